@@ -1,0 +1,79 @@
+//! `lexi index <dir> [-r]`: print a directory's `.aindex` (billboard, Child Map, Local Conventions),
+//! or with `-r` every `.aindex` below it, parents first.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::index::{read, read_recursive, IndexFile};
+use crate::project::{paths, Project};
+
+/// Show a directory's index.
+///
+/// The `.aindex` says what the directory is for (billboard), what each file and subdirectory in it is
+/// (Child Map), and which conventions apply below it (Local Conventions).
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  lexi index .\n  lexi index src -r\n  lexi index src/auth --format json")]
+pub struct Args {
+    /// The directory, relative to the current directory.
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// Also print the indexes of every subdirectory, depth first.
+    #[arg(short, long)]
+    pub recursive: bool,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    let dir = paths::resolve(&project.root, &ctx.cwd, &args.dir)?;
+    let shown = if dir.is_empty() { ".".to_string() } else { dir.clone() };
+    if !dir.is_empty() && project.abs(&dir).is_file() {
+        bail!("{shown} is a file; try `lexi lookup {shown}`");
+    }
+    let files = if args.recursive {
+        read_recursive(&project, &dir)?
+    } else {
+        read(&project, &dir)?.into_iter().collect()
+    };
+    if files.is_empty() {
+        bail!(
+            "no .aindex for {shown} yet — run `lexictl update`, or start one with `lexi describe {shown} \"<what this directory is for>\"`"
+        );
+    }
+    match ctx.format {
+        Format::Text => {
+            let texts: Vec<&str> = files.iter().map(|file| file.text.trim_end()).collect();
+            print_text(&format!("{}\n", texts.join("\n\n")))?;
+        }
+        Format::Json if args.recursive => {
+            print_json(&files.iter().map(json).collect::<Vec<_>>())?;
+        }
+        Format::Json => print_json(&json(&files[0]))?,
+    }
+    Ok(Outcome::Ok)
+}
+
+fn json(file: &IndexFile) -> serde_json::Value {
+    let other: Vec<_> = file
+        .index
+        .doc
+        .sections
+        .iter()
+        .filter(|section| {
+            !section.heading.eq_ignore_ascii_case(crate::library::aindex::CHILD_MAP)
+                && !section
+                    .heading
+                    .eq_ignore_ascii_case(crate::library::aindex::LOCAL_CONVENTIONS)
+        })
+        .collect();
+    serde_json::json!({
+        "directory": file.directory,
+        "path": file.path,
+        "billboard": file.index.billboard(),
+        "children": file.index.children(),
+        "local_conventions": file.index.local_conventions(),
+        "other_sections": other,
+    })
+}

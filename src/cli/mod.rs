@@ -1,0 +1,179 @@
+//! The command-line interface of both binaries: argument definitions, dispatch, output and exit codes.
+//!
+//! `lexi` is for coding agents (read the library, write back to it); `lexictl` is for maintainers, hooks
+//! and CI. `git-lexi` and `git-lexictl` run the same code under the names `git lexi` / `git lexictl`.
+//! Each subcommand lives in its own file under [`commands`]. Exit codes: 0 ok, 1 error (bad input, I/O,
+//! git), 2 findings (reserved for checks that found problems).
+
+pub mod commands;
+pub mod output;
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+pub use output::Format;
+
+/// What a successful command reports to the process exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exit 0.
+    Ok,
+    /// Exit 2: the command ran and found problems.
+    Findings,
+}
+
+/// Everything a command needs from its environment.
+pub struct Context {
+    pub cwd: std::path::PathBuf,
+    pub format: Format,
+    /// Name the user invoked, for messages (`lexi`, `git lexi`, …).
+    pub program: String,
+}
+
+const LEXI_ABOUT: &str = "Read and write the codebase library: the agent-facing CLI of Lexibrarian.";
+const LEXI_LONG_ABOUT: &str = "\
+Read and write the codebase library: the agent-facing CLI of Lexibrarian.
+
+The library lives in .lexibrary/ next to your code: a design file per source file (src/a.rs is
+documented by .lexibrary/src/a.rs.md) and a .aindex per directory. Start every session with
+.lexibrary/START_HERE.md, then:
+
+  lexi index src           what is in src/, and the conventions that apply there
+  lexi lookup src/a.rs     what src/a.rs is for, its interface and who depends on it
+
+After you change a file, edit its design file directly and set `updated_by: agent`.";
+
+/// `lexi`: the agent-facing CLI.
+#[derive(Debug, Parser)]
+#[command(name = "lexi", version, about = LEXI_ABOUT, long_about = LEXI_LONG_ABOUT)]
+pub struct LexiCli {
+    /// Output format: `text` (compact, for agents) or `json` (stable fields, for tools).
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(subcommand)]
+    pub command: LexiCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LexiCommand {
+    Lookup(commands::lookup::Args),
+    Index(commands::index::Args),
+    Describe(commands::describe::Args),
+}
+
+const LEXICTL_ABOUT: &str = "Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.";
+const LEXICTL_LONG_ABOUT: &str = "\
+Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.
+
+Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the library healthy.
+
+  lexictl init --yes       create .lexibrary/ with every default, no questions";
+
+/// `lexictl`: the maintenance CLI.
+#[derive(Debug, Parser)]
+#[command(name = "lexictl", version, about = LEXICTL_ABOUT, long_about = LEXICTL_LONG_ABOUT)]
+pub struct LexictlCli {
+    /// Output format: `text` or `json`.
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
+    pub format: Format,
+    #[command(subcommand)]
+    pub command: LexictlCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LexictlCommand {
+    Init(commands::init::Args),
+}
+
+/// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
+pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli: LexiCli = match parse(LexiCli::command(), program, args) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    with_context(program, cli.format, |ctx| match &cli.command {
+        LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
+        LexiCommand::Index(args) => commands::index::run(ctx, args),
+        LexiCommand::Describe(args) => commands::describe::run(ctx, args),
+    })
+}
+
+/// Entry point of `lexictl` / `git-lexictl`.
+pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli: LexictlCli = match parse(LexictlCli::command(), program, args) {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    with_context(program, cli.format, |ctx| match &cli.command {
+        LexictlCommand::Init(args) => commands::init::run(ctx, args),
+    })
+}
+
+/// Parse arguments with the usage text naming `program`. Help and version exit 0; usage errors exit 1
+/// (exit 2 is reserved for findings).
+fn parse<T: FromArgMatches>(
+    command: clap::Command,
+    program: &'static str,
+    args: impl IntoIterator<Item = OsString>,
+) -> Result<T, ExitCode> {
+    let command = command.name(program).bin_name(program);
+    let matches = command.try_get_matches_from(args).map_err(clap_exit)?;
+    T::from_arg_matches(&matches).map_err(clap_exit)
+}
+
+fn clap_exit(err: clap::Error) -> ExitCode {
+    let _ = err.print();
+    match err.kind() {
+        clap::error::ErrorKind::DisplayHelp
+        | clap::error::ErrorKind::DisplayVersion
+        | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
+}
+
+fn with_context(
+    program: &str,
+    format: Format,
+    run: impl FnOnce(&Context) -> anyhow::Result<Outcome>,
+) -> ExitCode {
+    let cwd = match std::env::current_dir() {
+        Ok(cwd) => cwd,
+        Err(err) => {
+            eprintln!("error: cannot read the current directory: {err}");
+            return ExitCode::from(1);
+        }
+    };
+    let ctx = Context {
+        cwd,
+        format,
+        program: program.to_string(),
+    };
+    match run(&ctx) {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::Findings) => ExitCode::from(2),
+        Err(err) => {
+            report_error(&err);
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Print an error and its causes to stderr, the way ripgrep does: one line, then `caused by:` lines.
+fn report_error(err: &anyhow::Error) {
+    let stderr = std::io::stderr();
+    let mut out = stderr.lock();
+    // A closed stdout (e.g. `lexi index -r | head`) is not worth reporting.
+    if err
+        .downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    {
+        return;
+    }
+    let _ = writeln!(out, "error: {err}");
+    for cause in err.chain().skip(1) {
+        let _ = writeln!(out, "  caused by: {cause}");
+    }
+}

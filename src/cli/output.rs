@@ -1,0 +1,38 @@
+//! Output helpers shared by every command: the `--format` switch and writing to stdout.
+//!
+//! Text output is compact and written for agents; JSON output is one pretty-printed document with
+//! stable field names (documented in docs/commands.md), always valid even when piped.
+
+use std::io::Write;
+
+/// `--format text|json`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    #[default]
+    Text,
+    Json,
+}
+
+/// Write `text` to stdout as is.
+pub fn print_text(text: &str) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Write `value` to stdout as pretty JSON followed by a newline.
+pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    serde_json::to_writer_pretty(&mut out, value)?;
+    out.write_all(b"\n")?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Print a warning to stderr.
+pub fn warn(message: &str) {
+    eprintln!("warning: {message}");
+}

@@ -1,0 +1,68 @@
+//! The Lexibrarian section written into an agent environment's rule file (`CLAUDE.md`, `AGENTS.md`,
+//! `.cursor/rules/lexibrarian.mdc`), as a marked block so it can be found and refreshed later without
+//! touching anything the user wrote around it.
+
+use crate::library::start_here::NAVIGATION_PROTOCOL;
+
+/// Opening marker of the block.
+pub const BLOCK_OPEN: &str = "<!-- >>> lexibrarian rules v1 >>> -->";
+/// Closing marker of the block.
+pub const BLOCK_CLOSE: &str = "<!-- <<< lexibrarian rules <<< -->";
+
+/// The rule file for an agent environment, relative to the project root.
+pub fn rules_file(environment: &str) -> Option<&'static str> {
+    match environment {
+        "claude" => Some("CLAUDE.md"),
+        "codex" => Some("AGENTS.md"),
+        "cursor" => Some(".cursor/rules/lexibrarian.mdc"),
+        _ => None,
+    }
+}
+
+fn block() -> String {
+    format!(
+        "{BLOCK_OPEN}\n## Lexibrarian: the codebase library\n\n\
+         This repository keeps a library for coding agents in `.lexibrary/`: a design file per source \
+         file (`src/a.rs` → `.lexibrary/src/a.rs.md`) and a `.aindex` per directory. Use it instead of \
+         re-reading code.\n\n\
+         {NAVIGATION_PROTOCOL}\n\n\
+         Never run `lexictl`: maintenance runs from hooks and CI.\n{BLOCK_CLOSE}\n"
+    )
+}
+
+/// The new content of a rule file given its current content, or `None` when it already has a block.
+pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
+    if existing.is_some_and(|text| text.contains(BLOCK_OPEN) || text.contains("lexibrarian rules")) {
+        return None;
+    }
+    let block = block();
+    Some(match (environment, existing) {
+        ("cursor", None) => format!(
+            "---\ndescription: How to use the Lexibrarian codebase library\nalwaysApply: true\n---\n\n{block}"
+        ),
+        (_, None) => block,
+        (_, Some(text)) if text.is_empty() => block,
+        (_, Some(text)) => {
+            let separator = if text.ends_with("\n\n") {
+                ""
+            } else if text.ends_with('\n') {
+                "\n"
+            } else {
+                "\n\n"
+            };
+            format!("{text}{separator}{block}")
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn appends_once_and_keeps_user_text() {
+        let first = with_rules("claude", Some("# My rules\nBe nice.")).expect("appended");
+        assert!(first.starts_with("# My rules\nBe nice.\n\n<!-- >>> lexibrarian"));
+        assert_eq!(with_rules("claude", Some(&first)), None);
+    }
+}

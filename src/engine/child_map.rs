@@ -1,0 +1,150 @@
+//! The rows of a directory's Child Map: every file and subdirectory that survives the ignore layers,
+//! described by the design file's frontmatter `description` when there is one (seed D-022), else by a
+//! structural fallback such as "Rust source (160 lines)".
+
+use std::io::ErrorKind;
+
+use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
+use crate::library::design_file::DesignFile;
+use crate::project::mirror::{aindex_path, design_path};
+use crate::project::walk::{self, EntryKind, FileClass};
+use crate::project::Project;
+
+/// The Child Map rows for project-relative `dir`, plus warnings about entries that could not be read.
+pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<String>) {
+    let listing = walk::list_dir(&project.root, &project.config, dir);
+    let mut warnings = listing.warnings;
+    let mut rows = Vec::with_capacity(listing.entries.len());
+    for entry in listing.entries {
+        let name = entry
+            .rel
+            .rsplit('/')
+            .next()
+            .unwrap_or(entry.rel.as_str())
+            .to_string();
+        let (kind, description) = match entry.kind {
+            EntryKind::Dir => (ChildKind::Dir, directory_description(project, &entry.rel)),
+            EntryKind::File => match file_description(project, &entry.rel, entry.size) {
+                Ok(description) => (ChildKind::File, description),
+                Err(message) => {
+                    warnings.push(message);
+                    (ChildKind::File, "Unreadable file".to_string())
+                }
+            },
+        };
+        rows.push(ChildEntry {
+            name,
+            kind,
+            description,
+        });
+    }
+    (rows, warnings)
+}
+
+/// A subdirectory is described by the first line of its own billboard, if it has an index.
+fn directory_description(project: &Project, dir: &str) -> String {
+    let rel = aindex_path(dir);
+    std::fs::read_to_string(project.abs(&rel))
+        .ok()
+        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
+        .and_then(|index| {
+            index
+                .billboard()
+                .lines()
+                .map(str::trim)
+                .find(|line| !line.is_empty())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "Directory".to_string())
+}
+
+fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
+    let design_rel = design_path(rel);
+    match std::fs::read_to_string(project.abs(&design_rel)) {
+        Ok(text) => {
+            if let Ok(design) = DesignFile::parse(&design_rel, &text) {
+                let description = design.frontmatter.description.trim();
+                if !description.is_empty() {
+                    return Ok(description.to_string());
+                }
+            }
+        }
+        Err(err) if err.kind() == ErrorKind::NotFound => {}
+        Err(err) => return Err(format!("cannot read {design_rel}: {err}")),
+    }
+    structural_description(project, rel, size)
+}
+
+/// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
+pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
+    let abs = project.abs(rel);
+    let class =
+        walk::classify(&abs, size, &project.config).map_err(|err| format!("cannot read {rel}: {err}"))?;
+    let kind = kind_name(rel);
+    Ok(match class {
+        FileClass::Binary => format!("Binary file ({})", human_size(size)),
+        FileClass::TooLarge => format!("{kind} ({}, too large to document)", human_size(size)),
+        FileClass::Text => {
+            let bytes = std::fs::read(&abs).map_err(|err| format!("cannot read {rel}: {err}"))?;
+            let lines = bytecount_lines(&bytes);
+            let unit = if lines == 1 { "line" } else { "lines" };
+            format!("{kind} ({lines} {unit})")
+        }
+    })
+}
+
+fn bytecount_lines(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|byte| **byte == b'\n').count();
+    if bytes.last().is_some_and(|byte| *byte != b'\n') {
+        newlines + 1
+    } else {
+        newlines
+    }
+}
+
+fn human_size(size: u64) -> String {
+    if size < 1024 {
+        format!("{size} B")
+    } else if size < 1024 * 1024 {
+        format!("{} KB", size.div_ceil(1024))
+    } else {
+        format!("{:.1} MB", size as f64 / (1024.0 * 1024.0))
+    }
+}
+
+/// A human name for the kind of file, from its extension or name.
+pub fn kind_name(rel: &str) -> &'static str {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let ext = name.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase());
+    match name {
+        "Makefile" | "makefile" | "GNUmakefile" => return "Makefile",
+        "Dockerfile" => return "Dockerfile",
+        "LICENSE" | "LICENCE" | "COPYING" => return "License text",
+        _ => {}
+    }
+    match ext.as_deref() {
+        Some("rs") => "Rust source",
+        Some("js" | "mjs" | "cjs") => "JavaScript source",
+        Some("jsx") => "JavaScript (JSX) source",
+        Some("ts" | "mts" | "cts") => "TypeScript source",
+        Some("tsx") => "TypeScript (TSX) source",
+        Some("py" | "pyi") => "Python source",
+        Some("go") => "Go source",
+        Some("c" | "h") => "C source",
+        Some("cc" | "cpp" | "cxx" | "hpp" | "hh") => "C++ source",
+        Some("java") => "Java source",
+        Some("kt" | "kts") => "Kotlin source",
+        Some("rb") => "Ruby source",
+        Some("sh" | "bash" | "zsh") => "Shell script",
+        Some("md" | "markdown") => "Markdown document",
+        Some("toml") => "TOML file",
+        Some("yaml" | "yml") => "YAML file",
+        Some("json") => "JSON file",
+        Some("html" | "htm") => "HTML file",
+        Some("css" | "scss") => "Stylesheet",
+        Some("sql") => "SQL file",
+        Some("txt") => "Text file",
+        Some("lock") => "Lock file",
+        _ => "File",
+    }
+}

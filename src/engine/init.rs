@@ -1,0 +1,236 @@
+//! Creating a library: what `lexictl init` writes, all or nothing.
+//!
+//! Everything under `.lexibrary/` is first built in a staging directory next to it, then renamed into
+//! place as the very last step. Files outside it (`.lexignore`, `.gitignore`, agent rule files) are
+//! written atomically before that rename and restored to their exact previous bytes if anything fails,
+//! so a failed init (read-only directory, full disk, an obstacle) leaves the project as it was.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context as _};
+
+use super::agent_rules;
+use crate::library::{atomic, start_here};
+use crate::project::config::{self, Config};
+use crate::project::ignores::LEXIGNORE_FILE;
+use crate::project::scope::Scope;
+use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+
+/// Lines `lexictl init` makes sure `.gitignore` has.
+pub const GITIGNORE_LINES: &[&str] = &["**/.iwh", ".lexibrary/.cache/"];
+
+/// Everything the wizard decided.
+#[derive(Clone, Debug)]
+pub struct InitPlan {
+    pub root: PathBuf,
+    pub config: Config,
+    /// Extra patterns for `.lexignore`.
+    pub lexignore_patterns: Vec<String>,
+}
+
+/// What was created or changed, project-relative, for the summary.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct InitReport {
+    pub created: Vec<String>,
+    pub modified: Vec<String>,
+    /// Rule files that already had a Lexibrarian section and were left alone.
+    pub unchanged: Vec<String>,
+}
+
+/// A file outside `.lexibrary/` that init changes, with what to put back on failure.
+struct Edit {
+    rel: String,
+    path: PathBuf,
+    before: Option<Vec<u8>>,
+    after: Vec<u8>,
+}
+
+/// Apply `plan`. Fails without leaving anything behind.
+pub fn apply(plan: &InitPlan) -> anyhow::Result<InitReport> {
+    let root = &plan.root;
+    if root.join(LIBRARY_DIR).exists() {
+        bail!(
+            "{} is already a Lexibrarian project ({LIBRARY_DIR}/ exists) — to refresh agent rules run `lexictl setup --update`",
+            root.display()
+        );
+    }
+    let scope = Scope::from_config(&plan.config, &root.join(LIBRARY_DIR).join(CONFIG_FILE))?;
+
+    let staging = tempfile::Builder::new()
+        .prefix(".lexibrary-init-")
+        .tempdir_in(root)
+        .with_context(|| format!("cannot write to {}", root.display()))?;
+    build_library(staging.path(), plan, &scope)?;
+
+    let mut report = InitReport::default();
+    let edits = planned_edits(plan, &mut report)?;
+    let mut applied: Vec<&Edit> = Vec::new();
+    for edit in &edits {
+        if let Err(err) = atomic::write(&edit.path, &edit.after) {
+            roll_back(&applied);
+            return Err(err).with_context(|| format!("cannot write {}", edit.rel));
+        }
+        applied.push(edit);
+    }
+    if let Err(err) = std::fs::rename(staging.path(), root.join(LIBRARY_DIR)) {
+        roll_back(&applied);
+        return Err(err).with_context(|| format!("cannot create {LIBRARY_DIR}/"));
+    }
+    let _ = staging.keep();
+
+    for name in [CONFIG_FILE, "START_HERE.md", "concepts/", "stack/"] {
+        report.created.insert(0, format!("{LIBRARY_DIR}/{name}"));
+    }
+    report.created.sort();
+    report.modified.sort();
+    Ok(report)
+}
+
+fn build_library(dir: &Path, plan: &InitPlan, scope: &Scope) -> anyhow::Result<()> {
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text)
+            .with_context(|| format!("cannot write {LIBRARY_DIR}/{name}"))
+    };
+    write(CONFIG_FILE, &config::render(&plan.config))?;
+    write(
+        "START_HERE.md",
+        &start_here::initial(&plan.config.project_name, scope.roots()),
+    )?;
+    for sub in ["concepts", "stack", CACHE_DIR] {
+        std::fs::create_dir(dir.join(sub))
+            .with_context(|| format!("cannot create {LIBRARY_DIR}/{sub}/"))?;
+    }
+    Ok(())
+}
+
+fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec<Edit>> {
+    let mut edits = Vec::new();
+    let mut push = |rel: &str, before: Option<Vec<u8>>, after: String, report: &mut InitReport| {
+        if before.as_deref() == Some(after.as_bytes()) {
+            return;
+        }
+        if before.is_some() {
+            report.modified.push(rel.to_string());
+        } else {
+            report.created.push(rel.to_string());
+        }
+        edits.push(Edit {
+            rel: rel.to_string(),
+            path: plan.root.join(rel),
+            before,
+            after: after.into_bytes(),
+        });
+    };
+
+    let lexignore = read_optional(&plan.root, LEXIGNORE_FILE)?;
+    push(
+        LEXIGNORE_FILE,
+        lexignore.clone(),
+        lexignore_text(lexignore.as_deref(), &plan.lexignore_patterns),
+        report,
+    );
+
+    let gitignore = read_optional(&plan.root, ".gitignore")?;
+    push(
+        ".gitignore",
+        gitignore.clone(),
+        gitignore_text(gitignore.as_deref()),
+        report,
+    );
+
+    for environment in &plan.config.agent_environment {
+        let Some(rel) = agent_rules::rules_file(environment) else {
+            bail!(
+                "unknown agent environment `{environment}`; choose from {}",
+                crate::project::detect::AGENT_ENVIRONMENTS.join(", ")
+            );
+        };
+        let before = read_optional(&plan.root, rel)?;
+        let existing = before
+            .as_deref()
+            .map(|bytes| String::from_utf8_lossy(bytes).into_owned());
+        match agent_rules::with_rules(environment, existing.as_deref()) {
+            Some(after) => push(rel, before, after, report),
+            None => report.unchanged.push(rel.to_string()),
+        }
+    }
+    Ok(edits)
+}
+
+fn read_optional(root: &Path, rel: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    match std::fs::read(root.join(rel)) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(err).with_context(|| format!("cannot read {rel}")),
+    }
+}
+
+fn lexignore_text(existing: Option<&[u8]>, patterns: &[String]) -> String {
+    let mut text = match existing {
+        Some(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+        None => "# Files Lexibrarian should not document, in .gitignore syntax.\n\
+                 # Applied on top of .gitignore. Secrets (.env*, *.pem, *.key, …) are always ignored.\n"
+            .to_string(),
+    };
+    for pattern in patterns {
+        if !text.lines().any(|line| line.trim() == pattern.trim()) {
+            if !text.is_empty() && !text.ends_with('\n') {
+                text.push('\n');
+            }
+            text.push_str(pattern.trim());
+            text.push('\n');
+        }
+    }
+    text
+}
+
+fn gitignore_text(existing: Option<&[u8]>) -> String {
+    let mut text = existing
+        .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+        .unwrap_or_default();
+    let missing: Vec<&str> = GITIGNORE_LINES
+        .iter()
+        .copied()
+        .filter(|line| !text.lines().any(|existing| existing.trim() == *line))
+        .collect();
+    if missing.is_empty() {
+        return text;
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str("# Lexibrarian: ephemeral agent notes and local caches\n");
+    for line in missing {
+        text.push_str(line);
+        text.push('\n');
+    }
+    text
+}
+
+/// Put every applied edit back the way it was, newest first. Best effort: we are already failing.
+fn roll_back(applied: &[&Edit]) {
+    for edit in applied.iter().rev() {
+        let _ = match &edit.before {
+            Some(bytes) => atomic::write(&edit.path, bytes),
+            None => std::fs::remove_file(&edit.path),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gitignore_lines_are_added_once() {
+        let once = gitignore_text(Some(b"target/"));
+        assert_eq!(
+            once,
+            "target/\n\n# Lexibrarian: ephemeral agent notes and local caches\n**/.iwh\n.lexibrary/.cache/\n"
+        );
+        assert_eq!(gitignore_text(Some(once.as_bytes())), once);
+    }
+}

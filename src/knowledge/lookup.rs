@@ -1,0 +1,165 @@
+//! `lexi lookup <file>`: a source file's design file, whether it is still current, and the Local
+//! Conventions inherited from every parent directory's `.aindex` (seed D-050).
+//!
+//! This is the hottest read path (agents call it before every edit), so it touches only the design
+//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git.
+
+use std::io::ErrorKind;
+
+use anyhow::{bail, Context as _};
+
+use crate::hash::sha256_hex;
+use crate::library::aindex::AIndex;
+use crate::library::design_file::DesignFile;
+use crate::library::footer;
+use crate::project::mirror::{aindex_path, design_path};
+use crate::project::paths::ancestors_rel;
+use crate::project::scope::Scope;
+use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+
+/// Whether the design file still describes the source as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Staleness {
+    /// The source hashes to the footer's `source_hash`.
+    Current,
+    /// The source changed since the design file was last updated.
+    SourceChanged,
+    /// The source file no longer exists.
+    SourceMissing,
+    /// No footer: written by hand and not yet tracked by `lexictl update`.
+    Untracked,
+}
+
+impl Staleness {
+    /// The warning printed above a design file that may be outdated.
+    pub fn warning(self) -> Option<&'static str> {
+        match self {
+            Staleness::Current => None,
+            Staleness::SourceChanged => {
+                Some("> ⚠️ This doc may be outdated. Source file changed since last update.")
+            }
+            Staleness::SourceMissing => {
+                Some("> ⚠️ This doc may be outdated. The source file no longer exists.")
+            }
+            Staleness::Untracked => Some(
+                "> ℹ️ This design file has no lexibrarian footer yet; `lexictl update` will start tracking it.",
+            ),
+        }
+    }
+}
+
+/// Local Conventions from one ancestor directory's `.aindex`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct InheritedConventions {
+    /// Project-relative directory (`""` for the root).
+    pub directory: String,
+    pub items: Vec<String>,
+    /// The section body as written.
+    #[serde(skip)]
+    pub raw: String,
+}
+
+/// Everything `lexi lookup` reports.
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    pub source: String,
+    pub design_path: String,
+    /// The design file text above the footer, exactly as on disk.
+    pub content: String,
+    pub design: DesignFile,
+    pub staleness: Staleness,
+    pub conventions: Vec<InheritedConventions>,
+}
+
+/// Look up the design file of project-relative `source`.
+pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
+    let design_rel = design_path(source);
+    let design_abs = project.abs(&design_rel);
+    let text = match std::fs::read_to_string(&design_abs) {
+        Ok(text) => text,
+        Err(err) if err.kind() == ErrorKind::NotFound => return Err(explain_missing(project, source)),
+        Err(err) => {
+            return Err(err).with_context(|| format!("cannot read {design_rel}"));
+        }
+    };
+    let design = DesignFile::parse(&design_rel, &text)?;
+    let staleness = match &design.footer {
+        None => Staleness::Untracked,
+        Some(footer) => match std::fs::read(project.abs(source)) {
+            Ok(bytes) if sha256_hex(&bytes) == footer.source_hash => Staleness::Current,
+            Ok(_) => Staleness::SourceChanged,
+            Err(err) if err.kind() == ErrorKind::NotFound => Staleness::SourceMissing,
+            Err(err) => return Err(err).with_context(|| format!("cannot read {source}")),
+        },
+    };
+    let content = footer::split(&text).0.trim_end().to_string();
+    let conventions = inherited_conventions(project, source)?;
+    Ok(Lookup {
+        source: source.to_string(),
+        design_path: design_rel,
+        content,
+        design,
+        staleness,
+        conventions,
+    })
+}
+
+/// The Local Conventions of every ancestor directory of `source`, root first.
+pub fn inherited_conventions(
+    project: &Project,
+    source: &str,
+) -> anyhow::Result<Vec<InheritedConventions>> {
+    let mut out = Vec::new();
+    for dir in ancestors_rel(source) {
+        let rel = aindex_path(dir);
+        let text = match std::fs::read_to_string(project.abs(&rel)) {
+            Ok(text) => text,
+            Err(err) if err.kind() == ErrorKind::NotFound => continue,
+            Err(err) => return Err(err).with_context(|| format!("cannot read {rel}")),
+        };
+        let index = AIndex::parse(&rel, dir, &text)?;
+        let raw = index.local_conventions_raw();
+        if raw.trim().is_empty() {
+            continue;
+        }
+        out.push(InheritedConventions {
+            directory: dir.to_string(),
+            items: index.local_conventions(),
+            raw: raw.to_string(),
+        });
+    }
+    Ok(out)
+}
+
+/// Why there is no design file for `source`, as advice.
+fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
+    let abs = project.abs(source);
+    if source.is_empty() || abs.is_dir() {
+        let shown = if source.is_empty() { "." } else { source };
+        return anyhow::anyhow!(
+            "{shown} is a directory; design files document files — try `lexi index {shown}`"
+        );
+    }
+    if !abs.exists() {
+        return anyhow::anyhow!("no such file: {source}");
+    }
+    let config_path = project.library_dir().join(CONFIG_FILE);
+    if let Ok(scope) = Scope::from_config(&project.config, &config_path) {
+        if !scope.contains(source) {
+            let roots = scope.roots().join(", ");
+            return anyhow::anyhow!(
+                "{source} is outside scope_root ({roots}), so it has no design file\n  hint: widen `scope_root` in {LIBRARY_DIR}/{CONFIG_FILE} to document it"
+            );
+        }
+    }
+    anyhow::anyhow!("no design file for {source} yet — run `lexictl update {source}`")
+}
+
+/// Fail unless `source` names something lookup can answer for.
+pub fn ensure_file_argument(source: &str) -> anyhow::Result<()> {
+    if source.is_empty() {
+        bail!("the project root is a directory; design files document files — try `lexi index .`");
+    }
+    Ok(())
+}

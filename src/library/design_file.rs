@@ -1,0 +1,212 @@
+//! Design files: `.lexibrary/<source>.md`, one per source file.
+//!
+//! ```text
+//! ---
+//! description: One sentence on what the file is for.
+//! updated_by: archivist
+//! ---
+//!
+//! # src/a.rs
+//!
+//! ## Interface Contract
+//! …
+//! <!-- lexibrarian:meta … -->
+//! ```
+//!
+//! The frontmatter and body belong to agents and humans as much as to the Archivist; the footer belongs
+//! to the machine. Unknown frontmatter keys and unknown sections are kept on rewrite.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::footer::{self, Footer};
+use super::markdown::{Document, Section};
+use super::{frontmatter, normalize_newlines, FormatError};
+
+/// Who last wrote the design file's prose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UpdatedBy {
+    #[default]
+    Archivist,
+    Agent,
+}
+
+/// The agent-editable frontmatter.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DesignFrontmatter {
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub updated_by: UpdatedBy,
+    /// Keys we do not know, preserved in sorted order.
+    #[serde(flatten)]
+    pub extra: BTreeMap<String, serde_yaml::Value>,
+}
+
+/// A parsed design file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DesignFile {
+    pub frontmatter: DesignFrontmatter,
+    pub body: Document,
+    pub footer: Option<Footer>,
+}
+
+/// Standard section headings, in the order the Archivist writes them.
+pub mod sections {
+    pub const INTERFACE_CONTRACT: &str = "Interface Contract";
+    pub const DEPENDENCIES: &str = "Dependencies";
+    pub const DEPENDENTS: &str = "Dependents";
+    pub const TESTS: &str = "Tests";
+    pub const COMPLEXITY_WARNING: &str = "Complexity Warning";
+    pub const WIKILINKS: &str = "Wikilinks";
+    pub const TAGS: &str = "Tags";
+    pub const STACK: &str = "Stack";
+}
+
+impl DesignFile {
+    /// A new design file for `source` with the given description and sections (no footer yet).
+    pub fn new(source: &str, description: impl Into<String>, sections: Vec<Section>) -> DesignFile {
+        DesignFile {
+            frontmatter: DesignFrontmatter {
+                description: description.into(),
+                updated_by: UpdatedBy::Archivist,
+                extra: BTreeMap::new(),
+            },
+            body: Document {
+                title: Some(source.to_string()),
+                preamble: String::new(),
+                sections,
+            },
+            footer: None,
+        }
+    }
+
+    /// Parse a design file. `path` names the file in errors. CRLF input is accepted.
+    pub fn parse(path: &str, text: &str) -> Result<DesignFile, FormatError> {
+        let text = normalize_newlines(text);
+        let (content, footer_block) = footer::split(&text);
+        let footer = match footer_block {
+            Some(block) => Some(Footer::parse(path, block, footer::footer_line(content))?),
+            None => None,
+        };
+        let split = frontmatter::split(path, content)?;
+        let frontmatter = match split.yaml {
+            Some(yaml) => frontmatter::parse(path, yaml)?,
+            None => DesignFrontmatter::default(),
+        };
+        Ok(DesignFile {
+            frontmatter,
+            body: Document::parse(split.body),
+            footer,
+        })
+    }
+
+    /// The text above the footer, in canonical form (what the design hash covers).
+    pub fn render_content(&self) -> String {
+        let mut out = frontmatter::render(&self.frontmatter);
+        out.push('\n');
+        out.push_str(&self.body.render());
+        out.push_str("\n\n");
+        out
+    }
+
+    /// Render the whole file with `footer`, computing its design hash. Returns the text and the
+    /// footer as written.
+    pub fn render_with_footer(&self, footer: Footer) -> (String, Footer) {
+        footer::seal(&self.render_content(), footer)
+    }
+
+    /// Render the whole file with its own footer (recomputing the design hash), or without a footer.
+    pub fn render(&self) -> String {
+        match &self.footer {
+            Some(footer) => self.render_with_footer(footer.clone()).0,
+            None => {
+                let mut content = self.render_content();
+                content.pop();
+                content
+            }
+        }
+    }
+
+    /// The `## ` section with this heading, if any.
+    pub fn section(&self, heading: &str) -> Option<&Section> {
+        self.body.section(heading)
+    }
+}
+
+/// Whether the design file text on disk still carries the design hash its footer recorded, i.e. no
+/// agent or human has edited it since the Archivist wrote it. `None` when there is no footer.
+pub fn is_unedited(text: &str, footer: &Footer) -> bool {
+    footer::design_hash_of(text) == footer.design_hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> DesignFile {
+        DesignFile::new(
+            "src/a.rs",
+            "Parses: things, quickly",
+            vec![
+                Section::new(sections::INTERFACE_CONTRACT, "```rust\npub fn a()\n## not a heading\n```"),
+                Section::new(sections::DEPENDENCIES, "- src/b.rs"),
+                Section::new(sections::DEPENDENTS, ""),
+            ],
+        )
+    }
+
+    fn footer() -> Footer {
+        Footer {
+            source: "src/a.rs".into(),
+            source_hash: "aa".into(),
+            interface_hash: Some("bb".into()),
+            design_hash: String::new(),
+            generated: "2026-01-15T10:30:00Z".into(),
+            generator: "lexibrarian 0.1.0".into(),
+            extra: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn writer_output_verifies_and_round_trips() {
+        let (text, written) = sample().render_with_footer(footer());
+        assert!(is_unedited(&text, &written));
+        let parsed = DesignFile::parse("d.md", &text).expect("parses");
+        assert_eq!(parsed.footer.as_ref(), Some(&written));
+        assert_eq!(parsed.render(), text);
+        assert_eq!(parsed.body, sample().body);
+    }
+
+    #[test]
+    fn an_edit_is_detected() {
+        let (text, written) = sample().render_with_footer(footer());
+        let edited = text.replace("Parses", "Reads");
+        assert!(!is_unedited(&edited, &written));
+    }
+
+    #[test]
+    fn crlf_input_parses_like_lf() {
+        let (text, _) = sample().render_with_footer(footer());
+        let crlf = text.replace('\n', "\r\n");
+        let parsed = DesignFile::parse("d.md", &crlf).expect("parses");
+        assert_eq!(parsed.render(), text);
+    }
+
+    #[test]
+    fn missing_footer_is_not_an_error() {
+        let parsed = DesignFile::parse("d.md", "---\ndescription: x\n---\n\n# a\n").expect("ok");
+        assert!(parsed.footer.is_none());
+        assert_eq!(parsed.frontmatter.description, "x");
+    }
+
+    #[test]
+    fn unknown_frontmatter_keys_survive() {
+        let text = "---\ndescription: x\nupdated_by: agent\nowner: team-a\n---\n\n# a\n";
+        let parsed = DesignFile::parse("d.md", text).expect("ok");
+        assert_eq!(parsed.frontmatter.updated_by, UpdatedBy::Agent);
+        assert_eq!(parsed.render(), text);
+    }
+}

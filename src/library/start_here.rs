@@ -1,0 +1,58 @@
+//! `START_HERE.md`, the bootloader every agent reads first (seed §1): topology, ontology, navigation by
+//! intent, convention index and the navigation protocol, within a small token budget.
+//!
+//! `lexictl init` writes the initial file from [`initial`]; the sections are plain markdown that agents
+//! and humans may extend.
+
+/// The navigation protocol: how an agent uses the library. Only commands that exist are named.
+pub const NAVIGATION_PROTOCOL: &str = "\
+1. Read this file at the start of every session.
+2. Before working in a directory, read its index: `lexi index <dir>` (the Child Map says what each file is for; Local Conventions apply to everything below).
+3. Before editing a file, read its design file: `lexi lookup <file>`.
+4. After editing a file, update its design file `.lexibrary/<file>.md` yourself: keep `description` current and set `updated_by: agent`. You know *why* you changed it; say so.
+5. When a directory's purpose changes, say so with `lexi describe <dir> \"…\"`.";
+
+/// The START_HERE.md written by `lexictl init`, before any design file exists.
+pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
+    let scope = if scope_roots.iter().all(|root| root.is_empty()) {
+        "the whole repository".to_string()
+    } else {
+        scope_roots
+            .iter()
+            .map(|root| format!("`{root}/`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "# {project_name} — start here\n\n\
+         This is the library of {project_name}, kept by Lexibrarian for coding agents. It documents {scope}: \
+         one design file per source file under `.lexibrary/`, and a `.aindex` per directory.\n\n\
+         ## Project Topology\n\n\
+         Not mapped yet: `lexictl update` writes the topology once design files exist. Until then, start with `lexi index .`.\n\n\
+         ## Ontology\n\n\
+         - **design file** — `.lexibrary/<path>.md`: what a source file is for, its interface, dependencies and dependents.\n\
+         - **.aindex** — a directory's billboard, Child Map and Local Conventions.\n\n\
+         ## Navigation by Intent\n\n\
+         | I need to… | Start at |\n\
+         | --- | --- |\n\
+         | understand a file | `lexi lookup <file>` |\n\
+         | find where something lives | `lexi index <dir> -r` |\n\n\
+         ## Convention Index\n\n\
+         None recorded yet.\n\n\
+         ## Navigation Protocol\n\n\
+         {NAVIGATION_PROTOCOL}\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initial_file_names_the_project_and_scope() {
+        let text = initial("demo", &["src".to_string()]);
+        assert!(text.starts_with("# demo — start here\n"));
+        assert!(text.contains("`src/`"));
+        assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+    }
+}

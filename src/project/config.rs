@@ -1,0 +1,519 @@
+//! The two-tier configuration: `$XDG_CONFIG_HOME/lexibrarian/config.yaml` (personal defaults) under
+//! `.lexibrary/config.yaml` (the project's, which wins).
+//!
+//! Both files are parsed with serde into the same [`Config`] type. Every struct denies unknown keys, so a
+//! typo is an error that names the file, the line and the closest valid key, instead of a setting that
+//! silently does nothing. Each file is validated on its own (so errors point at the right file and line),
+//! then the two YAML trees are deep-merged and deserialised once more.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The whole configuration. Every field has a default, so an empty file is a valid config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Human name of the project, shown in START_HERE.md.
+    pub project_name: String,
+    /// Directories (relative to the project root) whose files get design files. One path or a list.
+    pub scope_root: ScopeRoots,
+    /// Agent environments whose rule files `lexictl init` wrote: `claude`, `cursor`, `codex`.
+    pub agent_environment: Vec<String>,
+    pub iwh: IwhConfig,
+    pub llm: LlmConfig,
+    pub token_budgets: TokenBudgets,
+    pub ignore: IgnoreConfig,
+    pub daemon: DaemonConfig,
+    pub crawl: CrawlConfig,
+    pub ast: AstConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            project_name: String::new(),
+            scope_root: ScopeRoots::default(),
+            agent_environment: Vec::new(),
+            iwh: IwhConfig::default(),
+            llm: LlmConfig::default(),
+            token_budgets: TokenBudgets::default(),
+            ignore: IgnoreConfig::default(),
+            daemon: DaemonConfig::default(),
+            crawl: CrawlConfig::default(),
+            ast: AstConfig::default(),
+        }
+    }
+}
+
+/// `scope_root` accepts `src/` or `[src/, lib/]`; it is always handled as a list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ScopeRoots {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Default for ScopeRoots {
+    fn default() -> Self {
+        ScopeRoots::One(".".to_string())
+    }
+}
+
+impl ScopeRoots {
+    /// The roots as written, in order.
+    pub fn as_list(&self) -> Vec<&str> {
+        match self {
+            ScopeRoots::One(root) => vec![root.as_str()],
+            ScopeRoots::Many(roots) => roots.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IwhConfig {
+    pub enabled: bool,
+}
+
+impl Default for IwhConfig {
+    fn default() -> Self {
+        IwhConfig { enabled: true }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LlmConfig {
+    /// `structural` (offline, the default), `anthropic`, `openai` or `openai-compatible`.
+    pub provider: String,
+    pub model: Option<String>,
+    /// The *name* of the environment variable holding the key. The key itself is never stored.
+    pub api_key_env: Option<String>,
+    pub base_url: Option<String>,
+    pub concurrency: u32,
+    /// Seconds per request.
+    pub timeout: u64,
+    pub max_retries: u32,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            provider: "structural".to_string(),
+            model: None,
+            api_key_env: None,
+            base_url: None,
+            concurrency: 4,
+            timeout: 60,
+            max_retries: 3,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TokenBudgets {
+    pub start_here_tokens: u32,
+    pub design_file_tokens: u32,
+    pub design_file_abridged_tokens: u32,
+    pub aindex_tokens: u32,
+    pub concept_file_tokens: u32,
+}
+
+impl Default for TokenBudgets {
+    fn default() -> Self {
+        TokenBudgets {
+            start_here_tokens: 800,
+            design_file_tokens: 400,
+            design_file_abridged_tokens: 100,
+            aindex_tokens: 200,
+            concept_file_tokens: 400,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct IgnoreConfig {
+    /// Honour `.gitignore` files (and `.git/info/exclude`).
+    pub use_gitignore: bool,
+    /// Extra gitignore-syntax patterns, applied after `.gitignore` and `.lexignore`.
+    pub additional_patterns: Vec<String>,
+}
+
+impl Default for IgnoreConfig {
+    fn default() -> Self {
+        IgnoreConfig {
+            use_gitignore: true,
+            additional_patterns: Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DaemonConfig {
+    pub sweep_interval_seconds: u64,
+    pub sweep_skip_if_unchanged: bool,
+    pub log_level: String,
+}
+
+impl Default for DaemonConfig {
+    fn default() -> Self {
+        DaemonConfig {
+            sweep_interval_seconds: 3600,
+            sweep_skip_if_unchanged: true,
+            log_level: "info".to_string(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CrawlConfig {
+    /// Files larger than this are listed in `.aindex` but get no design file.
+    pub max_file_size_kb: u64,
+    /// Extensions (without the dot) treated as binary without reading the file.
+    pub binary_extensions: Vec<String>,
+}
+
+impl Default for CrawlConfig {
+    fn default() -> Self {
+        CrawlConfig {
+            max_file_size_kb: 512,
+            binary_extensions: DEFAULT_BINARY_EXTENSIONS
+                .iter()
+                .map(|ext| ext.to_string())
+                .collect(),
+        }
+    }
+}
+
+/// Extensions that are binary often enough that reading them to find out is wasted work.
+/// Content sniffing (a NUL byte in the first 8 KiB) catches everything else.
+pub const DEFAULT_BINARY_EXTENSIONS: &[&str] = &[
+    "7z", "a", "avi", "bin", "bmp", "br", "bz2", "class", "dll", "dylib", "eot", "exe", "flac", "gif",
+    "gz", "ico", "jar", "jpeg", "jpg", "lz4", "mov", "mp3", "mp4", "o", "obj", "ogg", "otf", "pdf",
+    "png", "pyc", "rlib", "so", "sqlite", "tar", "tgz", "ttf", "wasm", "wav", "webm", "webp", "whl",
+    "woff", "woff2", "xz", "zip", "zst",
+];
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct AstConfig {
+    /// Languages parsed with tree-sitter for interfaces: `rust`, `javascript`, `typescript`, `python`.
+    pub languages: Vec<String>,
+}
+
+impl Default for AstConfig {
+    fn default() -> Self {
+        AstConfig {
+            languages: ["rust", "javascript", "typescript", "python"]
+                .iter()
+                .map(|lang| lang.to_string())
+                .collect(),
+        }
+    }
+}
+
+/// A config file that could not be used, with where and why.
+#[derive(Debug)]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub line: Option<usize>,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        write!(f, ": {}", self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Where the personal config lives: `$XDG_CONFIG_HOME/lexibrarian/config.yaml`, else
+/// `$HOME/.config/lexibrarian/config.yaml`. `None` when neither variable is set.
+pub fn global_config_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|value| !value.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|value| !value.is_empty())
+                .map(|home| PathBuf::from(home).join(".config"))
+        })?;
+    Some(base.join("lexibrarian").join("config.yaml"))
+}
+
+/// Load the global config (if any) and the project config at `project_config`, project winning.
+/// A missing project config file is an error: every project has one.
+pub fn load(project_config: &Path) -> Result<Config, ConfigError> {
+    let global = match global_config_path() {
+        Some(path) if path.is_file() => Some(read_tree(&path)?),
+        _ => None,
+    };
+    let project = read_tree(project_config)?;
+    let merged = match global {
+        Some(mut global) => {
+            merge_into(&mut global, project);
+            global
+        }
+        None => project,
+    };
+    serde_yaml::from_value(merged).map_err(|err| ConfigError {
+        path: project_config.to_path_buf(),
+        line: None,
+        message: format!("the merged global and project config is invalid: {err}"),
+        hint: global_config_path().map(|path| format!("check {} as well", path.display())),
+    })
+}
+
+/// Parse and validate one config file text. `path` is only used in error messages.
+pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
+    let tree = parse_tree(path, text)?;
+    serde_yaml::from_value(tree).map_err(|err| ConfigError {
+        path: path.to_path_buf(),
+        line: None,
+        message: err.to_string(),
+        hint: None,
+    })
+}
+
+fn read_tree(path: &Path) -> Result<serde_yaml::Value, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|err| ConfigError {
+        path: path.to_path_buf(),
+        line: None,
+        message: format!("cannot read the config file: {err}"),
+        hint: None,
+    })?;
+    parse_tree(path, &text)
+}
+
+/// Parse YAML and validate it against [`Config`], keeping the tree for merging.
+fn parse_tree(path: &Path, text: &str) -> Result<serde_yaml::Value, ConfigError> {
+    let tree: serde_yaml::Value = if text.trim().is_empty() {
+        serde_yaml::Value::Mapping(Default::default())
+    } else {
+        serde_yaml::from_str(text).map_err(|err| yaml_error(path, text, &err))?
+    };
+    let tree = match tree {
+        serde_yaml::Value::Null => serde_yaml::Value::Mapping(Default::default()),
+        tree @ serde_yaml::Value::Mapping(_) => tree,
+        _ => {
+            return Err(ConfigError {
+                path: path.to_path_buf(),
+                line: Some(1),
+                message: "the config must be a YAML mapping of keys to values".to_string(),
+                hint: Some("start from the file `lexictl init` writes".to_string()),
+            })
+        }
+    };
+    // Deserialising from the text (not the tree) keeps line numbers in the error.
+    if let Err(err) = serde_yaml::from_str::<Config>(text) {
+        if !text.trim().is_empty() {
+            return Err(yaml_error(path, text, &err));
+        }
+    }
+    Ok(tree)
+}
+
+/// Turn a serde_yaml error into a [`ConfigError`] with a line number and, for an unknown key, the
+/// closest valid key.
+fn yaml_error(path: &Path, text: &str, err: &serde_yaml::Error) -> ConfigError {
+    let mut message = err.to_string();
+    let mut line = err.location().map(|location| location.line());
+    // serde_yaml appends " at line L column C"; we print the line ourselves.
+    if let Some(cut) = message.find(" at line ") {
+        message.truncate(cut);
+    }
+    let mut hint = None;
+    if let Some((unknown, expected)) = parse_unknown_field(&message) {
+        if let Some(closest) = closest_key(&unknown, &expected) {
+            hint = Some(format!("did you mean `{closest}`?"));
+        } else {
+            hint = Some(format!("valid keys here: {}", expected.join(", ")));
+        }
+        if line.is_none() {
+            line = find_key_line(text, &unknown);
+        }
+    }
+    ConfigError {
+        path: path.to_path_buf(),
+        line,
+        message,
+        hint,
+    }
+}
+
+/// serde's message is "unknown field `x`, expected one of `a`, `b`" (or "expected `a`").
+fn parse_unknown_field(message: &str) -> Option<(String, Vec<String>)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, rest) = rest.split_once('`')?;
+    let expected = rest
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    Some((unknown.to_string(), expected))
+}
+
+fn closest_key<'a>(unknown: &str, candidates: &'a [String]) -> Option<&'a str> {
+    candidates
+        .iter()
+        .map(|candidate| (strsim::jaro_winkler(unknown, candidate), candidate))
+        .filter(|(score, _)| *score > 0.7)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate.as_str())
+}
+
+fn find_key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| line.trim_start().starts_with(&format!("{key}:")))
+        .map(|index| index + 1)
+}
+
+/// Deep-merge `overlay` into `base`: mappings merge key by key, anything else is replaced.
+fn merge_into(base: &mut serde_yaml::Value, overlay: serde_yaml::Value) {
+    match (base, overlay) {
+        (serde_yaml::Value::Mapping(base), serde_yaml::Value::Mapping(overlay)) => {
+            for (key, value) in overlay {
+                match base.get_mut(&key) {
+                    Some(existing) => merge_into(existing, value),
+                    None => {
+                        base.insert(key, value);
+                    }
+                }
+            }
+        }
+        (base, overlay) => *base = overlay,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_text_is_the_default_config() {
+        let config = parse(Path::new("c.yaml"), "").expect("empty config is valid");
+        assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn scope_root_accepts_one_path_or_a_list() {
+        let one = parse(Path::new("c.yaml"), "scope_root: src/\n").expect("valid");
+        assert_eq!(one.scope_root.as_list(), vec!["src/"]);
+        let many = parse(Path::new("c.yaml"), "scope_root: [src/, lib/]\n").expect("valid");
+        assert_eq!(many.scope_root.as_list(), vec!["src/", "lib/"]);
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_closest_key() {
+        let err = parse(
+            Path::new("c.yaml"),
+            "project_name: x\ntoken_budgets:\n  design_file_tokns: 3\n",
+        )
+        .expect_err("typo must be rejected");
+        assert_eq!(err.line, Some(3));
+        assert!(err.message.contains("design_file_tokns"), "{err}");
+        assert_eq!(err.hint.as_deref(), Some("did you mean `design_file_tokens`?"));
+    }
+
+    #[test]
+    fn wrong_type_names_the_line() {
+        let err = parse(Path::new("c.yaml"), "iwh:\n  enabled: maybe\n").expect_err("bad bool");
+        assert_eq!(err.line, Some(2));
+    }
+
+    #[test]
+    fn merge_keeps_global_keys_the_project_does_not_set() {
+        let mut global: serde_yaml::Value =
+            serde_yaml::from_str("llm:\n  provider: anthropic\n  model: m1\n").expect("yaml");
+        let project: serde_yaml::Value =
+            serde_yaml::from_str("llm:\n  model: m2\n").expect("yaml");
+        merge_into(&mut global, project);
+        let config: Config = serde_yaml::from_value(global).expect("valid");
+        assert_eq!(config.llm.provider, "anthropic");
+        assert_eq!(config.llm.model.as_deref(), Some("m2"));
+    }
+}
+
+/// Render `config` as the commented YAML file `lexictl init` writes. Keys that usually stay at their
+/// defaults (the binary extension list, daemon settings) are left out unless they differ.
+pub fn render(config: &Config) -> String {
+    fn block<T: Serialize>(key: &str, value: &T) -> String {
+        let mut map = serde_yaml::Mapping::new();
+        let value = serde_yaml::to_value(value).unwrap_or(serde_yaml::Value::Null);
+        map.insert(serde_yaml::Value::String(key.to_string()), value);
+        serde_yaml::to_string(&map).unwrap_or_default()
+    }
+    let defaults = Config::default();
+    let mut out = String::from(
+        "# Lexibrarian project configuration (reference: docs/config.md).\n\
+         # Personal defaults can live in ~/.config/lexibrarian/config.yaml; this file wins.\n\n",
+    );
+    out.push_str(&block("project_name", &config.project_name));
+    out.push_str("# Directories whose files get design files: one path or a list. `.` is the whole project.\n");
+    out.push_str(&block("scope_root", &config.scope_root));
+    out.push_str("# Agent environments whose rule files mention the library: claude, cursor, codex.\n");
+    out.push_str(&block("agent_environment", &config.agent_environment));
+    out.push_str("# I Was Here: ephemeral, gitignored notes agents leave for each other per directory.\n");
+    out.push_str(&block("iwh", &config.iwh));
+    out.push_str(
+        "# Who writes design files: `structural` (offline, deterministic, the default), `anthropic`,\n\
+         # `openai` or `openai-compatible`. api_key_env is the NAME of the variable holding the key;\n\
+         # the key itself is never stored, logged or sent anywhere but the provider.\n",
+    );
+    out.push_str(&block("llm", &config.llm));
+    out.push_str("# Target sizes, in tokens, that `lexictl validate` checks.\n");
+    out.push_str(&block("token_budgets", &config.token_budgets));
+    out.push_str("# Layered on .gitignore and .lexignore; secrets (.env*, *.pem, *.key, …) are always ignored.\n");
+    out.push_str(&block("ignore", &config.ignore));
+    if config.daemon != defaults.daemon {
+        out.push_str(&block("daemon", &config.daemon));
+    }
+    out.push_str("# Files over max_file_size_kb are listed in .aindex but get no design file.\n");
+    if config.crawl.binary_extensions == defaults.crawl.binary_extensions {
+        let mut crawl = serde_yaml::Mapping::new();
+        crawl.insert(
+            serde_yaml::Value::String("max_file_size_kb".into()),
+            serde_yaml::Value::Number(config.crawl.max_file_size_kb.into()),
+        );
+        out.push_str(&block("crawl", &crawl));
+    } else {
+        out.push_str(&block("crawl", &config.crawl));
+    }
+    out.push_str("# Languages parsed for public interfaces.\n");
+    out.push_str(&block("ast", &config.ast));
+    out
+}
+
+#[cfg(test)]
+mod render_tests {
+    use super::*;
+
+    #[test]
+    fn rendered_config_parses_back_to_itself() {
+        let config = Config {
+            project_name: "demo: the sequel".into(),
+            scope_root: ScopeRoots::Many(vec!["src/".into(), "lib/".into()]),
+            agent_environment: vec!["claude".into()],
+            ..Config::default()
+        };
+        let text = render(&config);
+        assert_eq!(parse(Path::new("c.yaml"), &text).expect("valid"), config);
+    }
+}

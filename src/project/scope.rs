@@ -1,0 +1,105 @@
+//! `scope_root`: which directories' files get design files.
+//!
+//! Files outside every scope root still appear in `.aindex` Child Maps, so agents see they exist, but
+//! get no design file (seed D-011, D-021).
+
+use super::config::{Config, ConfigError};
+use super::paths::{normalize, to_rel_string};
+use std::path::Path;
+
+/// The normalised scope roots of a project (`""` is the whole project).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scope {
+    roots: Vec<String>,
+}
+
+impl Scope {
+    /// Normalise `config.scope_root`. Absolute roots and roots escaping the project are errors.
+    pub fn from_config(config: &Config, config_path: &Path) -> Result<Scope, ConfigError> {
+        let mut roots = Vec::new();
+        for written in config.scope_root.as_list() {
+            let path = Path::new(written);
+            let rel = if path.is_absolute() {
+                None
+            } else {
+                to_rel_string(&normalize(path))
+            };
+            let rel = rel.ok_or_else(|| ConfigError {
+                path: config_path.to_path_buf(),
+                line: None,
+                message: format!(
+                    "scope_root `{written}` must be a path inside the project, relative to its root"
+                ),
+                hint: Some("use `.` for the whole project or e.g. `src/`".to_string()),
+            })?;
+            if !roots.contains(&rel) {
+                roots.push(rel);
+            }
+        }
+        if roots.is_empty() {
+            roots.push(String::new());
+        }
+        roots.sort();
+        Ok(Scope { roots })
+    }
+
+    /// The whole project.
+    pub fn everything() -> Scope {
+        Scope {
+            roots: vec![String::new()],
+        }
+    }
+
+    /// The normalised roots, sorted.
+    pub fn roots(&self) -> &[String] {
+        &self.roots
+    }
+
+    /// Whether a project-relative file path is inside some scope root.
+    pub fn contains(&self, rel: &str) -> bool {
+        self.roots.iter().any(|root| {
+            root.is_empty()
+                || rel == root
+                || (rel.len() > root.len()
+                    && rel.starts_with(root.as_str())
+                    && rel.as_bytes()[root.len()] == b'/')
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::config::ScopeRoots;
+
+    fn scope(roots: &[&str]) -> Scope {
+        let config = Config {
+            scope_root: ScopeRoots::Many(roots.iter().map(|r| r.to_string()).collect()),
+            ..Config::default()
+        };
+        Scope::from_config(&config, Path::new("c.yaml")).expect("valid scope")
+    }
+
+    #[test]
+    fn dot_means_everything() {
+        assert!(scope(&["."]).contains("any/file.rs"));
+    }
+
+    #[test]
+    fn prefixes_match_whole_components() {
+        let s = scope(&["src/", "lib"]);
+        assert!(s.contains("src/a.rs"));
+        assert!(s.contains("lib/x/y.py"));
+        assert!(!s.contains("srcx/a.rs"));
+        assert!(!s.contains("tests/a.rs"));
+    }
+
+    #[test]
+    fn escaping_roots_are_rejected() {
+        let config = Config {
+            scope_root: ScopeRoots::One("../other".into()),
+            ..Config::default()
+        };
+        assert!(Scope::from_config(&config, Path::new("c.yaml")).is_err());
+    }
+}

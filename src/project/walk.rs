@@ -1,0 +1,255 @@
+//! Walking the source tree through every ignore layer.
+//!
+//! The walk never follows symlinks (so a symlink loop cannot trap it) and prunes ignored directories
+//! before descending. Entries it cannot read become warnings, never errors: one unreadable directory
+//! must not stop a run over twenty thousand files.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use ignore::{WalkBuilder, WalkState};
+
+use super::config::Config;
+use super::ignores::{ExtraIgnores, LEXIGNORE_FILE};
+use super::paths::to_rel_string;
+
+/// Whether an entry is a file or a directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    File,
+    Dir,
+}
+
+/// One file or directory the walk kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Project-relative, `/`-separated.
+    pub rel: String,
+    pub kind: EntryKind,
+    /// Size in bytes (0 for directories).
+    pub size: u64,
+}
+
+/// What a walk found, sorted by path, plus what it had to skip.
+#[derive(Debug, Default)]
+pub struct Walk {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<String>,
+}
+
+/// Build the walker shared by every traversal so that all of them agree on what is ignored.
+fn builder(root: &Path, config: &Config, extra: Arc<ExtraIgnores>) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .hidden(false)
+        .parents(false)
+        .follow_links(false)
+        .require_git(false)
+        .git_global(false)
+        .git_ignore(config.ignore.use_gitignore)
+        .git_exclude(config.ignore.use_gitignore)
+        .ignore(false)
+        .add_custom_ignore_filename(LEXIGNORE_FILE);
+    let root_owned = root.to_path_buf();
+    builder.filter_entry(move |entry| {
+        let Ok(rel) = entry.path().strip_prefix(&root_owned) else {
+            return true;
+        };
+        match to_rel_string(rel) {
+            Some(rel) => {
+                let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+                !extra.is_ignored(&rel, is_dir)
+            }
+            // Non-UTF-8 names are reported by the visitor, not silently dropped here.
+            None => true,
+        }
+    });
+    builder
+}
+
+/// Walk the whole project (in parallel) and return every kept file and directory, sorted by path.
+pub fn walk_project(root: &Path, config: &Config) -> Walk {
+    let (extra, mut warnings) = ExtraIgnores::new(root, config);
+    let collected = Arc::new(Mutex::new(Walk::default()));
+    let walker = builder(root, config, Arc::new(extra)).build_parallel();
+    walker.run(|| {
+        let collected = Arc::clone(&collected);
+        let root = root.to_path_buf();
+        Box::new(move |result| {
+            let outcome = visit(&root, result);
+            if let Ok(mut walk) = collected.lock() {
+                match outcome {
+                    Visit::Keep(entry) => walk.entries.push(entry),
+                    Visit::Warn(message) => walk.warnings.push(message),
+                    Visit::Skip => {}
+                }
+            }
+            WalkState::Continue
+        })
+    });
+    let mut walk = match Arc::try_unwrap(collected) {
+        Ok(mutex) => mutex.into_inner().unwrap_or_default(),
+        Err(shared) => shared
+            .lock()
+            .map(|walk| Walk {
+                entries: walk.entries.clone(),
+                warnings: walk.warnings.clone(),
+            })
+            .unwrap_or_default(),
+    };
+    warnings.append(&mut walk.warnings);
+    walk.warnings = warnings;
+    walk.warnings.sort();
+    walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walk
+}
+
+/// The immediate children of project-relative directory `dir`, through the same ignore layers as a
+/// full walk (ancestor `.gitignore`/`.lexignore` files apply), without walking anything else.
+pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
+    let (extra, warnings) = ExtraIgnores::new(root, config);
+    let mut builder = builder(root, config, Arc::new(extra.clone()));
+    let target = dir.to_string();
+    let root_owned = root.to_path_buf();
+    builder.filter_entry(move |entry| {
+        let Some(rel) = entry
+            .path()
+            .strip_prefix(&root_owned)
+            .ok()
+            .and_then(to_rel_string)
+        else {
+            return true;
+        };
+        let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+        if extra.is_ignored(&rel, is_dir) {
+            return false;
+        }
+        // Keep the chain of ancestors leading to the target, the target, and its direct children.
+        let on_the_way = target.is_empty()
+            || rel.is_empty()
+            || target == rel
+            || target.starts_with(&format!("{rel}/"));
+        let parent = rel.rfind('/').map_or("", |cut| &rel[..cut]);
+        on_the_way || parent == target
+    });
+    let mut walk = Walk {
+        entries: Vec::new(),
+        warnings,
+    };
+    for result in builder.build() {
+        match visit(root, result) {
+            Visit::Keep(entry) => {
+                let parent = entry.rel.rfind('/').map_or("", |cut| &entry.rel[..cut]);
+                if parent == dir && entry.rel != dir {
+                    walk.entries.push(entry);
+                }
+            }
+            Visit::Warn(message) => walk.warnings.push(message),
+            Visit::Skip => {}
+        }
+    }
+    walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walk
+}
+
+enum Visit {
+    Keep(Entry),
+    Warn(String),
+    Skip,
+}
+
+fn visit(root: &Path, result: Result<ignore::DirEntry, ignore::Error>) -> Visit {
+    let entry = match result {
+        Ok(entry) => entry,
+        Err(err) => return Visit::Warn(format!("skipped: {err}")),
+    };
+    let Ok(rel_path) = entry.path().strip_prefix(root) else {
+        return Visit::Skip;
+    };
+    if rel_path.as_os_str().is_empty() {
+        return Visit::Skip;
+    }
+    let Some(rel) = to_rel_string(rel_path) else {
+        return Visit::Warn(format!(
+            "skipped {}: the name is not valid UTF-8",
+            entry.path().display()
+        ));
+    };
+    let Some(file_type) = entry.file_type() else {
+        return Visit::Skip;
+    };
+    if file_type.is_symlink() {
+        return Visit::Skip;
+    }
+    if rel.contains('\n') {
+        return Visit::Warn(format!("skipped {rel:?}: names containing a newline are not supported"));
+    }
+    if file_type.is_dir() {
+        return Visit::Keep(Entry {
+            rel,
+            kind: EntryKind::Dir,
+            size: 0,
+        });
+    }
+    if !file_type.is_file() {
+        return Visit::Skip;
+    }
+    let size = entry.metadata().map(|meta| meta.len()).unwrap_or(0);
+    Visit::Keep(Entry {
+        rel,
+        kind: EntryKind::File,
+        size,
+    })
+}
+
+/// How a file is treated by content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileClass {
+    /// A text file small enough to document.
+    Text,
+    /// Binary by extension or by content (a NUL byte in the first 8 KiB).
+    Binary,
+    /// Larger than `crawl.max_file_size_kb`.
+    TooLarge,
+}
+
+/// Classify a file by extension, size and (only when needed) its first 8 KiB.
+pub fn classify(path: &Path, size: u64, config: &Config) -> std::io::Result<FileClass> {
+    if has_binary_extension(path, config) {
+        return Ok(FileClass::Binary);
+    }
+    if size > config.crawl.max_file_size_kb.saturating_mul(1024) {
+        return Ok(FileClass::TooLarge);
+    }
+    use std::io::Read;
+    let mut head = [0u8; 8192];
+    let mut file = std::fs::File::open(path)?;
+    let mut filled = 0;
+    while filled < head.len() {
+        let read = file.read(&mut head[filled..])?;
+        if read == 0 {
+            break;
+        }
+        filled += read;
+    }
+    Ok(if head[..filled].contains(&0) {
+        FileClass::Binary
+    } else {
+        FileClass::Text
+    })
+}
+
+/// Whether the extension alone marks the file as binary.
+pub fn has_binary_extension(path: &Path, config: &Config) -> bool {
+    path.extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| {
+            config
+                .crawl
+                .binary_extensions
+                .iter()
+                .any(|binary| binary.eq_ignore_ascii_case(ext))
+        })
+}
