@@ -33,7 +33,8 @@ pub struct Context {
     pub program: String,
 }
 
-const LEXI_ABOUT: &str = "Read and write the codebase library: the agent-facing CLI of Lexibrarian.";
+const LEXI_ABOUT: &str =
+    "Read and write the codebase library: the agent-facing CLI of Lexibrarian.";
 const LEXI_LONG_ABOUT: &str = "\
 Read and write the codebase library: the agent-facing CLI of Lexibrarian.
 
@@ -64,7 +65,8 @@ pub enum LexiCommand {
     Describe(commands::describe::Args),
 }
 
-const LEXICTL_ABOUT: &str = "Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.";
+const LEXICTL_ABOUT: &str =
+    "Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.";
 const LEXICTL_LONG_ABOUT: &str = "\
 Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.
 

@@ -32,7 +32,8 @@ fn block() -> String {
 
 /// The new content of a rule file given its current content, or `None` when it already has a block.
 pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
-    if existing.is_some_and(|text| text.contains(BLOCK_OPEN) || text.contains("lexibrarian rules")) {
+    if existing.is_some_and(|text| text.contains(BLOCK_OPEN) || text.contains("lexibrarian rules"))
+    {
         return None;
     }
     let block = block();
@@ -41,7 +42,7 @@ pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
             "---\ndescription: How to use the Lexibrarian codebase library\nalwaysApply: true\n---\n\n{block}"
         ),
         (_, None) => block,
-        (_, Some(text)) if text.is_empty() => block,
+        (_, Some("")) => block,
         (_, Some(text)) => {
             let separator = if text.ends_with("\n\n") {
                 ""

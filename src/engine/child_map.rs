@@ -78,8 +78,8 @@ fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, S
 /// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
 pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
     let abs = project.abs(rel);
-    let class =
-        walk::classify(&abs, size, &project.config).map_err(|err| format!("cannot read {rel}: {err}"))?;
+    let class = walk::classify(&abs, size, &project.config)
+        .map_err(|err| format!("cannot read {rel}: {err}"))?;
     let kind = kind_name(rel);
     Ok(match class {
         FileClass::Binary => format!("Binary file ({})", human_size(size)),
@@ -115,7 +115,9 @@ fn human_size(size: u64) -> String {
 /// A human name for the kind of file, from its extension or name.
 pub fn kind_name(rel: &str) -> &'static str {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    let ext = name.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase());
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase());
     match name {
         "Makefile" | "makefile" | "GNUmakefile" => return "Makefile",
         "Dockerfile" => return "Dockerfile",

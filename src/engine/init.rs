@@ -160,7 +160,15 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
 fn read_optional(root: &Path, rel: &str) -> anyhow::Result<Option<Vec<u8>>> {
     match std::fs::read(root.join(rel)) {
         Ok(bytes) => Ok(Some(bytes)),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        // A parent that is not a directory means the file cannot exist yet; writing it will say why.
+        Err(err)
+            if matches!(
+                err.kind(),
+                std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Ok(None)
+        }
         Err(err) => Err(err).with_context(|| format!("cannot read {rel}")),
     }
 }

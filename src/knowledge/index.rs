@@ -42,7 +42,9 @@ pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexF
         if let Some(file) = read(project, &current)? {
             out.push(file);
         }
-        let mirror_dir = project.library_dir().join(current.replace('/', std::path::MAIN_SEPARATOR_STR));
+        let mirror_dir = project
+            .library_dir()
+            .join(current.replace('/', std::path::MAIN_SEPARATOR_STR));
         let mut children = Vec::new();
         match std::fs::read_dir(&mirror_dir) {
             Ok(entries) => {
@@ -51,7 +53,8 @@ pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexF
                     let Some(name) = entry.file_name().to_str().map(str::to_string) else {
                         continue;
                     };
-                    if !is_dir || name == AINDEX_FILE || (current.is_empty() && is_reserved(&name)) {
+                    if !is_dir || name == AINDEX_FILE || (current.is_empty() && is_reserved(&name))
+                    {
                         continue;
                     }
                     children.push(if current.is_empty() {

@@ -78,7 +78,9 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
     let design_abs = project.abs(&design_rel);
     let text = match std::fs::read_to_string(&design_abs) {
         Ok(text) => text,
-        Err(err) if err.kind() == ErrorKind::NotFound => return Err(explain_missing(project, source)),
+        Err(err) if err.kind() == ErrorKind::NotFound => {
+            return Err(explain_missing(project, source))
+        }
         Err(err) => {
             return Err(err).with_context(|| format!("cannot read {design_rel}"));
         }

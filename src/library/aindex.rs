@@ -88,9 +88,7 @@ impl AIndex {
 
     /// Canonical text, ending with a newline.
     pub fn render(&self) -> String {
-        let mut out = self.doc.render();
-        out.push('\n');
-        out
+        self.doc.render()
     }
 
     /// The billboard paragraph.
@@ -259,15 +257,23 @@ mod tests {
         let parsed = AIndex::parse("x", "src", &text).expect("parses");
         assert_eq!(parsed.children(), index.children());
         assert_eq!(parsed.render(), text);
-        assert_eq!(parsed.local_conventions(), vec!["Use UTC.", "Money is `Decimal`."]);
+        assert_eq!(
+            parsed.local_conventions(),
+            vec!["Use UTC.", "Money is `Decimal`."]
+        );
         assert!(text.contains("Zed \\| with pipe"));
     }
 
     #[test]
     fn set_children_leaves_other_sections_alone() {
         let mut index = AIndex::new("", "Root.", &children());
-        index.doc.set_section(LOCAL_CONVENTIONS, "  - odd   spacing kept");
-        index.doc.sections.push(Section::new("Notes", "human notes"));
+        index
+            .doc
+            .set_section(LOCAL_CONVENTIONS, "  - odd   spacing kept");
+        index
+            .doc
+            .sections
+            .push(Section::new("Notes", "human notes"));
         let before = index.render();
         index.set_children(&children()[..1]);
         let after = index.render();

@@ -108,7 +108,7 @@ impl DesignFile {
         let mut out = frontmatter::render(&self.frontmatter);
         out.push('\n');
         out.push_str(&self.body.render());
-        out.push_str("\n\n");
+        out.push('\n');
         out
     }
 
@@ -151,7 +151,10 @@ mod tests {
             "src/a.rs",
             "Parses: things, quickly",
             vec![
-                Section::new(sections::INTERFACE_CONTRACT, "```rust\npub fn a()\n## not a heading\n```"),
+                Section::new(
+                    sections::INTERFACE_CONTRACT,
+                    "```rust\npub fn a()\n## not a heading\n```",
+                ),
                 Section::new(sections::DEPENDENCIES, "- src/b.rs"),
                 Section::new(sections::DEPENDENTS, ""),
             ],

@@ -226,14 +226,20 @@ mod tests {
         let text = "a\n<!-- lexibrarian:meta inside body\nb\n<!-- lexibrarian:meta\nx: y\n-->\n";
         let (content, block) = split(text);
         assert!(content.ends_with("b\n"));
-        assert!(block.expect("footer").starts_with("<!-- lexibrarian:meta\nx"));
+        assert!(block
+            .expect("footer")
+            .starts_with("<!-- lexibrarian:meta\nx"));
     }
 
     #[test]
     fn a_missing_field_is_named_with_the_line() {
-        let block = "<!-- lexibrarian:meta\nsource: a\nsource_hash: 1\ngenerated: t\ngenerator: g\n-->\n";
+        let block =
+            "<!-- lexibrarian:meta\nsource: a\nsource_hash: 1\ngenerated: t\ngenerator: g\n-->\n";
         let err = Footer::parse("d.md", block, 9).expect_err("missing design_hash");
-        assert_eq!(err.to_string(), "d.md:9: the footer is missing `design_hash`");
+        assert_eq!(
+            err.to_string(),
+            "d.md:9: the footer is missing `design_hash`"
+        );
     }
 
     #[test]

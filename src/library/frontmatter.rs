@@ -30,8 +30,7 @@ pub fn split<'a>(path: &str, text: &'a str) -> Result<Split<'a>, FormatError> {
         });
     };
     let mut offset = 0;
-    let mut line = 2;
-    for chunk in rest.split_inclusive('\n') {
+    for (line, chunk) in (2..).zip(rest.split_inclusive('\n')) {
         let trimmed = chunk.trim_end_matches('\n').trim_end();
         if trimmed == "---" || trimmed == "..." {
             return Ok(Split {
@@ -41,7 +40,6 @@ pub fn split<'a>(path: &str, text: &'a str) -> Result<Split<'a>, FormatError> {
             });
         }
         offset += chunk.len();
-        line += 1;
     }
     Err(FormatError::new(
         path,
@@ -59,14 +57,22 @@ pub fn parse<T: DeserializeOwned>(path: &str, yaml: &str) -> Result<T, FormatErr
         if let Some(cut) = message.find(" at line ") {
             message.truncate(cut);
         }
-        FormatError::new(path, line.or(Some(1)), format!("invalid frontmatter: {message}"))
+        FormatError::new(
+            path,
+            line.or(Some(1)),
+            format!("invalid frontmatter: {message}"),
+        )
     })
 }
 
 /// Render `value` as a frontmatter block, fences included, ending with a newline.
 pub fn render<T: Serialize>(value: &T) -> String {
     let yaml = serde_yaml::to_string(value).unwrap_or_default();
-    let yaml = if yaml.trim() == "{}" { String::new() } else { yaml };
+    let yaml = if yaml.trim() == "{}" {
+        String::new()
+    } else {
+        yaml
+    };
     format!("---\n{yaml}---\n")
 }
 

@@ -108,7 +108,8 @@ impl Document {
         doc
     }
 
-    /// Render in canonical form: blocks separated by one blank line, one trailing newline.
+    /// Render in canonical form: blocks separated by one blank line, ending with one newline (an empty
+    /// document renders as the empty string).
     pub fn render(&self) -> String {
         let mut out = String::new();
         if let Some(title) = &self.title {
@@ -165,7 +166,10 @@ pub fn list_items(body: &str) -> Vec<String> {
     let mut items: Vec<String> = Vec::new();
     for line in body.lines() {
         let trimmed = line.trim_start();
-        if let Some(item) = trimmed.strip_prefix("- ").or_else(|| trimmed.strip_prefix("* ")) {
+        if let Some(item) = trimmed
+            .strip_prefix("- ")
+            .or_else(|| trimmed.strip_prefix("* "))
+        {
             items.push(item.trim().to_string());
         } else if !trimmed.is_empty() && line.starts_with(' ') {
             if let Some(last) = items.last_mut() {
@@ -187,12 +191,12 @@ mod tests {
         let doc = Document::parse(text);
         assert_eq!(doc.sections.len(), 2);
         assert!(doc.sections[0].body.contains("## not a heading"));
-        assert_eq!(doc.render(), text.trim_end());
+        assert_eq!(doc.render(), text);
     }
 
     #[test]
     fn canonical_text_round_trips() {
-        let text = "# src/a.rs\n\nintro\n\n## One\n\nbody 1\n\n## Empty\n\n## Two\n\n- x\n- y";
+        let text = "# src/a.rs\n\nintro\n\n## One\n\nbody 1\n\n## Empty\n\n## Two\n\n- x\n- y\n";
         assert_eq!(Document::parse(text).render(), text);
     }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 /// The whole configuration. Every field has a default, so an empty file is a valid config.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
     /// Human name of the project, shown in START_HERE.md.
@@ -28,23 +28,6 @@ pub struct Config {
     pub daemon: DaemonConfig,
     pub crawl: CrawlConfig,
     pub ast: AstConfig,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            project_name: String::new(),
-            scope_root: ScopeRoots::default(),
-            agent_environment: Vec::new(),
-            iwh: IwhConfig::default(),
-            llm: LlmConfig::default(),
-            token_budgets: TokenBudgets::default(),
-            ignore: IgnoreConfig::default(),
-            daemon: DaemonConfig::default(),
-            crawl: CrawlConfig::default(),
-            ast: AstConfig::default(),
-        }
-    }
 }
 
 /// `scope_root` accepts `src/` or `[src/, lib/]`; it is always handled as a list.
@@ -194,10 +177,10 @@ impl Default for CrawlConfig {
 /// Extensions that are binary often enough that reading them to find out is wasted work.
 /// Content sniffing (a NUL byte in the first 8 KiB) catches everything else.
 pub const DEFAULT_BINARY_EXTENSIONS: &[&str] = &[
-    "7z", "a", "avi", "bin", "bmp", "br", "bz2", "class", "dll", "dylib", "eot", "exe", "flac", "gif",
-    "gz", "ico", "jar", "jpeg", "jpg", "lz4", "mov", "mp3", "mp4", "o", "obj", "ogg", "otf", "pdf",
-    "png", "pyc", "rlib", "so", "sqlite", "tar", "tgz", "ttf", "wasm", "wav", "webm", "webp", "whl",
-    "woff", "woff2", "xz", "zip", "zst",
+    "7z", "a", "avi", "bin", "bmp", "br", "bz2", "class", "dll", "dylib", "eot", "exe", "flac",
+    "gif", "gz", "ico", "jar", "jpeg", "jpg", "lz4", "mov", "mp3", "mp4", "o", "obj", "ogg", "otf",
+    "pdf", "png", "pyc", "rlib", "so", "sqlite", "tar", "tgz", "ttf", "wasm", "wav", "webm",
+    "webp", "whl", "woff", "woff2", "xz", "zip", "zst",
 ];
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -359,7 +342,8 @@ fn yaml_error(path: &Path, text: &str, err: &serde_yaml::Error) -> ConfigError {
 
 /// serde's message is "unknown field `x`, expected one of `a`, `b`" (or "expected `a`").
 fn parse_unknown_field(message: &str) -> Option<(String, Vec<String>)> {
-    let rest = message.strip_prefix("unknown field `")?;
+    let start = message.find("unknown field `")?;
+    let rest = &message[start + "unknown field `".len()..];
     let (unknown, rest) = rest.split_once('`')?;
     let expected = rest
         .split('`')
@@ -429,7 +413,10 @@ mod tests {
         .expect_err("typo must be rejected");
         assert_eq!(err.line, Some(3));
         assert!(err.message.contains("design_file_tokns"), "{err}");
-        assert_eq!(err.hint.as_deref(), Some("did you mean `design_file_tokens`?"));
+        assert_eq!(
+            err.hint.as_deref(),
+            Some("did you mean `design_file_tokens`?")
+        );
     }
 
     #[test]
@@ -442,8 +429,7 @@ mod tests {
     fn merge_keeps_global_keys_the_project_does_not_set() {
         let mut global: serde_yaml::Value =
             serde_yaml::from_str("llm:\n  provider: anthropic\n  model: m1\n").expect("yaml");
-        let project: serde_yaml::Value =
-            serde_yaml::from_str("llm:\n  model: m2\n").expect("yaml");
+        let project: serde_yaml::Value = serde_yaml::from_str("llm:\n  model: m2\n").expect("yaml");
         merge_into(&mut global, project);
         let config: Config = serde_yaml::from_value(global).expect("valid");
         assert_eq!(config.llm.provider, "anthropic");
@@ -468,9 +454,13 @@ pub fn render(config: &Config) -> String {
     out.push_str(&block("project_name", &config.project_name));
     out.push_str("# Directories whose files get design files: one path or a list. `.` is the whole project.\n");
     out.push_str(&block("scope_root", &config.scope_root));
-    out.push_str("# Agent environments whose rule files mention the library: claude, cursor, codex.\n");
+    out.push_str(
+        "# Agent environments whose rule files mention the library: claude, cursor, codex.\n",
+    );
     out.push_str(&block("agent_environment", &config.agent_environment));
-    out.push_str("# I Was Here: ephemeral, gitignored notes agents leave for each other per directory.\n");
+    out.push_str(
+        "# I Was Here: ephemeral, gitignored notes agents leave for each other per directory.\n",
+    );
     out.push_str(&block("iwh", &config.iwh));
     out.push_str(
         "# Who writes design files: `structural` (offline, deterministic, the default), `anthropic`,\n\

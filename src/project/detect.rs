@@ -114,7 +114,11 @@ mod tests {
         assert_eq!(project_name(dir.path()), "pyname");
         std::fs::write(dir.path().join("package.json"), r#"{"name": "jsname"}"#).expect("write");
         assert_eq!(project_name(dir.path()), "jsname");
-        std::fs::write(dir.path().join("Cargo.toml"), "[package]\nname = \"rsname\"\n").expect("write");
+        std::fs::write(
+            dir.path().join("Cargo.toml"),
+            "[package]\nname = \"rsname\"\n",
+        )
+        .expect("write");
         assert_eq!(project_name(dir.path()), "rsname");
     }
 }

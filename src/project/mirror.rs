@@ -72,7 +72,10 @@ mod tests {
     #[test]
     fn design_paths_round_trip() {
         assert_eq!(design_path("src/a.rs"), ".lexibrary/src/a.rs.md");
-        assert_eq!(source_for_design(".lexibrary/src/a.rs.md"), Some("src/a.rs"));
+        assert_eq!(
+            source_for_design(".lexibrary/src/a.rs.md"),
+            Some("src/a.rs")
+        );
         assert_eq!(source_for_design(".lexibrary/concepts/Auth.md"), None);
     }
 

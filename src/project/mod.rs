@@ -38,7 +38,7 @@ pub enum ProjectError {
         .start.display()
     )]
     NotAProject { start: PathBuf },
-    #[error("{0}")]
+    #[error(transparent)]
     Config(#[from] ConfigError),
 }
 

@@ -85,7 +85,10 @@ fn canonicalize_existing_prefix(path: &Path) -> PathBuf {
             }
             return out;
         }
-        match (existing.file_name().map(|name| name.to_os_string()), existing.parent()) {
+        match (
+            existing.file_name().map(|name| name.to_os_string()),
+            existing.parent(),
+        ) {
             (Some(name), Some(parent)) => {
                 rest.push(name);
                 existing = parent.to_path_buf();
@@ -141,15 +144,31 @@ mod tests {
     #[test]
     fn relative_paths_resolve_from_the_current_directory() {
         let root = Path::new("/p");
-        assert_eq!(resolve(root, Path::new("/p/src"), Path::new("a.rs")), Ok("src/a.rs".into()));
-        assert_eq!(resolve(root, Path::new("/p/src"), Path::new("../b/c.rs")), Ok("b/c.rs".into()));
-        assert_eq!(resolve(root, Path::new("/p"), Path::new(".")), Ok(String::new()));
+        assert_eq!(
+            resolve(root, Path::new("/p/src"), Path::new("a.rs")),
+            Ok("src/a.rs".into())
+        );
+        assert_eq!(
+            resolve(root, Path::new("/p/src"), Path::new("../b/c.rs")),
+            Ok("b/c.rs".into())
+        );
+        assert_eq!(
+            resolve(root, Path::new("/p"), Path::new(".")),
+            Ok(String::new())
+        );
     }
 
     #[test]
     fn escaping_the_root_is_refused() {
-        let err = resolve(Path::new("/p"), Path::new("/p/src"), Path::new("../../etc/passwd"));
-        assert!(matches!(err, Err(PathError::OutsideProject { .. })), "{err:?}");
+        let err = resolve(
+            Path::new("/p"),
+            Path::new("/p/src"),
+            Path::new("../../etc/passwd"),
+        );
+        assert!(
+            matches!(err, Err(PathError::OutsideProject { .. })),
+            "{err:?}"
+        );
     }
 
     #[test]

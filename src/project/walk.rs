@@ -183,7 +183,9 @@ fn visit(root: &Path, result: Result<ignore::DirEntry, ignore::Error>) -> Visit 
         return Visit::Skip;
     }
     if rel.contains('\n') {
-        return Visit::Warn(format!("skipped {rel:?}: names containing a newline are not supported"));
+        return Visit::Warn(format!(
+            "skipped {rel:?}: names containing a newline are not supported"
+        ));
     }
     if file_type.is_dir() {
         return Visit::Keep(Entry {

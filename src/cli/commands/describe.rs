@@ -32,7 +32,11 @@ pub struct Args {
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let project = Project::discover(&ctx.cwd)?;
     let dir = paths::resolve(&project.root, &ctx.cwd, &args.dir)?;
-    let shown = if dir.is_empty() { ".".to_string() } else { dir.clone() };
+    let shown = if dir.is_empty() {
+        ".".to_string()
+    } else {
+        dir.clone()
+    };
     let billboard = args.description.trim();
     if billboard.is_empty() {
         bail!("the description is empty; say in a sentence what {shown} is for");

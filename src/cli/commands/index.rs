@@ -15,7 +15,9 @@ use crate::project::{paths, Project};
 /// The `.aindex` says what the directory is for (billboard), what each file and subdirectory in it is
 /// (Child Map), and which conventions apply below it (Local Conventions).
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  lexi index .\n  lexi index src -r\n  lexi index src/auth --format json")]
+#[command(
+    after_help = "Examples:\n  lexi index .\n  lexi index src -r\n  lexi index src/auth --format json"
+)]
 pub struct Args {
     /// The directory, relative to the current directory.
     #[arg(default_value = ".")]
@@ -28,7 +30,11 @@ pub struct Args {
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let project = Project::discover(&ctx.cwd)?;
     let dir = paths::resolve(&project.root, &ctx.cwd, &args.dir)?;
-    let shown = if dir.is_empty() { ".".to_string() } else { dir.clone() };
+    let shown = if dir.is_empty() {
+        ".".to_string()
+    } else {
+        dir.clone()
+    };
     if !dir.is_empty() && project.abs(&dir).is_file() {
         bail!("{shown} is a file; try `lexi lookup {shown}`");
     }
@@ -62,7 +68,9 @@ fn json(file: &IndexFile) -> serde_json::Value {
         .sections
         .iter()
         .filter(|section| {
-            !section.heading.eq_ignore_ascii_case(crate::library::aindex::CHILD_MAP)
+            !section
+                .heading
+                .eq_ignore_ascii_case(crate::library::aindex::CHILD_MAP)
                 && !section
                     .heading
                     .eq_ignore_ascii_case(crate::library::aindex::LOCAL_CONVENTIONS)

@@ -20,7 +20,9 @@ use crate::project::{detect, find_root, paths, LIBRARY_DIR};
 /// agent environments you use (CLAUDE.md, AGENTS.md, .cursor/rules/). Nothing is left half-made if it
 /// fails. API keys are never read: only the *names* of the variables that hold them are recorded.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  lexictl init            answer the wizard\n  lexictl init --yes      take every detected default")]
+#[command(
+    after_help = "Examples:\n  lexictl init            answer the wizard\n  lexictl init --yes      take every detected default"
+)]
 pub struct Args {
     /// Directory to initialise (default: the current directory).
     pub dir: Option<PathBuf>,
@@ -127,7 +129,9 @@ fn summary(plan: &InitPlan, report: &InitReport) -> String {
         out.push_str(&format!("  modified  {rel}\n"));
     }
     for rel in &report.unchanged {
-        out.push_str(&format!("  kept      {rel} (already has a Lexibrarian section)\n"));
+        out.push_str(&format!(
+            "  kept      {rel} (already has a Lexibrarian section)\n"
+        ));
     }
     out.push_str(&format!(
         "\nNext: commit {LIBRARY_DIR}/, .lexignore and .gitignore, and point your agents at {LIBRARY_DIR}/START_HERE.md.\n"
@@ -144,7 +148,10 @@ struct Wizard<R: BufRead, W: Write> {
 impl<R: BufRead, W: Write> Wizard<R, W> {
     fn run(&mut self, root: PathBuf) -> anyhow::Result<Option<InitPlan>> {
         let mut plan = default_plan(root);
-        writeln!(self.output, "Lexibrarian setup — press Enter to accept the [default].\n")?;
+        writeln!(
+            self.output,
+            "Lexibrarian setup — press Enter to accept the [default].\n"
+        )?;
 
         // 1. Project detection.
         let name = self.ask("1/8 Project name", &plan.config.project_name)?;
@@ -172,7 +179,10 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
         )?;
         let detected = plan.config.agent_environment.join(", ");
         loop {
-            let answer = self.ask("    Agent environments (comma-separated, or none)", &detected)?;
+            let answer = self.ask(
+                "    Agent environments (comma-separated, or none)",
+                &detected,
+            )?;
             let chosen: Vec<String> = split_list(&answer)
                 .into_iter()
                 .filter(|env| env != "none")
@@ -181,7 +191,11 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                 .iter()
                 .find(|env| !detect::AGENT_ENVIRONMENTS.contains(&env.as_str()))
             {
-                writeln!(self.output, "    `{bad}` is not one of {}", detect::AGENT_ENVIRONMENTS.join(", "))?;
+                writeln!(
+                    self.output,
+                    "    `{bad}` is not one of {}",
+                    detect::AGENT_ENVIRONMENTS.join(", ")
+                )?;
                 continue;
             }
             plan.config.agent_environment = chosen;
@@ -213,7 +227,8 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                             "anthropic" => "ANTHROPIC_API_KEY".to_string(),
                             _ => "OPENAI_API_KEY".to_string(),
                         });
-                    let variable = self.ask("    Environment variable holding the key", &default_var)?;
+                    let variable =
+                        self.ask("    Environment variable holding the key", &default_var)?;
                     if std::env::var_os(&variable).is_none() {
                         writeln!(
                             self.output,
@@ -224,7 +239,10 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                     plan.config.llm.api_key_env = Some(variable);
                     break;
                 }
-                other => writeln!(self.output, "    `{other}` is not a provider Lexibrarian knows")?,
+                other => writeln!(
+                    self.output,
+                    "    `{other}` is not a provider Lexibrarian knows"
+                )?,
             }
         }
 
@@ -248,10 +266,13 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
         )?;
         if !self.confirm("    Accept the default budgets?", true)? {
             let mut custom = budgets.clone();
-            custom.start_here_tokens = self.ask_number("    START_HERE.md tokens", budgets.start_here_tokens)?;
-            custom.design_file_tokens = self.ask_number("    Design file tokens", budgets.design_file_tokens)?;
+            custom.start_here_tokens =
+                self.ask_number("    START_HERE.md tokens", budgets.start_here_tokens)?;
+            custom.design_file_tokens =
+                self.ask_number("    Design file tokens", budgets.design_file_tokens)?;
             custom.aindex_tokens = self.ask_number("    .aindex tokens", budgets.aindex_tokens)?;
-            custom.concept_file_tokens = self.ask_number("    Concept file tokens", budgets.concept_file_tokens)?;
+            custom.concept_file_tokens =
+                self.ask_number("    Concept file tokens", budgets.concept_file_tokens)?;
             plan.config.token_budgets = custom;
         }
 
@@ -264,8 +285,16 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
 
         // 8. Summary + confirm.
         writeln!(self.output, "\n8/8 Summary")?;
-        writeln!(self.output, "    project        {}", plan.config.project_name)?;
-        writeln!(self.output, "    scope_root     {}", scope_list(&plan.config.scope_root).join(", "))?;
+        writeln!(
+            self.output,
+            "    project        {}",
+            plan.config.project_name
+        )?;
+        writeln!(
+            self.output,
+            "    scope_root     {}",
+            scope_list(&plan.config.scope_root).join(", ")
+        )?;
         writeln!(
             self.output,
             "    agents         {}",
@@ -275,9 +304,25 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                 plan.config.agent_environment.join(", ")
             }
         )?;
-        writeln!(self.output, "    llm.provider   {}", plan.config.llm.provider)?;
-        writeln!(self.output, "    .lexignore     {}", if plan.lexignore_patterns.is_empty() { "(no extra patterns)".to_string() } else { plan.lexignore_patterns.join(", ") })?;
-        writeln!(self.output, "    iwh.enabled    {}", plan.config.iwh.enabled)?;
+        writeln!(
+            self.output,
+            "    llm.provider   {}",
+            plan.config.llm.provider
+        )?;
+        writeln!(
+            self.output,
+            "    .lexignore     {}",
+            if plan.lexignore_patterns.is_empty() {
+                "(no extra patterns)".to_string()
+            } else {
+                plan.lexignore_patterns.join(", ")
+            }
+        )?;
+        writeln!(
+            self.output,
+            "    iwh.enabled    {}",
+            plan.config.iwh.enabled
+        )?;
         if self.confirm("Create the library?", true)? {
             Ok(Some(plan))
         } else {

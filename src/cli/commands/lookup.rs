@@ -14,7 +14,9 @@ use crate::project::{paths, Project};
 /// since the design file was written, and then the Local Conventions of every parent directory's
 /// `.aindex` (root first). Paths are relative to the current directory.
 #[derive(Debug, clap::Args)]
-#[command(after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json")]
+#[command(
+    after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json"
+)]
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
