@@ -84,12 +84,19 @@ fn generate(root: &Path, files: usize) -> Vec<String> {
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, text).expect("write");
     };
-    write(".lexibrary/config.yaml", "project_name: bench\nscope_root: src/\n");
+    write(
+        ".lexibrary/config.yaml",
+        "project_name: bench\nscope_root: src/\n",
+    );
     let per_dir = files.div_ceil(200).max(1);
     let mut sources = Vec::with_capacity(files);
     let mut dirs: BTreeMap<String, Vec<ChildEntry>> = BTreeMap::new();
     for index in 0..files {
-        let dir = format!("src/pkg{:02}/mod{:02}", index / (per_dir * 10), (index / per_dir) % 10);
+        let dir = format!(
+            "src/pkg{:02}/mod{:02}",
+            index / (per_dir * 10),
+            (index / per_dir) % 10
+        );
         let (ext, text) = match index % 4 {
             0 => ("rs", format!("//! Module {index}.\npub fn f{index}(x: u32) -> u32 {{ x + {index} }}\n")),
             1 => ("ts", format!("/** Module {index}. */\nexport function f{index}(x: number): number {{ return x + {index}; }}\n")),
@@ -104,7 +111,10 @@ fn generate(root: &Path, files: usize) -> Vec<String> {
             &source,
             description.clone(),
             vec![
-                Section::new(sections::INTERFACE_CONTRACT, format!("```\nf{index}(x) -> number\n```")),
+                Section::new(
+                    sections::INTERFACE_CONTRACT,
+                    format!("```\nf{index}(x) -> number\n```"),
+                ),
                 Section::new(sections::DEPENDENCIES, "(none)"),
                 Section::new(sections::DEPENDENTS, "(none)"),
             ],
@@ -118,8 +128,15 @@ fn generate(root: &Path, files: usize) -> Vec<String> {
             generator: "lexibrarian bench".into(),
             extra: BTreeMap::new(),
         };
-        write(&format!(".lexibrary/{source}.md"), &design.render_with_footer(footer).0);
-        dirs.entry(dir).or_default().push(ChildEntry { name, kind: ChildKind::File, description });
+        write(
+            &format!(".lexibrary/{source}.md"),
+            &design.render_with_footer(footer).0,
+        );
+        dirs.entry(dir).or_default().push(ChildEntry {
+            name,
+            kind: ChildKind::File,
+            description,
+        });
         sources.push(source);
     }
     let mut all_dirs: Vec<String> = dirs.keys().cloned().collect();
@@ -136,8 +153,14 @@ fn generate(root: &Path, files: usize) -> Vec<String> {
     for dir in all_dirs {
         let children = dirs.get(&dir).cloned().unwrap_or_default();
         let mut index = AIndex::new(&dir, &format!("Generated directory {dir}."), &children);
-        index.doc.set_section("Local Conventions", format!("- Convention for {dir}/."));
-        let rel = if dir.is_empty() { ".lexibrary/.aindex".to_string() } else { format!(".lexibrary/{dir}/.aindex") };
+        index
+            .doc
+            .set_section("Local Conventions", format!("- Convention for {dir}/."));
+        let rel = if dir.is_empty() {
+            ".lexibrary/.aindex".to_string()
+        } else {
+            format!(".lexibrary/{dir}/.aindex")
+        };
         write(&rel, &index.render());
     }
     sources

@@ -255,3 +255,129 @@ pub fn has_binary_extension(path: &Path, config: &Config) -> bool {
                 .any(|binary| binary.eq_ignore_ascii_case(ext))
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (rel, contents) in files {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, contents).expect("write");
+        }
+        dir
+    }
+
+    fn files(walk: &Walk) -> Vec<&str> {
+        walk.entries
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::File)
+            .map(|entry| entry.rel.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn every_ignore_layer_applies_without_git() {
+        let dir = tree(&[
+            (".gitignore", b"target/\n*.log\n"),
+            (".lexignore", b"gen/\n"),
+            ("src/.lexignore", b"skip.rs\n"),
+            ("src/a.rs", b""),
+            ("src/skip.rs", b""),
+            ("src/deep/b.rs", b""),
+            ("target/debug/x.rs", b""),
+            ("gen/out.rs", b""),
+            ("run.log", b""),
+            (".env.production", b"SECRET=1"),
+            ("keys/server.pem", b""),
+            (".aws/credentials", b""),
+            ("vendor/lib.js", b""),
+            (".git/config", b""),
+            (".lexibrary/config.yaml", b""),
+        ]);
+        let config = Config {
+            ignore: crate::project::config::IgnoreConfig {
+                use_gitignore: true,
+                additional_patterns: vec!["vendor/".into()],
+            },
+            ..Config::default()
+        };
+        let walk = walk_project(dir.path(), &config);
+        assert_eq!(
+            files(&walk),
+            vec![
+                ".gitignore",
+                ".lexignore",
+                "src/.lexignore",
+                "src/a.rs",
+                "src/deep/b.rs"
+            ]
+        );
+        assert!(walk.warnings.is_empty(), "{:?}", walk.warnings);
+    }
+
+    #[test]
+    fn use_gitignore_false_keeps_gitignored_files() {
+        let dir = tree(&[(".gitignore", b"*.log\n"), ("run.log", b"")]);
+        let mut config = Config::default();
+        config.ignore.use_gitignore = false;
+        assert!(files(&walk_project(dir.path(), &config)).contains(&"run.log"));
+    }
+
+    #[test]
+    fn symlinks_are_not_followed_and_loops_are_harmless() {
+        let dir = tree(&[("src/a.rs", b"")]);
+        std::os::unix::fs::symlink("..", dir.path().join("src/up")).expect("symlink");
+        std::os::unix::fs::symlink("a.rs", dir.path().join("src/alias.rs")).expect("symlink");
+        let walk = walk_project(dir.path(), &Config::default());
+        assert_eq!(files(&walk), vec!["src/a.rs"]);
+    }
+
+    #[test]
+    fn list_dir_sees_only_direct_children_through_ancestor_ignores() {
+        let dir = tree(&[
+            (".gitignore", b"*.tmp\n"),
+            ("a/b/keep.rs", b""),
+            ("a/b/drop.tmp", b""),
+            ("a/b/c/deeper.rs", b""),
+            ("a/other.rs", b""),
+        ]);
+        let listing = list_dir(dir.path(), &Config::default(), "a/b");
+        let names: Vec<_> = listing
+            .entries
+            .iter()
+            .map(|e| (e.rel.as_str(), e.kind))
+            .collect();
+        assert_eq!(
+            names,
+            vec![("a/b/c", EntryKind::Dir), ("a/b/keep.rs", EntryKind::File)]
+        );
+    }
+
+    #[test]
+    fn content_sniffing_finds_binaries_without_a_telltale_extension() {
+        let dir = tree(&[
+            ("blob", b"abc\0def"),
+            ("text", b"plain"),
+            ("x.png", b"plain"),
+        ]);
+        let config = Config::default();
+        let class = |name: &str| classify(&dir.path().join(name), 5, &config).expect("classify");
+        assert_eq!(class("blob"), FileClass::Binary);
+        assert_eq!(class("text"), FileClass::Text);
+        assert_eq!(class("x.png"), FileClass::Binary);
+        let small = Config {
+            crawl: crate::project::config::CrawlConfig {
+                max_file_size_kb: 0,
+                ..Config::default().crawl
+            },
+            ..Config::default()
+        };
+        assert_eq!(
+            classify(&dir.path().join("text"), 5, &small).expect("classify"),
+            FileClass::TooLarge
+        );
+    }
+}

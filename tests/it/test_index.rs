@@ -56,7 +56,10 @@ fn describe_replaces_only_the_billboard() {
     );
     let again = run(&p, p.lexi(&["describe", "src", "New words."]));
     assert_eq!(again.stdout, "unchanged .lexibrary/src/.aindex\n");
-    let json = run(&p, p.lexi(&["describe", "src", "Newer words.", "--format", "json"]));
+    let json = run(
+        &p,
+        p.lexi(&["describe", "src", "Newer words.", "--format", "json"]),
+    );
     let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
     insta::assert_json_snapshot!("describe_json", value);
 }

@@ -1,0 +1,284 @@
+//! The extracted public interface of one source file: symbol, import and signal types, the
+//! order-independent `interface_hash` and the human-readable skeleton.
+
+use std::cmp::Ordering;
+
+use super::language::Language;
+
+/// What kind of declaration a [`Symbol`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SymbolKind {
+    /// A module declaration or a re-export (`pub mod`, `pub use`, `export … from`).
+    Module,
+    /// A free function.
+    Function,
+    /// A method or associated function (parent = its type, trait or class).
+    Method,
+    /// A struct or union.
+    Struct,
+    /// An enum (its variants are part of the signature).
+    Enum,
+    /// A trait.
+    Trait,
+    /// A TypeScript interface (its members are part of the signature).
+    Interface,
+    /// A class.
+    Class,
+    /// A type alias or associated type.
+    TypeAlias,
+    /// A constant (Rust `const`, JS `const`, Python ALL_CAPS assignment).
+    Constant,
+    /// A Rust `static`.
+    Static,
+    /// A variable, field or attribute.
+    Variable,
+    /// An exported macro.
+    Macro,
+    /// A trait implementation (`impl Trait for Type`).
+    Impl,
+}
+
+impl SymbolKind {
+    /// Lowercase name, identical to the serde form ("typealias", "function", …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Module => "module",
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Class => "class",
+            SymbolKind::TypeAlias => "typealias",
+            SymbolKind::Constant => "constant",
+            SymbolKind::Static => "static",
+            SymbolKind::Variable => "variable",
+            SymbolKind::Macro => "macro",
+            SymbolKind::Impl => "impl",
+        }
+    }
+}
+
+/// One public declaration with its normalised signature.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct Symbol {
+    /// Declaration kind.
+    pub kind: SymbolKind,
+    /// Bare name, e.g. `parse` (for methods, the method name only).
+    pub name: String,
+    /// Enclosing type, trait, class or inline module, e.g. `Parser`.
+    pub parent: Option<String>,
+    /// The declaration without body, comments or attributes, tokens joined deterministically.
+    pub signature: String,
+}
+
+impl Symbol {
+    /// The ordering used for `Interface::symbols` and the hash: (parent, kind, name, signature).
+    pub fn cmp_key(&self, other: &Symbol) -> Ordering {
+        (&self.parent, self.kind, &self.name, &self.signature).cmp(&(
+            &other.parent,
+            other.kind,
+            &other.name,
+            &other.signature,
+        ))
+    }
+}
+
+/// A module reference as written in the source, with its 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Import {
+    /// "crate::a::b", "super::x", "mod:foo", "./util", "react", ".sibling", "pkg.sub.mod", …
+    pub spec: String,
+    /// 1-based line of the first occurrence.
+    pub line: usize,
+}
+
+/// Cheap complexity signals for a file.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Signals {
+    /// Number of lines in the file.
+    pub lines: usize,
+    /// Rust `unsafe { … }` blocks.
+    pub unsafe_blocks: usize,
+    /// TODO / FIXME / HACK / XXX markers (whole words) inside comments.
+    pub todo_markers: usize,
+    /// Deepest block nesting inside function bodies (the body itself is depth 0).
+    pub max_nesting: usize,
+}
+
+/// One line of the skeleton, in source order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct OutlineLine {
+    pub depth: usize,
+    pub text: String,
+}
+
+/// The public interface of one source file.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Interface {
+    /// Language the file was parsed as.
+    pub language: Language,
+    /// Public symbols, sorted by (parent, kind, name, signature).
+    pub symbols: Vec<Symbol>,
+    /// Imports in source order, deduplicated by spec.
+    pub imports: Vec<Import>,
+    /// Module-level documentation, comment markers stripped.
+    pub doc: Option<String>,
+    /// Whether tree-sitter reported ERROR or MISSING nodes.
+    pub has_errors: bool,
+    /// Complexity signals.
+    pub signals: Signals,
+    /// Skeleton lines in order of first appearance (kept apart from the sorted `symbols`).
+    #[serde(skip)]
+    pub(super) outline: Vec<OutlineLine>,
+}
+
+impl Interface {
+    /// SHA-256 (lowercase hex) over the sorted (parent, kind, name, signature) tuples; fields are
+    /// separated by U+001F and tuples by '\n'. Independent of source order, bodies, comments,
+    /// whitespace and private items.
+    pub fn hash(&self) -> String {
+        let mut refs: Vec<&Symbol> = self.symbols.iter().collect();
+        refs.sort_by(|a, b| a.cmp_key(b));
+        let mut buf = String::new();
+        for (i, sym) in refs.iter().enumerate() {
+            if i > 0 {
+                buf.push('\n');
+            }
+            buf.push_str(sym.parent.as_deref().unwrap_or(""));
+            buf.push('\u{1f}');
+            buf.push_str(sym.kind.as_str());
+            buf.push('\u{1f}');
+            buf.push_str(&sym.name);
+            buf.push('\u{1f}');
+            buf.push_str(&sym.signature);
+        }
+        crate::hash::sha256_hex(buf.as_bytes())
+    }
+
+    /// The public API as text for a markdown code fence: one signature per line in order of first
+    /// appearance, members indented two spaces under their type/impl/trait/class/module header.
+    /// Lines are joined with '\n' without a trailing newline; empty when nothing is public.
+    pub fn skeleton(&self) -> String {
+        let mut out = String::new();
+        for (i, line) in self.outline.iter().enumerate() {
+            if i > 0 {
+                out.push('\n');
+            }
+            for _ in 0..line.depth {
+                out.push_str("  ");
+            }
+            out.push_str(&line.text);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sym(parent: Option<&str>, kind: SymbolKind, name: &str, sig: &str) -> Symbol {
+        Symbol {
+            kind,
+            name: name.to_string(),
+            parent: parent.map(str::to_string),
+            signature: sig.to_string(),
+        }
+    }
+
+    fn interface(symbols: Vec<Symbol>, outline: Vec<(usize, &str)>) -> Interface {
+        Interface {
+            language: Language::Rust,
+            symbols,
+            imports: Vec::new(),
+            doc: None,
+            has_errors: false,
+            signals: Signals::default(),
+            outline: outline
+                .into_iter()
+                .map(|(depth, text)| OutlineLine {
+                    depth,
+                    text: text.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn hash_is_sha256_of_the_documented_serialisation() {
+        let i = interface(
+            vec![
+                sym(None, SymbolKind::Function, "parse", "pub fn parse()"),
+                sym(
+                    Some("Parser"),
+                    SymbolKind::Method,
+                    "new",
+                    "pub fn new() -> Self",
+                ),
+            ],
+            vec![],
+        );
+        let expected = crate::hash::sha256_hex(
+            "\u{1f}function\u{1f}parse\u{1f}pub fn parse()\nParser\u{1f}method\u{1f}new\u{1f}pub fn new() -> Self"
+                .as_bytes(),
+        );
+        assert_eq!(i.hash(), expected);
+    }
+
+    #[test]
+    fn hash_ignores_vector_order_and_empty_hash_is_the_empty_digest() {
+        let a = sym(None, SymbolKind::Function, "a", "fn a()");
+        let b = sym(None, SymbolKind::Function, "b", "fn b()");
+        let one = interface(vec![a.clone(), b.clone()], vec![]);
+        let two = interface(vec![b, a], vec![]);
+        assert_eq!(one.hash(), two.hash());
+        assert_eq!(
+            interface(vec![], vec![]).hash(),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+
+    #[test]
+    fn skeleton_indents_two_spaces_per_depth() {
+        let i = interface(
+            vec![],
+            vec![
+                (0, "impl Parser"),
+                (1, "pub fn new() -> Self"),
+                (0, "pub fn parse()"),
+            ],
+        );
+        assert_eq!(
+            i.skeleton(),
+            "impl Parser\n  pub fn new() -> Self\npub fn parse()"
+        );
+        assert_eq!(interface(vec![], vec![]).skeleton(), "");
+    }
+
+    #[test]
+    fn kinds_serialise_like_as_str() {
+        let all = [
+            SymbolKind::Module,
+            SymbolKind::Function,
+            SymbolKind::Method,
+            SymbolKind::Struct,
+            SymbolKind::Enum,
+            SymbolKind::Trait,
+            SymbolKind::Interface,
+            SymbolKind::Class,
+            SymbolKind::TypeAlias,
+            SymbolKind::Constant,
+            SymbolKind::Static,
+            SymbolKind::Variable,
+            SymbolKind::Macro,
+            SymbolKind::Impl,
+        ];
+        for kind in all {
+            let json = serde_json::to_string(&kind).unwrap_or_default();
+            assert_eq!(json, format!("\"{}\"", kind.as_str()));
+        }
+    }
+}

@@ -1,0 +1,708 @@
+//! Python extraction: module-level public functions, classes (with public methods and class
+//! attributes), assignments and type aliases, restricted by a literal `__all__`; `import` and
+//! `from … import` specs; the module docstring; TODO and nesting signals.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::interface::SymbolKind;
+use super::syntax::{
+    code_children, compact, count_markers, finish_doc, join, line_of, signature, text_of, tokens,
+    walk, Builder, Extracted, Nesting,
+};
+
+/// Module-level `if`/`try` statements nested deeper than this are not searched for definitions.
+const MAX_BLOCK_DEPTH: usize = 8;
+
+/// Extract the interface parts of a Python syntax tree.
+pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+    let mut out = Extracted::default();
+    let all = dunder_all(root, src);
+    let mut module = Module {
+        src,
+        all,
+        b: &mut out.builder,
+    };
+    module.block(root, 0);
+    walk_file(root, src, &mut out);
+    out.doc = docstring(root, src);
+    out
+}
+
+/// Public iff not starting with `_`, or a dunder (`__x__`).
+fn is_public_name(name: &str) -> bool {
+    !name.starts_with('_') || (name.len() > 4 && name.starts_with("__") && name.ends_with("__"))
+}
+
+fn is_all_caps(name: &str) -> bool {
+    name.chars().any(|c| c.is_alphabetic()) && !name.chars().any(|c| c.is_lowercase())
+}
+
+/// Content of a plain string literal node (no interpolation).
+fn string_content(node: Node<'_>, src: &str) -> Option<String> {
+    if node.kind() != "string" {
+        return None;
+    }
+    let children = code_children(node);
+    let start = children.iter().find(|c| c.kind() == "string_start")?;
+    let end = children.iter().rfind(|c| c.kind() == "string_end")?;
+    if children.iter().any(|c| c.kind() == "interpolation") {
+        return None;
+    }
+    src.get(start.end_byte()..end.start_byte())
+        .map(str::to_string)
+}
+
+/// Names listed in a module-level `__all__ = [...]` / `(...)` of string literals.
+fn dunder_all(root: Node<'_>, src: &str) -> Option<HashSet<String>> {
+    let mut result = None;
+    for statement in code_children(root) {
+        if statement.kind() != "expression_statement" {
+            continue;
+        }
+        let Some(assign) = code_children(statement).into_iter().next() else {
+            continue;
+        };
+        if assign.kind() != "assignment" {
+            continue;
+        }
+        let left = assign.child_by_field_name("left");
+        if left.is_none_or(|l| text_of(l, src) != "__all__") {
+            continue;
+        }
+        let Some(right) = assign.child_by_field_name("right") else {
+            continue;
+        };
+        if !matches!(right.kind(), "list" | "tuple") {
+            result = None;
+            continue;
+        }
+        let names: Option<HashSet<String>> = code_children(right)
+            .into_iter()
+            .map(|item| string_content(item, src))
+            .collect();
+        result = names;
+    }
+    result
+}
+
+struct Module<'s, 'b> {
+    src: &'s str,
+    all: Option<HashSet<String>>,
+    b: &'b mut Builder,
+}
+
+impl Module<'_, '_> {
+    /// Whether a module-level name is exported.
+    fn exported(&self, name: &str) -> bool {
+        if name == "__all__" {
+            return true;
+        }
+        match &self.all {
+            Some(all) => all.contains(name),
+            None => is_public_name(name),
+        }
+    }
+
+    fn name(&self, node: Node<'_>) -> String {
+        node.child_by_field_name("name")
+            .map(|n| text_of(n, self.src).to_string())
+            .unwrap_or_default()
+    }
+
+    /// Statements of the module (or of a module-level `if`/`try` branch).
+    fn block(&mut self, node: Node<'_>, level: usize) {
+        if level > MAX_BLOCK_DEPTH {
+            return;
+        }
+        for statement in code_children(node) {
+            self.statement(statement, level);
+        }
+    }
+
+    fn statement(&mut self, node: Node<'_>, level: usize) {
+        let src = self.src;
+        match node.kind() {
+            "function_definition" => {
+                let name = self.name(node);
+                if self.exported(&name) {
+                    let sig = def_signature(node, src);
+                    self.b.add(0, SymbolKind::Function, &name, None, sig);
+                }
+            }
+            "class_definition" => {
+                let name = self.name(node);
+                if self.exported(&name) {
+                    self.class(node, &name);
+                }
+            }
+            "decorated_definition" => {
+                if let Some(def) = node.child_by_field_name("definition") {
+                    self.statement(def, level);
+                }
+            }
+            "expression_statement" => {
+                for assign in code_children(node) {
+                    if assign.kind() == "assignment" {
+                        self.assignment(assign, None);
+                    }
+                }
+            }
+            "type_alias_statement" => {
+                let name = node
+                    .child_by_field_name("left")
+                    .map(|l| compact(text_of(l, src)))
+                    .unwrap_or_default();
+                if self.exported(&name) {
+                    let sig = signature(node, src, &[]);
+                    self.b.add(0, SymbolKind::TypeAlias, &name, None, sig);
+                }
+            }
+            "if_statement" => {
+                let main_guard = node
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| text_of(c, src).contains("__name__"));
+                if !main_guard {
+                    self.branches(node, level);
+                }
+            }
+            "try_statement" => self.branches(node, level),
+            _ => {}
+        }
+    }
+
+    /// The blocks of an `if`/`try` statement and its `elif`/`else`/`except`/`finally` clauses.
+    fn branches(&mut self, node: Node<'_>, level: usize) {
+        for child in code_children(node) {
+            if child.kind() == "block" {
+                self.block(child, level + 1);
+            } else if matches!(
+                child.kind(),
+                "elif_clause" | "else_clause" | "except_clause" | "finally_clause"
+            ) {
+                for grandchild in code_children(child) {
+                    if grandchild.kind() == "block" {
+                        self.block(grandchild, level + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Targets of an assignment (following chains like `a = b = 1`).
+    fn assignment(&mut self, assign: Node<'_>, class: Option<&str>) {
+        let src = self.src;
+        let mut current = Some(assign);
+        let mut guard = 0;
+        while let Some(a) = current.filter(|a| a.kind() == "assignment") {
+            guard += 1;
+            if guard > 64 {
+                break;
+            }
+            let right = a.child_by_field_name("right");
+            if let Some(left) = a.child_by_field_name("left") {
+                if left.kind() == "identifier" {
+                    let excluded: Vec<Node<'_>> = right.into_iter().collect();
+                    let sig = signature(a, src, &excluded);
+                    self.target(text_of(left, src), sig, class);
+                } else if matches!(left.kind(), "pattern_list" | "tuple_pattern") {
+                    for item in code_children(left) {
+                        if item.kind() == "identifier" {
+                            let name = text_of(item, src);
+                            self.target(name, name.to_string(), class);
+                        }
+                    }
+                }
+            }
+            current = right;
+        }
+    }
+
+    fn target(&mut self, name: &str, sig: String, class: Option<&str>) {
+        let visible = match class {
+            Some(_) => is_public_name(name),
+            None => self.exported(name),
+        };
+        if !visible {
+            return;
+        }
+        let kind = if is_all_caps(name) {
+            SymbolKind::Constant
+        } else {
+            SymbolKind::Variable
+        };
+        let depth = usize::from(class.is_some());
+        self.b.add(depth, kind, name, class, sig);
+    }
+
+    /// A class header, its public methods, class attributes and nested class headers.
+    fn class(&mut self, node: Node<'_>, name: &str) {
+        let src = self.src;
+        let body = node.child_by_field_name("body");
+        let excluded: Vec<Node<'_>> = body.into_iter().collect();
+        let sig = signature(node, src, &excluded);
+        if !self.b.add(0, SymbolKind::Class, name, None, sig) {
+            return;
+        }
+        let Some(body) = body else { return };
+        for member in code_children(body) {
+            match member.kind() {
+                "function_definition" => self.method(member, &[], name),
+                "decorated_definition" => {
+                    let decorators: Vec<Node<'_>> = code_children(member)
+                        .into_iter()
+                        .filter(|d| d.kind() == "decorator" && kept_decorator(*d, src))
+                        .collect();
+                    match member.child_by_field_name("definition") {
+                        Some(def) if def.kind() == "function_definition" => {
+                            self.method(def, &decorators, name)
+                        }
+                        Some(def) if def.kind() == "class_definition" => {
+                            self.nested_class(def, name)
+                        }
+                        _ => {}
+                    }
+                }
+                "class_definition" => self.nested_class(member, name),
+                "expression_statement" => {
+                    for assign in code_children(member) {
+                        if assign.kind() == "assignment" {
+                            self.assignment(assign, Some(name));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn method(&mut self, def: Node<'_>, decorators: &[Node<'_>], class: &str) {
+        let src = self.src;
+        let name = self.name(def);
+        if !is_public_name(&name) {
+            return;
+        }
+        let mut toks = Vec::new();
+        for decorator in decorators {
+            tokens(*decorator, src, &[], &mut toks);
+        }
+        let body: Vec<Node<'_>> = def.child_by_field_name("body").into_iter().collect();
+        tokens(def, src, &body, &mut toks);
+        self.b
+            .add(1, SymbolKind::Method, &name, Some(class), join(&toks));
+    }
+
+    fn nested_class(&mut self, def: Node<'_>, class: &str) {
+        let name = self.name(def);
+        if !is_public_name(&name) {
+            return;
+        }
+        let body: Vec<Node<'_>> = def.child_by_field_name("body").into_iter().collect();
+        let sig = signature(def, self.src, &body);
+        self.b.add(1, SymbolKind::Class, &name, Some(class), sig);
+    }
+}
+
+/// `[async] def name[T](params) -> ret` without the body.
+fn def_signature(node: Node<'_>, src: &str) -> String {
+    let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
+    signature(node, src, &body)
+}
+
+/// Decorators that change how a method is called: staticmethod, classmethod, property and
+/// friends, and `@x.setter`/`@x.getter`/`@x.deleter`.
+fn kept_decorator(node: Node<'_>, src: &str) -> bool {
+    let text = compact(text_of(node, src));
+    let name = text.strip_prefix('@').unwrap_or(&text);
+    matches!(
+        name,
+        "staticmethod"
+            | "classmethod"
+            | "property"
+            | "cached_property"
+            | "functools.cached_property"
+            | "abstractmethod"
+            | "abc.abstractmethod"
+    ) || name.ends_with(".setter")
+        || name.ends_with(".getter")
+        || name.ends_with(".deleter")
+}
+
+/// Module spec of an `import`/`from … import` name node (`dotted_name` or `aliased_import`).
+fn imported_name(node: Node<'_>, src: &str) -> Option<String> {
+    match node.kind() {
+        "dotted_name" => Some(compact(text_of(node, src))),
+        "aliased_import" => node
+            .child_by_field_name("name")
+            .map(|n| compact(text_of(n, src))),
+        _ => None,
+    }
+}
+
+/// One full pass for imports and signals.
+fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
+    let signals = &mut out.signals;
+    let imports = &mut out.imports;
+    walk(root, Nesting::default(), |node, nesting| {
+        match node.kind() {
+            "comment" => {
+                signals.todo_markers += count_markers(text_of(node, src));
+                None
+            }
+            "import_statement" => {
+                let mut cursor = node.walk();
+                for name in node.children_by_field_name("name", &mut cursor) {
+                    if let Some(spec) = imported_name(name, src) {
+                        imports.add(spec, line_of(node));
+                    }
+                }
+                None
+            }
+            "import_from_statement" => {
+                let module = node
+                    .child_by_field_name("module_name")
+                    .map(|m| compact(text_of(m, src)))
+                    .unwrap_or_default();
+                if module.is_empty() {
+                    return None;
+                }
+                imports.add(module.clone(), line_of(node));
+                let mut cursor = node.walk();
+                for name in node.children_by_field_name("name", &mut cursor) {
+                    if let Some(leaf) = imported_name(name, src) {
+                        let spec = if module.ends_with('.') {
+                            format!("{module}{leaf}")
+                        } else {
+                            format!("{module}.{leaf}")
+                        };
+                        imports.add(spec, line_of(node));
+                    }
+                }
+                None
+            }
+            "future_import_statement" | "string" => None,
+            "function_definition" => Some(nesting.function(true)),
+            "lambda" => Some(nesting.function(false)),
+            "block" => Some(nesting.block(signals)),
+            _ => Some(nesting),
+        }
+    });
+}
+
+/// The module docstring: a string literal as the first statement.
+fn docstring(root: Node<'_>, src: &str) -> Option<String> {
+    let first = code_children(root).into_iter().next()?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let children = code_children(first);
+    let [string] = children.as_slice() else {
+        return None;
+    };
+    let content = string_content(*string, src)?;
+    let lines: Vec<&str> = content.lines().collect();
+    finish_doc(&lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
+    use super::super::{Language, SymbolKind::*};
+
+    const FIXTURE: &str = include_str!("../../fixtures/source/python/inventory.py");
+
+    #[test]
+    fn extracts_the_fixture() {
+        let iface = parse(Language::Python, FIXTURE);
+        assert!(!iface.has_errors);
+        assert_eq!(
+            rows(&iface),
+            vec![
+                (
+                    None,
+                    Function,
+                    "load",
+                    "def load(path: str, *, strict: bool = False) -> Inventory"
+                ),
+                (None, Class, "Inventory", "class Inventory(Warehouse)"),
+                (None, TypeAlias, "ItemId", "type ItemId = int"),
+                (None, Constant, "MAX_ITEMS", "MAX_ITEMS: int"),
+                (None, Variable, "__all__", "__all__"),
+                (
+                    Some("Inventory"),
+                    Method,
+                    "__len__",
+                    "def __len__(self) -> int"
+                ),
+                (
+                    Some("Inventory"),
+                    Method,
+                    "add",
+                    "def add(self, item: Item, count: int = 1) -> None"
+                ),
+                (
+                    Some("Inventory"),
+                    Method,
+                    "from_rows",
+                    "@classmethod def from_rows(cls, rows: Iterable[tuple[str, int]]) -> \"Inventory\""
+                ),
+                (
+                    Some("Inventory"),
+                    Method,
+                    "total",
+                    "@property def total(self) -> int"
+                ),
+                (Some("Inventory"), Constant, "DEFAULT_UNIT", "DEFAULT_UNIT"),
+                (Some("Inventory"), Variable, "items", "items: dict[str, int]"),
+                (Some("Inventory"), Variable, "name", "name: str"),
+            ]
+        );
+        let expected = "\
+__all__
+MAX_ITEMS: int
+type ItemId = int
+class Inventory(Warehouse)
+  name: str
+  items: dict[str, int]
+  DEFAULT_UNIT
+  def add(self, item: Item, count: int = 1) -> None
+  @property def total(self) -> int
+  @classmethod def from_rows(cls, rows: Iterable[tuple[str, int]]) -> \"Inventory\"
+  def __len__(self) -> int
+def load(path: str, *, strict: bool = False) -> Inventory";
+        assert_eq!(iface.skeleton(), expected);
+        assert_eq!(
+            imports(&iface),
+            vec![
+                ("logging", 9),
+                ("dataclasses", 10),
+                ("dataclasses.dataclass", 10),
+                ("dataclasses.field", 10),
+                ("typing", 11),
+                ("typing.Iterable", 11),
+                (".", 13),
+                (".storage", 13),
+                (".models", 14),
+                (".models.Item", 14),
+                (".models.Warehouse", 14),
+            ]
+        );
+        assert_eq!(
+            iface.doc.as_deref(),
+            Some("Inventory management.\n\nTracks stock levels per warehouse.")
+        );
+        assert_eq!(iface.signals.lines, 61);
+        assert_eq!(iface.signals.todo_markers, 1);
+        assert_eq!(iface.signals.max_nesting, 2);
+    }
+
+    #[test]
+    fn without_dunder_all_underscore_names_are_private() {
+        let text = "\
+import os, sys as system
+from .. import parent
+from ..pkg.mod import thing as alias, other
+from .star import *
+VERSION = '1'
+__version__ = '2'
+_private = 3
+a, b = 1, 2
+x = y = 0
+def _hidden(): pass
+async def fetch(url: str, /, *args, **kwargs) -> bytes: ...
+class _Secret: pass
+class Public:
+    _x = 1
+    def __init__(self, v): self.v = v
+    def __repr__(self): return ''
+    def __private(self): pass
+    @staticmethod
+    @functools.wraps(f)
+    def make(): pass
+    @value.setter
+    def value(self, v): pass
+    class Inner: pass
+if TYPE_CHECKING:
+    from typing import Any
+    Alias = int
+else:
+    Alias = object
+try:
+    import ujson as json
+except ImportError:
+    json = None
+if __name__ == '__main__':
+    main_only = 1
+";
+        let iface = parse(Language::Python, text);
+        assert!(!iface.has_errors);
+        assert_eq!(
+            rows(&iface),
+            vec![
+                (
+                    None,
+                    Function,
+                    "fetch",
+                    "async def fetch(url: str, /, *args, **kwargs) -> bytes"
+                ),
+                (None, Class, "Public", "class Public"),
+                (None, Constant, "VERSION", "VERSION"),
+                (None, Variable, "Alias", "Alias"),
+                (None, Variable, "__version__", "__version__"),
+                (None, Variable, "a", "a"),
+                (None, Variable, "b", "b"),
+                (None, Variable, "json", "json"),
+                (None, Variable, "x", "x"),
+                (None, Variable, "y", "y"),
+                (Some("Public"), Method, "__init__", "def __init__(self, v)"),
+                (Some("Public"), Method, "__repr__", "def __repr__(self)"),
+                (Some("Public"), Method, "make", "@staticmethod def make()"),
+                (
+                    Some("Public"),
+                    Method,
+                    "value",
+                    "@value.setter def value(self, v)"
+                ),
+                (Some("Public"), Class, "Inner", "class Inner"),
+            ]
+        );
+        assert_eq!(
+            imports(&iface),
+            vec![
+                ("os", 1),
+                ("sys", 1),
+                ("..", 2),
+                ("..parent", 2),
+                ("..pkg.mod", 3),
+                ("..pkg.mod.thing", 3),
+                ("..pkg.mod.other", 3),
+                (".star", 4),
+                ("typing", 25),
+                ("typing.Any", 25),
+                ("ujson", 30),
+            ]
+        );
+    }
+
+    const BASE: &str = r#""""Doc."""
+import os
+
+
+class Runner:
+    verbose: bool
+
+    def __init__(self, verbose: bool = False):
+        self.verbose = verbose
+
+    def run(self, path: str) -> int:
+        return len(path)
+
+    def _reset(self):
+        pass
+
+
+def run(path: str, verbose: bool = False) -> int:
+    return Runner(verbose).run(path)
+
+
+def _helper():
+    pass
+
+
+LIMIT = 10
+"#;
+
+    #[test]
+    fn interface_hash_ignores_non_interface_edits() {
+        let body = BASE.replace("return len(path)", "n = len(path)\n        return n");
+        let comments = BASE
+            .replace("\"\"\"Doc.\"\"\"", "\"\"\"Other doc.\"\"\"\n# comment")
+            .replace(
+                "def run(path: str, verbose: bool = False) -> int:\n",
+                "def run(path: str, verbose: bool = False) -> int:  # trailing\n    \"\"\"Run it.\"\"\"\n",
+            );
+        let reformatted = BASE
+            .replace(
+                "def run(path: str, verbose: bool = False) -> int:",
+                "def run(\n    path : str,\n    verbose : bool=False,\n)->int :",
+            )
+            .replace("LIMIT = 10", "LIMIT=10");
+        let reordered = "LIMIT = 1\ndef run(path: str, verbose: bool = False) -> int: ...\nclass Runner:\n    def run(self, path: str) -> int: ...\n    def __init__(self, verbose: bool = False): ...\n    verbose: bool\n";
+        let private = BASE
+            .replace("def _helper():", "def _helper(x, y):")
+            .replace("def _reset(self):", "def _reset(self, hard: bool):")
+            .replace("import os", "import os\n_CACHE = {}");
+        let different = [
+            (
+                "parameter type",
+                BASE.replace("def run(path: str,", "def run(path: bytes,"),
+            ),
+            (
+                "new function",
+                format!("{BASE}\n\ndef extra():\n    pass\n"),
+            ),
+            (
+                "private made public",
+                BASE.replace("def _helper", "def helper"),
+            ),
+            (
+                "class attribute",
+                BASE.replace(
+                    "    verbose: bool\n",
+                    "    verbose: bool\n    quiet: bool\n",
+                ),
+            ),
+            ("annotation", BASE.replace("LIMIT = 10", "LIMIT: int = 10")),
+        ];
+        assert_hash_behaviour(
+            Language::Python,
+            BASE,
+            &[
+                ("body", &body),
+                ("comments", &comments),
+                ("whitespace", &reformatted),
+                ("order", reordered),
+                ("private items", &private),
+            ],
+            &different
+                .iter()
+                .map(|(l, t)| (*l, t.as_str()))
+                .collect::<Vec<_>>(),
+        );
+    }
+
+    #[test]
+    fn syntax_errors_still_yield_symbols() {
+        let text =
+            "def ok(a):\n    return a\n\ndef broken(x:\n    pass\n\nclass After:\n    pass\n";
+        let iface = parse(Language::Python, text);
+        assert!(iface.has_errors);
+        assert!(rows(&iface).contains(&(None, Function, "ok", "def ok(a)")));
+    }
+
+    #[test]
+    fn docstring_rules() {
+        let cases: [(&str, Option<&str>); 6] = [
+            (
+                "#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n'''Single quoted.'''\n",
+                Some("Single quoted."),
+            ),
+            (
+                "\"\"\"\n    Indented\n      lines.\n\"\"\"\nx = 1\n",
+                Some("Indented\nlines."),
+            ),
+            ("r\"\"\"Raw \\d doc.\"\"\"\n", Some("Raw \\d doc.")),
+            ("x = 1\n\"\"\"Not first.\"\"\"\n", None),
+            ("f\"\"\"{x} formatted\"\"\"\n", None),
+            ("\"\"\"   \"\"\"\n", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                parse(Language::Python, text).doc.as_deref(),
+                expected,
+                "{text:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,829 @@
+//! Rust extraction: `pub` items (recursing into inline `pub mod`s), `pub` inherent-impl members,
+//! all items of `pub trait`s, trait impls, `#[macro_export]` macros and `pub use` re-exports;
+//! `use`/`mod` imports; `//!` module docs; unsafe-block, TODO and nesting signals.
+
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::interface::SymbolKind;
+use super::syntax::{
+    block_comment_lines, code_children, compact, count_markers, finish_doc, has_child_kind,
+    line_of, signature, text_of, walk, Builder, Extracted, Nesting,
+};
+
+/// Inline modules nested deeper than this are not descended into.
+const MAX_MODULE_DEPTH: usize = 32;
+/// `use` lists nested deeper than this are not expanded.
+const MAX_USE_DEPTH: usize = 32;
+
+/// Extract the interface parts of a Rust syntax tree.
+pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+    let mut out = Extracted::default();
+    let mut items = Items {
+        src,
+        b: &mut out.builder,
+    };
+    items.container(root, None, 0, 0);
+    walk_file(root, src, &mut out);
+    out.doc = module_doc(root, src);
+    out
+}
+
+struct Items<'s, 'b> {
+    src: &'s str,
+    b: &'b mut Builder,
+}
+
+/// Normalised attribute texts preceding an item.
+fn attrs_contain(attrs: &[String], needle: &str) -> bool {
+    attrs.iter().any(|a| a.contains(needle))
+}
+
+fn is_cfg_test(attrs: &[String]) -> bool {
+    attrs.iter().any(|a| {
+        a.starts_with("#[cfg(")
+            && a.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == "test")
+            && !a.contains("not(test)")
+    })
+}
+
+fn qualify(prefix: Option<&str>, name: &str) -> String {
+    match prefix {
+        Some(p) => format!("{p}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+fn is_pub(node: Node<'_>) -> bool {
+    has_child_kind(node, "visibility_modifier")
+}
+
+/// First `type_identifier` in `node` (pre-order), iteratively.
+fn base_type_name<'a>(node: Node<'_>, src: &'a str) -> Option<&'a str> {
+    let mut found = None;
+    walk(node, (), |n, ()| {
+        if found.is_some() {
+            return None;
+        }
+        if n.kind() == "type_identifier" {
+            found = Some(text_of(n, src));
+            return None;
+        }
+        Some(())
+    });
+    found
+}
+
+impl Items<'_, '_> {
+    fn name(&self, node: Node<'_>) -> String {
+        node.child_by_field_name("name")
+            .map(|n| text_of(n, self.src).to_string())
+            .unwrap_or_default()
+    }
+
+    /// Names of non-`pub` types and traits declared directly in `container`.
+    fn private_types(&self, container: Node<'_>) -> HashSet<String> {
+        code_children(container)
+            .into_iter()
+            .filter(|c| {
+                matches!(
+                    c.kind(),
+                    "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
+                ) && !is_pub(*c)
+            })
+            .map(|c| self.name(c))
+            .collect()
+    }
+
+    /// Items of a source file or an inline module body.
+    fn container(&mut self, node: Node<'_>, prefix: Option<&str>, depth: usize, level: usize) {
+        if level > MAX_MODULE_DEPTH {
+            return;
+        }
+        let private = self.private_types(node);
+        let mut attrs: Vec<String> = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if child.kind() == "attribute_item" {
+                attrs.push(compact(text_of(child, self.src)));
+                continue;
+            }
+            if child.is_extra() {
+                continue;
+            }
+            self.item(child, prefix, depth, level, &attrs, &private);
+            attrs.clear();
+        }
+    }
+
+    fn item(
+        &mut self,
+        node: Node<'_>,
+        prefix: Option<&str>,
+        depth: usize,
+        level: usize,
+        attrs: &[String],
+        private: &HashSet<String>,
+    ) {
+        let src = self.src;
+        let body = node.child_by_field_name("body");
+        let no_body: Vec<Node<'_>> = body.into_iter().collect();
+        match node.kind() {
+            "function_item" | "function_signature_item" if is_pub(node) => {
+                let name = self.name(node);
+                let sig = signature(node, src, &no_body);
+                self.b.add(depth, SymbolKind::Function, &name, prefix, sig);
+            }
+            "struct_item" | "union_item" if is_pub(node) => {
+                let name = self.name(node);
+                let fields = body.filter(|b| b.kind() == "field_declaration_list");
+                let excluded: Vec<Node<'_>> = fields.into_iter().collect();
+                let sig = signature(node, src, &excluded);
+                if self.b.add(depth, SymbolKind::Struct, &name, prefix, sig) {
+                    if let Some(fields) = fields {
+                        let parent = qualify(prefix, &name);
+                        for field in code_children(fields) {
+                            if field.kind() == "field_declaration" && is_pub(field) {
+                                let fname = self.name(field);
+                                let fsig = signature(field, src, &[]);
+                                self.b.add(
+                                    depth + 1,
+                                    SymbolKind::Variable,
+                                    &fname,
+                                    Some(&parent),
+                                    fsig,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            "enum_item" if is_pub(node) => {
+                let name = self.name(node);
+                let sig = signature(node, src, &[]);
+                self.b.add(depth, SymbolKind::Enum, &name, prefix, sig);
+            }
+            "type_item" if is_pub(node) => {
+                let name = self.name(node);
+                let sig = signature(node, src, &[]);
+                self.b.add(depth, SymbolKind::TypeAlias, &name, prefix, sig);
+            }
+            "const_item" | "static_item" if is_pub(node) => {
+                let kind = if node.kind() == "const_item" {
+                    SymbolKind::Constant
+                } else {
+                    SymbolKind::Static
+                };
+                let name = self.name(node);
+                let value: Vec<Node<'_>> = node.child_by_field_name("value").into_iter().collect();
+                let sig = signature(node, src, &value);
+                self.b.add(depth, kind, &name, prefix, sig);
+            }
+            "trait_item" if is_pub(node) => {
+                let name = self.name(node);
+                let sig = signature(node, src, &no_body);
+                if self.b.add(depth, SymbolKind::Trait, &name, prefix, sig) {
+                    if let Some(body) = body {
+                        let parent = qualify(prefix, &name);
+                        self.members(body, &parent, depth + 1, false);
+                    }
+                }
+            }
+            "impl_item" => self.impl_item(node, prefix, depth, private),
+            "mod_item" => {
+                if is_cfg_test(attrs) || !is_pub(node) {
+                    return;
+                }
+                let name = self.name(node);
+                let sig = signature(node, src, &no_body);
+                if self.b.add(depth, SymbolKind::Module, &name, prefix, sig) {
+                    if let Some(body) = body {
+                        let inner = qualify(prefix, &name);
+                        self.container(body, Some(&inner), depth + 1, level + 1);
+                    }
+                }
+            }
+            "macro_definition" if attrs_contain(attrs, "macro_export") => {
+                let name = self.name(node);
+                let sig = format!("macro_rules! {name}");
+                self.b.add(depth, SymbolKind::Macro, &name, prefix, sig);
+            }
+            "use_declaration" if is_pub(node) => {
+                let name = node
+                    .child_by_field_name("argument")
+                    .map(|a| signature(a, src, &[]))
+                    .unwrap_or_default();
+                let sig = signature(node, src, &[]);
+                self.b.add(depth, SymbolKind::Module, &name, prefix, sig);
+            }
+            "foreign_mod_item" => {
+                if let Some(body) = body {
+                    self.container(body, prefix, depth, level + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn impl_item(
+        &mut self,
+        node: Node<'_>,
+        prefix: Option<&str>,
+        depth: usize,
+        private: &HashSet<String>,
+    ) {
+        let src = self.src;
+        let body = node.child_by_field_name("body");
+        let no_body: Vec<Node<'_>> = body.into_iter().collect();
+        let Some(ty) = node.child_by_field_name("type") else {
+            return;
+        };
+        if base_type_name(ty, src).is_some_and(|n| private.contains(n)) {
+            return;
+        }
+        let ty_text = signature(ty, src, &[]);
+        let header = signature(node, src, &no_body);
+        if let Some(tr) = node.child_by_field_name("trait") {
+            if base_type_name(tr, src).is_some_and(|n| private.contains(n)) {
+                return;
+            }
+            let name = format!("{} for {}", signature(tr, src, &[]), ty_text);
+            self.b.add(depth, SymbolKind::Impl, &name, prefix, header);
+            return;
+        }
+        let Some(body) = body else { return };
+        let parent = qualify(prefix, &ty_text);
+        let mark = self.b.mark();
+        self.members(body, &parent, depth + 1, true);
+        self.b.header_at(mark, depth, header);
+    }
+
+    /// Members of a trait (`only_pub == false`: all of them) or an inherent impl (`pub` only).
+    fn members(&mut self, body: Node<'_>, parent: &str, depth: usize, only_pub: bool) {
+        let src = self.src;
+        for member in code_children(body) {
+            if only_pub && !is_pub(member) {
+                continue;
+            }
+            let kind = match member.kind() {
+                "function_item" | "function_signature_item" => SymbolKind::Method,
+                "const_item" => SymbolKind::Constant,
+                "type_item" | "associated_type" => SymbolKind::TypeAlias,
+                _ => continue,
+            };
+            let excluded: Vec<Node<'_>> = member
+                .child_by_field_name("body")
+                .or_else(|| member.child_by_field_name("value"))
+                .into_iter()
+                .collect();
+            let name = self.name(member);
+            let sig = signature(member, src, &excluded);
+            self.b.add(depth, kind, &name, Some(parent), sig);
+        }
+    }
+}
+
+/// Walk state: nesting, inline-module position and whether we are inside a `#[cfg(test)]` module.
+#[derive(Clone, Copy, Default)]
+struct State {
+    nesting: Nesting,
+    module: usize,
+    module_depth: usize,
+    test: bool,
+}
+
+/// One full pass for imports and signals.
+fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
+    // Paths of inline modules, indexed by `State::module` (0 is the file's own module).
+    let mut modules: Vec<String> = vec![String::new()];
+    let signals = &mut out.signals;
+    let imports = &mut out.imports;
+    walk(root, State::default(), |node, state| match node.kind() {
+        "line_comment" | "block_comment" => {
+            signals.todo_markers += count_markers(text_of(node, src));
+            None
+        }
+        "use_declaration" => {
+            if !state.test {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let mut paths = Vec::new();
+                    use_paths(arg, src, "", &mut paths, 0);
+                    for path in paths {
+                        if let Some(spec) = rebase(&path, state.module_depth) {
+                            imports.add(spec, line_of(node));
+                        }
+                    }
+                }
+            }
+            None
+        }
+        "mod_item" => {
+            let name = node
+                .child_by_field_name("name")
+                .map(|n| text_of(n, src))
+                .unwrap_or("");
+            let current = modules.get(state.module).cloned().unwrap_or_default();
+            let path = if current.is_empty() {
+                name.to_string()
+            } else {
+                format!("{current}::{name}")
+            };
+            if node.child_by_field_name("body").is_none() {
+                if !state.test && !name.is_empty() {
+                    imports.add(format!("mod:{path}"), line_of(node));
+                }
+                return None;
+            }
+            modules.push(path);
+            Some(State {
+                module: modules.len() - 1,
+                module_depth: state.module_depth + 1,
+                test: state.test || preceded_by_cfg_test(node, src),
+                ..state
+            })
+        }
+        "unsafe_block" => {
+            signals.unsafe_blocks += 1;
+            Some(state)
+        }
+        "function_item" => Some(State {
+            nesting: state.nesting.function(true),
+            ..state
+        }),
+        "closure_expression" => Some(State {
+            nesting: state.nesting.function(false),
+            ..state
+        }),
+        "block" => Some(State {
+            nesting: state.nesting.block(signals),
+            ..state
+        }),
+        _ => Some(state),
+    });
+}
+
+/// Whether the attributes directly before `node` include `#[cfg(test)]`.
+fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
+    let mut attrs = Vec::new();
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() == "attribute_item" {
+            attrs.push(compact(text_of(p, src)));
+        } else if !p.is_extra() {
+            break;
+        }
+        prev = p.prev_sibling();
+    }
+    is_cfg_test(&attrs)
+}
+
+/// Re-express a `use` path written inside `depth` inline modules relative to the file's module.
+/// Paths that point inside the inline module itself are dropped.
+fn rebase(path: &str, depth: usize) -> Option<String> {
+    if depth == 0 {
+        return Some(path.to_string());
+    }
+    let segments: Vec<&str> = path.split("::").collect();
+    match segments.first() {
+        Some(&"self") => None,
+        Some(&"super") => {
+            let supers = segments.iter().take_while(|s| **s == "super").count();
+            if supers < depth {
+                return None;
+            }
+            let rest = &segments[supers..];
+            let mut parts: Vec<&str> = vec!["super"; supers - depth];
+            if parts.is_empty() {
+                parts.push("self");
+            }
+            parts.extend_from_slice(rest);
+            Some(parts.join("::"))
+        }
+        _ => Some(path.to_string()),
+    }
+}
+
+fn join_path(prefix: &str, segment: &str) -> String {
+    if prefix.is_empty() {
+        segment.to_string()
+    } else if segment.is_empty() || segment == "self" {
+        prefix.to_string()
+    } else {
+        format!("{prefix}::{segment}")
+    }
+}
+
+/// Expand a `use` argument into one full path per leaf (`a::{b, c::*}` → `a::b`, `a::c`).
+fn use_paths(node: Node<'_>, src: &str, prefix: &str, out: &mut Vec<String>, depth: usize) {
+    if depth > MAX_USE_DEPTH {
+        return;
+    }
+    match node.kind() {
+        "use_as_clause" => {
+            if let Some(path) = node.child_by_field_name("path") {
+                use_paths(path, src, prefix, out, depth + 1);
+            }
+        }
+        "use_wildcard" => {
+            let path = code_children(node)
+                .first()
+                .map(|p| compact(text_of(*p, src)))
+                .unwrap_or_default();
+            out.push(join_path(prefix, &path));
+        }
+        "scoped_use_list" => {
+            let path = node
+                .child_by_field_name("path")
+                .map(|p| compact(text_of(p, src)))
+                .unwrap_or_default();
+            let inner = join_path(prefix, &path);
+            if let Some(list) = node.child_by_field_name("list") {
+                use_paths(list, src, &inner, out, depth + 1);
+            }
+        }
+        "use_list" => {
+            for item in code_children(node) {
+                use_paths(item, src, prefix, out, depth + 1);
+            }
+        }
+        "ERROR" => {}
+        _ => {
+            let text = compact(text_of(node, src));
+            if !text.is_empty() {
+                out.push(join_path(prefix, &text));
+            }
+        }
+    }
+}
+
+/// `//!` and `/*! … */` comments at the top level of the file.
+fn module_doc(root: Node<'_>, src: &str) -> Option<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut cursor = root.walk();
+    for child in root.children(&mut cursor) {
+        if !matches!(child.kind(), "line_comment" | "block_comment") {
+            continue;
+        }
+        let text = text_of(child, src);
+        if let Some(rest) = text.strip_prefix("//!") {
+            lines.push(rest.trim().to_string());
+        } else if text.starts_with("/*!") {
+            lines.extend(block_comment_lines(text));
+        }
+    }
+    finish_doc(&lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
+    use super::super::{Language, SymbolKind::*};
+
+    const FIXTURE: &str = include_str!("../../fixtures/source/rust/parser.rs");
+
+    #[test]
+    fn extracts_the_fixture_symbols() {
+        let iface = parse(Language::Rust, FIXTURE);
+        assert!(!iface.has_errors);
+        assert_eq!(
+            rows(&iface),
+            vec![
+                (None, Module, "ast", "pub mod ast"),
+                (None, Module, "ast::Ast", "pub use ast::Ast"),
+                (
+                    None,
+                    Function,
+                    "parse",
+                    "pub fn parse(input: &str) -> Result<Ast, Error>"
+                ),
+                (None, Struct, "Parser", "pub struct Parser<'a>"),
+                (
+                    None,
+                    Enum,
+                    "Mode",
+                    "pub enum Mode { Strict, Lenient, Limited(u32) }"
+                ),
+                (None, Trait, "Parse", "pub trait Parse: Sized"),
+                (None, Constant, "MAX_DEPTH", "pub const MAX_DEPTH: usize"),
+                (
+                    None,
+                    Impl,
+                    "fmt::Display for Parser<'_>",
+                    "impl fmt::Display for Parser<'_>"
+                ),
+                (
+                    Some("Parse"),
+                    Method,
+                    "parse",
+                    "fn parse(text: &str) -> Result<Self, Error>"
+                ),
+                (
+                    Some("Parse"),
+                    Method,
+                    "parse_all",
+                    "fn parse_all(texts: &[&str]) -> Vec<Result<Self, Error>>"
+                ),
+                (Some("Parser"), Variable, "depth", "pub(crate) depth: usize"),
+                (Some("Parser"), Variable, "source", "pub source: &'a str"),
+                (
+                    Some("Parser<'a>"),
+                    Method,
+                    "new",
+                    "pub fn new(source: &'a str) -> Self"
+                ),
+                (
+                    Some("Parser<'a>"),
+                    Method,
+                    "parse",
+                    "pub fn parse(&mut self, mode: Mode) -> Result<Ast, Error>"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn renders_the_fixture_skeleton_in_source_order() {
+        let iface = parse(Language::Rust, FIXTURE);
+        let expected = "\
+pub mod ast
+pub use ast::Ast
+pub const MAX_DEPTH: usize
+pub struct Parser<'a>
+  pub source: &'a str
+  pub(crate) depth: usize
+pub enum Mode { Strict, Lenient, Limited(u32) }
+impl<'a> Parser<'a>
+  pub fn new(source: &'a str) -> Self
+  pub fn parse(&mut self, mode: Mode) -> Result<Ast, Error>
+impl fmt::Display for Parser<'_>
+pub trait Parse: Sized
+  fn parse(text: &str) -> Result<Self, Error>
+  fn parse_all(texts: &[&str]) -> Vec<Result<Self, Error>>
+pub fn parse(input: &str) -> Result<Ast, Error>";
+        assert_eq!(iface.skeleton(), expected);
+    }
+
+    #[test]
+    fn extracts_the_fixture_imports_doc_and_signals() {
+        let iface = parse(Language::Rust, FIXTURE);
+        assert_eq!(
+            imports(&iface),
+            vec![
+                ("std::fmt", 5),
+                ("crate::lexer::Lexer", 7),
+                ("crate::lexer::Token", 7),
+                ("super::error::Error", 8),
+                ("mod:cursor", 10),
+                ("mod:ast", 11),
+                ("ast::Ast", 13),
+            ]
+        );
+        assert_eq!(
+            iface.doc.as_deref(),
+            Some("A tiny expression parser.\n\nTurns source text into an [`Ast`].")
+        );
+        assert_eq!(iface.signals.lines, 100);
+        assert_eq!(iface.signals.unsafe_blocks, 1);
+        assert_eq!(iface.signals.todo_markers, 2);
+        assert_eq!(iface.signals.max_nesting, 2);
+    }
+
+    #[test]
+    fn covers_every_item_kind() {
+        let text = r#"
+pub(crate) async unsafe fn a<T: Clone>(x: T) -> T where T: Send, { x }
+pub const fn b() -> u8 { 1 }
+pub extern "C" fn c(p: *const u8, f: impl Fn(u8) -> u8) -> ! { loop {} }
+pub union U { pub a: u32, b: f32 }
+pub struct Id(pub u32);
+pub struct Unit;
+pub type R<T> = std::result::Result<T, Error>;
+pub static mut COUNTER: [u8; 4] = [0; 4];
+#[macro_export]
+macro_rules! shout { () => {} }
+macro_rules! quiet { () => {} }
+pub use crate::x::{y, z as w};
+pub mod inner {
+    pub fn g() {}
+    fn hidden() {}
+    pub mod deeper { pub struct D { pub f: u8 } }
+    impl D { pub fn m(&self) {} }
+}
+mod private_mod { pub fn not_exported() {} }
+extern "C" { pub fn ffi(x: i32) -> i32; }
+unsafe impl Send for Id {}
+impl<T> From<T> for Unit { fn from(_: T) -> Self { Unit } }
+struct Hidden;
+impl Hidden { pub fn nope(&self) {} }
+impl std::fmt::Debug for Hidden { fn fmt(&self) {} }
+pub trait T: Clone { type Out: Default; const N: usize = 3; fn go(&self); }
+"#;
+        let iface = parse(Language::Rust, text);
+        assert!(!iface.has_errors);
+        let expected = "\
+pub(crate) async unsafe fn a<T: Clone>(x: T) -> T where T: Send
+pub const fn b() -> u8
+pub extern \"C\" fn c(p: *const u8, f: impl Fn(u8) -> u8) -> !
+pub union U
+  pub a: u32
+pub struct Id(pub u32)
+pub struct Unit
+pub type R<T> = std::result::Result<T, Error>
+pub static mut COUNTER: [u8; 4]
+macro_rules! shout
+pub use crate::x::{y, z as w}
+pub mod inner
+  pub fn g()
+  pub mod deeper
+    pub struct D
+      pub f: u8
+  impl D
+    pub fn m(&self)
+pub fn ffi(x: i32) -> i32
+unsafe impl Send for Id
+impl<T> From<T> for Unit
+pub trait T: Clone
+  type Out: Default
+  const N: usize
+  fn go(&self)";
+        assert_eq!(iface.skeleton(), expected);
+        let parents: Vec<_> = rows(&iface)
+            .into_iter()
+            .filter(|r| r.0.is_some_and(|p| p.starts_with("inner")))
+            .map(|r| (r.0.unwrap_or(""), r.1, r.2))
+            .collect();
+        assert_eq!(
+            parents,
+            vec![
+                ("inner", Module, "deeper"),
+                ("inner", Function, "g"),
+                ("inner::D", Method, "m"),
+                ("inner::deeper", Struct, "D"),
+                ("inner::deeper::D", Variable, "f"),
+            ]
+        );
+        let kinds: Vec<_> = rows(&iface)
+            .into_iter()
+            .filter(|r| r.0.is_none())
+            .map(|r| (r.1, r.2))
+            .collect();
+        assert!(kinds.contains(&(Macro, "shout")));
+        assert!(kinds.contains(&(Static, "COUNTER")));
+        assert!(kinds.contains(&(Impl, "Send for Id")));
+        assert!(kinds.contains(&(Impl, "From<T> for Unit")));
+        assert!(kinds.contains(&(Module, "crate::x::{y, z as w}")));
+        assert!(kinds.contains(&(Struct, "U")));
+    }
+
+    const BASE: &str = r#"//! Doc.
+use crate::x::Y;
+
+/// A thing.
+pub struct Thing { pub id: u32, secret: String }
+
+pub enum Kind { A, B(u8) }
+
+impl Thing {
+    pub fn new(id: u32) -> Self { Thing { id, secret: String::new() } }
+    fn private(&self) -> u32 { self.id }
+}
+
+pub fn run(thing: &Thing, verbose: bool) -> Result<(), String> {
+    if verbose { println!("{}", thing.id); }
+    Ok(())
+}
+
+fn helper() {}
+"#;
+
+    #[test]
+    fn interface_hash_ignores_non_interface_edits() {
+        let body = BASE.replace("Ok(())\n", "let n = 1 + 2;\n    let _ = n;\n    Ok(())\n");
+        let comments = BASE
+            .replace("//! Doc.", "//! Completely different module docs.\n// note")
+            .replace("/// A thing.", "/// Another thing.\n/// With more lines.")
+            .replace("verbose: bool)", "/* flag */ verbose: bool /* trailing */)")
+            .replace(
+                "pub enum Kind {",
+                "#[derive(Debug)]\npub enum Kind { /* first */",
+            );
+        let reformatted = BASE
+            .replace(
+                "pub fn run(thing: &Thing, verbose: bool) -> Result<(), String> {",
+                "pub fn run(\n    thing : & Thing,\n    verbose:bool,\n)->Result< (),String >\n{",
+            )
+            .replace(
+                "pub struct Thing { pub id: u32, secret: String }",
+                "pub struct Thing {\n    pub id: u32,\n    secret: String,\n}",
+            )
+            .replace(
+                "pub enum Kind { A, B(u8) }",
+                "pub enum Kind {\n    A,\n    B(\n        u8,\n    ),\n}",
+            );
+        let reordered =
+            "pub fn run(thing: &Thing, verbose: bool) -> Result<(), String> { Ok(()) }\n\
+             impl Thing { pub fn new(id: u32) -> Self { todo() } }\n\
+             pub enum Kind { A, B(u8) }\n\
+             pub struct Thing { pub id: u32, secret: String }\n";
+        let private = BASE
+            .replace(
+                "fn helper() {}",
+                "fn helper(x: u8) -> u8 { x }\nstruct Other;\nimpl Other { pub fn p() {} }",
+            )
+            .replace("secret: String", "secret: Vec<u8>")
+            .replace(
+                "fn private(&self) -> u32",
+                "fn private(&self, n: u64) -> u64",
+            );
+        let different = [
+            (
+                "parameter type",
+                BASE.replace("verbose: bool", "verbose: u8"),
+            ),
+            ("new function", format!("{BASE}\npub fn extra() {{}}\n")),
+            (
+                "private made public",
+                BASE.replace("fn helper()", "pub fn helper()"),
+            ),
+            ("enum variant", BASE.replace("A, B(u8)", "A, B(u8), C")),
+            (
+                "public field type",
+                BASE.replace("pub id: u32", "pub id: u64"),
+            ),
+            (
+                "method return type",
+                BASE.replace("-> Self {", "-> Option<Self> {"),
+            ),
+        ];
+        assert_hash_behaviour(
+            Language::Rust,
+            BASE,
+            &[
+                ("body", &body),
+                ("comments", &comments),
+                ("whitespace", &reformatted),
+                ("order", reordered),
+                ("private items", &private),
+            ],
+            &different
+                .iter()
+                .map(|(l, t)| (*l, t.as_str()))
+                .collect::<Vec<_>>(),
+        );
+    }
+
+    #[test]
+    fn cfg_test_modules_and_private_items_are_not_interface() {
+        let text = "fn a() {}\nstruct B;\n#[cfg(test)]\npub mod tests { pub fn t() {} }\nconst C: u8 = 1;\n";
+        let iface = parse(Language::Rust, text);
+        assert!(iface.symbols.is_empty(), "{:?}", iface.symbols);
+        assert_eq!(iface.skeleton(), "");
+    }
+
+    #[test]
+    fn use_paths_inside_inline_modules_are_rebased() {
+        let text = "mod a {\n    use super::x::Y;\n    use self::b::C;\n    use crate::z;\n    mod nested;\n    mod b { use super::super::w; }\n}\n#[cfg(test)]\nmod tests { use super::*; use crate::only_tests; }\n";
+        let iface = parse(Language::Rust, text);
+        assert_eq!(
+            imports(&iface),
+            vec![
+                ("self::x::Y", 2),
+                ("crate::z", 4),
+                ("mod:a::nested", 5),
+                ("self::w", 6),
+            ]
+        );
+    }
+
+    #[test]
+    fn syntax_errors_still_yield_symbols() {
+        let text =
+            "pub fn ok(a: u8) -> u8 { a }\npub fn broken(x: { \npub struct After { pub f: u8 }\n";
+        let iface = parse(Language::Rust, text);
+        assert!(iface.has_errors);
+        assert!(rows(&iface).contains(&(None, Function, "ok", "pub fn ok(a: u8) -> u8")));
+    }
+
+    #[test]
+    fn module_doc_variants() {
+        let block =
+            "#![allow(dead_code)]\n/*!\n * Block docs.\n *\n * Second paragraph.\n */\nfn x() {}\n";
+        assert_eq!(
+            parse(Language::Rust, block).doc.as_deref(),
+            Some("Block docs.\n\nSecond paragraph.")
+        );
+        let lines = "//! First.\n#![forbid(unsafe_code)]\n//! Second.\n/// Item doc, not module doc.\npub fn f() {}\n";
+        assert_eq!(
+            parse(Language::Rust, lines).doc.as_deref(),
+            Some("First.\nSecond.")
+        );
+        assert_eq!(
+            parse(Language::Rust, "/// outer only\npub fn f() {}\n// plain\n").doc,
+            None
+        );
+        assert_eq!(parse(Language::Rust, "//!\n//!   \n").doc, None);
+    }
+}

@@ -1,0 +1,611 @@
+//! Language-neutral tree-sitter helpers shared by the extractors: node text, signature tokens
+//! and their deterministic joining, a stack-safe tree walk, comment/nesting signals, doc-comment
+//! cleanup and the builder that collects symbols together with their source-order outline.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use super::interface::{Import, OutlineLine, Signals, Symbol, SymbolKind};
+
+/// Text of `node`, or "" if its byte range is somehow not a valid slice of `src`.
+pub(super) fn text_of<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+    src.get(node.byte_range()).unwrap_or("")
+}
+
+/// `s` with every whitespace character removed (`crate :: a` → `crate::a`).
+pub(super) fn compact(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// 1-based line of `node`.
+pub(super) fn line_of(node: Node<'_>) -> usize {
+    node.start_position().row + 1
+}
+
+/// Whether `node` has a direct child of kind `kind`.
+pub(super) fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| c.kind() == kind);
+    found
+}
+
+/// Direct children that are not comments or other extras.
+pub(super) fn code_children(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    let children = node
+        .named_children(&mut cursor)
+        .filter(|c| !c.is_extra())
+        .collect();
+    children
+}
+
+/// A signature token: its text and the kind of its parent node (used for spacing decisions).
+#[derive(Clone, Debug)]
+pub(super) struct Tok<'a> {
+    pub text: Cow<'a, str>,
+    pub parent: &'a str,
+    /// An anonymous grammar token (keyword or punctuation) rather than a named node.
+    pub keyword: bool,
+}
+
+/// Nodes whose whole text is one token (string literals, lifetimes, …).
+const ATOMIC: &[&str] = &[
+    "string_literal",
+    "raw_string_literal",
+    "char_literal",
+    "lifetime",
+    "string",
+    "template_string",
+    "template_literal_type",
+    "regex",
+    "jsx_element",
+    "jsx_self_closing_element",
+];
+
+/// Nodes never part of a signature (below the collected node itself).
+const SKIPPED: &[&str] = &[
+    "attribute_item",
+    "inner_attribute_item",
+    "decorator",
+    "line_comment",
+    "block_comment",
+    "comment",
+    "html_comment",
+];
+
+/// Append the leaf tokens of `node` to `out` in source order, skipping comments, attributes,
+/// decorators and every subtree in `excluded`. Iterative, so safe on arbitrarily deep trees.
+pub(super) fn tokens<'a>(
+    node: Node<'a>,
+    src: &'a str,
+    excluded: &[Node<'a>],
+    out: &mut Vec<Tok<'a>>,
+) {
+    let mut cursor = node.walk();
+    let mut parents: Vec<&'a str> = Vec::new();
+    loop {
+        let n = cursor.node();
+        let skip = !parents.is_empty()
+            && ((n.is_extra() && n.kind() != "ERROR")
+                || SKIPPED.contains(&n.kind())
+                || excluded.iter().any(|e| e.id() == n.id()));
+        let mut descended = false;
+        if !skip {
+            if n.child_count() == 0 || ATOMIC.contains(&n.kind()) {
+                let text = text_of(n, src);
+                if !text.trim().is_empty() {
+                    out.push(Tok {
+                        text: squash(text),
+                        parent: parents.last().copied().unwrap_or(""),
+                        keyword: !n.is_named(),
+                    });
+                }
+            } else if cursor.goto_first_child() {
+                parents.push(n.kind());
+                descended = true;
+            }
+        }
+        if descended {
+            continue;
+        }
+        loop {
+            if parents.is_empty() {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            parents.pop();
+        }
+    }
+}
+
+/// Collapse whitespace runs that contain a line break or tab into a single space.
+fn squash(text: &str) -> Cow<'_, str> {
+    let trimmed = text.trim();
+    if !trimmed.contains(['\n', '\r', '\t']) {
+        return Cow::Borrowed(trimmed);
+    }
+    let mut out = String::with_capacity(trimmed.len());
+    let mut in_space = false;
+    for c in trimmed.chars() {
+        if c.is_whitespace() {
+            if !in_space {
+                out.push(' ');
+            }
+            in_space = true;
+        } else {
+            out.push(c);
+            in_space = false;
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Tokens of `node` (minus `excluded`) joined into a normalised signature.
+pub(super) fn signature(node: Node<'_>, src: &str, excluded: &[Node<'_>]) -> String {
+    let mut toks = Vec::new();
+    tokens(node, src, excluded, &mut toks);
+    join(&toks)
+}
+
+fn is_generic(parent: &str) -> bool {
+    matches!(
+        parent,
+        "type_arguments" | "type_parameters" | "bracketed_type" | "for_lifetimes"
+    )
+}
+
+fn is_conditional(parent: &str) -> bool {
+    matches!(
+        parent,
+        "conditional_type" | "ternary_expression" | "conditional_expression"
+    )
+}
+
+fn word_like(s: &str) -> bool {
+    s.chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Keywords that are followed by a space even before `(` / `[` / `<`.
+fn spaced_keyword(tok: &Tok<'_>) -> bool {
+    tok.keyword
+        && matches!(
+            tok.text.as_ref(),
+            "async"
+                | "function"
+                | "if"
+                | "for"
+                | "while"
+                | "return"
+                | "await"
+                | "yield"
+                | "typeof"
+                | "keyof"
+                | "in"
+                | "of"
+                | "as"
+                | "extends"
+                | "implements"
+                | "new"
+                | "mut"
+                | "ref"
+                | "where"
+                | "and"
+                | "or"
+                | "not"
+                | "is"
+                | "else"
+                | "match"
+                | "case"
+                | "with"
+                | "lambda"
+                | "from"
+                | "default"
+                | "export"
+                | "readonly"
+                | "satisfies"
+                | "infer"
+                | "instanceof"
+                | "unique"
+        )
+}
+
+fn is_closer(tok: &Tok<'_>) -> bool {
+    match tok.text.as_ref() {
+        ")" | "]" | "}" => true,
+        ">" => is_generic(tok.parent),
+        _ => false,
+    }
+}
+
+/// Whether a space goes between `prev` and `cur`. Deterministic in the token sequence only, so
+/// whitespace edits in the source never change a signature.
+fn space_between(prev: &Tok<'_>, cur: &Tok<'_>) -> bool {
+    let p = prev.text.as_ref();
+    let c = cur.text.as_ref();
+    // Tokens that glue to whatever follows.
+    if matches!(p, "(" | "[" | "::" | "." | "?." | "@" | "...") {
+        return false;
+    }
+    let glue_after = match p {
+        "<" => is_generic(prev.parent),
+        "{" => prev.parent == "use_list",
+        "&" | "&&" => matches!(
+            prev.parent,
+            "reference_type" | "reference_expression" | "self_parameter" | "reference_pattern"
+        ),
+        "*" | "**" => matches!(
+            prev.parent,
+            "pointer_type"
+                | "list_splat_pattern"
+                | "dictionary_splat_pattern"
+                | "list_splat"
+                | "dictionary_splat"
+        ),
+        "?" => prev.parent == "removed_trait_bound",
+        "!" => matches!(prev.parent, "impl_item" | "unary_expression"),
+        "-" => matches!(prev.parent, "unary_expression" | "negative_literal"),
+        "=" => matches!(prev.parent, "default_parameter" | "keyword_argument"),
+        _ => false,
+    };
+    if glue_after {
+        return false;
+    }
+    // Tokens that glue to whatever precedes.
+    match c {
+        ")" | "]" | "," | ";" | "." | "?." | "::" => false,
+        "}" => cur.parent != "use_list" && p != "{",
+        ":" => is_conditional(cur.parent),
+        "=" => !matches!(cur.parent, "default_parameter" | "keyword_argument"),
+        ">" => !is_generic(cur.parent),
+        "<" => !(is_generic(cur.parent) && word_like(p) && !spaced_keyword(prev)),
+        "(" => {
+            let after_word = word_like(p) && !spaced_keyword(prev);
+            let after_generic = p == ">" && is_generic(prev.parent);
+            let after_optional = p == "?" && !is_conditional(prev.parent);
+            !(after_word || after_generic || after_optional)
+        }
+        "[" => {
+            let after_word = word_like(p) && !spaced_keyword(prev);
+            let after_close = matches!(p, ")" | "]") || (p == ">" && is_generic(prev.parent));
+            !(after_word || after_close)
+        }
+        "?" => !word_like(p) || is_conditional(cur.parent),
+        "*" => {
+            !(p == "function"
+                && matches!(
+                    cur.parent,
+                    "generator_function" | "generator_function_declaration"
+                ))
+        }
+        _ => true,
+    }
+}
+
+/// Join signature tokens: drop trailing commas before closers, leading `|`/`&` of union and
+/// intersection types and trailing `, ; = :`, then space tokens by [`space_between`].
+pub(super) fn join(toks: &[Tok<'_>]) -> String {
+    let mut kept: Vec<&Tok<'_>> = Vec::with_capacity(toks.len());
+    for (i, tok) in toks.iter().enumerate() {
+        let text = tok.text.as_ref();
+        if text == "," && toks.get(i + 1).is_none_or(is_closer) {
+            continue;
+        }
+        if matches!(text, "|" | "&") && matches!(tok.parent, "union_type" | "intersection_type") {
+            let leading = kept.last().is_none_or(|p| {
+                matches!(
+                    p.text.as_ref(),
+                    "=" | ":" | "(" | "<" | "," | "[" | "=>" | "|" | "&" | "{"
+                )
+            });
+            if leading {
+                continue;
+            }
+        }
+        kept.push(tok);
+    }
+    while kept
+        .last()
+        .is_some_and(|t| matches!(t.text.as_ref(), "," | ";" | "=" | ":"))
+    {
+        kept.pop();
+    }
+    let mut out = String::new();
+    for (i, tok) in kept.iter().enumerate() {
+        if i > 0 && space_between(kept[i - 1], tok) {
+            out.push(' ');
+        }
+        out.push_str(&tok.text);
+    }
+    out
+}
+
+/// Depth-first pre-order walk without recursion. `visit` gets each node and the state its parent
+/// handed down; returning `Some(state)` descends into the node's children with that state.
+pub(super) fn walk<'t, S: Copy>(
+    root: Node<'t>,
+    init: S,
+    mut visit: impl FnMut(Node<'t>, S) -> Option<S>,
+) {
+    let mut cursor = root.walk();
+    let mut states: Vec<S> = Vec::new();
+    loop {
+        let node = cursor.node();
+        let inherited = states.last().copied().unwrap_or(init);
+        if let Some(next) = visit(node, inherited) {
+            if cursor.goto_first_child() {
+                states.push(next);
+                continue;
+            }
+        }
+        loop {
+            if states.is_empty() {
+                return;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            states.pop();
+        }
+    }
+}
+
+/// Block nesting bookkeeping carried through [`walk`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Nesting {
+    blocks: u32,
+    base: Option<u32>,
+}
+
+impl Nesting {
+    /// Entering a function. Declarations always start a new function; closures/lambdas/arrow
+    /// functions (`declaration == false`) only when not already inside one.
+    pub fn function(self, declaration: bool) -> Nesting {
+        if declaration || self.base.is_none() {
+            Nesting {
+                blocks: self.blocks,
+                base: Some(self.blocks),
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Entering a block; records its depth below the enclosing function body.
+    pub fn block(self, signals: &mut Signals) -> Nesting {
+        let blocks = self.blocks.saturating_add(1);
+        if let Some(base) = self.base {
+            let depth = blocks.saturating_sub(base).saturating_sub(1) as usize;
+            signals.max_nesting = signals.max_nesting.max(depth);
+        }
+        Nesting {
+            blocks,
+            base: self.base,
+        }
+    }
+}
+
+/// Occurrences of TODO, FIXME, HACK and XXX as whole words in `comment`.
+pub(super) fn count_markers(comment: &str) -> usize {
+    let bytes = comment.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut count = 0;
+    for marker in ["TODO", "FIXME", "HACK", "XXX"] {
+        let m = marker.as_bytes();
+        let mut i = 0;
+        while i + m.len() <= bytes.len() {
+            if &bytes[i..i + m.len()] == m
+                && (i == 0 || !is_word(bytes[i - 1]))
+                && bytes.get(i + m.len()).is_none_or(|&b| !is_word(b))
+            {
+                count += 1;
+                i += m.len();
+            } else {
+                i += 1;
+            }
+        }
+    }
+    count
+}
+
+/// Body lines of a `/* … */`-style comment: the markers (`/*`, `/**`, `/*!`, `*/`) removed, and a
+/// leading `*` stripped from every line when all continuation lines carry one.
+pub(super) fn block_comment_lines(text: &str) -> Vec<String> {
+    let inner = text.strip_prefix("/*").unwrap_or(text);
+    let inner = inner
+        .strip_prefix('*')
+        .or_else(|| inner.strip_prefix('!'))
+        .unwrap_or(inner);
+    let inner = inner.strip_suffix("*/").unwrap_or(inner);
+    let lines: Vec<&str> = inner.lines().collect();
+    let starred = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .all(|l| l.trim_start().starts_with('*'));
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let t = l.trim();
+            if i > 0 && starred {
+                t.strip_prefix('*').unwrap_or(t).trim().to_string()
+            } else {
+                t.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Trim every line, join with '\n', trim the result; `None` when empty.
+pub(super) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
+    let joined = lines
+        .iter()
+        .map(|l| l.as_ref().trim())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let trimmed = joined.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_string())
+}
+
+/// Collects public symbols (deduplicated) and the skeleton outline in source order.
+#[derive(Default)]
+pub(super) struct Builder {
+    pub symbols: Vec<Symbol>,
+    pub outline: Vec<OutlineLine>,
+    seen: HashSet<Symbol>,
+}
+
+impl Builder {
+    /// Add a symbol shown at `depth` in the skeleton. Returns false (and adds nothing) for an
+    /// exact duplicate or an empty name/signature.
+    pub fn add(
+        &mut self,
+        depth: usize,
+        kind: SymbolKind,
+        name: &str,
+        parent: Option<&str>,
+        signature: String,
+    ) -> bool {
+        if name.is_empty() || signature.is_empty() {
+            return false;
+        }
+        let symbol = Symbol {
+            kind,
+            name: name.to_string(),
+            parent: parent.map(str::to_string),
+            signature,
+        };
+        if self.seen.contains(&symbol) {
+            return false;
+        }
+        self.outline.push(OutlineLine {
+            depth,
+            text: symbol.signature.clone(),
+        });
+        self.seen.insert(symbol.clone());
+        self.symbols.push(symbol);
+        true
+    }
+
+    /// Number of outline lines so far (to insert a header before children added later).
+    pub fn mark(&self) -> usize {
+        self.outline.len()
+    }
+
+    /// Insert a header at a previously taken [`Builder::mark`], if anything was added since.
+    pub fn header_at(&mut self, mark: usize, depth: usize, text: String) {
+        if self.outline.len() > mark {
+            self.outline.insert(mark, OutlineLine { depth, text });
+        }
+    }
+}
+
+/// Imports in source order, deduplicated by spec.
+#[derive(Default)]
+pub(super) struct Imports {
+    pub list: Vec<Import>,
+    seen: HashSet<String>,
+}
+
+impl Imports {
+    /// Record `spec` at `line` unless already recorded or empty.
+    pub fn add(&mut self, spec: String, line: usize) {
+        if spec.is_empty() || self.seen.contains(&spec) {
+            return;
+        }
+        self.seen.insert(spec.clone());
+        self.list.push(Import { spec, line });
+    }
+}
+
+/// What a language extractor hands back to `extract`.
+#[derive(Default)]
+pub(super) struct Extracted {
+    pub builder: Builder,
+    pub imports: Imports,
+    pub doc: Option<String>,
+    pub signals: Signals,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(items: &[(&'static str, &'static str)]) -> Vec<Tok<'static>> {
+        items
+            .iter()
+            .map(|(t, p)| Tok {
+                text: Cow::Borrowed(*t),
+                parent: p,
+                keyword: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn join_spaces_rust_like_rustfmt() {
+        let t = toks(&[
+            ("pub", "visibility_modifier"),
+            ("fn", "function_item"),
+            ("parse", "function_item"),
+            ("(", "parameters"),
+            ("input", "parameter"),
+            (":", "parameter"),
+            ("&", "reference_type"),
+            ("str", "reference_type"),
+            (",", "parameters"),
+            (")", "parameters"),
+            ("->", "function_item"),
+            ("Result", "generic_type"),
+            ("<", "type_arguments"),
+            ("Ast", "type_arguments"),
+            (",", "type_arguments"),
+            ("Error", "type_arguments"),
+            (">", "type_arguments"),
+        ]);
+        assert_eq!(join(&t), "pub fn parse(input: &str) -> Result<Ast, Error>");
+    }
+
+    #[test]
+    fn join_drops_leading_union_bar_and_trailing_separators() {
+        let t = toks(&[
+            ("type", "type_alias_declaration"),
+            ("T", "type_alias_declaration"),
+            ("=", "type_alias_declaration"),
+            ("|", "union_type"),
+            ("A", "union_type"),
+            ("|", "union_type"),
+            ("B", "union_type"),
+            (";", "type_alias_declaration"),
+        ]);
+        assert_eq!(join(&t), "type T = A | B");
+    }
+
+    #[test]
+    fn markers_are_counted_as_whole_words() {
+        assert_eq!(count_markers("// TODO: x FIXME HACK XXX"), 4);
+        assert_eq!(count_markers("// TODOS XXXX todo MYHACK"), 0);
+        assert_eq!(count_markers("TODO TODO"), 2);
+    }
+
+    #[test]
+    fn block_comment_lines_strip_stars() {
+        let lines = block_comment_lines("/**\n * One.\n *\n * Two.\n */");
+        assert_eq!(finish_doc(&lines).as_deref(), Some("One.\n\nTwo."));
+        let lines = block_comment_lines("/* plain\n   text */");
+        assert_eq!(finish_doc(&lines).as_deref(), Some("plain\ntext"));
+        assert_eq!(finish_doc(&block_comment_lines("/** */")), None);
+    }
+}
