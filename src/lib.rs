@@ -7,8 +7,10 @@
 //! reads source files with tree-sitter into a public interface, an interface hash and resolved imports.
 //! The `cli` module turns all of that into the `lexi` (agents) and `lexictl` (maintenance) commands.
 
+pub mod archivist;
 pub mod cli;
 pub mod engine;
+pub mod git;
 pub mod hash;
 pub mod knowledge;
 pub mod library;

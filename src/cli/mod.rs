@@ -72,7 +72,9 @@ Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.
 
 Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the library healthy.
 
-  lexictl init --yes       create .lexibrary/ with every default, no questions";
+  lexictl init --yes       create .lexibrary/ with every default, no questions
+  lexictl update           write and refresh design files, indexes and START_HERE.md
+  lexictl update --check   exit 2 if the library is stale (for CI)";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
@@ -88,6 +90,7 @@ pub struct LexictlCli {
 #[derive(Debug, Subcommand)]
 pub enum LexictlCommand {
     Init(commands::init::Args),
+    Update(commands::update::Args),
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -111,6 +114,7 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
     };
     with_context(program, cli.format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
+        LexictlCommand::Update(args) => commands::update::run(ctx, args),
     })
 }
 

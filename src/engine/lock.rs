@@ -20,20 +20,44 @@ pub struct LibraryLock {
 impl LibraryLock {
     /// Block until the library lock is ours.
     pub fn acquire(project: &Project) -> anyhow::Result<LibraryLock> {
-        let dir = project.library_dir().join(CACHE_DIR);
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
-        let path = dir.join("library.lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+        let (file, path) = open(project)?;
         file.lock()
             .with_context(|| format!("cannot lock {}", path.display()))?;
         Ok(LibraryLock { file })
     }
+}
+
+impl LibraryLock {
+    /// Like [`LibraryLock::acquire`], but if another writer holds the lock, say so on stderr and wait.
+    pub fn acquire_announced(project: &Project) -> anyhow::Result<LibraryLock> {
+        let (file, path) = open(project)?;
+        match file.try_lock() {
+            Ok(()) => return Ok(LibraryLock { file }),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                eprintln!("waiting for another lexictl update (or lexi write) in this worktree to finish…");
+            }
+            Err(std::fs::TryLockError::Error(err)) => {
+                return Err(err).with_context(|| format!("cannot lock {}", path.display()))
+            }
+        }
+        file.lock()
+            .with_context(|| format!("cannot lock {}", path.display()))?;
+        Ok(LibraryLock { file })
+    }
+}
+
+/// Open (creating) the lock file in `.lexibrary/.cache/`.
+fn open(project: &Project) -> anyhow::Result<(File, std::path::PathBuf)> {
+    let dir = project.library_dir().join(CACHE_DIR);
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join("library.lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+    Ok((file, path))
 }
 
 impl Drop for LibraryLock {

@@ -2,6 +2,13 @@
 //! Every write is atomic and serialised by the library lock.
 
 pub mod agent_rules;
+pub mod cache;
 pub mod child_map;
+pub mod classify;
+pub mod generate;
+pub mod indexes;
 pub mod init;
 pub mod lock;
+pub mod start_here;
+pub mod state;
+pub mod update;

@@ -48,12 +48,12 @@ pub fn iwh_path(dir: &str) -> String {
 /// `.lexibrary/src/a.rs.md` → `src/a.rs`. `None` for anything that is not a design file path.
 pub fn source_for_design(design: &str) -> Option<&str> {
     let inner = design.strip_prefix(LIBRARY_DIR)?.strip_prefix('/')?;
-    let source = inner.strip_suffix(DESIGN_SUFFIX)?;
-    let top = source.split('/').next().unwrap_or("");
-    if source.is_empty() || RESERVED_TOP_LEVEL.contains(&top) {
+    let top = inner.split('/').next().unwrap_or("");
+    if RESERVED_TOP_LEVEL.contains(&top) {
         return None;
     }
-    Some(source)
+    let source = inner.strip_suffix(DESIGN_SUFFIX)?;
+    (!source.is_empty()).then_some(source)
 }
 
 /// Whether `source` can be mirrored without colliding with the library's own files.
@@ -77,6 +77,8 @@ mod tests {
             Some("src/a.rs")
         );
         assert_eq!(source_for_design(".lexibrary/concepts/Auth.md"), None);
+        assert_eq!(source_for_design(".lexibrary/START_HERE.md"), None);
+        assert_eq!(source_for_design(".lexibrary/src/.aindex"), None);
     }
 
     #[test]

@@ -8,3 +8,4 @@ mod test_formats;
 mod test_index;
 mod test_init;
 mod test_lookup;
+mod test_update;

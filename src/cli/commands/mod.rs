@@ -5,3 +5,4 @@ pub mod describe;
 pub mod index;
 pub mod init;
 pub mod lookup;
+pub mod update;

@@ -1,0 +1,394 @@
+//! The structural Archivist: offline and deterministic. Everything it writes is derived from the file
+//! itself — the module's own doc comment (or a summary of what it defines) as the description, the
+//! public skeleton as the Interface Contract, resolved imports and the reverse index for Dependencies
+//! and Dependents, test files among the dependents, tags from the path and language, and a Complexity
+//! Warning from measurable signals. Same input, same bytes.
+
+use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput};
+use crate::library::design_file::sections;
+use crate::library::markdown::Section;
+
+/// Lines above which a file is flagged as large.
+const LARGE_FILE_LINES: usize = 500;
+/// Block nesting from which a function is flagged as deeply nested.
+const DEEP_NESTING: usize = 5;
+/// Longest description kept from a doc comment.
+const MAX_DESCRIPTION: usize = 200;
+
+/// The default Archivist.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StructuralArchivist;
+
+impl Archivist for StructuralArchivist {
+    fn name(&self) -> &str {
+        "structural"
+    }
+
+    fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput> {
+        let mut out = Vec::new();
+        if let (Some(language), Some(interface)) = (input.language, input.interface) {
+            let skeleton = interface.skeleton();
+            let contract = if skeleton.trim().is_empty() {
+                "(no public interface)".to_string()
+            } else {
+                format!("```{}\n{}\n```", language.fence(), skeleton.trim_end())
+            };
+            out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
+            out.push(Section::new(
+                sections::DEPENDENCIES,
+                path_list(input.dependencies),
+            ));
+            out.push(Section::new(
+                sections::DEPENDENTS,
+                path_list(input.dependents),
+            ));
+            let tests: Vec<String> = input
+                .dependents
+                .iter()
+                .filter(|path| is_test_path(path))
+                .cloned()
+                .collect();
+            if !tests.is_empty() {
+                out.push(Section::new(sections::TESTS, path_list(&tests)));
+            }
+            let warnings = complexity_warnings(interface);
+            if !warnings.is_empty() {
+                out.push(Section::new(
+                    sections::COMPLEXITY_WARNING,
+                    warnings.join("\n"),
+                ));
+            }
+        }
+        out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
+        Ok(ArchivistOutput {
+            description: description(input),
+            sections: out,
+        })
+    }
+}
+
+fn path_list(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "(none)".to_string()
+    } else {
+        paths
+            .iter()
+            .map(|path| format!("- {path}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+fn tag_list(tags: &[String]) -> String {
+    tags.iter()
+        .map(|tag| format!("- {tag}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The module's own doc text, cut to its first sentence; else a summary of what the file defines.
+fn description(input: &ArchivistInput<'_>) -> String {
+    if let Some(doc) = input
+        .interface
+        .and_then(|interface| interface.doc.as_deref())
+    {
+        if let Some(sentence) = first_sentence(doc) {
+            return sentence;
+        }
+    }
+    let kind = crate::engine::child_map::kind_name(input.source);
+    match input.interface {
+        Some(interface) => {
+            let mut names: Vec<&str> = interface
+                .symbols
+                .iter()
+                .filter(|symbol| symbol.parent.is_none())
+                .map(|symbol| symbol.name.as_str())
+                .collect();
+            names.dedup();
+            match names.len() {
+                0 if input.text.trim().is_empty() => format!("Empty {}.", kind.to_lowercase()),
+                0 => format!(
+                    "{kind} with no public items ({} lines).",
+                    interface.signals.lines
+                ),
+                1 => format!("{kind} defining `{}`.", names[0]),
+                2 => format!("{kind} defining `{}` and `{}`.", names[0], names[1]),
+                n => format!(
+                    "{kind} defining `{}`, `{}` and {} more.",
+                    names[0],
+                    names[1],
+                    n - 2
+                ),
+            }
+        }
+        None => {
+            if let Some(title) = markdown_title(input.source, input.text) {
+                return format!("{kind}: {title}.");
+            }
+            let lines = input.text.lines().count();
+            format!("{kind} ({lines} lines).")
+        }
+    }
+}
+
+/// The first sentence of a doc comment: up to the first `. ` or blank line, markdown headings and
+/// leading `#` marks dropped, whitespace folded.
+fn first_sentence(doc: &str) -> Option<String> {
+    // A leading markdown heading is a title, not a description: skip it when prose follows.
+    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
+    let has_prose = lines
+        .iter()
+        .any(|line| !line.is_empty() && !line.starts_with('#'));
+    let paragraph: Vec<&str> = lines
+        .iter()
+        .copied()
+        .skip_while(|line| line.is_empty() || (has_prose && line.starts_with('#')))
+        .take_while(|line| !line.is_empty())
+        .map(|line| line.trim_start_matches('#').trim())
+        .collect();
+    let text = paragraph.join(" ");
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return None;
+    }
+    let end = text
+        .match_indices(". ")
+        .map(|(index, _)| index + 1)
+        .find(|end| !ends_with_abbreviation(&text[..*end]))
+        .unwrap_or(text.len());
+    let mut sentence: String = text[..end].to_string();
+    if sentence.chars().count() > MAX_DESCRIPTION {
+        sentence = sentence
+            .chars()
+            .take(MAX_DESCRIPTION - 1)
+            .collect::<String>()
+            + "…";
+    }
+    if !sentence.ends_with(['.', '!', '?', '…']) {
+        sentence.push('.');
+    }
+    Some(sentence)
+}
+
+/// Whether a sentence candidate actually ends in an abbreviation such as "e.g.".
+fn ends_with_abbreviation(text: &str) -> bool {
+    let last = text.rsplit(' ').next().unwrap_or(text).to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "e.g." | "i.e." | "etc." | "vs." | "cf." | "approx." | "incl."
+    )
+}
+
+fn markdown_title(source: &str, text: &str) -> Option<String> {
+    if !(source.ends_with(".md") || source.ends_with(".markdown")) {
+        return None;
+    }
+    text.lines()
+        .find_map(|line| line.strip_prefix("# "))
+        .map(|title| title.trim().trim_end_matches('.').to_string())
+        .filter(|title| !title.is_empty())
+}
+
+fn complexity_warnings(interface: &crate::source::Interface) -> Vec<String> {
+    let signals = &interface.signals;
+    let mut out = Vec::new();
+    if interface.has_errors {
+        out.push("- Parse errors: tree-sitter could not parse all of this file; the interface above may be incomplete.".to_string());
+    }
+    if signals.lines > LARGE_FILE_LINES {
+        out.push(format!(
+            "- Large file: {} lines; consider splitting it.",
+            signals.lines
+        ));
+    }
+    if signals.unsafe_blocks > 0 {
+        out.push(format!(
+            "- {} `unsafe` block{}: check the invariants before editing.",
+            signals.unsafe_blocks,
+            if signals.unsafe_blocks == 1 { "" } else { "s" }
+        ));
+    }
+    if signals.todo_markers > 0 {
+        out.push(format!(
+            "- {} TODO/FIXME/HACK marker{} in comments.",
+            signals.todo_markers,
+            if signals.todo_markers == 1 { "" } else { "s" }
+        ));
+    }
+    if signals.max_nesting >= DEEP_NESTING {
+        out.push(format!(
+            "- Deep nesting: blocks nested {} levels inside a function.",
+            signals.max_nesting
+        ));
+    }
+    out
+}
+
+/// Tags: the language, `tests` for test files, and the meaningful directory names on the path.
+fn tags(input: &ArchivistInput<'_>) -> Vec<String> {
+    let mut tags = Vec::new();
+    if let Some(language) = input.language {
+        tags.push(match language {
+            crate::source::Language::Tsx => "typescript".to_string(),
+            other => other.name().to_string(),
+        });
+    } else if let Some(ext) = input.source.rsplit_once('.').map(|(_, ext)| ext) {
+        let ext = ext.to_ascii_lowercase();
+        if ext.chars().all(|c| c.is_ascii_alphanumeric()) && ext.len() <= 8 {
+            tags.push(ext);
+        }
+    }
+    if is_test_path(input.source) {
+        tags.push("tests".to_string());
+    }
+    let dirs: Vec<&str> = input.source.split('/').collect();
+    for dir in &dirs[..dirs.len().saturating_sub(1)] {
+        let tag = slug(dir);
+        let generic = matches!(
+            tag.as_str(),
+            "" | "src"
+                | "lib"
+                | "app"
+                | "crates"
+                | "packages"
+                | "pkg"
+                | "source"
+                | "sources"
+                | "tests"
+                | "test"
+        );
+        if !generic && !tags.contains(&tag) {
+            tags.push(tag);
+        }
+    }
+    tags.sort();
+    tags.dedup();
+    tags
+}
+
+/// Lowercase, hyphenated.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for ch in text.chars() {
+        if ch.is_alphanumeric() {
+            out.extend(ch.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{extract, Language};
+
+    fn run(source: &str, text: &str, deps: &[&str], dependents: &[&str]) -> ArchivistOutput {
+        let language = Language::from_path(std::path::Path::new(source));
+        let interface = language.map(|language| extract(language, text).expect("parses"));
+        let deps: Vec<String> = deps.iter().map(|d| d.to_string()).collect();
+        let dependents: Vec<String> = dependents.iter().map(|d| d.to_string()).collect();
+        StructuralArchivist
+            .describe(&ArchivistInput {
+                source,
+                text,
+                language,
+                interface: interface.as_ref(),
+                dependencies: &deps,
+                dependents: &dependents,
+            })
+            .expect("describes")
+    }
+
+    #[test]
+    fn rust_module_with_doc_and_tests() {
+        let out = run(
+            "src/auth/token.rs",
+            "//! Issues and verifies tokens. Uses HMAC.\n\npub fn issue(user: &str) -> String { String::new() }\nfn private() {}\n",
+            &["src/auth/keys.rs"],
+            &["src/api.rs", "tests/token_test.rs"],
+        );
+        assert_eq!(out.description, "Issues and verifies tokens.");
+        let headings: Vec<_> = out.sections.iter().map(|s| s.heading.as_str()).collect();
+        assert_eq!(
+            headings,
+            vec![
+                "Interface Contract",
+                "Dependencies",
+                "Dependents",
+                "Tests",
+                "Tags"
+            ]
+        );
+        assert_eq!(
+            out.sections[0].body,
+            "```rust\npub fn issue(user: &str) -> String\n```"
+        );
+        assert_eq!(out.sections[3].body, "- tests/token_test.rs");
+        assert_eq!(out.sections[4].body, "- auth\n- rust");
+    }
+
+    #[test]
+    fn summary_when_there_is_no_doc() {
+        let out = run(
+            "lib/util.py",
+            "def a():\n    pass\n\ndef b():\n    pass\n\ndef c():\n    pass\n",
+            &[],
+            &[],
+        );
+        assert_eq!(
+            out.description,
+            "Python source defining `a`, `b` and 1 more."
+        );
+        assert_eq!(out.sections[1].body, "(none)");
+    }
+
+    #[test]
+    fn complexity_signals_become_warnings() {
+        let body = "if a { if b { if c { if d { if e { x(); } } } } }";
+        let text = format!("pub fn f() {{ unsafe {{ g(); }} {body} }}\n// TODO: tidy\n");
+        let out = run("src/f.rs", &text, &[], &[]);
+        let warning = out
+            .sections
+            .iter()
+            .find(|s| s.heading == "Complexity Warning")
+            .expect("warning section");
+        assert!(
+            warning.body.contains("1 `unsafe` block"),
+            "{}",
+            warning.body
+        );
+        assert!(
+            warning.body.contains("1 TODO/FIXME/HACK marker"),
+            "{}",
+            warning.body
+        );
+        assert!(warning.body.contains("Deep nesting"), "{}", warning.body);
+    }
+
+    #[test]
+    fn non_code_files_get_tags_and_a_summary() {
+        let out = run("docs/guide.md", "# User Guide\n\ntext\n", &[], &[]);
+        assert_eq!(out.description, "Markdown document: User Guide.");
+        assert_eq!(out.sections, vec![Section::new("Tags", "- docs\n- md")]);
+    }
+
+    #[test]
+    fn first_sentence_is_cut_and_terminated() {
+        assert_eq!(
+            first_sentence("# Parser\n\nParses things. More.").as_deref(),
+            Some("Parses things.")
+        );
+        assert_eq!(
+            first_sentence("# Only a title").as_deref(),
+            Some("Only a title.")
+        );
+        assert_eq!(
+            first_sentence("Parses e.g. things").as_deref(),
+            Some("Parses e.g. things.")
+        );
+        assert_eq!(first_sentence("\n\n"), None);
+    }
+}

@@ -1,0 +1,207 @@
+//! `lexictl update`: bring the library up to date with the code — design files, `.aindex` files and
+//! `START_HERE.md` — with the structural Archivist. Agents never need to run it.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::engine::update::{self, Progress, Silent, UpdateOptions, UpdateReport};
+use crate::project::{paths, Project};
+
+/// Generate and refresh design files, directory indexes and START_HERE.md.
+///
+/// Without arguments, looks at every file in scope; the stat/hash cache (kept under the git
+/// directory) makes unchanged files cost two `stat` calls. Design files that an agent or a human
+/// edited are never overwritten: only their footer hashes are refreshed.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lexictl update                     everything in scope
+  lexictl update src/auth            one directory (or file)
+  lexictl update --changed-only      what changed since the last update, plus dirty files (git)
+  git diff -z --name-only | lexictl update --changed-only -z
+  lexictl update --check             exit 2 if anything is stale (CI gate), write nothing
+
+Exit codes: 0 done (or nothing stale), 1 error, 2 stale (with --check).")]
+pub struct Args {
+    /// Files or directories to update, relative to the current directory.
+    pub paths: Vec<PathBuf>,
+    /// Only what changed: the given paths, or (with none) everything since the last processed commit
+    /// plus uncommitted changes.
+    #[arg(long)]
+    pub changed_only: bool,
+    /// Read more paths from stdin, NUL-separated (as `git diff -z --name-only` prints them).
+    #[arg(short = 'z', long = "null")]
+    pub null: bool,
+    /// Print the plan (each file's change level) and write nothing.
+    #[arg(long, conflicts_with = "check")]
+    pub dry_run: bool,
+    /// Write nothing; exit 2 if any design file, index or START_HERE.md is stale.
+    #[arg(long)]
+    pub check: bool,
+    /// Only regenerate START_HERE.md.
+    #[arg(long, conflicts_with_all = ["paths", "changed_only"])]
+    pub start_here: bool,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    let mut raw: Vec<PathBuf> = args.paths.clone();
+    if args.null {
+        let mut input = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut input)
+            .context("cannot read paths from stdin")?;
+        for part in input
+            .split(|byte| *byte == 0)
+            .filter(|part| !part.is_empty())
+        {
+            let text = String::from_utf8(part.to_vec())
+                .map_err(|_| anyhow::anyhow!("a path on stdin is not valid UTF-8"))?;
+            raw.push(PathBuf::from(text));
+        }
+    }
+    let mut resolved = Vec::new();
+    for path in &raw {
+        resolved.push(paths::resolve(&project.root, &ctx.cwd, path)?);
+    }
+    let options = UpdateOptions {
+        paths: resolved,
+        changed_only: args.changed_only,
+        dry_run: args.dry_run,
+        check: args.check,
+        start_here_only: args.start_here,
+    };
+    let bar = Bar::new();
+    let report = match &bar {
+        Some(bar) => update::run(&project, &options, bar)?,
+        None => update::run(&project, &options, &Silent)?,
+    };
+    match ctx.format {
+        Format::Text => print_text(&render_text(&report, &options))?,
+        Format::Json => print_json(&report)?,
+    }
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(if args.check && report.stale {
+        Outcome::Findings
+    } else {
+        Outcome::Ok
+    })
+}
+
+/// Items listed in the text summary before it says "… and N more".
+const LISTED_ITEMS: usize = 50;
+
+fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
+    let mut out = String::new();
+    let counts: Vec<String> = report
+        .counts
+        .iter()
+        .map(|(level, n)| format!("{n} {}", level.to_lowercase().replace('_', " ")))
+        .collect();
+    let verb = if options.check {
+        "check"
+    } else if options.dry_run {
+        "plan"
+    } else {
+        "update"
+    };
+    out.push_str(&format!(
+        "lexictl {verb} ({}): {}\n",
+        report.mode,
+        if counts.is_empty() {
+            "no files".to_string()
+        } else {
+            counts.join(", ")
+        }
+    ));
+    let limit = if options.dry_run {
+        usize::MAX
+    } else {
+        LISTED_ITEMS
+    };
+    for item in report.items.iter().take(limit) {
+        match &item.from {
+            Some(from) => out.push_str(&format!(
+                "  {:<17} {} (from {from})\n",
+                item.level.label(),
+                item.source
+            )),
+            None => out.push_str(&format!("  {:<17} {}\n", item.level.label(), item.source)),
+        }
+    }
+    if report.items.len() > limit {
+        out.push_str(&format!(
+            "  … and {} more (--format json lists all)\n",
+            report.items.len() - limit
+        ));
+    }
+    for source in report.dependents_refreshed.iter().take(limit) {
+        out.push_str(&format!("  {:<17} {source}\n", "DEPENDENTS"));
+    }
+    let written = if options.check || options.dry_run {
+        "would write"
+    } else {
+        "wrote"
+    };
+    out.push_str(&format!(
+        "{written} {} design file{}, removed {}, {} .aindex, START_HERE.md {}\n",
+        report.design_files_written,
+        if report.design_files_written == 1 {
+            ""
+        } else {
+            "s"
+        },
+        report.design_files_removed,
+        report.aindex_written.len(),
+        if report.start_here_written {
+            "updated"
+        } else {
+            "unchanged"
+        },
+    ));
+    if options.check {
+        out.push_str(if report.stale {
+            "stale: run `lexictl update` and commit the library\n"
+        } else {
+            "the library is current\n"
+        });
+    }
+    out
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+struct Bar {
+    bar: indicatif::ProgressBar,
+}
+
+impl Bar {
+    fn new() -> Option<Bar> {
+        if !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files {elapsed}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        Some(Bar { bar })
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, total: usize) {
+        self.bar.set_length(total as u64);
+    }
+    fn advance(&self) {
+        self.bar.inc(1);
+    }
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

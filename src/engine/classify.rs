@@ -1,0 +1,284 @@
+//! Change levels and the per-file scan that assigns them (seed §7, DESIGN §4).
+//!
+//! A scan reads a source file only when the stat/hash cache cannot vouch for it, hashes it, parses
+//! its interface when it is code, and compares with the design file's footer:
+//!
+//! | level | meaning | action |
+//! |---|---|---|
+//! | UNCHANGED | source matches the footer | nothing |
+//! | NEW | no design file | generate |
+//! | CONTENT_ONLY | code changed, interface did not | refresh, keep the Interface Contract |
+//! | INTERFACE_CHANGED | public signatures changed | regenerate owned sections |
+//! | CONTENT_CHANGED | a non-code file changed | regenerate owned sections |
+//! | AGENT_UPDATED | design file edited by hand (or has no footer) | refresh footer hashes only |
+//! | SKIPPED_CONFLICT | source has merge-conflict markers | skip, warn |
+//! | SKIPPED_INVALID | design file cannot be parsed | skip, warn (never overwrite) |
+//! | DELETED | source gone | remove the design file, unless edited by hand |
+//! | RENAMED | source moved | move the design file, keeping its content |
+
+use std::path::Path;
+
+use super::cache::{Cache, Stat};
+use crate::hash::sha256_hex;
+use crate::library::design_file::DesignFile;
+use crate::library::footer;
+use crate::project::mirror::design_path;
+use crate::project::Project;
+use crate::source::{extract, Interface, Language};
+
+/// What happened to a source file since its design file was last written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ChangeLevel {
+    Unchanged,
+    New,
+    ContentOnly,
+    InterfaceChanged,
+    ContentChanged,
+    AgentUpdated,
+    SkippedConflict,
+    SkippedInvalid,
+    Deleted,
+    Renamed,
+}
+
+impl ChangeLevel {
+    pub fn label(self) -> &'static str {
+        match self {
+            ChangeLevel::Unchanged => "UNCHANGED",
+            ChangeLevel::New => "NEW",
+            ChangeLevel::ContentOnly => "CONTENT_ONLY",
+            ChangeLevel::InterfaceChanged => "INTERFACE_CHANGED",
+            ChangeLevel::ContentChanged => "CONTENT_CHANGED",
+            ChangeLevel::AgentUpdated => "AGENT_UPDATED",
+            ChangeLevel::SkippedConflict => "SKIPPED_CONFLICT",
+            ChangeLevel::SkippedInvalid => "SKIPPED_INVALID",
+            ChangeLevel::Deleted => "DELETED",
+            ChangeLevel::Renamed => "RENAMED",
+        }
+    }
+
+    /// Whether the Archivist writes the design file's owned sections at this level.
+    pub fn regenerates(self) -> bool {
+        matches!(
+            self,
+            ChangeLevel::New
+                | ChangeLevel::ContentOnly
+                | ChangeLevel::InterfaceChanged
+                | ChangeLevel::ContentChanged
+        )
+    }
+}
+
+/// The parsed code facts of a source file.
+pub struct Code {
+    pub language: Language,
+    pub interface: Interface,
+}
+
+/// One source file after the scan.
+pub struct Scanned {
+    pub source: String,
+    pub level: ChangeLevel,
+    pub stat: Stat,
+    pub source_hash: String,
+    pub interface_hash: Option<String>,
+    /// Parsed interface (only when the file was read and is code).
+    pub code: Option<Code>,
+    /// The source text, kept only when the design file will be (re)generated.
+    pub text: Option<String>,
+    /// Resolved project dependencies, sorted (from the cache when the file was not read).
+    pub deps: Vec<String>,
+    /// The design file text as read during the scan (for the D-061 re-check and merges).
+    pub design_text: Option<String>,
+    pub design: Option<DesignFile>,
+    /// The design file's description, when known.
+    pub description: Option<String>,
+    pub warning: Option<String>,
+}
+
+/// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
+pub fn scan(
+    project: &Project,
+    cache: &Cache,
+    source: &str,
+    stat: Stat,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Scanned {
+    let design_rel = design_path(source);
+    let design_abs = project.abs(&design_rel);
+    // The fast path: both the source and the design file are as the last update left them.
+    if let Some(entry) = cache.entries.get(source) {
+        if entry.stat == stat && cache.stat_is_settled(&stat) {
+            if let Some(design_stat) = entry.design {
+                if Stat::of(&design_abs) == Some(design_stat) && cache.stat_is_settled(&design_stat)
+                {
+                    return Scanned {
+                        source: source.to_string(),
+                        level: ChangeLevel::Unchanged,
+                        stat,
+                        source_hash: entry.source_hash.clone(),
+                        interface_hash: entry.interface_hash.clone(),
+                        code: None,
+                        text: None,
+                        deps: entry.deps.clone(),
+                        design_text: None,
+                        design: None,
+                        description: Some(entry.description.clone()),
+                        warning: None,
+                    };
+                }
+            }
+        }
+    }
+    scan_uncached(project, source, stat, &design_abs, &design_rel, exists)
+}
+
+fn scan_uncached(
+    project: &Project,
+    source: &str,
+    stat: Stat,
+    design_abs: &Path,
+    design_rel: &str,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Scanned {
+    let mut scanned = Scanned {
+        source: source.to_string(),
+        level: ChangeLevel::Unchanged,
+        stat,
+        source_hash: String::new(),
+        interface_hash: None,
+        code: None,
+        text: None,
+        deps: Vec::new(),
+        design_text: None,
+        design: None,
+        description: None,
+        warning: None,
+    };
+    let bytes = match std::fs::read(project.abs(source)) {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            scanned.level = ChangeLevel::SkippedInvalid;
+            scanned.warning = Some(format!("{source}: cannot read ({err}); skipped"));
+            return scanned;
+        }
+    };
+    scanned.source_hash = sha256_hex(&bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    drop(bytes);
+
+    if has_conflict_markers(&text) {
+        scanned.level = ChangeLevel::SkippedConflict;
+        scanned.warning = Some(format!(
+            "{source}: has unresolved merge-conflict markers; skipped until they are resolved"
+        ));
+        return scanned;
+    }
+
+    let language = Language::from_path(Path::new(source))
+        .filter(|language| language_enabled(project, *language));
+    if let Some(language) = language {
+        match extract(language, &text) {
+            Ok(interface) => {
+                scanned.interface_hash = Some(interface.hash());
+                scanned.deps = crate::source::resolve_imports(source, &interface, exists);
+                scanned.code = Some(Code {
+                    language,
+                    interface,
+                });
+            }
+            Err(err) => {
+                scanned.warning = Some(format!(
+                    "{source}: could not be parsed as {} ({err}); documented by content hash only",
+                    language.display_name()
+                ));
+            }
+        }
+    }
+
+    let design_text = match std::fs::read_to_string(design_abs) {
+        Ok(text) => Some(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => {
+            scanned.level = ChangeLevel::SkippedInvalid;
+            scanned.warning = Some(format!("{design_rel}: cannot read ({err}); skipped"));
+            return scanned;
+        }
+    };
+    let Some(design_text) = design_text else {
+        scanned.level = ChangeLevel::New;
+        scanned.text = Some(text);
+        return scanned;
+    };
+    let design = match DesignFile::parse(design_rel, &design_text) {
+        Ok(design) => design,
+        Err(err) => {
+            scanned.level = ChangeLevel::SkippedInvalid;
+            scanned.warning = Some(format!(
+                "{err} — fix it by hand; the update never overwrites a design file it cannot read"
+            ));
+            scanned.design_text = Some(design_text);
+            return scanned;
+        }
+    };
+    scanned.description = Some(design.frontmatter.description.clone());
+    scanned.level = match &design.footer {
+        None => ChangeLevel::AgentUpdated,
+        Some(footer) if footer::design_hash_of(&design_text) != footer.design_hash => {
+            ChangeLevel::AgentUpdated
+        }
+        Some(footer) if footer.source_hash == scanned.source_hash => ChangeLevel::Unchanged,
+        Some(footer) => match (&scanned.interface_hash, &footer.interface_hash) {
+            (Some(new), Some(old)) if new == old => ChangeLevel::ContentOnly,
+            (Some(_), _) => ChangeLevel::InterfaceChanged,
+            (None, _) => ChangeLevel::ContentChanged,
+        },
+    };
+    if scanned.level.regenerates() {
+        scanned.text = Some(text);
+    }
+    scanned.design_text = Some(design_text);
+    scanned.design = Some(design);
+    scanned
+}
+
+fn language_enabled(project: &Project, language: Language) -> bool {
+    let name = match language {
+        Language::Tsx => "typescript",
+        other => other.name(),
+    };
+    project
+        .config
+        .ast
+        .languages
+        .iter()
+        .any(|enabled| enabled.eq_ignore_ascii_case(name))
+}
+
+/// Git's conflict markers at the start of a line: `<<<<<<< `, `=======`, `>>>>>>> `.
+pub fn has_conflict_markers(text: &str) -> bool {
+    let mut open = false;
+    for line in text.lines() {
+        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
+            open = true;
+        } else if open && (line.starts_with(">>>>>>> ") || line == ">>>>>>>") {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_markers_need_an_open_and_a_close() {
+        assert!(has_conflict_markers(
+            "a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> branch\n"
+        ));
+        assert!(!has_conflict_markers("// <<<<<<< not at line start\n"));
+        assert!(!has_conflict_markers("<<<<<<< only an opener\n"));
+    }
+}

@@ -1,0 +1,260 @@
+//! Turning scan results into design file text: Archivist output merged into the existing file, a
+//! footer refresh for files an agent edited, and a Dependents refresh when only the reverse index moved.
+//!
+//! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
+//! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
+
+use std::collections::BTreeMap;
+
+use crate::archivist::{is_test_path, Archivist, ArchivistInput, OWNED_SECTIONS};
+use crate::library::design_file::{sections, DesignFile, UpdatedBy};
+use crate::library::footer::{self, rfc3339_from_unix, Footer};
+use crate::library::markdown::Section;
+
+use super::classify::{ChangeLevel, Scanned};
+
+/// `lexibrarian <version>`, the footer's `generator`.
+pub fn generator() -> String {
+    format!("lexibrarian {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The footer's `generated` time: now, or `SOURCE_DATE_EPOCH` when set (reproducible output).
+pub fn generated_now() -> String {
+    match std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|value| value.trim().parse::<u64>().ok())
+    {
+        Some(epoch) => rfc3339_from_unix(epoch),
+        None => footer::now_rfc3339(),
+    }
+}
+
+fn new_footer(scanned: &Scanned, extra: BTreeMap<String, String>) -> Footer {
+    Footer {
+        source: scanned.source.clone(),
+        source_hash: scanned.source_hash.clone(),
+        interface_hash: scanned.interface_hash.clone(),
+        design_hash: String::new(),
+        generated: generated_now(),
+        generator: generator(),
+        extra,
+    }
+}
+
+/// Generate or regenerate the design file of a scanned file at a regenerating level.
+/// Returns the full text and the description written.
+pub fn regenerate(
+    archivist: &dyn Archivist,
+    scanned: &Scanned,
+    dependents: &[String],
+) -> anyhow::Result<(String, String)> {
+    let text = scanned.text.as_deref().unwrap_or("");
+    let output = archivist.describe(&ArchivistInput {
+        source: &scanned.source,
+        text,
+        language: scanned.code.as_ref().map(|code| code.language),
+        interface: scanned.code.as_ref().map(|code| &code.interface),
+        dependencies: &scanned.deps,
+        dependents,
+    })?;
+    let mut design = match &scanned.design {
+        Some(existing) => existing.clone(),
+        None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
+    };
+    let keep_description = design.frontmatter.updated_by == UpdatedBy::Agent
+        && !design.frontmatter.description.trim().is_empty();
+    if !keep_description {
+        design.frontmatter.description = output.description;
+    }
+    let keep_contract = scanned.level == ChangeLevel::ContentOnly
+        && design.section(sections::INTERFACE_CONTRACT).is_some();
+    let mut owned = output.sections;
+    if keep_contract {
+        owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);
+    }
+    merge_owned(&mut design, owned, keep_contract);
+    let extra = scanned
+        .design
+        .as_ref()
+        .and_then(|d| d.footer.as_ref())
+        .map(|f| f.extra.clone())
+        .unwrap_or_default();
+    let (full, _) = design.render_with_footer(new_footer(scanned, extra));
+    Ok((full, design.frontmatter.description))
+}
+
+/// Replace the owned sections of `design` with `owned`, keeping the position of each one that exists,
+/// inserting new ones after the nearest preceding owned section, and removing owned sections the
+/// Archivist no longer writes. `keep_contract` protects the Interface Contract from removal.
+pub fn merge_owned(design: &mut DesignFile, owned: Vec<Section>, keep_contract: bool) {
+    let sections_ref = &mut design.body.sections;
+    sections_ref.retain(|section| {
+        let is_owned = OWNED_SECTIONS
+            .iter()
+            .any(|heading| section.heading.eq_ignore_ascii_case(heading));
+        let kept_contract = keep_contract
+            && section
+                .heading
+                .eq_ignore_ascii_case(sections::INTERFACE_CONTRACT);
+        !is_owned
+            || kept_contract
+            || owned
+                .iter()
+                .any(|new| new.heading.eq_ignore_ascii_case(&section.heading))
+    });
+    for section in owned {
+        if let Some(existing) = sections_ref
+            .iter_mut()
+            .find(|existing| existing.heading.eq_ignore_ascii_case(&section.heading))
+        {
+            existing.body = section.body;
+            continue;
+        }
+        let rank = owned_rank(&section.heading);
+        let position = sections_ref
+            .iter()
+            .rposition(|existing| owned_rank(&existing.heading).is_some_and(|r| Some(r) < rank))
+            .map_or(0, |index| index + 1);
+        sections_ref.insert(position, section);
+    }
+}
+
+fn owned_rank(heading: &str) -> Option<usize> {
+    OWNED_SECTIONS
+        .iter()
+        .position(|owned| owned.eq_ignore_ascii_case(heading))
+}
+
+/// AGENT_UPDATED: keep every byte above the footer, write a fresh footer (DESIGN §4).
+pub fn refresh_footer(scanned: &Scanned) -> String {
+    let existing = scanned.design_text.as_deref().unwrap_or("");
+    let (content, _) = footer::split(existing);
+    let mut content = content.to_string();
+    if !content.is_empty() && !content.ends_with('\n') {
+        content.push('\n');
+    }
+    let extra = scanned
+        .design
+        .as_ref()
+        .and_then(|d| d.footer.as_ref())
+        .map(|f| f.extra.clone())
+        .unwrap_or_default();
+    footer::seal(&content, new_footer(scanned, extra)).0
+}
+
+/// The Dependents and Tests sections for a file whose dependents changed but whose source did not.
+/// Returns `None` if the design file cannot be parsed.
+pub fn refresh_dependents(
+    design_rel: &str,
+    design_text: &str,
+    scanned: &Scanned,
+    dependents: &[String],
+) -> Option<String> {
+    let mut design = DesignFile::parse(design_rel, design_text).ok()?;
+    let footer = design.footer.clone()?;
+    let mut owned = vec![Section::new(sections::DEPENDENTS, list_or_none(dependents))];
+    let tests: Vec<String> = dependents
+        .iter()
+        .filter(|p| is_test_path(p))
+        .cloned()
+        .collect();
+    if !tests.is_empty() {
+        owned.push(Section::new(sections::TESTS, list_or_none(&tests)));
+    } else {
+        design
+            .body
+            .sections
+            .retain(|s| !s.heading.eq_ignore_ascii_case(sections::TESTS));
+    }
+    // Keep every other owned section as it is.
+    for section in &design.body.sections {
+        if owned_rank(&section.heading).is_some()
+            && !owned
+                .iter()
+                .any(|o| o.heading.eq_ignore_ascii_case(&section.heading))
+        {
+            owned.push(section.clone());
+        }
+    }
+    merge_owned(&mut design, owned, true);
+    let refreshed = Footer {
+        generated: generated_now(),
+        generator: generator(),
+        source_hash: scanned.source_hash.clone(),
+        interface_hash: scanned
+            .interface_hash
+            .clone()
+            .or(footer.interface_hash.clone()),
+        ..footer
+    };
+    Some(design.render_with_footer(refreshed).0)
+}
+
+fn list_or_none(paths: &[String]) -> String {
+    if paths.is_empty() {
+        "(none)".to_string()
+    } else {
+        paths
+            .iter()
+            .map(|p| format!("- {p}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// For a rename: the old design text with its title and footer pointing at the new path.
+pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
+    let (content, _) = footer::split(old_text);
+    let old_title = format!("\n# {from}\n");
+    let new_title = format!("\n# {}\n", scanned.source);
+    let mut content = content.replacen(&old_title, &new_title, 1);
+    if !content.is_empty() && !content.ends_with('\n') {
+        content.push('\n');
+    }
+    footer::seal(&content, new_footer(scanned, BTreeMap::new())).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn merge_keeps_foreign_sections_in_place_and_orders_new_owned_ones() {
+        let mut design = DesignFile::new(
+            "a.rs",
+            "d",
+            vec![
+                Section::new("Interface Contract", "old"),
+                Section::new("Why", "human"),
+                Section::new("Dependencies", "old deps"),
+                Section::new("Complexity Warning", "stale"),
+            ],
+        );
+        merge_owned(
+            &mut design,
+            vec![
+                Section::new("Interface Contract", "new"),
+                Section::new("Dependencies", "new deps"),
+                Section::new("Dependents", "new dependents"),
+                Section::new("Tags", "- rust"),
+            ],
+            false,
+        );
+        let headings: Vec<_> = design
+            .body
+            .sections
+            .iter()
+            .map(|s| (s.heading.as_str(), s.body.as_str()))
+            .collect();
+        assert_eq!(
+            headings,
+            vec![
+                ("Interface Contract", "new"),
+                ("Why", "human"),
+                ("Dependencies", "new deps"),
+                ("Dependents", "new dependents"),
+                ("Tags", "- rust"),
+            ]
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! Generating `.aindex` files: the Child Map of a directory from what the walk found, with each file's
+//! design-file description (or a structural fallback) and each subdirectory's billboard. An existing
+//! index keeps its billboard, Local Conventions and every other section byte for byte; only the Child
+//! Map is replaced. A new index gets a structural billboard, written once.
+
+use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
+use crate::project::mirror::aindex_path;
+use crate::project::Project;
+
+/// One child of a directory as the update engine knows it.
+pub struct Child {
+    pub name: String,
+    pub kind: ChildKind,
+    pub description: String,
+}
+
+/// The result of indexing one directory.
+pub struct IndexOutcome {
+    pub path: String,
+    /// The new text, when it differs from what is on disk.
+    pub text: Option<String>,
+    pub billboard: String,
+    pub warning: Option<String>,
+}
+
+/// Compute the `.aindex` of `dir` with the given children. `billboard` supplies a first billboard
+/// when the directory has no index yet.
+pub fn index_directory(
+    project: &Project,
+    dir: &str,
+    children: Vec<Child>,
+    billboard: impl FnOnce() -> String,
+) -> IndexOutcome {
+    let path = aindex_path(dir);
+    let entries: Vec<ChildEntry> = children
+        .into_iter()
+        .map(|child| ChildEntry {
+            name: child.name,
+            kind: child.kind,
+            description: child.description,
+        })
+        .collect();
+    let existing = match std::fs::read_to_string(project.abs(&path)) {
+        Ok(text) => Some(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => {
+            return IndexOutcome {
+                path: path.clone(),
+                text: None,
+                billboard: String::new(),
+                warning: Some(format!("{path}: cannot read ({err}); left as it is")),
+            }
+        }
+    };
+    let index = match &existing {
+        Some(text) => match AIndex::parse(&path, dir, text) {
+            Ok(mut index) => {
+                index.set_children(&entries);
+                index
+            }
+            Err(err) => {
+                return IndexOutcome {
+                    path,
+                    text: None,
+                    billboard: String::new(),
+                    warning: Some(format!("{err}; left as it is")),
+                }
+            }
+        },
+        None => AIndex::new(dir, &billboard(), &entries),
+    };
+    let rendered = index.render();
+    IndexOutcome {
+        billboard: index.billboard().to_string(),
+        text: (existing.as_deref() != Some(rendered.as_str())).then_some(rendered),
+        path,
+        warning: None,
+    }
+}
+
+/// A first billboard for a directory: the description of its module file (`mod.rs`, `lib.rs`,
+/// `__init__.py`, `index.ts`, …) when it has one, else a count of what it holds.
+pub fn structural_billboard(module_description: Option<&str>, files: usize, dirs: usize) -> String {
+    if let Some(description) = module_description.filter(|d| !d.trim().is_empty()) {
+        return description.trim().to_string();
+    }
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (files, dirs) {
+        (0, 0) => "Empty directory.".to_string(),
+        (f, 0) => format!("{}.", plural(f, "file", "files")),
+        (0, d) => format!("{}.", plural(d, "subdirectory", "subdirectories")),
+        (f, d) => format!(
+            "{} and {}.",
+            plural(f, "file", "files"),
+            plural(d, "subdirectory", "subdirectories")
+        ),
+    }
+}
+
+/// File names whose design description speaks for the whole directory.
+pub const MODULE_FILES: &[&str] = &[
+    "mod.rs",
+    "lib.rs",
+    "main.rs",
+    "__init__.py",
+    "index.ts",
+    "index.tsx",
+    "index.js",
+    "index.jsx",
+    "index.mjs",
+    "README.md",
+];
+
+/// The first line of a billboard, as a parent's Child Map description of the directory.
+pub fn billboard_summary(billboard: &str) -> String {
+    billboard
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("Directory")
+        .to_string()
+}

@@ -1,0 +1,122 @@
+//! Per-worktree engine state: where it lives, the last commit an update processed, and the update log.
+//!
+//! In a git repository everything lives under `$(git rev-parse --git-path lexibrarian)` — private to
+//! the worktree, never in the working tree, never committed. Outside git it lives in the gitignored
+//! `.lexibrary/.cache/state/`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::library::atomic;
+use crate::library::footer::now_rfc3339;
+
+/// Log files rotate at this size…
+const LOG_MAX_BYTES: u64 = 5 * 1024 * 1024;
+/// …keeping this many old ones (`update.log.1` … `.3`).
+const LOG_BACKUPS: u32 = 3;
+
+/// The engine's private directory and the files in it.
+#[derive(Clone, Debug)]
+pub struct StateDir {
+    pub dir: PathBuf,
+}
+
+impl StateDir {
+    pub fn new(dir: PathBuf) -> StateDir {
+        StateDir { dir }
+    }
+
+    pub fn cache_path(&self) -> PathBuf {
+        self.dir.join("cache")
+    }
+
+    pub fn log_path(&self) -> PathBuf {
+        self.dir.join("update.log")
+    }
+
+    pub fn lock_path(&self) -> PathBuf {
+        self.dir.join("update.lock")
+    }
+
+    fn state_path(&self) -> PathBuf {
+        self.dir.join("state")
+    }
+
+    /// The last commit an update fully processed, if any (a corrupt state file counts as none).
+    pub fn last_commit(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.state_path()).ok()?;
+        text.lines()
+            .find_map(|line| line.strip_prefix("last_commit="))
+            .map(str::trim)
+            .filter(|id| id.len() >= 40 && id.chars().all(|c| c.is_ascii_hexdigit()))
+            .map(str::to_string)
+    }
+
+    /// Record that everything up to `commit` is processed.
+    pub fn set_last_commit(&self, commit: &str) -> std::io::Result<()> {
+        atomic::write(
+            &self.state_path(),
+            format!("last_commit={commit}\n").as_bytes(),
+        )
+    }
+
+    /// Append one line to the update log, rotating it at 5 MB × 3. Logging never fails the update.
+    pub fn log(&self, message: &str) {
+        let path = self.log_path();
+        let _ = std::fs::create_dir_all(&self.dir);
+        if std::fs::metadata(&path).is_ok_and(|meta| meta.len() >= LOG_MAX_BYTES) {
+            rotate(&path);
+        }
+        if let Ok(mut file) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            let mut text = String::new();
+            for line in message.lines() {
+                text.push_str(&now_rfc3339());
+                text.push(' ');
+                text.push_str(line);
+                text.push('\n');
+            }
+            let _ = file.write_all(text.as_bytes());
+        }
+    }
+}
+
+fn rotate(path: &Path) {
+    let numbered = |n: u32| PathBuf::from(format!("{}.{n}", path.display()));
+    let _ = std::fs::remove_file(numbered(LOG_BACKUPS));
+    for n in (1..LOG_BACKUPS).rev() {
+        let _ = std::fs::rename(numbered(n), numbered(n + 1));
+    }
+    let _ = std::fs::rename(path, numbered(1));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_commit_round_trips_and_rejects_garbage() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = StateDir::new(dir.path().join("s"));
+        assert_eq!(state.last_commit(), None);
+        let id = "0123456789abcdef0123456789abcdef01234567";
+        state.set_last_commit(id).expect("write");
+        assert_eq!(state.last_commit().as_deref(), Some(id));
+        std::fs::write(dir.path().join("s/state"), "last_commit=zzz\n").expect("write");
+        assert_eq!(state.last_commit(), None);
+    }
+
+    #[test]
+    fn the_log_rotates_at_its_limit() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = StateDir::new(dir.path().to_path_buf());
+        std::fs::write(state.log_path(), vec![b'x'; LOG_MAX_BYTES as usize]).expect("write");
+        state.log("after rotation");
+        let current = std::fs::read_to_string(state.log_path()).expect("read");
+        assert!(current.ends_with(" after rotation\n"));
+        assert!(dir.path().join("update.log.1").exists());
+    }
+}

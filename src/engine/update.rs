@@ -1,0 +1,1134 @@
+//! `lexictl update`: the pipeline that keeps the library true — plan, classify, generate, write.
+//!
+//! 1. **Plan.** Which files to look at: every file the walk finds (full), the paths given, or — with
+//!    `--changed-only` in git — what changed since the last processed commit plus what is dirty.
+//! 2. **Classify.** Each in-scope text file is scanned ([`classify::scan`]); the stat/hash cache makes
+//!    an untouched file cost two `stat` calls. Orphaned design files become DELETED or, when a new file
+//!    has the same content hash (or git says so), RENAMED.
+//! 3. **Generate.** The reverse dependency index is rebuilt from every file's resolved imports; the
+//!    Archivist writes NEW/CHANGED files, agent edits get a footer refresh only, files whose dependents
+//!    moved get their Dependents section refreshed.
+//! 4. **Write.** Atomically, each design file re-checked just before writing (D-061), then every
+//!    affected `.aindex` and `START_HERE.md`, then the cache and the last processed commit.
+//!
+//! One update runs at a time per worktree (the library lock); `--dry-run` and `--check` write nothing.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::time::Instant;
+
+use anyhow::Context as _;
+use rayon::prelude::*;
+
+use super::cache::{self, Cache, Stat};
+use super::classify::{scan, ChangeLevel, Scanned};
+use super::generate;
+use super::indexes::{self, billboard_summary, structural_billboard, Child, MODULE_FILES};
+use super::lock::LibraryLock;
+use super::start_here::{self, DirSummary};
+use super::state::StateDir;
+use crate::archivist::structural::StructuralArchivist;
+use crate::git::{Change, Dirty, GitRepo};
+use crate::library::aindex::{AIndex, ChildKind};
+use crate::library::atomic;
+use crate::library::design_file::DesignFile;
+use crate::library::footer;
+use crate::project::mirror::{
+    aindex_path, design_path, is_mirrorable, source_for_design, AINDEX_FILE,
+};
+use crate::project::paths::{ancestors_rel, parent_rel, to_rel_string};
+use crate::project::scope::Scope;
+use crate::project::walk::{self, EntryKind, FileClass};
+use crate::project::{Project, CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+
+/// What to update and how.
+#[derive(Clone, Debug, Default)]
+pub struct UpdateOptions {
+    /// Project-relative files or directories; empty means everything.
+    pub paths: Vec<String>,
+    /// Only what changed since the last processed commit (plus dirty files).
+    pub changed_only: bool,
+    /// Report the plan, write nothing.
+    pub dry_run: bool,
+    /// Write nothing; the report says whether anything is stale.
+    pub check: bool,
+    /// Only regenerate START_HERE.md.
+    pub start_here_only: bool,
+}
+
+impl UpdateOptions {
+    fn writes(&self) -> bool {
+        !self.dry_run && !self.check
+    }
+}
+
+/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise).
+pub trait Progress: Sync {
+    fn start(&self, _total: usize) {}
+    fn advance(&self) {}
+    fn finish(&self) {}
+}
+
+/// No progress output.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// One file's fate in this update.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PlanItem {
+    pub source: String,
+    pub level: ChangeLevel,
+    /// For RENAMED: the old path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// What the update does: `write`, `refresh footer`, `remove`, `keep`, `move`, `skip`.
+    pub action: &'static str,
+}
+
+/// What an update did (or, with `--dry-run`/`--check`, would do).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct UpdateReport {
+    /// `full`, `paths`, `changed-only` or `start-here`.
+    pub mode: &'static str,
+    /// Every file that is not UNCHANGED, sorted by path.
+    pub items: Vec<PlanItem>,
+    /// Files examined, by level (UNCHANGED included).
+    pub counts: BTreeMap<&'static str, usize>,
+    /// Design files whose Dependents section moved with the reverse index.
+    pub dependents_refreshed: Vec<String>,
+    /// Design files written (with `--dry-run`/`--check`: that would be written).
+    pub design_files_written: usize,
+    /// Design files removed (with `--dry-run`/`--check`: that would be removed).
+    pub design_files_removed: usize,
+    pub aindex_written: Vec<String>,
+    pub aindex_removed: Vec<String>,
+    pub start_here_written: bool,
+    pub warnings: Vec<String>,
+    /// Anything would change (what `--check` reports with exit 2).
+    pub stale: bool,
+    pub dry_run: bool,
+    pub elapsed_ms: u128,
+}
+
+/// What the walk (or the change list) says exists.
+struct Universe {
+    /// Every non-ignored file considered, with its size.
+    files: BTreeMap<String, u64>,
+    /// Directories to (re)index.
+    dirs: BTreeSet<String>,
+    /// Children of each directory to index: (name, kind, size).
+    children: BTreeMap<String, Vec<(String, EntryKind)>>,
+    /// Paths that no longer exist (or are no longer part of the tree) and may have design files.
+    gone: BTreeSet<String>,
+    /// Renames git reported (from, to).
+    renames: Vec<(String, String)>,
+    /// Whether the whole tree was walked (so the cache can be pruned and vanished dirs found).
+    complete: bool,
+}
+
+/// Run an update.
+pub fn run(
+    project: &Project,
+    options: &UpdateOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<UpdateReport> {
+    let started = Instant::now();
+    let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
+    let state = StateDir::new(match &git {
+        Some(repo) => repo.state_dir(),
+        None => project.library_dir().join(CACHE_DIR).join("state"),
+    });
+    let _lock = LibraryLock::acquire_announced(project)?;
+    let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
+    let mut report = UpdateReport {
+        dry_run: options.dry_run,
+        ..UpdateReport::default()
+    };
+    let (mut cache, cache_warning) = Cache::load(&state.cache_path());
+    if let Some(warning) = cache_warning {
+        state.log(&warning);
+    }
+    let head = git
+        .as_ref()
+        .and_then(|repo| repo.head_commit().ok().flatten());
+
+    if options.start_here_only {
+        report.mode = "start-here";
+        write_start_here(project, options, &BTreeMap::new(), &mut report)?;
+        report.stale = report.start_here_written;
+        report.elapsed_ms = started.elapsed().as_millis();
+        return Ok(report);
+    }
+
+    // 1. Plan.
+    let universe = match plan_changes(project, options, git.as_ref(), &state, &cache)? {
+        Some(universe) => {
+            report.mode = "changed-only";
+            universe
+        }
+        None => {
+            report.mode = if options.paths.is_empty() {
+                "full"
+            } else {
+                "paths"
+            };
+            plan_walk(project, &scope, &options.paths, &cache, &mut report)
+        }
+    };
+
+    // 2. Classify.
+    let exists = |rel: &str| {
+        universe.files.contains_key(rel) || (!universe.complete && project.abs(rel).is_file())
+    };
+    let documented: Vec<(String, u64)> = universe
+        .files
+        .iter()
+        .filter(|(rel, _)| documentable(&scope, rel))
+        .map(|(rel, size)| (rel.clone(), *size))
+        .collect();
+    progress.start(documented.len());
+    let examined: Vec<Examined> = documented
+        .par_iter()
+        .map(|(rel, size)| {
+            let outcome = examine(project, &cache, rel, *size, &exists);
+            progress.advance();
+            outcome
+        })
+        .collect();
+    progress.finish();
+
+    let mut scanned: BTreeMap<String, Scanned> = BTreeMap::new();
+    let mut new_entries: BTreeMap<String, cache::Entry> = BTreeMap::new();
+    for outcome in examined {
+        match outcome {
+            Examined::Documented(item) => {
+                scanned.insert(item.source.clone(), *item);
+            }
+            Examined::Listed(listed) => {
+                let (rel, entry) = *listed;
+                new_entries.insert(rel, entry);
+            }
+        }
+    }
+    // Files in the tree but not documented (out of scope, binary, too large): cache their descriptions.
+    for (rel, size) in &universe.files {
+        if scanned.contains_key(rel) || new_entries.contains_key(rel) {
+            continue;
+        }
+        new_entries.insert(rel.clone(), listed_entry(project, &cache, rel, *size));
+    }
+
+    // Orphans: documented before, gone now (or out of scope / ignored now).
+    let mut orphans: BTreeSet<String> = universe.gone.clone();
+    if universe.complete {
+        for (rel, entry) in &cache.entries {
+            if entry.design.is_some() && !scanned.contains_key(rel) {
+                orphans.insert(rel.clone());
+            }
+        }
+        if cache.entries.is_empty() {
+            for source in mirrored_sources(project) {
+                if !scanned.contains_key(&source) && path_selected(&source, &options.paths) {
+                    orphans.insert(source);
+                }
+            }
+        }
+    }
+    orphans.retain(|rel| !scanned.contains_key(rel) && path_selected(rel, &options.paths));
+    let moves = resolve_orphans(project, &orphans, &universe.renames, &mut scanned);
+
+    // 3. Generate: the reverse index first.
+    let mut deps_of: HashMap<String, Vec<String>> = HashMap::new();
+    if !universe.complete {
+        for (rel, entry) in &cache.entries {
+            if entry.design.is_some() && !orphans.contains(rel) {
+                deps_of.insert(rel.clone(), entry.deps.clone());
+            }
+        }
+    }
+    for (rel, item) in &scanned {
+        deps_of.insert(rel.clone(), item.deps.clone());
+    }
+    let new_dependents = reverse(&deps_of);
+    let old_dependents = reverse(
+        &cache
+            .entries
+            .iter()
+            .filter(|(_, entry)| entry.design.is_some())
+            .map(|(rel, entry)| (rel.clone(), entry.deps.clone()))
+            .collect(),
+    );
+    let empty: Vec<String> = Vec::new();
+    let archivist = StructuralArchivist;
+
+    struct Write {
+        source: String,
+        text: String,
+        expected: Option<String>,
+        description: String,
+    }
+    let planned: Vec<anyhow::Result<Option<Write>>> = scanned
+        .par_iter()
+        .map(|(rel, item)| {
+            let dependents = new_dependents.get(rel).unwrap_or(&empty);
+            let design_rel = design_path(rel);
+            let (text, description) = match item.level {
+                level if level.regenerates() => generate::regenerate(&archivist, item, dependents)?,
+                ChangeLevel::Renamed => {
+                    let unedited = item.design_text.as_deref().is_some_and(|text| {
+                        item.design
+                            .as_ref()
+                            .and_then(|d| d.footer.as_ref())
+                            .is_some_and(|f| footer::design_hash_of(text) == f.design_hash)
+                    });
+                    if unedited {
+                        generate::regenerate(&archivist, item, dependents)?
+                    } else {
+                        let from = moves.get(rel).map(String::as_str).unwrap_or("");
+                        let text =
+                            generate::moved(item.design_text.as_deref().unwrap_or(""), from, item);
+                        (text, item.description.clone().unwrap_or_default())
+                    }
+                }
+                ChangeLevel::AgentUpdated => (
+                    generate::refresh_footer(item),
+                    item.description.clone().unwrap_or_default(),
+                ),
+                ChangeLevel::Unchanged => {
+                    let moved = old_dependents.get(rel).unwrap_or(&empty) != dependents;
+                    let needs_look = moved || item.design.is_some();
+                    if !needs_look {
+                        return Ok(None);
+                    }
+                    let current = match &item.design_text {
+                        Some(text) => text.clone(),
+                        None => match std::fs::read_to_string(project.abs(&design_rel)) {
+                            Ok(text) => text,
+                            Err(_) => return Ok(None),
+                        },
+                    };
+                    let Some(design) = DesignFile::parse(&design_rel, &current).ok() else {
+                        return Ok(None);
+                    };
+                    // Only a design file as the Archivist left it gets its Dependents refreshed.
+                    let edited = design
+                        .footer
+                        .as_ref()
+                        .is_none_or(|f| footer::design_hash_of(&current) != f.design_hash);
+                    if edited {
+                        return Ok(None);
+                    }
+                    let section_of =
+                        |heading: &str| design.section(heading).map(|s| s.body.clone());
+                    let expected_dependents = if dependents.is_empty() {
+                        "(none)".to_string()
+                    } else {
+                        dependents
+                            .iter()
+                            .map(|d| format!("- {d}"))
+                            .collect::<Vec<_>>()
+                            .join("\n")
+                    };
+                    let is_code = item.interface_hash.is_some();
+                    if !is_code
+                        || section_of(crate::library::design_file::sections::DEPENDENTS).as_deref()
+                            == Some(expected_dependents.as_str())
+                    {
+                        return Ok(None);
+                    }
+                    match generate::refresh_dependents(&design_rel, &current, item, dependents) {
+                        Some(text) => (text, design.frontmatter.description.clone()),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            };
+            // D-061 compares with what is at the design path now; a rename's target has nothing yet.
+            let expected = if item.level == ChangeLevel::Renamed {
+                None
+            } else {
+                item.design_text.clone()
+            };
+            Ok(Some(Write {
+                source: rel.clone(),
+                text,
+                expected,
+                description,
+            }))
+        })
+        .collect();
+
+    let mut writes = Vec::new();
+    for result in planned {
+        if let Some(write) = result? {
+            writes.push(write);
+        }
+    }
+
+    // Report the plan.
+    for (rel, item) in &scanned {
+        *report.counts.entry(item.level.label()).or_default() += 1;
+        if let Some(warning) = &item.warning {
+            report.warnings.push(warning.clone());
+        }
+        if item.level == ChangeLevel::Unchanged {
+            continue;
+        }
+        let action = match item.level {
+            ChangeLevel::AgentUpdated => "refresh footer",
+            ChangeLevel::Renamed => "move",
+            ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid => "skip",
+            _ => "write",
+        };
+        report.items.push(PlanItem {
+            source: rel.clone(),
+            level: item.level,
+            from: moves.get(rel).cloned(),
+            action,
+        });
+    }
+    let moved_from: HashSet<&String> = moves.values().collect();
+    let mut removals = Vec::new();
+    for orphan in &orphans {
+        if moved_from.contains(orphan) {
+            continue; // removed once its new design file is written
+        }
+        let design_rel = design_path(orphan);
+        let Ok(text) = std::fs::read_to_string(project.abs(&design_rel)) else {
+            continue;
+        };
+        let unedited = DesignFile::parse(&design_rel, &text)
+            .ok()
+            .and_then(|d| d.footer)
+            .is_some_and(|f| footer::design_hash_of(&text) == f.design_hash);
+        *report
+            .counts
+            .entry(ChangeLevel::Deleted.label())
+            .or_default() += 1;
+        if unedited {
+            removals.push(orphan.clone());
+            report.items.push(PlanItem {
+                source: orphan.clone(),
+                level: ChangeLevel::Deleted,
+                from: None,
+                action: "remove",
+            });
+        } else {
+            report.warnings.push(format!(
+                "{orphan}: the source is gone but {design_rel} was edited by hand; kept — delete it yourself if it is obsolete"
+            ));
+            report.items.push(PlanItem {
+                source: orphan.clone(),
+                level: ChangeLevel::Deleted,
+                from: None,
+                action: "keep",
+            });
+        }
+    }
+    report.items.sort_by(|a, b| a.source.cmp(&b.source));
+
+    // 4. Write design files.
+    let mut descriptions: HashMap<String, String> = HashMap::new();
+    for write in &writes {
+        let design_rel = design_path(&write.source);
+        let planned_item = scanned.get(&write.source).map(|s| s.level);
+        if planned_item == Some(ChangeLevel::Unchanged) {
+            report.dependents_refreshed.push(write.source.clone());
+        }
+        descriptions.insert(write.source.clone(), write.description.clone());
+        if !options.writes() {
+            report.design_files_written += 1;
+            continue;
+        }
+        // D-061: an agent edit that landed during this update wins.
+        let now = std::fs::read_to_string(project.abs(&design_rel)).ok();
+        if now != write.expected {
+            let message = format!("{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's");
+            state.log(&message);
+            report.warnings.push(message);
+            continue;
+        }
+        atomic::write(&project.abs(&design_rel), write.text.as_bytes())
+            .with_context(|| format!("cannot write {design_rel}"))?;
+        report.design_files_written += 1;
+        // A rename's old design file goes only once the new one is safely written.
+        if let Some(from) = moves.get(&write.source) {
+            removals.push(from.clone());
+        }
+    }
+    if !options.writes() {
+        report.design_files_removed = removals.len() + moves.len();
+    } else {
+        for orphan in &removals {
+            let design_rel = design_path(orphan);
+            match std::fs::remove_file(project.abs(&design_rel)) {
+                Ok(()) => report.design_files_removed += 1,
+                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                Err(err) => return Err(err).with_context(|| format!("cannot remove {design_rel}")),
+            }
+            remove_empty_mirror_dirs(project, parent_rel(orphan));
+        }
+    }
+
+    // Cache entries for documented files.
+    for (rel, item) in &scanned {
+        if matches!(
+            item.level,
+            ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid
+        ) {
+            continue;
+        }
+        let design_stat = Stat::of(&project.abs(&design_path(rel)));
+        let description = descriptions
+            .get(rel)
+            .cloned()
+            .or_else(|| item.description.clone())
+            .unwrap_or_default();
+        new_entries.insert(
+            rel.clone(),
+            cache::Entry {
+                stat: item.stat,
+                class: FileClass::Text,
+                source_hash: item.source_hash.clone(),
+                interface_hash: item.interface_hash.clone(),
+                description,
+                deps: item.deps.clone(),
+                design: design_stat,
+            },
+        );
+    }
+
+    // Directory indexes, deepest first so parents see their children's billboards.
+    let mut billboards: BTreeMap<String, String> = BTreeMap::new();
+    let mut dirs: Vec<&String> = universe.dirs.iter().collect();
+    let depth = |dir: &str| {
+        if dir.is_empty() {
+            0
+        } else {
+            dir.matches('/').count() + 1
+        }
+    };
+    dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
+    let describe_file = |rel: &str| -> String {
+        new_entries
+            .get(rel)
+            .or_else(|| cache.entries.get(rel))
+            .map(|e| e.description.clone())
+            .filter(|d| !d.is_empty())
+            .unwrap_or_else(|| "File".to_string())
+    };
+    for dir in dirs {
+        let listed = universe.children.get(dir).cloned().unwrap_or_default();
+        let mut children = Vec::new();
+        let mut module_description = None;
+        let (mut files, mut subdirs) = (0, 0);
+        for (name, kind) in listed {
+            let rel = if dir.is_empty() {
+                name.clone()
+            } else {
+                format!("{dir}/{name}")
+            };
+            let (kind, description) = match kind {
+                EntryKind::File => {
+                    files += 1;
+                    let description = describe_file(&rel);
+                    let has_doc = scanned
+                        .get(&rel)
+                        .and_then(|item| item.code.as_ref())
+                        .is_some_and(|code| code.interface.doc.is_some());
+                    if MODULE_FILES.contains(&name.as_str())
+                        && module_description.is_none()
+                        && has_doc
+                    {
+                        module_description = Some(description.clone());
+                    }
+                    (ChildKind::File, description)
+                }
+                EntryKind::Dir => {
+                    subdirs += 1;
+                    let billboard = billboards
+                        .get(&rel)
+                        .cloned()
+                        .unwrap_or_else(|| existing_billboard(project, &rel));
+                    (ChildKind::Dir, billboard_summary(&billboard))
+                }
+            };
+            children.push(Child {
+                name,
+                kind,
+                description,
+            });
+        }
+        let outcome = indexes::index_directory(project, dir, children, || {
+            structural_billboard(module_description.as_deref(), files, subdirs)
+        });
+        if let Some(warning) = outcome.warning {
+            report.warnings.push(warning);
+        }
+        billboards.insert(dir.clone(), outcome.billboard);
+        if let Some(text) = outcome.text {
+            if options.writes() {
+                atomic::write(&project.abs(&outcome.path), text.as_bytes())
+                    .with_context(|| format!("cannot write {}", outcome.path))?;
+            }
+            report.aindex_written.push(outcome.path);
+        }
+    }
+    if universe.complete && options.paths.is_empty() {
+        for (dir, path) in mirrored_indexes(project) {
+            if !universe.dirs.contains(&dir) {
+                if options.writes() {
+                    let _ = std::fs::remove_file(project.abs(&path));
+                    remove_empty_mirror_dirs(project, &dir);
+                }
+                report.aindex_removed.push(path);
+            }
+        }
+    }
+    report.aindex_written.sort();
+
+    // START_HERE.md when the top of the tree may have moved.
+    let top_changed = report
+        .aindex_written
+        .iter()
+        .chain(&report.aindex_removed)
+        .any(|path| path.matches('/').count() <= 3);
+    if report.mode == "full" || top_changed {
+        write_start_here(project, options, &billboards, &mut report)?;
+    }
+
+    // Remember what we learned.
+    report.stale = !report.items.is_empty()
+        || !report.dependents_refreshed.is_empty()
+        || !report.aindex_written.is_empty()
+        || !report.aindex_removed.is_empty()
+        || report.start_here_written;
+    if options.writes() {
+        if universe.complete && options.paths.is_empty() {
+            cache.entries = new_entries;
+        } else {
+            for orphan in &orphans {
+                cache.entries.remove(orphan);
+            }
+            cache.entries.extend(new_entries);
+        }
+        cache
+            .save(&state.cache_path())
+            .with_context(|| format!("cannot write the cache {}", state.cache_path().display()))?;
+        let processed_everything = options.paths.is_empty();
+        if let (Some(head), true) = (&head, processed_everything) {
+            state
+                .set_last_commit(head)
+                .context("cannot record the last processed commit")?;
+        }
+    }
+    report.elapsed_ms = started.elapsed().as_millis();
+    state.log(&log_line(&report));
+    Ok(report)
+}
+
+enum Examined {
+    Documented(Box<Scanned>),
+    Listed(Box<(String, cache::Entry)>),
+}
+
+/// Decide how to treat one in-scope file: documented (scanned) or only listed (binary, too large).
+fn examine(
+    project: &Project,
+    cache: &Cache,
+    rel: &str,
+    size: u64,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Examined {
+    let abs = project.abs(rel);
+    let stat = Stat::of(&abs).unwrap_or(Stat { size, mtime_ns: 0 });
+    let cached = cache
+        .entries
+        .get(rel)
+        .filter(|e| e.stat == stat && cache.stat_is_settled(&stat));
+    let class = match cached {
+        Some(entry) => entry.class,
+        None => walk::classify(&abs, size, &project.config).unwrap_or(FileClass::Binary),
+    };
+    if class != FileClass::Text {
+        return Examined::Listed(Box::new((
+            rel.to_string(),
+            listed_entry(project, cache, rel, size),
+        )));
+    }
+    Examined::Documented(Box::new(scan(project, cache, rel, stat, exists)))
+}
+
+/// A cache entry for a file that is listed in `.aindex` but has no design file.
+fn listed_entry(project: &Project, cache: &Cache, rel: &str, size: u64) -> cache::Entry {
+    let abs = project.abs(rel);
+    let stat = Stat::of(&abs).unwrap_or(Stat { size, mtime_ns: 0 });
+    if let Some(entry) = cache.entries.get(rel) {
+        if entry.stat == stat && cache.stat_is_settled(&stat) && entry.design.is_none() {
+            return entry.clone();
+        }
+    }
+    let class = walk::classify(&abs, size, &project.config).unwrap_or(FileClass::Binary);
+    let description = super::child_map::structural_description(project, rel, size)
+        .unwrap_or_else(|_| "Unreadable file".to_string());
+    cache::Entry {
+        stat,
+        class,
+        source_hash: String::new(),
+        interface_hash: None,
+        description,
+        deps: Vec::new(),
+        design: None,
+    }
+}
+
+/// The full (or path-restricted) plan from a walk of the whole tree.
+fn plan_walk(
+    project: &Project,
+    scope: &Scope,
+    paths: &[String],
+    _cache: &Cache,
+    report: &mut UpdateReport,
+) -> Universe {
+    let walk = walk::walk_project(&project.root, &project.config);
+    report.warnings.extend(walk.warnings.iter().cloned());
+    let mut universe = Universe {
+        files: BTreeMap::new(),
+        dirs: BTreeSet::new(),
+        children: BTreeMap::new(),
+        gone: BTreeSet::new(),
+        renames: Vec::new(),
+        complete: true,
+    };
+    let mut all_dirs = BTreeSet::new();
+    all_dirs.insert(String::new());
+    for entry in &walk.entries {
+        let parent = parent_rel(&entry.rel).to_string();
+        let name = entry
+            .rel
+            .rsplit('/')
+            .next()
+            .unwrap_or(&entry.rel)
+            .to_string();
+        universe
+            .children
+            .entry(parent)
+            .or_default()
+            .push((name, entry.kind));
+        match entry.kind {
+            EntryKind::File => {
+                if path_selected(&entry.rel, paths) {
+                    universe.files.insert(entry.rel.clone(), entry.size);
+                }
+            }
+            EntryKind::Dir => {
+                all_dirs.insert(entry.rel.clone());
+            }
+        }
+    }
+    for dir in all_dirs {
+        if !indexable(scope, &dir) {
+            continue;
+        }
+        let selected = paths.is_empty()
+            || paths.iter().any(|p| {
+                dir == *p
+                    || dir.starts_with(&format!("{p}/"))
+                    || p.starts_with(&format!("{dir}/"))
+                    || dir.is_empty()
+            });
+        if selected {
+            universe.dirs.insert(dir);
+        }
+    }
+    universe
+}
+
+/// Whether a file gets a design file: inside a scope root, mirrorable, and not a dotfile (nor inside a
+/// dot-directory such as `.github/`): those are listed in `.aindex` but not documented.
+fn documentable(scope: &Scope, rel: &str) -> bool {
+    scope.contains(rel) && is_mirrorable(rel) && !rel.split('/').any(|part| part.starts_with('.'))
+}
+
+/// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one.
+fn indexable(scope: &Scope, dir: &str) -> bool {
+    dir.is_empty()
+        || scope.contains(dir)
+        || scope
+            .roots()
+            .iter()
+            .any(|root| root.starts_with(&format!("{dir}/")))
+}
+
+/// With `--changed-only` in git: the files changed since the last processed commit plus the dirty
+/// ones. `None` means "do a full update instead" (first run, unknown last commit, outside git).
+fn plan_changes(
+    project: &Project,
+    options: &UpdateOptions,
+    git: Option<&GitRepo>,
+    state: &StateDir,
+    cache: &Cache,
+) -> anyhow::Result<Option<Universe>> {
+    if !options.changed_only || !options.paths.is_empty() {
+        return Ok(None);
+    }
+    let Some(repo) = git else { return Ok(None) };
+    let (Some(last), Some(head)) = (state.last_commit(), repo.head_commit()?) else {
+        return Ok(None);
+    };
+    if cache.entries.is_empty() || !repo.has_commit(&last) {
+        state.log("changed-only: no usable previous run; doing a full update");
+        return Ok(None);
+    }
+    let prefix = project_prefix(project, repo);
+    let Some(prefix) = prefix else {
+        return Ok(None);
+    };
+    let strip = |path: &str| -> Option<String> {
+        let rel = if prefix.is_empty() {
+            Some(path)
+        } else {
+            path.strip_prefix(&format!("{prefix}/"))
+        }?;
+        // A design file edited by an agent stands for its source.
+        if let Some(source) = source_for_design(rel) {
+            return Some(source.to_string());
+        }
+        let top = rel.split('/').next().unwrap_or("");
+        (top != LIBRARY_DIR && top != ".git").then(|| rel.to_string())
+    };
+    let mut touched: BTreeSet<String> = BTreeSet::new();
+    let mut renames = Vec::new();
+    if last != head {
+        for change in repo.diff_commits(Some(&last), &head)? {
+            match change {
+                Change::Added(p) | Change::Modified(p) | Change::Deleted(p) => {
+                    touched.extend(strip(&p))
+                }
+                Change::Renamed { from, to } => {
+                    if let (Some(from), Some(to)) = (strip(&from), strip(&to)) {
+                        renames.push((from.clone(), to.clone()));
+                        touched.insert(from);
+                        touched.insert(to);
+                    }
+                }
+            }
+        }
+    }
+    for dirty in repo.dirty()? {
+        match dirty {
+            Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => touched.extend(strip(&p)),
+            Dirty::Renamed { from, to } => {
+                touched.extend(strip(&from));
+                touched.extend(strip(&to));
+            }
+        }
+    }
+    let mut universe = Universe {
+        files: BTreeMap::new(),
+        dirs: BTreeSet::new(),
+        children: BTreeMap::new(),
+        gone: BTreeSet::new(),
+        renames,
+        complete: false,
+    };
+    let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
+    let mut listings: HashMap<String, Vec<walk::Entry>> = HashMap::new();
+    for path in &touched {
+        for dir in ancestors_rel(path) {
+            if indexable(&scope, dir) {
+                universe.dirs.insert(dir.to_string());
+            }
+        }
+        let parent = parent_rel(path).to_string();
+        let listing = listings
+            .entry(parent.clone())
+            .or_insert_with(|| walk::list_dir(&project.root, &project.config, &parent).entries);
+        match listing.iter().find(|entry| entry.rel == *path) {
+            Some(entry) if entry.kind == EntryKind::File => {
+                universe.files.insert(path.clone(), entry.size);
+            }
+            _ => {
+                universe.gone.insert(path.clone());
+            }
+        }
+    }
+    for dir in universe.dirs.clone() {
+        let listing = listings
+            .entry(dir.clone())
+            .or_insert_with(|| walk::list_dir(&project.root, &project.config, &dir).entries);
+        let children = listing
+            .iter()
+            .map(|entry| {
+                (
+                    entry
+                        .rel
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or(&entry.rel)
+                        .to_string(),
+                    entry.kind,
+                )
+            })
+            .collect();
+        universe.children.insert(dir, children);
+    }
+    // A directory that no longer exists loses its index.
+    universe
+        .dirs
+        .retain(|dir| dir.is_empty() || project.abs(dir).is_dir());
+    Ok(Some(universe))
+}
+
+/// The project root relative to the repository's working tree (`""` when they are the same);
+/// `None` if the project is not inside it.
+fn project_prefix(project: &Project, repo: &GitRepo) -> Option<String> {
+    let root = project
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| project.root.clone());
+    let workdir = repo
+        .workdir()
+        .canonicalize()
+        .unwrap_or_else(|_| repo.workdir().to_path_buf());
+    root.strip_prefix(&workdir).ok().and_then(to_rel_string)
+}
+
+/// Turn orphans into renames where possible: a git rename, or a new file with the orphan's content
+/// hash. The new file takes over the old design file. Returns new path → old path.
+fn resolve_orphans(
+    project: &Project,
+    orphans: &BTreeSet<String>,
+    git_renames: &[(String, String)],
+    scanned: &mut BTreeMap<String, Scanned>,
+) -> BTreeMap<String, String> {
+    let mut moves = BTreeMap::new();
+    let mut by_hash: HashMap<String, String> = HashMap::new();
+    let mut old_designs: HashMap<String, (String, DesignFile)> = HashMap::new();
+    for orphan in orphans {
+        let design_rel = design_path(orphan);
+        let Ok(text) = std::fs::read_to_string(project.abs(&design_rel)) else {
+            continue;
+        };
+        let Ok(design) = DesignFile::parse(&design_rel, &text) else {
+            continue;
+        };
+        if let Some(footer) = &design.footer {
+            by_hash
+                .entry(footer.source_hash.clone())
+                .or_insert_with(|| orphan.clone());
+        }
+        old_designs.insert(orphan.clone(), (text, design));
+    }
+    let mut candidates: Vec<(String, String)> = git_renames
+        .iter()
+        .filter(|(from, to)| {
+            orphans.contains(from) && scanned.get(to).is_some_and(|s| s.level == ChangeLevel::New)
+        })
+        .cloned()
+        .collect();
+    for (rel, item) in scanned.iter() {
+        if item.level == ChangeLevel::New {
+            if let Some(from) = by_hash.get(&item.source_hash) {
+                candidates.push((from.clone(), rel.clone()));
+            }
+        }
+    }
+    for (from, to) in candidates {
+        if moves.values().any(|taken| *taken == from) || moves.contains_key(&to) {
+            continue;
+        }
+        let Some((text, design)) = old_designs.get(&from) else {
+            continue;
+        };
+        let Some(item) = scanned.get_mut(&to) else {
+            continue;
+        };
+        item.level = ChangeLevel::Renamed;
+        let mut design = design.clone();
+        if design.body.title.as_deref() == Some(from.as_str()) {
+            design.body.title = Some(to.clone());
+        }
+        item.description = Some(design.frontmatter.description.clone());
+        item.design_text = Some(text.clone());
+        item.design = Some(design);
+        moves.insert(to, from);
+    }
+    // The D-061 re-check compares against the new path, which has no file yet.
+    for to in moves.keys() {
+        if let Some(item) = scanned.get_mut(to) {
+            if item.text.is_none() {
+                item.text = std::fs::read_to_string(project.abs(to)).ok();
+            }
+        }
+    }
+    moves
+}
+
+/// file → files that import it (sorted).
+fn reverse(deps_of: &HashMap<String, Vec<String>>) -> HashMap<String, Vec<String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for (file, deps) in deps_of {
+        for dep in deps {
+            out.entry(dep.clone()).or_default().push(file.clone());
+        }
+    }
+    for dependents in out.values_mut() {
+        dependents.sort();
+        dependents.dedup();
+    }
+    out
+}
+
+fn path_selected(rel: &str, paths: &[String]) -> bool {
+    paths.is_empty()
+        || paths
+            .iter()
+            .any(|p| p.is_empty() || rel == p || rel.starts_with(&format!("{p}/")))
+}
+
+/// Sources that have a design file in the mirror (used when there is no cache to know them by).
+fn mirrored_sources(project: &Project) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, is_dir) in mirror_entries(project) {
+        if !is_dir {
+            if let Some(source) = source_for_design(&format!("{LIBRARY_DIR}/{rel}")) {
+                out.push(source.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// Directories that have an `.aindex` in the mirror: (dir, path).
+fn mirrored_indexes(project: &Project) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if project.library_dir().join(AINDEX_FILE).is_file() {
+        out.push((String::new(), aindex_path("")));
+    }
+    for (rel, is_dir) in mirror_entries(project) {
+        if is_dir && project.library_dir().join(&rel).join(AINDEX_FILE).is_file() {
+            out.push((rel.clone(), aindex_path(&rel)));
+        }
+    }
+    out
+}
+
+/// Every file and directory in the mirror part of `.lexibrary/` (relative to it), skipping the
+/// library's own top-level entries.
+fn mirror_entries(project: &Project) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    let mut pending = vec![String::new()];
+    while let Some(dir) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(project.library_dir().join(&dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                continue;
+            };
+            if dir.is_empty() && crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name.as_str())
+            {
+                continue;
+            }
+            let rel = if dir.is_empty() {
+                name
+            } else {
+                format!("{dir}/{name}")
+            };
+            let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+            if is_dir {
+                pending.push(rel.clone());
+            }
+            out.push((rel, is_dir));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn existing_billboard(project: &Project, dir: &str) -> String {
+    let rel = aindex_path(dir);
+    std::fs::read_to_string(project.abs(&rel))
+        .ok()
+        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
+        .map(|index| index.billboard().to_string())
+        .unwrap_or_else(|| "Directory".to_string())
+}
+
+/// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself).
+fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
+    let mut current = dir.to_string();
+    while !current.is_empty() {
+        let path = project.library_dir().join(&current);
+        if std::fs::remove_dir(&path).is_err() {
+            break;
+        }
+        current = parent_rel(&current).to_string();
+    }
+}
+
+fn write_start_here(
+    project: &Project,
+    options: &UpdateOptions,
+    billboards: &BTreeMap<String, String>,
+    report: &mut UpdateReport,
+) -> anyhow::Result<()> {
+    let mut summaries: BTreeMap<String, String> = BTreeMap::new();
+    for (dir, path) in mirrored_indexes(project) {
+        if dir.is_empty() || dir.matches('/').count() > 1 || report.aindex_removed.contains(&path) {
+            continue;
+        }
+        summaries.insert(dir.clone(), existing_billboard(project, &dir));
+    }
+    for (dir, billboard) in billboards {
+        if !dir.is_empty() && dir.matches('/').count() <= 1 {
+            summaries.insert(dir.clone(), billboard.clone());
+        }
+    }
+    let dirs: Vec<DirSummary> = summaries
+        .into_iter()
+        .map(|(dir, billboard)| DirSummary { dir, billboard })
+        .collect();
+    let path = project.library_dir().join("START_HERE.md");
+    let existing = std::fs::read_to_string(&path).ok();
+    let text = start_here::render(project, &dirs, existing.as_deref());
+    if existing.as_deref() != Some(text.as_str()) {
+        if options.writes() {
+            atomic::write(&path, text.as_bytes()).context("cannot write START_HERE.md")?;
+        }
+        report.start_here_written = true;
+    }
+    Ok(())
+}
+
+fn log_line(report: &UpdateReport) -> String {
+    let counts: Vec<String> = report
+        .counts
+        .iter()
+        .map(|(level, n)| format!("{level}={n}"))
+        .collect();
+    let mut line = format!(
+        "update mode={} {} written={} removed={} dependents={} aindex={} start_here={} dry_run={} {}ms",
+        report.mode,
+        counts.join(" "),
+        report.design_files_written,
+        report.design_files_removed,
+        report.dependents_refreshed.len(),
+        report.aindex_written.len(),
+        report.start_here_written,
+        report.dry_run,
+        report.elapsed_ms
+    );
+    for item in &report.items {
+        line.push_str(&format!(
+            "\n  {} {} ({})",
+            item.level.label(),
+            item.source,
+            item.action
+        ));
+    }
+    for warning in &report.warnings {
+        line.push_str(&format!("\n  warning: {warning}"));
+    }
+    line
+}

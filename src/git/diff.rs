@@ -1,0 +1,196 @@
+//! Commit-to-commit changes: [`GitRepo::diff_commits`] and [`GitRepo::commit_changes`], built on
+//! gix's tree diff with rename tracking, reduced to file-level [`Change`]s.
+
+use gix::object::tree::diff::ChangeDetached;
+use gix::objs::tree::EntryMode;
+
+use super::{parse_id, utf8_path, Change, GitError, GitRepo};
+
+impl GitRepo {
+    /// Files changed between two commits' trees. `from` `None` means the empty tree, so a root
+    /// commit lists every file as [`Change::Added`]. Renames are detected at git's default 50%
+    /// similarity. Only regular files, executables and symlinks are reported: never directories,
+    /// never submodules. Sorted by path (renames by `to`).
+    pub fn diff_commits(&self, from: Option<&str>, to: &str) -> Result<Vec<Change>, GitError> {
+        let new_tree = self.commit_tree(to)?;
+        let old_tree = from.map(|from| self.commit_tree(from)).transpose()?;
+        self.diff_trees(old_tree.as_ref(), &new_tree)
+    }
+
+    /// Files changed by one commit: against its first parent (so a merge commit lists what came
+    /// in from the merged branches), or against the empty tree for a root commit (or a commit at
+    /// the boundary of a shallow clone).
+    pub fn commit_changes(&self, commit: &str) -> Result<Vec<Change>, GitError> {
+        let commit_obj = self.find_commit(commit)?;
+        let new_tree = commit_obj
+            .tree()
+            .map_err(GitError::read("read the commit's tree"))?;
+        let old_tree = match commit_obj.parent_ids().next() {
+            Some(parent) => match self
+                .repo
+                .try_find_object(parent)
+                .map_err(GitError::read("read the parent commit"))?
+            {
+                Some(parent_object) => {
+                    let kind = parent_object.kind;
+                    let parent_commit =
+                        parent_object
+                            .try_into_commit()
+                            .map_err(|_| GitError::NotACommit {
+                                id: parent.to_string(),
+                                kind: kind.to_string(),
+                            })?;
+                    Some(
+                        parent_commit
+                            .tree()
+                            .map_err(GitError::read("read the parent commit's tree"))?,
+                    )
+                }
+                // At the boundary of a shallow clone the parent is absent: treat the commit as a
+                // root, as `git log` does.
+                None if self.repo.is_shallow().unwrap_or(false) => None,
+                None => return Err(GitError::CommitNotFound(parent.to_string())),
+            },
+            None => None,
+        };
+        self.diff_trees(old_tree.as_ref(), &new_tree)
+    }
+
+    fn find_commit(&self, hex: &str) -> Result<gix::Commit<'_>, GitError> {
+        let id = parse_id(hex)?;
+        let object = self
+            .repo
+            .try_find_object(id)
+            .map_err(GitError::read("read an object"))?
+            .ok_or_else(|| GitError::CommitNotFound(hex.to_owned()))?;
+        let kind = object.kind;
+        object.try_into_commit().map_err(|_| GitError::NotACommit {
+            id: hex.to_owned(),
+            kind: kind.to_string(),
+        })
+    }
+
+    fn commit_tree(&self, hex: &str) -> Result<gix::Tree<'_>, GitError> {
+        self.find_commit(hex)?
+            .tree()
+            .map_err(GitError::read("read the commit's tree"))
+    }
+
+    fn diff_trees(
+        &self,
+        old: Option<&gix::Tree<'_>>,
+        new: &gix::Tree<'_>,
+    ) -> Result<Vec<Change>, GitError> {
+        let options =
+            gix::diff::Options::default().with_rewrites(Some(gix::diff::Rewrites::default()));
+        let raw = self
+            .repo
+            .diff_tree_to_tree(old, Some(new), options)
+            .map_err(GitError::read("compare the two commits' trees"))?;
+
+        let mut skipped = 0;
+        let mut out = Vec::with_capacity(raw.len());
+        for change in raw {
+            match change {
+                ChangeDetached::Addition {
+                    location,
+                    entry_mode,
+                    ..
+                } => {
+                    if is_file(entry_mode) {
+                        out.extend(utf8_path(location.as_ref(), &mut skipped).map(Change::Added));
+                    }
+                }
+                ChangeDetached::Deletion {
+                    location,
+                    entry_mode,
+                    ..
+                } => {
+                    if is_file(entry_mode) {
+                        out.extend(utf8_path(location.as_ref(), &mut skipped).map(Change::Deleted));
+                    }
+                }
+                ChangeDetached::Modification {
+                    location,
+                    previous_entry_mode,
+                    entry_mode,
+                    ..
+                } => {
+                    let change = match (is_file(previous_entry_mode), is_file(entry_mode)) {
+                        (true, true) => Change::Modified,
+                        (true, false) => Change::Deleted,
+                        (false, true) => Change::Added,
+                        (false, false) => continue,
+                    };
+                    out.extend(utf8_path(location.as_ref(), &mut skipped).map(change));
+                }
+                ChangeDetached::Rewrite {
+                    source_location,
+                    source_entry_mode,
+                    location,
+                    entry_mode,
+                    copy,
+                    ..
+                } => {
+                    let from_is_file = is_file(source_entry_mode);
+                    let to_is_file = is_file(entry_mode);
+                    if copy {
+                        // The source is unchanged; only the copy is new.
+                        if to_is_file {
+                            out.extend(
+                                utf8_path(location.as_ref(), &mut skipped).map(Change::Added),
+                            );
+                        }
+                        continue;
+                    }
+                    let from = if from_is_file {
+                        utf8_path(source_location.as_ref(), &mut skipped)
+                    } else {
+                        None
+                    };
+                    let to = if to_is_file {
+                        utf8_path(location.as_ref(), &mut skipped)
+                    } else {
+                        None
+                    };
+                    match (from, to) {
+                        (Some(from), Some(to)) => out.push(Change::Renamed { from, to }),
+                        (Some(from), None) => out.push(Change::Deleted(from)),
+                        (None, Some(to)) => out.push(Change::Added(to)),
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+        self.skipped_non_utf8.set(skipped);
+        Ok(normalize(out))
+    }
+}
+
+/// Regular files, executables and symlinks; not trees, not submodule commits.
+fn is_file(mode: EntryMode) -> bool {
+    mode.is_blob_or_symlink()
+}
+
+/// Sort by path and fold a deletion and an addition of the same path (a type change such as
+/// symlink to file) into one modification.
+fn normalize(mut changes: Vec<Change>) -> Vec<Change> {
+    changes.sort_by(|a, b| a.path().cmp(b.path()));
+    let mut out: Vec<Change> = Vec::with_capacity(changes.len());
+    for change in changes {
+        if let Some(last) = out.last_mut() {
+            if last.path() == change.path() {
+                if let (
+                    Change::Added(_) | Change::Deleted(_),
+                    Change::Added(p) | Change::Deleted(p),
+                ) = (&*last, &change)
+                {
+                    *last = Change::Modified(p.clone());
+                    continue;
+                }
+            }
+        }
+        out.push(change);
+    }
+    out
+}

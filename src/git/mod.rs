@@ -1,0 +1,243 @@
+//! Git access for Lexibrarian: opening the repository that contains the project, reading `HEAD`,
+//! listing which files changed between commits ([`diff`]) and which are dirty in the working tree
+//! ([`status`]), plus where Lexibrarian keeps its per-worktree state.
+//!
+//! Everything is done in-process with `gix`; nothing here runs the `git` executable or writes to
+//! the repository. Reported paths are relative to the working tree root, `/`-separated and UTF-8;
+//! paths that are not valid UTF-8 are skipped and counted (see [`GitRepo::skipped_non_utf8`]).
+
+mod diff;
+mod status;
+
+#[cfg(test)]
+mod tests;
+
+use std::cell::Cell;
+use std::path::{Path, PathBuf};
+
+use gix::bstr::BStr;
+
+/// A file-level change between two commits, as reported by [`GitRepo::diff_commits`] and
+/// [`GitRepo::commit_changes`]. Paths are relative to the working tree root, `/`-separated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// The file exists only in the newer commit.
+    Added(String),
+    /// The file exists in both commits with different content or mode.
+    Modified(String),
+    /// The file exists only in the older commit.
+    Deleted(String),
+    /// The file was moved; its content may also have changed (similarity at least 50%).
+    Renamed {
+        /// Path in the older commit.
+        from: String,
+        /// Path in the newer commit.
+        to: String,
+    },
+}
+
+impl Change {
+    /// The path the change is sorted by: the file's current path (`to` for renames).
+    pub fn path(&self) -> &str {
+        match self {
+            Change::Added(p) | Change::Modified(p) | Change::Deleted(p) => p,
+            Change::Renamed { to, .. } => to,
+        }
+    }
+}
+
+/// An uncommitted change in the working tree or index, as reported by [`GitRepo::dirty`].
+/// It describes the working tree file relative to `HEAD`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dirty {
+    /// Tracked at `HEAD` and present, but differs (staged, unstaged, or both).
+    Modified(String),
+    /// Not in `HEAD` but present: a staged new file or an untracked file that is not ignored.
+    Added(String),
+    /// In `HEAD` but missing from the working tree or removed from the index.
+    Deleted(String),
+    /// A rename staged in the index (`git mv`), with the destination still present.
+    Renamed {
+        /// Path at `HEAD`.
+        from: String,
+        /// Path in the index and working tree.
+        to: String,
+    },
+}
+
+impl Dirty {
+    /// The path the entry is sorted by: the file's current path (`to` for renames).
+    pub fn path(&self) -> &str {
+        match self {
+            Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => p,
+            Dirty::Renamed { to, .. } => to,
+        }
+    }
+}
+
+/// Errors from reading the git repository. Messages say what failed and what to check.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// A repository was found but could not be opened.
+    #[error(
+        "could not open the git repository containing {path}; check that `git status` works there"
+    )]
+    Open {
+        /// The path discovery started from.
+        path: PathBuf,
+        /// What gix reported.
+        #[source]
+        source: gix::Error,
+    },
+    /// The given string is not a full hexadecimal object id.
+    #[error("{0:?} is not a commit id; expected the full 40-character hexadecimal form (as printed by `git rev-parse HEAD`)")]
+    InvalidCommitId(String),
+    /// The commit is not in the object database.
+    #[error("commit {0} is not in this repository (it may have been garbage-collected after a rebase or amend); a full rebuild will recover")]
+    CommitNotFound(String),
+    /// The id names an object that is not a commit.
+    #[error("object {id} is a {kind}, not a commit")]
+    NotACommit {
+        /// The id as given.
+        id: String,
+        /// The kind of object found.
+        kind: String,
+    },
+    /// Any other failure while reading the repository.
+    #[error("could not {action}; check that `git status` and `git log` work in this repository")]
+    Read {
+        /// What was being attempted, e.g. "read HEAD".
+        action: &'static str,
+        /// What gix reported.
+        #[source]
+        source: gix::Error,
+    },
+}
+
+impl GitError {
+    fn read(action: &'static str) -> impl FnOnce(gix::Error) -> GitError {
+        move |source| GitError::Read { action, source }
+    }
+}
+
+/// An opened repository with a working tree.
+///
+/// It is `Send` but not `Sync`: use it from one thread at a time.
+pub struct GitRepo {
+    repo: gix::Repository,
+    workdir: PathBuf,
+    skipped_non_utf8: Cell<usize>,
+}
+
+impl std::fmt::Debug for GitRepo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitRepo")
+            .field("workdir", &self.workdir)
+            .field("git_dir", &self.repo.git_dir())
+            .finish()
+    }
+}
+
+impl GitRepo {
+    /// Discover the repository containing `path` (walking up). `Ok(None)` when `path` is not
+    /// inside a git repository or the repository is bare.
+    pub fn discover(path: &Path) -> Result<Option<GitRepo>, GitError> {
+        // Make the start absolute so that gix reports absolute work and git directories.
+        let start = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        let repo = match gix::discover(&start) {
+            Ok(repo) => repo,
+            Err(err) => {
+                use gix::discover::upwards::Error as Upwards;
+                return match err.downcast_any_ref::<Upwards>() {
+                    Some(
+                        Upwards::NoGitRepository { .. }
+                        | Upwards::NoGitRepositoryWithinCeiling { .. }
+                        | Upwards::NoGitRepositoryWithinFs { .. },
+                    ) => Ok(None),
+                    _ => Err(GitError::Open {
+                        path: start,
+                        source: err,
+                    }),
+                };
+            }
+        };
+        let Some(workdir) = repo.workdir() else {
+            return Ok(None);
+        };
+        let workdir = std::path::absolute(workdir).unwrap_or_else(|_| workdir.to_path_buf());
+        Ok(Some(GitRepo {
+            repo,
+            workdir,
+            skipped_non_utf8: Cell::new(0),
+        }))
+    }
+
+    /// The working tree root (absolute).
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// Per-worktree private directory for Lexibrarian state: what
+    /// `git rev-parse --git-path lexibrarian` prints, made absolute. That is `.git/lexibrarian` in a
+    /// normal repository and `.git/worktrees/<name>/lexibrarian` in a linked worktree (the
+    /// directory `.git` points to when it is a file, as in submodules). Not created here.
+    pub fn state_dir(&self) -> PathBuf {
+        let git_dir = self.repo.git_dir();
+        std::path::absolute(git_dir)
+            .unwrap_or_else(|_| git_dir.to_path_buf())
+            .join("lexibrarian")
+    }
+
+    /// `HEAD`'s commit id as 40-hex, or `None` when `HEAD` is unborn (no commits yet).
+    pub fn head_commit(&self) -> Result<Option<String>, GitError> {
+        let head = self.repo.head().map_err(GitError::read("read HEAD"))?;
+        let id = head
+            .try_into_peeled_id()
+            .map_err(GitError::read("resolve HEAD to a commit"))?;
+        Ok(id.map(|id| id.to_string()))
+    }
+
+    /// Whether `commit` (40-hex) exists in the object database and is a commit.
+    pub fn has_commit(&self, commit: &str) -> bool {
+        let Ok(id) = parse_id(commit) else {
+            return false;
+        };
+        matches!(
+            self.repo.try_find_header(id),
+            Ok(Some(header)) if header.kind() == gix::objs::Kind::Commit
+        )
+    }
+
+    /// Whether a rebase, cherry-pick, merge, revert, `git am` or bisect is in progress in this
+    /// worktree (`rebase-merge/`, `rebase-apply/`, `CHERRY_PICK_HEAD`, `MERGE_HEAD`,
+    /// `REVERT_HEAD` or `BISECT_LOG` in the per-worktree git directory).
+    pub fn operation_in_progress(&self) -> bool {
+        self.repo.state().is_some()
+    }
+
+    /// How many paths the most recent [`diff_commits`](Self::diff_commits),
+    /// [`commit_changes`](Self::commit_changes) or [`dirty`](Self::dirty) call left out because
+    /// they are not valid UTF-8.
+    pub fn skipped_non_utf8(&self) -> usize {
+        self.skipped_non_utf8.get()
+    }
+}
+
+/// Parse a full hexadecimal object id.
+fn parse_id(hex: &str) -> Result<gix::ObjectId, GitError> {
+    if hex.len() != gix::hash::Kind::Sha1.len_in_hex() {
+        return Err(GitError::InvalidCommitId(hex.to_owned()));
+    }
+    gix::ObjectId::from_hex(hex.as_bytes()).map_err(|_| GitError::InvalidCommitId(hex.to_owned()))
+}
+
+/// A repository path as UTF-8, or `None` (and one more skipped path counted) if it isn't.
+fn utf8_path(path: &BStr, skipped: &mut usize) -> Option<String> {
+    match std::str::from_utf8(path) {
+        Ok(s) => Some(s.to_owned()),
+        Err(_) => {
+            *skipped += 1;
+            None
+        }
+    }
+}

@@ -1,0 +1,679 @@
+//! Tests for the git module, run against real repositories made with the `git` CLI in temporary
+//! directories.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use super::{Change, Dirty, GitError, GitRepo};
+
+/// A temporary repository driven through the `git` command line.
+struct Fixture {
+    tmp: tempfile::TempDir,
+    root: PathBuf,
+}
+
+fn git_command(dir: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_AUTHOR_NAME", "Test Author")
+        .env("GIT_AUTHOR_EMAIL", "author@example.com")
+        .env("GIT_COMMITTER_NAME", "Test Committer")
+        .env("GIT_COMMITTER_EMAIL", "committer@example.com")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE");
+    cmd
+}
+
+/// Run git in `dir`, which must succeed; returns trimmed stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = git_command(dir, args).output().expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf8")
+        .trim()
+        .to_owned()
+}
+
+/// Run git in `dir`, allowing failure.
+fn git_output(dir: &Path, args: &[&str]) -> Output {
+    git_command(dir, args).output().expect("run git")
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = tmp.path().join("repo");
+        std::fs::create_dir(&root).expect("mkdir");
+        git(&root, &["init", "-q", "-b", "main"]);
+        Fixture { tmp, root }
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        git(&self.root, args)
+    }
+
+    fn write(&self, rel: &str, content: &str) {
+        let path = self.root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, content).expect("write");
+    }
+
+    fn remove(&self, rel: &str) {
+        std::fs::remove_file(self.root.join(rel)).expect("remove");
+    }
+
+    /// `git add -A` and commit; returns the new commit id.
+    fn commit_all(&self, message: &str) -> String {
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    fn open(&self) -> GitRepo {
+        GitRepo::discover(&self.root)
+            .expect("discover")
+            .expect("a repository")
+    }
+}
+
+fn added(paths: &[&str]) -> Vec<Change> {
+    paths.iter().map(|p| Change::Added(p.to_string())).collect()
+}
+
+fn s(p: &str) -> String {
+    p.to_owned()
+}
+
+/// A file body that is clearly different per `seed`, long enough for rename similarity.
+fn body(seed: &str) -> String {
+    (0..20)
+        .map(|i| format!("fn {seed}_{i}() -> u32 {{ {i} }}\n"))
+        .collect()
+}
+
+#[test]
+fn git_repo_is_send_and_error_works_with_anyhow() {
+    fn send<T: Send>() {}
+    fn send_sync_static<T: Send + Sync + 'static>() {}
+    send::<GitRepo>();
+    send_sync_static::<GitError>();
+}
+
+#[test]
+fn discover_outside_a_repository_is_none() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    assert!(GitRepo::discover(tmp.path()).expect("no error").is_none());
+}
+
+#[test]
+fn discover_bare_repository_is_none() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    git(
+        tmp.path(),
+        &["init", "-q", "--bare", "-b", "main", "bare.git"],
+    );
+    let bare = tmp.path().join("bare.git");
+    assert!(GitRepo::discover(&bare).expect("no error").is_none());
+}
+
+#[test]
+fn discover_from_subdirectory_finds_root() {
+    let fx = Fixture::new();
+    fx.write("src/deep/a.rs", "a");
+    let repo = GitRepo::discover(&fx.root.join("src/deep"))
+        .expect("discover")
+        .expect("repo");
+    assert!(repo.workdir().is_absolute());
+    assert_eq!(
+        repo.workdir().canonicalize().expect("canon"),
+        fx.root.canonicalize().expect("canon")
+    );
+}
+
+#[test]
+fn empty_repository_has_no_head_and_everything_is_added() {
+    let fx = Fixture::new();
+    let repo = fx.open();
+    assert_eq!(repo.head_commit().expect("head"), None);
+    assert_eq!(repo.dirty().expect("dirty"), vec![]);
+
+    fx.write("staged.rs", "s");
+    fx.write("dir/untracked.rs", "u");
+    fx.git(&["add", "staged.rs"]);
+    let repo = fx.open();
+    assert_eq!(repo.head_commit().expect("head"), None);
+    assert_eq!(
+        repo.dirty().expect("dirty"),
+        vec![
+            Dirty::Added(s("dir/untracked.rs")),
+            Dirty::Added(s("staged.rs"))
+        ]
+    );
+    assert!(!repo.operation_in_progress());
+}
+
+#[test]
+fn head_commit_and_has_commit() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    let c1 = fx.commit_all("one");
+    let repo = fx.open();
+    assert_eq!(repo.head_commit().expect("head"), Some(c1.clone()));
+    assert!(repo.has_commit(&c1));
+    let tree = fx.git(&["rev-parse", "HEAD^{tree}"]);
+    let blob = fx.git(&["rev-parse", "HEAD:a.rs"]);
+    assert!(!repo.has_commit(&tree));
+    assert!(!repo.has_commit(&blob));
+    assert!(!repo.has_commit("0123456789012345678901234567890123456789"));
+    assert!(!repo.has_commit("not-hex"));
+    assert!(!repo.has_commit(&c1[..12]));
+
+    assert!(matches!(
+        repo.diff_commits(None, "0123456789012345678901234567890123456789"),
+        Err(GitError::CommitNotFound(_))
+    ));
+    assert!(matches!(
+        repo.commit_changes("HEAD"),
+        Err(GitError::InvalidCommitId(_))
+    ));
+    assert!(matches!(
+        repo.commit_changes(&tree),
+        Err(GitError::NotACommit { .. })
+    ));
+}
+
+#[test]
+fn root_commit_lists_every_file_as_added_and_no_directories() {
+    let fx = Fixture::new();
+    fx.write("README.md", "r");
+    fx.write("src/lib.rs", "l");
+    fx.write("src/deep/er/mod.rs", "m");
+    let root = fx.commit_all("root");
+    let repo = fx.open();
+    let expected = added(&["README.md", "src/deep/er/mod.rs", "src/lib.rs"]);
+    assert_eq!(repo.commit_changes(&root).expect("changes"), expected);
+    assert_eq!(repo.diff_commits(None, &root).expect("diff"), expected);
+    assert_eq!(repo.diff_commits(Some(&root), &root).expect("diff"), vec![]);
+}
+
+#[test]
+fn commits_touching_one_two_and_fifty_files() {
+    let fx = Fixture::new();
+    for i in 0..60 {
+        fx.write(&format!("src/m{i:02}.rs"), &body(&format!("m{i}")));
+    }
+    fx.commit_all("base");
+
+    fx.write("src/m00.rs", "changed");
+    let one = fx.commit_all("one");
+
+    fx.write("src/m01.rs", "changed");
+    fx.write("new/file.rs", "new");
+    let two = fx.commit_all("two");
+
+    let mut expected = Vec::new();
+    for i in 10..60 {
+        fx.write(&format!("src/m{i:02}.rs"), &format!("changed {i}"));
+        expected.push(Change::Modified(format!("src/m{i:02}.rs")));
+    }
+    let fifty = fx.commit_all("fifty");
+
+    let repo = fx.open();
+    assert_eq!(
+        repo.commit_changes(&one).expect("one"),
+        vec![Change::Modified(s("src/m00.rs"))]
+    );
+    assert_eq!(
+        repo.commit_changes(&two).expect("two"),
+        vec![
+            Change::Added(s("new/file.rs")),
+            Change::Modified(s("src/m01.rs"))
+        ]
+    );
+    assert_eq!(repo.commit_changes(&fifty).expect("fifty"), expected);
+    assert_eq!(
+        repo.diff_commits(Some(&two), &fifty).expect("diff"),
+        expected
+    );
+}
+
+#[test]
+fn paths_with_spaces_and_unicode() {
+    let fx = Fixture::new();
+    let path = "dir with space/naïve 日本.rs";
+    fx.write(path, "one");
+    let c1 = fx.commit_all("add");
+    fx.write(path, "two");
+    let c2 = fx.commit_all("edit");
+    let repo = fx.open();
+    assert_eq!(repo.commit_changes(&c1).expect("c1"), added(&[path]));
+    assert_eq!(
+        repo.commit_changes(&c2).expect("c2"),
+        vec![Change::Modified(s(path))]
+    );
+    fx.write(path, "three");
+    fx.write("dir with space/ünïcode new.rs", "new");
+    assert_eq!(
+        repo.dirty().expect("dirty"),
+        vec![
+            Dirty::Modified(s(path)),
+            Dirty::Added(s("dir with space/ünïcode new.rs"))
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn non_utf8_paths_are_skipped_and_counted() {
+    use std::os::unix::ffi::OsStrExt;
+    let fx = Fixture::new();
+    fx.write("ok.rs", "ok");
+    let bad = std::ffi::OsStr::from_bytes(b"bad-\xff.rs");
+    std::fs::write(fx.root.join(bad), "bad").expect("write");
+    let c = fx.commit_all("both");
+    let repo = fx.open();
+    assert_eq!(repo.commit_changes(&c).expect("changes"), added(&["ok.rs"]));
+    assert_eq!(repo.skipped_non_utf8(), 1);
+
+    std::fs::write(fx.root.join(bad), "changed").expect("write");
+    let untracked = std::ffi::OsStr::from_bytes(b"new-\xfe.rs");
+    std::fs::write(fx.root.join(untracked), "new").expect("write");
+    assert_eq!(repo.dirty().expect("dirty"), vec![]);
+    assert_eq!(repo.skipped_non_utf8(), 2);
+}
+
+#[test]
+fn merge_commit_is_diffed_against_first_parent() {
+    let fx = Fixture::new();
+    fx.write("base.rs", "base");
+    fx.commit_all("base");
+    fx.git(&["checkout", "-q", "-b", "feature"]);
+    fx.write("feature/one.rs", "f1");
+    fx.write("feature/two.rs", "f2");
+    fx.commit_all("feature work");
+    fx.git(&["checkout", "-q", "main"]);
+    fx.write("main_only.rs", "m");
+    let main_tip = fx.commit_all("main work");
+    fx.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
+    let merge = fx.git(&["rev-parse", "HEAD"]);
+
+    let repo = fx.open();
+    let changes = repo.commit_changes(&merge).expect("merge changes");
+    assert_eq!(changes, added(&["feature/one.rs", "feature/two.rs"]));
+    assert_eq!(
+        changes,
+        repo.diff_commits(Some(&main_tip), &merge).expect("diff")
+    );
+}
+
+#[test]
+fn rename_and_delete() {
+    let fx = Fixture::new();
+    fx.write("a.rs", &body("a"));
+    fx.write("c.rs", &body("c"));
+    fx.write("e.rs", &body("e"));
+    fx.commit_all("base");
+
+    fx.git(&["mv", "a.rs", "b.rs"]);
+    let renamed = fx.commit_all("rename");
+
+    fx.git(&["rm", "-q", "c.rs"]);
+    let deleted = fx.commit_all("delete");
+
+    // A rename with a small edit is still a rename.
+    std::fs::create_dir(fx.root.join("sub")).expect("mkdir");
+    fx.git(&["mv", "e.rs", "sub/f.rs"]);
+    let mut edited = body("e");
+    edited.push_str("fn extra() {}\n");
+    fx.write("sub/f.rs", &edited);
+    let renamed_edited = fx.commit_all("rename and edit");
+
+    let repo = fx.open();
+    assert_eq!(
+        repo.commit_changes(&renamed).expect("rename"),
+        vec![Change::Renamed {
+            from: s("a.rs"),
+            to: s("b.rs")
+        }]
+    );
+    assert_eq!(
+        repo.commit_changes(&deleted).expect("delete"),
+        vec![Change::Deleted(s("c.rs"))]
+    );
+    assert_eq!(
+        repo.commit_changes(&renamed_edited).expect("rename+edit"),
+        vec![Change::Renamed {
+            from: s("e.rs"),
+            to: s("sub/f.rs")
+        }]
+    );
+}
+
+#[test]
+fn shallow_boundary_commit_is_treated_as_root() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("one");
+    fx.write("b.rs", "b");
+    fx.commit_all("two");
+    let url = format!("file://{}", fx.root.display());
+    let shallow = fx.tmp.path().join("shallow");
+    git(
+        fx.tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            &url,
+            shallow.to_str().expect("utf8"),
+        ],
+    );
+    let repo = GitRepo::discover(&shallow)
+        .expect("discover")
+        .expect("repo");
+    let head = repo.head_commit().expect("head").expect("commit");
+    assert_eq!(
+        repo.commit_changes(&head).expect("changes"),
+        added(&["a.rs", "b.rs"])
+    );
+}
+
+#[test]
+fn diff_across_several_commits_is_the_net_change() {
+    let fx = Fixture::new();
+    fx.write("x.rs", "x1");
+    fx.write("y.rs", "y1");
+    fx.write("keep.rs", "k");
+    fx.write("tmp.rs", "t");
+    let a = fx.commit_all("A");
+    fx.write("x.rs", "x2");
+    fx.write("z.rs", "z1");
+    fx.remove("tmp.rs");
+    let b = fx.commit_all("B");
+    fx.remove("y.rs");
+    fx.write("z.rs", "z2");
+    fx.write("tmp.rs", "t");
+    let c = fx.commit_all("C");
+
+    let repo = fx.open();
+    assert_eq!(
+        repo.diff_commits(Some(&a), &c).expect("diff"),
+        vec![
+            Change::Modified(s("x.rs")),
+            Change::Deleted(s("y.rs")),
+            Change::Added(s("z.rs")),
+        ]
+    );
+    assert_eq!(
+        repo.diff_commits(Some(&b), &c).expect("diff"),
+        vec![
+            Change::Added(s("tmp.rs")),
+            Change::Deleted(s("y.rs")),
+            Change::Modified(s("z.rs")),
+        ]
+    );
+    // Backwards works too.
+    assert_eq!(
+        repo.diff_commits(Some(&c), &a).expect("diff"),
+        vec![
+            Change::Modified(s("x.rs")),
+            Change::Added(s("y.rs")),
+            Change::Deleted(s("z.rs")),
+        ]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_and_executables_are_files_submodules_are_skipped() {
+    use std::os::unix::fs::PermissionsExt;
+    let fx = Fixture::new();
+    fx.write("run.sh", "#!/bin/sh\n");
+    fx.write("target.rs", "t");
+    fx.commit_all("base");
+
+    std::os::unix::fs::symlink("target.rs", fx.root.join("link.rs")).expect("symlink");
+    let script = fx.root.join("run.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    // A gitlink (submodule entry) pointing at some commit; no checkout on disk.
+    let some_commit = fx.git(&["rev-parse", "HEAD"]);
+    fx.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{some_commit},vendor/sub"),
+    ]);
+    fx.git(&["add", "link.rs", "run.sh"]);
+    fx.git(&["commit", "-q", "-m", "links"]);
+    let c = fx.git(&["rev-parse", "HEAD"]);
+
+    let repo = fx.open();
+    assert_eq!(
+        repo.commit_changes(&c).expect("changes"),
+        vec![Change::Added(s("link.rs")), Change::Modified(s("run.sh"))]
+    );
+    // The missing submodule checkout is not reported as dirty.
+    assert_eq!(repo.dirty().expect("dirty"), vec![]);
+}
+
+#[test]
+fn dirty_reports_worktree_and_index_changes_but_not_ignored_files() {
+    let fx = Fixture::new();
+    fx.write(".gitignore", "ignored/\n*.log\n");
+    fx.write("a.rs", "a");
+    fx.write("d.rs", "d");
+    fx.write("clean.rs", "c");
+    fx.write("same_size.rs", "aaaa");
+    fx.write("debug.log", "old log"); // ignored, never tracked
+    fx.commit_all("base");
+    let repo = fx.open();
+    assert_eq!(repo.dirty().expect("clean"), vec![]);
+
+    fx.write("a.rs", "a edited"); // unstaged edit
+    fx.write("same_size.rs", "bbbb"); // same size, likely the same mtime second as the index
+    fx.write("s.rs", "staged"); // staged new file
+    fx.git(&["add", "s.rs"]);
+    fx.write("u.rs", "untracked"); // untracked
+    fx.write("newdir/deeper/u2.rs", "untracked in new dir");
+    fx.write("ignored/x.rs", "in ignored dir"); // not reported
+    fx.write("debug.log", "new log"); // ignored edit: not reported
+    fx.remove("d.rs"); // deleted tracked file
+
+    let index_path = fx.root.join(".git/index");
+    let index_before = std::fs::read(&index_path).expect("index");
+    let mtime_before = std::fs::metadata(&index_path)
+        .expect("meta")
+        .modified()
+        .expect("mtime");
+
+    let dirty = repo.dirty().expect("dirty");
+    assert_eq!(
+        dirty,
+        vec![
+            Dirty::Modified(s("a.rs")),
+            Dirty::Deleted(s("d.rs")),
+            Dirty::Added(s("newdir/deeper/u2.rs")),
+            Dirty::Added(s("s.rs")),
+            Dirty::Modified(s("same_size.rs")),
+            Dirty::Added(s("u.rs")),
+        ]
+    );
+    // Asking again gives the same answer, and the index was not touched.
+    assert_eq!(repo.dirty().expect("dirty again"), dirty);
+    assert_eq!(std::fs::read(&index_path).expect("index"), index_before);
+    assert_eq!(
+        std::fs::metadata(&index_path)
+            .expect("meta")
+            .modified()
+            .expect("mtime"),
+        mtime_before
+    );
+    let lock = fx.root.join(".git/index.lock");
+    assert!(!lock.exists());
+}
+
+#[test]
+fn dirty_combines_staged_and_unstaged_states() {
+    let fx = Fixture::new();
+    fx.write("moved.rs", &body("moved"));
+    fx.write("staged_mod.rs", "1");
+    fx.write("both.rs", "1");
+    fx.write("staged_then_deleted.rs", "1");
+    fx.write("removed_from_index.rs", "1");
+    fx.commit_all("base");
+
+    std::fs::create_dir(fx.root.join("dest")).expect("mkdir");
+    fx.git(&["mv", "moved.rs", "dest/moved.rs"]); // staged rename
+    fx.write("staged_mod.rs", "2");
+    fx.git(&["add", "staged_mod.rs"]);
+    fx.write("both.rs", "2");
+    fx.git(&["add", "both.rs"]);
+    fx.write("both.rs", "3"); // staged and unstaged edits
+    fx.write("added_then_edited.rs", "1");
+    fx.git(&["add", "added_then_edited.rs"]);
+    fx.write("added_then_edited.rs", "2");
+    fx.write("added_then_removed.rs", "1");
+    fx.git(&["add", "added_then_removed.rs"]);
+    fx.remove("added_then_removed.rs"); // neither at HEAD nor on disk: not reported
+    fx.write("staged_then_deleted.rs", "2");
+    fx.git(&["add", "staged_then_deleted.rs"]);
+    fx.remove("staged_then_deleted.rs");
+    fx.git(&["rm", "-q", "--cached", "removed_from_index.rs"]); // still on disk, untracked
+
+    let repo = fx.open();
+    assert_eq!(
+        repo.dirty().expect("dirty"),
+        vec![
+            Dirty::Added(s("added_then_edited.rs")),
+            Dirty::Modified(s("both.rs")),
+            Dirty::Renamed {
+                from: s("moved.rs"),
+                to: s("dest/moved.rs")
+            },
+            Dirty::Modified(s("removed_from_index.rs")),
+            Dirty::Modified(s("staged_mod.rs")),
+            Dirty::Deleted(s("staged_then_deleted.rs")),
+        ]
+    );
+
+    // A staged rename whose destination is then deleted is just a deletion of the source.
+    fx.remove("dest/moved.rs");
+    let dirty = repo.dirty().expect("dirty");
+    assert!(dirty.contains(&Dirty::Deleted(s("moved.rs"))), "{dirty:?}");
+    assert!(
+        !dirty.iter().any(|d| d.path() == "dest/moved.rs"),
+        "{dirty:?}"
+    );
+}
+
+/// `git rev-parse --git-path lexibrarian` run in `dir`, made absolute and canonical.
+fn git_path_lexibrarian(dir: &Path) -> PathBuf {
+    let printed = PathBuf::from(git(dir, &["rev-parse", "--git-path", "lexibrarian"]));
+    canonical_state_dir(&dir.join(printed))
+}
+
+/// Canonicalize a not-yet-existing `<dir>/lexibrarian` via its parent.
+fn canonical_state_dir(path: &Path) -> PathBuf {
+    let parent = path
+        .parent()
+        .expect("parent")
+        .canonicalize()
+        .expect("canon");
+    parent.join(path.file_name().expect("name"))
+}
+
+#[test]
+fn state_dir_matches_git_in_repo_and_linked_worktree() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("base");
+    let repo = fx.open();
+    let dir = repo.state_dir();
+    assert!(dir.is_absolute());
+    assert_eq!(canonical_state_dir(&dir), git_path_lexibrarian(&fx.root));
+    assert_eq!(
+        canonical_state_dir(&dir),
+        fx.root
+            .join(".git")
+            .canonicalize()
+            .expect("canon")
+            .join("lexibrarian")
+    );
+
+    let wt = fx.tmp.path().join("linked wt");
+    fx.git(&[
+        "worktree",
+        "add",
+        "-q",
+        "-b",
+        "wt",
+        wt.to_str().expect("utf8"),
+    ]);
+    let linked = GitRepo::discover(&wt.join("."))
+        .expect("discover")
+        .expect("repo");
+    assert_eq!(
+        linked.workdir().canonicalize().expect("canon"),
+        wt.canonicalize().expect("canon")
+    );
+    let linked_dir = linked.state_dir();
+    assert!(linked_dir.is_absolute());
+    assert_eq!(canonical_state_dir(&linked_dir), git_path_lexibrarian(&wt));
+    assert!(linked_dir.to_string_lossy().contains("worktrees"));
+    assert_ne!(canonical_state_dir(&linked_dir), canonical_state_dir(&dir));
+    // The linked worktree sees its own HEAD and status.
+    assert_eq!(
+        linked.head_commit().expect("head"),
+        repo.head_commit().expect("head")
+    );
+    std::fs::write(wt.join("wt_only.rs"), "w").expect("write");
+    assert_eq!(
+        linked.dirty().expect("dirty"),
+        vec![Dirty::Added(s("wt_only.rs"))]
+    );
+    assert_eq!(repo.dirty().expect("dirty"), vec![]);
+}
+
+#[test]
+fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
+    let fx = Fixture::new();
+    fx.write("conflict.rs", "base\n");
+    fx.commit_all("base");
+    fx.git(&["checkout", "-q", "-b", "other"]);
+    fx.write("conflict.rs", "other\n");
+    let other = fx.commit_all("other");
+    fx.git(&["checkout", "-q", "main"]);
+    fx.write("conflict.rs", "main\n");
+    fx.commit_all("main");
+
+    let repo = fx.open();
+    assert!(!repo.operation_in_progress());
+
+    let out = git_output(&fx.root, &["cherry-pick", &other]);
+    assert!(!out.status.success(), "cherry-pick should conflict");
+    assert!(repo.operation_in_progress());
+    // Status still works with a conflicted index.
+    let dirty = repo.dirty().expect("dirty during conflict");
+    assert!(
+        dirty.contains(&Dirty::Modified(s("conflict.rs"))),
+        "{dirty:?}"
+    );
+    fx.git(&["cherry-pick", "--abort"]);
+    assert!(!repo.operation_in_progress());
+
+    let out = git_output(&fx.root, &["merge", "-q", "other"]);
+    assert!(!out.status.success(), "merge should conflict");
+    assert!(repo.operation_in_progress());
+    fx.git(&["merge", "--abort"]);
+    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.dirty().expect("dirty"), vec![]);
+}
