@@ -8,7 +8,7 @@
 //! Stored as a versioned tab-separated text file (fast to parse: 20,000 entries in a few ms). It is a
 //! cache: a missing, stale-versioned or corrupt file is discarded and rebuilt, never an error.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::SystemTime;
 
@@ -16,6 +16,8 @@ use crate::library::atomic;
 use crate::project::walk::FileClass;
 
 const HEADER: &str = "lexibrarian-cache v2";
+/// First field of a line that records an indexed directory rather than a file.
+const DIR_MARKER: &str = "\u{1e}dir";
 
 /// Size and modification time, the cheap identity of a file's content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +69,9 @@ pub struct Entry {
 #[derive(Clone, Debug, Default)]
 pub struct Cache {
     pub entries: BTreeMap<String, Entry>,
+    /// Directories that had an `.aindex` after the last update (so a vanished one can be removed
+    /// without walking the mirror).
+    pub dirs: BTreeSet<String>,
     /// When the cache was last saved (ns since epoch). Files modified within [`RACY_WINDOW_NS`] of it
     /// are re-hashed, since a same-size edit inside one mtime tick would otherwise go unseen.
     pub saved_at_ns: i128,
@@ -119,39 +124,40 @@ impl Cache {
     }
 
     fn render(&self) -> String {
-        let mut out = String::with_capacity(self.entries.len() * 200 + 64);
-        out.push_str(HEADER);
-        out.push('\t');
-        out.push_str(&self.saved_at_ns.to_string());
-        out.push('\n');
+        use std::fmt::Write as _;
+        let mut out = String::with_capacity(self.entries.len() * 240 + 64);
+        let _ = writeln!(out, "{HEADER}\t{}", self.saved_at_ns);
+        for dir in &self.dirs {
+            out.push_str(DIR_MARKER);
+            out.push('\t');
+            push_escaped(&mut out, dir);
+            out.push('\n');
+        }
         for (path, entry) in &self.entries {
-            let class = match entry.class {
-                FileClass::Text => "t",
-                FileClass::Binary => "b",
-                FileClass::TooLarge => "l",
-            };
-            let fields = [
-                escape(path),
-                class.to_string(),
-                entry.stat.size.to_string(),
-                entry.stat.mtime_ns.to_string(),
-                entry.source_hash.clone(),
-                entry.interface_hash.clone().unwrap_or_else(|| "-".into()),
-                entry
-                    .design
-                    .map_or("-".into(), |stat| stat.size.to_string()),
-                entry
-                    .design
-                    .map_or("-".into(), |stat| stat.mtime_ns.to_string()),
-                escape(&entry.description),
-                entry
-                    .deps
-                    .iter()
-                    .map(|dep| escape(dep))
-                    .collect::<Vec<_>>()
-                    .join("\u{1f}"),
-            ];
-            out.push_str(&fields.join("\t"));
+            push_escaped(&mut out, path);
+            out.push_str(match entry.class {
+                FileClass::Text => "\tt\t",
+                FileClass::Binary => "\tb\t",
+                FileClass::TooLarge => "\tl\t",
+            });
+            let _ = write!(out, "{}\t{}\t", entry.stat.size, entry.stat.mtime_ns);
+            out.push_str(&entry.source_hash);
+            out.push('\t');
+            out.push_str(entry.interface_hash.as_deref().unwrap_or("-"));
+            match entry.design {
+                Some(stat) => {
+                    let _ = write!(out, "\t{}\t{}\t", stat.size, stat.mtime_ns);
+                }
+                None => out.push_str("\t-\t-\t"),
+            }
+            push_escaped(&mut out, &entry.description);
+            out.push('\t');
+            for (index, dep) in entry.deps.iter().enumerate() {
+                if index > 0 {
+                    out.push('\u{1f}');
+                }
+                push_escaped(&mut out, dep);
+            }
             out.push('\n');
         }
         out
@@ -166,10 +172,15 @@ fn parse(text: &str) -> Option<Cache> {
     }
     let mut cache = Cache {
         entries: BTreeMap::new(),
+        dirs: BTreeSet::new(),
         saved_at_ns: saved.parse().ok()?,
     };
     for line in lines {
         let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() == 2 && fields[0] == DIR_MARKER {
+            cache.dirs.insert(unescape(fields[1]));
+            continue;
+        }
         if fields.len() != 10 {
             return None;
         }
@@ -213,15 +224,21 @@ fn parse(text: &str) -> Option<Cache> {
     Some(cache)
 }
 
-fn escape(text: &str) -> String {
+fn push_escaped(out: &mut String, text: &str) {
     if !text.contains(['\\', '\t', '\n', '\r', '\u{1f}']) {
-        return text.to_string();
+        out.push_str(text);
+        return;
     }
-    text.replace('\\', "\\\\")
-        .replace('\t', "\\t")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r")
-        .replace('\u{1f}', "\\u")
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\u{1f}' => out.push_str("\\u"),
+            other => out.push(other),
+        }
+    }
 }
 
 fn unescape(text: &str) -> String {
@@ -275,6 +292,8 @@ mod tests {
         let path = dir.path().join("cache");
         let mut cache = Cache::default();
         cache.entries.insert("src/ü\tx.rs".into(), entry());
+        cache.dirs.insert(String::new());
+        cache.dirs.insert("src/a b".into());
         cache.entries.insert(
             "README.md".into(),
             Entry {
@@ -289,6 +308,7 @@ mod tests {
         let (loaded, warning) = Cache::load(&path);
         assert!(warning.is_none());
         assert_eq!(loaded.entries, cache.entries);
+        assert_eq!(loaded.dirs, cache.dirs);
         assert_eq!(loaded.saved_at_ns, cache.saved_at_ns);
     }
 

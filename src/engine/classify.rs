@@ -95,14 +95,18 @@ pub struct Scanned {
     /// The design file's description, when known.
     pub description: Option<String>,
     pub warning: Option<String>,
+    /// Answered from the stat/hash cache without reading anything.
+    pub from_cache: bool,
 }
 
 /// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
+/// `design_stat` is the design file's current stat (`None`: it does not exist).
 pub fn scan(
     project: &Project,
     cache: &Cache,
     source: &str,
     stat: Stat,
+    design_stat: Option<Stat>,
     exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
     let design_rel = design_path(source);
@@ -110,9 +114,8 @@ pub fn scan(
     // The fast path: both the source and the design file are as the last update left them.
     if let Some(entry) = cache.entries.get(source) {
         if entry.stat == stat && cache.stat_is_settled(&stat) {
-            if let Some(design_stat) = entry.design {
-                if Stat::of(&design_abs) == Some(design_stat) && cache.stat_is_settled(&design_stat)
-                {
+            if let Some(cached_design) = entry.design {
+                if design_stat == Some(cached_design) && cache.stat_is_settled(&cached_design) {
                     return Scanned {
                         source: source.to_string(),
                         level: ChangeLevel::Unchanged,
@@ -126,6 +129,7 @@ pub fn scan(
                         design: None,
                         description: Some(entry.description.clone()),
                         warning: None,
+                        from_cache: true,
                     };
                 }
             }
@@ -155,6 +159,7 @@ fn scan_uncached(
         design: None,
         description: None,
         warning: None,
+        from_cache: false,
     };
     let bytes = match std::fs::read(project.abs(source)) {
         Ok(bytes) => bytes,

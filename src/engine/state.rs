@@ -15,6 +15,18 @@ const LOG_MAX_BYTES: u64 = 5 * 1024 * 1024;
 /// …keeping this many old ones (`update.log.1` … `.3`).
 const LOG_BACKUPS: u32 = 3;
 
+/// What the last complete update processed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Processed {
+    /// HEAD at the time.
+    pub commit: String,
+    /// The working tree had no uncommitted changes and the update wrote nothing: the library matched
+    /// that exact tree.
+    pub clean: bool,
+    /// Fingerprint of the effective configuration and the tool version.
+    pub fingerprint: String,
+}
+
 /// The engine's private directory and the files in it.
 #[derive(Clone, Debug)]
 pub struct StateDir {
@@ -42,22 +54,39 @@ impl StateDir {
         self.dir.join("state")
     }
 
-    /// The last commit an update fully processed, if any (a corrupt state file counts as none).
-    pub fn last_commit(&self) -> Option<String> {
+    /// What the last complete update recorded, if anything (a corrupt state file counts as none).
+    pub fn processed(&self) -> Option<Processed> {
         let text = std::fs::read_to_string(self.state_path()).ok()?;
-        text.lines()
-            .find_map(|line| line.strip_prefix("last_commit="))
-            .map(str::trim)
-            .filter(|id| id.len() >= 40 && id.chars().all(|c| c.is_ascii_hexdigit()))
-            .map(str::to_string)
+        let field = |key: &str| {
+            text.lines()
+                .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+                .map(str::trim)
+        };
+        let commit = field("last_commit")
+            .filter(|id| id.len() >= 40 && id.chars().all(|c| c.is_ascii_hexdigit()))?
+            .to_string();
+        Some(Processed {
+            commit,
+            clean: field("clean") == Some("true"),
+            fingerprint: field("fingerprint").unwrap_or("").to_string(),
+        })
     }
 
-    /// Record that everything up to `commit` is processed.
-    pub fn set_last_commit(&self, commit: &str) -> std::io::Result<()> {
-        atomic::write(
-            &self.state_path(),
-            format!("last_commit={commit}\n").as_bytes(),
-        )
+    /// The last commit an update fully processed.
+    pub fn last_commit(&self) -> Option<String> {
+        self.processed().map(|processed| processed.commit)
+    }
+
+    /// Record what this update processed.
+    pub fn set_processed(&self, processed: &Processed) -> std::io::Result<()> {
+        let text = format!(
+            "last_commit={}\nclean={}\nfingerprint={}\n",
+            processed.commit, processed.clean, processed.fingerprint
+        );
+        if std::fs::read_to_string(self.state_path()).ok().as_deref() == Some(text.as_str()) {
+            return Ok(());
+        }
+        atomic::write(&self.state_path(), text.as_bytes())
     }
 
     /// Append one line to the update log, rotating it at 5 MB × 3. Logging never fails the update.
@@ -98,12 +127,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn last_commit_round_trips_and_rejects_garbage() {
+    fn processed_state_round_trips_and_rejects_garbage() {
         let dir = tempfile::tempdir().expect("tempdir");
         let state = StateDir::new(dir.path().join("s"));
         assert_eq!(state.last_commit(), None);
         let id = "0123456789abcdef0123456789abcdef01234567";
-        state.set_last_commit(id).expect("write");
+        let processed = Processed {
+            commit: id.into(),
+            clean: true,
+            fingerprint: "f".into(),
+        };
+        state.set_processed(&processed).expect("write");
+        assert_eq!(state.processed(), Some(processed));
         assert_eq!(state.last_commit().as_deref(), Some(id));
         std::fs::write(dir.path().join("s/state"), "last_commit=zzz\n").expect("write");
         assert_eq!(state.last_commit(), None);

@@ -14,6 +14,7 @@
 //! One update runs at a time per worktree (the library lock); `--dry-run` and `--check` write nothing.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Context as _;
@@ -25,7 +26,7 @@ use super::generate;
 use super::indexes::{self, billboard_summary, structural_billboard, Child, MODULE_FILES};
 use super::lock::LibraryLock;
 use super::start_here::{self, DirSummary};
-use super::state::StateDir;
+use super::state::{Processed, StateDir};
 use crate::archivist::structural::StructuralArchivist;
 use crate::git::{Change, Dirty, GitRepo};
 use crate::library::aindex::{AIndex, ChildKind};
@@ -106,13 +107,15 @@ pub struct UpdateReport {
     /// Anything would change (what `--check` reports with exit 2).
     pub stale: bool,
     pub dry_run: bool,
+    /// Nothing changed since the last update (same HEAD, clean tree, same config): no file was read.
+    pub up_to_date: bool,
     pub elapsed_ms: u128,
 }
 
 /// What the walk (or the change list) says exists.
 struct Universe {
-    /// Every non-ignored file considered, with its size.
-    files: BTreeMap<String, u64>,
+    /// Every non-ignored file considered, with its stat data.
+    files: BTreeMap<String, Stat>,
     /// Directories to (re)index.
     dirs: BTreeSet<String>,
     /// Children of each directory to index: (name, kind, size).
@@ -143,10 +146,6 @@ pub fn run(
         dry_run: options.dry_run,
         ..UpdateReport::default()
     };
-    let (mut cache, cache_warning) = Cache::load(&state.cache_path());
-    if let Some(warning) = cache_warning {
-        state.log(&warning);
-    }
     let head = git
         .as_ref()
         .and_then(|repo| repo.head_commit().ok().flatten());
@@ -159,37 +158,100 @@ pub fn run(
         return Ok(report);
     }
 
-    // 1. Plan.
-    let universe = match plan_changes(project, options, git.as_ref(), &state, &cache)? {
-        Some(universe) => {
-            report.mode = "changed-only";
-            universe
+    // The git-native no-op: the last update saw exactly this tree (same HEAD, nothing dirty, same
+    // config), so nothing can have changed. Costs about what `git status` costs. A full update also
+    // takes the full status, to know whether it may arm this fast path for the next run.
+    let fingerprint = config_fingerprint(project);
+    let fast_path_possible = state.processed().is_some_and(|processed| {
+        processed.clean
+            && Some(&processed.commit) == head.as_ref()
+            && processed.fingerprint == fingerprint
+    }) && state.cache_path().is_file();
+    let full_status_wanted = project.config.ignore.use_gitignore
+        && options.paths.is_empty()
+        && (fast_path_possible || !options.changed_only);
+    // The cache loads on a second thread while git computes the status and the plan.
+    let cache_path = state.cache_path();
+    let planned = std::thread::scope(|threads| -> anyhow::Result<Option<_>> {
+        // On the fast path the cache is not needed at all: only load it when that is ruled out.
+        let loading = (!fast_path_possible).then(|| threads.spawn(|| Cache::load(&cache_path)));
+        let dirty = match (&git, full_status_wanted) {
+            (Some(repo), true) => Some(
+                repo.dirty()
+                    .context("cannot read the working tree status")?,
+            ),
+            _ => None,
+        };
+        let clean_tree = dirty.as_ref().is_some_and(Vec::is_empty);
+        if fast_path_possible && clean_tree {
+            return Ok(None);
         }
-        None => {
-            report.mode = if options.paths.is_empty() {
-                "full"
-            } else {
-                "paths"
-            };
-            plan_walk(project, &scope, &options.paths, &cache, &mut report)
-        }
+        let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
+        // 1. Plan.
+        let plan = match plan_changes(project, options, git.as_ref(), &state, dirty.as_deref())? {
+            Some(universe) => ("changed-only", universe, Vec::new()),
+            None => {
+                let mode = if options.paths.is_empty() {
+                    "full"
+                } else {
+                    "paths"
+                };
+                let (universe, warnings) = plan_walk(project, &scope, &options.paths);
+                (mode, universe, warnings)
+            }
+        };
+        let loaded = loading.join().unwrap_or_else(|_| {
+            (
+                Cache::default(),
+                Some("the cache could not be loaded".to_string()),
+            )
+        });
+        Ok(Some((clean_tree, plan, loaded)))
+    })?;
+    let Some((clean_tree, (mode, universe, walk_warnings), (mut cache, cache_warning))) = planned
+    else {
+        report.mode = if options.changed_only {
+            "changed-only"
+        } else {
+            "full"
+        };
+        report.up_to_date = true;
+        report.elapsed_ms = started.elapsed().as_millis();
+        state.log(&log_line(&report));
+        return Ok(report);
     };
+    report.mode = mode;
+    report.warnings.extend(walk_warnings);
+    if let Some(warning) = cache_warning {
+        state.log(&warning);
+    }
 
     // 2. Classify.
     let exists = |rel: &str| {
         universe.files.contains_key(rel) || (!universe.complete && project.abs(rel).is_file())
     };
-    let documented: Vec<(String, u64)> = universe
+    let documented: Vec<(String, Stat)> = universe
         .files
         .iter()
         .filter(|(rel, _)| documentable(&scope, rel))
-        .map(|(rel, size)| (rel.clone(), *size))
+        .map(|(rel, stat)| (rel.clone(), *stat))
         .collect();
+    let design_stats = design_file_stats(project, &documented);
+    let recomputed = AtomicUsize::new(0);
     progress.start(documented.len());
     let examined: Vec<Examined> = documented
         .par_iter()
-        .map(|(rel, size)| {
-            let outcome = examine(project, &cache, rel, *size, &exists);
+        .map(|(rel, stat)| {
+            let design_stat = design_stats.get(rel.as_str()).copied();
+            let outcome = examine(
+                project,
+                &cache,
+                rel,
+                *stat,
+                design_stat,
+                &exists,
+                &recomputed,
+            );
             progress.advance();
             outcome
         })
@@ -210,11 +272,14 @@ pub fn run(
         }
     }
     // Files in the tree but not documented (out of scope, binary, too large): cache their descriptions.
-    for (rel, size) in &universe.files {
+    for (rel, stat) in &universe.files {
         if scanned.contains_key(rel) || new_entries.contains_key(rel) {
             continue;
         }
-        new_entries.insert(rel.clone(), listed_entry(project, &cache, rel, *size));
+        new_entries.insert(
+            rel.clone(),
+            listed_entry(project, &cache, rel, *stat, &recomputed),
+        );
     }
 
     // Orphans: documented before, gone now (or out of scope / ignored now).
@@ -236,27 +301,68 @@ pub fn run(
     orphans.retain(|rel| !scanned.contains_key(rel) && path_selected(rel, &options.paths));
     let moves = resolve_orphans(project, &orphans, &universe.renames, &mut scanned);
 
-    // 3. Generate: the reverse index first.
-    let mut deps_of: HashMap<String, Vec<String>> = HashMap::new();
+    // Files whose Dependents move because a scanned file changed its imports are looked at too
+    // (in a full update they already are).
     if !universe.complete {
-        for (rel, entry) in &cache.entries {
-            if entry.design.is_some() && !orphans.contains(rel) {
-                deps_of.insert(rel.clone(), entry.deps.clone());
+        let mut affected: BTreeSet<String> = BTreeSet::new();
+        for (rel, item) in &scanned {
+            let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
+            for dep in old.iter().chain(&item.deps) {
+                if old.contains(dep) != item.deps.contains(dep) && !scanned.contains_key(dep) {
+                    affected.insert(dep.clone());
+                }
             }
         }
+        for orphan in &orphans {
+            if let Some(entry) = cache.entries.get(orphan) {
+                affected.extend(
+                    entry
+                        .deps
+                        .iter()
+                        .filter(|dep| !scanned.contains_key(*dep))
+                        .cloned(),
+                );
+            }
+        }
+        for rel in affected {
+            let abs = project.abs(&rel);
+            let (Some(stat), true) = (Stat::of(&abs), documentable(&scope, &rel)) else {
+                continue;
+            };
+            let design_stat = Stat::of(&project.abs(&design_path(&rel)));
+            let item = scan(project, &cache, &rel, stat, design_stat, &exists);
+            scanned.insert(rel, item);
+        }
     }
+
+    // 3. Generate: dependents of every file this run looks at, old (cached) and new.
+    let looked_at: HashSet<&str> = scanned.keys().map(String::as_str).collect();
+    let mut new_dependents: HashMap<String, Vec<String>> = HashMap::new();
+    let mut old_dependents: HashMap<String, Vec<String>> = HashMap::new();
+    let add = |map: &mut HashMap<String, Vec<String>>, file: &str, deps: &[String]| {
+        for dep in deps.iter().filter(|dep| looked_at.contains(dep.as_str())) {
+            map.entry(dep.clone()).or_default().push(file.to_string());
+        }
+    };
     for (rel, item) in &scanned {
-        deps_of.insert(rel.clone(), item.deps.clone());
+        add(&mut new_dependents, rel, &item.deps);
     }
-    let new_dependents = reverse(&deps_of);
-    let old_dependents = reverse(
-        &cache
-            .entries
-            .iter()
-            .filter(|(_, entry)| entry.design.is_some())
-            .map(|(rel, entry)| (rel.clone(), entry.deps.clone()))
-            .collect(),
-    );
+    for (rel, entry) in &cache.entries {
+        if entry.design.is_none() {
+            continue;
+        }
+        add(&mut old_dependents, rel, &entry.deps);
+        if !universe.complete && !orphans.contains(rel) && !scanned.contains_key(rel) {
+            add(&mut new_dependents, rel, &entry.deps);
+        }
+    }
+    for dependents in new_dependents
+        .values_mut()
+        .chain(old_dependents.values_mut())
+    {
+        dependents.sort();
+        dependents.dedup();
+    }
     let empty: Vec<String> = Vec::new();
     let archivist = StructuralArchivist;
 
@@ -428,6 +534,7 @@ pub fn run(
 
     // 4. Write design files.
     let mut descriptions: HashMap<String, String> = HashMap::new();
+    let mut written: HashSet<String> = HashSet::new();
     for write in &writes {
         let design_rel = design_path(&write.source);
         let planned_item = scanned.get(&write.source).map(|s| s.level);
@@ -450,6 +557,7 @@ pub fn run(
         atomic::write(&project.abs(&design_rel), write.text.as_bytes())
             .with_context(|| format!("cannot write {design_rel}"))?;
         report.design_files_written += 1;
+        written.insert(write.source.clone());
         // A rename's old design file goes only once the new one is safely written.
         if let Some(from) = moves.get(&write.source) {
             removals.push(from.clone());
@@ -477,7 +585,12 @@ pub fn run(
         ) {
             continue;
         }
-        let design_stat = Stat::of(&project.abs(&design_path(rel)));
+        // Re-stat only what this run wrote; everything else is as scanned.
+        let design_stat = if written.contains(rel) {
+            Stat::of(&project.abs(&design_path(rel)))
+        } else {
+            design_stats.get(rel.as_str()).copied()
+        };
         let description = descriptions
             .get(rel)
             .cloned()
@@ -574,8 +687,19 @@ pub fn run(
         }
     }
     if universe.complete && options.paths.is_empty() {
-        for (dir, path) in mirrored_indexes(project) {
-            if !universe.dirs.contains(&dir) {
+        // Indexes of directories that are gone. The cache remembers which directories were indexed;
+        // without a cache, look in the mirror.
+        let previously: Vec<(String, String)> = if cache.dirs.is_empty() {
+            mirrored_indexes(project)
+        } else {
+            cache
+                .dirs
+                .iter()
+                .map(|dir| (dir.clone(), aindex_path(dir)))
+                .collect()
+        };
+        for (dir, path) in previously {
+            if !universe.dirs.contains(&dir) && project.abs(&path).is_file() {
                 if options.writes() {
                     let _ = std::fs::remove_file(project.abs(&path));
                     remove_empty_mirror_dirs(project, &dir);
@@ -603,21 +727,46 @@ pub fn run(
         || !report.aindex_removed.is_empty()
         || report.start_here_written;
     if options.writes() {
+        let mut changed;
         if universe.complete && options.paths.is_empty() {
+            changed = cache.entries != new_entries || cache.dirs != universe.dirs;
             cache.entries = new_entries;
+            cache.dirs = universe.dirs.clone();
         } else {
+            changed = !orphans.is_empty()
+                || new_entries
+                    .iter()
+                    .any(|(rel, entry)| cache.entries.get(rel) != Some(entry));
             for orphan in &orphans {
                 cache.entries.remove(orphan);
             }
             cache.entries.extend(new_entries);
+            let dirs_before = cache.dirs.len();
+            cache.dirs.extend(universe.dirs.iter().cloned());
+            cache
+                .dirs
+                .retain(|dir| !report.aindex_removed.contains(&aindex_path(dir)));
+            changed |= cache.dirs.len() != dirs_before;
         }
-        cache
-            .save(&state.cache_path())
-            .with_context(|| format!("cannot write the cache {}", state.cache_path().display()))?;
+        // Save when anything was learned. Entries read again because their mtime was too close to
+        // the last save count too: saving now moves the save time past them.
+        let rescanned =
+            scanned.values().any(|item| !item.from_cache) || recomputed.load(Ordering::Relaxed) > 0;
+        if rescanned || changed {
+            cache.save(&state.cache_path()).with_context(|| {
+                format!("cannot write the cache {}", state.cache_path().display())
+            })?;
+        }
         let processed_everything = options.paths.is_empty();
         if let (Some(head), true) = (&head, processed_everything) {
+            let skipped = report.items.iter().any(|item| item.action == "skip");
+            let processed = Processed {
+                commit: head.clone(),
+                clean: clean_tree && !report.stale && !skipped,
+                fingerprint,
+            };
             state
-                .set_last_commit(head)
+                .set_processed(&processed)
                 .context("cannot record the last processed commit")?;
         }
     }
@@ -631,44 +780,100 @@ enum Examined {
     Listed(Box<(String, cache::Entry)>),
 }
 
+/// The current stat of every existing design file of `sources`, read one mirror directory at a time:
+/// `read_dir` plus `fstatat` relative to the directory is far cheaper than a full path lookup per file.
+fn design_file_stats<'a>(
+    project: &Project,
+    sources: &'a [(String, Stat)],
+) -> HashMap<&'a str, Stat> {
+    let mut by_dir: BTreeMap<&str, Vec<&'a str>> = BTreeMap::new();
+    for (rel, _) in sources {
+        by_dir
+            .entry(parent_rel(rel))
+            .or_default()
+            .push(rel.as_str());
+    }
+    let groups: Vec<(&str, Vec<&'a str>)> = by_dir.into_iter().collect();
+    groups
+        .par_iter()
+        .flat_map_iter(|(dir, rels)| {
+            let mirror = project.library_dir().join(dir);
+            let mut found: HashMap<String, Stat> = HashMap::new();
+            if let Ok(entries) = std::fs::read_dir(&mirror) {
+                for entry in entries.flatten() {
+                    if let (Some(name), Ok(meta)) = (entry.file_name().to_str(), entry.metadata()) {
+                        if meta.is_file() {
+                            found.insert(name.to_string(), Stat::from_metadata(&meta));
+                        }
+                    }
+                }
+            }
+            rels.iter()
+                .filter_map(|rel| {
+                    let name = format!(
+                        "{}{}",
+                        rel.rsplit('/').next().unwrap_or(rel),
+                        crate::project::mirror::DESIGN_SUFFIX
+                    );
+                    found.get(&name).map(|stat| (*rel, *stat))
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Decide how to treat one in-scope file: documented (scanned) or only listed (binary, too large).
 fn examine(
     project: &Project,
     cache: &Cache,
     rel: &str,
-    size: u64,
+    stat: Stat,
+    design_stat: Option<Stat>,
     exists: &(dyn Fn(&str) -> bool + Sync),
+    recomputed: &AtomicUsize,
 ) -> Examined {
     let abs = project.abs(rel);
-    let stat = Stat::of(&abs).unwrap_or(Stat { size, mtime_ns: 0 });
     let cached = cache
         .entries
         .get(rel)
         .filter(|e| e.stat == stat && cache.stat_is_settled(&stat));
     let class = match cached {
         Some(entry) => entry.class,
-        None => walk::classify(&abs, size, &project.config).unwrap_or(FileClass::Binary),
+        None => walk::classify(&abs, stat.size, &project.config).unwrap_or(FileClass::Binary),
     };
     if class != FileClass::Text {
         return Examined::Listed(Box::new((
             rel.to_string(),
-            listed_entry(project, cache, rel, size),
+            listed_entry(project, cache, rel, stat, recomputed),
         )));
     }
-    Examined::Documented(Box::new(scan(project, cache, rel, stat, exists)))
+    Examined::Documented(Box::new(scan(
+        project,
+        cache,
+        rel,
+        stat,
+        design_stat,
+        exists,
+    )))
 }
 
 /// A cache entry for a file that is listed in `.aindex` but has no design file.
-fn listed_entry(project: &Project, cache: &Cache, rel: &str, size: u64) -> cache::Entry {
+fn listed_entry(
+    project: &Project,
+    cache: &Cache,
+    rel: &str,
+    stat: Stat,
+    recomputed: &AtomicUsize,
+) -> cache::Entry {
     let abs = project.abs(rel);
-    let stat = Stat::of(&abs).unwrap_or(Stat { size, mtime_ns: 0 });
     if let Some(entry) = cache.entries.get(rel) {
         if entry.stat == stat && cache.stat_is_settled(&stat) && entry.design.is_none() {
             return entry.clone();
         }
     }
-    let class = walk::classify(&abs, size, &project.config).unwrap_or(FileClass::Binary);
-    let description = super::child_map::structural_description(project, rel, size)
+    recomputed.fetch_add(1, Ordering::Relaxed);
+    let class = walk::classify(&abs, stat.size, &project.config).unwrap_or(FileClass::Binary);
+    let description = super::child_map::structural_description(project, rel, stat.size)
         .unwrap_or_else(|_| "Unreadable file".to_string());
     cache::Entry {
         stat,
@@ -682,15 +887,9 @@ fn listed_entry(project: &Project, cache: &Cache, rel: &str, size: u64) -> cache
 }
 
 /// The full (or path-restricted) plan from a walk of the whole tree.
-fn plan_walk(
-    project: &Project,
-    scope: &Scope,
-    paths: &[String],
-    _cache: &Cache,
-    report: &mut UpdateReport,
-) -> Universe {
+fn plan_walk(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, Vec<String>) {
     let walk = walk::walk_project(&project.root, &project.config);
-    report.warnings.extend(walk.warnings.iter().cloned());
+    let warnings = walk.warnings.clone();
     let mut universe = Universe {
         files: BTreeMap::new(),
         dirs: BTreeSet::new(),
@@ -717,7 +916,13 @@ fn plan_walk(
         match entry.kind {
             EntryKind::File => {
                 if path_selected(&entry.rel, paths) {
-                    universe.files.insert(entry.rel.clone(), entry.size);
+                    universe.files.insert(
+                        entry.rel.clone(),
+                        Stat {
+                            size: entry.size,
+                            mtime_ns: entry.mtime_ns,
+                        },
+                    );
                 }
             }
             EntryKind::Dir => {
@@ -740,7 +945,14 @@ fn plan_walk(
             universe.dirs.insert(dir);
         }
     }
-    universe
+    (universe, warnings)
+}
+
+/// Identifies the effective configuration and tool version: a change to either invalidates the
+/// no-op fast path.
+fn config_fingerprint(project: &Project) -> String {
+    let config = serde_json::to_string(&project.config).unwrap_or_default();
+    crate::hash::sha256_hex(format!("{}\n{config}", env!("CARGO_PKG_VERSION")).as_bytes())
 }
 
 /// Whether a file gets a design file: inside a scope root, mirrorable, and not a dotfile (nor inside a
@@ -766,7 +978,7 @@ fn plan_changes(
     options: &UpdateOptions,
     git: Option<&GitRepo>,
     state: &StateDir,
-    cache: &Cache,
+    dirty: Option<&[Dirty]>,
 ) -> anyhow::Result<Option<Universe>> {
     if !options.changed_only || !options.paths.is_empty() {
         return Ok(None);
@@ -775,7 +987,7 @@ fn plan_changes(
     let (Some(last), Some(head)) = (state.last_commit(), repo.head_commit()?) else {
         return Ok(None);
     };
-    if cache.entries.is_empty() || !repo.has_commit(&last) {
+    if !state.cache_path().is_file() || !repo.has_commit(&last) {
         state.log("changed-only: no usable previous run; doing a full update");
         return Ok(None);
     }
@@ -814,7 +1026,21 @@ fn plan_changes(
             }
         }
     }
-    for dirty in repo.dirty()? {
+    // Tracked files only, and not the library's own files (the update rewrites those itself):
+    // untracked files are documented once committed, or by a full update. This keeps the
+    // post-commit hook's run to about half of a `git status`.
+    let dirty = match dirty {
+        Some(dirty) => dirty.to_vec(),
+        None => {
+            let library = if prefix.is_empty() {
+                LIBRARY_DIR.to_string()
+            } else {
+                format!("{prefix}/{LIBRARY_DIR}")
+            };
+            repo.tracked_changes_outside(&library)?
+        }
+    };
+    for dirty in dirty {
         match dirty {
             Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => touched.extend(strip(&p)),
             Dirty::Renamed { from, to } => {
@@ -845,7 +1071,13 @@ fn plan_changes(
             .or_insert_with(|| walk::list_dir(&project.root, &project.config, &parent).entries);
         match listing.iter().find(|entry| entry.rel == *path) {
             Some(entry) if entry.kind == EntryKind::File => {
-                universe.files.insert(path.clone(), entry.size);
+                universe.files.insert(
+                    path.clone(),
+                    Stat {
+                        size: entry.size,
+                        mtime_ns: entry.mtime_ns,
+                    },
+                );
             }
             _ => {
                 universe.gone.insert(path.clone());
@@ -964,21 +1196,6 @@ fn resolve_orphans(
     moves
 }
 
-/// file → files that import it (sorted).
-fn reverse(deps_of: &HashMap<String, Vec<String>>) -> HashMap<String, Vec<String>> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
-    for (file, deps) in deps_of {
-        for dep in deps {
-            out.entry(dep.clone()).or_default().push(file.clone());
-        }
-    }
-    for dependents in out.values_mut() {
-        dependents.sort();
-        dependents.dedup();
-    }
-    out
-}
-
 fn path_selected(rel: &str, paths: &[String]) -> bool {
     paths.is_empty()
         || paths
@@ -1046,6 +1263,39 @@ fn mirror_entries(project: &Project) -> Vec<(String, bool)> {
     out
 }
 
+/// Directories one or two levels deep that have an `.aindex` in the mirror (what START_HERE shows).
+fn indexed_top_dirs(project: &Project) -> Vec<String> {
+    let subdirs = |rel: &str| -> Vec<String> {
+        let Ok(entries) = std::fs::read_dir(project.library_dir().join(rel)) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+            .filter_map(|entry| entry.file_name().to_str().map(str::to_string))
+            .filter(|name| {
+                !(rel.is_empty()
+                    && crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name.as_str()))
+            })
+            .map(|name| {
+                if rel.is_empty() {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                }
+            })
+            .collect()
+    };
+    let mut out = Vec::new();
+    for top in subdirs("") {
+        out.extend(subdirs(&top));
+        out.push(top);
+    }
+    out.retain(|dir| project.abs(&aindex_path(dir)).is_file());
+    out.sort();
+    out
+}
+
 fn existing_billboard(project: &Project, dir: &str) -> String {
     let rel = aindex_path(dir);
     std::fs::read_to_string(project.abs(&rel))
@@ -1074,8 +1324,8 @@ fn write_start_here(
     report: &mut UpdateReport,
 ) -> anyhow::Result<()> {
     let mut summaries: BTreeMap<String, String> = BTreeMap::new();
-    for (dir, path) in mirrored_indexes(project) {
-        if dir.is_empty() || dir.matches('/').count() > 1 || report.aindex_removed.contains(&path) {
+    for dir in indexed_top_dirs(project) {
+        if report.aindex_removed.contains(&aindex_path(&dir)) {
             continue;
         }
         summaries.insert(dir.clone(), existing_billboard(project, &dir));

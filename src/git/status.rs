@@ -252,17 +252,39 @@ impl GitRepo {
     /// path, sorted by path (renames by `to`). Submodules are skipped. The index is only read,
     /// never written. In a repository without commits every file is [`Dirty::Added`].
     pub fn dirty(&self) -> Result<Vec<Dirty>, GitError> {
+        self.status_with(Vec::new(), gix::status::UntrackedFiles::Files)
+    }
+
+    /// Changes to *tracked* files only (staged and unstaged), without looking inside the
+    /// working-tree directory `dir` (relative to the working tree root). Skipping untracked files
+    /// saves the directory walk, and skipping a large directory the caller tracks by other means
+    /// (the library itself) saves its stat calls: together about half of a full status.
+    pub fn tracked_changes_outside(&self, dir: &str) -> Result<Vec<Dirty>, GitError> {
+        let dir = dir.trim_end_matches('/');
+        let patterns = if dir.is_empty() {
+            Vec::new()
+        } else {
+            vec![BString::from(format!(":(exclude){dir}/"))]
+        };
+        self.status_with(patterns, gix::status::UntrackedFiles::None)
+    }
+
+    fn status_with(
+        &self,
+        patterns: Vec<BString>,
+        untracked: gix::status::UntrackedFiles,
+    ) -> Result<Vec<Dirty>, GitError> {
         let iter = self
             .repo
             .status(gix::progress::Discard)
             .map_err(GitError::read("prepare the status of the working tree"))?
-            .untracked_files(gix::status::UntrackedFiles::Files)
+            .untracked_files(untracked)
             .index_worktree_submodules(None)
             .index_worktree_rewrites(None)
             .tree_index_track_renames(gix::status::tree_index::TrackRenames::Given(
                 gix::diff::Rewrites::default(),
             ))
-            .into_iter(Vec::<BString>::new())
+            .into_iter(patterns)
             .map_err(GitError::read("compute the status of the working tree"))?;
 
         let mut collector = Collector::default();

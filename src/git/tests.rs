@@ -677,3 +677,21 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     assert!(!repo.operation_in_progress());
     assert_eq!(repo.dirty().expect("dirty"), vec![]);
 }
+
+#[test]
+fn tracked_changes_outside_skips_one_directory_and_untracked_files() {
+    let fx = Fixture::new();
+    fx.write("src/a.rs", "a");
+    fx.write(".lexibrary/src/a.rs.md", "design");
+    fx.commit_all("base");
+    fx.write("src/a.rs", "changed");
+    fx.write(".lexibrary/src/a.rs.md", "edited design");
+    fx.write(".lexibrary/new.md", "untracked");
+    fx.write("src/new.rs", "untracked");
+    let repo = fx.open();
+    assert_eq!(
+        repo.tracked_changes_outside(".lexibrary").expect("status"),
+        vec![Dirty::Modified(s("src/a.rs"))]
+    );
+    assert_eq!(repo.dirty().expect("status").len(), 4);
+}

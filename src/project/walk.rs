@@ -29,6 +29,8 @@ pub struct Entry {
     pub kind: EntryKind,
     /// Size in bytes (0 for directories).
     pub size: u64,
+    /// Modification time in nanoseconds since the Unix epoch (0 for directories or when unknown).
+    pub mtime_ns: i128,
 }
 
 /// What a walk found, sorted by path, plus what it had to skip.
@@ -126,10 +128,7 @@ pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
             return false;
         }
         // Keep the chain of ancestors leading to the target, the target, and its direct children.
-        let on_the_way = target.is_empty()
-            || rel.is_empty()
-            || target == rel
-            || target.starts_with(&format!("{rel}/"));
+        let on_the_way = rel.is_empty() || target == rel || target.starts_with(&format!("{rel}/"));
         let parent = rel.rfind('/').map_or("", |cut| &rel[..cut]);
         on_the_way || parent == target
     });
@@ -192,16 +191,25 @@ fn visit(root: &Path, result: Result<ignore::DirEntry, ignore::Error>) -> Visit 
             rel,
             kind: EntryKind::Dir,
             size: 0,
+            mtime_ns: 0,
         });
     }
     if !file_type.is_file() {
         return Visit::Skip;
     }
-    let size = entry.metadata().map(|meta| meta.len()).unwrap_or(0);
+    let (size, mtime_ns) = entry.metadata().map_or((0, 0), |meta| {
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |elapsed| elapsed.as_nanos() as i128);
+        (meta.len(), mtime_ns)
+    });
     Visit::Keep(Entry {
         rel,
         kind: EntryKind::File,
         size,
+        mtime_ns,
     })
 }
 

@@ -558,3 +558,84 @@ fn a_corrupt_cache_or_state_is_rebuilt() {
     assert!(out.contains("wrote 0 design files"), "{out}");
     assert!(p.read(".git/lexibrarian/update.log").contains("rebuilding"));
 }
+
+#[test]
+fn a_clean_tree_at_the_processed_commit_is_up_to_date_without_reading_files() {
+    let p = project().fixture("rust").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    // This run sees a clean tree and writes nothing: it arms the fast path.
+    assert!(levels(&update_ok(&p, &[])).is_empty());
+    let fast = update_ok(&p, &[]);
+    assert!(fast.contains("up to date"), "{fast}");
+    assert_eq!(run(&p, p.lexictl(&["update", "--check"])).code, 0);
+
+    // Anything dirty, a new commit, or a config change disarms it.
+    p.write("src/lib.rs", p.read("src/lib.rs") + "\npub fn extra() {}\n");
+    let dirty = update_ok(&p, &["--dry-run"]);
+    assert!(dirty.contains("INTERFACE_CHANGED src/lib.rs"), "{dirty}");
+    p.git(&["checkout", "--", "src/lib.rs"]);
+    assert!(update_ok(&p, &[]).contains("up to date"));
+    let config = p
+        .read(".lexibrary/config.yaml")
+        .replace("max_file_size_kb: 512", "max_file_size_kb: 256");
+    p.write(".lexibrary/config.yaml", config);
+    p.git(&["commit", "-q", "-am", "config"]);
+    let after_config = update_ok(&p, &[]);
+    assert!(!after_config.contains("up to date"), "{after_config}");
+    // A design file deleted by hand is noticed and restored.
+    assert!(update_ok(&p, &[]).contains("up to date"));
+    std::fs::remove_file(p.path(".lexibrary/src/lib.rs.md")).expect("remove");
+    let restored = update_ok(&p, &[]);
+    assert!(
+        restored.contains("NEW               src/lib.rs"),
+        "{restored}"
+    );
+}
+
+#[test]
+fn changed_only_refreshes_dependents_of_unchanged_files() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    update_ok(&p, &["--changed-only"]);
+    p.write("pkg/report.py", "from .sub.units import to_celsius\n");
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "importer"]);
+    let out = update_ok(&p, &["--changed-only"]);
+    assert!(out.contains("NEW               pkg/report.py"), "{out}");
+    assert!(out.contains("DEPENDENTS        pkg/sub/units.py"), "{out}");
+    assert!(p
+        .read(".lexibrary/pkg/sub/units.py.md")
+        .contains("- pkg/forecast.py\n- pkg/report.py"));
+    // The importer goes away again: the dependent is dropped.
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    p.git(&["rm", "-q", "pkg/report.py"]);
+    p.git(&["commit", "-q", "-m", "drop importer"]);
+    let out = update_ok(&p, &["--changed-only"]);
+    assert!(out.contains("DELETED           pkg/report.py"), "{out}");
+    assert!(out.contains("DEPENDENTS        pkg/sub/units.py"), "{out}");
+    assert!(!p
+        .read(".lexibrary/pkg/sub/units.py.md")
+        .contains("pkg/report.py"));
+}
+
+#[test]
+fn untracked_files_wait_for_their_commit_or_a_full_update() {
+    let p = project().file("src/a.py", "A = 1\n").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    update_ok(&p, &["--changed-only"]);
+    p.write("src/draft.py", "def draft():\n    pass\n");
+    let changed = update_ok(&p, &["--changed-only"]);
+    assert!(!changed.contains("src/draft.py"), "{changed}");
+    let full = update_ok(&p, &[]);
+    assert!(full.contains("NEW               src/draft.py"), "{full}");
+}

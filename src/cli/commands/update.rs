@@ -99,6 +99,13 @@ const LISTED_ITEMS: usize = 50;
 
 fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
     let mut out = String::new();
+    if report.up_to_date {
+        out.push_str(&format!(
+            "lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
+            report.mode
+        ));
+        return out;
+    }
     let counts: Vec<String> = report
         .counts
         .iter()

@@ -1,0 +1,229 @@
+//! Benchmark: `lexictl update` on generated mixed-language git repositories (release build).
+//!
+//! For each size (default 1,000 and 20,000 source files; Rust, TypeScript, JavaScript and Python in
+//! nested directories, with relative imports so the reverse index has work to do, committed over
+//! three commits) it measures:
+//!
+//! - cold full `lexictl update` (empty library, no cache) — wall time and peak RSS;
+//! - `lexictl update` with nothing changed, against `git status` on the same repository (medians);
+//! - `lexictl update --changed-only` after a one-file commit (median).
+//!
+//! Targets (issue 3): cold 20k < 10 s and ≤ 25× the 1k time; no-op < 2× `git status`; changed-only
+//! after a one-file commit < 100 ms; cold 20k peak memory < 300 MB.
+//!
+//! Run: `cargo bench --bench update` (options: `-- --sizes 1000,20000 --runs 5`).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let mut sizes = vec![1_000usize, 20_000];
+    let mut runs = 5usize;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--sizes" => {
+                if let Some(list) = args.next() {
+                    sizes = list.split(',').filter_map(|s| s.parse().ok()).collect();
+                }
+            }
+            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs),
+            "--generate-only" => {
+                // Leave a generated repository behind for profiling: `-- --generate-only DIR SIZE`.
+                let dir = args.next().expect("DIR");
+                let size = args.next().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+                std::fs::create_dir_all(&dir).expect("mkdir");
+                generate(Path::new(&dir), size);
+                return;
+            }
+            _ => {}
+        }
+    }
+    let lexictl = env!("CARGO_BIN_EXE_lexictl");
+    let mut cold_times = Vec::new();
+    for &size in &sizes {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let started = Instant::now();
+        generate(root, size);
+        eprintln!(
+            "[{size}] generated and committed in {:.1}s",
+            started.elapsed().as_secs_f64()
+        );
+        run(root, lexictl, &["init", "--yes"]);
+
+        let (cold, peak_kb) = timed_with_memory(root, lexictl, &["update"]);
+        cold_times.push(cold);
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "library"]);
+        run(root, lexictl, &["update", "--changed-only"]);
+
+        let noop = median(runs, || timed(root, lexictl, &["update"]));
+        let status = median(runs, || {
+            let started = Instant::now();
+            git(root, &["status", "--porcelain"]);
+            started.elapsed()
+        });
+
+        let target = first_python_file(root);
+        let mut counter = 0;
+        let changed = median(runs, || {
+            counter += 1;
+            let path = root.join(&target);
+            let mut text = std::fs::read_to_string(&path).expect("read");
+            text.push_str(&format!(
+                "\n\ndef added_{counter}(x: int) -> int:\n    return x\n"
+            ));
+            std::fs::write(&path, text).expect("write");
+            git(root, &["commit", "-q", "-am", "one file"]);
+            let elapsed = timed(root, lexictl, &["update", "--changed-only"]);
+            git(root, &["add", "-A"]);
+            git(root, &["commit", "-q", "-m", "library"]);
+            elapsed
+        });
+
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "[{size} files] cold update {:.2} s ({:.0} files/s), peak RSS {}; no-op update {:.0} ms vs git status {:.0} ms ({:.2}×); changed-only after a one-file commit {:.0} ms",
+            cold.as_secs_f64(),
+            size as f64 / cold.as_secs_f64(),
+            peak_kb.map_or("n/a".to_string(), |kb| format!("{:.0} MB", kb as f64 / 1024.0)),
+            ms(noop),
+            ms(status),
+            noop.as_secs_f64() / status.as_secs_f64(),
+            ms(changed),
+        );
+    }
+    if cold_times.len() == 2 {
+        println!(
+            "cold scaling: {}× files took {:.1}× the time (target ≤ 25×)",
+            sizes[1] / sizes[0].max(1),
+            cold_times[1].as_secs_f64() / cold_times[0].as_secs_f64()
+        );
+    }
+}
+
+fn median(runs: usize, mut measure: impl FnMut() -> Duration) -> Duration {
+    let mut times: Vec<Duration> = (0..runs.max(1)).map(|_| measure()).collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn command(root: &Path, program: &str, args: &[&str]) -> Command {
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .current_dir(root)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Bench")
+        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
+        .env("GIT_COMMITTER_NAME", "Bench")
+        .env("GIT_COMMITTER_EMAIL", "bench@example.com")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    command
+}
+
+fn run(root: &Path, program: &str, args: &[&str]) {
+    let output = command(root, program, args).output().expect("spawn");
+    assert!(
+        output.status.success(),
+        "{program} {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn git(root: &Path, args: &[&str]) {
+    run(root, "git", args);
+}
+
+fn timed(root: &Path, program: &str, args: &[&str]) -> Duration {
+    let started = Instant::now();
+    run(root, program, args);
+    started.elapsed()
+}
+
+/// Wall time, and peak RSS in KiB when GNU time is available.
+fn timed_with_memory(root: &Path, program: &str, args: &[&str]) -> (Duration, Option<u64>) {
+    if Path::new("/usr/bin/time").exists() {
+        let mut full = vec!["-f", "%M", program];
+        full.extend_from_slice(args);
+        let started = Instant::now();
+        let output = command(root, "/usr/bin/time", &full)
+            .output()
+            .expect("spawn");
+        let elapsed = started.elapsed();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let peak = String::from_utf8_lossy(&output.stderr)
+            .lines()
+            .last()
+            .and_then(|line| line.trim().parse().ok());
+        return (elapsed, peak);
+    }
+    (timed(root, program, args), None)
+}
+
+fn first_python_file(root: &Path) -> String {
+    let _ = root;
+    "src/pkg00/mod00/file00002.py".to_string()
+}
+
+/// `size` files: 20 packages × 10 modules × N files, cycling Rust/TypeScript/JavaScript/Python, each
+/// importing its predecessor in the same directory where the language allows a relative import.
+fn generate(root: &Path, size: usize) {
+    git(root, &["init", "-q", "-b", "main"]);
+    std::fs::write(root.join(".gitignore"), "target/\nnode_modules/\n").expect("write");
+    let per_dir = size.div_ceil(200).max(1);
+    for index in 0..size {
+        let dir = format!(
+            "src/pkg{:02}/mod{:02}",
+            index / (per_dir * 10),
+            (index / per_dir) % 10
+        );
+        let previous = index
+            .checked_sub(1)
+            .filter(|p| p / per_dir == index / per_dir);
+        let (ext, text) = match index % 4 {
+            0 => (
+                "rs",
+                format!("//! Module {index}: adds things.\n\n/// Adds {index}.\npub fn f{index}(x: u32) -> u32 {{\n    if x > 10 {{ x + {index} }} else {{ x }}\n}}\n\npub struct S{index} {{\n    pub value: u32,\n}}\n"),
+            ),
+            1 => (
+                "ts",
+                format!(
+                    "/** Module {index}. */\n{}export interface I{index} {{ value: number }}\n\nexport function f{index}(x: number): number {{\n  return x + {index};\n}}\n",
+                    previous.map_or(String::new(), |p| format!("import {{ f{p} }} from './file{p:05}';\n\n"))
+                ),
+            ),
+            2 => (
+                "py",
+                format!(
+                    "\"\"\"Module {index}.\"\"\"\n{}\n\ndef f{index}(x: int) -> int:\n    return x + {index}\n\n\nclass C{index}:\n    def method(self) -> int:\n        return {index}\n",
+                    previous.map_or(String::new(), |p| format!("\nimport os\n# previous module: file{p:05}\n"))
+                ),
+            ),
+            _ => (
+                "js",
+                format!(
+                    "// Module {index}.\n{}export const f{index} = (x) => x + {index};\n",
+                    previous.map_or(String::new(), |p| format!("import {{ f{p} }} from './file{p:05}.ts';\n"))
+                ),
+            ),
+        };
+        let path = root.join(format!("{dir}/file{index:05}.{ext}"));
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+        // History: three commits.
+        if index == size / 3 || index == 2 * size / 3 {
+            git(root, &["add", "-A"]);
+            git(root, &["commit", "-q", "-m", "part"]);
+        }
+    }
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-q", "-m", "rest"]);
+}
