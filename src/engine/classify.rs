@@ -100,13 +100,15 @@ pub struct Scanned {
 }
 
 /// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
-/// `design_stat` is the design file's current stat (`None`: it does not exist).
+/// `design_stat` is the design file's current stat (`None`: it does not exist). `bytes` is the
+/// source's content when the caller already read it.
 pub fn scan(
     project: &Project,
     cache: &Cache,
     source: &str,
     stat: Stat,
     design_stat: Option<Stat>,
+    bytes: Option<Vec<u8>>,
     exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
     let design_rel = design_path(source);
@@ -135,15 +137,27 @@ pub fn scan(
             }
         }
     }
-    scan_uncached(project, source, stat, &design_abs, &design_rel, exists)
+    scan_uncached(
+        project,
+        source,
+        stat,
+        &design_abs,
+        &design_rel,
+        design_stat.is_some(),
+        bytes,
+        exists,
+    )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn scan_uncached(
     project: &Project,
     source: &str,
     stat: Stat,
     design_abs: &Path,
     design_rel: &str,
+    design_exists: bool,
+    bytes: Option<Vec<u8>>,
     exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
     let mut scanned = Scanned {
@@ -161,7 +175,7 @@ fn scan_uncached(
         warning: None,
         from_cache: false,
     };
-    let bytes = match std::fs::read(project.abs(source)) {
+    let bytes = match bytes.map_or_else(|| std::fs::read(project.abs(source)), Ok) {
         Ok(bytes) => bytes,
         Err(err) => {
             scanned.level = ChangeLevel::SkippedInvalid;
@@ -202,10 +216,12 @@ fn scan_uncached(
         }
     }
 
-    let design_text = match std::fs::read_to_string(design_abs) {
-        Ok(text) => Some(text),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => {
+    // The caller stat'ed the mirror directory: a design file that was not there is not read.
+    let design_text = match design_exists.then(|| std::fs::read_to_string(design_abs)) {
+        None => None,
+        Some(Ok(text)) => Some(text),
+        Some(Err(err)) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Some(Err(err)) => {
             scanned.level = ChangeLevel::SkippedInvalid;
             scanned.warning = Some(format!("{design_rel}: cannot read ({err}); skipped"));
             return scanned;

@@ -330,7 +330,7 @@ pub fn run(
                 continue;
             };
             let design_stat = Stat::of(&project.abs(&design_path(&rel)));
-            let item = scan(project, &cache, &rel, stat, design_stat, &exists);
+            let item = scan(project, &cache, &rel, stat, design_stat, None, &exists);
             scanned.insert(rel, item);
         }
     }
@@ -547,7 +547,11 @@ pub fn run(
             continue;
         }
         // D-061: an agent edit that landed during this update wins.
-        let now = std::fs::read_to_string(project.abs(&design_rel)).ok();
+        let abs = project.abs(&design_rel);
+        let now = match &write.expected {
+            None if abs.symlink_metadata().is_err() => None,
+            _ => Some(std::fs::read_to_string(&abs).unwrap_or_default()),
+        };
         if now != write.expected {
             let message = format!("{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's");
             state.log(&message);
@@ -837,9 +841,18 @@ fn examine(
         .entries
         .get(rel)
         .filter(|e| e.stat == stat && cache.stat_is_settled(&stat));
-    let class = match cached {
-        Some(entry) => entry.class,
-        None => walk::classify(&abs, stat.size, &project.config).unwrap_or(FileClass::Binary),
+    // One read serves both the binary sniff and the scan.
+    let (class, bytes) = match cached {
+        Some(entry) => (entry.class, None),
+        None if walk::has_binary_extension(&abs, &project.config) => (FileClass::Binary, None),
+        None if stat.size > project.config.crawl.max_file_size_kb.saturating_mul(1024) => {
+            (FileClass::TooLarge, None)
+        }
+        None => match std::fs::read(&abs) {
+            Ok(bytes) if bytes[..bytes.len().min(8192)].contains(&0) => (FileClass::Binary, None),
+            Ok(bytes) => (FileClass::Text, Some(bytes)),
+            Err(_) => (FileClass::Text, None),
+        },
     };
     if class != FileClass::Text {
         return Examined::Listed(Box::new((
@@ -853,6 +866,7 @@ fn examine(
         rel,
         stat,
         design_stat,
+        bytes,
         exists,
     )))
 }

@@ -12,10 +12,20 @@ pub fn write(path: &Path, contents: &[u8]) -> std::io::Result<()> {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir)?;
-    let mut temp = tempfile::Builder::new()
-        .prefix(".lexi-tmp-")
-        .tempfile_in(dir)?;
+    let temp_in = |dir: &Path| {
+        tempfile::Builder::new()
+            .prefix(".lexi-tmp-")
+            .tempfile_in(dir)
+    };
+    // Create missing parents only when needed: most writes land in existing directories.
+    let mut temp = match temp_in(dir) {
+        Ok(temp) => temp,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir)?;
+            temp_in(dir)?
+        }
+        Err(err) => return Err(err),
+    };
     temp.write_all(contents)?;
     temp.persist(path).map_err(|err| err.error)?;
     Ok(())
