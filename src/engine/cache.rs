@@ -110,12 +110,31 @@ impl Cache {
         }
     }
 
-    /// Save atomically.
-    pub fn save(&mut self, path: &Path) -> std::io::Result<()> {
-        self.saved_at_ns = SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_nanos() as i128);
+    /// Save atomically. `run_started_ns` is when the run that produced these entries started: an
+    /// entry whose file was modified within [`RACY_WINDOW_NS`] of it may have changed again within
+    /// the same mtime tick after it was read, so it is saved *smudged* (mtime 0) and will be read
+    /// again next time — the way git treats racily clean index entries.
+    pub fn save(&mut self, path: &Path, run_started_ns: i128) -> std::io::Result<()> {
+        let racy_from = run_started_ns - RACY_WINDOW_NS;
+        for entry in self.entries.values_mut() {
+            if entry.stat.mtime_ns >= racy_from {
+                entry.stat.mtime_ns = 0;
+            }
+            if let Some(design) = &mut entry.design {
+                if design.mtime_ns >= racy_from {
+                    design.mtime_ns = 0;
+                }
+            }
+        }
+        self.saved_at_ns = run_started_ns;
         atomic::write(path, self.render().as_bytes())
+    }
+
+    /// Now, in nanoseconds since the Unix epoch.
+    pub fn now_ns() -> i128 {
+        SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos() as i128)
     }
 
     /// Whether `stat` is trustworthy evidence that the file did not change since it was cached.
@@ -304,12 +323,41 @@ mod tests {
                 ..entry()
             },
         );
-        cache.save(&path).expect("save");
+        cache.save(&path, 1_000_000_000_000).expect("save");
         let (loaded, warning) = Cache::load(&path);
         assert!(warning.is_none());
         assert_eq!(loaded.entries, cache.entries);
         assert_eq!(loaded.dirs, cache.dirs);
         assert_eq!(loaded.saved_at_ns, cache.saved_at_ns);
+    }
+
+    #[test]
+    fn entries_modified_near_the_run_start_are_saved_smudged() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cache");
+        let started = 10 * RACY_WINDOW_NS;
+        let mut cache = Cache::default();
+        let mut fresh = entry();
+        fresh.stat.mtime_ns = started - RACY_WINDOW_NS / 2;
+        let mut settled = entry();
+        settled.stat.mtime_ns = started - 2 * RACY_WINDOW_NS;
+        settled.design = Some(Stat {
+            size: 1,
+            mtime_ns: started + 1,
+        });
+        cache.entries.insert("fresh".into(), fresh);
+        cache.entries.insert("settled".into(), settled);
+        cache.save(&path, started).expect("save");
+        let (loaded, _) = Cache::load(&path);
+        assert_eq!(loaded.entries["fresh"].stat.mtime_ns, 0);
+        assert_eq!(
+            loaded.entries["settled"].stat.mtime_ns,
+            started - 2 * RACY_WINDOW_NS
+        );
+        assert_eq!(
+            loaded.entries["settled"].design.map(|d| d.mtime_ns),
+            Some(0)
+        );
     }
 
     #[test]

@@ -20,8 +20,7 @@ use std::path::Path;
 
 use super::cache::{Cache, Stat};
 use crate::hash::sha256_hex;
-use crate::library::design_file::DesignFile;
-use crate::library::footer;
+use crate::library::design_file::{is_unedited, DesignFile};
 use crate::project::mirror::design_path;
 use crate::project::Project;
 use crate::source::{extract, Interface, Language};
@@ -137,7 +136,7 @@ pub fn scan(
             }
         }
     }
-    scan_uncached(
+    let mut scanned = scan_uncached(
         project,
         source,
         stat,
@@ -146,7 +145,17 @@ pub fn scan(
         design_stat.is_some(),
         bytes,
         exists,
-    )
+    );
+    // A skipped file still imports what it imported: keep the reverse index steady.
+    if matches!(
+        scanned.level,
+        ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid
+    ) {
+        if let Some(entry) = cache.entries.get(source) {
+            scanned.deps = entry.deps.clone();
+        }
+    }
+    scanned
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -246,9 +255,7 @@ fn scan_uncached(
     scanned.description = Some(design.frontmatter.description.clone());
     scanned.level = match &design.footer {
         None => ChangeLevel::AgentUpdated,
-        Some(footer) if footer::design_hash_of(&design_text) != footer.design_hash => {
-            ChangeLevel::AgentUpdated
-        }
+        Some(footer) if !is_unedited(&design_text, footer) => ChangeLevel::AgentUpdated,
         Some(footer) if footer.source_hash == scanned.source_hash => ChangeLevel::Unchanged,
         Some(footer) => match (&scanned.interface_hash, &footer.interface_hash) {
             (Some(new), Some(old)) if new == old => ChangeLevel::ContentOnly,

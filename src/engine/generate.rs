@@ -128,8 +128,21 @@ fn owned_rank(heading: &str) -> Option<usize> {
 /// AGENT_UPDATED: keep every byte above the footer, write a fresh footer (DESIGN §4).
 pub fn refresh_footer(scanned: &Scanned) -> String {
     let existing = scanned.design_text.as_deref().unwrap_or("");
-    let (content, _) = footer::split(existing);
+    let (content, block) = footer::split(existing);
     let mut content = content.to_string();
+    // Text an agent appended after the old footer moves above the new one.
+    let trailing = block.map_or("", footer::trailing_text).trim();
+    if !trailing.is_empty() {
+        if !content.ends_with("\n\n") {
+            content.push_str(if content.ends_with('\n') {
+                "\n"
+            } else {
+                "\n\n"
+            });
+        }
+        content.push_str(trailing);
+        content.push_str("\n\n");
+    }
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }

@@ -31,11 +31,16 @@ pub struct Processed {
 #[derive(Clone, Debug)]
 pub struct StateDir {
     pub dir: PathBuf,
+    /// When set, [`StateDir::log`] writes nothing (for runs that must not write).
+    pub read_only: bool,
 }
 
 impl StateDir {
     pub fn new(dir: PathBuf) -> StateDir {
-        StateDir { dir }
+        StateDir {
+            dir,
+            read_only: false,
+        }
     }
 
     pub fn cache_path(&self) -> PathBuf {
@@ -89,8 +94,38 @@ impl StateDir {
         atomic::write(&self.state_path(), text.as_bytes())
     }
 
+    /// Paths a `--changed-only` run saw as uncommitted changes: the next one looks at them again,
+    /// in case they were reverted in between.
+    pub fn pending_paths(&self) -> Vec<String> {
+        std::fs::read_to_string(self.dir.join("pending"))
+            .map(|text| {
+                text.lines()
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Replace the pending paths (an empty list removes the file).
+    pub fn set_pending_paths(&self, paths: &[String]) -> std::io::Result<()> {
+        let path = self.dir.join("pending");
+        if paths.is_empty() {
+            return match std::fs::remove_file(&path) {
+                Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(err),
+                _ => Ok(()),
+            };
+        }
+        let mut text = paths.join("\n");
+        text.push('\n');
+        atomic::write(&path, text.as_bytes())
+    }
+
     /// Append one line to the update log, rotating it at 5 MB × 3. Logging never fails the update.
     pub fn log(&self, message: &str) {
+        if self.read_only {
+            return;
+        }
         let path = self.log_path();
         let _ = std::fs::create_dir_all(&self.dir);
         if std::fs::metadata(&path).is_ok_and(|meta| meta.len() >= LOG_MAX_BYTES) {

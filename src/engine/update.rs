@@ -31,8 +31,7 @@ use crate::archivist::structural::StructuralArchivist;
 use crate::git::{Change, Dirty, GitRepo};
 use crate::library::aindex::{AIndex, ChildKind};
 use crate::library::atomic;
-use crate::library::design_file::DesignFile;
-use crate::library::footer;
+use crate::library::design_file::{is_unedited, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::{
     aindex_path, design_path, is_mirrorable, source_for_design, AINDEX_FILE,
 };
@@ -116,6 +115,8 @@ pub struct UpdateReport {
 struct Universe {
     /// Every non-ignored file considered, with its stat data.
     files: BTreeMap<String, Stat>,
+    /// Every file the walk found, considered or not (import resolution needs all of them).
+    all_files: HashSet<String>,
     /// Directories to (re)index.
     dirs: BTreeSet<String>,
     /// Children of each directory to index: (name, kind, size).
@@ -124,6 +125,8 @@ struct Universe {
     gone: BTreeSet<String>,
     /// Renames git reported (from, to).
     renames: Vec<(String, String)>,
+    /// Uncommitted changes this `--changed-only` run looked at (remembered for the next one).
+    dirty_paths: Vec<String>,
     /// Whether the whole tree was walked (so the cache can be pruned and vanished dirs found).
     complete: bool,
 }
@@ -135,12 +138,20 @@ pub fn run(
     progress: &dyn Progress,
 ) -> anyhow::Result<UpdateReport> {
     let started = Instant::now();
+    let run_started_ns = Cache::now_ns();
     let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
-    let state = StateDir::new(match &git {
+    let mut state = StateDir::new(match &git {
         Some(repo) => repo.state_dir(),
         None => project.library_dir().join(CACHE_DIR).join("state"),
     });
-    let _lock = LibraryLock::acquire_announced(project)?;
+    // `--dry-run` and `--check` write nothing at all: no lock file, no log (a read-only checkout
+    // can be checked).
+    state.read_only = !options.writes();
+    let _lock = if options.writes() {
+        Some(LibraryLock::acquire_announced(project)?)
+    } else {
+        None
+    };
     let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
     let mut report = UpdateReport {
         dry_run: options.dry_run,
@@ -162,12 +173,23 @@ pub fn run(
     // config), so nothing can have changed. Costs about what `git status` costs. A full update also
     // takes the full status, to know whether it may arm this fast path for the next run.
     let fingerprint = config_fingerprint(project);
-    let fast_path_possible = state.processed().is_some_and(|processed| {
-        processed.clean
-            && Some(&processed.commit) == head.as_ref()
-            && processed.fingerprint == fingerprint
-    }) && state.cache_path().is_file();
+    // Only when git sees exactly what the walk sees: the project is the whole worktree, no personal
+    // excludes hide files from git (the walk ignores them, for output that is the same on every
+    // machine), and the library itself is tracked (so hand edits to it show in the status).
+    let git_sees_everything = git.as_ref().is_some_and(|repo| {
+        project_prefix(project, repo).is_some_and(|prefix| prefix.is_empty())
+            && !repo.has_global_excludes()
+            && repo.is_tracked(&format!("{LIBRARY_DIR}/{CONFIG_FILE}"))
+    });
+    let fast_path_possible = git_sees_everything
+        && state.processed().is_some_and(|processed| {
+            processed.clean
+                && Some(&processed.commit) == head.as_ref()
+                && processed.fingerprint == fingerprint
+        })
+        && state.cache_path().is_file();
     let full_status_wanted = project.config.ignore.use_gitignore
+        && git_sees_everything
         && options.paths.is_empty()
         && (fast_path_possible || !options.changed_only);
     // The cache loads on a second thread while git computes the status and the plan.
@@ -196,7 +218,10 @@ pub fn run(
                 } else {
                     "paths"
                 };
-                let (universe, warnings) = plan_walk(project, &scope, &options.paths);
+                let (mut universe, warnings) = plan_walk(project, &scope, &options.paths);
+                if let Some(repo) = &git {
+                    universe.renames = git_renames(project, repo, &state, dirty.as_deref());
+                }
                 (mode, universe, warnings)
             }
         };
@@ -228,7 +253,9 @@ pub fn run(
 
     // 2. Classify.
     let exists = |rel: &str| {
-        universe.files.contains_key(rel) || (!universe.complete && project.abs(rel).is_file())
+        universe.files.contains_key(rel)
+            || universe.all_files.contains(rel)
+            || (!universe.complete && project.abs(rel).is_file())
     };
     let documented: Vec<(String, Stat)> = universe
         .files
@@ -384,7 +411,7 @@ pub fn run(
                         item.design
                             .as_ref()
                             .and_then(|d| d.footer.as_ref())
-                            .is_some_and(|f| footer::design_hash_of(text) == f.design_hash)
+                            .is_some_and(|f| is_unedited(text, f))
                     });
                     if unedited {
                         generate::regenerate(&archivist, item, dependents)?
@@ -419,7 +446,7 @@ pub fn run(
                     let edited = design
                         .footer
                         .as_ref()
-                        .is_none_or(|f| footer::design_hash_of(&current) != f.design_hash);
+                        .is_none_or(|f| !is_unedited(&current, f));
                     if edited {
                         return Ok(None);
                     }
@@ -441,10 +468,19 @@ pub fn run(
                     {
                         return Ok(None);
                     }
-                    match generate::refresh_dependents(&design_rel, &current, item, dependents) {
-                        Some(text) => (text, design.frontmatter.description.clone()),
-                        None => return Ok(None),
-                    }
+                    return Ok(generate::refresh_dependents(
+                        &design_rel,
+                        &current,
+                        item,
+                        dependents,
+                    )
+                    .map(|text| Write {
+                        source: rel.clone(),
+                        text,
+                        // D-061: the text this refresh was computed from.
+                        expected: Some(current.clone()),
+                        description: design.frontmatter.description.clone(),
+                    }));
                 }
                 _ => return Ok(None),
             };
@@ -493,7 +529,8 @@ pub fn run(
         });
     }
     let moved_from: HashSet<&String> = moves.values().collect();
-    let mut removals = Vec::new();
+    // (source, design text the removal was planned from)
+    let mut removals: Vec<(String, String)> = Vec::new();
     for orphan in &orphans {
         if moved_from.contains(orphan) {
             continue; // removed once its new design file is written
@@ -502,16 +539,16 @@ pub fn run(
         let Ok(text) = std::fs::read_to_string(project.abs(&design_rel)) else {
             continue;
         };
-        let unedited = DesignFile::parse(&design_rel, &text)
-            .ok()
-            .and_then(|d| d.footer)
-            .is_some_and(|f| footer::design_hash_of(&text) == f.design_hash);
+        // Only a design file that is exactly the Archivist's output goes with its source: hand
+        // edits, an agent's description or sections the Archivist does not write are kept.
+        let unedited = text_is_unedited(&design_rel, &text)
+            && DesignFile::parse(&design_rel, &text).is_ok_and(|d| !carries_agent_work(&d));
         *report
             .counts
             .entry(ChangeLevel::Deleted.label())
             .or_default() += 1;
         if unedited {
-            removals.push(orphan.clone());
+            removals.push((orphan.clone(), text.clone()));
             report.items.push(PlanItem {
                 source: orphan.clone(),
                 level: ChangeLevel::Deleted,
@@ -520,7 +557,7 @@ pub fn run(
             });
         } else {
             report.warnings.push(format!(
-                "{orphan}: the source is gone but {design_rel} was edited by hand; kept — delete it yourself if it is obsolete"
+                "{orphan}: the source is gone but {design_rel} holds hand-written content; kept — move what matters, then delete it"
             ));
             report.items.push(PlanItem {
                 source: orphan.clone(),
@@ -563,16 +600,33 @@ pub fn run(
         report.design_files_written += 1;
         written.insert(write.source.clone());
         // A rename's old design file goes only once the new one is safely written.
-        if let Some(from) = moves.get(&write.source) {
-            removals.push(from.clone());
+        if let (Some(from), Some(old_text)) = (
+            moves.get(&write.source),
+            scanned
+                .get(&write.source)
+                .and_then(|item| item.design_text.clone()),
+        ) {
+            removals.push((from.clone(), old_text));
         }
     }
     if !options.writes() {
         report.design_files_removed = removals.len() + moves.len();
     } else {
-        for orphan in &removals {
+        for (orphan, planned_from) in &removals {
             let design_rel = design_path(orphan);
-            match std::fs::remove_file(project.abs(&design_rel)) {
+            let abs = project.abs(&design_rel);
+            // D-061 for removals: an edit that landed during this run keeps the file.
+            match std::fs::read_to_string(&abs) {
+                Ok(now) if now == *planned_from => {}
+                Ok(_) => {
+                    let message = format!("{design_rel}: changed while the update ran; kept");
+                    state.log(&message);
+                    report.warnings.push(message);
+                    continue;
+                }
+                Err(_) => continue,
+            }
+            match std::fs::remove_file(&abs) {
                 Ok(()) => report.design_files_removed += 1,
                 Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
                 Err(err) => return Err(err).with_context(|| format!("cannot remove {design_rel}")),
@@ -587,6 +641,10 @@ pub fn run(
             item.level,
             ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid
         ) {
+            // Nothing was learned: keep what the cache knew, so the file stays known.
+            if let Some(entry) = cache.entries.get(rel) {
+                new_entries.insert(rel.clone(), entry.clone());
+            }
             continue;
         }
         // Re-stat only what this run wrote; everything else is as scanned.
@@ -757,10 +815,15 @@ pub fn run(
         let rescanned =
             scanned.values().any(|item| !item.from_cache) || recomputed.load(Ordering::Relaxed) > 0;
         if rescanned || changed {
-            cache.save(&state.cache_path()).with_context(|| {
-                format!("cannot write the cache {}", state.cache_path().display())
-            })?;
+            cache
+                .save(&state.cache_path(), run_started_ns)
+                .with_context(|| {
+                    format!("cannot write the cache {}", state.cache_path().display())
+                })?;
         }
+        state
+            .set_pending_paths(&universe.dirty_paths)
+            .context("cannot record the pending paths")?;
         let processed_everything = options.paths.is_empty();
         if let (Some(head), true) = (&head, processed_everything) {
             let skipped = report.items.iter().any(|item| item.action == "skip");
@@ -906,10 +969,12 @@ fn plan_walk(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, V
     let warnings = walk.warnings.clone();
     let mut universe = Universe {
         files: BTreeMap::new(),
+        all_files: HashSet::new(),
         dirs: BTreeSet::new(),
         children: BTreeMap::new(),
         gone: BTreeSet::new(),
         renames: Vec::new(),
+        dirty_paths: Vec::new(),
         complete: true,
     };
     let mut all_dirs = BTreeSet::new();
@@ -929,6 +994,7 @@ fn plan_walk(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, V
             .push((name, entry.kind));
         match entry.kind {
             EntryKind::File => {
+                universe.all_files.insert(entry.rel.clone());
                 if path_selected(&entry.rel, paths) {
                     universe.files.insert(
                         entry.rel.clone(),
@@ -960,6 +1026,19 @@ fn plan_walk(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, V
         }
     }
     (universe, warnings)
+}
+
+/// Whether a design file holds anything an agent or human wrote: their description, text before the
+/// first section, or a section the Archivist does not own.
+fn carries_agent_work(design: &DesignFile) -> bool {
+    design.frontmatter.updated_by == UpdatedBy::Agent
+        || !design.body.preamble.trim().is_empty()
+        || design.body.sections.iter().any(|section| {
+            !crate::archivist::OWNED_SECTIONS
+                .iter()
+                .any(|owned| owned.eq_ignore_ascii_case(&section.heading))
+                && !section.body.trim().is_empty()
+        })
 }
 
 /// Identifies the effective configuration and tool version: a change to either invalidates the
@@ -1054,25 +1133,37 @@ fn plan_changes(
             repo.tracked_changes_outside(&library)?
         }
     };
+    // What was dirty last time may have been reverted since: look at it again.
+    touched.extend(state.pending_paths());
+    let mut dirty_paths: BTreeSet<String> = BTreeSet::new();
     for dirty in dirty {
+        dirty_paths.extend(strip(dirty.path()));
+        if let Dirty::Renamed { from, .. } = &dirty {
+            dirty_paths.extend(strip(from));
+        }
         match dirty {
             Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => touched.extend(strip(&p)),
             Dirty::Renamed { from, to } => {
-                touched.extend(strip(&from));
-                touched.extend(strip(&to));
+                if let (Some(from), Some(to)) = (strip(&from), strip(&to)) {
+                    renames.push((from.clone(), to.clone()));
+                    touched.insert(from);
+                    touched.insert(to);
+                }
             }
         }
     }
     let mut universe = Universe {
         files: BTreeMap::new(),
+        all_files: HashSet::new(),
         dirs: BTreeSet::new(),
         children: BTreeMap::new(),
         gone: BTreeSet::new(),
         renames,
+        dirty_paths: Vec::new(),
         complete: false,
     };
     let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
-    let mut listings: HashMap<String, Vec<walk::Entry>> = HashMap::new();
+    let mut listings: HashMap<String, BTreeMap<String, walk::Entry>> = HashMap::new();
     for path in &touched {
         for dir in ancestors_rel(path) {
             if indexable(&scope, dir) {
@@ -1080,10 +1171,14 @@ fn plan_changes(
             }
         }
         let parent = parent_rel(path).to_string();
-        let listing = listings
-            .entry(parent.clone())
-            .or_insert_with(|| walk::list_dir(&project.root, &project.config, &parent).entries);
-        match listing.iter().find(|entry| entry.rel == *path) {
+        let listing = listings.entry(parent.clone()).or_insert_with(|| {
+            walk::list_dir(&project.root, &project.config, &parent)
+                .entries
+                .into_iter()
+                .map(|entry| (entry.rel.clone(), entry))
+                .collect()
+        });
+        match listing.get(path) {
             Some(entry) if entry.kind == EntryKind::File => {
                 universe.files.insert(
                     path.clone(),
@@ -1099,11 +1194,15 @@ fn plan_changes(
         }
     }
     for dir in universe.dirs.clone() {
-        let listing = listings
-            .entry(dir.clone())
-            .or_insert_with(|| walk::list_dir(&project.root, &project.config, &dir).entries);
+        let listing = listings.entry(dir.clone()).or_insert_with(|| {
+            walk::list_dir(&project.root, &project.config, &dir)
+                .entries
+                .into_iter()
+                .map(|entry| (entry.rel.clone(), entry))
+                .collect()
+        });
         let children = listing
-            .iter()
+            .values()
             .map(|entry| {
                 (
                     entry
@@ -1122,7 +1221,44 @@ fn plan_changes(
     universe
         .dirs
         .retain(|dir| dir.is_empty() || project.abs(dir).is_dir());
+    universe.dirty_paths = dirty_paths.into_iter().collect();
     Ok(Some(universe))
+}
+
+/// Renames git knows of since the last processed commit (committed, and staged in the working
+/// tree), as project-relative (from, to) pairs. Best effort: an unknown last commit gives none.
+fn git_renames(
+    project: &Project,
+    repo: &GitRepo,
+    state: &StateDir,
+    dirty: Option<&[Dirty]>,
+) -> Vec<(String, String)> {
+    let Some(prefix) = project_prefix(project, repo) else {
+        return Vec::new();
+    };
+    let to_project = |path: &str| -> Option<String> {
+        if prefix.is_empty() {
+            Some(path.to_string())
+        } else {
+            path.strip_prefix(&format!("{prefix}/")).map(str::to_string)
+        }
+    };
+    let mut renames = Vec::new();
+    if let (Some(last), Ok(Some(head))) = (state.last_commit(), repo.head_commit()) {
+        if last != head && repo.has_commit(&last) {
+            for change in repo.diff_commits(Some(&last), &head).unwrap_or_default() {
+                if let Change::Renamed { from, to } = change {
+                    renames.extend(to_project(&from).zip(to_project(&to)));
+                }
+            }
+        }
+    }
+    for change in dirty.unwrap_or_default() {
+        if let Dirty::Renamed { from, to } = change {
+            renames.extend(to_project(from).zip(to_project(to)));
+        }
+    }
+    renames
 }
 
 /// The project root relative to the repository's working tree (`""` when they are the same);
@@ -1179,8 +1315,9 @@ fn resolve_orphans(
             }
         }
     }
+    let mut taken: HashSet<String> = HashSet::new();
     for (from, to) in candidates {
-        if moves.values().any(|taken| *taken == from) || moves.contains_key(&to) {
+        if taken.contains(&from) || moves.contains_key(&to) {
             continue;
         }
         let Some((text, design)) = old_designs.get(&from) else {
@@ -1197,6 +1334,7 @@ fn resolve_orphans(
         item.description = Some(design.frontmatter.description.clone());
         item.design_text = Some(text.clone());
         item.design = Some(design);
+        taken.insert(from.clone());
         moves.insert(to, from);
     }
     // The D-061 re-check compares against the new path, which has no file yet.

@@ -215,6 +215,31 @@ impl GitRepo {
         self.repo.state().is_some()
     }
 
+    /// Whether git hides files through a personal excludes file: `core.excludesFile`, or the
+    /// default `$XDG_CONFIG_HOME/git/ignore` (`~/.config/git/ignore`).
+    pub fn has_global_excludes(&self) -> bool {
+        if self
+            .repo
+            .config_snapshot()
+            .string("core.excludesFile")
+            .is_some()
+        {
+            return true;
+        }
+        std::env::var_os("XDG_CONFIG_HOME")
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))
+            .is_some_and(|base| base.join("git").join("ignore").is_file())
+    }
+
+    /// Whether `path` (relative to the working tree, `/`-separated) is in the index.
+    pub fn is_tracked(&self, path: &str) -> bool {
+        self.repo
+            .index_or_empty()
+            .is_ok_and(|index| index.entry_by_path(BStr::new(path)).is_some())
+    }
+
     /// How many paths the most recent [`diff_commits`](Self::diff_commits),
     /// [`commit_changes`](Self::commit_changes) or [`dirty`](Self::dirty) call left out because
     /// they are not valid UTF-8.

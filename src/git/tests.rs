@@ -695,3 +695,18 @@ fn tracked_changes_outside_skips_one_directory_and_untracked_files() {
     );
     assert_eq!(repo.dirty().expect("status").len(), 4);
 }
+
+#[test]
+fn tracked_paths_and_global_excludes() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("base");
+    fx.write("b.rs", "untracked");
+    let repo = fx.open();
+    assert!(repo.is_tracked("a.rs"));
+    assert!(!repo.is_tracked("b.rs"));
+    // The fixture's git runs with GIT_CONFIG_GLOBAL=/dev/null; the process environment decides
+    // the XDG default, so only check the config key here.
+    fx.git(&["config", "core.excludesFile", "/tmp/nonexistent-excludes"]);
+    assert!(fx.open().has_global_excludes());
+}

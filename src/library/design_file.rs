@@ -136,10 +136,21 @@ impl DesignFile {
     }
 }
 
-/// Whether the design file text on disk still carries the design hash its footer recorded, i.e. no
-/// agent or human has edited it since the Archivist wrote it. `None` when there is no footer.
+/// Whether the design file text on disk is exactly as the tool left it: the text above the footer
+/// still hashes to the footer's `design_hash`, and nothing was added after the footer. Anything else
+/// is an agent's or a human's edit, which the tool never overwrites.
 pub fn is_unedited(text: &str, footer: &Footer) -> bool {
+    let (_, block) = footer::split(text);
     footer::design_hash_of(text) == footer.design_hash
+        && block.is_none_or(|block| footer::trailing_text(block).trim().is_empty())
+}
+
+/// [`is_unedited`] for a whole file's text: false when it has no parsable footer.
+pub fn text_is_unedited(path: &str, text: &str) -> bool {
+    DesignFile::parse(path, text)
+        .ok()
+        .and_then(|design| design.footer)
+        .is_some_and(|footer| is_unedited(text, &footer))
 }
 
 #[cfg(test)]
@@ -181,6 +192,16 @@ mod tests {
         assert_eq!(parsed.footer.as_ref(), Some(&written));
         assert_eq!(parsed.render(), text);
         assert_eq!(parsed.body, sample().body);
+    }
+
+    #[test]
+    fn text_after_the_footer_is_an_edit() {
+        let (text, written) = sample().render_with_footer(footer());
+        assert!(!is_unedited(
+            &format!("{text}\n## Notes\n\nmine\n"),
+            &written
+        ));
+        assert!(is_unedited(&format!("{text}\n\n"), &written));
     }
 
     #[test]

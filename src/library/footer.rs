@@ -139,6 +139,19 @@ pub fn split(text: &str) -> (&str, Option<&str>) {
     (text, None)
 }
 
+/// Whatever follows the footer's closing `-->` line (normally nothing). Text an agent appended
+/// after the footer is part of its edit.
+pub fn trailing_text(block: &str) -> &str {
+    let mut offset = 0;
+    for line in block.split_inclusive('\n') {
+        offset += line.len();
+        if line.trim() == FOOTER_CLOSE {
+            return &block[offset..];
+        }
+    }
+    ""
+}
+
 /// The 1-based line on which the footer starts, given the content before it.
 pub fn footer_line(content: &str) -> usize {
     content.matches('\n').count() + 1

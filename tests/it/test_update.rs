@@ -307,7 +307,7 @@ fn a_deleted_source_with_a_hand_edited_design_file_keeps_it() {
         out.both()
     );
     assert!(
-        out.stderr.contains("was edited by hand; kept"),
+        out.stderr.contains("holds hand-written content; kept"),
         "{}",
         out.stderr
     );
@@ -638,4 +638,229 @@ fn untracked_files_wait_for_their_commit_or_a_full_update() {
     assert!(!changed.contains("src/draft.py"), "{changed}");
     let full = update_ok(&p, &[]);
     assert!(full.contains("NEW               src/draft.py"), "{full}");
+}
+
+/// Backdate every file in the project so that the cache trusts their stat data (files modified
+/// within two seconds of an update's start are re-read next time, by design).
+fn backdate(p: &TestProject) {
+    let status = std::process::Command::new("find")
+        .args([
+            ".",
+            "-path",
+            "./.git",
+            "-prune",
+            "-o",
+            "-exec",
+            "touch",
+            "-h",
+            "-d",
+            "2020-01-01 00:00:00",
+            "{}",
+            "+",
+        ])
+        .current_dir(&p.root)
+        .status()
+        .expect("find");
+    assert!(status.success());
+}
+
+#[test]
+fn text_appended_after_the_footer_is_an_edit_and_survives() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    let design = ".lexibrary/pkg/sub/units.py.md";
+    p.write(
+        design,
+        p.read(design) + "\n## Agent Notes\n\nCelsius only.\n",
+    );
+    p.write(
+        "pkg/sub/units.py",
+        p.read("pkg/sub/units.py") + "\ndef to_kelvin(c: float) -> float:\n    return c + 273.15\n",
+    );
+    let out = update_ok(&p, &[]);
+    assert!(out.contains("AGENT_UPDATED     pkg/sub/units.py"), "{out}");
+    let after = p.read(design);
+    assert!(
+        after.contains("## Agent Notes\n\nCelsius only.\n\n<!-- lexibrarian:meta"),
+        "{after}"
+    );
+    assert!(after.trim_end().ends_with("-->"), "{after}");
+    assert!(levels(&update_ok(&p, &[])).is_empty());
+}
+
+#[test]
+fn a_rename_with_an_edit_keeps_hand_written_sections() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    let design = ".lexibrary/pkg/sub/units.py.md";
+    p.write(
+        design,
+        p.read(design)
+            .replace("## Tags", "## Notes\n\nKeep me.\n\n## Tags"),
+    );
+    update_ok(&p, &[]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    update_ok(&p, &[]);
+    p.git(&["mv", "pkg/sub/units.py", "pkg/sub/conv.py"]);
+    p.write(
+        "pkg/sub/conv.py",
+        p.read("pkg/sub/conv.py") + "\n# one more line\n",
+    );
+    p.git(&["commit", "-q", "-am", "rename and edit"]);
+    let out = update_ok(&p, &[]);
+    assert!(
+        out.contains("RENAMED           pkg/sub/conv.py (from pkg/sub/units.py)"),
+        "{out}"
+    );
+    assert!(p
+        .read(".lexibrary/pkg/sub/conv.py.md")
+        .contains("## Notes\n\nKeep me."));
+    assert!(!p.exists(design));
+    // Without any rename information, a design file holding hand-written sections is kept.
+    p.write(
+        ".lexibrary/pkg/forecast.py.md",
+        p.read(".lexibrary/pkg/forecast.py.md")
+            .replace("## Tags", "## Why\n\nReasons.\n\n## Tags"),
+    );
+    update_ok(&p, &[]);
+    std::fs::remove_file(p.path("pkg/forecast.py")).expect("rm");
+    let out = update(&p, &[]);
+    assert!(
+        out.stderr.contains("holds hand-written content; kept"),
+        "{}",
+        out.both()
+    );
+    assert!(p.exists(".lexibrary/pkg/forecast.py.md"));
+}
+
+#[test]
+fn dependents_refresh_works_for_files_answered_from_the_cache() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    backdate(&p);
+    update_ok(&p, &[]); // re-verifies everything with settled mtimes
+    p.write(
+        "pkg/__init__.py",
+        p.read("pkg/__init__.py") + "from .sub.units import to_celsius\n",
+    );
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert!(
+        !out.stderr.contains("changed while the update ran"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout.contains("DEPENDENTS        pkg/sub/units.py"),
+        "{}",
+        out.stdout
+    );
+    assert!(p
+        .read(".lexibrary/pkg/sub/units.py.md")
+        .contains("## Dependents\n\n- pkg/__init__.py\n- pkg/forecast.py"));
+    assert_eq!(run(&p, p.lexictl(&["update", "--check"])).code, 0);
+}
+
+#[test]
+fn a_path_update_keeps_imports_outside_the_path() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.write(
+        "pkg/forecast.py",
+        p.read("pkg/forecast.py") + "\nEXTRA = 1\n",
+    );
+    update_ok(&p, &["pkg/forecast.py"]);
+    assert!(p
+        .read(".lexibrary/pkg/forecast.py.md")
+        .contains("## Dependencies\n\n- pkg/sub/units.py"));
+}
+
+#[test]
+fn no_fast_path_when_git_cannot_see_what_the_walk_sees() {
+    // The project is a subdirectory of the repository, whose root .gitignore hides a file the
+    // project documents (the walk reads ignore files from the project root down).
+    let p = project()
+        .file(".gitignore", "local_*.py\n")
+        .file("proj/local_cfg.py", "A = 1\n")
+        .build();
+    let mut init = p.lexictl(&["init", "--yes"]);
+    init.current_dir(p.path("proj"));
+    assert_eq!(run(&p, init).code, 0);
+    let in_proj = |args: &[&str]| {
+        let mut command = p.lexictl(args);
+        command
+            .current_dir(p.path("proj"))
+            .env("SOURCE_DATE_EPOCH", EPOCH);
+        run(&p, command)
+    };
+    in_proj(&["update"]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    in_proj(&["update"]);
+    p.write("proj/local_cfg.py", "A = 1\nB = 2\n");
+    let out = in_proj(&["update"]);
+    assert!(!out.stdout.contains("up to date"), "{}", out.both());
+    assert!(
+        out.stdout.contains("INTERFACE_CHANGED local_cfg.py"),
+        "{}",
+        out.both()
+    );
+}
+
+#[test]
+fn changed_only_revisits_files_that_were_dirty_last_time() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    update_ok(&p, &["--changed-only"]);
+    std::fs::remove_file(p.path("pkg/sub/units.py")).expect("rm");
+    let out = update_ok(&p, &["--changed-only"]);
+    assert!(out.contains("DELETED           pkg/sub/units.py"), "{out}");
+    p.git(&["checkout", "--", "pkg/sub/units.py"]);
+    let out = update_ok(&p, &["--changed-only"]);
+    assert!(out.contains("NEW               pkg/sub/units.py"), "{out}");
+    assert!(p.exists(".lexibrary/pkg/sub/units.py.md"));
+}
+
+#[test]
+fn a_skipped_file_that_is_then_deleted_loses_its_design_file() {
+    let p = project().fixture("python").build();
+    p.init();
+    update_ok(&p, &[]);
+    p.write(
+        "pkg/forecast.py",
+        "<<<<<<< HEAD\nA = 1\n=======\nA = 2\n>>>>>>> other\n",
+    );
+    let out = update(&p, &[]);
+    assert!(
+        out.stdout.contains("SKIPPED_CONFLICT  pkg/forecast.py"),
+        "{}",
+        out.both()
+    );
+    assert!(
+        !out.stdout.contains("DEPENDENTS"),
+        "a skipped file keeps its imports: {}",
+        out.stdout
+    );
+    std::fs::remove_file(p.path("pkg/forecast.py")).expect("rm");
+    let out = update_ok(&p, &[]);
+    assert!(out.contains("DELETED           pkg/forecast.py"), "{out}");
+    assert!(!p.exists(".lexibrary/pkg/forecast.py.md"));
+}
+
+#[test]
+fn check_and_dry_run_create_no_lock_and_no_log() {
+    let p = project().no_git().fixture("rust").build();
+    p.init();
+    let _ = std::fs::remove_dir_all(p.path(".lexibrary/.cache"));
+    assert_eq!(update(&p, &["--check"]).code, 2);
+    assert_eq!(update(&p, &["--dry-run"]).code, 0);
+    assert!(!p.exists(".lexibrary/.cache"), "nothing may be written");
 }
