@@ -4,8 +4,6 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use std::collections::BTreeMap;
-
 use crate::archivist::{is_test_path, Archivist, ArchivistInput, OWNED_SECTIONS};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, rfc3339_from_unix, Footer};
@@ -29,7 +27,14 @@ pub fn generated_now() -> String {
     }
 }
 
-fn new_footer(scanned: &Scanned, extra: BTreeMap<String, String>) -> Footer {
+/// A fresh footer for `scanned`, keeping any keys a newer version wrote into the old one.
+fn new_footer(scanned: &Scanned) -> Footer {
+    let extra = scanned
+        .design
+        .as_ref()
+        .and_then(|design| design.footer.as_ref())
+        .map(|footer| footer.extra.clone())
+        .unwrap_or_default();
     Footer {
         source: scanned.source.clone(),
         source_hash: scanned.source_hash.clone(),
@@ -73,13 +78,7 @@ pub fn regenerate(
         owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);
     }
     merge_owned(&mut design, owned, keep_contract);
-    let extra = scanned
-        .design
-        .as_ref()
-        .and_then(|d| d.footer.as_ref())
-        .map(|f| f.extra.clone())
-        .unwrap_or_default();
-    let (full, _) = design.render_with_footer(new_footer(scanned, extra));
+    let (full, _) = design.render_with_footer(new_footer(scanned));
     Ok((full, design.frontmatter.description))
 }
 
@@ -146,13 +145,7 @@ pub fn refresh_footer(scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    let extra = scanned
-        .design
-        .as_ref()
-        .and_then(|d| d.footer.as_ref())
-        .map(|f| f.extra.clone())
-        .unwrap_or_default();
-    footer::seal(&content, new_footer(scanned, extra)).0
+    footer::seal(&content, new_footer(scanned)).0
 }
 
 /// The Dependents and Tests sections for a file whose dependents changed but whose source did not.
@@ -224,7 +217,7 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    footer::seal(&content, new_footer(scanned, BTreeMap::new())).0
+    footer::seal(&content, new_footer(scanned)).0
 }
 
 #[cfg(test)]

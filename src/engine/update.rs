@@ -131,6 +131,21 @@ struct Universe {
     complete: bool,
 }
 
+impl Universe {
+    fn empty(complete: bool) -> Universe {
+        Universe {
+            files: BTreeMap::new(),
+            all_files: HashSet::new(),
+            dirs: BTreeSet::new(),
+            children: BTreeMap::new(),
+            gone: BTreeSet::new(),
+            renames: Vec::new(),
+            dirty_paths: Vec::new(),
+            complete,
+        }
+    }
+}
+
 /// Run an update.
 pub fn run(
     project: &Project,
@@ -967,16 +982,7 @@ fn listed_entry(
 fn plan_walk(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, Vec<String>) {
     let walk = walk::walk_project(&project.root, &project.config);
     let warnings = walk.warnings.clone();
-    let mut universe = Universe {
-        files: BTreeMap::new(),
-        all_files: HashSet::new(),
-        dirs: BTreeSet::new(),
-        children: BTreeMap::new(),
-        gone: BTreeSet::new(),
-        renames: Vec::new(),
-        dirty_paths: Vec::new(),
-        complete: true,
-    };
+    let mut universe = Universe::empty(true);
     let mut all_dirs = BTreeSet::new();
     all_dirs.insert(String::new());
     for entry in &walk.entries {
@@ -1152,16 +1158,8 @@ fn plan_changes(
             }
         }
     }
-    let mut universe = Universe {
-        files: BTreeMap::new(),
-        all_files: HashSet::new(),
-        dirs: BTreeSet::new(),
-        children: BTreeMap::new(),
-        gone: BTreeSet::new(),
-        renames,
-        dirty_paths: Vec::new(),
-        complete: false,
-    };
+    let mut universe = Universe::empty(false);
+    universe.renames = renames;
     let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
     let mut listings: HashMap<String, BTreeMap<String, walk::Entry>> = HashMap::new();
     for path in &touched {
