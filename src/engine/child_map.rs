@@ -4,9 +4,10 @@
 
 use std::io::ErrorKind;
 
-use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
+use super::indexes::{billboard_summary, existing_billboard};
+use crate::library::aindex::{ChildEntry, ChildKind};
 use crate::library::design_file::DesignFile;
-use crate::project::mirror::{aindex_path, design_path};
+use crate::project::mirror::design_path;
 use crate::project::walk::{self, EntryKind, FileClass};
 use crate::project::Project;
 
@@ -23,7 +24,10 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
             .unwrap_or(entry.rel.as_str())
             .to_string();
         let (kind, description) = match entry.kind {
-            EntryKind::Dir => (ChildKind::Dir, directory_description(project, &entry.rel)),
+            EntryKind::Dir => (
+                ChildKind::Dir,
+                billboard_summary(&existing_billboard(project, &entry.rel)),
+            ),
             EntryKind::File => match file_description(project, &entry.rel, entry.size) {
                 Ok(description) => (ChildKind::File, description),
                 Err(message) => {
@@ -39,23 +43,6 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
         });
     }
     (rows, warnings)
-}
-
-/// A subdirectory is described by the first line of its own billboard, if it has an index.
-fn directory_description(project: &Project, dir: &str) -> String {
-    let rel = aindex_path(dir);
-    std::fs::read_to_string(project.abs(&rel))
-        .ok()
-        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
-        .and_then(|index| {
-            index
-                .billboard()
-                .lines()
-                .map(str::trim)
-                .find(|line| !line.is_empty())
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| "Directory".to_string())
 }
 
 fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {

@@ -23,13 +23,15 @@ use rayon::prelude::*;
 use super::cache::{self, Cache, Stat};
 use super::classify::{scan, ChangeLevel, Scanned};
 use super::generate;
-use super::indexes::{self, billboard_summary, structural_billboard, Child, MODULE_FILES};
+use super::indexes::{
+    self, billboard_summary, existing_billboard, structural_billboard, Child, MODULE_FILES,
+};
 use super::lock::LibraryLock;
 use super::start_here::{self, DirSummary};
 use super::state::{Processed, StateDir};
 use crate::archivist::structural::StructuralArchivist;
 use crate::git::{Change, Dirty, GitRepo};
-use crate::library::aindex::{AIndex, ChildKind};
+use crate::library::aindex::ChildKind;
 use crate::library::atomic;
 use crate::library::design_file::{is_unedited, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::{
@@ -1444,15 +1446,6 @@ fn indexed_top_dirs(project: &Project) -> Vec<String> {
     out.retain(|dir| project.abs(&aindex_path(dir)).is_file());
     out.sort();
     out
-}
-
-fn existing_billboard(project: &Project, dir: &str) -> String {
-    let rel = aindex_path(dir);
-    std::fs::read_to_string(project.abs(&rel))
-        .ok()
-        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
-        .map(|index| index.billboard().to_string())
-        .unwrap_or_else(|| "Directory".to_string())
 }
 
 /// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself).

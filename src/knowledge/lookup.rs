@@ -137,10 +137,9 @@ pub fn inherited_conventions(
 /// Why there is no design file for `source`, as advice.
 fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
     let abs = project.abs(source);
-    if source.is_empty() || abs.is_dir() {
-        let shown = if source.is_empty() { "." } else { source };
+    if abs.is_dir() {
         return anyhow::anyhow!(
-            "{shown} is a directory; design files document files — try `lexi index {shown}`"
+            "{source} is a directory; design files document files — try `lexi index {source}`"
         );
     }
     if !abs.exists() {
