@@ -1,12 +1,14 @@
 //! Git access for Lexibrarian: opening the repository that contains the project, reading `HEAD`,
 //! listing which files changed between commits ([`diff`]) and which are dirty in the working tree
-//! ([`status`]), plus where Lexibrarian keeps its per-worktree state.
+//! ([`status`]), where Lexibrarian keeps its per-worktree state, and the git notes that hold its
+//! machine data ([`notes`]).
 //!
-//! Everything is done in-process with `gix`; nothing here runs the `git` executable or writes to
-//! the repository. Reported paths are relative to the working tree root, `/`-separated and UTF-8;
+//! Everything is done in-process with `gix`; nothing here runs the `git` executable. The only writes
+//! to the repository are blobs and notes commits ([`notes`]). Reported paths are relative to the working tree root, `/`-separated and UTF-8;
 //! paths that are not valid UTF-8 are skipped and counted (see [`GitRepo::skipped_non_utf8`]).
 
 mod diff;
+pub mod notes;
 mod status;
 
 #[cfg(test)]
@@ -102,6 +104,14 @@ pub enum GitError {
         id: String,
         /// The kind of object found.
         kind: String,
+    },
+    /// Reading or writing git notes failed.
+    #[error("could not {action}: {message}")]
+    Notes {
+        /// What was being attempted.
+        action: String,
+        /// What gix reported.
+        message: String,
     },
     /// Any other failure while reading the repository.
     #[error("could not {action}; check that `git status` and `git log` work in this repository")]

@@ -710,3 +710,104 @@ fn tracked_paths_and_global_excludes() {
     fx.git(&["config", "core.excludesFile", "/tmp/nonexistent-excludes"]);
     assert!(fx.open().has_global_excludes());
 }
+
+mod notes {
+    use super::*;
+    use crate::git::notes::{blob_id, NoteAppend, STACK_NOTES};
+
+    fn open(fx: &Fixture) -> GitRepo {
+        GitRepo::discover(&fx.root).expect("open").expect("repo")
+    }
+
+    #[test]
+    fn appended_notes_are_read_back_by_git_and_by_us() {
+        let fx = Fixture::new();
+        let repo = open(&fx);
+        let anchor = repo.write_blob(b"lexibrarian:stack:ST-001\n").unwrap();
+        assert_eq!(anchor, blob_id(b"lexibrarian:stack:ST-001\n"));
+        let append = |line: &str| NoteAppend {
+            object: anchor.clone(),
+            lines: line.to_string(),
+        };
+        repo.append_notes(STACK_NOTES, &[append("{\"n\":1}")], "vote")
+            .unwrap();
+        repo.append_notes(STACK_NOTES, &[append("{\"n\":2}\n")], "vote")
+            .unwrap();
+        let shown = fx.git(&["notes", "--ref", STACK_NOTES, "show", &anchor]);
+        assert_eq!(shown, "{\"n\":1}\n{\"n\":2}");
+        // A line appended by git itself is read back too.
+        fx.git(&[
+            "notes",
+            "--ref",
+            STACK_NOTES,
+            "append",
+            "--no-separator",
+            "-m",
+            "{\"n\":3}",
+            &anchor,
+        ]);
+        let ours = repo.note(STACK_NOTES, &anchor).unwrap().unwrap();
+        assert_eq!(
+            ours.lines().collect::<Vec<_>>(),
+            ["{\"n\":1}", "{\"n\":2}", "{\"n\":3}"]
+        );
+        assert!(repo.has_notes_ref(STACK_NOTES));
+        assert_eq!(repo.note(STACK_NOTES, &blob_id(b"other")).unwrap(), None);
+    }
+
+    #[test]
+    fn notes_commits_fall_back_to_a_fixed_identity() {
+        let fx = Fixture::new();
+        // No identity anywhere: the fixture's env vars are not set for this in-process open,
+        // and the repo config has none, unless the test runner's environment provides one.
+        let repo = open(&fx);
+        let anchor = repo.write_blob(b"x").unwrap();
+        repo.append_notes(
+            STACK_NOTES,
+            &[NoteAppend {
+                object: anchor,
+                lines: "a".into(),
+            }],
+            "m",
+        )
+        .unwrap();
+        let committer = fx.git(&["log", "-1", "--format=%cn", STACK_NOTES]);
+        let expected = repo
+            .identity()
+            .map_or("Lexibrarian".to_string(), |id| id.name);
+        assert_eq!(committer, expected);
+    }
+
+    #[test]
+    fn concurrent_appends_lose_nothing() {
+        let fx = Fixture::new();
+        let anchor = open(&fx).write_blob(b"lexibrarian:stack:ST-002\n").unwrap();
+        let threads: Vec<_> = (0..16)
+            .map(|i| {
+                let root = fx.root.clone();
+                let anchor = anchor.clone();
+                std::thread::spawn(move || {
+                    let repo = GitRepo::discover(&root).unwrap().unwrap();
+                    repo.append_notes(
+                        STACK_NOTES,
+                        &[NoteAppend {
+                            object: anchor,
+                            lines: format!("line {i}"),
+                        }],
+                        "concurrent",
+                    )
+                    .unwrap();
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let note = open(&fx).note(STACK_NOTES, &anchor).unwrap().unwrap();
+        let mut lines: Vec<_> = note.lines().collect();
+        lines.sort();
+        let mut expected: Vec<_> = (0..16).map(|i| format!("line {i}")).collect();
+        expected.sort();
+        assert_eq!(lines, expected);
+    }
+}

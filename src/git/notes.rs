@@ -1,0 +1,261 @@
+//! Git notes: where Lexibrarian keeps high-churn machine data (DESIGN G-3) — Stack vote history and
+//! Archivist provenance — so that it never causes merge conflicts in tracked files.
+//!
+//! A note is a blob attached to an object id under a notes ref. Lexibrarian's notes are JSON Lines,
+//! append-only, and keyed by *content* (a blob id), not by commit, so they survive amend, rebase,
+//! cherry-pick and squash. Two refs are used, always by their full names (git silently rewrites a
+//! short `--ref=x` to `refs/notes/x`):
+//!
+//! - [`STACK_NOTES`]: keyed by a post's anchor blob (`lexibrarian:stack:ST-001\n`);
+//! - [`PROVENANCE_NOTES`]: keyed by the blob id of a design file as the Archivist wrote it.
+//!
+//! Appending is lossless under concurrency. A naive "read the note, add a line, replace the note" loses
+//! lines when two processes race (FACTS §4). [`GitRepo::append_notes`] instead reads the notes ref once,
+//! builds the new notes tree from that snapshot, makes a commit whose parent is that snapshot, and moves
+//! the ref only if it still points at the snapshot (compare-and-swap); on a conflict the whole step is
+//! redone. Many notes go into one commit.
+
+use std::time::Duration;
+
+use gix::refs::transaction::PreviousValue;
+
+use super::{parse_id, GitError, GitRepo};
+
+/// Stack vote, accept and status history.
+pub const STACK_NOTES: &str = "refs/notes/lexibrarian/stack";
+/// Which generator wrote each design file, from what.
+pub const PROVENANCE_NOTES: &str = "refs/notes/lexibrarian/provenance";
+
+/// The committer used for notes commits when the repository has no identity configured.
+pub const FALLBACK_NAME: &str = "Lexibrarian";
+/// The fallback committer's email.
+pub const FALLBACK_EMAIL: &str = "lexibrarian@localhost";
+
+/// How many times a compare-and-swap append is retried before giving up.
+const MAX_ATTEMPTS: u32 = 200;
+
+/// Lines to append to the note of one object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteAppend {
+    /// The annotated object's id (40-hex).
+    pub object: String,
+    /// Text to append, one record per line. A missing final newline is added.
+    pub lines: String,
+}
+
+/// An identity read from git configuration (`user.name`/`user.email`, `GIT_COMMITTER_*`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub name: String,
+    pub email: String,
+}
+
+impl GitRepo {
+    /// Write `bytes` to the object database as a blob; returns its id (40-hex).
+    pub fn write_blob(&self, bytes: &[u8]) -> Result<String, GitError> {
+        let id = self
+            .repo
+            .write_blob(bytes)
+            .map_err(GitError::read("write a blob to the object database"))?;
+        Ok(id.to_string())
+    }
+
+    /// The committer identity git would use, if one is configured.
+    pub fn identity(&self) -> Option<Identity> {
+        let signature = self.repo.committer()?.ok()?;
+        let name = signature.name.to_string();
+        let email = signature.email.to_string();
+        (!name.trim().is_empty()).then_some(Identity { name, email })
+    }
+
+    /// Whether `notes_ref` exists.
+    pub fn has_notes_ref(&self, notes_ref: &str) -> bool {
+        matches!(self.notes_commit(notes_ref), Ok(Some(_)))
+    }
+
+    /// The note attached to `object` under `notes_ref`, as text (lossily decoded), or `None`.
+    pub fn note(&self, notes_ref: &str, object: &str) -> Result<Option<String>, GitError> {
+        let object = parse_id(object)?;
+        let Some(commit) = self.notes_commit(notes_ref)? else {
+            return Ok(None);
+        };
+        let tree = self.notes_tree(commit)?;
+        let mut state = gix::note::plumbing::State::new(tree, &self.repo)
+            .map_err(|err| notes_error("read the notes tree", err))?;
+        let Some(blob) = state
+            .get(&object, &self.repo)
+            .map_err(|err| notes_error("look up a note", err))?
+        else {
+            return Ok(None);
+        };
+        let blob = self
+            .repo
+            .find_blob(blob)
+            .map_err(|err| notes_error("read a note blob", err))?;
+        Ok(Some(String::from_utf8_lossy(&blob.data).into_owned()))
+    }
+
+    /// Append lines to the notes of several objects in one notes commit, losslessly under concurrent
+    /// writers (see the module docs). Does nothing when `appends` is empty.
+    pub fn append_notes(
+        &self,
+        notes_ref: &str,
+        appends: &[NoteAppend],
+        message: &str,
+    ) -> Result<(), GitError> {
+        if appends.is_empty() {
+            return Ok(());
+        }
+        let objects = appends
+            .iter()
+            .map(|append| parse_id(&append.object))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut last_error = None;
+        for attempt in 0..MAX_ATTEMPTS {
+            if attempt > 0 {
+                std::thread::sleep(backoff(attempt));
+            }
+            match self.try_append(notes_ref, &objects, appends, message) {
+                Ok(()) => return Ok(()),
+                Err(err) => last_error = Some(err),
+            }
+        }
+        Err(last_error.unwrap_or_else(|| GitError::Notes {
+            action: "append notes".into(),
+            message: "gave up after repeated conflicts".into(),
+        }))
+    }
+
+    /// One compare-and-swap attempt of [`append_notes`](Self::append_notes).
+    fn try_append(
+        &self,
+        notes_ref: &str,
+        objects: &[gix::ObjectId],
+        appends: &[NoteAppend],
+        message: &str,
+    ) -> Result<(), GitError> {
+        let parent = self.notes_commit(notes_ref)?;
+        let tree = match parent {
+            Some(commit) => self.notes_tree(commit)?,
+            None => gix::ObjectId::empty_tree(self.repo.object_hash()),
+        };
+        let mut state = gix::note::plumbing::State::new(tree, &self.repo)
+            .map_err(|err| notes_error("read the notes tree", err))?;
+        for (object, append) in objects.iter().zip(appends) {
+            let mut content = match state
+                .get(object, &self.repo)
+                .map_err(|err| notes_error("look up a note", err))?
+            {
+                Some(blob) => self
+                    .repo
+                    .find_blob(blob)
+                    .map_err(|err| notes_error("read a note blob", err))?
+                    .data
+                    .clone(),
+                None => Vec::new(),
+            };
+            if !content.is_empty() && !content.ends_with(b"\n") {
+                content.push(b'\n');
+            }
+            content.extend_from_slice(append.lines.as_bytes());
+            if !content.ends_with(b"\n") {
+                content.push(b'\n');
+            }
+            let blob = self
+                .repo
+                .write_blob(&content)
+                .map_err(GitError::read("write a note blob"))?;
+            state
+                .edit(*object, Some(blob.detach()), &self.repo)
+                .map_err(|err| notes_error("add a note to the notes tree", err))?;
+        }
+        let new_tree = state
+            .write(&self.repo)
+            .map_err(|err| notes_error("write the notes tree", err))?;
+        self.commit_notes(notes_ref, parent, new_tree, message)
+    }
+
+    /// Commit `tree` on top of `parent` and move `notes_ref` there only if it still points at `parent`.
+    pub(crate) fn commit_notes(
+        &self,
+        notes_ref: &str,
+        parent: Option<gix::ObjectId>,
+        tree: gix::ObjectId,
+        message: &str,
+    ) -> Result<(), GitError> {
+        let identity = self.identity().unwrap_or_else(|| Identity {
+            name: FALLBACK_NAME.into(),
+            email: FALLBACK_EMAIL.into(),
+        });
+        let signature = gix::actor::Signature {
+            name: identity.name.into(),
+            email: identity.email.into(),
+            time: gix::date::Time::now_local_or_utc(),
+        };
+        let mut time_buf = gix::date::parse::TimeBuf::default();
+        let signature = signature.to_ref(&mut time_buf);
+        let commit = self
+            .repo
+            .new_commit_as(signature, signature, message, tree, parent)
+            .map_err(GitError::read("write a notes commit"))?;
+        let expected = match parent {
+            Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
+            None => PreviousValue::MustNotExist,
+        };
+        self.repo
+            .reference(notes_ref, commit.id, expected, format!("notes: {message}"))
+            .map_err(GitError::read("update the notes ref"))?;
+        Ok(())
+    }
+
+    /// The commit `notes_ref` points at, or `None` if it does not exist.
+    pub(crate) fn notes_commit(&self, notes_ref: &str) -> Result<Option<gix::ObjectId>, GitError> {
+        let Some(mut reference) = self
+            .repo
+            .try_find_reference(notes_ref)
+            .map_err(|err| notes_error("read the notes ref", err))?
+        else {
+            return Ok(None);
+        };
+        let id = reference
+            .peel_to_id()
+            .map_err(|err| notes_error("resolve the notes ref", err))?;
+        Ok(Some(id.detach()))
+    }
+
+    fn notes_tree(&self, commit: gix::ObjectId) -> Result<gix::ObjectId, GitError> {
+        let commit = self
+            .repo
+            .find_commit(commit)
+            .map_err(|err| notes_error("read a notes commit", err))?;
+        let tree = commit
+            .tree_id()
+            .map_err(|err| notes_error("read a notes commit's tree", err))?;
+        Ok(tree.detach())
+    }
+}
+
+/// The blob id `bytes` would have, without writing anything.
+pub fn blob_id(bytes: &[u8]) -> String {
+    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+        .map(|id| id.to_string())
+        .unwrap_or_default()
+}
+
+/// A short randomised pause before retry `attempt` (1-based), growing to about 20 ms.
+fn backoff(attempt: u32) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let jitter = u64::from((nanos ^ std::process::id().rotate_left(7)) % 1000);
+    let base = u64::from(attempt.min(20));
+    Duration::from_micros(base * 1000 + jitter * base)
+}
+
+fn notes_error(action: &str, err: impl std::fmt::Display) -> GitError {
+    GitError::Notes {
+        action: action.to_string(),
+        message: err.to_string(),
+    }
+}
