@@ -44,8 +44,13 @@ documented by .lexibrary/src/a.rs.md) and a .aindex per directory. Start every s
 
   lexi index src           what is in src/, and the conventions that apply there
   lexi lookup src/a.rs     what src/a.rs is for, its interface and who depends on it
+  lexi context src/a.rs    all of that plus linked concepts and Stack posts, within a budget
+  lexi search <words>      design files, concepts and Stack posts in one search
+  lexi stack search <w>    has anyone hit this problem before?
 
-After you change a file, edit its design file directly and set `updated_by: agent`.";
+After you change a file, edit its design file directly and set `updated_by: agent`. Record what you
+learn: `lexi stack post` for a solved problem, `lexi concept new` for a cross-cutting rule,
+`lexi iwh write` when you leave a directory with work unfinished.";
 
 /// `lexi`: the agent-facing CLI.
 #[derive(Debug, Parser)]
@@ -63,6 +68,12 @@ pub enum LexiCommand {
     Lookup(commands::lookup::Args),
     Index(commands::index::Args),
     Describe(commands::describe::Args),
+    Context(commands::context::Args),
+    Search(commands::search::Args),
+    Concepts(commands::concepts::Args),
+    Concept(commands::concept::Args),
+    Stack(commands::stack::Args),
+    Iwh(commands::iwh::Args),
 }
 
 const LEXICTL_ABOUT: &str =
@@ -103,6 +114,12 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
         LexiCommand::Index(args) => commands::index::run(ctx, args),
         LexiCommand::Describe(args) => commands::describe::run(ctx, args),
+        LexiCommand::Context(args) => commands::context::run(ctx, args),
+        LexiCommand::Search(args) => commands::search::run(ctx, args),
+        LexiCommand::Concepts(args) => commands::concepts::run(ctx, args),
+        LexiCommand::Concept(args) => commands::concept::run(ctx, args),
+        LexiCommand::Stack(args) => commands::stack::run(ctx, args),
+        LexiCommand::Iwh(args) => commands::iwh::run(ctx, args),
     })
 }
 

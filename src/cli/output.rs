@@ -36,3 +36,22 @@ pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
 pub fn warn(message: &str) {
     eprintln!("warning: {message}");
 }
+
+/// Text from stdin when it is piped (not a terminal), trimmed; `None` when stdin is a terminal or
+/// empty. Lets long bodies come from a heredoc or another command.
+pub fn piped_stdin() -> anyhow::Result<Option<String>> {
+    use std::io::{IsTerminal, Read};
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Ok(None);
+    }
+    let mut text = String::new();
+    stdin.lock().read_to_string(&mut text)?;
+    Ok(Some(text).filter(|text| !text.trim().is_empty()))
+}
+
+/// `name` padded to `width` characters (by chars, not bytes), for aligned columns.
+pub fn pad(name: &str, width: usize) -> String {
+    let len = name.chars().count();
+    format!("{name}{}", " ".repeat(width.saturating_sub(len)))
+}

@@ -14,6 +14,7 @@ use std::time::SystemTime;
 
 use crate::library::atomic;
 use crate::project::walk::FileClass;
+use crate::tsv::{push_escaped, unescape};
 
 const HEADER: &str = "lexibrarian-cache v2";
 /// First field of a line that records an indexed directory rather than a file.
@@ -241,46 +242,6 @@ fn parse(text: &str) -> Option<Cache> {
         );
     }
     Some(cache)
-}
-
-fn push_escaped(out: &mut String, text: &str) {
-    if !text.contains(['\\', '\t', '\n', '\r', '\u{1f}']) {
-        out.push_str(text);
-        return;
-    }
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\u{1f}' => out.push_str("\\u"),
-            other => out.push(other),
-        }
-    }
-}
-
-fn unescape(text: &str) -> String {
-    if !text.contains('\\') {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(ch) = chars.next() {
-        if ch != '\\' {
-            out.push(ch);
-            continue;
-        }
-        match chars.next() {
-            Some('t') => out.push('\t'),
-            Some('n') => out.push('\n'),
-            Some('r') => out.push('\r'),
-            Some('u') => out.push('\u{1f}'),
-            Some(other) => out.push(other),
-            None => out.push('\\'),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -20,7 +20,13 @@ pub struct LibraryLock {
 impl LibraryLock {
     /// Block until the library lock is ours.
     pub fn acquire(project: &Project) -> anyhow::Result<LibraryLock> {
-        let (file, path) = open(project)?;
+        Self::acquire_named(project, "library")
+    }
+
+    /// Block until the lock called `name` is ours. The Stack has its own (`stack`): posting and
+    /// voting never wait for a long `lexictl update`.
+    pub fn acquire_named(project: &Project, name: &str) -> anyhow::Result<LibraryLock> {
+        let (file, path) = open(project, name)?;
         file.lock()
             .with_context(|| format!("cannot lock {}", path.display()))?;
         Ok(LibraryLock { file })
@@ -30,7 +36,7 @@ impl LibraryLock {
 impl LibraryLock {
     /// Like [`LibraryLock::acquire`], but if another writer holds the lock, say so on stderr and wait.
     pub fn acquire_announced(project: &Project) -> anyhow::Result<LibraryLock> {
-        let (file, path) = open(project)?;
+        let (file, path) = open(project, "library")?;
         match file.try_lock() {
             Ok(()) => return Ok(LibraryLock { file }),
             Err(std::fs::TryLockError::WouldBlock) => {
@@ -47,10 +53,10 @@ impl LibraryLock {
 }
 
 /// Open (creating) the lock file in `.lexibrary/.cache/`.
-fn open(project: &Project) -> anyhow::Result<(File, std::path::PathBuf)> {
+fn open(project: &Project, name: &str) -> anyhow::Result<(File, std::path::PathBuf)> {
     let dir = project.library_dir().join(CACHE_DIR);
     std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let path = dir.join("library.lock");
+    let path = dir.join(format!("{name}.lock"));
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)

@@ -1,5 +1,32 @@
-//! Read-side queries over the library: what `lexi` answers. Each query returns plain data; the CLI
-//! decides how to print it.
+//! Read-side queries over the library, and the agent-side writes (concepts, the Stack, I Was Here
+//! notes): what `lexi` answers and records. Each operation returns plain data; the CLI decides how to
+//! print it.
 
+pub mod concepts;
+pub mod context;
+pub mod corpus;
 pub mod index;
+pub mod iwh;
 pub mod lookup;
+pub mod search;
+pub mod stack;
+
+use crate::git::GitRepo;
+use crate::project::Project;
+
+/// Who is writing: `--author`, else `LEXI_AUTHOR`, else the git identity's name, else `unknown`.
+pub fn author(explicit: Option<&str>, project: &Project) -> String {
+    if let Some(author) = explicit.map(str::trim).filter(|a| !a.is_empty()) {
+        return author.to_string();
+    }
+    if let Ok(author) = std::env::var("LEXI_AUTHOR") {
+        if !author.trim().is_empty() {
+            return author.trim().to_string();
+        }
+    }
+    GitRepo::discover(&project.root)
+        .ok()
+        .flatten()
+        .and_then(|git| git.identity())
+        .map_or_else(|| "unknown".to_string(), |identity| identity.name)
+}

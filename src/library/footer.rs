@@ -181,6 +181,20 @@ pub fn now_rfc3339() -> String {
 }
 
 /// Format seconds since the Unix epoch as RFC 3339 UTC.
+/// The current UTC time as RFC 3339 with milliseconds (`2026-01-15T10:00:00.123Z`), for event
+/// timestamps that must sort in the order they happened.
+pub fn now_rfc3339_millis() -> String {
+    let elapsed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let seconds = rfc3339_from_unix(elapsed.as_secs());
+    format!(
+        "{}.{:03}Z",
+        seconds.trim_end_matches('Z'),
+        elapsed.subsec_millis()
+    )
+}
+
 pub fn rfc3339_from_unix(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;

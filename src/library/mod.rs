@@ -6,11 +6,15 @@
 
 pub mod aindex;
 pub mod atomic;
+pub mod concept;
 pub mod design_file;
 pub mod footer;
 pub mod frontmatter;
+pub mod iwh;
 pub mod markdown;
+pub mod stack;
 pub mod start_here;
+pub mod wikilink;
 
 use std::fmt;
 

@@ -8,4 +8,5 @@ mod test_formats;
 mod test_index;
 mod test_init;
 mod test_lookup;
+mod test_stack;
 mod test_update;

@@ -256,3 +256,42 @@ pub fn run_input(project: &TestProject, mut command: Command, input: &str) -> Ru
         stderr: clean(&output.stderr),
     }
 }
+
+/// Replace RFC 3339 UTC timestamps (`2026-01-15T10:30:00Z`, with or without milliseconds) by
+/// `[TIME]`, for snapshots of output that records when things happened.
+pub fn redact_times(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let digits = |from: usize, n: usize| {
+        from + n <= bytes.len() && bytes[from..from + n].iter().all(u8::is_ascii_digit)
+    };
+    while i < bytes.len() {
+        let stamp = digits(i, 4)
+            && bytes.get(i + 4) == Some(&b'-')
+            && digits(i + 5, 2)
+            && bytes.get(i + 7) == Some(&b'-')
+            && digits(i + 8, 2)
+            && bytes.get(i + 10) == Some(&b'T')
+            && digits(i + 11, 2)
+            && bytes.get(i + 13) == Some(&b':')
+            && digits(i + 14, 2)
+            && bytes.get(i + 16) == Some(&b':')
+            && digits(i + 17, 2);
+        if stamp {
+            let mut end = i + 19;
+            if bytes.get(end) == Some(&b'.') && digits(end + 1, 3) {
+                end += 4;
+            }
+            if bytes.get(end) == Some(&b'Z') {
+                out.push_str("[TIME]");
+                i = end + 1;
+                continue;
+            }
+        }
+        let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+        out.push(ch);
+        i += ch.len_utf8();
+    }
+    out
+}

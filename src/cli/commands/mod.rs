@@ -1,8 +1,14 @@
 //! One file per subcommand. Each defines its `Args` (documented where the flags are defined, so
 //! `--help` teaches) and a `run` function returning an [`Outcome`](super::Outcome).
 
+pub mod concept;
+pub mod concepts;
+pub mod context;
 pub mod describe;
 pub mod index;
 pub mod init;
+pub mod iwh;
 pub mod lookup;
+pub mod search;
+pub mod stack;
 pub mod update;

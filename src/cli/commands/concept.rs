@@ -1,0 +1,87 @@
+//! `lexi concept new|link`: create a concept from the template, or link one from a design file.
+
+use std::path::PathBuf;
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::concepts::{create, link};
+use crate::project::{paths, Project};
+
+/// Create or link concepts.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Create .lexibrary/concepts/<Name>.md from the template (status: draft).
+    ///
+    /// The name is the file name and the wikilink target: letters, digits, `-` and `_`, e.g.
+    /// MoneyHandling. Fill in Summary and Rules, then set `status: active`.
+    #[command(
+        after_help = "Example:\n  lexi concept new MoneyHandling --title \"Money Handling\" --tag finance --alias currency"
+    )]
+    New {
+        /// The concept's name, e.g. MoneyHandling.
+        name: String,
+        /// Human-readable title (defaults to the name).
+        #[arg(long)]
+        title: Option<String>,
+        /// A tag (repeatable, or comma-separated). Tags are shared with design files and Stack posts.
+        #[arg(long = "tag", value_delimiter = ',')]
+        tags: Vec<String>,
+        /// Another name agents may search for (repeatable).
+        #[arg(long = "alias")]
+        aliases: Vec<String>,
+    },
+    /// Add [[Concept]] to a source file's design file, under `## Wikilinks`.
+    ///
+    /// Nothing else in the design file changes. The concept may be named by file name, title or
+    /// alias; the link uses its file name.
+    #[command(after_help = "Example:\n  lexi concept link src/billing/invoice.py MoneyHandling")]
+    Link {
+        /// The source file (not its design file), relative to the current directory.
+        file: PathBuf,
+        /// The concept's name, title or alias.
+        concept: String,
+    },
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    match &args.command {
+        Command::New {
+            name,
+            title,
+            tags,
+            aliases,
+        } => {
+            let path = create(&project, name, title.as_deref(), tags, aliases)?;
+            let shown = format!("{}/{path}", crate::project::LIBRARY_DIR);
+            match ctx.format {
+                Format::Json => print_json(&serde_json::json!({"name": name, "path": shown, "status": "draft"}))?,
+                Format::Text => print_text(&format!(
+                    "Created {shown} (status: draft). Fill in Summary and Rules, then set `status: active`.\n"
+                ))?,
+            }
+        }
+        Command::Link { file, concept } => {
+            let source = paths::resolve(&project.root, &ctx.cwd, file)?;
+            let linked = link(&project, &source, concept)?;
+            match ctx.format {
+                Format::Json => print_json(&linked)?,
+                Format::Text if linked.added => print_text(&format!(
+                    "Linked [[{}]] from {}\n",
+                    linked.concept, linked.design_file
+                ))?,
+                Format::Text => print_text(&format!(
+                    "{} already links [[{}]]; nothing to do\n",
+                    linked.design_file, linked.concept
+                ))?,
+            }
+        }
+    }
+    Ok(Outcome::Ok)
+}

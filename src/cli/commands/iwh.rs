@@ -1,0 +1,169 @@
+//! `lexi iwh write|read|list`: I Was Here notes, the directory-scoped signals one agent leaves for the
+//! next (seed §1). Notes are gitignored and consumed on read.
+
+use std::path::PathBuf;
+
+use crate::cli::output::{piped_stdin, print_json, print_text, warn};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::iwh::{self, Found};
+use crate::library::iwh::IwhScope;
+use crate::project::{paths, Project};
+
+/// Leave, read or list I Was Here notes.
+///
+/// Leave a note only when you stop with something unfinished, broken or surprising in a directory;
+/// finishing cleanly needs no note. The next agent entering the directory reads (and so deletes) it.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Leave a note in a directory (the body may be piped on stdin).
+    #[command(
+        after_help = "Example:\n  lexi iwh write src/auth --scope incomplete --body \"refresh_token() still uses the old API\""
+    )]
+    Write {
+        /// The directory the note is about, relative to the current directory (`.` for the project).
+        dir: PathBuf,
+        /// warning: be aware; incomplete: work started, not finished; blocked: broken, fix first.
+        #[arg(long, value_enum)]
+        scope: IwhScope,
+        /// The note. Read from stdin when omitted.
+        #[arg(long)]
+        body: Option<String>,
+        /// Who is writing (default: $LEXI_AUTHOR, else the git identity).
+        #[arg(long)]
+        author: Option<String>,
+        /// Replace a note that is already waiting there.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Print the note waiting in a directory and delete it (keep it with --peek).
+    #[command(after_help = "Example:\n  lexi iwh read src/auth")]
+    Read {
+        /// The directory, relative to the current directory.
+        dir: PathBuf,
+        /// Show the note without consuming it.
+        #[arg(long)]
+        peek: bool,
+    },
+    /// List every waiting note.
+    List,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    match &args.command {
+        Command::Write {
+            dir,
+            scope,
+            body,
+            author,
+            replace,
+        } => {
+            iwh::ensure_enabled(&project)?;
+            let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
+            let body = match body {
+                Some(body) => body.clone(),
+                None => piped_stdin()?.unwrap_or_default(),
+            };
+            let author = crate::knowledge::author(author.as_deref(), &project);
+            let path = iwh::write(&project, &dir, *scope, &body, &author, *replace)?;
+            match ctx.format {
+                Format::Json => print_json(
+                    &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
+                )?,
+                Format::Text => print_text(&format!(
+                    "Left a {} note in {} ({path})\n",
+                    scope.as_str(),
+                    shown(&dir)
+                ))?,
+            }
+        }
+        Command::Read { dir, peek } => {
+            if !project.config.iwh.enabled {
+                warn("I Was Here notes are disabled in this project (iwh.enabled: false)");
+            }
+            let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
+            let found = iwh::read(&project, &dir, *peek)?;
+            match ctx.format {
+                Format::Json => print_json(
+                    &serde_json::json!({"directory": dir, "found": found, "consumed": found.as_ref().is_some_and(|f| f.note.is_some() && !peek)}),
+                )?,
+                Format::Text => match &found {
+                    None => print_text(&format!("No note waits in {}.\n", shown(&dir)))?,
+                    Some(found) => {
+                        print_text(&render(found))?;
+                        if found.note.is_none() {
+                            warn(&format!(
+                                "{} does not parse, so it was kept; act on it, then delete it by hand",
+                                found.path
+                            ));
+                        } else if !peek {
+                            eprintln!("(consumed: {} deleted)", found.path);
+                        }
+                    }
+                },
+            }
+        }
+        Command::List => {
+            let notes = iwh::list(&project)?;
+            match ctx.format {
+                Format::Json => print_json(&serde_json::json!({"notes": notes}))?,
+                Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n")?,
+                Format::Text => {
+                    let mut out = String::new();
+                    for found in &notes {
+                        match &found.note {
+                            Some(note) => out.push_str(&format!(
+                                "{}  [{}] by {} at {}: {}\n",
+                                shown(&found.directory),
+                                note.meta.scope.as_str(),
+                                note.meta.author,
+                                note.meta.created,
+                                note.body.lines().next().unwrap_or("")
+                            )),
+                            None => out.push_str(&format!(
+                                "{}  [unreadable] {}\n",
+                                shown(&found.directory),
+                                found.error.as_deref().unwrap_or("")
+                            )),
+                        }
+                    }
+                    print_text(&out)?;
+                }
+            }
+        }
+    }
+    Ok(Outcome::Ok)
+}
+
+fn render(found: &Found) -> String {
+    match (&found.note, &found.raw) {
+        (Some(note), _) => format!(
+            "I Was Here — {} [{}] by {} at {}\n\n{}\n",
+            shown(&found.directory),
+            note.meta.scope.as_str(),
+            note.meta.author,
+            note.meta.created,
+            note.body
+        ),
+        (None, Some(raw)) => format!(
+            "I Was Here — {} (unreadable: {})\n\n{raw}\n",
+            shown(&found.directory),
+            found.error.as_deref().unwrap_or("")
+        ),
+        (None, None) => String::new(),
+    }
+}
+
+fn shown(dir: &str) -> &str {
+    if dir.is_empty() {
+        "."
+    } else {
+        dir
+    }
+}

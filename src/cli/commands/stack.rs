@@ -1,0 +1,511 @@
+//! `lexi stack …`: the Stack, the library's Q&A of problems hit and how they were solved (seed §6).
+//! Posting, answering, commenting, voting, accepting, viewing, listing, searching, status changes and
+//! the vote history kept in git notes.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+use crate::cli::output::{piped_stdin, print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::concepts::Resolver;
+use crate::knowledge::corpus::{Corpus, DocKind, Kinds};
+use crate::knowledge::search::{search, Query};
+use crate::knowledge::stack::{Direction, History, NewPost, Stack};
+use crate::library::stack::{Post, PostStatus};
+use crate::project::{paths, Project};
+
+/// Record and find problems, evidence and solutions.
+///
+/// Search before you debug: `lexi stack search <words>`. When you solve something a future agent
+/// could hit again, post it with the evidence (an error, a failing test, observed behaviour) and
+/// answer it. Posts are plain files in .lexibrary/stack/; votes and status changes are also kept as
+/// history in git notes (refs/notes/lexibrarian/stack).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Create a post (the problem may be piped on stdin).
+    #[command(
+        after_help = "Example:\n  lexi stack post --title \"Naive datetimes corrupt data\" --tag datetime \\\n    --file src/models/event.py --problem \"datetime.now() is naive\" \\\n    --evidence \"TypeError: can't compare offset-naive and offset-aware datetimes\""
+    )]
+    Post {
+        #[arg(long)]
+        title: String,
+        /// A tag (repeatable or comma-separated); shared with concepts and design files.
+        #[arg(long = "tag", value_delimiter = ',')]
+        tags: Vec<String>,
+        /// A source file the post is about, relative to the current directory (repeatable).
+        #[arg(long = "file")]
+        files: Vec<PathBuf>,
+        /// A concept the post relates to, by name, title or alias (repeatable).
+        #[arg(long = "concept")]
+        concepts: Vec<String>,
+        /// An issue-tracker (Beads) id.
+        #[arg(long)]
+        bead: Option<String>,
+        /// What goes wrong. Read from stdin when omitted.
+        #[arg(long)]
+        problem: Option<String>,
+        /// Required: the error, failing test or observed behaviour that shows it.
+        #[arg(long)]
+        evidence: String,
+        /// Who is writing (default: $LEXI_AUTHOR, else the git identity).
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Add an answer (the body may be piped on stdin).
+    Answer {
+        id: String,
+        #[arg(long)]
+        body: Option<String>,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Comment on a post or, with --answer, on one of its answers.
+    Comment {
+        id: String,
+        /// The answer number (A1 is 1).
+        #[arg(long)]
+        answer: Option<u32>,
+        #[arg(long)]
+        body: Option<String>,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Vote a post or an answer up or down; a downvote needs --comment.
+    #[command(
+        after_help = "Examples:\n  lexi stack vote ST-001 up\n  lexi stack vote ST-001 --answer 2 down --comment \"misses call sites\""
+    )]
+    Vote {
+        id: String,
+        /// `up` or `down`.
+        #[arg(value_enum)]
+        direction: Direction,
+        #[arg(long)]
+        answer: Option<u32>,
+        /// Why; kept in the post as a comment marked [upvote] or [downvote].
+        #[arg(long)]
+        comment: Option<String>,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Accept an answer: the post becomes resolved.
+    Accept {
+        id: String,
+        #[arg(long)]
+        answer: u32,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Show a post with its answers, scores and comments.
+    View { id: String },
+    /// List posts.
+    List {
+        #[arg(long, value_enum)]
+        status: Option<PostStatus>,
+        #[arg(long)]
+        tag: Option<String>,
+    },
+    /// Search posts (words, tag, files under a path, a concept, a status).
+    Search {
+        query: Vec<String>,
+        #[arg(long)]
+        tag: Option<String>,
+        /// Posts about files under this path (relative to the current directory).
+        #[arg(long)]
+        scope: Option<PathBuf>,
+        /// Posts that reference this concept (name, title or alias).
+        #[arg(long)]
+        concept: Option<String>,
+        #[arg(long, value_enum)]
+        status: Option<PostStatus>,
+    },
+    /// Mark a post outdated (its solution may no longer apply).
+    MarkOutdated {
+        id: String,
+        /// Why it is outdated.
+        #[arg(long)]
+        reason: Option<String>,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// Mark a post a duplicate of another.
+    Duplicate {
+        id: String,
+        #[arg(long)]
+        of: String,
+        #[arg(long)]
+        author: Option<String>,
+    },
+    /// The post's vote, accept and status history from git notes.
+    History { id: String },
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    let stack = Stack::open(&project);
+    let who = |author: &Option<String>| crate::knowledge::author(author.as_deref(), &project);
+    let json = ctx.format == Format::Json;
+    match &args.command {
+        Command::Post {
+            title,
+            tags,
+            files,
+            concepts,
+            bead,
+            problem,
+            evidence,
+            author,
+        } => {
+            let files = files
+                .iter()
+                .map(|file| {
+                    let rel = paths::resolve(&project.root, &ctx.cwd, file)?;
+                    if !project.abs(&rel).exists() {
+                        bail!("--file {}: no such file in the project", file.display());
+                    }
+                    Ok(rel)
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let concepts = resolve_concepts(&project, concepts)?;
+            let problem = match problem {
+                Some(problem) => problem.clone(),
+                None => piped_stdin()?.unwrap_or_default(),
+            };
+            let (id, path) = stack.post(&NewPost {
+                title: title.clone(),
+                tags: tags.clone(),
+                files,
+                concepts,
+                bead: bead.clone(),
+                problem,
+                evidence: evidence.clone(),
+                author: who(author),
+            })?;
+            if json {
+                print_json(&serde_json::json!({"id": id, "path": path}))?;
+            } else {
+                print_text(&format!("Created {id}: {path}\n"))?;
+            }
+        }
+        Command::Answer { id, body, author } => {
+            let body = body_or_stdin(body)?;
+            let (id, number) = stack.answer(id, &body, &who(author))?;
+            if json {
+                print_json(&serde_json::json!({"id": id, "answer": number}))?;
+            } else {
+                print_text(&format!("Added A{number} to {id}\n"))?;
+            }
+        }
+        Command::Comment {
+            id,
+            answer,
+            body,
+            author,
+        } => {
+            let body = body_or_stdin(body)?;
+            let id = stack.comment(id, *answer, &body, &who(author))?;
+            let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
+            if json {
+                print_json(&serde_json::json!({"id": id, "answer": answer}))?;
+            } else {
+                print_text(&format!("Commented on {id}{on}\n"))?;
+            }
+        }
+        Command::Vote {
+            id,
+            direction,
+            answer,
+            comment,
+            author,
+        } => {
+            let (id, net) =
+                stack.vote(id, *answer, *direction, comment.as_deref(), &who(author))?;
+            let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
+            if json {
+                print_json(
+                    &serde_json::json!({"id": id, "answer": answer, "votes": net, "history": stack.has_history()}),
+                )?;
+            } else {
+                print_text(&format!("{id}{on}: ▲{net}\n"))?;
+            }
+        }
+        Command::Accept { id, answer, author } => {
+            let id = stack.accept(id, *answer, &who(author))?;
+            if json {
+                print_json(&serde_json::json!({"id": id, "answer": answer, "status": "resolved"}))?;
+            } else {
+                print_text(&format!("Accepted A{answer}; {id} is resolved\n"))?;
+            }
+        }
+        Command::View { id } => {
+            let (path, post) = stack.find(id)?;
+            if json {
+                print_json(&view_json(&path, &post))?;
+            } else {
+                print_text(&render_view(&path, &post))?;
+            }
+        }
+        Command::List { status, tag } => {
+            let query = Query {
+                kinds: vec![DocKind::Stack],
+                tag: tag.clone(),
+                status: status.map(|s| s.as_str().to_string()),
+                ..Query::default()
+            };
+            print_hits(&project, &query, json, "No Stack posts.")?;
+        }
+        Command::Search {
+            query,
+            tag,
+            scope,
+            concept,
+            status,
+        } => {
+            let text = query.join(" ");
+            let scope = match scope {
+                Some(scope) => Some(paths::resolve(&project.root, &ctx.cwd, scope)?),
+                None => None,
+            };
+            let concept = match concept {
+                Some(name) => {
+                    Some(resolve_concepts(&project, std::slice::from_ref(name))?.remove(0))
+                }
+                None => None,
+            };
+            let query = Query {
+                text: (!text.trim().is_empty()).then_some(text),
+                tag: tag.clone(),
+                scope,
+                kinds: vec![DocKind::Stack],
+                status: status.map(|s| s.as_str().to_string()),
+                concept,
+            };
+            print_hits(&project, &query, json, "No matching Stack posts.")?;
+        }
+        Command::MarkOutdated { id, reason, author } => {
+            let (id, changed) = stack.mark_outdated(id, reason.as_deref(), &who(author))?;
+            status_changed(json, &id, "outdated", changed)?;
+        }
+        Command::Duplicate { id, of, author } => {
+            let (id, changed) = stack.duplicate(id, of, &who(author))?;
+            status_changed(json, &id, "duplicate", changed)?;
+        }
+        Command::History { id } => {
+            let history = stack.history(id)?;
+            if json {
+                print_json(&history)?;
+            } else {
+                print_text(&render_history(&history))?;
+            }
+        }
+    }
+    Ok(Outcome::Ok)
+}
+
+fn body_or_stdin(body: &Option<String>) -> anyhow::Result<String> {
+    Ok(match body {
+        Some(body) => body.clone(),
+        None => piped_stdin()?.unwrap_or_default(),
+    })
+}
+
+/// Canonical concept names for names, titles or aliases; an unknown one is an error.
+fn resolve_concepts(project: &Project, names: &[String]) -> anyhow::Result<Vec<String>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let resolver = Resolver::new(&corpus);
+    names
+        .iter()
+        .map(|name| match resolver.concept(name) {
+            Some(doc) => Ok(doc.name.clone()),
+            None => bail!("no concept named {name:?}; `lexi concepts {name}` finds similar ones"),
+        })
+        .collect()
+}
+
+fn print_hits(project: &Project, query: &Query, json: bool, empty: &str) -> anyhow::Result<()> {
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let mut hits = search(&corpus, query);
+    if query.text.is_none() {
+        // A plain listing reads best in id order.
+        hits.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    if json {
+        return print_json(&serde_json::json!({ "posts": hits }));
+    }
+    if hits.is_empty() {
+        return print_text(&format!("{empty}\n"));
+    }
+    let mut out = String::new();
+    for hit in &hits {
+        out.push_str(&super::search::render_hit(hit));
+        out.push('\n');
+    }
+    print_text(&out)
+}
+
+fn status_changed(json: bool, id: &str, status: &str, changed: bool) -> anyhow::Result<()> {
+    if json {
+        print_json(&serde_json::json!({"id": id, "status": status, "changed": changed}))
+    } else if changed {
+        print_text(&format!("{id} is now {status}\n"))
+    } else {
+        print_text(&format!("{id} already is {status}; nothing changed\n"))
+    }
+}
+
+fn view_json(path: &str, post: &Post) -> serde_json::Value {
+    let body = post.read_body();
+    let answers: Vec<_> = body
+        .answers
+        .iter()
+        .map(|answer| {
+            serde_json::json!({
+                "number": answer.number,
+                "date": answer.date,
+                "author": answer.author,
+                "votes": post.meta.answer_votes.get(&answer.number).copied().unwrap_or(0),
+                "accepted": post.meta.accepted_answer == Some(answer.number),
+                "body": answer.body,
+                "comments": answer.comments,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "path": path,
+        "frontmatter": post.meta,
+        "problem": body.problem,
+        "evidence": body.evidence,
+        "comments": body.comments,
+        "answers": answers,
+    })
+}
+
+fn render_view(path: &str, post: &Post) -> String {
+    let meta = &post.meta;
+    let body = post.read_body();
+    let mut out = format!(
+        "{} [{}] ▲{}  {}\n",
+        meta.id,
+        meta.status.as_str(),
+        meta.votes,
+        meta.title
+    );
+    out.push_str(&format!("{path} · by {} · {}\n", meta.author, meta.created));
+    if !meta.tags.is_empty() {
+        out.push_str(&format!("tags: {}\n", post.tags().join(", ")));
+    }
+    if !meta.refs.files.is_empty() {
+        out.push_str(&format!("files: {}\n", meta.refs.files.join(", ")));
+    }
+    if !meta.refs.concepts.is_empty() {
+        let links: Vec<String> = meta
+            .refs
+            .concepts
+            .iter()
+            .map(|c| format!("[[{c}]]"))
+            .collect();
+        out.push_str(&format!("concepts: {}\n", links.join(", ")));
+    }
+    if let Some(of) = &meta.duplicate_of {
+        out.push_str(&format!("duplicate of: [[{of}]]\n"));
+    }
+    out.push_str(&format!(
+        "\n## Problem\n\n{}\n\n### Evidence\n\n{}\n",
+        body.problem, body.evidence
+    ));
+    render_comments(&mut out, &body.comments);
+    for answer in &body.answers {
+        let votes = meta.answer_votes.get(&answer.number).copied().unwrap_or(0);
+        let accepted = if meta.accepted_answer == Some(answer.number) {
+            " ✓ accepted"
+        } else {
+            ""
+        };
+        out.push_str(&format!(
+            "\n## A{} ▲{votes}{accepted} — {} · {}\n\n{}\n",
+            answer.number, answer.author, answer.date, answer.body
+        ));
+        render_comments(&mut out, &answer.comments);
+    }
+    if body.answers.is_empty() {
+        out.push_str("\nNo answers yet. `lexi stack answer ");
+        out.push_str(&meta.id);
+        out.push_str(" --body …` adds one.\n");
+    }
+    out
+}
+
+fn render_comments(out: &mut String, comments: &[crate::library::stack::Comment]) {
+    if comments.is_empty() {
+        return;
+    }
+    out.push_str("\nComments:\n");
+    for comment in comments {
+        let context = comment
+            .context
+            .as_deref()
+            .map(|c| format!(" [{c}]"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "- {} {}{context}: {}\n",
+            comment.date,
+            comment.author,
+            comment.text.replace('\n', "\n  ")
+        ));
+    }
+}
+
+fn render_history(history: &History) -> String {
+    if !history.available {
+        return format!(
+            "History is unavailable for {}: this project is not in a git repository, so only the \
+             current state (frontmatter) exists. Net votes: {}.\n",
+            history.post, history.net_votes
+        );
+    }
+    if history.events.is_empty() && history.unreadable.is_empty() {
+        return format!(
+            "No recorded history for {} in refs/notes/lexibrarian/stack.\n",
+            history.post
+        );
+    }
+    let mut out = String::new();
+    for event in &history.events {
+        let mut line = format!("{}  {:<7}", event.ts, event.kind);
+        if let Some(delta) = event.delta {
+            line.push_str(&format!(" {delta:+}"));
+        }
+        if let Some(answer) = event.answer {
+            line.push_str(&format!(" A{answer}"));
+        }
+        if let (Some(from), Some(to)) = (&event.from, &event.status) {
+            line.push_str(&format!(" {from} → {to}"));
+        }
+        if let Some(of) = &event.of {
+            line.push_str(&format!(" of {of}"));
+        }
+        line.push_str(&format!("  by {}", event.author));
+        if let Some(comment) = &event.comment {
+            line.push_str(&format!(": {comment}"));
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    for line in &history.unreadable {
+        out.push_str(&format!("(unreadable) {line}\n"));
+    }
+    out.push_str(&format!(
+        "Net post votes from history: {}\n",
+        history.net_votes
+    ));
+    out
+}

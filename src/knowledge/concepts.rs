@@ -1,0 +1,394 @@
+//! Concepts: listing and fuzzy finding (`lexi concepts`), resolving `[[wikilinks]]`, creating a concept
+//! from the template (`lexi concept new`) and linking one from a design file (`lexi concept link`).
+
+use std::io::ErrorKind;
+
+use anyhow::{bail, Context as _};
+
+use super::corpus::{Corpus, Doc, DocKind, Kinds};
+use crate::engine::lock::LibraryLock;
+use crate::library::concept::{self, CONCEPTS_DIR};
+use crate::library::design_file::sections;
+use crate::library::wikilink::{self, Wikilink};
+use crate::library::{atomic, footer};
+use crate::project::mirror::design_path;
+use crate::project::Project;
+
+/// Filters for `lexi concepts`.
+#[derive(Clone, Debug, Default)]
+pub struct ConceptQuery {
+    /// Fuzzy topic over name, title, aliases and tags.
+    pub topic: Option<String>,
+    pub tag: Option<String>,
+    pub status: Option<concept::ConceptStatus>,
+    /// Include deprecated concepts (always included when `status` asks for them).
+    pub all: bool,
+}
+
+/// One concept in a listing, with why it matched.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ConceptHit {
+    pub name: String,
+    pub title: String,
+    pub summary: String,
+    pub status: String,
+    pub tags: Vec<String>,
+    pub aliases: Vec<String>,
+    /// `superseded_by`, for deprecated concepts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub superseded_by: Option<String>,
+    /// Library-relative path of the concept file.
+    pub path: String,
+    /// What the topic matched (`name`, `alias: currency`, …); absent without a topic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(skip)]
+    score: u32,
+}
+
+/// The concepts matching `query`, best first (alphabetical without a topic).
+pub fn list(project: &Project, query: &ConceptQuery) -> Vec<ConceptHit> {
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let tag = query.tag.as_deref().map(str::to_lowercase);
+    let topic = query.topic.as_deref().map(|t| t.trim().to_lowercase());
+    let mut hits: Vec<ConceptHit> = corpus
+        .of_kind(DocKind::Concept)
+        .filter(|doc| match query.status {
+            Some(status) => doc.status == status.as_str(),
+            None => query.all || doc.status != "deprecated",
+        })
+        .filter(|doc| tag.as_ref().is_none_or(|tag| doc.tags.contains(tag)))
+        .filter_map(|doc| {
+            let (score, matched) = match &topic {
+                Some(topic) if !topic.is_empty() => {
+                    let (score, why) = topic_score(doc, topic)?;
+                    (score, Some(why))
+                }
+                _ => (0, None),
+            };
+            Some(ConceptHit {
+                name: doc.name.clone(),
+                title: doc.title.clone(),
+                summary: doc.summary.clone(),
+                status: doc.status.clone(),
+                tags: doc.tags.clone(),
+                aliases: doc.aliases.clone(),
+                superseded_by: (!doc.pointer.is_empty()).then(|| doc.pointer.clone()),
+                path: doc.path.clone(),
+                matched,
+                error: doc.error.clone(),
+                score,
+            })
+        })
+        .collect();
+    hits.sort_by(|a, b| {
+        b.score
+            .cmp(&a.score)
+            .then_with(|| a.name.to_lowercase().cmp(&b.name.to_lowercase()))
+    });
+    hits
+}
+
+/// How well `topic` (lower-case) names the concept: exact > prefix > substring > similar spelling,
+/// over name, title, aliases and tags.
+fn topic_score(doc: &Doc, topic: &str) -> Option<(u32, String)> {
+    let mut best: Option<(u32, String)> = None;
+    let mut consider = |candidate: &str, weight: u32, label: &str| {
+        let candidate_lc = candidate.to_lowercase();
+        let compact: String = candidate_lc
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect();
+        let topic_compact: String = topic.chars().filter(|c| c.is_alphanumeric()).collect();
+        let level = if candidate_lc == topic || (!compact.is_empty() && compact == topic_compact) {
+            4
+        } else if candidate_lc.starts_with(topic) || compact.starts_with(&topic_compact) {
+            3
+        } else if candidate_lc.contains(topic)
+            || (!topic_compact.is_empty() && compact.contains(&topic_compact))
+        {
+            2
+        } else if strsim::jaro_winkler(&candidate_lc, topic) >= 0.88 {
+            1
+        } else {
+            0
+        };
+        if level == 0 {
+            return;
+        }
+        let score = level * 10 + weight;
+        if best.as_ref().is_none_or(|(s, _)| score > *s) {
+            let why = if label == "name" || label == "title" {
+                label.to_string()
+            } else {
+                format!("{label}: {candidate}")
+            };
+            best = Some((score, why));
+        }
+    };
+    consider(&doc.name, 3, "name");
+    consider(&doc.title, 3, "title");
+    for alias in &doc.aliases {
+        consider(alias, 2, "alias");
+    }
+    for tag in &doc.tags {
+        consider(tag, 1, "tag");
+    }
+    best
+}
+
+/// What a wikilink points at.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Resolved {
+    /// A concept file: its canonical name and library-relative path.
+    Concept { name: String, path: String },
+    /// A Stack post.
+    Stack { id: String, path: String },
+    /// Nothing by that name.
+    Missing { target: String },
+}
+
+/// Resolves `[[Concept]]` (file name, title or alias, case-insensitive) and `[[ST-NNN]]`.
+pub struct Resolver<'a> {
+    docs: Vec<&'a Doc>,
+}
+
+impl<'a> Resolver<'a> {
+    /// A resolver over the concepts and Stack posts of `corpus`.
+    pub fn new(corpus: &'a Corpus) -> Resolver<'a> {
+        Resolver {
+            docs: corpus
+                .docs
+                .iter()
+                .filter(|doc| matches!(doc.kind, Some(DocKind::Concept | DocKind::Stack)))
+                .collect(),
+        }
+    }
+
+    /// Resolve the text between `[[` and `]]`.
+    pub fn resolve(&self, target: &str) -> Resolved {
+        match Wikilink::parse(target) {
+            Some(Wikilink::Stack(id)) => self
+                .docs
+                .iter()
+                .find(|doc| doc.kind == Some(DocKind::Stack) && doc.name == id)
+                .map_or(Resolved::Missing { target: id.clone() }, |doc| {
+                    Resolved::Stack {
+                        id: id.clone(),
+                        path: doc.path.clone(),
+                    }
+                }),
+            Some(Wikilink::Concept(name)) => {
+                self.concept(&name)
+                    .map_or(Resolved::Missing { target: name }, |doc| {
+                        Resolved::Concept {
+                            name: doc.name.clone(),
+                            path: doc.path.clone(),
+                        }
+                    })
+            }
+            None => Resolved::Missing {
+                target: target.to_string(),
+            },
+        }
+    }
+
+    /// The concept named `name` by file name first, then by title, then by alias.
+    pub fn concept(&self, name: &str) -> Option<&'a Doc> {
+        let name = name.trim();
+        let concepts = || {
+            self.docs
+                .iter()
+                .copied()
+                .filter(|doc| doc.kind == Some(DocKind::Concept))
+        };
+        concepts()
+            .find(|doc| doc.name.eq_ignore_ascii_case(name))
+            .or_else(|| concepts().find(|doc| doc.title.eq_ignore_ascii_case(name)))
+            .or_else(|| {
+                concepts().find(|doc| doc.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
+            })
+    }
+}
+
+/// `lexi concept new`: write `concepts/<name>.md` from the template. Returns its library path.
+pub fn create(
+    project: &Project,
+    name: &str,
+    title: Option<&str>,
+    tags: &[String],
+    aliases: &[String],
+) -> anyhow::Result<String> {
+    concept::validate_name(name).map_err(anyhow::Error::msg)?;
+    let _lock = LibraryLock::acquire(project)?;
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    if let Some(existing) = Resolver::new(&corpus).concept(name) {
+        bail!(
+            "a concept called {name:?} already exists: .lexibrary/{} (names, titles and aliases are matched without case)",
+            existing.path
+        );
+    }
+    let rel = format!("{CONCEPTS_DIR}/{name}.md");
+    let path = project.library_dir().join(&rel);
+    let text = concept::template(title.unwrap_or(name), aliases, tags);
+    // create_new: never replace a file that appeared meanwhile.
+    match std::fs::create_dir_all(project.library_dir().join(CONCEPTS_DIR)).and_then(|()| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+    }) {
+        Ok(file) => drop(file),
+        Err(err) if err.kind() == ErrorKind::AlreadyExists => {
+            bail!("{} already exists", path.display())
+        }
+        Err(err) => return Err(err).with_context(|| format!("cannot create {}", path.display())),
+    }
+    atomic::write(&path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(rel)
+}
+
+/// What `lexi concept link` did.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Linked {
+    pub design_file: String,
+    pub concept: String,
+    /// False when the link was already there (nothing written).
+    pub added: bool,
+}
+
+/// `lexi concept link <file> <Concept>`: add `- [[Concept]]` to the design file's `## Wikilinks`,
+/// creating the section before the footer if needed. Nothing else in the file changes.
+pub fn link(project: &Project, source: &str, concept_name: &str) -> anyhow::Result<Linked> {
+    let _lock = LibraryLock::acquire(project)?;
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let resolver = Resolver::new(&corpus);
+    let Some(concept) = resolver.concept(concept_name) else {
+        let suggestions: Vec<String> = list(
+            project,
+            &ConceptQuery {
+                topic: Some(concept_name.to_string()),
+                all: true,
+                ..ConceptQuery::default()
+            },
+        )
+        .into_iter()
+        .take(3)
+        .map(|hit| hit.name)
+        .collect();
+        let hint = if suggestions.is_empty() {
+            format!("create it with `lexi concept new {concept_name}`")
+        } else {
+            format!("did you mean {}?", suggestions.join(", "))
+        };
+        bail!("no concept named {concept_name:?}; {hint}");
+    };
+    let design_rel = design_path(source);
+    let path = project.abs(&design_rel);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == ErrorKind::NotFound => bail!(
+            "{source} has no design file ({design_rel}); run `lexictl update {source}` or write one first"
+        ),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let already = wikilink::extract(footer::split(&text).0).iter().any(|link| {
+        matches!(link, Wikilink::Concept(name) if resolver.concept(name).map(|d| &d.name) == Some(&concept.name))
+    });
+    if already {
+        return Ok(Linked {
+            design_file: design_rel,
+            concept: concept.name.clone(),
+            added: false,
+        });
+    }
+    let updated = insert_list_item(
+        &text,
+        sections::WIKILINKS,
+        &format!("- [[{}]]", concept.name),
+    );
+    atomic::write(&path, updated.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Linked {
+        design_file: design_rel,
+        concept: concept.name.clone(),
+        added: true,
+    })
+}
+
+/// Insert `item` as the last line of the `## <heading>` section of a design file's text, or add the
+/// section just before the footer (or at the end). Every other byte is kept.
+pub fn insert_list_item(text: &str, heading: &str, item: &str) -> String {
+    let (content, _) = footer::split(text);
+    let heading_line = format!("## {heading}");
+    let mut in_fence = false;
+    let mut offset = 0;
+    let mut section_start = None;
+    let mut section_end = None;
+    for line in content.split_inclusive('\n') {
+        let trimmed = line.trim_end();
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            in_fence = !in_fence;
+        } else if !in_fence {
+            if section_start.is_some() && section_end.is_none() && trimmed.starts_with("## ") {
+                section_end = Some(offset);
+            }
+            if section_start.is_none() && trimmed.eq_ignore_ascii_case(&heading_line) {
+                section_start = Some(offset + line.len());
+            }
+        }
+        offset += line.len();
+    }
+    match section_start {
+        Some(start) => {
+            let end = section_end.unwrap_or(content.len());
+            let kept = text[start..end].trim_end();
+            if kept.trim().is_empty() {
+                let gap = if end < text.len() { "\n" } else { "" };
+                format!("{}\n{item}\n{gap}{}", &text[..start], &text[end..])
+            } else {
+                let at = start + kept.len();
+                format!("{}\n{item}{}", &text[..at], &text[at..])
+            }
+        }
+        None => {
+            let at = content.len();
+            let before = text[..at].trim_end();
+            let after = &text[at..];
+            let gap = if after.is_empty() { "\n" } else { "\n\n" };
+            format!("{before}\n\n{heading_line}\n\n{item}{gap}{after}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::insert_list_item;
+
+    #[test]
+    fn items_go_into_an_existing_section_or_a_new_one_before_the_footer() {
+        let with_section = "# a\n\n## Wikilinks\n\n- [[A]]\n\n## Tags\n\n- x\n";
+        assert_eq!(
+            insert_list_item(with_section, "Wikilinks", "- [[B]]"),
+            "# a\n\n## Wikilinks\n\n- [[A]]\n- [[B]]\n\n## Tags\n\n- x\n"
+        );
+        let with_footer = "# a\n\n## Tags\n\n- x\n\n<!-- lexibrarian:meta\nsource: a\n-->\n";
+        assert_eq!(
+            insert_list_item(with_footer, "Wikilinks", "- [[B]]"),
+            "# a\n\n## Tags\n\n- x\n\n## Wikilinks\n\n- [[B]]\n\n<!-- lexibrarian:meta\nsource: a\n-->\n"
+        );
+        assert_eq!(
+            insert_list_item("# a\n", "Wikilinks", "- [[B]]"),
+            "# a\n\n## Wikilinks\n\n- [[B]]\n"
+        );
+        let empty_section = "# a\n\n## Wikilinks\n\n## Tags\n";
+        assert_eq!(
+            insert_list_item(empty_section, "Wikilinks", "- [[B]]"),
+            "# a\n\n## Wikilinks\n\n- [[B]]\n\n## Tags\n"
+        );
+    }
+}

@@ -1,0 +1,505 @@
+//! `lexi context <file|Concept|ST-NNN>`: everything an agent needs about one target in one call (seed
+//! §9, "minimal round-trips"), trimmed to a token budget.
+//!
+//! The bundle is built from blocks, each with a priority. Blocks are admitted in priority order while
+//! they fit the budget; what does not fit is listed as left out (with its size), never cut mid-way. The
+//! admitted blocks are then printed in reading order. Token counts are estimated as characters / 4, the
+//! same estimate START_HERE.md uses: fast enough for the < 50 ms target and close for English and code.
+//!
+//! For a source file: a waiting `.iwh`, the design file (split by section, so a long Interface
+//! Contract can be left out while the description and agent notes stay), inherited Local
+//! Conventions, the linked concepts' summaries and rules, and the related Stack posts with their
+//! accepted answers. For a concept: the concept, its related concepts, posts and the design files
+//! that link it. For a post: the post, its accepted and best answers, its concepts and files.
+
+use anyhow::bail;
+
+use super::concepts::Resolver;
+use super::corpus::{Corpus, Doc, DocKind, Kinds};
+use super::lookup::lookup;
+use super::stack::Stack;
+use crate::engine::start_here::estimate_tokens;
+use crate::library::concept::Concept;
+use crate::library::design_file::sections;
+use crate::library::iwh::Iwh;
+use crate::library::stack::Post;
+use crate::library::wikilink::{self, Wikilink};
+use crate::project::mirror::{design_path, iwh_path};
+use crate::project::paths::parent_rel;
+use crate::project::{Project, LIBRARY_DIR};
+
+/// The default budget in tokens.
+pub const DEFAULT_BUDGET: usize = 2000;
+
+/// What the target turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    File,
+    Concept,
+    Stack,
+}
+
+/// One part of the bundle.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Block {
+    /// Stable kind: `iwh`, `design`, `section`, `conventions`, `concept`, `stack`, `dependents`,
+    /// `linked_from`, `post`, `answer`, `file`.
+    pub kind: String,
+    pub title: String,
+    pub text: String,
+    pub tokens: usize,
+    #[serde(skip)]
+    priority: u32,
+    #[serde(skip)]
+    order: usize,
+}
+
+/// A block that did not fit.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Omitted {
+    pub kind: String,
+    pub title: String,
+    pub tokens: usize,
+}
+
+/// The bundle.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Bundle {
+    pub target: String,
+    pub kind: TargetKind,
+    pub budget: usize,
+    pub tokens: usize,
+    pub blocks: Vec<Block>,
+    pub omitted: Vec<Omitted>,
+}
+
+/// Build the bundle for `target`: a project-relative source path (already resolved by the caller
+/// when it names an existing path), a concept name, title or alias, or a Stack id.
+pub fn bundle(
+    project: &Project,
+    target: &str,
+    as_path: Option<&str>,
+    budget: usize,
+) -> anyhow::Result<Bundle> {
+    let mut builder = Builder::default();
+    let corpus_knowledge = Corpus::load(project, Kinds::KNOWLEDGE);
+    let (name, kind) = if let Some(id) = wikilink::stack_id(target.trim()) {
+        stack_blocks(project, &corpus_knowledge, &id, &mut builder)?;
+        (id, TargetKind::Stack)
+    } else if let Some(source) = as_path.filter(|source| {
+        project.abs(source).is_file() || project.abs(&design_path(source)).is_file()
+    }) {
+        file_blocks(project, &corpus_knowledge, source, &mut builder)?;
+        (source.to_string(), TargetKind::File)
+    } else if let Some(concept) = Resolver::new(&corpus_knowledge).concept(target) {
+        let name = concept.name.clone();
+        concept_blocks(project, &corpus_knowledge, concept, &mut builder)?;
+        (name, TargetKind::Concept)
+    } else {
+        bail!(
+            "{target:?} is not a source file with a design file, a concept or a Stack post id; \
+             try `lexi search {target}`"
+        );
+    };
+    Ok(builder.finish(name, kind, budget))
+}
+
+#[derive(Default)]
+struct Builder {
+    blocks: Vec<Block>,
+}
+
+impl Builder {
+    fn add(
+        &mut self,
+        kind: &str,
+        title: impl Into<String>,
+        text: impl Into<String>,
+        priority: u32,
+    ) {
+        let title = title.into();
+        let text = text.into();
+        let tokens = estimate_tokens(&title) + estimate_tokens(&text) + 2;
+        let order = self.blocks.len();
+        self.blocks.push(Block {
+            kind: kind.to_string(),
+            title,
+            text,
+            tokens,
+            priority,
+            order,
+        });
+    }
+
+    fn finish(self, target: String, kind: TargetKind, budget: usize) -> Bundle {
+        let mut by_priority = self.blocks;
+        by_priority.sort_by_key(|block| (block.priority, block.order));
+        let mut used = 0;
+        let mut kept = Vec::new();
+        let mut omitted = Vec::new();
+        for block in by_priority {
+            if used + block.tokens <= budget {
+                used += block.tokens;
+                kept.push(block);
+            } else {
+                omitted.push(Omitted {
+                    kind: block.kind,
+                    title: block.title,
+                    tokens: block.tokens,
+                });
+            }
+        }
+        kept.sort_by_key(|block| block.order);
+        Bundle {
+            target,
+            kind,
+            budget,
+            tokens: used,
+            blocks: kept,
+            omitted,
+        }
+    }
+}
+
+fn file_blocks(
+    project: &Project,
+    corpus: &Corpus,
+    source: &str,
+    builder: &mut Builder,
+) -> anyhow::Result<()> {
+    let dir = parent_rel(source);
+    iwh_block(project, dir, builder);
+    let found = lookup(project, source)?;
+    let mut head = String::new();
+    if let Some(warning) = found.staleness.warning() {
+        head.push_str(warning);
+        head.push_str("\n\n");
+    }
+    head.push_str(&format!(
+        "description: {}",
+        found.design.frontmatter.description.trim()
+    ));
+    if !found.design.body.preamble.trim().is_empty() {
+        head.push_str("\n\n");
+        head.push_str(found.design.body.preamble.trim());
+    }
+    builder.add(
+        "design",
+        format!("{} ({})", source, found.design_path),
+        head,
+        1,
+    );
+    for section in &found.design.body.sections {
+        let heading = section.heading.as_str();
+        if heading.eq_ignore_ascii_case(sections::WIKILINKS) || section.body.trim().is_empty() {
+            continue;
+        }
+        let priority = match heading {
+            sections::INTERFACE_CONTRACT => 3,
+            sections::COMPLEXITY_WARNING => 2,
+            sections::DEPENDENTS => 4,
+            sections::DEPENDENCIES | sections::STACK => 6,
+            sections::TESTS => 7,
+            sections::TAGS => 9,
+            // Sections the Archivist does not write were written by agents or humans: keep them.
+            _ => 2,
+        };
+        let kind = if heading == sections::DEPENDENTS {
+            "dependents"
+        } else {
+            "section"
+        };
+        builder.add(kind, heading, section.body.trim(), priority);
+    }
+    for conventions in &found.conventions {
+        let from = if conventions.directory.is_empty() {
+            "./".to_string()
+        } else {
+            format!("{}/", conventions.directory)
+        };
+        builder.add(
+            "conventions",
+            format!("Local Conventions from {from}"),
+            conventions.raw.trim(),
+            3,
+        );
+    }
+    let resolver = Resolver::new(corpus);
+    let links = wikilink::extract(&found.content);
+    let mut seen = Vec::new();
+    for link in &links {
+        if let Wikilink::Concept(name) = link {
+            if let Some(concept) = resolver.concept(name) {
+                if !seen.contains(&concept.name) {
+                    seen.push(concept.name.clone());
+                    concept_summary_block(project, concept, builder, 5);
+                }
+            }
+        }
+    }
+    let design_rel = found
+        .design_path
+        .strip_prefix(&format!("{LIBRARY_DIR}/"))
+        .unwrap_or(&found.design_path)
+        .to_string();
+    let linked_ids: Vec<&str> = links
+        .iter()
+        .filter_map(|link| match link {
+            Wikilink::Stack(id) => Some(id.as_str()),
+            Wikilink::Concept(_) => None,
+        })
+        .collect();
+    let mut posts: Vec<&Doc> = corpus
+        .of_kind(DocKind::Stack)
+        .filter(|post| {
+            post.files.iter().any(|file| file == source)
+                || linked_ids.contains(&post.name.as_str())
+                || post.links.iter().any(|link| link == &design_rel)
+        })
+        .collect();
+    posts.sort_by(|a, b| {
+        b.accepted
+            .is_some()
+            .cmp(&a.accepted.is_some())
+            .then_with(|| b.votes.cmp(&a.votes))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    for post in posts {
+        post_summary_block(project, post, builder, 6);
+    }
+    Ok(())
+}
+
+fn concept_blocks(
+    project: &Project,
+    corpus: &Corpus,
+    concept: &Doc,
+    builder: &mut Builder,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(project.library_dir().join(&concept.path))?;
+    let shown = format!("{LIBRARY_DIR}/{}", concept.path);
+    let parsed = Concept::parse(&shown, &concept.name, &text)?;
+    let mut head = format!("status: {}", parsed.status().as_str());
+    if !parsed.meta.aliases.is_empty() {
+        head.push_str(&format!("\naliases: {}", parsed.meta.aliases.join(", ")));
+    }
+    if !parsed.meta.tags.is_empty() {
+        head.push_str(&format!("\ntags: {}", parsed.tags().join(", ")));
+    }
+    if let Some(next) = &parsed.meta.superseded_by {
+        head.push_str(&format!("\n> Deprecated: superseded by [[{next}]]."));
+    }
+    builder.add("concept", format!("{} ({shown})", parsed.title()), head, 1);
+    for section in &parsed.body.sections {
+        let priority = match section.heading.as_str() {
+            "Summary" | "Rules" => 1,
+            "Where It Applies" => 2,
+            "Decision Log" => 6,
+            _ => 3,
+        };
+        if !section.body.trim().is_empty() {
+            builder.add(
+                "section",
+                section.heading.as_str(),
+                section.body.trim(),
+                priority,
+            );
+        }
+    }
+    let resolver = Resolver::new(corpus);
+    let mut seen = vec![concept.name.clone()];
+    for link in wikilink::extract(&text) {
+        if let Wikilink::Concept(name) = link {
+            if let Some(other) = resolver.concept(&name) {
+                if !seen.contains(&other.name) {
+                    seen.push(other.name.clone());
+                    builder.add(
+                        "concept",
+                        format!("[[{}]] {}", other.name, other.title),
+                        other.summary.clone(),
+                        4,
+                    );
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = std::iter::once(concept.name.as_str())
+        .chain(std::iter::once(concept.title.as_str()))
+        .chain(concept.aliases.iter().map(String::as_str))
+        .collect();
+    let refers = |doc: &Doc| {
+        doc.concepts
+            .iter()
+            .chain(&doc.links)
+            .any(|link| names.iter().any(|name| name.eq_ignore_ascii_case(link)))
+    };
+    for post in corpus.of_kind(DocKind::Stack).filter(|post| refers(post)) {
+        post_summary_block(project, post, builder, 5);
+    }
+    let designs = Corpus::load(
+        project,
+        Kinds {
+            designs: true,
+            knowledge: false,
+        },
+    );
+    let linking: Vec<String> = designs
+        .of_kind(DocKind::Design)
+        .filter(|doc| refers(doc))
+        .map(|doc| format!("- {} — {}", doc.name, doc.summary))
+        .collect();
+    if !linking.is_empty() {
+        builder.add(
+            "linked_from",
+            "Design files linking here",
+            linking.join("\n"),
+            5,
+        );
+    }
+    Ok(())
+}
+
+fn stack_blocks(
+    project: &Project,
+    corpus: &Corpus,
+    id: &str,
+    builder: &mut Builder,
+) -> anyhow::Result<()> {
+    let (rel, post) = Stack::open(project).find(id)?;
+    let body = post.read_body();
+    let meta = &post.meta;
+    let mut head = format!(
+        "[{}] ▲{}  tags: {}",
+        meta.status.as_str(),
+        meta.votes,
+        post.tags().join(", ")
+    );
+    if let Some(of) = &meta.duplicate_of {
+        head.push_str(&format!("\n> Duplicate of [[{of}]]."));
+    }
+    builder.add(
+        "post",
+        format!("{} {} ({rel})", meta.id, meta.title),
+        head,
+        1,
+    );
+    builder.add("section", "Problem", body.problem.clone(), 1);
+    builder.add("section", "Evidence", body.evidence.clone(), 2);
+    let mut answers: Vec<_> = body.answers.iter().collect();
+    answers.sort_by_key(|answer| {
+        let accepted = meta.accepted_answer == Some(answer.number);
+        let votes = meta.answer_votes.get(&answer.number).copied().unwrap_or(0);
+        (!accepted, -votes, answer.number)
+    });
+    for (rank, answer) in answers.into_iter().enumerate() {
+        let accepted = meta.accepted_answer == Some(answer.number);
+        let votes = meta.answer_votes.get(&answer.number).copied().unwrap_or(0);
+        let label = if accepted { " (accepted)" } else { "" };
+        builder.add(
+            "answer",
+            format!("A{}{label} ▲{votes} by {}", answer.number, answer.author),
+            answer.body.clone(),
+            if accepted { 1 } else { 3 + rank as u32 },
+        );
+    }
+    let resolver = Resolver::new(corpus);
+    for name in &meta.refs.concepts {
+        if let Some(concept) = resolver.concept(name) {
+            concept_summary_block(project, concept, builder, 4);
+        }
+    }
+    for file in &meta.refs.files {
+        let design = design_path(file);
+        let description = std::fs::read_to_string(project.abs(&design))
+            .ok()
+            .and_then(|text| crate::library::design_file::DesignFile::parse(&design, &text).ok())
+            .map(|design| design.frontmatter.description)
+            .unwrap_or_else(|| "(no design file)".to_string());
+        builder.add("file", file.as_str(), description, 5);
+    }
+    Ok(())
+}
+
+fn iwh_block(project: &Project, dir: &str, builder: &mut Builder) {
+    if !project.config.iwh.enabled {
+        return;
+    }
+    let rel = iwh_path(dir);
+    let Ok(text) = std::fs::read_to_string(project.abs(&rel)) else {
+        return;
+    };
+    let shown_dir = if dir.is_empty() { "." } else { dir };
+    let text = match Iwh::parse(&rel, &text) {
+        Ok(note) => format!(
+            "[{}] by {} at {}\n\n{}\n\n(`lexi iwh read {shown_dir}` consumes it.)",
+            note.meta.scope.as_str(),
+            note.meta.author,
+            note.meta.created,
+            note.body
+        ),
+        Err(err) => format!("{text}\n\n(this note does not parse: {err})"),
+    };
+    builder.add(
+        "iwh",
+        format!("I Was Here note waiting in {shown_dir}"),
+        text,
+        0,
+    );
+}
+
+fn concept_summary_block(project: &Project, concept: &Doc, builder: &mut Builder, priority: u32) {
+    let mut text = concept.summary.clone();
+    if concept.status == "deprecated" {
+        text.push_str(&format!(
+            "\n> Deprecated{}",
+            if concept.pointer.is_empty() {
+                ".".to_string()
+            } else {
+                format!(": superseded by [[{}]].", concept.pointer)
+            }
+        ));
+    }
+    let rules = std::fs::read_to_string(project.library_dir().join(&concept.path))
+        .ok()
+        .and_then(|raw| Concept::parse(&concept.path, &concept.name, &raw).ok())
+        .and_then(|parsed| parsed.rules().map(str::to_string));
+    if let Some(rules) = rules {
+        text.push_str("\n\nRules:\n");
+        text.push_str(rules.trim());
+    }
+    builder.add(
+        "concept",
+        format!("[[{}]] {}", concept.name, concept.title),
+        text,
+        priority,
+    );
+}
+
+fn post_summary_block(project: &Project, post: &Doc, builder: &mut Builder, priority: u32) {
+    let mut text = format!("[{}] ▲{}  {}", post.status, post.votes, post.summary);
+    if let Some(number) = post.accepted {
+        let answer = std::fs::read_to_string(project.library_dir().join(&post.path))
+            .ok()
+            .and_then(|raw| Post::parse(&post.path, &raw).ok())
+            .and_then(|parsed| {
+                parsed
+                    .read_body()
+                    .answers
+                    .into_iter()
+                    .find(|answer| answer.number == number)
+            });
+        if let Some(answer) = answer {
+            text.push_str(&format!(
+                "\n\nAccepted answer (A{number}):\n{}",
+                answer.body
+            ));
+        }
+    }
+    builder.add(
+        "stack",
+        format!("{} {}", post.name, post.title),
+        text,
+        priority,
+    );
+}

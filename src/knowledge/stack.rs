@@ -1,0 +1,540 @@
+//! Stack operations: posting, answering, commenting, voting, accepting and status changes, with every
+//! vote, accept and status change also appended to the post's history in git notes (DESIGN G-3).
+//!
+//! Every write holds the `stack` lock for its whole read-modify-write, so parallel agents get distinct
+//! ids and no lost votes. The order inside the lock is: build the new post in memory, append the event
+//! to `refs/notes/lexibrarian/stack` (compare-and-swap, lossless), then write the file atomically. A
+//! failure before the file write leaves the post untouched.
+//!
+//! Outside a git repository the Stack works the same from frontmatter alone; `history` then says that
+//! the history is unavailable.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context as _};
+
+use crate::engine::lock::LibraryLock;
+use crate::git::notes::{NoteAppend, STACK_NOTES};
+use crate::git::GitRepo;
+use crate::hash::sha256_hex;
+use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
+use crate::library::stack::{
+    id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
+};
+use crate::library::{atomic, wikilink};
+use crate::project::{Project, LIBRARY_DIR};
+
+/// What `lexi stack post` needs.
+#[derive(Clone, Debug, Default)]
+pub struct NewPost {
+    pub title: String,
+    pub tags: Vec<String>,
+    /// Project-relative source files the post is about.
+    pub files: Vec<String>,
+    /// Canonical concept names.
+    pub concepts: Vec<String>,
+    pub bead: Option<String>,
+    pub problem: String,
+    pub evidence: String,
+    pub author: String,
+}
+
+/// A vote's direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+/// One entry of a post's history, as stored (one JSON object per line) in the notes.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Event {
+    /// When, in UTC with milliseconds. First, so that the sorted union of two clones' notes
+    /// (`cat_sort_uniq`) stays in time order.
+    pub ts: String,
+    /// Format version.
+    pub v: u32,
+    /// Unique id of this event (so a set-union merge of two clones keeps both of two equal votes).
+    pub id: String,
+    /// `created`, `vote`, `accept` or `status`.
+    pub kind: String,
+    pub post: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<u32>,
+    /// `+1` or `-1` for votes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<i64>,
+    /// The status after a status change or accept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The status before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// For `duplicate`: the post this one duplicates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub of: Option<String>,
+    pub author: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+}
+
+/// A post's history from the notes.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct History {
+    pub post: String,
+    /// False outside git: only the frontmatter's current state exists.
+    pub available: bool,
+    pub events: Vec<Event>,
+    /// Lines in the note that are not events we understand, kept and shown as is.
+    pub unreadable: Vec<String>,
+    /// Net post score according to the history (vote events without an answer).
+    pub net_votes: i64,
+}
+
+/// The Stack of one project.
+pub struct Stack<'p> {
+    project: &'p Project,
+    git: Option<GitRepo>,
+}
+
+impl<'p> Stack<'p> {
+    /// Open the Stack; git notes are used when the project is inside a git working tree.
+    pub fn open(project: &'p Project) -> Stack<'p> {
+        let git = GitRepo::discover(&project.root).ok().flatten();
+        Stack { project, git }
+    }
+
+    /// Whether vote history goes to git notes.
+    pub fn has_history(&self) -> bool {
+        self.git.is_some()
+    }
+
+    fn dir(&self) -> PathBuf {
+        self.project.library_dir().join(STACK_DIR)
+    }
+
+    fn lock(&self) -> anyhow::Result<LibraryLock> {
+        LibraryLock::acquire_named(self.project, "stack")
+    }
+
+    /// The project-relative path and parsed post for `id` (any case, `ST-7` = `ST-007`).
+    pub fn find(&self, id: &str) -> anyhow::Result<(String, Post)> {
+        let Some(id) = wikilink::stack_id(id.trim()) else {
+            bail!("{id:?} is not a Stack post id; ids look like ST-001");
+        };
+        let dir = self.dir();
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                bail!("no Stack post {id}: the Stack is empty ({LIBRARY_DIR}/{STACK_DIR}/ does not exist yet)")
+            }
+            Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            if id_from_file_name(name).as_deref() == Some(id.as_str()) {
+                let rel = format!("{LIBRARY_DIR}/{STACK_DIR}/{name}");
+                let text = std::fs::read_to_string(entry.path())
+                    .with_context(|| format!("cannot read {rel}"))?;
+                let post = Post::parse(&rel, &text)?;
+                if post.meta.id != id {
+                    bail!(
+                        "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
+                        post.meta.id
+                    );
+                }
+                return Ok((rel, post));
+            }
+        }
+        bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
+    }
+
+    /// `lexi stack post`: allocate the next id and write the post. Returns the id and path.
+    pub fn post(&self, new: &NewPost) -> anyhow::Result<(String, String)> {
+        if new.title.trim().is_empty() {
+            bail!("a post needs a --title");
+        }
+        if new.evidence.trim().is_empty() {
+            bail!("a post needs --evidence: a specific error, test failure or observed behaviour (no speculation)");
+        }
+        if new.problem.trim().is_empty() {
+            bail!("a post needs a problem: pass --problem or pipe it on stdin");
+        }
+        let _lock = self.lock()?;
+        let dir = self.dir();
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        let next = self.highest_id()? + 1;
+        let id = wikilink::format_stack_id(next);
+        let name = format!("{id}-{}.md", slug(&new.title));
+        let rel = format!("{LIBRARY_DIR}/{STACK_DIR}/{name}");
+        let designs = new
+            .files
+            .iter()
+            .map(|file| crate::project::mirror::design_path(file))
+            .filter_map(|design| {
+                design
+                    .strip_prefix(&format!("{LIBRARY_DIR}/"))
+                    .map(str::to_string)
+            })
+            .collect();
+        let meta = PostMeta {
+            id: id.clone(),
+            title: new.title.trim().to_string(),
+            tags: normalise_tags(&new.tags),
+            status: PostStatus::Open,
+            created: now_rfc3339(),
+            author: new.author.clone(),
+            bead: new.bead.clone(),
+            refs: PostRefs {
+                concepts: new.concepts.clone(),
+                files: new.files.clone(),
+                designs,
+            },
+            ..PostMeta::default()
+        };
+        let post = Post::new(meta, &new.problem, &new.evidence);
+        let event = self.event(&id, "created", &new.author);
+        self.record(&id, &[event])?;
+        let path = dir.join(&name);
+        // create_new: an id is never reused, even by a writer that ignores our lock.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .with_context(|| format!("cannot create {rel}"))?;
+        atomic::write(&path, post.render().as_bytes())
+            .with_context(|| format!("cannot write {rel}"))?;
+        Ok((id, rel))
+    }
+
+    /// The highest id number among existing post files (0 when none).
+    fn highest_id(&self) -> anyhow::Result<u32> {
+        let dir = self.dir();
+        let mut highest = 0;
+        for entry in
+            std::fs::read_dir(&dir).with_context(|| format!("cannot read {}", dir.display()))?
+        {
+            let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+            if let Some(id) = entry.file_name().to_str().and_then(id_from_file_name) {
+                if let Ok(number) = id[3..].parse::<u32>() {
+                    highest = highest.max(number);
+                }
+            }
+        }
+        Ok(highest)
+    }
+
+    /// `lexi stack answer`: append an answer; returns its number.
+    pub fn answer(&self, id: &str, body: &str, author: &str) -> anyhow::Result<(String, u32)> {
+        if body.trim().is_empty() {
+            bail!("an answer needs a body: pass --body or pipe it on stdin");
+        }
+        let _lock = self.lock()?;
+        let (rel, mut post) = self.find(id)?;
+        let number = post.append_answer(&now_rfc3339(), author, body);
+        self.write(&rel, &post)?;
+        Ok((post.meta.id, number))
+    }
+
+    /// `lexi stack comment`: append a comment to the post or one of its answers.
+    pub fn comment(
+        &self,
+        id: &str,
+        answer: Option<u32>,
+        body: &str,
+        author: &str,
+    ) -> anyhow::Result<String> {
+        if body.trim().is_empty() {
+            bail!("a comment needs a body: pass --body or pipe it on stdin");
+        }
+        let _lock = self.lock()?;
+        let (rel, mut post) = self.find(id)?;
+        let comment = Comment {
+            date: now_rfc3339(),
+            author: author.to_string(),
+            context: None,
+            text: body.to_string(),
+        };
+        if !post.append_comment(answer, &comment) {
+            bail!("{} has no answer A{}", post.meta.id, answer.unwrap_or(0));
+        }
+        self.write(&rel, &post)?;
+        Ok(post.meta.id)
+    }
+
+    /// `lexi stack vote`: change the net score of the post or an answer; a downvote needs a comment,
+    /// which is appended with `[downvote]` (an upvote's optional comment with `[upvote]`). Returns the
+    /// new net score.
+    pub fn vote(
+        &self,
+        id: &str,
+        answer: Option<u32>,
+        direction: Direction,
+        comment: Option<&str>,
+        author: &str,
+    ) -> anyhow::Result<(String, i64)> {
+        let comment = comment.map(str::trim).filter(|c| !c.is_empty());
+        if direction == Direction::Down && comment.is_none() {
+            bail!("a downvote needs --comment saying why (it is kept in the post with [downvote])");
+        }
+        let _lock = self.lock()?;
+        let (rel, mut post) = self.find(id)?;
+        let delta = match direction {
+            Direction::Up => 1,
+            Direction::Down => -1,
+        };
+        let net = match answer {
+            None => {
+                post.meta.votes += delta;
+                post.meta.votes
+            }
+            Some(number) => {
+                if !post.has_answer(number) {
+                    bail!(
+                        "{} has no answer A{number}; `lexi stack view {}` lists them",
+                        post.meta.id,
+                        post.meta.id
+                    );
+                }
+                let score = post.meta.answer_votes.entry(number).or_insert(0);
+                *score += delta;
+                *score
+            }
+        };
+        if let Some(text) = comment {
+            let context = match direction {
+                Direction::Up => "upvote",
+                Direction::Down => "downvote",
+            };
+            post.append_comment(
+                answer,
+                &Comment {
+                    date: now_rfc3339(),
+                    author: author.to_string(),
+                    context: Some(context.to_string()),
+                    text: text.to_string(),
+                },
+            );
+        }
+        let mut event = self.event(&post.meta.id, "vote", author);
+        event.answer = answer;
+        event.delta = Some(delta);
+        event.comment = comment.map(str::to_string);
+        self.record(&post.meta.id, &[event])?;
+        self.write(&rel, &post)?;
+        Ok((post.meta.id, net))
+    }
+
+    /// `lexi stack accept`: mark an answer accepted and the post resolved.
+    pub fn accept(&self, id: &str, answer: u32, author: &str) -> anyhow::Result<String> {
+        let _lock = self.lock()?;
+        let (rel, mut post) = self.find(id)?;
+        if !post.has_answer(answer) {
+            bail!(
+                "{} has no answer A{answer}; `lexi stack view {}` lists them",
+                post.meta.id,
+                post.meta.id
+            );
+        }
+        if let Some(accepted) = post.meta.accepted_answer {
+            if accepted == answer {
+                bail!("{}: answer A{answer} is already accepted", post.meta.id);
+            }
+            bail!(
+                "{} already has an accepted answer (A{accepted}); one answer is accepted per post",
+                post.meta.id
+            );
+        }
+        let from = post.meta.status;
+        post.meta.accepted_answer = Some(answer);
+        post.meta.status = PostStatus::Resolved;
+        let mut event = self.event(&post.meta.id, "accept", author);
+        event.answer = Some(answer);
+        event.status = Some(PostStatus::Resolved.as_str().into());
+        event.from = Some(from.as_str().into());
+        self.record(&post.meta.id, &[event])?;
+        self.write(&rel, &post)?;
+        Ok(post.meta.id)
+    }
+
+    /// `lexi stack mark-outdated`. Returns false if it already was.
+    pub fn mark_outdated(
+        &self,
+        id: &str,
+        reason: Option<&str>,
+        author: &str,
+    ) -> anyhow::Result<(String, bool)> {
+        self.set_status(id, PostStatus::Outdated, None, reason, author)
+    }
+
+    /// `lexi stack duplicate <id> --of <other>`.
+    pub fn duplicate(&self, id: &str, of: &str, author: &str) -> anyhow::Result<(String, bool)> {
+        let (_, original) = self.find(of)?;
+        let Some(this) = wikilink::stack_id(id.trim()) else {
+            bail!("{id:?} is not a Stack post id; ids look like ST-001");
+        };
+        if original.meta.id == this {
+            bail!("a post cannot be a duplicate of itself");
+        }
+        self.set_status(
+            id,
+            PostStatus::Duplicate,
+            Some(original.meta.id),
+            None,
+            author,
+        )
+    }
+
+    fn set_status(
+        &self,
+        id: &str,
+        status: PostStatus,
+        duplicate_of: Option<String>,
+        reason: Option<&str>,
+        author: &str,
+    ) -> anyhow::Result<(String, bool)> {
+        let _lock = self.lock()?;
+        let (rel, mut post) = self.find(id)?;
+        let same_pointer = duplicate_of.is_none() || duplicate_of == post.meta.duplicate_of;
+        if post.meta.status == status && same_pointer {
+            return Ok((post.meta.id, false));
+        }
+        let from = post.meta.status;
+        post.meta.status = status;
+        if duplicate_of.is_some() {
+            post.meta.duplicate_of = duplicate_of.clone();
+        }
+        let mut event = self.event(&post.meta.id, "status", author);
+        event.status = Some(status.as_str().into());
+        event.from = Some(from.as_str().into());
+        event.of = duplicate_of;
+        event.comment = reason.map(str::to_string);
+        self.record(&post.meta.id, &[event])?;
+        self.write(&rel, &post)?;
+        Ok((post.meta.id, true))
+    }
+
+    /// `lexi stack history`: the events recorded for a post.
+    pub fn history(&self, id: &str) -> anyhow::Result<History> {
+        let (_, post) = self.find(id)?;
+        let id = post.meta.id;
+        let Some(git) = &self.git else {
+            return Ok(History {
+                post: id,
+                available: false,
+                events: Vec::new(),
+                unreadable: Vec::new(),
+                net_votes: post.meta.votes,
+            });
+        };
+        let anchor = crate::git::notes::blob_id(anchor_text(&id).as_bytes());
+        let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
+        let mut events = Vec::new();
+        let mut unreadable = Vec::new();
+        for line in note.lines().filter(|line| !line.trim().is_empty()) {
+            match serde_json::from_str::<Event>(line) {
+                Ok(event) => events.push(event),
+                Err(_) => unreadable.push(line.to_string()),
+            }
+        }
+        // Stable: events within the same millisecond keep their order in the note.
+        events.sort_by(|a, b| a.ts.cmp(&b.ts));
+        let net_votes = events
+            .iter()
+            .filter(|event| event.kind == "vote" && event.answer.is_none())
+            .filter_map(|event| event.delta)
+            .sum();
+        Ok(History {
+            post: id,
+            available: true,
+            events,
+            unreadable,
+            net_votes,
+        })
+    }
+
+    fn event(&self, post: &str, kind: &str, author: &str) -> Event {
+        Event {
+            ts: now_rfc3339_millis(),
+            v: 1,
+            id: unique_id(post),
+            kind: kind.to_string(),
+            post: post.to_string(),
+            answer: None,
+            delta: None,
+            status: None,
+            from: None,
+            of: None,
+            author: author.to_string(),
+            comment: None,
+        }
+    }
+
+    /// Append events to the post's notes (a no-op outside git).
+    fn record(&self, id: &str, events: &[Event]) -> anyhow::Result<()> {
+        let Some(git) = &self.git else {
+            return Ok(());
+        };
+        let anchor = git.write_blob(anchor_text(id).as_bytes())?;
+        let mut lines = String::new();
+        for event in events {
+            lines.push_str(&serde_json::to_string(event)?);
+            lines.push('\n');
+        }
+        git.append_notes(
+            STACK_NOTES,
+            &[NoteAppend {
+                object: anchor,
+                lines,
+            }],
+            &format!(
+                "lexibrarian: {id} {}",
+                events.first().map_or("", |e| e.kind.as_str())
+            ),
+        )
+        .with_context(|| {
+            format!("cannot record the {id} event in {STACK_NOTES}; the post was not changed")
+        })?;
+        Ok(())
+    }
+
+    fn write(&self, rel: &str, post: &Post) -> anyhow::Result<()> {
+        let path = self.project.abs(rel);
+        atomic::write(&path, post.render().as_bytes())
+            .with_context(|| format!("cannot write {rel}"))
+    }
+}
+
+/// The content of a post's anchor blob: stable for the post's whole life.
+pub fn anchor_text(id: &str) -> String {
+    format!("lexibrarian:stack:{id}\n")
+}
+
+fn normalise_tags(tags: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for tag in tags.iter().flat_map(|t| t.split(',')) {
+        let tag = tag.trim().to_lowercase().replace(' ', "-");
+        if !tag.is_empty() && !out.contains(&tag) {
+            out.push(tag);
+        }
+    }
+    out
+}
+
+/// 16 hex characters unlikely to repeat: time, process, a counter and the post.
+fn unique_id(post: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let seed = format!(
+        "{nanos}:{}:{}:{post}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    sha256_hex(seed.as_bytes())[..16].to_string()
+}

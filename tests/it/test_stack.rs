@@ -1,0 +1,482 @@
+//! `lexi stack`: posts, answers, comments, votes with history in git notes, concurrency, interop with
+//! `git notes`, and bad input that must write nothing.
+
+use std::collections::BTreeMap;
+
+use crate::support::{project, redact_times, run, run_input, TestProject};
+
+const NOTES_REF: &str = "refs/notes/lexibrarian/stack";
+
+fn stack_project() -> TestProject {
+    let p = project().fixture("rust").build();
+    p.init();
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-qm", "init"]);
+    p
+}
+
+fn post(p: &TestProject, title: &str) -> String {
+    let out = run(
+        p,
+        p.lexi(&[
+            "stack",
+            "post",
+            "--title",
+            title,
+            "--tag",
+            "parser",
+            "--file",
+            "src/lib.rs",
+            "--problem",
+            "The lexer slices bytes.",
+            "--evidence",
+            "panicked at byte index 3",
+            "--author",
+            "agent-a",
+        ]),
+    );
+    assert_eq!(out.code, 0, "{}", out.both());
+    out.stdout
+        .split(':')
+        .next()
+        .unwrap()
+        .trim_start_matches("Created ")
+        .to_string()
+}
+
+/// Every file under `.lexibrary/stack/` with its content.
+fn stack_files(p: &TestProject) -> BTreeMap<String, String> {
+    let mut files = BTreeMap::new();
+    if let Ok(entries) = std::fs::read_dir(p.path(".lexibrary/stack")) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            files.insert(name, std::fs::read_to_string(entry.path()).unwrap());
+        }
+    }
+    files
+}
+
+fn anchor(p: &TestProject, id: &str) -> String {
+    let mut command = std::process::Command::new("git");
+    command
+        .args(["hash-object", "--stdin"])
+        .current_dir(&p.root)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(format!("lexibrarian:stack:{id}\n").as_bytes())
+        .unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout)
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_post_answered_voted_and_accepted_reads_back() {
+    let p = stack_project();
+    assert_eq!(post(&p, "Lexer panics on unicode"), "ST-001");
+    let lexi = |args: &[&str]| {
+        let out = run(&p, p.lexi(args));
+        assert_eq!(out.code, 0, "{args:?}: {}", out.both());
+        out.stdout
+    };
+    assert_eq!(
+        lexi(&[
+            "stack",
+            "answer",
+            "ST-001",
+            "--body",
+            "Use char_indices().",
+            "--author",
+            "agent-b"
+        ]),
+        "Added A1 to ST-001\n"
+    );
+    lexi(&[
+        "stack",
+        "answer",
+        "ST-1",
+        "--body",
+        "Iterate bytes.",
+        "--author",
+        "agent-c",
+    ]);
+    assert_eq!(
+        lexi(&["stack", "vote", "ST-001", "--answer", "1", "up", "--author", "agent-c"]),
+        "ST-001 A1: ▲1\n"
+    );
+    lexi(&[
+        "stack",
+        "vote",
+        "ST-001",
+        "--answer",
+        "2",
+        "down",
+        "--comment",
+        "misses multi-byte chars",
+        "--author",
+        "agent-b",
+    ]);
+    lexi(&["stack", "vote", "ST-001", "up", "--author", "agent-d"]);
+    lexi(&[
+        "stack",
+        "comment",
+        "ST-001",
+        "--answer",
+        "1",
+        "--body",
+        "Also check the parser.",
+        "--author",
+        "agent-d",
+    ]);
+    assert_eq!(
+        lexi(&["stack", "accept", "ST-001", "--answer", "1", "--author", "agent-a"]),
+        "Accepted A1; ST-001 is resolved\n"
+    );
+    insta::assert_snapshot!(
+        "stack_view",
+        redact_times(&lexi(&["stack", "view", "ST-001"]))
+    );
+    insta::assert_snapshot!(
+        "stack_file",
+        redact_times(&stack_files(&p)["ST-001-lexer-panics-on-unicode.md"])
+    );
+    insta::assert_snapshot!(
+        "stack_history",
+        redact_times(&lexi(&["stack", "history", "ST-001"]))
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&lexi(&["stack", "view", "ST-001", "--format", "json"])).unwrap();
+    assert_eq!(json["frontmatter"]["status"], "resolved");
+    assert_eq!(json["answers"][1]["votes"], -1);
+    assert_eq!(json["answers"][0]["accepted"], true);
+    assert_eq!(
+        lexi(&["stack", "list"]),
+        "ST-001  [resolved] ▲1  Lexer panics on unicode\n"
+    );
+    assert_eq!(
+        lexi(&["stack", "list", "--status", "open"]),
+        "No Stack posts.\n"
+    );
+}
+
+#[test]
+fn a_post_level_downvote_keeps_its_comment() {
+    let p = stack_project();
+    post(&p, "Lexer panics");
+    let out = run(
+        &p,
+        p.lexi(&[
+            "stack",
+            "vote",
+            "ST-001",
+            "down",
+            "--comment",
+            "cannot reproduce on main",
+            "--author",
+            "agent-z",
+        ]),
+    );
+    assert_eq!(out.code, 0, "{}", out.both());
+    let file = &stack_files(&p)["ST-001-lexer-panics.md"];
+    assert!(
+        file.contains("agent-z [downvote]:** cannot reproduce on main"),
+        "{file}"
+    );
+    assert!(file.contains("votes: -1"), "{file}");
+    let view = run(&p, p.lexi(&["stack", "view", "ST-001", "--format", "json"]));
+    let json: serde_json::Value = serde_json::from_str(&view.stdout).unwrap();
+    assert_eq!(json["comments"][0]["context"], "downvote");
+    assert_eq!(json["comments"][0]["text"], "cannot reproduce on main");
+}
+
+#[test]
+fn eight_parallel_posts_get_eight_distinct_ids() {
+    let p = stack_project();
+    let children: Vec<_> = (0..8)
+        .map(|i| {
+            let mut command = p.lexi(&[
+                "stack",
+                "post",
+                "--title",
+                &format!("Problem {i}"),
+                "--problem",
+                &format!("problem {i}"),
+                "--evidence",
+                &format!("evidence {i}"),
+            ]);
+            command
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            command.spawn().unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let files = stack_files(&p);
+    let ids: Vec<String> = files.keys().map(|name| name[..6].to_string()).collect();
+    assert_eq!(
+        ids,
+        (1..=8).map(|n| format!("ST-{n:03}")).collect::<Vec<_>>()
+    );
+    // Each file is intact: its id matches its name and its problem matches its title.
+    for (name, text) in &files {
+        assert!(text.contains(&format!("id: {}", &name[..6])), "{text}");
+        let title_number = text
+            .split("title: Problem ")
+            .nth(1)
+            .unwrap()
+            .chars()
+            .next()
+            .unwrap();
+        assert!(text.contains(&format!("problem {title_number}")), "{text}");
+        assert!(text.contains(&format!("evidence {title_number}")), "{text}");
+    }
+}
+
+#[test]
+fn sixteen_parallel_votes_are_all_counted_and_recorded() {
+    let p = stack_project();
+    post(&p, "Contended");
+    let children: Vec<_> = (0..16)
+        .map(|i| {
+            let direction = if i % 4 == 0 { "down" } else { "up" };
+            let mut command = p.lexi(&[
+                "stack",
+                "vote",
+                "ST-001",
+                direction,
+                "--comment",
+                &format!("vote {i}"),
+                "--author",
+                &format!("agent-{i}"),
+            ]);
+            command
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            command.spawn().unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let file = &stack_files(&p)["ST-001-contended.md"];
+    // 12 up, 4 down.
+    assert!(file.contains("\nvotes: 8\n"), "{file}");
+    for i in 0..16 {
+        assert!(
+            file.contains(&format!(":** vote {i}\n")),
+            "comment {i} lost: {file}"
+        );
+    }
+    let note = p.git(&["notes", "--ref", NOTES_REF, "show", &anchor(&p, "ST-001")]);
+    let votes: Vec<serde_json::Value> = note
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .filter(|event: &serde_json::Value| event["kind"] == "vote")
+        .collect();
+    assert_eq!(votes.len(), 16, "{note}");
+    let net: i64 = votes.iter().map(|v| v["delta"].as_i64().unwrap()).sum();
+    assert_eq!(net, 8);
+    let history = run(
+        &p,
+        p.lexi(&["stack", "history", "ST-001", "--format", "json"]),
+    );
+    let history: serde_json::Value = serde_json::from_str(&history.stdout).unwrap();
+    assert_eq!(history["net_votes"], 8);
+}
+
+#[test]
+fn history_interoperates_with_git_notes() {
+    let p = stack_project();
+    post(&p, "Interop");
+    run(
+        &p,
+        p.lexi(&["stack", "vote", "ST-001", "up", "--author", "agent-a"]),
+    );
+    let anchor = anchor(&p, "ST-001");
+    let shown = p.git(&["notes", "--ref", NOTES_REF, "show", &anchor]);
+    assert!(shown.contains("\"kind\":\"vote\""), "{shown}");
+    // An event appended by plain git is read back by lexi.
+    let foreign = r#"{"ts":"2030-01-01T00:00:00.000Z","v":1,"id":"fromgit","kind":"vote","post":"ST-001","delta":1,"author":"git-user"}"#;
+    p.git(&[
+        "notes",
+        "--ref",
+        NOTES_REF,
+        "append",
+        "--no-separator",
+        "-m",
+        foreign,
+        &anchor,
+    ]);
+    let history = run(&p, p.lexi(&["stack", "history", "ST-001"]));
+    assert!(history.stdout.contains("by git-user"), "{}", history.both());
+    assert!(
+        history.stdout.contains("Net post votes from history: 2"),
+        "{}",
+        history.both()
+    );
+}
+
+#[test]
+fn outside_git_the_stack_works_without_history() {
+    let p = project().fixture("rust").no_git().build();
+    p.init();
+    post(&p, "No git");
+    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    assert_eq!(out.code, 0, "{}", out.both());
+    let out = run(&p, p.lexi(&["stack", "history", "ST-001"]));
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert!(
+        out.stdout.starts_with(
+            "History is unavailable for ST-001: this project is not in a git repository"
+        ),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("Net votes: 1."));
+}
+
+#[test]
+fn bad_input_is_refused_and_writes_nothing() {
+    let p = stack_project();
+    post(&p, "Target");
+    run(
+        &p,
+        p.lexi(&["stack", "answer", "ST-001", "--body", "An answer."]),
+    );
+    run(&p, p.lexi(&["stack", "accept", "ST-001", "--answer", "1"]));
+    let before = stack_files(&p);
+    let notes_before = p.git(&["rev-parse", NOTES_REF]);
+    let cases: &[(&[&str], &str)] = &[
+        (&["stack", "vote", "ST-009", "up"], "no Stack post ST-009"),
+        (
+            &["stack", "vote", "ST-001", "--answer", "7", "up"],
+            "ST-001 has no answer A7",
+        ),
+        (
+            &["stack", "vote", "ST-001", "down"],
+            "a downvote needs --comment",
+        ),
+        (
+            &["stack", "accept", "ST-001", "--answer", "1"],
+            "answer A1 is already accepted",
+        ),
+        (&["stack", "vote", "banana", "up"], "is not a Stack post id"),
+        (
+            &[
+                "stack",
+                "post",
+                "--title",
+                "No evidence",
+                "--problem",
+                "p",
+                "--evidence",
+                " ",
+            ],
+            "a post needs --evidence",
+        ),
+        (
+            &[
+                "stack",
+                "post",
+                "--title",
+                "Bad file",
+                "--problem",
+                "p",
+                "--evidence",
+                "e",
+                "--file",
+                "nope.rs",
+            ],
+            "--file nope.rs: no such file",
+        ),
+        (
+            &[
+                "stack",
+                "post",
+                "--title",
+                "Bad concept",
+                "--problem",
+                "p",
+                "--evidence",
+                "e",
+                "--concept",
+                "Nope",
+            ],
+            "no concept named \"Nope\"",
+        ),
+        (
+            &["stack", "duplicate", "ST-001", "--of", "ST-001"],
+            "cannot be a duplicate of itself",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = run(&p, p.lexi(args));
+        assert_eq!(out.code, 1, "{args:?}: {}", out.both());
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
+    assert_eq!(stack_files(&p), before);
+    assert_eq!(p.git(&["rev-parse", NOTES_REF]), notes_before);
+}
+
+#[test]
+fn a_malformed_post_is_named_with_its_line() {
+    let p = stack_project();
+    post(&p, "Broken");
+    let path = ".lexibrary/stack/ST-001-broken.md";
+    let text = p.read(path).replacen("votes: 0", "votes: [unclosed", 1);
+    p.write(path, &text);
+    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .starts_with("error: .lexibrary/stack/ST-001-broken.md:"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("invalid frontmatter"), "{}", out.stderr);
+    assert_eq!(p.read(path), text, "nothing written");
+    // Listing still works and shows the problem instead of failing.
+    let list = run(&p, p.lexi(&["stack", "list"]));
+    assert_eq!(list.code, 0, "{}", list.both());
+    assert!(list.stdout.contains("cannot be read"), "{}", list.stdout);
+}
+
+#[test]
+fn the_problem_can_come_from_stdin() {
+    let p = stack_project();
+    let out = run_input(
+        &p,
+        p.lexi(&[
+            "stack",
+            "post",
+            "--title",
+            "Piped",
+            "--evidence",
+            "seen in CI",
+        ]),
+        "A long problem\nover two lines.\n",
+    );
+    assert_eq!(out.code, 0, "{}", out.both());
+    let view = run(&p, p.lexi(&["stack", "view", "ST-001", "--format", "json"]));
+    let json: serde_json::Value = serde_json::from_str(&view.stdout).unwrap();
+    assert_eq!(json["problem"], "A long problem\nover two lines.");
+}
