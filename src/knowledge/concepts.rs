@@ -214,6 +214,24 @@ impl<'a> Resolver<'a> {
     }
 }
 
+/// Up to three concept names that look like `name` (for "did you mean" hints).
+pub fn suggest(corpus: &Corpus, name: &str) -> Vec<String> {
+    let wanted = name.trim().to_lowercase();
+    let mut scored: Vec<(f64, String)> = corpus
+        .of_kind(DocKind::Concept)
+        .filter_map(|doc| {
+            let best = std::iter::once(&doc.name)
+                .chain(std::iter::once(&doc.title))
+                .chain(&doc.aliases)
+                .map(|candidate| strsim::jaro_winkler(&candidate.to_lowercase(), &wanted))
+                .fold(0.0, f64::max);
+            (best >= 0.75).then(|| (best, doc.name.clone()))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    scored.into_iter().take(3).map(|(_, name)| name).collect()
+}
+
 /// `lexi concept new`: write `concepts/<name>.md` from the template. Returns its library path.
 pub fn create(
     project: &Project,
@@ -268,18 +286,7 @@ pub fn link(project: &Project, source: &str, concept_name: &str) -> anyhow::Resu
     let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
     let resolver = Resolver::new(&corpus);
     let Some(concept) = resolver.concept(concept_name) else {
-        let suggestions: Vec<String> = list(
-            project,
-            &ConceptQuery {
-                topic: Some(concept_name.to_string()),
-                all: true,
-                ..ConceptQuery::default()
-            },
-        )
-        .into_iter()
-        .take(3)
-        .map(|hit| hit.name)
-        .collect();
+        let suggestions = suggest(&corpus, concept_name);
         let hint = if suggestions.is_empty() {
             format!("create it with `lexi concept new {concept_name}`")
         } else {

@@ -161,10 +161,16 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
         group(a.kind)
             .cmp(&group(b.kind))
             .then_with(|| b.score.cmp(&a.score))
+            .then_with(|| retired(a).cmp(&retired(b)))
             .then_with(|| b.date.cmp(&a.date))
             .then_with(|| a.name.cmp(&b.name))
     });
     hits
+}
+
+/// Deprecated concepts and outdated or duplicate posts rank after live ones with the same score.
+fn retired(hit: &Hit) -> bool {
+    matches!(hit.status.as_str(), "deprecated" | "outdated" | "duplicate")
 }
 
 /// The seed's display order: concepts, design files, Stack.

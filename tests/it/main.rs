@@ -7,6 +7,7 @@ mod test_bad_input;
 mod test_formats;
 mod test_index;
 mod test_init;
+mod test_knowledge;
 mod test_lookup;
 mod test_stack;
 mod test_update;
