@@ -342,6 +342,7 @@ fn concept_blocks(
         Kinds {
             designs: true,
             knowledge: false,
+            design_bodies: false,
         },
     );
     let linking: Vec<String> = designs

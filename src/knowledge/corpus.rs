@@ -2,8 +2,9 @@
 //! search, `lexi concepts`, `lexi stack list` and context bundles need.
 //!
 //! Reading 20,000 design files on every `lexi search` would cost hundreds of milliseconds, so the
-//! corpus is cached in two derived, gitignored files under `.lexibrary/.cache/`: `corpus-designs`
-//! and `corpus-knowledge` (concepts and Stack posts, small, loaded on their own). Each record keeps the
+//! corpus is cached in derived, gitignored files under `.lexibrary/.cache/`: `corpus-designs` and
+//! `corpus-knowledge` (concepts and Stack posts, small, loaded on their own), each with a
+//! `.bodies` companion holding the searchable text, read only by free-text queries. Each record keeps the
 //! file's size and mtime; a load stats every file and re-reads only the ones that changed, were added
 //! or disappeared, then rewrites the cache. The cache is never the truth: a missing, unreadable,
 //! corrupt or foreign-version cache is silently rebuilt, and a cache that cannot be written (a
@@ -114,16 +115,21 @@ pub struct Doc {
 pub struct Kinds {
     pub designs: bool,
     pub knowledge: bool,
+    /// Load design files' body words too (needed for free-text queries only; they are most of the
+    /// cache's volume, so tag and scope queries skip them).
+    pub design_bodies: bool,
 }
 
 impl Kinds {
     pub const ALL: Kinds = Kinds {
         designs: true,
         knowledge: true,
+        design_bodies: true,
     };
     pub const KNOWLEDGE: Kinds = Kinds {
         designs: false,
         knowledge: true,
+        design_bodies: false,
     };
 }
 
@@ -141,15 +147,13 @@ impl Corpus {
         let mut docs = Vec::new();
         if kinds.knowledge {
             let files = knowledge_files(&library);
-            docs.extend(refresh(
-                &library,
-                &cache_dir.join("corpus-knowledge"),
-                files,
-            ));
+            let cache = cache_dir.join("corpus-knowledge");
+            docs.extend(refresh(&library, &cache, files, true));
         }
         if kinds.designs {
             let files = design_files(&library);
-            docs.extend(refresh(&library, &cache_dir.join("corpus-designs"), files));
+            let cache = cache_dir.join("corpus-designs");
+            docs.extend(refresh(&library, &cache, files, kinds.design_bodies));
         }
         Corpus { docs }
     }
@@ -161,28 +165,64 @@ impl Corpus {
 }
 
 /// Re-read what changed since the cache at `cache_path` was written; rewrite the cache if needed.
-fn refresh(library: &Path, cache_path: &Path, files: Vec<(String, Stat)>) -> Vec<Doc> {
-    let mut cached = read_cache(cache_path);
-    let mut changed = cached.len() != files.len();
+/// Bodies live in a companion file (`<cache>.bodies`) read only when `bodies` is asked for or the
+/// cache must be rewritten.
+fn refresh(
+    library: &Path,
+    cache_path: &Path,
+    mut files: Vec<(String, Stat)>,
+    bodies: bool,
+) -> Vec<Doc> {
+    files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let bodies_path = cache_path.with_extension("bodies");
+    // Both lists are sorted by path: a merge join moves each cached record once.
+    let mut cached = read_cache(cache_path).into_iter().peekable();
+    let mut changed = false;
     let mut stale = Vec::new();
     let mut docs = Vec::with_capacity(files.len());
     for (path, stat) in files {
-        match cached.remove(&path) {
+        while cached.next_if(|doc| doc.path < path).is_some() {
+            changed = true; // a file that is gone
+        }
+        match cached.next_if(|doc| doc.path == path) {
             Some(doc) if doc.stat == Some(stat) && stat.mtime_ns != 0 => docs.push(doc),
             _ => stale.push((path, stat)),
         }
     }
+    changed |= cached.next().is_some();
+    let rewrite = changed || !stale.is_empty();
+    if bodies || rewrite {
+        let mut cached_bodies = read_bodies(&bodies_path);
+        if cached_bodies.len() < docs.len() {
+            // Bodies missing for cached documents: re-read those files too.
+            let (keep, reread): (Vec<Doc>, Vec<Doc>) = docs
+                .into_iter()
+                .partition(|doc| cached_bodies.contains_key(&doc.path));
+            stale.extend(
+                reread
+                    .into_iter()
+                    .filter_map(|doc| Some((doc.path, doc.stat?))),
+            );
+            docs = keep;
+        }
+        for doc in &mut docs {
+            if let Some(body) = cached_bodies.remove(&doc.path) {
+                doc.body = body;
+            }
+        }
+    }
     if !stale.is_empty() {
         changed = true;
+        // Only now do the records need re-sorting (the rare path).
         let fresh: Vec<Doc> = stale
             .into_par_iter()
             .map(|(path, stat)| read_doc(library, path, stat))
             .collect();
         docs.extend(fresh);
+        docs.sort_by(|a, b| a.path.cmp(&b.path));
     }
-    docs.sort_by(|a, b| a.path.cmp(&b.path));
     if changed {
-        write_cache(cache_path, &docs);
+        write_cache(cache_path, &bodies_path, &docs);
     }
     docs
 }
@@ -390,7 +430,7 @@ fn design_doc(source: String, design: &DesignFile, text: &str) -> Doc {
         tags,
         summary: design.frontmatter.description.trim().to_string(),
         links: link_targets(content),
-        body: body_text(content),
+        body: body_words(&body_text(content)),
         ..Doc::default()
     }
 }
@@ -401,6 +441,28 @@ fn body_text(content: &str) -> String {
         .map(|split| split.body)
         .unwrap_or(content)
         .to_lowercase()
+}
+
+/// The distinct words of a (lower-cased) body, space-separated, in first-seen order. Words keep
+/// `_ / . - :` so identifiers and paths stay whole; a query word matches inside a word (`f12` finds
+/// `f123_4`). Design bodies are mostly interface skeletons full of repeated tokens, so this is a
+/// fraction of the text.
+fn body_words(text: &str) -> String {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    for word in text
+        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-' | ':')))
+        .map(|word| word.trim_matches(|c: char| matches!(c, '.' | ':' | '-')))
+        .filter(|word| !word.is_empty())
+    {
+        if seen.insert(word) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+    }
+    out
 }
 
 fn link_targets(text: &str) -> Vec<String> {
@@ -416,30 +478,33 @@ fn link_targets(text: &str) -> Vec<String> {
 
 // --- the cache file -------------------------------------------------------------------------------
 
-fn read_cache(path: &Path) -> HashMap<String, Doc> {
+/// The cached records, sorted by path (empty when the cache is missing, foreign or damaged).
+fn read_cache(path: &Path) -> Vec<Doc> {
     let Ok(text) = std::fs::read_to_string(path) else {
-        return HashMap::new();
+        return Vec::new();
     };
     let mut lines = text.lines();
     if lines.next() != Some(FORMAT_HEADER) {
-        return HashMap::new();
+        return Vec::new();
     }
-    let mut docs = HashMap::new();
-    for line in lines {
-        match parse_record(line) {
-            Some(doc) => {
-                docs.insert(doc.path.clone(), doc);
-            }
-            // A damaged cache is dropped whole: cheaper to rebuild than to reason about.
-            None => return HashMap::new(),
-        }
+    let lines: Vec<&str> = lines.collect();
+    // A damaged cache is dropped whole: cheaper to rebuild than to reason about.
+    let Some(docs) = lines
+        .par_iter()
+        .map(|line| parse_record(line))
+        .collect::<Option<Vec<Doc>>>()
+    else {
+        return Vec::new();
+    };
+    if !docs.is_sorted_by(|a, b| a.path < b.path) {
+        return Vec::new();
     }
     docs
 }
 
 fn parse_record(line: &str) -> Option<Doc> {
     let fields: Vec<&str> = line.split('\t').collect();
-    if fields.len() != 19 {
+    if fields.len() != 18 {
         return None;
     }
     let list = |field: &str| -> Vec<String> {
@@ -473,17 +538,35 @@ fn parse_record(line: &str) -> Option<Doc> {
         concepts: list(fields[15]),
         date: unescape(fields[16]),
         error: (!fields[17].is_empty()).then(|| unescape(fields[17])),
-        body: unescape(fields[18]),
+        body: String::new(),
     })
 }
 
-fn write_cache(path: &Path, docs: &[Doc]) {
+/// The companion bodies file: `path<TAB>body` per line.
+fn read_bodies(path: &Path) -> HashMap<String, String> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return HashMap::new();
+    };
+    let mut lines = text.lines();
+    if lines.next() != Some(FORMAT_HEADER) {
+        return HashMap::new();
+    }
+    lines
+        .filter_map(|line| line.split_once('\t'))
+        .map(|(path, body)| (unescape(path), unescape(body)))
+        .collect()
+}
+
+fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc]) {
     let now_ns = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128);
-    let mut out = String::with_capacity(docs.iter().map(|d| d.body.len() + 200).sum());
+    let mut out = String::with_capacity(docs.len() * 200);
     out.push_str(FORMAT_HEADER);
     out.push('\n');
+    let mut bodies = String::with_capacity(docs.iter().map(|d| d.body.len() + 50).sum());
+    bodies.push_str(FORMAT_HEADER);
+    bodies.push('\n');
     for doc in docs {
         let Some(kind) = doc.kind else { continue };
         let stat = doc.stat.unwrap_or(Stat {
@@ -536,13 +619,17 @@ fn write_cache(path: &Path, docs: &[Doc]) {
         if let Some(error) = &doc.error {
             push_escaped(&mut out, error);
         }
-        out.push('\t');
-        push_escaped(&mut out, &doc.body);
         out.push('\n');
+        push_escaped(&mut bodies, &doc.path);
+        bodies.push('\t');
+        push_escaped(&mut bodies, &doc.body);
+        bodies.push('\n');
     }
     // A cache that cannot be written is not an error: the next load reads the files again.
     if let Some(dir) = path.parent() {
         if std::fs::create_dir_all(dir).is_ok() {
+            // Bodies first: a reader that sees the new records finds their bodies.
+            let _ = atomic::write(bodies_path, bodies.as_bytes());
             let _ = atomic::write(path, out.as_bytes());
         }
     }

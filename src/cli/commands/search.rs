@@ -70,6 +70,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Kinds {
             designs: needs_designs,
             knowledge: true,
+            design_bodies: !text.trim().is_empty(),
         },
     );
     let hits = search(

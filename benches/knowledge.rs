@@ -1,0 +1,212 @@
+//! Benchmark: the knowledge layer's read commands on a generated library of 20,000 design files,
+//! 500 concepts and 1,000 Stack posts (issue 4's sizes).
+//!
+//! Measures process wall time of `lexi search --tag X`, `lexi concepts <topic>`, `lexi context <file>`
+//! and, for information, a free-text `lexi search <word>` (body matches). The first run after
+//! generation builds the derived corpus cache under `.lexibrary/.cache/` and is reported separately
+//! (cold); the medians are over warm runs. Targets: search and concepts median < 150 ms, context
+//! median < 50 ms.
+//!
+//! Run: `cargo bench --bench knowledge` (options: `-- --designs N --concepts N --posts N --runs N --keep DIR`).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use lexibrarian::hash::sha256_hex;
+use lexibrarian::library::design_file::{sections, DesignFile};
+use lexibrarian::library::footer::Footer;
+use lexibrarian::library::markdown::Section;
+
+const TAGS: &[&str] = &[
+    "auth", "billing", "parser", "storage", "network", "ui", "cache", "search",
+];
+
+fn main() {
+    let (mut designs, mut concepts, mut posts, mut runs) =
+        (20_000usize, 500usize, 1_000usize, 21usize);
+    let mut keep: Option<String> = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value =
+            |default: usize| args.next().and_then(|v| v.parse().ok()).unwrap_or(default);
+        match arg.as_str() {
+            "--designs" => designs = value(designs),
+            "--concepts" => concepts = value(concepts),
+            "--posts" => posts = value(posts),
+            "--runs" => runs = value(runs),
+            "--keep" => keep = args.next(),
+            _ => {} // cargo passes `--bench`
+        }
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    // `--keep DIR` generates into DIR and leaves it there, for profiling.
+    let root = keep.as_deref().map_or(dir.path(), Path::new);
+    let started = Instant::now();
+    let sources = generate(root, designs, concepts, posts);
+    eprintln!(
+        "generated {designs} design files, {concepts} concepts, {posts} posts in {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+    let lexi = env!("CARGO_BIN_EXE_lexi");
+    let target = sources[sources.len() / 2].clone();
+    let cases: Vec<(&str, Vec<String>, f64)> = vec![
+        (
+            "search --tag billing",
+            strings(&["search", "--tag", "billing"]),
+            150.0,
+        ),
+        ("concepts billing", strings(&["concepts", "billing"]), 150.0),
+        ("context <file>", strings(&["context", &target]), 50.0),
+        (
+            "search f123 (body words)",
+            strings(&["search", "f123"]),
+            150.0,
+        ),
+        (
+            "stack search timeout",
+            strings(&["stack", "search", "timeout"]),
+            150.0,
+        ),
+    ];
+    // The first command builds the corpus cache for everything.
+    let cold = time(lexi, root, &strings(&["search", "--tag", "billing"]));
+    println!(
+        "cold (corpus cache built): lexi search --tag billing {:.1} ms",
+        ms(cold)
+    );
+    for (name, args, target_ms) in &cases {
+        let mut times: Vec<Duration> = (0..runs).map(|_| time(lexi, root, args)).collect();
+        times.sort();
+        println!(
+            "lexi {name}: median {:.1} ms, p90 {:.1} ms, min {:.1} ms (target: median < {target_ms} ms)",
+            ms(times[runs / 2]),
+            ms(times[runs * 9 / 10]),
+            ms(times[0])
+        );
+    }
+    // One design file edited: the next search re-reads only that file.
+    let edited = root.join(format!(".lexibrary/{}.md", sources[7]));
+    let text = std::fs::read_to_string(&edited).expect("read");
+    std::fs::write(&edited, text.replace("Adds", "Adds (edited)")).expect("write");
+    let after_edit = time(lexi, root, &strings(&["search", "--tag", "billing"]));
+    println!(
+        "after one design file edit: lexi search --tag billing {:.1} ms",
+        ms(after_edit)
+    );
+}
+
+fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn time(lexi: &str, root: &Path, args: &[String]) -> Duration {
+    let started = Instant::now();
+    let status = Command::new(lexi)
+        .args(args)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .status()
+        .expect("spawn lexi");
+    let elapsed = started.elapsed();
+    assert!(status.success(), "lexi {args:?} failed");
+    elapsed
+}
+
+/// Design files spread over 200 directories, each with tags, an Interface Contract and wikilinks to
+/// concepts; concepts with aliases and rules; posts with answers referencing files and concepts.
+fn generate(root: &Path, designs: usize, concepts: usize, posts: usize) -> Vec<String> {
+    let write = |rel: &str, text: &str| {
+        let path = root.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        ".lexibrary/config.yaml",
+        "project_name: bench\nscope_root: src/\n",
+    );
+    let per_dir = designs.div_ceil(200).max(1);
+    let mut sources = Vec::with_capacity(designs);
+    for index in 0..designs {
+        let dir = format!(
+            "src/pkg{:02}/mod{:02}",
+            index / (per_dir * 10),
+            (index / per_dir) % 10
+        );
+        let source = format!("{dir}/file{index:05}.rs");
+        let text =
+            format!("//! Module {index}.\npub fn f{index}(x: u32) -> u32 {{ x + {index} }}\n");
+        write(&source, &text);
+        let tag = TAGS[index % TAGS.len()];
+        let contract: String = (0..8)
+            .map(|i| {
+                format!("pub fn f{index}_{i}(input: &Request{i}) -> Result<Response{i}, Error>\n")
+            })
+            .collect();
+        let design = DesignFile::new(
+            &source,
+            format!("Adds {index} to its argument for the {tag} subsystem."),
+            vec![
+                Section::new(
+                    sections::INTERFACE_CONTRACT,
+                    format!("```rust\n{contract}```"),
+                ),
+                Section::new(
+                    sections::DEPENDENCIES,
+                    format!("- src/pkg00/mod00/file{:05}.rs", index % 50),
+                ),
+                Section::new(sections::DEPENDENTS, "(none)"),
+                Section::new(
+                    sections::WIKILINKS,
+                    format!("- [[Concept{:03}]]", index % concepts.max(1)),
+                ),
+                Section::new(sections::TAGS, format!("- {tag}\n- rust")),
+            ],
+        );
+        let footer = Footer {
+            source: source.clone(),
+            source_hash: sha256_hex(text.as_bytes()),
+            interface_hash: Some(sha256_hex(format!("f{index}").as_bytes())),
+            design_hash: String::new(),
+            generated: "2026-01-15T10:30:00Z".into(),
+            generator: "lexibrarian bench".into(),
+            extra: BTreeMap::new(),
+        };
+        write(
+            &format!(".lexibrary/{source}.md"),
+            &design.render_with_footer(footer).0,
+        );
+        sources.push(source);
+    }
+    for index in 0..concepts {
+        let tag = TAGS[index % TAGS.len()];
+        write(
+            &format!(".lexibrary/concepts/Concept{index:03}.md"),
+            &format!(
+                "---\ntitle: Concept {index} of {tag}\naliases: [{tag}-{index}, idea{index}]\ntags: [{tag}, domain]\nstatus: active\n---\n\n# Concept {index}\n\n## Summary\n\nHow {tag} works, part {index}.\n\n## Rules\n\n- Do {index}, not {}, because of {tag}.\n- Never call f{index} twice.\n\n## Related\n\n- [[Concept{:03}]]\n",
+                index + 1,
+                (index + 1) % concepts
+            ),
+        );
+    }
+    for index in 0..posts {
+        let id = index + 1;
+        let tag = TAGS[index % TAGS.len()];
+        let file = &sources[(index * 13) % sources.len().max(1)];
+        write(
+            &format!(".lexibrary/stack/ST-{id:03}-problem-{id}.md"),
+            &format!(
+                "---\nid: ST-{id:03}\ntitle: Problem {id} with {tag} timeout\ntags: [{tag}]\nstatus: open\ncreated: 2026-01-15T10:00:00Z\nauthor: bench\nbead: null\nvotes: {}\nduplicate_of: null\naccepted_answer: null\nanswer_votes: {{}}\nrefs:\n  concepts: [Concept{:03}]\n  files: [{file}]\n  designs: []\n---\n\n## Problem\n\nThe {tag} call times out after {id} seconds.\n\n### Evidence\n\n- error: deadline exceeded in test_{id}\n\n---\n\n## Answers\n\n### A1\n\n**Date:** 2026-01-16T10:00:00Z | **Author:** bench\n\nRaise the limit and retry with backoff.\n",
+                index % 7,
+                index % concepts.max(1)
+            ),
+        );
+    }
+    sources
+}
