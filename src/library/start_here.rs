@@ -7,10 +7,12 @@
 /// The navigation protocol: how an agent uses the library. Only commands that exist are named.
 pub const NAVIGATION_PROTOCOL: &str = "\
 1. Read this file at the start of every session.
-2. Before working in a directory, read its index: `lexi index <dir>` (the Child Map says what each file is for; Local Conventions apply to everything below).
-3. Before editing a file, read its design file: `lexi lookup <file>`.
-4. After editing a file, update its design file `.lexibrary/<file>.md` yourself: keep `description` current and set `updated_by: agent`. You know *why* you changed it; say so.
-5. When a directory's purpose changes, say so with `lexi describe <dir> \"…\"`.";
+2. Before working in a directory, read its index: `lexi index <dir>` (the Child Map says what each file is for; Local Conventions apply to everything below), and any note left there: `lexi iwh read <dir>`.
+3. Before editing a file, read its design file: `lexi lookup <file>`, or everything at once (concepts, Stack posts): `lexi context <file>`.
+4. Before debugging, search what others hit: `lexi stack search <words>`; for a topic, `lexi search <words>` or `lexi concepts <topic>`.
+5. After editing a file, update its design file `.lexibrary/<file>.md` yourself: keep `description` current and set `updated_by: agent`. You know *why* you changed it; say so.
+6. When a directory's purpose changes, say so with `lexi describe <dir> \"…\"`.
+7. Record what you learn: a solved problem with `lexi stack post` (with evidence), a cross-cutting rule with `lexi concept new`; leaving work unfinished, `lexi iwh write <dir>`.";
 
 /// The START_HERE.md written by `lexictl init`, before any design file exists.
 pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
