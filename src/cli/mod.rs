@@ -85,7 +85,8 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
 
   lexictl init --yes       create .lexibrary/ with every default, no questions
   lexictl update           write and refresh design files, indexes and START_HERE.md
-  lexictl update --check   exit 2 if the library is stale (for CI)";
+  lexictl update --check   exit 2 if the library is stale (for CI)
+  lexictl setup --hooks    keep the library current after every commit, in the background";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
@@ -102,6 +103,8 @@ pub struct LexictlCli {
 pub enum LexictlCommand {
     Init(commands::init::Args),
     Update(commands::update::Args),
+    Setup(commands::setup::Args),
+    Hook(commands::hook::Args),
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -132,6 +135,8 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
     with_context(program, cli.format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
+        LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
+        LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
     })
 }
 
@@ -168,6 +173,12 @@ fn with_context(
             eprintln!("error: cannot read the current directory: {err}");
             return ExitCode::from(1);
         }
+    };
+    // A git alias (`!lexi …`) runs from the top level with GIT_PREFIX set to where the user was:
+    // resolve relative paths from there. (`git lexi …` keeps the cwd and sets no prefix.)
+    let cwd = match std::env::var("GIT_PREFIX") {
+        Ok(prefix) if !prefix.is_empty() && cwd.join(&prefix).is_dir() => cwd.join(prefix),
+        _ => cwd,
     };
     let ctx = Context {
         cwd,

@@ -56,6 +56,34 @@ pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
     })
 }
 
+/// `lexictl setup --update`: replace the Lexibrarian block in every agent rule file that has one
+/// with the current rules (other content untouched). Returns the files changed.
+pub fn refresh_all(project: &crate::project::Project) -> anyhow::Result<Vec<String>> {
+    let mut changed = Vec::new();
+    for environment in &project.config.agent_environment {
+        let Some(rel) = rules_file(environment) else {
+            continue;
+        };
+        let path = project.root.join(rel);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let (Some(start), Some(close)) = (text.find(BLOCK_OPEN), text.find(BLOCK_CLOSE)) else {
+            continue;
+        };
+        let mut end = close + BLOCK_CLOSE.len();
+        if text[end..].starts_with('\n') {
+            end += 1;
+        }
+        let updated = format!("{}{}{}", &text[..start], block(), &text[end..]);
+        if updated != text {
+            crate::library::atomic::write(&path, updated.as_bytes())?;
+            changed.push(rel.to_string());
+        }
+    }
+    Ok(changed)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@ pub mod cache;
 pub mod child_map;
 pub mod classify;
 pub mod generate;
+pub mod hook;
 pub mod indexes;
 pub mod init;
 pub mod lock;

@@ -55,6 +55,11 @@ impl StateDir {
         self.dir.join("update.lock")
     }
 
+    /// Where the hook's background worker writes its output.
+    pub fn hook_log_path(&self) -> PathBuf {
+        self.dir.join("hook.log")
+    }
+
     fn state_path(&self) -> PathBuf {
         self.dir.join("state")
     }
@@ -145,6 +150,13 @@ impl StateDir {
             }
             let _ = file.write_all(text.as_bytes());
         }
+    }
+}
+
+/// Rotate `path` if it reached the log size limit (5 MB, 3 backups).
+pub fn rotate_if_large(path: &Path) {
+    if std::fs::metadata(path).is_ok_and(|meta| meta.len() >= LOG_MAX_BYTES) {
+        rotate(path);
     }
 }
 

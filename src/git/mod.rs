@@ -8,6 +8,7 @@
 //! paths that are not valid UTF-8 are skipped and counted (see [`GitRepo::skipped_non_utf8`]).
 
 mod diff;
+pub mod hooks;
 pub mod notes;
 mod status;
 
@@ -105,6 +106,9 @@ pub enum GitError {
         /// The kind of object found.
         kind: String,
     },
+    /// Hooks cannot be installed where git would run them; the message says what to do instead.
+    #[error("{0}")]
+    Hooks(String),
     /// Reading or writing git notes failed.
     #[error("could not {action}: {message}")]
     Notes {

@@ -5,6 +5,7 @@ mod support;
 
 mod test_bad_input;
 mod test_formats;
+mod test_hooks;
 mod test_index;
 mod test_init;
 mod test_knowledge;

@@ -295,3 +295,33 @@ pub fn redact_times(text: &str) -> String {
     }
     out
 }
+
+impl TestProject {
+    /// Run git in `dir` (relative to the project root) with the test isolation, and with the built
+    /// binaries first on PATH when `with_bins` (as the installed hooks need to find `lexictl`).
+    /// Returns the raw output; does not assert success.
+    pub fn git_at(&self, dir: &str, args: &[&str], with_bins: bool) -> std::process::Output {
+        let mut command = Command::new("git");
+        command.args(args).current_dir(self.root.join(dir));
+        self.isolate(&mut command);
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let system: Vec<PathBuf> = std::env::split_paths(&path)
+            .filter(|dir| !dir.join("lexictl").exists())
+            .collect();
+        let dirs: Vec<PathBuf> = if with_bins {
+            std::iter::once(bin_dir()).chain(system).collect()
+        } else {
+            system
+        };
+        command.env("PATH", std::env::join_paths(dirs).expect("PATH"));
+        command.output().expect("run git")
+    }
+}
+
+/// Where cargo put the binaries under test.
+pub fn bin_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_lexictl"))
+        .parent()
+        .expect("bin dir")
+        .to_path_buf()
+}

@@ -1,0 +1,128 @@
+//! `lexictl setup`: install or remove the git hooks, configure notes sharing, refresh agent rules.
+
+use anyhow::{bail, Context as _};
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::git::hooks::{self, HooksTarget, Manager};
+use crate::git::GitRepo;
+use crate::project::Project;
+
+/// Connect Lexibrarian to git and to your agents.
+///
+/// `--hooks` installs post-commit, post-merge and post-rewrite hooks that keep the library current after every
+/// commit, in the background (a marked block in the hook file; your own hook code is kept and still
+/// runs). With husky the block goes into `.husky/`; with lefthook or pre-commit the configuration to
+/// add is printed instead.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --update"
+)]
+pub struct Args {
+    /// Install the post-commit, post-merge and post-rewrite hooks.
+    #[arg(long)]
+    pub hooks: bool,
+    /// Remove exactly what --hooks added (a hook file is deleted only if nothing else is left in it).
+    #[arg(long, conflicts_with = "hooks")]
+    pub uninstall_hooks: bool,
+    /// Refresh the Lexibrarian block in the agent rule files (CLAUDE.md, AGENTS.md, .cursor/).
+    #[arg(long)]
+    pub update: bool,
+    /// Print the hook block, to add to a hook file by hand.
+    #[arg(long)]
+    pub print_hook: bool,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    if !(args.hooks || args.uninstall_hooks || args.update || args.print_hook) {
+        bail!(
+            "say what to set up: --hooks, --uninstall-hooks, --update or --print-hook (see --help)"
+        );
+    }
+    let project = Project::discover(&ctx.cwd)?;
+    let mut report = serde_json::Map::new();
+    let mut text = String::new();
+    if args.print_hook {
+        text.push_str(&hooks::block("post-commit"));
+        report.insert("block".into(), hooks::block("post-commit").into());
+    }
+    if args.hooks || args.uninstall_hooks {
+        let repo = GitRepo::discover(&project.root)?
+            .context("hooks need a git repository; this project is not inside one")?;
+        let (lines, json) = hook_files(&repo, args.hooks)?;
+        text.push_str(&lines);
+        report.insert("hooks".into(), json);
+    }
+    if args.update {
+        let updated = crate::engine::agent_rules::refresh_all(&project)?;
+        for path in &updated {
+            text.push_str(&format!("refreshed agent rules in {path}\n"));
+        }
+        if updated.is_empty() {
+            text.push_str("agent rules already current\n");
+        }
+        report.insert("agent_rules".into(), serde_json::json!(updated));
+    }
+    match ctx.format {
+        Format::Json => print_json(&report)?,
+        Format::Text => print_text(&text)?,
+    }
+    Ok(Outcome::Ok)
+}
+
+/// Install (or remove) our block in each hook file; text lines and a JSON value describing it.
+fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_json::Value)> {
+    let dir = match repo.hooks_target()? {
+        HooksTarget::Dir(dir) => dir,
+        HooksTarget::Manager(Manager::Husky) => repo.workdir().join(".husky"),
+        HooksTarget::Manager(manager) => {
+            let (file, snippet, then) = match manager {
+                Manager::Lefthook => ("lefthook.yml", hooks::LEFTHOOK_SNIPPET, "then run `lefthook install`"),
+                _ => (
+                    ".pre-commit-config.yaml",
+                    hooks::PRE_COMMIT_SNIPPET,
+                    "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite`",
+                ),
+            };
+            let verb = if install {
+                "add this to"
+            } else {
+                "remove the lexibrarian entries from"
+            };
+            return Ok((
+                format!("{file} manages this repository's hooks, so nothing was written; {verb} {file}, {then}:\n\n{snippet}"),
+                serde_json::json!({"manager": file, "written": false, "snippet": snippet}),
+            ));
+        }
+    };
+    let mut lines = String::new();
+    let mut files = Vec::new();
+    for hook in hooks::HOOKS {
+        let path = dir.join(hook);
+        let shown = path
+            .strip_prefix(repo.workdir())
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| path.display().to_string());
+        let outcome = if install {
+            let done = hooks::install(&path, hook)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            serde_json::to_value(done)?
+        } else {
+            let done = hooks::uninstall(&path)
+                .with_context(|| format!("cannot update {}", path.display()))?;
+            serde_json::to_value(done)?
+        };
+        let word = match outcome.as_str().unwrap_or("") {
+            "created" => "created",
+            "added" => "added the block",
+            "updated" => "updated the block",
+            "unchanged" => "already installed",
+            "block" => "removed the block",
+            "file" => "removed the file (nothing else was in it)",
+            _ => "not installed",
+        };
+        lines.push_str(&format!("{hook}: {word} ({shown})\n"));
+        files.push(serde_json::json!({"hook": hook, "path": path, "outcome": outcome}));
+    }
+    Ok((lines, serde_json::json!({"dir": dir, "files": files})))
+}

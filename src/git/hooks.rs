@@ -1,0 +1,369 @@
+//! Installing Lexibrarian's git hooks (DESIGN G-2): finding the *effective* hooks directory, and
+//! adding or removing our versioned marker block in a hook file without disturbing anything else in it.
+//!
+//! The hooks directory is `core.hooksPath` when the repository sets it (relative paths are relative to
+//! the working tree root, as git runs hooks from there), else `<common git dir>/hooks`, which linked
+//! worktrees and submodules (where `.git` is a file) share with git. A `core.hooksPath` coming from
+//! global or system configuration, or pointing outside the repository, is refused: writing there would
+//! change every repository on the machine. Hook managers that own the hook files (husky, lefthook,
+//! pre-commit) are detected so the caller can write or print their configuration instead.
+//!
+//! The block is inserted before a trailing `exec …` line (which would never return) or appended;
+//! removing it restores the file byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use super::{GitError, GitRepo};
+
+/// First line of our block; the version lets a future release recognise and replace old blocks.
+pub const BLOCK_OPEN: &str = "# >>> lexibrarian v1 >>>";
+/// Last line of our block.
+pub const BLOCK_CLOSE: &str = "# <<< lexibrarian <<<";
+/// The hooks Lexibrarian installs: post-commit for commits, post-merge for merges made by `git merge`
+/// and `git pull` (which do not fire post-commit), post-rewrite for amend and rebase.
+pub const HOOKS: &[&str] = &["post-commit", "post-merge", "post-rewrite"];
+
+/// A hook manager that owns the repository's hook files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Manager {
+    /// `.husky/`: hook scripts live in `.husky/<hook>`; we write our block there.
+    Husky,
+    /// `lefthook.yml`: we print the configuration to add.
+    Lefthook,
+    /// `.pre-commit-config.yaml`: we print the configuration to add.
+    PreCommit,
+}
+
+/// Where hooks go, as decided by [`GitRepo::hooks_target`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HooksTarget {
+    /// Write hook files in this directory.
+    Dir(PathBuf),
+    /// A hook manager is in charge; see [`Manager`].
+    Manager(Manager),
+}
+
+impl GitRepo {
+    /// The directory our hook files belong in, or the hook manager to configure instead.
+    pub fn hooks_target(&self) -> Result<HooksTarget, GitError> {
+        let workdir = self.workdir().to_path_buf();
+        if workdir.join(".husky").is_dir() {
+            return Ok(HooksTarget::Manager(Manager::Husky));
+        }
+        for name in [
+            "lefthook.yml",
+            ".lefthook.yml",
+            "lefthook.yaml",
+            ".lefthook.yaml",
+        ] {
+            if workdir.join(name).is_file() {
+                return Ok(HooksTarget::Manager(Manager::Lefthook));
+            }
+        }
+        if workdir.join(".pre-commit-config.yaml").is_file() {
+            return Ok(HooksTarget::Manager(Manager::PreCommit));
+        }
+        let config = self.repo.config_snapshot();
+        let any = config.string("core.hooksPath");
+        let repository_level = config.plumbing().string_filter("core.hooksPath", |meta| {
+            matches!(
+                meta.source,
+                gix::config::Source::Local | gix::config::Source::Worktree
+            )
+        });
+        let Some(value) = any else {
+            return Ok(HooksTarget::Dir(self.common_dir().join("hooks")));
+        };
+        let value = value.to_string();
+        if repository_level.as_ref().map(|v| v.to_string()) != Some(value.clone()) {
+            return Err(GitError::Hooks(format!(
+                "core.hooksPath is set to {value:?} outside this repository's own config (globally or \
+                 system-wide), so hooks installed there would run in every repository. Either add the \
+                 block yourself to {value}/post-commit and {value}/post-rewrite (see `lexictl setup \
+                 --print-hook`), or set a repository-level path: `git config core.hooksPath .githooks`"
+            )));
+        }
+        let expanded = match value.strip_prefix("~/") {
+            Some(rest) => std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .unwrap_or_default()
+                .join(rest),
+            None => PathBuf::from(&value),
+        };
+        let dir = if expanded.is_absolute() {
+            expanded
+        } else {
+            workdir.join(expanded)
+        };
+        let normalized = crate::project::paths::normalize(&dir);
+        let inside_repo =
+            normalized.starts_with(&workdir) || normalized.starts_with(self.common_dir());
+        if !inside_repo {
+            return Err(GitError::Hooks(format!(
+                "core.hooksPath is {value:?}, which is outside this repository; hooks written there \
+                 would be shared with other repositories. Add the block yourself (see `lexictl setup \
+                 --print-hook`) or point core.hooksPath inside the repository"
+            )));
+        }
+        Ok(HooksTarget::Dir(normalized))
+    }
+
+    /// The directory shared by all worktrees (`.git` of the main worktree), absolute.
+    pub fn common_dir(&self) -> PathBuf {
+        let dir = self.repo.common_dir();
+        std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+    }
+}
+
+/// The block for `hook`: run `lexictl hook <hook>` if `lexictl` is on PATH, detached from the
+/// terminal and never failing the hook.
+pub fn block(hook: &str) -> String {
+    let args = if hook == "post-rewrite" {
+        " \"$1\""
+    } else {
+        ""
+    };
+    format!(
+        "{BLOCK_OPEN}\n\
+         # Keeps .lexibrary/ current (installed by `lexictl setup --hooks`; remove with\n\
+         # `lexictl setup --uninstall-hooks`). Returns at once: the update runs in the background.\n\
+         if command -v lexictl >/dev/null 2>&1; then\n  \
+           lexictl hook {hook}{args} </dev/null >/dev/null 2>&1 || true\n\
+         fi\n\
+         {BLOCK_CLOSE}\n"
+    )
+}
+
+/// What [`install`] did to a hook file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Installed {
+    /// The file did not exist; it was created with a shebang and the block.
+    Created,
+    /// The block was added to an existing hook.
+    Added,
+    /// An older version of the block was replaced.
+    Updated,
+    /// The current block was already there: nothing written.
+    Unchanged,
+}
+
+/// What [`uninstall`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Removed {
+    /// The block was removed; the rest of the file is as it was before installation.
+    Block,
+    /// Nothing but the block (and a shebang) was in the file, so the file was deleted.
+    File,
+    /// No block in the file (or no file).
+    NotInstalled,
+}
+
+/// Add our block for `hook` to the hook file at `path`, creating it (executable) if needed.
+pub fn install(path: &Path, hook: &str) -> std::io::Result<Installed> {
+    let wanted = block(hook);
+    let existing = match std::fs::read_to_string(path) {
+        Ok(text) => Some(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => return Err(err),
+    };
+    let (text, outcome) = match existing {
+        None => (format!("#!/bin/sh\n{wanted}"), Installed::Created),
+        Some(text) => match find_block(&text) {
+            Some((start, end)) if text[start..end] == wanted => return Ok(Installed::Unchanged),
+            Some((start, end)) => (
+                format!("{}{wanted}{}", &text[..start], &text[end..]),
+                Installed::Updated,
+            ),
+            None => (insert(&text, &wanted), Installed::Added),
+        },
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    crate::library::atomic::write(path, text.as_bytes())?;
+    make_executable(path)?;
+    Ok(outcome)
+}
+
+/// Remove our block from the hook file at `path`; delete the file if nothing else is left.
+pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Removed::NotInstalled),
+        Err(err) => return Err(err),
+    };
+    let Some((start, end)) = find_block(&text) else {
+        return Ok(Removed::NotInstalled);
+    };
+    let rest = format!("{}{}", &text[..start], &text[end..]);
+    let only_shebang = rest
+        .lines()
+        .all(|line| line.trim().is_empty() || line.starts_with("#!"));
+    if only_shebang {
+        std::fs::remove_file(path)?;
+        return Ok(Removed::File);
+    }
+    let permissions = std::fs::metadata(path)?.permissions();
+    crate::library::atomic::write(path, rest.as_bytes())?;
+    std::fs::set_permissions(path, permissions)?;
+    Ok(Removed::Block)
+}
+
+/// Whether the hook file at `path` carries our block.
+pub fn is_installed(path: &Path) -> bool {
+    std::fs::read_to_string(path).is_ok_and(|text| find_block(&text).is_some())
+}
+
+/// Byte range of our block (both marker lines and the final newline), any version.
+fn find_block(text: &str) -> Option<(usize, usize)> {
+    let mut start = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_end();
+        if start.is_none() && trimmed.starts_with("# >>> lexibrarian") {
+            start = Some(offset);
+        }
+        offset += line.len();
+        if let Some(start) = start {
+            if trimmed == BLOCK_CLOSE {
+                return Some((start, offset));
+            }
+        }
+    }
+    None
+}
+
+/// `text` with `block` inserted before a trailing `exec` line, or appended.
+fn insert(text: &str, block: &str) -> String {
+    let mut offset = 0;
+    let mut last_command = None;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            last_command = Some((offset, trimmed.starts_with("exec ") || trimmed == "exec"));
+        }
+        offset += line.len();
+    }
+    match last_command {
+        Some((at, true)) => format!("{}{block}{}", &text[..at], &text[at..]),
+        _ if text.is_empty() || text.ends_with('\n') => format!("{text}{block}"),
+        // No final newline: the block starts on its own line, and uninstalling leaves that newline.
+        _ => format!("{text}\n{block}"),
+    }
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut permissions = std::fs::metadata(path)?.permissions();
+    permissions.set_mode(permissions.mode() | 0o755);
+    std::fs::set_permissions(path, permissions)
+}
+
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// What to add to `lefthook.yml`.
+pub const LEFTHOOK_SNIPPET: &str = "\
+post-commit:
+  commands:
+    lexibrarian:
+      run: lexictl hook post-commit </dev/null >/dev/null 2>&1 || true
+post-merge:
+  commands:
+    lexibrarian:
+      run: lexictl hook post-merge </dev/null >/dev/null 2>&1 || true
+post-rewrite:
+  commands:
+    lexibrarian:
+      run: lexictl hook post-rewrite {0} </dev/null >/dev/null 2>&1 || true
+";
+
+/// What to add to `.pre-commit-config.yaml` (then `pre-commit install --hook-type post-commit
+/// --hook-type post-rewrite`).
+pub const PRE_COMMIT_SNIPPET: &str = "\
+  - repo: local
+    hooks:
+      - id: lexibrarian
+        name: lexibrarian
+        entry: sh -c 'lexictl hook post-commit </dev/null >/dev/null 2>&1 || true'
+        language: system
+        stages: [post-commit]
+        always_run: true
+        pass_filenames: false
+      - id: lexibrarian-merge
+        name: lexibrarian (merge)
+        entry: sh -c 'lexictl hook post-merge </dev/null >/dev/null 2>&1 || true'
+        language: system
+        stages: [post-merge]
+        always_run: true
+        pass_filenames: false
+      - id: lexibrarian-rewrite
+        name: lexibrarian (rewrite)
+        entry: sh -c 'lexictl hook post-rewrite </dev/null >/dev/null 2>&1 || true'
+        language: system
+        stages: [post-rewrite]
+        always_run: true
+        pass_filenames: false
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn block_goes_before_a_trailing_exec_and_comes_out_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post-commit");
+        let original = "#!/bin/sh\necho mine\nexec ./other-hook \"$@\"\n\n";
+        std::fs::write(&path, original).unwrap();
+        assert_eq!(install(&path, "post-commit").unwrap(), Installed::Added);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("#!/bin/sh\necho mine\n# >>> lexibrarian v1 >>>"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("# <<< lexibrarian <<<\nexec ./other-hook \"$@\"\n\n"),
+            "{text}"
+        );
+        assert_eq!(install(&path, "post-commit").unwrap(), Installed::Unchanged);
+        assert_eq!(uninstall(&path).unwrap(), Removed::Block);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        assert_eq!(uninstall(&path).unwrap(), Removed::NotInstalled);
+    }
+
+    #[test]
+    fn a_file_we_created_is_deleted_on_uninstall() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("hooks/post-rewrite");
+        assert_eq!(install(&path, "post-rewrite").unwrap(), Installed::Created);
+        assert!(std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("lexictl hook post-rewrite \"$1\""));
+        assert!(is_installed(&path));
+        assert_eq!(uninstall(&path).unwrap(), Removed::File);
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn an_old_block_is_updated_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post-commit");
+        std::fs::write(
+            &path,
+            "#!/bin/sh\n# >>> lexibrarian v0 >>>\nold\n# <<< lexibrarian <<<\necho after\n",
+        )
+        .unwrap();
+        assert_eq!(install(&path, "post-commit").unwrap(), Installed::Updated);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("old\n") && text.ends_with("echo after\n"),
+            "{text}"
+        );
+    }
+}
