@@ -204,7 +204,7 @@ fn git_commit_through_a_pipe_does_not_wait_for_the_worker() {
                 .parse()
                 .ok()
         })
-        .last()
+        .next_back()
         .expect("the worker logged its duration");
     assert!(
         commit_time.as_millis() < worker_ms,
