@@ -105,6 +105,7 @@ pub enum LexictlCommand {
     Update(commands::update::Args),
     Setup(commands::setup::Args),
     Hook(commands::hook::Args),
+    Notes(commands::notes::Args),
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -137,6 +138,7 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
+        LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
     })
 }
 

@@ -10,6 +10,7 @@ pub mod hook;
 pub mod indexes;
 pub mod init;
 pub mod lock;
+pub mod notes_sync;
 pub mod start_here;
 pub mod state;
 pub mod update;

@@ -175,11 +175,179 @@ impl GitRepo {
         self.commit_notes(notes_ref, parent, new_tree, message)
     }
 
+    /// Merge the notes at `other_ref` (e.g. fetched from a remote) into `notes_ref` as a set union:
+    /// for each annotated object, the lines of both notes, each line once (ours first, then theirs
+    /// that we lack) — what `git notes merge -s cat_sort_uniq` keeps, in a stable order. The result
+    /// is a merge commit with both as parents, so that pushing it is a fast-forward for the remote;
+    /// when one side already contains the other it is a fast-forward or nothing. Compare-and-swap on
+    /// `notes_ref`, retried like [`append_notes`](Self::append_notes).
+    pub fn merge_notes(&self, notes_ref: &str, other_ref: &str) -> Result<MergeOutcome, GitError> {
+        let mut last_error = None;
+        for attempt in 0..MAX_ATTEMPTS {
+            if attempt > 0 {
+                std::thread::sleep(backoff(attempt));
+            }
+            match self.try_merge(notes_ref, other_ref) {
+                Ok(outcome) => return Ok(outcome),
+                Err(err) => last_error = Some(err),
+            }
+        }
+        Err(last_error.unwrap_or_else(|| GitError::Notes {
+            action: "merge notes".into(),
+            message: "gave up after repeated conflicts".into(),
+        }))
+    }
+
+    fn try_merge(&self, notes_ref: &str, other_ref: &str) -> Result<MergeOutcome, GitError> {
+        let Some(theirs) = self.notes_commit(other_ref)? else {
+            return Ok(MergeOutcome::UpToDate);
+        };
+        let Some(ours) = self.notes_commit(notes_ref)? else {
+            self.move_ref(notes_ref, None, theirs, "notes: take the remote notes")?;
+            return Ok(MergeOutcome::FastForward);
+        };
+        if ours == theirs || self.is_ancestor(theirs, ours)? {
+            return Ok(MergeOutcome::UpToDate);
+        }
+        if self.is_ancestor(ours, theirs)? {
+            self.move_ref(notes_ref, Some(ours), theirs, "notes: fast-forward")?;
+            return Ok(MergeOutcome::FastForward);
+        }
+        let our_tree = self.notes_tree(ours)?;
+        let their_notes = self.all_notes(self.notes_tree(theirs)?)?;
+        let mut state = gix::note::plumbing::State::new(our_tree, &self.repo)
+            .map_err(|err| notes_error("read the notes tree", err))?;
+        for (object, their_blob) in their_notes {
+            let our_blob = state
+                .get(&object, &self.repo)
+                .map_err(|err| notes_error("look up a note", err))?;
+            let merged = match our_blob {
+                None => their_blob,
+                Some(our_blob) if our_blob == their_blob => continue,
+                Some(our_blob) => {
+                    let ours_text = self.blob_bytes(our_blob)?;
+                    let theirs_text = self.blob_bytes(their_blob)?;
+                    let union = union_lines(&ours_text, &theirs_text);
+                    if union == ours_text {
+                        continue;
+                    }
+                    self.repo
+                        .write_blob(&union)
+                        .map_err(GitError::read("write a note blob"))?
+                        .detach()
+                }
+            };
+            state
+                .edit(object, Some(merged), &self.repo)
+                .map_err(|err| notes_error("add a note to the notes tree", err))?;
+        }
+        let tree = state
+            .write(&self.repo)
+            .map_err(|err| notes_error("write the notes tree", err))?;
+        self.commit_notes_with_parents(
+            notes_ref,
+            &[ours, theirs],
+            Some(ours),
+            tree,
+            "notes: union merge",
+        )?;
+        Ok(MergeOutcome::Merged)
+    }
+
+    /// Every (annotated object, note blob) in a notes tree, whatever its fanout.
+    fn all_notes(
+        &self,
+        tree: gix::ObjectId,
+    ) -> Result<Vec<(gix::ObjectId, gix::ObjectId)>, GitError> {
+        let tree = self
+            .repo
+            .find_tree(tree)
+            .map_err(|err| notes_error("read a notes tree", err))?;
+        let mut recorder = gix::traverse::tree::Recorder::default();
+        tree.traverse()
+            .breadthfirst(&mut recorder)
+            .map_err(|err| notes_error("walk a notes tree", err))?;
+        Ok(recorder
+            .records
+            .into_iter()
+            .filter(|entry| entry.mode.is_blob())
+            .filter_map(|entry| {
+                let hex: Vec<u8> = entry
+                    .filepath
+                    .iter()
+                    .copied()
+                    .filter(|b| *b != b'/')
+                    .collect();
+                gix::ObjectId::from_hex(&hex)
+                    .ok()
+                    .map(|object| (object, entry.oid))
+            })
+            .collect())
+    }
+
+    fn blob_bytes(&self, blob: gix::ObjectId) -> Result<Vec<u8>, GitError> {
+        Ok(self
+            .repo
+            .find_blob(blob)
+            .map_err(|err| notes_error("read a note blob", err))?
+            .data
+            .clone())
+    }
+
+    /// Whether `ancestor` is reachable from `descendant`.
+    fn is_ancestor(
+        &self,
+        ancestor: gix::ObjectId,
+        descendant: gix::ObjectId,
+    ) -> Result<bool, GitError> {
+        let walk = self
+            .repo
+            .rev_walk([descendant])
+            .all()
+            .map_err(|err| notes_error("walk the notes history", err))?;
+        for info in walk {
+            let info = info.map_err(|err| notes_error("walk the notes history", err))?;
+            if info.id == ancestor {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn move_ref(
+        &self,
+        notes_ref: &str,
+        expected: Option<gix::ObjectId>,
+        to: gix::ObjectId,
+        message: &str,
+    ) -> Result<(), GitError> {
+        let expected = match expected {
+            Some(id) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(id)),
+            None => PreviousValue::MustNotExist,
+        };
+        self.repo
+            .reference(notes_ref, to, expected, message)
+            .map_err(GitError::read("update the notes ref"))?;
+        Ok(())
+    }
+
     /// Commit `tree` on top of `parent` and move `notes_ref` there only if it still points at `parent`.
     pub(crate) fn commit_notes(
         &self,
         notes_ref: &str,
         parent: Option<gix::ObjectId>,
+        tree: gix::ObjectId,
+        message: &str,
+    ) -> Result<(), GitError> {
+        let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
+        self.commit_notes_with_parents(notes_ref, &parents, parent, tree, message)
+    }
+
+    fn commit_notes_with_parents(
+        &self,
+        notes_ref: &str,
+        parents: &[gix::ObjectId],
+        expected: Option<gix::ObjectId>,
         tree: gix::ObjectId,
         message: &str,
     ) -> Result<(), GitError> {
@@ -196,16 +364,9 @@ impl GitRepo {
         let signature = signature.to_ref(&mut time_buf);
         let commit = self
             .repo
-            .new_commit_as(signature, signature, message, tree, parent)
+            .new_commit_as(signature, signature, message, tree, parents.iter().copied())
             .map_err(GitError::read("write a notes commit"))?;
-        let expected = match parent {
-            Some(parent) => PreviousValue::MustExistAndMatch(gix::refs::Target::Object(parent)),
-            None => PreviousValue::MustNotExist,
-        };
-        self.repo
-            .reference(notes_ref, commit.id, expected, format!("notes: {message}"))
-            .map_err(GitError::read("update the notes ref"))?;
-        Ok(())
+        self.move_ref(notes_ref, expected, commit.id, &format!("notes: {message}"))
     }
 
     /// The commit `notes_ref` points at, or `None` if it does not exist.
@@ -233,6 +394,35 @@ impl GitRepo {
             .map_err(|err| notes_error("read a notes commit's tree", err))?;
         Ok(tree.detach())
     }
+}
+
+/// What [`GitRepo::merge_notes`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeOutcome {
+    /// Nothing new on the other side.
+    UpToDate,
+    /// Ours was behind (or missing) and now points at theirs.
+    FastForward,
+    /// Both had new events; a union merge commit was made.
+    Merged,
+}
+
+/// Lines of `ours`, then the lines of `theirs` that `ours` lacks, each line once; newline-terminated.
+fn union_lines(ours: &[u8], theirs: &[u8]) -> Vec<u8> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(ours.len() + theirs.len());
+    for line in ours
+        .split(|b| *b == b'\n')
+        .chain(theirs.split(|b| *b == b'\n'))
+    {
+        if line.is_empty() || !seen.insert(line) {
+            continue;
+        }
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out
 }
 
 /// The blob id `bytes` would have, without writing anything.

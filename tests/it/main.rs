@@ -10,5 +10,6 @@ mod test_index;
 mod test_init;
 mod test_knowledge;
 mod test_lookup;
+mod test_notes_sync;
 mod test_stack;
 mod test_update;

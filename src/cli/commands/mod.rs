@@ -10,6 +10,7 @@ pub mod index;
 pub mod init;
 pub mod iwh;
 pub mod lookup;
+pub mod notes;
 pub mod search;
 pub mod setup;
 pub mod stack;

@@ -31,12 +31,16 @@ pub struct Args {
     /// Print the hook block, to add to a hook file by hand.
     #[arg(long)]
     pub print_hook: bool,
+    /// Configure notes sharing: fetch refspecs for every remote and the union merge strategy
+    /// (also done by --hooks). Never sets a push refspec; use `lexictl notes sync` to push.
+    #[arg(long)]
+    pub notes: bool,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    if !(args.hooks || args.uninstall_hooks || args.update || args.print_hook) {
+    if !(args.hooks || args.uninstall_hooks || args.update || args.print_hook || args.notes) {
         bail!(
-            "say what to set up: --hooks, --uninstall-hooks, --update or --print-hook (see --help)"
+            "say what to set up: --hooks, --uninstall-hooks, --notes, --update or --print-hook (see --help)"
         );
     }
     let project = Project::discover(&ctx.cwd)?;
@@ -52,6 +56,15 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         let (lines, json) = hook_files(&repo, args.hooks)?;
         text.push_str(&lines);
         report.insert("hooks".into(), json);
+    }
+    if args.notes || args.hooks {
+        let repo = GitRepo::discover(&project.root)?
+            .context("notes sharing needs a git repository; this project is not inside one")?;
+        let added = crate::engine::notes_sync::configure(repo.workdir())?;
+        for setting in &added {
+            text.push_str(&format!("git config: {setting}\n"));
+        }
+        report.insert("notes_config".into(), serde_json::json!(added));
     }
     if args.update {
         let updated = crate::engine::agent_rules::refresh_all(&project)?;

@@ -1,0 +1,206 @@
+//! Sharing Lexibrarian's git notes with a remote (DESIGN G-3): `lexictl notes sync` and the
+//! configuration `lexictl setup --notes` writes.
+//!
+//! Git does not fetch or push notes by default, and two clones appending to the same notes ref
+//! conflict on push. Sync therefore (1) fetches the remote's `refs/notes/lexibrarian/*` into
+//! `refs/lexibrarian/remotes/<remote>/notes/*` (never over our own refs), (2) merges each kind into
+//! ours as a set union in Rust ([`GitRepo::merge_notes`]), and (3) pushes ours without force; when
+//! the push is rejected because someone pushed meanwhile, it starts over (a few times).
+//!
+//! Fetching and pushing run the `git` executable, so remotes, credentials and transports behave
+//! exactly as they do for the user's own `git fetch` / `git push`. No `remote.<name>.push` refspec
+//! is ever configured: that would stop a plain `git push` from pushing the current branch (FACTS §3).
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Context as _};
+
+use crate::git::notes::{MergeOutcome, PROVENANCE_NOTES, STACK_NOTES};
+use crate::git::GitRepo;
+
+/// Our notes refs.
+pub const NOTES_REFS: &[&str] = &[STACK_NOTES, PROVENANCE_NOTES];
+/// How many fetch-merge-push rounds before giving up on a busy remote.
+const ROUNDS: usize = 5;
+
+/// The fetch refspec for `remote`.
+pub fn fetch_refspec(remote: &str) -> String {
+    format!("+refs/notes/lexibrarian/*:refs/lexibrarian/remotes/{remote}/notes/*")
+}
+
+/// What one sync did per notes ref.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Synced {
+    pub remote: String,
+    /// `(ref, outcome)` of the merge step.
+    pub merged: Vec<(String, MergeOutcome)>,
+    /// Refs pushed.
+    pub pushed: Vec<String>,
+    /// Fetch-merge-push rounds it took.
+    pub rounds: usize,
+}
+
+/// `lexictl notes sync [remote]`.
+pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
+    let remote = match remote {
+        Some(remote) => remote.to_string(),
+        None => default_remote(workdir)?,
+    };
+    for round in 1..=ROUNDS {
+        git(
+            workdir,
+            &[
+                "fetch",
+                "--quiet",
+                "--no-tags",
+                &remote,
+                &fetch_refspec(&remote),
+            ],
+        )
+        .with_context(|| format!("cannot fetch notes from {remote}"))?;
+        let repo = GitRepo::discover(workdir)?.context("notes sync runs in a git repository")?;
+        let mut merged = Vec::new();
+        for notes_ref in NOTES_REFS {
+            let kind = notes_ref.trim_start_matches("refs/notes/lexibrarian/");
+            let theirs = format!("refs/lexibrarian/remotes/{remote}/notes/{kind}");
+            merged.push((notes_ref.to_string(), repo.merge_notes(notes_ref, &theirs)?));
+        }
+        let refs: Vec<String> = NOTES_REFS
+            .iter()
+            .filter(|r| repo.has_notes_ref(r))
+            .map(|r| format!("{r}:{r}"))
+            .collect();
+        if refs.is_empty() {
+            return Ok(Synced {
+                remote,
+                merged,
+                pushed: Vec::new(),
+                rounds: round,
+            });
+        }
+        let mut args = vec!["push", "--quiet", "--porcelain", remote.as_str()];
+        args.extend(refs.iter().map(String::as_str));
+        match git(workdir, &args) {
+            Ok(_) => {
+                return Ok(Synced {
+                    remote,
+                    merged,
+                    pushed: refs
+                        .iter()
+                        .map(|r| r.split(':').next().unwrap_or("").to_string())
+                        .collect(),
+                    rounds: round,
+                })
+            }
+            Err(err) if is_rejection(&err) && round < ROUNDS => continue,
+            Err(err) => return Err(err).with_context(|| format!("cannot push notes to {remote}")),
+        }
+    }
+    bail!("the notes on {remote} kept changing while syncing; try again")
+}
+
+/// `lexictl setup --notes`: for every remote, the fetch refspec; for each notes ref, the
+/// `cat_sort_uniq` merge strategy (so a manual `git notes merge` keeps every line too). Returns the
+/// settings added.
+pub fn configure(workdir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut added = Vec::new();
+    let remotes = git(workdir, &["remote"])?;
+    for remote in remotes.lines().map(str::trim).filter(|r| !r.is_empty()) {
+        let key = format!("remote.{remote}.fetch");
+        let refspec = fetch_refspec(remote);
+        let existing = git(workdir, &["config", "--get-all", &key]).unwrap_or_default();
+        if !existing.lines().any(|line| line.trim() == refspec) {
+            git(workdir, &["config", "--add", &key, &refspec])?;
+            added.push(format!("{key} {refspec}"));
+        }
+    }
+    for notes_ref in NOTES_REFS {
+        let name = notes_ref.trim_start_matches("refs/notes/");
+        let key = format!("notes.{name}.mergeStrategy");
+        if git(workdir, &["config", "--get", &key])
+            .map(|v| v.trim().to_string())
+            .ok()
+            .as_deref()
+            != Some("cat_sort_uniq")
+        {
+            git(workdir, &["config", &key, "cat_sort_uniq"])?;
+            added.push(format!("{key} cat_sort_uniq"));
+        }
+    }
+    Ok(added)
+}
+
+/// The upstream remote of the current branch, else `origin`, else the only remote.
+fn default_remote(workdir: &Path) -> anyhow::Result<String> {
+    if let Ok(upstream) = git(
+        workdir,
+        &[
+            "rev-parse",
+            "--abbrev-ref",
+            "--symbolic-full-name",
+            "@{upstream}",
+        ],
+    ) {
+        if let Some((remote, _)) = upstream.trim().split_once('/') {
+            return Ok(remote.to_string());
+        }
+    }
+    let remotes = git(workdir, &["remote"])?;
+    let remotes: Vec<&str> = remotes
+        .lines()
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .collect();
+    if remotes.contains(&"origin") {
+        return Ok("origin".into());
+    }
+    match remotes.as_slice() {
+        [only] => Ok(only.to_string()),
+        [] => {
+            bail!("this repository has no remote to sync notes with; add one with `git remote add`")
+        }
+        _ => bail!(
+            "several remotes and none is `origin`: name one, e.g. `lexictl notes sync {}`",
+            remotes[0]
+        ),
+    }
+}
+
+/// A failed git command, with its stderr.
+#[derive(Debug, thiserror::Error)]
+#[error("`git {args}` failed: {stderr}")]
+pub struct GitFailed {
+    args: String,
+    stderr: String,
+    stdout: String,
+}
+
+fn is_rejection(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<GitFailed>().is_some_and(|failed| {
+        let text = format!("{}{}", failed.stderr, failed.stdout);
+        text.contains("rejected")
+            || text.contains("non-fast-forward")
+            || text.contains("fetch first")
+    })
+}
+
+fn git(workdir: &Path, args: &[&str]) -> anyhow::Result<String> {
+    let output = Command::new("git")
+        .args(args)
+        .current_dir(workdir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .env_remove("GIT_INDEX_FILE")
+        .output()
+        .context("cannot run git (is it installed and on PATH?)")?;
+    if !output.status.success() {
+        return Err(GitFailed {
+            args: args.join(" "),
+            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+            stdout: String::from_utf8_lossy(&output.stdout).trim().to_string(),
+        }
+        .into());
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+}

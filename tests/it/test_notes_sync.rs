@@ -1,0 +1,172 @@
+//! `lexictl notes sync` and `lexictl setup --notes`: two clones and a bare remote on local disk.
+
+use std::path::{Path, PathBuf};
+
+use crate::support::{project, run, TestProject};
+
+fn git_ok(p: &TestProject, dir: &Path, args: &[&str]) -> String {
+    let rel = dir.strip_prefix(&p.root).map(|r| r.display().to_string());
+    let out = match rel {
+        Ok(rel) => p.git_at(&rel, args, true),
+        Err(_) => {
+            let mut command = std::process::Command::new("git");
+            command.args(args).current_dir(dir);
+            for (key, value) in [
+                ("GIT_CONFIG_NOSYSTEM", "1"),
+                ("GIT_AUTHOR_NAME", "Test Author"),
+                ("GIT_AUTHOR_EMAIL", "author@example.com"),
+                ("GIT_COMMITTER_NAME", "Test Author"),
+                ("GIT_COMMITTER_EMAIL", "author@example.com"),
+            ] {
+                command.env(key, value);
+            }
+            command.env("GIT_CONFIG_GLOBAL", dir.join("../no-global-config"));
+            command.output().unwrap()
+        }
+    };
+    assert!(
+        out.status.success(),
+        "git {args:?} in {}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn lexi_in(p: &TestProject, dir: &Path, program: &str, args: &[&str]) -> String {
+    let mut command = p.bin(program, args);
+    command.current_dir(dir);
+    let out = run(p, command);
+    assert_eq!(
+        out.code,
+        0,
+        "{program} {args:?} in {}: {}",
+        dir.display(),
+        out.both()
+    );
+    out.stdout
+}
+
+#[test]
+fn two_clones_see_each_others_votes_after_syncing() {
+    let p = project().fixture("rust").build();
+    p.init();
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-qm", "library"]);
+    let temp: PathBuf = p.root.parent().unwrap().to_path_buf();
+    let remote = temp.join("remote.git");
+    git_ok(
+        &p,
+        &temp,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            p.root.to_str().unwrap(),
+            remote.to_str().unwrap(),
+        ],
+    );
+    let a = temp.join("a");
+    let b = temp.join("b");
+    git_ok(
+        &p,
+        &temp,
+        &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()],
+    );
+    git_ok(
+        &p,
+        &temp,
+        &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()],
+    );
+    for clone in [&a, &b] {
+        let setup = lexi_in(&p, clone, "lexictl", &["setup", "--notes"]);
+        assert!(setup.contains("remote.origin.fetch +refs/notes/lexibrarian/*:refs/lexibrarian/remotes/origin/notes/*"), "{setup}");
+        assert!(
+            setup.contains("notes.lexibrarian/stack.mergeStrategy cat_sort_uniq"),
+            "{setup}"
+        );
+        let config = std::fs::read_to_string(clone.join(".git/config")).unwrap();
+        assert!(
+            !config.contains("push ="),
+            "no push refspec is ever set: {config}"
+        );
+    }
+    // A posts and votes, and shares the post file through the branch.
+    lexi_in(
+        &p,
+        &a,
+        "lexi",
+        &[
+            "stack",
+            "post",
+            "--title",
+            "Shared",
+            "--problem",
+            "p",
+            "--evidence",
+            "e",
+            "--author",
+            "alice",
+        ],
+    );
+    lexi_in(
+        &p,
+        &a,
+        "lexi",
+        &["stack", "vote", "ST-001", "up", "--author", "alice"],
+    );
+    git_ok(&p, &a, &["add", "-A"]);
+    git_ok(&p, &a, &["commit", "-qm", "post"]);
+    git_ok(&p, &a, &["push", "-q"]);
+    lexi_in(&p, &a, "lexictl", &["notes", "sync"]);
+    // B has not synced yet; it votes on its own copy.
+    git_ok(&p, &b, &["pull", "-q", "--no-rebase"]);
+    lexi_in(
+        &p,
+        &b,
+        "lexi",
+        &["stack", "vote", "ST-001", "up", "--author", "bob"],
+    );
+    let synced = lexi_in(&p, &b, "lexictl", &["notes", "sync"]);
+    assert!(
+        synced.contains("refs/notes/lexibrarian/stack: merged both sides' events"),
+        "{synced}"
+    );
+    let synced = lexi_in(&p, &a, "lexictl", &["notes", "sync"]);
+    assert!(
+        synced.contains("refs/notes/lexibrarian/stack: took the remote's new events"),
+        "{synced}"
+    );
+    for clone in [&a, &b] {
+        let history = lexi_in(&p, clone, "lexi", &["stack", "history", "ST-001"]);
+        assert!(history.contains("by alice"), "{history}");
+        assert!(history.contains("+1  by bob"), "{history}");
+        assert_eq!(history.matches("  vote ").count(), 2, "{history}");
+    }
+    // Syncing again changes nothing, and a plain `git push` still pushes the branch.
+    let again = lexi_in(&p, &b, "lexictl", &["notes", "sync"]);
+    assert!(
+        again.contains("refs/notes/lexibrarian/stack: up to date"),
+        "{again}"
+    );
+    std::fs::write(b.join("NEW.md"), "new\n").unwrap();
+    git_ok(&p, &b, &["add", "-A"]);
+    git_ok(&p, &b, &["commit", "-qm", "branch work"]);
+    git_ok(&p, &b, &["push", "-q"]);
+    let remote_head = git_ok(&p, &remote, &["rev-parse", "main"]);
+    let b_head = git_ok(&p, &b, &["rev-parse", "HEAD"]);
+    assert_eq!(remote_head, b_head);
+}
+
+#[test]
+fn sync_without_a_remote_says_so() {
+    let p = project().fixture("rust").build();
+    p.init();
+    let out = run(&p, p.lexictl(&["notes", "sync"]));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("no remote to sync notes with"),
+        "{}",
+        out.stderr
+    );
+}
