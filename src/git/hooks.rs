@@ -115,6 +115,9 @@ impl GitRepo {
     }
 }
 
+/// The block template (`hooks/block.sh`), with `{hook}` and `{args}` to fill in.
+const BLOCK_TEMPLATE: &str = include_str!("../../hooks/block.sh");
+
 /// The block for `hook`: run `lexictl hook <hook>` if `lexictl` is on PATH, detached from the
 /// terminal and never failing the hook.
 pub fn block(hook: &str) -> String {
@@ -123,15 +126,9 @@ pub fn block(hook: &str) -> String {
     } else {
         ""
     };
-    format!(
-        "{BLOCK_OPEN}\n\
-         # Keeps .lexibrary/ current (installed by `lexictl setup --hooks`; remove with\n\
-         # `lexictl setup --uninstall-hooks`). Returns at once: the update runs in the background.\n\
-         if command -v lexictl >/dev/null 2>&1; then\n  \
-           lexictl hook {hook}{args} </dev/null >/dev/null 2>&1 || true\n\
-         fi\n\
-         {BLOCK_CLOSE}\n"
-    )
+    BLOCK_TEMPLATE
+        .replace("{hook}", hook)
+        .replace("{args}", args)
 }
 
 /// What [`install`] did to a hook file.
