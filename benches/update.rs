@@ -6,10 +6,13 @@
 //!
 //! - cold full `lexictl update` (empty library, no cache) — wall time and peak RSS;
 //! - `lexictl update` with nothing changed, against `git status` on the same repository (medians);
-//! - `lexictl update --changed-only` after a one-file commit (median).
+//! - `lexictl update --changed-only` after a one-file commit (median);
+//! - `git commit | cat` of a one-file change without and with the post-commit hook, and how long
+//!   after `git commit` returns the hook's background update has made the library current (medians).
 //!
 //! Targets (issue 3): cold 20k < 10 s and ≤ 25× the 1k time; no-op < 2× `git status`; changed-only
-//! after a one-file commit < 100 ms; cold 20k peak memory < 300 MB.
+//! after a one-file commit < 100 ms; cold 20k peak memory < 300 MB. Issue 5: the hook adds < 20 ms
+//! to `git commit`; the library is current < 1 s after `git commit` returns.
 //!
 //! Run: `cargo bench --bench update` (options: `-- --sizes 1000,20000 --runs 5`).
 
@@ -89,7 +92,54 @@ fn main() {
             elapsed
         });
 
+        // The hook (issue 5): what it adds to `git commit`, and how long after `git commit` returns
+        // the library is current.
+        let commit_plain = median(runs, || {
+            counter += 1;
+            edit(root, &target, counter);
+            timed_commit(root, lexictl)
+        });
+        run(root, lexictl, &["update", "--changed-only"]);
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-q", "-m", "library"]);
+        run(root, lexictl, &["setup", "--hooks"]);
+        let mut until_current = Vec::new();
+        let commit_hooked = median(runs, || {
+            counter += 1;
+            edit(root, &target, counter);
+            let elapsed = timed_commit(root, lexictl);
+            let returned = Instant::now();
+            let design = root.join(format!(".lexibrary/{target}.md"));
+            let marker = format!("added_{counter}");
+            while !(worker_idle(root)
+                && std::fs::read_to_string(&design).is_ok_and(|text| text.contains(&marker)))
+            {
+                assert!(
+                    returned.elapsed() < Duration::from_secs(60),
+                    "the hook never updated {target}"
+                );
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            until_current.push(returned.elapsed());
+            git(root, &["add", "-A"]);
+            timed_commit(root, lexictl);
+            while !worker_idle(root) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            elapsed
+        });
+        until_current.sort();
+        let current_median = until_current[until_current.len() / 2];
+        run(root, lexictl, &["setup", "--uninstall-hooks"]);
+
         let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        println!(
+            "[{size} files] hook: git commit {:.1} ms without it, {:.1} ms with it (+{:.1} ms); library current {:.0} ms after git commit returns (medians)",
+            ms(commit_plain),
+            ms(commit_hooked),
+            ms(commit_hooked) - ms(commit_plain),
+            ms(current_median),
+        );
         println!(
             "[{size} files] cold update {:.2} s ({:.0} files/s, CPU {}), peak RSS {}; no-op update with a full walk {:.0} ms; no-op update {:.0} ms vs git status {:.0} ms ({:.2}×); changed-only after a one-file commit {:.0} ms",
             cold.as_secs_f64(),
@@ -189,6 +239,50 @@ fn timed_with_memory(
         return (elapsed, peak, cpu);
     }
     (timed(root, program, args), None, None)
+}
+
+/// Append a function to `target` (a Python file) and stage it.
+fn edit(root: &Path, target: &str, counter: usize) {
+    let path = root.join(target);
+    let mut text = std::fs::read_to_string(&path).expect("read");
+    text.push_str(&format!(
+        "\n\ndef added_{counter}(x: int) -> int:\n    return x\n"
+    ));
+    std::fs::write(&path, text).expect("write");
+    git(root, &["add", "-A"]);
+}
+
+/// `git commit | cat`, the way agents and IDEs run it, with the benchmarked binaries on PATH.
+fn timed_commit(root: &Path, lexictl: &str) -> Duration {
+    let bin_dir = Path::new(lexictl).parent().expect("bin dir");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let started = Instant::now();
+    let output = command(root, "sh", &["-c", "git commit -q -m change | cat"])
+        .env("PATH", path)
+        .output()
+        .expect("spawn");
+    let elapsed = started.elapsed();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    elapsed
+}
+
+/// No hook worker running or wanted.
+fn worker_idle(root: &Path) -> bool {
+    let state = root.join(".git/lexibrarian");
+    !state.join("hook.rerun").exists()
+        && std::fs::File::open(state.join("hook.lock")).map_or(true, |file| {
+            let free = file.try_lock().is_ok();
+            let _ = file.unlock();
+            free
+        })
 }
 
 /// The file the one-file commits edit (index 2 is always a Python file).
