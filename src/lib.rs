@@ -16,3 +16,4 @@ pub mod knowledge;
 pub mod library;
 pub mod project;
 pub mod source;
+pub mod tokens;
