@@ -1,11 +1,13 @@
 //! Integration tests: the real binaries against real projects (git repositories in temp dirs).
 //! One test binary, one module per command or concern, like jj's `tests/runner.rs`.
 
+mod fake_llm;
 mod support;
 
 mod test_bad_input;
 mod test_formats;
 mod test_index;
 mod test_init;
+mod test_llm;
 mod test_lookup;
 mod test_update;
