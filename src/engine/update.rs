@@ -629,24 +629,7 @@ pub fn run(
     } else {
         Vec::new()
     };
-    let mut failed: BTreeMap<String, String> = BTreeMap::new();
-    if let Some(llm) = &llm {
-        let results = super::bounded::map(&model_jobs, llm.settings().concurrency, |item| {
-            let dependents = new_dependents.get(&item.source).unwrap_or(&empty);
-            generate::regenerate(llm, item, dependents)
-        });
-        for (item, result) in model_jobs.iter().zip(results) {
-            match result {
-                Ok(out) => writes.push(archivist_write(item, out)),
-                Err(err) => {
-                    let reason = format!("{err:#}");
-                    state.log(&format!("{}: {} failed: {reason}", item.source, llm.name()));
-                    failed.insert(item.source.clone(), reason);
-                }
-            }
-        }
-        writes.sort_by(|a, b| a.source.cmp(&b.source));
-    } else if let Some(settings) = &llm_settings {
+    if let (None, Some(settings)) = (&llm, &llm_settings) {
         let mut requests: Vec<LlmRequest> = model_jobs
             .par_iter()
             .map(|item| {
@@ -666,13 +649,6 @@ pub fn run(
             requests,
         });
     }
-    report.failed = failed
-        .iter()
-        .map(|(source, reason)| FailedFile {
-            source: source.clone(),
-            reason: reason.clone(),
-        })
-        .collect();
 
     // Report the plan.
     for (rel, item) in &scanned {
@@ -684,7 +660,6 @@ pub fn run(
             continue;
         }
         let action = match item.level {
-            _ if failed.contains_key(rel) => "failed",
             ChangeLevel::AgentUpdated => "refresh footer",
             ChangeLevel::Renamed => "move",
             ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid => "skip",
@@ -738,10 +713,12 @@ pub fn run(
     }
     report.items.sort_by(|a, b| a.source.cmp(&b.source));
 
-    // 4. Write design files.
+    // 4. Write design files: what was planned above, then each model answer as it arrives, so a
+    // long LLM run keeps what it paid for even if it is interrupted, and the D-061 re-check sits
+    // right before each write.
     let mut descriptions: HashMap<String, String> = HashMap::new();
     let mut written: HashSet<String> = HashSet::new();
-    for write in &writes {
+    let mut write_one = |write: Write| -> anyhow::Result<()> {
         let design_rel = design_path(&write.source);
         let planned_item = scanned.get(&write.source).map(|s| s.level);
         if planned_item == Some(ChangeLevel::Unchanged) {
@@ -750,7 +727,7 @@ pub fn run(
         descriptions.insert(write.source.clone(), write.description.clone());
         if !options.writes() {
             report.design_files_written += 1;
-            continue;
+            return Ok(());
         }
         // D-061: an agent edit that landed during this update wins.
         let abs = project.abs(&design_rel);
@@ -762,9 +739,9 @@ pub fn run(
             let message = format!("{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's");
             state.log(&message);
             report.warnings.push(message);
-            continue;
+            return Ok(());
         }
-        atomic::write(&project.abs(&design_rel), write.text.as_bytes())
+        atomic::write(&abs, write.text.as_bytes())
             .with_context(|| format!("cannot write {design_rel}"))?;
         report.design_files_written += 1;
         written.insert(write.source.clone());
@@ -805,6 +782,65 @@ pub fn run(
         ) {
             removals.push((from.clone(), old_text));
         }
+        Ok(())
+    };
+    for write in writes {
+        write_one(write)?;
+    }
+    // Model calls, at most `llm.concurrency` in flight; answers are written on this thread as they
+    // come. A file that fails is recorded and the others go on.
+    let mut failed: BTreeMap<String, String> = BTreeMap::new();
+    if let Some(llm) = &llm {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (sender, answers) = std::sync::mpsc::channel();
+        std::thread::scope(|threads| -> anyhow::Result<()> {
+            let stop = &stop;
+            let model_jobs = &model_jobs;
+            let new_dependents = &new_dependents;
+            let empty = &empty;
+            threads.spawn(move || {
+                super::bounded::map(model_jobs, llm.settings().concurrency, |item| {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let dependents = new_dependents.get(&item.source).unwrap_or(empty);
+                    let result = generate::regenerate(llm, item, dependents);
+                    let _ = sender.send((*item, result));
+                });
+            });
+            for (item, result) in answers {
+                let outcome = match result {
+                    Ok(out) => write_one(archivist_write(item, out)),
+                    Err(err) => {
+                        let reason = format!("{err:#}");
+                        state.log(&format!("{}: {} failed: {reason}", item.source, llm.name()));
+                        failed.insert(item.source.clone(), reason);
+                        Ok(())
+                    }
+                };
+                if let Err(err) = outcome {
+                    // A write failed (disk full, permissions): stop asking, keep the error.
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
+            }
+            Ok(())
+        })?;
+        report.failed = failed
+            .iter()
+            .map(|(source, reason)| FailedFile {
+                source: source.clone(),
+                reason: reason.clone(),
+            })
+            .collect();
+        for item in &mut report.items {
+            if failed.contains_key(&item.source) {
+                item.action = "failed";
+            }
+        }
+        // Answers arrive in any order; the report does not.
+        report.generated.sort_by(|a, b| a.source.cmp(&b.source));
+        report.over_scoped.sort_by(|a, b| a.source.cmp(&b.source));
     }
     if !options.writes() {
         report.design_files_removed = removals.len() + moves.len();

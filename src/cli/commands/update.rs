@@ -140,13 +140,22 @@ fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
         LISTED_ITEMS
     };
     for item in report.items.iter().take(limit) {
+        let failed = if item.action == "failed" {
+            " (failed)"
+        } else {
+            ""
+        };
         match &item.from {
             Some(from) => out.push_str(&format!(
-                "  {:<17} {} (from {from})\n",
+                "  {:<17} {} (from {from}){failed}\n",
                 item.level.label(),
                 item.source
             )),
-            None => out.push_str(&format!("  {:<17} {}\n", item.level.label(), item.source)),
+            None => out.push_str(&format!(
+                "  {:<17} {}{failed}\n",
+                item.level.label(),
+                item.source
+            )),
         }
     }
     if report.items.len() > limit {
