@@ -31,8 +31,8 @@ fn calc() -> ProjectBuilder {
         )
 }
 
-/// Replace the `llm:` block of the project config with `settings` (YAML lines, unindented), and
-/// commit, so each test starts from a clean tree.
+/// Set the `llm:` block of the project config to `settings` (YAML lines, unindented), replacing any
+/// there is, and commit, so each test starts from a clean tree.
 fn use_llm(p: &TestProject, settings: &str) {
     let config = p.read(".lexibrary/config.yaml");
     let mut out = String::new();
@@ -40,10 +40,6 @@ fn use_llm(p: &TestProject, settings: &str) {
     for line in config.lines() {
         if line == "llm:" {
             in_llm = true;
-            out.push_str("llm:\n");
-            for setting in settings.lines().filter(|l| !l.trim().is_empty()) {
-                out.push_str(&format!("  {setting}\n"));
-            }
             continue;
         }
         if in_llm && line.starts_with("  ") {
@@ -52,6 +48,10 @@ fn use_llm(p: &TestProject, settings: &str) {
         in_llm = false;
         out.push_str(line);
         out.push('\n');
+    }
+    out.push_str("llm:\n");
+    for setting in settings.lines().filter(|l| !l.trim().is_empty()) {
+        out.push_str(&format!("  {setting}\n"));
     }
     p.write(".lexibrary/config.yaml", out);
     p.git(&["add", "-A"]);
@@ -700,4 +700,26 @@ fn structural_runs_report_their_provenance_too() {
     assert_eq!(generated[0]["model"], serde_json::Value::Null);
     assert_eq!(generated[0]["source"], "src/double.rs");
     assert!(value.get("llm_estimate").is_none());
+}
+
+#[test]
+fn the_personal_config_supplies_the_provider_when_the_project_leaves_it_unset() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
+    let p = calc().build();
+    p.init();
+    assert!(!p.read(".lexibrary/config.yaml").contains("\nllm:"));
+    let personal = p.global_config_path();
+    std::fs::create_dir_all(personal.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &personal,
+        format!(
+            "llm:\n  provider: anthropic\n  model: personal-model\n  api_key_env: LEXI_TEST_KEY\n  base_url: {}\n",
+            server.url()
+        ),
+    )
+    .expect("write the personal config");
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(report["generated"][0]["model"], "personal-model");
 }
