@@ -723,3 +723,26 @@ fn the_personal_config_supplies_the_provider_when_the_project_leaves_it_unset() 
     assert_eq!(server.requests().len(), 2);
     assert_eq!(report["generated"][0]["model"], "personal-model");
 }
+
+#[test]
+fn the_wizard_sets_up_a_local_server_without_a_key() {
+    let server = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let p = calc().build();
+    let answers = format!(
+        "\n\n\nopenai-compatible\n{}/v1\nqwen2.5-coder\n\n\n\n\n\n",
+        server.url()
+    );
+    let out = crate::support::run_input(&p, p.lexictl(&["init", "--interactive"]), &answers);
+    assert_eq!(out.code, 0, "{}", out.both());
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(
+        config.contains("  provider: openai-compatible\n"),
+        "{config}"
+    );
+    assert!(config.contains("  model: qwen2.5-coder\n"), "{config}");
+    assert!(!config.contains("  api_key_env:"), "{config}");
+    let out = run(&p, lexictl(&p, &["update"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(server.requests()[0].json()["model"], "qwen2.5-coder");
+}
