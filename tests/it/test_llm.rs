@@ -286,15 +286,22 @@ fn a_rate_limit_is_waited_out_and_retried() {
                 429,
                 r#"{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}"#,
             )
-            .header("retry-after", "0")
+            .header("retry-after", "1")
         } else {
             Reply::anthropic(ANSWER)
         }
     });
     let p = llm_project(calc(), "anthropic", &server, "");
+    let started = Instant::now();
     let out = update(&p, &[]);
     assert_eq!(out.code, 0, "{}", out.both());
     assert_eq!(server.requests().len(), 4, "each file asked twice");
+    // The first backoff step is at most 0.5 s: waiting a full second is the server's retry-after.
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
     assert!(p
         .read(".lexibrary/src/double.rs.md")
         .contains("Doubles numbers"));
