@@ -7,9 +7,12 @@
 //!    has the same content hash (or git says so), RENAMED.
 //! 3. **Generate.** The reverse dependency index is rebuilt from every file's resolved imports; the
 //!    Archivist writes NEW/CHANGED files, agent edits get a footer refresh only, files whose dependents
-//!    moved get their Dependents section refreshed.
-//! 4. **Write.** Atomically, each design file re-checked just before writing (D-061), then every
-//!    affected `.aindex` and `START_HERE.md`, then the cache and the last processed commit.
+//!    moved get their Dependents section refreshed. With an LLM provider the key is checked first (a
+//!    missing key fails before anything is read), and model calls run at most `llm.concurrency` at a
+//!    time; a file whose call fails keeps its design file and its old cache entry (retried next run).
+//! 4. **Write.** Atomically, each design file re-checked just before writing (D-061) — model answers
+//!    as they arrive — then every affected `.aindex` and `START_HERE.md`, then the cache and the last
+//!    processed commit. The report carries each written design file's provenance.
 //!
 //! One update runs at a time per worktree (the library lock); `--dry-run` and `--check` write nothing.
 
@@ -84,7 +87,8 @@ pub struct PlanItem {
     /// For RENAMED: the old path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// What the update does: `write`, `refresh footer`, `remove`, `keep`, `move`, `skip`.
+    /// What the update does: `write`, `refresh footer`, `remove`, `keep`, `move`, `skip`, or
+    /// `failed` (the Archivist could not write it; the old design file is kept).
     pub action: &'static str,
 }
 
