@@ -73,7 +73,8 @@ impl Archivist for StructuralArchivist {
     }
 }
 
-fn path_list(paths: &[String]) -> String {
+/// A `- path` list, one per line, or `(none)`.
+pub fn path_list(paths: &[String]) -> String {
     if paths.is_empty() {
         "(none)".to_string()
     } else {

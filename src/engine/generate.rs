@@ -4,6 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
+use crate::archivist::structural::path_list;
 use crate::archivist::{
     is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
@@ -206,14 +207,14 @@ pub fn refresh_dependents(
 ) -> Option<String> {
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
-    let mut owned = vec![Section::new(sections::DEPENDENTS, list_or_none(dependents))];
+    let mut owned = vec![Section::new(sections::DEPENDENTS, path_list(dependents))];
     let tests: Vec<String> = dependents
         .iter()
         .filter(|p| is_test_path(p))
         .cloned()
         .collect();
     if !tests.is_empty() {
-        owned.push(Section::new(sections::TESTS, list_or_none(&tests)));
+        owned.push(Section::new(sections::TESTS, path_list(&tests)));
     } else {
         design
             .body
@@ -242,18 +243,6 @@ pub fn refresh_dependents(
         ..footer
     };
     Some(design.render_with_footer(refreshed).0)
-}
-
-fn list_or_none(paths: &[String]) -> String {
-    if paths.is_empty() {
-        "(none)".to_string()
-    } else {
-        paths
-            .iter()
-            .map(|p| format!("- {p}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
 }
 
 /// For a rename: the old design text with its title and footer pointing at the new path.

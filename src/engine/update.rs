@@ -572,15 +572,7 @@ pub fn run(
                     }
                     let section_of =
                         |heading: &str| design.section(heading).map(|s| s.body.clone());
-                    let expected_dependents = if dependents.is_empty() {
-                        "(none)".to_string()
-                    } else {
-                        dependents
-                            .iter()
-                            .map(|d| format!("- {d}"))
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    };
+                    let expected_dependents = crate::archivist::structural::path_list(dependents);
                     let is_code = item.interface_hash.is_some();
                     if !is_code
                         || section_of(crate::library::design_file::sections::DEPENDENTS).as_deref()

@@ -8,7 +8,7 @@
 //! design file can be traced to the exact instructions that produced it. Bump the version when a
 //! template changes; the hash changes by itself.
 
-use crate::archivist::structural::complexity_warnings;
+use crate::archivist::structural::{complexity_warnings, path_list};
 use crate::archivist::ArchivistInput;
 use crate::hash::sha256_hex;
 
@@ -82,17 +82,6 @@ pub fn build(input: &ArchivistInput<'_>, budget: usize) -> Prompt {
         .map(complexity_warnings)
         .filter(|warnings| !warnings.is_empty())
         .map_or_else(|| "(none)".to_string(), |warnings| warnings.join("\n"));
-    let list = |paths: &[String]| {
-        if paths.is_empty() {
-            "(none)".to_string()
-        } else {
-            paths
-                .iter()
-                .map(|path| format!("- {path}"))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }
-    };
     let existing = match input
         .existing
         .map(str::trim)
@@ -108,8 +97,8 @@ pub fn build(input: &ArchivistInput<'_>, budget: usize) -> Prompt {
         ("kind", &kind),
         ("skeleton", &skeleton),
         ("signals", &signals),
-        ("dependencies", &list(input.dependencies)),
-        ("dependents", &list(input.dependents)),
+        ("dependencies", &path_list(input.dependencies)),
+        ("dependents", &path_list(input.dependents)),
         ("existing", &existing),
         ("source", &fenced(source_fence, input.text.trim_end())),
         ("budget", &budget),
