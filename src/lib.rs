@@ -16,4 +16,5 @@ pub mod knowledge;
 pub mod library;
 pub mod project;
 pub mod source;
+pub mod tokens;
 pub mod tsv;

@@ -6,7 +6,11 @@
 //! does not own, and never touches a file an agent or human edited (DESIGN §5, seed D-019).
 //!
 //! [`structural::StructuralArchivist`] is the default: offline, deterministic, free.
+//! [`llm::LlmArchivist`] asks a model (Anthropic, OpenAI or an OpenAI-compatible server) for the prose
+//! and keeps the structural facts. Either way the output says who wrote it ([`Generation`]), which the
+//! update report carries as provenance.
 
+pub mod llm;
 pub mod structural;
 
 use crate::library::markdown::Section;
@@ -36,6 +40,56 @@ pub struct ArchivistInput<'a> {
     pub dependencies: &'a [String],
     /// Project files that import this one, sorted.
     pub dependents: &'a [String],
+    /// The existing design file's text above its footer, when there is one (the LLM carries forward
+    /// what people wrote in it).
+    pub existing: Option<&'a str>,
+    /// CONTENT_ONLY: the code changed but its public interface did not, and the Interface Contract is
+    /// kept as it is.
+    pub content_only: bool,
+}
+
+/// Who wrote a design file and at what cost: the provenance of one generation.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Generation {
+    /// `structural`, `anthropic`, `openai` or `openai-compatible`.
+    pub generator: String,
+    /// The model asked (LLM generators only).
+    pub model: Option<String>,
+    /// Name and version of the prompt template, e.g. `design-file/1` (LLM generators only).
+    pub prompt_version: Option<String>,
+    /// SHA-256 (hex) of the prompt template text (LLM generators only).
+    pub prompt_hash: Option<String>,
+    /// Input tokens the provider counted (LLM generators only).
+    pub tokens_in: Option<u64>,
+    /// Output tokens the provider counted (LLM generators only).
+    pub tokens_out: Option<u64>,
+    /// Wall time of the generation, retries included.
+    pub duration_ms: u64,
+}
+
+impl Generation {
+    /// A generation by an Archivist that asks no model.
+    pub fn offline(generator: &str, duration_ms: u64) -> Generation {
+        Generation {
+            generator: generator.to_string(),
+            model: None,
+            prompt_version: None,
+            prompt_hash: None,
+            tokens_in: None,
+            tokens_out: None,
+            duration_ms,
+        }
+    }
+}
+
+/// A model's answer longer than the design file budget: the source file may do too much (seed §5).
+/// The answer is kept whole, never truncated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OverBudget {
+    /// Tokens in the model's answer (cl100k).
+    pub tokens: usize,
+    /// `token_budgets.design_file_tokens`.
+    pub budget: usize,
 }
 
 /// What the Archivist wrote.
@@ -46,6 +100,10 @@ pub struct ArchivistOutput {
     /// Owned sections in the order they should appear. An owned section absent from this list is
     /// removed from the design file (e.g. a Complexity Warning that no longer applies).
     pub sections: Vec<Section>,
+    /// Who wrote it.
+    pub generation: Generation,
+    /// Set when a model's answer exceeded the design file budget.
+    pub over_budget: Option<OverBudget>,
 }
 
 /// A writer of design files.

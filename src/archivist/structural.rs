@@ -4,7 +4,7 @@
 //! and Dependents, test files among the dependents, tags from the path and language, and a Complexity
 //! Warning from measurable signals. Same input, same bytes.
 
-use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput};
+use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
 
@@ -25,6 +25,7 @@ impl Archivist for StructuralArchivist {
     }
 
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput> {
+        let started = std::time::Instant::now();
         let mut out = Vec::new();
         if let (Some(language), Some(interface)) = (input.language, input.interface) {
             let skeleton = interface.skeleton();
@@ -63,11 +64,17 @@ impl Archivist for StructuralArchivist {
         Ok(ArchivistOutput {
             description: description(input),
             sections: out,
+            generation: Generation::offline(
+                self.name(),
+                u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            ),
+            over_budget: None,
         })
     }
 }
 
-fn path_list(paths: &[String]) -> String {
+/// A `- path` list, one per line, or `(none)`.
+pub fn path_list(paths: &[String]) -> String {
     if paths.is_empty() {
         "(none)".to_string()
     } else {
@@ -79,7 +86,8 @@ fn path_list(paths: &[String]) -> String {
     }
 }
 
-fn tag_list(tags: &[String]) -> String {
+/// A `- tag` list, one per line.
+pub fn tag_list(tags: &[String]) -> String {
     tags.iter()
         .map(|tag| format!("- {tag}"))
         .collect::<Vec<_>>()
@@ -190,7 +198,8 @@ fn markdown_title(source: &str, text: &str) -> Option<String> {
         .filter(|title| !title.is_empty())
 }
 
-fn complexity_warnings(interface: &crate::source::Interface) -> Vec<String> {
+/// The measured Complexity Warning bullets of an interface (size, `unsafe`, markers, nesting).
+pub fn complexity_warnings(interface: &crate::source::Interface) -> Vec<String> {
     let signals = &interface.signals;
     let mut out = Vec::new();
     if interface.has_errors {
@@ -268,7 +277,7 @@ fn tags(input: &ArchivistInput<'_>) -> Vec<String> {
 }
 
 /// Lowercase, hyphenated.
-fn slug(text: &str) -> String {
+pub fn slug(text: &str) -> String {
     let mut out = String::new();
     for ch in text.chars() {
         if ch.is_alphanumeric() {
@@ -298,6 +307,8 @@ mod tests {
                 interface: interface.as_ref(),
                 dependencies: &deps,
                 dependents: &dependents,
+                existing: None,
+                content_only: false,
             })
             .expect("describes")
     }

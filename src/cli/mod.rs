@@ -23,6 +23,8 @@ pub enum Outcome {
     Ok,
     /// Exit 2: the command ran and found problems.
     Findings,
+    /// Exit 1: the command ran to the end but part of its work failed (it has said what).
+    Failed,
 }
 
 /// Everything a command needs from its environment.
@@ -190,6 +192,7 @@ fn with_context(
     match run(&ctx) {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::Findings) => ExitCode::from(2),
+        Ok(Outcome::Failed) => ExitCode::from(1),
         Err(err) => {
             report_error(&err);
             ExitCode::from(1)

@@ -4,7 +4,10 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::{is_test_path, Archivist, ArchivistInput, OWNED_SECTIONS};
+use crate::archivist::structural::path_list;
+use crate::archivist::{
+    is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
+};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, rfc3339_from_unix, Footer};
 use crate::library::markdown::Section;
@@ -46,22 +49,56 @@ fn new_footer(scanned: &Scanned) -> Footer {
     }
 }
 
-/// Generate or regenerate the design file of a scanned file at a regenerating level.
-/// Returns the full text and the description written.
-pub fn regenerate(
-    archivist: &dyn Archivist,
-    scanned: &Scanned,
-    dependents: &[String],
-) -> anyhow::Result<(String, String)> {
-    let text = scanned.text.as_deref().unwrap_or("");
-    let output = archivist.describe(&ArchivistInput {
+/// The footer key that marks a design file whose model answer exceeded the design file budget:
+/// `over_scoped: <answer tokens>/<budget>`. Set on every LLM generation over budget, cleared by the
+/// next generation that is not; `lexictl validate` reads it.
+pub const OVER_SCOPED_KEY: &str = "over_scoped";
+
+/// A design file the Archivist wrote.
+#[derive(Clone, Debug)]
+pub struct Regenerated {
+    /// The whole file, footer included.
+    pub text: String,
+    /// The frontmatter description written.
+    pub description: String,
+    /// Who wrote it.
+    pub generation: Generation,
+    pub over_budget: Option<OverBudget>,
+}
+
+/// The input the Archivist gets for a scanned file.
+pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> ArchivistInput<'a> {
+    ArchivistInput {
         source: &scanned.source,
-        text,
+        text: scanned.text.as_deref().unwrap_or(""),
         language: scanned.code.as_ref().map(|code| code.language),
         interface: scanned.code.as_ref().map(|code| &code.interface),
         dependencies: &scanned.deps,
         dependents,
-    })?;
+        existing: scanned
+            .design_text
+            .as_deref()
+            .map(|text| footer::split(text).0),
+        content_only: keeps_contract(scanned),
+    }
+}
+
+/// CONTENT_ONLY with an Interface Contract to keep.
+fn keeps_contract(scanned: &Scanned) -> bool {
+    scanned.level == ChangeLevel::ContentOnly
+        && scanned
+            .design
+            .as_ref()
+            .is_some_and(|design| design.section(sections::INTERFACE_CONTRACT).is_some())
+}
+
+/// Generate or regenerate the design file of a scanned file at a regenerating level.
+pub fn regenerate(
+    archivist: &dyn Archivist,
+    scanned: &Scanned,
+    dependents: &[String],
+) -> anyhow::Result<Regenerated> {
+    let output = archivist.describe(&archivist_input(scanned, dependents))?;
     let mut design = match &scanned.design {
         Some(existing) => existing.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
@@ -71,15 +108,27 @@ pub fn regenerate(
     if !keep_description {
         design.frontmatter.description = output.description;
     }
-    let keep_contract = scanned.level == ChangeLevel::ContentOnly
-        && design.section(sections::INTERFACE_CONTRACT).is_some();
+    let keep_contract = keeps_contract(scanned);
     let mut owned = output.sections;
     if keep_contract {
         owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);
     }
     merge_owned(&mut design, owned, keep_contract);
-    let (full, _) = design.render_with_footer(new_footer(scanned));
-    Ok((full, design.frontmatter.description))
+    let mut footer = new_footer(scanned);
+    footer.extra.remove(OVER_SCOPED_KEY);
+    if let Some(over) = output.over_budget {
+        footer.extra.insert(
+            OVER_SCOPED_KEY.to_string(),
+            format!("{}/{}", over.tokens, over.budget),
+        );
+    }
+    let (text, _) = design.render_with_footer(footer);
+    Ok(Regenerated {
+        text,
+        description: design.frontmatter.description,
+        generation: output.generation,
+        over_budget: output.over_budget,
+    })
 }
 
 /// Replace the owned sections of `design` with `owned`, keeping the position of each one that exists,
@@ -158,14 +207,14 @@ pub fn refresh_dependents(
 ) -> Option<String> {
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
-    let mut owned = vec![Section::new(sections::DEPENDENTS, list_or_none(dependents))];
+    let mut owned = vec![Section::new(sections::DEPENDENTS, path_list(dependents))];
     let tests: Vec<String> = dependents
         .iter()
         .filter(|p| is_test_path(p))
         .cloned()
         .collect();
     if !tests.is_empty() {
-        owned.push(Section::new(sections::TESTS, list_or_none(&tests)));
+        owned.push(Section::new(sections::TESTS, path_list(&tests)));
     } else {
         design
             .body
@@ -194,18 +243,6 @@ pub fn refresh_dependents(
         ..footer
     };
     Some(design.render_with_footer(refreshed).0)
-}
-
-fn list_or_none(paths: &[String]) -> String {
-    if paths.is_empty() {
-        "(none)".to_string()
-    } else {
-        paths
-            .iter()
-            .map(|p| format!("- {p}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    }
 }
 
 /// For a rename: the old design text with its title and footer pointing at the new path.

@@ -2,6 +2,7 @@
 //! Every write is atomic and serialised by the library lock.
 
 pub mod agent_rules;
+pub mod bounded;
 pub mod cache;
 pub mod child_map;
 pub mod classify;

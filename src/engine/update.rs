@@ -7,9 +7,12 @@
 //!    has the same content hash (or git says so), RENAMED.
 //! 3. **Generate.** The reverse dependency index is rebuilt from every file's resolved imports; the
 //!    Archivist writes NEW/CHANGED files, agent edits get a footer refresh only, files whose dependents
-//!    moved get their Dependents section refreshed.
-//! 4. **Write.** Atomically, each design file re-checked just before writing (D-061), then every
-//!    affected `.aindex` and `START_HERE.md`, then the cache and the last processed commit.
+//!    moved get their Dependents section refreshed. With an LLM provider the key is checked first (a
+//!    missing key fails before anything is read), and model calls run at most `llm.concurrency` at a
+//!    time; a file whose call fails keeps its design file and its old cache entry (retried next run).
+//! 4. **Write.** Atomically, each design file re-checked just before writing (D-061) — model answers
+//!    as they arrive — then every affected `.aindex` and `START_HERE.md`, then the cache and the last
+//!    processed commit. The report carries each written design file's provenance.
 //!
 //! One update runs at a time per worktree (the library lock); `--dry-run` and `--check` write nothing.
 
@@ -29,7 +32,9 @@ use super::indexes::{
 use super::lock::LibraryLock;
 use super::start_here::{self, DirSummary};
 use super::state::{Processed, StateDir};
+use crate::archivist::llm::{LlmArchivist, LlmSettings};
 use crate::archivist::structural::StructuralArchivist;
+use crate::archivist::{Archivist, Generation};
 use crate::git::{Change, Dirty, GitRepo};
 use crate::library::aindex::ChildKind;
 use crate::library::atomic;
@@ -82,8 +87,62 @@ pub struct PlanItem {
     /// For RENAMED: the old path.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// What the update does: `write`, `refresh footer`, `remove`, `keep`, `move`, `skip`.
+    /// What the update does: `write`, `refresh footer`, `remove`, `keep`, `move`, `skip`, or
+    /// `failed` (the Archivist could not write it; the old design file is kept).
     pub action: &'static str,
+}
+
+/// Provenance of one design file the Archivist wrote in this run: what it was generated from and
+/// by whom. (Appended to `refs/notes/lexibrarian/provenance` by the notes writer.)
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Provenance {
+    /// `.lexibrary/<source>.md`.
+    pub design_file: String,
+    pub source: String,
+    pub source_hash: String,
+    pub interface_hash: Option<String>,
+    /// The `design_hash` written in the footer.
+    pub design_hash: String,
+    pub level: ChangeLevel,
+    /// Generator, model, prompt version and hash, tokens in/out, duration.
+    #[serde(flatten)]
+    pub generation: Generation,
+}
+
+/// A file the Archivist could not write. Its design file is untouched and the next run retries it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FailedFile {
+    pub source: String,
+    pub reason: String,
+}
+
+/// A file whose model answer exceeded the design file budget (footer key `over_scoped`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OverScoped {
+    pub source: String,
+    /// Tokens in the model's answer (cl100k).
+    pub tokens: usize,
+    /// `token_budgets.design_file_tokens`.
+    pub budget: usize,
+}
+
+/// What an LLM provider would be sent (`--dry-run` and `--check` with an LLM provider).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct LlmEstimate {
+    pub provider: String,
+    pub model: String,
+    /// One request per file, sorted by path.
+    pub requests: Vec<LlmRequest>,
+    /// Sum of the requests' input tokens.
+    pub input_tokens: usize,
+}
+
+/// One file's request in an [`LlmEstimate`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LlmRequest {
+    pub source: String,
+    /// cl100k tokens of the system and user prompt.
+    pub input_tokens: usize,
 }
 
 /// What an update did (or, with `--dry-run`/`--check`, would do).
@@ -104,6 +163,15 @@ pub struct UpdateReport {
     pub aindex_written: Vec<String>,
     pub aindex_removed: Vec<String>,
     pub start_here_written: bool,
+    /// Design files the Archivist wrote, with their provenance (not with `--dry-run`/`--check`).
+    pub generated: Vec<Provenance>,
+    /// Files the Archivist failed to write; the run exits 1 when there are any.
+    pub failed: Vec<FailedFile>,
+    /// Files whose model answer was over the design file budget.
+    pub over_scoped: Vec<OverScoped>,
+    /// With an LLM provider and `--dry-run`/`--check`: the requests a real run would send.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_estimate: Option<LlmEstimate>,
     pub warnings: Vec<String>,
     /// Anything would change (what `--check` reports with exit 2).
     pub stale: bool,
@@ -156,6 +224,16 @@ pub fn run(
 ) -> anyhow::Result<UpdateReport> {
     let started = Instant::now();
     let run_started_ns = Cache::now_ns();
+    // Pre-flight: a bad `llm.*` setting or a missing key fails here, before anything is read or
+    // written. Runs that write nothing never need the key.
+    let llm_settings = LlmSettings::from_config(&project.config)?;
+    let llm = match &llm_settings {
+        Some(settings) if options.writes() && !options.start_here_only => {
+            let key = settings.read_key()?;
+            Some(LlmArchivist::new(settings.clone(), key))
+        }
+        _ => None,
+    };
     let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
     let mut state = StateDir::new(match &git {
         Some(repo) => repo.state_dir(),
@@ -408,36 +486,61 @@ pub fn run(
         dependents.dedup();
     }
     let empty: Vec<String> = Vec::new();
-    let archivist = StructuralArchivist;
+    let structural = StructuralArchivist;
+    // Whether the Archivist (re)writes this file's owned sections: a regenerating level, or a rename
+    // of a design file nobody edited.
+    let archivist_writes = |item: &Scanned| {
+        item.level.regenerates()
+            || (item.level == ChangeLevel::Renamed
+                && item.design_text.as_deref().is_some_and(|text| {
+                    item.design
+                        .as_ref()
+                        .and_then(|d| d.footer.as_ref())
+                        .is_some_and(|f| is_unedited(text, f))
+                }))
+    };
 
     struct Write {
         source: String,
         text: String,
         expected: Option<String>,
         description: String,
+        /// Set when the Archivist wrote it (provenance).
+        generation: Option<Generation>,
+        over_budget: Option<crate::archivist::OverBudget>,
     }
+    let archivist_write = |item: &Scanned, out: generate::Regenerated| Write {
+        source: item.source.clone(),
+        text: out.text,
+        // D-061 compares with what is at the design path now; a rename's target has nothing yet.
+        expected: if item.level == ChangeLevel::Renamed {
+            None
+        } else {
+            item.design_text.clone()
+        },
+        description: out.description,
+        generation: Some(out.generation),
+        over_budget: out.over_budget,
+    };
     let planned: Vec<anyhow::Result<Option<Write>>> = scanned
         .par_iter()
         .map(|(rel, item)| {
             let dependents = new_dependents.get(rel).unwrap_or(&empty);
             let design_rel = design_path(rel);
+            if archivist_writes(item) {
+                // A model is asked below, a bounded number of files at a time.
+                if llm.is_some() {
+                    return Ok(None);
+                }
+                let out = generate::regenerate(&structural, item, dependents)?;
+                return Ok(Some(archivist_write(item, out)));
+            }
             let (text, description) = match item.level {
-                level if level.regenerates() => generate::regenerate(&archivist, item, dependents)?,
                 ChangeLevel::Renamed => {
-                    let unedited = item.design_text.as_deref().is_some_and(|text| {
-                        item.design
-                            .as_ref()
-                            .and_then(|d| d.footer.as_ref())
-                            .is_some_and(|f| is_unedited(text, f))
-                    });
-                    if unedited {
-                        generate::regenerate(&archivist, item, dependents)?
-                    } else {
-                        let from = moves.get(rel).map(String::as_str).unwrap_or("");
-                        let text =
-                            generate::moved(item.design_text.as_deref().unwrap_or(""), from, item);
-                        (text, item.description.clone().unwrap_or_default())
-                    }
+                    let from = moves.get(rel).map(String::as_str).unwrap_or("");
+                    let text =
+                        generate::moved(item.design_text.as_deref().unwrap_or(""), from, item);
+                    (text, item.description.clone().unwrap_or_default())
                 }
                 ChangeLevel::AgentUpdated => (
                     generate::refresh_footer(item),
@@ -469,15 +572,7 @@ pub fn run(
                     }
                     let section_of =
                         |heading: &str| design.section(heading).map(|s| s.body.clone());
-                    let expected_dependents = if dependents.is_empty() {
-                        "(none)".to_string()
-                    } else {
-                        dependents
-                            .iter()
-                            .map(|d| format!("- {d}"))
-                            .collect::<Vec<_>>()
-                            .join("\n")
-                    };
+                    let expected_dependents = crate::archivist::structural::path_list(dependents);
                     let is_code = item.interface_hash.is_some();
                     if !is_code
                         || section_of(crate::library::design_file::sections::DEPENDENTS).as_deref()
@@ -497,21 +592,19 @@ pub fn run(
                         // D-061: the text this refresh was computed from.
                         expected: Some(current.clone()),
                         description: design.frontmatter.description.clone(),
+                        generation: None,
+                        over_budget: None,
                     }));
                 }
                 _ => return Ok(None),
             };
-            // D-061 compares with what is at the design path now; a rename's target has nothing yet.
-            let expected = if item.level == ChangeLevel::Renamed {
-                None
-            } else {
-                item.design_text.clone()
-            };
             Ok(Some(Write {
                 source: rel.clone(),
                 text,
-                expected,
+                expected: item.design_text.clone(),
                 description,
+                generation: None,
+                over_budget: None,
             }))
         })
         .collect();
@@ -521,6 +614,36 @@ pub fn run(
         if let Some(write) = result? {
             writes.push(write);
         }
+    }
+
+    // The files a model writes (or, with --dry-run/--check, would be asked about).
+    let model_jobs: Vec<&Scanned> = if llm_settings.is_some() {
+        scanned
+            .values()
+            .filter(|item| archivist_writes(item))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if let (None, Some(settings)) = (&llm, &llm_settings) {
+        let mut requests: Vec<LlmRequest> = model_jobs
+            .par_iter()
+            .map(|item| {
+                let dependents = new_dependents.get(&item.source).unwrap_or(&empty);
+                LlmRequest {
+                    source: item.source.clone(),
+                    input_tokens: settings
+                        .estimate_input_tokens(&generate::archivist_input(item, dependents)),
+                }
+            })
+            .collect();
+        requests.sort_by(|a, b| a.source.cmp(&b.source));
+        report.llm_estimate = Some(LlmEstimate {
+            provider: settings.provider.name().to_string(),
+            model: settings.model.clone(),
+            input_tokens: requests.iter().map(|r| r.input_tokens).sum(),
+            requests,
+        });
     }
 
     // Report the plan.
@@ -586,10 +709,12 @@ pub fn run(
     }
     report.items.sort_by(|a, b| a.source.cmp(&b.source));
 
-    // 4. Write design files.
+    // 4. Write design files: what was planned above, then each model answer as it arrives, so a
+    // long LLM run keeps what it paid for even if it is interrupted, and the D-061 re-check sits
+    // right before each write.
     let mut descriptions: HashMap<String, String> = HashMap::new();
     let mut written: HashSet<String> = HashSet::new();
-    for write in &writes {
+    let mut write_one = |write: Write| -> anyhow::Result<()> {
         let design_rel = design_path(&write.source);
         let planned_item = scanned.get(&write.source).map(|s| s.level);
         if planned_item == Some(ChangeLevel::Unchanged) {
@@ -598,7 +723,7 @@ pub fn run(
         descriptions.insert(write.source.clone(), write.description.clone());
         if !options.writes() {
             report.design_files_written += 1;
-            continue;
+            return Ok(());
         }
         // D-061: an agent edit that landed during this update wins.
         let abs = project.abs(&design_rel);
@@ -610,12 +735,40 @@ pub fn run(
             let message = format!("{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's");
             state.log(&message);
             report.warnings.push(message);
-            continue;
+            return Ok(());
         }
-        atomic::write(&project.abs(&design_rel), write.text.as_bytes())
+        atomic::write(&abs, write.text.as_bytes())
             .with_context(|| format!("cannot write {design_rel}"))?;
         report.design_files_written += 1;
         written.insert(write.source.clone());
+        if let (Some(generation), Some(item)) = (&write.generation, scanned.get(&write.source)) {
+            let provenance = Provenance {
+                design_file: design_rel.clone(),
+                source: write.source.clone(),
+                source_hash: item.source_hash.clone(),
+                interface_hash: item.interface_hash.clone(),
+                design_hash: crate::library::footer::design_hash_of(&write.text),
+                level: item.level,
+                generation: generation.clone(),
+            };
+            if provenance.generation.model.is_some() {
+                state.log(&provenance_line(&provenance));
+            }
+            report.generated.push(provenance);
+        }
+        if let Some(over) = write.over_budget {
+            let message = format!(
+                "{}: over_scoped: the model's answer is {} tokens, over the design file budget of {} (token_budgets.design_file_tokens); the file may do too much",
+                write.source, over.tokens, over.budget
+            );
+            state.log(&message);
+            report.warnings.push(message);
+            report.over_scoped.push(OverScoped {
+                source: write.source.clone(),
+                tokens: over.tokens,
+                budget: over.budget,
+            });
+        }
         // A rename's old design file goes only once the new one is safely written.
         if let (Some(from), Some(old_text)) = (
             moves.get(&write.source),
@@ -625,6 +778,65 @@ pub fn run(
         ) {
             removals.push((from.clone(), old_text));
         }
+        Ok(())
+    };
+    for write in writes {
+        write_one(write)?;
+    }
+    // Model calls, at most `llm.concurrency` in flight; answers are written on this thread as they
+    // come. A file that fails is recorded and the others go on.
+    let mut failed: BTreeMap<String, String> = BTreeMap::new();
+    if let Some(llm) = &llm {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (sender, answers) = std::sync::mpsc::channel();
+        std::thread::scope(|threads| -> anyhow::Result<()> {
+            let stop = &stop;
+            let model_jobs = &model_jobs;
+            let new_dependents = &new_dependents;
+            let empty = &empty;
+            threads.spawn(move || {
+                super::bounded::map(model_jobs, llm.settings().concurrency, |item| {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let dependents = new_dependents.get(&item.source).unwrap_or(empty);
+                    let result = generate::regenerate(llm, item, dependents);
+                    let _ = sender.send((*item, result));
+                });
+            });
+            for (item, result) in answers {
+                let outcome = match result {
+                    Ok(out) => write_one(archivist_write(item, out)),
+                    Err(err) => {
+                        let reason = format!("{err:#}");
+                        state.log(&format!("{}: {} failed: {reason}", item.source, llm.name()));
+                        failed.insert(item.source.clone(), reason);
+                        Ok(())
+                    }
+                };
+                if let Err(err) = outcome {
+                    // A write failed (disk full, permissions): stop asking, keep the error.
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
+            }
+            Ok(())
+        })?;
+        report.failed = failed
+            .iter()
+            .map(|(source, reason)| FailedFile {
+                source: source.clone(),
+                reason: reason.clone(),
+            })
+            .collect();
+        for item in &mut report.items {
+            if failed.contains_key(&item.source) {
+                item.action = "failed";
+            }
+        }
+        // Answers arrive in any order; the report does not.
+        report.generated.sort_by(|a, b| a.source.cmp(&b.source));
+        report.over_scoped.sort_by(|a, b| a.source.cmp(&b.source));
     }
     if !options.writes() {
         report.design_files_removed = removals.len() + moves.len();
@@ -654,6 +866,16 @@ pub fn run(
 
     // Cache entries for documented files.
     for (rel, item) in &scanned {
+        if failed.contains_key(rel) {
+            // Nothing was written: the cache keeps what it knew (or nothing), so the next run looks
+            // at the file again. A failed rename keeps its old path known too.
+            for known in std::iter::once(rel).chain(moves.get(rel)) {
+                if let Some(entry) = cache.entries.get(known) {
+                    new_entries.insert(known.clone(), entry.clone());
+                }
+            }
+            continue;
+        }
         if matches!(
             item.level,
             ChangeLevel::SkippedConflict | ChangeLevel::SkippedInvalid
@@ -816,8 +1038,14 @@ pub fn run(
                 || new_entries
                     .iter()
                     .any(|(rel, entry)| cache.entries.get(rel) != Some(entry));
+            let kept_moves: HashSet<&String> = failed
+                .keys()
+                .filter_map(|source| moves.get(source))
+                .collect();
             for orphan in &orphans {
-                cache.entries.remove(orphan);
+                if !kept_moves.contains(orphan) {
+                    cache.entries.remove(orphan);
+                }
             }
             cache.entries.extend(new_entries);
             let dirs_before = cache.dirs.len();
@@ -838,8 +1066,13 @@ pub fn run(
                     format!("cannot write the cache {}", state.cache_path().display())
                 })?;
         }
+        // Files that failed are looked at again by the next `--changed-only` run.
+        let mut pending = universe.dirty_paths.clone();
+        pending.extend(failed.keys().cloned());
+        pending.sort();
+        pending.dedup();
         state
-            .set_pending_paths(&universe.dirty_paths)
+            .set_pending_paths(&pending)
             .context("cannot record the pending paths")?;
         let processed_everything = options.paths.is_empty();
         if let (Some(head), true) = (&head, processed_everything) {
@@ -1494,6 +1727,24 @@ fn write_start_here(
     Ok(())
 }
 
+/// The update log's line for a design file a model wrote. Everything in it is safe to keep: no key,
+/// no prompt, no answer.
+fn provenance_line(provenance: &Provenance) -> String {
+    let generation = &provenance.generation;
+    let number = |n: Option<u64>| n.map_or_else(|| "?".to_string(), |n| n.to_string());
+    format!(
+        "generated {} by {} model={} prompt={} prompt_hash={} tokens_in={} tokens_out={} {}ms",
+        provenance.design_file,
+        generation.generator,
+        generation.model.as_deref().unwrap_or("-"),
+        generation.prompt_version.as_deref().unwrap_or("-"),
+        generation.prompt_hash.as_deref().unwrap_or("-"),
+        number(generation.tokens_in),
+        number(generation.tokens_out),
+        generation.duration_ms
+    )
+}
+
 fn log_line(report: &UpdateReport) -> String {
     let counts: Vec<String> = report
         .counts
@@ -1522,6 +1773,9 @@ fn log_line(report: &UpdateReport) -> String {
     }
     for warning in &report.warnings {
         line.push_str(&format!("\n  warning: {warning}"));
+    }
+    for failed in &report.failed {
+        line.push_str(&format!("\n  failed: {}: {}", failed.source, failed.reason));
     }
     line
 }

@@ -369,9 +369,11 @@ fn find_key_line(text: &str, key: &str) -> Option<usize> {
         .map(|index| index + 1)
 }
 
-/// Deep-merge `overlay` into `base`: mappings merge key by key, anything else is replaced.
+/// Deep-merge `overlay` into `base`: mappings merge key by key, anything else is replaced, and a
+/// `null` in the overlay (e.g. `model: null` in a project config) leaves the base value alone.
 fn merge_into(base: &mut serde_yaml::Value, overlay: serde_yaml::Value) {
     match (base, overlay) {
+        (_, serde_yaml::Value::Null) => {}
         (serde_yaml::Value::Mapping(base), serde_yaml::Value::Mapping(overlay)) => {
             for (key, value) in overlay {
                 match base.get_mut(&key) {
@@ -435,6 +437,18 @@ mod tests {
         assert_eq!(config.llm.provider, "anthropic");
         assert_eq!(config.llm.model.as_deref(), Some("m2"));
     }
+
+    #[test]
+    fn a_null_in_the_project_keeps_the_personal_value() {
+        let mut global: serde_yaml::Value =
+            serde_yaml::from_str("llm:\n  provider: anthropic\n  model: m1\n").expect("yaml");
+        let project: serde_yaml::Value =
+            serde_yaml::from_str("llm:\n  model: null\n  api_key_env: null\n").expect("yaml");
+        merge_into(&mut global, project);
+        let config: Config = serde_yaml::from_value(global).expect("valid");
+        assert_eq!(config.llm.model.as_deref(), Some("m1"));
+        assert_eq!(config.llm.api_key_env, None);
+    }
 }
 
 /// Render `config` as the commented YAML file `lexictl init` writes. Keys that usually stay at their
@@ -464,10 +478,25 @@ pub fn render(config: &Config) -> String {
     out.push_str(&block("iwh", &config.iwh));
     out.push_str(
         "# Who writes design files: `structural` (offline, deterministic, the default), `anthropic`,\n\
-         # `openai` or `openai-compatible`. api_key_env is the NAME of the variable holding the key;\n\
-         # the key itself is never stored, logged or sent anywhere but the provider.\n",
+         # `openai` or `openai-compatible` (docs/llm.md). api_key_env is the NAME of the variable\n\
+         # holding the key; the key itself is never stored, logged or sent anywhere but the provider.\n",
     );
-    out.push_str(&block("llm", &config.llm));
+    if config.llm == defaults.llm {
+        // Unset here, so a personal config's provider applies (seed §10: global defaults).
+        out.push_str(
+            "# Unset here: your personal config decides, else `structural`. For example:\n\
+             # llm:\n\
+             #   provider: anthropic\n\
+             #   api_key_env: ANTHROPIC_API_KEY\n",
+        );
+    } else {
+        // Only the keys that are set: a `null` here would read as "no value" anyway.
+        let mut llm = serde_yaml::to_value(&config.llm).unwrap_or(serde_yaml::Value::Null);
+        if let serde_yaml::Value::Mapping(map) = &mut llm {
+            map.retain(|_, value| !value.is_null());
+        }
+        out.push_str(&block("llm", &llm));
+    }
     out.push_str("# Target sizes, in tokens, that `lexictl validate` checks.\n");
     out.push_str(&block("token_budgets", &config.token_budgets));
     out.push_str("# Layered on .gitignore and .lexignore; secrets (.env*, *.pem, *.key, …) are always ignored.\n");
@@ -504,6 +533,22 @@ mod render_tests {
             ..Config::default()
         };
         let text = render(&config);
+        assert_eq!(parse(Path::new("c.yaml"), &text).expect("valid"), config);
+        assert!(
+            !text.contains("\nllm:"),
+            "default llm settings are left to the personal config"
+        );
+        let config = Config {
+            llm: LlmConfig {
+                provider: "anthropic".into(),
+                api_key_env: Some("ANTHROPIC_API_KEY".into()),
+                ..LlmConfig::default()
+            },
+            ..config
+        };
+        let text = render(&config);
+        assert!(text.contains("\nllm:\n  provider: anthropic\n"), "{text}");
+        assert!(!text.contains("null"), "{text}");
         assert_eq!(parse(Path::new("c.yaml"), &text).expect("valid"), config);
     }
 }

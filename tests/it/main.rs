@@ -1,6 +1,7 @@
 //! Integration tests: the real binaries against real projects (git repositories in temp dirs).
 //! One test binary, one module per command or concern, like jj's `tests/runner.rs`.
 
+mod fake_llm;
 mod support;
 
 mod test_bad_input;
@@ -9,6 +10,7 @@ mod test_hooks;
 mod test_index;
 mod test_init;
 mod test_knowledge;
+mod test_llm;
 mod test_lookup;
 mod test_notes_sync;
 mod test_stack;

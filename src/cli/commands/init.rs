@@ -218,7 +218,24 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
             )?;
             match provider.as_str() {
                 "structural" => break,
-                "anthropic" | "openai" | "openai-compatible" => {
+                "openai-compatible" => {
+                    // A local server (Ollama, vLLM, …) usually needs no key.
+                    let url = self.ask(
+                        "    Server URL (Chat Completions API)",
+                        "http://localhost:11434/v1",
+                    )?;
+                    let model = self.ask("    Model the server has", "llama3.1")?;
+                    let variable = self.ask(
+                        "    Environment variable holding the key (empty: the server needs none)",
+                        "",
+                    )?;
+                    plan.config.llm.provider = provider;
+                    plan.config.llm.base_url = Some(url);
+                    plan.config.llm.model = Some(model);
+                    plan.config.llm.api_key_env = (!variable.is_empty()).then_some(variable);
+                    break;
+                }
+                "anthropic" | "openai" => {
                     let default_var = keys
                         .iter()
                         .find(|(_, found)| *found == provider)

@@ -1,5 +1,6 @@
 //! `lexictl update`: bring the library up to date with the code — design files, `.aindex` files and
-//! `START_HERE.md` — with the structural Archivist. Agents never need to run it.
+//! `START_HERE.md` — with the configured Archivist (structural, or an LLM provider). Agents never
+//! need to run it.
 
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
@@ -24,8 +25,9 @@ Examples:
   lexictl update --changed-only      what changed since the last update, plus dirty files (git)
   git diff -z --name-only | lexictl update --changed-only -z
   lexictl update --check             exit 2 if anything is stale (CI gate), write nothing
+  lexictl update --dry-run           the plan; with an LLM provider, the requests and input tokens
 
-Exit codes: 0 done (or nothing stale), 1 error, 2 stale (with --check).")]
+Exit codes: 0 done (or nothing stale), 1 error (or some files failed), 2 stale (with --check).")]
 pub struct Args {
     /// Files or directories to update, relative to the current directory.
     pub paths: Vec<PathBuf>,
@@ -36,7 +38,8 @@ pub struct Args {
     /// Read more paths from stdin, NUL-separated (as `git diff -z --name-only` prints them).
     #[arg(short = 'z', long = "null")]
     pub null: bool,
-    /// Print the plan (each file's change level) and write nothing.
+    /// Print the plan (each file's change level) and write nothing. With an LLM provider, also
+    /// the files a model would be asked about and an estimate of the input tokens.
     #[arg(long, conflicts_with = "check")]
     pub dry_run: bool,
     /// Write nothing; exit 2 if any design file, index or START_HERE.md is stale.
@@ -87,6 +90,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
+    if !report.failed.is_empty() {
+        eprint!("{}", failure_summary(&report));
+        return Ok(Outcome::Failed);
+    }
     Ok(if args.check && report.stale {
         Outcome::Findings
     } else {
@@ -133,13 +140,22 @@ fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
         LISTED_ITEMS
     };
     for item in report.items.iter().take(limit) {
+        let failed = if item.action == "failed" {
+            " (failed)"
+        } else {
+            ""
+        };
         match &item.from {
             Some(from) => out.push_str(&format!(
-                "  {:<17} {} (from {from})\n",
+                "  {:<17} {} (from {from}){failed}\n",
                 item.level.label(),
                 item.source
             )),
-            None => out.push_str(&format!("  {:<17} {}\n", item.level.label(), item.source)),
+            None => out.push_str(&format!(
+                "  {:<17} {}{failed}\n",
+                item.level.label(),
+                item.source
+            )),
         }
     }
     if report.items.len() > limit {
@@ -172,6 +188,32 @@ fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
             "unchanged"
         },
     ));
+    if let Some(estimate) = &report.llm_estimate {
+        out.push_str(&format!(
+            "{} ({}) would be asked about {} file{}, about {} input tokens (cl100k estimate):\n",
+            estimate.provider,
+            estimate.model,
+            estimate.requests.len(),
+            if estimate.requests.len() == 1 {
+                ""
+            } else {
+                "s"
+            },
+            estimate.input_tokens
+        ));
+        for request in estimate.requests.iter().take(limit) {
+            out.push_str(&format!(
+                "  {:>8} {}\n",
+                request.input_tokens, request.source
+            ));
+        }
+        if estimate.requests.len() > limit {
+            out.push_str(&format!(
+                "  … and {} more (--format json lists all)\n",
+                estimate.requests.len() - limit
+            ));
+        }
+    }
     if options.check {
         out.push_str(if report.stale {
             "stale: run `lexictl update` and commit the library\n"
@@ -179,6 +221,22 @@ fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
             "the library is current\n"
         });
     }
+    out
+}
+
+/// `N written, M failed:` and one `path: reason` line per failure (stderr).
+fn failure_summary(report: &UpdateReport) -> String {
+    let mut out = format!(
+        "error: {} written, {} failed:\n",
+        report.design_files_written,
+        report.failed.len()
+    );
+    for failed in &report.failed {
+        out.push_str(&format!("  {}: {}\n", failed.source, failed.reason));
+    }
+    out.push_str(
+        "hint: the failed files keep their old design files; the next `lexictl update` retries them\n",
+    );
     out
 }
 

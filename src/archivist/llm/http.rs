@@ -1,0 +1,289 @@
+//! One JSON POST to a provider, done properly: a timeout per request, retries with exponential
+//! backoff and jitter on 429 and 5xx (honouring `retry-after`) and on timeouts and dropped
+//! connections, and errors that read like advice — with the API key scrubbed from every message.
+//!
+//! Blocking `ureq` over rustls; the update engine bounds how many of these run at once. A 401 or 403
+//! is [`CallError::Refused`]: the key is wrong for every file, so the caller stops asking.
+
+use std::io::ErrorKind;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::ApiKey;
+
+/// First backoff delay; doubled per retry.
+const BACKOFF_BASE: Duration = Duration::from_millis(500);
+/// Longest backoff delay.
+const BACKOFF_MAX: Duration = Duration::from_secs(20);
+/// Longest `retry-after` honoured; a provider asking for more fails the file (the next run retries).
+const RETRY_AFTER_MAX: Duration = Duration::from_secs(60);
+/// Largest answer body read.
+const MAX_BODY: u64 = 8 * 1024 * 1024;
+
+/// Why a call failed.
+#[derive(Debug)]
+pub enum CallError {
+    /// The provider refused the credentials (401/403): no other call will do better.
+    Refused(String),
+    /// This call failed (after any retries).
+    Failed(String),
+}
+
+impl std::fmt::Display for CallError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CallError::Refused(message) | CallError::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// A provider's HTTP endpoint client.
+pub struct Http {
+    agent: ureq::Agent,
+    timeout: Duration,
+    max_retries: u32,
+}
+
+impl Http {
+    pub fn new(timeout: Duration, max_retries: u32) -> Http {
+        let config = ureq::Agent::config_builder()
+            .timeout_global(Some(timeout))
+            .http_status_as_error(false)
+            .user_agent(format!("lexibrarian/{}", env!("CARGO_PKG_VERSION")))
+            .build();
+        Http {
+            agent: config.into(),
+            timeout,
+            max_retries,
+        }
+    }
+
+    /// POST `body` as JSON to `url` with `headers` and return the parsed JSON answer. `key` is only
+    /// used to scrub messages (the caller puts it in a header).
+    pub fn post_json(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &serde_json::Value,
+        key: Option<&ApiKey>,
+    ) -> Result<serde_json::Value, CallError> {
+        let scrub = |message: String| match key {
+            Some(key) => key.redact(&message),
+            None => message,
+        };
+        self.post_inner(url, headers, body)
+            .map_err(|err| match err {
+                CallError::Refused(message) => CallError::Refused(scrub(message)),
+                CallError::Failed(message) => CallError::Failed(scrub(message)),
+            })
+    }
+
+    fn post_inner(
+        &self,
+        url: &str,
+        headers: &[(&str, String)],
+        body: &serde_json::Value,
+    ) -> Result<serde_json::Value, CallError> {
+        let payload = serde_json::to_vec(body)
+            .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))?;
+        let mut attempt = 0;
+        loop {
+            let mut request = self
+                .agent
+                .post(url)
+                .header("content-type", "application/json");
+            for (name, value) in headers {
+                request = request.header(*name, value.as_str());
+            }
+            let (problem, retry_after) = match request.send(&payload[..]) {
+                Ok(mut response) => {
+                    let status = response.status().as_u16();
+                    let retry_after = response
+                        .headers()
+                        .get("retry-after")
+                        .and_then(|value| value.to_str().ok())
+                        .and_then(parse_retry_after);
+                    let text = response
+                        .body_mut()
+                        .with_config()
+                        .limit(MAX_BODY)
+                        .read_to_string();
+                    match text {
+                        Ok(text) if (200..300).contains(&status) => {
+                            return serde_json::from_str(&text).map_err(|err| {
+                                CallError::Failed(format!(
+                                    "the answer from {url} is not valid JSON ({err}); it starts: {:?}",
+                                    snippet(&text)
+                                ))
+                            });
+                        }
+                        Ok(text) => {
+                            let message = provider_message(&text);
+                            if status == 401 || status == 403 {
+                                return Err(CallError::Refused(format!(
+                                    "{url} refused the credentials (HTTP {status}): {message}"
+                                )));
+                            }
+                            let problem = format!("HTTP {status} from {url}: {message}");
+                            if !(status == 429 || status == 408 || status >= 500) {
+                                return Err(CallError::Failed(problem));
+                            }
+                            (problem, retry_after)
+                        }
+                        Err(ureq::Error::Timeout(_)) => (self.timed_out(url), None),
+                        Err(err) => (format!("reading the answer from {url} failed: {err}"), None),
+                    }
+                }
+                Err(ureq::Error::Timeout(_)) => (self.timed_out(url), None),
+                Err(ureq::Error::Io(err)) if err.kind() == ErrorKind::ConnectionRefused => {
+                    return Err(CallError::Failed(format!(
+                        "cannot connect to {url}: connection refused (is the server running? check llm.base_url)"
+                    )));
+                }
+                Err(ureq::Error::HostNotFound) => {
+                    return Err(CallError::Failed(format!(
+                        "cannot resolve the host of {url} (check llm.base_url and the network)"
+                    )));
+                }
+                Err(ureq::Error::BadUri(message)) => {
+                    return Err(CallError::Failed(format!(
+                        "{url} is not a valid URL ({message}); check llm.base_url"
+                    )));
+                }
+                Err(err) => (format!("request to {url} failed: {err}"), None),
+            };
+            if attempt >= self.max_retries {
+                let tries = attempt + 1;
+                return Err(CallError::Failed(if tries == 1 {
+                    problem
+                } else {
+                    format!("{problem} (gave up after {tries} attempts)")
+                }));
+            }
+            let delay = match retry_after {
+                Some(wait) if wait > RETRY_AFTER_MAX => {
+                    return Err(CallError::Failed(format!(
+                        "{problem} (the provider asked to wait {} s; try again later)",
+                        wait.as_secs()
+                    )));
+                }
+                Some(wait) => wait,
+                None => backoff(attempt),
+            };
+            std::thread::sleep(delay);
+            attempt += 1;
+        }
+    }
+
+    fn timed_out(&self, url: &str) -> String {
+        format!(
+            "no answer from {url} within {} s (llm.timeout)",
+            self.timeout.as_secs()
+        )
+    }
+}
+
+/// `retry-after` as delay-seconds (integer or decimal). An HTTP date is not honoured (backoff instead).
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let seconds: f64 = value.trim().parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+}
+
+/// Exponential backoff with "equal jitter": half the step fixed, half random, so parallel workers
+/// that failed together do not retry together.
+fn backoff(attempt: u32) -> Duration {
+    let step = BACKOFF_BASE
+        .saturating_mul(2u32.saturating_pow(attempt))
+        .min(BACKOFF_MAX);
+    step / 2 + step.mul_f64(jitter() / 2.0)
+}
+
+/// A number in [0, 1) from the clock and a counter through splitmix64 — random enough for jitter,
+/// without a crate for it.
+fn jitter() -> f64 {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64);
+    let mut z = nanos
+        ^ COUNTER
+            .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed)
+            .rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// The provider's own error message (`{"error": {"message": …}}` in both APIs), else the start of
+/// the body.
+fn provider_message(body: &str) -> String {
+    let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let message = parsed.as_ref().and_then(|value| {
+        value
+            .pointer("/error/message")
+            .or_else(|| value.get("error"))
+            .or_else(|| value.get("message"))
+            .and_then(|message| message.as_str())
+            .map(str::to_string)
+    });
+    match message {
+        Some(message) => snippet(&message),
+        None if body.trim().is_empty() => "(empty answer)".to_string(),
+        None => snippet(body),
+    }
+}
+
+/// The first 200 characters of `text`, on one line.
+fn snippet(text: &str) -> String {
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = line.chars().take(200).collect();
+    if line.chars().count() > 200 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_is_seconds() {
+        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after(" 0.5 "), Some(Duration::from_millis(500)));
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("-1"), None);
+    }
+
+    #[test]
+    fn backoff_grows_with_jitter_and_is_capped() {
+        for attempt in 0..12 {
+            let delay = backoff(attempt);
+            let step = BACKOFF_BASE
+                .saturating_mul(2u32.saturating_pow(attempt))
+                .min(BACKOFF_MAX);
+            assert!(delay >= step / 2 && delay <= step, "{attempt}: {delay:?}");
+        }
+        let samples: Vec<Duration> = (0..8).map(|_| backoff(3)).collect();
+        assert!(
+            samples.windows(2).any(|pair| pair[0] != pair[1]),
+            "no jitter"
+        );
+    }
+
+    #[test]
+    fn provider_messages_are_extracted() {
+        assert_eq!(
+            provider_message(
+                r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#
+            ),
+            "Overloaded"
+        );
+        assert_eq!(
+            provider_message("<html>Bad Gateway</html>"),
+            "<html>Bad Gateway</html>"
+        );
+        assert_eq!(provider_message(""), "(empty answer)");
+    }
+}

@@ -1,0 +1,755 @@
+//! The LLM Archivist against fake providers: real HTTP servers on 127.0.0.1 speaking the Anthropic
+//! Messages and OpenAI Chat Completions shapes, and the real `lexictl` in real git repositories.
+//! Success for both APIs, rate limits, server errors, timeouts, malformed answers, a missing key,
+//! an agent edit landing during a call, the concurrency limit, dry-run estimates, budgets, and the
+//! key never leaving the environment.
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::fake_llm::{FakeLlm, Reply, Request};
+use crate::support::{project, run, ProjectBuilder, Run, TestProject};
+
+/// The API key the tests hand the binary. It must never appear in any output or file.
+const KEY: &str = "sk-test-LEXI-7f3a9c1e5b-SECRET";
+/// A fixed `generated:` time so output is byte-comparable.
+const EPOCH: &str = "1768473000";
+
+const ANSWER: &str = "Description: Doubles numbers for the calculator so callers never overflow silently.\n\n## Interface Contract\nWraps on overflow in release builds; panics in debug builds.\n\n## Complexity Warning\n- Overflow behaviour differs between debug and release.\n\n## Tags\n- arithmetic\n- Overflow\n";
+
+fn calc() -> ProjectBuilder {
+    project()
+        .file(
+            "src/lib.rs",
+            "//! A calculator.\n\npub mod double;\n\npub fn eval(x: i64) -> i64 {\n    double::double(x)\n}\n",
+        )
+        .file(
+            "src/double.rs",
+            "pub fn double(x: i64) -> i64 {\n    x * 2\n}\n",
+        )
+}
+
+/// Set the `llm:` block of the project config to `settings` (YAML lines, unindented), replacing any
+/// there is, and commit, so each test starts from a clean tree.
+fn use_llm(p: &TestProject, settings: &str) {
+    let config = p.read(".lexibrary/config.yaml");
+    let mut out = String::new();
+    let mut in_llm = false;
+    for line in config.lines() {
+        if line == "llm:" {
+            in_llm = true;
+            continue;
+        }
+        if in_llm && line.starts_with("  ") {
+            continue;
+        }
+        in_llm = false;
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("llm:\n");
+    for setting in settings.lines().filter(|l| !l.trim().is_empty()) {
+        out.push_str(&format!("  {setting}\n"));
+    }
+    p.write(".lexibrary/config.yaml", out);
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "config"]);
+}
+
+/// An LLM project talking to `server` as `provider`, key in LEXI_TEST_KEY.
+fn llm_project(
+    builder: ProjectBuilder,
+    provider: &str,
+    server: &FakeLlm,
+    extra: &str,
+) -> TestProject {
+    let p = builder.build();
+    p.init();
+    configure(&p, provider, server, extra);
+    p
+}
+
+/// A project whose library the structural Archivist wrote and committed, then switched to `provider`.
+fn structural_then_llm(
+    builder: ProjectBuilder,
+    provider: &str,
+    server: &FakeLlm,
+    extra: &str,
+) -> TestProject {
+    let p = builder.build();
+    p.init();
+    let out = run(&p, lexictl(&p, &["update"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-q", "-m", "library"]);
+    configure(&p, provider, server, extra);
+    p
+}
+
+fn configure(p: &TestProject, provider: &str, server: &FakeLlm, extra: &str) {
+    let base = match provider {
+        "anthropic" => server.url(),
+        _ => format!("{}/v1", server.url()),
+    };
+    let retries = if extra.contains("max_retries") {
+        ""
+    } else {
+        "max_retries: 2\n"
+    };
+    use_llm(
+        p,
+        &format!(
+            "provider: {provider}\nmodel: test-model\napi_key_env: LEXI_TEST_KEY\nbase_url: {base}\n{retries}{extra}"
+        ),
+    );
+}
+
+fn lexictl(p: &TestProject, args: &[&str], key: Option<&str>) -> Command {
+    let mut command = p.lexictl(args);
+    command.env("SOURCE_DATE_EPOCH", EPOCH);
+    for proxy in [
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "ALL_PROXY",
+        "http_proxy",
+        "https_proxy",
+        "all_proxy",
+    ] {
+        command.env_remove(proxy);
+    }
+    match key {
+        Some(key) => command.env("LEXI_TEST_KEY", key),
+        None => command.env_remove("LEXI_TEST_KEY"),
+    };
+    command
+}
+
+fn update(p: &TestProject, args: &[&str]) -> Run {
+    run(p, lexictl(p, &[&["update"], args].concat(), Some(KEY)))
+}
+
+fn update_json(p: &TestProject) -> (Run, serde_json::Value) {
+    let out = update(p, &["--format", "json"]);
+    let value = serde_json::from_str(&out.stdout)
+        .unwrap_or_else(|err| panic!("JSON report ({err}): {}", out.both()));
+    (out, value)
+}
+
+fn log(p: &TestProject) -> String {
+    std::fs::read_to_string(p.path(".git/lexibrarian/update.log")).unwrap_or_default()
+}
+
+/// Every file under the project (work tree, `.lexibrary/`, `.git/`) whose bytes contain `needle`.
+fn files_containing(p: &TestProject, needle: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut pending = vec![p.root.clone()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read dir") {
+            let entry = entry.expect("entry");
+            let path = entry.path();
+            if entry.file_type().expect("type").is_dir() {
+                pending.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
+                    found.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn anthropic_writes_design_files_with_the_models_prose_and_our_facts() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
+    let p = llm_project(calc(), "anthropic", &server, "");
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2, "one request per file");
+    let request = &requests[0];
+    assert_eq!(
+        (request.method.as_str(), request.path.as_str()),
+        ("POST", "/v1/messages")
+    );
+    assert_eq!(request.header("x-api-key"), Some(KEY));
+    assert_eq!(request.header("anthropic-version"), Some("2023-06-01"));
+    let body = request.json();
+    assert_eq!(body["model"], "test-model");
+    assert!(body["system"]
+        .as_str()
+        .expect("system")
+        .contains("Explain why, not what"));
+    let double = requests
+        .iter()
+        .find(|r| r.source() == "src/double.rs")
+        .expect("a request for src/double.rs");
+    let prompt = double.user_prompt();
+    assert!(
+        prompt.contains("pub fn double(x: i64) -> i64\n```"),
+        "skeleton: {prompt}"
+    );
+    assert!(prompt.contains("x * 2"), "full source: {prompt}");
+    assert!(prompt.contains("- src/lib.rs"), "dependents: {prompt}");
+
+    insta::assert_snapshot!(
+        "llm_anthropic_design_file",
+        p.read(".lexibrary/src/double.rs.md")
+    );
+
+    let generated = report["generated"].as_array().expect("generated");
+    assert_eq!(generated.len(), 2);
+    let double = generated
+        .iter()
+        .find(|g| g["source"] == "src/double.rs")
+        .expect("provenance for src/double.rs");
+    assert_eq!(double["design_file"], ".lexibrary/src/double.rs.md");
+    assert_eq!(double["generator"], "anthropic");
+    assert_eq!(double["model"], "test-model");
+    assert_eq!(double["prompt_version"], "design-file/1");
+    assert_eq!(double["prompt_hash"].as_str().expect("hash").len(), 64);
+    assert_eq!(double["tokens_in"], 1234);
+    assert_eq!(double["tokens_out"], 56);
+    assert_eq!(double["level"], "NEW");
+    assert!(double["duration_ms"].is_u64());
+    let text = p.read(".lexibrary/src/double.rs.md");
+    assert!(text.contains(&format!(
+        "design_hash: {}",
+        double["design_hash"].as_str().expect("design hash")
+    )));
+    let log = log(&p);
+    assert!(
+        log.contains("generated .lexibrary/src/double.rs.md by anthropic model=test-model prompt=design-file/1"),
+        "{log}"
+    );
+
+    // The library written by a model is as current as any other: a second run asks nothing.
+    let again = update(&p, &[]);
+    assert_eq!(again.code, 0, "{}", again.both());
+    assert_eq!(server.requests().len(), 2);
+}
+
+#[test]
+fn openai_and_compatible_servers_speak_chat_completions() {
+    let server = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let p = llm_project(calc(), "openai", &server, "");
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    let requests = server.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].path, "/v1/chat/completions");
+    assert_eq!(
+        requests[0].header("authorization"),
+        Some(format!("Bearer {KEY}").as_str())
+    );
+    let body = requests[0].json();
+    assert_eq!(body["messages"][0]["role"], "system");
+    assert!(body["max_completion_tokens"].is_u64());
+    let text = p.read(".lexibrary/src/double.rs.md");
+    assert!(text.contains("description: Doubles numbers"), "{text}");
+    assert_eq!(report["generated"][0]["generator"], "openai");
+    assert_eq!(report["generated"][0]["tokens_in"], 777);
+    assert_eq!(report["generated"][0]["tokens_out"], 33);
+
+    // A local server without a key: no api_key_env, no Authorization header, `max_tokens`.
+    let local = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let q = calc().build();
+    q.init();
+    use_llm(
+        &q,
+        &format!(
+            "provider: openai-compatible\nmodel: llama3.1\nbase_url: {}/v1\n",
+            local.url()
+        ),
+    );
+    let out = run(&q, lexictl(&q, &["update"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    let requests = local.requests();
+    assert_eq!(requests.len(), 2);
+    assert_eq!(requests[0].header("authorization"), None);
+    assert!(requests[0].json()["max_tokens"].is_u64());
+    assert_eq!(requests[0].json()["model"], "llama3.1");
+}
+
+#[test]
+fn a_rate_limit_is_waited_out_and_retried() {
+    let seen: Mutex<HashMap<String, usize>> = Mutex::new(HashMap::new());
+    let server = FakeLlm::start(move |request: &Request| {
+        let mut seen = seen.lock().expect("lock");
+        let count = seen.entry(request.source()).or_default();
+        *count += 1;
+        if *count == 1 {
+            Reply::new(
+                429,
+                r#"{"type":"error","error":{"type":"rate_limit_error","message":"Slow down"}}"#,
+            )
+            .header("retry-after", "1")
+        } else {
+            Reply::anthropic(ANSWER)
+        }
+    });
+    let p = llm_project(calc(), "anthropic", &server, "");
+    let started = Instant::now();
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 4, "each file asked twice");
+    // The first backoff step is at most 0.5 s: waiting a full second is the server's retry-after.
+    assert!(
+        started.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(p
+        .read(".lexibrary/src/double.rs.md")
+        .contains("Doubles numbers"));
+}
+
+#[test]
+fn server_errors_exhaust_the_retries_of_one_file_and_the_others_are_written() {
+    let server = FakeLlm::start(|request: &Request| {
+        if request.source() == "src/double.rs" {
+            Reply::new(500, r#"{"error":{"message":"upstream exploded"}}"#)
+        } else {
+            Reply::anthropic(ANSWER)
+        }
+    });
+    // Start from a structural library, then change both interfaces.
+    let p = structural_then_llm(calc(), "anthropic", &server, "max_retries: 1\n");
+    p.write(
+        "src/double.rs",
+        "pub fn double(x: i64, y: i64) -> i64 {\n    x * y\n}\n",
+    );
+    p.write("src/lib.rs", "//! A calculator.\n\npub mod double;\n\npub fn eval(x: i64) -> i64 {\n    double::double(x, 2)\n}\n\npub fn zero() -> i64 { 0 }\n");
+    let before = p.read(".lexibrary/src/double.rs.md");
+
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    insta::assert_snapshot!(
+        "llm_one_file_failed",
+        out.both().replace(&server.url(), "[SERVER]")
+    );
+    let asked: Vec<String> = server.requests().iter().map(Request::source).collect();
+    assert_eq!(asked.iter().filter(|s| *s == "src/double.rs").count(), 2);
+    assert_eq!(asked.iter().filter(|s| *s == "src/lib.rs").count(), 1);
+    assert_eq!(
+        p.read(".lexibrary/src/double.rs.md"),
+        before,
+        "kept untouched"
+    );
+    assert!(p
+        .read(".lexibrary/src/lib.rs.md")
+        .contains("Doubles numbers"));
+    assert!(
+        log(&p).contains("src/double.rs: anthropic failed: HTTP 500"),
+        "{}",
+        log(&p)
+    );
+
+    // The next run retries the failed file (and only it).
+    let out = update(&p, &["--changed-only"]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    let asked: Vec<String> = server.requests().iter().map(Request::source).collect();
+    assert_eq!(asked.iter().filter(|s| *s == "src/double.rs").count(), 4);
+    assert_eq!(asked.iter().filter(|s| *s == "src/lib.rs").count(), 1);
+}
+
+#[test]
+fn a_slow_provider_times_out() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER).after(Duration::from_secs(6)));
+    let p = llm_project(
+        calc(),
+        "anthropic",
+        &server,
+        "timeout: 1\nmax_retries: 0\nconcurrency: 2\n",
+    );
+    let started = Instant::now();
+    let out = update(&p, &[]);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(out.code, 1, "{}", out.both());
+    let redacted = out.stderr.replace(&server.url(), "[SERVER]");
+    assert!(
+        redacted.contains(
+            "  src/double.rs: no answer from [SERVER]/v1/messages within 1 s (llm.timeout)\n"
+        ),
+        "{redacted}"
+    );
+    assert!(!p.exists(".lexibrary/src/double.rs.md"));
+}
+
+#[test]
+fn a_malformed_answer_fails_that_file_only() {
+    let server = FakeLlm::start(|request: &Request| {
+        if request.source() == "src/double.rs" {
+            Reply::new(200, "{\"content\": [ this is not json")
+        } else {
+            Reply::anthropic(ANSWER)
+        }
+    });
+    let p = llm_project(calc(), "anthropic", &server, "");
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    assert!(
+        out.stderr.contains("src/double.rs: the answer from"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("is not valid JSON"), "{}", out.stderr);
+    assert_eq!(server.requests().len(), 2, "malformed JSON is not retried");
+    assert!(!p.exists(".lexibrary/src/double.rs.md"));
+    assert!(p.exists(".lexibrary/src/lib.rs.md"));
+
+    // Valid JSON but prose that does not follow the format is a failure too, with the reason.
+    let server = FakeLlm::start(|_| Reply::anthropic("Sure! Here is a summary of the file."));
+    let q = llm_project(calc(), "anthropic", &server, "");
+    let out = update(&q, &[]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    assert!(
+        out.stderr
+            .contains("src/double.rs: the model's answer has no `Description:` line"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_missing_key_fails_at_once_naming_the_variable_and_writes_nothing() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
+    let p = calc().build();
+    p.init();
+    use_llm(
+        &p,
+        &format!("provider: anthropic\nbase_url: {}\n", server.url()),
+    );
+    let library_before = files_containing(&p, "lexibrarian:meta");
+    let started = Instant::now();
+    let out = run(&p, lexictl(&p, &["update"], None));
+    let elapsed = started.elapsed();
+    assert_eq!(out.code, 1, "{}", out.both());
+    insta::assert_snapshot!("llm_missing_key", out.both());
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    assert!(server.requests().is_empty());
+    assert_eq!(files_containing(&p, "lexibrarian:meta"), library_before);
+    assert!(!p.exists(".lexibrary/src/double.rs.md"));
+    assert!(
+        !p.path(".git/lexibrarian").exists(),
+        "no lock, no log, no cache"
+    );
+
+    // An empty key is as good as none.
+    let mut command = lexictl(&p, &["update"], None);
+    command.env("ANTHROPIC_API_KEY", "  ");
+    let out = run(&p, command);
+    assert_eq!(out.code, 1, "{}", out.both());
+    assert!(
+        out.stderr.contains("ANTHROPIC_API_KEY is set but empty"),
+        "{}",
+        out.stderr
+    );
+    assert!(!p.exists(".lexibrary/src/double.rs.md"));
+}
+
+#[test]
+fn an_agent_edit_during_the_call_wins() {
+    let root: std::sync::Arc<Mutex<Option<std::path::PathBuf>>> = Default::default();
+    let agent_text = "---\ndescription: Written by the agent mid-call.\nupdated_by: agent\n---\n\n# src/double.rs\n\n## Why\nThe agent knows.\n";
+    let server_root = std::sync::Arc::clone(&root);
+    let server = FakeLlm::start(move |request: &Request| {
+        if request.source() == "src/double.rs" {
+            if let Some(root) = server_root.lock().expect("lock").as_ref() {
+                std::fs::write(root.join(".lexibrary/src/double.rs.md"), agent_text)
+                    .expect("agent edit");
+            }
+        }
+        Reply::anthropic(ANSWER)
+    });
+    let p = structural_then_llm(calc(), "anthropic", &server, "");
+    p.write(
+        "src/double.rs",
+        "pub fn double(x: i64, y: i64) -> i64 {\n    x * y\n}\n",
+    );
+    *root.lock().expect("lock") = Some(p.root.clone());
+
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 1);
+    assert_eq!(p.read(".lexibrary/src/double.rs.md"), agent_text);
+    assert!(
+        out.stderr.contains("warning: .lexibrary/src/double.rs.md: changed while the update ran; kept the new version, discarded the Archivist's"),
+        "{}",
+        out.stderr
+    );
+    assert!(log(&p).contains("discarded the Archivist's"));
+    assert_eq!(report["generated"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn requests_in_flight_never_exceed_llm_concurrency() {
+    let mut builder = project();
+    for n in 0..8 {
+        builder = builder.file(
+            &format!("src/m{n}.rs"),
+            format!("pub fn f{n}() -> u8 {{ {n} }}\n"),
+        );
+    }
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER).after(Duration::from_millis(300)));
+    let p = llm_project(builder, "anthropic", &server, "concurrency: 2\n");
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 8);
+    assert_eq!(
+        server.peak_in_flight(),
+        2,
+        "two at a time, and really in parallel"
+    );
+}
+
+#[test]
+fn the_key_never_appears_in_output_logs_or_files() {
+    // The provider echoes the key in its error, as some do: it is scrubbed before anything prints it.
+    let server = FakeLlm::start(|request: &Request| {
+        if request.source() == "src/double.rs" {
+            let key = request.header("x-api-key").unwrap_or_default().to_string();
+            Reply::new(
+                401,
+                format!(r#"{{"error":{{"message":"invalid x-api-key {key}"}}}}"#),
+            )
+        } else {
+            Reply::anthropic(ANSWER)
+        }
+    });
+    let p = llm_project(calc(), "anthropic", &server, "concurrency: 1\n");
+    let out = update(&p, &["--format", "json"]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    assert!(out.stderr.contains("refused the credentials (HTTP 401): invalid x-api-key [redacted] — check the key in LEXI_TEST_KEY"), "{}", out.stderr);
+    let ok = run(&p, lexictl(&p, &["update", "src/lib.rs"], Some(KEY)));
+    let dry = run(
+        &p,
+        lexictl(&p, &["update", "--dry-run", "--format", "json"], Some(KEY)),
+    );
+    for run in [&out, &ok, &dry] {
+        assert!(!run.stdout.contains(KEY), "stdout: {}", run.stdout);
+        assert!(!run.stderr.contains(KEY), "stderr: {}", run.stderr);
+    }
+    assert!(!log(&p).is_empty());
+    assert_eq!(files_containing(&p, KEY), Vec::<String>::new());
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.header("x-api-key") == Some(KEY)),
+        "the key was used"
+    );
+}
+
+#[test]
+fn a_refused_key_stops_asking() {
+    let server =
+        FakeLlm::start(|_| Reply::new(401, r#"{"error":{"message":"invalid x-api-key"}}"#));
+    let mut builder = calc();
+    for n in 0..5 {
+        builder = builder.file(&format!("src/m{n}.rs"), format!("pub fn f{n}() {{}}\n"));
+    }
+    let p = llm_project(builder, "anthropic", &server, "concurrency: 1\n");
+    let out = update(&p, &[]);
+    assert_eq!(out.code, 1, "{}", out.both());
+    assert_eq!(server.requests().len(), 1, "one refusal is enough");
+    assert!(
+        out.stderr.contains("error: 0 written, 7 failed:"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("not sent: "), "{}", out.stderr);
+}
+
+#[test]
+fn dry_run_lists_the_requests_and_estimates_input_tokens_without_a_key() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
+    let p = llm_project(calc(), "anthropic", &server, "");
+    let out = run(&p, lexictl(&p, &["update", "--dry-run"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert!(server.requests().is_empty());
+    let stdout = out.stdout.clone();
+    insta::assert_snapshot!("llm_dry_run", stdout);
+    assert!(
+        stdout.contains("anthropic (test-model) would be asked about 2 files, about "),
+        "{stdout}"
+    );
+    let json = run(
+        &p,
+        lexictl(&p, &["update", "--dry-run", "--format", "json"], None),
+    );
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let estimate = &value["llm_estimate"];
+    assert_eq!(estimate["provider"], "anthropic");
+    let requests = estimate["requests"].as_array().expect("requests");
+    assert_eq!(
+        requests
+            .iter()
+            .map(|r| r["source"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>(),
+        vec!["src/double.rs", "src/lib.rs"]
+    );
+    let total: u64 = requests
+        .iter()
+        .map(|r| r["input_tokens"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(total > 300, "system prompt + source: {total}");
+    assert_eq!(estimate["input_tokens"].as_u64(), Some(total));
+    assert!(
+        stdout.contains(&format!("about {total} input tokens")),
+        "{stdout}"
+    );
+    assert!(
+        !p.exists(".lexibrary/src/double.rs.md"),
+        "dry-run writes nothing"
+    );
+}
+
+#[test]
+fn an_answer_over_budget_is_kept_whole_and_flagged_over_scoped() {
+    let long = format!(
+        "Description: Doubles numbers.\n\n## Complexity Warning\n{}\n",
+        (0..40)
+            .map(|n| format!("- Dragon number {n} lives here and bites."))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let server = FakeLlm::start(move |_| Reply::anthropic(&long));
+    let p = llm_project(calc(), "anthropic", &server, "");
+    let config = p
+        .read(".lexibrary/config.yaml")
+        .replace("design_file_tokens: 400", "design_file_tokens: 50");
+    p.write(".lexibrary/config.yaml", config);
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    let text = p.read(".lexibrary/src/double.rs.md");
+    assert!(
+        text.contains("- Dragon number 39 lives here and bites."),
+        "not truncated"
+    );
+    let marker = text
+        .lines()
+        .find_map(|line| line.strip_prefix("over_scoped: "))
+        .expect("over_scoped footer key");
+    let (tokens, budget) = marker.split_once('/').expect("tokens/budget");
+    assert!(tokens.parse::<usize>().expect("tokens") > 50);
+    assert_eq!(budget, "50");
+    let flagged = report["over_scoped"].as_array().expect("over_scoped");
+    assert_eq!(flagged.len(), 2);
+    assert_eq!(flagged[0]["budget"], 50);
+    assert!(
+        out.stderr
+            .contains("src/double.rs: over_scoped: the model's answer is"),
+        "{}",
+        out.stderr
+    );
+    assert!(log(&p).contains("over_scoped"));
+}
+
+#[test]
+fn content_only_changes_use_the_lighter_prompt_and_keep_the_contract() {
+    let server = FakeLlm::start(|request: &Request| {
+        if request.user_prompt().contains("public interface did not") {
+            Reply::anthropic("Description: Doubles, now with a comment.\n\n## Complexity Warning\n(none)\n\n## Tags\n- arithmetic\n")
+        } else {
+            Reply::anthropic(ANSWER)
+        }
+    });
+    let p = llm_project(calc(), "anthropic", &server, "");
+    assert_eq!(update(&p, &[]).code, 0);
+    let before = p.read(".lexibrary/src/double.rs.md");
+    p.write(
+        "src/double.rs",
+        "pub fn double(x: i64) -> i64 {\n    // twice\n    x + x\n}\n",
+    );
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    let last = server.requests().pop().expect("a request");
+    assert_eq!(last.source(), "src/double.rs");
+    assert!(
+        !last.user_prompt().contains("## Interface Contract\n<"),
+        "lighter prompt"
+    );
+    assert_eq!(report["generated"][0]["prompt_version"], "content-only/1");
+    assert_eq!(report["generated"][0]["level"], "CONTENT_ONLY");
+    let after = p.read(".lexibrary/src/double.rs.md");
+    assert!(
+        after.contains("description: Doubles, now with a comment."),
+        "{after}"
+    );
+    let contract = |text: &str| {
+        text.split("## Interface Contract")
+            .nth(1)
+            .and_then(|rest| rest.split("\n## ").next())
+            .map(str::to_string)
+    };
+    assert_eq!(contract(&after), contract(&before));
+    assert!(!after.contains("## Complexity Warning"), "{after}");
+}
+
+#[test]
+fn structural_runs_report_their_provenance_too() {
+    let p = calc().build();
+    p.init();
+    let out = run(&p, lexictl(&p, &["update", "--format", "json"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    let generated = value["generated"].as_array().expect("generated");
+    assert_eq!(generated.len(), 2);
+    assert_eq!(generated[0]["generator"], "structural");
+    assert_eq!(generated[0]["model"], serde_json::Value::Null);
+    assert_eq!(generated[0]["source"], "src/double.rs");
+    assert!(value.get("llm_estimate").is_none());
+}
+
+#[test]
+fn the_personal_config_supplies_the_provider_when_the_project_leaves_it_unset() {
+    let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
+    let p = calc().build();
+    p.init();
+    assert!(!p.read(".lexibrary/config.yaml").contains("\nllm:"));
+    let personal = p.global_config_path();
+    std::fs::create_dir_all(personal.parent().expect("parent")).expect("mkdir");
+    std::fs::write(
+        &personal,
+        format!(
+            "llm:\n  provider: anthropic\n  model: personal-model\n  api_key_env: LEXI_TEST_KEY\n  base_url: {}\n",
+            server.url()
+        ),
+    )
+    .expect("write the personal config");
+    let (out, report) = update_json(&p);
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(report["generated"][0]["model"], "personal-model");
+}
+
+#[test]
+fn the_wizard_sets_up_a_local_server_without_a_key() {
+    let server = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let p = calc().build();
+    let answers = format!(
+        "\n\n\nopenai-compatible\n{}/v1\nqwen2.5-coder\n\n\n\n\n\n",
+        server.url()
+    );
+    let out = crate::support::run_input(&p, p.lexictl(&["init", "--interactive"]), &answers);
+    assert_eq!(out.code, 0, "{}", out.both());
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(
+        config.contains("  provider: openai-compatible\n"),
+        "{config}"
+    );
+    assert!(config.contains("  model: qwen2.5-coder\n"), "{config}");
+    assert!(!config.contains("  api_key_env:"), "{config}");
+    let out = run(&p, lexictl(&p, &["update"], None));
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert_eq!(server.requests().len(), 2);
+    assert_eq!(server.requests()[0].json()["model"], "qwen2.5-coder");
+}
