@@ -76,6 +76,7 @@ pub enum LexiCommand {
     Concept(commands::concept::Args),
     Stack(commands::stack::Args),
     Iwh(commands::iwh::Args),
+    Why(commands::why::Args),
 }
 
 const LEXICTL_ABOUT: &str =
@@ -126,6 +127,7 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Concept(args) => commands::concept::run(ctx, args),
         LexiCommand::Stack(args) => commands::stack::run(ctx, args),
         LexiCommand::Iwh(args) => commands::iwh::run(ctx, args),
+        LexiCommand::Why(args) => commands::why::run(ctx, args),
     })
 }
 

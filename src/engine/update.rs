@@ -107,6 +107,9 @@ pub struct Provenance {
     /// Generator, model, prompt version and hash, tokens in/out, duration.
     #[serde(flatten)]
     pub generation: Generation,
+    /// The written file's git blob id (the key of its provenance note), when in git.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
 }
 
 /// A file the Archivist could not write. Its design file is untouched and the next run retries it.
@@ -750,6 +753,10 @@ pub fn run(
                 design_hash: crate::library::footer::design_hash_of(&write.text),
                 level: item.level,
                 generation: generation.clone(),
+                // The blob goes into the object database now, so its provenance note has a key.
+                blob: git
+                    .as_ref()
+                    .and_then(|git| git.write_blob(write.text.as_bytes()).ok()),
             };
             if provenance.generation.model.is_some() {
                 state.log(&provenance_line(&provenance));
@@ -837,6 +844,16 @@ pub fn run(
         // Answers arrive in any order; the report does not.
         report.generated.sort_by(|a, b| a.source.cmp(&b.source));
         report.over_scoped.sort_by(|a, b| a.source.cmp(&b.source));
+    }
+    // One notes commit with the provenance of every design file written.
+    if let Some(git) = &git {
+        record_provenance(
+            git,
+            head.as_deref(),
+            &report.generated,
+            &state,
+            &mut report.warnings,
+        );
     }
     if !options.writes() {
         report.design_files_removed = removals.len() + moves.len();
@@ -1729,6 +1746,50 @@ fn write_start_here(
 
 /// The update log's line for a design file a model wrote. Everything in it is safe to keep: no key,
 /// no prompt, no answer.
+/// Append one provenance event per written design file to `refs/notes/lexibrarian/provenance`, keyed
+/// by the file's blob, in one notes commit. A failure is a warning: the library itself is written.
+fn record_provenance(
+    git: &GitRepo,
+    head: Option<&str>,
+    generated: &[Provenance],
+    state: &StateDir,
+    warnings: &mut Vec<String>,
+) {
+    use crate::git::notes::{event_id, NoteAppend, PROVENANCE_NOTES};
+    let ts = crate::library::footer::now_rfc3339_millis();
+    let appends: Vec<NoteAppend> = generated
+        .iter()
+        .filter_map(|provenance| {
+            let blob = provenance.blob.clone()?;
+            let mut event = serde_json::json!({
+                "ts": ts,
+                "v": 1,
+                "id": event_id(&provenance.source),
+                "kind": "generated",
+                "commit": head,
+            });
+            if let (Some(map), Ok(serde_json::Value::Object(fields))) =
+                (event.as_object_mut(), serde_json::to_value(provenance))
+            {
+                map.extend(fields);
+            }
+            Some(NoteAppend {
+                object: blob,
+                lines: format!("{event}\n"),
+            })
+        })
+        .collect();
+    if appends.is_empty() {
+        return;
+    }
+    let message = format!("lexibrarian: provenance of {} design files", appends.len());
+    if let Err(err) = git.append_notes(PROVENANCE_NOTES, &appends, &message) {
+        let warning = format!("could not record provenance in {PROVENANCE_NOTES}: {err}");
+        state.log(&warning);
+        warnings.push(warning);
+    }
+}
+
 fn provenance_line(provenance: &Provenance) -> String {
     let generation = &provenance.generation;
     let number = |n: Option<u64>| n.map_or_else(|| "?".to_string(), |n| n.to_string());

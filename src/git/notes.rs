@@ -425,6 +425,22 @@ fn union_lines(ours: &[u8], theirs: &[u8]) -> Vec<u8> {
     out
 }
 
+/// A 16-hex-character id for a notes event, unlikely to repeat: time, process, a counter and `seed`.
+/// It keeps two otherwise identical events (two votes in the same millisecond) apart in a union merge.
+pub fn event_id(seed: &str) -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let text = format!(
+        "{nanos}:{}:{}:{seed}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    );
+    crate::hash::sha256_hex(text.as_bytes())[..16].to_string()
+}
+
 /// The blob id `bytes` would have, without writing anything.
 pub fn blob_id(bytes: &[u8]) -> String {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)

@@ -10,6 +10,7 @@ pub mod iwh;
 pub mod lookup;
 pub mod search;
 pub mod stack;
+pub mod why;
 
 use crate::git::GitRepo;
 use crate::project::Project;

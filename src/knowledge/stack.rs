@@ -16,7 +16,6 @@ use anyhow::{bail, Context as _};
 use crate::engine::lock::LibraryLock;
 use crate::git::notes::{NoteAppend, STACK_NOTES};
 use crate::git::GitRepo;
-use crate::hash::sha256_hex;
 use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
 use crate::library::stack::{
     id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
@@ -460,7 +459,7 @@ impl<'p> Stack<'p> {
         Event {
             ts: now_rfc3339_millis(),
             v: 1,
-            id: unique_id(post),
+            id: crate::git::notes::event_id(post),
             kind: kind.to_string(),
             post: post.to_string(),
             answer: None,
@@ -522,19 +521,4 @@ fn normalise_tags(tags: &[String]) -> Vec<String> {
         }
     }
     out
-}
-
-/// 16 hex characters unlikely to repeat: time, process, a counter and the post.
-fn unique_id(post: &str) -> String {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let seed = format!(
-        "{nanos}:{}:{}:{post}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    );
-    sha256_hex(seed.as_bytes())[..16].to_string()
 }

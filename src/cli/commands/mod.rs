@@ -15,3 +15,4 @@ pub mod search;
 pub mod setup;
 pub mod stack;
 pub mod update;
+pub mod why;

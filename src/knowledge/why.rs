@@ -1,0 +1,77 @@
+//! `lexi why <file>`: who wrote a design file as it is now — the provenance the Archivist recorded in
+//! `refs/notes/lexibrarian/provenance`, keyed by the file's exact content (its blob id).
+//!
+//! Because the key is the content, a note applies only to the text it was written for: once an agent
+//! or a human edits the file, its blob changes and the answer honestly becomes "edited since it was
+//! generated".
+
+use anyhow::{bail, Context as _};
+
+use crate::git::notes::{blob_id, PROVENANCE_NOTES};
+use crate::git::GitRepo;
+use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
+use crate::project::mirror::design_path;
+use crate::project::Project;
+
+/// What is known about a design file's origin.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Why {
+    pub source: String,
+    pub design_file: String,
+    /// The design file's blob id (what provenance notes are keyed by).
+    pub blob: String,
+    /// `generated` (a note matches this exact text), `edited` (the text is not what any recorded
+    /// generation wrote), `unrecorded` (no note, and nothing shows an edit), `no_git`.
+    pub state: &'static str,
+    /// The recorded generation events for this exact text, oldest first.
+    pub events: Vec<serde_json::Value>,
+    /// `updated_by` in the frontmatter.
+    pub updated_by: UpdatedBy,
+}
+
+/// Look up the provenance of `source`'s design file.
+pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
+    let design_rel = design_path(source);
+    let text = match std::fs::read(project.abs(&design_rel)) {
+        Ok(bytes) => bytes,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            bail!(
+                "{source} has no design file ({design_rel}); `lexictl update {source}` writes one"
+            )
+        }
+        Err(err) => return Err(err).with_context(|| format!("cannot read {design_rel}")),
+    };
+    let as_text = String::from_utf8_lossy(&text).into_owned();
+    let design = DesignFile::parse(&design_rel, &as_text)?;
+    let blob = blob_id(&text);
+    let unedited = design
+        .footer
+        .as_ref()
+        .is_some_and(|footer| is_unedited(&as_text, footer));
+    let mut why = Why {
+        source: source.to_string(),
+        design_file: design_rel,
+        blob: blob.clone(),
+        state: "no_git",
+        events: Vec::new(),
+        updated_by: design.frontmatter.updated_by,
+    };
+    let Some(git) = GitRepo::discover(&project.root)? else {
+        return Ok(why);
+    };
+    let note = git.note(PROVENANCE_NOTES, &blob)?.unwrap_or_default();
+    why.events = note
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect();
+    why.events
+        .sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
+    why.state = if !why.events.is_empty() {
+        "generated"
+    } else if !unedited || design.frontmatter.updated_by == UpdatedBy::Agent {
+        "edited"
+    } else {
+        "unrecorded"
+    };
+    Ok(why)
+}
