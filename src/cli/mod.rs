@@ -85,7 +85,8 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
 
   lexictl init --yes       create .lexibrary/ with every default, no questions
   lexictl update           write and refresh design files, indexes and START_HERE.md
-  lexictl update --check   exit 2 if the library is stale (for CI)";
+  lexictl update --check   exit 2 if the library is stale (for CI)
+  lexictl sweep --watch    update every hour, but only when something changed";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
@@ -102,6 +103,9 @@ pub struct LexictlCli {
 pub enum LexictlCommand {
     Init(commands::init::Args),
     Update(commands::update::Args),
+    Sweep(commands::sweep::Args),
+    Completions(commands::completions::Args),
+    Man(commands::man::Args),
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -132,6 +136,9 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
     with_context(program, cli.format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
+        LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
+        LexictlCommand::Completions(args) => commands::completions::run(ctx, args),
+        LexictlCommand::Man(args) => commands::man::run(ctx, args),
     })
 }
 
@@ -185,7 +192,7 @@ fn with_context(
 }
 
 /// Print an error and its causes to stderr, the way ripgrep does: one line, then `caused by:` lines.
-fn report_error(err: &anyhow::Error) {
+pub(crate) fn report_error(err: &anyhow::Error) {
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
     // A closed stdout (e.g. `lexi index -r | head`) is not worth reporting.

@@ -11,4 +11,5 @@ pub mod init;
 pub mod lock;
 pub mod start_here;
 pub mod state;
+pub mod sweep;
 pub mod update;

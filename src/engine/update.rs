@@ -40,7 +40,7 @@ use crate::project::mirror::{
 use crate::project::paths::{ancestors_rel, parent_rel, to_rel_string};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind, FileClass};
-use crate::project::{Project, CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 
 /// What to update and how.
 #[derive(Clone, Debug, Default)]
@@ -157,10 +157,7 @@ pub fn run(
     let started = Instant::now();
     let run_started_ns = Cache::now_ns();
     let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
-    let mut state = StateDir::new(match &git {
-        Some(repo) => repo.state_dir(),
-        None => project.library_dir().join(CACHE_DIR).join("state"),
-    });
+    let mut state = StateDir::for_project(project, git.as_ref());
     // `--dry-run` and `--check` write nothing at all: no lock file, no log (a read-only checkout
     // can be checked).
     state.read_only = !options.writes();

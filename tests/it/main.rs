@@ -9,5 +9,7 @@ mod test_index;
 mod test_init;
 mod test_knowledge;
 mod test_lookup;
+mod test_man;
 mod test_stack;
+mod test_sweep;
 mod test_update;

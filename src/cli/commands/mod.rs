@@ -1,6 +1,7 @@
 //! One file per subcommand. Each defines its `Args` (documented where the flags are defined, so
 //! `--help` teaches) and a `run` function returning an [`Outcome`](super::Outcome).
 
+pub mod completions;
 pub mod concept;
 pub mod concepts;
 pub mod context;
@@ -9,6 +10,8 @@ pub mod index;
 pub mod init;
 pub mod iwh;
 pub mod lookup;
+pub mod man;
 pub mod search;
 pub mod stack;
+pub mod sweep;
 pub mod update;
