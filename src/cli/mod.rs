@@ -89,7 +89,8 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
   lexictl init --yes       create .lexibrary/ with every default, no questions
   lexictl update           write and refresh design files, indexes and START_HERE.md
   lexictl update --check   exit 2 if the library is stale (for CI)
-  lexictl setup --hooks    keep the library current after every commit, in the background";
+  lexictl setup --hooks    keep the library current after every commit, in the background
+  lexictl sweep --watch    update every hour, but only when something changed";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
@@ -109,6 +110,9 @@ pub enum LexictlCommand {
     Setup(commands::setup::Args),
     Hook(commands::hook::Args),
     Notes(commands::notes::Args),
+    Sweep(commands::sweep::Args),
+    Completions(commands::completions::Args),
+    Man(commands::man::Args),
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -143,6 +147,9 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
         LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
+        LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
+        LexictlCommand::Completions(args) => commands::completions::run(ctx, args),
+        LexictlCommand::Man(args) => commands::man::run(ctx, args),
     })
 }
 
@@ -203,7 +210,7 @@ fn with_context(
 }
 
 /// Print an error and its causes to stderr, the way ripgrep does: one line, then `caused by:` lines.
-fn report_error(err: &anyhow::Error) {
+pub(crate) fn report_error(err: &anyhow::Error) {
     let stderr = std::io::stderr();
     let mut out = stderr.lock();
     // A closed stdout (e.g. `lexi index -r | head`) is not worth reporting.

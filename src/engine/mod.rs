@@ -14,4 +14,5 @@ pub mod lock;
 pub mod notes_sync;
 pub mod start_here;
 pub mod state;
+pub mod sweep;
 pub mod update;

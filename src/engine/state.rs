@@ -1,4 +1,5 @@
-//! Per-worktree engine state: where it lives, the last commit an update processed, and the update log.
+//! Per-worktree engine state: where it lives, the last commit an update processed, the last sweep, and
+//! the update log.
 //!
 //! In a git repository everything lives under `$(git rev-parse --git-path lexibrarian)` — private to
 //! the worktree, never in the working tree, never committed. Outside git it lives in the gitignored
@@ -7,8 +8,10 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use crate::git::GitRepo;
 use crate::library::atomic;
 use crate::library::footer::now_rfc3339;
+use crate::project::{Project, CACHE_DIR};
 
 /// Log files rotate at this size…
 const LOG_MAX_BYTES: u64 = 5 * 1024 * 1024;
@@ -43,6 +46,15 @@ impl StateDir {
         }
     }
 
+    /// The state directory of `project`: under the git directory of `git`'s worktree, or (outside
+    /// git) `.lexibrary/.cache/state/`.
+    pub fn for_project(project: &Project, git: Option<&GitRepo>) -> StateDir {
+        StateDir::new(match git {
+            Some(repo) => repo.state_dir(),
+            None => project.library_dir().join(CACHE_DIR).join("state"),
+        })
+    }
+
     pub fn cache_path(&self) -> PathBuf {
         self.dir.join("cache")
     }
@@ -58,6 +70,11 @@ impl StateDir {
     /// Where the hook's background worker writes its output.
     pub fn hook_log_path(&self) -> PathBuf {
         self.dir.join("hook.log")
+    }
+
+    /// When the last successful sweep started and finished (see [`crate::engine::sweep`]).
+    pub fn sweep_path(&self) -> PathBuf {
+        self.dir.join("sweep")
     }
 
     fn state_path(&self) -> PathBuf {

@@ -45,7 +45,7 @@ use crate::project::mirror::{
 use crate::project::paths::{ancestors_rel, parent_rel, to_rel_string};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind, FileClass};
-use crate::project::{Project, CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 
 /// What to update and how.
 #[derive(Clone, Debug, Default)]
@@ -238,10 +238,7 @@ pub fn run(
         _ => None,
     };
     let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
-    let mut state = StateDir::new(match &git {
-        Some(repo) => repo.state_dir(),
-        None => project.library_dir().join(CACHE_DIR).join("state"),
-    });
+    let mut state = StateDir::for_project(project, git.as_ref());
     // `--dry-run` and `--check` write nothing at all: no lock file, no log (a read-only checkout
     // can be checked).
     state.read_only = !options.writes();

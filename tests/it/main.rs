@@ -12,6 +12,8 @@ mod test_init;
 mod test_knowledge;
 mod test_llm;
 mod test_lookup;
+mod test_man;
 mod test_notes_sync;
 mod test_stack;
+mod test_sweep;
 mod test_update;

@@ -1,6 +1,7 @@
 //! One file per subcommand. Each defines its `Args` (documented where the flags are defined, so
 //! `--help` teaches) and a `run` function returning an [`Outcome`](super::Outcome).
 
+pub mod completions;
 pub mod concept;
 pub mod concepts;
 pub mod context;
@@ -10,9 +11,11 @@ pub mod index;
 pub mod init;
 pub mod iwh;
 pub mod lookup;
+pub mod man;
 pub mod notes;
 pub mod search;
 pub mod setup;
 pub mod stack;
+pub mod sweep;
 pub mod update;
 pub mod why;

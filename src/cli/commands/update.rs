@@ -104,7 +104,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 /// Items listed in the text summary before it says "… and N more".
 const LISTED_ITEMS: usize = 50;
 
-fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
+/// The text summary of an update (also what `lexictl sweep` prints after it ran one).
+pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
     let mut out = String::new();
     if report.up_to_date {
         out.push_str(&format!(
@@ -241,12 +242,12 @@ fn failure_summary(report: &UpdateReport) -> String {
 }
 
 /// A progress bar on stderr, only when stderr is a terminal.
-struct Bar {
+pub(crate) struct Bar {
     bar: indicatif::ProgressBar,
 }
 
 impl Bar {
-    fn new() -> Option<Bar> {
+    pub(crate) fn new() -> Option<Bar> {
         if !std::io::stderr().is_terminal() {
             return None;
         }

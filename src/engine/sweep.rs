@@ -1,0 +1,362 @@
+//! `lexictl sweep`: the periodic safety net (seed §7, D-066) — one full update, but only when a file
+//! changed since the last sweep.
+//!
+//! The check is a stat walk, no hashing and no reads: the same walk an update does (every file
+//! through the ignore layers, plus each directory's mtime so that a deletion or a rename counts),
+//! compared with the moment the last successful sweep *started*, so an edit made while that sweep
+//! ran is seen by the next one. `.lexibrary/` itself (minus the gitignored `.cache/` and `.iwh`
+//! notes) is compared with the moment the last sweep *finished*, so the update's own writes do not
+//! trigger the next sweep while an agent's later edit to a design file, concept or Stack post does.
+//! Both times live in the per-worktree state directory ([`StateDir::sweep_path`]) and are written
+//! only after the update succeeded; a failed sweep is retried by the next one.
+//!
+//! Also here: the `--interval` syntax (`30s`, `5m`, `2h`, bare seconds).
+
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use anyhow::Context as _;
+
+use super::state::StateDir;
+use super::update::{self, Progress, UpdateOptions, UpdateReport};
+use crate::git::GitRepo;
+use crate::library::atomic;
+use crate::library::footer::rfc3339_from_unix;
+use crate::project::mirror::IWH_FILE;
+use crate::project::walk::{self, EntryKind};
+use crate::project::{Project, CACHE_DIR};
+
+/// When the last successful sweep started and finished, in nanoseconds since the Unix epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LastSweep {
+    pub started_ns: i128,
+    pub finished_ns: i128,
+}
+
+impl LastSweep {
+    /// What the state directory records, if anything (a corrupt record counts as none: the next
+    /// sweep runs).
+    pub fn read(state: &StateDir) -> Option<LastSweep> {
+        let text = std::fs::read_to_string(state.sweep_path()).ok()?;
+        let field = |key: &str| -> Option<i128> {
+            text.lines()
+                .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))?
+                .trim()
+                .parse()
+                .ok()
+        };
+        Some(LastSweep {
+            started_ns: field("started_ns")?,
+            finished_ns: field("finished_ns")?,
+        })
+    }
+
+    fn write(&self, state: &StateDir) -> std::io::Result<()> {
+        let text = format!(
+            "started_ns={}\nfinished_ns={}\n",
+            self.started_ns, self.finished_ns
+        );
+        atomic::write(&state.sweep_path(), text.as_bytes())
+    }
+
+    /// The start time as RFC 3339 UTC (what the output calls "the last sweep").
+    pub fn started_rfc3339(&self) -> String {
+        rfc3339_from_unix(u64::try_from(self.started_ns / 1_000_000_000).unwrap_or(0))
+    }
+}
+
+/// Why a sweep runs an update, or why not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// No sweep has succeeded in this worktree yet.
+    FirstSweep,
+    /// Some file is newer than the last sweep.
+    Changed,
+    /// `daemon.sweep_skip_if_unchanged: false`: every sweep runs.
+    AlwaysRun,
+    /// Nothing is newer than the last sweep: skipped.
+    Unchanged,
+}
+
+/// What the stat walk decided, before any update ran.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub reason: Reason,
+    /// Paths newer than the last sweep (project-relative, sorted); empty unless `Changed`.
+    pub changed: Vec<String>,
+    pub last: Option<LastSweep>,
+    started_ns: i128,
+    state: StateDir,
+}
+
+impl Check {
+    pub fn runs(&self) -> bool {
+        self.reason != Reason::Unchanged
+    }
+}
+
+/// What one sweep did, as `--format json` prints it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SweepReport {
+    /// Whether an update ran.
+    pub ran: bool,
+    pub reason: Reason,
+    /// How many paths were newer than the last sweep (0 unless `reason` is `changed`).
+    pub changed_count: usize,
+    /// The first of them, by path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_changed: Option<String>,
+    /// When the previous successful sweep started (RFC 3339 UTC), if one did.
+    pub last_sweep: Option<String>,
+    /// When this sweep started.
+    pub started: String,
+    /// The update's report, when one ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub update: Option<UpdateReport>,
+}
+
+impl SweepReport {
+    pub fn new(check: &Check, update: Option<UpdateReport>) -> SweepReport {
+        SweepReport {
+            ran: update.is_some(),
+            reason: check.reason,
+            changed_count: check.changed.len(),
+            first_changed: check.changed.first().cloned(),
+            last_sweep: check.last.as_ref().map(LastSweep::started_rfc3339),
+            started: rfc3339_from_unix(
+                u64::try_from(check.started_ns / 1_000_000_000).unwrap_or(0),
+            ),
+            update,
+        }
+    }
+}
+
+/// Decide whether a sweep of `project` should run: read the last sweep's times and stat-walk the
+/// project. Writes nothing.
+pub fn check(project: &Project) -> anyhow::Result<Check> {
+    let started_ns = now_ns();
+    let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
+    let state = StateDir::for_project(project, git.as_ref());
+    let last = LastSweep::read(&state);
+    let (reason, changed) = match &last {
+        _ if !project.config.daemon.sweep_skip_if_unchanged => (Reason::AlwaysRun, Vec::new()),
+        None => (Reason::FirstSweep, Vec::new()),
+        Some(last) => {
+            let changed = changed_since(project, last);
+            if changed.is_empty() {
+                (Reason::Unchanged, changed)
+            } else {
+                (Reason::Changed, changed)
+            }
+        }
+    };
+    Ok(Check {
+        reason,
+        changed,
+        last,
+        started_ns,
+        state,
+    })
+}
+
+/// Run the update a [`check`] asked for (a full update, the same as `lexictl update`) and record
+/// the sweep. Returns `None` when the check said to skip; then nothing is written but a log line.
+pub fn run(
+    project: &Project,
+    check: &Check,
+    progress: &dyn Progress,
+) -> anyhow::Result<Option<UpdateReport>> {
+    if !check.runs() {
+        let since = check
+            .last
+            .as_ref()
+            .map(LastSweep::started_rfc3339)
+            .unwrap_or_default();
+        check
+            .state
+            .log(&format!("sweep: nothing changed since {since}; skipped"));
+        return Ok(None);
+    }
+    let report = update::run(project, &UpdateOptions::default(), progress)?;
+    let record = LastSweep {
+        started_ns: check.started_ns,
+        finished_ns: now_ns(),
+    };
+    record.write(&check.state).with_context(|| {
+        format!(
+            "the update succeeded but the sweep time could not be recorded in {}",
+            check.state.sweep_path().display()
+        )
+    })?;
+    Ok(Some(report))
+}
+
+/// Every path newer than `last`: files and directories of the source tree (through the ignore
+/// layers) against its start, `.lexibrary/` against its end. Sorted.
+pub fn changed_since(project: &Project, last: &LastSweep) -> Vec<String> {
+    let mut changed = Vec::new();
+    if mtime_ns(&project.root).is_some_and(|mtime| mtime > last.started_ns) {
+        changed.push(".".to_string());
+    }
+    for entry in walk::walk_project(&project.root, &project.config).entries {
+        let mtime = match entry.kind {
+            EntryKind::File => entry.mtime_ns,
+            // The walk does not stat directories; a deletion or rename shows only there.
+            EntryKind::Dir => mtime_ns(&project.abs(&entry.rel)).unwrap_or(0),
+        };
+        if mtime > last.started_ns {
+            changed.push(entry.rel);
+        }
+    }
+    library_changes(
+        &project.library_dir(),
+        crate::project::LIBRARY_DIR,
+        last.finished_ns,
+        &mut changed,
+    );
+    changed.sort();
+    changed
+}
+
+/// Entries under `.lexibrary/` newer than `since`, skipping `.cache/` and `.iwh` notes.
+fn library_changes(dir: &Path, rel: &str, since: i128, out: &mut Vec<String>) {
+    if mtime_ns(dir).is_some_and(|mtime| mtime > since) {
+        out.push(format!("{rel}/"));
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let child = format!("{rel}/{name}");
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if child != format!("{}/{CACHE_DIR}", crate::project::LIBRARY_DIR) {
+                library_changes(&entry.path(), &child, since, out);
+            }
+        } else if kind.is_file()
+            && name != IWH_FILE
+            && mtime_ns(&entry.path()).is_some_and(|mtime| mtime > since)
+        {
+            out.push(child);
+        }
+    }
+}
+
+fn mtime_ns(path: &Path) -> Option<i128> {
+    let modified = std::fs::symlink_metadata(path).ok()?.modified().ok()?;
+    Some(
+        modified
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_nanos() as i128),
+    )
+}
+
+fn now_ns() -> i128 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as i128)
+}
+
+/// Parse a sweep interval: a positive whole number of seconds, optionally followed by `s`, `m` or
+/// `h` (`90`, `30s`, `5m`, `60m`, `2h`).
+pub fn parse_interval(text: &str) -> Result<Duration, String> {
+    const EXPECTED: &str =
+        "expected a whole number of seconds, or a number followed by s, m or h (30s, 5m, 2h)";
+    let trimmed = text.trim();
+    let split = trimmed
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(trimmed.len());
+    let (digits, unit) = trimmed.split_at(split);
+    let multiplier: u64 = match unit {
+        "" | "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        _ => return Err(format!("`{text}` is not an interval: {EXPECTED}")),
+    };
+    if digits.is_empty() {
+        return Err(format!("`{text}` is not an interval: {EXPECTED}"));
+    }
+    let seconds = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(multiplier))
+        .ok_or_else(|| format!("`{text}` is too long an interval"))?;
+    if seconds == 0 {
+        return Err("the interval must be longer than 0 seconds".to_string());
+    }
+    Ok(Duration::from_secs(seconds))
+}
+
+/// An interval the way [`parse_interval`] reads it back: `2h`, `5m`, `90s`.
+pub fn format_interval(interval: Duration) -> String {
+    let seconds = interval.as_secs();
+    if seconds > 0 && seconds.is_multiple_of(3600) {
+        format!("{}h", seconds / 3600)
+    } else if seconds > 0 && seconds.is_multiple_of(60) {
+        format!("{}m", seconds / 60)
+    } else {
+        format!("{seconds}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_parse_with_units_and_bare_seconds() {
+        assert_eq!(parse_interval("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_interval("5m"), Ok(Duration::from_secs(300)));
+        assert_eq!(parse_interval("60m"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_interval("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_interval("90"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_interval(" 7m "), Ok(Duration::from_secs(420)));
+    }
+
+    #[test]
+    fn bad_intervals_are_rejected_with_the_syntax() {
+        for bad in [
+            "", "0", "0h", "m", "5x", "1.5h", "-5m", "5 m", "1h30m", "abc",
+        ] {
+            let err = parse_interval(bad).expect_err(bad);
+            assert!(
+                err.contains("30s, 5m, 2h") || err.contains("longer than 0"),
+                "{bad}: {err}"
+            );
+        }
+        assert!(parse_interval("99999999999999999999h").is_err());
+        assert!(parse_interval("18446744073709551615h").is_err());
+    }
+
+    #[test]
+    fn intervals_format_back_to_their_shortest_unit() {
+        for text in ["2h", "5m", "90s", "1s"] {
+            let parsed = parse_interval(text).expect(text);
+            assert_eq!(format_interval(parsed), text);
+        }
+        assert_eq!(format_interval(Duration::from_secs(3600)), "1h");
+    }
+
+    #[test]
+    fn the_sweep_record_round_trips_and_rejects_garbage() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = StateDir::new(dir.path().to_path_buf());
+        assert_eq!(LastSweep::read(&state), None);
+        let record = LastSweep {
+            started_ns: 1_768_473_000_000_000_000,
+            finished_ns: 1_768_473_001_000_000_000,
+        };
+        record.write(&state).expect("write");
+        assert_eq!(LastSweep::read(&state), Some(record));
+        assert_eq!(record.started_rfc3339(), "2026-01-15T10:30:00Z");
+        std::fs::write(state.sweep_path(), "started_ns=soon\n").expect("write");
+        assert_eq!(LastSweep::read(&state), None);
+    }
+}
