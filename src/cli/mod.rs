@@ -59,7 +59,7 @@ learn: `lexi stack post` for a solved problem, `lexi concept new` for a cross-cu
 #[command(name = "lexi", version, about = LEXI_ABOUT, long_about = LEXI_LONG_ABOUT)]
 pub struct LexiCli {
     /// Output format: `text` (compact, for agents) or `json` (stable fields, for tools).
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text, hide_possible_values = true)]
     pub format: Format,
     #[command(subcommand)]
     pub command: LexiCommand,
@@ -89,6 +89,8 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
   lexictl init --yes       create .lexibrary/ with every default, no questions
   lexictl update           write and refresh design files, indexes and START_HERE.md
   lexictl update --check   exit 2 if the library is stale (for CI)
+  lexictl validate         check links, budgets, hashes, Child Maps, the Stack and secrets
+  lexictl status --quiet   one line when something needs attention, nothing when healthy
   lexictl setup --hooks    keep the library current after every commit, in the background
   lexictl sweep --watch    update every hour, but only when something changed";
 
@@ -96,7 +98,7 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
 #[derive(Debug, Parser)]
 #[command(name = "lexictl", version, about = LEXICTL_ABOUT, long_about = LEXICTL_LONG_ABOUT)]
 pub struct LexictlCli {
-    /// Output format: `text` or `json`.
+    /// Output format: `text` or `json`; `github` (Actions annotations) for `validate`.
     #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     pub format: Format,
     #[command(subcommand)]
@@ -110,6 +112,8 @@ pub enum LexictlCommand {
     Setup(commands::setup::Args),
     Hook(commands::hook::Args),
     Notes(commands::notes::Args),
+    Validate(commands::validate::Args),
+    Status(commands::status::Args),
     Sweep(commands::sweep::Args),
     Completions(commands::completions::Args),
     Man(commands::man::Args),
@@ -121,6 +125,10 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    if cli.format == Format::Github {
+        eprintln!("error: --format github is for `lexictl validate`; use text or json here");
+        return ExitCode::from(1);
+    }
     with_context(program, cli.format, |ctx| match &cli.command {
         LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
         LexiCommand::Index(args) => commands::index::run(ctx, args),
@@ -141,12 +149,19 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         Ok(cli) => cli,
         Err(code) => return code,
     };
+    let annotates = matches!(cli.command, LexictlCommand::Validate(_));
+    if cli.format == Format::Github && !annotates {
+        eprintln!("error: --format github is for `lexictl validate`; use text or json here");
+        return ExitCode::from(1);
+    }
     with_context(program, cli.format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
         LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
+        LexictlCommand::Validate(args) => commands::validate::run(ctx, args),
+        LexictlCommand::Status(args) => commands::status::run(ctx, args),
         LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
         LexictlCommand::Completions(args) => commands::completions::run(ctx, args),
         LexictlCommand::Man(args) => commands::man::run(ctx, args),

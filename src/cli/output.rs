@@ -5,12 +5,15 @@
 
 use std::io::Write;
 
-/// `--format text|json`.
+/// `--format text|json|github`. `github` (workflow-command annotations) is accepted only by the
+/// commands that report findings on files (`lexictl validate`); the others refuse it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     #[default]
     Text,
     Json,
+    /// GitHub Actions annotations (`::error file=…,line=…::…`).
+    Github,
 }
 
 /// Write `text` to stdout as is.

@@ -170,6 +170,44 @@ impl StateDir {
     }
 }
 
+/// Remember the counts of the last `lexictl validate` (for `lexictl status`). Best effort: a
+/// read-only checkout just has no record.
+pub fn record_validation(
+    project: &Project,
+    counts: &std::collections::BTreeMap<crate::knowledge::validate::Severity, usize>,
+) {
+    let git = GitRepo::discover(&project.root).ok().flatten();
+    let state = StateDir::for_project(project, git.as_ref());
+    let count = |severity| counts.get(&severity).copied().unwrap_or(0);
+    use crate::knowledge::validate::Severity;
+    let text = format!(
+        "time={}\nerrors={}\nwarnings={}\ninfo={}\n",
+        now_rfc3339(),
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info)
+    );
+    let _ = std::fs::create_dir_all(&state.dir);
+    let _ = atomic::write(&state.dir.join("validation"), text.as_bytes());
+}
+
+/// What [`record_validation`] stored: time, errors, warnings, info.
+pub fn last_validation(state: &StateDir) -> Option<(String, usize, usize, usize)> {
+    let text = std::fs::read_to_string(state.dir.join("validation")).ok()?;
+    let field = |key: &str| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))
+            .map(str::to_string)
+    };
+    let number = |key: &str| field(key).and_then(|v| v.parse().ok());
+    Some((
+        field("time")?,
+        number("errors")?,
+        number("warnings")?,
+        number("info")?,
+    ))
+}
+
 /// Rotate `path` if it reached the log size limit (5 MB, 3 backups).
 pub fn rotate_if_large(path: &Path) {
     if std::fs::metadata(path).is_ok_and(|meta| meta.len() >= LOG_MAX_BYTES) {

@@ -68,6 +68,27 @@ impl GitRepo {
         (!name.trim().is_empty()).then_some(Identity { name, email })
     }
 
+    /// Whether the local `notes_ref` points where some remote's copy (as last fetched into
+    /// `refs/lexibrarian/remotes/<remote>/notes/<kind>` by `lexictl notes sync`) points.
+    pub fn notes_ref_on_a_remote(&self, notes_ref: &str) -> bool {
+        let Ok(Some(ours)) = self.notes_commit(notes_ref) else {
+            return false;
+        };
+        let kind = notes_ref.trim_start_matches("refs/notes/lexibrarian/");
+        let remotes: Vec<String> = self
+            .repo
+            .remote_names()
+            .into_iter()
+            .map(|name| name.to_string())
+            .collect();
+        remotes.iter().any(|remote| {
+            matches!(
+                self.notes_commit(&format!("refs/lexibrarian/remotes/{remote}/notes/{kind}")),
+                Ok(Some(theirs)) if theirs == ours
+            )
+        })
+    }
+
     /// Whether `notes_ref` exists.
     pub fn has_notes_ref(&self, notes_ref: &str) -> bool {
         matches!(self.notes_commit(notes_ref), Ok(Some(_)))

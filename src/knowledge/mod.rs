@@ -9,7 +9,10 @@ pub mod index;
 pub mod iwh;
 pub mod lookup;
 pub mod search;
+pub mod secrets;
 pub mod stack;
+pub mod status;
+pub mod validate;
 pub mod why;
 
 use crate::git::GitRepo;

@@ -17,3 +17,4 @@ mod test_notes_sync;
 mod test_stack;
 mod test_sweep;
 mod test_update;
+mod test_validate;

@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 Format::Json => print_json(
                     &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
                 )?,
-                Format::Text => print_text(&format!(
+                Format::Text | Format::Github => print_text(&format!(
                     "Left a {} note in {} ({path})\n",
                     scope.as_str(),
                     shown(&dir)
@@ -93,7 +93,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 Format::Json => print_json(
                     &serde_json::json!({"directory": dir, "found": found, "consumed": found.as_ref().is_some_and(|f| f.note.is_some() && !peek)}),
                 )?,
-                Format::Text => match &found {
+                Format::Text | Format::Github => match &found {
                     None => print_text(&format!("No note waits in {}.\n", shown(&dir)))?,
                     Some(found) => {
                         print_text(&render(found))?;
@@ -113,8 +113,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             let notes = iwh::list(&project)?;
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"notes": notes}))?,
-                Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n")?,
-                Format::Text => {
+                Format::Text | Format::Github if notes.is_empty() => {
+                    print_text("No I Was Here notes.\n")?
+                }
+                Format::Text | Format::Github => {
                     let mut out = String::new();
                     for found in &notes {
                         match &found.note {

@@ -16,6 +16,8 @@ pub mod notes;
 pub mod search;
 pub mod setup;
 pub mod stack;
+pub mod status;
 pub mod sweep;
 pub mod update;
+pub mod validate;
 pub mod why;

@@ -1,0 +1,111 @@
+//! `lexictl status [--quiet]`: the library's health at a glance; exit 2 when something needs
+//! attention (D-046).
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::status::{status, Status};
+use crate::project::Project;
+
+/// Show the library's health: counts, stale design files, the last validation, hook and notes.
+///
+/// Cheap enough for every agent session start. Issue counts come from the last `lexictl validate`
+/// (its time is shown); stale design files are computed now. Exit 2 when there are errors,
+/// warnings or stale files; 0 when healthy.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  lexictl status\n  lexictl status --quiet   # one line, or nothing when healthy"
+)]
+pub struct Args {
+    /// One line (`lexibrarian: 3 warnings, 0 errors, 2 stale`), or nothing when healthy.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    let found = status(&project);
+    let outcome = if found.healthy() {
+        Outcome::Ok
+    } else {
+        Outcome::Findings
+    };
+    match ctx.format {
+        Format::Json => print_json(&serde_json::json!({
+            "healthy": found.healthy(),
+            "status": found,
+        }))?,
+        _ if args.quiet => {
+            if !found.healthy() {
+                let (errors, warnings) = found.problems();
+                print_text(&format!(
+                    "lexibrarian: {warnings} warnings, {errors} errors, {} stale\n",
+                    found.stale
+                ))?;
+            }
+        }
+        _ => print_text(&render(&found))?,
+    }
+    Ok(outcome)
+}
+
+fn render(found: &Status) -> String {
+    let join = |map: &std::collections::BTreeMap<String, usize>| {
+        if map.is_empty() {
+            "none".to_string()
+        } else {
+            map.iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let mut out = format!(
+        "Library: {} design files, {} indexes; concepts: {}; Stack: {}\n",
+        found.design_files,
+        found.indexes,
+        join(&found.concepts),
+        join(&found.stack_posts)
+    );
+    out.push_str(&format!("Stale: {}", found.stale));
+    if !found.stale_examples.is_empty() {
+        out.push_str(&format!(
+            " ({}{})",
+            found.stale_examples.join(", "),
+            if found.stale > found.stale_examples.len() {
+                ", …"
+            } else {
+                ""
+            }
+        ));
+    }
+    out.push('\n');
+    match &found.validation {
+        Some(v) => out.push_str(&format!(
+            "Last validate: {} — {} errors, {} warnings, {} info\n",
+            v.time, v.errors, v.warnings, v.info
+        )),
+        None => out.push_str("Last validate: never (run `lexictl validate`)\n"),
+    }
+    out.push_str(&format!(
+        "Last update: {}\n",
+        found
+            .last_update
+            .as_deref()
+            .unwrap_or("never (run `lexictl update`)")
+    ));
+    out.push_str(&format!("Hook: {}\n", found.hook));
+    for notes in &found.notes {
+        let state = match (notes.present, notes.unpushed) {
+            (false, _) => "none yet",
+            (true, true) => "not pushed (run `lexictl notes sync`)",
+            (true, false) => "in sync with a remote",
+        };
+        out.push_str(&format!("Notes {}: {state}\n", notes.name));
+    }
+    out.push_str(if found.healthy() {
+        "Healthy.\n"
+    } else {
+        "Needs attention.\n"
+    });
+    out
+}

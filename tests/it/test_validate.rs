@@ -1,0 +1,239 @@
+//! `lexictl validate` and `lexictl status`: a clean library passes; a library seeded with one
+//! instance of every problem reports each once, with the right check id and tier.
+
+use crate::support::{project, run, TestProject};
+
+fn clean() -> TestProject {
+    let p = project()
+        .fixture("rust")
+        .file("src/a.rs", "//! A.\npub fn a() {}\n")
+        .file("src/b.rs", "//! B.\npub fn b() {}\n")
+        .file("src/c.rs", "//! C.\npub fn c() {}\n")
+        .build();
+    p.init();
+    let out = run(&p, p.lexictl(&["update"]));
+    assert_eq!(out.code, 0, "{}", out.both());
+    p.git(&["add", "-A"]);
+    p.git(&["commit", "-qm", "library"]);
+    p
+}
+
+fn lexi_ok(p: &TestProject, args: &[&str]) {
+    let out = run(p, p.lexi(args));
+    assert_eq!(out.code, 0, "{args:?}: {}", out.both());
+}
+
+fn edit(p: &TestProject, rel: &str, from: &str, to: &str) {
+    let text = p.read(rel);
+    assert!(
+        text.contains(from),
+        "{rel} does not contain {from:?}:\n{text}"
+    );
+    p.write(rel, text.replacen(from, to, 1));
+}
+
+#[test]
+fn a_clean_library_passes() {
+    let p = clean();
+    let out = run(&p, p.lexictl(&["validate", "--severity", "info"]));
+    assert_eq!(out.code, 0, "{}", out.both());
+    assert!(
+        out.stdout
+            .starts_with("lexictl validate: 0 errors, 0 warnings, 0 info"),
+        "{}",
+        out.stdout
+    );
+    let status = run(&p, p.lexictl(&["status", "--quiet"]));
+    assert_eq!(
+        (status.code, status.stdout.as_str()),
+        (0, ""),
+        "{}",
+        status.both()
+    );
+}
+
+#[test]
+fn every_problem_is_reported_once_with_its_check_id() {
+    let p = clean();
+    // Concepts: one linked and healthy, one orphan, one deprecated without successor, one
+    // incomplete, one over budget, one holding a secret.
+    p.write(".lexibrary/concepts/Parsing.md", "---\ntitle: Parsing\naliases: [parser]\ntags: [parser]\nstatus: active\n---\n\n## Summary\n\nRecursive descent.\n");
+    lexi_ok(&p, &["concept", "link", "src/lib.rs", "Parsing"]);
+    p.write(".lexibrary/concepts/Orphan.md", "---\ntitle: Orphan\naliases: [lonely]\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nNobody links here.\n");
+    p.write(".lexibrary/concepts/Old.md", "---\ntitle: Old\naliases: [legacy]\ntags: [misc]\nstatus: deprecated\n---\n\n## Summary\n\nGone. See [[Parsing]].\n");
+    p.write(".lexibrary/concepts/Thin.md", "---\ntitle: Thin\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nNo aliases. [[Old]] [[Big]] [[Leaky]]\n");
+    let long: String = (0..300)
+        .map(|i| format!("- Rule number {i} says something specific.\n"))
+        .collect();
+    p.write(".lexibrary/concepts/Big.md", format!("---\ntitle: Big\naliases: [large]\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nToo long. [[Thin]]\n\n## Rules\n\n{long}"));
+    p.write(".lexibrary/concepts/Leaky.md", "---\ntitle: Leaky\naliases: [leak]\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nKey AKIAIOSFODNN7EXAMPLE pasted here. [[Thin]]\n");
+    // Design files: a broken link, a missing dependency, a missing test, a malformed one, an
+    // over-scoped flag, a dependents gap.
+    edit(
+        &p,
+        ".lexibrary/src/lib.rs.md",
+        "- [[Parsing]]",
+        "- [[Parsing]]\n- [[Nowhere]]",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/a.rs.md",
+        "## Tags",
+        "## Tests\n\n- tests/gone_test.rs\n\n## Tags",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/lib.rs.md",
+        "## Dependencies\n\n- src/parser/mod.rs",
+        "## Dependencies\n\n- src/parser/mod.rs\n- src/gone.rs",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/b.rs.md",
+        "description:",
+        "description: [unclosed\nother:",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/parser/lexer.rs.md",
+        "-->",
+        "over_scoped: 900/400\n-->",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/parser/lexer.rs.md",
+        "## Dependents\n\n- src/parser/mod.rs",
+        "## Dependents\n\n(none)",
+    );
+    // Sources: one body edit, one interface change, one deleted, one new file nobody indexed.
+    edit(&p, "src/parser/mod.rs", "//!", "// a comment\n//!");
+    p.write(
+        "src/lib.rs",
+        format!("{}\npub fn added() {{}}\n", p.read("src/lib.rs")),
+    );
+    std::fs::remove_file(p.path("src/c.rs")).unwrap();
+    p.write("src/d.rs", "pub fn d() {}\n");
+    // Stack: a post with a missing file, a duplicate id, a score that disagrees with its history.
+    lexi_ok(
+        &p,
+        &[
+            "stack",
+            "post",
+            "--title",
+            "Lexer",
+            "--file",
+            "src/a.rs",
+            "--concept",
+            "Parsing",
+            "--problem",
+            "p",
+            "--evidence",
+            "e",
+        ],
+    );
+    let post = ".lexibrary/stack/ST-001-lexer.md";
+    p.write(
+        ".lexibrary/stack/ST-001-copy.md",
+        p.read(post).replace("title: Lexer", "title: Copy"),
+    );
+    edit(&p, post, "- src/a.rs", "- src/a.rs\n  - src/missing.rs");
+    edit(&p, post, "votes: 0", "votes: 5");
+    let out = run(
+        &p,
+        p.lexictl(&["validate", "--severity", "info", "--format", "json"]),
+    );
+    assert_eq!(out.code, 2, "{}", out.both());
+    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let found: Vec<String> = report["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|issue| {
+            let line = issue["line"]
+                .as_u64()
+                .map(|l| format!(":{l}"))
+                .unwrap_or_default();
+            format!(
+                "{:<8} {:<30} {}{line}",
+                issue["severity"].as_str().unwrap(),
+                issue["check"].as_str().unwrap(),
+                issue["file"].as_str().unwrap()
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("validate_seeded", found.join("\n"));
+    // Every check id is exercised.
+    for (id, _, _) in lexibrarian::knowledge::validate::CHECKS {
+        assert!(
+            found.iter().any(|line| line.contains(&format!(" {id} "))),
+            "{id} not reported:\n{}",
+            found.join("\n")
+        );
+    }
+    // The secret's value is never printed.
+    assert!(!out.stdout.contains("AKIAIOSFODNN7EXAMPLE"));
+    // Tiers filter; errors only still exits 2.
+    let errors = run(&p, p.lexictl(&["validate", "--severity", "error"]));
+    assert_eq!(errors.code, 2);
+    assert!(!errors.stdout.contains("Warnings"), "{}", errors.stdout);
+    // GitHub annotations, one per finding.
+    let github = run(&p, p.lexictl(&["validate", "--format", "github"]));
+    assert!(
+        github
+            .stdout
+            .lines()
+            .all(|line| line.starts_with("::error file=") || line.starts_with("::warning file=")),
+        "{}",
+        github.stdout
+    );
+    assert!(
+        github
+            .stdout
+            .contains("title=lexibrarian broken-wikilink::[[Nowhere]] does not resolve"),
+        "{}",
+        github.stdout
+    );
+    // JSON stays valid through a pipe.
+    let piped = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} validate --format json | cat",
+            crate::support::bin_dir().join("lexictl").display()
+        ))
+        .current_dir(&p.root)
+        .output()
+        .unwrap();
+    assert!(serde_json::from_slice::<serde_json::Value>(&piped.stdout).is_ok());
+    // Validate is read-only.
+    assert!(p
+        .git(&["status", "--porcelain"])
+        .lines()
+        .all(|line| !line.contains(".lexibrary/src/lib.rs.md") || line.starts_with(" M")));
+    // Status reflects it.
+    let status = run(&p, p.lexictl(&["status", "--quiet"]));
+    assert_eq!(status.code, 2);
+    assert!(
+        status.stdout.starts_with("lexibrarian: ") && status.stdout.contains(" stale"),
+        "{}",
+        status.stdout
+    );
+    let full = run(&p, p.lexictl(&["status", "--format", "json"]));
+    let json: serde_json::Value = serde_json::from_str(&full.stdout).unwrap();
+    assert_eq!(json["healthy"], false);
+    assert_eq!(json["status"]["stale"], 3, "{}", full.stdout);
+    assert_eq!(json["status"]["concepts"]["active"], 5);
+    assert_eq!(json["status"]["concepts"]["deprecated"], 1);
+}
+
+#[test]
+fn format_github_is_refused_where_it_means_nothing() {
+    let p = clean();
+    let out = run(&p, p.lexi(&["lookup", "src/lib.rs", "--format", "github"]));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("--format github is for `lexictl validate`"),
+        "{}",
+        out.stderr
+    );
+}
