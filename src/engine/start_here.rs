@@ -21,7 +21,8 @@ const CONVENTIONS: &str = "Convention Index";
 const PROTOCOL: &str = "Navigation Protocol";
 const ONTOLOGY: &str = "Ontology";
 
-/// Rough token count (≈ 4 characters per token), enough to keep the bootloader small.
+/// Rough token count (≈ 4 characters per token), for hot paths that cannot afford the tokenizer
+/// (`lexi context`); budgets that are checked use [`crate::tokens::count`].
 pub fn estimate_tokens(text: &str) -> usize {
     text.chars().count().div_ceil(4)
 }
@@ -68,7 +69,8 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         set_ordered(&mut candidate, CONVENTIONS, conventions.clone());
         set_ordered(&mut candidate, PROTOCOL, NAVIGATION_PROTOCOL.to_string());
         let text = candidate.render();
-        if limit == 0 || estimate_tokens(&text) <= budget {
+        // Real cl100k tokens, the same count `lexictl validate` checks the budget with.
+        if limit == 0 || crate::tokens::count(&text) <= budget {
             return text;
         }
         // Over budget: show fewer directories (deepest first, since they sort after their parents).
