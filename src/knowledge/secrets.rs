@@ -4,8 +4,8 @@
 //!
 //! Detected: AWS access key ids, private key blocks, GitHub, Slack, OpenAI and Anthropic tokens, and
 //! generic `password = …` / `api_key: …` assignments whose value looks random (Shannon entropy of at
-//! least 3.5 bits per character over at least 12 characters, so `password = example` is not
-//! flagged). The matched value is never printed: findings name the kind, file and line.
+//! least 3.5 bits per character over at least 12 characters, with a digit, so `password = example` is
+//! not flagged). The matched value is never printed: findings name the kind, file and line.
 
 use std::sync::OnceLock;
 
@@ -71,7 +71,7 @@ pub fn scan_text(file: &str, text: &str) -> Vec<Issue> {
             if let Some(captures) = assignment().and_then(|regex| regex.captures(line)) {
                 if captures
                     .get(1)
-                    .is_some_and(|value| entropy(value.as_str()) >= 3.5)
+                    .is_some_and(|value| looks_random(value.as_str()))
                 {
                     kind = Some("a high-entropy secret assignment");
                 }
@@ -134,6 +134,12 @@ fn collect(library: &std::path::Path, dir: &str, out: &mut Vec<String>) {
             out.push(rel);
         }
     }
+}
+
+/// A value that looks generated rather than written: high entropy and at least one digit
+/// (`example-password` and `use-the-env-var` are prose; `Xk9#mQ2$vL7pR4tZ` is not).
+fn looks_random(value: &str) -> bool {
+    entropy(value) >= 3.5 && value.chars().any(|c| c.is_ascii_digit())
 }
 
 /// Shannon entropy in bits per character.
