@@ -141,6 +141,10 @@ pub struct GitRepo {
     repo: gix::Repository,
     workdir: PathBuf,
     skipped_non_utf8: Cell<usize>,
+    /// Whether git configuration (or the environment) names a committer. When it does not, a fixed
+    /// fallback is installed in the in-memory config so notes commits and their reflog entries can
+    /// still be written; [`GitRepo::identity`] still reports `None`.
+    has_identity: bool,
 }
 
 impl std::fmt::Debug for GitRepo {
@@ -179,10 +183,16 @@ impl GitRepo {
             return Ok(None);
         };
         let workdir = std::path::absolute(workdir).unwrap_or_else(|_| workdir.to_path_buf());
+        let mut repo = repo;
+        let has_identity = repo.committer().is_some_and(|signature| signature.is_ok());
+        if !has_identity {
+            let _ = repo.committer_or_set_fallback(notes::FALLBACK_NAME, notes::FALLBACK_EMAIL);
+        }
         Ok(Some(GitRepo {
             repo,
             workdir,
             skipped_non_utf8: Cell::new(0),
+            has_identity,
         }))
     }
 

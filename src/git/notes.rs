@@ -62,6 +62,9 @@ impl GitRepo {
 
     /// The committer identity git would use, if one is configured.
     pub fn identity(&self) -> Option<Identity> {
+        if !self.has_identity {
+            return None;
+        }
         let signature = self.repo.committer()?.ok()?;
         let name = signature.name.to_string();
         let email = signature.email.to_string();

@@ -5,6 +5,7 @@ mod fake_llm;
 mod support;
 
 mod test_bad_input;
+mod test_ci;
 mod test_formats;
 mod test_hooks;
 mod test_index;
