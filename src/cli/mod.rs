@@ -204,8 +204,12 @@ fn with_context(
     };
     // A git alias (`!lexi …`) runs from the top level with GIT_PREFIX set to where the user was:
     // resolve relative paths from there. (`git lexi …` keeps the cwd and sets no prefix.)
+    // Hooks get GIT_PREFIX too, but run where the user was and with GIT_INDEX_FILE set: only an
+    // alias (no index variable, run from the top level) needs the prefix.
+    let alias =
+        std::env::var_os("GIT_INDEX_FILE").is_none() && std::env::var_os("GIT_DIR").is_none();
     let cwd = match std::env::var("GIT_PREFIX") {
-        Ok(prefix) if !prefix.is_empty() && cwd.join(&prefix).is_dir() => cwd.join(prefix),
+        Ok(prefix) if alias && !prefix.is_empty() && cwd.join(&prefix).is_dir() => cwd.join(prefix),
         _ => cwd,
     };
     let ctx = Context {

@@ -2,8 +2,7 @@
 //! in milliseconds, so it only starts a detached background worker, which runs
 //! `lexictl update --changed-only` until the library has caught up with every commit.
 //!
-//! - **Skips**: while a rebase, cherry-pick or merge sequence is in progress, post-commit (and
-//!   post-merge) does nothing
+//! - **Skips**: while a rebase is in progress, post-commit (and post-merge) does nothing
 //!   (it fires once per replayed commit); post-rewrite fires once at the end and does the work.
 //! - **Detached**: the worker gets its own process group, stdin from `/dev/null` and its output appended
 //!   to `<git-path lexibrarian>/hook.log`, so `git commit | cat` (how agents and IDEs run git) does
@@ -68,9 +67,9 @@ pub fn trigger(start: &Path, event: &str, program: &Path) -> anyhow::Result<Trig
     {
         return Ok(Triggered::Skipped("no .lexibrary/ in this repository"));
     }
-    if event != "post-rewrite" && repo.operation_in_progress() {
+    if event != "post-rewrite" && repo.rebase_in_progress() {
         return Ok(Triggered::Skipped(
-            "a rebase, cherry-pick or merge is in progress (post-rewrite updates once at the end)",
+            "a rebase is in progress (post-rewrite updates once at the end)",
         ));
     }
     let state = StateDir::new(repo.state_dir());

@@ -535,6 +535,13 @@ pub fn run(
                 let out = generate::regenerate(&structural, item, dependents)?;
                 return Ok(Some(archivist_write(item, out)));
             }
+            // A move of a design file the Archivist wrote and never anyone edited is the
+            // Archivist's write too; footer refreshes of agent edits are not.
+            let moved_unedited = item.level == ChangeLevel::Renamed
+                && item
+                    .design_text
+                    .as_deref()
+                    .is_some_and(text_is_unedited_any);
             let (text, description) = match item.level {
                 ChangeLevel::Renamed => {
                     let from = moves.get(rel).map(String::as_str).unwrap_or("");
@@ -592,7 +599,8 @@ pub fn run(
                         // D-061: the text this refresh was computed from.
                         expected: Some(current.clone()),
                         description: design.frontmatter.description.clone(),
-                        generation: None,
+                        // Only an unedited (Archivist-written) file gets here: record it.
+                        generation: Some(crate::archivist::Generation::offline("structural", 0)),
                         over_budget: None,
                     }));
                 }
@@ -603,7 +611,8 @@ pub fn run(
                 text,
                 expected: item.design_text.clone(),
                 description,
-                generation: None,
+                generation: moved_unedited
+                    .then(|| crate::archivist::Generation::offline("structural", 0)),
                 over_budget: None,
             }))
         })
@@ -1758,11 +1767,18 @@ fn record_provenance(
         .iter()
         .filter_map(|provenance| {
             let blob = provenance.blob.clone()?;
+            // What the Archivist did to this text: wrote its sections, only refreshed its
+            // Dependents, or moved it with its source.
+            let kind = match provenance.level {
+                ChangeLevel::Unchanged => "dependents_refreshed",
+                ChangeLevel::Renamed => "moved",
+                _ => "generated",
+            };
             let mut event = serde_json::json!({
                 "ts": ts,
                 "v": 1,
                 "id": event_id(&provenance.source),
-                "kind": "generated",
+                "kind": kind,
                 "commit": head,
             });
             if let (Some(map), Ok(serde_json::Value::Object(fields))) =
@@ -1785,6 +1801,12 @@ fn record_provenance(
         state.log(&warning);
         warnings.push(warning);
     }
+}
+
+/// Whether a design file's text is exactly what a generator wrote (its footer's design hash holds
+/// and nothing follows the footer).
+fn text_is_unedited_any(text: &str) -> bool {
+    text_is_unedited("", text)
 }
 
 fn provenance_line(provenance: &Provenance) -> String {

@@ -17,11 +17,20 @@ use super::{GitError, GitRepo};
 
 /// First line of our block; the version lets a future release recognise and replace old blocks.
 pub const BLOCK_OPEN: &str = "# >>> lexibrarian v1 >>>";
+/// The first line when installing had to add a newline to a file that did not end with one.
+const BLOCK_OPEN_ADDED_NEWLINE: &str =
+    "# >>> lexibrarian v1 >>> (added a newline before this line)";
 /// Last line of our block.
 pub const BLOCK_CLOSE: &str = "# <<< lexibrarian <<<";
 /// The hooks Lexibrarian installs: post-commit for commits, post-merge for merges made by `git merge`
-/// and `git pull` (which do not fire post-commit), post-rewrite for amend and rebase.
-pub const HOOKS: &[&str] = &["post-commit", "post-merge", "post-rewrite"];
+/// and `git pull`, post-applypatch for `git am` (neither fires post-commit), post-rewrite for amend
+/// and rebase.
+pub const HOOKS: &[&str] = &[
+    "post-commit",
+    "post-merge",
+    "post-applypatch",
+    "post-rewrite",
+];
 
 /// A hook manager that owns the repository's hook files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,43 +166,83 @@ pub enum Removed {
     NotInstalled,
 }
 
-/// Add our block for `hook` to the hook file at `path`, creating it (executable) if needed.
-pub fn install(path: &Path, hook: &str) -> std::io::Result<Installed> {
+/// Why a hook file cannot take our block.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// The hook is written in another language; a shell block would break it.
+    #[error("{path} is a {interpreter} script, not a shell script: adding our shell block would break it. Call `lexictl hook {hook}` from it yourself (see `lexictl setup --print-hook`)")]
+    NotShell {
+        path: String,
+        interpreter: String,
+        hook: String,
+    },
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Add our block for `hook` to the hook file at `path`, creating it (executable) if needed. An
+/// existing file keeps its mode (a disabled, non-executable hook stays disabled) and a symlinked
+/// hook is edited through the link.
+pub fn install(path: &Path, hook: &str) -> Result<Installed, InstallError> {
+    let path = &resolve_link(path);
     let wanted = block(hook);
     let existing = match std::fs::read_to_string(path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => return Err(err),
+        Err(err) => return Err(err.into()),
     };
     let (text, outcome) = match existing {
         None => (format!("#!/bin/sh\n{wanted}"), Installed::Created),
-        Some(text) => match find_block(&text) {
-            Some((start, end)) if text[start..end] == wanted => return Ok(Installed::Unchanged),
-            Some((start, end)) => (
-                format!("{}{wanted}{}", &text[..start], &text[end..]),
-                Installed::Updated,
-            ),
-            None => (insert(&text, &wanted), Installed::Added),
-        },
+        Some(text) => {
+            if let Some(interpreter) = non_shell_interpreter(&text) {
+                return Err(InstallError::NotShell {
+                    path: path.display().to_string(),
+                    interpreter,
+                    hook: hook.to_string(),
+                });
+            }
+            match find_block(&text) {
+                Some((start, end))
+                    if text[start..end].replacen(BLOCK_OPEN_ADDED_NEWLINE, BLOCK_OPEN, 1)
+                        == wanted =>
+                {
+                    return Ok(Installed::Unchanged)
+                }
+                Some((start, end)) => (
+                    format!("{}{wanted}{}", &text[..start], &text[end..]),
+                    Installed::Updated,
+                ),
+                None => (insert(&text, &wanted), Installed::Added),
+            }
+        }
     };
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
+    let permissions = std::fs::metadata(path).ok().map(|meta| meta.permissions());
     crate::library::atomic::write(path, text.as_bytes())?;
-    make_executable(path)?;
+    match permissions {
+        Some(permissions) => std::fs::set_permissions(path, permissions)?,
+        None => make_executable(path)?,
+    }
     Ok(outcome)
 }
 
 /// Remove our block from the hook file at `path`; delete the file if nothing else is left.
 pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
+    let path = &resolve_link(path);
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Removed::NotInstalled),
         Err(err) => return Err(err),
     };
-    let Some((start, end)) = find_block(&text) else {
+    let Some((mut start, end)) = find_block(&text) else {
         return Ok(Removed::NotInstalled);
     };
+    // The newline we added because the file did not end with one goes too.
+    if text[start..].starts_with(BLOCK_OPEN_ADDED_NEWLINE) && text[..start].ends_with('\n') {
+        start -= 1;
+    }
     let rest = format!("{}{}", &text[..start], &text[end..]);
     let only_shebang = rest
         .lines()
@@ -206,6 +255,28 @@ pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
     crate::library::atomic::write(path, rest.as_bytes())?;
     std::fs::set_permissions(path, permissions)?;
     Ok(Removed::Block)
+}
+
+/// The file a (possibly symlinked) hook path really is, so edits go through the link.
+fn resolve_link(path: &Path) -> std::path::PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// The interpreter of a hook whose shebang is not a POSIX-ish shell (`python3`, `node`, …).
+fn non_shell_interpreter(text: &str) -> Option<String> {
+    let shebang = text.lines().next()?.strip_prefix("#!")?;
+    let mut words = shebang.split_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?.to_string();
+    if program == "env" {
+        program = words.find(|word| !word.starts_with('-'))?.to_string();
+    }
+    let shells = ["sh", "bash", "dash", "zsh", "ksh", "ash", "busybox"];
+    (!shells.contains(&program.as_str())).then_some(program)
 }
 
 /// Whether the hook file at `path` carries our block.
@@ -232,22 +303,30 @@ fn find_block(text: &str) -> Option<(usize, usize)> {
     None
 }
 
-/// `text` with `block` inserted before a trailing `exec` line, or appended.
+/// `text` with `block` inserted before a trailing `exec` or `exit` line (code after either would
+/// never run), or appended.
 fn insert(text: &str, block: &str) -> String {
     let mut offset = 0;
     let mut last_command = None;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim();
         if !trimmed.is_empty() && !trimmed.starts_with('#') {
-            last_command = Some((offset, trimmed.starts_with("exec ") || trimmed == "exec"));
+            let ends = ["exec", "exit"]
+                .iter()
+                .any(|word| trimmed == *word || trimmed.starts_with(&format!("{word} ")));
+            last_command = Some((offset, ends));
         }
         offset += line.len();
     }
     match last_command {
         Some((at, true)) => format!("{}{block}{}", &text[..at], &text[at..]),
         _ if text.is_empty() || text.ends_with('\n') => format!("{text}{block}"),
-        // No final newline: the block starts on its own line, and uninstalling leaves that newline.
-        _ => format!("{text}\n{block}"),
+        // No final newline: the block starts on its own line, marked so that uninstalling removes
+        // that newline too.
+        _ => format!(
+            "{text}\n{}",
+            block.replacen(BLOCK_OPEN, BLOCK_OPEN_ADDED_NEWLINE, 1)
+        ),
     }
 }
 
@@ -274,6 +353,10 @@ post-merge:
   commands:
     lexibrarian:
       run: lexictl hook post-merge </dev/null >/dev/null 2>&1 || true
+post-applypatch:
+  commands:
+    lexibrarian:
+      run: lexictl hook post-applypatch </dev/null >/dev/null 2>&1 || true
 post-rewrite:
   commands:
     lexibrarian:
@@ -345,6 +428,54 @@ mod tests {
         assert!(is_installed(&path));
         assert_eq!(uninstall(&path).unwrap(), Removed::File);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn exit_lines_modes_links_and_missing_newlines_are_respected() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post-commit");
+        std::fs::write(&path, "#!/bin/sh\necho mine\nexit 0\n").unwrap();
+        install(&path, "post-commit").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.find(BLOCK_OPEN).unwrap() < text.find("exit 0").unwrap(),
+            "{text}"
+        );
+        // No final newline, not executable, behind a symlink: all restored exactly.
+        let target = dir.path().join("real-hook");
+        std::fs::write(&target, "#!/bin/bash\necho no newline").unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let link = dir.path().join("post-merge");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        install(&link, "post-merge").unwrap();
+        assert_eq!(install(&link, "post-merge").unwrap(), Installed::Unchanged);
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(
+            std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
+        uninstall(&link).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            "#!/bin/bash\necho no newline"
+        );
+    }
+
+    #[test]
+    fn hooks_in_other_languages_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("post-commit");
+        std::fs::write(&path, "#!/usr/bin/env python3\nprint('x')\n").unwrap();
+        let err = install(&path, "post-commit").unwrap_err();
+        assert!(err.to_string().contains("is a python3 script"), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "#!/usr/bin/env python3\nprint('x')\n"
+        );
     }
 
     #[test]

@@ -232,6 +232,20 @@ impl GitRepo {
         )
     }
 
+    /// Whether a rebase is in progress (interactive or not, including `git am`'s rebase mode):
+    /// the operations that fire post-commit once per replayed commit and post-rewrite once at the
+    /// end. (`git am`, cherry-pick and revert sequences fire no post-rewrite, so a hook must not wait
+    /// for one.)
+    pub fn rebase_in_progress(&self) -> bool {
+        use gix::state::InProgress;
+        matches!(
+            self.repo.state(),
+            Some(
+                InProgress::Rebase | InProgress::RebaseInteractive | InProgress::ApplyMailboxRebase
+            )
+        )
+    }
+
     /// Whether a rebase, cherry-pick, merge, revert, `git am` or bisect is in progress in this
     /// worktree (`rebase-merge/`, `rebase-apply/`, `CHERRY_PICK_HEAD`, `MERGE_HEAD`,
     /// `REVERT_HEAD` or `BISECT_LOG` in the per-worktree git directory).

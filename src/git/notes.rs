@@ -139,9 +139,11 @@ impl GitRepo {
             if attempt > 0 {
                 std::thread::sleep(backoff(attempt));
             }
+            let before = self.notes_commit(notes_ref)?;
             match self.try_append(notes_ref, &objects, appends, message) {
                 Ok(()) => return Ok(()),
-                Err(err) => last_error = Some(err),
+                Err(err) if self.lost_race(notes_ref, before) => last_error = Some(err),
+                Err(err) => return Err(err),
             }
         }
         Err(last_error.unwrap_or_else(|| GitError::Notes {
@@ -211,15 +213,26 @@ impl GitRepo {
             if attempt > 0 {
                 std::thread::sleep(backoff(attempt));
             }
+            let before = self.notes_commit(notes_ref)?;
             match self.try_merge(notes_ref, other_ref) {
                 Ok(outcome) => return Ok(outcome),
-                Err(err) => last_error = Some(err),
+                Err(err) if self.lost_race(notes_ref, before) => last_error = Some(err),
+                Err(err) => return Err(err),
             }
         }
         Err(last_error.unwrap_or_else(|| GitError::Notes {
             action: "merge notes".into(),
             message: "gave up after repeated conflicts".into(),
         }))
+    }
+
+    /// Whether a failed attempt lost a race with another writer (the ref moved, or its lock is
+    /// held) — worth retrying — rather than failing for a reason a retry cannot fix.
+    fn lost_race(&self, notes_ref: &str, before: Option<gix::ObjectId>) -> bool {
+        let moved = self.notes_commit(notes_ref).ok() != Some(before);
+        let lock = self.repo.common_dir().join(format!("{notes_ref}.lock"));
+        let packed_lock = self.repo.common_dir().join("packed-refs.lock");
+        moved || lock.exists() || packed_lock.exists()
     }
 
     fn try_merge(&self, notes_ref: &str, other_ref: &str) -> Result<MergeOutcome, GitError> {

@@ -84,23 +84,86 @@ pub fn write(
     Ok(rel)
 }
 
-/// The note waiting in `dir`, if any; deleted afterwards unless `peek` or it does not parse.
-pub fn read(project: &Project, dir: &str, peek: bool) -> anyhow::Result<Option<Found>> {
+/// The note waiting in `dir`, if any. Unless `peek`, the note is first *claimed* — renamed to a name
+/// only this process knows — so two agents reading at once never both get it, and a note written
+/// meanwhile is not deleted unread. The caller prints it and then calls [`Claimed::consume`]; if
+/// printing fails, [`Claimed::restore`] puts it back. A note that does not parse is never claimed.
+pub fn read(project: &Project, dir: &str, peek: bool) -> anyhow::Result<Option<(Found, Claimed)>> {
     ensure_directory(project, dir)?;
-    let found = read_found(project, dir)?;
-    if let Some(found) = &found {
-        if !peek && found.note.is_some() {
-            match std::fs::remove_file(project.abs(&found.path)) {
-                Ok(()) => {}
-                // Another agent consumed it at the same moment: it was read, which is what counts.
-                Err(err) if err.kind() == ErrorKind::NotFound => {}
-                Err(err) => {
-                    return Err(err).with_context(|| format!("cannot delete {}", found.path))
-                }
+    let Some(found) = read_found(project, dir)? else {
+        return Ok(None);
+    };
+    if peek || found.note.is_none() {
+        return Ok(Some((
+            found,
+            Claimed {
+                path: None,
+                original: None,
+            },
+        )));
+    }
+    let original = project.abs(&found.path);
+    // Claimed notes wait in the gitignored cache, never next to the library's tracked files.
+    let cache = project.library_dir().join(CACHE_DIR);
+    std::fs::create_dir_all(&cache)
+        .with_context(|| format!("cannot create {}", cache.display()))?;
+    let claimed = cache.join(format!("iwh-reading-{}", std::process::id()));
+    match std::fs::rename(&original, &claimed) {
+        Ok(()) => {}
+        // Another agent claimed it first: it is theirs.
+        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(err).with_context(|| format!("cannot claim {}", found.path)),
+    }
+    // Re-read the claimed file: what we print is exactly what we took.
+    let text = std::fs::read(&claimed).with_context(|| format!("cannot read {}", found.path))?;
+    let found = parsed(dir, found.path, String::from_utf8_lossy(&text).into_owned());
+    Ok(Some((
+        found,
+        Claimed {
+            path: Some(claimed),
+            original: Some(original),
+        },
+    )))
+}
+
+/// A note taken out of its directory by [`read`], until it is consumed or restored.
+#[derive(Debug)]
+pub struct Claimed {
+    path: Option<std::path::PathBuf>,
+    original: Option<std::path::PathBuf>,
+}
+
+impl Claimed {
+    /// Whether the note was taken (read without `--peek`).
+    pub fn taken(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// The note was delivered: delete it.
+    pub fn consume(self) -> anyhow::Result<()> {
+        if let Some(path) = &self.path {
+            std::fs::remove_file(path)
+                .with_context(|| format!("cannot delete {}", path.display()))?;
+        }
+        Ok(())
+    }
+
+    /// The note could not be delivered: put it back, unless a new note was written meanwhile (then
+    /// the old one stays in `.lexibrary/.cache/` as `iwh-unread-<pid>` and a warning says so).
+    pub fn restore(self) {
+        if let (Some(path), Some(original)) = (&self.path, &self.original) {
+            if original.exists() {
+                let kept = path.with_file_name(format!("iwh-unread-{}", std::process::id()));
+                let _ = std::fs::rename(path, &kept);
+                eprintln!(
+                    "warning: a new note arrived meanwhile; the unread one is kept at {}",
+                    kept.display()
+                );
+            } else {
+                let _ = std::fs::rename(path, original);
             }
         }
     }
-    Ok(found)
 }
 
 fn read_found(project: &Project, dir: &str) -> anyhow::Result<Option<Found>> {

@@ -130,22 +130,34 @@ impl<'p> Stack<'p> {
             }
             Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if id_from_file_name(name).as_deref() == Some(id.as_str()) {
-                let rel = format!("{LIBRARY_DIR}/{STACK_DIR}/{name}");
-                let text = std::fs::read_to_string(entry.path())
-                    .with_context(|| format!("cannot read {rel}"))?;
-                let post = Post::parse(&rel, &text)?;
-                if post.meta.id != id {
-                    bail!(
-                        "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
-                        post.meta.id
-                    );
-                }
-                return Ok((rel, post));
+        let mut matches: Vec<(String, PathBuf)> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let name = entry.file_name().to_str()?.to_string();
+                (id_from_file_name(&name).as_deref() == Some(id.as_str()))
+                    .then(|| (format!("{LIBRARY_DIR}/{STACK_DIR}/{name}"), entry.path()))
+            })
+            .collect();
+        matches.sort();
+        if matches.len() > 1 {
+            let paths: Vec<&str> = matches.iter().map(|(rel, _)| rel.as_str()).collect();
+            bail!(
+                "{id} is used by {} posts ({}), probably written in two clones; renumber one (file name and `id:`) before changing either",
+                matches.len(),
+                paths.join(", ")
+            );
+        }
+        if let Some((rel, path)) = matches.pop() {
+            let text =
+                std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
+            let post = Post::parse(&rel, &text)?;
+            if post.meta.id != id {
+                bail!(
+                    "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
+                    post.meta.id
+                );
             }
+            return Ok((rel, post));
         }
         bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
     }
@@ -285,21 +297,26 @@ impl<'p> Stack<'p> {
             Direction::Up => 1,
             Direction::Down => -1,
         };
+        if let Some(number) = answer {
+            if !post.has_answer(number) {
+                bail!(
+                    "{} has no answer A{number}; `lexi stack view {}` lists them",
+                    post.meta.id,
+                    post.meta.id
+                );
+            }
+        }
+        // With git, the history is the truth: the score becomes its net plus this vote, which also
+        // repairs a count that a merge of two clones' frontmatter got wrong.
+        let recorded = self.history_net(&post.meta.id, answer);
         let net = match answer {
             None => {
-                post.meta.votes += delta;
+                post.meta.votes = recorded.unwrap_or(post.meta.votes) + delta;
                 post.meta.votes
             }
             Some(number) => {
-                if !post.has_answer(number) {
-                    bail!(
-                        "{} has no answer A{number}; `lexi stack view {}` lists them",
-                        post.meta.id,
-                        post.meta.id
-                    );
-                }
                 let score = post.meta.answer_votes.entry(number).or_insert(0);
-                *score += delta;
+                *score = recorded.unwrap_or(*score) + delta;
                 *score
             }
         };
@@ -453,6 +470,20 @@ impl<'p> Stack<'p> {
             unreadable,
             net_votes,
         })
+    }
+
+    /// The net of the recorded votes on the post (`answer: None`) or one answer, if git is here.
+    fn history_net(&self, id: &str, answer: Option<u32>) -> Option<i64> {
+        let git = self.git.as_ref()?;
+        let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes());
+        let note = git.note(STACK_NOTES, &anchor).ok()?.unwrap_or_default();
+        Some(
+            note.lines()
+                .filter_map(|line| serde_json::from_str::<Event>(line).ok())
+                .filter(|event| event.kind == "vote" && event.answer == answer)
+                .filter_map(|event| event.delta)
+                .sum(),
+        )
     }
 
     fn event(&self, post: &str, kind: &str, author: &str) -> Event {

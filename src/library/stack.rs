@@ -355,37 +355,35 @@ struct AnswerBlock {
 }
 
 impl Blocks {
+    /// Only our own structure splits the body: the `## Answers` heading ends the post part, and
+    /// `### A<n>` headings after it start answers. Any other heading an author wrote (`## Steps` in
+    /// a problem) is content. Headings inside code fences never count.
     fn scan(body: &str) -> Blocks {
         let mut post_end = body.len();
         let mut has_answers_heading = false;
         let mut answers: Vec<AnswerBlock> = Vec::new();
-        let mut in_fence = false;
+        let mut fence = Fence::default();
         let mut offset = 0;
         for line in body.split_inclusive('\n') {
             let trimmed = line.trim_end();
-            if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-                in_fence = !in_fence;
-            } else if !in_fence {
-                let answer_number = trimmed
-                    .strip_prefix("### A")
-                    .and_then(|digits| digits.trim().parse::<u32>().ok());
-                let level_two = trimmed.starts_with("## ");
-                if answer_number.is_some() || (level_two && trimmed != "## Problem") {
-                    if let Some(last) = answers.last_mut() {
-                        last.end = block_end(body, last.start, offset);
-                    } else if post_end == body.len() {
-                        post_end = block_end(body, 0, offset);
-                    }
-                }
-                if trimmed == "## Answers" {
+            if !fence.inside(trimmed) {
+                if !has_answers_heading && trimmed == "## Answers" {
                     has_answers_heading = true;
-                }
-                if let Some(number) = answer_number {
-                    answers.push(AnswerBlock {
-                        number,
-                        start: offset,
-                        end: body.len(),
-                    });
+                    post_end = block_end(body, 0, offset);
+                } else if has_answers_heading {
+                    if let Some(number) = trimmed
+                        .strip_prefix("### A")
+                        .and_then(|digits| digits.trim().parse::<u32>().ok())
+                    {
+                        if let Some(last) = answers.last_mut() {
+                            last.end = block_end(body, last.start, offset);
+                        }
+                        answers.push(AnswerBlock {
+                            number,
+                            start: offset,
+                            end: body.len(),
+                        });
+                    }
                 }
             }
             offset += line.len();
@@ -394,6 +392,35 @@ impl Blocks {
             post_end,
             has_answers_heading,
             answers,
+        }
+    }
+}
+
+/// Code-fence tracking: a fence closes only with the same character, at least as long (CommonMark).
+#[derive(Default)]
+struct Fence {
+    open: Option<(char, usize)>,
+}
+
+impl Fence {
+    /// Feed one line; whether it is inside a fence (fence lines themselves count as inside).
+    fn inside(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start();
+        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
+        match (self.open, marker) {
+            (None, Some(c)) if run >= 3 => {
+                self.open = Some((c, run));
+                true
+            }
+            (Some((c, len)), Some(m))
+                if m == c && run >= len && trimmed[run * c.len_utf8()..].trim().is_empty() =>
+            {
+                self.open = None;
+                true
+            }
+            (Some(_), _) => true,
+            (None, _) => false,
         }
     }
 }
@@ -418,13 +445,11 @@ fn block_end(body: &str, start: usize, next: usize) -> usize {
 
 /// Offset of a line equal to `heading` outside code fences.
 fn find_heading(text: &str, heading: &str) -> Option<usize> {
-    let mut in_fence = false;
+    let mut fence = Fence::default();
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let trimmed = line.trim_end();
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            in_fence = !in_fence;
-        } else if !in_fence && trimmed == heading {
+        if !fence.inside(trimmed) && trimmed == heading {
             return Some(offset);
         }
         offset += line.len();
@@ -552,6 +577,30 @@ mod tests {
         // Everything before the insertion point and everything after it is kept.
         let answer2 = before_comment.find("### A2").unwrap();
         assert!(post.body.ends_with(&before_comment[answer2..]));
+    }
+
+    #[test]
+    fn author_headings_and_mixed_fences_do_not_break_the_structure() {
+        let mut post = Post::new(
+            PostMeta {
+                id: "ST-002".into(),
+                title: "t".into(),
+                ..PostMeta::default()
+            },
+            "Intro.\n\n## Steps\n\n1. run",
+            "boom",
+        );
+        post.append_answer("D1", "a", "~~~\n```\n### A7\n~~~");
+        post.append_answer("D2", "b", "second");
+        post.append_answer("D3", "c", "third");
+        assert!(post.append_comment(None, &comment("c", None)));
+        let body = post.read_body();
+        assert_eq!(body.problem, "Intro.\n\n## Steps\n\n1. run");
+        assert_eq!(body.evidence, "boom");
+        assert_eq!(body.comments.len(), 1);
+        let numbers: Vec<u32> = body.answers.iter().map(|a| a.number).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        assert!(post.has_answer(3));
     }
 
     #[test]

@@ -222,12 +222,12 @@ fn a_user_hook_ending_in_exec_still_runs_and_uninstall_restores_it() {
     p.write(".git/hooks/post-commit", user_hook);
     make_executable(&p.path(".git/hooks/post-commit"));
     let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_starts(&out.stdout, "post-commit: added the block (.git/hooks/post-commit)\npost-merge: created (.git/hooks/post-merge)\npost-rewrite: created (.git/hooks/post-rewrite)\n");
+    assert_starts(&out.stdout, "post-commit: added the block (.git/hooks/post-commit)\npost-merge: created (.git/hooks/post-merge)\npost-applypatch: created (.git/hooks/post-applypatch)\npost-rewrite: created (.git/hooks/post-rewrite)\n");
     let installed = p.read(".git/hooks/post-commit");
     assert!(installed.find("# >>> lexibrarian v1").unwrap() < installed.find("exec true").unwrap());
     // Re-running is a no-op.
     let again = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_starts(&again.stdout, "post-commit: already installed (.git/hooks/post-commit)\npost-merge: already installed (.git/hooks/post-merge)\npost-rewrite: already installed (.git/hooks/post-rewrite)\n");
+    assert_starts(&again.stdout, "post-commit: already installed (.git/hooks/post-commit)\npost-merge: already installed (.git/hooks/post-merge)\npost-applypatch: already installed (.git/hooks/post-applypatch)\npost-rewrite: already installed (.git/hooks/post-rewrite)\n");
     p.write("src/new.rs", "pub fn new() {}\n");
     git(&p, "", &["add", "-A"]);
     git(&p, "", &["commit", "-qm", "new"]);
@@ -357,7 +357,7 @@ fn hook_managers_are_not_fought() {
         .build();
     p.init();
     let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_starts(&out.stdout, "post-commit: created (.husky/post-commit)\npost-merge: created (.husky/post-merge)\npost-rewrite: created (.husky/post-rewrite)\n");
+    assert_starts(&out.stdout, "post-commit: created (.husky/post-commit)\npost-merge: created (.husky/post-merge)\npost-applypatch: created (.husky/post-applypatch)\npost-rewrite: created (.husky/post-rewrite)\n");
 }
 
 #[test]
@@ -389,4 +389,34 @@ fn assert_starts(text: &str, prefix: &str) {
         text.starts_with(prefix),
         "expected to start with:\n{prefix}\ngot:\n{text}"
     );
+}
+
+#[test]
+fn commits_applied_by_git_am_are_picked_up() {
+    let p = hooked();
+    // Make two patches on a side branch (without running hooks there), then apply them to main
+    // with `git am`, which fires post-applypatch, not post-commit.
+    git(&p, "", &["checkout", "-qb", "patches"]);
+    for name in ["am1", "am2"] {
+        p.write(&format!("src/{name}.rs"), format!("pub fn {name}() {{}}\n"));
+        git(&p, "", &["add", &format!("src/{name}.rs")]);
+        git(
+            &p,
+            "",
+            &["-c", "core.hooksPath=/dev/null", "commit", "-qm", name],
+        );
+    }
+    git(&p, "", &["format-patch", "-q", "-2", "-o", "../patches"]);
+    git(&p, "", &["checkout", "-q", "main"]);
+    let patches: Vec<String> = std::fs::read_dir(p.root.join("../patches"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path().display().to_string())
+        .collect();
+    let mut sorted = patches;
+    sorted.sort();
+    let mut args = vec!["am", "-q"];
+    args.extend(sorted.iter().map(String::as_str));
+    git(&p, "", &args);
+    wait_for_worker(&p, "");
+    assert!(p.exists(".lexibrary/src/am2.rs.md"), "{}", hook_log(&p, ""));
 }

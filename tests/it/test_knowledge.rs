@@ -354,3 +354,39 @@ fn context_bundles_a_file_within_the_budget() {
         out.stderr
     );
 }
+
+#[test]
+fn an_iwh_note_is_kept_when_it_cannot_be_printed() {
+    let p = knowledge_project();
+    ok(
+        &p,
+        &[
+            "iwh",
+            "write",
+            "src",
+            "--scope",
+            "blocked",
+            "--body",
+            "Do not lose me.",
+        ],
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} iwh read src > /dev/full",
+            crate::support::bin_dir().join("lexi").display()
+        ))
+        .current_dir(&p.root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        p.read(".lexibrary/src/.iwh").contains("Do not lose me."),
+        "the note is back"
+    );
+}

@@ -480,3 +480,30 @@ fn the_problem_can_come_from_stdin() {
     let json: serde_json::Value = serde_json::from_str(&view.stdout).unwrap();
     assert_eq!(json["problem"], "A long problem\nover two lines.");
 }
+
+#[test]
+fn posts_from_two_clones_sharing_an_id_are_refused_and_votes_follow_history() {
+    let p = stack_project();
+    post(&p, "First");
+    // A second file with the same id, as a merge of two clones leaves it.
+    let first = stack_files(&p)["ST-001-first.md"].clone();
+    p.write(
+        ".lexibrary/stack/ST-001-other.md",
+        first.replace("title: First", "title: Other"),
+    );
+    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("ST-001 is used by 2 posts"),
+        "{}",
+        out.stderr
+    );
+    std::fs::remove_file(p.path(".lexibrary/stack/ST-001-other.md")).unwrap();
+    // Two upvotes recorded, but a merge left `votes: 1` in the frontmatter: the next vote repairs it.
+    run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    let path = ".lexibrary/stack/ST-001-first.md";
+    p.write(path, p.read(path).replace("votes: 2", "votes: 1"));
+    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    assert_eq!(out.stdout, "ST-001: ▲3\n");
+}

@@ -19,6 +19,8 @@ pub struct Args {
 pub enum Event {
     /// After a commit.
     PostCommit,
+    /// After `git am` applied a patch.
+    PostApplypatch,
     /// After `git merge` or `git pull` (git passes 1 for a squash merge).
     PostMerge {
         /// Whether it was a squash merge.
@@ -39,6 +41,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let event = match &args.event {
         Event::PostCommit => "post-commit",
         Event::PostMerge { .. } => "post-merge",
+        Event::PostApplypatch => "post-applypatch",
         Event::PostRewrite { .. } => "post-rewrite",
         Event::Worker => {
             hook::worker(&ctx.cwd, &program)?;

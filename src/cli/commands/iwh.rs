@@ -88,25 +88,39 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 warn("I Was Here notes are disabled in this project (iwh.enabled: false)");
             }
             let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
-            let found = iwh::read(&project, &dir, *peek)?;
-            match ctx.format {
+            let (found, claimed) = match iwh::read(&project, &dir, *peek)? {
+                Some((found, claimed)) => (Some(found), Some(claimed)),
+                None => (None, None),
+            };
+            let consumed = claimed.as_ref().is_some_and(|c| c.taken());
+            let printed = match ctx.format {
                 Format::Json => print_json(
-                    &serde_json::json!({"directory": dir, "found": found, "consumed": found.as_ref().is_some_and(|f| f.note.is_some() && !peek)}),
-                )?,
+                    &serde_json::json!({"directory": dir, "found": found, "consumed": consumed}),
+                ),
                 Format::Text | Format::Github => match &found {
-                    None => print_text(&format!("No note waits in {}.\n", shown(&dir)))?,
-                    Some(found) => {
-                        print_text(&render(found))?;
-                        if found.note.is_none() {
-                            warn(&format!(
-                                "{} does not parse, so it was kept; act on it, then delete it by hand",
-                                found.path
-                            ));
-                        } else if !peek {
-                            eprintln!("(consumed: {} deleted)", found.path);
-                        }
-                    }
+                    None => print_text(&format!("No note waits in {}.\n", shown(&dir))),
+                    Some(found) => print_text(&render(found)),
                 },
+            };
+            // Delete the note only once it was delivered.
+            match (printed, claimed) {
+                (Err(err), Some(claimed)) => {
+                    claimed.restore();
+                    return Err(err);
+                }
+                (Err(err), None) => return Err(err),
+                (Ok(()), Some(claimed)) => claimed.consume()?,
+                (Ok(()), None) => {}
+            }
+            if let (Some(found), Format::Text | Format::Github) = (&found, ctx.format) {
+                if found.note.is_none() {
+                    warn(&format!(
+                        "{} does not parse, so it was kept; act on it, then delete it by hand",
+                        found.path
+                    ));
+                } else if consumed {
+                    eprintln!("(consumed: {} deleted)", found.path);
+                }
             }
         }
         Command::List => {
