@@ -27,7 +27,7 @@ fn workflow(index: usize) -> Vec<Step> {
         .unwrap();
     let mut steps = Vec::new();
     let mut current: Vec<&str> = Vec::new();
-    let mut flush = |lines: &mut Vec<&str>, steps: &mut Vec<Step>| {
+    let flush = |lines: &mut Vec<&str>, steps: &mut Vec<Step>| {
         if let Some(step) = parse_step(lines) {
             steps.push(step);
         }
