@@ -5,7 +5,8 @@
 //! and, for information, a free-text `lexi search <word>` (body matches). The first run after
 //! generation builds the derived corpus cache under `.lexibrary/.cache/` and is reported separately
 //! (cold); the medians are over warm runs. Targets: search and concepts median < 150 ms, context
-//! median < 50 ms.
+//! median < 50 ms. Issue 6, on the same library after a real `lexictl update`: `lexictl validate`
+//! median < 2 s, `lexictl status --quiet` median < 200 ms.
 //!
 //! Run: `cargo bench --bench knowledge` (options: `-- --designs N --concepts N --posts N --runs N --keep DIR`).
 
@@ -86,6 +87,35 @@ fn main() {
             ms(times[0])
         );
     }
+    // Issue 6: `lexictl validate` and `lexictl status --quiet` on the same library, after a real
+    // `lexictl update` has filled the engine's cache (status reads it).
+    let lexictl = env!("CARGO_BIN_EXE_lexictl");
+    let started = Instant::now();
+    let status = Command::new(lexictl)
+        .args(["update"])
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .status()
+        .expect("spawn lexictl");
+    assert!(status.success());
+    eprintln!(
+        "lexictl update over the generated library: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    for (name, args, target_ms, runs) in [
+        ("validate", vec!["validate"], 2000.0, 5usize),
+        ("status --quiet", vec!["status", "--quiet"], 200.0, runs),
+    ] {
+        let mut times: Vec<Duration> = (0..runs)
+            .map(|_| time_any_exit(lexictl, root, &args))
+            .collect();
+        times.sort();
+        println!(
+            "lexictl {name}: median {:.1} ms, min {:.1} ms (target: median < {target_ms} ms)",
+            ms(times[runs / 2]),
+            ms(times[0])
+        );
+    }
     // One design file edited: the next search re-reads only that file.
     let edited = root.join(format!(".lexibrary/{}.md", sources[7]));
     let text = std::fs::read_to_string(&edited).expect("read");
@@ -116,6 +146,24 @@ fn time(lexi: &str, root: &Path, args: &[String]) -> Duration {
         .expect("spawn lexi");
     let elapsed = started.elapsed();
     assert!(status.success(), "lexi {args:?} failed");
+    elapsed
+}
+
+/// Wall time of a command that may exit 2 (findings), but not 1 (errors).
+fn time_any_exit(program: &str, root: &Path, args: &[&str]) -> Duration {
+    let started = Instant::now();
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("spawn");
+    let elapsed = started.elapsed();
+    assert!(
+        matches!(status.code(), Some(0 | 2)),
+        "{program} {args:?} failed"
+    );
     elapsed
 }
 

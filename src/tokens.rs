@@ -21,6 +21,70 @@ pub fn count(text: &str) -> usize {
     }
 }
 
+/// Token counts remembered by content (SHA-256), so checking 20,000 unchanged design files does not
+/// tokenise them again. Stored in a derived, gitignored file; a missing or damaged one is just empty.
+#[derive(Debug, Default)]
+pub struct CountCache {
+    counts: std::sync::Mutex<std::collections::HashMap<String, usize>>,
+    changed: std::sync::atomic::AtomicBool,
+}
+
+impl CountCache {
+    /// Load the cache at `path` (empty when absent or unreadable).
+    pub fn load(path: &std::path::Path) -> CountCache {
+        let counts = std::fs::read_to_string(path)
+            .map(|text| {
+                text.lines()
+                    .filter_map(|line| {
+                        let (hash, count) = line.split_once('\t')?;
+                        Some((hash.to_string(), count.parse().ok()?))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        CountCache {
+            counts: std::sync::Mutex::new(counts),
+            changed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// The cl100k token count of `text`, from the cache when this exact text was counted before.
+    pub fn count(&self, text: &str) -> usize {
+        let key = crate::hash::sha256_hex(text.as_bytes());
+        if let Some(count) = self
+            .counts
+            .lock()
+            .ok()
+            .and_then(|map| map.get(&key).copied())
+        {
+            return count;
+        }
+        let counted = count(text);
+        if let Ok(mut map) = self.counts.lock() {
+            map.insert(key, counted);
+            self.changed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        counted
+    }
+
+    /// Write the cache back if anything was added (best effort).
+    pub fn save(&self, path: &std::path::Path) {
+        if !self.changed.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        let Ok(map) = self.counts.lock() else { return };
+        let mut text = String::with_capacity(map.len() * 72);
+        for (hash, count) in map.iter() {
+            text.push_str(&format!("{hash}\t{count}\n"));
+        }
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = crate::library::atomic::write(path, text.as_bytes());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -154,17 +154,39 @@ pub enum Resolved {
 /// Resolves `[[Concept]]` (file name, title or alias, case-insensitive) and `[[ST-NNN]]`.
 pub struct Resolver<'a> {
     docs: Vec<&'a Doc>,
+    /// Lower-cased file name → concept, then title, then alias (first wins, in that priority).
+    by_name: std::collections::HashMap<String, &'a Doc>,
+    by_title: std::collections::HashMap<String, &'a Doc>,
+    by_alias: std::collections::HashMap<String, &'a Doc>,
 }
 
 impl<'a> Resolver<'a> {
     /// A resolver over the concepts and Stack posts of `corpus`.
     pub fn new(corpus: &'a Corpus) -> Resolver<'a> {
+        let docs: Vec<&Doc> = corpus
+            .docs
+            .iter()
+            .filter(|doc| matches!(doc.kind, Some(DocKind::Concept | DocKind::Stack)))
+            .collect();
+        let mut by_name = std::collections::HashMap::new();
+        let mut by_title = std::collections::HashMap::new();
+        let mut by_alias = std::collections::HashMap::new();
+        for doc in docs
+            .iter()
+            .copied()
+            .filter(|doc| doc.kind == Some(DocKind::Concept))
+        {
+            by_name.entry(doc.name.to_lowercase()).or_insert(doc);
+            by_title.entry(doc.title.to_lowercase()).or_insert(doc);
+            for alias in &doc.aliases {
+                by_alias.entry(alias.to_lowercase()).or_insert(doc);
+            }
+        }
         Resolver {
-            docs: corpus
-                .docs
-                .iter()
-                .filter(|doc| matches!(doc.kind, Some(DocKind::Concept | DocKind::Stack)))
-                .collect(),
+            docs,
+            by_name,
+            by_title,
+            by_alias,
         }
     }
 
@@ -198,19 +220,12 @@ impl<'a> Resolver<'a> {
 
     /// The concept named `name` by file name first, then by title, then by alias.
     pub fn concept(&self, name: &str) -> Option<&'a Doc> {
-        let name = name.trim();
-        let concepts = || {
-            self.docs
-                .iter()
-                .copied()
-                .filter(|doc| doc.kind == Some(DocKind::Concept))
-        };
-        concepts()
-            .find(|doc| doc.name.eq_ignore_ascii_case(name))
-            .or_else(|| concepts().find(|doc| doc.title.eq_ignore_ascii_case(name)))
-            .or_else(|| {
-                concepts().find(|doc| doc.aliases.iter().any(|a| a.eq_ignore_ascii_case(name)))
-            })
+        let key = name.trim().to_lowercase();
+        self.by_name
+            .get(&key)
+            .or_else(|| self.by_title.get(&key))
+            .or_else(|| self.by_alias.get(&key))
+            .copied()
     }
 }
 

@@ -59,36 +59,37 @@ fn assignment() -> Option<&'static Regex> {
         .as_ref()
 }
 
-/// Findings for one text; `file` is the project-relative path.
+/// Findings for one text (at most one per line); `file` is the project-relative path. Each pattern
+/// scans the whole text once; line numbers come from match offsets.
 pub fn scan_text(file: &str, text: &str) -> Vec<Issue> {
-    let mut issues = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let mut kind = patterns()
-            .iter()
-            .find(|pattern| pattern.regex.is_match(line))
-            .map(|pattern| pattern.kind);
-        if kind.is_none() {
-            if let Some(captures) = assignment().and_then(|regex| regex.captures(line)) {
-                if captures
-                    .get(1)
-                    .is_some_and(|value| looks_random(value.as_str()))
-                {
-                    kind = Some("a high-entropy secret assignment");
-                }
-            }
-        }
-        if let Some(kind) = kind {
-            issues.push(Issue {
-                check: "secret",
-                severity: Severity::Error,
-                file: file.to_string(),
-                line: Some(number + 1),
-                message: format!("line {} looks like {kind}", number + 1),
-                hint: "remove it from the library (and from git history), rotate the credential, and keep secrets out of design files".into(),
-            });
+    let mut found: std::collections::BTreeMap<usize, &'static str> =
+        std::collections::BTreeMap::new();
+    let line_of = |offset: usize| text[..offset].matches('\n').count() + 1;
+    for pattern in patterns() {
+        for hit in pattern.regex.find_iter(text) {
+            found.entry(line_of(hit.start())).or_insert(pattern.kind);
         }
     }
-    issues
+    if let Some(regex) = assignment() {
+        for captures in regex.captures_iter(text) {
+            if let Some(value) = captures.get(1).filter(|value| looks_random(value.as_str())) {
+                found
+                    .entry(line_of(value.start()))
+                    .or_insert("a high-entropy secret assignment");
+            }
+        }
+    }
+    found
+        .into_iter()
+        .map(|(line, kind)| Issue {
+            check: "secret",
+            severity: Severity::Error,
+            file: file.to_string(),
+            line: Some(line),
+            message: format!("line {line} looks like {kind}"),
+            hint: "remove it from the library (and from git history), rotate the credential, and keep secrets out of design files".into(),
+        })
+        .collect()
 }
 
 /// Scan every file under `.lexibrary/` except the derived cache and `.iwh` notes (gitignored).

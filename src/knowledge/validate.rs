@@ -185,6 +185,15 @@ impl Report {
 
 /// Run every check. Reads the library, the sources it documents and (for Stack votes) git notes.
 pub fn validate(project: &Project) -> Report {
+    // Counting tokens is the slow part; counts are remembered by content between runs.
+    let token_cache_path = project.library_dir().join(CACHE_DIR).join("token-counts");
+    let _ = TOKEN_CACHE.set(crate::tokens::CountCache::load(&token_cache_path));
+    let report = validate_with_cache(project);
+    token_cache().save(&token_cache_path);
+    report
+}
+
+fn validate_with_cache(project: &Project) -> Report {
     let corpus = Corpus::load(
         project,
         Kinds {
@@ -663,13 +672,20 @@ fn collect_aindexes(library: &std::path::Path, dir: &str, out: &mut Vec<String>)
     }
 }
 
+/// Token counts by content, shared by the parallel checks of one run.
+fn token_cache() -> &'static crate::tokens::CountCache {
+    TOKEN_CACHE.get_or_init(crate::tokens::CountCache::default)
+}
+
+static TOKEN_CACHE: std::sync::OnceLock<crate::tokens::CountCache> = std::sync::OnceLock::new();
+
 /// An over-budget finding if `text` has more cl100k tokens than `limit` (0 = no limit). Texts too
 /// short to possibly exceed the limit are not tokenised (a token is at least one byte).
 fn budget(text: &str, limit: usize, file: &str, key: &str, issues: &mut Vec<Issue>) {
     if limit == 0 || text.len() <= limit {
         return;
     }
-    let tokens = crate::tokens::count(text);
+    let tokens = token_cache().count(text);
     if tokens > limit {
         issues.push(Issue {
             check: "over-budget",
