@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-pub use output::Format;
+pub use output::{Format, ReportFormat};
 
 /// What a successful command reports to the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,15 +89,16 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
   lexictl init --yes       create .lexibrary/ with every default, no questions
   lexictl update           write and refresh design files, indexes and START_HERE.md
   lexictl update --check   exit 2 if the library is stale (for CI)
+  lexictl review           what this branch did to the library, as a pull-request comment
   lexictl setup --hooks    keep the library current after every commit, in the background";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
 #[command(name = "lexictl", version, about = LEXICTL_ABOUT, long_about = LEXICTL_LONG_ABOUT)]
 pub struct LexictlCli {
-    /// Output format: `text` or `json`.
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: `text`, `json`, or `github` (GitHub Actions annotations; `review` only).
+    #[arg(long, value_enum, global = true, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
     #[command(subcommand)]
     pub command: LexictlCommand,
 }
@@ -109,6 +110,26 @@ pub enum LexictlCommand {
     Setup(commands::setup::Args),
     Hook(commands::hook::Args),
     Notes(commands::notes::Args),
+    Review(commands::review::Args),
+}
+
+impl LexictlCommand {
+    /// The subcommand's name, for messages.
+    fn name(&self) -> &'static str {
+        match self {
+            LexictlCommand::Init(_) => "init",
+            LexictlCommand::Update(_) => "update",
+            LexictlCommand::Setup(_) => "setup",
+            LexictlCommand::Hook(_) => "hook",
+            LexictlCommand::Notes(_) => "notes",
+            LexictlCommand::Review(_) => "review",
+        }
+    }
+
+    /// Whether the command can print `--format github` annotations.
+    fn reports_to_github(&self) -> bool {
+        matches!(self, LexictlCommand::Review(_))
+    }
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -137,12 +158,26 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    with_context(program, cli.format, |ctx| match &cli.command {
+    // Commands that print only text or JSON never see `github`: it is refused here, once.
+    let format = match cli.format.plain() {
+        Some(format) => format,
+        None if cli.command.reports_to_github() => Format::Text,
+        None => {
+            eprintln!(
+                "error: `--format github` is only for `{program} review`; `{program} {}` prints `text` or `json`",
+                cli.command.name()
+            );
+            return ExitCode::from(1);
+        }
+    };
+    let report_format = cli.format;
+    with_context(program, format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
         LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
+        LexictlCommand::Review(args) => commands::review::run(ctx, args, report_format),
     })
 }
 

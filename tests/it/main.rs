@@ -13,5 +13,6 @@ mod test_knowledge;
 mod test_llm;
 mod test_lookup;
 mod test_notes_sync;
+mod test_review;
 mod test_stack;
 mod test_update;

@@ -11,6 +11,7 @@ pub mod init;
 pub mod iwh;
 pub mod lookup;
 pub mod notes;
+pub mod review;
 pub mod search;
 pub mod setup;
 pub mod stack;
