@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-pub use output::Format;
+pub use output::{Format, ReportFormat};
 
 /// What a successful command reports to the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ learn: `lexi stack post` for a solved problem, `lexi concept new` for a cross-cu
 #[command(name = "lexi", version, about = LEXI_ABOUT, long_about = LEXI_LONG_ABOUT)]
 pub struct LexiCli {
     /// Output format: `text` (compact, for agents) or `json` (stable fields, for tools).
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text, hide_possible_values = true)]
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
     pub format: Format,
     #[command(subcommand)]
     pub command: LexiCommand,
@@ -91,6 +91,7 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
   lexictl update --check   exit 2 if the library is stale (for CI)
   lexictl validate         check links, budgets, hashes, Child Maps, the Stack and secrets
   lexictl status --quiet   one line when something needs attention, nothing when healthy
+  lexictl review           what this branch did to the library, as a pull-request comment
   lexictl setup --hooks    keep the library current after every commit, in the background
   lexictl sweep --watch    update every hour, but only when something changed";
 
@@ -98,9 +99,10 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
 #[derive(Debug, Parser)]
 #[command(name = "lexictl", version, about = LEXICTL_ABOUT, long_about = LEXICTL_LONG_ABOUT)]
 pub struct LexictlCli {
-    /// Output format: `text` or `json`; `github` (Actions annotations) for `validate`.
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: `text`, `json`, or `github` (GitHub Actions annotations; `validate` and
+    /// `review` only).
+    #[arg(long, value_enum, global = true, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
     #[command(subcommand)]
     pub command: LexictlCommand,
 }
@@ -117,6 +119,34 @@ pub enum LexictlCommand {
     Sweep(commands::sweep::Args),
     Completions(commands::completions::Args),
     Man(commands::man::Args),
+    Review(commands::review::Args),
+}
+
+impl LexictlCommand {
+    /// The subcommand's name, for messages.
+    fn name(&self) -> &'static str {
+        match self {
+            LexictlCommand::Init(_) => "init",
+            LexictlCommand::Update(_) => "update",
+            LexictlCommand::Setup(_) => "setup",
+            LexictlCommand::Hook(_) => "hook",
+            LexictlCommand::Notes(_) => "notes",
+            LexictlCommand::Validate(_) => "validate",
+            LexictlCommand::Status(_) => "status",
+            LexictlCommand::Sweep(_) => "sweep",
+            LexictlCommand::Completions(_) => "completions",
+            LexictlCommand::Man(_) => "man",
+            LexictlCommand::Review(_) => "review",
+        }
+    }
+
+    /// Whether the command can print `--format github` annotations.
+    fn reports_to_github(&self) -> bool {
+        matches!(
+            self,
+            LexictlCommand::Validate(_) | LexictlCommand::Review(_)
+        )
+    }
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -125,10 +155,6 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    if cli.format == Format::Github {
-        eprintln!("error: --format github is for `lexictl validate`; use text or json here");
-        return ExitCode::from(1);
-    }
     with_context(program, cli.format, |ctx| match &cli.command {
         LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
         LexiCommand::Index(args) => commands::index::run(ctx, args),
@@ -149,18 +175,27 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    let annotates = matches!(cli.command, LexictlCommand::Validate(_));
-    if cli.format == Format::Github && !annotates {
-        eprintln!("error: --format github is for `lexictl validate`; use text or json here");
-        return ExitCode::from(1);
-    }
-    with_context(program, cli.format, |ctx| match &cli.command {
+    // Commands that print only text or JSON never see `github`: it is refused here, once.
+    let format = match cli.format.plain() {
+        Some(format) => format,
+        None if cli.command.reports_to_github() => Format::Text,
+        None => {
+            eprintln!(
+                "error: `--format github` is only for `{program} validate` and `{program} review`; `{program} {}` prints `text` or `json`",
+                cli.command.name()
+            );
+            return ExitCode::from(1);
+        }
+    };
+    let report_format = cli.format;
+    with_context(program, format, |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
         LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
-        LexictlCommand::Validate(args) => commands::validate::run(ctx, args),
+        LexictlCommand::Validate(args) => commands::validate::run(ctx, args, report_format),
+        LexictlCommand::Review(args) => commands::review::run(ctx, args, report_format),
         LexictlCommand::Status(args) => commands::status::run(ctx, args),
         LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
         LexictlCommand::Completions(args) => commands::completions::run(ctx, args),

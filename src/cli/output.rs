@@ -1,19 +1,39 @@
-//! Output helpers shared by every command: the `--format` switch and writing to stdout.
+//! Output helpers shared by every command: the `--format` switches and writing to stdout.
 //!
 //! Text output is compact and written for agents; JSON output is one pretty-printed document with
 //! stable field names (documented in docs/commands.md), always valid even when piped.
 
 use std::io::Write;
 
-/// `--format text|json|github`. `github` (workflow-command annotations) is accepted only by the
-/// commands that report findings on files (`lexictl validate`); the others refuse it.
+/// `--format text|json`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
     #[default]
     Text,
     Json,
-    /// GitHub Actions annotations (`::error file=…,line=…::…`).
+}
+
+/// `lexictl --format text|json|github`. `github` prints GitHub Actions workflow commands
+/// (`::warning file=…,line=…,title=…::message`), which a workflow step turns into annotations on the
+/// pull request. Only reporting commands accept it (`lexictl validate` and `lexictl review`); every other `lexictl`
+/// command refuses it before doing anything, and `lexi` does not offer it at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    #[default]
+    Text,
+    Json,
     Github,
+}
+
+impl ReportFormat {
+    /// The same choice for a command that prints only text or JSON; `None` for `github`.
+    pub fn plain(self) -> Option<Format> {
+        match self {
+            ReportFormat::Text => Some(Format::Text),
+            ReportFormat::Json => Some(Format::Json),
+            ReportFormat::Github => None,
+        }
+    }
 }
 
 /// Write `text` to stdout as is.

@@ -271,7 +271,7 @@ fn scan_uncached(
     scanned
 }
 
-fn language_enabled(project: &Project, language: Language) -> bool {
+pub(crate) fn language_enabled(project: &Project, language: Language) -> bool {
     let name = match language {
         Language::Tsx => "typescript",
         other => other.name(),

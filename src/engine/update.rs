@@ -1314,7 +1314,7 @@ fn config_fingerprint(project: &Project) -> String {
 
 /// Whether a file gets a design file: inside a scope root, mirrorable, and not a dotfile (nor inside a
 /// dot-directory such as `.github/`): those are listed in `.aindex` but not documented.
-fn documentable(scope: &Scope, rel: &str) -> bool {
+pub(crate) fn documentable(scope: &Scope, rel: &str) -> bool {
     scope.contains(rel) && is_mirrorable(rel) && !rel.split('/').any(|part| part.starts_with('.'))
 }
 
@@ -1519,7 +1519,7 @@ fn git_renames(
 
 /// The project root relative to the repository's working tree (`""` when they are the same);
 /// `None` if the project is not inside it.
-fn project_prefix(project: &Project, repo: &GitRepo) -> Option<String> {
+pub(crate) fn project_prefix(project: &Project, repo: &GitRepo) -> Option<String> {
     let root = project
         .root
         .canonicalize()

@@ -1,7 +1,8 @@
 //! Git access for Lexibrarian: opening the repository that contains the project, reading `HEAD`,
 //! listing which files changed between commits ([`diff`]) and which are dirty in the working tree
 //! ([`status`]), where Lexibrarian keeps its per-worktree state, and the git notes that hold its
-//! machine data ([`notes`]).
+//! machine data ([`notes`]), and resolving revisions and reading files at a commit ([`RevSpec`],
+//! [`GitRepo::file_at`]).
 //!
 //! Everything is done in-process with `gix`; nothing here runs the `git` executable. The only writes
 //! to the repository are blobs and notes commits ([`notes`]). Reported paths are relative to the working tree root, `/`-separated and UTF-8;
@@ -10,6 +11,7 @@
 mod diff;
 pub mod hooks;
 pub mod notes;
+mod revision;
 mod status;
 
 #[cfg(test)]
@@ -19,6 +21,8 @@ use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use gix::bstr::BStr;
+
+pub use revision::{CommitInfo, FileAt, RevSpec, Upstream};
 
 /// A file-level change between two commits, as reported by [`GitRepo::diff_commits`] and
 /// [`GitRepo::commit_changes`]. Paths are relative to the working tree root, `/`-separated.
@@ -95,6 +99,14 @@ pub enum GitError {
     /// The given string is not a full hexadecimal object id.
     #[error("{0:?} is not a commit id; expected the full 40-character hexadecimal form (as printed by `git rev-parse HEAD`)")]
     InvalidCommitId(String),
+    /// A revision argument that does not name a commit (or a range of them).
+    #[error("`{spec}` is not a revision in this repository: {message}")]
+    BadRevision {
+        /// The argument as given.
+        spec: String,
+        /// What was wrong with it.
+        message: String,
+    },
     /// The commit is not in the object database.
     #[error("commit {0} is not in this repository (it may have been garbage-collected after a rebase or amend); a full rebuild will recover")]
     CommitNotFound(String),

@@ -8,6 +8,7 @@ pub mod corpus;
 pub mod index;
 pub mod iwh;
 pub mod lookup;
+pub mod review;
 pub mod search;
 pub mod secrets;
 pub mod stack;

@@ -231,8 +231,15 @@ fn format_github_is_refused_where_it_means_nothing() {
     let out = run(&p, p.lexi(&["lookup", "src/lib.rs", "--format", "github"]));
     assert_eq!(out.code, 1);
     assert!(
+        out.stderr.contains("invalid value 'github'"),
+        "{}",
         out.stderr
-            .contains("--format github is for `lexictl validate`"),
+    );
+    let out = run(&p, p.lexictl(&["status", "--format", "github"]));
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr
+            .contains("`--format github` is only for `lexictl validate` and `lexictl review`"),
         "{}",
         out.stderr
     );

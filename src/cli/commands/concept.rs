@@ -62,7 +62,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             let shown = format!("{}/{path}", crate::project::LIBRARY_DIR);
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"name": name, "path": shown, "status": "draft"}))?,
-                Format::Text | Format::Github => print_text(&format!(
+                Format::Text => print_text(&format!(
                     "Created {shown} (status: draft). Fill in Summary and Rules, then set `status: active`.\n"
                 ))?,
             }
@@ -72,11 +72,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             let linked = link(&project, &source, concept)?;
             match ctx.format {
                 Format::Json => print_json(&linked)?,
-                Format::Text | Format::Github if linked.added => print_text(&format!(
+                Format::Text if linked.added => print_text(&format!(
                     "Linked [[{}]] from {}\n",
                     linked.concept, linked.design_file
                 ))?,
-                Format::Text | Format::Github => print_text(&format!(
+                Format::Text => print_text(&format!(
                     "{} already links [[{}]]; nothing to do\n",
                     linked.design_file, linked.concept
                 ))?,

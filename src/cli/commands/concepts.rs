@@ -43,7 +43,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     );
     match ctx.format {
         Format::Json => print_json(&serde_json::json!({ "concepts": hits }))?,
-        Format::Text | Format::Github => print_text(&render(&hits, args))?,
+        Format::Text => print_text(&render(&hits, args))?,
     }
     Ok(Outcome::Ok)
 }

@@ -31,7 +31,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let found = bundle(&project, &args.target, as_path.as_deref(), args.budget)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
-        Format::Text | Format::Github => print_text(&render(&found))?,
+        Format::Text => print_text(&render(&found))?,
     }
     Ok(Outcome::Ok)
 }

@@ -73,7 +73,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let changed = atomic::write_if_changed(&project.abs(&rel), index.render().as_bytes())
         .with_context(|| format!("cannot write {rel}"))?;
     match ctx.format {
-        Format::Text | Format::Github => {
+        Format::Text => {
             let verb = if created {
                 "created"
             } else if changed {

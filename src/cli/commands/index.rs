@@ -49,7 +49,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         );
     }
     match ctx.format {
-        Format::Text | Format::Github => {
+        Format::Text => {
             let texts: Vec<&str> = files.iter().map(|file| file.text.trim_end()).collect();
             print_text(&format!("{}\n", texts.join("\n\n")))?;
         }

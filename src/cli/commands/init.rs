@@ -79,7 +79,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 
     let report = apply(&plan)?;
     match ctx.format {
-        Format::Text | Format::Github => print_text(&summary(&plan, &report))?,
+        Format::Text => print_text(&summary(&plan, &report))?,
         Format::Json => print_json(&serde_json::json!({
             "root": plan.root,
             "config": plan.config,

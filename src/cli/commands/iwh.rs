@@ -76,7 +76,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 Format::Json => print_json(
                     &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
                 )?,
-                Format::Text | Format::Github => print_text(&format!(
+                Format::Text => print_text(&format!(
                     "Left a {} note in {} ({path})\n",
                     scope.as_str(),
                     shown(&dir)
@@ -97,7 +97,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 Format::Json => print_json(
                     &serde_json::json!({"directory": dir, "found": found, "consumed": consumed}),
                 ),
-                Format::Text | Format::Github => match &found {
+                Format::Text => match &found {
                     None => print_text(&format!("No note waits in {}.\n", shown(&dir))),
                     Some(found) => print_text(&render(found)),
                 },
@@ -112,7 +112,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 (Ok(()), Some(claimed)) => claimed.consume()?,
                 (Ok(()), None) => {}
             }
-            if let (Some(found), Format::Text | Format::Github) = (&found, ctx.format) {
+            if let (Some(found), Format::Text) = (&found, ctx.format) {
                 if found.note.is_none() {
                     warn(&format!(
                         "{} does not parse, so it was kept; act on it, then delete it by hand",
@@ -127,10 +127,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             let notes = iwh::list(&project)?;
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"notes": notes}))?,
-                Format::Text | Format::Github if notes.is_empty() => {
-                    print_text("No I Was Here notes.\n")?
-                }
-                Format::Text | Format::Github => {
+                Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n")?,
+                Format::Text => {
                     let mut out = String::new();
                     for found in &notes {
                         match &found.note {

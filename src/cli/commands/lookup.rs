@@ -28,7 +28,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     ensure_file_argument(&source)?;
     let found = lookup(&project, &source)?;
     match ctx.format {
-        Format::Text | Format::Github => print_text(&render_text(&found))?,
+        Format::Text => print_text(&render_text(&found))?,
         Format::Json => print_json(&json(&found))?,
     }
     Ok(Outcome::Ok)

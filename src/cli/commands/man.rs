@@ -53,7 +53,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     }
     files.sort();
     match ctx.format {
-        Format::Text | Format::Github => print_text(&render_text(&args.dir, &files))?,
+        Format::Text => print_text(&render_text(&args.dir, &files))?,
         Format::Json => print_json(&Written {
             dir: dir.display().to_string(),
             files,

@@ -36,7 +36,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let synced = notes_sync::sync(repo.workdir(), remote.as_deref())?;
     match ctx.format {
         Format::Json => print_json(&synced)?,
-        Format::Text | Format::Github => {
+        Format::Text => {
             let mut out = String::new();
             for (notes_ref, outcome) in &synced.merged {
                 let word = match outcome {

@@ -85,7 +85,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     );
     match ctx.format {
         Format::Json => print_json(&serde_json::json!({ "hits": hits }))?,
-        Format::Text | Format::Github => print_text(&render(&hits))?,
+        Format::Text => print_text(&render(&hits))?,
     }
     Ok(Outcome::Ok)
 }

@@ -78,7 +78,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     }
     match ctx.format {
         Format::Json => print_json(&report)?,
-        Format::Text | Format::Github => print_text(&text)?,
+        Format::Text => print_text(&text)?,
     }
     Ok(Outcome::Ok)
 }

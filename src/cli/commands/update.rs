@@ -84,7 +84,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         None => update::run(&project, &options, &Silent)?,
     };
     match ctx.format {
-        Format::Text | Format::Github => print_text(&render_text(&report, &options))?,
+        Format::Text => print_text(&render_text(&report, &options))?,
         Format::Json => print_json(&report)?,
     }
     for warning in &report.warnings {

@@ -2,7 +2,7 @@
 //! annotations; exit 2 when anything at or above `--severity` is found.
 
 use crate::cli::output::{print_json, print_text};
-use crate::cli::{Context, Format, Outcome};
+use crate::cli::{Context, Outcome, ReportFormat};
 use crate::knowledge::validate::{validate, Issue, Report, Severity, CHECKS};
 use crate::project::Project;
 
@@ -25,7 +25,7 @@ pub struct Args {
     pub list_checks: bool,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<Outcome> {
     if args.list_checks {
         let mut out = String::new();
         for (id, severity, what) in CHECKS {
@@ -40,10 +40,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     report
         .issues
         .retain(|issue| issue.severity >= args.severity);
-    match ctx.format {
-        Format::Json => print_json(&report)?,
-        Format::Github => print_text(&github(&report.issues))?,
-        Format::Text => print_text(&text(&report))?,
+    match format {
+        ReportFormat::Json => print_json(&report)?,
+        ReportFormat::Github => print_text(&github(&report.issues))?,
+        ReportFormat::Text => print_text(&text(&report))?,
     }
     Ok(if report.issues.is_empty() {
         Outcome::Ok

@@ -25,7 +25,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let found = why(&project, &source)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
-        Format::Text | Format::Github => print_text(&render(&found))?,
+        Format::Text => print_text(&render(&found))?,
     }
     Ok(Outcome::Ok)
 }
