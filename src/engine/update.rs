@@ -759,10 +759,12 @@ pub fn run(
                 design_hash: crate::library::footer::design_hash_of(&write.text),
                 level: item.level,
                 generation: generation.clone(),
-                // The blob goes into the object database now, so its provenance note has a key.
+                // The note's key is the blob id of the text written. The blob itself reaches the
+                // object database when the library is committed (a note may annotate any id);
+                // writing 20,000 loose objects up front would double a cold run's file creations.
                 blob: git
                     .as_ref()
-                    .and_then(|git| git.write_blob(write.text.as_bytes()).ok()),
+                    .map(|_| crate::git::notes::blob_id(write.text.as_bytes())),
             };
             if provenance.generation.model.is_some() {
                 state.log(&provenance_line(&provenance));
