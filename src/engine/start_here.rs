@@ -69,8 +69,10 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         set_ordered(&mut candidate, CONVENTIONS, conventions.clone());
         set_ordered(&mut candidate, PROTOCOL, NAVIGATION_PROTOCOL.to_string());
         let text = candidate.render();
-        // Real cl100k tokens, the same count `lexictl validate` checks the budget with.
-        if limit == 0 || crate::tokens::count(&text) <= budget {
+        // Real cl100k tokens, the same count `lexictl validate` checks the budget with — but only
+        // near the budget: building the tokenizer costs more than a small update.
+        let estimate = estimate_tokens(&text);
+        if limit == 0 || estimate * 4 < budget * 3 || crate::tokens::count(&text) <= budget {
             return text;
         }
         // Over budget: show fewer directories (deepest first, since they sort after their parents).
