@@ -49,7 +49,10 @@ pub fn print_text(text: &str) -> anyhow::Result<()> {
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    serde_json::to_writer_pretty(&mut out, value)?;
+    // Serialise first, then write: an I/O error (a closed pipe) stays an I/O error, which the
+    // error reporter knows to keep quiet about.
+    let text = serde_json::to_string_pretty(value)?;
+    out.write_all(text.as_bytes())?;
     out.write_all(b"\n")?;
     out.flush()?;
     Ok(())

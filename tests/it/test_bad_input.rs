@@ -155,3 +155,28 @@ fn binary_and_oversized_files_are_described_not_read() {
         "{index}"
     );
 }
+
+#[test]
+fn json_into_a_closed_pipe_is_not_an_error_message() {
+    // More JSON than a pipe buffer holds (64 KB), so the writer really meets the closed pipe.
+    let mut builder = crate::support::project().fixture("rust");
+    for i in 0..600 {
+        builder = builder.file(
+            &format!("src/gen/m{i:03}.rs"),
+            format!("//! Module {i}, which does a thing.\npub fn f{i}() {{}}\n"),
+        );
+    }
+    let p = builder.build();
+    p.init();
+    assert_eq!(crate::support::run(&p, p.lexictl(&["update"])).code, 0);
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} search --tag rust --format json | head -c 1 >/dev/null",
+            crate::support::bin_dir().join("lexi").display()
+        ))
+        .current_dir(&p.root)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}
