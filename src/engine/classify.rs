@@ -114,7 +114,10 @@ pub fn scan(
     let design_abs = project.abs(&design_rel);
     // The fast path: both the source and the design file are as the last update left them.
     if let Some(entry) = cache.entries.get(source) {
-        if entry.stat == stat && cache.stat_is_settled(&stat) {
+        // A dependency that no longer exists (moved, deleted) means the imports must be resolved
+        // again, even though this file did not change.
+        let deps_exist = entry.deps.iter().all(|dep| exists(dep));
+        if deps_exist && entry.stat == stat && cache.stat_is_settled(&stat) {
             if let Some(cached_design) = entry.design {
                 if design_stat == Some(cached_design) && cache.stat_is_settled(&cached_design) {
                     return Scanned {

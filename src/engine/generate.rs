@@ -208,6 +208,14 @@ pub fn refresh_dependents(
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
     let mut owned = vec![Section::new(sections::DEPENDENTS, path_list(dependents))];
+    // The file's own imports may resolve elsewhere now (an imported module moved from `a.rs` to
+    // `a/mod.rs`): its Dependencies follow, like its Dependents.
+    if design.section(sections::DEPENDENCIES).is_some() || !scanned.deps.is_empty() {
+        owned.push(Section::new(
+            sections::DEPENDENCIES,
+            path_list(&scanned.deps),
+        ));
+    }
     let tests: Vec<String> = dependents
         .iter()
         .filter(|p| is_test_path(p))

@@ -580,10 +580,16 @@ pub fn run(
                     let section_of =
                         |heading: &str| design.section(heading).map(|s| s.body.clone());
                     let expected_dependents = crate::archivist::structural::path_list(dependents);
+                    let expected_dependencies = crate::archivist::structural::path_list(&item.deps);
                     let is_code = item.interface_hash.is_some();
+                    let dependencies_current = item.from_cache
+                        || section_of(crate::library::design_file::sections::DEPENDENCIES)
+                            .map_or(item.deps.is_empty(), |body| body == expected_dependencies);
                     if !is_code
-                        || section_of(crate::library::design_file::sections::DEPENDENTS).as_deref()
-                            == Some(expected_dependents.as_str())
+                        || (dependencies_current
+                            && section_of(crate::library::design_file::sections::DEPENDENTS)
+                                .as_deref()
+                                == Some(expected_dependents.as_str()))
                     {
                         return Ok(None);
                     }

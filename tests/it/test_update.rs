@@ -864,3 +864,21 @@ fn check_and_dry_run_create_no_lock_and_no_log() {
     assert_eq!(update(&p, &["--dry-run"]).code, 0);
     assert!(!p.exists(".lexibrary/.cache"), "nothing may be written");
 }
+
+#[test]
+fn dependencies_follow_a_module_that_moved() {
+    let p = project().fixture("rust").build();
+    p.init();
+    assert_eq!(run(&p, p.lexictl(&["update"])).code, 0);
+    assert!(p
+        .read(".lexibrary/src/lib.rs.md")
+        .contains("- src/parser/mod.rs"));
+    // `src/parser/mod.rs` becomes `src/parser.rs`; src/lib.rs itself does not change.
+    std::fs::rename(p.path("src/parser/mod.rs"), p.path("src/parser.rs")).unwrap();
+    let out = run(&p, p.lexictl(&["update"]));
+    assert_eq!(out.code, 0, "{}", out.both());
+    let lib = p.read(".lexibrary/src/lib.rs.md");
+    assert!(lib.contains("## Dependencies\n\n- src/parser.rs"), "{lib}");
+    let validate = run(&p, p.lexictl(&["validate", "--severity", "error"]));
+    assert_eq!(validate.code, 0, "{}", validate.both());
+}

@@ -1,0 +1,546 @@
+//! The [`Reviewer`]: walks the changes between the two ends of a review and sorts them into design
+//! file, finding, concept, Stack and other-file entries.
+
+use super::*;
+
+pub(super) struct Reviewer<'a> {
+    pub(super) project: &'a Project,
+    pub(super) git: &'a GitRepo,
+    pub(super) prefix: String,
+    pub(super) base: String,
+    pub(super) head: String,
+    pub(super) base_time: i64,
+    pub(super) head_time: i64,
+    pub(super) scope: Scope,
+    pub(super) ignores: IgnoreLayers,
+    pub(super) has_stack_notes: bool,
+}
+
+impl Reviewer<'_> {
+    /// Project-relative, categorised changes; paths outside the project are dropped.
+    pub(super) fn touched(&self, changes: Vec<Change>) -> Vec<Touched> {
+        let strip = |path: &str| -> Option<String> {
+            if self.prefix.is_empty() {
+                Some(path.to_string())
+            } else {
+                path.strip_prefix(&format!("{}/", self.prefix))
+                    .map(str::to_string)
+            }
+        };
+        let one = |from: Option<String>, to: Option<String>| {
+            let category = category(to.as_deref().or(from.as_deref()).unwrap_or(""));
+            Touched { from, to, category }
+        };
+        let mut out = Vec::new();
+        for change in changes {
+            match change {
+                Change::Added(path) => out.extend(strip(&path).map(|p| one(None, Some(p)))),
+                Change::Deleted(path) => out.extend(strip(&path).map(|p| one(Some(p), None))),
+                Change::Modified(path) => {
+                    out.extend(strip(&path).map(|p| one(Some(p.clone()), Some(p))))
+                }
+                Change::Renamed { from, to } => match (strip(&from), strip(&to)) {
+                    (Some(from), Some(to)) if category(&from) == category(&to) => {
+                        out.push(one(Some(from), Some(to)))
+                    }
+                    (from, to) => {
+                        out.extend(from.map(|p| one(Some(p), None)));
+                        out.extend(to.map(|p| one(None, Some(p))));
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    pub(super) fn repo_path(&self, rel: &str) -> String {
+        if self.prefix.is_empty() {
+            rel.to_string()
+        } else {
+            format!("{}/{rel}", self.prefix)
+        }
+    }
+
+    pub(super) fn at_base(&self, rel: Option<&str>) -> anyhow::Result<Option<FileAt>> {
+        match rel {
+            Some(rel) => Ok(self.git.file_at(&self.base, &self.repo_path(rel))?),
+            None => Ok(None),
+        }
+    }
+
+    pub(super) fn at_head(&self, rel: Option<&str>) -> anyhow::Result<Option<FileAt>> {
+        match rel {
+            Some(rel) => Ok(self.git.file_at(&self.head, &self.repo_path(rel))?),
+            None => Ok(None),
+        }
+    }
+
+    pub(super) fn design_change(&self, touch: &Touched) -> anyhow::Result<DesignChange> {
+        let base = self.at_base(touch.from.as_deref())?;
+        let head = self.at_head(touch.to.as_deref())?;
+        let base_text = base.as_ref().and_then(|file| as_text(&file.data));
+        let head_text = head.as_ref().and_then(|file| as_text(&file.data));
+        let path = touch.path().to_string();
+        let source = source_for_design(&path).unwrap_or_default().to_string();
+        let parse = |text: &Option<String>| text.as_ref().map(|t| DesignFile::parse(&path, t));
+        let base_parsed = parse(&base_text).and_then(Result::ok);
+        let head_parsed = parse(&head_text);
+        fn content(text: &Option<String>) -> Option<&str> {
+            text.as_deref().map(|t| footer::split(t).0)
+        }
+        let footer_only = matches!(
+            (content(&base_text), content(&head_text)),
+            (Some(old), Some(new)) if old == new
+        );
+        let (diff, diff_skipped) = if head.is_none() || footer_only {
+            (None, None)
+        } else {
+            meaningful_diff(
+                base.as_ref().map(|_| content(&base_text)),
+                content(&head_text),
+            )
+        };
+        let mut error = None;
+        let head_design = match head_parsed {
+            Some(Ok(design)) => Some(design),
+            Some(Err(err)) => {
+                error = Some(err.to_string());
+                None
+            }
+            None => None,
+        };
+        let provenance = match (&head, &head_text) {
+            (Some(file), text) => {
+                Some(self.provenance(file, text.as_deref(), head_design.as_ref())?)
+            }
+            (None, _) => None,
+        };
+        Ok(DesignChange {
+            source,
+            path,
+            change: touch.kind(),
+            from: touch.renamed_from(),
+            footer_only,
+            diff,
+            diff_skipped,
+            updated_by: Delta {
+                base: base_parsed.map(|design| design.frontmatter.updated_by),
+                head: head_design
+                    .as_ref()
+                    .map(|design| design.frontmatter.updated_by),
+            },
+            provenance,
+            error,
+        })
+    }
+
+    pub(super) fn provenance(
+        &self,
+        file: &FileAt,
+        text: Option<&str>,
+        design: Option<&DesignFile>,
+    ) -> anyhow::Result<Provenance> {
+        let note = self
+            .git
+            .note(PROVENANCE_NOTES, &file.blob)?
+            .unwrap_or_default();
+        let mut events: Vec<serde_json::Value> = note
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect();
+        events.sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
+        let field = |event: &serde_json::Value, key: &str| event[key].as_str().map(str::to_string);
+        if let Some(last) = events.last() {
+            return Ok(Provenance {
+                written_by: "archivist",
+                blob: file.blob.clone(),
+                generator: field(last, "generator"),
+                model: field(last, "model"),
+                level: field(last, "level"),
+                commit: field(last, "commit"),
+            });
+        }
+        let unedited = match (text, design.and_then(|d| d.footer.as_ref())) {
+            (Some(text), Some(footer)) => is_unedited(text, footer),
+            _ => false,
+        };
+        let agent = design.is_some_and(|d| d.frontmatter.updated_by == UpdatedBy::Agent);
+        Ok(Provenance {
+            written_by: if agent || !unedited {
+                "agent_or_human"
+            } else {
+                "unrecorded"
+            },
+            blob: file.blob.clone(),
+            generator: None,
+            model: None,
+            level: None,
+            commit: None,
+        })
+    }
+
+    pub(super) fn concept_change(&self, touch: &Touched) -> anyhow::Result<ConceptChange> {
+        let base = self.at_base(touch.from.as_deref())?;
+        let head = self.at_head(touch.to.as_deref())?;
+        let base_text = base.as_ref().and_then(|file| as_text(&file.data));
+        let head_text = head.as_ref().and_then(|file| as_text(&file.data));
+        let path = touch.path().to_string();
+        let name_of = |rel: &str| {
+            Path::new(rel)
+                .file_stem()
+                .and_then(|stem| stem.to_str())
+                .unwrap_or("")
+                .to_string()
+        };
+        let name = name_of(&path);
+        let parse = |rel: Option<&str>, text: &Option<String>| match (rel, text) {
+            (Some(rel), Some(text)) => Some(Concept::parse(rel, &name_of(rel), text)),
+            _ => None,
+        };
+        let base_concept = parse(touch.from.as_deref(), &base_text).and_then(Result::ok);
+        let mut error = None;
+        let head_concept = match parse(touch.to.as_deref(), &head_text) {
+            Some(Ok(concept)) => Some(concept),
+            Some(Err(err)) => {
+                error = Some(err.to_string());
+                None
+            }
+            None => None,
+        };
+        let (diff, diff_skipped) = match touch.kind() {
+            ChangeKind::Modified | ChangeKind::Renamed => {
+                meaningful_diff(Some(base_text.as_deref()), head_text.as_deref())
+            }
+            _ => (None, None),
+        };
+        let latest = head_concept.as_ref().or(base_concept.as_ref());
+        Ok(ConceptChange {
+            name,
+            path,
+            change: touch.kind(),
+            from: touch.renamed_from(),
+            title: Delta {
+                base: base_concept.as_ref().map(|c| c.title().to_string()),
+                head: head_concept.as_ref().map(|c| c.title().to_string()),
+            },
+            status: Delta {
+                base: base_concept
+                    .as_ref()
+                    .map(|c| c.status().as_str().to_string()),
+                head: head_concept
+                    .as_ref()
+                    .map(|c| c.status().as_str().to_string()),
+            },
+            superseded_by: head_concept
+                .as_ref()
+                .and_then(|c| c.meta.superseded_by.clone())
+                .filter(|s| !s.trim().is_empty()),
+            summary: latest.map(Concept::summary).unwrap_or_default(),
+            diff,
+            diff_skipped,
+            error,
+        })
+    }
+
+    pub(super) fn post_change(&self, touch: &Touched) -> anyhow::Result<PostChange> {
+        let base = self.at_base(touch.from.as_deref())?;
+        let head = self.at_head(touch.to.as_deref())?;
+        let path = touch.path().to_string();
+        let parse = |rel: Option<&str>, file: &Option<FileAt>| match (rel, file) {
+            (Some(rel), Some(file)) => Some(
+                as_text(&file.data)
+                    .ok_or_else(|| format!("{rel}: not UTF-8 text"))
+                    .and_then(|text| Post::parse(rel, &text).map_err(|err| err.to_string())),
+            ),
+            _ => None,
+        };
+        let base_post = parse(touch.from.as_deref(), &base).and_then(Result::ok);
+        let mut error = None;
+        let head_post = match parse(touch.to.as_deref(), &head) {
+            Some(Ok(post)) => Some(post),
+            Some(Err(err)) => {
+                error = Some(err);
+                None
+            }
+            None => None,
+        };
+        let file_name = Path::new(&path)
+            .file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("");
+        let latest = head_post.as_ref().or(base_post.as_ref());
+        let id = latest
+            .map(|post| post.meta.id.clone())
+            .or_else(|| id_from_file_name(file_name))
+            .unwrap_or_default();
+        let base_body = base_post.as_ref().map(Post::read_body).unwrap_or_default();
+        let head_body = head_post.as_ref().map(Post::read_body).unwrap_or_default();
+        let base_answers: BTreeSet<u32> = base_body.answers.iter().map(|a| a.number).collect();
+        let answers_added = head_body
+            .answers
+            .iter()
+            .filter(|answer| !base_answers.contains(&answer.number))
+            .map(|answer| AnswerRef {
+                number: answer.number,
+                author: answer.author.clone(),
+            })
+            .collect();
+        let count_comments = |body: &crate::library::stack::PostBody| {
+            body.comments.len()
+                + body
+                    .answers
+                    .iter()
+                    .map(|answer| answer.comments.len())
+                    .sum::<usize>()
+        };
+        let comments_added = count_comments(&head_body).saturating_sub(count_comments(&base_body));
+        let accepted = Delta {
+            base: base_post.as_ref().and_then(|p| p.meta.accepted_answer),
+            head: head_post.as_ref().and_then(|p| p.meta.accepted_answer),
+        };
+        let accepted_author = accepted.head.and_then(|number| {
+            head_body
+                .answers
+                .iter()
+                .find(|answer| answer.number == number)
+                .map(|answer| answer.author.clone())
+        });
+        let empty = BTreeMap::new();
+        let base_scores = base_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
+        let head_scores = head_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
+        let numbers: BTreeSet<u32> = base_scores
+            .keys()
+            .chain(head_scores.keys())
+            .copied()
+            .collect();
+        let answer_votes = numbers
+            .into_iter()
+            .filter_map(|answer| {
+                let base = base_scores.get(&answer).copied().unwrap_or(0);
+                let head = head_scores.get(&answer).copied().unwrap_or(0);
+                (base != head).then_some(AnswerVotes { answer, base, head })
+            })
+            .collect();
+        let history = if self.has_stack_notes && !id.is_empty() {
+            Some(self.history(&id, base_post.as_ref(), head_post.as_ref())?)
+        } else {
+            None
+        };
+        Ok(PostChange {
+            title: latest.map(|p| p.meta.title.clone()).unwrap_or_default(),
+            status: Delta {
+                base: base_post
+                    .as_ref()
+                    .map(|p| p.meta.status.as_str().to_string()),
+                head: head_post
+                    .as_ref()
+                    .map(|p| p.meta.status.as_str().to_string()),
+            },
+            votes: Delta {
+                base: base_post.as_ref().map(|p| p.meta.votes),
+                head: head_post.as_ref().map(|p| p.meta.votes),
+            },
+            accepted_answer: accepted,
+            accepted_author,
+            answers_added,
+            comments_added,
+            answer_votes,
+            history,
+            error,
+            id,
+            path,
+            change: touch.kind(),
+            from: touch.renamed_from(),
+        })
+    }
+
+    /// The post's events recorded during the range, oldest first. Events are placed by time; the
+    /// ones in the same second as the base or head commit (timestamps there have second precision)
+    /// go before or after that commit so that replaying the history reproduces the score and status
+    /// its frontmatter records. A post new in the range takes every event up to the head.
+    pub(super) fn history(
+        &self,
+        id: &str,
+        base_post: Option<&Post>,
+        head_post: Option<&Post>,
+    ) -> anyhow::Result<PostHistory> {
+        let anchor = blob_id(anchor_text(id).as_bytes());
+        let note = self.git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
+        let mut all: Vec<(i64, Event)> = note
+            .lines()
+            .filter_map(|line| serde_json::from_str::<Event>(line).ok())
+            .filter(|event| event.post == id)
+            .filter_map(|event| ts_millis(&event.ts).map(|ms| (ms, event)))
+            .collect();
+        all.sort_by_key(|(ms, _)| *ms);
+        let states = replay(all.iter().map(|(_, event)| event));
+        let split = |second: i64, post: Option<&Post>| {
+            let count_before = |ms: i64| all.iter().take_while(|(at, _)| *at < ms).count();
+            let low = count_before(second.saturating_mul(1000));
+            let high = count_before(second.saturating_add(1).saturating_mul(1000));
+            post.map(PostState::of)
+                .and_then(|target| (low..=high).find(|k| states[*k] == target))
+                .unwrap_or(high)
+        };
+        let start = match base_post {
+            Some(post) => split(self.base_time, Some(post)),
+            None => 0,
+        };
+        let end = split(self.head_time, head_post).max(start);
+        let events: Vec<Event> = all[start..end]
+            .iter()
+            .map(|(_, event)| event.clone())
+            .collect();
+        let mut net_votes = 0;
+        let mut answer_net_votes = BTreeMap::new();
+        for event in events.iter().filter(|event| event.kind == "vote") {
+            let delta = event.delta.unwrap_or(0);
+            match event.answer {
+                None => net_votes += delta,
+                Some(answer) => *answer_net_votes.entry(answer).or_insert(0) += delta,
+            }
+        }
+        Ok(PostHistory {
+            events,
+            net_votes,
+            answer_net_votes,
+        })
+    }
+
+    /// What a changed source file should have done to the library.
+    pub(super) fn source_findings(
+        &mut self,
+        touch: &Touched,
+        updated: &BTreeSet<String>,
+        findings: &mut Vec<Finding>,
+    ) -> anyhow::Result<()> {
+        if let Some(to) = touch.to.as_deref() {
+            if documentable(&self.scope, to) && !self.ignores.is_ignored(to) {
+                let head = self.at_head(Some(to))?;
+                let design_rel = design_path(to);
+                let has_design = self.at_head(Some(&design_rel))?.is_some();
+                let is_new = touch.kind() != ChangeKind::Modified;
+                let interface = match (&touch.from, &head) {
+                    (Some(from), Some(head)) if !updated.contains(to) => {
+                        self.interface_change(from, to, head)?
+                    }
+                    _ => None,
+                };
+                let documentable_text = head
+                    .as_ref()
+                    .is_some_and(|file| self.is_documentable_text(to, &file.data));
+                if !has_design && documentable_text && (is_new || interface.is_some()) {
+                    findings.push(Finding {
+                        kind: FindingKind::MissingDesign,
+                        severity: "warning",
+                        file: to.to_string(),
+                        line: None,
+                        source: to.to_string(),
+                        design_file: design_rel.clone(),
+                        message: format!(
+                            "{to} has no design file ({design_rel}); run `lexictl update {to}` or write one"
+                        ),
+                        renamed_to: None,
+                        added: Vec::new(),
+                        removed: Vec::new(),
+                    });
+                } else if let Some((added, removed, line)) = interface.filter(|_| has_design) {
+                    let what =
+                        describe_interface_change(&added, &removed, &|name| name.to_string());
+                    findings.push(Finding {
+                        kind: FindingKind::InterfaceChanged,
+                        severity: "warning",
+                        file: to.to_string(),
+                        line,
+                        source: to.to_string(),
+                        design_file: design_rel.clone(),
+                        message: format!(
+                            "the public interface of {to} changed ({what}) but {design_rel} was not updated; run `lexictl update {to}` or edit the design file"
+                        ),
+                        renamed_to: None,
+                        added,
+                        removed,
+                    });
+                }
+            }
+        }
+        if let Some(from) = touch.from.as_deref() {
+            if touch.to.as_deref() != Some(from) {
+                let design_rel = design_path(from);
+                if self.at_head(Some(&design_rel))?.is_some() {
+                    let why = match touch.to.as_deref() {
+                        Some(to) => format!("{from} was renamed to {to}"),
+                        None => format!("{from} was deleted"),
+                    };
+                    findings.push(Finding {
+                        kind: FindingKind::OrphanedDesign,
+                        severity: "warning",
+                        file: design_rel.clone(),
+                        line: None,
+                        source: from.to_string(),
+                        design_file: design_rel.clone(),
+                        message: format!(
+                            "{why} but its design file {design_rel} is still there; `lexictl update` moves or removes it"
+                        ),
+                        renamed_to: touch.to.clone(),
+                        added: Vec::new(),
+                        removed: Vec::new(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `Some((added, removed, line))` when `from` at the base and `to` at the head are code in an
+    /// enabled language and their public interfaces differ.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn interface_change(
+        &self,
+        from: &str,
+        to: &str,
+        head: &FileAt,
+    ) -> anyhow::Result<Option<(Vec<Symbol>, Vec<Symbol>, Option<usize>)>> {
+        let Some(language) = Language::from_path(Path::new(to))
+            .filter(|language| language_enabled(self.project, *language))
+        else {
+            return Ok(None);
+        };
+        let Some(base) = self.at_base(Some(from))? else {
+            return Ok(None);
+        };
+        if !self.is_documentable_text(to, &head.data)
+            || !self.is_documentable_text(from, &base.data)
+        {
+            return Ok(None);
+        }
+        let (Some(new_text), Some(old_text)) = (as_text(&head.data), as_text(&base.data)) else {
+            return Ok(None);
+        };
+        let (Ok(new), Ok(old)) = (extract(language, &new_text), extract(language, &old_text))
+        else {
+            return Ok(None);
+        };
+        if new.hash() == old.hash() {
+            return Ok(None);
+        }
+        let (added, removed) = symbol_diff(&old, &new);
+        let line = added
+            .first()
+            .and_then(|symbol| declaration_line(&new_text, symbol));
+        Ok(Some((added, removed, line)))
+    }
+
+    /// Text the update would document: not binary, not too large.
+    pub(super) fn is_documentable_text(&self, rel: &str, data: &[u8]) -> bool {
+        let limit = self
+            .project
+            .config
+            .crawl
+            .max_file_size_kb
+            .saturating_mul(1024);
+        !has_binary_extension(Path::new(rel), &self.project.config)
+            && (data.len() as u64) <= limit
+            && !data[..data.len().min(8192)].contains(&0)
+    }
+}
