@@ -124,6 +124,27 @@ fn run_step(step: &Step, dir: &Path, home: &Path) -> std::process::Output {
     command.output().unwrap()
 }
 
+/// Run every step in order, each of which must succeed; returns their combined output.
+fn run_all(steps: &[Step], dir: &Path, home: &Path) -> String {
+    let mut outputs = String::new();
+    for step in steps {
+        let out = run_step(step, dir, home);
+        let printed = format!(
+            "== {}\n{}{}",
+            step.name,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success(),
+            "step {:?} failed:\n{printed}",
+            step.name
+        );
+        outputs.push_str(&printed);
+    }
+    outputs
+}
+
 fn git(dir: &Path, home: &Path, args: &[&str]) -> String {
     let step = Step {
         name: "git".into(),
@@ -222,16 +243,7 @@ fn the_pr_gate_passes_a_good_pr_and_stops_a_stale_one() {
     assert!(run_step(&update, &ci, &home).status.success());
     git(&ci, &home, &["add", "-A"]);
     git(&ci, &home, &["commit", "-qm", "library"]);
-    for step in &steps {
-        let out = run_step(step, &ci, &home);
-        assert!(
-            out.status.success(),
-            "step {:?} failed:\n{}\n{}",
-            step.name,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
+    run_all(&steps, &ci, &home);
     let review = std::fs::read_to_string(ci.join("lexibrarian-review.md")).unwrap();
     assert!(review.contains("src/lib.rs"), "{review}");
 }
@@ -275,23 +287,7 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
             "Share the notes"
         ]
     );
-    let mut outputs = String::new();
-    for step in &steps {
-        let out = run_step(step, &ci, &home);
-        assert!(
-            out.status.success(),
-            "step {:?} failed:\n{}\n{}",
-            step.name,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        outputs.push_str(&format!(
-            "== {}\n{}{}",
-            step.name,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
+    let outputs = run_all(&steps, &ci, &home);
     let log = git(&remote, &home, &["log", "-1", "--format=%s%n%an", "main"]);
     assert_eq!(
         log,

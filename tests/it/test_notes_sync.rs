@@ -47,37 +47,40 @@ fn lexi_in(p: &TestProject, dir: &Path, program: &str, args: &[&str]) -> String 
     out.stdout
 }
 
-#[test]
-fn two_clones_see_each_others_votes_after_syncing() {
+/// A committed project, a bare `remote.git` cloned from it, and two clones `a` and `b` of that
+/// remote, all side by side in the project's temp dir. Returns (project, remote, a, b).
+fn two_clones(message: &str) -> (TestProject, PathBuf, PathBuf, PathBuf) {
     let p = project().fixture("rust").build();
     p.init();
     p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", "library"]);
+    p.git(&["commit", "-qm", message]);
     let temp: PathBuf = p.root.parent().unwrap().to_path_buf();
     let remote = temp.join("remote.git");
+    let root = p.root.to_str().unwrap().to_string();
     git_ok(
         &p,
         &temp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            p.root.to_str().unwrap(),
-            remote.to_str().unwrap(),
-        ],
+        &["clone", "-q", "--bare", &root, remote.to_str().unwrap()],
     );
-    let a = temp.join("a");
-    let b = temp.join("b");
-    git_ok(
-        &p,
-        &temp,
-        &["clone", "-q", remote.to_str().unwrap(), a.to_str().unwrap()],
-    );
-    git_ok(
-        &p,
-        &temp,
-        &["clone", "-q", remote.to_str().unwrap(), b.to_str().unwrap()],
-    );
+    let (a, b) = (temp.join("a"), temp.join("b"));
+    for clone in [&a, &b] {
+        git_ok(
+            &p,
+            &temp,
+            &[
+                "clone",
+                "-q",
+                remote.to_str().unwrap(),
+                clone.to_str().unwrap(),
+            ],
+        );
+    }
+    (p, remote, a, b)
+}
+
+#[test]
+fn two_clones_see_each_others_votes_after_syncing() {
+    let (p, remote, a, b) = two_clones("library");
     for clone in [&a, &b] {
         let setup = lexi_in(&p, clone, "lexictl", &["setup", "--notes"]);
         assert!(setup.contains("remote.origin.fetch +refs/notes/lexibrarian/*:refs/lexibrarian/remotes/origin/notes/*"), "{setup}");
@@ -231,36 +234,7 @@ fn provenance_is_recorded_per_written_design_file_and_shown_by_why() {
 
 #[test]
 fn provenance_from_two_clones_is_merged_by_sync() {
-    let p = project().fixture("rust").build();
-    p.init();
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", "config"]);
-    let temp: PathBuf = p.root.parent().unwrap().to_path_buf();
-    let remote = temp.join("remote.git");
-    git_ok(
-        &p,
-        &temp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            p.root.to_str().unwrap(),
-            remote.to_str().unwrap(),
-        ],
-    );
-    let (a, b) = (temp.join("a"), temp.join("b"));
-    for clone in [&a, &b] {
-        git_ok(
-            &p,
-            &temp,
-            &[
-                "clone",
-                "-q",
-                remote.to_str().unwrap(),
-                clone.to_str().unwrap(),
-            ],
-        );
-    }
+    let (p, _remote, a, b) = two_clones("config");
     std::fs::write(a.join("src/a_only.rs"), "pub fn a() {}\n").unwrap();
     std::fs::write(b.join("src/b_only.rs"), "pub fn b() {}\n").unwrap();
     for clone in [&a, &b] {
