@@ -446,23 +446,10 @@ impl<'p> Stack<'p> {
                 net_votes: post.meta.votes,
             });
         };
-        let anchor = crate::git::notes::blob_id(anchor_text(&id).as_bytes());
-        let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
-        let mut events = Vec::new();
-        let mut unreadable = Vec::new();
-        for line in note.lines().filter(|line| !line.trim().is_empty()) {
-            match serde_json::from_str::<Event>(line) {
-                Ok(event) => events.push(event),
-                Err(_) => unreadable.push(line.to_string()),
-            }
-        }
+        let (mut events, unreadable) = recorded_events(git, &id)?;
         // Stable: events within the same millisecond keep their order in the note.
         events.sort_by(|a, b| a.ts.cmp(&b.ts));
-        let net_votes = events
-            .iter()
-            .filter(|event| event.kind == "vote" && event.answer.is_none())
-            .filter_map(|event| event.delta)
-            .sum();
+        let net_votes = net_votes(&events, None);
         Ok(History {
             post: id,
             available: true,
@@ -474,16 +461,8 @@ impl<'p> Stack<'p> {
 
     /// The net of the recorded votes on the post (`answer: None`) or one answer, if git is here.
     fn history_net(&self, id: &str, answer: Option<u32>) -> Option<i64> {
-        let git = self.git.as_ref()?;
-        let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes());
-        let note = git.note(STACK_NOTES, &anchor).ok()?.unwrap_or_default();
-        Some(
-            note.lines()
-                .filter_map(|line| serde_json::from_str::<Event>(line).ok())
-                .filter(|event| event.kind == "vote" && event.answer == answer)
-                .filter_map(|event| event.delta)
-                .sum(),
-        )
+        let (events, _) = recorded_events(self.git.as_ref()?, id).ok()?;
+        Some(net_votes(&events, answer))
     }
 
     fn event(&self, post: &str, kind: &str, author: &str) -> Event {
@@ -536,6 +515,31 @@ impl<'p> Stack<'p> {
         atomic::write(&path, post.render().as_bytes())
             .with_context(|| format!("cannot write {rel}"))
     }
+}
+
+/// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the
+/// lines that are not events we understand (kept, to be shown as they are).
+pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<Event>, Vec<String>)> {
+    let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes());
+    let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
+    let mut events = Vec::new();
+    let mut unreadable = Vec::new();
+    for line in note.lines().filter(|line| !line.trim().is_empty()) {
+        match serde_json::from_str::<Event>(line) {
+            Ok(event) => events.push(event),
+            Err(_) => unreadable.push(line.to_string()),
+        }
+    }
+    Ok((events, unreadable))
+}
+
+/// The net of the vote events on the post (`answer: None`) or on one answer.
+pub fn net_votes(events: &[Event], answer: Option<u32>) -> i64 {
+    events
+        .iter()
+        .filter(|event| event.kind == "vote" && event.answer == answer)
+        .filter_map(|event| event.delta)
+        .sum()
 }
 
 /// The content of a post's anchor blob: stable for the post's whole life.

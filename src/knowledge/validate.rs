@@ -17,7 +17,7 @@ use super::concepts::{Resolved, Resolver};
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::secrets;
 use crate::engine::generate::OVER_SCOPED_KEY;
-use crate::git::notes::{blob_id, STACK_NOTES};
+use crate::git::notes::STACK_NOTES;
 use crate::git::GitRepo;
 use crate::hash::sha256_hex;
 use crate::library::aindex::AIndex;
@@ -264,7 +264,7 @@ fn validate_with_cache(project: &Project) -> Report {
             issues.push(malformed(&file, error));
             continue;
         }
-        check_links(&resolver, doc.links.iter(), &file, &mut issues);
+        check_links(project, &resolver, doc.links.iter(), &file, &mut issues);
         if let Ok(text) = std::fs::read_to_string(project.library_dir().join(&doc.path)) {
             if let Ok(concept) = Concept::parse(&file, &doc.name, &text) {
                 for problem in concept.problems() {
@@ -364,7 +364,7 @@ fn check_design(
             return (issues, None);
         }
     };
-    check_links(resolver, doc.links.iter(), &file, &mut issues);
+    check_links(project, resolver, doc.links.iter(), &file, &mut issues);
     let listed = |heading: &str| -> Vec<String> {
         design
             .section(heading)
@@ -458,6 +458,7 @@ fn check_design(
 }
 
 fn check_links<'a>(
+    project: &Project,
     resolver: &Resolver<'_>,
     links: impl Iterator<Item = &'a String>,
     file: &str,
@@ -477,7 +478,8 @@ fn check_links<'a>(
                 check: "broken-wikilink",
                 severity: Severity::Error,
                 file: file.to_string(),
-                line: std::fs::read_to_string(file)
+                // `file` is project-relative: read it from the project, not the current directory.
+                line: std::fs::read_to_string(project.abs(file))
                     .ok()
                     .and_then(|text| line_of(&text, &format!("[[{link}"))),
                 message: format!("[[{link}]] does not resolve"),
@@ -505,7 +507,7 @@ fn check_stack(
             issues.push(malformed(&file, error));
             continue;
         }
-        check_links(resolver, doc.links.iter(), &file, issues);
+        check_links(project, resolver, doc.links.iter(), &file, issues);
         for path in &doc.files {
             if !project.abs(path).exists() {
                 issues.push(Issue {
@@ -535,14 +537,8 @@ fn check_stack(
             }
         }
         if let Some(git) = &git {
-            let anchor = blob_id(super::stack::anchor_text(&doc.name).as_bytes());
-            if let Ok(Some(note)) = git.note(STACK_NOTES, &anchor) {
-                let net: i64 = note
-                    .lines()
-                    .filter_map(|line| serde_json::from_str::<super::stack::Event>(line).ok())
-                    .filter(|event| event.kind == "vote" && event.answer.is_none())
-                    .filter_map(|event| event.delta)
-                    .sum();
+            if let Ok((events, _)) = super::stack::recorded_events(git, &doc.name) {
+                let net = super::stack::net_votes(&events, None);
                 if net != doc.votes {
                     issues.push(Issue {
                         check: "stack-votes-mismatch",

@@ -199,9 +199,9 @@ fn a_post_level_downvote_keeps_its_comment() {
 #[test]
 fn eight_parallel_posts_get_eight_distinct_ids() {
     let p = stack_project();
-    let children: Vec<_> = (0..8)
+    let commands: Vec<std::process::Command> = (0..8)
         .map(|i| {
-            let mut command = p.lexi(&[
+            let command = p.lexi(&[
                 "stack",
                 "post",
                 "--title",
@@ -212,19 +212,9 @@ fn eight_parallel_posts_get_eight_distinct_ids() {
                 &format!("evidence {i}"),
             ]);
             command
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            command.spawn().unwrap()
         })
         .collect();
-    for child in children {
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    run_all_at_once(commands);
     let files = stack_files(&p);
     let ids: Vec<String> = files.keys().map(|name| name[..6].to_string()).collect();
     assert_eq!(
@@ -250,10 +240,10 @@ fn eight_parallel_posts_get_eight_distinct_ids() {
 fn sixteen_parallel_votes_are_all_counted_and_recorded() {
     let p = stack_project();
     post(&p, "Contended");
-    let children: Vec<_> = (0..16)
+    let commands: Vec<std::process::Command> = (0..16)
         .map(|i| {
             let direction = if i % 4 == 0 { "down" } else { "up" };
-            let mut command = p.lexi(&[
+            let command = p.lexi(&[
                 "stack",
                 "vote",
                 "ST-001",
@@ -264,19 +254,9 @@ fn sixteen_parallel_votes_are_all_counted_and_recorded() {
                 &format!("agent-{i}"),
             ]);
             command
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            command.spawn().unwrap()
         })
         .collect();
-    for child in children {
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    run_all_at_once(commands);
     let file = &stack_files(&p)["ST-001-contended.md"];
     // 12 up, 4 down.
     assert!(file.contains("\nvotes: 8\n"), "{file}");
@@ -506,4 +486,25 @@ fn posts_from_two_clones_sharing_an_id_are_refused_and_votes_follow_history() {
     p.write(path, p.read(path).replace("votes: 2", "votes: 1"));
     let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
     assert_eq!(out.stdout, "ST-001: ▲3\n");
+}
+
+/// Start every command, then wait for all of them; each must succeed.
+fn run_all_at_once(commands: Vec<std::process::Command>) {
+    let children: Vec<_> = commands
+        .into_iter()
+        .map(|mut command| {
+            command
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped());
+            command.spawn().unwrap()
+        })
+        .collect();
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }

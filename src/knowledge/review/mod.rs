@@ -25,9 +25,9 @@ use serde::Serialize;
 
 use crate::engine::classify::language_enabled;
 use crate::engine::update::{documentable, project_prefix};
-use crate::git::notes::{blob_id, PROVENANCE_NOTES, STACK_NOTES};
+use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
 use crate::git::{Change, FileAt, GitRepo, RevSpec};
-use crate::knowledge::stack::{anchor_text, Event};
+use crate::knowledge::stack::Event;
 use crate::library::concept::Concept;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
 use crate::library::stack::{id_from_file_name, Post};

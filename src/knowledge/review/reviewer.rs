@@ -364,11 +364,9 @@ impl Reviewer<'_> {
         base_post: Option<&Post>,
         head_post: Option<&Post>,
     ) -> anyhow::Result<PostHistory> {
-        let anchor = blob_id(anchor_text(id).as_bytes());
-        let note = self.git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
-        let mut all: Vec<(i64, Event)> = note
-            .lines()
-            .filter_map(|line| serde_json::from_str::<Event>(line).ok())
+        let (events, _) = crate::knowledge::stack::recorded_events(self.git, id)?;
+        let mut all: Vec<(i64, Event)> = events
+            .into_iter()
             .filter(|event| event.post == id)
             .filter_map(|event| ts_millis(&event.ts).map(|ms| (ms, event)))
             .collect();
