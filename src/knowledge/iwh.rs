@@ -5,7 +5,6 @@
 //! caller decides. Writing refuses to replace a waiting note unless asked to, so no signal is lost.
 
 use std::io::ErrorKind;
-use std::path::Path;
 
 use anyhow::{bail, Context as _};
 
@@ -197,46 +196,21 @@ fn parsed(dir: &str, rel: String, text: String) -> Found {
 
 /// Every note in the library, by directory.
 pub fn list(project: &Project) -> anyhow::Result<Vec<Found>> {
-    let library = project.library_dir();
-    let mut found = Vec::new();
-    collect(&library, "", &mut found);
+    let mut found: Vec<Found> = super::library_files(project)
+        .into_iter()
+        .filter(|(_, name)| name == IWH_FILE)
+        .filter_map(|(dir, _)| {
+            let rel = iwh_path(&dir);
+            let bytes = std::fs::read(project.abs(&rel)).ok()?;
+            Some(parsed(
+                &dir,
+                rel,
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ))
+        })
+        .collect();
     found.sort_by(|a, b| a.directory.cmp(&b.directory));
     Ok(found)
-}
-
-fn collect(library: &Path, dir: &str, found: &mut Vec<Found>) {
-    let full = if dir.is_empty() {
-        library.to_path_buf()
-    } else {
-        library.join(dir)
-    };
-    let Ok(entries) = std::fs::read_dir(&full) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_file() && name == IWH_FILE {
-            let rel = iwh_path(dir);
-            if let Ok(bytes) = std::fs::read(entry.path()) {
-                found.push(parsed(
-                    dir,
-                    rel,
-                    String::from_utf8_lossy(&bytes).into_owned(),
-                ));
-            }
-        } else if file_type.is_dir() && !(dir.is_empty() && name == CACHE_DIR) {
-            let child = if dir.is_empty() {
-                name.to_string()
-            } else {
-                format!("{dir}/{name}")
-            };
-            collect(library, &child, found);
-        }
-    }
 }
 
 /// The directory must exist in the project (notes are about directories, not files).

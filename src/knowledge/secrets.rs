@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::validate::{Issue, Severity};
-use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::project::{Project, LIBRARY_DIR};
 
 struct Pattern {
     kind: &'static str,
@@ -94,8 +94,17 @@ pub fn scan_text(file: &str, text: &str) -> Vec<Issue> {
 
 /// Scan every file under `.lexibrary/` except the derived cache and `.iwh` notes (gitignored).
 pub fn scan_library(project: &Project) -> Vec<Issue> {
-    let mut files = Vec::new();
-    collect(&project.library_dir(), "", &mut files);
+    let files: Vec<String> = super::library_files(project)
+        .into_iter()
+        .filter(|(_, name)| name != ".iwh")
+        .map(|(dir, name)| {
+            if dir.is_empty() {
+                name
+            } else {
+                format!("{dir}/{name}")
+            }
+        })
+        .collect();
     use rayon::prelude::*;
     files
         .par_iter()
@@ -107,34 +116,6 @@ pub fn scan_library(project: &Project) -> Vec<Issue> {
             }
         })
         .collect()
-}
-
-fn collect(library: &std::path::Path, dir: &str, out: &mut Vec<String>) {
-    let full = if dir.is_empty() {
-        library.to_path_buf()
-    } else {
-        library.join(dir)
-    };
-    let Ok(entries) = std::fs::read_dir(full) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let rel = if dir.is_empty() {
-            name.to_string()
-        } else {
-            format!("{dir}/{name}")
-        };
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() && !(dir.is_empty() && name == CACHE_DIR) {
-            collect(library, &rel, out);
-        } else if kind.is_file() && name != ".iwh" {
-            out.push(rel);
-        }
-    }
 }
 
 /// A value that looks generated rather than written: high entropy and at least one digit

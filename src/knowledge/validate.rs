@@ -574,8 +574,15 @@ fn check_stack(
 
 /// Child Maps against the directories they describe, and `.aindex` budgets.
 fn check_indexes(project: &Project, aindex_budget: usize) -> Vec<Issue> {
-    let mut files = Vec::new();
-    collect_aindexes(&project.library_dir(), "", &mut files);
+    let top_reserved = |dir: &str| {
+        let top = dir.split('/').next().unwrap_or("");
+        crate::project::mirror::RESERVED_TOP_LEVEL.contains(&top)
+    };
+    let files: Vec<String> = super::library_files(project)
+        .into_iter()
+        .filter(|(dir, name)| name == AINDEX_FILE && !top_reserved(dir))
+        .map(|(dir, _)| dir)
+        .collect();
     files
         .par_iter()
         .flat_map(|dir| {
@@ -635,37 +642,6 @@ fn check_indexes(project: &Project, aindex_budget: usize) -> Vec<Issue> {
             issues
         })
         .collect()
-}
-
-fn collect_aindexes(library: &std::path::Path, dir: &str, out: &mut Vec<String>) {
-    let full = if dir.is_empty() {
-        library.to_path_buf()
-    } else {
-        library.join(dir)
-    };
-    let Ok(entries) = std::fs::read_dir(&full) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_file() && name == AINDEX_FILE {
-            out.push(dir.to_string());
-        } else if kind.is_dir()
-            && !(dir.is_empty() && crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name))
-            && name != CACHE_DIR
-        {
-            let child = if dir.is_empty() {
-                name.to_string()
-            } else {
-                format!("{dir}/{name}")
-            };
-            collect_aindexes(library, &child, out);
-        }
-    }
 }
 
 /// Token counts by content, shared by the parallel checks of one run.
