@@ -8,6 +8,7 @@
 //! The `cli` module turns all of that into the `lexi` (agents) and `lexictl` (maintenance) commands.
 
 pub mod archivist;
+pub mod atomic;
 pub mod cli;
 pub mod engine;
 pub mod git;
@@ -18,3 +19,4 @@ pub mod project;
 pub mod source;
 pub mod tokens;
 pub mod tsv;
+pub mod workspace;

@@ -81,7 +81,7 @@ impl CountCache {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let _ = crate::library::atomic::write(path, text.as_bytes());
+        let _ = crate::atomic::write(path, text.as_bytes());
     }
 }
 

@@ -35,6 +35,13 @@ pub struct Context {
     pub program: String,
 }
 
+impl Context {
+    /// The working tree the command runs in (found by walking up to `.lexibrary/`), opened once.
+    pub fn workspace(&self) -> Result<crate::workspace::Workspace, crate::project::ProjectError> {
+        crate::workspace::Workspace::discover(&self.cwd)
+    }
+}
+
 const LEXI_ABOUT: &str =
     "Read and write the codebase library: the agent-facing CLI of Lexibrarian.";
 const LEXI_LONG_ABOUT: &str = "\

@@ -3,6 +3,7 @@
 //! touching anything the user wrote around it.
 
 use crate::library::start_here::NAVIGATION_PROTOCOL;
+use crate::project::config::AgentEnvironment;
 
 /// Opening marker of the block.
 pub const BLOCK_OPEN: &str = "<!-- >>> lexibrarian rules v1 >>> -->";
@@ -10,12 +11,11 @@ pub const BLOCK_OPEN: &str = "<!-- >>> lexibrarian rules v1 >>> -->";
 pub const BLOCK_CLOSE: &str = "<!-- <<< lexibrarian rules <<< -->";
 
 /// The rule file for an agent environment, relative to the project root.
-pub fn rules_file(environment: &str) -> Option<&'static str> {
+pub fn rules_file(environment: AgentEnvironment) -> &'static str {
     match environment {
-        "claude" => Some("CLAUDE.md"),
-        "codex" => Some("AGENTS.md"),
-        "cursor" => Some(".cursor/rules/lexibrarian.mdc"),
-        _ => None,
+        AgentEnvironment::Claude => "CLAUDE.md",
+        AgentEnvironment::Codex => "AGENTS.md",
+        AgentEnvironment::Cursor => ".cursor/rules/lexibrarian.mdc",
     }
 }
 
@@ -31,14 +31,14 @@ fn block() -> String {
 }
 
 /// The new content of a rule file given its current content, or `None` when it already has a block.
-pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
+pub fn with_rules(environment: AgentEnvironment, existing: Option<&str>) -> Option<String> {
     if existing.is_some_and(|text| text.contains(BLOCK_OPEN) || text.contains("lexibrarian rules"))
     {
         return None;
     }
     let block = block();
     Some(match (environment, existing) {
-        ("cursor", None) => format!(
+        (AgentEnvironment::Cursor, None) => format!(
             "---\ndescription: How to use the Lexibrarian codebase library\nalwaysApply: true\n---\n\n{block}"
         ),
         (_, None) => block,
@@ -61,9 +61,7 @@ pub fn with_rules(environment: &str, existing: Option<&str>) -> Option<String> {
 pub fn refresh_all(project: &crate::project::Project) -> anyhow::Result<Vec<String>> {
     let mut changed = Vec::new();
     for environment in &project.config.agent_environment {
-        let Some(rel) = rules_file(environment) else {
-            continue;
-        };
+        let rel = rules_file(*environment);
         let path = project.root.join(rel);
         let Ok(text) = std::fs::read_to_string(&path) else {
             continue;
@@ -77,7 +75,7 @@ pub fn refresh_all(project: &crate::project::Project) -> anyhow::Result<Vec<Stri
         }
         let updated = format!("{}{}{}", &text[..start], block(), &text[end..]);
         if updated != text {
-            crate::library::atomic::write(&path, updated.as_bytes())?;
+            crate::atomic::write(&path, updated.as_bytes())?;
             changed.push(rel.to_string());
         }
     }
@@ -90,8 +88,9 @@ mod tests {
 
     #[test]
     fn appends_once_and_keeps_user_text() {
-        let first = with_rules("claude", Some("# My rules\nBe nice.")).expect("appended");
+        let first =
+            with_rules(AgentEnvironment::Claude, Some("# My rules\nBe nice.")).expect("appended");
         assert!(first.starts_with("# My rules\nBe nice.\n\n<!-- >>> lexibrarian"));
-        assert_eq!(with_rules("claude", Some(&first)), None);
+        assert_eq!(with_rules(AgentEnvironment::Claude, Some(&first)), None);
     }
 }

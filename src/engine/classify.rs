@@ -18,12 +18,12 @@
 
 use std::path::Path;
 
-use super::cache::{Cache, Stat};
 use crate::hash::sha256_hex;
 use crate::library::design_file::{is_unedited, DesignFile};
 use crate::project::mirror::design_path;
 use crate::project::Project;
 use crate::source::{extract, Interface, Language};
+use crate::workspace::cache::{Cache, Stat};
 
 /// What happened to a source file since its design file was last written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -208,7 +208,7 @@ fn scan_uncached(
     }
 
     let language = Language::from_path(Path::new(source))
-        .filter(|language| language_enabled(project, *language));
+        .filter(|language| language.enabled_in(&project.config));
     if let Some(language) = language {
         match extract(language, &text) {
             Ok(interface) => {
@@ -272,19 +272,6 @@ fn scan_uncached(
     scanned.design_text = Some(design_text);
     scanned.design = Some(design);
     scanned
-}
-
-pub(crate) fn language_enabled(project: &Project, language: Language) -> bool {
-    let name = match language {
-        Language::Tsx => "typescript",
-        other => other.name(),
-    };
-    project
-        .config
-        .ast
-        .languages
-        .iter()
-        .any(|enabled| enabled.eq_ignore_ascii_case(name))
 }
 
 /// Git's conflict markers at the start of a line: `<<<<<<< `, `=======`, `>>>>>>> `.

@@ -9,7 +9,7 @@ use crate::archivist::{
     is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
-use crate::library::footer::{self, rfc3339_from_unix, Footer};
+use crate::library::footer::{self, rfc3339_from_unix, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::Section;
 
 use super::classify::{ChangeLevel, Scanned};
@@ -48,11 +48,6 @@ fn new_footer(scanned: &Scanned) -> Footer {
         extra,
     }
 }
-
-/// The footer key that marks a design file whose model answer exceeded the design file budget:
-/// `over_scoped: <answer tokens>/<budget>`. Set on every LLM generation over budget, cleared by the
-/// next generation that is not; `lexictl validate` reads it.
-pub const OVER_SCOPED_KEY: &str = "over_scoped";
 
 /// A design file the Archivist wrote.
 #[derive(Clone, Debug)]

@@ -21,9 +21,9 @@ use std::process::{Command, Stdio};
 
 use anyhow::Context as _;
 
-use super::state::{rotate_if_large, StateDir};
 use crate::git::GitRepo;
 use crate::library::footer::now_rfc3339;
+use crate::workspace::state::{rotate_if_large, StateDir};
 
 /// Set in the worker's environment; a hook fired from inside it does nothing.
 pub const GUARD_ENV: &str = "LEXIBRARIAN_HOOK_WORKER";

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context as _};
 
 use super::agent_rules;
-use crate::library::{atomic, start_here};
+use crate::atomic;
+use crate::library::start_here;
 use crate::project::config::{self, Config};
 use crate::project::ignores::LEXIGNORE_FILE;
 use crate::project::scope::Scope;
@@ -139,17 +140,12 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
     );
 
     for environment in &plan.config.agent_environment {
-        let Some(rel) = agent_rules::rules_file(environment) else {
-            bail!(
-                "unknown agent environment `{environment}`; choose from {}",
-                crate::project::detect::AGENT_ENVIRONMENTS.join(", ")
-            );
-        };
+        let rel = agent_rules::rules_file(*environment);
         let before = read_optional(&plan.root, rel)?;
         let existing = before
             .as_deref()
             .map(|bytes| String::from_utf8_lossy(bytes).into_owned());
-        match agent_rules::with_rules(environment, existing.as_deref()) {
+        match agent_rules::with_rules(*environment, existing.as_deref()) {
             Some(after) => push(rel, before, after, report),
             None => report.unchanged.push(rel.to_string()),
         }

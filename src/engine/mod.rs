@@ -3,16 +3,13 @@
 
 pub mod agent_rules;
 pub mod bounded;
-pub mod cache;
 pub mod child_map;
 pub mod classify;
 pub mod generate;
 pub mod hook;
 pub mod indexes;
 pub mod init;
-pub mod lock;
 pub mod notes_sync;
 pub mod start_here;
-pub mod state;
 pub mod sweep;
 pub mod update;

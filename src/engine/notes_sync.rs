@@ -12,11 +12,11 @@
 //! is ever configured: that would stop a plain `git push` from pushing the current branch (FACTS §3).
 
 use std::path::Path;
-use std::process::Command;
 
 use anyhow::{bail, Context as _};
 
 use crate::git::notes::{MergeOutcome, PROVENANCE_NOTES, STACK_NOTES};
+use crate::git::remote;
 use crate::git::GitRepo;
 
 /// Our notes refs.
@@ -48,17 +48,8 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
         None => default_remote(workdir)?,
     };
     for round in 1..=ROUNDS {
-        git(
-            workdir,
-            &[
-                "fetch",
-                "--quiet",
-                "--no-tags",
-                &remote,
-                &fetch_refspec(&remote),
-            ],
-        )
-        .with_context(|| format!("cannot fetch notes from {remote}"))?;
+        remote::fetch(workdir, &remote, &fetch_refspec(&remote))
+            .with_context(|| format!("cannot fetch notes from {remote}"))?;
         let repo = GitRepo::discover(workdir)?.context("notes sync runs in a git repository")?;
         let mut merged = Vec::new();
         for notes_ref in NOTES_REFS {
@@ -79,9 +70,7 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
                 rounds: round,
             });
         }
-        let mut args = vec!["push", "--quiet", "--porcelain", remote.as_str()];
-        args.extend(refs.iter().map(String::as_str));
-        match git(workdir, &args) {
+        match remote::push(workdir, &remote, &refs) {
             Ok(_) => {
                 return Ok(Synced {
                     remote,
@@ -93,7 +82,7 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
                     rounds: round,
                 })
             }
-            Err(err) if is_rejection(&err) && round < ROUNDS => continue,
+            Err(err) if err.is_rejected_push() && round < ROUNDS => continue,
             Err(err) => return Err(err).with_context(|| format!("cannot push notes to {remote}")),
         }
     }
@@ -105,26 +94,19 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
 /// settings added.
 pub fn configure(workdir: &Path) -> anyhow::Result<Vec<String>> {
     let mut added = Vec::new();
-    let remotes = git(workdir, &["remote"])?;
-    for remote in remotes.lines().map(str::trim).filter(|r| !r.is_empty()) {
+    for remote in remote::remote_names(workdir)? {
         let key = format!("remote.{remote}.fetch");
-        let refspec = fetch_refspec(remote);
-        let existing = git(workdir, &["config", "--get-all", &key]).unwrap_or_default();
-        if !existing.lines().any(|line| line.trim() == refspec) {
-            git(workdir, &["config", "--add", &key, &refspec])?;
+        let refspec = fetch_refspec(&remote);
+        if !remote::config_values(workdir, &key).contains(&refspec) {
+            remote::add_config(workdir, &key, &refspec)?;
             added.push(format!("{key} {refspec}"));
         }
     }
     for notes_ref in NOTES_REFS {
         let name = notes_ref.trim_start_matches("refs/notes/");
         let key = format!("notes.{name}.mergeStrategy");
-        if git(workdir, &["config", "--get", &key])
-            .map(|v| v.trim().to_string())
-            .ok()
-            .as_deref()
-            != Some("cat_sort_uniq")
-        {
-            git(workdir, &["config", &key, "cat_sort_uniq"])?;
+        if remote::config_values(workdir, &key) != ["cat_sort_uniq"] {
+            remote::set_config(workdir, &key, "cat_sort_uniq")?;
             added.push(format!("{key} cat_sort_uniq"));
         }
     }
@@ -133,30 +115,15 @@ pub fn configure(workdir: &Path) -> anyhow::Result<Vec<String>> {
 
 /// The upstream remote of the current branch, else `origin`, else the only remote.
 fn default_remote(workdir: &Path) -> anyhow::Result<String> {
-    if let Ok(upstream) = git(
-        workdir,
-        &[
-            "rev-parse",
-            "--abbrev-ref",
-            "--symbolic-full-name",
-            "@{upstream}",
-        ],
-    ) {
-        if let Some((remote, _)) = upstream.trim().split_once('/') {
-            return Ok(remote.to_string());
-        }
+    if let Some(remote) = remote::upstream_remote(workdir) {
+        return Ok(remote);
     }
-    let remotes = git(workdir, &["remote"])?;
-    let remotes: Vec<&str> = remotes
-        .lines()
-        .map(str::trim)
-        .filter(|r| !r.is_empty())
-        .collect();
-    if remotes.contains(&"origin") {
+    let remotes = remote::remote_names(workdir)?;
+    if remotes.iter().any(|name| name == "origin") {
         return Ok("origin".into());
     }
     match remotes.as_slice() {
-        [only] => Ok(only.to_string()),
+        [only] => Ok(only.clone()),
         [] => {
             bail!("this repository has no remote to sync notes with; add one with `git remote add`")
         }
@@ -165,42 +132,4 @@ fn default_remote(workdir: &Path) -> anyhow::Result<String> {
             remotes[0]
         ),
     }
-}
-
-/// A failed git command, with its stderr.
-#[derive(Debug, thiserror::Error)]
-#[error("`git {args}` failed: {stderr}")]
-pub struct GitFailed {
-    args: String,
-    stderr: String,
-    stdout: String,
-}
-
-fn is_rejection(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<GitFailed>().is_some_and(|failed| {
-        let text = format!("{}{}", failed.stderr, failed.stdout);
-        text.contains("rejected")
-            || text.contains("non-fast-forward")
-            || text.contains("fetch first")
-    })
-}
-
-fn git(workdir: &Path, args: &[&str]) -> anyhow::Result<String> {
-    let output = Command::new("git")
-        .args(args)
-        .current_dir(workdir)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE")
-        .output()
-        .context("cannot run git (is it installed and on PATH?)")?;
-    if !output.status.success() {
-        return Err(GitFailed {
-            args: args.join(" "),
-            stderr: String::from_utf8_lossy(&output.stderr).trim().to_string(),
-            stdout: String::from_utf8_lossy(&output.stdout).trim().to_string(),
-        }
-        .into());
-    }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
 }

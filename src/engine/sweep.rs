@@ -7,7 +7,7 @@
 //! ran is seen by the next one. `.lexibrary/` itself (minus the gitignored `.cache/` and `.iwh`
 //! notes) is compared with the moment the last sweep *finished*, so the update's own writes do not
 //! trigger the next sweep while an agent's later edit to a design file, concept or Stack post does.
-//! Both times live in the per-worktree state directory ([`StateDir::sweep_path`]) and are written
+//! Both times live in the per-worktree state file ([`SweepRecord`]) and are written
 //! only after the update succeeded; a failed sweep is retried by the next one.
 //!
 //! Also here: the `--interval` syntax (`30s`, `5m`, `2h`, bare seconds).
@@ -17,53 +17,13 @@ use std::time::{Duration, SystemTime};
 
 use anyhow::Context as _;
 
-use super::state::StateDir;
 use super::update::{self, Progress, UpdateOptions, UpdateReport};
-use crate::git::GitRepo;
-use crate::library::atomic;
 use crate::library::footer::rfc3339_from_unix;
 use crate::project::mirror::IWH_FILE;
 use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CACHE_DIR};
-
-/// When the last successful sweep started and finished, in nanoseconds since the Unix epoch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LastSweep {
-    pub started_ns: i128,
-    pub finished_ns: i128,
-}
-
-impl LastSweep {
-    /// What the state directory records, if anything (a corrupt record counts as none: the next
-    /// sweep runs).
-    pub fn read(state: &StateDir) -> Option<LastSweep> {
-        let text = std::fs::read_to_string(state.sweep_path()).ok()?;
-        let field = |key: &str| -> Option<i128> {
-            text.lines()
-                .find_map(|line| line.strip_prefix(key)?.strip_prefix('='))?
-                .trim()
-                .parse()
-                .ok()
-        };
-        Some(LastSweep {
-            started_ns: field("started_ns")?,
-            finished_ns: field("finished_ns")?,
-        })
-    }
-
-    fn write(&self, state: &StateDir) -> std::io::Result<()> {
-        let text = format!(
-            "started_ns={}\nfinished_ns={}\n",
-            self.started_ns, self.finished_ns
-        );
-        atomic::write(&state.sweep_path(), text.as_bytes())
-    }
-
-    /// The start time as RFC 3339 UTC (what the output calls "the last sweep").
-    pub fn started_rfc3339(&self) -> String {
-        rfc3339_from_unix(u64::try_from(self.started_ns / 1_000_000_000).unwrap_or(0))
-    }
-}
+use crate::workspace::state::{StateDir, SweepRecord};
+use crate::workspace::Workspace;
 
 /// Why a sweep runs an update, or why not.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -85,7 +45,7 @@ pub struct Check {
     pub reason: Reason,
     /// Paths newer than the last sweep (project-relative, sorted); empty unless `Changed`.
     pub changed: Vec<String>,
-    pub last: Option<LastSweep>,
+    pub last: Option<SweepRecord>,
     started_ns: i128,
     state: StateDir,
 }
@@ -123,7 +83,7 @@ impl SweepReport {
             reason: check.reason,
             changed_count: check.changed.len(),
             first_changed: check.changed.first().cloned(),
-            last_sweep: check.last.as_ref().map(LastSweep::started_rfc3339),
+            last_sweep: check.last.as_ref().map(SweepRecord::started_rfc3339),
             started: rfc3339_from_unix(
                 u64::try_from(check.started_ns / 1_000_000_000).unwrap_or(0),
             ),
@@ -134,11 +94,12 @@ impl SweepReport {
 
 /// Decide whether a sweep of `project` should run: read the last sweep's times and stat-walk the
 /// project. Writes nothing.
-pub fn check(project: &Project) -> anyhow::Result<Check> {
+pub fn check(ws: &Workspace) -> anyhow::Result<Check> {
     let started_ns = now_ns();
-    let git = GitRepo::discover(&project.root).context("cannot open the git repository")?;
-    let state = StateDir::for_project(project, git.as_ref());
-    let last = LastSweep::read(&state);
+    let project = ws.project();
+    ws.repo()?;
+    let state = ws.state().clone();
+    let last = state.read().sweep;
     let (reason, changed) = match &last {
         _ if !project.config.daemon.sweep_skip_if_unchanged => (Reason::AlwaysRun, Vec::new()),
         None => (Reason::FirstSweep, Vec::new()),
@@ -163,7 +124,7 @@ pub fn check(project: &Project) -> anyhow::Result<Check> {
 /// Run the update a [`check`] asked for (a full update, the same as `lexictl update`) and record
 /// the sweep. Returns `None` when the check said to skip; then nothing is written but a log line.
 pub fn run(
-    project: &Project,
+    ws: &Workspace,
     check: &Check,
     progress: &dyn Progress,
 ) -> anyhow::Result<Option<UpdateReport>> {
@@ -171,30 +132,33 @@ pub fn run(
         let since = check
             .last
             .as_ref()
-            .map(LastSweep::started_rfc3339)
+            .map(SweepRecord::started_rfc3339)
             .unwrap_or_default();
         check
             .state
             .log(&format!("sweep: nothing changed since {since}; skipped"));
         return Ok(None);
     }
-    let report = update::run(project, &UpdateOptions::default(), progress)?;
-    let record = LastSweep {
+    let report = update::run(ws.project(), &UpdateOptions::default(), progress)?;
+    let record = SweepRecord {
         started_ns: check.started_ns,
         finished_ns: now_ns(),
     };
-    record.write(&check.state).with_context(|| {
-        format!(
-            "the update succeeded but the sweep time could not be recorded in {}",
-            check.state.sweep_path().display()
-        )
-    })?;
+    check
+        .state
+        .edit(|state| state.sweep = Some(record))
+        .with_context(|| {
+            format!(
+                "the update succeeded but the sweep time could not be recorded in {}",
+                check.state.state_path().display()
+            )
+        })?;
     Ok(Some(report))
 }
 
 /// Every path newer than `last`: files and directories of the source tree (through the ignore
 /// layers) against its start, `.lexibrary/` against its end. Sorted.
-pub fn changed_since(project: &Project, last: &LastSweep) -> Vec<String> {
+pub fn changed_since(project: &Project, last: &SweepRecord) -> Vec<String> {
     let mut changed = Vec::new();
     if mtime_ns(&project.root).is_some_and(|mtime| mtime > last.started_ns) {
         changed.push(".".to_string());
@@ -342,21 +306,5 @@ mod tests {
             assert_eq!(format_interval(parsed), text);
         }
         assert_eq!(format_interval(Duration::from_secs(3600)), "1h");
-    }
-
-    #[test]
-    fn the_sweep_record_round_trips_and_rejects_garbage() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let state = StateDir::new(dir.path().to_path_buf());
-        assert_eq!(LastSweep::read(&state), None);
-        let record = LastSweep {
-            started_ns: 1_768_473_000_000_000_000,
-            finished_ns: 1_768_473_001_000_000_000,
-        };
-        record.write(&state).expect("write");
-        assert_eq!(LastSweep::read(&state), Some(record));
-        assert_eq!(record.started_rfc3339(), "2026-01-15T10:30:00Z");
-        std::fs::write(state.sweep_path(), "started_ns=soon\n").expect("write");
-        assert_eq!(LastSweep::read(&state), None);
     }
 }

@@ -23,21 +23,18 @@ use std::time::Instant;
 use anyhow::Context as _;
 use rayon::prelude::*;
 
-use super::cache::{self, Cache, Stat};
 use super::classify::{scan, ChangeLevel, Scanned};
 use super::generate;
 use super::indexes::{
     self, billboard_summary, existing_billboard, structural_billboard, Child, MODULE_FILES,
 };
-use super::lock::LibraryLock;
 use super::start_here::{self, DirSummary};
-use super::state::{Processed, StateDir};
 use crate::archivist::llm::{LlmArchivist, LlmSettings};
 use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Archivist, Generation};
-use crate::git::{Change, Dirty, GitRepo};
+use crate::atomic;
+use crate::git::{Change, GitRepo};
 use crate::library::aindex::ChildKind;
-use crate::library::atomic;
 use crate::library::design_file::{is_unedited, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::{
     aindex_path, design_path, is_mirrorable, source_for_design, AINDEX_FILE,
@@ -46,6 +43,9 @@ use crate::project::paths::{ancestors_rel, parent_rel, to_rel_string};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind, FileClass};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::workspace::cache::{self, Cache, Stat};
+use crate::workspace::lock::LibraryLock;
+use crate::workspace::state::{Processed, StateDir};
 
 /// What to update and how.
 #[derive(Clone, Debug, Default)]
@@ -109,7 +109,7 @@ pub struct Provenance {
     pub generation: Generation,
     /// The written file's git blob id (the key of its provenance note), when in git.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub blob: Option<String>,
+    pub blob: Option<crate::git::Oid>,
 }
 
 /// A file the Archivist could not write. Its design file is untouched and the next run retries it.
@@ -770,7 +770,7 @@ pub fn run(
                 // writing 20,000 loose objects up front would double a cold run's file creations.
                 blob: git
                     .as_ref()
-                    .map(|_| crate::git::notes::blob_id(write.text.as_bytes())),
+                    .and_then(|_| crate::git::notes::blob_id(write.text.as_bytes()).ok()),
             };
             if provenance.generation.model.is_some() {
                 state.log(&provenance_line(&provenance));
@@ -863,7 +863,7 @@ pub fn run(
     if let Some(git) = &git {
         record_provenance(
             git,
-            head.as_deref(),
+            head.as_ref(),
             &report.generated,
             &state,
             &mut report.warnings,
@@ -1102,21 +1102,21 @@ pub fn run(
         pending.extend(failed.keys().cloned());
         pending.sort();
         pending.dedup();
-        state
-            .set_pending_paths(&pending)
-            .context("cannot record the pending paths")?;
         let processed_everything = options.paths.is_empty();
-        if let (Some(head), true) = (&head, processed_everything) {
-            let skipped = report.items.iter().any(|item| item.action == "skip");
-            let processed = Processed {
-                commit: head.clone(),
-                clean: clean_tree && !report.stale && !skipped,
-                fingerprint,
-            };
-            state
-                .set_processed(&processed)
-                .context("cannot record the last processed commit")?;
-        }
+        let skipped = report.items.iter().any(|item| item.action == "skip");
+        let processed = head.filter(|_| processed_everything).map(|head| Processed {
+            commit: head,
+            clean: clean_tree && !report.stale && !skipped,
+            fingerprint,
+        });
+        state
+            .edit(|recorded| {
+                recorded.pending = pending;
+                if processed.is_some() {
+                    recorded.processed = processed;
+                }
+            })
+            .context("cannot record what this update processed")?;
     }
     report.elapsed_ms = started.elapsed().as_millis();
     state.log(&log_line(&report));
@@ -1343,13 +1343,16 @@ fn plan_changes(
     options: &UpdateOptions,
     git: Option<&GitRepo>,
     state: &StateDir,
-    dirty: Option<&[Dirty]>,
+    dirty: Option<&[Change]>,
 ) -> anyhow::Result<Option<Universe>> {
     if !options.changed_only || !options.paths.is_empty() {
         return Ok(None);
     }
     let Some(repo) = git else { return Ok(None) };
-    let (Some(last), Some(head)) = (state.last_commit(), repo.head_commit()?) else {
+    let (Some(last), Some(head)) = (
+        state.processed().map(|processed| processed.commit),
+        repo.head_commit()?,
+    ) else {
         return Ok(None);
     };
     if !state.cache_path().is_file() || !repo.has_commit(&last) {
@@ -1406,16 +1409,18 @@ fn plan_changes(
         }
     };
     // What was dirty last time may have been reverted since: look at it again.
-    touched.extend(state.pending_paths());
+    touched.extend(state.read().pending);
     let mut dirty_paths: BTreeSet<String> = BTreeSet::new();
     for dirty in dirty {
         dirty_paths.extend(strip(dirty.path()));
-        if let Dirty::Renamed { from, .. } = &dirty {
+        if let Change::Renamed { from, .. } = &dirty {
             dirty_paths.extend(strip(from));
         }
         match dirty {
-            Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => touched.extend(strip(&p)),
-            Dirty::Renamed { from, to } => {
+            Change::Modified(p) | Change::Added(p) | Change::Deleted(p) => {
+                touched.extend(strip(&p))
+            }
+            Change::Renamed { from, to } => {
                 if let (Some(from), Some(to)) = (strip(&from), strip(&to)) {
                     renames.push((from.clone(), to.clone()));
                     touched.insert(from);
@@ -1495,7 +1500,7 @@ fn git_renames(
     project: &Project,
     repo: &GitRepo,
     state: &StateDir,
-    dirty: Option<&[Dirty]>,
+    dirty: Option<&[Change]>,
 ) -> Vec<(String, String)> {
     let Some(prefix) = project_prefix(project, repo) else {
         return Vec::new();
@@ -1508,7 +1513,10 @@ fn git_renames(
         }
     };
     let mut renames = Vec::new();
-    if let (Some(last), Ok(Some(head))) = (state.last_commit(), repo.head_commit()) {
+    if let (Some(last), Ok(Some(head))) = (
+        state.processed().map(|processed| processed.commit),
+        repo.head_commit(),
+    ) {
         if last != head && repo.has_commit(&last) {
             for change in repo.diff_commits(Some(&last), &head).unwrap_or_default() {
                 if let Change::Renamed { from, to } = change {
@@ -1518,7 +1526,7 @@ fn git_renames(
         }
     }
     for change in dirty.unwrap_or_default() {
-        if let Dirty::Renamed { from, to } = change {
+        if let Change::Renamed { from, to } = change {
             renames.extend(to_project(from).zip(to_project(to)));
         }
     }
@@ -1764,7 +1772,7 @@ fn write_start_here(
 /// by the file's blob, in one notes commit. A failure is a warning: the library itself is written.
 fn record_provenance(
     git: &GitRepo,
-    head: Option<&str>,
+    head: Option<&crate::git::Oid>,
     generated: &[Provenance],
     state: &StateDir,
     warnings: &mut Vec<String>,
@@ -1774,7 +1782,7 @@ fn record_provenance(
     let appends: Vec<NoteAppend> = generated
         .iter()
         .filter_map(|provenance| {
-            let blob = provenance.blob.clone()?;
+            let blob = provenance.blob?;
             // What the Archivist did to this text: wrote its sections, only refreshed its
             // Dependents, or moved it with its source.
             let kind = match provenance.level {

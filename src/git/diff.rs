@@ -4,14 +4,14 @@
 use gix::object::tree::diff::ChangeDetached;
 use gix::objs::tree::EntryMode;
 
-use super::{parse_id, utf8_path, Change, GitError, GitRepo};
+use super::{utf8_path, Change, GitError, GitRepo, Oid};
 
 impl GitRepo {
     /// Files changed between two commits' trees. `from` `None` means the empty tree, so a root
     /// commit lists every file as [`Change::Added`]. Renames are detected at git's default 50%
     /// similarity. Only regular files, executables and symlinks are reported: never directories,
     /// never submodules. Sorted by path (renames by `to`).
-    pub fn diff_commits(&self, from: Option<&str>, to: &str) -> Result<Vec<Change>, GitError> {
+    pub fn diff_commits(&self, from: Option<&Oid>, to: &Oid) -> Result<Vec<Change>, GitError> {
         let new_tree = self.commit_tree(to)?;
         let old_tree = from.map(|from| self.commit_tree(from)).transpose()?;
         self.diff_trees(old_tree.as_ref(), &new_tree)
@@ -20,7 +20,7 @@ impl GitRepo {
     /// Files changed by one commit: against its first parent (so a merge commit lists what came
     /// in from the merged branches), or against the empty tree for a root commit (or a commit at
     /// the boundary of a shallow clone).
-    pub fn commit_changes(&self, commit: &str) -> Result<Vec<Change>, GitError> {
+    pub fn commit_changes(&self, commit: &Oid) -> Result<Vec<Change>, GitError> {
         let commit_obj = self.find_commit(commit)?;
         let new_tree = commit_obj
             .tree()
@@ -56,22 +56,21 @@ impl GitRepo {
         self.diff_trees(old_tree.as_ref(), &new_tree)
     }
 
-    fn find_commit(&self, hex: &str) -> Result<gix::Commit<'_>, GitError> {
-        let id = parse_id(hex)?;
+    fn find_commit(&self, id: &Oid) -> Result<gix::Commit<'_>, GitError> {
         let object = self
             .repo
-            .try_find_object(id)
+            .try_find_object(id.inner())
             .map_err(GitError::read("read an object"))?
-            .ok_or_else(|| GitError::CommitNotFound(hex.to_owned()))?;
+            .ok_or_else(|| GitError::CommitNotFound(id.to_hex()))?;
         let kind = object.kind;
         object.try_into_commit().map_err(|_| GitError::NotACommit {
-            id: hex.to_owned(),
+            id: id.to_hex(),
             kind: kind.to_string(),
         })
     }
 
-    fn commit_tree(&self, hex: &str) -> Result<gix::Tree<'_>, GitError> {
-        self.find_commit(hex)?
+    fn commit_tree(&self, id: &Oid) -> Result<gix::Tree<'_>, GitError> {
+        self.find_commit(id)?
             .tree()
             .map_err(GitError::read("read the commit's tree"))
     }

@@ -220,7 +220,7 @@ pub fn install(path: &Path, hook: &str) -> Result<Installed, InstallError> {
         std::fs::create_dir_all(parent)?;
     }
     let permissions = std::fs::metadata(path).ok().map(|meta| meta.permissions());
-    crate::library::atomic::write(path, text.as_bytes())?;
+    crate::atomic::write(path, text.as_bytes())?;
     match permissions {
         Some(permissions) => std::fs::set_permissions(path, permissions)?,
         None => make_executable(path)?,
@@ -252,7 +252,7 @@ pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
         return Ok(Removed::File);
     }
     let permissions = std::fs::metadata(path)?.permissions();
-    crate::library::atomic::write(path, rest.as_bytes())?;
+    crate::atomic::write(path, rest.as_bytes())?;
     std::fs::set_permissions(path, permissions)?;
     Ok(Removed::Block)
 }

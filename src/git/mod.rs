@@ -11,6 +11,8 @@
 mod diff;
 pub mod hooks;
 pub mod notes;
+mod oid;
+pub mod remote;
 mod revision;
 mod status;
 
@@ -22,23 +24,29 @@ use std::path::{Path, PathBuf};
 
 use gix::bstr::BStr;
 
+pub use oid::Oid;
 pub use revision::{CommitInfo, FileAt, RevSpec, Upstream};
 
-/// A file-level change between two commits, as reported by [`GitRepo::diff_commits`] and
-/// [`GitRepo::commit_changes`]. Paths are relative to the working tree root, `/`-separated.
+/// A file-level change: between two commits ([`GitRepo::diff_commits`], [`GitRepo::commit_changes`])
+/// or between `HEAD` and the working tree ([`GitRepo::dirty`]). Paths are relative to the working tree
+/// root, `/`-separated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// The file exists only in the newer commit.
+    /// The file exists only on the newer side (for the working tree: a staged new file or an
+    /// untracked file that is not ignored).
     Added(String),
-    /// The file exists in both commits with different content or mode.
+    /// The file exists on both sides with different content or mode (for the working tree: staged,
+    /// unstaged, or both).
     Modified(String),
-    /// The file exists only in the older commit.
+    /// The file exists only on the older side (for the working tree: missing, or removed from the
+    /// index).
     Deleted(String),
-    /// The file was moved; its content may also have changed (similarity at least 50%).
+    /// The file was moved; its content may also have changed (similarity at least 50%). In the
+    /// working tree, a rename staged in the index (`git mv`) with the destination still present.
     Renamed {
-        /// Path in the older commit.
+        /// Path on the older side.
         from: String,
-        /// Path in the newer commit.
+        /// Path on the newer side.
         to: String,
     },
 }
@@ -49,35 +57,6 @@ impl Change {
         match self {
             Change::Added(p) | Change::Modified(p) | Change::Deleted(p) => p,
             Change::Renamed { to, .. } => to,
-        }
-    }
-}
-
-/// An uncommitted change in the working tree or index, as reported by [`GitRepo::dirty`].
-/// It describes the working tree file relative to `HEAD`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Dirty {
-    /// Tracked at `HEAD` and present, but differs (staged, unstaged, or both).
-    Modified(String),
-    /// Not in `HEAD` but present: a staged new file or an untracked file that is not ignored.
-    Added(String),
-    /// In `HEAD` but missing from the working tree or removed from the index.
-    Deleted(String),
-    /// A rename staged in the index (`git mv`), with the destination still present.
-    Renamed {
-        /// Path at `HEAD`.
-        from: String,
-        /// Path in the index and working tree.
-        to: String,
-    },
-}
-
-impl Dirty {
-    /// The path the entry is sorted by: the file's current path (`to` for renames).
-    pub fn path(&self) -> &str {
-        match self {
-            Dirty::Modified(p) | Dirty::Added(p) | Dirty::Deleted(p) => p,
-            Dirty::Renamed { to, .. } => to,
         }
     }
 }
@@ -224,24 +203,34 @@ impl GitRepo {
             .join("lexibrarian")
     }
 
-    /// `HEAD`'s commit id as 40-hex, or `None` when `HEAD` is unborn (no commits yet).
-    pub fn head_commit(&self) -> Result<Option<String>, GitError> {
+    /// `HEAD`'s commit, or `None` when `HEAD` is unborn (no commits yet).
+    pub fn head_commit(&self) -> Result<Option<Oid>, GitError> {
         let head = self.repo.head().map_err(GitError::read("read HEAD"))?;
         let id = head
             .try_into_peeled_id()
             .map_err(GitError::read("resolve HEAD to a commit"))?;
-        Ok(id.map(|id| id.to_string()))
+        Ok(id.map(|id| Oid::from(id.detach())))
     }
 
-    /// Whether `commit` (40-hex) exists in the object database and is a commit.
-    pub fn has_commit(&self, commit: &str) -> bool {
-        let Ok(id) = parse_id(commit) else {
-            return false;
-        };
+    /// Whether `commit` exists in the object database and is a commit.
+    pub fn has_commit(&self, commit: &Oid) -> bool {
         matches!(
-            self.repo.try_find_header(id),
+            self.repo.try_find_header(commit.inner()),
             Ok(Some(header)) if header.kind() == gix::objs::Kind::Commit
         )
+    }
+
+    /// Where `path` (a directory inside the working tree) lies relative to the working tree root:
+    /// `""` for the root itself, `None` when it is outside the working tree.
+    pub fn prefix_of(&self, path: &Path) -> Option<String> {
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        let workdir = self
+            .workdir
+            .canonicalize()
+            .unwrap_or_else(|_| self.workdir.clone());
+        path.strip_prefix(&workdir)
+            .ok()
+            .and_then(crate::project::paths::to_rel_string)
     }
 
     /// Whether a rebase is in progress (interactive or not, including `git am`'s rebase mode):
@@ -296,14 +285,6 @@ impl GitRepo {
     pub fn skipped_non_utf8(&self) -> usize {
         self.skipped_non_utf8.get()
     }
-}
-
-/// Parse a full hexadecimal object id.
-fn parse_id(hex: &str) -> Result<gix::ObjectId, GitError> {
-    if hex.len() != gix::hash::Kind::Sha1.len_in_hex() {
-        return Err(GitError::InvalidCommitId(hex.to_owned()));
-    }
-    gix::ObjectId::from_hex(hex.as_bytes()).map_err(|_| GitError::InvalidCommitId(hex.to_owned()))
 }
 
 /// A repository path as UTF-8, or `None` (and one more skipped path counted) if it isn't.

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use gix::refs::transaction::PreviousValue;
 
-use super::{parse_id, GitError, GitRepo};
+use super::{GitError, GitRepo, Oid};
 
 /// Stack vote, accept and status history.
 pub const STACK_NOTES: &str = "refs/notes/lexibrarian/stack";
@@ -37,8 +37,8 @@ const MAX_ATTEMPTS: u32 = 200;
 /// Lines to append to the note of one object.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteAppend {
-    /// The annotated object's id (40-hex).
-    pub object: String,
+    /// The annotated object's id.
+    pub object: Oid,
     /// Text to append, one record per line. A missing final newline is added.
     pub lines: String,
 }
@@ -51,13 +51,13 @@ pub struct Identity {
 }
 
 impl GitRepo {
-    /// Write `bytes` to the object database as a blob; returns its id (40-hex).
-    pub fn write_blob(&self, bytes: &[u8]) -> Result<String, GitError> {
+    /// Write `bytes` to the object database as a blob; returns its id.
+    pub fn write_blob(&self, bytes: &[u8]) -> Result<Oid, GitError> {
         let id = self
             .repo
             .write_blob(bytes)
             .map_err(GitError::read("write a blob to the object database"))?;
-        Ok(id.to_string())
+        Ok(Oid::from(id.detach()))
     }
 
     /// The committer identity git would use, if one is configured.
@@ -98,8 +98,8 @@ impl GitRepo {
     }
 
     /// The note attached to `object` under `notes_ref`, as text (lossily decoded), or `None`.
-    pub fn note(&self, notes_ref: &str, object: &str) -> Result<Option<String>, GitError> {
-        let object = parse_id(object)?;
+    pub fn note(&self, notes_ref: &str, object: &Oid) -> Result<Option<String>, GitError> {
+        let object = object.inner();
         let Some(commit) = self.notes_commit(notes_ref)? else {
             return Ok(None);
         };
@@ -130,10 +130,8 @@ impl GitRepo {
         if appends.is_empty() {
             return Ok(());
         }
-        let objects = appends
-            .iter()
-            .map(|append| parse_id(&append.object))
-            .collect::<Result<Vec<_>, _>>()?;
+        let objects: Vec<gix::ObjectId> =
+            appends.iter().map(|append| append.object.inner()).collect();
         let mut last_error = None;
         for attempt in 0..MAX_ATTEMPTS {
             if attempt > 0 {
@@ -478,11 +476,12 @@ pub fn event_id(seed: &str) -> String {
     crate::hash::sha256_hex(text.as_bytes())[..16].to_string()
 }
 
-/// The blob id `bytes` would have, without writing anything.
-pub fn blob_id(bytes: &[u8]) -> String {
+/// The blob id `bytes` would have, without writing anything. Fails only for content crafted to
+/// collide under SHA-1 (gix detects such attacks).
+pub fn blob_id(bytes: &[u8]) -> Result<Oid, GitError> {
     gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
-        .map(|id| id.to_string())
-        .unwrap_or_default()
+        .map(Oid::from)
+        .map_err(|err| notes_error("hash a blob", err))
 }
 
 /// A short randomised pause before retry `attempt` (1-based), growing to about 20 ms.

@@ -5,25 +5,24 @@
 
 use gix::bstr::ByteSlice;
 
-use super::{parse_id, GitError, GitRepo};
+use super::{GitError, GitRepo, Oid};
 
 /// A revision argument as git reads it, resolved to commits (tags are peeled).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RevSpec {
     /// One revision, e.g. `main` or `HEAD~2`.
-    Single(String),
+    Single(Oid),
     /// `from..to`: compare the two commits' trees directly (like `git diff from..to`).
-    Range { from: String, to: String },
+    Range { from: Oid, to: Oid },
     /// `left...right`: compare the merge base of both with `right` (like `git diff left...right`,
     /// which is what a pull request against `left` shows).
-    Symmetric { left: String, right: String },
+    Symmetric { left: Oid, right: Oid },
 }
 
 /// What a commit says about itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommitInfo {
-    /// 40-hex id.
-    pub id: String,
+    pub id: Oid,
     /// Committer time, seconds since the Unix epoch.
     pub time: i64,
     /// The first line of the message.
@@ -46,8 +45,8 @@ pub struct Upstream {
 /// A file as stored at a commit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileAt {
-    /// The blob id (40-hex): what provenance notes are keyed by.
-    pub blob: String,
+    /// The blob id: what provenance notes are keyed by.
+    pub blob: Oid,
     /// The content as committed.
     pub data: Vec<u8>,
 }
@@ -100,7 +99,7 @@ impl GitRepo {
 
     /// Resolve one revision to a commit id, or `None` if it does not name anything (a branch that
     /// does not exist, no upstream configured, a detached `HEAD` asked for its upstream).
-    pub fn try_resolve_commit(&self, spec: &str) -> Option<String> {
+    pub fn try_resolve_commit(&self, spec: &str) -> Option<Oid> {
         match self.resolve_spec(spec).ok()? {
             RevSpec::Single(id) => Some(id),
             _ => None,
@@ -134,22 +133,20 @@ impl GitRepo {
 
     /// The best common ancestor of two commits, or `None` when their histories are unrelated (or
     /// cut off by a shallow clone).
-    pub fn merge_base(&self, one: &str, two: &str) -> Result<Option<String>, GitError> {
-        let one = parse_id(one)?;
-        let two = parse_id(two)?;
+    pub fn merge_base(&self, one: &Oid, two: &Oid) -> Result<Option<Oid>, GitError> {
         let base = self
             .repo
-            .merge_base(one, two)
+            .merge_base(one.inner(), two.inner())
             .map_err(GitError::read("find the merge base of two commits"))?;
-        Ok(base.map(|id| id.to_string()))
+        Ok(base.map(|id| Oid::from(id.detach())))
     }
 
     /// Committer time and subject of a commit.
-    pub fn commit_info(&self, commit: &str) -> Result<CommitInfo, GitError> {
+    pub fn commit_info(&self, commit: &Oid) -> Result<CommitInfo, GitError> {
         let found = self
             .repo
-            .find_commit(parse_id(commit)?)
-            .map_err(|_| GitError::CommitNotFound(commit.to_string()))?;
+            .find_commit(commit.inner())
+            .map_err(|_| GitError::CommitNotFound(commit.to_hex()))?;
         let time = found
             .time()
             .map_err(GitError::read("read a commit's time"))?
@@ -161,7 +158,7 @@ impl GitRepo {
             .map(|line| line.to_str_lossy().trim().to_string())
             .unwrap_or_default();
         Ok(CommitInfo {
-            id: commit.to_string(),
+            id: *commit,
             time,
             summary,
         })
@@ -169,11 +166,11 @@ impl GitRepo {
 
     /// How many commits are reachable from `head` but not from `base` (what `git rev-list
     /// --count base..head` prints).
-    pub fn count_commits(&self, base: &str, head: &str) -> Result<usize, GitError> {
+    pub fn count_commits(&self, base: &Oid, head: &Oid) -> Result<usize, GitError> {
         let walk = self
             .repo
-            .rev_walk([parse_id(head)?])
-            .with_hidden([parse_id(base)?])
+            .rev_walk([head.inner()])
+            .with_hidden([base.inner()])
             .all()
             .map_err(GitError::read("walk the commits of the range"))?;
         let mut count = 0;
@@ -186,11 +183,11 @@ impl GitRepo {
 
     /// The file at `path` (relative to the working tree root, `/`-separated) in `commit`'s tree,
     /// or `None` when there is no such file (or it is a directory or a submodule).
-    pub fn file_at(&self, commit: &str, path: &str) -> Result<Option<FileAt>, GitError> {
+    pub fn file_at(&self, commit: &Oid, path: &str) -> Result<Option<FileAt>, GitError> {
         let found = self
             .repo
-            .find_commit(parse_id(commit)?)
-            .map_err(|_| GitError::CommitNotFound(commit.to_string()))?;
+            .find_commit(commit.inner())
+            .map_err(|_| GitError::CommitNotFound(commit.to_hex()))?;
         let tree = found
             .tree()
             .map_err(GitError::read("read the commit's tree"))?;
@@ -208,12 +205,12 @@ impl GitRepo {
             .find_blob(entry.object_id())
             .map_err(GitError::read("read a file's content at a commit"))?;
         Ok(Some(FileAt {
-            blob: blob.id.to_string(),
+            blob: Oid::from(blob.id),
             data: blob.data.clone(),
         }))
     }
 
-    fn peel_to_commit(&self, spec: &str, id: gix::ObjectId) -> Result<String, GitError> {
+    fn peel_to_commit(&self, spec: &str, id: gix::ObjectId) -> Result<Oid, GitError> {
         let object = self
             .repo
             .find_object(id)
@@ -221,7 +218,7 @@ impl GitRepo {
         let kind = object.kind;
         object
             .peel_to_commit()
-            .map(|commit| commit.id.to_string())
+            .map(|commit| Oid::from(commit.id))
             .map_err(|_| GitError::BadRevision {
                 spec: spec.to_string(),
                 message: format!("it names a {kind}, not a commit"),

@@ -1,5 +1,5 @@
 //! Uncommitted changes: [`GitRepo::dirty`] combines gix's `HEAD`-vs-index and index-vs-worktree
-//! status (plus untracked, not ignored files) into one [`Dirty`] entry per path, read-only.
+//! status (plus untracked, not ignored files) into one [`Change`] entry per path, read-only.
 
 use std::collections::BTreeMap;
 
@@ -8,7 +8,7 @@ use gix::index::entry::Mode;
 use gix::status::index_worktree;
 use gix::status::plumbing::index_as_worktree::{Change as WorktreeChange, EntryStatus};
 
-use super::{Dirty, GitError, GitRepo};
+use super::{Change, GitError, GitRepo};
 
 /// What the status events say about one path. `None` means "same as the index".
 #[derive(Default, Clone, Copy)]
@@ -210,7 +210,7 @@ impl Collector {
         }
     }
 
-    fn finish(self) -> (Vec<Dirty>, usize) {
+    fn finish(self) -> (Vec<Change>, usize) {
         let Collector {
             mut paths,
             renames,
@@ -226,14 +226,14 @@ impl Collector {
             if is_rename {
                 paths.remove(&from);
                 paths.remove(&to);
-                out.push(Dirty::Renamed { from, to });
+                out.push(Change::Renamed { from, to });
             }
         }
         for (path, state) in paths {
             out.extend(state.outcome().map(|outcome| match outcome {
-                Outcome::Modified => Dirty::Modified(path),
-                Outcome::Added => Dirty::Added(path),
-                Outcome::Deleted => Dirty::Deleted(path),
+                Outcome::Modified => Change::Modified(path),
+                Outcome::Added => Change::Added(path),
+                Outcome::Deleted => Change::Deleted(path),
             }));
         }
         out.sort_by(|a, b| a.path().cmp(b.path()));
@@ -250,8 +250,8 @@ impl GitRepo {
     /// Uncommitted changes relative to `HEAD`: staged (`HEAD` vs index) and unstaged (index vs
     /// working tree) changes plus untracked files not ignored by `.gitignore`, one entry per
     /// path, sorted by path (renames by `to`). Submodules are skipped. The index is only read,
-    /// never written. In a repository without commits every file is [`Dirty::Added`].
-    pub fn dirty(&self) -> Result<Vec<Dirty>, GitError> {
+    /// never written. In a repository without commits every file is [`Change::Added`].
+    pub fn dirty(&self) -> Result<Vec<Change>, GitError> {
         self.status_with(Vec::new(), gix::status::UntrackedFiles::Files)
     }
 
@@ -259,7 +259,7 @@ impl GitRepo {
     /// working-tree directory `dir` (relative to the working tree root). Skipping untracked files
     /// saves the directory walk, and skipping a large directory the caller tracks by other means
     /// (the library itself) saves its stat calls: together about half of a full status.
-    pub fn tracked_changes_outside(&self, dir: &str) -> Result<Vec<Dirty>, GitError> {
+    pub fn tracked_changes_outside(&self, dir: &str) -> Result<Vec<Change>, GitError> {
         let dir = dir.trim_end_matches('/');
         let patterns = if dir.is_empty() {
             Vec::new()
@@ -273,7 +273,7 @@ impl GitRepo {
         &self,
         patterns: Vec<BString>,
         untracked: gix::status::UntrackedFiles,
-    ) -> Result<Vec<Dirty>, GitError> {
+    ) -> Result<Vec<Change>, GitError> {
         let iter = self
             .repo
             .status(gix::progress::Discard)

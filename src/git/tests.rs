@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::{Change, Dirty, GitError, GitRepo};
+use super::{Change, GitError, GitRepo, Oid};
 
 /// A temporary repository driven through the `git` command line.
 struct Fixture {
@@ -71,10 +71,10 @@ impl Fixture {
     }
 
     /// `git add -A` and commit; returns the new commit id.
-    fn commit_all(&self, message: &str) -> String {
+    fn commit_all(&self, message: &str) -> Oid {
         self.git(&["add", "-A"]);
         self.git(&["commit", "-q", "--allow-empty", "-m", message]);
-        self.git(&["rev-parse", "HEAD"])
+        oid(&self.git(&["rev-parse", "HEAD"]))
     }
 
     fn open(&self) -> GitRepo {
@@ -86,6 +86,10 @@ impl Fixture {
 
 fn added(paths: &[&str]) -> Vec<Change> {
     paths.iter().map(|p| Change::Added(p.to_string())).collect()
+}
+
+fn oid(hex: &str) -> Oid {
+    Oid::parse(hex).expect("an object id")
 }
 
 fn s(p: &str) -> String {
@@ -153,8 +157,8 @@ fn empty_repository_has_no_head_and_everything_is_added() {
     assert_eq!(
         repo.dirty().expect("dirty"),
         vec![
-            Dirty::Added(s("dir/untracked.rs")),
-            Dirty::Added(s("staged.rs"))
+            Change::Added(s("dir/untracked.rs")),
+            Change::Added(s("staged.rs"))
         ]
     );
     assert!(!repo.operation_in_progress());
@@ -166,22 +170,26 @@ fn head_commit_and_has_commit() {
     fx.write("a.rs", "a");
     let c1 = fx.commit_all("one");
     let repo = fx.open();
-    assert_eq!(repo.head_commit().expect("head"), Some(c1.clone()));
+    assert_eq!(repo.head_commit().expect("head"), Some(c1));
     assert!(repo.has_commit(&c1));
-    let tree = fx.git(&["rev-parse", "HEAD^{tree}"]);
-    let blob = fx.git(&["rev-parse", "HEAD:a.rs"]);
+    let tree = oid(&fx.git(&["rev-parse", "HEAD^{tree}"]));
+    let blob = oid(&fx.git(&["rev-parse", "HEAD:a.rs"]));
+    let missing = oid("0123456789012345678901234567890123456789");
     assert!(!repo.has_commit(&tree));
     assert!(!repo.has_commit(&blob));
-    assert!(!repo.has_commit("0123456789012345678901234567890123456789"));
-    assert!(!repo.has_commit("not-hex"));
-    assert!(!repo.has_commit(&c1[..12]));
+    assert!(!repo.has_commit(&missing));
+    assert!(matches!(
+        Oid::parse("not-hex"),
+        Err(GitError::InvalidCommitId(_))
+    ));
+    assert!(Oid::parse(&c1.to_hex()[..12]).is_err());
 
     assert!(matches!(
-        repo.diff_commits(None, "0123456789012345678901234567890123456789"),
+        repo.diff_commits(None, &missing),
         Err(GitError::CommitNotFound(_))
     ));
     assert!(matches!(
-        repo.commit_changes("HEAD"),
+        Oid::parse("HEAD"),
         Err(GitError::InvalidCommitId(_))
     ));
     assert!(matches!(
@@ -264,8 +272,8 @@ fn paths_with_spaces_and_unicode() {
     assert_eq!(
         repo.dirty().expect("dirty"),
         vec![
-            Dirty::Modified(s(path)),
-            Dirty::Added(s("dir with space/ünïcode new.rs"))
+            Change::Modified(s(path)),
+            Change::Added(s("dir with space/ünïcode new.rs"))
         ]
     );
 }
@@ -303,7 +311,7 @@ fn merge_commit_is_diffed_against_first_parent() {
     fx.write("main_only.rs", "m");
     let main_tip = fx.commit_all("main work");
     fx.git(&["merge", "-q", "--no-ff", "-m", "merge feature", "feature"]);
-    let merge = fx.git(&["rev-parse", "HEAD"]);
+    let merge = oid(&fx.git(&["rev-parse", "HEAD"]));
 
     let repo = fx.open();
     let changes = repo.commit_changes(&merge).expect("merge changes");
@@ -454,7 +462,7 @@ fn symlinks_and_executables_are_files_submodules_are_skipped() {
     ]);
     fx.git(&["add", "link.rs", "run.sh"]);
     fx.git(&["commit", "-q", "-m", "links"]);
-    let c = fx.git(&["rev-parse", "HEAD"]);
+    let c = oid(&fx.git(&["rev-parse", "HEAD"]));
 
     let repo = fx.open();
     assert_eq!(
@@ -499,12 +507,12 @@ fn dirty_reports_worktree_and_index_changes_but_not_ignored_files() {
     assert_eq!(
         dirty,
         vec![
-            Dirty::Modified(s("a.rs")),
-            Dirty::Deleted(s("d.rs")),
-            Dirty::Added(s("newdir/deeper/u2.rs")),
-            Dirty::Added(s("s.rs")),
-            Dirty::Modified(s("same_size.rs")),
-            Dirty::Added(s("u.rs")),
+            Change::Modified(s("a.rs")),
+            Change::Deleted(s("d.rs")),
+            Change::Added(s("newdir/deeper/u2.rs")),
+            Change::Added(s("s.rs")),
+            Change::Modified(s("same_size.rs")),
+            Change::Added(s("u.rs")),
         ]
     );
     // Asking again gives the same answer, and the index was not touched.
@@ -553,22 +561,22 @@ fn dirty_combines_staged_and_unstaged_states() {
     assert_eq!(
         repo.dirty().expect("dirty"),
         vec![
-            Dirty::Added(s("added_then_edited.rs")),
-            Dirty::Modified(s("both.rs")),
-            Dirty::Renamed {
+            Change::Added(s("added_then_edited.rs")),
+            Change::Modified(s("both.rs")),
+            Change::Renamed {
                 from: s("moved.rs"),
                 to: s("dest/moved.rs")
             },
-            Dirty::Modified(s("removed_from_index.rs")),
-            Dirty::Modified(s("staged_mod.rs")),
-            Dirty::Deleted(s("staged_then_deleted.rs")),
+            Change::Modified(s("removed_from_index.rs")),
+            Change::Modified(s("staged_mod.rs")),
+            Change::Deleted(s("staged_then_deleted.rs")),
         ]
     );
 
     // A staged rename whose destination is then deleted is just a deletion of the source.
     fx.remove("dest/moved.rs");
     let dirty = repo.dirty().expect("dirty");
-    assert!(dirty.contains(&Dirty::Deleted(s("moved.rs"))), "{dirty:?}");
+    assert!(dirty.contains(&Change::Deleted(s("moved.rs"))), "{dirty:?}");
     assert!(
         !dirty.iter().any(|d| d.path() == "dest/moved.rs"),
         "{dirty:?}"
@@ -638,7 +646,7 @@ fn state_dir_matches_git_in_repo_and_linked_worktree() {
     std::fs::write(wt.join("wt_only.rs"), "w").expect("write");
     assert_eq!(
         linked.dirty().expect("dirty"),
-        vec![Dirty::Added(s("wt_only.rs"))]
+        vec![Change::Added(s("wt_only.rs"))]
     );
     assert_eq!(repo.dirty().expect("dirty"), vec![]);
 }
@@ -658,13 +666,13 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     let repo = fx.open();
     assert!(!repo.operation_in_progress());
 
-    let out = git_output(&fx.root, &["cherry-pick", &other]);
+    let out = git_output(&fx.root, &["cherry-pick", &other.to_hex()]);
     assert!(!out.status.success(), "cherry-pick should conflict");
     assert!(repo.operation_in_progress());
     // Status still works with a conflicted index.
     let dirty = repo.dirty().expect("dirty during conflict");
     assert!(
-        dirty.contains(&Dirty::Modified(s("conflict.rs"))),
+        dirty.contains(&Change::Modified(s("conflict.rs"))),
         "{dirty:?}"
     );
     fx.git(&["cherry-pick", "--abort"]);
@@ -691,7 +699,7 @@ fn tracked_changes_outside_skips_one_directory_and_untracked_files() {
     let repo = fx.open();
     assert_eq!(
         repo.tracked_changes_outside(".lexibrary").expect("status"),
-        vec![Dirty::Modified(s("src/a.rs"))]
+        vec![Change::Modified(s("src/a.rs"))]
     );
     assert_eq!(repo.dirty().expect("status").len(), 4);
 }
@@ -724,16 +732,16 @@ mod notes {
         let fx = Fixture::new();
         let repo = open(&fx);
         let anchor = repo.write_blob(b"lexibrarian:stack:ST-001\n").unwrap();
-        assert_eq!(anchor, blob_id(b"lexibrarian:stack:ST-001\n"));
+        assert_eq!(anchor, blob_id(b"lexibrarian:stack:ST-001\n").unwrap());
         let append = |line: &str| NoteAppend {
-            object: anchor.clone(),
+            object: anchor,
             lines: line.to_string(),
         };
         repo.append_notes(STACK_NOTES, &[append("{\"n\":1}")], "vote")
             .unwrap();
         repo.append_notes(STACK_NOTES, &[append("{\"n\":2}\n")], "vote")
             .unwrap();
-        let shown = fx.git(&["notes", "--ref", STACK_NOTES, "show", &anchor]);
+        let shown = fx.git(&["notes", "--ref", STACK_NOTES, "show", &anchor.to_hex()]);
         assert_eq!(shown, "{\"n\":1}\n{\"n\":2}");
         // A line appended by git itself is read back too.
         fx.git(&[
@@ -744,7 +752,7 @@ mod notes {
             "--no-separator",
             "-m",
             "{\"n\":3}",
-            &anchor,
+            &anchor.to_hex(),
         ]);
         let ours = repo.note(STACK_NOTES, &anchor).unwrap().unwrap();
         assert_eq!(
@@ -752,7 +760,10 @@ mod notes {
             ["{\"n\":1}", "{\"n\":2}", "{\"n\":3}"]
         );
         assert!(repo.has_notes_ref(STACK_NOTES));
-        assert_eq!(repo.note(STACK_NOTES, &blob_id(b"other")).unwrap(), None);
+        assert_eq!(
+            repo.note(STACK_NOTES, &blob_id(b"other").unwrap()).unwrap(),
+            None
+        );
     }
 
     #[test]
@@ -785,7 +796,6 @@ mod notes {
         let threads: Vec<_> = (0..16)
             .map(|i| {
                 let root = fx.root.clone();
-                let anchor = anchor.clone();
                 std::thread::spawn(move || {
                     let repo = GitRepo::discover(&root).unwrap().unwrap();
                     repo.append_notes(

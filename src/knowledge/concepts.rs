@@ -6,13 +6,14 @@ use std::io::ErrorKind;
 use anyhow::{bail, Context as _};
 
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
-use crate::engine::lock::LibraryLock;
+use crate::atomic;
 use crate::library::concept::{self, CONCEPTS_DIR};
 use crate::library::design_file::sections;
+use crate::library::footer;
 use crate::library::wikilink::{self, Wikilink};
-use crate::library::{atomic, footer};
 use crate::project::mirror::design_path;
 use crate::project::Project;
+use crate::workspace::lock::LibraryLock;
 
 /// Filters for `lexi concepts`.
 #[derive(Clone, Debug, Default)]

@@ -19,15 +19,16 @@ use std::time::SystemTime;
 
 use rayon::prelude::*;
 
-use crate::engine::cache::Stat;
+use crate::atomic;
 use crate::library::concept::{first_paragraph, Concept, CONCEPTS_DIR};
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::stack::{id_from_file_name, Post, STACK_DIR};
-use crate::library::{atomic, footer, wikilink};
+use crate::library::{footer, wikilink};
 use crate::project::mirror::{DESIGN_SUFFIX, RESERVED_TOP_LEVEL};
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
 use crate::tsv::{push_escaped, unescape};
+use crate::workspace::cache::Stat;
 
 const FORMAT_HEADER: &str = "lexibrarian-corpus 1";
 const LIST_SEPARATOR: char = '\u{1f}';

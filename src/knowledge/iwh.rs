@@ -8,7 +8,7 @@ use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
-use crate::library::atomic;
+use crate::atomic;
 use crate::library::footer::now_rfc3339;
 use crate::library::iwh::{Iwh, IwhMeta, IwhScope};
 use crate::project::mirror::{iwh_path, IWH_FILE};

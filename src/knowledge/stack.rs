@@ -13,15 +13,16 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 
-use crate::engine::lock::LibraryLock;
+use crate::atomic;
 use crate::git::notes::{NoteAppend, STACK_NOTES};
 use crate::git::GitRepo;
 use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
 use crate::library::stack::{
     id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
 };
-use crate::library::{atomic, wikilink};
+use crate::library::wikilink;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::lock::LibraryLock;
 
 /// What `lexi stack post` needs.
 #[derive(Clone, Debug, Default)]
@@ -520,7 +521,7 @@ impl<'p> Stack<'p> {
 /// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the
 /// lines that are not events we understand (kept, to be shown as they are).
 pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<Event>, Vec<String>)> {
-    let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes());
+    let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes())?;
     let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
     let mut events = Vec::new();
     let mut unreadable = Vec::new();

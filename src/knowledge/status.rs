@@ -10,13 +10,12 @@
 use rayon::prelude::*;
 
 use super::corpus::{Corpus, DocKind, Kinds};
-use crate::engine::cache::{Cache, Stat};
-use crate::engine::state::{last_validation, StateDir};
 use crate::git::hooks::{self, HooksTarget};
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
-use crate::git::GitRepo;
 use crate::hash::sha256_hex;
-use crate::project::Project;
+use crate::workspace::cache::{Cache, Stat};
+use crate::workspace::state::ValidationRecord;
+use crate::workspace::Workspace;
 
 /// The health summary.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -32,20 +31,12 @@ pub struct Status {
     /// Up to ten of them.
     pub stale_examples: Vec<String>,
     /// The last `lexictl validate`: when, and its counts.
-    pub validation: Option<Validation>,
+    pub validation: Option<ValidationRecord>,
     /// When `lexictl update` last completed (RFC 3339), if known.
     pub last_update: Option<String>,
     /// `installed`, `not installed`, `managed by <tool>`, or `no git`.
     pub hook: String,
     pub notes: Vec<NotesRef>,
-}
-
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Validation {
-    pub time: String,
-    pub errors: usize,
-    pub warnings: usize,
-    pub info: usize,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -74,11 +65,12 @@ impl Status {
 }
 
 /// Gather the status.
-pub fn status(project: &Project) -> Status {
-    let git = GitRepo::discover(&project.root).ok().flatten();
-    let state = StateDir::for_project(project, git.as_ref());
+pub fn status(ws: &Workspace) -> Status {
+    let project = ws.project();
+    let state = ws.state();
+    let recorded = state.read();
     let (cache, _) = Cache::load(&state.cache_path());
-    let documented: Vec<(&String, &crate::engine::cache::Entry)> = cache
+    let documented: Vec<(&String, &crate::workspace::cache::Entry)> = cache
         .entries
         .iter()
         .filter(|(_, entry)| entry.design.is_some())
@@ -111,18 +103,14 @@ pub fn status(project: &Project) -> Status {
     for doc in corpus.of_kind(DocKind::Stack) {
         *status.stack_posts.entry(doc.status.clone()).or_insert(0) += 1;
     }
-    status.validation = last_validation(&state).map(|(time, errors, warnings, info)| Validation {
-        time,
-        errors,
-        warnings,
-        info,
-    });
+    status.validation = recorded.validation;
     status.last_update = std::fs::metadata(state.cache_path())
         .and_then(|meta| meta.modified())
         .ok()
         .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|elapsed| crate::library::footer::rfc3339_from_unix(elapsed.as_secs()));
-    status.hook = match &git {
+    let git = ws.repo_if_any();
+    status.hook = match git {
         None => "no git".into(),
         Some(repo) => match repo.hooks_target() {
             Ok(HooksTarget::Dir(dir)) => {
@@ -136,7 +124,7 @@ pub fn status(project: &Project) -> Status {
             Err(_) => "not installable (core.hooksPath outside the repository)".into(),
         },
     };
-    if let Some(repo) = &git {
+    if let Some(repo) = git {
         for name in [STACK_NOTES, PROVENANCE_NOTES] {
             let present = repo.has_notes_ref(name);
             let unpushed = present && !repo.notes_ref_on_a_remote(name);

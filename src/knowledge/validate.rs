@@ -16,19 +16,21 @@ use rayon::prelude::*;
 use super::concepts::{Resolved, Resolver};
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::secrets;
-use crate::engine::generate::OVER_SCOPED_KEY;
 use crate::git::notes::STACK_NOTES;
 use crate::git::GitRepo;
 use crate::hash::sha256_hex;
 use crate::library::aindex::AIndex;
 use crate::library::concept::Concept;
 use crate::library::design_file::{sections, DesignFile};
+use crate::library::footer::OVER_SCOPED_KEY;
 use crate::library::markdown::list_items;
 use crate::library::stack::id_from_file_name;
 use crate::library::wikilink;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::walk;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::workspace::state::ValidationRecord;
+use crate::workspace::Workspace;
 
 /// D-045's tiers, most severe last (so `>=` compares).
 #[derive(
@@ -181,6 +183,19 @@ impl Report {
         }
         counts
     }
+}
+
+/// Remember `report`'s counts in the state file, for `lexictl status`. Best effort: a read-only
+/// checkout just has no record.
+pub fn remember(ws: &Workspace, report: &Report) {
+    let counts = report.counts();
+    let count = |severity| counts.get(&severity).copied().unwrap_or(0);
+    let record = ValidationRecord::now(
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    let _ = ws.state().edit(|state| state.validation = Some(record));
 }
 
 /// Run every check. Reads the library, the sources it documents and (for Stack votes) git notes.

@@ -8,7 +8,7 @@
 use anyhow::{bail, Context as _};
 
 use crate::git::notes::{blob_id, PROVENANCE_NOTES};
-use crate::git::GitRepo;
+use crate::git::{GitRepo, Oid};
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::design_path;
 use crate::project::Project;
@@ -19,7 +19,7 @@ pub struct Why {
     pub source: String,
     pub design_file: String,
     /// The design file's blob id (what provenance notes are keyed by).
-    pub blob: String,
+    pub blob: Oid,
     /// `generated` (a note matches this exact text), `edited` (the text is not what any recorded
     /// generation wrote), `unrecorded` (no note, and nothing shows an edit), `no_git`.
     pub state: &'static str,
@@ -43,7 +43,7 @@ pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
     };
     let as_text = String::from_utf8_lossy(&text).into_owned();
     let design = DesignFile::parse(&design_rel, &as_text)?;
-    let blob = blob_id(&text);
+    let blob = blob_id(&text)?;
     let unedited = design
         .footer
         .as_ref()
@@ -51,7 +51,7 @@ pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
     let mut why = Why {
         source: source.to_string(),
         design_file: design_rel,
-        blob: blob.clone(),
+        blob,
         state: "no_git",
         events: Vec::new(),
         updated_by: design.frontmatter.updated_by,

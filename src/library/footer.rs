@@ -20,6 +20,11 @@ use std::collections::BTreeMap;
 use super::FormatError;
 use crate::hash::sha256_hex;
 
+/// The footer key that marks a design file whose model answer exceeded the design file budget:
+/// `over_scoped: <answer tokens>/<budget>`. Set on every LLM generation over budget, cleared by the
+/// next generation that is not; `lexictl validate` reads it.
+pub const OVER_SCOPED_KEY: &str = "over_scoped";
+
 /// The first line of every footer.
 pub const FOOTER_OPEN: &str = "<!-- lexibrarian:meta";
 /// The last line of every footer.

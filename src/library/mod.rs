@@ -1,11 +1,10 @@
 //! The library's on-disk formats: design files, `.aindex` directory indexes, `START_HERE.md`, and the
-//! pieces they share (YAML frontmatter, markdown sections, the machine footer, atomic writes).
+//! pieces they share (YAML frontmatter, markdown sections, the machine footer).
 //!
 //! This module knows nothing of git or tree-sitter. Parsing is lossless where it matters: sections it
 //! does not own survive a rewrite in place, and rendering is byte-deterministic (DESIGN ).
 
 pub mod aindex;
-pub mod atomic;
 pub mod concept;
 pub mod design_file;
 pub mod footer;

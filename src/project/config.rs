@@ -20,7 +20,7 @@ pub struct Config {
     /// Directories (relative to the project root) whose files get design files. One path or a list.
     pub scope_root: ScopeRoots,
     /// Agent environments whose rule files `lexictl init` wrote: `claude`, `cursor`, `codex`.
-    pub agent_environment: Vec<String>,
+    pub agent_environment: Vec<AgentEnvironment>,
     pub iwh: IwhConfig,
     pub llm: LlmConfig,
     pub token_budgets: TokenBudgets,
@@ -70,7 +70,7 @@ impl Default for IwhConfig {
 #[serde(default, deny_unknown_fields)]
 pub struct LlmConfig {
     /// `structural` (offline, the default), `anthropic`, `openai` or `openai-compatible`.
-    pub provider: String,
+    pub provider: LlmProvider,
     pub model: Option<String>,
     /// The *name* of the environment variable holding the key. The key itself is never stored.
     pub api_key_env: Option<String>,
@@ -84,7 +84,7 @@ pub struct LlmConfig {
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
-            provider: "structural".to_string(),
+            provider: LlmProvider::Structural,
             model: None,
             api_key_env: None,
             base_url: None,
@@ -187,17 +187,118 @@ pub const DEFAULT_BINARY_EXTENSIONS: &[&str] = &[
 #[serde(default, deny_unknown_fields)]
 pub struct AstConfig {
     /// Languages parsed with tree-sitter for interfaces: `rust`, `javascript`, `typescript`, `python`.
-    pub languages: Vec<String>,
+    pub languages: Vec<AstLanguage>,
 }
 
 impl Default for AstConfig {
     fn default() -> Self {
         AstConfig {
-            languages: ["rust", "javascript", "typescript", "python"]
-                .iter()
-                .map(|lang| lang.to_string())
-                .collect(),
+            languages: AstLanguage::ALL.to_vec(),
         }
+    }
+}
+
+/// `llm.provider`: who writes the prose of design files.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LlmProvider {
+    /// Offline and deterministic: the structural Archivist (the default).
+    #[default]
+    #[serde(rename = "structural", alias = "")]
+    Structural,
+    #[serde(rename = "anthropic")]
+    Anthropic,
+    #[serde(rename = "openai")]
+    OpenAi,
+    /// Any server speaking OpenAI's chat completions API (Ollama, vLLM, llama.cpp, …).
+    #[serde(rename = "openai-compatible")]
+    OpenAiCompatible,
+}
+
+impl LlmProvider {
+    pub const ALL: [LlmProvider; 4] = [
+        LlmProvider::Structural,
+        LlmProvider::Anthropic,
+        LlmProvider::OpenAi,
+        LlmProvider::OpenAiCompatible,
+    ];
+
+    /// The name as written in the config.
+    pub fn name(self) -> &'static str {
+        match self {
+            LlmProvider::Structural => "structural",
+            LlmProvider::Anthropic => "anthropic",
+            LlmProvider::OpenAi => "openai",
+            LlmProvider::OpenAiCompatible => "openai-compatible",
+        }
+    }
+}
+
+/// `agent_environment`: an agent whose rule file carries the Lexibrarian block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AgentEnvironment {
+    /// Claude Code: `CLAUDE.md`.
+    Claude,
+    /// Cursor: `.cursor/rules/lexibrarian.mdc`.
+    Cursor,
+    /// OpenAI Codex and every agent that reads `AGENTS.md`.
+    Codex,
+}
+
+impl AgentEnvironment {
+    pub const ALL: [AgentEnvironment; 3] = [
+        AgentEnvironment::Claude,
+        AgentEnvironment::Cursor,
+        AgentEnvironment::Codex,
+    ];
+
+    /// The name as written in the config.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentEnvironment::Claude => "claude",
+            AgentEnvironment::Cursor => "cursor",
+            AgentEnvironment::Codex => "codex",
+        }
+    }
+
+    /// The environment called `name` (as written in the config).
+    pub fn from_name(name: &str) -> Option<AgentEnvironment> {
+        AgentEnvironment::ALL
+            .into_iter()
+            .find(|environment| environment.name() == name)
+    }
+}
+
+/// `ast.languages`: a language whose public interface is parsed with tree-sitter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AstLanguage {
+    Rust,
+    /// JavaScript, JSX included.
+    Javascript,
+    /// TypeScript, TSX included.
+    Typescript,
+    Python,
+}
+
+impl AstLanguage {
+    pub const ALL: [AstLanguage; 4] = [
+        AstLanguage::Rust,
+        AstLanguage::Javascript,
+        AstLanguage::Typescript,
+        AstLanguage::Python,
+    ];
+}
+
+impl std::fmt::Display for LlmProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Display for AgentEnvironment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -322,7 +423,13 @@ fn yaml_error(path: &Path, text: &str, err: &serde_yaml::Error) -> ConfigError {
         message.truncate(cut);
     }
     let mut hint = None;
-    if let Some((unknown, expected)) = parse_unknown_field(&message) {
+    if let Some((unknown, expected)) = parse_unknown(&message, "unknown variant `") {
+        hint = Some(match closest_key(&unknown, &expected) {
+            Some(closest) => format!("did you mean `{closest}`?"),
+            None => format!("valid values here: {}", expected.join(", ")),
+        });
+    }
+    if let Some((unknown, expected)) = parse_unknown(&message, "unknown field `") {
         if let Some(closest) = closest_key(&unknown, &expected) {
             hint = Some(format!("did you mean `{closest}`?"));
         } else {
@@ -340,10 +447,12 @@ fn yaml_error(path: &Path, text: &str, err: &serde_yaml::Error) -> ConfigError {
     }
 }
 
-/// serde's message is "unknown field `x`, expected one of `a`, `b`" (or "expected `a`").
-fn parse_unknown_field(message: &str) -> Option<(String, Vec<String>)> {
-    let start = message.find("unknown field `")?;
-    let rest = &message[start + "unknown field `".len()..];
+/// serde's message is "unknown field `x`, expected one of `a`, `b`" (or "expected `a`"), and the
+/// same with "unknown variant" for a value that is not one of an enum's names. `opening` is
+/// "unknown field `" or "unknown variant `".
+fn parse_unknown(message: &str, opening: &str) -> Option<(String, Vec<String>)> {
+    let start = message.find(opening)?;
+    let rest = &message[start + opening.len()..];
     let (unknown, rest) = rest.split_once('`')?;
     let expected = rest
         .split('`')
@@ -422,6 +531,21 @@ mod tests {
     }
 
     #[test]
+    fn unknown_values_are_errors_at_load_time_with_the_closest_name() {
+        let err =
+            parse(Path::new("c.yaml"), "agent_environment: [claud]\n").expect_err("unknown agent");
+        assert!(err.message.contains("claud"), "{err}");
+        assert_eq!(err.hint.as_deref(), Some("did you mean `claude`?"));
+        let err = parse(Path::new("c.yaml"), "llm:\n  provider: gemini\n").expect_err("unknown");
+        assert_eq!(err.line, Some(2), "{err}");
+        assert!(err
+            .hint
+            .is_some_and(|hint| hint.contains("openai-compatible")));
+        let err = parse(Path::new("c.yaml"), "ast:\n  languages: [rust, go]\n").expect_err("go");
+        assert!(err.message.contains("`go`"), "{err}");
+    }
+
+    #[test]
     fn wrong_type_names_the_line() {
         let err = parse(Path::new("c.yaml"), "iwh:\n  enabled: maybe\n").expect_err("bad bool");
         assert_eq!(err.line, Some(2));
@@ -434,7 +558,7 @@ mod tests {
         let project: serde_yaml::Value = serde_yaml::from_str("llm:\n  model: m2\n").expect("yaml");
         merge_into(&mut global, project);
         let config: Config = serde_yaml::from_value(global).expect("valid");
-        assert_eq!(config.llm.provider, "anthropic");
+        assert_eq!(config.llm.provider, LlmProvider::Anthropic);
         assert_eq!(config.llm.model.as_deref(), Some("m2"));
     }
 
@@ -529,7 +653,7 @@ mod render_tests {
         let config = Config {
             project_name: "demo: the sequel".into(),
             scope_root: ScopeRoots::Many(vec!["src/".into(), "lib/".into()]),
-            agent_environment: vec!["claude".into()],
+            agent_environment: vec![AgentEnvironment::Claude],
             ..Config::default()
         };
         let text = render(&config);
@@ -540,7 +664,7 @@ mod render_tests {
         );
         let config = Config {
             llm: LlmConfig {
-                provider: "anthropic".into(),
+                provider: LlmProvider::Anthropic,
                 api_key_env: Some("ANTHROPIC_API_KEY".into()),
                 ..LlmConfig::default()
             },

@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-/// Agent environments Lexibrarian writes rules for.
-pub const AGENT_ENVIRONMENTS: &[&str] = &["claude", "cursor", "codex"];
+use crate::project::config::AgentEnvironment;
 
 /// Environment variable names that signal an LLM provider, with the provider they imply.
 pub const LLM_KEY_VARIABLES: &[(&str, &str)] = &[
@@ -76,16 +75,16 @@ pub fn scope_suggestions(root: &Path) -> Vec<String> {
 }
 
 /// Agent environments with a footprint in `root`.
-pub fn agent_environments(root: &Path) -> Vec<String> {
+pub fn agent_environments(root: &Path) -> Vec<AgentEnvironment> {
     let mut found = Vec::new();
     if root.join(".claude").is_dir() || root.join("CLAUDE.md").is_file() {
-        found.push("claude".to_string());
+        found.push(AgentEnvironment::Claude);
     }
     if root.join(".cursor").is_dir() {
-        found.push("cursor".to_string());
+        found.push(AgentEnvironment::Cursor);
     }
     if root.join("AGENTS.md").is_file() {
-        found.push("codex".to_string());
+        found.push(AgentEnvironment::Codex);
     }
     found
 }

@@ -55,6 +55,24 @@ impl Scope {
         &self.roots
     }
 
+    /// Whether a file gets a design file: inside a scope root, mirrorable, and not a dotfile (nor
+    /// inside a dot-directory such as `.github/`): those are listed in `.aindex` but not documented.
+    pub fn documents(&self, rel: &str) -> bool {
+        self.contains(rel)
+            && super::mirror::is_mirrorable(rel)
+            && !rel.split('/').any(|part| part.starts_with('.'))
+    }
+
+    /// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one.
+    pub fn indexes(&self, dir: &str) -> bool {
+        dir.is_empty()
+            || self.contains(dir)
+            || self
+                .roots
+                .iter()
+                .any(|root| root.starts_with(&format!("{dir}/")))
+    }
+
     /// Whether a project-relative file path is inside some scope root.
     pub fn contains(&self, rel: &str) -> bool {
         self.roots.iter().any(|root| {

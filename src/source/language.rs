@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use crate::project::config::{AstLanguage, Config};
+
 /// A programming language whose public interface can be extracted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -40,6 +42,21 @@ impl Language {
             "py" | "pyi" => Some(Language::Python),
             _ => None,
         }
+    }
+
+    /// The `ast.languages` entry that switches parsing of this language on (TSX goes with TypeScript).
+    pub fn ast_language(self) -> AstLanguage {
+        match self {
+            Language::Rust => AstLanguage::Rust,
+            Language::JavaScript => AstLanguage::Javascript,
+            Language::TypeScript | Language::Tsx => AstLanguage::Typescript,
+            Language::Python => AstLanguage::Python,
+        }
+    }
+
+    /// Whether `config` asks for this language's interfaces to be parsed.
+    pub fn enabled_in(self, config: &Config) -> bool {
+        config.ast.languages.contains(&self.ast_language())
     }
 
     /// Stable lowercase identifier: "rust", "javascript", "typescript", "tsx", "python".

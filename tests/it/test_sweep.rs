@@ -182,7 +182,7 @@ fn sweeps_work_outside_git_with_their_record_in_the_cache() {
         "{}",
         first.both()
     );
-    assert!(p.exists(".lexibrary/.cache/state/sweep"));
+    assert!(p.exists(".lexibrary/.cache/state/state.json"));
     let skipped = sweep(&p, &[]);
     assert!(
         first_line(&skipped).contains("nothing changed"),

@@ -5,15 +5,15 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context as _};
 
+use crate::atomic;
 use crate::cli::output::{print_json, print_text, warn};
 use crate::cli::{Context, Format, Outcome};
 use crate::engine::child_map::child_entries;
-use crate::engine::lock::LibraryLock;
 use crate::knowledge::index::read;
 use crate::library::aindex::AIndex;
-use crate::library::atomic;
 use crate::project::mirror::aindex_path;
 use crate::project::{paths, walk, Project};
+use crate::workspace::lock::LibraryLock;
 
 /// Say what a directory is for.
 ///

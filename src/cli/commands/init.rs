@@ -10,7 +10,7 @@ use anyhow::{bail, Context as _};
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::engine::init::{apply, InitPlan, InitReport};
-use crate::project::config::{Config, ScopeRoots, TokenBudgets};
+use crate::project::config::{AgentEnvironment, Config, LlmProvider, ScopeRoots, TokenBudgets};
 use crate::project::{detect, find_root, paths, LIBRARY_DIR};
 
 /// Create the library for this project.
@@ -175,30 +175,33 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
         writeln!(
             self.output,
             "3/8 Which coding agents work here? A Lexibrarian section is added to their rule files. Options: {}",
-            detect::AGENT_ENVIRONMENTS.join(", ")
+            environment_names(&AgentEnvironment::ALL)
         )?;
-        let detected = plan.config.agent_environment.join(", ");
+        let detected = environment_names(&plan.config.agent_environment);
         loop {
             let answer = self.ask(
                 "    Agent environments (comma-separated, or none)",
                 &detected,
             )?;
-            let chosen: Vec<String> = split_list(&answer)
+            let named: Vec<String> = split_list(&answer)
                 .into_iter()
                 .filter(|env| env != "none")
                 .collect();
-            if let Some(bad) = chosen
+            if let Some(bad) = named
                 .iter()
-                .find(|env| !detect::AGENT_ENVIRONMENTS.contains(&env.as_str()))
+                .find(|env| AgentEnvironment::from_name(env).is_none())
             {
                 writeln!(
                     self.output,
                     "    `{bad}` is not one of {}",
-                    detect::AGENT_ENVIRONMENTS.join(", ")
+                    environment_names(&AgentEnvironment::ALL)
                 )?;
                 continue;
             }
-            plan.config.agent_environment = chosen;
+            plan.config.agent_environment = named
+                .iter()
+                .filter_map(|env| AgentEnvironment::from_name(env))
+                .collect();
             break;
         }
 
@@ -229,7 +232,7 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                         "    Environment variable holding the key (empty: the server needs none)",
                         "",
                     )?;
-                    plan.config.llm.provider = provider;
+                    plan.config.llm.provider = LlmProvider::OpenAiCompatible;
                     plan.config.llm.base_url = Some(url);
                     plan.config.llm.model = Some(model);
                     plan.config.llm.api_key_env = (!variable.is_empty()).then_some(variable);
@@ -252,7 +255,11 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                             "    {variable} is not set in this shell; set it before running updates with {provider}."
                         )?;
                     }
-                    plan.config.llm.provider = provider;
+                    plan.config.llm.provider = if provider == "anthropic" {
+                        LlmProvider::Anthropic
+                    } else {
+                        LlmProvider::OpenAi
+                    };
                     plan.config.llm.api_key_env = Some(variable);
                     break;
                 }
@@ -318,7 +325,7 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
             if plan.config.agent_environment.is_empty() {
                 "none".to_string()
             } else {
-                plan.config.agent_environment.join(", ")
+                environment_names(&plan.config.agent_environment)
             }
         )?;
         writeln!(
@@ -406,4 +413,13 @@ fn split_list(answer: &str) -> Vec<String> {
         .filter(|part| !part.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// `claude, cursor` — environments as the wizard lists them.
+fn environment_names(environments: &[AgentEnvironment]) -> String {
+    environments
+        .iter()
+        .map(|environment| environment.name())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

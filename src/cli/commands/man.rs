@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use clap::CommandFactory;
 
+use crate::atomic;
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, LexiCli, LexictlCli, Outcome};
-use crate::library::atomic;
 use crate::project::paths;
 
 /// Write man pages for all four binaries and their subcommands.

@@ -68,8 +68,8 @@ pub fn markdown(review: &Review) -> String {
     out.push_str(&format!(
         "{}: {} → {} ({}{})\n",
         code(&review.range),
-        code(short(&review.base.commit)),
-        code(short(&review.head.commit)),
+        code(&review.base.commit.short()),
+        code(&review.head.commit.short()),
         plural(review.commits, "commit", "commits"),
         if review.merge_base {
             ", from the merge base"
@@ -551,10 +551,6 @@ fn longest_run(text: &str, ch: char) -> usize {
         }
     }
     longest
-}
-
-fn short(commit: &str) -> &str {
-    &commit[..commit.len().min(12)]
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

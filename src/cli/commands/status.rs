@@ -4,7 +4,6 @@
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::status::{status, Status};
-use crate::project::Project;
 
 /// Show the library's health: counts, stale design files, the last validation, hook and notes.
 ///
@@ -22,8 +21,8 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let found = status(&project);
+    let ws = ctx.workspace()?;
+    let found = status(&ws);
     let outcome = if found.healthy() {
         Outcome::Ok
     } else {

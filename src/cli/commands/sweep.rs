@@ -17,6 +17,7 @@ use crate::engine::sweep::{self, format_interval, parse_interval, Check, Reason,
 use crate::engine::update::{Silent, UpdateOptions};
 use crate::library::footer::now_rfc3339;
 use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// Run an update, but only if a file changed since the last sweep.
 ///
@@ -51,11 +52,11 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
+    let ws = ctx.workspace()?;
     if args.watch {
-        return watch(ctx, args, project);
+        return watch(ctx, args, ws.project());
     }
-    let report = sweep_once(&project, ctx.format, false)?;
+    let report = sweep_once(&ws, ctx.format, false)?;
     if ctx.format == Format::Json {
         print_json(&report)?;
     }
@@ -64,8 +65,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 
 /// One sweep. In text mode the decision is printed before the update runs (so a long update is
 /// explained while it runs) and the update's summary after it.
-fn sweep_once(project: &Project, format: Format, watching: bool) -> anyhow::Result<SweepReport> {
-    let check = sweep::check(project)?;
+fn sweep_once(ws: &Workspace, format: Format, watching: bool) -> anyhow::Result<SweepReport> {
+    let check = sweep::check(ws)?;
     if format == Format::Text {
         let stamp = if watching {
             format!("[{}] ", now_rfc3339())
@@ -76,8 +77,8 @@ fn sweep_once(project: &Project, format: Format, watching: bool) -> anyhow::Resu
     }
     let bar = Bar::new();
     let update = match &bar {
-        Some(bar) => sweep::run(project, &check, bar)?,
-        None => sweep::run(project, &check, &Silent)?,
+        Some(bar) => sweep::run(ws, &check, bar)?,
+        None => sweep::run(ws, &check, &Silent)?,
     };
     if let Some(update) = &update {
         if format == Format::Text {
@@ -120,7 +121,7 @@ fn decision(check: &Check) -> String {
 }
 
 /// `--watch`: sweep, wait, repeat, until a termination signal arrives.
-fn watch(ctx: &Context, args: &Args, project: Project) -> anyhow::Result<Outcome> {
+fn watch(ctx: &Context, args: &Args, project: &Project) -> anyhow::Result<Outcome> {
     let interval = match args.interval {
         Some(interval) => interval,
         None => match project.config.daemon.sweep_interval_seconds {
@@ -138,10 +139,11 @@ fn watch(ctx: &Context, args: &Args, project: Project) -> anyhow::Result<Outcome
     );
     loop {
         stop.busy.store(true, Ordering::SeqCst);
-        // The project is opened again each time, so an edited config applies to the next sweep.
-        let swept = Project::discover(&ctx.cwd)
+        // The workspace is opened again each time, so an edited config applies to the next sweep.
+        let swept = ctx
+            .workspace()
             .map_err(anyhow::Error::from)
-            .and_then(|project| sweep_once(&project, ctx.format, true));
+            .and_then(|ws| sweep_once(&ws, ctx.format, true));
         stop.busy.store(false, Ordering::SeqCst);
         match swept {
             Ok(report) if ctx.format == Format::Json => print_json_line(&report)?,

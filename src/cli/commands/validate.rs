@@ -3,8 +3,7 @@
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Outcome, ReportFormat};
-use crate::knowledge::validate::{validate, Issue, Report, Severity, CHECKS};
-use crate::project::Project;
+use crate::knowledge::validate::{remember, validate, Issue, Report, Severity, CHECKS};
 
 /// Check the library: links, budgets, hashes, references, Child Maps, the Stack, secrets.
 ///
@@ -34,9 +33,9 @@ pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<O
         print_text(&out)?;
         return Ok(Outcome::Ok);
     }
-    let project = Project::discover(&ctx.cwd)?;
-    let mut report = validate(&project);
-    crate::engine::state::record_validation(&project, &report.counts());
+    let ws = ctx.workspace()?;
+    let mut report = validate(ws.project());
+    remember(&ws, &report);
     report
         .issues
         .retain(|issue| issue.severity >= args.severity);

@@ -31,11 +31,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 }
 
 fn render(found: &Why) -> String {
-    let mut out = format!(
-        "{} (blob {})\n",
-        found.design_file,
-        &found.blob[..12.min(found.blob.len())]
-    );
+    let mut out = format!("{} (blob {})\n", found.design_file, &found.blob.short());
     match found.state {
         "generated" => {
             for event in &found.events {

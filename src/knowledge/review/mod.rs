@@ -23,10 +23,8 @@ use anyhow::{bail, Context as _};
 use ignore::gitignore::Gitignore;
 use serde::Serialize;
 
-use crate::engine::classify::language_enabled;
-use crate::engine::update::{documentable, project_prefix};
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
-use crate::git::{Change, FileAt, GitRepo, RevSpec};
+use crate::git::{Change, FileAt, GitRepo, Oid, RevSpec};
 use crate::knowledge::stack::Event;
 use crate::library::concept::Concept;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
@@ -76,7 +74,7 @@ pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> 
             project.root.display()
         );
     };
-    let Some(prefix) = project_prefix(project, &git) else {
+    let Some(prefix) = git.prefix_of(&project.root) else {
         bail!(
             "the project at {} is not inside the git working tree at {}",
             project.root.display(),
@@ -97,8 +95,8 @@ pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> 
         project,
         git: &git,
         prefix,
-        base: ends.base.clone(),
-        head: ends.head.clone(),
+        base: ends.base,
+        head: ends.head,
         base_time: base_info.time,
         head_time: head_info.time,
         scope,
@@ -110,12 +108,12 @@ pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> 
         range: ends.range.clone(),
         base: Endpoint {
             rev: ends.base_rev.clone(),
-            commit: ends.base.clone(),
+            commit: ends.base,
             subject: base_info.summary,
         },
         head: Endpoint {
             rev: ends.head_rev.clone(),
-            commit: ends.head.clone(),
+            commit: ends.head,
             subject: head_info.summary,
         },
         merge_base: ends.merge_base,
@@ -178,13 +176,13 @@ struct Ends {
     range: String,
     base_rev: String,
     head_rev: String,
-    base: String,
-    head: String,
+    base: Oid,
+    head: Oid,
     merge_base: bool,
 }
 
 fn resolve(git: &GitRepo, range: Option<&str>) -> anyhow::Result<Ends> {
-    let head_commit = || -> anyhow::Result<String> {
+    let head_commit = || -> anyhow::Result<Oid> {
         git.head_commit()?
             .context("HEAD has no commits yet; there is nothing to review")
     };
@@ -289,11 +287,11 @@ fn labels(spec: &str) -> (String, String, &'static str) {
 
 fn merge_base(
     git: &GitRepo,
-    one: &str,
-    two: &str,
+    one: &Oid,
+    two: &Oid,
     one_name: &str,
     two_name: &str,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Oid> {
     git.merge_base(one, two)?.with_context(|| {
         format!(
             "`{one_name}` and `{two_name}` have no common history (in a shallow clone, fetch more: `git fetch --unshallow`, or `fetch-depth: 0` for actions/checkout); `{one_name}..{two_name}` compares the two commits directly"

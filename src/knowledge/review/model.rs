@@ -37,8 +37,8 @@ pub struct Review {
 pub struct Endpoint {
     /// The revision as named (`main`, `HEAD`, `@{upstream}`).
     pub rev: String,
-    /// The commit compared (40-hex).
-    pub commit: String,
+    /// The commit compared.
+    pub commit: Oid,
     /// Its subject line.
     pub subject: String,
 }
@@ -196,7 +196,7 @@ pub struct Provenance {
     /// (neither: written before provenance notes, or the notes were not fetched).
     pub written_by: &'static str,
     /// The blob id the notes are keyed by.
-    pub blob: String,
+    pub blob: Oid,
     /// For `archivist`: the most recent generation of this text.
     pub generator: Option<String>,
     pub model: Option<String>,

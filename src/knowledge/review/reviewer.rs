@@ -7,8 +7,8 @@ pub(super) struct Reviewer<'a> {
     pub(super) project: &'a Project,
     pub(super) git: &'a GitRepo,
     pub(super) prefix: String,
-    pub(super) base: String,
-    pub(super) head: String,
+    pub(super) base: Oid,
+    pub(super) head: Oid,
     pub(super) base_time: i64,
     pub(super) head_time: i64,
     pub(super) scope: Scope,
@@ -153,7 +153,7 @@ impl Reviewer<'_> {
         if let Some(last) = events.last() {
             return Ok(Provenance {
                 written_by: "archivist",
-                blob: file.blob.clone(),
+                blob: file.blob,
                 generator: field(last, "generator"),
                 model: field(last, "model"),
                 level: field(last, "level"),
@@ -171,7 +171,7 @@ impl Reviewer<'_> {
             } else {
                 "unrecorded"
             },
-            blob: file.blob.clone(),
+            blob: file.blob,
             generator: None,
             model: None,
             level: None,
@@ -413,7 +413,7 @@ impl Reviewer<'_> {
         findings: &mut Vec<Finding>,
     ) -> anyhow::Result<()> {
         if let Some(to) = touch.to.as_deref() {
-            if documentable(&self.scope, to) && !self.ignores.is_ignored(to) {
+            if self.scope.documents(to) && !self.ignores.is_ignored(to) {
                 let head = self.at_head(Some(to))?;
                 let design_rel = design_path(to);
                 let has_design = self.at_head(Some(&design_rel))?.is_some();
@@ -500,7 +500,7 @@ impl Reviewer<'_> {
         head: &FileAt,
     ) -> anyhow::Result<Option<(Vec<Symbol>, Vec<Symbol>, Option<usize>)>> {
         let Some(language) = Language::from_path(Path::new(to))
-            .filter(|language| language_enabled(self.project, *language))
+            .filter(|language| language.enabled_in(&self.project.config))
         else {
             return Ok(None);
         };

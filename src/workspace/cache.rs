@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::library::atomic;
+use crate::atomic;
 use crate::project::walk::FileClass;
 use crate::tsv::{push_escaped, unescape};
 

@@ -1,0 +1,305 @@
+//! The one enumeration of `.lexibrary/`: every file the library holds, classified (design file,
+//! `.aindex`, `.iwh`, concept, Stack post, START_HERE, config), with its stat data, walked in parallel.
+//! Update, validate, sweep, the search corpus and I Was Here all list the library through here.
+//!
+//! The derived `.cache/` is never listed. Symlinks are never followed: they are reported on their own
+//! (a library file that is a symlink is suspicious — see `lexictl validate`), never as files.
+
+use std::cmp::Ordering;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use super::cache::Stat;
+use crate::library::concept::CONCEPTS_DIR;
+use crate::library::stack::STACK_DIR;
+use crate::project::mirror::{AINDEX_FILE, DESIGN_SUFFIX, IWH_FILE, RESERVED_TOP_LEVEL};
+use crate::project::{CACHE_DIR, CONFIG_FILE};
+
+/// What a file under `.lexibrary/` is, from where it sits and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `<source>.md` in the mirror: the design file of `source`.
+    Design { source: String },
+    /// `<dir>/.aindex`: the index of project directory `dir` (`""` for the root).
+    Index { dir: String },
+    /// `<dir>/.iwh`: an I Was Here note for `dir`.
+    Iwh { dir: String },
+    /// `concepts/<Name>.md`.
+    Concept,
+    /// `stack/ST-NNN-<slug>.md`.
+    StackPost,
+    /// `START_HERE.md`.
+    StartHere,
+    /// `config.yaml`.
+    Config,
+    /// Anything else (a stray file, a temp file left by a killed writer, a file in the mirror that is
+    /// not a design file).
+    Other,
+}
+
+/// One file in the library.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// Relative to `.lexibrary/`, `/`-separated (`src/a.rs.md`, `concepts/Auth.md`).
+    pub rel: String,
+    pub kind: Kind,
+    pub stat: Stat,
+}
+
+impl Entry {
+    /// The directory part of [`Entry::rel`] (`""` at the top).
+    pub fn dir(&self) -> &str {
+        self.rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+    }
+
+    /// The file name part of [`Entry::rel`].
+    pub fn name(&self) -> &str {
+        self.rel
+            .rsplit_once('/')
+            .map_or(&self.rel, |(_, name)| name)
+    }
+}
+
+/// What a walk found.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Regular files, sorted depth-first (a directory's files, then its subdirectories in name order).
+    pub files: Vec<Entry>,
+    /// Every directory walked (relative to `.lexibrary/`, `""` not included), sorted the same way.
+    pub dirs: Vec<String>,
+    /// Symlinks met (relative to `.lexibrary/`): never followed, never listed as files.
+    pub symlinks: Vec<String>,
+    /// Directories that could not be read, with the reason.
+    pub errors: Vec<String>,
+}
+
+/// Which part of the library to walk.
+#[derive(Clone, Copy, Debug)]
+pub struct Part<'a> {
+    /// Start here (relative to `.lexibrary/`, `""` for all of it).
+    pub under: &'a str,
+    /// Descend at most this many directory levels below `under` (`None`: all the way).
+    pub max_depth: Option<usize>,
+    /// Only the mirror (skip `concepts/`, `stack/` and the other reserved top-level names).
+    pub mirror_only: bool,
+}
+
+impl Part<'static> {
+    /// Everything but `.cache/`.
+    pub const ALL: Part<'static> = Part {
+        under: "",
+        max_depth: None,
+        mirror_only: false,
+    };
+    /// The mirror: design files, indexes and notes, all the way down.
+    pub const MIRROR: Part<'static> = Part {
+        under: "",
+        max_depth: None,
+        mirror_only: true,
+    };
+}
+
+/// Walk `library` (the `.lexibrary/` directory) within `part`.
+pub fn walk(library: &Path, part: Part<'_>) -> Listing {
+    let mut listing = walk_dir(library, part.under, 0, &part);
+    listing.files.sort_by(|a, b| depth_first(&a.rel, &b.rel));
+    listing.dirs.sort_by(|a, b| depth_first(a, b));
+    listing.symlinks.sort();
+    listing
+}
+
+/// Every file in the library (but `.cache/`).
+pub fn all_files(library: &Path) -> Listing {
+    walk(library, Part::ALL)
+}
+
+fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing {
+    let mut listing = Listing::default();
+    let path = if rel.is_empty() {
+        library.to_path_buf()
+    } else {
+        library.join(rel)
+    };
+    let entries = match std::fs::read_dir(&path) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return listing,
+        Err(err) => {
+            listing
+                .errors
+                .push(format!("cannot list {}: {err}", path.display()));
+            return listing;
+        }
+    };
+    let mut subdirs = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let at_top = rel.is_empty();
+        if at_top && (name == CACHE_DIR || (part.mirror_only && RESERVED_TOP_LEVEL.contains(&name)))
+        {
+            continue;
+        }
+        let child = if at_top {
+            name.to_string()
+        } else {
+            format!("{rel}/{name}")
+        };
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        if file_type.is_symlink() {
+            listing.symlinks.push(child);
+        } else if file_type.is_dir() {
+            if part.max_depth.is_none_or(|max| depth < max) {
+                subdirs.push(child);
+            }
+        } else if file_type.is_file() {
+            if let Ok(meta) = entry.metadata() {
+                listing.files.push(Entry {
+                    kind: classify(&child),
+                    rel: child,
+                    stat: Stat::from_metadata(&meta),
+                });
+            }
+        }
+    }
+    let nested: Vec<Listing> = subdirs
+        .par_iter()
+        .map(|dir| walk_dir(library, dir, depth + 1, part))
+        .collect();
+    listing.dirs.extend(subdirs);
+    for more in nested {
+        listing.files.extend(more.files);
+        listing.dirs.extend(more.dirs);
+        listing.symlinks.extend(more.symlinks);
+        listing.errors.extend(more.errors);
+    }
+    listing
+}
+
+/// What the file at `rel` (relative to `.lexibrary/`) is.
+pub fn classify(rel: &str) -> Kind {
+    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let top = rel.split('/').next().unwrap_or("");
+    if dir.is_empty() {
+        match name {
+            "START_HERE.md" => return Kind::StartHere,
+            CONFIG_FILE => return Kind::Config,
+            _ => {}
+        }
+    }
+    if top == CONCEPTS_DIR && dir == CONCEPTS_DIR {
+        return if name.ends_with(".md") && !name.starts_with('.') {
+            Kind::Concept
+        } else {
+            Kind::Other
+        };
+    }
+    if top == STACK_DIR && dir == STACK_DIR {
+        return if name.ends_with(".md") && !name.starts_with('.') {
+            Kind::StackPost
+        } else {
+            Kind::Other
+        };
+    }
+    if RESERVED_TOP_LEVEL.contains(&top) && !dir.is_empty() {
+        return Kind::Other;
+    }
+    match name {
+        AINDEX_FILE => Kind::Index {
+            dir: dir.to_string(),
+        },
+        IWH_FILE => Kind::Iwh {
+            dir: dir.to_string(),
+        },
+        _ => match rel.strip_suffix(DESIGN_SUFFIX) {
+            Some(source) if !name.starts_with('.') && !RESERVED_TOP_LEVEL.contains(&rel) => {
+                Kind::Design {
+                    source: source.to_string(),
+                }
+            }
+            _ => Kind::Other,
+        },
+    }
+}
+
+/// Order paths depth-first: by component, so `a`, `a/b`, `a-c` (a directory's contents come right
+/// after it, before its next sibling).
+fn depth_first(a: &str, b: &str) -> Ordering {
+    a.split('/').cmp(b.split('/'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_classified_by_place_and_name() {
+        assert_eq!(
+            classify("src/a.rs.md"),
+            Kind::Design {
+                source: "src/a.rs".into()
+            }
+        );
+        assert_eq!(classify("src/.aindex"), Kind::Index { dir: "src".into() });
+        assert_eq!(classify(".aindex"), Kind::Index { dir: String::new() });
+        assert_eq!(classify("src/.iwh"), Kind::Iwh { dir: "src".into() });
+        assert_eq!(classify("concepts/Auth.md"), Kind::Concept);
+        assert_eq!(classify("stack/ST-001-x.md"), Kind::StackPost);
+        assert_eq!(classify("START_HERE.md"), Kind::StartHere);
+        assert_eq!(classify("config.yaml"), Kind::Config);
+        assert_eq!(classify("src/.lexi-tmp-abc"), Kind::Other);
+        assert_eq!(classify("concepts/nested/x.md"), Kind::Other);
+        assert_eq!(
+            classify("README.md"),
+            Kind::Design {
+                source: "README".into()
+            }
+        );
+    }
+
+    #[test]
+    fn walks_depth_first_skip_the_cache_and_report_symlinks() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lib = dir.path();
+        for rel in [
+            "src/a.rs.md",
+            "src/.aindex",
+            "src/b/c.rs.md",
+            "src-x/d.rs.md",
+            ".cache/cache",
+            "concepts/A.md",
+        ] {
+            let path = lib.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "x").expect("write");
+        }
+        std::os::unix::fs::symlink("/etc/passwd", lib.join("src/evil.rs.md")).expect("symlink");
+        let all = walk(lib, Part::ALL);
+        let files: Vec<&str> = all.files.iter().map(|e| e.rel.as_str()).collect();
+        assert_eq!(
+            files,
+            [
+                "concepts/A.md",
+                "src/.aindex",
+                "src/a.rs.md",
+                "src/b/c.rs.md",
+                "src-x/d.rs.md"
+            ]
+        );
+        assert_eq!(all.symlinks, ["src/evil.rs.md"]);
+        let mirror = walk(lib, Part::MIRROR);
+        assert!(mirror.files.iter().all(|e| !e.rel.starts_with("concepts")));
+        let shallow = walk(
+            lib,
+            Part {
+                under: "",
+                max_depth: Some(1),
+                mirror_only: true,
+            },
+        );
+        assert_eq!(shallow.dirs, ["src", "src-x"]);
+        assert!(shallow.files.iter().all(|e| e.rel != "src/b/c.rs.md"));
+    }
+}

@@ -1,0 +1,129 @@
+//! One working tree, opened once per command: the project (root and config), its git repository,
+//! the scope, the per-worktree state directory, and what every command of one working tree shares —
+//! the stat/hash cache ([`cache`]), the engine state ([`state`]), the library lock ([`lock`]) and the
+//! one enumeration of `.lexibrary/` ([`library`]).
+//!
+//! Like jj's `CommandHelper`, the CLI opens a [`Workspace`] once and hands it to `engine` and
+//! `knowledge`, so HEAD, the state file, the scope and the project's place in the repository are each
+//! read once per command. Everything is read lazily: `lexi lookup` never opens the repository.
+//!
+//! Layering: `workspace` sits below `engine` and `knowledge` and above `project`, `git`, `library`,
+//! `source` and `archivist`; it never imports the layers above it.
+
+pub mod cache;
+pub mod library;
+pub mod lock;
+pub mod state;
+
+use std::cell::OnceCell;
+use std::path::Path;
+
+use anyhow::Context as _;
+
+use crate::git::{GitRepo, Oid};
+use crate::project::scope::Scope;
+use crate::project::{Project, ProjectError, CONFIG_FILE};
+use state::{Processed, StateDir};
+
+/// An opened working tree. Not `Sync` (the git repository is used from one thread at a time); pass
+/// [`Workspace::project`] to parallel code.
+#[derive(Debug)]
+pub struct Workspace {
+    project: Project,
+    repo: OnceCell<Result<Option<GitRepo>, String>>,
+    scope: OnceCell<Result<Scope, String>>,
+    state: OnceCell<StateDir>,
+    prefix: OnceCell<Option<String>>,
+    head: OnceCell<Option<Oid>>,
+    processed: OnceCell<Option<Processed>>,
+}
+
+impl Workspace {
+    /// Find the project containing `cwd` (walking up to `.lexibrary/`) and load its config.
+    pub fn discover(cwd: &Path) -> Result<Workspace, ProjectError> {
+        Project::discover(cwd).map(Workspace::new)
+    }
+
+    /// A workspace for an already opened project.
+    pub fn new(project: Project) -> Workspace {
+        Workspace {
+            project,
+            repo: OnceCell::new(),
+            scope: OnceCell::new(),
+            state: OnceCell::new(),
+            prefix: OnceCell::new(),
+            head: OnceCell::new(),
+            processed: OnceCell::new(),
+        }
+    }
+
+    /// The project: root and merged config.
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// The git repository whose working tree holds the project; `None` outside git (or in a bare
+    /// repository). An error when a repository exists but cannot be opened.
+    pub fn repo(&self) -> anyhow::Result<Option<&GitRepo>> {
+        let opened = self
+            .repo
+            .get_or_init(|| GitRepo::discover(&self.project.root).map_err(|err| format!("{err}")));
+        match opened {
+            Ok(repo) => Ok(repo.as_ref()),
+            Err(message) => {
+                Err(anyhow::anyhow!("{message}")).context("cannot open the git repository")
+            }
+        }
+    }
+
+    /// The repository when there is one and it opens; `None` otherwise (for best-effort readers).
+    pub fn repo_if_any(&self) -> Option<&GitRepo> {
+        self.repo().ok().flatten()
+    }
+
+    /// The normalised `scope_root`s. An error names the config file when a root leaves the project.
+    pub fn scope(&self) -> anyhow::Result<&Scope> {
+        let scope = self.scope.get_or_init(|| {
+            let config_path = self.project.library_dir().join(CONFIG_FILE);
+            Scope::from_config(&self.project.config, &config_path).map_err(|err| format!("{err}"))
+        });
+        scope
+            .as_ref()
+            .map_err(|message| anyhow::anyhow!("{message}"))
+    }
+
+    /// The engine's private directory: under the git directory of this worktree, or (outside git)
+    /// `.lexibrary/.cache/state/`.
+    pub fn state(&self) -> &StateDir {
+        self.state
+            .get_or_init(|| StateDir::for_project(&self.project, self.repo_if_any()))
+    }
+
+    /// The project root relative to the repository's working tree (`""` when they are the same);
+    /// `None` outside git or when the project is not inside the working tree.
+    pub fn prefix(&self) -> Option<&str> {
+        self.prefix
+            .get_or_init(|| {
+                self.repo_if_any()
+                    .and_then(|repo| repo.prefix_of(&self.project.root))
+            })
+            .as_deref()
+    }
+
+    /// `HEAD`'s commit; `None` outside git or on an unborn branch.
+    pub fn head(&self) -> Option<&Oid> {
+        self.head
+            .get_or_init(|| {
+                self.repo_if_any()
+                    .and_then(|repo| repo.head_commit().ok().flatten())
+            })
+            .as_ref()
+    }
+
+    /// What the last complete update recorded in the state file, read once.
+    pub fn processed(&self) -> Option<&Processed> {
+        self.processed
+            .get_or_init(|| self.state().processed())
+            .as_ref()
+    }
+}
