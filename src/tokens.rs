@@ -1,5 +1,5 @@
-//! Token counting for budgets and estimates: OpenAI's cl100k BPE through `tiktoken-rs`, whose ranks
-//! ship inside the crate (no download at run time).
+//! Token counting, the one place for it: [`count`] is OpenAI's cl100k BPE through `tiktoken-rs`, whose
+//! ranks ship inside the crate (no download at run time); [`estimate`] is the cheap approximation.
 //!
 //! The tokenizer takes a moment to build, so it is built once, on first use, and only by the runs that
 //! count tokens (LLM generations and `--dry-run` estimates); the structural path never pays for it.
@@ -11,6 +11,13 @@ use std::sync::OnceLock;
 use tiktoken_rs::CoreBPE;
 
 static CL100K: OnceLock<Option<CoreBPE>> = OnceLock::new();
+
+/// A rough token count (about four characters per token) for hot paths that cannot afford the
+/// tokenizer (`lexi context`, deciding whether a text is near a budget at all). Budgets that are
+/// checked use [`count`].
+pub fn estimate(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
 
 /// The number of cl100k tokens in `text`. Falls back to one token per four bytes if the tokenizer
 /// cannot be built (it ships inside the binary, so that should never happen).

@@ -104,7 +104,7 @@ fn description(input: &ArchivistInput<'_>) -> String {
             return sentence;
         }
     }
-    let kind = crate::engine::child_map::kind_name(input.source);
+    let kind = crate::source::kind_name(input.source);
     match input.interface {
         Some(interface) => {
             let mut names: Vec<&str> = interface

@@ -7,6 +7,7 @@
 
 pub mod commands;
 pub mod output;
+pub mod values;
 
 use std::ffi::OsString;
 use std::io::Write;

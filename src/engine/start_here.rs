@@ -21,12 +21,6 @@ const CONVENTIONS: &str = "Convention Index";
 const PROTOCOL: &str = "Navigation Protocol";
 const ONTOLOGY: &str = "Ontology";
 
-/// Rough token count (≈ 4 characters per token), for hot paths that cannot afford the tokenizer
-/// (`lexi context`); budgets that are checked use [`crate::tokens::count`].
-pub fn estimate_tokens(text: &str) -> usize {
-    text.chars().count().div_ceil(4)
-}
-
 /// Render START_HERE.md from the directory summaries (sorted by path; depth ≤ 2 is shown) and the
 /// existing file (whose foreign sections are kept).
 pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) -> String {
@@ -71,7 +65,7 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         let text = candidate.render();
         // Real cl100k tokens, the same count `lexictl validate` checks the budget with — but only
         // near the budget: building the tokenizer costs more than a small update.
-        let estimate = estimate_tokens(&text);
+        let estimate = crate::tokens::estimate(&text);
         if limit == 0 || estimate * 4 < budget * 3 || crate::tokens::count(&text) <= budget {
             return text;
         }

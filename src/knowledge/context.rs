@@ -18,7 +18,6 @@ use super::concepts::Resolver;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::lookup::lookup;
 use super::stack::Stack;
-use crate::engine::start_here::estimate_tokens;
 use crate::library::concept::Concept;
 use crate::library::design_file::sections;
 use crate::library::iwh::Iwh;
@@ -27,6 +26,7 @@ use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::{design_path, iwh_path};
 use crate::project::paths::parent_rel;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::tokens::estimate as estimate_tokens;
 
 /// The default budget in tokens.
 pub const DEFAULT_BUDGET: usize = 2000;

@@ -40,7 +40,7 @@ pub struct NewPost {
 }
 
 /// A vote's direction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     Up,

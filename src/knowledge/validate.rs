@@ -33,9 +33,7 @@ use crate::workspace::state::ValidationRecord;
 use crate::workspace::Workspace;
 
 /// D-045's tiers, most severe last (so `>=` compares).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,

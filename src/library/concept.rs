@@ -33,7 +33,7 @@ use super::{frontmatter, normalize_newlines, FormatError};
 pub const CONCEPTS_DIR: &str = "concepts";
 
 /// `status:`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConceptStatus {
     #[default]

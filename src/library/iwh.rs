@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::{frontmatter, normalize_newlines, FormatError};
 
 /// How urgent the note is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IwhScope {
     /// Be aware of this before working here.

@@ -52,7 +52,7 @@ use super::{frontmatter, normalize_newlines, FormatError};
 pub const STACK_DIR: &str = "stack";
 
 /// `status:` (D-040).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PostStatus {
     #[default]

@@ -20,7 +20,7 @@ use tree_sitter::{Parser, Tree};
 
 pub use imports::resolve_imports;
 pub use interface::{Import, Interface, Signals, Symbol, SymbolKind};
-pub use language::Language;
+pub use language::{kind_name, Language};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
 #[derive(Debug, thiserror::Error)]

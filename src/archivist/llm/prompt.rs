@@ -68,7 +68,7 @@ pub fn build(input: &ArchivistInput<'_>, budget: usize) -> Prompt {
     };
     let kind = match input.language {
         Some(language) => format!("{} source", language.name()),
-        None => crate::engine::child_map::kind_name(input.source).to_lowercase(),
+        None => crate::source::kind_name(input.source).to_lowercase(),
     };
     let skeleton = match (input.language, input.interface) {
         (Some(language), Some(interface)) if !interface.skeleton().trim().is_empty() => {
