@@ -4,7 +4,7 @@
 
 use std::io::ErrorKind;
 
-use super::indexes::{billboard_summary, existing_billboard};
+use super::update::aindex::{billboard_summary, existing_billboard};
 use crate::library::aindex::{ChildEntry, ChildKind};
 use crate::library::design_file::DesignFile;
 use crate::project::mirror::design_path;

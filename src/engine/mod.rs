@@ -4,12 +4,8 @@
 pub mod agent_rules;
 pub mod bounded;
 pub mod child_map;
-pub mod classify;
-pub mod generate;
 pub mod hook;
-pub mod indexes;
 pub mod init;
 pub mod notes_sync;
-pub mod start_here;
 pub mod sweep;
 pub mod update;

@@ -19,9 +19,9 @@ use anyhow::Context as _;
 
 use super::update::{self, Progress, UpdateOptions, UpdateReport};
 use crate::library::footer::rfc3339_from_unix;
-use crate::project::mirror::IWH_FILE;
 use crate::project::walk::{self, EntryKind};
-use crate::project::{Project, CACHE_DIR};
+use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::library::{self, Kind, Part};
 use crate::workspace::state::{StateDir, SweepRecord};
 use crate::workspace::Workspace;
 
@@ -139,7 +139,7 @@ pub fn run(
             .log(&format!("sweep: nothing changed since {since}; skipped"));
         return Ok(None);
     }
-    let report = update::run(ws.project(), &UpdateOptions::default(), progress)?;
+    let report = update::run(ws, &UpdateOptions::default(), progress)?;
     let record = SweepRecord {
         started_ns: check.started_ns,
         finished_ns: now_ns(),
@@ -173,43 +173,35 @@ pub fn changed_since(project: &Project, last: &SweepRecord) -> Vec<String> {
             changed.push(entry.rel);
         }
     }
-    library_changes(
-        &project.library_dir(),
-        crate::project::LIBRARY_DIR,
-        last.finished_ns,
-        &mut changed,
-    );
+    library_changes(project, last.finished_ns, &mut changed);
     changed.sort();
     changed
 }
 
-/// Entries under `.lexibrary/` newer than `since`, skipping `.cache/` and `.iwh` notes.
-fn library_changes(dir: &Path, rel: &str, since: i128, out: &mut Vec<String>) {
-    if mtime_ns(dir).is_some_and(|mtime| mtime > since) {
-        out.push(format!("{rel}/"));
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else {
-            continue;
-        };
-        let child = format!("{rel}/{name}");
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        if kind.is_dir() {
-            if child != format!("{}/{CACHE_DIR}", crate::project::LIBRARY_DIR) {
-                library_changes(&entry.path(), &child, since, out);
-            }
-        } else if kind.is_file()
-            && name != IWH_FILE
-            && mtime_ns(&entry.path()).is_some_and(|mtime| mtime > since)
-        {
-            out.push(child);
+/// Entries under `.lexibrary/` newer than `since` (`.lexibrary/…`, directories with a trailing `/`),
+/// skipping the derived `.cache/` and the ephemeral `.iwh` notes.
+fn library_changes(project: &Project, since: i128, out: &mut Vec<String>) {
+    let library = project.library_dir();
+    let listing = library::walk(&library, Part::ALL);
+    let dirs = std::iter::once(String::new()).chain(listing.dirs);
+    for dir in dirs {
+        if mtime_ns(&library.join(&dir)).is_some_and(|mtime| mtime > since) {
+            out.push(library_path(&dir) + "/");
         }
+    }
+    for file in listing.files {
+        if !matches!(file.kind, Kind::Iwh { .. }) && file.stat.mtime_ns > since {
+            out.push(library_path(&file.rel));
+        }
+    }
+}
+
+/// `.lexibrary/<rel>` (`.lexibrary` for `""`).
+fn library_path(rel: &str) -> String {
+    if rel.is_empty() {
+        LIBRARY_DIR.to_string()
+    } else {
+        format!("{LIBRARY_DIR}/{rel}")
     }
 }
 

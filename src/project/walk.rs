@@ -234,7 +234,7 @@ pub fn classify(path: &Path, size: u64, config: &Config) -> std::io::Result<File
         return Ok(FileClass::TooLarge);
     }
     use std::io::Read;
-    let mut head = [0u8; 8192];
+    let mut head = [0u8; SNIFF_BYTES];
     let mut file = std::fs::File::open(path)?;
     let mut filled = 0;
     while filled < head.len() {
@@ -244,11 +244,19 @@ pub fn classify(path: &Path, size: u64, config: &Config) -> std::io::Result<File
         }
         filled += read;
     }
-    Ok(if head[..filled].contains(&0) {
+    Ok(sniff(&head[..filled]))
+}
+
+/// How many leading bytes [`sniff`] looks at.
+pub const SNIFF_BYTES: usize = 8192;
+
+/// The one binary sniffer: text unless the first [`SNIFF_BYTES`] bytes hold a NUL.
+pub fn sniff(bytes: &[u8]) -> FileClass {
+    if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
         FileClass::Binary
     } else {
         FileClass::Text
-    })
+    }
 }
 
 /// Whether the extension alone marks the file as binary.

@@ -214,7 +214,7 @@ pub fn classify(rel: &str) -> Kind {
             dir: dir.to_string(),
         },
         _ => match rel.strip_suffix(DESIGN_SUFFIX) {
-            Some(source) if !name.starts_with('.') && !RESERVED_TOP_LEVEL.contains(&rel) => {
+            Some(source) if !source.is_empty() && !RESERVED_TOP_LEVEL.contains(&rel) => {
                 Kind::Design {
                     source: source.to_string(),
                 }

@@ -9,8 +9,8 @@ use anyhow::Context as _;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::engine::update::{self, Progress, Silent, UpdateOptions, UpdateReport};
-use crate::project::{paths, Project};
+use crate::engine::update::{self, PlanAction, Progress, Silent, UpdateOptions, UpdateReport};
+use crate::project::paths;
 
 /// Generate and refresh design files, directory indexes and START_HERE.md.
 ///
@@ -51,7 +51,8 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
+    let ws = ctx.workspace()?;
+    let project = ws.project();
     let mut raw: Vec<PathBuf> = args.paths.clone();
     if args.null {
         let mut input = Vec::new();
@@ -80,8 +81,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
     let bar = Bar::new();
     let report = match &bar {
-        Some(bar) => update::run(&project, &options, bar)?,
-        None => update::run(&project, &options, &Silent)?,
+        Some(bar) => update::run(&ws, &options, bar)?,
+        None => update::run(&ws, &options, &Silent)?,
     };
     match ctx.format {
         Format::Text => print_text(&render_text(&report, &options))?,
@@ -141,7 +142,7 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
         LISTED_ITEMS
     };
     for item in report.items.iter().take(limit) {
-        let failed = if item.action == "failed" {
+        let failed = if item.action == PlanAction::Failed {
             " (failed)"
         } else {
             ""

@@ -1,4 +1,4 @@
-//! Turning scan results into design file text: Archivist output merged into the existing file, a
+//! Turning scan results into design file text (the write stage's texts): Archivist output merged into the existing file, a
 //! footer refresh for files an agent edited, and a Dependents refresh when only the reverse index moved.
 //!
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
@@ -12,7 +12,7 @@ use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, rfc3339_from_unix, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::Section;
 
-use super::classify::{ChangeLevel, Scanned};
+use super::scanned::{ChangeLevel, Scanned};
 
 /// `lexibrarian <version>`, the footer's `generator`.
 pub fn generator() -> String {
@@ -33,15 +33,14 @@ pub fn generated_now() -> String {
 /// A fresh footer for `scanned`, keeping any keys a newer version wrote into the old one.
 fn new_footer(scanned: &Scanned) -> Footer {
     let extra = scanned
-        .design
-        .as_ref()
-        .and_then(|design| design.footer.as_ref())
+        .existing()
+        .and_then(|existing| existing.design.footer.as_ref())
         .map(|footer| footer.extra.clone())
         .unwrap_or_default();
     Footer {
         source: scanned.source.clone(),
-        source_hash: scanned.source_hash.clone(),
-        interface_hash: scanned.interface_hash.clone(),
+        source_hash: scanned.facts.source_hash.clone(),
+        interface_hash: scanned.facts.interface_hash.clone(),
         design_hash: String::new(),
         generated: generated_now(),
         generator: generator(),
@@ -65,26 +64,29 @@ pub struct Regenerated {
 pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> ArchivistInput<'a> {
     ArchivistInput {
         source: &scanned.source,
-        text: scanned.text.as_deref().unwrap_or(""),
-        language: scanned.code.as_ref().map(|code| code.language),
-        interface: scanned.code.as_ref().map(|code| &code.interface),
-        dependencies: &scanned.deps,
+        text: scanned
+            .source_read()
+            .map_or("", |source| source.text.as_str()),
+        language: scanned.code().map(|code| code.language),
+        interface: scanned.code().map(|code| &code.interface),
+        dependencies: &scanned.facts.deps,
         dependents,
         existing: scanned
-            .design_text
-            .as_deref()
-            .map(|text| footer::split(text).0),
+            .existing()
+            .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
     }
 }
 
 /// CONTENT_ONLY with an Interface Contract to keep.
 fn keeps_contract(scanned: &Scanned) -> bool {
-    scanned.level == ChangeLevel::ContentOnly
-        && scanned
-            .design
-            .as_ref()
-            .is_some_and(|design| design.section(sections::INTERFACE_CONTRACT).is_some())
+    scanned.level() == ChangeLevel::ContentOnly
+        && scanned.existing().is_some_and(|existing| {
+            existing
+                .design
+                .section(sections::INTERFACE_CONTRACT)
+                .is_some()
+        })
 }
 
 /// Generate or regenerate the design file of a scanned file at a regenerating level.
@@ -94,8 +96,8 @@ pub fn regenerate(
     dependents: &[String],
 ) -> anyhow::Result<Regenerated> {
     let output = archivist.describe(&archivist_input(scanned, dependents))?;
-    let mut design = match &scanned.design {
-        Some(existing) => existing.clone(),
+    let mut design = match scanned.existing() {
+        Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
     };
     let keep_description = design.frontmatter.updated_by == UpdatedBy::Agent
@@ -170,7 +172,9 @@ fn owned_rank(heading: &str) -> Option<usize> {
 
 /// AGENT_UPDATED: keep every byte above the footer, write a fresh footer (DESIGN §4).
 pub fn refresh_footer(scanned: &Scanned) -> String {
-    let existing = scanned.design_text.as_deref().unwrap_or("");
+    let existing = scanned
+        .existing()
+        .map_or("", |existing| existing.text.as_str());
     let (content, block) = footer::split(existing);
     let mut content = content.to_string();
     // Text an agent appended after the old footer moves above the new one.
@@ -205,10 +209,10 @@ pub fn refresh_dependents(
     let mut owned = vec![Section::new(sections::DEPENDENTS, path_list(dependents))];
     // The file's own imports may resolve elsewhere now (an imported module moved from `a.rs` to
     // `a/mod.rs`): its Dependencies follow, like its Dependents.
-    if design.section(sections::DEPENDENCIES).is_some() || !scanned.deps.is_empty() {
+    if design.section(sections::DEPENDENCIES).is_some() || !scanned.facts.deps.is_empty() {
         owned.push(Section::new(
             sections::DEPENDENCIES,
-            path_list(&scanned.deps),
+            path_list(&scanned.facts.deps),
         ));
     }
     let tests: Vec<String> = dependents
@@ -238,8 +242,9 @@ pub fn refresh_dependents(
     let refreshed = Footer {
         generated: generated_now(),
         generator: generator(),
-        source_hash: scanned.source_hash.clone(),
+        source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned
+            .facts
             .interface_hash
             .clone()
             .or(footer.interface_hash.clone()),

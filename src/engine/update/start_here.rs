@@ -131,8 +131,7 @@ fn topology(name: &str, dirs: &[&DirSummary]) -> String {
 fn navigation(dirs: &[&DirSummary]) -> String {
     let mut out = String::from("| I need to work on… | Start at |\n| --- | --- |");
     for summary in dirs {
-        let purpose =
-            crate::engine::indexes::billboard_summary(&summary.billboard).replace('|', "\\|");
+        let purpose = super::aindex::billboard_summary(&summary.billboard).replace('|', "\\|");
         out.push_str(&format!("\n| {purpose} | `lexi index {}` |", summary.dir));
     }
     out.push_str("\n| understanding one file | `lexi lookup <file>` |");

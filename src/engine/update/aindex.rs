@@ -3,16 +3,9 @@
 //! index keeps its billboard, Local Conventions and every other section byte for byte; only the Child
 //! Map is replaced. A new index gets a structural billboard, written once.
 
-use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
+use crate::library::aindex::{AIndex, ChildEntry};
 use crate::project::mirror::aindex_path;
 use crate::project::Project;
-
-/// One child of a directory as the update engine knows it.
-pub struct Child {
-    pub name: String,
-    pub kind: ChildKind,
-    pub description: String,
-}
 
 /// The result of indexing one directory.
 pub struct IndexOutcome {
@@ -28,18 +21,10 @@ pub struct IndexOutcome {
 pub fn index_directory(
     project: &Project,
     dir: &str,
-    children: Vec<Child>,
+    entries: Vec<ChildEntry>,
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
-    let entries: Vec<ChildEntry> = children
-        .into_iter()
-        .map(|child| ChildEntry {
-            name: child.name,
-            kind: child.kind,
-            description: child.description,
-        })
-        .collect();
     let existing = match std::fs::read_to_string(project.abs(&path)) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,

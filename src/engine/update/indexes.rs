@@ -1,0 +1,304 @@
+//! Stage 6, **indexes**: the `.aindex` of every directory the plan touched, deepest first so that a
+//! parent's Child Map shows its children's fresh billboards; the indexes of directories that are gone;
+//! and `START_HERE.md` when the top of the tree may have moved (or on every full update).
+
+use std::collections::BTreeMap;
+
+use anyhow::Context as _;
+
+use super::aindex::{
+    billboard_summary, existing_billboard, index_directory, structural_billboard, MODULE_FILES,
+};
+use super::plan::Plan;
+use super::report::{Mode, UpdateReport};
+use super::scan::Scan;
+use super::start_here::{self, DirSummary};
+use super::write::remove_empty_mirror_dirs;
+use super::UpdateOptions;
+use crate::library::aindex::{ChildEntry, ChildKind};
+use crate::project::mirror::aindex_path;
+use crate::project::walk::EntryKind;
+use crate::project::Project;
+use crate::workspace::cache;
+use crate::workspace::library::{self, Kind, Part};
+
+/// Directory → billboard, as this run left them.
+pub type Billboards = BTreeMap<String, String>;
+
+/// Write (or, in a run that writes nothing, count) the indexes and START_HERE.
+pub fn run(
+    project: &Project,
+    options: &UpdateOptions,
+    plan: &Plan,
+    scan: &Scan,
+    entries: &BTreeMap<String, cache::Entry>,
+    report: &mut UpdateReport,
+) -> anyhow::Result<()> {
+    let billboards = write_indexes(project, options, plan, scan, entries, report)?;
+    if plan.universe.complete && options.paths.is_empty() {
+        remove_vanished_indexes(project, options, plan, report);
+    }
+    report.aindex_written.sort();
+    // START_HERE shows the top two levels: it may move when their indexes do.
+    let top_changed = report
+        .aindex_written
+        .iter()
+        .chain(&report.aindex_removed)
+        .any(|path| path.matches('/').count() <= 3);
+    if report.mode == Mode::Full || top_changed {
+        write_start_here(project, options, &billboards, report)?;
+    }
+    Ok(())
+}
+
+/// The `.aindex` of each planned directory, deepest first. Returns the billboards.
+fn write_indexes(
+    project: &Project,
+    options: &UpdateOptions,
+    plan: &Plan,
+    scan: &Scan,
+    entries: &BTreeMap<String, cache::Entry>,
+    report: &mut UpdateReport,
+) -> anyhow::Result<Billboards> {
+    let mut billboards = Billboards::new();
+    let mut dirs: Vec<&String> = plan.universe.dirs.iter().collect();
+    dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
+    let describe_file = |rel: &str| -> String {
+        entries
+            .get(rel)
+            .or_else(|| plan.cache.entries.get(rel))
+            .map(|entry| entry.description.clone())
+            .filter(|description| !description.is_empty())
+            .unwrap_or_else(|| "File".to_string())
+    };
+    for dir in dirs {
+        let listed = plan
+            .universe
+            .children
+            .get(dir)
+            .map_or(&[][..], Vec::as_slice);
+        let children = Children::of(project, scan, dir, listed, &describe_file, &billboards);
+        let outcome = index_directory(project, dir, children.rows, || {
+            structural_billboard(
+                children.module_description.as_deref(),
+                children.files,
+                children.dirs,
+            )
+        });
+        report.warnings.extend(outcome.warning);
+        billboards.insert(dir.clone(), outcome.billboard);
+        if let Some(text) = outcome.text {
+            if options.writes() {
+                crate::atomic::write(&project.abs(&outcome.path), text.as_bytes())
+                    .with_context(|| format!("cannot write {}", outcome.path))?;
+            }
+            report.aindex_written.push(outcome.path);
+        }
+    }
+    Ok(billboards)
+}
+
+/// A directory's Child Map rows and what its first billboard is made of.
+struct Children {
+    rows: Vec<ChildEntry>,
+    /// The description of its module file (`mod.rs`, `__init__.py`, …) when that has a doc comment.
+    module_description: Option<String>,
+    files: usize,
+    dirs: usize,
+}
+
+impl Children {
+    fn of(
+        project: &Project,
+        scan: &Scan,
+        dir: &str,
+        listed: &[(String, EntryKind)],
+        describe_file: &dyn Fn(&str) -> String,
+        billboards: &Billboards,
+    ) -> Children {
+        let mut children = Children {
+            rows: Vec::with_capacity(listed.len()),
+            module_description: None,
+            files: 0,
+            dirs: 0,
+        };
+        for (name, kind) in listed {
+            let rel = if dir.is_empty() {
+                name.clone()
+            } else {
+                format!("{dir}/{name}")
+            };
+            let (kind, description) = match kind {
+                EntryKind::File => {
+                    children.files += 1;
+                    let description = describe_file(&rel);
+                    children.note_module_file(scan, name, &rel, &description);
+                    (ChildKind::File, description)
+                }
+                EntryKind::Dir => {
+                    children.dirs += 1;
+                    let billboard = billboards
+                        .get(&rel)
+                        .cloned()
+                        .unwrap_or_else(|| existing_billboard(project, &rel));
+                    (ChildKind::Dir, billboard_summary(&billboard))
+                }
+            };
+            children.rows.push(ChildEntry {
+                name: name.clone(),
+                kind,
+                description,
+            });
+        }
+        children
+    }
+
+    /// Remember the first module file with a doc comment: its description speaks for the directory.
+    fn note_module_file(&mut self, scan: &Scan, name: &str, rel: &str, description: &str) {
+        let has_doc = scan
+            .files
+            .get(rel)
+            .and_then(|scanned| scanned.code())
+            .is_some_and(|code| code.interface.doc.is_some());
+        if MODULE_FILES.contains(&name) && self.module_description.is_none() && has_doc {
+            self.module_description = Some(description.to_string());
+        }
+    }
+}
+
+/// Remove the indexes of directories that are gone. The cache remembers which directories were
+/// indexed; without a cache, the mirror says.
+fn remove_vanished_indexes(
+    project: &Project,
+    options: &UpdateOptions,
+    plan: &Plan,
+    report: &mut UpdateReport,
+) {
+    let previously: Vec<String> = if plan.cache.dirs.is_empty() {
+        mirrored_index_dirs(project, None)
+    } else {
+        plan.cache.dirs.iter().cloned().collect()
+    };
+    for dir in previously {
+        let path = aindex_path(&dir);
+        if !plan.universe.dirs.contains(&dir) && project.abs(&path).is_file() {
+            if options.writes() {
+                let _ = std::fs::remove_file(project.abs(&path));
+                remove_empty_mirror_dirs(project, &dir);
+            }
+            report.aindex_removed.push(path);
+        }
+    }
+}
+
+/// Directories whose `.aindex` is in the mirror, down to `max_depth` levels (all with `None`),
+/// sorted by path (the root, `""`, first).
+fn mirrored_index_dirs(project: &Project, max_depth: Option<usize>) -> Vec<String> {
+    let part = Part {
+        under: "",
+        max_depth,
+        mirror_only: true,
+    };
+    let mut dirs: Vec<String> = library::walk(&project.library_dir(), part)
+        .files
+        .into_iter()
+        .filter_map(|entry| match entry.kind {
+            Kind::Index { dir } => Some(dir),
+            _ => None,
+        })
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// Write START_HERE.md from the billboards of the top two levels: this run's, else those on disk.
+fn write_start_here(
+    project: &Project,
+    options: &UpdateOptions,
+    billboards: &Billboards,
+    report: &mut UpdateReport,
+) -> anyhow::Result<()> {
+    let mut summaries = Billboards::new();
+    for dir in mirrored_index_dirs(project, Some(2)) {
+        if !dir.is_empty() && !report.aindex_removed.contains(&aindex_path(&dir)) {
+            let billboard = existing_billboard(project, &dir);
+            summaries.insert(dir, billboard);
+        }
+    }
+    for (dir, billboard) in billboards {
+        if !dir.is_empty() && dir.matches('/').count() <= 1 {
+            summaries.insert(dir.clone(), billboard.clone());
+        }
+    }
+    let dirs: Vec<DirSummary> = summaries
+        .into_iter()
+        .map(|(dir, billboard)| DirSummary { dir, billboard })
+        .collect();
+    let path = project.library_dir().join("START_HERE.md");
+    let existing = std::fs::read_to_string(&path).ok();
+    let text = start_here::render(project, &dirs, existing.as_deref());
+    if existing.as_deref() != Some(text.as_str()) {
+        if options.writes() {
+            crate::atomic::write(&path, text.as_bytes()).context("cannot write START_HERE.md")?;
+        }
+        report.start_here_written = true;
+    }
+    Ok(())
+}
+
+/// `lexictl update --start-here`: only START_HERE.md, from the billboards on disk.
+pub fn start_here_only(
+    project: &Project,
+    options: &UpdateOptions,
+    report: &mut UpdateReport,
+) -> anyhow::Result<()> {
+    write_start_here(project, options, &Billboards::new(), report)
+}
+
+fn depth(dir: &str) -> usize {
+    if dir.is_empty() {
+        0
+    } else {
+        dir.matches('/').count() + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::update::testing::{by_path, TestProject};
+
+    #[test]
+    fn a_directory_is_described_by_its_documented_module_file() {
+        let p = TestProject::new(&[
+            ("pkg/__init__.py", "\"\"\"Parsing things.\"\"\"\n"),
+            ("pkg/x.py", "x = 1\n"),
+        ]);
+        let scan = Scan {
+            files: by_path(vec![
+                p.scan("pkg/__init__.py", &[]),
+                p.scan("pkg/x.py", &[]),
+            ]),
+            listed: Default::default(),
+            orphans: Default::default(),
+            moves: Default::default(),
+            design_stats: Default::default(),
+            recomputed: 0,
+        };
+        let listed = vec![
+            ("__init__.py".to_string(), EntryKind::File),
+            ("x.py".to_string(), EntryKind::File),
+            ("sub".to_string(), EntryKind::Dir),
+        ];
+        let mut billboards = Billboards::new();
+        billboards.insert("pkg/sub".into(), "Helpers.\nMore.".into());
+        let describe = |rel: &str| format!("about {rel}");
+        let children = Children::of(&p.project, &scan, "pkg", &listed, &describe, &billboards);
+        assert_eq!((children.files, children.dirs), (2, 1));
+        assert_eq!(
+            children.module_description.as_deref(),
+            Some("about pkg/__init__.py")
+        );
+        assert_eq!(children.rows[2].description, "Helpers.");
+    }
+}

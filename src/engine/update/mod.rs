@@ -1,0 +1,260 @@
+//! `lexictl update`: the pipeline that keeps the library true, as named stages, each a file with
+//! its own input and output type:
+//!
+//! 1. [`plan`] — which files to look at: none when git shows nothing changed since the last update
+//!    (the no-op fast path), what changed since the last processed commit plus what is dirty
+//!    (`--changed-only`), or everything a walk finds ([`plan::Plan`]).
+//! 2. [`scan`] — each file classified by change level, in parallel; the stat/hash cache makes an
+//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED ([`scan::Scan`]).
+//! 3. [`dependents`] — the reverse dependency index, now and as last seen ([`dependents::ReverseIndex`]).
+//! 4. [`decide`] — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
+//!    remove, keep ([`decide::Decisions`]).
+//! 5. [`write`] — the design files, each re-checked just before it is written (D-061), model answers
+//!    as they arrive, provenance in one notes commit, removals ([`write::Written`]).
+//! 6. [`indexes`] — every affected `.aindex`, then `START_HERE.md`.
+//! 7. [`remember`] — the cache and the state file (the last processed commit).
+//!
+//! With an LLM provider the key is checked before anything else: a missing key fails before anything
+//! is read. One update runs at a time per worktree (the library lock); `--dry-run` and `--check`
+//! write nothing — no lock file, no log line.
+
+pub(crate) mod aindex;
+mod decide;
+mod dependents;
+mod generate;
+mod indexes;
+mod plan;
+mod remember;
+pub mod report;
+mod scan;
+pub mod scanned;
+mod start_here;
+mod write;
+
+use std::time::Instant;
+
+pub use report::{
+    FailedFile, LlmEstimate, LlmRequest, Mode, OverScoped, PlanAction, PlanItem, Provenance,
+    UpdateReport,
+};
+pub use scanned::ChangeLevel;
+
+use crate::archivist::llm::{LlmArchivist, LlmSettings};
+use crate::workspace::cache::Cache;
+use crate::workspace::lock::LibraryLock;
+use crate::workspace::Workspace;
+use plan::Planned;
+use write::{Archivists, Target};
+
+/// What to update and how.
+#[derive(Clone, Debug, Default)]
+pub struct UpdateOptions {
+    /// Project-relative files or directories; empty means everything.
+    pub paths: Vec<String>,
+    /// Only what changed since the last processed commit (plus dirty files).
+    pub changed_only: bool,
+    /// Report the plan, write nothing.
+    pub dry_run: bool,
+    /// Write nothing; the report says whether anything is stale.
+    pub check: bool,
+    /// Only regenerate START_HERE.md.
+    pub start_here_only: bool,
+}
+
+impl UpdateOptions {
+    /// Whether this run writes anything (not `--dry-run`, not `--check`).
+    pub fn writes(&self) -> bool {
+        !self.dry_run && !self.check
+    }
+
+    fn mode(&self) -> Mode {
+        match (self.start_here_only, self.changed_only) {
+            (true, _) => Mode::StartHere,
+            (false, true) => Mode::ChangedOnly,
+            (false, false) => Mode::Full,
+        }
+    }
+}
+
+/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise).
+pub trait Progress: Sync {
+    fn start(&self, _total: usize) {}
+    fn advance(&self) {}
+    fn finish(&self) {}
+}
+
+/// No progress output.
+pub struct Silent;
+impl Progress for Silent {}
+
+/// Run an update of `ws`.
+pub fn run(
+    ws: &Workspace,
+    options: &UpdateOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<UpdateReport> {
+    let started = Instant::now();
+    let run_started_ns = Cache::now_ns();
+    let project = ws.project();
+    let archivists = archivists(ws, options)?;
+    let repo = ws.repo()?;
+    let state = ws.state().with_read_only(!options.writes());
+    let _lock = match options.writes() {
+        true => Some(LibraryLock::acquire_announced(project)?),
+        false => None,
+    };
+    let scope = ws.scope()?;
+    let mut report = UpdateReport {
+        mode: options.mode(),
+        dry_run: options.dry_run,
+        ..UpdateReport::default()
+    };
+    if options.start_here_only {
+        indexes::start_here_only(project, options, &mut report)?;
+        report.stale = report.start_here_written;
+        return Ok(finish(report, started, None));
+    }
+    let plan = match plan::plan(ws, options)? {
+        Planned::UpToDate => {
+            report.up_to_date = true;
+            return Ok(finish(report, started, Some(&state)));
+        }
+        Planned::Work(plan) => *plan,
+    };
+    report.mode = plan.mode;
+    report.warnings.extend(plan.warnings.iter().cloned());
+    if let Some(warning) = &plan.cache_warning {
+        state.log(warning);
+    }
+    let scan = scan::run(project, scope, &plan, &options.paths, progress);
+    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let decisions = decide::decide(project, &scan, &index);
+    decisions.report_plan(&scan, &mut report);
+    let target = Target {
+        project,
+        state: &state,
+        repo,
+        head: ws.head(),
+        writes: options.writes(),
+    };
+    let written = write::run(&target, &scan, &index, &decisions, &archivists, &mut report)?;
+    let entries = remember::entries(project, &plan, &scan, &written);
+    indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
+    report.stale = report.anything_stale();
+    if options.writes() {
+        let memory = remember::Memory {
+            state: &state,
+            options,
+            head: ws.head(),
+            run_started_ns,
+        };
+        remember::save(&memory, plan, &scan, &written, entries, &report)?;
+    }
+    Ok(finish(report, started, Some(&state)))
+}
+
+/// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails
+/// here, before anything is read or written; runs that write nothing never need the key.
+fn archivists(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Archivists> {
+    let settings = LlmSettings::from_config(&ws.project().config)?;
+    Ok(match settings {
+        None => Archivists::Structural,
+        Some(settings) if options.writes() && !options.start_here_only => {
+            let key = settings.read_key()?;
+            Archivists::Model(LlmArchivist::new(settings, key))
+        }
+        Some(settings) => Archivists::Estimate(settings),
+    })
+}
+
+/// Stamp the elapsed time and log the run.
+fn finish(
+    mut report: UpdateReport,
+    started: Instant,
+    state: Option<&crate::workspace::state::StateDir>,
+) -> UpdateReport {
+    report.elapsed_ms = started.elapsed().as_millis();
+    if let Some(state) = state {
+        state.log(&report.log_line());
+    }
+    report
+}
+
+/// A temporary project for the stages' unit tests: files written, a design file generated the way
+/// the structural Archivist writes it, a plan of the whole tree.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::collections::BTreeMap;
+
+    use super::scanned::{scan, Scanned};
+    use crate::project::{Project, LIBRARY_DIR};
+    use crate::workspace::cache::{Cache, Stat};
+
+    pub struct TestProject {
+        _dir: tempfile::TempDir,
+        pub project: Project,
+    }
+
+    impl TestProject {
+        pub fn new(files: &[(&str, &str)]) -> TestProject {
+            let dir = tempfile::tempdir().expect("tempdir");
+            std::fs::create_dir_all(dir.path().join(LIBRARY_DIR)).expect("library dir");
+            let project = Project {
+                root: dir.path().to_path_buf(),
+                config: crate::project::Config::default(),
+            };
+            let test = TestProject { _dir: dir, project };
+            for (rel, text) in files {
+                test.write(rel, text);
+            }
+            test
+        }
+
+        pub fn write(&self, rel: &str, text: &str) {
+            let path = self.project.abs(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        }
+
+        pub fn read(&self, rel: &str) -> String {
+            std::fs::read_to_string(self.project.abs(rel)).expect("read")
+        }
+
+        /// Scan `rel` with no cache, as a full update with every file of `all` present would.
+        pub fn scan(&self, rel: &str, all: &[&str]) -> Scanned {
+            let stat = Stat::of(&self.project.abs(rel)).expect("source exists");
+            let design_stat =
+                Stat::of(&self.project.abs(&crate::project::mirror::design_path(rel)));
+            let exists = |path: &str| all.contains(&path);
+            scan(
+                &self.project,
+                &Cache::default(),
+                rel,
+                stat,
+                design_stat,
+                None,
+                &exists,
+            )
+        }
+
+        /// Generate `rel`'s design file with the structural Archivist and write it.
+        pub fn generate(&self, rel: &str, all: &[&str]) {
+            let scanned = self.scan(rel, all);
+            let out = super::generate::regenerate(
+                &crate::archivist::structural::StructuralArchivist,
+                &scanned,
+                &[],
+            )
+            .expect("structural generation");
+            self.write(&crate::project::mirror::design_path(rel), &out.text);
+        }
+    }
+
+    /// Scanned files by path.
+    pub fn by_path(files: Vec<Scanned>) -> BTreeMap<String, Scanned> {
+        files
+            .into_iter()
+            .map(|scanned| (scanned.source.clone(), scanned))
+            .collect()
+    }
+}

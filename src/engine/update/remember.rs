@@ -1,0 +1,226 @@
+//! Stage 7, **remember**: what this run learned, for the next one — the stat/hash cache entries of
+//! every file it looked at (built before the indexes, whose Child Maps read them), the cache saved
+//! when anything moved, and in the state file the last processed commit and the paths to look at
+//! again.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use anyhow::Context as _;
+
+use super::plan::Plan;
+use super::report::UpdateReport;
+use super::scan::Scan;
+use super::scanned::{FileState, Scanned};
+use super::write::Written;
+use super::UpdateOptions;
+use crate::git::Oid;
+use crate::project::mirror::{aindex_path, design_path};
+use crate::project::walk::FileClass;
+use crate::project::Project;
+use crate::workspace::cache::{self, Stat};
+use crate::workspace::state::{Processed, StateDir};
+
+/// The cache entries of every file this run looked at: documented files as scanned (a failed or
+/// skipped file keeps what the cache knew, so the next run looks again) and listed files.
+pub fn entries(
+    project: &Project,
+    plan: &Plan,
+    scan: &Scan,
+    written: &Written,
+) -> BTreeMap<String, cache::Entry> {
+    let cache = &plan.cache;
+    let mut entries = scan.listed.clone();
+    for (rel, scanned) in &scan.files {
+        let learned_nothing =
+            written.failed.contains_key(rel) || matches!(scanned.state, FileState::Skipped { .. });
+        if learned_nothing {
+            // A failed rename keeps its old path known too.
+            let failed_move = written
+                .failed
+                .contains_key(rel)
+                .then(|| scan.moves.get(rel));
+            for known in std::iter::once(rel).chain(failed_move.flatten()) {
+                if let Some(entry) = cache.entries.get(known) {
+                    entries.insert(known.clone(), entry.clone());
+                }
+            }
+            continue;
+        }
+        entries.insert(rel.clone(), entry_of(project, scan, written, scanned));
+    }
+    entries
+}
+
+/// The cache entry of a documented file after this run.
+fn entry_of(project: &Project, scan: &Scan, written: &Written, scanned: &Scanned) -> cache::Entry {
+    let rel = &scanned.source;
+    // Re-stat only what this run wrote; everything else is as scanned.
+    let design = if written.written.contains(rel) {
+        Stat::of(&project.abs(&design_path(rel)))
+    } else {
+        scan.design_stats.get(rel).copied()
+    };
+    let description = written
+        .descriptions
+        .get(rel)
+        .map(String::as_str)
+        .or_else(|| scanned.description())
+        .unwrap_or_default()
+        .to_string();
+    cache::Entry {
+        stat: scanned.stat,
+        class: FileClass::Text,
+        source_hash: scanned.facts.source_hash.clone(),
+        interface_hash: scanned.facts.interface_hash.clone(),
+        description,
+        deps: scanned.facts.deps.clone(),
+        design,
+    }
+}
+
+/// What [`save`] needs besides the cache.
+pub struct Memory<'a> {
+    pub state: &'a StateDir,
+    pub options: &'a UpdateOptions,
+    pub head: Option<&'a Oid>,
+    pub run_started_ns: i128,
+}
+
+/// Save the cache (when anything was learned) and record what this run processed.
+pub fn save(
+    memory: &Memory<'_>,
+    mut plan: Plan,
+    scan: &Scan,
+    written: &Written,
+    entries: BTreeMap<String, cache::Entry>,
+    report: &UpdateReport,
+) -> anyhow::Result<()> {
+    let options = memory.options;
+    let universe = &plan.universe;
+    let cache = &mut plan.cache;
+    let changed = if universe.complete && options.paths.is_empty() {
+        let changed = cache.entries != entries || cache.dirs != universe.dirs;
+        cache.entries = entries;
+        cache.dirs = universe.dirs.clone();
+        changed
+    } else {
+        let mut changed = !scan.orphans.is_empty()
+            || entries
+                .iter()
+                .any(|(rel, entry)| cache.entries.get(rel) != Some(entry));
+        // A failed move keeps its old path.
+        let kept: HashSet<&String> = written
+            .failed
+            .keys()
+            .filter_map(|source| scan.moves.get(source))
+            .collect();
+        cache
+            .entries
+            .retain(|rel, _| !scan.orphans.contains(rel) || kept.contains(rel));
+        cache.entries.extend(entries);
+        let dirs_before = cache.dirs.len();
+        cache.dirs.extend(universe.dirs.iter().cloned());
+        cache
+            .dirs
+            .retain(|dir| !report.aindex_removed.contains(&aindex_path(dir)));
+        changed |= cache.dirs.len() != dirs_before;
+        changed
+    };
+    // Save when anything was learned. Entries read again because their mtime was too close to the
+    // last save count too: saving now moves the save time past them.
+    let rescanned = scan.files.values().any(|scanned| !scanned.from_cache()) || scan.recomputed > 0;
+    let cache_path = memory.state.cache_path();
+    if rescanned || changed {
+        cache
+            .save(&cache_path, memory.run_started_ns)
+            .with_context(|| format!("cannot write the cache {}", cache_path.display()))?;
+    }
+    record_processed(
+        memory,
+        &plan.universe.dirty_paths,
+        &plan.fingerprint,
+        plan.clean_tree,
+        written,
+        report,
+    )
+}
+
+/// The state file: the paths the next `--changed-only` run looks at again (uncommitted ones and
+/// failures), and — after a run over everything — the commit it processed.
+fn record_processed(
+    memory: &Memory<'_>,
+    dirty_paths: &[String],
+    fingerprint: &str,
+    clean_tree: bool,
+    written: &Written,
+    report: &UpdateReport,
+) -> anyhow::Result<()> {
+    let pending: Vec<String> = dirty_paths
+        .iter()
+        .chain(written.failed.keys())
+        .cloned()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let processed = memory
+        .head
+        .filter(|_| memory.options.paths.is_empty())
+        .map(|head| Processed {
+            commit: *head,
+            clean: clean_tree && !report.stale && !report.skipped_any(),
+            fingerprint: fingerprint.to_string(),
+        });
+    memory
+        .state
+        .edit(|recorded| {
+            recorded.pending = pending;
+            if processed.is_some() {
+                recorded.processed = processed;
+            }
+        })
+        .context("cannot record what this update processed")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::update::plan::{Plan, Universe};
+    use crate::engine::update::report::Mode;
+    use crate::engine::update::testing::{by_path, TestProject};
+    use crate::workspace::cache::Cache;
+
+    #[test]
+    fn a_file_the_model_failed_on_keeps_what_the_cache_knew() {
+        let p = TestProject::new(&[("a.py", "x = 1\n"), ("b.py", "y = 2\n")]);
+        let scan = Scan {
+            files: by_path(vec![p.scan("a.py", &[]), p.scan("b.py", &[])]),
+            listed: Default::default(),
+            orphans: Default::default(),
+            moves: Default::default(),
+            design_stats: Default::default(),
+            recomputed: 0,
+        };
+        let mut cache = Cache::default();
+        let old = entry_of(&p.project, &scan, &Written::default(), &scan.files["a.py"]);
+        let mut remembered = old.clone();
+        remembered.source_hash = "from the last run".into();
+        cache.entries.insert("a.py".into(), remembered.clone());
+        let plan = Plan {
+            mode: Mode::Full,
+            universe: Universe::for_tests(),
+            warnings: Vec::new(),
+            clean_tree: false,
+            cache,
+            cache_warning: None,
+            fingerprint: String::new(),
+        };
+        let mut written = Written::default();
+        written.failed.insert("a.py".into(), "timeout".into());
+        let entries = entries(&p.project, &plan, &scan, &written);
+        assert_eq!(entries["a.py"], remembered);
+        assert_eq!(
+            entries["b.py"].source_hash,
+            crate::hash::sha256_hex(b"y = 2\n")
+        );
+    }
+}

@@ -1,0 +1,534 @@
+//! One source file after the scan: what the update knows about it and its change level (seed §7,
+//! DESIGN §4).
+//!
+//! A scan reads a source file only when the stat/hash cache cannot vouch for it, hashes it, parses
+//! its interface when it is code, and compares with the design file's footer:
+//!
+//! | level | meaning | action |
+//! |---|---|---|
+//! | UNCHANGED | source matches the footer | nothing (perhaps a Dependents refresh) |
+//! | NEW | no design file | generate |
+//! | CONTENT_ONLY | code changed, interface did not | refresh, keep the Interface Contract |
+//! | INTERFACE_CHANGED | public signatures changed | regenerate owned sections |
+//! | CONTENT_CHANGED | a non-code file changed | regenerate owned sections |
+//! | AGENT_UPDATED | design file edited by hand (or has no footer) | refresh footer hashes only |
+//! | SKIPPED_CONFLICT | source has merge-conflict markers | skip, warn |
+//! | SKIPPED_INVALID | design file cannot be parsed (or a file cannot be read) | skip, warn |
+//! | DELETED | source gone | remove the design file, unless edited by hand |
+//! | RENAMED | source moved | move the design file, keeping its content |
+//!
+//! A [`Scanned`] file carries what every level has (path, stat, [`Facts`]) and a [`FileState`] that
+//! holds exactly what its level needs: the source text only when the Archivist will write, the design
+//! file only when one was read.
+
+use std::path::Path;
+
+use crate::hash::sha256_hex;
+use crate::library::design_file::{is_unedited, DesignFile};
+use crate::project::mirror::design_path;
+use crate::project::Project;
+use crate::source::{extract, Interface, Language};
+use crate::workspace::cache::{Cache, Stat};
+
+/// What happened to a source file since its design file was last written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ChangeLevel {
+    Unchanged,
+    New,
+    ContentOnly,
+    InterfaceChanged,
+    ContentChanged,
+    AgentUpdated,
+    SkippedConflict,
+    SkippedInvalid,
+    Deleted,
+    Renamed,
+}
+
+impl ChangeLevel {
+    pub fn label(self) -> &'static str {
+        match self {
+            ChangeLevel::Unchanged => "UNCHANGED",
+            ChangeLevel::New => "NEW",
+            ChangeLevel::ContentOnly => "CONTENT_ONLY",
+            ChangeLevel::InterfaceChanged => "INTERFACE_CHANGED",
+            ChangeLevel::ContentChanged => "CONTENT_CHANGED",
+            ChangeLevel::AgentUpdated => "AGENT_UPDATED",
+            ChangeLevel::SkippedConflict => "SKIPPED_CONFLICT",
+            ChangeLevel::SkippedInvalid => "SKIPPED_INVALID",
+            ChangeLevel::Deleted => "DELETED",
+            ChangeLevel::Renamed => "RENAMED",
+        }
+    }
+
+    /// Whether the Archivist writes the design file's owned sections at this level.
+    pub fn regenerates(self) -> bool {
+        matches!(
+            self,
+            ChangeLevel::New
+                | ChangeLevel::ContentOnly
+                | ChangeLevel::InterfaceChanged
+                | ChangeLevel::ContentChanged
+        )
+    }
+}
+
+/// The parsed code facts of a source file.
+pub struct Code {
+    pub language: Language,
+    pub interface: Interface,
+}
+
+/// The source as read, kept only when the Archivist will write its design file.
+pub struct Source {
+    pub text: String,
+    /// `None` for non-code files (and code that could not be parsed).
+    pub code: Option<Code>,
+}
+
+/// A design file as read during the scan (for the D-061 re-check, merges and refreshes).
+#[derive(Clone)]
+pub struct Existing {
+    pub text: String,
+    pub design: DesignFile,
+}
+
+impl Existing {
+    /// Whether the text is exactly what a generator wrote (its footer's design hash holds).
+    pub fn is_unedited(&self) -> bool {
+        self.design
+            .footer
+            .as_ref()
+            .is_some_and(|footer| is_unedited(&self.text, footer))
+    }
+}
+
+/// What every scanned file has, whatever its level.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub source_hash: String,
+    /// For code files.
+    pub interface_hash: Option<String>,
+    /// Resolved project dependencies, sorted (from the cache when the file was not read).
+    pub deps: Vec<String>,
+}
+
+/// What the scan found, by level.
+pub enum FileState {
+    /// The cache vouches for the source and the design file: nothing was read.
+    Cached { description: String },
+    /// Read; the design file's footer matches the source.
+    Unchanged { existing: Existing },
+    /// No design file yet.
+    New { source: Source },
+    /// The Archivist's design file is out of date (CONTENT_ONLY, INTERFACE_CHANGED, CONTENT_CHANGED).
+    Changed {
+        level: ChangeLevel,
+        source: Source,
+        existing: Existing,
+    },
+    /// The design file was edited by an agent or a human (or has no footer): trust it.
+    AgentUpdated { existing: Existing },
+    /// A new file that took over a vanished file's design file (`existing` already names the new
+    /// path in its title).
+    Renamed {
+        from: String,
+        existing: Existing,
+        source: Source,
+    },
+    /// Left alone this run: conflict markers, or something that cannot be read or parsed.
+    Skipped { level: ChangeLevel },
+}
+
+/// One source file after the scan.
+pub struct Scanned {
+    pub source: String,
+    pub stat: Stat,
+    pub facts: Facts,
+    pub state: FileState,
+    pub warning: Option<String>,
+}
+
+impl Scanned {
+    pub fn level(&self) -> ChangeLevel {
+        match &self.state {
+            FileState::Cached { .. } | FileState::Unchanged { .. } => ChangeLevel::Unchanged,
+            FileState::New { .. } => ChangeLevel::New,
+            FileState::Changed { level, .. } | FileState::Skipped { level } => *level,
+            FileState::AgentUpdated { .. } => ChangeLevel::AgentUpdated,
+            FileState::Renamed { .. } => ChangeLevel::Renamed,
+        }
+    }
+
+    /// Answered from the stat/hash cache without reading anything.
+    pub fn from_cache(&self) -> bool {
+        matches!(self.state, FileState::Cached { .. })
+    }
+
+    /// The design file as read, when one was.
+    pub fn existing(&self) -> Option<&Existing> {
+        match &self.state {
+            FileState::Unchanged { existing }
+            | FileState::Changed { existing, .. }
+            | FileState::AgentUpdated { existing }
+            | FileState::Renamed { existing, .. } => Some(existing),
+            _ => None,
+        }
+    }
+
+    /// The source as read, when the Archivist may write.
+    pub fn source_read(&self) -> Option<&Source> {
+        match &self.state {
+            FileState::New { source }
+            | FileState::Changed { source, .. }
+            | FileState::Renamed { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    /// The parsed interface, when the file was read and is code.
+    pub fn code(&self) -> Option<&Code> {
+        self.source_read().and_then(|source| source.code.as_ref())
+    }
+
+    /// The design file's description, when known.
+    pub fn description(&self) -> Option<&str> {
+        match &self.state {
+            FileState::Cached { description } => Some(description),
+            _ => self
+                .existing()
+                .map(|existing| existing.design.frontmatter.description.as_str()),
+        }
+    }
+
+    /// Whether the Archivist (re)writes this file's owned sections: a regenerating level, or a move
+    /// of a design file nobody edited.
+    pub fn archivist_writes(&self) -> bool {
+        match &self.state {
+            FileState::New { .. } | FileState::Changed { .. } => true,
+            FileState::Renamed { existing, .. } => existing.is_unedited(),
+            _ => false,
+        }
+    }
+
+    /// Turn a NEW file into the new home of `from`'s design file (`existing` as read at the old
+    /// path). Anything but a NEW file is left as it is.
+    pub fn take_over(&mut self, from: &str, existing: &Existing) {
+        let placeholder = FileState::Skipped {
+            level: ChangeLevel::Renamed,
+        };
+        let source = match std::mem::replace(&mut self.state, placeholder) {
+            FileState::New { source } => source,
+            other => {
+                self.state = other;
+                return;
+            }
+        };
+        let mut design = existing.design.clone();
+        if design.body.title.as_deref() == Some(from) {
+            design.body.title = Some(self.source.clone());
+        }
+        self.state = FileState::Renamed {
+            from: from.to_string(),
+            existing: Existing {
+                text: existing.text.clone(),
+                design,
+            },
+            source,
+        };
+    }
+}
+
+/// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
+/// `design_stat` is the design file's current stat (`None`: it does not exist). `bytes` is the
+/// source's content when the caller already read it.
+pub fn scan(
+    project: &Project,
+    cache: &Cache,
+    source: &str,
+    stat: Stat,
+    design_stat: Option<Stat>,
+    bytes: Option<Vec<u8>>,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Scanned {
+    if let Some(cached) = from_cache(cache, source, stat, design_stat, exists) {
+        return cached;
+    }
+    let mut scanned = read_and_compare(project, source, stat, design_stat.is_some(), bytes, exists);
+    // A skipped file still imports what it imported: keep the reverse index steady.
+    if matches!(scanned.state, FileState::Skipped { .. }) {
+        if let Some(entry) = cache.entries.get(source) {
+            scanned.facts.deps = entry.deps.clone();
+        }
+    }
+    scanned
+}
+
+/// The fast path: both the source and the design file are as the last update left them.
+fn from_cache(
+    cache: &Cache,
+    source: &str,
+    stat: Stat,
+    design_stat: Option<Stat>,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Option<Scanned> {
+    let entry = cache.entries.get(source)?;
+    // A dependency that no longer exists (moved, deleted) means the imports must be resolved
+    // again, even though this file did not change.
+    let deps_exist = entry.deps.iter().all(|dep| exists(dep));
+    let cached_design = entry.design?;
+    let settled = deps_exist
+        && entry.stat == stat
+        && cache.stat_is_settled(&stat)
+        && design_stat == Some(cached_design)
+        && cache.stat_is_settled(&cached_design);
+    settled.then(|| Scanned {
+        source: source.to_string(),
+        stat,
+        facts: Facts {
+            source_hash: entry.source_hash.clone(),
+            interface_hash: entry.interface_hash.clone(),
+            deps: entry.deps.clone(),
+        },
+        state: FileState::Cached {
+            description: entry.description.clone(),
+        },
+        warning: None,
+    })
+}
+
+/// Read the source (and its design file, if there is one) and decide the level.
+fn read_and_compare(
+    project: &Project,
+    source: &str,
+    stat: Stat,
+    design_exists: bool,
+    bytes: Option<Vec<u8>>,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Scanned {
+    let mut scanned = Scanned {
+        source: source.to_string(),
+        stat,
+        facts: Facts::default(),
+        state: FileState::Skipped {
+            level: ChangeLevel::SkippedInvalid,
+        },
+        warning: None,
+    };
+    let bytes = match bytes.map_or_else(|| std::fs::read(project.abs(source)), Ok) {
+        Ok(bytes) => bytes,
+        Err(err) => {
+            scanned.warning = Some(format!("{source}: cannot read ({err}); skipped"));
+            return scanned;
+        }
+    };
+    scanned.facts.source_hash = sha256_hex(&bytes);
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    drop(bytes);
+    if has_conflict_markers(&text) {
+        scanned.state = FileState::Skipped {
+            level: ChangeLevel::SkippedConflict,
+        };
+        scanned.warning = Some(format!(
+            "{source}: has unresolved merge-conflict markers; skipped until they are resolved"
+        ));
+        return scanned;
+    }
+    let code = parse_code(project, &mut scanned, &text, exists);
+    let design_rel = design_path(source);
+    match read_design(project, &design_rel, design_exists) {
+        Err(warning) => scanned.warning = Some(warning),
+        Ok(None) => {
+            scanned.state = FileState::New {
+                source: Source { text, code },
+            }
+        }
+        Ok(Some(existing)) => compare(&mut scanned, existing, Source { text, code }),
+    }
+    scanned
+}
+
+/// Parse the interface of a code file in an enabled language, resolving its imports; a parse error
+/// is a warning (the file is then documented by content hash only).
+fn parse_code(
+    project: &Project,
+    scanned: &mut Scanned,
+    text: &str,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Option<Code> {
+    let language = Language::from_path(Path::new(&scanned.source))
+        .filter(|language| language.enabled_in(&project.config))?;
+    match extract(language, text) {
+        Ok(interface) => {
+            scanned.facts.interface_hash = Some(interface.hash());
+            scanned.facts.deps =
+                crate::source::resolve_imports(&scanned.source, &interface, exists);
+            Some(Code {
+                language,
+                interface,
+            })
+        }
+        Err(err) => {
+            scanned.warning = Some(format!(
+                "{}: could not be parsed as {} ({err}); documented by content hash only",
+                scanned.source,
+                language.display_name()
+            ));
+            None
+        }
+    }
+}
+
+/// The design file at `design_rel`, parsed: `Ok(None)` when there is none, `Err(warning)` when it
+/// cannot be read or parsed (the file is then skipped, never overwritten).
+fn read_design(
+    project: &Project,
+    design_rel: &str,
+    design_exists: bool,
+) -> Result<Option<Existing>, String> {
+    // The caller stat'ed the mirror directory: a design file that was not there is not read.
+    if !design_exists {
+        return Ok(None);
+    }
+    let text = match std::fs::read_to_string(project.abs(design_rel)) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(err) => return Err(format!("{design_rel}: cannot read ({err}); skipped")),
+    };
+    match DesignFile::parse(design_rel, &text) {
+        Ok(design) => Ok(Some(Existing { text, design })),
+        Err(err) => Err(format!(
+            "{err} — fix it by hand; the update never overwrites a design file it cannot read"
+        )),
+    }
+}
+
+/// The level of a file that has a design file: agent-edited, unchanged, or which kind of change.
+fn compare(scanned: &mut Scanned, existing: Existing, source: Source) {
+    let level = match &existing.design.footer {
+        None => ChangeLevel::AgentUpdated,
+        Some(_) if !existing.is_unedited() => ChangeLevel::AgentUpdated,
+        Some(footer) if footer.source_hash == scanned.facts.source_hash => ChangeLevel::Unchanged,
+        Some(footer) => match (&scanned.facts.interface_hash, &footer.interface_hash) {
+            (Some(new), Some(old)) if new == old => ChangeLevel::ContentOnly,
+            (Some(_), _) => ChangeLevel::InterfaceChanged,
+            (None, _) => ChangeLevel::ContentChanged,
+        },
+    };
+    scanned.state = match level {
+        ChangeLevel::AgentUpdated => FileState::AgentUpdated { existing },
+        ChangeLevel::Unchanged => FileState::Unchanged { existing },
+        level => FileState::Changed {
+            level,
+            source,
+            existing,
+        },
+    };
+}
+
+/// Git's conflict markers at the start of a line: `<<<<<<< `, `=======`, `>>>>>>> `.
+pub fn has_conflict_markers(text: &str) -> bool {
+    let mut open = false;
+    for line in text.lines() {
+        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
+            open = true;
+        } else if open && (line.starts_with(">>>>>>> ") || line == ">>>>>>>") {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conflict_markers_need_an_open_and_a_close() {
+        assert!(has_conflict_markers(
+            "a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> branch\n"
+        ));
+        assert!(!has_conflict_markers("// <<<<<<< not at line start\n"));
+        assert!(!has_conflict_markers("<<<<<<< only an opener\n"));
+    }
+}
+
+#[cfg(test)]
+mod level_tests {
+    use super::*;
+    use crate::engine::update::testing::TestProject;
+
+    const LIB: &str = "pub fn a() {}\n";
+
+    #[test]
+    fn levels_follow_the_source_and_the_design_file() {
+        let p = TestProject::new(&[("src/lib.rs", LIB)]);
+        let all = ["src/lib.rs"];
+        assert_eq!(p.scan("src/lib.rs", &all).level(), ChangeLevel::New);
+        p.generate("src/lib.rs", &all);
+        let unchanged = p.scan("src/lib.rs", &all);
+        assert_eq!(unchanged.level(), ChangeLevel::Unchanged);
+        assert!(unchanged.existing().is_some() && unchanged.source_read().is_none());
+
+        p.write("src/lib.rs", "pub fn a() { let _ = 1; }\n");
+        let body_only = p.scan("src/lib.rs", &all);
+        assert_eq!(body_only.level(), ChangeLevel::ContentOnly);
+        assert!(body_only.archivist_writes() && body_only.source_read().is_some());
+
+        p.write("src/lib.rs", "pub fn b() {}\n");
+        assert_eq!(
+            p.scan("src/lib.rs", &all).level(),
+            ChangeLevel::InterfaceChanged
+        );
+
+        let design = p.read(".lexibrary/src/lib.rs.md");
+        p.write(
+            ".lexibrary/src/lib.rs.md",
+            &design.replace("# src/lib.rs", "# src/lib.rs\n\nAn agent's note."),
+        );
+        let edited = p.scan("src/lib.rs", &all);
+        assert_eq!(edited.level(), ChangeLevel::AgentUpdated);
+        assert!(!edited.archivist_writes());
+    }
+
+    #[test]
+    fn conflicts_and_unreadable_design_files_are_skipped_with_a_warning() {
+        let p = TestProject::new(&[(
+            "a.py",
+            "<<<<<<< HEAD\nx = 1\n=======\nx = 2\n>>>>>>> other\n",
+        )]);
+        let conflicted = p.scan("a.py", &["a.py"]);
+        assert_eq!(conflicted.level(), ChangeLevel::SkippedConflict);
+        assert!(conflicted
+            .warning
+            .is_some_and(|w| w.contains("merge-conflict")));
+
+        p.write("b.py", "x = 1\n");
+        p.write(".lexibrary/b.py.md", "---\n: [unclosed\n---\n");
+        let invalid = p.scan("b.py", &["b.py"]);
+        assert_eq!(invalid.level(), ChangeLevel::SkippedInvalid);
+        assert!(invalid.warning.is_some());
+    }
+
+    #[test]
+    fn a_new_file_takes_over_a_vanished_files_design_file() {
+        let p = TestProject::new(&[("src/old.rs", LIB)]);
+        p.generate("src/old.rs", &["src/old.rs"]);
+        let old_text = p.read(".lexibrary/src/old.rs.md");
+        let existing = Existing {
+            design: DesignFile::parse("x", &old_text).expect("parse"),
+            text: old_text,
+        };
+        p.write("src/new.rs", LIB);
+        let mut moved = p.scan("src/new.rs", &["src/new.rs"]);
+        moved.take_over("src/old.rs", &existing);
+        assert_eq!(moved.level(), ChangeLevel::Renamed);
+        assert!(
+            moved.archivist_writes(),
+            "nobody edited it: the Archivist rewrites it"
+        );
+        let title = moved.existing().and_then(|e| e.design.body.title.clone());
+        assert_eq!(title.as_deref(), Some("src/new.rs"));
+    }
+}

@@ -1,0 +1,600 @@
+//! Stage 5, **write**: the design files. The structural texts are produced in parallel, then the
+//! [`Writer`] writes them one by one — each re-checked against what is on disk right before it is
+//! written (D-061: an edit that landed during the update wins), atomically, with its provenance.
+//! With a model, at most `llm.concurrency` requests are in flight and each answer is written as it
+//! arrives, so a long run keeps what it paid for even if it is interrupted; a file whose request
+//! fails keeps its old design file. Then one notes commit records the provenance of every file
+//! written, and the orphans' design files go (each re-checked too).
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::Context as _;
+use rayon::prelude::*;
+
+use super::decide::{Action, Decisions, Orphan};
+use super::dependents::ReverseIndex;
+use super::generate::{self, Regenerated};
+use super::report::{
+    provenance_line, FailedFile, LlmEstimate, LlmRequest, OverScoped, Provenance, UpdateReport,
+};
+use super::scan::Scan;
+use super::scanned::{ChangeLevel, Scanned};
+use crate::archivist::llm::{LlmArchivist, LlmSettings};
+use crate::archivist::structural::StructuralArchivist;
+use crate::archivist::{Archivist as _, Generation, OverBudget};
+use crate::git::{GitRepo, Oid};
+use crate::project::mirror::design_path;
+use crate::project::paths::parent_rel;
+use crate::project::Project;
+use crate::workspace::state::StateDir;
+
+/// Who writes the owned sections of design files in this run.
+pub enum Archivists {
+    /// The structural Archivist (offline).
+    Structural,
+    /// A model, asked at most `llm.concurrency` files at a time.
+    Model(LlmArchivist),
+    /// A model is configured but this run writes nothing (`--dry-run`, `--check`): estimate what it
+    /// would be sent; the structural texts stand in for counting.
+    Estimate(LlmSettings),
+}
+
+/// One design file text to write.
+struct Write {
+    source: String,
+    text: String,
+    /// D-061: the text at the design path the write was computed from (`None`: no file there).
+    expected: Option<String>,
+    description: String,
+    /// Set when the Archivist wrote it (provenance).
+    generation: Option<Generation>,
+    over_budget: Option<OverBudget>,
+}
+
+/// What the write stage leaves for the later stages.
+#[derive(Default)]
+pub struct Written {
+    /// Sources whose design file was written in this run.
+    pub written: HashSet<String>,
+    /// The description each written design file carries.
+    pub descriptions: HashMap<String, String>,
+    /// Sources the model failed on, with the reason.
+    pub failed: BTreeMap<String, String>,
+}
+
+/// Where and how this run writes.
+pub struct Target<'a> {
+    pub project: &'a Project,
+    pub state: &'a StateDir,
+    pub repo: Option<&'a GitRepo>,
+    pub head: Option<&'a Oid>,
+    /// False for `--dry-run` and `--check`: count, write nothing.
+    pub writes: bool,
+}
+
+/// Write every decided design file and remove the orphans' design files.
+pub fn run(
+    target: &Target<'_>,
+    scan: &Scan,
+    index: &ReverseIndex,
+    decisions: &Decisions,
+    archivists: &Archivists,
+    report: &mut UpdateReport,
+) -> anyhow::Result<Written> {
+    let texts = texts(scan, index, decisions, archivists)?;
+    let mut writer = Writer {
+        target,
+        scan,
+        report,
+        written: Written::default(),
+        removals: Vec::new(),
+    };
+    for write in texts {
+        writer.write(write)?;
+    }
+    let model_jobs: Vec<&Scanned> = scan
+        .files
+        .values()
+        .filter(|scanned| scanned.archivist_writes())
+        .collect();
+    match archivists {
+        Archivists::Model(llm) => writer.ask(llm, &model_jobs, index)?,
+        Archivists::Estimate(settings) => {
+            writer.report.llm_estimate = Some(estimate(settings, &model_jobs, index));
+        }
+        Archivists::Structural => {}
+    }
+    if let Some(repo) = target.repo {
+        record_provenance(repo, target.head, target.state, writer.report);
+    }
+    writer.remove_orphans(decisions)?;
+    Ok(writer.written)
+}
+
+/// The texts of every decided file but those a model writes, computed in parallel.
+fn texts(
+    scan: &Scan,
+    index: &ReverseIndex,
+    decisions: &Decisions,
+    archivists: &Archivists,
+) -> anyhow::Result<Vec<Write>> {
+    let structural = StructuralArchivist;
+    let planned: Vec<anyhow::Result<Option<Write>>> = decisions
+        .files
+        .par_iter()
+        .map(|(rel, action)| {
+            let Some(scanned) = scan.files.get(rel) else {
+                return Ok(None);
+            };
+            let dependents = index.dependents(rel);
+            Ok(match action {
+                Action::Regenerate if matches!(archivists, Archivists::Model(_)) => None,
+                Action::Regenerate => Some(archivist_write(
+                    scanned,
+                    generate::regenerate(&structural, scanned, dependents)?,
+                )),
+                Action::RefreshFooter => {
+                    Some(kept_write(scanned, generate::refresh_footer(scanned)))
+                }
+                Action::Move { from } => {
+                    let old = scanned
+                        .existing()
+                        .map_or("", |existing| existing.text.as_str());
+                    let mut moved = generate::moved(old, from, scanned);
+                    // Its importers may have moved with it: list them at once.
+                    if scanned.facts.interface_hash.is_some() {
+                        let design_rel = design_path(rel);
+                        moved =
+                            generate::refresh_dependents(&design_rel, &moved, scanned, dependents)
+                                .unwrap_or(moved);
+                    }
+                    let mut write = kept_write(scanned, moved);
+                    // The new path has no design file yet.
+                    write.expected = None;
+                    Some(write)
+                }
+                Action::RefreshDependents {
+                    current,
+                    description,
+                } => {
+                    let design_rel = design_path(rel);
+                    generate::refresh_dependents(&design_rel, current, scanned, dependents).map(
+                        |text| Write {
+                            source: rel.clone(),
+                            text,
+                            expected: Some(current.clone()),
+                            description: description.clone(),
+                            // Only an unedited (Archivist-written) file gets here: record it.
+                            generation: Some(Generation::offline("structural", 0)),
+                            over_budget: None,
+                        },
+                    )
+                }
+            })
+        })
+        .collect();
+    planned.into_iter().filter_map(Result::transpose).collect()
+}
+
+/// A design file the Archivist wrote for `scanned`.
+fn archivist_write(scanned: &Scanned, out: Regenerated) -> Write {
+    Write {
+        source: scanned.source.clone(),
+        text: out.text,
+        // D-061 compares with what is at the design path now; a rename's target has nothing yet.
+        expected: match scanned.level() {
+            ChangeLevel::Renamed => None,
+            _ => scanned.existing().map(|existing| existing.text.clone()),
+        },
+        description: out.description,
+        generation: Some(out.generation),
+        over_budget: out.over_budget,
+    }
+}
+
+/// A design file whose content someone else wrote (footer refresh, move).
+fn kept_write(scanned: &Scanned, text: String) -> Write {
+    Write {
+        source: scanned.source.clone(),
+        text,
+        expected: scanned.existing().map(|existing| existing.text.clone()),
+        description: scanned.description().unwrap_or_default().to_string(),
+        generation: None,
+        over_budget: None,
+    }
+}
+
+/// What a model would be sent for `jobs` (`--dry-run`, `--check`).
+fn estimate(settings: &LlmSettings, jobs: &[&Scanned], index: &ReverseIndex) -> LlmEstimate {
+    let mut requests: Vec<LlmRequest> = jobs
+        .par_iter()
+        .map(|scanned| {
+            let input = generate::archivist_input(scanned, index.dependents(&scanned.source));
+            LlmRequest {
+                source: scanned.source.clone(),
+                input_tokens: settings.estimate_input_tokens(&input),
+            }
+        })
+        .collect();
+    requests.sort_by(|a, b| a.source.cmp(&b.source));
+    LlmEstimate {
+        provider: settings.provider.name().to_string(),
+        model: settings.model.clone(),
+        input_tokens: requests.iter().map(|r| r.input_tokens).sum(),
+        requests,
+    }
+}
+
+/// Writes design files one at a time, keeping the report and what later stages need.
+struct Writer<'a, 'r> {
+    target: &'a Target<'a>,
+    scan: &'a Scan,
+    report: &'r mut UpdateReport,
+    written: Written,
+    /// Old design files to remove once their replacement is written: (source, text planned from).
+    removals: Vec<(String, String)>,
+}
+
+impl Writer<'_, '_> {
+    /// Write one design file (or, in a run that writes nothing, count it).
+    fn write(&mut self, write: Write) -> anyhow::Result<()> {
+        let design_rel = design_path(&write.source);
+        let level = self.scan.files.get(&write.source).map(Scanned::level);
+        if level == Some(ChangeLevel::Unchanged) {
+            self.report.dependents_refreshed.push(write.source.clone());
+        }
+        self.written
+            .descriptions
+            .insert(write.source.clone(), write.description.clone());
+        if !self.target.writes {
+            self.report.design_files_written += 1;
+            return Ok(());
+        }
+        let abs = self.target.project.abs(&design_rel);
+        if !still_as_planned(&abs, write.expected.as_deref()) {
+            self.warn(format!(
+                "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
+            ));
+            return Ok(());
+        }
+        crate::atomic::write(&abs, write.text.as_bytes())
+            .with_context(|| format!("cannot write {design_rel}"))?;
+        self.report.design_files_written += 1;
+        self.written.written.insert(write.source.clone());
+        self.record(&write, design_rel);
+        Ok(())
+    }
+
+    /// After a write: its provenance, an over-budget warning, and the old file of a move to remove.
+    fn record(&mut self, write: &Write, design_rel: String) {
+        let Some(scanned) = self.scan.files.get(&write.source) else {
+            return;
+        };
+        if let Some(generation) = &write.generation {
+            let provenance = Provenance {
+                design_file: design_rel,
+                source: write.source.clone(),
+                source_hash: scanned.facts.source_hash.clone(),
+                interface_hash: scanned.facts.interface_hash.clone(),
+                design_hash: crate::library::footer::design_hash_of(&write.text),
+                level: scanned.level(),
+                generation: generation.clone(),
+                // The note's key is the blob id of the text written. The blob itself reaches the
+                // object database when the library is committed (a note may annotate any id);
+                // writing 20,000 loose objects up front would double a cold run's file creations.
+                blob: self
+                    .target
+                    .repo
+                    .and_then(|_| crate::git::notes::blob_id(write.text.as_bytes()).ok()),
+            };
+            if provenance.generation.model.is_some() {
+                self.target.state.log(&provenance_line(&provenance));
+            }
+            self.report.generated.push(provenance);
+        }
+        if let Some(over) = write.over_budget {
+            self.warn(format!(
+                "{}: over_scoped: the model's answer is {} tokens, over the design file budget of {} (token_budgets.design_file_tokens); the file may do too much",
+                write.source, over.tokens, over.budget
+            ));
+            self.report.over_scoped.push(OverScoped {
+                source: write.source.clone(),
+                tokens: over.tokens,
+                budget: over.budget,
+            });
+        }
+        // A rename's old design file goes only once the new one is safely written.
+        if let (Some(from), Some(existing)) =
+            (self.scan.moves.get(&write.source), scanned.existing())
+        {
+            self.removals.push((from.clone(), existing.text.clone()));
+        }
+    }
+
+    /// Ask the model about `jobs`, at most `llm.concurrency` at a time, writing each answer as it
+    /// arrives. A file that fails is recorded and the others go on; a write that fails stops it all.
+    fn ask(
+        &mut self,
+        llm: &LlmArchivist,
+        jobs: &[&Scanned],
+        index: &ReverseIndex,
+    ) -> anyhow::Result<()> {
+        let stop = AtomicBool::new(false);
+        let (sender, answers) = std::sync::mpsc::channel();
+        std::thread::scope(|threads| -> anyhow::Result<()> {
+            let stop = &stop;
+            threads.spawn(move || {
+                crate::engine::bounded::map(jobs, llm.settings().concurrency, |scanned| {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let dependents = index.dependents(&scanned.source);
+                    let _ = sender.send((*scanned, generate::regenerate(llm, scanned, dependents)));
+                });
+            });
+            for (scanned, result) in answers {
+                let outcome = match result {
+                    Ok(out) => self.write(archivist_write(scanned, out)),
+                    Err(err) => {
+                        let reason = format!("{err:#}");
+                        let line = format!("{}: {} failed: {reason}", scanned.source, llm.name());
+                        self.target.state.log(&line);
+                        self.written.failed.insert(scanned.source.clone(), reason);
+                        Ok(())
+                    }
+                };
+                if let Err(err) = outcome {
+                    // A write failed (disk full, permissions): stop asking, keep the error.
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(err);
+                }
+            }
+            Ok(())
+        })?;
+        self.record_failures();
+        Ok(())
+    }
+
+    /// The model's failures in the report, and answers (which arrive in any order) sorted.
+    fn record_failures(&mut self) {
+        let failed = &self.written.failed;
+        self.report.failed = failed
+            .iter()
+            .map(|(source, reason)| FailedFile {
+                source: source.clone(),
+                reason: reason.clone(),
+            })
+            .collect();
+        for item in &mut self.report.items {
+            if failed.contains_key(&item.source) {
+                item.action = super::report::PlanAction::Failed;
+            }
+        }
+        self.report
+            .generated
+            .sort_by(|a, b| a.source.cmp(&b.source));
+        self.report
+            .over_scoped
+            .sort_by(|a, b| a.source.cmp(&b.source));
+    }
+
+    /// Remove the design files of orphans (and of moved files' old paths), each only if it is still
+    /// the text the removal was planned from.
+    fn remove_orphans(&mut self, decisions: &Decisions) -> anyhow::Result<()> {
+        for (orphan, fate) in &decisions.orphans {
+            if let Orphan::Remove { planned_from } = fate {
+                self.removals.push((orphan.clone(), planned_from.clone()));
+            }
+        }
+        if !self.target.writes {
+            self.report.design_files_removed = self.removals.len() + self.scan.moves.len();
+            return Ok(());
+        }
+        for (orphan, planned_from) in std::mem::take(&mut self.removals) {
+            self.remove(&orphan, &planned_from)?;
+        }
+        Ok(())
+    }
+
+    fn remove(&mut self, orphan: &str, planned_from: &str) -> anyhow::Result<()> {
+        let design_rel = design_path(orphan);
+        let abs = self.target.project.abs(&design_rel);
+        // D-061 for removals: an edit that landed during this run keeps the file.
+        match std::fs::read_to_string(&abs) {
+            Ok(now) if now == planned_from => {}
+            Ok(_) => {
+                self.warn(format!("{design_rel}: changed while the update ran; kept"));
+                return Ok(());
+            }
+            Err(_) => return Ok(()),
+        }
+        match std::fs::remove_file(&abs) {
+            Ok(()) => self.report.design_files_removed += 1,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(err).with_context(|| format!("cannot remove {design_rel}")),
+        }
+        remove_empty_mirror_dirs(self.target.project, parent_rel(orphan));
+        Ok(())
+    }
+
+    /// A warning for the report and the log.
+    fn warn(&mut self, message: String) {
+        self.target.state.log(&message);
+        self.report.warnings.push(message);
+    }
+}
+
+/// D-061: whether the file at `abs` still holds `expected` (`None`: there is no file).
+fn still_as_planned(abs: &std::path::Path, expected: Option<&str>) -> bool {
+    let now = match expected {
+        None if abs.symlink_metadata().is_err() => None,
+        _ => Some(std::fs::read_to_string(abs).unwrap_or_default()),
+    };
+    now.as_deref() == expected
+}
+
+/// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself).
+pub fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
+    let mut current = dir.to_string();
+    while !current.is_empty() {
+        if std::fs::remove_dir(project.library_dir().join(&current)).is_err() {
+            break;
+        }
+        current = parent_rel(&current).to_string();
+    }
+}
+
+/// Append one provenance event per written design file to `refs/notes/lexibrarian/provenance`, keyed
+/// by the file's blob, in one notes commit. A failure is a warning: the library itself is written.
+fn record_provenance(
+    repo: &GitRepo,
+    head: Option<&Oid>,
+    state: &StateDir,
+    report: &mut UpdateReport,
+) {
+    use crate::git::notes::{event_id, NoteAppend, PROVENANCE_NOTES};
+    let ts = crate::library::footer::now_rfc3339_millis();
+    let appends: Vec<NoteAppend> = report
+        .generated
+        .iter()
+        .filter_map(|provenance| {
+            let blob = provenance.blob?;
+            // What the Archivist did to this text: wrote its sections, only refreshed its
+            // Dependents, or moved it with its source.
+            let kind = match provenance.level {
+                ChangeLevel::Unchanged => "dependents_refreshed",
+                ChangeLevel::Renamed => "moved",
+                _ => "generated",
+            };
+            let mut event = serde_json::json!({
+                "ts": ts,
+                "v": 1,
+                "id": event_id(&provenance.source),
+                "kind": kind,
+                "commit": head,
+            });
+            if let (Some(map), Ok(serde_json::Value::Object(fields))) =
+                (event.as_object_mut(), serde_json::to_value(provenance))
+            {
+                map.extend(fields);
+            }
+            Some(NoteAppend {
+                object: blob,
+                lines: format!("{event}\n"),
+            })
+        })
+        .collect();
+    if appends.is_empty() {
+        return;
+    }
+    let message = format!("lexibrarian: provenance of {} design files", appends.len());
+    if let Err(err) = repo.append_notes(PROVENANCE_NOTES, &appends, &message) {
+        let warning = format!("could not record provenance in {PROVENANCE_NOTES}: {err}");
+        state.log(&warning);
+        report.warnings.push(warning);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::update::testing::{by_path, TestProject};
+    use crate::workspace::cache::Cache;
+
+    fn setup() -> (TestProject, StateDir) {
+        let p = TestProject::new(&[("a.py", "def f():\n    pass\n")]);
+        let state = StateDir::new(p.project.library_dir().join(".cache/state"));
+        (p, state)
+    }
+
+    fn decided(p: &TestProject) -> (Scan, ReverseIndex, Decisions) {
+        let scan = Scan {
+            files: by_path(vec![p.scan("a.py", &["a.py"])]),
+            listed: Default::default(),
+            orphans: Default::default(),
+            moves: Default::default(),
+            design_stats: Default::default(),
+            recomputed: 0,
+        };
+        let index = ReverseIndex::build(&scan, &Cache::default(), true);
+        let decisions = super::super::decide::decide(&p.project, &scan, &index);
+        (scan, index, decisions)
+    }
+
+    #[test]
+    fn writes_what_was_decided_and_counts_it_without_writing_when_asked() {
+        let (p, state) = setup();
+        let (scan, index, decisions) = decided(&p);
+        let mut target = Target {
+            project: &p.project,
+            state: &state,
+            repo: None,
+            head: None,
+            writes: false,
+        };
+        let mut report = UpdateReport::default();
+        run(
+            &target,
+            &scan,
+            &index,
+            &decisions,
+            &Archivists::Structural,
+            &mut report,
+        )
+        .expect("dry run");
+        assert_eq!(report.design_files_written, 1);
+        assert!(!p.project.abs(".lexibrary/a.py.md").exists());
+
+        target.writes = true;
+        let mut report = UpdateReport::default();
+        let written = run(
+            &target,
+            &scan,
+            &index,
+            &decisions,
+            &Archivists::Structural,
+            &mut report,
+        )
+        .expect("write");
+        assert!(written.written.contains("a.py"));
+        assert!(p.read(".lexibrary/a.py.md").contains("# a.py"));
+        assert_eq!(
+            report.generated.len(),
+            1,
+            "the Archivist's write has provenance"
+        );
+    }
+
+    #[test]
+    fn an_edit_that_lands_during_the_run_wins() {
+        let (p, state) = setup();
+        let (scan, index, decisions) = decided(&p);
+        // An agent writes the design file after the scan, before the write.
+        p.write(".lexibrary/a.py.md", "an agent's text\n");
+        let target = Target {
+            project: &p.project,
+            state: &state,
+            repo: None,
+            head: None,
+            writes: true,
+        };
+        let mut report = UpdateReport::default();
+        run(
+            &target,
+            &scan,
+            &index,
+            &decisions,
+            &Archivists::Structural,
+            &mut report,
+        )
+        .expect("run");
+        assert_eq!(p.read(".lexibrary/a.py.md"), "an agent's text\n");
+        assert!(report
+            .warnings
+            .iter()
+            .any(|w| w.contains("changed while the update ran")));
+        assert!(still_as_planned(&p.project.abs("none"), None));
+        assert!(!still_as_planned(&p.project.abs("a.py"), None));
+    }
+}
