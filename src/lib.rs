@@ -1,11 +1,36 @@
 //! Lexibrarian keeps a *library* of a codebase for AI coding agents inside the codebase's own git repository.
 //!
-//! The pipeline in one paragraph: [`project`] finds the project root, loads the two-tier config and decides
-//! which files are in scope (ignore layers, binary detection, size limits) and where each one's design file
-//! lives in the `.lexibrary/` mirror. [`library`] parses and renders the on-disk formats (design files,
-//! `.aindex`, frontmatter, the machine footer) deterministically, and writes them atomically. [`source`]
-//! reads source files with tree-sitter into a public interface, an interface hash and resolved imports.
-//! The `cli` module turns all of that into the `lexi` (agents) and `lexictl` (maintenance) commands.
+//! # Layers
+//!
+//! Data flows one way, from the command line down to the file formats; no module imports a layer
+//! above its own:
+//!
+//! ```text
+//! cli ──▶ knowledge ─┐
+//!     └─▶ engine ────┴─▶ workspace ──▶ archivist ──▶ source ──▶ project
+//!                                  └─▶ library, git ─────────▶ project
+//! ```
+//!
+//! - [`cli`] — the `lexi` (agents) and `lexictl` (maintenance) command lines: clap definitions, one
+//!   file per subcommand, text and JSON output, exit codes. The only place `clap` appears.
+//! - [`knowledge`] — queries and the agents' writes: lookup/context bundles, search, concepts, the
+//!   Stack, I Was Here, validate, status, review, why.
+//! - [`engine`] — what maintains the library: the update pipeline (`engine::update`: plan → scan →
+//!   dependents → decide → write → indexes → remember), sweep, the hook worker, init, notes sync.
+//! - [`workspace`] — one working tree opened once per command (project, repository, scope, state),
+//!   the stat/hash cache, the engine state file, the library lock and the one enumeration of
+//!   `.lexibrary/`.
+//! - [`archivist`] — who writes design files: the structural Archivist (offline) and the LLM one.
+//! - [`source`] — tree-sitter per language: public interface, interface hash, imports resolved to
+//!   project files, language detection.
+//! - [`library`] — the on-disk formats (design files, `.aindex`, concepts, Stack posts, `.iwh`,
+//!   frontmatter, footer, notes events), parsed and rendered deterministically. Knows nothing of git
+//!   or tree-sitter.
+//! - [`git`] — gix in-process: HEAD, tree diffs, status, notes, hooks, revisions; the `git`
+//!   executable only to talk to remotes and write config.
+//! - [`project`] — root discovery, the two-tier config, ignore layers, scope, the mirror paths, the walk.
+//! - Small leaves used everywhere: [`atomic`] (atomic writes), [`hash`] (SHA-256 hex), [`tokens`]
+//!   (token counts and estimates), [`tsv`] (escaping for the cache's text format).
 
 pub mod archivist;
 pub mod atomic;

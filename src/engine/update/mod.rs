@@ -1,18 +1,18 @@
 //! `lexictl update`: the pipeline that keeps the library true, as named stages, each a file with
 //! its own input and output type:
 //!
-//! 1. [`plan`] — which files to look at: none when git shows nothing changed since the last update
+//! 1. `plan` — which files to look at: none when git shows nothing changed since the last update
 //!    (the no-op fast path), what changed since the last processed commit plus what is dirty
-//!    (`--changed-only`), or everything a walk finds ([`plan::Plan`]).
-//! 2. [`scan`] — each file classified by change level, in parallel; the stat/hash cache makes an
-//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED ([`scan::Scan`]).
-//! 3. [`dependents`] — the reverse dependency index, now and as last seen ([`dependents::ReverseIndex`]).
-//! 4. [`decide`] — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
-//!    remove, keep ([`decide::Decisions`]).
-//! 5. [`write`] — the design files, each re-checked just before it is written (D-061), model answers
-//!    as they arrive, provenance in one notes commit, removals ([`write::Written`]).
-//! 6. [`indexes`] — every affected `.aindex`, then `START_HERE.md`.
-//! 7. [`remember`] — the cache and the state file (the last processed commit).
+//!    (`--changed-only`), or everything a walk finds (`plan::Plan`).
+//! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
+//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`).
+//! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
+//! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
+//!    remove, keep (`decide::Decisions`).
+//! 5. `write` — the design files, each re-checked just before it is written (D-061), model answers
+//!    as they arrive, provenance in one notes commit, removals (`write::Written`).
+//! 6. `indexes` — every affected `.aindex`, then `START_HERE.md`.
+//! 7. `remember` — the cache and the state file (the last processed commit).
 //!
 //! With an LLM provider the key is checked before anything else: a missing key fails before anything
 //! is read. One update runs at a time per worktree (the library lock); `--dry-run` and `--check`
