@@ -1,5 +1,6 @@
 //! Integration tests: the real binaries against real projects (git repositories in temp dirs).
-//! One test binary, one module per command or concern, like jj's `tests/runner.rs`.
+//! One test binary, one module per command or concern, like jj's `tests/runner.rs`; every test
+//! builds its project and runs its commands through the harness in `support.rs`.
 
 mod fake_llm;
 mod support;
@@ -7,6 +8,7 @@ mod support;
 mod test_bad_input;
 mod test_ci;
 mod test_formats;
+mod test_harness;
 mod test_hooks;
 mod test_index;
 mod test_init;

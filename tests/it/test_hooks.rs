@@ -4,33 +4,24 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::{bin_dir, project, run, TestProject};
+use crate::support::{project, TestProject};
 
+/// The rust fixture with its library committed and the hooks installed. (The harness puts the
+/// binaries under test first on PATH, where the hooks look for `lexictl`.)
 fn hooked() -> TestProject {
-    let p = project().fixture("rust").build();
-    p.init();
-    let out = run(&p, p.lexictl(&["update"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", "library"]);
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["setup", "--hooks"]).success();
     p
 }
 
-/// git with the binaries on PATH, asserting success; returns stdout.
-fn git(p: &TestProject, dir: &str, args: &[&str]) -> String {
-    let out = p.git_at(dir, args, true);
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
-    let dir = git(p, worktree, &["rev-parse", "--git-path", "lexibrarian"]);
+    let dir = p
+        .git(["rev-parse", "--git-path", "lexibrarian"])
+        .current_dir(worktree)
+        .success()
+        .stdout;
     p.root.join(worktree).join(dir.trim())
 }
 
@@ -68,16 +59,13 @@ fn update_runs(p: &TestProject, worktree: &str) -> usize {
 }
 
 fn assert_current(p: &TestProject, dir: &str) {
-    let mut command = p.lexictl(&["update", "--check"]);
-    command.current_dir(p.root.join(dir));
-    let out = run(p, command);
-    assert_eq!(
-        out.code,
-        0,
-        "library not current after the hook:\n{}\nhook log:\n{}",
-        out.both(),
-        hook_log(p, dir)
-    );
+    p.lexictl(["update", "--check"])
+        .current_dir(dir)
+        .context(format!(
+            "the library is not current after the hook; hook log:\n{}",
+            hook_log(p, dir)
+        ))
+        .success();
 }
 
 #[test]
@@ -86,31 +74,27 @@ fn commits_of_every_shape_leave_the_library_current() {
     // Two files with spaces and unicode in their names, in one commit.
     p.write("src/my module.rs", "//! Spaces.\npub fn spaced() {}\n");
     p.write("src/grüße.rs", "//! Unicode.\npub fn gruss() {}\n");
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "two odd names"]);
+    p.commit_all("two odd names");
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/my module.rs.md") && p.exists(".lexibrary/src/grüße.rs.md"));
     assert_current(&p, "");
     // A merge commit.
-    git(&p, "", &["checkout", "-qb", "side"]);
+    p.git(["checkout", "-qb", "side"]).success();
     p.write("src/side.rs", "pub fn side() {}\n");
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "side"]);
+    p.commit_all("side");
     wait_for_worker(&p, "");
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "side library"]);
+    p.commit_all("side library");
     wait_for_worker(&p, "");
-    git(&p, "", &["checkout", "-q", "main"]);
+    p.git(["checkout", "-q", "main"]).success();
     p.write("src/main_only.rs", "pub fn main_only() {}\n");
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "main"]);
-    git(&p, "", &["merge", "-q", "--no-edit", "side"]);
+    p.commit_all("main");
+    p.git(["merge", "-q", "--no-edit", "side"]).success();
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/side.rs.md"));
     assert_current(&p, "");
     // --amend.
     p.write("src/side.rs", "pub fn side() {}\npub fn amended() {}\n");
-    git(&p, "", &["commit", "-qa", "--amend", "--no-edit"]);
+    p.git(["commit", "-qa", "--amend", "--no-edit"]).success();
     wait_for_worker(&p, "");
     assert!(p.read(".lexibrary/src/side.rs.md").contains("amended"));
     assert_current(&p, "");
@@ -118,13 +102,10 @@ fn commits_of_every_shape_leave_the_library_current() {
 
 #[test]
 fn the_root_commit_is_handled() {
-    let p = project().fixture("rust").no_git().build();
-    p.init();
-    git(&p, "", &["init", "-q", "-b", "main"]);
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "root"]);
+    let p = project().fixture("rust").no_git().init().build();
+    p.git(["init", "-q", "-b", "main"]).success();
+    p.lexictl(["setup", "--hooks"]).success();
+    p.commit_all("root");
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/lib.rs.md"), "{}", hook_log(&p, ""));
     assert_current(&p, "");
@@ -135,17 +116,16 @@ fn an_interactive_rebase_updates_once_at_the_end() {
     let p = hooked();
     for i in 0..3 {
         p.write(&format!("src/r{i}.rs"), format!("pub fn r{i}() {{}}\n"));
-        git(&p, "", &["add", "-A"]);
-        git(&p, "", &["commit", "-qm", &format!("r{i}")]);
+        p.commit_all(&format!("r{i}"));
         wait_for_worker(&p, "");
     }
     // The hook never commits: the library changes wait in the working tree for the next commit.
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "library"]);
+    p.commit_all("library");
     wait_for_worker(&p, "");
     let before = update_runs(&p, "");
-    git(&p, "", &["config", "sequence.editor", "true"]);
-    git(&p, "", &["rebase", "-q", "-i", "--force-rebase", "HEAD~4"]);
+    p.git(["config", "sequence.editor", "true"]).success();
+    p.git(["rebase", "-q", "-i", "--force-rebase", "HEAD~4"])
+        .success();
     wait_for_worker(&p, "");
     assert_eq!(
         update_runs(&p, "") - before,
@@ -165,33 +145,11 @@ fn git_commit_through_a_pipe_does_not_wait_for_the_worker() {
             format!("//! Module {i}.\npub fn f{i}(x: u32) -> u32 {{ x + {i} }}\n"),
         );
     }
-    git(&p, "", &["add", "-A"]);
+    p.git(["add", "-A"]).success();
     let started = Instant::now();
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("git commit -qm many | cat")
-        .current_dir(&p.root)
-        .env(
-            "PATH",
-            format!(
-                "{}:{}",
-                bin_dir().display(),
-                std::env::var("PATH").unwrap_or_default()
-            ),
-        )
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@e")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@e")
-        .env("HOME", p.root.join("..").join("home"))
-        .output()
-        .unwrap();
+    let out = p.cmd("sh", ["-c", "git commit -qm many | cat"]).run();
     let commit_time = started.elapsed();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    out.success();
     wait_for_worker(&p, "");
     let log = hook_log(&p, "");
     let worker_ms: u128 = log
@@ -216,26 +174,24 @@ fn git_commit_through_a_pipe_does_not_wait_for_the_worker() {
 
 #[test]
 fn a_user_hook_ending_in_exec_still_runs_and_uninstall_restores_it() {
-    let p = project().fixture("rust").build();
-    p.init();
+    let p = project().fixture("rust").init().build();
     let user_hook = "#!/bin/sh\necho ran >> user-hook-ran.txt\nexec true\n";
     p.write(".git/hooks/post-commit", user_hook);
     make_executable(&p.path(".git/hooks/post-commit"));
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
+    let out = p.lexictl(["setup", "--hooks"]).success();
     assert_starts(&out.stdout, "post-commit: added the block (.git/hooks/post-commit)\npost-merge: created (.git/hooks/post-merge)\npost-applypatch: created (.git/hooks/post-applypatch)\npost-rewrite: created (.git/hooks/post-rewrite)\n");
     let installed = p.read(".git/hooks/post-commit");
-    assert!(installed.find("# >>> lexibrarian v1").unwrap() < installed.find("exec true").unwrap());
+    let block = installed.find("# >>> lexibrarian v1").expect("our block");
+    assert!(block < installed.find("exec true").expect("the user's exec"));
     // Re-running is a no-op.
-    let again = run(&p, p.lexictl(&["setup", "--hooks"]));
+    let again = p.lexictl(["setup", "--hooks"]).success();
     assert_starts(&again.stdout, "post-commit: already installed (.git/hooks/post-commit)\npost-merge: already installed (.git/hooks/post-merge)\npost-applypatch: already installed (.git/hooks/post-applypatch)\npost-rewrite: already installed (.git/hooks/post-rewrite)\n");
     p.write("src/new.rs", "pub fn new() {}\n");
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "new"]);
+    p.commit_all("new");
     wait_for_worker(&p, "");
     assert!(p.exists("user-hook-ran.txt"), "the user's hook still runs");
     assert!(p.exists(".lexibrary/src/new.rs.md"), "{}", hook_log(&p, ""));
-    let out = run(&p, p.lexictl(&["setup", "--uninstall-hooks"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["setup", "--uninstall-hooks"]).success();
     assert_eq!(
         p.read(".git/hooks/post-commit"),
         user_hook,
@@ -253,54 +209,44 @@ fn a_user_hook_ending_in_exec_still_runs_and_uninstall_restores_it() {
 
 #[test]
 fn a_repository_relative_hooks_path_is_honoured() {
-    let p = project().fixture("rust").build();
-    p.init();
-    p.git(&["config", "core.hooksPath", ".githooks"]);
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let p = project().fixture("rust").init().build();
+    p.git(["config", "core.hooksPath", ".githooks"]).success();
+    let out = p.lexictl(["setup", "--hooks"]).success();
     assert!(p.exists(".githooks/post-commit"), "{}", out.both());
     assert!(!p.exists(".git/hooks/post-commit"));
-    git(&p, "", &["add", "-A"]);
-    git(&p, "", &["commit", "-qm", "via hooksPath"]);
+    p.commit_all("via hooksPath");
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/lib.rs.md"), "{}", hook_log(&p, ""));
 }
 
 #[test]
 fn a_global_or_outside_hooks_path_is_refused() {
-    let p = project().fixture("rust").build();
-    p.init();
-    p.git(&["config", "core.hooksPath", "/tmp/elsewhere-hooks"]);
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("outside this repository"),
-        "{}",
-        out.stderr
-    );
-    p.git(&["config", "--unset", "core.hooksPath"]);
-    let mut command = p.lexictl(&["setup", "--hooks"]);
-    command
+    let p = project().fixture("rust").init().build();
+    p.git(["config", "core.hooksPath", "/tmp/elsewhere-hooks"])
+        .success();
+    p.lexictl(["setup", "--hooks"])
+        .code(1)
+        .stderr_has("outside this repository");
+    p.git(["config", "--unset", "core.hooksPath"]).success();
+    p.lexictl(["setup", "--hooks"])
         .env("GIT_CONFIG_COUNT", "1")
         .env("GIT_CONFIG_KEY_0", "core.hooksPath")
-        .env("GIT_CONFIG_VALUE_0", ".shared-hooks");
-    let out = run(&p, command);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("outside this repository's own config"),
-        "{}",
-        out.stderr
-    );
+        .env("GIT_CONFIG_VALUE_0", ".shared-hooks")
+        .code(1)
+        .stderr_has("outside this repository's own config");
     assert!(!p.exists(".git/hooks/post-commit") && !p.exists(".shared-hooks"));
 }
 
 #[test]
 fn a_linked_worktree_is_kept_current() {
     let p = hooked();
-    git(&p, "", &["worktree", "add", "-q", "wt", "-b", "feature"]);
+    p.git(["worktree", "add", "-q", "wt", "-b", "feature"])
+        .success();
     p.write("wt/src/feature.rs", "pub fn feature() {}\n");
-    git(&p, "wt", &["add", "-A"]);
-    git(&p, "wt", &["commit", "-qm", "feature"]);
+    p.git(["add", "-A"]).current_dir("wt").success();
+    p.git(["commit", "-qm", "feature"])
+        .current_dir("wt")
+        .success();
     wait_for_worker(&p, "wt");
     assert!(
         p.exists("wt/.lexibrary/src/feature.rs.md"),
@@ -318,18 +264,11 @@ fn a_linked_worktree_is_kept_current() {
 fn a_commit_succeeds_when_lexictl_is_not_on_path() {
     let p = hooked();
     p.write("src/x.rs", "pub fn x() {}\n");
-    p.git_at("", &["add", "-A"], false);
-    let out = p.git_at("", &["commit", "-qm", "no lexictl"], false);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    p.git(["add", "-A"]).without_bins().success();
+    p.git(["commit", "-qm", "no lexictl"])
+        .without_bins()
+        .success()
+        .no_stderr();
 }
 
 #[test]
@@ -337,51 +276,47 @@ fn hook_managers_are_not_fought() {
     let p = project()
         .fixture("rust")
         .file("lefthook.yml", "pre-commit:\n  commands: {}\n")
+        .init()
         .build();
-    p.init();
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(
-        out.stdout
-            .starts_with("lefthook.yml manages this repository's hooks, so nothing was written"),
-        "{}",
-        out.stdout
+    let out = p.lexictl(["setup", "--hooks"]).success();
+    assert_starts(
+        &out.stdout,
+        "lefthook.yml manages this repository's hooks, so nothing was written",
     );
-    assert!(out.stdout.contains("run: lexictl hook post-commit"));
+    out.stdout_has("run: lexictl hook post-commit");
     assert!(!p.exists(".git/hooks/post-commit"));
     assert_eq!(p.read("lefthook.yml"), "pre-commit:\n  commands: {}\n");
 
     let p = project()
         .fixture("rust")
         .file(".husky/pre-commit", "npm test\n")
+        .init()
         .build();
-    p.init();
-    let out = run(&p, p.lexictl(&["setup", "--hooks"]));
+    let out = p.lexictl(["setup", "--hooks"]).success();
     assert_starts(&out.stdout, "post-commit: created (.husky/post-commit)\npost-merge: created (.husky/post-merge)\npost-applypatch: created (.husky/post-applypatch)\npost-rewrite: created (.husky/post-rewrite)\n");
 }
 
 #[test]
 fn git_lexi_resolves_paths_from_a_subdirectory() {
     let p = hooked();
-    let out = git(&p, "src", &["lexi", "lookup", "lib.rs"]);
-    assert!(out.contains("# src/lib.rs"), "{out}");
+    p.git(["lexi", "lookup", "lib.rs"])
+        .current_dir("src")
+        .success()
+        .stdout_has("# src/lib.rs");
     // An alias runs from the top level with GIT_PREFIX set.
-    git(&p, "", &["config", "alias.lx", "!lexi"]);
-    let out = git(&p, "src", &["lx", "lookup", "lib.rs"]);
-    assert!(out.contains("# src/lib.rs"), "{out}");
-    let help = p.git_at("", &["lexi", "--bogus"], true);
-    assert!(
-        String::from_utf8_lossy(&help.stderr).contains("git lexi"),
-        "{}",
-        String::from_utf8_lossy(&help.stderr)
-    );
+    p.git(["config", "alias.lx", "!lexi"]).success();
+    p.git(["lx", "lookup", "lib.rs"])
+        .current_dir("src")
+        .success()
+        .stdout_has("# src/lib.rs");
+    p.git(["lexi", "--bogus"]).run().stderr_has("git lexi");
 }
 
 fn make_executable(path: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    let mut permissions = std::fs::metadata(path).unwrap().permissions();
+    let mut permissions = std::fs::metadata(path).expect("stat").permissions();
     permissions.set_mode(0o755);
-    std::fs::set_permissions(path, permissions).unwrap();
+    std::fs::set_permissions(path, permissions).expect("chmod");
 }
 
 fn assert_starts(text: &str, prefix: &str) {
@@ -396,27 +331,27 @@ fn commits_applied_by_git_am_are_picked_up() {
     let p = hooked();
     // Make two patches on a side branch (without running hooks there), then apply them to main
     // with `git am`, which fires post-applypatch, not post-commit.
-    git(&p, "", &["checkout", "-qb", "patches"]);
+    p.git(["checkout", "-qb", "patches"]).success();
     for name in ["am1", "am2"] {
         p.write(&format!("src/{name}.rs"), format!("pub fn {name}() {{}}\n"));
-        git(&p, "", &["add", &format!("src/{name}.rs")]);
-        git(
-            &p,
-            "",
-            &["-c", "core.hooksPath=/dev/null", "commit", "-qm", name],
-        );
+        p.git(["add", &format!("src/{name}.rs")]).success();
+        p.git(["-c", "core.hooksPath=/dev/null", "commit", "-qm", name])
+            .success();
     }
-    git(&p, "", &["format-patch", "-q", "-2", "-o", "../patches"]);
-    git(&p, "", &["checkout", "-q", "main"]);
-    let patches: Vec<String> = std::fs::read_dir(p.root.join("../patches"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path().display().to_string())
+    p.git(["format-patch", "-q", "-2", "-o", "../patches"])
+        .success();
+    p.git(["checkout", "-q", "main"]).success();
+    let mut patches: Vec<String> = std::fs::read_dir(p.root.join("../patches"))
+        .expect("the patches")
+        .map(|entry| entry.expect("a patch").path().display().to_string())
         .collect();
-    let mut sorted = patches;
-    sorted.sort();
-    let mut args = vec!["am", "-q"];
-    args.extend(sorted.iter().map(String::as_str));
-    git(&p, "", &args);
+    patches.sort();
+    p.git(
+        ["am".to_string(), "-q".to_string()]
+            .into_iter()
+            .chain(patches),
+    )
+    .success();
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/am2.rs.md"), "{}", hook_log(&p, ""));
 }

@@ -1,6 +1,6 @@
 //! `lexi index` and `lexi describe`.
 
-use crate::support::{project, run};
+use crate::support::project;
 
 #[test]
 fn describe_creates_an_index_with_a_structural_child_map() {
@@ -20,47 +20,35 @@ fn describe_creates_an_index_with_a_structural_child_map() {
         "Orders and their totals.",
         "## Interface Contract\n\n(see source)",
     );
-    let out = run(
-        &p,
-        p.lexi(&[
-            "describe",
-            "src",
-            "The orders service: API handlers and the domain model.",
-        ]),
-    );
-    assert_eq!(
-        out.stdout,
-        "created .lexibrary/src/.aindex\n",
-        "{}",
-        out.both()
-    );
+    p.lexi([
+        "describe",
+        "src",
+        "The orders service: API handlers and the domain model.",
+    ])
+    .run()
+    .stdout_is("created .lexibrary/src/.aindex\n");
     insta::assert_snapshot!("describe_created_aindex", p.read(".lexibrary/src/.aindex"));
 }
 
 #[test]
 fn describe_replaces_only_the_billboard() {
-    let p = project().fixture("typescript").build();
-    p.init();
+    let p = project().fixture("typescript").init().build();
     let original = "# src/\n\nOld words.\n\n## Child Map\n\n| Name | Type | Description |\n| --- | --- | --- |\n| `model.ts` | file | Hand-written description. |\n\n## Local Conventions\n\n- Money is integer cents.  \n  (trailing spaces above are kept)\n\n## Notes From Humans\n\nKeep this.\n";
     p.write(".lexibrary/src/.aindex", original);
-    let out = run(&p, p.lexi(&["describe", "src", "New words."]));
-    assert_eq!(
-        out.stdout,
-        "updated .lexibrary/src/.aindex\n",
-        "{}",
-        out.both()
-    );
+    p.lexi(["describe", "src", "New words."])
+        .run()
+        .stdout_is("updated .lexibrary/src/.aindex\n");
     assert_eq!(
         p.read(".lexibrary/src/.aindex"),
         original.replace("Old words.", "New words.")
     );
-    let again = run(&p, p.lexi(&["describe", "src", "New words."]));
-    assert_eq!(again.stdout, "unchanged .lexibrary/src/.aindex\n");
-    let json = run(
-        &p,
-        p.lexi(&["describe", "src", "Newer words.", "--format", "json"]),
-    );
-    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
+    p.lexi(["describe", "src", "New words."])
+        .run()
+        .stdout_is("unchanged .lexibrary/src/.aindex\n");
+    let value = p
+        .lexi(["describe", "src", "Newer words.", "--format", "json"])
+        .run()
+        .json();
     insta::assert_json_snapshot!("describe_json", value);
 }
 
@@ -70,80 +58,55 @@ fn describe_refuses_ignored_missing_and_empty() {
         .file(".gitignore", "build/\n")
         .file("build/x.js", "x")
         .file("src/a.py", "a")
+        .init()
         .build();
-    p.init();
-    let ignored = run(&p, p.lexi(&["describe", "build", "Build output."]));
-    assert_eq!(ignored.code, 1);
-    assert!(
-        ignored.stderr.contains("build is ignored"),
-        "{}",
-        ignored.stderr
-    );
-    let missing = run(&p, p.lexi(&["describe", "nope", "x"]));
-    assert_eq!(missing.code, 1);
-    assert!(
-        missing.stderr.contains("nope is not a directory"),
-        "{}",
-        missing.stderr
-    );
-    let empty = run(&p, p.lexi(&["describe", "src", "  "]));
-    assert_eq!(empty.code, 1);
-    assert!(
-        empty.stderr.contains("the description is empty"),
-        "{}",
-        empty.stderr
-    );
+    p.lexi(["describe", "build", "Build output."])
+        .code(1)
+        .stderr_has("build is ignored");
+    p.lexi(["describe", "nope", "x"])
+        .code(1)
+        .stderr_has("nope is not a directory");
+    p.lexi(["describe", "src", "  "])
+        .code(1)
+        .stderr_has("the description is empty");
 }
 
 #[test]
 fn index_prints_one_or_all_recursively() {
-    let p = project().fixture("python").build();
-    p.init();
+    let p = project().fixture("python").init().build();
     for (dir, words) in [
         (".", "Weather CLI."),
         ("pkg", "The package."),
         ("pkg/sub", "Helpers."),
     ] {
-        let out = run(&p, p.lexi(&["describe", dir, words]));
-        assert_eq!(out.code, 0, "{}", out.both());
+        p.lexi(["describe", dir, words]).success();
     }
-    let one = run(&p, p.lexi(&["index", "pkg"]));
-    assert_eq!(one.code, 0, "{}", one.both());
-    assert_eq!(one.stdout, p.read(".lexibrary/pkg/.aindex"));
-    let all = run(&p, p.lexi(&["index", ".", "-r"]));
+    p.lexi(["index", "pkg"])
+        .success()
+        .stdout_is(&p.read(".lexibrary/pkg/.aindex"));
+    let all = p.lexi(["index", ".", "-r"]).run();
     insta::assert_snapshot!("index_recursive", all.stdout);
-    let mut from_sub = p.lexi(&["index", "-r"]);
-    from_sub.current_dir(p.path("pkg"));
-    let from_sub = run(&p, from_sub);
+    let from_sub = p.lexi(["index", "-r"]).current_dir("pkg").run();
     assert!(
         from_sub.stdout.starts_with("# pkg/\n"),
         "{}",
         from_sub.stdout
     );
-    assert!(from_sub.stdout.contains("# pkg/sub/\n"));
-    assert!(!from_sub.stdout.contains("# ./"));
-    let json = run(&p, p.lexi(&["index", "pkg", "--format", "json"]));
-    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("valid JSON");
+    from_sub.stdout_has("# pkg/sub/\n").stdout_lacks("# ./");
+    let value = p.lexi(["index", "pkg", "--format", "json"]).run().json();
     insta::assert_json_snapshot!("index_json", value);
-    let json_all = run(&p, p.lexi(&["index", "-r", "--format", "json"]));
-    let value: serde_json::Value = serde_json::from_str(&json_all.stdout).expect("valid JSON");
+    let value = p.lexi(["index", "-r", "--format", "json"]).run().json();
     assert_eq!(value.as_array().map(Vec::len), Some(3));
 }
 
 #[test]
 fn index_without_an_aindex_says_how_to_make_one() {
-    let p = project().file("src/a.rs", "").build();
-    p.init();
-    let out = run(&p, p.lexi(&["index", "src"]));
-    assert_eq!(out.code, 1);
+    let p = project().file("src/a.rs", "").init().build();
+    let out = p.lexi(["index", "src"]).code(1);
     insta::assert_snapshot!("index_missing", out.stderr);
-    let file = run(&p, p.lexi(&["index", "src/a.rs"]));
-    assert!(
-        file.stderr
-            .contains("is a file; try `lexi lookup src/a.rs`"),
-        "{}",
-        file.stderr
-    );
+    p.lexi(["index", "src/a.rs"])
+        .run()
+        .stderr_has("is a file; try `lexi lookup src/a.rs`");
 }
 
 #[test]
@@ -152,8 +115,7 @@ fn child_map_survives_a_symlink_loop() {
     std::os::unix::fs::symlink("..", p.path("src/loop")).expect("symlink");
     std::os::unix::fs::symlink(p.path("src"), p.path("src/self")).expect("symlink");
     p.init();
-    let out = run(&p, p.lexi(&["describe", "src", "Sources."]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexi(["describe", "src", "Sources."]).success();
     let index = p.read(".lexibrary/src/.aindex");
     assert!(
         index.contains("| `a.rs` | file | Rust source (1 line) |"),

@@ -1,6 +1,6 @@
 //! `lexictl init`: defaults, detection, the scripted wizard, re-init, and failing without residue.
 
-use crate::support::{project, run, run_input};
+use crate::support::project;
 
 #[test]
 fn init_yes_creates_the_library_and_gitignore_entries() {
@@ -8,7 +8,8 @@ fn init_yes_creates_the_library_and_gitignore_entries() {
         .fixture("rust")
         .file("CLAUDE.md", "# House rules\n")
         .build();
-    let out = run(&p, p.lexictl(&["init", "--yes"]));
+    let _snapshots = p.snapshots().bind();
+    let out = p.lexictl(["init", "--yes"]).run();
     insta::assert_snapshot!("init_yes_output", out.both());
     for rel in [
         ".lexibrary/config.yaml",
@@ -26,7 +27,10 @@ fn init_yes_creates_the_library_and_gitignore_entries() {
     assert!(claude.starts_with("# House rules\n\n<!-- >>> lexibrarian rules v1 >>> -->"));
     // git must see the ignore entries: an .iwh note is not a tracked-file candidate.
     p.write(".lexibrary/src/.iwh", "note");
-    let status = p.git(&["status", "--porcelain", "--untracked-files=all"]);
+    let status = p
+        .git(["status", "--porcelain", "--untracked-files=all"])
+        .success()
+        .stdout;
     assert!(!status.contains(".iwh"), "{status}");
     assert!(!status.contains(".cache"), "{status}");
 }
@@ -34,13 +38,9 @@ fn init_yes_creates_the_library_and_gitignore_entries() {
 #[test]
 fn non_tty_stdin_takes_defaults_with_a_note() {
     let p = project().fixture("python").build();
-    let out = run(&p, p.lexictl(&["init"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(
-        out.stderr.contains("stdin is not a terminal"),
-        "{}",
-        out.stderr
-    );
+    p.lexictl(["init"])
+        .success()
+        .stderr_has("stdin is not a terminal");
     let config = p.read(".lexibrary/config.yaml");
     assert!(config.contains("project_name: weather-cli"), "{config}");
     assert!(config.contains("scope_root: ."), "{config}");
@@ -54,8 +54,7 @@ fn detects_names_and_scope_roots_per_ecosystem() {
         ("typescript", "orders-api", "scope_root: src/"),
         ("python", "weather-cli", "scope_root: ."),
     ] {
-        let p = project().fixture(fixture).build();
-        p.init();
+        let p = project().fixture(fixture).init().build();
         let config = p.read(".lexibrary/config.yaml");
         assert!(
             config.contains(&format!("project_name: {name}")),
@@ -68,9 +67,8 @@ fn detects_names_and_scope_roots_per_ecosystem() {
 #[test]
 fn json_output_reports_what_was_created() {
     let p = project().fixture("typescript").build();
-    let out = run(&p, p.lexictl(&["init", "--yes", "--format", "json"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let value = p.lexictl(["init", "--yes", "--format", "json"]).json();
+    let _snapshots = p.snapshots().bind();
     insta::assert_json_snapshot!("init_json", value);
 }
 
@@ -78,8 +76,10 @@ fn json_output_reports_what_was_created() {
 fn scripted_wizard_answers_every_question() {
     let p = project().fixture("rust").build();
     let answers = "calc\nsrc/, benches/\ncodex\nstructural\n*.generated.rs, vendor/\nn\n900\n300\n150\n350\nn\ny\n";
-    let out = run_input(&p, p.lexictl(&["init", "--interactive"]), answers);
-    assert_eq!(out.code, 0, "{}", out.both());
+    let out = p
+        .lexictl(["init", "--interactive"])
+        .stdin(answers)
+        .success();
     insta::assert_snapshot!("wizard_prompts", out.stderr);
     let config = p.read(".lexibrary/config.yaml");
     insta::assert_snapshot!("wizard_config_yaml", config);
@@ -94,45 +94,24 @@ fn scripted_wizard_answers_every_question() {
 #[test]
 fn declining_the_summary_creates_nothing() {
     let p = project().fixture("rust").build();
-    let out = run_input(
-        &p,
-        p.lexictl(&["init", "--interactive"]),
-        "\n\n\n\n\n\n\nn\n",
-    );
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["init", "--interactive"])
+        .stdin("\n\n\n\n\n\n\nn\n")
+        .success();
     assert!(!p.exists(".lexibrary"));
     assert!(!p.exists(".lexignore"));
 }
 
 #[test]
 fn reinit_points_at_setup_update() {
-    let p = project().build();
-    p.init();
-    let out = run(&p, p.lexictl(&["init", "--yes"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr.contains("already a Lexibrarian project"),
-        "{}",
-        out.stderr
-    );
-    assert!(
-        out.stderr.contains("lexictl setup --update"),
-        "{}",
-        out.stderr
-    );
-    let sub = run(&p, {
-        let mut command = p.lexictl(&["init", "--yes", "sub"]);
-        std::fs::create_dir_all(p.path("sub")).expect("mkdir");
-        command.current_dir(&p.root);
-        command
-    });
-    assert_eq!(sub.code, 1);
-    assert!(
-        sub.stderr
-            .contains("already inside the Lexibrarian project"),
-        "{}",
-        sub.stderr
-    );
+    let p = project().init().build();
+    p.lexictl(["init", "--yes"])
+        .code(1)
+        .stderr_has("already a Lexibrarian project")
+        .stderr_has("lexictl setup --update");
+    std::fs::create_dir_all(p.path("sub")).expect("mkdir");
+    p.lexictl(["init", "--yes", "sub"])
+        .code(1)
+        .stderr_has("already inside the Lexibrarian project");
 }
 
 #[test]
@@ -144,18 +123,10 @@ fn a_write_failing_midway_leaves_the_project_as_it_was() {
         .file(".cursor", "a file where a directory should be")
         .build();
     let before_gitignore = p.read(".gitignore");
-    let out = run_input(
-        &p,
-        p.lexictl(&["init", "--interactive"]),
-        "\n\ncursor\n\n\n\n\n\n",
-    );
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr
-            .contains("cannot write .cursor/rules/lexibrarian.mdc"),
-        "{}",
-        out.stderr
-    );
+    p.lexictl(["init", "--interactive"])
+        .stdin("\n\ncursor\n\n\n\n\n\n")
+        .code(1)
+        .stderr_has("cannot write .cursor/rules/lexibrarian.mdc");
     assert!(!p.exists(".lexibrary"), ".lexibrary/ must not be half-made");
     assert!(!p.exists(".lexignore"), ".lexignore must be removed again");
     assert_eq!(
@@ -182,30 +153,26 @@ fn a_read_only_directory_fails_cleanly() {
     // root ignores permission bits; then there is nothing to observe here, and the obstacle test
     // above covers the rollback path.
     let writable_anyway = std::fs::write(p.path("probe"), "x").is_ok();
-    let out = run(&p, p.lexictl(&["init", "--yes"]));
+    let out = p.lexictl(["init", "--yes"]).run();
     perms.set_mode(0o755);
     std::fs::set_permissions(&p.root, perms).expect("chmod back");
     if writable_anyway {
-        assert_eq!(out.code, 0, "{}", out.both());
+        out.success();
         return;
     }
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(out.stderr.contains("cannot write to"), "{}", out.stderr);
+    out.code(1).stderr_has("cannot write to");
     assert_eq!(std::fs::read_dir(&p.root).expect("list").count(), 0);
 }
 
 #[test]
 fn init_never_reads_key_values() {
     let p = project().build();
-    let mut command = p.lexictl(&["init", "--interactive"]);
-    command.env("ANTHROPIC_API_KEY", "sk-ant-secret-value-123");
-    let out = run_input(&p, command, "\n\n\nanthropic\n\n\n\n\n\n");
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(
-        out.stderr.contains("found ANTHROPIC_API_KEY → anthropic"),
-        "{}",
-        out.stderr
-    );
+    let out = p
+        .lexictl(["init", "--interactive"])
+        .env("ANTHROPIC_API_KEY", "sk-ant-secret-value-123")
+        .stdin("\n\n\nanthropic\n\n\n\n\n\n")
+        .success();
+    out.stderr_has("found ANTHROPIC_API_KEY → anthropic");
     let config = p.read(".lexibrary/config.yaml");
     assert!(
         config.contains("api_key_env: ANTHROPIC_API_KEY"),

@@ -1,44 +1,41 @@
 //! Concepts (`lexi concepts`, `lexi concept new|link`), I Was Here (`lexi iwh`), unified search
 //! (`lexi search`) and context bundles (`lexi context`), on a real project.
 
-use crate::support::{project, redact_times, run, TestProject};
+use crate::support::{project, TestProject};
 
 const CONCEPT: &str = "---\ntitle: Money Handling\naliases: [currency, pricing]\ntags: [finance, domain]\nstatus: active\n---\n\n# Money Handling\n\n## Summary\n\nAll money is integer cents, never floats.\n\n## Rules\n\n- Use `Cents(i64)`, not `f64`, because rounding loses money.\n\n## Related\n\n- [[Parsing]]\n";
 const PARSING: &str = "---\ntitle: Parsing\naliases: [parser]\ntags: [parser]\nstatus: active\n---\n\n# Parsing\n\n## Summary\n\nRecursive descent, never panics.\n";
 const OLD: &str = "---\ntitle: Float Money\naliases: [floats]\ntags: [finance]\nstatus: deprecated\nsuperseded_by: MoneyHandling\n---\n\n## Summary\n\nWe used to store floats.\n";
 
 fn knowledge_project() -> TestProject {
-    let p = project().fixture("rust").build();
-    p.init();
-    let out = run(&p, p.lexictl(&["update"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
     p.write(".lexibrary/concepts/MoneyHandling.md", CONCEPT);
     p.write(".lexibrary/concepts/Parsing.md", PARSING);
     p.write(".lexibrary/concepts/FloatMoney.md", OLD);
     p
 }
 
-fn ok(p: &TestProject, args: &[&str]) -> String {
-    let out = run(p, p.lexi(args));
-    assert_eq!(out.code, 0, "{args:?}: {}", out.both());
-    out.stdout
-}
-
 #[test]
 fn concepts_list_filter_and_find_fuzzily() {
     let p = knowledge_project();
-    insta::assert_snapshot!("concepts_list", ok(&p, &["concepts"]));
-    insta::assert_snapshot!("concepts_all", ok(&p, &["concepts", "--all"]));
-    assert_eq!(
-        ok(&p, &["concepts", "curency"]),
-        "MoneyHandling — All money is integer cents, never floats.  (alias: currency)\n"
+    insta::assert_snapshot!("concepts_list", p.lexi(["concepts"]).success().stdout);
+    insta::assert_snapshot!(
+        "concepts_all",
+        p.lexi(["concepts", "--all"]).success().stdout
     );
-    assert!(ok(&p, &["concepts", "--tag", "parser"]).starts_with("Parsing "));
-    assert!(
-        ok(&p, &["concepts", "--status", "deprecated"]).contains("[deprecated: use MoneyHandling]")
+    p.lexi(["concepts", "curency"]).success().stdout_is(
+        "MoneyHandling — All money is integer cents, never floats.  (alias: currency)\n",
     );
-    let json: serde_json::Value =
-        serde_json::from_str(&ok(&p, &["concepts", "money", "--format", "json"])).unwrap();
+    assert!(p
+        .lexi(["concepts", "--tag", "parser"])
+        .success()
+        .stdout
+        .starts_with("Parsing "));
+    p.lexi(["concepts", "--status", "deprecated"])
+        .success()
+        .stdout_has("[deprecated: use MoneyHandling]");
+    let json = p.lexi(["concepts", "money", "--format", "json"]).json();
     assert_eq!(json["concepts"][0]["name"], "MoneyHandling");
     assert_eq!(json["concepts"][0]["matched"], "name");
 }
@@ -46,9 +43,8 @@ fn concepts_list_filter_and_find_fuzzily() {
 #[test]
 fn concept_new_writes_the_template_and_refuses_bad_names() {
     let p = knowledge_project();
-    let out = ok(
-        &p,
-        &[
+    let out = p
+        .lexi([
             "concept",
             "new",
             "ErrorHandling",
@@ -56,8 +52,9 @@ fn concept_new_writes_the_template_and_refuses_bad_names() {
             "Errors",
             "--alias",
             "failures",
-        ],
-    );
+        ])
+        .success()
+        .stdout;
     assert_eq!(out, "Created .lexibrary/concepts/ErrorHandling.md (status: draft). Fill in Summary and Rules, then set `status: active`.\n");
     insta::assert_snapshot!(
         "concept_template",
@@ -74,15 +71,13 @@ fn concept_new_writes_the_template_and_refuses_bad_names() {
         ),
     ] {
         let before: Vec<_> = std::fs::read_dir(p.path(".lexibrary/concepts"))
-            .unwrap()
+            .expect("list concepts")
             .flatten()
             .map(|e| e.file_name())
             .collect();
-        let out = run(&p, p.lexi(&["concept", "new", name]));
-        assert_eq!(out.code, 1, "{name}: {}", out.both());
-        assert!(out.stderr.contains(message), "{name}: {}", out.stderr);
+        p.lexi(["concept", "new", name]).code(1).stderr_has(message);
         let after: Vec<_> = std::fs::read_dir(p.path(".lexibrary/concepts"))
-            .unwrap()
+            .expect("list concepts")
             .flatten()
             .map(|e| e.file_name())
             .collect();
@@ -96,12 +91,11 @@ fn concept_link_adds_only_the_wikilink() {
     let p = knowledge_project();
     let design = ".lexibrary/src/lib.rs.md";
     let before = p.read(design);
-    assert_eq!(
-        ok(&p, &["concept", "link", "src/lib.rs", "pricing"]),
-        "Linked [[MoneyHandling]] from .lexibrary/src/lib.rs.md\n"
-    );
+    p.lexi(["concept", "link", "src/lib.rs", "pricing"])
+        .success()
+        .stdout_is("Linked [[MoneyHandling]] from .lexibrary/src/lib.rs.md\n");
     let after = p.read(design);
-    let (head, tail) = before.split_at(before.find("<!-- lexibrarian:meta").unwrap());
+    let (head, tail) = before.split_at(before.find("<!-- lexibrarian:meta").expect("footer"));
     assert_eq!(
         after,
         format!(
@@ -109,31 +103,27 @@ fn concept_link_adds_only_the_wikilink() {
             head.trim_end()
         )
     );
-    ok(&p, &["concept", "link", "src/lib.rs", "Parsing"]);
+    p.lexi(["concept", "link", "src/lib.rs", "Parsing"])
+        .success();
     assert!(p
         .read(design)
         .contains("## Wikilinks\n\n- [[MoneyHandling]]\n- [[Parsing]]\n\n<!--"));
-    assert!(ok(&p, &["concept", "link", "src/lib.rs", "MoneyHandling"]).contains("already links"));
-    let out = run(&p, p.lexi(&["concept", "link", "src/lib.rs", "Monny"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("no concept named \"Monny\"; did you mean MoneyHandling?"),
-        "{}",
-        out.stderr
-    );
+    p.lexi(["concept", "link", "src/lib.rs", "MoneyHandling"])
+        .success()
+        .stdout_has("already links");
+    p.lexi(["concept", "link", "src/lib.rs", "Monny"])
+        .code(1)
+        .stderr_has("no concept named \"Monny\"; did you mean MoneyHandling?");
     // The update engine treats the link as an agent's edit and keeps it.
-    let update = run(&p, p.lexictl(&["update"]));
-    assert_eq!(update.code, 0, "{}", update.both());
+    p.lexictl(["update"]).success();
     assert!(p.read(design).contains("- [[Parsing]]"));
 }
 
 #[test]
 fn iwh_write_read_list_and_corrupt_notes() {
     let p = knowledge_project();
-    let out = ok(
-        &p,
-        &[
+    let out = p
+        .lexi([
             "iwh",
             "write",
             "src",
@@ -143,248 +133,218 @@ fn iwh_write_read_list_and_corrupt_notes() {
             "Lexer half migrated.",
             "--author",
             "agent-a",
-        ],
-    );
+        ])
+        .success()
+        .stdout;
     assert_eq!(out, "Left a incomplete note in src (.lexibrary/src/.iwh)\n");
-    let again = run(
-        &p,
-        p.lexi(&["iwh", "write", "src", "--scope", "warning", "--body", "x"]),
-    );
-    assert_eq!(again.code, 1);
+    p.lexi(["iwh", "write", "src", "--scope", "warning", "--body", "x"])
+        .code(1)
+        .stderr_has("a note already waits in src (by agent-a, incomplete)");
     assert!(
-        again
-            .stderr
-            .contains("a note already waits in src (by agent-a, incomplete)"),
-        "{}",
-        again.stderr
-    );
-    assert!(
-        p.git(&["check-ignore", ".lexibrary/src/.iwh"])
+        p.git(["check-ignore", ".lexibrary/src/.iwh"])
+            .success()
+            .stdout
             .contains(".iwh"),
         "gitignored"
     );
-    insta::assert_snapshot!("iwh_list", redact_times(&ok(&p, &["iwh", "list"])));
-    let peek = ok(&p, &["iwh", "read", "src", "--peek"]);
+    let _snapshots = p.snapshots().times().bind();
+    insta::assert_snapshot!("iwh_list", p.lexi(["iwh", "list"]).success().stdout);
+    let peek = p.lexi(["iwh", "read", "src", "--peek"]).success().stdout;
     assert!(p.exists(".lexibrary/src/.iwh"));
-    let read = run(&p, p.lexi(&["iwh", "read", "src"]));
-    assert_eq!(read.stdout, peek);
-    insta::assert_snapshot!("iwh_read", redact_times(&read.both()));
+    let read = p.lexi(["iwh", "read", "src"]).run();
+    read.stdout_is(&peek);
+    insta::assert_snapshot!("iwh_read", read.both());
     assert!(!p.exists(".lexibrary/src/.iwh"), "consumed");
-    assert_eq!(ok(&p, &["iwh", "read", "src"]), "No note waits in src.\n");
+    p.lexi(["iwh", "read", "src"])
+        .success()
+        .stdout_is("No note waits in src.\n");
     // A corrupt note is shown raw and kept.
     p.write(".lexibrary/.iwh", "just some text, no frontmatter\n");
-    let out = run(&p, p.lexi(&["iwh", "read", "."]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(
-        out.stdout.contains("just some text, no frontmatter"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stderr.contains("does not parse, so it was kept"),
-        "{}",
-        out.stderr
-    );
+    p.lexi(["iwh", "read", "."])
+        .success()
+        .stdout_has("just some text, no frontmatter")
+        .stderr_has("does not parse, so it was kept");
     assert!(p.exists(".lexibrary/.iwh"));
-    let out = run(
-        &p,
-        p.lexi(&[
-            "iwh",
-            "write",
-            "src/lib.rs",
-            "--scope",
-            "warning",
-            "--body",
-            "x",
-        ]),
-    );
-    assert!(
-        out.stderr
-            .contains("is a file; I Was Here notes belong to directories"),
-        "{}",
-        out.stderr
-    );
+    p.lexi([
+        "iwh",
+        "write",
+        "src/lib.rs",
+        "--scope",
+        "warning",
+        "--body",
+        "x",
+    ])
+    .run()
+    .stderr_has("is a file; I Was Here notes belong to directories");
 }
 
 #[test]
 fn iwh_honours_the_enabled_switch() {
     let p = knowledge_project();
-    let config = p.read(".lexibrary/config.yaml");
-    assert!(config.contains("iwh:\n  enabled: true\n"));
-    p.write(
-        ".lexibrary/config.yaml",
-        config.replace("iwh:\n  enabled: true\n", "iwh:\n  enabled: false\n"),
-    );
-    let out = run(
-        &p,
-        p.lexi(&["iwh", "write", "src", "--scope", "warning", "--body", "x"]),
-    );
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(out.stderr.contains("iwh.enabled: false"), "{}", out.stderr);
+    assert!(p
+        .read(".lexibrary/config.yaml")
+        .contains("iwh:\n  enabled: true\n"));
+    p.config("iwh:\n  enabled: false\n");
+    p.lexi(["iwh", "write", "src", "--scope", "warning", "--body", "x"])
+        .code(1)
+        .stderr_has("iwh.enabled: false");
     assert!(!p.exists(".lexibrary/src/.iwh"));
 }
 
 #[test]
 fn search_spans_all_kinds_with_reasons() {
     let p = knowledge_project();
-    ok(&p, &["concept", "link", "src/lib.rs", "MoneyHandling"]);
-    ok(
-        &p,
-        &[
-            "stack",
-            "post",
-            "--title",
-            "Parser overflows on big numbers",
-            "--tag",
-            "parser",
-            "--file",
-            "src/parser/mod.rs",
-            "--concept",
-            "Parsing",
-            "--problem",
-            "Overflow in i64 parsing.",
-            "--evidence",
-            "attempt to add with overflow",
-        ],
+    p.lexi(["concept", "link", "src/lib.rs", "MoneyHandling"])
+        .success();
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Parser overflows on big numbers",
+        "--tag",
+        "parser",
+        "--file",
+        "src/parser/mod.rs",
+        "--concept",
+        "Parsing",
+        "--problem",
+        "Overflow in i64 parsing.",
+        "--evidence",
+        "attempt to add with overflow",
+    ])
+    .success();
+    insta::assert_snapshot!(
+        "search_tag_parser",
+        p.lexi(["search", "--tag", "parser"]).success().stdout
     );
-    insta::assert_snapshot!("search_tag_parser", ok(&p, &["search", "--tag", "parser"]));
-    insta::assert_snapshot!("search_words", ok(&p, &["search", "overflow"]));
-    let scoped = ok(&p, &["search", "--scope", "src/parser"]);
+    insta::assert_snapshot!(
+        "search_words",
+        p.lexi(["search", "overflow"]).success().stdout
+    );
+    let scoped = p.lexi(["search", "--scope", "src/parser"]).success().stdout;
     assert!(scoped.contains("src/parser/mod.rs"), "{scoped}");
     assert!(scoped.contains("ST-001"), "{scoped}");
     assert!(!scoped.contains("src/lib.rs —"), "{scoped}");
-    let json: serde_json::Value = serde_json::from_str(&ok(
-        &p,
-        &["search", "money", "--type", "concept", "--format", "json"],
-    ))
-    .unwrap();
+    let json = p
+        .lexi(["search", "money", "--type", "concept", "--format", "json"])
+        .json();
     // The deprecated FloatMoney matches too, ranked after the live concept.
-    assert_eq!(json["hits"].as_array().unwrap().len(), 2);
+    assert_eq!(json["hits"].as_array().map(Vec::len), Some(2));
     assert_eq!(json["hits"][0]["name"], "MoneyHandling");
     assert_eq!(json["hits"][0]["reason"], "title");
     // A title match outranks a body match.
-    let hits = ok(&p, &["search", "parsing", "--format", "json"]);
-    let hits: serde_json::Value = serde_json::from_str(&hits).unwrap();
+    let hits = p.lexi(["search", "parsing", "--format", "json"]).json();
     assert_eq!(hits["hits"][0]["name"], "Parsing");
-    let out = run(&p, p.lexi(&["search"]));
-    assert_eq!(out.code, 1);
+    p.lexi(["search"]).code(1);
     // The derived corpus cache is rebuilt when edited files change or when it is corrupt.
     p.write(
         ".lexibrary/concepts/Parsing.md",
         PARSING.replace("never panics", "never ever panics"),
     );
-    assert!(ok(&p, &["concepts", "parser"]).contains("never ever panics"));
+    p.lexi(["concepts", "parser"])
+        .success()
+        .stdout_has("never ever panics");
     p.write(".lexibrary/.cache/corpus-knowledge", "garbage\n\t\t");
-    assert!(ok(&p, &["concepts", "parser"]).contains("never ever panics"));
+    p.lexi(["concepts", "parser"])
+        .success()
+        .stdout_has("never ever panics");
 }
 
 #[test]
 fn context_bundles_a_file_within_the_budget() {
     let p = knowledge_project();
-    ok(&p, &["concept", "link", "src/lib.rs", "MoneyHandling"]);
-    ok(
-        &p,
-        &[
-            "stack",
-            "post",
-            "--title",
-            "Eval loses cents",
-            "--tag",
-            "finance",
-            "--file",
-            "src/lib.rs",
-            "--problem",
-            "Floats in eval.",
-            "--evidence",
-            "0.1 + 0.2 != 0.3",
-        ],
-    );
-    ok(&p, &["stack", "answer", "ST-001", "--body", "Use Cents."]);
-    ok(&p, &["stack", "accept", "ST-001", "--answer", "1"]);
-    ok(
-        &p,
-        &[
-            "iwh",
-            "write",
-            "src",
-            "--scope",
-            "warning",
-            "--body",
-            "Mid-refactor.",
-            "--author",
-            "agent-a",
-        ],
-    );
+    p.lexi(["concept", "link", "src/lib.rs", "MoneyHandling"])
+        .success();
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Eval loses cents",
+        "--tag",
+        "finance",
+        "--file",
+        "src/lib.rs",
+        "--problem",
+        "Floats in eval.",
+        "--evidence",
+        "0.1 + 0.2 != 0.3",
+    ])
+    .success();
+    p.lexi(["stack", "answer", "ST-001", "--body", "Use Cents."])
+        .success();
+    p.lexi(["stack", "accept", "ST-001", "--answer", "1"])
+        .success();
+    p.lexi([
+        "iwh",
+        "write",
+        "src",
+        "--scope",
+        "warning",
+        "--body",
+        "Mid-refactor.",
+        "--author",
+        "agent-a",
+    ])
+    .success();
+    let _snapshots = p.snapshots().times().bind();
     insta::assert_snapshot!(
         "context_file",
-        redact_times(&ok(&p, &["context", "src/lib.rs"]))
+        p.lexi(["context", "src/lib.rs"]).success().stdout
     );
-    let small = ok(&p, &["context", "src/lib.rs", "--budget", "120"]);
+    let small = p
+        .lexi(["context", "src/lib.rs", "--budget", "120"])
+        .success()
+        .stdout;
     assert!(small.contains("## Left out (over the budget)"), "{small}");
     assert!(small.contains("I Was Here note waiting in src"), "{small}");
-    let json: serde_json::Value = serde_json::from_str(&ok(
-        &p,
-        &[
+    let json = p
+        .lexi([
             "context",
             "src/lib.rs",
             "--budget",
             "120",
             "--format",
             "json",
-        ],
-    ))
-    .unwrap();
-    assert!(json["tokens"].as_u64().unwrap() <= 120);
-    assert!(!json["omitted"].as_array().unwrap().is_empty());
+        ])
+        .json();
+    assert!(
+        json["tokens"].as_u64().is_some_and(|tokens| tokens <= 120),
+        "{json}"
+    );
+    assert!(
+        json["omitted"]
+            .as_array()
+            .is_some_and(|omitted| !omitted.is_empty()),
+        "{json}"
+    );
     assert!(
         p.exists(".lexibrary/src/.iwh"),
         "context does not consume the note"
     );
-    let concept = ok(&p, &["context", "currency"]);
+    let concept = p.lexi(["context", "currency"]).success().stdout;
     assert!(concept.starts_with("# Context: MoneyHandling"), "{concept}");
     assert!(concept.contains("src/lib.rs — "), "{concept}");
-    let post = ok(&p, &["context", "st-1"]);
+    let post = p.lexi(["context", "st-1"]).success().stdout;
     assert!(post.contains("A1 (accepted)"), "{post}");
-    let out = run(&p, p.lexi(&["context", "Nothing"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("is not a source file with a design file, a concept or a Stack post id"),
-        "{}",
-        out.stderr
-    );
+    p.lexi(["context", "Nothing"])
+        .code(1)
+        .stderr_has("is not a source file with a design file, a concept or a Stack post id");
 }
 
 #[test]
 fn an_iwh_note_is_kept_when_it_cannot_be_printed() {
     let p = knowledge_project();
-    ok(
-        &p,
-        &[
-            "iwh",
-            "write",
-            "src",
-            "--scope",
-            "blocked",
-            "--body",
-            "Do not lose me.",
-        ],
-    );
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "{} iwh read src > /dev/full",
-            crate::support::bin_dir().join("lexi").display()
-        ))
-        .current_dir(&p.root)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    p.lexi([
+        "iwh",
+        "write",
+        "src",
+        "--scope",
+        "blocked",
+        "--body",
+        "Do not lose me.",
+    ])
+    .success();
+    p.cmd("sh", ["-c", "lexi iwh read src > /dev/full"]).code(1);
     assert!(
         p.read(".lexibrary/src/.iwh").contains("Do not lose me."),
         "the note is back"

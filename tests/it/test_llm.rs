@@ -5,17 +5,14 @@
 //! key never leaving the environment.
 
 use std::collections::HashMap;
-use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::fake_llm::{FakeLlm, Reply, Request};
-use crate::support::{project, run, ProjectBuilder, Run, TestProject};
+use crate::support::{project, Exec, ProjectBuilder, TestProject};
 
 /// The API key the tests hand the binary. It must never appear in any output or file.
 const KEY: &str = "sk-test-LEXI-7f3a9c1e5b-SECRET";
-/// A fixed `generated:` time so output is byte-comparable.
-const EPOCH: &str = "1768473000";
 
 const ANSWER: &str = "Description: Doubles numbers for the calculator so callers never overflow silently.\n\n## Interface Contract\nWraps on overflow in release builds; panics in debug builds.\n\n## Complexity Warning\n- Overflow behaviour differs between debug and release.\n\n## Tags\n- arithmetic\n- Overflow\n";
 
@@ -31,31 +28,28 @@ fn calc() -> ProjectBuilder {
         )
 }
 
-/// Set the `llm:` block of the project config to `settings` (YAML lines, unindented), replacing any
-/// there is, and commit, so each test starts from a clean tree.
+/// The key in `LEXI_TEST_KEY`, the variable the test configs name (the hermetic environment has no
+/// key otherwise).
+trait WithKey {
+    fn with_key(self) -> Self;
+}
+
+impl WithKey for Exec<'_> {
+    fn with_key(self) -> Self {
+        self.env("LEXI_TEST_KEY", KEY)
+    }
+}
+
+/// Set the project's `llm:` settings (YAML lines, unindented) and commit, so each test starts from
+/// a clean tree.
 fn use_llm(p: &TestProject, settings: &str) {
-    let config = p.read(".lexibrary/config.yaml");
-    let mut out = String::new();
-    let mut in_llm = false;
-    for line in config.lines() {
-        if line == "llm:" {
-            in_llm = true;
-            continue;
-        }
-        if in_llm && line.starts_with("  ") {
-            continue;
-        }
-        in_llm = false;
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push_str("llm:\n");
-    for setting in settings.lines().filter(|l| !l.trim().is_empty()) {
-        out.push_str(&format!("  {setting}\n"));
-    }
-    p.write(".lexibrary/config.yaml", out);
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-q", "-m", "config"]);
+    let indented: String = settings
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| format!("  {line}\n"))
+        .collect();
+    p.config(&format!("llm:\n{indented}"));
+    p.commit_all("config");
 }
 
 /// An LLM project talking to `server` as `provider`, key in LEXI_TEST_KEY.
@@ -65,8 +59,7 @@ fn llm_project(
     server: &FakeLlm,
     extra: &str,
 ) -> TestProject {
-    let p = builder.build();
-    p.init();
+    let p = builder.init().build();
     configure(&p, provider, server, extra);
     p
 }
@@ -78,12 +71,9 @@ fn structural_then_llm(
     server: &FakeLlm,
     extra: &str,
 ) -> TestProject {
-    let p = builder.build();
-    p.init();
-    let out = run(&p, lexictl(&p, &["update"], None));
-    assert_eq!(out.code, 0, "{}", out.both());
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-q", "-m", "library"]);
+    let p = builder.init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
     configure(&p, provider, server, extra);
     p
 }
@@ -104,37 +94,6 @@ fn configure(p: &TestProject, provider: &str, server: &FakeLlm, extra: &str) {
             "provider: {provider}\nmodel: test-model\napi_key_env: LEXI_TEST_KEY\nbase_url: {base}\n{retries}{extra}"
         ),
     );
-}
-
-fn lexictl(p: &TestProject, args: &[&str], key: Option<&str>) -> Command {
-    let mut command = p.lexictl(args);
-    command.env("SOURCE_DATE_EPOCH", EPOCH);
-    for proxy in [
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "ALL_PROXY",
-        "http_proxy",
-        "https_proxy",
-        "all_proxy",
-    ] {
-        command.env_remove(proxy);
-    }
-    match key {
-        Some(key) => command.env("LEXI_TEST_KEY", key),
-        None => command.env_remove("LEXI_TEST_KEY"),
-    };
-    command
-}
-
-fn update(p: &TestProject, args: &[&str]) -> Run {
-    run(p, lexictl(p, &[&["update"], args].concat(), Some(KEY)))
-}
-
-fn update_json(p: &TestProject) -> (Run, serde_json::Value) {
-    let out = update(p, &["--format", "json"]);
-    let value = serde_json::from_str(&out.stdout)
-        .unwrap_or_else(|err| panic!("JSON report ({err}): {}", out.both()));
-    (out, value)
 }
 
 fn log(p: &TestProject) -> String {
@@ -165,8 +124,7 @@ fn files_containing(p: &TestProject, needle: &str) -> Vec<String> {
 fn anthropic_writes_design_files_with_the_models_prose_and_our_facts() {
     let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
     let p = llm_project(calc(), "anthropic", &server, "");
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+    let report = p.lexictl(["update", "--format", "json"]).with_key().json();
 
     let requests = server.requests();
     assert_eq!(requests.len(), 2, "one request per file");
@@ -227,8 +185,7 @@ fn anthropic_writes_design_files_with_the_models_prose_and_our_facts() {
     );
 
     // The library written by a model is as current as any other: a second run asks nothing.
-    let again = update(&p, &[]);
-    assert_eq!(again.code, 0, "{}", again.both());
+    p.lexictl(["update"]).with_key().success();
     assert_eq!(server.requests().len(), 2);
 }
 
@@ -236,8 +193,7 @@ fn anthropic_writes_design_files_with_the_models_prose_and_our_facts() {
 fn openai_and_compatible_servers_speak_chat_completions() {
     let server = FakeLlm::start(|_| Reply::openai(ANSWER));
     let p = llm_project(calc(), "openai", &server, "");
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+    let report = p.lexictl(["update", "--format", "json"]).with_key().json();
     let requests = server.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[0].path, "/v1/chat/completions");
@@ -256,8 +212,7 @@ fn openai_and_compatible_servers_speak_chat_completions() {
 
     // A local server without a key: no api_key_env, no Authorization header, `max_tokens`.
     let local = FakeLlm::start(|_| Reply::openai(ANSWER));
-    let q = calc().build();
-    q.init();
+    let q = calc().init().build();
     use_llm(
         &q,
         &format!(
@@ -265,8 +220,7 @@ fn openai_and_compatible_servers_speak_chat_completions() {
             local.url()
         ),
     );
-    let out = run(&q, lexictl(&q, &["update"], None));
-    assert_eq!(out.code, 0, "{}", out.both());
+    q.lexictl(["update"]).success();
     let requests = local.requests();
     assert_eq!(requests.len(), 2);
     assert_eq!(requests[0].header("authorization"), None);
@@ -293,8 +247,7 @@ fn a_rate_limit_is_waited_out_and_retried() {
     });
     let p = llm_project(calc(), "anthropic", &server, "");
     let started = Instant::now();
-    let out = update(&p, &[]);
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["update"]).with_key().success();
     assert_eq!(server.requests().len(), 4, "each file asked twice");
     // The first backoff step is at most 0.5 s: waiting a full second is the server's retry-after.
     assert!(
@@ -325,12 +278,12 @@ fn server_errors_exhaust_the_retries_of_one_file_and_the_others_are_written() {
     p.write("src/lib.rs", "//! A calculator.\n\npub mod double;\n\npub fn eval(x: i64) -> i64 {\n    double::double(x, 2)\n}\n\npub fn zero() -> i64 { 0 }\n");
     let before = p.read(".lexibrary/src/double.rs.md");
 
-    let out = update(&p, &[]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    insta::assert_snapshot!(
-        "llm_one_file_failed",
-        out.both().replace(&server.url(), "[SERVER]")
-    );
+    let out = p.lexictl(["update"]).with_key().code(1);
+    let _snapshots = p
+        .snapshots()
+        .filter(&regex::escape(&server.url()), "[SERVER]")
+        .bind();
+    insta::assert_snapshot!("llm_one_file_failed", out.both());
     let asked: Vec<String> = server.requests().iter().map(Request::source).collect();
     assert_eq!(asked.iter().filter(|s| *s == "src/double.rs").count(), 2);
     assert_eq!(asked.iter().filter(|s| *s == "src/lib.rs").count(), 1);
@@ -349,8 +302,7 @@ fn server_errors_exhaust_the_retries_of_one_file_and_the_others_are_written() {
     );
 
     // The next run retries the failed file (and only it).
-    let out = update(&p, &["--changed-only"]);
-    assert_eq!(out.code, 1, "{}", out.both());
+    p.lexictl(["update", "--changed-only"]).with_key().code(1);
     let asked: Vec<String> = server.requests().iter().map(Request::source).collect();
     assert_eq!(asked.iter().filter(|s| *s == "src/double.rs").count(), 4);
     assert_eq!(asked.iter().filter(|s| *s == "src/lib.rs").count(), 1);
@@ -366,20 +318,16 @@ fn a_slow_provider_times_out() {
         "timeout: 1\nmax_retries: 0\nconcurrency: 2\n",
     );
     let started = Instant::now();
-    let out = update(&p, &[]);
+    let out = p.lexictl(["update"]).with_key().run();
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );
-    assert_eq!(out.code, 1, "{}", out.both());
-    let redacted = out.stderr.replace(&server.url(), "[SERVER]");
-    assert!(
-        redacted.contains(
-            "  src/double.rs: no answer from [SERVER]/v1/messages within 1 s (llm.timeout)\n"
-        ),
-        "{redacted}"
-    );
+    out.code(1).stderr_has(&format!(
+        "  src/double.rs: no answer from {}/v1/messages within 1 s (llm.timeout)\n",
+        server.url()
+    ));
     assert!(!p.exists(".lexibrary/src/double.rs.md"));
 }
 
@@ -393,14 +341,11 @@ fn a_malformed_answer_fails_that_file_only() {
         }
     });
     let p = llm_project(calc(), "anthropic", &server, "");
-    let out = update(&p, &[]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("src/double.rs: the answer from"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("is not valid JSON"), "{}", out.stderr);
+    p.lexictl(["update"])
+        .with_key()
+        .code(1)
+        .stderr_has("src/double.rs: the answer from")
+        .stderr_has("is not valid JSON");
     assert_eq!(server.requests().len(), 2, "malformed JSON is not retried");
     assert!(!p.exists(".lexibrary/src/double.rs.md"));
     assert!(p.exists(".lexibrary/src/lib.rs.md"));
@@ -408,30 +353,24 @@ fn a_malformed_answer_fails_that_file_only() {
     // Valid JSON but prose that does not follow the format is a failure too, with the reason.
     let server = FakeLlm::start(|_| Reply::anthropic("Sure! Here is a summary of the file."));
     let q = llm_project(calc(), "anthropic", &server, "");
-    let out = update(&q, &[]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr
-            .contains("src/double.rs: the model's answer has no `Description:` line"),
-        "{}",
-        out.stderr
-    );
+    q.lexictl(["update"])
+        .with_key()
+        .code(1)
+        .stderr_has("src/double.rs: the model's answer has no `Description:` line");
 }
 
 #[test]
 fn a_missing_key_fails_at_once_naming_the_variable_and_writes_nothing() {
     let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
-    let p = calc().build();
-    p.init();
+    let p = calc().init().build();
     use_llm(
         &p,
         &format!("provider: anthropic\nbase_url: {}\n", server.url()),
     );
     let library_before = files_containing(&p, "lexibrarian:meta");
     let started = Instant::now();
-    let out = run(&p, lexictl(&p, &["update"], None));
+    let out = p.lexictl(["update"]).code(1);
     let elapsed = started.elapsed();
-    assert_eq!(out.code, 1, "{}", out.both());
     insta::assert_snapshot!("llm_missing_key", out.both());
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
     assert!(server.requests().is_empty());
@@ -443,15 +382,10 @@ fn a_missing_key_fails_at_once_naming_the_variable_and_writes_nothing() {
     );
 
     // An empty key is as good as none.
-    let mut command = lexictl(&p, &["update"], None);
-    command.env("ANTHROPIC_API_KEY", "  ");
-    let out = run(&p, command);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("ANTHROPIC_API_KEY is set but empty"),
-        "{}",
-        out.stderr
-    );
+    p.lexictl(["update"])
+        .env("ANTHROPIC_API_KEY", "  ")
+        .code(1)
+        .stderr_has("ANTHROPIC_API_KEY is set but empty");
     assert!(!p.exists(".lexibrary/src/double.rs.md"));
 }
 
@@ -476,15 +410,14 @@ fn an_agent_edit_during_the_call_wins() {
     );
     *root.lock().expect("lock") = Some(p.root.clone());
 
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+    let out = p
+        .lexictl(["update", "--format", "json"])
+        .with_key()
+        .success();
+    let report = out.json();
     assert_eq!(server.requests().len(), 1);
     assert_eq!(p.read(".lexibrary/src/double.rs.md"), agent_text);
-    assert!(
-        out.stderr.contains("warning: .lexibrary/src/double.rs.md: changed while the update ran; kept the new version, discarded the Archivist's"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("warning: .lexibrary/src/double.rs.md: changed while the update ran; kept the new version, discarded the Archivist's");
     assert!(log(&p).contains("discarded the Archivist's"));
     assert_eq!(report["generated"].as_array().map(Vec::len), Some(0));
 }
@@ -500,8 +433,7 @@ fn requests_in_flight_never_exceed_llm_concurrency() {
     }
     let server = FakeLlm::start(|_| Reply::anthropic(ANSWER).after(Duration::from_millis(300)));
     let p = llm_project(builder, "anthropic", &server, "concurrency: 2\n");
-    let out = update(&p, &[]);
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["update"]).with_key().success();
     assert_eq!(server.requests().len(), 8);
     assert_eq!(
         server.peak_in_flight(),
@@ -525,14 +457,13 @@ fn the_key_never_appears_in_output_logs_or_files() {
         }
     });
     let p = llm_project(calc(), "anthropic", &server, "concurrency: 1\n");
-    let out = update(&p, &["--format", "json"]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(out.stderr.contains("refused the credentials (HTTP 401): invalid x-api-key [redacted] — check the key in LEXI_TEST_KEY"), "{}", out.stderr);
-    let ok = run(&p, lexictl(&p, &["update", "src/lib.rs"], Some(KEY)));
-    let dry = run(
-        &p,
-        lexictl(&p, &["update", "--dry-run", "--format", "json"], Some(KEY)),
-    );
+    let out = p.lexictl(["update", "--format", "json"]).with_key().code(1);
+    out.stderr_has("refused the credentials (HTTP 401): invalid x-api-key [redacted] — check the key in LEXI_TEST_KEY");
+    let ok = p.lexictl(["update", "src/lib.rs"]).with_key().run();
+    let dry = p
+        .lexictl(["update", "--dry-run", "--format", "json"])
+        .with_key()
+        .run();
     for run in [&out, &ok, &dry] {
         assert!(!run.stdout.contains(KEY), "stdout: {}", run.stdout);
         assert!(!run.stderr.contains(KEY), "stderr: {}", run.stderr);
@@ -557,35 +488,26 @@ fn a_refused_key_stops_asking() {
         builder = builder.file(&format!("src/m{n}.rs"), format!("pub fn f{n}() {{}}\n"));
     }
     let p = llm_project(builder, "anthropic", &server, "concurrency: 1\n");
-    let out = update(&p, &[]);
-    assert_eq!(out.code, 1, "{}", out.both());
+    let out = p.lexictl(["update"]).with_key().code(1);
     assert_eq!(server.requests().len(), 1, "one refusal is enough");
-    assert!(
-        out.stderr.contains("error: 0 written, 7 failed:"),
-        "{}",
-        out.stderr
-    );
-    assert!(out.stderr.contains("not sent: "), "{}", out.stderr);
+    out.stderr_has("error: 0 written, 7 failed:")
+        .stderr_has("not sent: ");
 }
 
 #[test]
 fn dry_run_lists_the_requests_and_estimates_input_tokens_without_a_key() {
     let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
     let p = llm_project(calc(), "anthropic", &server, "");
-    let out = run(&p, lexictl(&p, &["update", "--dry-run"], None));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let stdout = p.lexictl(["update", "--dry-run"]).success().stdout;
     assert!(server.requests().is_empty());
-    let stdout = out.stdout.clone();
     insta::assert_snapshot!("llm_dry_run", stdout);
     assert!(
         stdout.contains("anthropic (test-model) would be asked about 2 files, about "),
         "{stdout}"
     );
-    let json = run(
-        &p,
-        lexictl(&p, &["update", "--dry-run", "--format", "json"], None),
-    );
-    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    let value = p
+        .lexictl(["update", "--dry-run", "--format", "json"])
+        .json();
     let estimate = &value["llm_estimate"];
     assert_eq!(estimate["provider"], "anthropic");
     let requests = estimate["requests"].as_array().expect("requests");
@@ -623,12 +545,15 @@ fn an_answer_over_budget_is_kept_whole_and_flagged_over_scoped() {
     );
     let server = FakeLlm::start(move |_| Reply::anthropic(&long));
     let p = llm_project(calc(), "anthropic", &server, "");
-    let config = p
+    assert!(p
         .read(".lexibrary/config.yaml")
-        .replace("design_file_tokens: 400", "design_file_tokens: 50");
-    p.write(".lexibrary/config.yaml", config);
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+        .contains("design_file_tokens: 400"));
+    p.config("token_budgets:\n  design_file_tokens: 50\n");
+    let out = p
+        .lexictl(["update", "--format", "json"])
+        .with_key()
+        .success();
+    let report = out.json();
     let text = p.read(".lexibrary/src/double.rs.md");
     assert!(
         text.contains("- Dragon number 39 lives here and bites."),
@@ -644,12 +569,7 @@ fn an_answer_over_budget_is_kept_whole_and_flagged_over_scoped() {
     let flagged = report["over_scoped"].as_array().expect("over_scoped");
     assert_eq!(flagged.len(), 2);
     assert_eq!(flagged[0]["budget"], 50);
-    assert!(
-        out.stderr
-            .contains("src/double.rs: over_scoped: the model's answer is"),
-        "{}",
-        out.stderr
-    );
+    out.stderr_has("src/double.rs: over_scoped: the model's answer is");
     assert!(log(&p).contains("over_scoped"));
 }
 
@@ -663,14 +583,13 @@ fn content_only_changes_use_the_lighter_prompt_and_keep_the_contract() {
         }
     });
     let p = llm_project(calc(), "anthropic", &server, "");
-    assert_eq!(update(&p, &[]).code, 0);
+    p.lexictl(["update"]).with_key().success();
     let before = p.read(".lexibrary/src/double.rs.md");
     p.write(
         "src/double.rs",
         "pub fn double(x: i64) -> i64 {\n    // twice\n    x + x\n}\n",
     );
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+    let report = p.lexictl(["update", "--format", "json"]).with_key().json();
     let last = server.requests().pop().expect("a request");
     assert_eq!(last.source(), "src/double.rs");
     assert!(
@@ -696,11 +615,8 @@ fn content_only_changes_use_the_lighter_prompt_and_keep_the_contract() {
 
 #[test]
 fn structural_runs_report_their_provenance_too() {
-    let p = calc().build();
-    p.init();
-    let out = run(&p, lexictl(&p, &["update", "--format", "json"], None));
-    assert_eq!(out.code, 0, "{}", out.both());
-    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("json");
+    let p = calc().init().build();
+    let value = p.lexictl(["update", "--format", "json"]).json();
     let generated = value["generated"].as_array().expect("generated");
     assert_eq!(generated.len(), 2);
     assert_eq!(generated[0]["generator"], "structural");
@@ -712,21 +628,13 @@ fn structural_runs_report_their_provenance_too() {
 #[test]
 fn the_personal_config_supplies_the_provider_when_the_project_leaves_it_unset() {
     let server = FakeLlm::start(|_| Reply::anthropic(ANSWER));
-    let p = calc().build();
-    p.init();
+    let p = calc().init().build();
     assert!(!p.read(".lexibrary/config.yaml").contains("\nllm:"));
-    let personal = p.global_config_path();
-    std::fs::create_dir_all(personal.parent().expect("parent")).expect("mkdir");
-    std::fs::write(
-        &personal,
-        format!(
-            "llm:\n  provider: anthropic\n  model: personal-model\n  api_key_env: LEXI_TEST_KEY\n  base_url: {}\n",
-            server.url()
-        ),
-    )
-    .expect("write the personal config");
-    let (out, report) = update_json(&p);
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.global_config(&format!(
+        "llm:\n  provider: anthropic\n  model: personal-model\n  api_key_env: LEXI_TEST_KEY\n  base_url: {}\n",
+        server.url()
+    ));
+    let report = p.lexictl(["update", "--format", "json"]).with_key().json();
     assert_eq!(server.requests().len(), 2);
     assert_eq!(report["generated"][0]["model"], "personal-model");
 }
@@ -739,8 +647,9 @@ fn the_wizard_sets_up_a_local_server_without_a_key() {
         "\n\n\nopenai-compatible\n{}/v1\nqwen2.5-coder\n\n\n\n\n\n",
         server.url()
     );
-    let out = crate::support::run_input(&p, p.lexictl(&["init", "--interactive"]), &answers);
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["init", "--interactive"])
+        .stdin(answers)
+        .success();
     let config = p.read(".lexibrary/config.yaml");
     assert!(
         config.contains("  provider: openai-compatible\n"),
@@ -748,8 +657,7 @@ fn the_wizard_sets_up_a_local_server_without_a_key() {
     );
     assert!(config.contains("  model: qwen2.5-coder\n"), "{config}");
     assert!(!config.contains("  api_key_env:"), "{config}");
-    let out = run(&p, lexictl(&p, &["update"], None));
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexictl(["update"]).success();
     assert_eq!(server.requests().len(), 2);
     assert_eq!(server.requests()[0].json()["model"], "qwen2.5-coder");
 }

@@ -1,12 +1,11 @@
 //! `lexi lookup`: design file, staleness, inherited conventions, path handling, JSON.
 
-use crate::support::{project, run, TestProject};
+use crate::support::{project, TestProject};
 
 const BODY: &str = "## Interface Contract\n\n```rust\npub fn eval(input: &str) -> Result<i64, ParseError>\n## not a heading, inside the fence\n```\n\n## Dependencies\n\n- src/parser/mod.rs\n\n## Dependents\n\n(none)";
 
 fn documented_rust_project() -> TestProject {
-    let p = project().fixture("rust").build();
-    p.init();
+    let p = project().fixture("rust").init().build();
     p.design_file("src/lib.rs", "Evaluates arithmetic expressions.", BODY);
     p.write(
         ".lexibrary/.aindex",
@@ -22,22 +21,18 @@ fn documented_rust_project() -> TestProject {
 #[test]
 fn prints_the_design_file_with_inherited_conventions() {
     let p = documented_rust_project();
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let out = p.lexi(["lookup", "src/lib.rs"]).success();
     insta::assert_snapshot!("lookup_current", out.stdout);
-    assert!(
-        !out.stdout.contains("lexibrarian:meta"),
-        "the footer is machine data, not shown"
-    );
-    assert!(!out.stdout.contains("outdated"));
+    // The footer is machine data, not shown.
+    out.stdout_lacks("lexibrarian:meta")
+        .stdout_lacks("outdated");
 }
 
 #[test]
 fn warns_when_the_source_changed() {
     let p = documented_rust_project();
     p.write("src/lib.rs", "pub fn eval() {}\n");
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs"]));
-    assert_eq!(out.code, 0);
+    let out = p.lexi(["lookup", "src/lib.rs"]).success();
     assert!(
         out.stdout.starts_with(
             "> ⚠️ This doc may be outdated. Source file changed since last update.\n\n---\n"
@@ -51,40 +46,35 @@ fn warns_when_the_source_changed() {
 fn warns_when_the_source_is_gone() {
     let p = documented_rust_project();
     std::fs::remove_file(p.path("src/lib.rs")).expect("remove");
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(
-        out.stdout.contains("The source file no longer exists"),
-        "{}",
-        out.stdout
-    );
+    p.lexi(["lookup", "src/lib.rs"])
+        .success()
+        .stdout_has("The source file no longer exists");
 }
 
 #[test]
 fn json_has_frontmatter_sections_footer_conventions_and_staleness() {
     let p = documented_rust_project();
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs", "--format", "json"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    let mut value: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
-    // Hashes depend on the fixture bytes; check them, then blank them for the snapshot.
-    let footer = value["footer"].as_object_mut().expect("footer");
-    assert_eq!(footer["source_hash"].as_str().map(str::len), Some(64));
-    footer.insert("source_hash".into(), "[hash]".into());
-    footer.insert("design_hash".into(), "[hash]".into());
-    insta::assert_json_snapshot!("lookup_json", value);
+    let value = p.lexi(["lookup", "src/lib.rs", "--format", "json"]).json();
+    // Hashes depend on the fixture bytes; check them, then redact them in the snapshot.
+    assert_eq!(
+        value["footer"]["source_hash"].as_str().map(str::len),
+        Some(64)
+    );
+    insta::assert_json_snapshot!("lookup_json", value, {
+        ".footer.source_hash" => "[hash]",
+        ".footer.design_hash" => "[hash]",
+    });
 }
 
 #[test]
 fn relative_paths_work_from_subdirectories() {
     let p = documented_rust_project();
-    let mut command = p.lexi(&["lookup", "lib.rs"]);
-    command.current_dir(p.path("src"));
-    let from_src = run(&p, command);
-    let mut command = p.lexi(&["lookup", "../lib.rs"]);
-    command.current_dir(p.path("src/parser"));
-    let from_parser = run(&p, command);
-    let from_root = run(&p, p.lexi(&["lookup", "src/lib.rs"]));
-    assert_eq!(from_src.code, 0, "{}", from_src.both());
+    let from_src = p.lexi(["lookup", "lib.rs"]).current_dir("src").success();
+    let from_parser = p
+        .lexi(["lookup", "../lib.rs"])
+        .current_dir("src/parser")
+        .run();
+    let from_root = p.lexi(["lookup", "src/lib.rs"]).run();
     assert_eq!(from_src.stdout, from_root.stdout);
     assert_eq!(from_parser.stdout, from_root.stdout);
 }
@@ -92,97 +82,63 @@ fn relative_paths_work_from_subdirectories() {
 #[test]
 fn git_lexi_is_the_same_command() {
     let p = documented_rust_project();
-    let lexi = run(&p, p.lexi(&["lookup", "src/lib.rs"]));
-    let git_lexi = run(&p, p.bin("git-lexi", &["lookup", "src/lib.rs"]));
+    let lexi = p.lexi(["lookup", "src/lib.rs"]).run();
+    let git_lexi = p.bin("git-lexi", ["lookup", "src/lib.rs"]).run();
     assert_eq!(lexi.stdout, git_lexi.stdout);
-    let help = run(&p, p.bin("git-lexi", &["--help"]));
-    assert!(
-        help.stdout.contains("Usage: git lexi [OPTIONS] <COMMAND>"),
-        "{}",
-        help.stdout
-    );
+    p.bin("git-lexi", ["--help"])
+        .run()
+        .stdout_has("Usage: git lexi [OPTIONS] <COMMAND>");
 }
 
 #[test]
 fn missing_design_file_names_the_update_command() {
     let p = documented_rust_project();
-    let out = run(&p, p.lexi(&["lookup", "src/parser/mod.rs"]));
-    assert_eq!(out.code, 1);
+    let out = p.lexi(["lookup", "src/parser/mod.rs"]).code(1);
     insta::assert_snapshot!("lookup_missing", out.stderr);
 }
 
 #[test]
 fn refuses_paths_outside_the_project_and_inside_git() {
     let p = documented_rust_project();
-    let mut command = p.lexi(&["lookup", "../../etc/passwd"]);
-    command.current_dir(p.path("src"));
-    let outside = run(&p, command);
-    assert_eq!(outside.code, 1);
-    assert!(
-        outside.stderr.contains("is outside the project root"),
-        "{}",
-        outside.stderr
-    );
-    let absolute = run(&p, p.lexi(&["lookup", "/etc/passwd"]));
-    assert_eq!(absolute.code, 1);
-    assert!(
-        absolute.stderr.contains("is outside the project root"),
-        "{}",
-        absolute.stderr
-    );
-    let git = run(&p, p.lexi(&["lookup", ".git/config"]));
-    assert_eq!(git.code, 1);
-    assert!(git.stderr.contains("inside .git/"), "{}", git.stderr);
-    let library = run(&p, p.lexi(&["lookup", ".lexibrary/src/lib.rs.md"]));
-    assert_eq!(library.code, 1);
-    assert!(
-        library.stderr.contains("is a library file"),
-        "{}",
-        library.stderr
-    );
+    p.lexi(["lookup", "../../etc/passwd"])
+        .current_dir("src")
+        .code(1)
+        .stderr_has("is outside the project root");
+    p.lexi(["lookup", "/etc/passwd"])
+        .code(1)
+        .stderr_has("is outside the project root");
+    p.lexi(["lookup", ".git/config"])
+        .code(1)
+        .stderr_has("inside .git/");
+    p.lexi(["lookup", ".lexibrary/src/lib.rs.md"])
+        .code(1)
+        .stderr_has("is a library file");
 }
 
 #[test]
 fn out_of_scope_files_and_directories_get_advice() {
     let p = documented_rust_project();
-    let out_of_scope = run(&p, p.lexi(&["lookup", "Cargo.toml"]));
-    assert_eq!(out_of_scope.code, 1);
-    assert!(
-        out_of_scope.stderr.contains("outside scope_root (src)"),
-        "{}",
-        out_of_scope.stderr
-    );
-    let dir = run(&p, p.lexi(&["lookup", "src"]));
-    assert_eq!(dir.code, 1);
-    assert!(
-        dir.stderr.contains("try `lexi index src`"),
-        "{}",
-        dir.stderr
-    );
-    let missing = run(&p, p.lexi(&["lookup", "src/nope.rs"]));
-    assert_eq!(missing.code, 1);
-    assert!(
-        missing.stderr.contains("no such file: src/nope.rs"),
-        "{}",
-        missing.stderr
-    );
+    p.lexi(["lookup", "Cargo.toml"])
+        .code(1)
+        .stderr_has("outside scope_root (src)");
+    p.lexi(["lookup", "src"])
+        .code(1)
+        .stderr_has("try `lexi index src`");
+    p.lexi(["lookup", "src/nope.rs"])
+        .code(1)
+        .stderr_has("no such file: src/nope.rs");
 }
 
 #[test]
 fn paths_with_spaces_and_unicode_work() {
-    let p = project().build();
-    p.init();
+    let p = project().init().build();
     for source in ["docs and notes/read me.md", "src/naïve/日本.py"] {
         p.write(source, "text\n");
         p.design_file(source, "A file with an awkward name.", "## Notes\n\nfine");
-        let out = run(&p, p.lexi(&["lookup", source]));
-        assert_eq!(out.code, 0, "{source}: {}", out.both());
-        assert!(
-            out.stdout.contains(&format!("# {source}")),
-            "{}",
-            out.stdout
-        );
-        assert!(!out.stdout.contains("outdated"), "{}", out.stdout);
+        p.lexi(["lookup", source])
+            .success()
+            .stdout_has(&format!("# {source}"))
+            .stdout_lacks("outdated");
     }
 }
 
@@ -194,13 +150,9 @@ fn outside_a_project_every_command_says_run_init() {
         &["index", "."][..],
         &["describe", ".", "x"][..],
     ] {
-        let out = run(&p, p.lexi(args));
-        assert_eq!(out.code, 1, "{args:?}");
-        assert!(
-            out.stderr.contains("not a Lexibrarian project")
-                && out.stderr.contains("run `lexictl init`"),
-            "{args:?}: {}",
-            out.stderr
-        );
+        p.lexi(args)
+            .code(1)
+            .stderr_has("not a Lexibrarian project")
+            .stderr_has("run `lexictl init`");
     }
 }

@@ -2,79 +2,26 @@
 //! interface changes without a design update, concepts, the Stack with votes from the notes,
 //! provenance — as markdown, JSON and GitHub annotations; ranges, defaults and bad input.
 
-use crate::support::{project, redact_times, run, Run, TestProject};
-
-/// A fixed `generated:` time so that footers only change when hashes do.
-const EPOCH: &str = "1768473000";
-
-fn update(p: &TestProject) {
-    let mut command = p.lexictl(&["update"]);
-    command.env("SOURCE_DATE_EPOCH", EPOCH);
-    let out = run(p, command);
-    assert_eq!(out.code, 0, "{}", out.both());
-}
-
-fn commit(p: &TestProject, message: &str) {
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", message]);
-}
+use crate::support::{project, TestProject};
 
 /// The rust fixture with its library committed on `main`, and a `pr` branch checked out.
 fn pr_project() -> TestProject {
-    let p = project().fixture("rust").build();
-    p.init();
-    update(&p);
-    commit(&p, "library");
-    p.git(&["checkout", "-qb", "pr"]);
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.git(["checkout", "-qb", "pr"]).success();
     p
 }
 
-fn review(p: &TestProject, args: &[&str]) -> Run {
-    run(p, p.lexictl(&[&["review"], args].concat()))
-}
-
-fn review_ok(p: &TestProject, args: &[&str]) -> String {
-    let out = review(p, args);
-    assert_eq!(out.code, 0, "{}", out.both());
-    assert!(out.stderr.is_empty(), "{}", out.both());
-    out.stdout
-}
-
-fn review_json(p: &TestProject, args: &[&str]) -> serde_json::Value {
-    let stdout = review_ok(p, &[args, &["--format", "json"]].concat());
-    serde_json::from_str(&stdout).expect("valid JSON")
-}
-
-/// Times, commit and blob ids (40 hex), short ids (12 hex) and hashes (64 hex) redacted.
-fn redact(text: &str) -> String {
-    let text = redact_times(text);
-    let mut out = String::with_capacity(text.len());
-    let mut run = String::new();
-    let flush = |run: &mut String, out: &mut String| {
-        match run.len() {
-            12 => out.push_str("[SHORT]"),
-            40 => out.push_str("[ID]"),
-            64 => out.push_str("[HASH]"),
-            _ => out.push_str(run),
-        }
-        run.clear();
-    };
-    for ch in text.chars() {
-        if ch.is_ascii_hexdigit() && !ch.is_ascii_uppercase() {
-            run.push(ch);
-        } else {
-            let word_continues = ch.is_alphanumeric() || ch == '_';
-            if word_continues {
-                out.push_str(&run);
-                run.clear();
-            } else {
-                flush(&mut run, &mut out);
-            }
-            out.push(ch);
-        }
-    }
-    flush(&mut run, &mut out);
-    out
+/// Snapshot filters for reviews: the project root, times, commit and blob ids (40 hex), short ids
+/// (12 hex) and hashes (64 hex).
+fn review_snapshots(p: &TestProject) -> insta::internals::SettingsBindDropGuard {
+    p.snapshots()
+        .times()
+        .filter(r"\b[0-9a-f]{64}\b", "[HASH]")
+        .filter(r"\b[0-9a-f]{40}\b", "[ID]")
+        .filter(r"\b[0-9a-f]{12}\b", "[SHORT]")
+        .bind()
 }
 
 fn edit(p: &TestProject, rel: &str, from: &str, to: &str) {
@@ -99,12 +46,21 @@ fn a_signature_edit_without_its_design_file_is_a_warning() {
         "input.split",
         "input.trim().split",
     );
-    commit(&p, "strict eval");
+    p.commit_all("strict eval");
 
-    let markdown = review_ok(&p, &["main..HEAD"]);
-    insta::assert_snapshot!("review_interface_changed", redact(&markdown));
+    let markdown = p
+        .lexictl(["review", "main..HEAD"])
+        .success()
+        .no_stderr()
+        .stdout;
+    let _snapshots = review_snapshots(&p);
+    insta::assert_snapshot!("review_interface_changed", markdown);
 
-    let github = review_ok(&p, &["main..HEAD", "--format", "github"]);
+    let github = p
+        .lexictl(["review", "main..HEAD", "--format", "github"])
+        .success()
+        .no_stderr()
+        .stdout;
     let lines: Vec<&str> = github.lines().collect();
     assert_eq!(
         lines[0],
@@ -116,7 +72,11 @@ fn a_signature_edit_without_its_design_file_is_a_warning() {
     );
     assert_eq!(lines.len(), 2, "{github}");
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "main..HEAD");
     assert_eq!(json["merge_base"], false);
     assert_eq!(json["commits"], 1);
@@ -134,9 +94,13 @@ fn a_signature_edit_without_its_design_file_is_a_warning() {
     assert_eq!(finding["removed"][0]["name"], "eval");
 
     // Running the update and committing it clears the warning and shows the design diff.
-    update(&p);
-    commit(&p, "update the library");
-    let json = review_json(&p, &["main..HEAD"]);
+    p.lexictl(["update"]).success();
+    p.commit_all("update the library");
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["findings"], serde_json::json!([]));
     let designs = json["design_files"].as_array().expect("design_files");
     let lib = designs
@@ -168,27 +132,29 @@ fn a_signature_edit_without_its_design_file_is_a_warning() {
 #[test]
 fn a_new_concept_is_listed_with_its_title_and_status() {
     let p = pr_project();
-    let out = run(
-        &p,
-        p.lexi(&[
-            "concept",
-            "new",
-            "Evaluation",
-            "--title",
-            "Expression evaluation",
-            "--tag",
-            "calc",
-            "--alias",
-            "eval",
-        ]),
-    );
-    assert_eq!(out.code, 0, "{}", out.both());
-    commit(&p, "concept");
+    p.lexi([
+        "concept",
+        "new",
+        "Evaluation",
+        "--title",
+        "Expression evaluation",
+        "--tag",
+        "calc",
+        "--alias",
+        "eval",
+    ])
+    .success();
+    p.commit_all("concept");
 
-    let markdown = review_ok(&p, &["main"]);
-    insta::assert_snapshot!("review_concept_added", redact(&markdown));
+    let markdown = p.lexictl(["review", "main"]).success().no_stderr().stdout;
+    let _snapshots = review_snapshots(&p);
+    insta::assert_snapshot!("review_concept_added", markdown);
 
-    let json = review_json(&p, &["main"]);
+    let json = p
+        .lexictl(["review", "main", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "main...HEAD");
     assert_eq!(json["merge_base"], true);
     let concept = &json["concepts"][0];
@@ -206,14 +172,22 @@ fn a_new_concept_is_listed_with_its_title_and_status() {
         "status: draft",
         "status: deprecated\nsuperseded_by: Evaluator",
     );
-    commit(&p, "deprecate");
-    let json = review_json(&p, &["HEAD~1..HEAD"]);
+    p.commit_all("deprecate");
+    let json = p
+        .lexictl(["review", "HEAD~1..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     let concept = &json["concepts"][0];
     assert_eq!(concept["change"], "modified");
     assert_eq!(concept["status"]["base"], "draft");
     assert_eq!(concept["status"]["head"], "deprecated");
     assert_eq!(concept["superseded_by"], "Evaluator");
-    let github = review_ok(&p, &["HEAD~1..HEAD", "--format", "github"]);
+    let github = p
+        .lexictl(["review", "HEAD~1..HEAD", "--format", "github"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(
         github.contains("::notice file=.lexibrary/concepts/Evaluation.md,title=Concept modified::[[Evaluation]] Expression evaluation (deprecated)\n"),
         "{github}"
@@ -235,14 +209,23 @@ fn a_change_that_only_refreshes_footers_shows_no_diff() {
         "let tokens = lexer::tokens(input);",
         "let tokens = lexer::tokens(input.trim());",
     );
-    update(&p);
-    commit(&p, "trim input");
+    p.lexictl(["update"]).success();
+    p.commit_all("trim input");
 
-    let markdown = review_ok(&p, &["main..HEAD"]);
-    insta::assert_snapshot!("review_footer_only", redact(&markdown));
+    let markdown = p
+        .lexictl(["review", "main..HEAD"])
+        .success()
+        .no_stderr()
+        .stdout;
+    let _snapshots = review_snapshots(&p);
+    insta::assert_snapshot!("review_footer_only", markdown);
     assert!(!markdown.contains("```diff"), "{markdown}");
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["summary"]["design_files_modified"], 2);
     assert_eq!(json["summary"]["design_files_footer_only"], 2);
     assert_eq!(json["summary"]["warnings"], 0);
@@ -252,8 +235,7 @@ fn a_change_that_only_refreshes_footers_shows_no_diff() {
 fn a_new_stack_post_shows_its_accepted_answer_and_the_votes_from_the_notes() {
     let p = pr_project();
     let lexi = |args: &[&str]| {
-        let out = run(&p, p.lexi(args));
-        assert_eq!(out.code, 0, "{args:?}: {}", out.both());
+        p.lexi(args).success();
     };
     lexi(&[
         "stack",
@@ -288,9 +270,16 @@ fn a_new_stack_post_shows_its_accepted_answer_and_the_votes_from_the_notes() {
     lexi(&[
         "stack", "accept", "ST-001", "--answer", "1", "--author", "agent-a",
     ]);
-    commit(&p, "stack");
+    // Review places Stack events, stamped with the real time, between commits by the commits'
+    // dates: the commits after the events are made on the real clock.
+    p.git(["add", "-A"]).success();
+    p.git(["commit", "-qm", "stack"]).real_clock().success();
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["notes"]["stack"], true);
     assert_eq!(json["summary"]["stack_posts_added"], 1);
     assert_eq!(json["summary"]["answers_accepted"], 1);
@@ -316,7 +305,11 @@ fn a_new_stack_post_shows_its_accepted_answer_and_the_votes_from_the_notes() {
         .collect();
     assert_eq!(kinds, ["created", "vote", "vote", "vote", "accept"]);
 
-    let markdown = review_ok(&p, &["main..HEAD"]);
+    let markdown = p
+        .lexictl(["review", "main..HEAD"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(
         markdown.contains("- **ST-001** _Lexer panics on unicode_ — new post (resolved); answers added: A1 by agent-b; A1 accepted (by agent-b); votes 0 → 2; A1 votes 0 → 1\n"),
         "{markdown}"
@@ -325,14 +318,18 @@ fn a_new_stack_post_shows_its_accepted_answer_and_the_votes_from_the_notes() {
         markdown.contains("  - votes recorded in this range: +1 post by agent-c, +1 post by agent-d, +1 A1 by agent-c (net post +2)\n"),
         "{markdown}"
     );
-    let github = review_ok(&p, &["main..HEAD", "--format", "github"]);
+    let github = p
+        .lexictl(["review", "main..HEAD", "--format", "github"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(
         github.contains("::notice file=.lexibrary/stack/ST-001-lexer-panics-on-unicode.md,title=Stack post ST-001::Lexer panics on unicode: new post (resolved);"),
         "{github}"
     );
 
     // A later vote in another range counts there, not here.
-    p.git(&["tag", "voted"]);
+    p.git(["tag", "voted"]).success();
     lexi(&[
         "stack",
         "vote",
@@ -343,8 +340,13 @@ fn a_new_stack_post_shows_its_accepted_answer_and_the_votes_from_the_notes() {
         "--author",
         "agent-e",
     ]);
-    commit(&p, "downvote");
-    let json = review_json(&p, &["voted..HEAD"]);
+    p.git(["add", "-A"]).success();
+    p.git(["commit", "-qm", "downvote"]).real_clock().success();
+    let json = p
+        .lexictl(["review", "voted..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     let post = &json["stack"][0];
     assert_eq!(post["change"], "modified");
     assert_eq!(post["votes"]["base"], 2);
@@ -362,7 +364,7 @@ fn provenance_tells_the_archivist_from_an_agent() {
         "pub fn eval(input: &str)",
         "pub fn eval(input: &str, strict: bool)",
     );
-    update(&p);
+    p.lexictl(["update"]).success();
     // An agent documents its change to the parser by hand.
     edit(
         &p,
@@ -376,9 +378,13 @@ fn provenance_tells_the_archivist_from_an_agent() {
         "## Dependencies",
         "Only `+`, `-` and `*` for now; division is ST-002's topic.\n\n## Dependencies",
     );
-    commit(&p, "strict eval, documented");
+    p.commit_all("strict eval, documented");
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["notes"]["provenance"], true);
     let designs = json["design_files"].as_array().expect("design_files");
     let by_source = |source: &str| {
@@ -399,7 +405,11 @@ fn provenance_tells_the_archivist_from_an_agent() {
     assert_eq!(json["summary"]["written_by_archivist"], 1);
     assert_eq!(json["summary"]["written_by_agent_or_human"], 1);
 
-    let markdown = review_ok(&p, &["main..HEAD"]);
+    let markdown = p
+        .lexictl(["review", "main..HEAD"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(
         markdown.contains("| `src/lib.rs` | modified (+1 −1) | archivist (structural) |\n"),
         "{markdown}"
@@ -420,9 +430,13 @@ fn new_sources_without_design_files_and_design_files_left_behind_are_warnings() 
     p.write(".lexignore", "generated/\n");
     p.write("generated/out.rs", "pub fn out() {}\n");
     std::fs::remove_file(p.path("src/parser/lexer.rs")).expect("remove lexer");
-    commit(&p, "extra, no lexer");
+    p.commit_all("extra, no lexer");
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     let findings: Vec<(&str, &str)> = json["findings"]
         .as_array()
         .expect("findings")
@@ -441,7 +455,11 @@ fn new_sources_without_design_files_and_design_files_left_behind_are_warnings() 
             ("orphaned_design", ".lexibrary/src/parser/lexer.rs.md"),
         ]
     );
-    let github = review_ok(&p, &["main..HEAD", "--format", "github"]);
+    let github = p
+        .lexictl(["review", "main..HEAD", "--format", "github"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(
         github.contains("::warning file=.lexibrary/src/parser/lexer.rs.md,title=Design file left behind::src/parser/lexer.rs was deleted but its design file .lexibrary/src/parser/lexer.rs.md is still there; `lexictl update` moves or removes it\n"),
         "{github}"
@@ -451,16 +469,20 @@ fn new_sources_without_design_files_and_design_files_left_behind_are_warnings() 
 #[test]
 fn without_a_range_the_base_is_the_merge_base_with_the_upstream() {
     let p = pr_project();
-    p.git(&["branch", "--set-upstream-to=main"]);
+    p.git(["branch", "--set-upstream-to=main"]).success();
     p.write("src/extra.rs", "pub fn extra() {}\n");
-    commit(&p, "extra on the branch");
+    p.commit_all("extra on the branch");
     // main moves on after the branch was made: its changes are not the branch's.
-    p.git(&["checkout", "-q", "main"]);
+    p.git(["checkout", "-q", "main"]).success();
     p.write("src/other.rs", "pub fn other() {}\n");
-    commit(&p, "other on main");
-    p.git(&["checkout", "-q", "pr"]);
+    p.commit_all("other on main");
+    p.git(["checkout", "-q", "pr"]).success();
 
-    let json = review_json(&p, &[]);
+    let json = p
+        .lexictl(["review", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "@{upstream}...HEAD");
     assert_eq!(json["base"]["rev"], "main");
     assert_eq!(json["merge_base"], true);
@@ -474,13 +496,21 @@ fn without_a_range_the_base_is_the_merge_base_with_the_upstream() {
     assert_eq!(files, ["src/extra.rs"]);
 
     // Without an upstream, `main` is the fallback.
-    p.git(&["branch", "--unset-upstream"]);
-    let json = review_json(&p, &[]);
+    p.git(["branch", "--unset-upstream"]).success();
+    let json = p
+        .lexictl(["review", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "main...HEAD");
     assert_eq!(json["commits"], 1);
 
     // Two dots compare the trees directly: main's new file counts as deleted on the branch.
-    let json = review_json(&p, &["main..pr"]);
+    let json = p
+        .lexictl(["review", "main..pr", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["merge_base"], false);
     assert_eq!(json["commits"], 1);
 
@@ -488,16 +518,24 @@ fn without_a_range_the_base_is_the_merge_base_with_the_upstream() {
     // unpushed commits: the remote's main is the base instead.
     let remote = p.path("../remote.git");
     let remote = remote.to_str().expect("utf-8 temp path");
-    p.git(&["init", "-q", "--bare", remote]);
-    p.git(&["remote", "add", "origin", remote]);
-    p.git(&["push", "-q", "origin", "main"]);
-    p.git(&["push", "-q", "-u", "origin", "pr"]);
+    p.git(["init", "-q", "--bare", remote]).success();
+    p.git(["remote", "add", "origin", remote]).success();
+    p.git(["push", "-q", "origin", "main"]).success();
+    p.git(["push", "-q", "-u", "origin", "pr"]).success();
     p.write("src/more.rs", "pub fn more() {}\n");
-    commit(&p, "more, unpushed");
-    let json = review_json(&p, &[]);
+    p.commit_all("more, unpushed");
+    let json = p
+        .lexictl(["review", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "origin/main...HEAD");
     assert_eq!(json["commits"], 2);
-    let json = review_json(&p, &["@{upstream}"]);
+    let json = p
+        .lexictl(["review", "@{upstream}", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     assert_eq!(json["range"], "@{upstream}...HEAD");
     assert_eq!(json["commits"], 1);
 }
@@ -522,53 +560,34 @@ fn bad_ranges_are_errors_that_say_what_to_type() {
         (&[""], "it is empty"),
     ];
     for (args, expected) in cases {
-        let out = review(&p, args);
-        assert_eq!(out.code, 1, "{args:?}: {}", out.both());
-        assert!(out.stdout.is_empty(), "{args:?}: {}", out.both());
-        assert!(out.stderr.contains(expected), "{args:?}: {}", out.both());
-        assert!(
-            out.stderr.contains("hint: review takes `A..B`"),
-            "{args:?}: {}",
-            out.both()
-        );
+        p.lexictl(["review"].iter().chain(args.iter()))
+            .code(1)
+            .stdout_is("")
+            .stderr_has(expected)
+            .stderr_has("hint: review takes `A..B`");
     }
 
     // No upstream, no origin, no main or master: say how to name a base.
-    p.git(&["branch", "-m", "main", "trunk"]);
-    let out = review(&p, &[]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("error: no base to review against")
-            && out.stderr.contains("`lexictl review origin/main`"),
-        "{}",
-        out.both()
-    );
+    p.git(["branch", "-m", "main", "trunk"]).success();
+    p.lexictl(["review"])
+        .code(1)
+        .stderr_has("error: no base to review against")
+        .stderr_has("`lexictl review origin/main`");
 
     // Unrelated histories have no merge base.
-    p.git(&["checkout", "-q", "--orphan", "island"]);
-    commit(&p, "island");
-    let out = review(&p, &["trunk"]);
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("have no common history"),
-        "{}",
-        out.both()
-    );
+    p.git(["checkout", "-q", "--orphan", "island"]).success();
+    p.commit_all("island");
+    p.lexictl(["review", "trunk"])
+        .code(1)
+        .stderr_has("have no common history");
 
     // `github` is a format for review only.
-    let out = run(&p, p.lexictl(&["update", "--format", "github"]));
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert_eq!(
-        out.stderr,
-        "error: `--format github` is only for `lexictl validate` and `lexictl review`; `lexictl update` prints `text` or `json`\n"
+    p.lexictl(["update", "--format", "github"]).code(1).stderr_is(
+        "error: `--format github` is only for `lexictl validate` and `lexictl review`; `lexictl update` prints `text` or `json`\n",
     );
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs", "--format", "github"]));
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr.contains("invalid value 'github'"),
-        "{}",
-        out.both()
-    );
+    p.lexi(["lookup", "src/lib.rs", "--format", "github"])
+        .code(1)
+        .stderr_has("invalid value 'github'");
 }
 
 #[test]
@@ -577,31 +596,22 @@ fn a_project_in_a_subdirectory_annotates_repository_paths() {
         .file("README.md", "# monorepo\n")
         .file("app/src/lib.rs", "//! App.\n\npub fn run() {}\n")
         .build();
-    let in_app = |bin: &str, args: &[&str]| {
-        let mut command = p.bin(bin, args);
-        command
-            .current_dir(p.path("app"))
-            .env("SOURCE_DATE_EPOCH", EPOCH);
-        let out = run(&p, command);
-        assert_eq!(out.code, 0, "{args:?}: {}", out.both());
-        out.stdout
-    };
-    in_app("lexictl", &["init", "--yes"]);
-    in_app("lexictl", &["update"]);
-    commit(&p, "library");
-    p.git(&["checkout", "-qb", "pr"]);
+    p.lexictl(["init", "--yes"]).current_dir("app").success();
+    p.lexictl(["update"]).current_dir("app").success();
+    p.commit_all("library");
+    p.git(["checkout", "-qb", "pr"]).success();
     p.write("app/src/lib.rs", "//! App.\n\npub fn run(fast: bool) {}\n");
     p.write("README.md", "# monorepo, changed\n");
-    commit(&p, "fast");
+    p.commit_all("fast");
 
-    let github = in_app("lexictl", &["review", "main", "--format", "github"]);
-    assert!(
-        github.contains("::warning file=app/src/lib.rs,line=3,title=Interface changed without a design update::the public interface of src/lib.rs changed (changed: run)"),
-        "{github}"
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&in_app("lexictl", &["review", "main", "--format", "json"]))
-            .expect("json");
+    p.lexictl(["review", "main", "--format", "github"])
+        .current_dir("app")
+        .success()
+        .stdout_has("::warning file=app/src/lib.rs,line=3,title=Interface changed without a design update::the public interface of src/lib.rs changed (changed: run)");
+    let json = p
+        .lexictl(["review", "main", "--format", "json"])
+        .current_dir("app")
+        .json();
     assert_eq!(json["project_dir"], "app");
     assert_eq!(json["findings"][0]["file"], "src/lib.rs");
 }
@@ -617,16 +627,24 @@ fn odd_design_file_content_does_not_break_the_review() {
     let extra: String = (0..500).map(|i| format!("- note {i}\n")).collect();
     big = big.replace("## Dependencies", &format!("{extra}\n## Dependencies"));
     p.write(".lexibrary/src/parser/mod.rs.md", big);
-    commit(&p, "odd");
+    p.commit_all("odd");
 
-    let json = review_json(&p, &["main..HEAD"]);
+    let json = p
+        .lexictl(["review", "main..HEAD", "--format", "json"])
+        .success()
+        .no_stderr()
+        .json();
     let designs = json["design_files"].as_array().expect("design_files");
     assert_eq!(designs[0]["source"], "src/lib.rs");
     assert_eq!(designs[0]["diff"], serde_json::Value::Null);
     assert_eq!(designs[0]["diff_skipped"], "binary or not UTF-8");
     assert_eq!(designs[1]["diff"]["added"], 501);
     assert!(designs[1]["diff"]["omitted_lines"].as_u64().unwrap_or(0) > 400);
-    let markdown = review_ok(&p, &["main..HEAD"]);
+    let markdown = p
+        .lexictl(["review", "main..HEAD"])
+        .success()
+        .no_stderr()
+        .stdout;
     assert!(markdown.contains("more lines\n"), "{markdown}");
     assert!(
         markdown.contains("`.lexibrary/src/lib.rs.md`: no diff (binary or not UTF-8)"),

@@ -3,45 +3,41 @@
 
 use std::collections::BTreeMap;
 
-use crate::support::{project, redact_times, run, run_input, TestProject};
+use crate::support::{project, TestProject};
 
 const NOTES_REF: &str = "refs/notes/lexibrarian/stack";
 
 fn stack_project() -> TestProject {
-    let p = project().fixture("rust").build();
-    p.init();
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", "init"]);
+    let p = project().fixture("rust").init().build();
+    p.commit_all("init");
     p
 }
 
+/// Post a problem as agent-a; returns the new post's id.
 fn post(p: &TestProject, title: &str) -> String {
-    let out = run(
-        p,
-        p.lexi(&[
-            "stack",
-            "post",
-            "--title",
-            title,
-            "--tag",
-            "parser",
-            "--file",
-            "src/lib.rs",
-            "--problem",
-            "The lexer slices bytes.",
-            "--evidence",
-            "panicked at byte index 3",
-            "--author",
-            "agent-a",
-        ]),
-    );
-    assert_eq!(out.code, 0, "{}", out.both());
-    out.stdout
-        .split(':')
-        .next()
-        .unwrap()
-        .trim_start_matches("Created ")
-        .to_string()
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        title,
+        "--tag",
+        "parser",
+        "--file",
+        "src/lib.rs",
+        "--problem",
+        "The lexer slices bytes.",
+        "--evidence",
+        "panicked at byte index 3",
+        "--author",
+        "agent-a",
+    ])
+    .success()
+    .stdout
+    .split(':')
+    .next()
+    .expect("Created ST-nnn: …")
+    .trim_start_matches("Created ")
+    .to_string()
 }
 
 /// Every file under `.lexibrary/stack/` with its content.
@@ -50,29 +46,21 @@ fn stack_files(p: &TestProject) -> BTreeMap<String, String> {
     if let Ok(entries) = std::fs::read_dir(p.path(".lexibrary/stack")) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            files.insert(name, std::fs::read_to_string(entry.path()).unwrap());
+            files.insert(
+                name,
+                std::fs::read_to_string(entry.path()).expect("read a post"),
+            );
         }
     }
     files
 }
 
+/// The blob a post's notes hang on.
 fn anchor(p: &TestProject, id: &str) -> String {
-    let mut command = std::process::Command::new("git");
-    command
-        .args(["hash-object", "--stdin"])
-        .current_dir(&p.root)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped());
-    let mut child = command.spawn().unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(format!("lexibrarian:stack:{id}\n").as_bytes())
-        .unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout)
-        .unwrap()
+    p.git(["hash-object", "--stdin"])
+        .stdin(format!("lexibrarian:stack:{id}\n"))
+        .success()
+        .stdout
         .trim()
         .to_string()
 }
@@ -81,11 +69,7 @@ fn anchor(p: &TestProject, id: &str) -> String {
 fn a_post_answered_voted_and_accepted_reads_back() {
     let p = stack_project();
     assert_eq!(post(&p, "Lexer panics on unicode"), "ST-001");
-    let lexi = |args: &[&str]| {
-        let out = run(&p, p.lexi(args));
-        assert_eq!(out.code, 0, "{args:?}: {}", out.both());
-        out.stdout
-    };
+    let lexi = |args: &[&str]| p.lexi(args).success().stdout;
     assert_eq!(
         lexi(&[
             "stack",
@@ -139,20 +123,16 @@ fn a_post_answered_voted_and_accepted_reads_back() {
         lexi(&["stack", "accept", "ST-001", "--answer", "1", "--author", "agent-a"]),
         "Accepted A1; ST-001 is resolved\n"
     );
-    insta::assert_snapshot!(
-        "stack_view",
-        redact_times(&lexi(&["stack", "view", "ST-001"]))
-    );
+    let _snapshots = p.snapshots().times().bind();
+    insta::assert_snapshot!("stack_view", lexi(&["stack", "view", "ST-001"]));
     insta::assert_snapshot!(
         "stack_file",
-        redact_times(&stack_files(&p)["ST-001-lexer-panics-on-unicode.md"])
+        stack_files(&p)["ST-001-lexer-panics-on-unicode.md"]
     );
-    insta::assert_snapshot!(
-        "stack_history",
-        redact_times(&lexi(&["stack", "history", "ST-001"]))
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&lexi(&["stack", "view", "ST-001", "--format", "json"])).unwrap();
+    insta::assert_snapshot!("stack_history", lexi(&["stack", "history", "ST-001"]));
+    let json = p
+        .lexi(["stack", "view", "ST-001", "--format", "json"])
+        .json();
     assert_eq!(json["frontmatter"]["status"], "resolved");
     assert_eq!(json["answers"][1]["votes"], -1);
     assert_eq!(json["answers"][0]["accepted"], true);
@@ -170,28 +150,26 @@ fn a_post_answered_voted_and_accepted_reads_back() {
 fn a_post_level_downvote_keeps_its_comment() {
     let p = stack_project();
     post(&p, "Lexer panics");
-    let out = run(
-        &p,
-        p.lexi(&[
-            "stack",
-            "vote",
-            "ST-001",
-            "down",
-            "--comment",
-            "cannot reproduce on main",
-            "--author",
-            "agent-z",
-        ]),
-    );
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexi([
+        "stack",
+        "vote",
+        "ST-001",
+        "down",
+        "--comment",
+        "cannot reproduce on main",
+        "--author",
+        "agent-z",
+    ])
+    .success();
     let file = &stack_files(&p)["ST-001-lexer-panics.md"];
     assert!(
         file.contains("agent-z [downvote]:** cannot reproduce on main"),
         "{file}"
     );
     assert!(file.contains("votes: -1"), "{file}");
-    let view = run(&p, p.lexi(&["stack", "view", "ST-001", "--format", "json"]));
-    let json: serde_json::Value = serde_json::from_str(&view.stdout).unwrap();
+    let json = p
+        .lexi(["stack", "view", "ST-001", "--format", "json"])
+        .json();
     assert_eq!(json["comments"][0]["context"], "downvote");
     assert_eq!(json["comments"][0]["text"], "cannot reproduce on main");
 }
@@ -199,22 +177,24 @@ fn a_post_level_downvote_keeps_its_comment() {
 #[test]
 fn eight_parallel_posts_get_eight_distinct_ids() {
     let p = stack_project();
-    let commands: Vec<std::process::Command> = (0..8)
+    let posting: Vec<_> = (0..8)
         .map(|i| {
-            let command = p.lexi(&[
-                "stack",
-                "post",
-                "--title",
-                &format!("Problem {i}"),
-                "--problem",
-                &format!("problem {i}"),
-                "--evidence",
-                &format!("evidence {i}"),
-            ]);
-            command
+            p.lexi([
+                "stack".to_string(),
+                "post".into(),
+                "--title".into(),
+                format!("Problem {i}"),
+                "--problem".into(),
+                format!("problem {i}"),
+                "--evidence".into(),
+                format!("evidence {i}"),
+            ])
+            .spawn()
         })
         .collect();
-    run_all_at_once(commands);
+    for running in posting {
+        running.wait().success();
+    }
     let files = stack_files(&p);
     let ids: Vec<String> = files.keys().map(|name| name[..6].to_string()).collect();
     assert_eq!(
@@ -227,10 +207,8 @@ fn eight_parallel_posts_get_eight_distinct_ids() {
         let title_number = text
             .split("title: Problem ")
             .nth(1)
-            .unwrap()
-            .chars()
-            .next()
-            .unwrap();
+            .and_then(|rest| rest.chars().next())
+            .expect("a title with its number");
         assert!(text.contains(&format!("problem {title_number}")), "{text}");
         assert!(text.contains(&format!("evidence {title_number}")), "{text}");
     }
@@ -240,23 +218,25 @@ fn eight_parallel_posts_get_eight_distinct_ids() {
 fn sixteen_parallel_votes_are_all_counted_and_recorded() {
     let p = stack_project();
     post(&p, "Contended");
-    let commands: Vec<std::process::Command> = (0..16)
+    let voting: Vec<_> = (0..16)
         .map(|i| {
             let direction = if i % 4 == 0 { "down" } else { "up" };
-            let command = p.lexi(&[
-                "stack",
-                "vote",
-                "ST-001",
-                direction,
-                "--comment",
-                &format!("vote {i}"),
-                "--author",
-                &format!("agent-{i}"),
-            ]);
-            command
+            p.lexi([
+                "stack".to_string(),
+                "vote".into(),
+                "ST-001".into(),
+                direction.into(),
+                "--comment".into(),
+                format!("vote {i}"),
+                "--author".into(),
+                format!("agent-{i}"),
+            ])
+            .spawn()
         })
         .collect();
-    run_all_at_once(commands);
+    for running in voting {
+        running.wait().success();
+    }
     let file = &stack_files(&p)["ST-001-contended.md"];
     // 12 up, 4 down.
     assert!(file.contains("\nvotes: 8\n"), "{file}");
@@ -266,20 +246,24 @@ fn sixteen_parallel_votes_are_all_counted_and_recorded() {
             "comment {i} lost: {file}"
         );
     }
-    let note = p.git(&["notes", "--ref", NOTES_REF, "show", &anchor(&p, "ST-001")]);
+    let note = p
+        .git(["notes", "--ref", NOTES_REF, "show", &anchor(&p, "ST-001")])
+        .success()
+        .stdout;
     let votes: Vec<serde_json::Value> = note
         .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
+        .map(|line| serde_json::from_str(line).expect("one JSON event a line"))
         .filter(|event: &serde_json::Value| event["kind"] == "vote")
         .collect();
     assert_eq!(votes.len(), 16, "{note}");
-    let net: i64 = votes.iter().map(|v| v["delta"].as_i64().unwrap()).sum();
+    let net: i64 = votes
+        .iter()
+        .map(|v| v["delta"].as_i64().expect("a vote's delta"))
+        .sum();
     assert_eq!(net, 8);
-    let history = run(
-        &p,
-        p.lexi(&["stack", "history", "ST-001", "--format", "json"]),
-    );
-    let history: serde_json::Value = serde_json::from_str(&history.stdout).unwrap();
+    let history = p
+        .lexi(["stack", "history", "ST-001", "--format", "json"])
+        .json();
     assert_eq!(history["net_votes"], 8);
 }
 
@@ -287,16 +271,17 @@ fn sixteen_parallel_votes_are_all_counted_and_recorded() {
 fn history_interoperates_with_git_notes() {
     let p = stack_project();
     post(&p, "Interop");
-    run(
-        &p,
-        p.lexi(&["stack", "vote", "ST-001", "up", "--author", "agent-a"]),
-    );
+    p.lexi(["stack", "vote", "ST-001", "up", "--author", "agent-a"])
+        .success();
     let anchor = anchor(&p, "ST-001");
-    let shown = p.git(&["notes", "--ref", NOTES_REF, "show", &anchor]);
+    let shown = p
+        .git(["notes", "--ref", NOTES_REF, "show", &anchor])
+        .success()
+        .stdout;
     assert!(shown.contains("\"kind\":\"vote\""), "{shown}");
     // An event appended by plain git is read back by lexi.
     let foreign = r#"{"ts":"2030-01-01T00:00:00.000Z","v":1,"id":"fromgit","kind":"vote","post":"ST-001","delta":1,"author":"git-user"}"#;
-    p.git(&[
+    p.git([
         "notes",
         "--ref",
         NOTES_REF,
@@ -305,25 +290,20 @@ fn history_interoperates_with_git_notes() {
         "-m",
         foreign,
         &anchor,
-    ]);
-    let history = run(&p, p.lexi(&["stack", "history", "ST-001"]));
-    assert!(history.stdout.contains("by git-user"), "{}", history.both());
-    assert!(
-        history.stdout.contains("Net post votes from history: 2"),
-        "{}",
-        history.both()
-    );
+    ])
+    .success();
+    p.lexi(["stack", "history", "ST-001"])
+        .run()
+        .stdout_has("by git-user")
+        .stdout_has("Net post votes from history: 2");
 }
 
 #[test]
 fn outside_git_the_stack_works_without_history() {
-    let p = project().fixture("rust").no_git().build();
-    p.init();
+    let p = project().fixture("rust").no_git().init().build();
     post(&p, "No git");
-    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    let out = run(&p, p.lexi(&["stack", "history", "ST-001"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
+    let out = p.lexi(["stack", "history", "ST-001"]).success();
     assert!(
         out.stdout.starts_with(
             "History is unavailable for ST-001: this project is not in a git repository"
@@ -331,20 +311,19 @@ fn outside_git_the_stack_works_without_history() {
         "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("Net votes: 1."));
+    out.stdout_has("Net votes: 1.");
 }
 
 #[test]
 fn bad_input_is_refused_and_writes_nothing() {
     let p = stack_project();
     post(&p, "Target");
-    run(
-        &p,
-        p.lexi(&["stack", "answer", "ST-001", "--body", "An answer."]),
-    );
-    run(&p, p.lexi(&["stack", "accept", "ST-001", "--answer", "1"]));
+    p.lexi(["stack", "answer", "ST-001", "--body", "An answer."])
+        .success();
+    p.lexi(["stack", "accept", "ST-001", "--answer", "1"])
+        .success();
     let before = stack_files(&p);
-    let notes_before = p.git(&["rev-parse", NOTES_REF]);
+    let notes_before = p.git(["rev-parse", NOTES_REF]).success().stdout;
     let cases: &[(&[&str], &str)] = &[
         (&["stack", "vote", "ST-009", "up"], "no Stack post ST-009"),
         (
@@ -409,12 +388,13 @@ fn bad_input_is_refused_and_writes_nothing() {
         ),
     ];
     for (args, message) in cases {
-        let out = run(&p, p.lexi(args));
-        assert_eq!(out.code, 1, "{args:?}: {}", out.both());
-        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+        p.lexi(*args).code(1).stderr_has(message);
     }
     assert_eq!(stack_files(&p), before);
-    assert_eq!(p.git(&["rev-parse", NOTES_REF]), notes_before);
+    assert_eq!(
+        p.git(["rev-parse", NOTES_REF]).success().stdout,
+        notes_before
+    );
 }
 
 #[test]
@@ -424,40 +404,37 @@ fn a_malformed_post_is_named_with_its_line() {
     let path = ".lexibrary/stack/ST-001-broken.md";
     let text = p.read(path).replacen("votes: 0", "votes: [unclosed", 1);
     p.write(path, &text);
-    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
-    assert_eq!(out.code, 1);
+    let out = p.lexi(["stack", "vote", "ST-001", "up"]).code(1);
     assert!(
         out.stderr
             .starts_with("error: .lexibrary/stack/ST-001-broken.md:"),
         "{}",
         out.stderr
     );
-    assert!(out.stderr.contains("invalid frontmatter"), "{}", out.stderr);
+    out.stderr_has("invalid frontmatter");
     assert_eq!(p.read(path), text, "nothing written");
     // Listing still works and shows the problem instead of failing.
-    let list = run(&p, p.lexi(&["stack", "list"]));
-    assert_eq!(list.code, 0, "{}", list.both());
-    assert!(list.stdout.contains("cannot be read"), "{}", list.stdout);
+    p.lexi(["stack", "list"])
+        .success()
+        .stdout_has("cannot be read");
 }
 
 #[test]
 fn the_problem_can_come_from_stdin() {
     let p = stack_project();
-    let out = run_input(
-        &p,
-        p.lexi(&[
-            "stack",
-            "post",
-            "--title",
-            "Piped",
-            "--evidence",
-            "seen in CI",
-        ]),
-        "A long problem\nover two lines.\n",
-    );
-    assert_eq!(out.code, 0, "{}", out.both());
-    let view = run(&p, p.lexi(&["stack", "view", "ST-001", "--format", "json"]));
-    let json: serde_json::Value = serde_json::from_str(&view.stdout).unwrap();
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Piped",
+        "--evidence",
+        "seen in CI",
+    ])
+    .stdin("A long problem\nover two lines.\n")
+    .success();
+    let json = p
+        .lexi(["stack", "view", "ST-001", "--format", "json"])
+        .json();
     assert_eq!(json["problem"], "A long problem\nover two lines.");
 }
 
@@ -471,40 +448,16 @@ fn posts_from_two_clones_sharing_an_id_are_refused_and_votes_follow_history() {
         ".lexibrary/stack/ST-001-other.md",
         first.replace("title: First", "title: Other"),
     );
-    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr.contains("ST-001 is used by 2 posts"),
-        "{}",
-        out.stderr
-    );
-    std::fs::remove_file(p.path(".lexibrary/stack/ST-001-other.md")).unwrap();
+    p.lexi(["stack", "vote", "ST-001", "up"])
+        .code(1)
+        .stderr_has("ST-001 is used by 2 posts");
+    std::fs::remove_file(p.path(".lexibrary/stack/ST-001-other.md")).expect("remove the copy");
     // Two upvotes recorded, but a merge left `votes: 1` in the frontmatter: the next vote repairs it.
-    run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
-    run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
     let path = ".lexibrary/stack/ST-001-first.md";
     p.write(path, p.read(path).replace("votes: 2", "votes: 1"));
-    let out = run(&p, p.lexi(&["stack", "vote", "ST-001", "up"]));
-    assert_eq!(out.stdout, "ST-001: ▲3\n");
-}
-
-/// Start every command, then wait for all of them; each must succeed.
-fn run_all_at_once(commands: Vec<std::process::Command>) {
-    let children: Vec<_> = commands
-        .into_iter()
-        .map(|mut command| {
-            command
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped());
-            command.spawn().unwrap()
-        })
-        .collect();
-    for child in children {
-        let output = child.wait_with_output().unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    }
+    p.lexi(["stack", "vote", "ST-001", "up"])
+        .run()
+        .stdout_is("ST-001: ▲3\n");
 }

@@ -3,25 +3,14 @@
 //! `--watch`, which stops cleanly on SIGINT/SIGTERM, and its interval syntax.
 
 use std::io::BufRead;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::support::{project, redact_times, run, Run, TestProject};
-
-/// A fixed `generated:` time so output is byte-comparable.
-const EPOCH: &str = "1768473000";
+use crate::support::{project, Output, TestProject};
 
 /// How long a test waits for a watching process before it gives up.
 const PATIENCE: Duration = Duration::from_secs(60);
-
-fn sweep(p: &TestProject, args: &[&str]) -> Run {
-    let mut command = p.lexictl(&[&["sweep"], args].concat());
-    command.env("SOURCE_DATE_EPOCH", EPOCH);
-    let out = run(p, command);
-    assert_eq!(out.code, 0, "{}", out.both());
-    out
-}
 
 /// Give `rel` (a file or directory) a modification time of now, explicitly, so the test never
 /// depends on how coarse the file system's clock is.
@@ -34,21 +23,21 @@ fn touch(p: &TestProject, rel: &str) {
         .unwrap_or_else(|err| panic!("set mtime of {rel}: {err}"));
 }
 
-fn first_line(out: &Run) -> &str {
+fn first_line(out: &Output) -> &str {
     out.stdout.lines().next().unwrap_or("")
 }
 
 #[test]
 fn the_first_sweep_runs_then_sweeps_skip_until_a_file_changes() {
-    let p = project().fixture("rust").build();
-    p.init();
-    let first = sweep(&p, &[]);
-    insta::assert_snapshot!("sweep_first", redact_times(&first.both()));
+    let p = project().fixture("rust").init().build();
+    let _snapshots = p.snapshots().times().bind();
+    let first = p.lexictl(["sweep"]).success();
+    insta::assert_snapshot!("sweep_first", first.both());
     assert!(p.exists(".lexibrary/src/lib.rs.md"));
 
     // The update's own writes to .lexibrary/ do not count as changes.
-    let skipped = sweep(&p, &[]);
-    insta::assert_snapshot!("sweep_skipped", redact_times(&skipped.both()));
+    let skipped = p.lexictl(["sweep"]).success();
+    insta::assert_snapshot!("sweep_skipped", skipped.both());
 
     p.write(
         "src/lib.rs",
@@ -56,10 +45,10 @@ fn the_first_sweep_runs_then_sweeps_skip_until_a_file_changes() {
             .replace("Ok(ast.value())", "Ok(ast.value() + 0)"),
     );
     touch(&p, "src/lib.rs");
-    let edited = sweep(&p, &[]);
-    insta::assert_snapshot!("sweep_after_edit", redact_times(&edited.both()));
+    let edited = p.lexictl(["sweep"]).success();
+    insta::assert_snapshot!("sweep_after_edit", edited.both());
 
-    let again = sweep(&p, &[]);
+    let again = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&again).contains("nothing changed since the last sweep at"),
         "{}",
@@ -69,12 +58,10 @@ fn the_first_sweep_runs_then_sweeps_skip_until_a_file_changes() {
 
 #[test]
 fn a_new_mtime_alone_makes_a_sweep_run_an_update_that_finds_nothing() {
-    let p = project().fixture("rust").build();
-    p.init();
-    sweep(&p, &[]);
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["sweep"]).success();
     touch(&p, "src/parser/lexer.rs");
-    let out = sweep(&p, &["--format", "json"]);
-    let value: serde_json::Value = serde_json::from_str(&out.stdout).expect("valid JSON");
+    let value = p.lexictl(["sweep", "--format", "json"]).json();
     assert_eq!(value["ran"], true, "{value}");
     assert_eq!(value["reason"], "changed");
     assert_eq!(value["changed_count"], 1);
@@ -82,8 +69,7 @@ fn a_new_mtime_alone_makes_a_sweep_run_an_update_that_finds_nothing() {
     assert_eq!(value["update"]["counts"]["UNCHANGED"], 3, "{value}");
     assert_eq!(value["update"]["design_files_written"], 0);
 
-    let skipped = sweep(&p, &["--format", "json"]);
-    let value: serde_json::Value = serde_json::from_str(&skipped.stdout).expect("valid JSON");
+    let value = p.lexictl(["sweep", "--format", "json"]).json();
     assert_eq!(value["ran"], false, "{value}");
     assert_eq!(value["reason"], "unchanged");
     assert!(value.get("update").is_none(), "{value}");
@@ -94,12 +80,11 @@ fn a_new_mtime_alone_makes_a_sweep_run_an_update_that_finds_nothing() {
 
 #[test]
 fn a_deleted_file_counts_as_a_change() {
-    let p = project().fixture("rust").build();
-    p.init();
-    sweep(&p, &[]);
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["sweep"]).success();
     std::fs::remove_file(p.path("src/parser/lexer.rs")).expect("remove");
     touch(&p, "src/parser");
-    let out = sweep(&p, &[]);
+    let out = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&out).starts_with("lexictl sweep: src/parser changed since the last sweep at"),
         "{}",
@@ -115,9 +100,8 @@ fn a_deleted_file_counts_as_a_change() {
 
 #[test]
 fn an_agent_edit_to_the_library_counts_as_a_change() {
-    let p = project().fixture("rust").build();
-    p.init();
-    sweep(&p, &[]);
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["sweep"]).success();
     let design = ".lexibrary/src/lib.rs.md";
     p.write(
         design,
@@ -127,7 +111,7 @@ fn an_agent_edit_to_the_library_counts_as_a_change() {
         ),
     );
     touch(&p, design);
-    let out = sweep(&p, &[]);
+    let out = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&out).contains(".lexibrary/src/lib.rs.md"),
         "{}",
@@ -140,7 +124,7 @@ fn an_agent_edit_to_the_library_counts_as_a_change() {
     );
     assert!(p.read(design).contains("Hand-written."));
     // The footer refresh the sweep wrote is not itself a change.
-    let again = sweep(&p, &[]);
+    let again = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&again).contains("nothing changed"),
         "{}",
@@ -150,47 +134,37 @@ fn an_agent_edit_to_the_library_counts_as_a_change() {
 
 #[test]
 fn every_sweep_runs_when_skip_if_unchanged_is_off() {
-    let p = project().fixture("rust").build();
-    p.init();
-    let config = p.read(".lexibrary/config.yaml");
-    p.write(
-        ".lexibrary/config.yaml",
-        format!("{config}daemon:\n  sweep_skip_if_unchanged: false\n"),
-    );
-    sweep(&p, &[]);
-    let out = sweep(&p, &[]);
+    let p = project().fixture("rust").init().build();
+    p.config("daemon:\n  sweep_skip_if_unchanged: false\n");
+    p.lexictl(["sweep"]).success();
+    let out = p.lexictl(["sweep"]).success();
     assert_eq!(
         first_line(&out),
         "lexictl sweep: daemon.sweep_skip_if_unchanged is false — updating",
         "{}",
         out.both()
     );
-    assert!(
-        out.stdout.contains("lexictl update (full)"),
-        "{}",
-        out.both()
-    );
+    out.stdout_has("lexictl update (full)");
 }
 
 #[test]
 fn sweeps_work_outside_git_with_their_record_in_the_cache() {
-    let p = project().fixture("rust").no_git().build();
-    p.init();
-    let first = sweep(&p, &[]);
+    let p = project().fixture("rust").no_git().init().build();
+    let first = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&first).contains("no sweep has run"),
         "{}",
         first.both()
     );
     assert!(p.exists(".lexibrary/.cache/state/state.json"));
-    let skipped = sweep(&p, &[]);
+    let skipped = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&skipped).contains("nothing changed"),
         "{}",
         skipped.both()
     );
     touch(&p, "Cargo.toml");
-    let out = sweep(&p, &[]);
+    let out = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&out).starts_with("lexictl sweep: Cargo.toml changed since"),
         "{}",
@@ -201,15 +175,14 @@ fn sweeps_work_outside_git_with_their_record_in_the_cache() {
 #[test]
 fn sweeping_outside_a_project_fails_with_advice() {
     let p = project().build();
-    let out = run(&p, p.lexictl(&["sweep"]));
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(out.stderr.contains("run `lexictl init`"), "{}", out.both());
+    p.lexictl(["sweep"])
+        .code(1)
+        .stderr_has("run `lexictl init`");
 }
 
 #[test]
 fn bad_intervals_are_usage_errors() {
-    let p = project().fixture("rust").build();
-    p.init();
+    let p = project().fixture("rust").init().build();
     let mut both = String::new();
     for args in [
         &["--watch", "--interval", "0"][..],
@@ -217,9 +190,8 @@ fn bad_intervals_are_usage_errors() {
         &["--watch", "--interval", "1.5h"],
         &["--interval", "5m"],
     ] {
-        let out = run(&p, p.lexictl(&[&["sweep"], args].concat()));
-        assert_eq!(out.code, 1, "{}", out.both());
-        assert!(out.stdout.is_empty(), "{}", out.both());
+        let out = p.lexictl(["sweep"].iter().chain(args)).code(1);
+        out.stdout_is("");
         both.push_str(&format!(
             "$ lexictl sweep {}\n{}\n",
             args.join(" "),
@@ -229,36 +201,25 @@ fn bad_intervals_are_usage_errors() {
     insta::assert_snapshot!("sweep_bad_intervals", both);
 
     // A zero interval in the config is refused before anything runs.
-    let config = p.read(".lexibrary/config.yaml");
-    p.write(
-        ".lexibrary/config.yaml",
-        format!("{config}daemon:\n  sweep_interval_seconds: 0\n"),
-    );
-    let out = run(&p, p.lexictl(&["sweep", "--watch"]));
-    assert_eq!(out.code, 1, "{}", out.both());
-    assert!(
-        out.stderr
-            .contains("daemon.sweep_interval_seconds in .lexibrary/config.yaml is 0"),
-        "{}",
-        out.both()
-    );
+    p.config("daemon:\n  sweep_interval_seconds: 0\n");
+    p.lexictl(["sweep", "--watch"])
+        .code(1)
+        .stderr_has("daemon.sweep_interval_seconds in .lexibrary/config.yaml is 0");
 }
 
 /// A `lexictl sweep --watch` in the background, its stdout read line by line on a thread.
-struct Watching {
+struct Watching<'p> {
+    p: &'p TestProject,
     child: Child,
     lines: mpsc::Receiver<String>,
 }
 
-impl Watching {
-    fn start(p: &TestProject, args: &[&str]) -> Watching {
-        let mut command = p.lexictl(&[&["sweep", "--watch", "--interval", "1h"], args].concat());
-        command
-            .env("SOURCE_DATE_EPOCH", EPOCH)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().expect("spawn lexictl sweep --watch");
+impl<'p> Watching<'p> {
+    fn start(p: &'p TestProject, args: &[&str]) -> Watching<'p> {
+        let mut child = p
+            .lexictl(["sweep", "--watch", "--interval", "1h"].iter().chain(args))
+            .spawn()
+            .child;
         let stdout = child.stdout.take().expect("piped stdout");
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -269,7 +230,7 @@ impl Watching {
                 }
             }
         });
-        Watching { child, lines }
+        Watching { p, child, lines }
     }
 
     /// Stdout lines up to and including the first one `done` accepts.
@@ -296,12 +257,9 @@ impl Watching {
 
     /// Send `signal` (`INT`, `TERM`) with kill(1), then wait (bounded) for the exit.
     fn stop_with(mut self, signal: &str) -> (i32, String) {
-        let status = std::process::Command::new("kill")
-            .arg(format!("-{signal}"))
-            .arg(self.child.id().to_string())
-            .status()
-            .expect("run kill");
-        assert!(status.success(), "kill -{signal} failed");
+        self.p
+            .cmd("kill", [format!("-{signal}"), self.child.id().to_string()])
+            .success();
         let deadline = Instant::now() + PATIENCE;
         let code = loop {
             match self.child.try_wait().expect("wait for the sweep") {
@@ -324,8 +282,7 @@ impl Watching {
 
 #[test]
 fn watch_stops_cleanly_on_sigint_without_waiting_out_the_interval() {
-    let p = project().fixture("rust").build();
-    p.init();
+    let p = project().fixture("rust").init().build();
     let mut watching = Watching::start(&p, &[]);
     let lines = watching.read_until(|line| line.starts_with("wrote "));
     assert!(
@@ -350,7 +307,7 @@ fn watch_stops_cleanly_on_sigint_without_waiting_out_the_interval() {
         "{stderr}"
     );
     // The sweep it ran was recorded: the next one skips.
-    let out = sweep(&p, &[]);
+    let out = p.lexictl(["sweep"]).success();
     assert!(
         first_line(&out).contains("nothing changed"),
         "{}",
@@ -360,9 +317,8 @@ fn watch_stops_cleanly_on_sigint_without_waiting_out_the_interval() {
 
 #[test]
 fn watch_prints_json_lines_and_stops_on_sigterm() {
-    let p = project().fixture("rust").build();
-    p.init();
-    sweep(&p, &[]);
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["sweep"]).success();
     let mut watching = Watching::start(&p, &["--format", "json"]);
     let lines = watching.read_until(|_| true);
     let value: serde_json::Value = serde_json::from_str(&lines[0]).expect("one JSON object a line");

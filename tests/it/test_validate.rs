@@ -1,7 +1,7 @@
 //! `lexictl validate` and `lexictl status`: a clean library passes; a library seeded with one
 //! instance of every problem reports each once, with the right check id and tier.
 
-use crate::support::{project, run, TestProject};
+use crate::support::{project, TestProject};
 
 fn clean() -> TestProject {
     let p = project()
@@ -9,18 +9,11 @@ fn clean() -> TestProject {
         .file("src/a.rs", "//! A.\npub fn a() {}\n")
         .file("src/b.rs", "//! B.\npub fn b() {}\n")
         .file("src/c.rs", "//! C.\npub fn c() {}\n")
+        .init()
         .build();
-    p.init();
-    let out = run(&p, p.lexictl(&["update"]));
-    assert_eq!(out.code, 0, "{}", out.both());
-    p.git(&["add", "-A"]);
-    p.git(&["commit", "-qm", "library"]);
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
     p
-}
-
-fn lexi_ok(p: &TestProject, args: &[&str]) {
-    let out = run(p, p.lexi(args));
-    assert_eq!(out.code, 0, "{args:?}: {}", out.both());
 }
 
 fn edit(p: &TestProject, rel: &str, from: &str, to: &str) {
@@ -35,21 +28,14 @@ fn edit(p: &TestProject, rel: &str, from: &str, to: &str) {
 #[test]
 fn a_clean_library_passes() {
     let p = clean();
-    let out = run(&p, p.lexictl(&["validate", "--severity", "info"]));
-    assert_eq!(out.code, 0, "{}", out.both());
+    let out = p.lexictl(["validate", "--severity", "info"]).success();
     assert!(
         out.stdout
             .starts_with("lexictl validate: 0 errors, 0 warnings, 0 info"),
         "{}",
         out.stdout
     );
-    let status = run(&p, p.lexictl(&["status", "--quiet"]));
-    assert_eq!(
-        (status.code, status.stdout.as_str()),
-        (0, ""),
-        "{}",
-        status.both()
-    );
+    p.lexictl(["status", "--quiet"]).success().stdout_is("");
 }
 
 #[test]
@@ -58,7 +44,8 @@ fn every_problem_is_reported_once_with_its_check_id() {
     // Concepts: one linked and healthy, one orphan, one deprecated without successor, one
     // incomplete, one over budget, one holding a secret.
     p.write(".lexibrary/concepts/Parsing.md", "---\ntitle: Parsing\naliases: [parser]\ntags: [parser]\nstatus: active\n---\n\n## Summary\n\nRecursive descent.\n");
-    lexi_ok(&p, &["concept", "link", "src/lib.rs", "Parsing"]);
+    p.lexi(["concept", "link", "src/lib.rs", "Parsing"])
+        .success();
     p.write(".lexibrary/concepts/Orphan.md", "---\ntitle: Orphan\naliases: [lonely]\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nNobody links here.\n");
     p.write(".lexibrary/concepts/Old.md", "---\ntitle: Old\naliases: [legacy]\ntags: [misc]\nstatus: deprecated\n---\n\n## Summary\n\nGone. See [[Parsing]].\n");
     p.write(".lexibrary/concepts/Thin.md", "---\ntitle: Thin\ntags: [misc]\nstatus: active\n---\n\n## Summary\n\nNo aliases. [[Old]] [[Big]] [[Leaky]]\n");
@@ -111,26 +98,24 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "src/lib.rs",
         format!("{}\npub fn added() {{}}\n", p.read("src/lib.rs")),
     );
-    std::fs::remove_file(p.path("src/c.rs")).unwrap();
+    std::fs::remove_file(p.path("src/c.rs")).expect("remove src/c.rs");
     p.write("src/d.rs", "pub fn d() {}\n");
     // Stack: a post with a missing file, a duplicate id, a score that disagrees with its history.
-    lexi_ok(
-        &p,
-        &[
-            "stack",
-            "post",
-            "--title",
-            "Lexer",
-            "--file",
-            "src/a.rs",
-            "--concept",
-            "Parsing",
-            "--problem",
-            "p",
-            "--evidence",
-            "e",
-        ],
-    );
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Lexer",
+        "--file",
+        "src/a.rs",
+        "--concept",
+        "Parsing",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
     let post = ".lexibrary/stack/ST-001-lexer.md";
     p.write(
         ".lexibrary/stack/ST-001-copy.md",
@@ -138,15 +123,13 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     edit(&p, post, "- src/a.rs", "- src/a.rs\n  - src/missing.rs");
     edit(&p, post, "votes: 0", "votes: 5");
-    let out = run(
-        &p,
-        p.lexictl(&["validate", "--severity", "info", "--format", "json"]),
-    );
-    assert_eq!(out.code, 2, "{}", out.both());
-    let report: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let out = p
+        .lexictl(["validate", "--severity", "info", "--format", "json"])
+        .code(2);
+    let report = out.json();
     let found: Vec<String> = report["issues"]
         .as_array()
-        .unwrap()
+        .expect("issues")
         .iter()
         .map(|issue| {
             let line = issue["line"]
@@ -155,9 +138,9 @@ fn every_problem_is_reported_once_with_its_check_id() {
                 .unwrap_or_default();
             format!(
                 "{:<8} {:<30} {}{line}",
-                issue["severity"].as_str().unwrap(),
-                issue["check"].as_str().unwrap(),
-                issue["file"].as_str().unwrap()
+                issue["severity"].as_str().unwrap_or("?"),
+                issue["check"].as_str().unwrap_or("?"),
+                issue["file"].as_str().unwrap_or("?")
             )
         })
         .collect();
@@ -171,13 +154,13 @@ fn every_problem_is_reported_once_with_its_check_id() {
         );
     }
     // The secret's value is never printed.
-    assert!(!out.stdout.contains("AKIAIOSFODNN7EXAMPLE"));
+    out.stdout_lacks("AKIAIOSFODNN7EXAMPLE");
     // Tiers filter; errors only still exits 2.
-    let errors = run(&p, p.lexictl(&["validate", "--severity", "error"]));
-    assert_eq!(errors.code, 2);
-    assert!(!errors.stdout.contains("Warnings"), "{}", errors.stdout);
+    p.lexictl(["validate", "--severity", "error"])
+        .code(2)
+        .stdout_lacks("Warnings");
     // GitHub annotations, one per finding.
-    let github = run(&p, p.lexictl(&["validate", "--format", "github"]));
+    let github = p.lexictl(["validate", "--format", "github"]).run();
     assert!(
         github
             .stdout
@@ -186,41 +169,28 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "{}",
         github.stdout
     );
-    assert!(
-        github
-            .stdout
-            .contains("title=lexibrarian broken-wikilink::[[Nowhere]] does not resolve"),
-        "{}",
-        github.stdout
-    );
+    github.stdout_has("title=lexibrarian broken-wikilink::[[Nowhere]] does not resolve");
     // JSON stays valid through a pipe.
-    let piped = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "{} validate --format json | cat",
-            crate::support::bin_dir().join("lexictl").display()
-        ))
-        .current_dir(&p.root)
-        .output()
-        .unwrap();
-    assert!(serde_json::from_slice::<serde_json::Value>(&piped.stdout).is_ok());
+    p.cmd("sh", ["-c", "lexictl validate --format json | cat"])
+        .success()
+        .json();
     // Validate is read-only.
     assert!(p
-        .git(&["status", "--porcelain"])
+        .git(["status", "--porcelain"])
+        .success()
+        .stdout
         .lines()
         .all(|line| !line.contains(".lexibrary/src/lib.rs.md") || line.starts_with(" M")));
     // Status reflects it.
-    let status = run(&p, p.lexictl(&["status", "--quiet"]));
-    assert_eq!(status.code, 2);
+    let status = p.lexictl(["status", "--quiet"]).code(2);
     assert!(
         status.stdout.starts_with("lexibrarian: ") && status.stdout.contains(" stale"),
         "{}",
         status.stdout
     );
-    let full = run(&p, p.lexictl(&["status", "--format", "json"]));
-    let json: serde_json::Value = serde_json::from_str(&full.stdout).unwrap();
+    let json = p.lexictl(["status", "--format", "json"]).run().json();
     assert_eq!(json["healthy"], false);
-    assert_eq!(json["status"]["stale"], 3, "{}", full.stdout);
+    assert_eq!(json["status"]["stale"], 3, "{json}");
     assert_eq!(json["status"]["concepts"]["active"], 5);
     assert_eq!(json["status"]["concepts"]["deprecated"], 1);
 }
@@ -228,19 +198,10 @@ fn every_problem_is_reported_once_with_its_check_id() {
 #[test]
 fn format_github_is_refused_where_it_means_nothing() {
     let p = clean();
-    let out = run(&p, p.lexi(&["lookup", "src/lib.rs", "--format", "github"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr.contains("invalid value 'github'"),
-        "{}",
-        out.stderr
-    );
-    let out = run(&p, p.lexictl(&["status", "--format", "github"]));
-    assert_eq!(out.code, 1);
-    assert!(
-        out.stderr
-            .contains("`--format github` is only for `lexictl validate` and `lexictl review`"),
-        "{}",
-        out.stderr
-    );
+    p.lexi(["lookup", "src/lib.rs", "--format", "github"])
+        .code(1)
+        .stderr_has("invalid value 'github'");
+    p.lexictl(["status", "--format", "github"])
+        .code(1)
+        .stderr_has("`--format github` is only for `lexictl validate` and `lexictl review`");
 }
