@@ -45,3 +45,9 @@ pub mod source;
 pub mod tokens;
 pub mod tsv;
 pub mod workspace;
+
+/// The hermetic environment for child processes, shared with the integration tests and benches
+/// (tests/common/hermetic.rs); the unit tests that run `git` use it.
+#[cfg(test)]
+#[path = "../tests/common/hermetic.rs"]
+mod hermetic;

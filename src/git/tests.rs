@@ -2,35 +2,28 @@
 //! directories.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use super::{Change, GitError, GitRepo, Oid};
+use crate::hermetic::{self, Hermetic};
 
-/// A temporary repository driven through the `git` command line.
+/// A temporary repository driven through the `git` command line, in the hermetic environment.
 struct Fixture {
     tmp: tempfile::TempDir,
     root: PathBuf,
+    env: Hermetic,
 }
 
-fn git_command(dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = Command::new("git");
-    cmd.current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "Test Author")
-        .env("GIT_AUTHOR_EMAIL", "author@example.com")
-        .env("GIT_COMMITTER_NAME", "Test Committer")
-        .env("GIT_COMMITTER_EMAIL", "committer@example.com")
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .env_remove("GIT_INDEX_FILE");
-    cmd
+/// A hermetic environment with its home in `tmp`. The test process also forgets any repository
+/// it was started in (a git hook's `GIT_INDEX_FILE`), which gix would honour in-process.
+fn hermetic(tmp: &Path) -> Hermetic {
+    hermetic::forget_outer_repository();
+    Hermetic::new(tmp.join("home"))
 }
 
 /// Run git in `dir`, which must succeed; returns trimmed stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = git_command(dir, args).output().expect("run git");
+fn git(env: &Hermetic, dir: &Path, args: &[&str]) -> String {
+    let out = git_output(env, dir, args);
     assert!(
         out.status.success(),
         "git {args:?} failed: {}",
@@ -43,21 +36,35 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// Run git in `dir`, allowing failure.
-fn git_output(dir: &Path, args: &[&str]) -> Output {
-    git_command(dir, args).output().expect("run git")
+fn git_output(env: &Hermetic, dir: &Path, args: &[&str]) -> Output {
+    env.command("git")
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("run git")
 }
 
 impl Fixture {
     fn new() -> Fixture {
         let tmp = tempfile::tempdir().expect("tempdir");
+        let env = hermetic(tmp.path());
         let root = tmp.path().join("repo");
         std::fs::create_dir(&root).expect("mkdir");
-        git(&root, &["init", "-q", "-b", "main"]);
-        Fixture { tmp, root }
+        git(&env, &root, &["init", "-q", "-b", "main"]);
+        Fixture { tmp, root, env }
     }
 
     fn git(&self, args: &[&str]) -> String {
-        git(&self.root, args)
+        git(&self.env, &self.root, args)
+    }
+
+    /// Run git in `dir` (another repository or worktree of this fixture).
+    fn git_in(&self, dir: &Path, args: &[&str]) -> String {
+        git(&self.env, dir, args)
+    }
+
+    fn git_output(&self, args: &[&str]) -> Output {
+        git_output(&self.env, &self.root, args)
     }
 
     fn write(&self, rel: &str, content: &str) {
@@ -121,6 +128,7 @@ fn discover_outside_a_repository_is_none() {
 fn discover_bare_repository_is_none() {
     let tmp = tempfile::tempdir().expect("tempdir");
     git(
+        &hermetic(tmp.path()),
         tmp.path(),
         &["init", "-q", "--bare", "-b", "main", "bare.git"],
     );
@@ -374,7 +382,7 @@ fn shallow_boundary_commit_is_treated_as_root() {
     fx.commit_all("two");
     let url = format!("file://{}", fx.root.display());
     let shallow = fx.tmp.path().join("shallow");
-    git(
+    fx.git_in(
         fx.tmp.path(),
         &[
             "clone",
@@ -584,8 +592,8 @@ fn dirty_combines_staged_and_unstaged_states() {
 }
 
 /// `git rev-parse --git-path lexibrarian` run in `dir`, made absolute and canonical.
-fn git_path_lexibrarian(dir: &Path) -> PathBuf {
-    let printed = PathBuf::from(git(dir, &["rev-parse", "--git-path", "lexibrarian"]));
+fn git_path_lexibrarian(fx: &Fixture, dir: &Path) -> PathBuf {
+    let printed = PathBuf::from(fx.git_in(dir, &["rev-parse", "--git-path", "lexibrarian"]));
     canonical_state_dir(&dir.join(printed))
 }
 
@@ -607,7 +615,10 @@ fn state_dir_matches_git_in_repo_and_linked_worktree() {
     let repo = fx.open();
     let dir = repo.state_dir();
     assert!(dir.is_absolute());
-    assert_eq!(canonical_state_dir(&dir), git_path_lexibrarian(&fx.root));
+    assert_eq!(
+        canonical_state_dir(&dir),
+        git_path_lexibrarian(&fx, &fx.root)
+    );
     assert_eq!(
         canonical_state_dir(&dir),
         fx.root
@@ -635,7 +646,10 @@ fn state_dir_matches_git_in_repo_and_linked_worktree() {
     );
     let linked_dir = linked.state_dir();
     assert!(linked_dir.is_absolute());
-    assert_eq!(canonical_state_dir(&linked_dir), git_path_lexibrarian(&wt));
+    assert_eq!(
+        canonical_state_dir(&linked_dir),
+        git_path_lexibrarian(&fx, &wt)
+    );
     assert!(linked_dir.to_string_lossy().contains("worktrees"));
     assert_ne!(canonical_state_dir(&linked_dir), canonical_state_dir(&dir));
     // The linked worktree sees its own HEAD and status.
@@ -666,7 +680,7 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     let repo = fx.open();
     assert!(!repo.operation_in_progress());
 
-    let out = git_output(&fx.root, &["cherry-pick", &other.to_hex()]);
+    let out = fx.git_output(&["cherry-pick", &other.to_hex()]);
     assert!(!out.status.success(), "cherry-pick should conflict");
     assert!(repo.operation_in_progress());
     // Status still works with a conflicted index.
@@ -678,7 +692,7 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     fx.git(&["cherry-pick", "--abort"]);
     assert!(!repo.operation_in_progress());
 
-    let out = git_output(&fx.root, &["merge", "-q", "other"]);
+    let out = fx.git_output(&["merge", "-q", "other"]);
     assert!(!out.status.success(), "merge should conflict");
     assert!(repo.operation_in_progress());
     fx.git(&["merge", "--abort"]);
@@ -713,7 +727,7 @@ fn tracked_paths_and_global_excludes() {
     let repo = fx.open();
     assert!(repo.is_tracked("a.rs"));
     assert!(!repo.is_tracked("b.rs"));
-    // The fixture's git runs with GIT_CONFIG_GLOBAL=/dev/null; the process environment decides
+    // The fixture's git runs with its own GIT_CONFIG_GLOBAL; the process environment decides
     // the XDG default, so only check the config key here.
     fx.git(&["config", "core.excludesFile", "/tmp/nonexistent-excludes"]);
     assert!(fx.open().has_global_excludes());
