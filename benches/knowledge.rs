@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use lexibrarian::hash::sha256_hex;
@@ -20,11 +21,24 @@ use lexibrarian::library::design_file::{sections, DesignFile};
 use lexibrarian::library::footer::Footer;
 use lexibrarian::library::markdown::Section;
 
+#[path = "../tests/common/hermetic.rs"]
+mod hermetic;
+
+/// The hermetic environment of every command (tests/common/hermetic.rs); `main` sets it.
+static ENV: OnceLock<hermetic::Hermetic> = OnceLock::new();
+
+/// `program` in the hermetic environment.
+fn command(program: &str) -> Command {
+    ENV.get().expect("main sets ENV").command(program)
+}
+
 const TAGS: &[&str] = &[
     "auth", "billing", "parser", "storage", "network", "ui", "cache", "search",
 ];
 
 fn main() {
+    let home = tempfile::tempdir().expect("temp dir for the home");
+    let _ = ENV.set(hermetic::Hermetic::new(home.path()));
     let (mut designs, mut concepts, mut posts, mut runs) =
         (20_000usize, 500usize, 1_000usize, 21usize);
     let mut keep: Option<String> = None;
@@ -91,7 +105,7 @@ fn main() {
     // `lexictl update` has filled the engine's cache (status reads it).
     let lexictl = env!("CARGO_BIN_EXE_lexictl");
     let started = Instant::now();
-    let status = Command::new(lexictl)
+    let status = command(lexictl)
         .args(["update"])
         .current_dir(root)
         .stdout(Stdio::null())
@@ -137,7 +151,7 @@ fn ms(d: Duration) -> f64 {
 
 fn time(lexi: &str, root: &Path, args: &[String]) -> Duration {
     let started = Instant::now();
-    let status = Command::new(lexi)
+    let status = command(lexi)
         .args(args)
         .current_dir(root)
         .stdout(Stdio::null())
@@ -152,7 +166,7 @@ fn time(lexi: &str, root: &Path, args: &[String]) -> Duration {
 /// Wall time of a command that may exit 2 (findings), but not 1 (errors).
 fn time_any_exit(program: &str, root: &Path, args: &[&str]) -> Duration {
     let started = Instant::now();
-    let status = Command::new(program)
+    let status = command(program)
         .args(args)
         .current_dir(root)
         .stdout(Stdio::null())

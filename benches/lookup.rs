@@ -10,6 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use lexibrarian::hash::sha256_hex;
@@ -18,7 +19,20 @@ use lexibrarian::library::design_file::{sections, DesignFile};
 use lexibrarian::library::footer::Footer;
 use lexibrarian::library::markdown::Section;
 
+#[path = "../tests/common/hermetic.rs"]
+mod hermetic;
+
+/// The hermetic environment of every command (tests/common/hermetic.rs); `main` sets it.
+static ENV: OnceLock<hermetic::Hermetic> = OnceLock::new();
+
+/// `program` in the hermetic environment.
+fn command(program: &str) -> Command {
+    ENV.get().expect("main sets ENV").command(program)
+}
+
 fn main() {
+    let home = tempfile::tempdir().expect("temp dir for the home");
+    let _ = ENV.set(hermetic::Hermetic::new(home.path()));
     let mut files = 20_000usize;
     let mut runs = 200usize;
     let mut args = std::env::args().skip(1);
@@ -65,7 +79,7 @@ fn main() {
 
 fn spawn(lexi: &str, root: &Path, source: &str) -> Duration {
     let started = Instant::now();
-    let status = Command::new(lexi)
+    let status = command(lexi)
         .args(["lookup", source])
         .current_dir(root)
         .stdout(Stdio::null())

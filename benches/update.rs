@@ -15,12 +15,24 @@
 //! to `git commit`; the library is current < 1 s after `git commit` returns.
 //!
 //! Run: `cargo bench --bench update` (options: `-- --sizes 1000,20000 --runs 5`).
+//!
+//! Every process (git, lexictl, the hook's worker) runs in the hermetic environment of
+//! tests/common/hermetic.rs, like the tests: no personal git config or hooks, a fixed identity.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/common/hermetic.rs"]
+mod hermetic;
+
+/// The hermetic environment of every command; `main` sets it.
+static ENV: OnceLock<hermetic::Hermetic> = OnceLock::new();
+
 fn main() {
+    let home = tempfile::tempdir().expect("temp dir for the home");
+    let _ = ENV.set(hermetic::Hermetic::new(home.path()));
     let mut sizes = vec![1_000usize, 20_000];
     let mut runs = 5usize;
     let mut args = std::env::args().skip(1);
@@ -58,7 +70,7 @@ fn main() {
 
         // Cold: no library, no cache, on the freshly generated tree. (Deleting and recreating the
         // library to repeat it would measure ext4's allocator skipping recently freed inodes.)
-        let _ = Command::new("sync").status();
+        let _ = ENV.get().expect("main sets ENV").command("sync").status();
         let (cold, peak_kb, cpu) = timed_with_memory(root, lexictl, &["update"]);
         cold_times.push(cold);
         git(root, &["add", "-A"]);
@@ -169,15 +181,10 @@ fn median(runs: usize, mut measure: impl FnMut() -> Duration) -> Duration {
 }
 
 fn command(root: &Path, program: &str, args: &[&str]) -> Command {
-    let mut command = Command::new(program);
+    let mut command = ENV.get().expect("main sets ENV").command(program);
     command
         .args(args)
         .current_dir(root)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Bench")
-        .env("GIT_AUTHOR_EMAIL", "bench@example.com")
-        .env("GIT_COMMITTER_NAME", "Bench")
-        .env("GIT_COMMITTER_EMAIL", "bench@example.com")
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     command
@@ -255,11 +262,7 @@ fn edit(root: &Path, target: &str, counter: usize) {
 /// `git commit | cat`, the way agents and IDEs run it, with the benchmarked binaries on PATH.
 fn timed_commit(root: &Path, lexictl: &str) -> Duration {
     let bin_dir = Path::new(lexictl).parent().expect("bin dir");
-    let path = format!(
-        "{}:{}",
-        bin_dir.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = hermetic::path_with(bin_dir);
     let started = Instant::now();
     let output = command(root, "sh", &["-c", "git commit -q -m change | cat"])
         .env("PATH", path)
