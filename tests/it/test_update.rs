@@ -253,6 +253,40 @@ fn deletes_renames_and_conflicts() {
 }
 
 #[test]
+fn a_hand_edited_design_file_moves_with_its_renamed_source() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    let design = ".lexibrary/src/parser/lexer.rs.md";
+    p.write(
+        design,
+        p.read(design)
+            .replace("updated_by: archivist", "updated_by: agent")
+            .replace(
+                "## Interface Contract",
+                "## Why\n\nAn agent's note.\n\n## Interface Contract",
+            ),
+    );
+    p.commit_all("library");
+    p.git(["mv", "src/parser/lexer.rs", "src/parser/tokens.rs"])
+        .success();
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("RENAMED           src/parser/tokens.rs (from src/parser/lexer.rs)")
+        .stderr_lacks("changed while the update ran");
+    assert!(!p.exists(design));
+    let moved = p.read(".lexibrary/src/parser/tokens.rs.md");
+    assert!(
+        moved.contains("# src/parser/tokens.rs\n") && moved.contains("An agent's note."),
+        "{moved}"
+    );
+    // The move is complete: nothing is left for the next run.
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("3 unchanged")
+        .stdout_has("wrote 0 design files");
+}
+
+#[test]
 fn a_deleted_source_with_a_hand_edited_design_file_keeps_it() {
     let p = project()
         .file("src/a.py", "def a():\n    pass\n")
