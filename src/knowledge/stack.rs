@@ -16,6 +16,7 @@ use anyhow::{bail, Context as _};
 use crate::atomic;
 use crate::git::notes::{NoteAppend, STACK_NOTES};
 use crate::git::GitRepo;
+use crate::library::events::{StackEvent, StackEventKind};
 use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
 use crate::library::stack::{
     id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
@@ -47,45 +48,13 @@ pub enum Direction {
     Down,
 }
 
-/// One entry of a post's history, as stored (one JSON object per line) in the notes.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Event {
-    /// When, in UTC with milliseconds. First, so that the sorted union of two clones' notes
-    /// (`cat_sort_uniq`) stays in time order.
-    pub ts: String,
-    /// Format version.
-    pub v: u32,
-    /// Unique id of this event (so a set-union merge of two clones keeps both of two equal votes).
-    pub id: String,
-    /// `created`, `vote`, `accept` or `status`.
-    pub kind: String,
-    pub post: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer: Option<u32>,
-    /// `+1` or `-1` for votes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delta: Option<i64>,
-    /// The status after a status change or accept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    /// The status before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// For `duplicate`: the post this one duplicates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub of: Option<String>,
-    pub author: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-}
-
 /// A post's history from the notes.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct History {
     pub post: String,
     /// False outside git: only the frontmatter's current state exists.
     pub available: bool,
-    pub events: Vec<Event>,
+    pub events: Vec<StackEvent>,
     /// Lines in the note that are not events we understand, kept and shown as is.
     pub unreadable: Vec<String>,
     /// Net post score according to the history (vote events without an answer).
@@ -208,7 +177,7 @@ impl<'p> Stack<'p> {
             ..PostMeta::default()
         };
         let post = Post::new(meta, &new.problem, &new.evidence);
-        let event = self.event(&id, "created", &new.author);
+        let event = self.event(&id, StackEventKind::Created, &new.author);
         self.record(&id, &[event])?;
         let path = dir.join(&name);
         // create_new: an id is never reused, even by a writer that ignores our lock.
@@ -336,7 +305,7 @@ impl<'p> Stack<'p> {
                 },
             );
         }
-        let mut event = self.event(&post.meta.id, "vote", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Vote, author);
         event.answer = answer;
         event.delta = Some(delta);
         event.comment = comment.map(str::to_string);
@@ -368,7 +337,7 @@ impl<'p> Stack<'p> {
         let from = post.meta.status;
         post.meta.accepted_answer = Some(answer);
         post.meta.status = PostStatus::Resolved;
-        let mut event = self.event(&post.meta.id, "accept", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Accept, author);
         event.answer = Some(answer);
         event.status = Some(PostStatus::Resolved.as_str().into());
         event.from = Some(from.as_str().into());
@@ -424,7 +393,7 @@ impl<'p> Stack<'p> {
         if duplicate_of.is_some() {
             post.meta.duplicate_of = duplicate_of.clone();
         }
-        let mut event = self.event(&post.meta.id, "status", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Status, author);
         event.status = Some(status.as_str().into());
         event.from = Some(from.as_str().into());
         event.of = duplicate_of;
@@ -466,33 +435,25 @@ impl<'p> Stack<'p> {
         Some(net_votes(&events, answer))
     }
 
-    fn event(&self, post: &str, kind: &str, author: &str) -> Event {
-        Event {
-            ts: now_rfc3339_millis(),
-            v: 1,
-            id: crate::git::notes::event_id(post),
-            kind: kind.to_string(),
-            post: post.to_string(),
-            answer: None,
-            delta: None,
-            status: None,
-            from: None,
-            of: None,
-            author: author.to_string(),
-            comment: None,
-        }
+    fn event(&self, post: &str, kind: StackEventKind, author: &str) -> StackEvent {
+        StackEvent::new(
+            now_rfc3339_millis(),
+            crate::git::notes::event_id(post),
+            kind,
+            post,
+            author,
+        )
     }
 
     /// Append events to the post's notes (a no-op outside git).
-    fn record(&self, id: &str, events: &[Event]) -> anyhow::Result<()> {
+    fn record(&self, id: &str, events: &[StackEvent]) -> anyhow::Result<()> {
         let Some(git) = &self.git else {
             return Ok(());
         };
         let anchor = git.write_blob(anchor_text(id).as_bytes())?;
         let mut lines = String::new();
         for event in events {
-            lines.push_str(&serde_json::to_string(event)?);
-            lines.push('\n');
+            lines.push_str(&event.to_line()?);
         }
         git.append_notes(
             STACK_NOTES,
@@ -520,25 +481,17 @@ impl<'p> Stack<'p> {
 
 /// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the
 /// lines that are not events we understand (kept, to be shown as they are).
-pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<Event>, Vec<String>)> {
+pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<StackEvent>, Vec<String>)> {
     let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes())?;
     let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
-    let mut events = Vec::new();
-    let mut unreadable = Vec::new();
-    for line in note.lines().filter(|line| !line.trim().is_empty()) {
-        match serde_json::from_str::<Event>(line) {
-            Ok(event) => events.push(event),
-            Err(_) => unreadable.push(line.to_string()),
-        }
-    }
-    Ok((events, unreadable))
+    Ok(StackEvent::read_note(&note))
 }
 
 /// The net of the vote events on the post (`answer: None`) or on one answer.
-pub fn net_votes(events: &[Event], answer: Option<u32>) -> i64 {
+pub fn net_votes(events: &[StackEvent], answer: Option<u32>) -> i64 {
     events
         .iter()
-        .filter(|event| event.kind == "vote" && event.answer == answer)
+        .filter(|event| event.kind == StackEventKind::Vote && event.answer == answer)
         .filter_map(|event| event.delta)
         .sum()
 }

@@ -10,6 +10,7 @@ use anyhow::{bail, Context as _};
 use crate::git::notes::{blob_id, PROVENANCE_NOTES};
 use crate::git::{GitRepo, Oid};
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
+use crate::library::events::ProvenanceEvent;
 use crate::project::mirror::design_path;
 use crate::project::Project;
 
@@ -24,7 +25,7 @@ pub struct Why {
     /// generation wrote), `unrecorded` (no note, and nothing shows an edit), `no_git`.
     pub state: &'static str,
     /// The recorded generation events for this exact text, oldest first.
-    pub events: Vec<serde_json::Value>,
+    pub events: Vec<ProvenanceEvent>,
     /// `updated_by` in the frontmatter.
     pub updated_by: UpdatedBy,
 }
@@ -60,12 +61,7 @@ pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
         return Ok(why);
     };
     let note = git.note(PROVENANCE_NOTES, &blob)?.unwrap_or_default();
-    why.events = note
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect();
-    why.events
-        .sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
+    why.events = ProvenanceEvent::read_note(&note);
     why.state = if !why.events.is_empty() {
         "generated"
     } else if !unedited || design.frontmatter.updated_by == UpdatedBy::Agent {

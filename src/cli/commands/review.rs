@@ -12,6 +12,7 @@ use crate::knowledge::review::{
     FindingKind, PostChange, Provenance, Review,
 };
 use crate::library::design_file::UpdatedBy;
+use crate::library::events::StackEventKind;
 use crate::project::Project;
 use crate::source::Symbol;
 
@@ -393,7 +394,7 @@ fn post_item(post: &PostChange) -> String {
         let votes: Vec<String> = history
             .events
             .iter()
-            .filter(|event| event.kind == "vote")
+            .filter(|event| event.kind == StackEventKind::Vote)
             .map(|event| {
                 let target = event
                     .answer

@@ -25,9 +25,9 @@ use serde::Serialize;
 
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
 use crate::git::{Change, FileAt, GitRepo, Oid, RevSpec};
-use crate::knowledge::stack::Event;
 use crate::library::concept::Concept;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
+use crate::library::events::{ProvenanceEvent, StackEvent, StackEventKind};
 use crate::library::stack::{id_from_file_name, Post};
 use crate::library::{footer, normalize_newlines};
 use crate::project::ignores::{ExtraIgnores, LEXIGNORE_FILE};
@@ -653,21 +653,19 @@ mod tests {
 
     #[test]
     fn replaying_a_history_gives_the_state_after_each_event() {
-        let event =
-            |kind: &str, answer: Option<u32>, delta: Option<i64>, status: Option<&str>| Event {
-                ts: "2026-01-15T10:00:00.000Z".into(),
-                v: 1,
-                id: "x".into(),
-                kind: kind.into(),
-                post: "ST-001".into(),
-                answer,
-                delta,
-                status: status.map(str::to_string),
-                from: None,
-                of: None,
-                author: "a".into(),
-                comment: None,
-            };
+        let event = |kind: &str, answer: Option<u32>, delta: Option<i64>, status: Option<&str>| {
+            let mut event = StackEvent::new(
+                "2026-01-15T10:00:00.000Z".into(),
+                "x".into(),
+                StackEventKind::from(kind.to_string()),
+                "ST-001",
+                "a",
+            );
+            event.answer = answer;
+            event.delta = delta;
+            event.status = status.map(str::to_string);
+            event
+        };
         let events = [
             event("created", None, None, None),
             event("vote", None, Some(1), None),

@@ -144,20 +144,14 @@ impl Reviewer<'_> {
             .git
             .note(PROVENANCE_NOTES, &file.blob)?
             .unwrap_or_default();
-        let mut events: Vec<serde_json::Value> = note
-            .lines()
-            .filter_map(|line| serde_json::from_str(line).ok())
-            .collect();
-        events.sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
-        let field = |event: &serde_json::Value, key: &str| event[key].as_str().map(str::to_string);
-        if let Some(last) = events.last() {
+        if let Some(last) = ProvenanceEvent::read_note(&note).pop() {
             return Ok(Provenance {
                 written_by: "archivist",
                 blob: file.blob,
-                generator: field(last, "generator"),
-                model: field(last, "model"),
-                level: field(last, "level"),
-                commit: field(last, "commit"),
+                generator: Some(last.generator),
+                model: last.model,
+                level: Some(last.level),
+                commit: last.commit,
             });
         }
         let unedited = match (text, design.and_then(|d| d.footer.as_ref())) {
@@ -365,7 +359,7 @@ impl Reviewer<'_> {
         head_post: Option<&Post>,
     ) -> anyhow::Result<PostHistory> {
         let (events, _) = crate::knowledge::stack::recorded_events(self.git, id)?;
-        let mut all: Vec<(i64, Event)> = events
+        let mut all: Vec<(i64, StackEvent)> = events
             .into_iter()
             .filter(|event| event.post == id)
             .filter_map(|event| ts_millis(&event.ts).map(|ms| (ms, event)))
@@ -385,13 +379,16 @@ impl Reviewer<'_> {
             None => 0,
         };
         let end = split(self.head_time, head_post).max(start);
-        let events: Vec<Event> = all[start..end]
+        let events: Vec<StackEvent> = all[start..end]
             .iter()
             .map(|(_, event)| event.clone())
             .collect();
         let mut net_votes = 0;
         let mut answer_net_votes = BTreeMap::new();
-        for event in events.iter().filter(|event| event.kind == "vote") {
+        for event in events
+            .iter()
+            .filter(|event| event.kind == StackEventKind::Vote)
+        {
             let delta = event.delta.unwrap_or(0);
             match event.answer {
                 None => net_votes += delta,
