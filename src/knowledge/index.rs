@@ -1,12 +1,16 @@
-//! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it.
+//! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it; and
+//! `lexi describe <dir> "…"`: set a directory's billboard, creating its `.aindex` when it has none.
 
 use std::io::ErrorKind;
 
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 
+use crate::atomic;
 use crate::library::aindex::AIndex;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
-use crate::project::Project;
+use crate::project::{paths, walk, Project};
+use crate::workspace::child_map::child_entries;
+use crate::workspace::lock::LibraryLock;
 
 /// One `.aindex` as read from disk.
 #[derive(Clone, Debug)]
@@ -78,4 +82,66 @@ pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexF
 
 fn is_reserved(name: &str) -> bool {
     crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name)
+}
+
+/// What [`describe`] did.
+#[derive(Clone, Debug)]
+pub struct Described {
+    /// The `.aindex` written (project-relative).
+    pub path: String,
+    /// The directory had no `.aindex`: one was created, with a Child Map of its current entries.
+    pub created: bool,
+    /// The file's bytes changed.
+    pub changed: bool,
+    /// The billboard as written.
+    pub billboard: String,
+    /// Entries of a new Child Map that could not be read (described as unreadable).
+    pub warnings: Vec<String>,
+}
+
+/// Set the billboard of project-relative `dir` to `billboard`, leaving its Child Map and Local
+/// Conventions untouched; create the `.aindex` (under the library lock) if the directory has none.
+pub fn describe(project: &Project, dir: &str, billboard: &str) -> anyhow::Result<Described> {
+    let shown = if dir.is_empty() { "." } else { dir };
+    let billboard = billboard.trim();
+    if billboard.is_empty() {
+        bail!("the description is empty; say in a sentence what {shown} is for");
+    }
+    if !project.abs(dir).is_dir() {
+        bail!("{shown} is not a directory in the project");
+    }
+    if !dir.is_empty() && !is_listed(project, dir) {
+        bail!("{shown} is ignored (by .gitignore, .lexignore or the config's ignore patterns), so it has no index");
+    }
+    let _lock = LibraryLock::acquire(project)?;
+    let mut warnings = Vec::new();
+    let (index, created) = match read(project, dir)? {
+        Some(mut existing) => {
+            existing.index.set_billboard(billboard);
+            (existing.index, false)
+        }
+        None => {
+            let (children, unreadable) = child_entries(project, dir);
+            warnings = unreadable;
+            (AIndex::new(dir, billboard, &children), true)
+        }
+    };
+    let path = aindex_path(dir);
+    let changed = atomic::write_if_changed(&project.abs(&path), index.render().as_bytes())
+        .with_context(|| format!("cannot write {path}"))?;
+    Ok(Described {
+        path,
+        created,
+        changed,
+        billboard: index.billboard().to_string(),
+        warnings,
+    })
+}
+
+/// Whether `dir` survives the ignore layers (its parent's listing has it).
+fn is_listed(project: &Project, dir: &str) -> bool {
+    walk::list_dir(&project.root, &project.config, paths::parent_rel(dir))
+        .entries
+        .iter()
+        .any(|entry| entry.rel == dir)
 }

@@ -1,13 +1,16 @@
 //! The rows of a directory's Child Map: every file and subdirectory that survives the ignore layers,
 //! described by the design file's frontmatter `description` when there is one (seed D-022), else by a
-//! structural fallback such as "Rust source (160 lines)".
+//! structural fallback such as "Rust source (160 lines)"; a subdirectory by the first line of its own
+//! billboard.
+//!
+//! Here, below both, because the update engine writes Child Maps and `lexi describe` (knowledge)
+//! creates an `.aindex` with one.
 
 use std::io::ErrorKind;
 
-use super::indexes::{billboard_summary, existing_billboard};
-use crate::library::aindex::{ChildEntry, ChildKind};
+use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
 use crate::library::design_file::DesignFile;
-use crate::project::mirror::design_path;
+use crate::project::mirror::{aindex_path, design_path};
 use crate::project::walk::{self, EntryKind, FileClass};
 use crate::project::Project;
 
@@ -45,6 +48,27 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
     (rows, warnings)
 }
 
+/// The billboard of `dir`'s `.aindex` on disk, or `Directory` when it has none (or it cannot be read).
+pub fn existing_billboard(project: &Project, dir: &str) -> String {
+    let rel = aindex_path(dir);
+    std::fs::read_to_string(project.abs(&rel))
+        .ok()
+        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
+        .map(|index| index.billboard().to_string())
+        .unwrap_or_else(|| "Directory".to_string())
+}
+
+/// The first line of a billboard, as a parent's Child Map description of the directory.
+pub fn billboard_summary(billboard: &str) -> String {
+    billboard
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("Directory")
+        .to_string()
+}
+
+/// A file's row description: its design file's description, else the structural fallback.
 fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
     let design_rel = design_path(rel);
     match std::fs::read_to_string(project.abs(&design_rel)) {
