@@ -10,6 +10,7 @@ use crate::library::aindex::AIndex;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::{paths, walk, Project};
 use crate::workspace::child_map::child_entries;
+use crate::workspace::library::{walk, Part};
 use crate::workspace::lock::LibraryLock;
 
 /// One `.aindex` as read from disk.
@@ -38,50 +39,30 @@ pub fn read(project: &Project, dir: &str) -> anyhow::Result<Option<IndexFile>> {
     }))
 }
 
-/// Every `.aindex` at or below `dir`, parents before children, siblings alphabetical.
+/// Every `.aindex` at or below `dir`, parents before children, siblings alphabetical. An error
+/// when a directory of the mirror cannot be listed.
 pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexFile>> {
+    let below = Part {
+        under: dir,
+        max_depth: None,
+        mirror_only: true,
+    };
+    let listing = walk(&project.library_dir(), below);
+    if let Some(error) = listing.errors.first() {
+        bail!("{error}");
+    }
+    let dirs = listing
+        .dirs
+        .iter()
+        .map(String::as_str)
+        .filter(|dir| !dir.split('/').any(|name| name == AINDEX_FILE));
     let mut out = Vec::new();
-    let mut pending = vec![dir.to_string()];
-    while let Some(current) = pending.pop() {
-        if let Some(file) = read(project, &current)? {
+    for current in std::iter::once(dir).chain(dirs) {
+        if let Some(file) = read(project, current)? {
             out.push(file);
         }
-        let mirror_dir = project
-            .library_dir()
-            .join(current.replace('/', std::path::MAIN_SEPARATOR_STR));
-        let mut children = Vec::new();
-        match std::fs::read_dir(&mirror_dir) {
-            Ok(entries) => {
-                for entry in entries.flatten() {
-                    let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-                    let Some(name) = entry.file_name().to_str().map(str::to_string) else {
-                        continue;
-                    };
-                    if !is_dir || name == AINDEX_FILE || (current.is_empty() && is_reserved(&name))
-                    {
-                        continue;
-                    }
-                    children.push(if current.is_empty() {
-                        name
-                    } else {
-                        format!("{current}/{name}")
-                    });
-                }
-            }
-            Err(err) if err.kind() == ErrorKind::NotFound => {}
-            Err(err) => {
-                return Err(err).with_context(|| format!("cannot list {}", mirror_dir.display()))
-            }
-        }
-        children.sort();
-        // Reverse so that popping visits them alphabetically (depth first).
-        pending.extend(children.into_iter().rev());
     }
     Ok(out)
-}
-
-fn is_reserved(name: &str) -> bool {
-    crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name)
 }
 
 /// What [`describe`] did.

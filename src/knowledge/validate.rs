@@ -26,9 +26,10 @@ use crate::library::footer::OVER_SCOPED_KEY;
 use crate::library::markdown::list_items;
 use crate::library::stack::id_from_file_name;
 use crate::library::wikilink;
-use crate::project::mirror::{aindex_path, AINDEX_FILE};
+use crate::project::mirror::aindex_path;
 use crate::project::walk;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::workspace::library::{walk, Kind, Listing, Part};
 use crate::workspace::state::ValidationRecord;
 use crate::workspace::Workspace;
 
@@ -207,8 +208,10 @@ pub fn validate(project: &Project) -> Report {
 }
 
 fn validate_with_cache(project: &Project) -> Report {
-    let corpus = Corpus::load(
+    let listing = walk(&project.library_dir(), Part::ALL);
+    let corpus = Corpus::from_listing(
         project,
+        &listing,
         Kinds {
             designs: true,
             knowledge: true,
@@ -326,7 +329,11 @@ fn validate_with_cache(project: &Project) -> Report {
     check_stack(project, &corpus, &resolver, &mut issues);
 
     // .aindex Child Maps and budgets; START_HERE budget.
-    issues.extend(check_indexes(project, budgets.aindex_tokens as usize));
+    issues.extend(check_indexes(
+        project,
+        &listing,
+        budgets.aindex_tokens as usize,
+    ));
     if let Ok(text) = std::fs::read_to_string(project.library_dir().join("START_HERE.md")) {
         budget(
             &text,
@@ -338,7 +345,7 @@ fn validate_with_cache(project: &Project) -> Report {
     }
 
     // Secrets anywhere under .lexibrary/ (derived caches excluded).
-    issues.extend(secrets::scan_library(project));
+    issues.extend(secrets::scan_library(project, &listing));
 
     issues.sort_by(|a, b| {
         b.severity
@@ -586,15 +593,14 @@ fn check_stack(
 }
 
 /// Child Maps against the directories they describe, and `.aindex` budgets.
-fn check_indexes(project: &Project, aindex_budget: usize) -> Vec<Issue> {
-    let top_reserved = |dir: &str| {
-        let top = dir.split('/').next().unwrap_or("");
-        crate::project::mirror::RESERVED_TOP_LEVEL.contains(&top)
-    };
-    let files: Vec<String> = super::library_files(project)
-        .into_iter()
-        .filter(|(dir, name)| name == AINDEX_FILE && !top_reserved(dir))
-        .map(|(dir, _)| dir)
+fn check_indexes(project: &Project, listing: &Listing, aindex_budget: usize) -> Vec<Issue> {
+    let files: Vec<&str> = listing
+        .files
+        .iter()
+        .filter_map(|entry| match &entry.kind {
+            Kind::Index { dir } => Some(dir.as_str()),
+            _ => None,
+        })
         .collect();
     files
         .par_iter()
