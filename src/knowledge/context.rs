@@ -17,7 +17,7 @@ use anyhow::bail;
 use super::concepts::Resolver;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::lookup::lookup;
-use super::stack::Stack;
+use super::stack;
 use crate::library::concept::Concept;
 use crate::library::design_file::sections;
 use crate::library::iwh::Iwh;
@@ -367,7 +367,7 @@ fn stack_blocks(
     id: &str,
     builder: &mut Builder,
 ) -> anyhow::Result<()> {
-    let (rel, post) = Stack::open(project).find(id)?;
+    let (rel, post) = stack::find(project, id)?;
     let body = post.read_body();
     let meta = &post.meta;
     let mut head = format!(

@@ -16,11 +16,10 @@ pub mod status;
 pub mod validate;
 pub mod why;
 
-use crate::git::GitRepo;
-use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// Who is writing: `--author`, else `LEXI_AUTHOR`, else the git identity's name, else `unknown`.
-pub fn author(explicit: Option<&str>, project: &Project) -> String {
+pub fn author(explicit: Option<&str>, ws: &Workspace) -> String {
     if let Some(author) = explicit.map(str::trim).filter(|a| !a.is_empty()) {
         return author.to_string();
     }
@@ -29,9 +28,7 @@ pub fn author(explicit: Option<&str>, project: &Project) -> String {
             return author.trim().to_string();
         }
     }
-    GitRepo::discover(&project.root)
-        .ok()
-        .flatten()
+    ws.repo_if_any()
         .and_then(|git| git.identity())
         .map_or_else(|| "unknown".to_string(), |identity| identity.name)
 }

@@ -24,6 +24,7 @@ use crate::library::stack::{
 use crate::library::wikilink;
 use crate::project::{Project, LIBRARY_DIR};
 use crate::workspace::lock::LibraryLock;
+use crate::workspace::Workspace;
 
 /// What `lexi stack post` needs.
 #[derive(Clone, Debug, Default)]
@@ -62,21 +63,28 @@ pub struct History {
 }
 
 /// The Stack of one project.
-pub struct Stack<'p> {
-    project: &'p Project,
-    git: Option<GitRepo>,
+pub struct Stack<'w> {
+    ws: &'w Workspace,
+    project: &'w Project,
 }
 
-impl<'p> Stack<'p> {
+impl<'w> Stack<'w> {
     /// Open the Stack; git notes are used when the project is inside a git working tree.
-    pub fn open(project: &'p Project) -> Stack<'p> {
-        let git = GitRepo::discover(&project.root).ok().flatten();
-        Stack { project, git }
+    pub fn open(ws: &'w Workspace) -> Stack<'w> {
+        Stack {
+            ws,
+            project: ws.project(),
+        }
     }
 
     /// Whether vote history goes to git notes.
     pub fn has_history(&self) -> bool {
-        self.git.is_some()
+        self.git().is_some()
+    }
+
+    /// The repository whose notes hold the history (opened on first use).
+    fn git(&self) -> Option<&'w GitRepo> {
+        self.ws.repo_if_any()
     }
 
     fn dir(&self) -> PathBuf {
@@ -89,47 +97,7 @@ impl<'p> Stack<'p> {
 
     /// The project-relative path and parsed post for `id` (any case, `ST-7` = `ST-007`).
     pub fn find(&self, id: &str) -> anyhow::Result<(String, Post)> {
-        let Some(id) = wikilink::stack_id(id.trim()) else {
-            bail!("{id:?} is not a Stack post id; ids look like ST-001");
-        };
-        let dir = self.dir();
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                bail!("no Stack post {id}: the Stack is empty ({LIBRARY_DIR}/{STACK_DIR}/ does not exist yet)")
-            }
-            Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
-        };
-        let mut matches: Vec<(String, PathBuf)> = entries
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name().to_str()?.to_string();
-                (id_from_file_name(&name).as_deref() == Some(id.as_str()))
-                    .then(|| (format!("{LIBRARY_DIR}/{STACK_DIR}/{name}"), entry.path()))
-            })
-            .collect();
-        matches.sort();
-        if matches.len() > 1 {
-            let paths: Vec<&str> = matches.iter().map(|(rel, _)| rel.as_str()).collect();
-            bail!(
-                "{id} is used by {} posts ({}), probably written in two clones; renumber one (file name and `id:`) before changing either",
-                matches.len(),
-                paths.join(", ")
-            );
-        }
-        if let Some((rel, path)) = matches.pop() {
-            let text =
-                std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
-            let post = Post::parse(&rel, &text)?;
-            if post.meta.id != id {
-                bail!(
-                    "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
-                    post.meta.id
-                );
-            }
-            return Ok((rel, post));
-        }
-        bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
+        find(self.project, id)
     }
 
     /// `lexi stack post`: allocate the next id and write the post. Returns the id and path.
@@ -407,7 +375,7 @@ impl<'p> Stack<'p> {
     pub fn history(&self, id: &str) -> anyhow::Result<History> {
         let (_, post) = self.find(id)?;
         let id = post.meta.id;
-        let Some(git) = &self.git else {
+        let Some(git) = self.git() else {
             return Ok(History {
                 post: id,
                 available: false,
@@ -431,7 +399,7 @@ impl<'p> Stack<'p> {
 
     /// The net of the recorded votes on the post (`answer: None`) or one answer, if git is here.
     fn history_net(&self, id: &str, answer: Option<u32>) -> Option<i64> {
-        let (events, _) = recorded_events(self.git.as_ref()?, id).ok()?;
+        let (events, _) = recorded_events(self.git()?, id).ok()?;
         Some(net_votes(&events, answer))
     }
 
@@ -447,7 +415,7 @@ impl<'p> Stack<'p> {
 
     /// Append events to the post's notes (a no-op outside git).
     fn record(&self, id: &str, events: &[StackEvent]) -> anyhow::Result<()> {
-        let Some(git) = &self.git else {
+        let Some(git) = self.git() else {
             return Ok(());
         };
         let anchor = git.write_blob(anchor_text(id).as_bytes())?;
@@ -477,6 +445,57 @@ impl<'p> Stack<'p> {
         atomic::write(&path, post.render().as_bytes())
             .with_context(|| format!("cannot write {rel}"))
     }
+}
+
+/// The project-relative path and parsed post for `id` (any case, `ST-7` = `ST-007`), from the files
+/// alone (no git).
+pub fn find(project: &Project, id: &str) -> anyhow::Result<(String, Post)> {
+    let Some(id) = wikilink::stack_id(id.trim()) else {
+        bail!("{id:?} is not a Stack post id; ids look like ST-001");
+    };
+    let mut matches = post_files(project, &id)?;
+    if matches.len() > 1 {
+        let paths: Vec<&str> = matches.iter().map(|(rel, _)| rel.as_str()).collect();
+        bail!(
+            "{id} is used by {} posts ({}), probably written in two clones; renumber one (file name and `id:`) before changing either",
+            matches.len(),
+            paths.join(", ")
+        );
+    }
+    let Some((rel, path)) = matches.pop() else {
+        bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
+    };
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
+    let post = Post::parse(&rel, &text)?;
+    if post.meta.id != id {
+        bail!(
+            "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
+            post.meta.id
+        );
+    }
+    Ok((rel, post))
+}
+
+/// The files of the Stack whose name carries `id`, sorted: (project-relative path, full path).
+fn post_files(project: &Project, id: &str) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let dir = project.library_dir().join(STACK_DIR);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            bail!("no Stack post {id}: the Stack is empty ({LIBRARY_DIR}/{STACK_DIR}/ does not exist yet)")
+        }
+        Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut matches: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_str()?.to_string();
+            (id_from_file_name(&name).as_deref() == Some(id))
+                .then(|| (format!("{LIBRARY_DIR}/{STACK_DIR}/{name}"), entry.path()))
+        })
+        .collect();
+    matches.sort();
+    Ok(matches)
 }
 
 /// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the

@@ -17,7 +17,6 @@ use super::concepts::{Resolved, Resolver};
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::secrets;
 use crate::git::notes::STACK_NOTES;
-use crate::git::GitRepo;
 use crate::hash::sha256_hex;
 use crate::library::aindex::AIndex;
 use crate::library::concept::Concept;
@@ -198,16 +197,18 @@ pub fn remember(ws: &Workspace, report: &Report) {
 }
 
 /// Run every check. Reads the library, the sources it documents and (for Stack votes) git notes.
-pub fn validate(project: &Project) -> Report {
+pub fn validate(ws: &Workspace) -> Report {
+    let project = ws.project();
     // Counting tokens is the slow part; counts are remembered by content between runs.
     let token_cache_path = project.library_dir().join(CACHE_DIR).join("token-counts");
     let _ = TOKEN_CACHE.set(crate::tokens::CountCache::load(&token_cache_path));
-    let report = validate_with_cache(project);
+    let report = validate_with_cache(ws);
     token_cache().save(&token_cache_path);
     report
 }
 
-fn validate_with_cache(project: &Project) -> Report {
+fn validate_with_cache(ws: &Workspace) -> Report {
+    let project = ws.project();
     let listing = walk(&project.library_dir(), Part::ALL);
     let corpus = Corpus::from_listing(
         project,
@@ -326,7 +327,7 @@ fn validate_with_cache(project: &Project) -> Report {
     }
 
     // Stack posts: parse, duplicate ids, refs, links, votes against history.
-    check_stack(project, &corpus, &resolver, &mut issues);
+    check_stack(ws, &corpus, &resolver, &mut issues);
 
     // .aindex Child Maps and budgets; START_HERE budget.
     issues.extend(check_indexes(
@@ -509,13 +510,9 @@ fn check_links<'a>(
     }
 }
 
-fn check_stack(
-    project: &Project,
-    corpus: &Corpus,
-    resolver: &Resolver<'_>,
-    issues: &mut Vec<Issue>,
-) {
-    let git = GitRepo::discover(&project.root).ok().flatten();
+fn check_stack(ws: &Workspace, corpus: &Corpus, resolver: &Resolver<'_>, issues: &mut Vec<Issue>) {
+    let project = ws.project();
+    let git = ws.repo_if_any();
     let mut by_id: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for doc in corpus.of_kind(DocKind::Stack) {
         let file = format!("{LIBRARY_DIR}/{}", doc.path);
@@ -556,7 +553,7 @@ fn check_stack(
                 });
             }
         }
-        if let Some(git) = &git {
+        if let Some(git) = git {
             if let Ok((events, _)) = super::stack::recorded_events(git, &doc.name) {
                 let net = super::stack::net_votes(&events, None);
                 if net != doc.votes {

@@ -8,11 +8,11 @@
 use anyhow::{bail, Context as _};
 
 use crate::git::notes::{blob_id, PROVENANCE_NOTES};
-use crate::git::{GitRepo, Oid};
+use crate::git::Oid;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
 use crate::library::events::ProvenanceEvent;
 use crate::project::mirror::design_path;
-use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// What is known about a design file's origin.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -31,7 +31,8 @@ pub struct Why {
 }
 
 /// Look up the provenance of `source`'s design file.
-pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
+pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
+    let project = ws.project();
     let design_rel = design_path(source);
     let text = match std::fs::read(project.abs(&design_rel)) {
         Ok(bytes) => bytes,
@@ -57,7 +58,7 @@ pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
         events: Vec::new(),
         updated_by: design.frontmatter.updated_by,
     };
-    let Some(git) = GitRepo::discover(&project.root)? else {
+    let Some(git) = ws.discovered_repo()? else {
         return Ok(why);
     };
     let note = git.note(PROVENANCE_NOTES, &blob)?.unwrap_or_default();

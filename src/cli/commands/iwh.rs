@@ -7,7 +7,7 @@ use crate::cli::output::{piped_stdin, print_json, print_text, warn};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::iwh::{self, Found};
 use crate::library::iwh::IwhScope;
-use crate::project::{paths, Project};
+use crate::project::paths;
 
 /// Leave, read or list I Was Here notes.
 ///
@@ -55,7 +55,8 @@ pub enum Command {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
+    let ws = ctx.workspace()?;
+    let project = ws.project();
     match &args.command {
         Command::Write {
             dir,
@@ -64,14 +65,14 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             author,
             replace,
         } => {
-            iwh::ensure_enabled(&project)?;
+            iwh::ensure_enabled(project)?;
             let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
             let body = match body {
                 Some(body) => body.clone(),
                 None => piped_stdin()?.unwrap_or_default(),
             };
-            let author = crate::knowledge::author(author.as_deref(), &project);
-            let path = iwh::write(&project, &dir, *scope, &body, &author, *replace)?;
+            let author = crate::knowledge::author(author.as_deref(), &ws);
+            let path = iwh::write(project, &dir, *scope, &body, &author, *replace)?;
             match ctx.format {
                 Format::Json => print_json(
                     &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
@@ -88,7 +89,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 warn("I Was Here notes are disabled in this project (iwh.enabled: false)");
             }
             let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
-            let (found, claimed) = match iwh::read(&project, &dir, *peek)? {
+            let (found, claimed) = match iwh::read(project, &dir, *peek)? {
                 Some((found, claimed)) => (Some(found), Some(claimed)),
                 None => (None, None),
             };
@@ -124,7 +125,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             }
         }
         Command::List => {
-            let notes = iwh::list(&project)?;
+            let notes = iwh::list(project)?;
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"notes": notes}))?,
                 Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n")?,

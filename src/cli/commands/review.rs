@@ -13,7 +13,6 @@ use crate::knowledge::review::{
 };
 use crate::library::design_file::UpdatedBy;
 use crate::library::events::StackEventKind;
-use crate::project::Project;
 use crate::source::Symbol;
 
 /// Characters of markdown after which diffs are left out (GitHub refuses comments over 65,536).
@@ -51,8 +50,8 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let found = review(&project, args.range.as_deref())?;
+    let ws = ctx.workspace()?;
+    let found = review(&ws, args.range.as_deref())?;
     match format {
         ReportFormat::Json => print_json(&found)?,
         ReportFormat::Text => print_text(&markdown(&found))?,

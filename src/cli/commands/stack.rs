@@ -147,9 +147,10 @@ pub enum Command {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let stack = Stack::open(&project);
-    let who = |author: &Option<String>| crate::knowledge::author(author.as_deref(), &project);
+    let ws = ctx.workspace()?;
+    let project = ws.project();
+    let stack = Stack::open(&ws);
+    let who = |author: &Option<String>| crate::knowledge::author(author.as_deref(), &ws);
     let json = ctx.format == Format::Json;
     match &args.command {
         Command::Post {
@@ -172,7 +173,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                     Ok(rel)
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            let concepts = resolve_concepts(&project, concepts)?;
+            let concepts = resolve_concepts(project, concepts)?;
             let problem = match problem {
                 Some(problem) => problem.clone(),
                 None => piped_stdin()?.unwrap_or_default(),
@@ -258,7 +259,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 status: status.map(|s| s.as_str().to_string()),
                 ..Query::default()
             };
-            print_hits(&project, &query, json, "No Stack posts.")?;
+            print_hits(project, &query, json, "No Stack posts.")?;
         }
         Command::Search {
             query,
@@ -274,7 +275,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             };
             let concept = match concept {
                 Some(name) => {
-                    Some(resolve_concepts(&project, std::slice::from_ref(name))?.remove(0))
+                    Some(resolve_concepts(project, std::slice::from_ref(name))?.remove(0))
                 }
                 None => None,
             };
@@ -286,7 +287,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 status: status.map(|s| s.as_str().to_string()),
                 concept,
             };
-            print_hits(&project, &query, json, "No matching Stack posts.")?;
+            print_hits(project, &query, json, "No matching Stack posts.")?;
         }
         Command::MarkOutdated { id, reason, author } => {
             let (id, changed) = stack.mark_outdated(id, reason.as_deref(), &who(author))?;

@@ -6,7 +6,7 @@ use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::why::{why, Why};
 use crate::library::events::{ProvenanceEvent, ProvenanceKind};
-use crate::project::{paths, Project};
+use crate::project::paths;
 
 /// Show who generated a design file, from what, and whether it was edited since.
 ///
@@ -21,9 +21,9 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let source = paths::resolve(&project.root, &ctx.cwd, &args.file)?;
-    let found = why(&project, &source)?;
+    let ws = ctx.workspace()?;
+    let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
+    let found = why(&ws, &source)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
         Format::Text => print_text(&render(&found))?,

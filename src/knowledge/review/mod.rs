@@ -36,6 +36,7 @@ use crate::project::scope::Scope;
 use crate::project::walk::has_binary_extension;
 use crate::project::{Project, CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
 use crate::source::{extract, Interface, Language, Symbol};
+use crate::workspace::Workspace;
 
 mod diff;
 mod history;
@@ -67,21 +68,22 @@ pub const DEFAULT_BASES: &[&str] = &[
 /// Review the range `range` (`A..B`, `A...B`, a single revision meaning `REV...HEAD`), or, with
 /// `None`, from the merge base of the branch's upstream (unless that is the branch's own remote copy;
 /// else the first of [`DEFAULT_BASES`] that exists) to `HEAD`.
-pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> {
-    let Some(git) = GitRepo::discover(&project.root)? else {
+pub fn review(ws: &Workspace, range: Option<&str>) -> anyhow::Result<Review> {
+    let project = ws.project();
+    let Some(git) = ws.discovered_repo()? else {
         bail!(
             "`lexictl review` compares commits, and {} is not in a git repository",
             project.root.display()
         );
     };
-    let Some(prefix) = git.prefix_of(&project.root) else {
+    let Some(prefix) = ws.prefix() else {
         bail!(
             "the project at {} is not inside the git working tree at {}",
             project.root.display(),
             git.workdir().display()
         );
     };
-    let ends = resolve(&git, range)?;
+    let ends = resolve(git, range)?;
     let base_info = git.commit_info(&ends.base)?;
     let head_info = git.commit_info(&ends.head)?;
     let changes = if ends.base == ends.head {
@@ -93,8 +95,8 @@ pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> 
     let (extra, _) = ExtraIgnores::new(&project.root, &project.config);
     let mut reviewer = Reviewer {
         project,
-        git: &git,
-        prefix,
+        git,
+        prefix: prefix.to_string(),
         base: ends.base,
         head: ends.head,
         base_time: base_info.time,
