@@ -24,7 +24,7 @@ use ignore::gitignore::Gitignore;
 use serde::Serialize;
 
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
-use crate::git::{Change, FileAt, GitRepo, Oid, RevSpec};
+use crate::git::{Change, CommitInfo, FileAt, GitRepo, Oid, RevSpec};
 use crate::library::concept::Concept;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
 use crate::library::events::{ProvenanceEvent, StackEvent, StackEventKind};
@@ -91,84 +91,11 @@ pub fn review(ws: &Workspace, range: Option<&str>) -> anyhow::Result<Review> {
     } else {
         git.diff_commits(Some(&ends.base), &ends.head)?
     };
-    let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
-    let (extra, _) = ExtraIgnores::new(&project.root, &project.config);
-    let mut reviewer = Reviewer {
-        project,
-        git,
-        prefix: prefix.to_string(),
-        base: ends.base,
-        head: ends.head,
-        base_time: base_info.time,
-        head_time: head_info.time,
-        scope,
-        ignores: IgnoreLayers::new(project, extra),
-        has_stack_notes: git.has_notes_ref(STACK_NOTES),
-    };
+    let mut reviewer = Reviewer::new(project, git, prefix, &ends, (&base_info, &head_info))?;
     let touched = reviewer.touched(changes);
-    let mut review = Review {
-        range: ends.range.clone(),
-        base: Endpoint {
-            rev: ends.base_rev.clone(),
-            commit: ends.base,
-            subject: base_info.summary,
-        },
-        head: Endpoint {
-            rev: ends.head_rev.clone(),
-            commit: ends.head,
-            subject: head_info.summary,
-        },
-        merge_base: ends.merge_base,
-        commits: if ends.base == ends.head {
-            0
-        } else {
-            git.count_commits(&ends.base, &ends.head)?
-        },
-        project_dir: reviewer.prefix.clone(),
-        summary: Summary::default(),
-        findings: Vec::new(),
-        design_files: Vec::new(),
-        concepts: Vec::new(),
-        stack: Vec::new(),
-        library_files: Vec::new(),
-        notes: NotesPresent {
-            provenance: git.has_notes_ref(PROVENANCE_NOTES),
-            stack: reviewer.has_stack_notes,
-        },
-    };
-    let mut sources = Vec::new();
-    for touch in touched {
-        match touch.category {
-            Category::Design => review.design_files.push(reviewer.design_change(&touch)?),
-            Category::Concept => review.concepts.push(reviewer.concept_change(&touch)?),
-            Category::Stack => review.stack.push(reviewer.post_change(&touch)?),
-            Category::Library => review.library_files.push(FileChange {
-                path: touch.path().to_string(),
-                change: touch.kind(),
-                from: touch.renamed_from(),
-            }),
-            Category::Source => sources.push(touch),
-            Category::Skipped => {}
-        }
-    }
-    // A design file counts as updated when its text changed, not only its footer.
-    let updated: BTreeSet<String> = review
-        .design_files
-        .iter()
-        .filter(|design| design.change != ChangeKind::Removed && !design.footer_only)
-        .map(|design| design.source.clone())
-        .collect();
-    for touch in &sources {
-        reviewer.source_findings(touch, &updated, &mut review.findings)?;
-    }
-    review.findings.sort_by_key(|finding| {
-        let rank = match finding.kind {
-            FindingKind::InterfaceChanged => 0,
-            FindingKind::MissingDesign => 1,
-            FindingKind::OrphanedDesign => 2,
-        };
-        (rank, finding.file.clone())
-    });
+    let mut review = reviewer.empty_review(&ends, base_info, head_info)?;
+    let sources = reviewer.sort_into(&mut review, touched)?;
+    reviewer.add_findings(&mut review, &sources)?;
     review.summary = summarize(&review);
     Ok(review)
 }

@@ -2,6 +2,7 @@
 //! file, finding, concept, Stack and other-file entries.
 
 use super::*;
+use crate::library::stack::PostBody;
 
 pub(super) struct Reviewer<'a> {
     pub(super) project: &'a Project,
@@ -16,7 +17,124 @@ pub(super) struct Reviewer<'a> {
     pub(super) has_stack_notes: bool,
 }
 
-impl Reviewer<'_> {
+impl<'a> Reviewer<'a> {
+    /// A reviewer of `ends` in the project at `prefix` of `git`'s working tree, with the project's
+    /// current scope and ignore layers.
+    pub(super) fn new(
+        project: &'a Project,
+        git: &'a GitRepo,
+        prefix: &str,
+        ends: &Ends,
+        (base, head): (&CommitInfo, &CommitInfo),
+    ) -> anyhow::Result<Reviewer<'a>> {
+        let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
+        let (extra, _) = ExtraIgnores::new(&project.root, &project.config);
+        Ok(Reviewer {
+            project,
+            git,
+            prefix: prefix.to_string(),
+            base: ends.base,
+            head: ends.head,
+            base_time: base.time,
+            head_time: head.time,
+            scope,
+            ignores: IgnoreLayers::new(project, extra),
+            has_stack_notes: git.has_notes_ref(STACK_NOTES),
+        })
+    }
+
+    /// The review of `ends` before any change is looked at: the two ends and the commits between.
+    pub(super) fn empty_review(
+        &self,
+        ends: &Ends,
+        base: CommitInfo,
+        head: CommitInfo,
+    ) -> anyhow::Result<Review> {
+        let commits = if ends.base == ends.head {
+            0
+        } else {
+            self.git.count_commits(&ends.base, &ends.head)?
+        };
+        Ok(Review {
+            range: ends.range.clone(),
+            base: Endpoint {
+                rev: ends.base_rev.clone(),
+                commit: ends.base,
+                subject: base.summary,
+            },
+            head: Endpoint {
+                rev: ends.head_rev.clone(),
+                commit: ends.head,
+                subject: head.summary,
+            },
+            merge_base: ends.merge_base,
+            commits,
+            project_dir: self.prefix.clone(),
+            summary: Summary::default(),
+            findings: Vec::new(),
+            design_files: Vec::new(),
+            concepts: Vec::new(),
+            stack: Vec::new(),
+            library_files: Vec::new(),
+            notes: NotesPresent {
+                provenance: self.git.has_notes_ref(PROVENANCE_NOTES),
+                stack: self.has_stack_notes,
+            },
+        })
+    }
+
+    /// Each library change into its list in `review`; the changed source files are returned, for
+    /// [`Reviewer::add_findings`].
+    pub(super) fn sort_into(
+        &self,
+        review: &mut Review,
+        touched: Vec<Touched>,
+    ) -> anyhow::Result<Vec<Touched>> {
+        let mut sources = Vec::new();
+        for touch in touched {
+            match touch.category {
+                Category::Design => review.design_files.push(self.design_change(&touch)?),
+                Category::Concept => review.concepts.push(self.concept_change(&touch)?),
+                Category::Stack => review.stack.push(self.post_change(&touch)?),
+                Category::Library => review.library_files.push(FileChange {
+                    path: touch.path().to_string(),
+                    change: touch.kind(),
+                    from: touch.renamed_from(),
+                }),
+                Category::Source => sources.push(touch),
+                Category::Skipped => {}
+            }
+        }
+        Ok(sources)
+    }
+
+    /// What the changed `sources` should have done to the library, most important first.
+    pub(super) fn add_findings(
+        &mut self,
+        review: &mut Review,
+        sources: &[Touched],
+    ) -> anyhow::Result<()> {
+        // A design file counts as updated when its text changed, not only its footer.
+        let updated: BTreeSet<String> = review
+            .design_files
+            .iter()
+            .filter(|design| design.change != ChangeKind::Removed && !design.footer_only)
+            .map(|design| design.source.clone())
+            .collect();
+        for touch in sources {
+            self.source_findings(touch, &updated, &mut review.findings)?;
+        }
+        review.findings.sort_by_key(|finding| {
+            let rank = match finding.kind {
+                FindingKind::InterfaceChanged => 0,
+                FindingKind::MissingDesign => 1,
+                FindingKind::OrphanedDesign => 2,
+            };
+            (rank, finding.file.clone())
+        });
+        Ok(())
+    }
+
     /// Project-relative, categorised changes; paths outside the project are dropped.
     pub(super) fn touched(&self, changes: Vec<Change>) -> Vec<Touched> {
         let strip = |path: &str| -> Option<String> {
@@ -240,105 +358,33 @@ impl Reviewer<'_> {
         let base = self.at_base(touch.from.as_deref())?;
         let head = self.at_head(touch.to.as_deref())?;
         let path = touch.path().to_string();
-        let parse = |rel: Option<&str>, file: &Option<FileAt>| match (rel, file) {
-            (Some(rel), Some(file)) => Some(
-                as_text(&file.data)
-                    .ok_or_else(|| format!("{rel}: not UTF-8 text"))
-                    .and_then(|text| Post::parse(rel, &text).map_err(|err| err.to_string())),
-            ),
-            _ => None,
+        let base_post = parse_post(touch.from.as_deref(), &base).and_then(Result::ok);
+        let (head_post, error) = match parse_post(touch.to.as_deref(), &head) {
+            Some(Ok(post)) => (Some(post), None),
+            Some(Err(err)) => (None, Some(err)),
+            None => (None, None),
         };
-        let base_post = parse(touch.from.as_deref(), &base).and_then(Result::ok);
-        let mut error = None;
-        let head_post = match parse(touch.to.as_deref(), &head) {
-            Some(Ok(post)) => Some(post),
-            Some(Err(err)) => {
-                error = Some(err);
-                None
-            }
-            None => None,
-        };
-        let file_name = Path::new(&path)
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or("");
-        let latest = head_post.as_ref().or(base_post.as_ref());
+        let posts = PostEnds::new(base_post.as_ref(), head_post.as_ref());
+        let latest = posts.head.or(posts.base);
         let id = latest
             .map(|post| post.meta.id.clone())
-            .or_else(|| id_from_file_name(file_name))
+            .or_else(|| id_from_file_name(file_name(&path)))
             .unwrap_or_default();
-        let base_body = base_post.as_ref().map(Post::read_body).unwrap_or_default();
-        let head_body = head_post.as_ref().map(Post::read_body).unwrap_or_default();
-        let base_answers: BTreeSet<u32> = base_body.answers.iter().map(|a| a.number).collect();
-        let answers_added = head_body
-            .answers
-            .iter()
-            .filter(|answer| !base_answers.contains(&answer.number))
-            .map(|answer| AnswerRef {
-                number: answer.number,
-                author: answer.author.clone(),
-            })
-            .collect();
-        let count_comments = |body: &crate::library::stack::PostBody| {
-            body.comments.len()
-                + body
-                    .answers
-                    .iter()
-                    .map(|answer| answer.comments.len())
-                    .sum::<usize>()
-        };
-        let comments_added = count_comments(&head_body).saturating_sub(count_comments(&base_body));
-        let accepted = Delta {
-            base: base_post.as_ref().and_then(|p| p.meta.accepted_answer),
-            head: head_post.as_ref().and_then(|p| p.meta.accepted_answer),
-        };
-        let accepted_author = accepted.head.and_then(|number| {
-            head_body
-                .answers
-                .iter()
-                .find(|answer| answer.number == number)
-                .map(|answer| answer.author.clone())
-        });
-        let empty = BTreeMap::new();
-        let base_scores = base_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
-        let head_scores = head_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
-        let numbers: BTreeSet<u32> = base_scores
-            .keys()
-            .chain(head_scores.keys())
-            .copied()
-            .collect();
-        let answer_votes = numbers
-            .into_iter()
-            .filter_map(|answer| {
-                let base = base_scores.get(&answer).copied().unwrap_or(0);
-                let head = head_scores.get(&answer).copied().unwrap_or(0);
-                (base != head).then_some(AnswerVotes { answer, base, head })
-            })
-            .collect();
         let history = if self.has_stack_notes && !id.is_empty() {
-            Some(self.history(&id, base_post.as_ref(), head_post.as_ref())?)
+            Some(self.history(&id, posts.base, posts.head)?)
         } else {
             None
         };
+        let accepted_answer = posts.delta(|p| p.meta.accepted_answer);
         Ok(PostChange {
             title: latest.map(|p| p.meta.title.clone()).unwrap_or_default(),
-            status: Delta {
-                base: base_post
-                    .as_ref()
-                    .map(|p| p.meta.status.as_str().to_string()),
-                head: head_post
-                    .as_ref()
-                    .map(|p| p.meta.status.as_str().to_string()),
-            },
-            votes: Delta {
-                base: base_post.as_ref().map(|p| p.meta.votes),
-                head: head_post.as_ref().map(|p| p.meta.votes),
-            },
-            accepted_answer: accepted,
-            accepted_author,
-            answers_added,
-            comments_added,
-            answer_votes,
+            status: posts.delta(|p| Some(p.meta.status.as_str().to_string())),
+            votes: posts.delta(|p| Some(p.meta.votes)),
+            accepted_author: posts.accepted_author(accepted_answer.head),
+            accepted_answer,
+            answers_added: posts.answers_added(),
+            comments_added: posts.comments_added(),
+            answer_votes: posts.answer_votes(),
             history,
             error,
             id,
@@ -411,80 +457,89 @@ impl Reviewer<'_> {
     ) -> anyhow::Result<()> {
         if let Some(to) = touch.to.as_deref() {
             if self.scope.documents(to) && !self.ignores.is_ignored(to) {
-                let head = self.at_head(Some(to))?;
-                let design_rel = design_path(to);
-                let has_design = self.at_head(Some(&design_rel))?.is_some();
-                let is_new = touch.kind() != ChangeKind::Modified;
-                let interface = match (&touch.from, &head) {
-                    (Some(from), Some(head)) if !updated.contains(to) => {
-                        self.interface_change(from, to, head)?
-                    }
-                    _ => None,
-                };
-                let documentable_text = head
-                    .as_ref()
-                    .is_some_and(|file| self.is_documentable_text(to, &file.data));
-                if !has_design && documentable_text && (is_new || interface.is_some()) {
-                    findings.push(Finding {
-                        kind: FindingKind::MissingDesign,
-                        severity: "warning",
-                        file: to.to_string(),
-                        line: None,
-                        source: to.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "{to} has no design file ({design_rel}); run `lexictl update {to}` or write one"
-                        ),
-                        renamed_to: None,
-                        added: Vec::new(),
-                        removed: Vec::new(),
-                    });
-                } else if let Some((added, removed, line)) = interface.filter(|_| has_design) {
-                    let what =
-                        describe_interface_change(&added, &removed, &|name| name.to_string());
-                    findings.push(Finding {
-                        kind: FindingKind::InterfaceChanged,
-                        severity: "warning",
-                        file: to.to_string(),
-                        line,
-                        source: to.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "the public interface of {to} changed ({what}) but {design_rel} was not updated; run `lexictl update {to}` or edit the design file"
-                        ),
-                        renamed_to: None,
-                        added,
-                        removed,
-                    });
-                }
+                findings.extend(self.undocumented(touch, to, updated)?);
             }
         }
         if let Some(from) = touch.from.as_deref() {
             if touch.to.as_deref() != Some(from) {
-                let design_rel = design_path(from);
-                if self.at_head(Some(&design_rel))?.is_some() {
-                    let why = match touch.to.as_deref() {
-                        Some(to) => format!("{from} was renamed to {to}"),
-                        None => format!("{from} was deleted"),
-                    };
-                    findings.push(Finding {
-                        kind: FindingKind::OrphanedDesign,
-                        severity: "warning",
-                        file: design_rel.clone(),
-                        line: None,
-                        source: from.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "{why} but its design file {design_rel} is still there; `lexictl update` moves or removes it"
-                        ),
-                        renamed_to: touch.to.clone(),
-                        added: Vec::new(),
-                        removed: Vec::new(),
-                    });
-                }
+                findings.extend(self.orphaned(from, touch.to.as_deref())?);
             }
         }
         Ok(())
+    }
+
+    /// Source `to` (in scope at the head) is new without a design file, or its public interface
+    /// changed while its design file did not.
+    fn undocumented(
+        &self,
+        touch: &Touched,
+        to: &str,
+        updated: &BTreeSet<String>,
+    ) -> anyhow::Result<Option<Finding>> {
+        let head = self.at_head(Some(to))?;
+        let design_rel = design_path(to);
+        let has_design = self.at_head(Some(&design_rel))?.is_some();
+        let is_new = touch.kind() != ChangeKind::Modified;
+        let interface = match (&touch.from, &head) {
+            (Some(from), Some(head)) if !updated.contains(to) => {
+                self.interface_change(from, to, head)?
+            }
+            _ => None,
+        };
+        let documentable_text = head
+            .as_ref()
+            .is_some_and(|file| self.is_documentable_text(to, &file.data));
+        if !has_design && documentable_text && (is_new || interface.is_some()) {
+            let message = format!(
+                "{to} has no design file ({design_rel}); run `lexictl update {to}` or write one"
+            );
+            return Ok(Some(finding(
+                FindingKind::MissingDesign,
+                to,
+                to,
+                design_rel,
+                message,
+            )));
+        }
+        let Some((added, removed, line)) = interface.filter(|_| has_design) else {
+            return Ok(None);
+        };
+        let what = describe_interface_change(&added, &removed, &|name| name.to_string());
+        let message = format!(
+            "the public interface of {to} changed ({what}) but {design_rel} was not updated; run `lexictl update {to}` or edit the design file"
+        );
+        Ok(Some(Finding {
+            line,
+            added,
+            removed,
+            ..finding(FindingKind::InterfaceChanged, to, to, design_rel, message)
+        }))
+    }
+
+    /// Source `from` was deleted or renamed (to `to`) and its design file is still there at the head.
+    fn orphaned(&self, from: &str, to: Option<&str>) -> anyhow::Result<Option<Finding>> {
+        let design_rel = design_path(from);
+        if self.at_head(Some(&design_rel))?.is_none() {
+            return Ok(None);
+        }
+        let why = match to {
+            Some(to) => format!("{from} was renamed to {to}"),
+            None => format!("{from} was deleted"),
+        };
+        let message = format!(
+            "{why} but its design file {design_rel} is still there; `lexictl update` moves or removes it"
+        );
+        let file = design_rel.clone();
+        Ok(Some(Finding {
+            renamed_to: to.map(str::to_string),
+            ..finding(
+                FindingKind::OrphanedDesign,
+                &file,
+                from,
+                design_rel,
+                message,
+            )
+        }))
     }
 
     /// `Some((added, removed, line))` when `from` at the base and `to` at the head are code in an
@@ -537,5 +592,128 @@ impl Reviewer<'_> {
         !has_binary_extension(Path::new(rel), &self.project.config)
             && (data.len() as u64) <= limit
             && !data[..data.len().min(8192)].contains(&0)
+    }
+}
+
+/// The post in `file` (at `rel`), when both are there: parsed, or why it does not parse.
+fn parse_post(rel: Option<&str>, file: &Option<FileAt>) -> Option<Result<Post, String>> {
+    let (rel, file) = (rel?, file.as_ref()?);
+    Some(
+        as_text(&file.data)
+            .ok_or_else(|| format!("{rel}: not UTF-8 text"))
+            .and_then(|text| Post::parse(rel, &text).map_err(|err| err.to_string())),
+    )
+}
+
+fn file_name(path: &str) -> &str {
+    Path::new(path)
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("")
+}
+
+/// A Stack post at the two ends of the review (either may be missing), with its bodies read.
+struct PostEnds<'p> {
+    base: Option<&'p Post>,
+    head: Option<&'p Post>,
+    base_body: PostBody,
+    head_body: PostBody,
+}
+
+impl<'p> PostEnds<'p> {
+    fn new(base: Option<&'p Post>, head: Option<&'p Post>) -> PostEnds<'p> {
+        PostEnds {
+            base,
+            head,
+            base_body: base.map(Post::read_body).unwrap_or_default(),
+            head_body: head.map(Post::read_body).unwrap_or_default(),
+        }
+    }
+
+    /// A frontmatter value at both ends.
+    fn delta<T>(&self, value: impl Fn(&Post) -> Option<T>) -> Delta<T> {
+        Delta {
+            base: self.base.and_then(&value),
+            head: self.head.and_then(&value),
+        }
+    }
+
+    /// Answers at the head whose number is not at the base.
+    fn answers_added(&self) -> Vec<AnswerRef> {
+        let base: BTreeSet<u32> = self.base_body.answers.iter().map(|a| a.number).collect();
+        self.head_body
+            .answers
+            .iter()
+            .filter(|answer| !base.contains(&answer.number))
+            .map(|answer| AnswerRef {
+                number: answer.number,
+                author: answer.author.clone(),
+            })
+            .collect()
+    }
+
+    /// How many more comments (on the post and its answers) the head has.
+    fn comments_added(&self) -> usize {
+        let count = |body: &PostBody| {
+            body.comments.len()
+                + body
+                    .answers
+                    .iter()
+                    .map(|answer| answer.comments.len())
+                    .sum::<usize>()
+        };
+        count(&self.head_body).saturating_sub(count(&self.base_body))
+    }
+
+    /// The author of answer `accepted` at the head.
+    fn accepted_author(&self, accepted: Option<u32>) -> Option<String> {
+        let number = accepted?;
+        self.head_body
+            .answers
+            .iter()
+            .find(|answer| answer.number == number)
+            .map(|answer| answer.author.clone())
+    }
+
+    /// The answers whose net score differs between the two ends (a missing score is 0).
+    fn answer_votes(&self) -> Vec<AnswerVotes> {
+        let empty = BTreeMap::new();
+        let base_scores = self.base.map_or(&empty, |p| &p.meta.answer_votes);
+        let head_scores = self.head.map_or(&empty, |p| &p.meta.answer_votes);
+        let numbers: BTreeSet<u32> = base_scores
+            .keys()
+            .chain(head_scores.keys())
+            .copied()
+            .collect();
+        numbers
+            .into_iter()
+            .filter_map(|answer| {
+                let base = base_scores.get(&answer).copied().unwrap_or(0);
+                let head = head_scores.get(&answer).copied().unwrap_or(0);
+                (base != head).then_some(AnswerVotes { answer, base, head })
+            })
+            .collect()
+    }
+}
+
+/// A warning of `kind` about `file`, for source `source` and its design file.
+fn finding(
+    kind: FindingKind,
+    file: &str,
+    source: &str,
+    design_file: String,
+    message: String,
+) -> Finding {
+    Finding {
+        kind,
+        severity: "warning",
+        file: file.to_string(),
+        line: None,
+        source: source.to_string(),
+        design_file,
+        message,
+        renamed_to: None,
+        added: Vec::new(),
+        removed: Vec::new(),
     }
 }
