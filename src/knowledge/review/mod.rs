@@ -40,6 +40,7 @@ use crate::workspace::Workspace;
 
 mod diff;
 mod history;
+mod posts;
 mod reviewer;
 
 use diff::*;
