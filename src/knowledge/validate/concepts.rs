@@ -40,6 +40,7 @@ fn linked_concepts(library: &Library<'_>) -> BTreeSet<String> {
     inbound
 }
 
+/// One concept: parses, links, text, successor, something links to it.
 fn check_concept(
     library: &Library<'_>,
     doc: &Doc,

@@ -316,12 +316,14 @@ fn broken_link(project: &Project, link: &str, target: &str, file: &str) -> Issue
     }
 }
 
-/// Token counts by content, shared by the parallel checks of one run.
+/// Token counts by content, shared by the parallel checks of one run; [`validate`] loads them
+/// from the cache file and saves them back.
+static TOKEN_CACHE: std::sync::OnceLock<crate::tokens::CountCache> = std::sync::OnceLock::new();
+
+/// The run's token counts (empty when nothing loaded them).
 fn token_cache() -> &'static crate::tokens::CountCache {
     TOKEN_CACHE.get_or_init(crate::tokens::CountCache::default)
 }
-
-static TOKEN_CACHE: std::sync::OnceLock<crate::tokens::CountCache> = std::sync::OnceLock::new();
 
 /// An over-budget finding if `text` has more cl100k tokens than `limit` (0 = no limit). Texts too
 /// short to possibly exceed the limit are not tokenised (a token is at least one byte).
@@ -342,6 +344,7 @@ fn budget(text: &str, limit: usize, file: &str, key: &str, issues: &mut Vec<Issu
     }
 }
 
+/// A malformed-file error from a parse error of `file`.
 fn malformed(file: &str, error: &str) -> Issue {
     // Errors read `path:line: message`; keep the line as a field too.
     let line = error
