@@ -10,7 +10,7 @@ use crate::library::aindex::AIndex;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::{paths, walk, Project};
 use crate::workspace::child_map::child_entries;
-use crate::workspace::library::{walk, Part};
+use crate::workspace::library::{self, Part};
 use crate::workspace::lock::LibraryLock;
 
 /// One `.aindex` as read from disk.
@@ -47,7 +47,7 @@ pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexF
         max_depth: None,
         mirror_only: true,
     };
-    let listing = walk(&project.library_dir(), below);
+    let listing = library::walk(&project.library_dir(), below);
     if let Some(error) = listing.errors.first() {
         bail!("{error}");
     }
