@@ -3,7 +3,6 @@
 
 pub mod agent_rules;
 pub mod bounded;
-pub mod child_map;
 pub mod hook;
 pub mod init;
 pub mod notes_sync;

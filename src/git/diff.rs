@@ -86,83 +86,75 @@ impl GitRepo {
             .repo
             .diff_tree_to_tree(old, Some(new), options)
             .map_err(GitError::read("compare the two commits' trees"))?;
-
         let mut skipped = 0;
-        let mut out = Vec::with_capacity(raw.len());
-        for change in raw {
-            match change {
-                ChangeDetached::Addition {
-                    location,
-                    entry_mode,
-                    ..
-                } => {
-                    if is_file(entry_mode) {
-                        out.extend(utf8_path(location.as_ref(), &mut skipped).map(Change::Added));
-                    }
-                }
-                ChangeDetached::Deletion {
-                    location,
-                    entry_mode,
-                    ..
-                } => {
-                    if is_file(entry_mode) {
-                        out.extend(utf8_path(location.as_ref(), &mut skipped).map(Change::Deleted));
-                    }
-                }
-                ChangeDetached::Modification {
-                    location,
-                    previous_entry_mode,
-                    entry_mode,
-                    ..
-                } => {
-                    let change = match (is_file(previous_entry_mode), is_file(entry_mode)) {
-                        (true, true) => Change::Modified,
-                        (true, false) => Change::Deleted,
-                        (false, true) => Change::Added,
-                        (false, false) => continue,
-                    };
-                    out.extend(utf8_path(location.as_ref(), &mut skipped).map(change));
-                }
-                ChangeDetached::Rewrite {
-                    source_location,
-                    source_entry_mode,
-                    location,
-                    entry_mode,
-                    copy,
-                    ..
-                } => {
-                    let from_is_file = is_file(source_entry_mode);
-                    let to_is_file = is_file(entry_mode);
-                    if copy {
-                        // The source is unchanged; only the copy is new.
-                        if to_is_file {
-                            out.extend(
-                                utf8_path(location.as_ref(), &mut skipped).map(Change::Added),
-                            );
-                        }
-                        continue;
-                    }
-                    let from = if from_is_file {
-                        utf8_path(source_location.as_ref(), &mut skipped)
-                    } else {
-                        None
-                    };
-                    let to = if to_is_file {
-                        utf8_path(location.as_ref(), &mut skipped)
-                    } else {
-                        None
-                    };
-                    match (from, to) {
-                        (Some(from), Some(to)) => out.push(Change::Renamed { from, to }),
-                        (Some(from), None) => out.push(Change::Deleted(from)),
-                        (None, Some(to)) => out.push(Change::Added(to)),
-                        (None, None) => {}
-                    }
-                }
-            }
-        }
+        let out: Vec<Change> = raw
+            .into_iter()
+            .filter_map(|change| file_change(change, &mut skipped))
+            .collect();
         self.skipped_non_utf8.set(skipped);
         Ok(normalize(out))
+    }
+}
+
+/// What a tree change did to files (`None` when it touched only directories or submodules, or a
+/// path that is not UTF-8, counted in `skipped`).
+fn file_change(change: ChangeDetached, skipped: &mut usize) -> Option<Change> {
+    match change {
+        ChangeDetached::Addition {
+            location,
+            entry_mode,
+            ..
+        } => file_path(is_file(entry_mode), &location, skipped).map(Change::Added),
+        ChangeDetached::Deletion {
+            location,
+            entry_mode,
+            ..
+        } => file_path(is_file(entry_mode), &location, skipped).map(Change::Deleted),
+        ChangeDetached::Modification {
+            location,
+            previous_entry_mode,
+            entry_mode,
+            ..
+        } => {
+            let change = match (is_file(previous_entry_mode), is_file(entry_mode)) {
+                (true, true) => Change::Modified,
+                (true, false) => Change::Deleted,
+                (false, true) => Change::Added,
+                (false, false) => return None,
+            };
+            utf8_path(location.as_ref(), skipped).map(change)
+        }
+        ChangeDetached::Rewrite {
+            source_location,
+            source_entry_mode,
+            location,
+            entry_mode,
+            copy,
+            ..
+        } => {
+            let to_is_file = is_file(entry_mode);
+            if copy {
+                // The source is unchanged; only the copy is new.
+                return file_path(to_is_file, &location, skipped).map(Change::Added);
+            }
+            let from = file_path(is_file(source_entry_mode), &source_location, skipped);
+            let to = file_path(to_is_file, &location, skipped);
+            match (from, to) {
+                (Some(from), Some(to)) => Some(Change::Renamed { from, to }),
+                (Some(from), None) => Some(Change::Deleted(from)),
+                (None, Some(to)) => Some(Change::Added(to)),
+                (None, None) => None,
+            }
+        }
+    }
+}
+
+/// `location` as a UTF-8 path when it names a file (`is_file`).
+fn file_path(is_file: bool, location: &gix::bstr::BString, skipped: &mut usize) -> Option<String> {
+    if is_file {
+        utf8_path(location.as_ref(), skipped)
+    } else {
+        None
     }
 }
 

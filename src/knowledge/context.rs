@@ -16,8 +16,8 @@ use anyhow::bail;
 
 use super::concepts::Resolver;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
-use super::lookup::lookup;
-use super::stack::Stack;
+use super::lookup::{lookup, Lookup};
+use super::stack;
 use crate::library::concept::Concept;
 use crate::library::design_file::sections;
 use crate::library::iwh::Iwh;
@@ -162,15 +162,53 @@ impl Builder {
     }
 }
 
+/// A source file: its `.iwh`, its design file by section, the conventions it inherits, the concepts
+/// it links and the Stack posts about it.
 fn file_blocks(
     project: &Project,
     corpus: &Corpus,
     source: &str,
     builder: &mut Builder,
 ) -> anyhow::Result<()> {
-    let dir = parent_rel(source);
-    iwh_block(project, dir, builder);
+    iwh_block(project, parent_rel(source), builder);
     let found = lookup(project, source)?;
+    design_blocks(&found, builder);
+    for conventions in &found.conventions {
+        let from = if conventions.directory.is_empty() {
+            "./".to_string()
+        } else {
+            format!("{}/", conventions.directory)
+        };
+        builder.add(
+            "conventions",
+            format!("Local Conventions from {from}"),
+            conventions.raw.trim(),
+            3,
+        );
+    }
+    let links = wikilink::extract(&found.content);
+    let resolver = Resolver::new(corpus);
+    let mut seen = Vec::new();
+    for link in &links {
+        let Wikilink::Concept(name) = link else {
+            continue;
+        };
+        if let Some(concept) = resolver.concept(name) {
+            if !seen.contains(&concept.name) {
+                seen.push(concept.name.clone());
+                concept_summary_block(project, concept, builder, 5);
+            }
+        }
+    }
+    for post in posts_about(corpus, &found, &links) {
+        post_summary_block(project, post, builder, 6);
+    }
+    Ok(())
+}
+
+/// The design file: a head block (staleness, description, preamble), then one block per section,
+/// the ones read first kept first when the budget is short.
+fn design_blocks(found: &Lookup, builder: &mut Builder) {
     let mut head = String::new();
     if let Some(warning) = found.staleness.warning() {
         head.push_str(warning);
@@ -184,12 +222,8 @@ fn file_blocks(
         head.push_str("\n\n");
         head.push_str(found.design.body.preamble.trim());
     }
-    builder.add(
-        "design",
-        format!("{} ({})", source, found.design_path),
-        head,
-        1,
-    );
+    let title = format!("{} ({})", found.source, found.design_path);
+    builder.add("design", title, head, 1);
     for section in &found.design.body.sections {
         let heading = section.heading.as_str();
         if heading.eq_ignore_ascii_case(sections::WIKILINKS) || section.body.trim().is_empty() {
@@ -212,37 +246,15 @@ fn file_blocks(
         };
         builder.add(kind, heading, section.body.trim(), priority);
     }
-    for conventions in &found.conventions {
-        let from = if conventions.directory.is_empty() {
-            "./".to_string()
-        } else {
-            format!("{}/", conventions.directory)
-        };
-        builder.add(
-            "conventions",
-            format!("Local Conventions from {from}"),
-            conventions.raw.trim(),
-            3,
-        );
-    }
-    let resolver = Resolver::new(corpus);
-    let links = wikilink::extract(&found.content);
-    let mut seen = Vec::new();
-    for link in &links {
-        if let Wikilink::Concept(name) = link {
-            if let Some(concept) = resolver.concept(name) {
-                if !seen.contains(&concept.name) {
-                    seen.push(concept.name.clone());
-                    concept_summary_block(project, concept, builder, 5);
-                }
-            }
-        }
-    }
+}
+
+/// The Stack posts about the looked-up file (its `refs.files`), linked from its design file, or
+/// linking to the design file; accepted first, then by votes.
+fn posts_about<'c>(corpus: &'c Corpus, found: &Lookup, links: &[Wikilink]) -> Vec<&'c Doc> {
     let design_rel = found
         .design_path
         .strip_prefix(&format!("{LIBRARY_DIR}/"))
-        .unwrap_or(&found.design_path)
-        .to_string();
+        .unwrap_or(&found.design_path);
     let linked_ids: Vec<&str> = links
         .iter()
         .filter_map(|link| match link {
@@ -253,9 +265,9 @@ fn file_blocks(
     let mut posts: Vec<&Doc> = corpus
         .of_kind(DocKind::Stack)
         .filter(|post| {
-            post.files.iter().any(|file| file == source)
+            post.files.contains(&found.source)
                 || linked_ids.contains(&post.name.as_str())
-                || post.links.iter().any(|link| link == &design_rel)
+                || post.links.iter().any(|link| link == design_rel)
         })
         .collect();
     posts.sort_by(|a, b| {
@@ -265,12 +277,11 @@ fn file_blocks(
             .then_with(|| b.votes.cmp(&a.votes))
             .then_with(|| a.name.cmp(&b.name))
     });
-    for post in posts {
-        post_summary_block(project, post, builder, 6);
-    }
-    Ok(())
+    posts
 }
 
+/// A concept: its head and sections, the concepts it links, the posts and design files that refer
+/// to it.
 fn concept_blocks(
     project: &Project,
     corpus: &Corpus,
@@ -280,6 +291,40 @@ fn concept_blocks(
     let text = std::fs::read_to_string(project.library_dir().join(&concept.path))?;
     let shown = format!("{LIBRARY_DIR}/{}", concept.path);
     let parsed = Concept::parse(&shown, &concept.name, &text)?;
+    concept_text_blocks(&parsed, &shown, builder);
+    let resolver = Resolver::new(corpus);
+    let mut seen = vec![concept.name.clone()];
+    for link in wikilink::extract(&text) {
+        let Wikilink::Concept(name) = link else {
+            continue;
+        };
+        if let Some(other) = resolver.concept(&name) {
+            if !seen.contains(&other.name) {
+                seen.push(other.name.clone());
+                let title = format!("[[{}]] {}", other.name, other.title);
+                builder.add("concept", title, other.summary.clone(), 4);
+            }
+        }
+    }
+    let names: Vec<&str> = std::iter::once(concept.name.as_str())
+        .chain(std::iter::once(concept.title.as_str()))
+        .chain(concept.aliases.iter().map(String::as_str))
+        .collect();
+    let refers = |doc: &Doc| {
+        doc.concepts
+            .iter()
+            .chain(&doc.links)
+            .any(|link| names.iter().any(|name| name.eq_ignore_ascii_case(link)))
+    };
+    for post in corpus.of_kind(DocKind::Stack).filter(|post| refers(post)) {
+        post_summary_block(project, post, builder, 5);
+    }
+    linked_from_block(project, &refers, builder);
+    Ok(())
+}
+
+/// The concept's own text: a head (status, aliases, tags, successor) and its sections.
+fn concept_text_blocks(parsed: &Concept, shown: &str, builder: &mut Builder) {
     let mut head = format!("status: {}", parsed.status().as_str());
     if !parsed.meta.aliases.is_empty() {
         head.push_str(&format!("\naliases: {}", parsed.meta.aliases.join(", ")));
@@ -307,36 +352,10 @@ fn concept_blocks(
             );
         }
     }
-    let resolver = Resolver::new(corpus);
-    let mut seen = vec![concept.name.clone()];
-    for link in wikilink::extract(&text) {
-        if let Wikilink::Concept(name) = link {
-            if let Some(other) = resolver.concept(&name) {
-                if !seen.contains(&other.name) {
-                    seen.push(other.name.clone());
-                    builder.add(
-                        "concept",
-                        format!("[[{}]] {}", other.name, other.title),
-                        other.summary.clone(),
-                        4,
-                    );
-                }
-            }
-        }
-    }
-    let names: Vec<&str> = std::iter::once(concept.name.as_str())
-        .chain(std::iter::once(concept.title.as_str()))
-        .chain(concept.aliases.iter().map(String::as_str))
-        .collect();
-    let refers = |doc: &Doc| {
-        doc.concepts
-            .iter()
-            .chain(&doc.links)
-            .any(|link| names.iter().any(|name| name.eq_ignore_ascii_case(link)))
-    };
-    for post in corpus.of_kind(DocKind::Stack).filter(|post| refers(post)) {
-        post_summary_block(project, post, builder, 5);
-    }
+}
+
+/// The design files that `refers` to the concept, one line each.
+fn linked_from_block(project: &Project, refers: &dyn Fn(&Doc) -> bool, builder: &mut Builder) {
     let designs = Corpus::load(
         project,
         Kinds {
@@ -358,7 +377,6 @@ fn concept_blocks(
             5,
         );
     }
-    Ok(())
 }
 
 fn stack_blocks(
@@ -367,7 +385,7 @@ fn stack_blocks(
     id: &str,
     builder: &mut Builder,
 ) -> anyhow::Result<()> {
-    let (rel, post) = Stack::open(project).find(id)?;
+    let (rel, post) = stack::find(project, id)?;
     let body = post.read_body();
     let meta = &post.meta;
     let mut head = format!(

@@ -25,10 +25,11 @@ use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::stack::{id_from_file_name, Post, STACK_DIR};
 use crate::library::{footer, wikilink};
-use crate::project::mirror::{DESIGN_SUFFIX, RESERVED_TOP_LEVEL};
+use crate::project::mirror::DESIGN_SUFFIX;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
 use crate::tsv::{push_escaped, unescape};
 use crate::workspace::cache::Stat;
+use crate::workspace::library::{walk, Entry, Kind, Listing, Part};
 
 const FORMAT_HEADER: &str = "lexibrarian-corpus 1";
 const LIST_SEPARATOR: char = '\u{1f}';
@@ -144,17 +145,51 @@ impl Corpus {
     /// Load the requested kinds, refreshing the cache from the files.
     pub fn load(project: &Project, kinds: Kinds) -> Corpus {
         let library = project.library_dir();
+        let knowledge = if kinds.knowledge {
+            knowledge_files(&library)
+        } else {
+            Vec::new()
+        };
+        let designs = if kinds.designs {
+            let mirror = walk(&library, Part::MIRROR).files;
+            mirror
+                .into_iter()
+                .filter(is_design)
+                .map(path_and_stat)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Corpus::refreshed(&library, knowledge, designs, kinds)
+    }
+
+    /// [`Corpus::load`] from a listing of the whole library (`Part::ALL`) the caller already made.
+    pub fn from_listing(project: &Project, listing: &Listing, kinds: Kinds) -> Corpus {
+        let listed = |wanted: bool, kind: fn(&Entry) -> bool| -> Vec<(String, Stat)> {
+            let files = listing.files.iter().filter(|entry| wanted && kind(entry));
+            files.map(|entry| (entry.rel.clone(), entry.stat)).collect()
+        };
+        let knowledge = listed(kinds.knowledge, is_knowledge);
+        let designs = listed(kinds.designs, is_design);
+        Corpus::refreshed(&project.library_dir(), knowledge, designs, kinds)
+    }
+
+    /// The documents of the listed files, from the cache where it is current.
+    fn refreshed(
+        library: &Path,
+        knowledge: Vec<(String, Stat)>,
+        designs: Vec<(String, Stat)>,
+        kinds: Kinds,
+    ) -> Corpus {
         let cache_dir = library.join(CACHE_DIR);
         let mut docs = Vec::new();
         if kinds.knowledge {
-            let files = knowledge_files(&library);
             let cache = cache_dir.join("corpus-knowledge");
-            docs.extend(refresh(&library, &cache, files, true));
+            docs.extend(refresh(library, &cache, knowledge, true));
         }
         if kinds.designs {
-            let files = design_files(&library);
             let cache = cache_dir.join("corpus-designs");
-            docs.extend(refresh(&library, &cache, files, kinds.design_bodies));
+            docs.extend(refresh(library, &cache, designs, kinds.design_bodies));
         }
         Corpus { docs }
     }
@@ -228,73 +263,41 @@ fn refresh(
     docs
 }
 
-/// Concept and Stack files with their stats.
+/// Concept and Stack files with their stats: `concepts/*.md` and `stack/*.md`.
 fn knowledge_files(library: &Path) -> Vec<(String, Stat)> {
     let mut files = Vec::new();
     for dir in [CONCEPTS_DIR, STACK_DIR] {
-        let Ok(entries) = std::fs::read_dir(library.join(dir)) else {
-            continue;
+        let only_dir = Part {
+            under: dir,
+            max_depth: Some(0),
+            mirror_only: false,
         };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Some(name) = name.to_str() else { continue };
-            if !name.ends_with(".md") || name.starts_with('.') {
-                continue;
-            }
-            if let Ok(meta) = entry.metadata() {
-                if meta.is_file() {
-                    files.push((format!("{dir}/{name}"), Stat::from_metadata(&meta)));
-                }
-            }
-        }
+        let listing = walk(library, only_dir);
+        files.extend(
+            listing
+                .files
+                .into_iter()
+                .filter(is_knowledge)
+                .map(path_and_stat),
+        );
     }
     files
 }
 
-/// Design files (every `*.md` outside the reserved top-level names) with their stats, walked in
-/// parallel.
-fn design_files(library: &Path) -> Vec<(String, Stat)> {
-    walk_dir(library, "")
+/// A concept or a Stack post.
+fn is_knowledge(entry: &Entry) -> bool {
+    matches!(entry.kind, Kind::Concept | Kind::StackPost)
 }
 
-fn walk_dir(library: &Path, rel: &str) -> Vec<(String, Stat)> {
-    let Ok(entries) = std::fs::read_dir(if rel.is_empty() {
-        library.to_path_buf()
-    } else {
-        library.join(rel)
-    }) else {
-        return Vec::new();
-    };
-    let mut files = Vec::new();
-    let mut dirs = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name.starts_with('.') || (rel.is_empty() && RESERVED_TOP_LEVEL.contains(&name)) {
-            continue;
-        }
-        let child = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        };
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        if file_type.is_dir() {
-            dirs.push(child);
-        } else if file_type.is_file() && name.ends_with(DESIGN_SUFFIX) {
-            if let Ok(meta) = entry.metadata() {
-                files.push((child, Stat::from_metadata(&meta)));
-            }
-        }
-    }
-    let nested: Vec<Vec<(String, Stat)>> =
-        dirs.par_iter().map(|dir| walk_dir(library, dir)).collect();
-    for more in nested {
-        files.extend(more);
-    }
-    files
+/// A design file. Like the sources they document, design files are never hidden: nothing under a
+/// name that starts with a dot is one.
+fn is_design(entry: &Entry) -> bool {
+    matches!(entry.kind, Kind::Design { .. })
+        && !entry.rel.split('/').any(|part| part.starts_with('.'))
+}
+
+fn path_and_stat(entry: Entry) -> (String, Stat) {
+    (entry.rel, entry.stat)
 }
 
 /// Read and reduce one file. Unreadable or malformed files become a document carrying the error.

@@ -1,12 +1,17 @@
-//! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it.
+//! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it; and
+//! `lexi describe <dir> "…"`: set a directory's billboard, creating its `.aindex` when it has none.
 
 use std::io::ErrorKind;
 
-use anyhow::Context as _;
+use anyhow::{bail, Context as _};
 
+use crate::atomic;
 use crate::library::aindex::AIndex;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
-use crate::project::Project;
+use crate::project::{paths, walk, Project};
+use crate::workspace::child_map::child_entries;
+use crate::workspace::library::{self, Part};
+use crate::workspace::lock::LibraryLock;
 
 /// One `.aindex` as read from disk.
 #[derive(Clone, Debug)]
@@ -34,48 +39,90 @@ pub fn read(project: &Project, dir: &str) -> anyhow::Result<Option<IndexFile>> {
     }))
 }
 
-/// Every `.aindex` at or below `dir`, parents before children, siblings alphabetical.
+/// Every `.aindex` at or below `dir`, parents before children, siblings alphabetical. An error
+/// when a directory of the mirror cannot be listed.
 pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexFile>> {
+    let below = Part {
+        under: dir,
+        max_depth: None,
+        mirror_only: true,
+    };
+    let listing = library::walk(&project.library_dir(), below);
+    if let Some(error) = listing.errors.first() {
+        bail!("{error}");
+    }
+    let dirs = listing
+        .dirs
+        .iter()
+        .map(String::as_str)
+        .filter(|dir| !dir.split('/').any(|name| name == AINDEX_FILE));
     let mut out = Vec::new();
-    let mut pending = vec![dir.to_string()];
-    while let Some(current) = pending.pop() {
-        if let Some(file) = read(project, &current)? {
+    for current in std::iter::once(dir).chain(dirs) {
+        if let Some(file) = read(project, current)? {
             out.push(file);
         }
-        let mirror_dir = project
-            .library_dir()
-            .join(current.replace('/', std::path::MAIN_SEPARATOR_STR));
-        let mut children = Vec::new();
-        match std::fs::read_dir(&mirror_dir) {
-            Ok(entries) => {
-                for entry in entries.flatten() {
-                    let is_dir = entry.file_type().is_ok_and(|kind| kind.is_dir());
-                    let Some(name) = entry.file_name().to_str().map(str::to_string) else {
-                        continue;
-                    };
-                    if !is_dir || name == AINDEX_FILE || (current.is_empty() && is_reserved(&name))
-                    {
-                        continue;
-                    }
-                    children.push(if current.is_empty() {
-                        name
-                    } else {
-                        format!("{current}/{name}")
-                    });
-                }
-            }
-            Err(err) if err.kind() == ErrorKind::NotFound => {}
-            Err(err) => {
-                return Err(err).with_context(|| format!("cannot list {}", mirror_dir.display()))
-            }
-        }
-        children.sort();
-        // Reverse so that popping visits them alphabetically (depth first).
-        pending.extend(children.into_iter().rev());
     }
     Ok(out)
 }
 
-fn is_reserved(name: &str) -> bool {
-    crate::project::mirror::RESERVED_TOP_LEVEL.contains(&name)
+/// What [`describe`] did.
+#[derive(Clone, Debug)]
+pub struct Described {
+    /// The `.aindex` written (project-relative).
+    pub path: String,
+    /// The directory had no `.aindex`: one was created, with a Child Map of its current entries.
+    pub created: bool,
+    /// The file's bytes changed.
+    pub changed: bool,
+    /// The billboard as written.
+    pub billboard: String,
+    /// Entries of a new Child Map that could not be read (described as unreadable).
+    pub warnings: Vec<String>,
+}
+
+/// Set the billboard of project-relative `dir` to `billboard`, leaving its Child Map and Local
+/// Conventions untouched; create the `.aindex` (under the library lock) if the directory has none.
+pub fn describe(project: &Project, dir: &str, billboard: &str) -> anyhow::Result<Described> {
+    let shown = if dir.is_empty() { "." } else { dir };
+    let billboard = billboard.trim();
+    if billboard.is_empty() {
+        bail!("the description is empty; say in a sentence what {shown} is for");
+    }
+    if !project.abs(dir).is_dir() {
+        bail!("{shown} is not a directory in the project");
+    }
+    if !dir.is_empty() && !is_listed(project, dir) {
+        bail!("{shown} is ignored (by .gitignore, .lexignore or the config's ignore patterns), so it has no index");
+    }
+    let _lock = LibraryLock::acquire(project)?;
+    let mut warnings = Vec::new();
+    let (index, created) = match read(project, dir)? {
+        Some(mut existing) => {
+            existing.index.set_billboard(billboard);
+            (existing.index, false)
+        }
+        None => {
+            let (children, unreadable) = child_entries(project, dir);
+            warnings = unreadable;
+            (AIndex::new(dir, billboard, &children), true)
+        }
+    };
+    let path = aindex_path(dir);
+    let changed = atomic::write_if_changed(&project.abs(&path), index.render().as_bytes())
+        .with_context(|| format!("cannot write {path}"))?;
+    Ok(Described {
+        path,
+        created,
+        changed,
+        billboard: index.billboard().to_string(),
+        warnings,
+    })
+}
+
+/// Whether `dir` survives the ignore layers (its parent's listing has it).
+fn is_listed(project: &Project, dir: &str) -> bool {
+    walk::list_dir(&project.root, &project.config, paths::parent_rel(dir))
+        .entries
+        .iter()
+        .any(|entry| entry.rel == dir)
 }

@@ -13,6 +13,7 @@ use crate::library::footer::now_rfc3339;
 use crate::library::iwh::{Iwh, IwhMeta, IwhScope};
 use crate::project::mirror::{iwh_path, IWH_FILE};
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::workspace::library::{walk, Part};
 
 /// A note found in the library.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -196,14 +197,17 @@ fn parsed(dir: &str, rel: String, text: String) -> Found {
 
 /// Every note in the library, by directory.
 pub fn list(project: &Project) -> anyhow::Result<Vec<Found>> {
-    let mut found: Vec<Found> = super::library_files(project)
-        .into_iter()
-        .filter(|(_, name)| name == IWH_FILE)
-        .filter_map(|(dir, _)| {
-            let rel = iwh_path(&dir);
+    let listing = walk(&project.library_dir(), Part::ALL);
+    let mut found: Vec<Found> = listing
+        .files
+        .iter()
+        .filter(|entry| entry.name() == IWH_FILE)
+        .filter_map(|entry| {
+            let dir = entry.dir();
+            let rel = iwh_path(dir);
             let bytes = std::fs::read(project.abs(&rel)).ok()?;
             Some(parsed(
-                &dir,
+                dir,
                 rel,
                 String::from_utf8_lossy(&bytes).into_owned(),
             ))

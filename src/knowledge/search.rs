@@ -55,107 +55,11 @@ pub struct Hit {
 /// Run `query` over `corpus`; hits are grouped by kind (concepts, design files, Stack) and ranked
 /// within each group.
 pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
-    let words: Vec<String> = query
-        .text
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(str::to_lowercase)
-        .collect();
-    let phrase = words.join(" ");
-    let tag = query.tag.as_deref().map(|t| t.trim().to_lowercase());
-    let scope = query
-        .scope
-        .as_deref()
-        .map(|s| s.trim_matches('/').to_string());
-    let linked_in_scope: Vec<&str> = match &scope {
-        Some(scope) => corpus
-            .of_kind(DocKind::Design)
-            .filter(|doc| within(&doc.name, scope))
-            .flat_map(|doc| doc.links.iter().map(String::as_str))
-            .collect(),
-        None => Vec::new(),
-    };
+    let matcher = Matcher::new(corpus, query);
     let mut hits: Vec<Hit> = corpus
         .docs
         .iter()
-        .filter_map(|doc| {
-            let kind = doc.kind?;
-            if !query.kinds.is_empty() && !query.kinds.contains(&kind) {
-                return None;
-            }
-            if let Some(status) = &query.status {
-                if !doc.status.eq_ignore_ascii_case(status) {
-                    return None;
-                }
-            }
-            let mut reasons: Vec<String> = Vec::new();
-            if let Some(tag) = &tag {
-                if !doc.tags.contains(tag) {
-                    return None;
-                }
-                reasons.push(format!("tag: {tag}"));
-            }
-            if let Some(scope) = &scope {
-                let in_scope = match kind {
-                    DocKind::Design => within(&doc.name, scope),
-                    DocKind::Stack => doc.files.iter().any(|file| within(file, scope)),
-                    DocKind::Concept => {
-                        linked_in_scope.iter().any(|link| {
-                            link.eq_ignore_ascii_case(&doc.name)
-                                || link.eq_ignore_ascii_case(&doc.title)
-                                || doc.aliases.iter().any(|a| a.eq_ignore_ascii_case(link))
-                        }) || doc.body.contains(&scope.to_lowercase())
-                    }
-                };
-                if !in_scope {
-                    return None;
-                }
-                reasons.push(format!("scope: {scope}"));
-            }
-            if let Some(concept) = &query.concept {
-                let refers = doc
-                    .concepts
-                    .iter()
-                    .chain(&doc.links)
-                    .any(|c| c.eq_ignore_ascii_case(concept))
-                    || (kind == DocKind::Concept && doc.name.eq_ignore_ascii_case(concept));
-                if !refers {
-                    return None;
-                }
-                reasons.push(format!("concept: {concept}"));
-            }
-            let mut score = 0;
-            if !words.is_empty() {
-                let mut word_reasons = Vec::new();
-                for word in &words {
-                    let (weight, field) = best_field(doc, word)?;
-                    score += weight;
-                    if !word_reasons.contains(&field) {
-                        word_reasons.push(field);
-                    }
-                }
-                if words.len() > 1 && doc.title.to_lowercase().contains(&phrase) {
-                    score += 4;
-                }
-                reasons.extend(word_reasons);
-            }
-            Some(Hit {
-                kind,
-                name: doc.name.clone(),
-                title: doc.title.clone(),
-                summary: doc.summary.clone(),
-                status: doc.status.clone(),
-                votes: (kind == DocKind::Stack).then_some(doc.votes),
-                accepted_answer: doc.accepted,
-                tags: doc.tags.clone(),
-                path: doc.path.clone(),
-                reason: reasons.join(", "),
-                score,
-                error: doc.error.clone(),
-                date: doc.date.clone(),
-            })
-        })
+        .filter_map(|doc| matcher.hit(doc))
         .collect();
     hits.sort_by(|a, b| {
         group(a.kind)
@@ -166,6 +70,152 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
             .then_with(|| a.name.cmp(&b.name))
     });
     hits
+}
+
+/// A query prepared once for every document: words lower-cased, tag and scope normalised, the
+/// concepts linked from the scope's design files looked up.
+struct Matcher<'a> {
+    query: &'a Query,
+    /// The free-text words, lower-cased; the phrase they make.
+    words: Vec<String>,
+    phrase: String,
+    tag: Option<String>,
+    scope: Option<String>,
+    /// Wikilink targets of the design files within `scope`.
+    linked_in_scope: Vec<&'a str>,
+}
+
+impl<'a> Matcher<'a> {
+    fn new(corpus: &'a Corpus, query: &'a Query) -> Matcher<'a> {
+        let words: Vec<String> = query
+            .text
+            .as_deref()
+            .unwrap_or("")
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        let scope = query
+            .scope
+            .as_deref()
+            .map(|s| s.trim_matches('/').to_string());
+        let linked_in_scope = match &scope {
+            Some(scope) => corpus
+                .of_kind(DocKind::Design)
+                .filter(|doc| within(&doc.name, scope))
+                .flat_map(|doc| doc.links.iter().map(String::as_str))
+                .collect(),
+            None => Vec::new(),
+        };
+        Matcher {
+            query,
+            phrase: words.join(" "),
+            words,
+            tag: query.tag.as_deref().map(|t| t.trim().to_lowercase()),
+            scope,
+            linked_in_scope,
+        }
+    }
+
+    /// `doc` as a hit, when it passes every filter and every word matches.
+    fn hit(&self, doc: &Doc) -> Option<Hit> {
+        let kind = doc.kind?;
+        if !self.query.kinds.is_empty() && !self.query.kinds.contains(&kind) {
+            return None;
+        }
+        if let Some(status) = &self.query.status {
+            if !doc.status.eq_ignore_ascii_case(status) {
+                return None;
+            }
+        }
+        let mut reasons = self.filter_reasons(doc, kind)?;
+        let score = self.text_score(doc, &mut reasons)?;
+        Some(Hit {
+            kind,
+            name: doc.name.clone(),
+            title: doc.title.clone(),
+            summary: doc.summary.clone(),
+            status: doc.status.clone(),
+            votes: (kind == DocKind::Stack).then_some(doc.votes),
+            accepted_answer: doc.accepted,
+            tags: doc.tags.clone(),
+            path: doc.path.clone(),
+            reason: reasons.join(", "),
+            score,
+            error: doc.error.clone(),
+            date: doc.date.clone(),
+        })
+    }
+
+    /// Why `doc` passes the tag, scope and concept filters; `None` when it fails one.
+    fn filter_reasons(&self, doc: &Doc, kind: DocKind) -> Option<Vec<String>> {
+        let mut reasons: Vec<String> = Vec::new();
+        if let Some(tag) = &self.tag {
+            if !doc.tags.contains(tag) {
+                return None;
+            }
+            reasons.push(format!("tag: {tag}"));
+        }
+        if let Some(scope) = &self.scope {
+            if !self.in_scope(doc, kind, scope) {
+                return None;
+            }
+            reasons.push(format!("scope: {scope}"));
+        }
+        if let Some(concept) = &self.query.concept {
+            if !refers_to(doc, kind, concept) {
+                return None;
+            }
+            reasons.push(format!("concept: {concept}"));
+        }
+        Some(reasons)
+    }
+
+    /// Design files under `scope`, posts about files under it, concepts linked from design files
+    /// under it or naming it.
+    fn in_scope(&self, doc: &Doc, kind: DocKind, scope: &str) -> bool {
+        match kind {
+            DocKind::Design => within(&doc.name, scope),
+            DocKind::Stack => doc.files.iter().any(|file| within(file, scope)),
+            DocKind::Concept => {
+                self.linked_in_scope.iter().any(|link| {
+                    link.eq_ignore_ascii_case(&doc.name)
+                        || link.eq_ignore_ascii_case(&doc.title)
+                        || doc.aliases.iter().any(|a| a.eq_ignore_ascii_case(link))
+                }) || doc.body.contains(&scope.to_lowercase())
+            }
+        }
+    }
+
+    /// The score of the free-text words (each by the best field it matched, plus 4 when the title
+    /// holds the whole phrase), adding the fields to `reasons`; `None` when a word matches nowhere.
+    fn text_score(&self, doc: &Doc, reasons: &mut Vec<String>) -> Option<u32> {
+        let mut score = 0;
+        if self.words.is_empty() {
+            return Some(score);
+        }
+        let mut word_reasons = Vec::new();
+        for word in &self.words {
+            let (weight, field) = best_field(doc, word)?;
+            score += weight;
+            if !word_reasons.contains(&field) {
+                word_reasons.push(field);
+            }
+        }
+        if self.words.len() > 1 && doc.title.to_lowercase().contains(&self.phrase) {
+            score += 4;
+        }
+        reasons.extend(word_reasons);
+        Some(score)
+    }
+}
+
+/// Whether `doc` references the canonical concept name `concept` (or is that concept).
+fn refers_to(doc: &Doc, kind: DocKind, concept: &str) -> bool {
+    doc.concepts
+        .iter()
+        .chain(&doc.links)
+        .any(|c| c.eq_ignore_ascii_case(concept))
+        || (kind == DocKind::Concept && doc.name.eq_ignore_ascii_case(concept))
 }
 
 /// Deprecated concepts and outdated or duplicate posts rank after live ones with the same score.

@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::validate::{Issue, Severity};
+use crate::project::mirror::IWH_FILE;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::library::Listing;
 
 struct Pattern {
     kind: &'static str,
@@ -92,20 +94,16 @@ pub fn scan_text(file: &str, text: &str) -> Vec<Issue> {
         .collect()
 }
 
-/// Scan every file under `.lexibrary/` except the derived cache and `.iwh` notes (gitignored).
-pub fn scan_library(project: &Project) -> Vec<Issue> {
-    let files: Vec<String> = super::library_files(project)
-        .into_iter()
-        .filter(|(_, name)| name != ".iwh")
-        .map(|(dir, name)| {
-            if dir.is_empty() {
-                name
-            } else {
-                format!("{dir}/{name}")
-            }
-        })
-        .collect();
+/// Scan every file of `listing` (the whole library but the derived cache) except `.iwh` notes
+/// (gitignored).
+pub fn scan_library(project: &Project, listing: &Listing) -> Vec<Issue> {
     use rayon::prelude::*;
+    let files: Vec<&str> = listing
+        .files
+        .iter()
+        .filter(|entry| entry.name() != IWH_FILE)
+        .map(|entry| entry.rel.as_str())
+        .collect();
     files
         .par_iter()
         .flat_map(|rel| {

@@ -16,6 +16,7 @@ use anyhow::{bail, Context as _};
 use crate::atomic;
 use crate::git::notes::{NoteAppend, STACK_NOTES};
 use crate::git::GitRepo;
+use crate::library::events::{StackEvent, StackEventKind};
 use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
 use crate::library::stack::{
     id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
@@ -23,6 +24,7 @@ use crate::library::stack::{
 use crate::library::wikilink;
 use crate::project::{Project, LIBRARY_DIR};
 use crate::workspace::lock::LibraryLock;
+use crate::workspace::Workspace;
 
 /// What `lexi stack post` needs.
 #[derive(Clone, Debug, Default)]
@@ -47,45 +49,13 @@ pub enum Direction {
     Down,
 }
 
-/// One entry of a post's history, as stored (one JSON object per line) in the notes.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Event {
-    /// When, in UTC with milliseconds. First, so that the sorted union of two clones' notes
-    /// (`cat_sort_uniq`) stays in time order.
-    pub ts: String,
-    /// Format version.
-    pub v: u32,
-    /// Unique id of this event (so a set-union merge of two clones keeps both of two equal votes).
-    pub id: String,
-    /// `created`, `vote`, `accept` or `status`.
-    pub kind: String,
-    pub post: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub answer: Option<u32>,
-    /// `+1` or `-1` for votes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub delta: Option<i64>,
-    /// The status after a status change or accept.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    /// The status before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub from: Option<String>,
-    /// For `duplicate`: the post this one duplicates.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub of: Option<String>,
-    pub author: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comment: Option<String>,
-}
-
 /// A post's history from the notes.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct History {
     pub post: String,
     /// False outside git: only the frontmatter's current state exists.
     pub available: bool,
-    pub events: Vec<Event>,
+    pub events: Vec<StackEvent>,
     /// Lines in the note that are not events we understand, kept and shown as is.
     pub unreadable: Vec<String>,
     /// Net post score according to the history (vote events without an answer).
@@ -93,21 +63,28 @@ pub struct History {
 }
 
 /// The Stack of one project.
-pub struct Stack<'p> {
-    project: &'p Project,
-    git: Option<GitRepo>,
+pub struct Stack<'w> {
+    ws: &'w Workspace,
+    project: &'w Project,
 }
 
-impl<'p> Stack<'p> {
+impl<'w> Stack<'w> {
     /// Open the Stack; git notes are used when the project is inside a git working tree.
-    pub fn open(project: &'p Project) -> Stack<'p> {
-        let git = GitRepo::discover(&project.root).ok().flatten();
-        Stack { project, git }
+    pub fn open(ws: &'w Workspace) -> Stack<'w> {
+        Stack {
+            ws,
+            project: ws.project(),
+        }
     }
 
     /// Whether vote history goes to git notes.
     pub fn has_history(&self) -> bool {
-        self.git.is_some()
+        self.git().is_some()
+    }
+
+    /// The repository whose notes hold the history (opened on first use).
+    fn git(&self) -> Option<&'w GitRepo> {
+        self.ws.repo_if_any()
     }
 
     fn dir(&self) -> PathBuf {
@@ -120,47 +97,7 @@ impl<'p> Stack<'p> {
 
     /// The project-relative path and parsed post for `id` (any case, `ST-7` = `ST-007`).
     pub fn find(&self, id: &str) -> anyhow::Result<(String, Post)> {
-        let Some(id) = wikilink::stack_id(id.trim()) else {
-            bail!("{id:?} is not a Stack post id; ids look like ST-001");
-        };
-        let dir = self.dir();
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                bail!("no Stack post {id}: the Stack is empty ({LIBRARY_DIR}/{STACK_DIR}/ does not exist yet)")
-            }
-            Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
-        };
-        let mut matches: Vec<(String, PathBuf)> = entries
-            .flatten()
-            .filter_map(|entry| {
-                let name = entry.file_name().to_str()?.to_string();
-                (id_from_file_name(&name).as_deref() == Some(id.as_str()))
-                    .then(|| (format!("{LIBRARY_DIR}/{STACK_DIR}/{name}"), entry.path()))
-            })
-            .collect();
-        matches.sort();
-        if matches.len() > 1 {
-            let paths: Vec<&str> = matches.iter().map(|(rel, _)| rel.as_str()).collect();
-            bail!(
-                "{id} is used by {} posts ({}), probably written in two clones; renumber one (file name and `id:`) before changing either",
-                matches.len(),
-                paths.join(", ")
-            );
-        }
-        if let Some((rel, path)) = matches.pop() {
-            let text =
-                std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
-            let post = Post::parse(&rel, &text)?;
-            if post.meta.id != id {
-                bail!(
-                    "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
-                    post.meta.id
-                );
-            }
-            return Ok((rel, post));
-        }
-        bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
+        find(self.project, id)
     }
 
     /// `lexi stack post`: allocate the next id and write the post. Returns the id and path.
@@ -208,7 +145,7 @@ impl<'p> Stack<'p> {
             ..PostMeta::default()
         };
         let post = Post::new(meta, &new.problem, &new.evidence);
-        let event = self.event(&id, "created", &new.author);
+        let event = self.event(&id, StackEventKind::Created, &new.author);
         self.record(&id, &[event])?;
         let path = dir.join(&name);
         // create_new: an id is never reused, even by a writer that ignores our lock.
@@ -336,7 +273,7 @@ impl<'p> Stack<'p> {
                 },
             );
         }
-        let mut event = self.event(&post.meta.id, "vote", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Vote, author);
         event.answer = answer;
         event.delta = Some(delta);
         event.comment = comment.map(str::to_string);
@@ -368,7 +305,7 @@ impl<'p> Stack<'p> {
         let from = post.meta.status;
         post.meta.accepted_answer = Some(answer);
         post.meta.status = PostStatus::Resolved;
-        let mut event = self.event(&post.meta.id, "accept", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Accept, author);
         event.answer = Some(answer);
         event.status = Some(PostStatus::Resolved.as_str().into());
         event.from = Some(from.as_str().into());
@@ -424,7 +361,7 @@ impl<'p> Stack<'p> {
         if duplicate_of.is_some() {
             post.meta.duplicate_of = duplicate_of.clone();
         }
-        let mut event = self.event(&post.meta.id, "status", author);
+        let mut event = self.event(&post.meta.id, StackEventKind::Status, author);
         event.status = Some(status.as_str().into());
         event.from = Some(from.as_str().into());
         event.of = duplicate_of;
@@ -438,7 +375,7 @@ impl<'p> Stack<'p> {
     pub fn history(&self, id: &str) -> anyhow::Result<History> {
         let (_, post) = self.find(id)?;
         let id = post.meta.id;
-        let Some(git) = &self.git else {
+        let Some(git) = self.git() else {
             return Ok(History {
                 post: id,
                 available: false,
@@ -462,37 +399,29 @@ impl<'p> Stack<'p> {
 
     /// The net of the recorded votes on the post (`answer: None`) or one answer, if git is here.
     fn history_net(&self, id: &str, answer: Option<u32>) -> Option<i64> {
-        let (events, _) = recorded_events(self.git.as_ref()?, id).ok()?;
+        let (events, _) = recorded_events(self.git()?, id).ok()?;
         Some(net_votes(&events, answer))
     }
 
-    fn event(&self, post: &str, kind: &str, author: &str) -> Event {
-        Event {
-            ts: now_rfc3339_millis(),
-            v: 1,
-            id: crate::git::notes::event_id(post),
-            kind: kind.to_string(),
-            post: post.to_string(),
-            answer: None,
-            delta: None,
-            status: None,
-            from: None,
-            of: None,
-            author: author.to_string(),
-            comment: None,
-        }
+    fn event(&self, post: &str, kind: StackEventKind, author: &str) -> StackEvent {
+        StackEvent::new(
+            now_rfc3339_millis(),
+            crate::git::notes::event_id(post),
+            kind,
+            post,
+            author,
+        )
     }
 
     /// Append events to the post's notes (a no-op outside git).
-    fn record(&self, id: &str, events: &[Event]) -> anyhow::Result<()> {
-        let Some(git) = &self.git else {
+    fn record(&self, id: &str, events: &[StackEvent]) -> anyhow::Result<()> {
+        let Some(git) = self.git() else {
             return Ok(());
         };
         let anchor = git.write_blob(anchor_text(id).as_bytes())?;
         let mut lines = String::new();
         for event in events {
-            lines.push_str(&serde_json::to_string(event)?);
-            lines.push('\n');
+            lines.push_str(&event.to_line()?);
         }
         git.append_notes(
             STACK_NOTES,
@@ -518,27 +447,70 @@ impl<'p> Stack<'p> {
     }
 }
 
+/// The project-relative path and parsed post for `id` (any case, `ST-7` = `ST-007`), from the files
+/// alone (no git).
+pub fn find(project: &Project, id: &str) -> anyhow::Result<(String, Post)> {
+    let Some(id) = wikilink::stack_id(id.trim()) else {
+        bail!("{id:?} is not a Stack post id; ids look like ST-001");
+    };
+    let mut matches = post_files(project, &id)?;
+    if matches.len() > 1 {
+        let paths: Vec<&str> = matches.iter().map(|(rel, _)| rel.as_str()).collect();
+        bail!(
+            "{id} is used by {} posts ({}), probably written in two clones; renumber one (file name and `id:`) before changing either",
+            matches.len(),
+            paths.join(", ")
+        );
+    }
+    let Some((rel, path)) = matches.pop() else {
+        bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
+    };
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
+    let post = Post::parse(&rel, &text)?;
+    if post.meta.id != id {
+        bail!(
+            "{rel}: the file name says {id} but its frontmatter says `id: {}`; fix one of them",
+            post.meta.id
+        );
+    }
+    Ok((rel, post))
+}
+
+/// The files of the Stack whose name carries `id`, sorted: (project-relative path, full path).
+fn post_files(project: &Project, id: &str) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let dir = project.library_dir().join(STACK_DIR);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            bail!("no Stack post {id}: the Stack is empty ({LIBRARY_DIR}/{STACK_DIR}/ does not exist yet)")
+        }
+        Err(err) => return Err(err).with_context(|| format!("cannot read {}", dir.display())),
+    };
+    let mut matches: Vec<(String, PathBuf)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().to_str()?.to_string();
+            (id_from_file_name(&name).as_deref() == Some(id))
+                .then(|| (format!("{LIBRARY_DIR}/{STACK_DIR}/{name}"), entry.path()))
+        })
+        .collect();
+    matches.sort();
+    Ok(matches)
+}
+
 /// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the
 /// lines that are not events we understand (kept, to be shown as they are).
-pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<Event>, Vec<String>)> {
+pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<StackEvent>, Vec<String>)> {
     let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes())?;
     let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
-    let mut events = Vec::new();
-    let mut unreadable = Vec::new();
-    for line in note.lines().filter(|line| !line.trim().is_empty()) {
-        match serde_json::from_str::<Event>(line) {
-            Ok(event) => events.push(event),
-            Err(_) => unreadable.push(line.to_string()),
-        }
-    }
-    Ok((events, unreadable))
+    Ok(StackEvent::read_note(&note))
 }
 
 /// The net of the vote events on the post (`answer: None`) or on one answer.
-pub fn net_votes(events: &[Event], answer: Option<u32>) -> i64 {
+pub fn net_votes(events: &[StackEvent], answer: Option<u32>) -> i64 {
     events
         .iter()
-        .filter(|event| event.kind == "vote" && event.answer == answer)
+        .filter(|event| event.kind == StackEventKind::Vote && event.answer == answer)
         .filter_map(|event| event.delta)
         .sum()
 }

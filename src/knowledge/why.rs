@@ -8,10 +8,11 @@
 use anyhow::{bail, Context as _};
 
 use crate::git::notes::{blob_id, PROVENANCE_NOTES};
-use crate::git::{GitRepo, Oid};
+use crate::git::Oid;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
+use crate::library::events::ProvenanceEvent;
 use crate::project::mirror::design_path;
-use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// What is known about a design file's origin.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -24,13 +25,14 @@ pub struct Why {
     /// generation wrote), `unrecorded` (no note, and nothing shows an edit), `no_git`.
     pub state: &'static str,
     /// The recorded generation events for this exact text, oldest first.
-    pub events: Vec<serde_json::Value>,
+    pub events: Vec<ProvenanceEvent>,
     /// `updated_by` in the frontmatter.
     pub updated_by: UpdatedBy,
 }
 
 /// Look up the provenance of `source`'s design file.
-pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
+pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
+    let project = ws.project();
     let design_rel = design_path(source);
     let text = match std::fs::read(project.abs(&design_rel)) {
         Ok(bytes) => bytes,
@@ -56,16 +58,11 @@ pub fn why(project: &Project, source: &str) -> anyhow::Result<Why> {
         events: Vec::new(),
         updated_by: design.frontmatter.updated_by,
     };
-    let Some(git) = GitRepo::discover(&project.root)? else {
+    let Some(git) = ws.discovered_repo()? else {
         return Ok(why);
     };
     let note = git.note(PROVENANCE_NOTES, &blob)?.unwrap_or_default();
-    why.events = note
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect();
-    why.events
-        .sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
+    why.events = ProvenanceEvent::read_note(&note);
     why.state = if !why.events.is_empty() {
         "generated"
     } else if !unedited || design.frontmatter.updated_by == UpdatedBy::Agent {

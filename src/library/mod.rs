@@ -1,5 +1,6 @@
 //! The library's on-disk formats: design files, `.aindex` directory indexes, `START_HERE.md`, and the
-//! pieces they share (YAML frontmatter, markdown sections, the machine footer).
+//! pieces they share (YAML frontmatter, markdown sections, the machine footer); and the events kept
+//! in git notes ([`events`]), which are a format too.
 //!
 //! This module knows nothing of git or tree-sitter. Parsing is lossless where it matters: sections it
 //! does not own survive a rewrite in place, and rendering is byte-deterministic (DESIGN ).
@@ -7,6 +8,7 @@
 pub mod aindex;
 pub mod concept;
 pub mod design_file;
+pub mod events;
 pub mod footer;
 pub mod frontmatter;
 pub mod iwh;

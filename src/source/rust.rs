@@ -119,6 +119,8 @@ impl Items<'_, '_> {
         }
     }
 
+    /// One item of a container: the public ones become symbols (and their public members or
+    /// inline module items too).
     fn item(
         &mut self,
         node: Node<'_>,
@@ -128,48 +130,16 @@ impl Items<'_, '_> {
         attrs: &[String],
         private: &HashSet<String>,
     ) {
-        let src = self.src;
         let body = node.child_by_field_name("body");
         let no_body: Vec<Node<'_>> = body.into_iter().collect();
         match node.kind() {
             "function_item" | "function_signature_item" if is_pub(node) => {
-                let name = self.name(node);
-                let sig = signature(node, src, &no_body);
-                self.b.add(depth, SymbolKind::Function, &name, prefix, sig);
+                self.leaf(node, SymbolKind::Function, prefix, depth, &no_body);
             }
-            "struct_item" | "union_item" if is_pub(node) => {
-                let name = self.name(node);
-                let fields = body.filter(|b| b.kind() == "field_declaration_list");
-                let excluded: Vec<Node<'_>> = fields.into_iter().collect();
-                let sig = signature(node, src, &excluded);
-                if self.b.add(depth, SymbolKind::Struct, &name, prefix, sig) {
-                    if let Some(fields) = fields {
-                        let parent = qualify(prefix, &name);
-                        for field in code_children(fields) {
-                            if field.kind() == "field_declaration" && is_pub(field) {
-                                let fname = self.name(field);
-                                let fsig = signature(field, src, &[]);
-                                self.b.add(
-                                    depth + 1,
-                                    SymbolKind::Variable,
-                                    &fname,
-                                    Some(&parent),
-                                    fsig,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-            "enum_item" if is_pub(node) => {
-                let name = self.name(node);
-                let sig = signature(node, src, &[]);
-                self.b.add(depth, SymbolKind::Enum, &name, prefix, sig);
-            }
+            "struct_item" | "union_item" if is_pub(node) => self.struct_item(node, prefix, depth),
+            "enum_item" if is_pub(node) => self.leaf(node, SymbolKind::Enum, prefix, depth, &[]),
             "type_item" if is_pub(node) => {
-                let name = self.name(node);
-                let sig = signature(node, src, &[]);
-                self.b.add(depth, SymbolKind::TypeAlias, &name, prefix, sig);
+                self.leaf(node, SymbolKind::TypeAlias, prefix, depth, &[]);
             }
             "const_item" | "static_item" if is_pub(node) => {
                 let kind = if node.kind() == "const_item" {
@@ -177,34 +147,13 @@ impl Items<'_, '_> {
                 } else {
                     SymbolKind::Static
                 };
-                let name = self.name(node);
                 let value: Vec<Node<'_>> = node.child_by_field_name("value").into_iter().collect();
-                let sig = signature(node, src, &value);
-                self.b.add(depth, kind, &name, prefix, sig);
+                self.leaf(node, kind, prefix, depth, &value);
             }
-            "trait_item" if is_pub(node) => {
-                let name = self.name(node);
-                let sig = signature(node, src, &no_body);
-                if self.b.add(depth, SymbolKind::Trait, &name, prefix, sig) {
-                    if let Some(body) = body {
-                        let parent = qualify(prefix, &name);
-                        self.members(body, &parent, depth + 1, false);
-                    }
-                }
-            }
+            "trait_item" if is_pub(node) => self.trait_item(node, prefix, depth),
             "impl_item" => self.impl_item(node, prefix, depth, private),
-            "mod_item" => {
-                if is_cfg_test(attrs) || !is_pub(node) {
-                    return;
-                }
-                let name = self.name(node);
-                let sig = signature(node, src, &no_body);
-                if self.b.add(depth, SymbolKind::Module, &name, prefix, sig) {
-                    if let Some(body) = body {
-                        let inner = qualify(prefix, &name);
-                        self.container(body, Some(&inner), depth + 1, level + 1);
-                    }
-                }
+            "mod_item" if is_pub(node) && !is_cfg_test(attrs) => {
+                self.mod_item(node, prefix, depth, level);
             }
             "macro_definition" if attrs_contain(attrs, "macro_export") => {
                 let name = self.name(node);
@@ -214,9 +163,9 @@ impl Items<'_, '_> {
             "use_declaration" if is_pub(node) => {
                 let name = node
                     .child_by_field_name("argument")
-                    .map(|a| signature(a, src, &[]))
+                    .map(|a| signature(a, self.src, &[]))
                     .unwrap_or_default();
-                let sig = signature(node, src, &[]);
+                let sig = signature(node, self.src, &[]);
                 self.b.add(depth, SymbolKind::Module, &name, prefix, sig);
             }
             "foreign_mod_item" => {
@@ -225,6 +174,73 @@ impl Items<'_, '_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// An item that is one symbol: its signature without the `excluded` parts (a body, a value).
+    fn leaf(
+        &mut self,
+        node: Node<'_>,
+        kind: SymbolKind,
+        prefix: Option<&str>,
+        depth: usize,
+        excluded: &[Node<'_>],
+    ) {
+        let name = self.name(node);
+        let sig = signature(node, self.src, excluded);
+        self.b.add(depth, kind, &name, prefix, sig);
+    }
+
+    /// A public struct or union and its public fields.
+    fn struct_item(&mut self, node: Node<'_>, prefix: Option<&str>, depth: usize) {
+        let name = self.name(node);
+        let fields = node
+            .child_by_field_name("body")
+            .filter(|b| b.kind() == "field_declaration_list");
+        let excluded: Vec<Node<'_>> = fields.into_iter().collect();
+        let sig = signature(node, self.src, &excluded);
+        if !self.b.add(depth, SymbolKind::Struct, &name, prefix, sig) {
+            return;
+        }
+        let Some(fields) = fields else {
+            return;
+        };
+        let parent = qualify(prefix, &name);
+        for field in code_children(fields) {
+            if field.kind() == "field_declaration" && is_pub(field) {
+                let fname = self.name(field);
+                let fsig = signature(field, self.src, &[]);
+                self.b
+                    .add(depth + 1, SymbolKind::Variable, &fname, Some(&parent), fsig);
+            }
+        }
+    }
+
+    /// A public trait and all its members.
+    fn trait_item(&mut self, node: Node<'_>, prefix: Option<&str>, depth: usize) {
+        let name = self.name(node);
+        let body = node.child_by_field_name("body");
+        let no_body: Vec<Node<'_>> = body.into_iter().collect();
+        let sig = signature(node, self.src, &no_body);
+        if self.b.add(depth, SymbolKind::Trait, &name, prefix, sig) {
+            if let Some(body) = body {
+                let parent = qualify(prefix, &name);
+                self.members(body, &parent, depth + 1, false);
+            }
+        }
+    }
+
+    /// A public inline module and its items.
+    fn mod_item(&mut self, node: Node<'_>, prefix: Option<&str>, depth: usize, level: usize) {
+        let name = self.name(node);
+        let body = node.child_by_field_name("body");
+        let no_body: Vec<Node<'_>> = body.into_iter().collect();
+        let sig = signature(node, self.src, &no_body);
+        if self.b.add(depth, SymbolKind::Module, &name, prefix, sig) {
+            if let Some(body) = body {
+                let inner = qualify(prefix, &name);
+                self.container(body, Some(&inner), depth + 1, level + 1);
+            }
         }
     }
 

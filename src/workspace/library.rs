@@ -5,7 +5,6 @@
 //! The derived `.cache/` is never listed. Symlinks are never followed: they are reported on their own
 //! (a library file that is a symlink is suspicious — see `lexictl validate`), never as files.
 
-use std::cmp::Ordering;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -64,7 +63,8 @@ impl Entry {
 /// What a walk found.
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
-    /// Regular files, sorted depth-first (a directory's files, then its subdirectories in name order).
+    /// Regular files, sorted depth-first: by component, so that a directory's contents come right
+    /// after it, before its next sibling (`a`, `a/b`, `a-c`).
     pub files: Vec<Entry>,
     /// Every directory walked (relative to `.lexibrary/`, `""` not included), sorted the same way.
     pub dirs: Vec<String>,
@@ -103,8 +103,6 @@ impl Part<'static> {
 /// Walk `library` (the `.lexibrary/` directory) within `part`.
 pub fn walk(library: &Path, part: Part<'_>) -> Listing {
     let mut listing = walk_dir(library, part.under, 0, &part);
-    listing.files.sort_by(|a, b| depth_first(&a.rel, &b.rel));
-    listing.dirs.sort_by(|a, b| depth_first(a, b));
     listing.symlinks.sort();
     listing
 }
@@ -131,7 +129,7 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
             return listing;
         }
     };
-    let mut subdirs = Vec::new();
+    let mut subdirs: Vec<String> = Vec::new();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
@@ -168,14 +166,35 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
         .par_iter()
         .map(|dir| walk_dir(library, dir, depth + 1, part))
         .collect();
-    listing.dirs.extend(subdirs);
-    for more in nested {
-        listing.files.extend(more.files);
-        listing.dirs.extend(more.dirs);
-        listing.symlinks.extend(more.symlinks);
-        listing.errors.extend(more.errors);
+    depth_first(listing, subdirs.into_iter().zip(nested).collect())
+}
+
+/// One directory's files and its subdirectories' listings as one listing in depth-first order:
+/// children by name, each subdirectory followed by its contents (so `a`, `a/b`, `a-c`). Sorting each
+/// directory's children costs much less than sorting the whole listing at the end.
+fn depth_first(here: Listing, mut below: Vec<(String, Listing)>) -> Listing {
+    let mut files = here.files;
+    // Children of one directory share its prefix: comparing paths compares names.
+    files.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    below.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut out = Listing {
+        files: Vec::with_capacity(files.len()),
+        dirs: Vec::with_capacity(below.len()),
+        symlinks: here.symlinks,
+        errors: here.errors,
+    };
+    let mut files = files.into_iter().peekable();
+    for (dir, listing) in below {
+        out.files
+            .extend(std::iter::from_fn(|| files.next_if(|file| file.rel < dir)));
+        out.dirs.push(dir);
+        out.files.extend(listing.files);
+        out.dirs.extend(listing.dirs);
+        out.symlinks.extend(listing.symlinks);
+        out.errors.extend(listing.errors);
     }
-    listing
+    out.files.extend(files);
+    out
 }
 
 /// What the file at `rel` (relative to `.lexibrary/`) is.
@@ -222,12 +241,6 @@ pub fn classify(rel: &str) -> Kind {
             _ => Kind::Other,
         },
     }
-}
-
-/// Order paths depth-first: by component, so `a`, `a/b`, `a-c` (a directory's contents come right
-/// after it, before its next sibling).
-fn depth_first(a: &str, b: &str) -> Ordering {
-    a.split('/').cmp(b.split('/'))
 }
 
 #[cfg(test)]
@@ -301,5 +314,34 @@ mod tests {
         );
         assert_eq!(shallow.dirs, ["src", "src-x"]);
         assert!(shallow.files.iter().all(|e| e.rel != "src/b/c.rs.md"));
+    }
+
+    #[test]
+    fn the_order_is_by_component_at_every_depth() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lib = dir.path();
+        let rels = [
+            "a-c.md",
+            "a/b.md",
+            "a/b/c.md",
+            "a/b-d/e.md",
+            "a/-x.md",
+            "ab.md",
+            "a/.aindex",
+            "b.md",
+        ];
+        for rel in rels {
+            let path = lib.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "x").expect("write");
+        }
+        let listing = walk(lib, Part::MIRROR);
+        let files: Vec<&str> = listing.files.iter().map(|e| e.rel.as_str()).collect();
+        let mut expected = rels.to_vec();
+        expected.sort_by(|a, b| a.split('/').cmp(b.split('/')));
+        assert_eq!(files, expected);
+        let mut dirs = listing.dirs.clone();
+        dirs.sort_by(|a, b| a.split('/').cmp(b.split('/')));
+        assert_eq!(listing.dirs, dirs);
     }
 }

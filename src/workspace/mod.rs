@@ -1,7 +1,8 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
-//! the stat/hash cache ([`cache`]), the engine state ([`state`]), the library lock ([`lock`]) and the
-//! one enumeration of `.lexibrary/` ([`library`]).
+//! the stat/hash cache ([`cache`]), the engine state ([`state`]), the library lock ([`lock`]), the
+//! one enumeration of `.lexibrary/` ([`library`]) and the rows of a directory's Child Map
+//! ([`child_map`]).
 //!
 //! Like jj's `CommandHelper`, the CLI opens a [`Workspace`] once and hands it to `engine` and
 //! `knowledge`, so HEAD, the state file, the scope and the project's place in the repository are each
@@ -11,6 +12,7 @@
 //! `source` and `archivist`; it never imports the layers above it.
 
 pub mod cache;
+pub mod child_map;
 pub mod library;
 pub mod lock;
 pub mod state;
@@ -30,7 +32,7 @@ use state::{Processed, StateDir};
 #[derive(Debug)]
 pub struct Workspace {
     project: Project,
-    repo: OnceCell<Result<Option<GitRepo>, String>>,
+    repo: OnceCell<Result<Option<GitRepo>, OpenError>>,
     scope: OnceCell<Result<Scope, String>>,
     state: OnceCell<StateDir>,
     prefix: OnceCell<Option<String>>,
@@ -65,15 +67,25 @@ impl Workspace {
     /// The git repository whose working tree holds the project; `None` outside git (or in a bare
     /// repository). An error when a repository exists but cannot be opened.
     pub fn repo(&self) -> anyhow::Result<Option<&GitRepo>> {
-        let opened = self
-            .repo
-            .get_or_init(|| GitRepo::discover(&self.project.root).map_err(|err| format!("{err}")));
-        match opened {
+        match self.opened_repo() {
             Ok(repo) => Ok(repo.as_ref()),
-            Err(message) => {
-                Err(anyhow::anyhow!("{message}")).context("cannot open the git repository")
-            }
+            Err(error) => Err(error.to_anyhow()).context("cannot open the git repository"),
         }
+    }
+
+    /// Like [`Workspace::repo`], but an error is reported as [`GitRepo::discover`] reports it: its
+    /// message and its causes, without the line this workspace adds.
+    pub fn discovered_repo(&self) -> anyhow::Result<Option<&GitRepo>> {
+        match self.opened_repo() {
+            Ok(repo) => Ok(repo.as_ref()),
+            Err(error) => Err(error.to_anyhow()),
+        }
+    }
+
+    fn opened_repo(&self) -> &Result<Option<GitRepo>, OpenError> {
+        self.repo.get_or_init(|| {
+            GitRepo::discover(&self.project.root).map_err(|err| OpenError::of(&err))
+        })
     }
 
     /// The repository when there is one and it opens; `None` otherwise (for best-effort readers).
@@ -125,5 +137,46 @@ impl Workspace {
         self.processed
             .get_or_init(|| self.state().processed())
             .as_ref()
+    }
+}
+
+/// Why the repository did not open: the error's message and its causes' (outermost first), kept as
+/// text so that every reader of the workspace can report it again.
+#[derive(Debug)]
+struct OpenError(Vec<String>);
+
+impl OpenError {
+    fn of(err: &dyn std::error::Error) -> OpenError {
+        let mut messages = vec![err.to_string()];
+        let mut source = err.source();
+        while let Some(cause) = source {
+            messages.push(cause.to_string());
+            source = cause.source();
+        }
+        OpenError(messages)
+    }
+
+    /// The error again, causes included.
+    fn to_anyhow(&self) -> anyhow::Error {
+        let mut messages = self.0.iter().rev();
+        let innermost = messages.next().map_or("", String::as_str);
+        messages.fold(anyhow::anyhow!("{innermost}"), |error, message| {
+            error.context(message.clone())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_open_error_keeps_its_causes() {
+        let io = std::io::Error::other("disk on fire");
+        let outer = anyhow::Error::new(io).context("could not open the repository");
+        let error = OpenError::of(outer.as_ref());
+        let again = error.to_anyhow();
+        let chain: Vec<String> = again.chain().map(|cause| cause.to_string()).collect();
+        assert_eq!(chain, ["could not open the repository", "disk on fire"]);
     }
 }

@@ -78,6 +78,7 @@ impl Http {
             })
     }
 
+    /// Send until an answer, a failure that retrying cannot fix, or the last retry.
     fn post_inner(
         &self,
         url: &str,
@@ -88,69 +89,12 @@ impl Http {
             .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))?;
         let mut attempt = 0;
         loop {
-            let mut request = self
-                .agent
-                .post(url)
-                .header("content-type", "application/json");
-            for (name, value) in headers {
-                request = request.header(*name, value.as_str());
-            }
-            let (problem, retry_after) = match request.send(&payload[..]) {
-                Ok(mut response) => {
-                    let status = response.status().as_u16();
-                    let retry_after = response
-                        .headers()
-                        .get("retry-after")
-                        .and_then(|value| value.to_str().ok())
-                        .and_then(parse_retry_after);
-                    let text = response
-                        .body_mut()
-                        .with_config()
-                        .limit(MAX_BODY)
-                        .read_to_string();
-                    match text {
-                        Ok(text) if (200..300).contains(&status) => {
-                            return serde_json::from_str(&text).map_err(|err| {
-                                CallError::Failed(format!(
-                                    "the answer from {url} is not valid JSON ({err}); it starts: {:?}",
-                                    snippet(&text)
-                                ))
-                            });
-                        }
-                        Ok(text) => {
-                            let message = provider_message(&text);
-                            if status == 401 || status == 403 {
-                                return Err(CallError::Refused(format!(
-                                    "{url} refused the credentials (HTTP {status}): {message}"
-                                )));
-                            }
-                            let problem = format!("HTTP {status} from {url}: {message}");
-                            if !(status == 429 || status == 408 || status >= 500) {
-                                return Err(CallError::Failed(problem));
-                            }
-                            (problem, retry_after)
-                        }
-                        Err(ureq::Error::Timeout(_)) => (self.timed_out(url), None),
-                        Err(err) => (format!("reading the answer from {url} failed: {err}"), None),
-                    }
-                }
-                Err(ureq::Error::Timeout(_)) => (self.timed_out(url), None),
-                Err(ureq::Error::Io(err)) if err.kind() == ErrorKind::ConnectionRefused => {
-                    return Err(CallError::Failed(format!(
-                        "cannot connect to {url}: connection refused (is the server running? check llm.base_url)"
-                    )));
-                }
-                Err(ureq::Error::HostNotFound) => {
-                    return Err(CallError::Failed(format!(
-                        "cannot resolve the host of {url} (check llm.base_url and the network)"
-                    )));
-                }
-                Err(ureq::Error::BadUri(message)) => {
-                    return Err(CallError::Failed(format!(
-                        "{url} is not a valid URL ({message}); check llm.base_url"
-                    )));
-                }
-                Err(err) => (format!("request to {url} failed: {err}"), None),
+            let (problem, retry_after) = match self.attempt(url, headers, &payload) {
+                Attempt::Done(result) => return result,
+                Attempt::Retry {
+                    problem,
+                    retry_after,
+                } => (problem, retry_after),
             };
             if attempt >= self.max_retries {
                 let tries = attempt + 1;
@@ -175,11 +119,106 @@ impl Http {
         }
     }
 
+    /// One request: its answer, a failure retrying cannot fix, or a problem worth a retry.
+    fn attempt(&self, url: &str, headers: &[(&str, String)], payload: &[u8]) -> Attempt {
+        let mut request = self
+            .agent
+            .post(url)
+            .header("content-type", "application/json");
+        for (name, value) in headers {
+            request = request.header(*name, value.as_str());
+        }
+        match request.send(payload) {
+            Ok(response) => self.answer(url, response),
+            Err(ureq::Error::Timeout(_)) => Attempt::retry(self.timed_out(url)),
+            Err(ureq::Error::Io(err)) if err.kind() == ErrorKind::ConnectionRefused => {
+                Attempt::failed(format!(
+                    "cannot connect to {url}: connection refused (is the server running? check llm.base_url)"
+                ))
+            }
+            Err(ureq::Error::HostNotFound) => Attempt::failed(format!(
+                "cannot resolve the host of {url} (check llm.base_url and the network)"
+            )),
+            Err(ureq::Error::BadUri(message)) => Attempt::failed(format!(
+                "{url} is not a valid URL ({message}); check llm.base_url"
+            )),
+            Err(err) => Attempt::retry(format!("request to {url} failed: {err}")),
+        }
+    }
+
+    /// What an HTTP answer means: JSON on 2xx, refused credentials on 401/403, a retry on
+    /// 408/429/5xx (after `retry-after` when the provider says), a failure otherwise.
+    fn answer(&self, url: &str, mut response: ureq::http::Response<ureq::Body>) -> Attempt {
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|value| value.to_str().ok())
+            .and_then(parse_retry_after);
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_BODY)
+            .read_to_string();
+        match text {
+            Ok(text) if (200..300).contains(&status) => {
+                Attempt::Done(serde_json::from_str(&text).map_err(|err| {
+                    CallError::Failed(format!(
+                        "the answer from {url} is not valid JSON ({err}); it starts: {:?}",
+                        snippet(&text)
+                    ))
+                }))
+            }
+            Ok(text) => {
+                let message = provider_message(&text);
+                if status == 401 || status == 403 {
+                    return Attempt::Done(Err(CallError::Refused(format!(
+                        "{url} refused the credentials (HTTP {status}): {message}"
+                    ))));
+                }
+                let problem = format!("HTTP {status} from {url}: {message}");
+                if !(status == 429 || status == 408 || status >= 500) {
+                    return Attempt::failed(problem);
+                }
+                Attempt::Retry {
+                    problem,
+                    retry_after,
+                }
+            }
+            Err(ureq::Error::Timeout(_)) => Attempt::retry(self.timed_out(url)),
+            Err(err) => Attempt::retry(format!("reading the answer from {url} failed: {err}")),
+        }
+    }
+
     fn timed_out(&self, url: &str) -> String {
         format!(
             "no answer from {url} within {} s (llm.timeout)",
             self.timeout.as_secs()
         )
+    }
+}
+
+/// The outcome of one request.
+enum Attempt {
+    /// The answer, or a failure that retrying cannot fix.
+    Done(Result<serde_json::Value, CallError>),
+    /// A problem worth another try, after `retry_after` when the provider said so.
+    Retry {
+        problem: String,
+        retry_after: Option<Duration>,
+    },
+}
+
+impl Attempt {
+    fn failed(message: String) -> Attempt {
+        Attempt::Done(Err(CallError::Failed(message)))
+    }
+
+    fn retry(problem: String) -> Attempt {
+        Attempt::Retry {
+            problem,
+            retry_after: None,
+        }
     }
 }
 

@@ -1,19 +1,13 @@
 //! `lexi describe <dir> "…"`: set a directory's billboard (what it is for), leaving its Child Map and
-//! Local Conventions untouched. Creates the `.aindex` if the directory has none yet.
+//! Local Conventions untouched. Creates the `.aindex` if the directory has none yet. The operation is
+//! [`crate::knowledge::index::describe`]; this file resolves the argument and prints what it did.
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context as _};
-
-use crate::atomic;
 use crate::cli::output::{print_json, print_text, warn};
 use crate::cli::{Context, Format, Outcome};
-use crate::engine::child_map::child_entries;
-use crate::knowledge::index::read;
-use crate::library::aindex::AIndex;
-use crate::project::mirror::aindex_path;
-use crate::project::{paths, walk, Project};
-use crate::workspace::lock::LibraryLock;
+use crate::knowledge::index::{describe, Described};
+use crate::project::{paths, Project};
 
 /// Say what a directory is for.
 ///
@@ -32,64 +26,29 @@ pub struct Args {
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let project = Project::discover(&ctx.cwd)?;
     let dir = paths::resolve(&project.root, &ctx.cwd, &args.dir)?;
-    let shown = if dir.is_empty() {
-        ".".to_string()
-    } else {
-        dir.clone()
-    };
-    let billboard = args.description.trim();
-    if billboard.is_empty() {
-        bail!("the description is empty; say in a sentence what {shown} is for");
+    let described = describe(&project, &dir, &args.description)?;
+    for warning in &described.warnings {
+        warn(warning);
     }
-    if !project.abs(&dir).is_dir() {
-        bail!("{shown} is not a directory in the project");
-    }
-    if !dir.is_empty() {
-        let parent = paths::parent_rel(&dir);
-        let listed = walk::list_dir(&project.root, &project.config, parent)
-            .entries
-            .iter()
-            .any(|entry| entry.rel == dir);
-        if !listed {
-            bail!("{shown} is ignored (by .gitignore, .lexignore or the config's ignore patterns), so it has no index");
-        }
-    }
-
-    let _lock = LibraryLock::acquire(&project)?;
-    let rel = aindex_path(&dir);
-    let (index, created) = match read(&project, &dir)? {
-        Some(mut existing) => {
-            existing.index.set_billboard(billboard);
-            (existing.index, false)
-        }
-        None => {
-            let (children, warnings) = child_entries(&project, &dir);
-            for warning in warnings {
-                warn(&warning);
-            }
-            (AIndex::new(&dir, billboard, &children), true)
-        }
-    };
-    let changed = atomic::write_if_changed(&project.abs(&rel), index.render().as_bytes())
-        .with_context(|| format!("cannot write {rel}"))?;
     match ctx.format {
-        Format::Text => {
-            let verb = if created {
-                "created"
-            } else if changed {
-                "updated"
-            } else {
-                "unchanged"
-            };
-            print_text(&format!("{verb} {rel}\n"))?;
-        }
+        Format::Text => print_text(&format!("{} {}\n", verb(&described), described.path))?,
         Format::Json => print_json(&serde_json::json!({
             "directory": dir,
-            "path": rel,
-            "created": created,
-            "changed": changed,
-            "billboard": index.billboard(),
+            "path": described.path,
+            "created": described.created,
+            "changed": described.changed,
+            "billboard": described.billboard,
         }))?,
     }
     Ok(Outcome::Ok)
+}
+
+fn verb(described: &Described) -> &'static str {
+    if described.created {
+        "created"
+    } else if described.changed {
+        "updated"
+    } else {
+        "unchanged"
+    }
 }

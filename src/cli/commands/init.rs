@@ -10,7 +10,9 @@ use anyhow::{bail, Context as _};
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::engine::init::{apply, InitPlan, InitReport};
-use crate::project::config::{AgentEnvironment, Config, LlmProvider, ScopeRoots, TokenBudgets};
+use crate::project::config::{
+    AgentEnvironment, Config, LlmConfig, LlmProvider, ScopeRoots, TokenBudgets,
+};
 use crate::project::{detect, find_root, paths, LIBRARY_DIR};
 
 /// Create the library for this project.
@@ -152,32 +154,52 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
             self.output,
             "Lexibrarian setup — press Enter to accept the [default].\n"
         )?;
+        plan.config.project_name = self.ask("1/8 Project name", &plan.config.project_name)?;
+        plan.config.scope_root = self.ask_scope(&plan.config.scope_root)?;
+        plan.config.agent_environment = self.ask_agents(&plan.config.agent_environment)?;
+        self.ask_provider(&mut plan.config.llm)?;
+        plan.lexignore_patterns = self.ask_ignores()?;
+        if let Some(budgets) = self.ask_budgets()? {
+            plan.config.token_budgets = budgets;
+        }
+        plan.config.iwh.enabled = self.ask_iwh()?;
+        self.print_summary(&plan)?;
+        if self.confirm("Create the library?", true)? {
+            Ok(Some(plan))
+        } else {
+            Ok(None)
+        }
+    }
 
-        // 1. Project detection.
-        let name = self.ask("1/8 Project name", &plan.config.project_name)?;
-        plan.config.project_name = name;
-
-        // 2. Scope root.
-        let suggested = scope_list(&plan.config.scope_root);
+    /// Question 2: which directories get design files.
+    fn ask_scope(&mut self, detected: &ScopeRoots) -> anyhow::Result<ScopeRoots> {
         writeln!(
             self.output,
             "2/8 Which directories contain your source code? Files there get design files. (change later: {LIBRARY_DIR}/config.yaml → scope_root)"
         )?;
-        let roots = self.ask("    Scope roots, comma-separated", &suggested.join(", "))?;
-        let roots = split_list(&roots);
-        plan.config.scope_root = match roots.as_slice() {
+        let answer = self.ask(
+            "    Scope roots, comma-separated",
+            &scope_list(detected).join(", "),
+        )?;
+        Ok(match split_list(&answer).as_slice() {
             [] => ScopeRoots::One(".".to_string()),
             [one] => ScopeRoots::One(one.clone()),
             many => ScopeRoots::Many(many.to_vec()),
-        };
+        })
+    }
 
-        // 3. Agent environments.
+    /// Question 3: which agent environments get a Lexibrarian section in their rule files; asked
+    /// again until every name is known.
+    fn ask_agents(
+        &mut self,
+        detected: &[AgentEnvironment],
+    ) -> anyhow::Result<Vec<AgentEnvironment>> {
         writeln!(
             self.output,
             "3/8 Which coding agents work here? A Lexibrarian section is added to their rule files. Options: {}",
             environment_names(&AgentEnvironment::ALL)
         )?;
-        let detected = environment_names(&plan.config.agent_environment);
+        let detected = environment_names(detected);
         loop {
             let answer = self.ask(
                 "    Agent environments (comma-separated, or none)",
@@ -187,25 +209,28 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                 .into_iter()
                 .filter(|env| env != "none")
                 .collect();
-            if let Some(bad) = named
+            match named
                 .iter()
                 .find(|env| AgentEnvironment::from_name(env).is_none())
             {
-                writeln!(
+                Some(bad) => writeln!(
                     self.output,
                     "    `{bad}` is not one of {}",
                     environment_names(&AgentEnvironment::ALL)
-                )?;
-                continue;
+                )?,
+                None => {
+                    return Ok(named
+                        .iter()
+                        .filter_map(|env| AgentEnvironment::from_name(env))
+                        .collect())
+                }
             }
-            plan.config.agent_environment = named
-                .iter()
-                .filter_map(|env| AgentEnvironment::from_name(env))
-                .collect();
-            break;
         }
+    }
 
-        // 4. LLM provider.
+    /// Question 4: who writes design files, the structural Archivist or an LLM provider (and its
+    /// key's variable, never the key).
+    fn ask_provider(&mut self, llm: &mut LlmConfig) -> anyhow::Result<()> {
         let keys = detect::llm_key_variables();
         writeln!(
             self.output,
@@ -220,65 +245,78 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
                 "structural",
             )?;
             match provider.as_str() {
-                "structural" => break,
-                "openai-compatible" => {
-                    // A local server (Ollama, vLLM, …) usually needs no key.
-                    let url = self.ask(
-                        "    Server URL (Chat Completions API)",
-                        "http://localhost:11434/v1",
-                    )?;
-                    let model = self.ask("    Model the server has", "llama3.1")?;
-                    let variable = self.ask(
-                        "    Environment variable holding the key (empty: the server needs none)",
-                        "",
-                    )?;
-                    plan.config.llm.provider = LlmProvider::OpenAiCompatible;
-                    plan.config.llm.base_url = Some(url);
-                    plan.config.llm.model = Some(model);
-                    plan.config.llm.api_key_env = (!variable.is_empty()).then_some(variable);
-                    break;
-                }
-                "anthropic" | "openai" => {
-                    let default_var = keys
-                        .iter()
-                        .find(|(_, found)| *found == provider)
-                        .map(|(variable, _)| variable.to_string())
-                        .unwrap_or_else(|| match provider.as_str() {
-                            "anthropic" => "ANTHROPIC_API_KEY".to_string(),
-                            _ => "OPENAI_API_KEY".to_string(),
-                        });
-                    let variable =
-                        self.ask("    Environment variable holding the key", &default_var)?;
-                    if std::env::var_os(&variable).is_none() {
-                        writeln!(
-                            self.output,
-                            "    {variable} is not set in this shell; set it before running updates with {provider}."
-                        )?;
-                    }
-                    plan.config.llm.provider = if provider == "anthropic" {
-                        LlmProvider::Anthropic
-                    } else {
-                        LlmProvider::OpenAi
-                    };
-                    plan.config.llm.api_key_env = Some(variable);
-                    break;
-                }
+                "structural" => return Ok(()),
+                "openai-compatible" => return self.ask_local_server(llm),
+                "anthropic" | "openai" => return self.ask_hosted_provider(llm, &provider, &keys),
                 other => writeln!(
                     self.output,
                     "    `{other}` is not a provider Lexibrarian knows"
                 )?,
             }
         }
+    }
 
-        // 5. Ignore patterns.
+    /// An OpenAI-compatible server (Ollama, vLLM, …), which usually needs no key.
+    fn ask_local_server(&mut self, llm: &mut LlmConfig) -> anyhow::Result<()> {
+        let url = self.ask(
+            "    Server URL (Chat Completions API)",
+            "http://localhost:11434/v1",
+        )?;
+        let model = self.ask("    Model the server has", "llama3.1")?;
+        let variable = self.ask(
+            "    Environment variable holding the key (empty: the server needs none)",
+            "",
+        )?;
+        llm.provider = LlmProvider::OpenAiCompatible;
+        llm.base_url = Some(url);
+        llm.model = Some(model);
+        llm.api_key_env = (!variable.is_empty()).then_some(variable);
+        Ok(())
+    }
+
+    /// Anthropic or OpenAI: the variable holding the key, defaulting to one found set.
+    fn ask_hosted_provider(
+        &mut self,
+        llm: &mut LlmConfig,
+        provider: &str,
+        keys: &[(&str, &str)],
+    ) -> anyhow::Result<()> {
+        let default_var = keys
+            .iter()
+            .find(|(_, found)| *found == provider)
+            .map(|(variable, _)| variable.to_string())
+            .unwrap_or_else(|| match provider {
+                "anthropic" => "ANTHROPIC_API_KEY".to_string(),
+                _ => "OPENAI_API_KEY".to_string(),
+            });
+        let variable = self.ask("    Environment variable holding the key", &default_var)?;
+        if std::env::var_os(&variable).is_none() {
+            writeln!(
+                self.output,
+                "    {variable} is not set in this shell; set it before running updates with {provider}."
+            )?;
+        }
+        llm.provider = if provider == "anthropic" {
+            LlmProvider::Anthropic
+        } else {
+            LlmProvider::OpenAi
+        };
+        llm.api_key_env = Some(variable);
+        Ok(())
+    }
+
+    /// Question 5: patterns for `.lexignore`.
+    fn ask_ignores(&mut self) -> anyhow::Result<Vec<String>> {
         writeln!(
             self.output,
             "5/8 Files to exclude beyond .gitignore (generated code, vendored code, data)? They go into .lexignore."
         )?;
         let patterns = self.ask("    Patterns, comma-separated", "")?;
-        plan.lexignore_patterns = split_list(&patterns);
+        Ok(split_list(&patterns))
+    }
 
-        // 6. Token budgets.
+    /// Question 6: token budgets; `None` keeps the defaults.
+    fn ask_budgets(&mut self) -> anyhow::Result<Option<TokenBudgets>> {
         let budgets = TokenBudgets::default();
         writeln!(
             self.output,
@@ -288,70 +326,54 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
             budgets.aindex_tokens,
             budgets.concept_file_tokens
         )?;
-        if !self.confirm("    Accept the default budgets?", true)? {
-            let mut custom = budgets.clone();
-            custom.start_here_tokens =
-                self.ask_number("    START_HERE.md tokens", budgets.start_here_tokens)?;
-            custom.design_file_tokens =
-                self.ask_number("    Design file tokens", budgets.design_file_tokens)?;
-            custom.aindex_tokens = self.ask_number("    .aindex tokens", budgets.aindex_tokens)?;
-            custom.concept_file_tokens =
-                self.ask_number("    Concept file tokens", budgets.concept_file_tokens)?;
-            plan.config.token_budgets = custom;
+        if self.confirm("    Accept the default budgets?", true)? {
+            return Ok(None);
         }
+        let mut custom = budgets.clone();
+        custom.start_here_tokens =
+            self.ask_number("    START_HERE.md tokens", budgets.start_here_tokens)?;
+        custom.design_file_tokens =
+            self.ask_number("    Design file tokens", budgets.design_file_tokens)?;
+        custom.aindex_tokens = self.ask_number("    .aindex tokens", budgets.aindex_tokens)?;
+        custom.concept_file_tokens =
+            self.ask_number("    Concept file tokens", budgets.concept_file_tokens)?;
+        Ok(Some(custom))
+    }
 
-        // 7. I Was Here.
+    /// Question 7: I Was Here notes on or off.
+    fn ask_iwh(&mut self) -> anyhow::Result<bool> {
         writeln!(
             self.output,
             "7/8 I Was Here: agents leaving unfinished work in a directory drop a short, gitignored .iwh note the next agent reads and deletes."
         )?;
-        plan.config.iwh.enabled = self.confirm("    Enable I Was Here?", true)?;
+        self.confirm("    Enable I Was Here?", true)
+    }
 
-        // 8. Summary + confirm.
+    /// Step 8: the summary of what will be created.
+    fn print_summary(&mut self, plan: &InitPlan) -> anyhow::Result<()> {
+        let config = &plan.config;
+        let agents = if config.agent_environment.is_empty() {
+            "none".to_string()
+        } else {
+            environment_names(&config.agent_environment)
+        };
+        let patterns = if plan.lexignore_patterns.is_empty() {
+            "(no extra patterns)".to_string()
+        } else {
+            plan.lexignore_patterns.join(", ")
+        };
         writeln!(self.output, "\n8/8 Summary")?;
-        writeln!(
-            self.output,
-            "    project        {}",
-            plan.config.project_name
-        )?;
+        writeln!(self.output, "    project        {}", config.project_name)?;
         writeln!(
             self.output,
             "    scope_root     {}",
-            scope_list(&plan.config.scope_root).join(", ")
+            scope_list(&config.scope_root).join(", ")
         )?;
-        writeln!(
-            self.output,
-            "    agents         {}",
-            if plan.config.agent_environment.is_empty() {
-                "none".to_string()
-            } else {
-                environment_names(&plan.config.agent_environment)
-            }
-        )?;
-        writeln!(
-            self.output,
-            "    llm.provider   {}",
-            plan.config.llm.provider
-        )?;
-        writeln!(
-            self.output,
-            "    .lexignore     {}",
-            if plan.lexignore_patterns.is_empty() {
-                "(no extra patterns)".to_string()
-            } else {
-                plan.lexignore_patterns.join(", ")
-            }
-        )?;
-        writeln!(
-            self.output,
-            "    iwh.enabled    {}",
-            plan.config.iwh.enabled
-        )?;
-        if self.confirm("Create the library?", true)? {
-            Ok(Some(plan))
-        } else {
-            Ok(None)
-        }
+        writeln!(self.output, "    agents         {agents}")?;
+        writeln!(self.output, "    llm.provider   {}", config.llm.provider)?;
+        writeln!(self.output, "    .lexignore     {patterns}")?;
+        writeln!(self.output, "    iwh.enabled    {}", config.iwh.enabled)?;
+        Ok(())
     }
 
     /// Ask for a line; an empty answer (or end of input) takes the default.

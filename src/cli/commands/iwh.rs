@@ -1,7 +1,7 @@
 //! `lexi iwh write|read|list`: I Was Here notes, the directory-scoped signals one agent leaves for the
 //! next (seed §1). Notes are gitignored and consumed on read.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::output::{piped_stdin, print_json, print_text, warn};
 use crate::cli::{Context, Format, Outcome};
@@ -55,7 +55,7 @@ pub enum Command {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
+    let ws = ctx.workspace()?;
     match &args.command {
         Command::Write {
             dir,
@@ -64,95 +64,116 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             author,
             replace,
         } => {
-            iwh::ensure_enabled(&project)?;
+            let project = ws.project();
+            iwh::ensure_enabled(project)?;
             let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
             let body = match body {
                 Some(body) => body.clone(),
                 None => piped_stdin()?.unwrap_or_default(),
             };
-            let author = crate::knowledge::author(author.as_deref(), &project);
-            let path = iwh::write(&project, &dir, *scope, &body, &author, *replace)?;
-            match ctx.format {
-                Format::Json => print_json(
-                    &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
-                )?,
-                Format::Text => print_text(&format!(
-                    "Left a {} note in {} ({path})\n",
-                    scope.as_str(),
-                    shown(&dir)
-                ))?,
-            }
+            let author = crate::knowledge::author(author.as_deref(), &ws);
+            let path = iwh::write(project, &dir, *scope, &body, &author, *replace)?;
+            print_written(ctx.format, &dir, &path, *scope, &author)?;
         }
-        Command::Read { dir, peek } => {
-            if !project.config.iwh.enabled {
-                warn("I Was Here notes are disabled in this project (iwh.enabled: false)");
-            }
-            let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
-            let (found, claimed) = match iwh::read(&project, &dir, *peek)? {
-                Some((found, claimed)) => (Some(found), Some(claimed)),
-                None => (None, None),
-            };
-            let consumed = claimed.as_ref().is_some_and(|c| c.taken());
-            let printed = match ctx.format {
-                Format::Json => print_json(
-                    &serde_json::json!({"directory": dir, "found": found, "consumed": consumed}),
-                ),
-                Format::Text => match &found {
-                    None => print_text(&format!("No note waits in {}.\n", shown(&dir))),
-                    Some(found) => print_text(&render(found)),
-                },
-            };
-            // Delete the note only once it was delivered.
-            match (printed, claimed) {
-                (Err(err), Some(claimed)) => {
-                    claimed.restore();
-                    return Err(err);
-                }
-                (Err(err), None) => return Err(err),
-                (Ok(()), Some(claimed)) => claimed.consume()?,
-                (Ok(()), None) => {}
-            }
-            if let (Some(found), Format::Text) = (&found, ctx.format) {
-                if found.note.is_none() {
-                    warn(&format!(
-                        "{} does not parse, so it was kept; act on it, then delete it by hand",
-                        found.path
-                    ));
-                } else if consumed {
-                    eprintln!("(consumed: {} deleted)", found.path);
-                }
-            }
-        }
-        Command::List => {
-            let notes = iwh::list(&project)?;
-            match ctx.format {
-                Format::Json => print_json(&serde_json::json!({"notes": notes}))?,
-                Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n")?,
-                Format::Text => {
-                    let mut out = String::new();
-                    for found in &notes {
-                        match &found.note {
-                            Some(note) => out.push_str(&format!(
-                                "{}  [{}] by {} at {}: {}\n",
-                                shown(&found.directory),
-                                note.meta.scope.as_str(),
-                                note.meta.author,
-                                note.meta.created,
-                                note.body.lines().next().unwrap_or("")
-                            )),
-                            None => out.push_str(&format!(
-                                "{}  [unreadable] {}\n",
-                                shown(&found.directory),
-                                found.error.as_deref().unwrap_or("")
-                            )),
-                        }
-                    }
-                    print_text(&out)?;
-                }
-            }
-        }
+        Command::Read { dir, peek } => read(ctx, ws.project(), dir, *peek)?,
+        Command::List => list(ctx.format, &iwh::list(ws.project())?)?,
     }
     Ok(Outcome::Ok)
+}
+
+fn print_written(
+    format: Format,
+    dir: &str,
+    path: &str,
+    scope: IwhScope,
+    author: &str,
+) -> anyhow::Result<()> {
+    match format {
+        Format::Json => print_json(
+            &serde_json::json!({"directory": dir, "path": path, "scope": scope.as_str(), "author": author}),
+        ),
+        Format::Text => print_text(&format!(
+            "Left a {} note in {} ({path})\n",
+            scope.as_str(),
+            shown(dir)
+        )),
+    }
+}
+
+/// Print the note waiting in `dir` and, once it is printed, delete it (unless `peek`).
+fn read(ctx: &Context, project: &Project, dir: &Path, peek: bool) -> anyhow::Result<()> {
+    if !project.config.iwh.enabled {
+        warn("I Was Here notes are disabled in this project (iwh.enabled: false)");
+    }
+    let dir = paths::resolve(&project.root, &ctx.cwd, dir)?;
+    let (found, claimed) = match iwh::read(project, &dir, peek)? {
+        Some((found, claimed)) => (Some(found), Some(claimed)),
+        None => (None, None),
+    };
+    let consumed = claimed.as_ref().is_some_and(|c| c.taken());
+    let printed = match ctx.format {
+        Format::Json => {
+            print_json(&serde_json::json!({"directory": dir, "found": found, "consumed": consumed}))
+        }
+        Format::Text => match &found {
+            None => print_text(&format!("No note waits in {}.\n", shown(&dir))),
+            Some(found) => print_text(&render(found)),
+        },
+    };
+    // Delete the note only once it was delivered.
+    match (printed, claimed) {
+        (Err(err), Some(claimed)) => {
+            claimed.restore();
+            return Err(err);
+        }
+        (Err(err), None) => return Err(err),
+        (Ok(()), Some(claimed)) => claimed.consume()?,
+        (Ok(()), None) => {}
+    }
+    if let (Some(found), Format::Text) = (&found, ctx.format) {
+        if found.note.is_none() {
+            warn(&format!(
+                "{} does not parse, so it was kept; act on it, then delete it by hand",
+                found.path
+            ));
+        } else if consumed {
+            eprintln!("(consumed: {} deleted)", found.path);
+        }
+    }
+    Ok(())
+}
+
+/// Every waiting note, one line each.
+fn list(format: Format, notes: &[Found]) -> anyhow::Result<()> {
+    match format {
+        Format::Json => print_json(&serde_json::json!({ "notes": notes })),
+        Format::Text if notes.is_empty() => print_text("No I Was Here notes.\n"),
+        Format::Text => {
+            let mut out = String::new();
+            for found in notes {
+                out.push_str(&list_line(found));
+            }
+            print_text(&out)
+        }
+    }
+}
+
+fn list_line(found: &Found) -> String {
+    match &found.note {
+        Some(note) => format!(
+            "{}  [{}] by {} at {}: {}\n",
+            shown(&found.directory),
+            note.meta.scope.as_str(),
+            note.meta.author,
+            note.meta.created,
+            note.body.lines().next().unwrap_or("")
+        ),
+        None => format!(
+            "{}  [unreadable] {}\n",
+            shown(&found.directory),
+            found.error.as_deref().unwrap_or("")
+        ),
+    }
 }
 
 fn render(found: &Found) -> String {

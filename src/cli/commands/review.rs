@@ -12,7 +12,7 @@ use crate::knowledge::review::{
     FindingKind, PostChange, Provenance, Review,
 };
 use crate::library::design_file::UpdatedBy;
-use crate::project::Project;
+use crate::library::events::StackEventKind;
 use crate::source::Symbol;
 
 /// Characters of markdown after which diffs are left out (GitHub refuses comments over 65,536).
@@ -50,8 +50,8 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let found = review(&project, args.range.as_deref())?;
+    let ws = ctx.workspace()?;
+    let found = review(&ws, args.range.as_deref())?;
     match format {
         ReportFormat::Json => print_json(&found)?,
         ReportFormat::Text => print_text(&markdown(&found))?,
@@ -65,92 +65,19 @@ pub fn markdown(review: &Review) -> String {
     let mut out = String::new();
     out.push_str("## Lexibrarian review\n\n");
     out.push_str(&format!("**{}**\n\n", escape(&review.summary.line)));
-    out.push_str(&format!(
-        "{}: {} → {} ({}{})\n",
-        code(&review.range),
-        code(&review.base.commit.short()),
-        code(&review.head.commit.short()),
-        plural(review.commits, "commit", "commits"),
-        if review.merge_base {
-            ", from the merge base"
-        } else {
-            ""
-        }
-    ));
-
+    out.push_str(&range_line(review));
     if !review.findings.is_empty() {
         out.push_str("\n### ⚠️ Warnings\n\n");
         for finding in &review.findings {
             out.push_str(&finding_item(finding));
         }
     }
-
     if !review.design_files.is_empty() {
-        out.push_str("\n### Design files\n\n");
-        out.push_str("| Source | Change | Written by |\n| --- | --- | --- |\n");
-        for design in &review.design_files {
-            out.push_str(&format!(
-                "| {} | {} | {} |\n",
-                cell_code(&design.source),
-                escape(&design_change_label(design)),
-                escape(&written_by(
-                    design.provenance.as_ref(),
-                    &design.updated_by.head
-                ))
-            ));
-        }
-        let mut omitted = 0;
-        for design in &review.design_files {
-            let Some(diff) = &design.diff else {
-                if let Some(reason) = &design.diff_skipped {
-                    out.push_str(&format!(
-                        "\n{}: no diff ({})\n",
-                        code(&design.path),
-                        escape(reason)
-                    ));
-                }
-                continue;
-            };
-            let block = details(&design.path, &design_change_label(design), diff);
-            if out.len() + block.len() > COMMENT_BUDGET {
-                omitted += 1;
-                continue;
-            }
-            out.push_str(&block);
-        }
-        for design in review.design_files.iter().filter(|d| d.error.is_some()) {
-            out.push_str(&format!(
-                "\n⚠️ {} does not parse: {}\n",
-                code(&design.path),
-                escape(design.error.as_deref().unwrap_or(""))
-            ));
-        }
-        if omitted > 0 {
-            out.push_str(&format!(
-                "\n_{} left out to stay under GitHub's comment size limit; run `lexictl review` locally to see them._\n",
-                plural(omitted, "diff", "diffs")
-            ));
-        }
-        if !review.notes.provenance {
-            out.push_str("\n_No provenance notes in this clone, so who wrote each design file is not known: fetch them with `lexictl notes sync`._\n");
-        }
+        design_section(&mut out, review);
     }
-
     if !review.concepts.is_empty() {
-        out.push_str("\n### Concepts\n\n");
-        for concept in &review.concepts {
-            out.push_str(&concept_item(concept));
-        }
-        for concept in &review.concepts {
-            if let Some(diff) = &concept.diff {
-                let block = details(&concept.path, concept.change.as_str(), diff);
-                if out.len() + block.len() <= COMMENT_BUDGET {
-                    out.push_str(&block);
-                }
-            }
-        }
+        concept_section(&mut out, &review.concepts);
     }
-
     if !review.stack.is_empty() {
         out.push_str("\n### Stack\n\n");
         for post in &review.stack {
@@ -160,7 +87,6 @@ pub fn markdown(review: &Review) -> String {
             out.push_str("\n_No Stack notes in this clone, so vote history is not shown: fetch it with `lexictl notes sync`._\n");
         }
     }
-
     if !review.library_files.is_empty() {
         out.push_str("\n### Other library files\n\n");
         for file in &review.library_files {
@@ -177,6 +103,98 @@ pub fn markdown(review: &Review) -> String {
         }
     }
     out
+}
+
+/// `` `main...HEAD`: `abc` → `def` (3 commits, from the merge base) ``.
+fn range_line(review: &Review) -> String {
+    format!(
+        "{}: {} → {} ({}{})\n",
+        code(&review.range),
+        code(&review.base.commit.short()),
+        code(&review.head.commit.short()),
+        plural(review.commits, "commit", "commits"),
+        if review.merge_base {
+            ", from the merge base"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The design files: a table of who wrote what, then the diffs while the comment has room, the
+/// files that do not parse, and what is missing to say more.
+fn design_section(out: &mut String, review: &Review) {
+    out.push_str("\n### Design files\n\n");
+    out.push_str("| Source | Change | Written by |\n| --- | --- | --- |\n");
+    for design in &review.design_files {
+        out.push_str(&format!(
+            "| {} | {} | {} |\n",
+            cell_code(&design.source),
+            escape(&design_change_label(design)),
+            escape(&written_by(
+                design.provenance.as_ref(),
+                &design.updated_by.head
+            ))
+        ));
+    }
+    let omitted = design_diffs(out, &review.design_files);
+    for design in review.design_files.iter().filter(|d| d.error.is_some()) {
+        out.push_str(&format!(
+            "\n⚠️ {} does not parse: {}\n",
+            code(&design.path),
+            escape(design.error.as_deref().unwrap_or(""))
+        ));
+    }
+    if omitted > 0 {
+        out.push_str(&format!(
+            "\n_{} left out to stay under GitHub's comment size limit; run `lexictl review` locally to see them._\n",
+            plural(omitted, "diff", "diffs")
+        ));
+    }
+    if !review.notes.provenance {
+        out.push_str("\n_No provenance notes in this clone, so who wrote each design file is not known: fetch them with `lexictl notes sync`._\n");
+    }
+}
+
+/// Each design file's diff (or why it has none) while the comment stays under
+/// [`COMMENT_BUDGET`]; returns how many diffs were left out.
+fn design_diffs(out: &mut String, designs: &[DesignChange]) -> usize {
+    let mut omitted = 0;
+    for design in designs {
+        let Some(diff) = &design.diff else {
+            if let Some(reason) = &design.diff_skipped {
+                out.push_str(&format!(
+                    "\n{}: no diff ({})\n",
+                    code(&design.path),
+                    escape(reason)
+                ));
+            }
+            continue;
+        };
+        let block = details(&design.path, &design_change_label(design), diff);
+        if out.len() + block.len() > COMMENT_BUDGET {
+            omitted += 1;
+            continue;
+        }
+        out.push_str(&block);
+    }
+    omitted
+}
+
+/// The concepts: one line each, then their diffs while the comment has room.
+fn concept_section(out: &mut String, concepts: &[ConceptChange]) {
+    out.push_str("\n### Concepts\n\n");
+    for concept in concepts {
+        out.push_str(&concept_item(concept));
+    }
+    for concept in concepts {
+        if let Some(diff) = &concept.diff {
+            let block = details(&concept.path, concept.change.as_str(), diff);
+            if out.len() + block.len() <= COMMENT_BUDGET {
+                out.push_str(&block);
+            }
+        }
+    }
 }
 
 fn finding_item(finding: &Finding) -> String {
@@ -393,7 +411,7 @@ fn post_item(post: &PostChange) -> String {
         let votes: Vec<String> = history
             .events
             .iter()
-            .filter(|event| event.kind == "vote")
+            .filter(|event| event.kind == StackEventKind::Vote)
             .map(|event| {
                 let target = event
                     .answer

@@ -2,7 +2,7 @@
 //! Posting, answering, commenting, voting, accepting, viewing, listing, searching, status changes and
 //! the vote history kept in git notes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 
@@ -14,6 +14,7 @@ use crate::knowledge::search::{search, Query};
 use crate::knowledge::stack::{Direction, History, NewPost, Stack};
 use crate::library::stack::{Post, PostStatus};
 use crate::project::{paths, Project};
+use crate::workspace::Workspace;
 
 /// Record and find problems, evidence and solutions.
 ///
@@ -147,10 +148,13 @@ pub enum Command {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let stack = Stack::open(&project);
-    let who = |author: &Option<String>| crate::knowledge::author(author.as_deref(), &project);
-    let json = ctx.format == Format::Json;
+    let ws = ctx.workspace()?;
+    let session = Session {
+        ctx,
+        ws: &ws,
+        stack: Stack::open(&ws),
+        json: ctx.format == Format::Json,
+    };
     match &args.command {
         Command::Post {
             title,
@@ -162,95 +166,34 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             evidence,
             author,
         } => {
-            let files = files
-                .iter()
-                .map(|file| {
-                    let rel = paths::resolve(&project.root, &ctx.cwd, file)?;
-                    if !project.abs(&rel).exists() {
-                        bail!("--file {}: no such file in the project", file.display());
-                    }
-                    Ok(rel)
-                })
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            let concepts = resolve_concepts(&project, concepts)?;
-            let problem = match problem {
-                Some(problem) => problem.clone(),
-                None => piped_stdin()?.unwrap_or_default(),
-            };
-            let (id, path) = stack.post(&NewPost {
+            let new = NewPost {
                 title: title.clone(),
                 tags: tags.clone(),
-                files,
-                concepts,
+                files: session.project_files(files)?,
+                concepts: resolve_concepts(ws.project(), concepts)?,
                 bead: bead.clone(),
-                problem,
+                problem: body_or_stdin(problem)?,
                 evidence: evidence.clone(),
-                author: who(author),
-            })?;
-            if json {
-                print_json(&serde_json::json!({"id": id, "path": path}))?;
-            } else {
-                print_text(&format!("Created {id}: {path}\n"))?;
-            }
+                author: session.who(author),
+            };
+            session.post(&new)?;
         }
-        Command::Answer { id, body, author } => {
-            let body = body_or_stdin(body)?;
-            let (id, number) = stack.answer(id, &body, &who(author))?;
-            if json {
-                print_json(&serde_json::json!({"id": id, "answer": number}))?;
-            } else {
-                print_text(&format!("Added A{number} to {id}\n"))?;
-            }
-        }
+        Command::Answer { id, body, author } => session.answer(id, body, author)?,
         Command::Comment {
             id,
             answer,
             body,
             author,
-        } => {
-            let body = body_or_stdin(body)?;
-            let id = stack.comment(id, *answer, &body, &who(author))?;
-            let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
-            if json {
-                print_json(&serde_json::json!({"id": id, "answer": answer}))?;
-            } else {
-                print_text(&format!("Commented on {id}{on}\n"))?;
-            }
-        }
+        } => session.comment(id, *answer, body, author)?,
         Command::Vote {
             id,
             direction,
             answer,
             comment,
             author,
-        } => {
-            let (id, net) =
-                stack.vote(id, *answer, *direction, comment.as_deref(), &who(author))?;
-            let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
-            if json {
-                print_json(
-                    &serde_json::json!({"id": id, "answer": answer, "votes": net, "history": stack.has_history()}),
-                )?;
-            } else {
-                print_text(&format!("{id}{on}: ▲{net}\n"))?;
-            }
-        }
-        Command::Accept { id, answer, author } => {
-            let id = stack.accept(id, *answer, &who(author))?;
-            if json {
-                print_json(&serde_json::json!({"id": id, "answer": answer, "status": "resolved"}))?;
-            } else {
-                print_text(&format!("Accepted A{answer}; {id} is resolved\n"))?;
-            }
-        }
-        Command::View { id } => {
-            let (path, post) = stack.find(id)?;
-            if json {
-                print_json(&view_json(&path, &post))?;
-            } else {
-                print_text(&render_view(&path, &post))?;
-            }
-        }
+        } => session.vote(id, *answer, *direction, comment.as_deref(), author)?,
+        Command::Accept { id, answer, author } => session.accept(id, *answer, author)?,
+        Command::View { id } => session.view(id)?,
         Command::List { status, tag } => {
             let query = Query {
                 kinds: vec![DocKind::Stack],
@@ -258,7 +201,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 status: status.map(|s| s.as_str().to_string()),
                 ..Query::default()
             };
-            print_hits(&project, &query, json, "No Stack posts.")?;
+            print_hits(ws.project(), &query, session.json, "No Stack posts.")?;
         }
         Command::Search {
             query,
@@ -266,46 +209,169 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             scope,
             concept,
             status,
-        } => {
-            let text = query.join(" ");
-            let scope = match scope {
-                Some(scope) => Some(paths::resolve(&project.root, &ctx.cwd, scope)?),
-                None => None,
-            };
-            let concept = match concept {
-                Some(name) => {
-                    Some(resolve_concepts(&project, std::slice::from_ref(name))?.remove(0))
-                }
-                None => None,
-            };
-            let query = Query {
-                text: (!text.trim().is_empty()).then_some(text),
-                tag: tag.clone(),
-                scope,
-                kinds: vec![DocKind::Stack],
-                status: status.map(|s| s.as_str().to_string()),
-                concept,
-            };
-            print_hits(&project, &query, json, "No matching Stack posts.")?;
-        }
+        } => session.search(query, tag, scope.as_deref(), concept.as_deref(), *status)?,
         Command::MarkOutdated { id, reason, author } => {
-            let (id, changed) = stack.mark_outdated(id, reason.as_deref(), &who(author))?;
-            status_changed(json, &id, "outdated", changed)?;
+            let (id, changed) =
+                session
+                    .stack
+                    .mark_outdated(id, reason.as_deref(), &session.who(author))?;
+            status_changed(session.json, &id, "outdated", changed)?;
         }
         Command::Duplicate { id, of, author } => {
-            let (id, changed) = stack.duplicate(id, of, &who(author))?;
-            status_changed(json, &id, "duplicate", changed)?;
+            let (id, changed) = session.stack.duplicate(id, of, &session.who(author))?;
+            status_changed(session.json, &id, "duplicate", changed)?;
         }
-        Command::History { id } => {
-            let history = stack.history(id)?;
-            if json {
-                print_json(&history)?;
-            } else {
-                print_text(&render_history(&history))?;
-            }
-        }
+        Command::History { id } => session.history(id)?,
     }
     Ok(Outcome::Ok)
+}
+
+/// What every `lexi stack` subcommand uses: the opened Stack, where the caller is, the format.
+struct Session<'w> {
+    ctx: &'w Context,
+    ws: &'w Workspace,
+    stack: Stack<'w>,
+    json: bool,
+}
+
+impl Session<'_> {
+    /// Who is writing (`--author`, else `LEXI_AUTHOR`, else the git identity).
+    fn who(&self, author: &Option<String>) -> String {
+        crate::knowledge::author(author.as_deref(), self.ws)
+    }
+
+    /// `--file` arguments as project-relative paths of existing files.
+    fn project_files(&self, files: &[PathBuf]) -> anyhow::Result<Vec<String>> {
+        let project = self.ws.project();
+        files
+            .iter()
+            .map(|file| {
+                let rel = paths::resolve(&project.root, &self.ctx.cwd, file)?;
+                if !project.abs(&rel).exists() {
+                    bail!("--file {}: no such file in the project", file.display());
+                }
+                Ok(rel)
+            })
+            .collect()
+    }
+
+    fn post(&self, new: &NewPost) -> anyhow::Result<()> {
+        let (id, path) = self.stack.post(new)?;
+        if self.json {
+            print_json(&serde_json::json!({"id": id, "path": path}))
+        } else {
+            print_text(&format!("Created {id}: {path}\n"))
+        }
+    }
+
+    fn answer(
+        &self,
+        id: &str,
+        body: &Option<String>,
+        author: &Option<String>,
+    ) -> anyhow::Result<()> {
+        let body = body_or_stdin(body)?;
+        let (id, number) = self.stack.answer(id, &body, &self.who(author))?;
+        if self.json {
+            print_json(&serde_json::json!({"id": id, "answer": number}))
+        } else {
+            print_text(&format!("Added A{number} to {id}\n"))
+        }
+    }
+
+    fn comment(
+        &self,
+        id: &str,
+        answer: Option<u32>,
+        body: &Option<String>,
+        author: &Option<String>,
+    ) -> anyhow::Result<()> {
+        let body = body_or_stdin(body)?;
+        let id = self.stack.comment(id, answer, &body, &self.who(author))?;
+        let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
+        if self.json {
+            print_json(&serde_json::json!({"id": id, "answer": answer}))
+        } else {
+            print_text(&format!("Commented on {id}{on}\n"))
+        }
+    }
+
+    fn vote(
+        &self,
+        id: &str,
+        answer: Option<u32>,
+        direction: Direction,
+        comment: Option<&str>,
+        author: &Option<String>,
+    ) -> anyhow::Result<()> {
+        let (id, net) = self
+            .stack
+            .vote(id, answer, direction, comment, &self.who(author))?;
+        let on = answer.map(|n| format!(" A{n}")).unwrap_or_default();
+        if self.json {
+            print_json(
+                &serde_json::json!({"id": id, "answer": answer, "votes": net, "history": self.stack.has_history()}),
+            )
+        } else {
+            print_text(&format!("{id}{on}: ▲{net}\n"))
+        }
+    }
+
+    fn accept(&self, id: &str, answer: u32, author: &Option<String>) -> anyhow::Result<()> {
+        let id = self.stack.accept(id, answer, &self.who(author))?;
+        if self.json {
+            print_json(&serde_json::json!({"id": id, "answer": answer, "status": "resolved"}))
+        } else {
+            print_text(&format!("Accepted A{answer}; {id} is resolved\n"))
+        }
+    }
+
+    fn view(&self, id: &str) -> anyhow::Result<()> {
+        let (path, post) = self.stack.find(id)?;
+        if self.json {
+            print_json(&view_json(&path, &post))
+        } else {
+            print_text(&render_view(&path, &post))
+        }
+    }
+
+    fn search(
+        &self,
+        words: &[String],
+        tag: &Option<String>,
+        scope: Option<&Path>,
+        concept: Option<&str>,
+        status: Option<PostStatus>,
+    ) -> anyhow::Result<()> {
+        let project = self.ws.project();
+        let text = words.join(" ");
+        let scope = match scope {
+            Some(scope) => Some(paths::resolve(&project.root, &self.ctx.cwd, scope)?),
+            None => None,
+        };
+        let concept = match concept {
+            Some(name) => Some(resolve_concepts(project, &[name.to_string()])?.remove(0)),
+            None => None,
+        };
+        let query = Query {
+            text: (!text.trim().is_empty()).then_some(text),
+            tag: tag.clone(),
+            scope,
+            kinds: vec![DocKind::Stack],
+            status: status.map(|s| s.as_str().to_string()),
+            concept,
+        };
+        print_hits(project, &query, self.json, "No matching Stack posts.")
+    }
+
+    fn history(&self, id: &str) -> anyhow::Result<()> {
+        let history = self.stack.history(id)?;
+        if self.json {
+            print_json(&history)
+        } else {
+            print_text(&render_history(&history))
+        }
+    }
 }
 
 fn body_or_stdin(body: &Option<String>) -> anyhow::Result<String> {

@@ -9,7 +9,9 @@ use anyhow::Context as _;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::engine::update::{self, PlanAction, Progress, Silent, UpdateOptions, UpdateReport};
+use crate::engine::update::{
+    self, LlmEstimate, PlanAction, Progress, Silent, UpdateOptions, UpdateReport,
+};
 use crate::project::paths;
 
 /// Generate and refresh design files, directory indexes and START_HERE.md.
@@ -107,14 +109,36 @@ const LISTED_ITEMS: usize = 50;
 
 /// The text summary of an update (also what `lexictl sweep` prints after it ran one).
 pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
-    let mut out = String::new();
     if report.up_to_date {
-        out.push_str(&format!(
+        return format!(
             "lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
             report.mode
-        ));
-        return out;
+        );
     }
+    // A dry run lists everything: it is the plan.
+    let limit = if options.dry_run {
+        usize::MAX
+    } else {
+        LISTED_ITEMS
+    };
+    let mut out = counts_line(report, options);
+    out.push_str(&items(report, limit));
+    out.push_str(&written_line(report, options));
+    if let Some(estimate) = &report.llm_estimate {
+        out.push_str(&estimate_lines(estimate, limit));
+    }
+    if options.check {
+        out.push_str(if report.stale {
+            "stale: run `lexictl update` and commit the library\n"
+        } else {
+            "the library is current\n"
+        });
+    }
+    out
+}
+
+/// `lexictl update (mode): 3 new, 1 content only` — how many files were at each change level.
+fn counts_line(report: &UpdateReport, options: &UpdateOptions) -> String {
     let counts: Vec<String> = report
         .counts
         .iter()
@@ -127,54 +151,58 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
     } else {
         "update"
     };
-    out.push_str(&format!(
-        "lexictl {verb} ({}): {}\n",
-        report.mode,
-        if counts.is_empty() {
-            "no files".to_string()
-        } else {
-            counts.join(", ")
-        }
-    ));
-    let limit = if options.dry_run {
-        usize::MAX
+    let counted = if counts.is_empty() {
+        "no files".to_string()
     } else {
-        LISTED_ITEMS
+        counts.join(", ")
     };
+    format!("lexictl {verb} ({}): {counted}\n", report.mode)
+}
+
+/// One line per file (at most `limit`) with its change level, then the files whose Dependents
+/// were refreshed.
+fn items(report: &UpdateReport, limit: usize) -> String {
+    let mut out = String::new();
     for item in report.items.iter().take(limit) {
         let failed = if item.action == PlanAction::Failed {
             " (failed)"
         } else {
             ""
         };
-        match &item.from {
-            Some(from) => out.push_str(&format!(
-                "  {:<17} {} (from {from}){failed}\n",
-                item.level.label(),
-                item.source
-            )),
-            None => out.push_str(&format!(
-                "  {:<17} {}{failed}\n",
-                item.level.label(),
-                item.source
-            )),
-        }
-    }
-    if report.items.len() > limit {
+        let from = match &item.from {
+            Some(from) => format!(" (from {from})"),
+            None => String::new(),
+        };
         out.push_str(&format!(
-            "  … and {} more (--format json lists all)\n",
-            report.items.len() - limit
+            "  {:<17} {}{from}{failed}\n",
+            item.level.label(),
+            item.source
         ));
     }
+    out.push_str(&more(report.items.len(), limit));
     for source in report.dependents_refreshed.iter().take(limit) {
         out.push_str(&format!("  {:<17} {source}\n", "DEPENDENTS"));
     }
+    out
+}
+
+/// `  … and N more` when `total` is over `limit`.
+fn more(total: usize, limit: usize) -> String {
+    if total > limit {
+        format!("  … and {} more (--format json lists all)\n", total - limit)
+    } else {
+        String::new()
+    }
+}
+
+/// `wrote 2 design files, removed 0, 1 .aindex, START_HERE.md updated`.
+fn written_line(report: &UpdateReport, options: &UpdateOptions) -> String {
     let written = if options.check || options.dry_run {
         "would write"
     } else {
         "wrote"
     };
-    out.push_str(&format!(
+    format!(
         "{written} {} design file{}, removed {}, {} .aindex, START_HERE.md {}\n",
         report.design_files_written,
         if report.design_files_written == 1 {
@@ -189,40 +217,30 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
         } else {
             "unchanged"
         },
-    ));
-    if let Some(estimate) = &report.llm_estimate {
-        out.push_str(&format!(
-            "{} ({}) would be asked about {} file{}, about {} input tokens (cl100k estimate):\n",
-            estimate.provider,
-            estimate.model,
-            estimate.requests.len(),
-            if estimate.requests.len() == 1 {
-                ""
-            } else {
-                "s"
-            },
-            estimate.input_tokens
-        ));
-        for request in estimate.requests.iter().take(limit) {
-            out.push_str(&format!(
-                "  {:>8} {}\n",
-                request.input_tokens, request.source
-            ));
-        }
-        if estimate.requests.len() > limit {
-            out.push_str(&format!(
-                "  … and {} more (--format json lists all)\n",
-                estimate.requests.len() - limit
-            ));
-        }
-    }
-    if options.check {
-        out.push_str(if report.stale {
-            "stale: run `lexictl update` and commit the library\n"
+    )
+}
+
+/// What an LLM provider would be asked: the total, then the input tokens of each request.
+fn estimate_lines(estimate: &LlmEstimate, limit: usize) -> String {
+    let mut out = format!(
+        "{} ({}) would be asked about {} file{}, about {} input tokens (cl100k estimate):\n",
+        estimate.provider,
+        estimate.model,
+        estimate.requests.len(),
+        if estimate.requests.len() == 1 {
+            ""
         } else {
-            "the library is current\n"
-        });
+            "s"
+        },
+        estimate.input_tokens
+    );
+    for request in estimate.requests.iter().take(limit) {
+        out.push_str(&format!(
+            "  {:>8} {}\n",
+            request.input_tokens, request.source
+        ));
     }
+    out.push_str(&more(estimate.requests.len(), limit));
     out
 }
 

@@ -34,7 +34,7 @@ pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<O
         return Ok(Outcome::Ok);
     }
     let ws = ctx.workspace()?;
-    let mut report = validate(ws.project());
+    let mut report = validate(&ws);
     remember(&ws, &report);
     report
         .issues

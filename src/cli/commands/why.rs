@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::why::{why, Why};
-use crate::project::{paths, Project};
+use crate::library::events::{ProvenanceEvent, ProvenanceKind};
+use crate::project::paths;
 
 /// Show who generated a design file, from what, and whether it was edited since.
 ///
@@ -20,9 +21,9 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let source = paths::resolve(&project.root, &ctx.cwd, &args.file)?;
-    let found = why(&project, &source)?;
+    let ws = ctx.workspace()?;
+    let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
+    let found = why(&ws, &source)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
         Format::Text => print_text(&render(&found))?,
@@ -35,34 +36,7 @@ fn render(found: &Why) -> String {
     match found.state {
         "generated" => {
             for event in &found.events {
-                let field = |key: &str| event[key].as_str().unwrap_or("").to_string();
-                let number = |key: &str| event[key].as_u64();
-                let verb = match field("kind").as_str() {
-                    "dependents_refreshed" => "Dependents refreshed",
-                    "moved" => "moved with its source",
-                    _ => "generated",
-                };
-                let mut line = format!("{verb} by {}", field("generator"));
-                if let Some(model) = event["model"].as_str() {
-                    line.push_str(&format!(" ({model}, prompt {})", field("prompt_version")));
-                }
-                line.push_str(&format!(" at {}", field("ts")));
-                if let Some(commit) = event["commit"].as_str() {
-                    line.push_str(&format!(" on commit {}", short(commit)));
-                }
-                out.push_str(&format!("{line}\n  level {}, ", field("level")));
-                out.push_str(&format!(
-                    "source_hash {}, interface_hash {}",
-                    short(&field("source_hash")),
-                    short(event["interface_hash"].as_str().unwrap_or("-"))
-                ));
-                if let (Some(input), Some(output)) = (number("tokens_in"), number("tokens_out")) {
-                    out.push_str(&format!(", tokens {input} in / {output} out"));
-                }
-                if let Some(ms) = number("duration_ms") {
-                    out.push_str(&format!(", {ms} ms"));
-                }
-                out.push('\n');
+                out.push_str(&render_event(event));
             }
         }
         "edited" => out.push_str(
@@ -73,6 +47,35 @@ fn render(found: &Why) -> String {
         ),
         _ => out.push_str("provenance lives in git notes; this project is not in a git repository\n"),
     }
+    out
+}
+
+/// Two lines about one recorded generation.
+fn render_event(event: &ProvenanceEvent) -> String {
+    let verb = match event.kind {
+        ProvenanceKind::DependentsRefreshed => "Dependents refreshed",
+        ProvenanceKind::Moved => "moved with its source",
+        _ => "generated",
+    };
+    let mut line = format!("{verb} by {}", event.generator);
+    if let Some(model) = &event.model {
+        let prompt = event.prompt_version.as_deref().unwrap_or("");
+        line.push_str(&format!(" ({model}, prompt {prompt})"));
+    }
+    line.push_str(&format!(" at {}", event.ts));
+    if let Some(commit) = &event.commit {
+        line.push_str(&format!(" on commit {}", short(commit)));
+    }
+    let mut out = format!("{line}\n  level {}, ", event.level);
+    out.push_str(&format!(
+        "source_hash {}, interface_hash {}",
+        short(&event.source_hash),
+        short(event.interface_hash.as_deref().unwrap_or("-"))
+    ));
+    if let (Some(input), Some(output)) = (event.tokens_in, event.tokens_out) {
+        out.push_str(&format!(", tokens {input} in / {output} out"));
+    }
+    out.push_str(&format!(", {} ms\n", event.duration_ms));
     out
 }
 

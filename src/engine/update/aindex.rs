@@ -96,23 +96,3 @@ pub const MODULE_FILES: &[&str] = &[
     "index.mjs",
     "README.md",
 ];
-
-/// The billboard of `dir`'s `.aindex` on disk, or `Directory` when it has none (or it cannot be read).
-pub fn existing_billboard(project: &Project, dir: &str) -> String {
-    let rel = aindex_path(dir);
-    std::fs::read_to_string(project.abs(&rel))
-        .ok()
-        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
-        .map(|index| index.billboard().to_string())
-        .unwrap_or_else(|| "Directory".to_string())
-}
-
-/// The first line of a billboard, as a parent's Child Map description of the directory.
-pub fn billboard_summary(billboard: &str) -> String {
-    billboard
-        .lines()
-        .map(str::trim)
-        .find(|line| !line.is_empty())
-        .unwrap_or("Directory")
-        .to_string()
-}

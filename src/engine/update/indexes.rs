@@ -6,20 +6,19 @@ use std::collections::BTreeMap;
 
 use anyhow::Context as _;
 
-use super::aindex::{
-    billboard_summary, existing_billboard, index_directory, structural_billboard, MODULE_FILES,
-};
+use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
 use super::plan::Plan;
 use super::report::{Mode, UpdateReport};
 use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
 use super::UpdateOptions;
-use crate::library::aindex::{ChildEntry, ChildKind};
+use crate::library::aindex::ChildEntry;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::EntryKind;
 use crate::project::Project;
 use crate::workspace::cache;
+use crate::workspace::child_map::{self, existing_billboard};
 use crate::workspace::library::{self, Kind, Part};
 
 /// Directory → billboard, as this run left them.
@@ -116,54 +115,45 @@ impl Children {
         describe_file: &dyn Fn(&str) -> String,
         billboards: &Billboards,
     ) -> Children {
-        let mut children = Children {
-            rows: Vec::with_capacity(listed.len()),
-            module_description: None,
-            files: 0,
-            dirs: 0,
+        let named = listed.iter().map(|(name, kind)| (name.as_str(), *kind));
+        let billboard_of = |rel: &str| {
+            billboards
+                .get(rel)
+                .cloned()
+                .unwrap_or_else(|| existing_billboard(project, rel))
         };
-        for (name, kind) in listed {
-            let rel = if dir.is_empty() {
-                name.clone()
-            } else {
-                format!("{dir}/{name}")
-            };
-            let (kind, description) = match kind {
-                EntryKind::File => {
-                    children.files += 1;
-                    let description = describe_file(&rel);
-                    children.note_module_file(scan, name, &rel, &description);
-                    (ChildKind::File, description)
-                }
-                EntryKind::Dir => {
-                    children.dirs += 1;
-                    let billboard = billboards
-                        .get(&rel)
-                        .cloned()
-                        .unwrap_or_else(|| existing_billboard(project, &rel));
-                    (ChildKind::Dir, billboard_summary(&billboard))
-                }
-            };
-            children.rows.push(ChildEntry {
-                name: name.clone(),
-                kind,
-                description,
-            });
+        let rows = child_map::rows(dir, named, describe_file, billboard_of);
+        Children {
+            files: listed
+                .iter()
+                .filter(|(_, kind)| *kind == EntryKind::File)
+                .count(),
+            dirs: listed
+                .iter()
+                .filter(|(_, kind)| *kind == EntryKind::Dir)
+                .count(),
+            module_description: rows
+                .iter()
+                .find_map(|row| documented_module(scan, dir, row)),
+            rows,
         }
-        children
     }
+}
 
-    /// Remember the first module file with a doc comment: its description speaks for the directory.
-    fn note_module_file(&mut self, scan: &Scan, name: &str, rel: &str, description: &str) {
-        let has_doc = scan
-            .files
-            .get(rel)
-            .and_then(|scanned| scanned.code())
-            .is_some_and(|code| code.interface.doc.is_some());
-        if MODULE_FILES.contains(&name) && self.module_description.is_none() && has_doc {
-            self.module_description = Some(description.to_string());
-        }
+/// The description of `row` when it is a module file (`mod.rs`, `__init__.py`, …) with a doc
+/// comment: it speaks for the whole directory.
+fn documented_module(scan: &Scan, dir: &str, row: &ChildEntry) -> Option<String> {
+    if !MODULE_FILES.contains(&row.name.as_str()) {
+        return None;
     }
+    let rel = if dir.is_empty() {
+        row.name.clone()
+    } else {
+        format!("{dir}/{}", row.name)
+    };
+    let code = scan.files.get(&rel)?.code()?;
+    code.interface.doc.as_ref()?;
+    Some(row.description.clone())
 }
 
 /// Remove the indexes of directories that are gone. The cache remembers which directories were

@@ -212,7 +212,7 @@ fn listed_entry(
     recomputed.fetch_add(1, Ordering::Relaxed);
     let abs = project.abs(rel);
     let class = walk::classify(&abs, stat.size, &project.config).unwrap_or(FileClass::Binary);
-    let description = crate::engine::child_map::structural_description(project, rel, stat.size)
+    let description = crate::workspace::child_map::structural_description(project, rel, stat.size)
         .unwrap_or_else(|_| "Unreadable file".to_string());
     cache::Entry {
         stat,

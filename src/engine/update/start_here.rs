@@ -131,7 +131,8 @@ fn topology(name: &str, dirs: &[&DirSummary]) -> String {
 fn navigation(dirs: &[&DirSummary]) -> String {
     let mut out = String::from("| I need to work on… | Start at |\n| --- | --- |");
     for summary in dirs {
-        let purpose = super::aindex::billboard_summary(&summary.billboard).replace('|', "\\|");
+        let purpose =
+            crate::workspace::child_map::billboard_summary(&summary.billboard).replace('|', "\\|");
         out.push_str(&format!("\n| {purpose} | `lexi index {}` |", summary.dir));
     }
     out.push_str("\n| understanding one file | `lexi lookup <file>` |");

@@ -24,6 +24,7 @@ use crate::archivist::llm::{LlmArchivist, LlmSettings};
 use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Archivist as _, Generation, OverBudget};
 use crate::git::{GitRepo, Oid};
+use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
 use crate::project::mirror::design_path;
 use crate::project::paths::parent_rel;
 use crate::project::Project;
@@ -453,35 +454,16 @@ fn record_provenance(
     state: &StateDir,
     report: &mut UpdateReport,
 ) {
-    use crate::git::notes::{event_id, NoteAppend, PROVENANCE_NOTES};
+    use crate::git::notes::{NoteAppend, PROVENANCE_NOTES};
     let ts = crate::library::footer::now_rfc3339_millis();
     let appends: Vec<NoteAppend> = report
         .generated
         .iter()
         .filter_map(|provenance| {
-            let blob = provenance.blob?;
-            // What the Archivist did to this text: wrote its sections, only refreshed its
-            // Dependents, or moved it with its source.
-            let kind = match provenance.level {
-                ChangeLevel::Unchanged => "dependents_refreshed",
-                ChangeLevel::Renamed => "moved",
-                _ => "generated",
-            };
-            let mut event = serde_json::json!({
-                "ts": ts,
-                "v": 1,
-                "id": event_id(&provenance.source),
-                "kind": kind,
-                "commit": head,
-            });
-            if let (Some(map), Ok(serde_json::Value::Object(fields))) =
-                (event.as_object_mut(), serde_json::to_value(provenance))
-            {
-                map.extend(fields);
-            }
+            let line = provenance_event(provenance, head, &ts).to_line().ok()?;
             Some(NoteAppend {
-                object: blob,
-                lines: format!("{event}\n"),
+                object: provenance.blob?,
+                lines: line,
             })
         })
         .collect();
@@ -496,6 +478,38 @@ fn record_provenance(
     }
 }
 
+/// The notes event of one written design file: what the Archivist did to this text — wrote its
+/// sections, only refreshed its Dependents, or moved it with its source.
+fn provenance_event(provenance: &Provenance, head: Option<&Oid>, ts: &str) -> ProvenanceEvent {
+    let kind = match provenance.level {
+        ChangeLevel::Unchanged => ProvenanceKind::DependentsRefreshed,
+        ChangeLevel::Renamed => ProvenanceKind::Moved,
+        _ => ProvenanceKind::Generated,
+    };
+    let generation = &provenance.generation;
+    ProvenanceEvent {
+        blob: provenance.blob.map(|blob| blob.to_hex()),
+        commit: head.map(Oid::to_hex),
+        design_file: provenance.design_file.clone(),
+        design_hash: provenance.design_hash.clone(),
+        duration_ms: generation.duration_ms,
+        generator: generation.generator.clone(),
+        id: crate::git::notes::event_id(&provenance.source),
+        interface_hash: provenance.interface_hash.clone(),
+        kind,
+        level: provenance.level.label().to_string(),
+        model: generation.model.clone(),
+        prompt_hash: generation.prompt_hash.clone(),
+        prompt_version: generation.prompt_version.clone(),
+        source: provenance.source.clone(),
+        source_hash: provenance.source_hash.clone(),
+        tokens_in: generation.tokens_in,
+        tokens_out: generation.tokens_out,
+        ts: ts.to_string(),
+        v: EVENT_VERSION,
+        extra: Default::default(),
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -596,5 +610,36 @@ mod tests {
             .any(|w| w.contains("changed while the update ran")));
         assert!(still_as_planned(&p.project.abs("none"), None));
         assert!(!still_as_planned(&p.project.abs("a.py"), None));
+    }
+
+    /// The typed event writes exactly the line the untyped writer wrote: every key, sorted.
+    #[test]
+    fn provenance_lines_keep_their_format() {
+        let provenance = Provenance {
+            design_file: ".lexibrary/a.py.md".into(),
+            source: "a.py".into(),
+            source_hash: "ab".into(),
+            interface_hash: None,
+            design_hash: "cd".into(),
+            level: ChangeLevel::New,
+            generation: Generation::offline("structural", 3),
+            blob: Oid::parse("0123456789abcdef0123456789abcdef01234567").ok(),
+        };
+        let head = Oid::parse("89abcdef0123456789abcdef0123456789abcdef").ok();
+        let mut event = provenance_event(&provenance, head.as_ref(), "2026-01-15T10:30:00.000Z");
+        event.id = "0011223344556677".into();
+        let mut expected = serde_json::json!({
+            "ts": "2026-01-15T10:30:00.000Z",
+            "v": 1,
+            "id": "0011223344556677",
+            "kind": "generated",
+            "commit": head,
+        });
+        if let (Some(map), Ok(serde_json::Value::Object(fields))) =
+            (expected.as_object_mut(), serde_json::to_value(&provenance))
+        {
+            map.extend(fields);
+        }
+        assert_eq!(event.to_line().expect("line"), format!("{expected}\n"));
     }
 }

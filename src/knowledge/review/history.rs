@@ -28,7 +28,7 @@ impl PostState {
 }
 
 /// The state after each prefix of `events`: `[k]` is the state after the first `k` events.
-pub(super) fn replay<'e>(events: impl Iterator<Item = &'e Event>) -> Vec<PostState> {
+pub(super) fn replay<'e>(events: impl Iterator<Item = &'e StackEvent>) -> Vec<PostState> {
     let mut state = PostState {
         votes: 0,
         answers: BTreeMap::new(),
@@ -36,8 +36,8 @@ pub(super) fn replay<'e>(events: impl Iterator<Item = &'e Event>) -> Vec<PostSta
     };
     let mut states = vec![state.clone()];
     for event in events {
-        match event.kind.as_str() {
-            "vote" => {
+        match event.kind {
+            StackEventKind::Vote => {
                 let delta = event.delta.unwrap_or(0);
                 match event.answer {
                     None => state.votes += delta,
@@ -50,7 +50,7 @@ pub(super) fn replay<'e>(events: impl Iterator<Item = &'e Event>) -> Vec<PostSta
                     }
                 }
             }
-            "status" | "accept" => {
+            StackEventKind::Status | StackEventKind::Accept => {
                 if let Some(status) = &event.status {
                     state.status = status.clone();
                 }

@@ -24,10 +24,10 @@ use ignore::gitignore::Gitignore;
 use serde::Serialize;
 
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
-use crate::git::{Change, FileAt, GitRepo, Oid, RevSpec};
-use crate::knowledge::stack::Event;
+use crate::git::{Change, CommitInfo, FileAt, GitRepo, Oid, RevSpec};
 use crate::library::concept::Concept;
 use crate::library::design_file::{is_unedited, DesignFile, UpdatedBy};
+use crate::library::events::{ProvenanceEvent, StackEvent, StackEventKind};
 use crate::library::stack::{id_from_file_name, Post};
 use crate::library::{footer, normalize_newlines};
 use crate::project::ignores::{ExtraIgnores, LEXIGNORE_FILE};
@@ -36,9 +36,11 @@ use crate::project::scope::Scope;
 use crate::project::walk::has_binary_extension;
 use crate::project::{Project, CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
 use crate::source::{extract, Interface, Language, Symbol};
+use crate::workspace::Workspace;
 
 mod diff;
 mod history;
+mod posts;
 mod reviewer;
 
 use diff::*;
@@ -67,21 +69,22 @@ pub const DEFAULT_BASES: &[&str] = &[
 /// Review the range `range` (`A..B`, `A...B`, a single revision meaning `REV...HEAD`), or, with
 /// `None`, from the merge base of the branch's upstream (unless that is the branch's own remote copy;
 /// else the first of [`DEFAULT_BASES`] that exists) to `HEAD`.
-pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> {
-    let Some(git) = GitRepo::discover(&project.root)? else {
+pub fn review(ws: &Workspace, range: Option<&str>) -> anyhow::Result<Review> {
+    let project = ws.project();
+    let Some(git) = ws.discovered_repo()? else {
         bail!(
             "`lexictl review` compares commits, and {} is not in a git repository",
             project.root.display()
         );
     };
-    let Some(prefix) = git.prefix_of(&project.root) else {
+    let Some(prefix) = ws.prefix() else {
         bail!(
             "the project at {} is not inside the git working tree at {}",
             project.root.display(),
             git.workdir().display()
         );
     };
-    let ends = resolve(&git, range)?;
+    let ends = resolve(git, range)?;
     let base_info = git.commit_info(&ends.base)?;
     let head_info = git.commit_info(&ends.head)?;
     let changes = if ends.base == ends.head {
@@ -89,84 +92,11 @@ pub fn review(project: &Project, range: Option<&str>) -> anyhow::Result<Review> 
     } else {
         git.diff_commits(Some(&ends.base), &ends.head)?
     };
-    let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
-    let (extra, _) = ExtraIgnores::new(&project.root, &project.config);
-    let mut reviewer = Reviewer {
-        project,
-        git: &git,
-        prefix,
-        base: ends.base,
-        head: ends.head,
-        base_time: base_info.time,
-        head_time: head_info.time,
-        scope,
-        ignores: IgnoreLayers::new(project, extra),
-        has_stack_notes: git.has_notes_ref(STACK_NOTES),
-    };
+    let mut reviewer = Reviewer::new(project, git, prefix, &ends, (&base_info, &head_info))?;
     let touched = reviewer.touched(changes);
-    let mut review = Review {
-        range: ends.range.clone(),
-        base: Endpoint {
-            rev: ends.base_rev.clone(),
-            commit: ends.base,
-            subject: base_info.summary,
-        },
-        head: Endpoint {
-            rev: ends.head_rev.clone(),
-            commit: ends.head,
-            subject: head_info.summary,
-        },
-        merge_base: ends.merge_base,
-        commits: if ends.base == ends.head {
-            0
-        } else {
-            git.count_commits(&ends.base, &ends.head)?
-        },
-        project_dir: reviewer.prefix.clone(),
-        summary: Summary::default(),
-        findings: Vec::new(),
-        design_files: Vec::new(),
-        concepts: Vec::new(),
-        stack: Vec::new(),
-        library_files: Vec::new(),
-        notes: NotesPresent {
-            provenance: git.has_notes_ref(PROVENANCE_NOTES),
-            stack: reviewer.has_stack_notes,
-        },
-    };
-    let mut sources = Vec::new();
-    for touch in touched {
-        match touch.category {
-            Category::Design => review.design_files.push(reviewer.design_change(&touch)?),
-            Category::Concept => review.concepts.push(reviewer.concept_change(&touch)?),
-            Category::Stack => review.stack.push(reviewer.post_change(&touch)?),
-            Category::Library => review.library_files.push(FileChange {
-                path: touch.path().to_string(),
-                change: touch.kind(),
-                from: touch.renamed_from(),
-            }),
-            Category::Source => sources.push(touch),
-            Category::Skipped => {}
-        }
-    }
-    // A design file counts as updated when its text changed, not only its footer.
-    let updated: BTreeSet<String> = review
-        .design_files
-        .iter()
-        .filter(|design| design.change != ChangeKind::Removed && !design.footer_only)
-        .map(|design| design.source.clone())
-        .collect();
-    for touch in &sources {
-        reviewer.source_findings(touch, &updated, &mut review.findings)?;
-    }
-    review.findings.sort_by_key(|finding| {
-        let rank = match finding.kind {
-            FindingKind::InterfaceChanged => 0,
-            FindingKind::MissingDesign => 1,
-            FindingKind::OrphanedDesign => 2,
-        };
-        (rank, finding.file.clone())
-    });
+    let mut review = reviewer.empty_review(&ends, base_info, head_info)?;
+    let sources = reviewer.sort_into(&mut review, touched)?;
+    reviewer.add_findings(&mut review, &sources)?;
     review.summary = summarize(&review);
     Ok(review)
 }
@@ -653,21 +583,19 @@ mod tests {
 
     #[test]
     fn replaying_a_history_gives_the_state_after_each_event() {
-        let event =
-            |kind: &str, answer: Option<u32>, delta: Option<i64>, status: Option<&str>| Event {
-                ts: "2026-01-15T10:00:00.000Z".into(),
-                v: 1,
-                id: "x".into(),
-                kind: kind.into(),
-                post: "ST-001".into(),
-                answer,
-                delta,
-                status: status.map(str::to_string),
-                from: None,
-                of: None,
-                author: "a".into(),
-                comment: None,
-            };
+        let event = |kind: &str, answer: Option<u32>, delta: Option<i64>, status: Option<&str>| {
+            let mut event = StackEvent::new(
+                "2026-01-15T10:00:00.000Z".into(),
+                "x".into(),
+                StackEventKind::from(kind.to_string()),
+                "ST-001",
+                "a",
+            );
+            event.answer = answer;
+            event.delta = delta;
+            event.status = status.map(str::to_string);
+            event
+        };
         let events = [
             event("created", None, None, None),
             event("vote", None, Some(1), None),

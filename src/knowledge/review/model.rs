@@ -272,7 +272,7 @@ pub struct PostHistory {
     /// Events recorded between the base and the head commit (every event up to the head, for a post
     /// new in the range), oldest first. Placed by time; events in the same second as a commit are
     /// put before or after it so that the replayed score and status match its frontmatter.
-    pub events: Vec<Event>,
+    pub events: Vec<StackEvent>,
     /// Net post-level votes among `events`.
     pub net_votes: i64,
     /// Net votes per answer among `events`.

@@ -1,5 +1,6 @@
 //! The [`Reviewer`]: walks the changes between the two ends of a review and sorts them into design
-//! file, finding, concept, Stack and other-file entries.
+//! file, finding, concept, Stack and other-file entries (what changed in a Stack post is read in
+//! `posts.rs`).
 
 use super::*;
 
@@ -16,7 +17,124 @@ pub(super) struct Reviewer<'a> {
     pub(super) has_stack_notes: bool,
 }
 
-impl Reviewer<'_> {
+impl<'a> Reviewer<'a> {
+    /// A reviewer of `ends` in the project at `prefix` of `git`'s working tree, with the project's
+    /// current scope and ignore layers.
+    pub(super) fn new(
+        project: &'a Project,
+        git: &'a GitRepo,
+        prefix: &str,
+        ends: &Ends,
+        (base, head): (&CommitInfo, &CommitInfo),
+    ) -> anyhow::Result<Reviewer<'a>> {
+        let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
+        let (extra, _) = ExtraIgnores::new(&project.root, &project.config);
+        Ok(Reviewer {
+            project,
+            git,
+            prefix: prefix.to_string(),
+            base: ends.base,
+            head: ends.head,
+            base_time: base.time,
+            head_time: head.time,
+            scope,
+            ignores: IgnoreLayers::new(project, extra),
+            has_stack_notes: git.has_notes_ref(STACK_NOTES),
+        })
+    }
+
+    /// The review of `ends` before any change is looked at: the two ends and the commits between.
+    pub(super) fn empty_review(
+        &self,
+        ends: &Ends,
+        base: CommitInfo,
+        head: CommitInfo,
+    ) -> anyhow::Result<Review> {
+        let commits = if ends.base == ends.head {
+            0
+        } else {
+            self.git.count_commits(&ends.base, &ends.head)?
+        };
+        Ok(Review {
+            range: ends.range.clone(),
+            base: Endpoint {
+                rev: ends.base_rev.clone(),
+                commit: ends.base,
+                subject: base.summary,
+            },
+            head: Endpoint {
+                rev: ends.head_rev.clone(),
+                commit: ends.head,
+                subject: head.summary,
+            },
+            merge_base: ends.merge_base,
+            commits,
+            project_dir: self.prefix.clone(),
+            summary: Summary::default(),
+            findings: Vec::new(),
+            design_files: Vec::new(),
+            concepts: Vec::new(),
+            stack: Vec::new(),
+            library_files: Vec::new(),
+            notes: NotesPresent {
+                provenance: self.git.has_notes_ref(PROVENANCE_NOTES),
+                stack: self.has_stack_notes,
+            },
+        })
+    }
+
+    /// Each library change into its list in `review`; the changed source files are returned, for
+    /// [`Reviewer::add_findings`].
+    pub(super) fn sort_into(
+        &self,
+        review: &mut Review,
+        touched: Vec<Touched>,
+    ) -> anyhow::Result<Vec<Touched>> {
+        let mut sources = Vec::new();
+        for touch in touched {
+            match touch.category {
+                Category::Design => review.design_files.push(self.design_change(&touch)?),
+                Category::Concept => review.concepts.push(self.concept_change(&touch)?),
+                Category::Stack => review.stack.push(self.post_change(&touch)?),
+                Category::Library => review.library_files.push(FileChange {
+                    path: touch.path().to_string(),
+                    change: touch.kind(),
+                    from: touch.renamed_from(),
+                }),
+                Category::Source => sources.push(touch),
+                Category::Skipped => {}
+            }
+        }
+        Ok(sources)
+    }
+
+    /// What the changed `sources` should have done to the library, most important first.
+    pub(super) fn add_findings(
+        &mut self,
+        review: &mut Review,
+        sources: &[Touched],
+    ) -> anyhow::Result<()> {
+        // A design file counts as updated when its text changed, not only its footer.
+        let updated: BTreeSet<String> = review
+            .design_files
+            .iter()
+            .filter(|design| design.change != ChangeKind::Removed && !design.footer_only)
+            .map(|design| design.source.clone())
+            .collect();
+        for touch in sources {
+            self.source_findings(touch, &updated, &mut review.findings)?;
+        }
+        review.findings.sort_by_key(|finding| {
+            let rank = match finding.kind {
+                FindingKind::InterfaceChanged => 0,
+                FindingKind::MissingDesign => 1,
+                FindingKind::OrphanedDesign => 2,
+            };
+            (rank, finding.file.clone())
+        });
+        Ok(())
+    }
+
     /// Project-relative, categorised changes; paths outside the project are dropped.
     pub(super) fn touched(&self, changes: Vec<Change>) -> Vec<Touched> {
         let strip = |path: &str| -> Option<String> {
@@ -144,20 +262,14 @@ impl Reviewer<'_> {
             .git
             .note(PROVENANCE_NOTES, &file.blob)?
             .unwrap_or_default();
-        let mut events: Vec<serde_json::Value> = note
-            .lines()
-            .filter_map(|line| serde_json::from_str(line).ok())
-            .collect();
-        events.sort_by(|a, b| a["ts"].as_str().cmp(&b["ts"].as_str()));
-        let field = |event: &serde_json::Value, key: &str| event[key].as_str().map(str::to_string);
-        if let Some(last) = events.last() {
+        if let Some(last) = ProvenanceEvent::read_note(&note).pop() {
             return Ok(Provenance {
                 written_by: "archivist",
                 blob: file.blob,
-                generator: field(last, "generator"),
-                model: field(last, "model"),
-                level: field(last, "level"),
-                commit: field(last, "commit"),
+                generator: Some(last.generator),
+                model: last.model,
+                level: Some(last.level),
+                commit: last.commit,
             });
         }
         let unedited = match (text, design.and_then(|d| d.footer.as_ref())) {
@@ -242,169 +354,6 @@ impl Reviewer<'_> {
         })
     }
 
-    pub(super) fn post_change(&self, touch: &Touched) -> anyhow::Result<PostChange> {
-        let base = self.at_base(touch.from.as_deref())?;
-        let head = self.at_head(touch.to.as_deref())?;
-        let path = touch.path().to_string();
-        let parse = |rel: Option<&str>, file: &Option<FileAt>| match (rel, file) {
-            (Some(rel), Some(file)) => Some(
-                as_text(&file.data)
-                    .ok_or_else(|| format!("{rel}: not UTF-8 text"))
-                    .and_then(|text| Post::parse(rel, &text).map_err(|err| err.to_string())),
-            ),
-            _ => None,
-        };
-        let base_post = parse(touch.from.as_deref(), &base).and_then(Result::ok);
-        let mut error = None;
-        let head_post = match parse(touch.to.as_deref(), &head) {
-            Some(Ok(post)) => Some(post),
-            Some(Err(err)) => {
-                error = Some(err);
-                None
-            }
-            None => None,
-        };
-        let file_name = Path::new(&path)
-            .file_name()
-            .and_then(|name| name.to_str())
-            .unwrap_or("");
-        let latest = head_post.as_ref().or(base_post.as_ref());
-        let id = latest
-            .map(|post| post.meta.id.clone())
-            .or_else(|| id_from_file_name(file_name))
-            .unwrap_or_default();
-        let base_body = base_post.as_ref().map(Post::read_body).unwrap_or_default();
-        let head_body = head_post.as_ref().map(Post::read_body).unwrap_or_default();
-        let base_answers: BTreeSet<u32> = base_body.answers.iter().map(|a| a.number).collect();
-        let answers_added = head_body
-            .answers
-            .iter()
-            .filter(|answer| !base_answers.contains(&answer.number))
-            .map(|answer| AnswerRef {
-                number: answer.number,
-                author: answer.author.clone(),
-            })
-            .collect();
-        let count_comments = |body: &crate::library::stack::PostBody| {
-            body.comments.len()
-                + body
-                    .answers
-                    .iter()
-                    .map(|answer| answer.comments.len())
-                    .sum::<usize>()
-        };
-        let comments_added = count_comments(&head_body).saturating_sub(count_comments(&base_body));
-        let accepted = Delta {
-            base: base_post.as_ref().and_then(|p| p.meta.accepted_answer),
-            head: head_post.as_ref().and_then(|p| p.meta.accepted_answer),
-        };
-        let accepted_author = accepted.head.and_then(|number| {
-            head_body
-                .answers
-                .iter()
-                .find(|answer| answer.number == number)
-                .map(|answer| answer.author.clone())
-        });
-        let empty = BTreeMap::new();
-        let base_scores = base_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
-        let head_scores = head_post.as_ref().map_or(&empty, |p| &p.meta.answer_votes);
-        let numbers: BTreeSet<u32> = base_scores
-            .keys()
-            .chain(head_scores.keys())
-            .copied()
-            .collect();
-        let answer_votes = numbers
-            .into_iter()
-            .filter_map(|answer| {
-                let base = base_scores.get(&answer).copied().unwrap_or(0);
-                let head = head_scores.get(&answer).copied().unwrap_or(0);
-                (base != head).then_some(AnswerVotes { answer, base, head })
-            })
-            .collect();
-        let history = if self.has_stack_notes && !id.is_empty() {
-            Some(self.history(&id, base_post.as_ref(), head_post.as_ref())?)
-        } else {
-            None
-        };
-        Ok(PostChange {
-            title: latest.map(|p| p.meta.title.clone()).unwrap_or_default(),
-            status: Delta {
-                base: base_post
-                    .as_ref()
-                    .map(|p| p.meta.status.as_str().to_string()),
-                head: head_post
-                    .as_ref()
-                    .map(|p| p.meta.status.as_str().to_string()),
-            },
-            votes: Delta {
-                base: base_post.as_ref().map(|p| p.meta.votes),
-                head: head_post.as_ref().map(|p| p.meta.votes),
-            },
-            accepted_answer: accepted,
-            accepted_author,
-            answers_added,
-            comments_added,
-            answer_votes,
-            history,
-            error,
-            id,
-            path,
-            change: touch.kind(),
-            from: touch.renamed_from(),
-        })
-    }
-
-    /// The post's events recorded during the range, oldest first. Events are placed by time; the
-    /// ones in the same second as the base or head commit (timestamps there have second precision)
-    /// go before or after that commit so that replaying the history reproduces the score and status
-    /// its frontmatter records. A post new in the range takes every event up to the head.
-    pub(super) fn history(
-        &self,
-        id: &str,
-        base_post: Option<&Post>,
-        head_post: Option<&Post>,
-    ) -> anyhow::Result<PostHistory> {
-        let (events, _) = crate::knowledge::stack::recorded_events(self.git, id)?;
-        let mut all: Vec<(i64, Event)> = events
-            .into_iter()
-            .filter(|event| event.post == id)
-            .filter_map(|event| ts_millis(&event.ts).map(|ms| (ms, event)))
-            .collect();
-        all.sort_by_key(|(ms, _)| *ms);
-        let states = replay(all.iter().map(|(_, event)| event));
-        let split = |second: i64, post: Option<&Post>| {
-            let count_before = |ms: i64| all.iter().take_while(|(at, _)| *at < ms).count();
-            let low = count_before(second.saturating_mul(1000));
-            let high = count_before(second.saturating_add(1).saturating_mul(1000));
-            post.map(PostState::of)
-                .and_then(|target| (low..=high).find(|k| states[*k] == target))
-                .unwrap_or(high)
-        };
-        let start = match base_post {
-            Some(post) => split(self.base_time, Some(post)),
-            None => 0,
-        };
-        let end = split(self.head_time, head_post).max(start);
-        let events: Vec<Event> = all[start..end]
-            .iter()
-            .map(|(_, event)| event.clone())
-            .collect();
-        let mut net_votes = 0;
-        let mut answer_net_votes = BTreeMap::new();
-        for event in events.iter().filter(|event| event.kind == "vote") {
-            let delta = event.delta.unwrap_or(0);
-            match event.answer {
-                None => net_votes += delta,
-                Some(answer) => *answer_net_votes.entry(answer).or_insert(0) += delta,
-            }
-        }
-        Ok(PostHistory {
-            events,
-            net_votes,
-            answer_net_votes,
-        })
-    }
-
     /// What a changed source file should have done to the library.
     pub(super) fn source_findings(
         &mut self,
@@ -414,80 +363,89 @@ impl Reviewer<'_> {
     ) -> anyhow::Result<()> {
         if let Some(to) = touch.to.as_deref() {
             if self.scope.documents(to) && !self.ignores.is_ignored(to) {
-                let head = self.at_head(Some(to))?;
-                let design_rel = design_path(to);
-                let has_design = self.at_head(Some(&design_rel))?.is_some();
-                let is_new = touch.kind() != ChangeKind::Modified;
-                let interface = match (&touch.from, &head) {
-                    (Some(from), Some(head)) if !updated.contains(to) => {
-                        self.interface_change(from, to, head)?
-                    }
-                    _ => None,
-                };
-                let documentable_text = head
-                    .as_ref()
-                    .is_some_and(|file| self.is_documentable_text(to, &file.data));
-                if !has_design && documentable_text && (is_new || interface.is_some()) {
-                    findings.push(Finding {
-                        kind: FindingKind::MissingDesign,
-                        severity: "warning",
-                        file: to.to_string(),
-                        line: None,
-                        source: to.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "{to} has no design file ({design_rel}); run `lexictl update {to}` or write one"
-                        ),
-                        renamed_to: None,
-                        added: Vec::new(),
-                        removed: Vec::new(),
-                    });
-                } else if let Some((added, removed, line)) = interface.filter(|_| has_design) {
-                    let what =
-                        describe_interface_change(&added, &removed, &|name| name.to_string());
-                    findings.push(Finding {
-                        kind: FindingKind::InterfaceChanged,
-                        severity: "warning",
-                        file: to.to_string(),
-                        line,
-                        source: to.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "the public interface of {to} changed ({what}) but {design_rel} was not updated; run `lexictl update {to}` or edit the design file"
-                        ),
-                        renamed_to: None,
-                        added,
-                        removed,
-                    });
-                }
+                findings.extend(self.undocumented(touch, to, updated)?);
             }
         }
         if let Some(from) = touch.from.as_deref() {
             if touch.to.as_deref() != Some(from) {
-                let design_rel = design_path(from);
-                if self.at_head(Some(&design_rel))?.is_some() {
-                    let why = match touch.to.as_deref() {
-                        Some(to) => format!("{from} was renamed to {to}"),
-                        None => format!("{from} was deleted"),
-                    };
-                    findings.push(Finding {
-                        kind: FindingKind::OrphanedDesign,
-                        severity: "warning",
-                        file: design_rel.clone(),
-                        line: None,
-                        source: from.to_string(),
-                        design_file: design_rel.clone(),
-                        message: format!(
-                            "{why} but its design file {design_rel} is still there; `lexictl update` moves or removes it"
-                        ),
-                        renamed_to: touch.to.clone(),
-                        added: Vec::new(),
-                        removed: Vec::new(),
-                    });
-                }
+                findings.extend(self.orphaned(from, touch.to.as_deref())?);
             }
         }
         Ok(())
+    }
+
+    /// Source `to` (in scope at the head) is new without a design file, or its public interface
+    /// changed while its design file did not.
+    fn undocumented(
+        &self,
+        touch: &Touched,
+        to: &str,
+        updated: &BTreeSet<String>,
+    ) -> anyhow::Result<Option<Finding>> {
+        let head = self.at_head(Some(to))?;
+        let design_rel = design_path(to);
+        let has_design = self.at_head(Some(&design_rel))?.is_some();
+        let is_new = touch.kind() != ChangeKind::Modified;
+        let interface = match (&touch.from, &head) {
+            (Some(from), Some(head)) if !updated.contains(to) => {
+                self.interface_change(from, to, head)?
+            }
+            _ => None,
+        };
+        let documentable_text = head
+            .as_ref()
+            .is_some_and(|file| self.is_documentable_text(to, &file.data));
+        if !has_design && documentable_text && (is_new || interface.is_some()) {
+            let message = format!(
+                "{to} has no design file ({design_rel}); run `lexictl update {to}` or write one"
+            );
+            return Ok(Some(finding(
+                FindingKind::MissingDesign,
+                to,
+                to,
+                design_rel,
+                message,
+            )));
+        }
+        let Some((added, removed, line)) = interface.filter(|_| has_design) else {
+            return Ok(None);
+        };
+        let what = describe_interface_change(&added, &removed, &|name| name.to_string());
+        let message = format!(
+            "the public interface of {to} changed ({what}) but {design_rel} was not updated; run `lexictl update {to}` or edit the design file"
+        );
+        Ok(Some(Finding {
+            line,
+            added,
+            removed,
+            ..finding(FindingKind::InterfaceChanged, to, to, design_rel, message)
+        }))
+    }
+
+    /// Source `from` was deleted or renamed (to `to`) and its design file is still there at the head.
+    fn orphaned(&self, from: &str, to: Option<&str>) -> anyhow::Result<Option<Finding>> {
+        let design_rel = design_path(from);
+        if self.at_head(Some(&design_rel))?.is_none() {
+            return Ok(None);
+        }
+        let why = match to {
+            Some(to) => format!("{from} was renamed to {to}"),
+            None => format!("{from} was deleted"),
+        };
+        let message = format!(
+            "{why} but its design file {design_rel} is still there; `lexictl update` moves or removes it"
+        );
+        let file = design_rel.clone();
+        Ok(Some(Finding {
+            renamed_to: to.map(str::to_string),
+            ..finding(
+                FindingKind::OrphanedDesign,
+                &file,
+                from,
+                design_rel,
+                message,
+            )
+        }))
     }
 
     /// `Some((added, removed, line))` when `from` at the base and `to` at the head are code in an
@@ -540,5 +498,27 @@ impl Reviewer<'_> {
         !has_binary_extension(Path::new(rel), &self.project.config)
             && (data.len() as u64) <= limit
             && !data[..data.len().min(8192)].contains(&0)
+    }
+}
+
+/// A warning of `kind` about `file`, for source `source` and its design file.
+fn finding(
+    kind: FindingKind,
+    file: &str,
+    source: &str,
+    design_file: String,
+    message: String,
+) -> Finding {
+    Finding {
+        kind,
+        severity: "warning",
+        file: file.to_string(),
+        line: None,
+        source: source.to_string(),
+        design_file,
+        message,
+        renamed_to: None,
+        added: Vec::new(),
+        removed: Vec::new(),
     }
 }

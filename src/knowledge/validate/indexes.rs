@@ -1,0 +1,109 @@
+//! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget and has a
+//! Child Map that lists exactly what its directory holds (after the ignore layers); and
+//! `START_HERE.md` fits its budget.
+
+use std::collections::BTreeSet;
+
+use rayon::prelude::*;
+
+use super::{budget, line_of, malformed, Issue, Severity};
+use crate::library::aindex::AIndex;
+use crate::project::mirror::aindex_path;
+use crate::project::{walk, Project, LIBRARY_DIR};
+use crate::workspace::library::{Kind, Listing};
+
+/// Check every `.aindex` of `listing`, in parallel.
+pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) -> Vec<Issue> {
+    let dirs: Vec<&str> = listing
+        .files
+        .iter()
+        .filter_map(|entry| match &entry.kind {
+            Kind::Index { dir } => Some(dir.as_str()),
+            _ => None,
+        })
+        .collect();
+    dirs.par_iter()
+        .flat_map(|dir| check_index(project, dir, budget_tokens))
+        .collect()
+}
+
+/// `START_HERE.md` against `token_budgets.start_here_tokens`.
+pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    if let Ok(text) = std::fs::read_to_string(project.library_dir().join("START_HERE.md")) {
+        let file = format!("{LIBRARY_DIR}/START_HERE.md");
+        budget(
+            &text,
+            budget_tokens,
+            &file,
+            "start_here_tokens",
+            &mut issues,
+        );
+    }
+    issues
+}
+
+/// The index of project directory `dir`: parses, fits, and its Child Map matches the directory.
+fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    let rel = aindex_path(dir);
+    let Ok(text) = std::fs::read_to_string(project.abs(&rel)) else {
+        return issues;
+    };
+    let index = match AIndex::parse(&rel, dir, &text) {
+        Ok(index) => index,
+        Err(err) => {
+            issues.push(malformed(&rel, &err.to_string()));
+            return issues;
+        }
+    };
+    budget(&text, budget_tokens, &rel, "aindex_tokens", &mut issues);
+    if project.abs(dir).is_dir() {
+        let listed: BTreeSet<String> = index.children().into_iter().map(|c| c.name).collect();
+        issues.extend(child_map_drift(
+            &rel,
+            &text,
+            &listed,
+            &entries(project, dir),
+        ));
+    }
+    issues
+}
+
+/// The names of what `dir` holds, after the ignore layers.
+fn entries(project: &Project, dir: &str) -> BTreeSet<String> {
+    walk::list_dir(&project.root, &project.config, dir)
+        .entries
+        .into_iter()
+        .map(|entry| {
+            let name = entry.rel.rsplit('/').next().unwrap_or(&entry.rel);
+            name.to_string()
+        })
+        .collect()
+}
+
+/// A warning for each entry the Child Map of `rel` misses, and for each it lists that is not there.
+fn child_map_drift(
+    rel: &str,
+    text: &str,
+    listed: &BTreeSet<String>,
+    actual: &BTreeSet<String>,
+) -> Vec<Issue> {
+    let missing = actual.difference(listed).map(|missing| Issue {
+        check: "aindex-missing-child",
+        severity: Severity::Warning,
+        file: rel.to_string(),
+        line: None,
+        message: format!("the Child Map does not list {missing}"),
+        hint: "run `lexictl update`".into(),
+    });
+    let unknown = listed.difference(actual).map(|extra| Issue {
+        check: "aindex-unknown-child",
+        severity: Severity::Warning,
+        file: rel.to_string(),
+        line: line_of(text, &format!("`{extra}")),
+        message: format!("the Child Map lists {extra}, which does not exist"),
+        hint: "run `lexictl update`".into(),
+    });
+    missing.chain(unknown).collect()
+}

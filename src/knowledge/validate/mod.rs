@@ -1,0 +1,371 @@
+//! `lexictl validate`: read-only consistency checks over the whole library (seed §7 "Validation
+//! pipeline", D-045, D-047).
+//!
+//! Every finding has a stable check id, a severity tier, the file (and line when known), a message and
+//! a hint. The tiers follow D-045: **error** — broken references, missing files, malformed files,
+//! secrets; **warning** — drift: stale hashes, token budgets, orphan or incomplete concepts, Child Maps
+//! out of date, Stack scores that disagree with their history; **info** — hygiene: dependency lists
+//! that are not mirrored by the other side's Dependents.
+//!
+//! This module holds the findings' types, runs the checks in order and keeps what they share (link
+//! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
+//! [`indexes`] (and the secret scan in `knowledge::secrets`).
+//!
+//! Nothing here writes: fixes come from `lexictl update`, agents, or humans.
+
+mod concepts;
+mod designs;
+mod indexes;
+mod stack;
+
+use std::collections::BTreeMap;
+
+use super::concepts::{Resolved, Resolver};
+use super::corpus::{Corpus, DocKind, Kinds};
+use super::secrets;
+use crate::library::wikilink;
+use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::workspace::library::{walk, Part};
+use crate::workspace::state::ValidationRecord;
+use crate::workspace::Workspace;
+
+/// D-045's tiers, most severe last (so `>=` compares).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Issue {
+    /// Stable id, e.g. `broken-wikilink`.
+    pub check: &'static str,
+    pub severity: Severity,
+    /// Project-relative path of the file the finding is about.
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    pub message: String,
+    pub hint: String,
+}
+
+/// Every check id with its severity, for docs and `--help`.
+pub const CHECKS: &[(&str, Severity, &str)] = &[
+    (
+        "malformed-file",
+        Severity::Error,
+        "frontmatter, footer or Stack post that does not parse",
+    ),
+    (
+        "broken-wikilink",
+        Severity::Error,
+        "[[link]] to no concept or Stack post",
+    ),
+    (
+        "missing-dependency",
+        Severity::Error,
+        "a Dependencies entry that does not exist",
+    ),
+    (
+        "missing-test",
+        Severity::Error,
+        "a Tests entry that does not exist",
+    ),
+    (
+        "stack-missing-ref",
+        Severity::Error,
+        "a Stack post referencing a missing file or concept",
+    ),
+    (
+        "duplicate-stack-id",
+        Severity::Error,
+        "two Stack posts with the same id",
+    ),
+    (
+        "secret",
+        Severity::Error,
+        "something that looks like a credential under .lexibrary/",
+    ),
+    (
+        "stale-source",
+        Severity::Warning,
+        "the source changed since the design file's source_hash",
+    ),
+    (
+        "stale-interface",
+        Severity::Warning,
+        "the source's public interface changed since interface_hash",
+    ),
+    (
+        "missing-source",
+        Severity::Warning,
+        "a design file whose source file is gone",
+    ),
+    (
+        "over-budget",
+        Severity::Warning,
+        "an artifact over its token budget (cl100k tokens)",
+    ),
+    (
+        "over-scoped",
+        Severity::Warning,
+        "the Archivist flagged the source as doing too much",
+    ),
+    (
+        "orphan-concept",
+        Severity::Warning,
+        "a concept nothing links to",
+    ),
+    (
+        "deprecated-without-successor",
+        Severity::Warning,
+        "a deprecated concept without superseded_by",
+    ),
+    (
+        "concept-incomplete",
+        Severity::Warning,
+        "a concept missing a D-029 field or a Summary",
+    ),
+    (
+        "aindex-missing-child",
+        Severity::Warning,
+        "a Child Map that misses a file or directory",
+    ),
+    (
+        "aindex-unknown-child",
+        Severity::Warning,
+        "a Child Map listing something that does not exist",
+    ),
+    (
+        "stack-votes-mismatch",
+        Severity::Warning,
+        "a post's votes differ from its history in git notes",
+    ),
+    (
+        "dependents-gap",
+        Severity::Info,
+        "A depends on B but B's Dependents does not list A",
+    ),
+];
+
+/// The validation result.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Report {
+    pub issues: Vec<Issue>,
+    /// Files examined, by kind.
+    pub checked: BTreeMap<&'static str, usize>,
+}
+
+impl Report {
+    /// Counts by severity.
+    pub fn counts(&self) -> BTreeMap<Severity, usize> {
+        let mut counts = BTreeMap::new();
+        for issue in &self.issues {
+            *counts.entry(issue.severity).or_insert(0) += 1;
+        }
+        counts
+    }
+}
+
+/// Remember `report`'s counts in the state file, for `lexictl status`. Best effort: a read-only
+/// checkout just has no record.
+pub fn remember(ws: &Workspace, report: &Report) {
+    let counts = report.counts();
+    let count = |severity| counts.get(&severity).copied().unwrap_or(0);
+    let record = ValidationRecord::now(
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+    );
+    let _ = ws.state().edit(|state| state.validation = Some(record));
+}
+
+/// Run every check. Reads the library, the sources it documents and (for Stack votes) git notes.
+pub fn validate(ws: &Workspace) -> Report {
+    let project = ws.project();
+    // Counting tokens is the slow part; counts are remembered by content between runs.
+    let token_cache_path = project.library_dir().join(CACHE_DIR).join("token-counts");
+    let _ = TOKEN_CACHE.set(crate::tokens::CountCache::load(&token_cache_path));
+    let report = validate_with_cache(ws);
+    token_cache().save(&token_cache_path);
+    report
+}
+
+/// The checks in the order their findings are gathered (the report is sorted afterwards; equal
+/// findings keep this order).
+fn validate_with_cache(ws: &Workspace) -> Report {
+    let project = ws.project();
+    let listing = walk(&project.library_dir(), Part::ALL);
+    let kinds = Kinds {
+        designs: true,
+        knowledge: true,
+        design_bodies: false,
+    };
+    let corpus = Corpus::from_listing(project, &listing, kinds);
+    let resolver = Resolver::new(&corpus);
+    let library = Library {
+        project,
+        corpus: &corpus,
+        resolver: &resolver,
+    };
+    let budgets = &project.config.token_budgets;
+    let mut issues = designs::check(&library);
+    issues.extend(concepts::check(&library));
+    issues.extend(stack::check(&library, ws.repo_if_any()));
+    issues.extend(indexes::check(
+        project,
+        &listing,
+        budgets.aindex_tokens as usize,
+    ));
+    issues.extend(indexes::check_start_here(
+        project,
+        budgets.start_here_tokens as usize,
+    ));
+    // Secrets anywhere under .lexibrary/ (derived caches excluded).
+    issues.extend(secrets::scan_library(project, &listing));
+    Report {
+        issues: sorted(issues),
+        checked: checked(&corpus),
+    }
+}
+
+/// Most severe first, then by file, line and check; exact duplicates once.
+fn sorted(mut issues: Vec<Issue>) -> Vec<Issue> {
+    issues.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.file.cmp(&b.file))
+            .then_with(|| a.line.cmp(&b.line))
+            .then_with(|| a.check.cmp(b.check))
+    });
+    issues.dedup();
+    issues
+}
+
+/// How many documents of each kind were examined.
+fn checked(corpus: &Corpus) -> BTreeMap<&'static str, usize> {
+    let mut checked = BTreeMap::new();
+    checked.insert("design_files", corpus.of_kind(DocKind::Design).count());
+    checked.insert("concepts", corpus.of_kind(DocKind::Concept).count());
+    checked.insert("stack_posts", corpus.of_kind(DocKind::Stack).count());
+    checked
+}
+
+/// What the checks of documents read: the project, the library's documents and the resolver of
+/// their links.
+struct Library<'a> {
+    project: &'a Project,
+    corpus: &'a Corpus,
+    resolver: &'a Resolver<'a>,
+}
+
+impl Library<'_> {
+    /// `.lexibrary/<path>` for a document's library-relative path.
+    fn shown(&self, path: &str) -> String {
+        format!("{LIBRARY_DIR}/{path}")
+    }
+
+    /// A broken-wikilink error for each of `links` that resolves to nothing.
+    fn check_links<'l>(
+        &self,
+        links: impl Iterator<Item = &'l String>,
+        file: &str,
+        issues: &mut Vec<Issue>,
+    ) {
+        for link in links {
+            if let Resolved::Missing { target } = self.resolver.resolve(link) {
+                issues.push(broken_link(self.project, link, &target, file));
+            }
+        }
+    }
+}
+
+/// `[[link]]` in `file` names no concept or Stack post (`target`).
+fn broken_link(project: &Project, link: &str, target: &str, file: &str) -> Issue {
+    let hint = if wikilink::stack_id(target).is_some() {
+        "no such Stack post; `lexi stack list` shows the ids".to_string()
+    } else {
+        format!(
+            "create it (`lexi concept new {}`) or fix the link",
+            target.replace(' ', "")
+        )
+    };
+    Issue {
+        check: "broken-wikilink",
+        severity: Severity::Error,
+        file: file.to_string(),
+        // `file` is project-relative: read it from the project, not the current directory.
+        line: std::fs::read_to_string(project.abs(file))
+            .ok()
+            .and_then(|text| line_of(&text, &format!("[[{link}"))),
+        message: format!("[[{link}]] does not resolve"),
+        hint,
+    }
+}
+
+/// Token counts by content, shared by the parallel checks of one run; [`validate`] loads them
+/// from the cache file and saves them back.
+static TOKEN_CACHE: std::sync::OnceLock<crate::tokens::CountCache> = std::sync::OnceLock::new();
+
+/// The run's token counts (empty when nothing loaded them).
+fn token_cache() -> &'static crate::tokens::CountCache {
+    TOKEN_CACHE.get_or_init(crate::tokens::CountCache::default)
+}
+
+/// An over-budget finding if `text` has more cl100k tokens than `limit` (0 = no limit). Texts too
+/// short to possibly exceed the limit are not tokenised (a token is at least one byte).
+fn budget(text: &str, limit: usize, file: &str, key: &str, issues: &mut Vec<Issue>) {
+    if limit == 0 || text.len() <= limit {
+        return;
+    }
+    let tokens = token_cache().count(text);
+    if tokens > limit {
+        issues.push(Issue {
+            check: "over-budget",
+            severity: Severity::Warning,
+            file: file.to_string(),
+            line: None,
+            message: format!("{tokens} tokens, over the budget of {limit} (token_budgets.{key})"),
+            hint: "trim it, or raise the budget in .lexibrary/config.yaml".into(),
+        });
+    }
+}
+
+/// A malformed-file error from a parse error of `file`.
+fn malformed(file: &str, error: &str) -> Issue {
+    // Errors read `path:line: message`; keep the line as a field too.
+    let line = error
+        .strip_prefix(file)
+        .and_then(|rest| rest.strip_prefix(':'))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|n| n.trim().parse().ok());
+    Issue {
+        check: "malformed-file",
+        severity: Severity::Error,
+        file: file.to_string(),
+        line,
+        message: error.to_string(),
+        hint:
+            "fix the YAML or footer at that line (a footer can be regenerated by `lexictl update`)"
+                .into(),
+    }
+}
+
+/// 1-based line of the first occurrence of `needle`.
+fn line_of(text: &str, needle: &str) -> Option<usize> {
+    let at = text.find(needle)?;
+    Some(text[..at].matches('\n').count() + 1)
+}

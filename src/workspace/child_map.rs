@@ -1,0 +1,146 @@
+//! The rows of a directory's Child Map: every file and subdirectory that survives the ignore layers,
+//! described by the design file's frontmatter `description` when there is one (seed D-022), else by a
+//! structural fallback such as "Rust source (160 lines)"; a subdirectory by the first line of its own
+//! billboard.
+//!
+//! Here, below both, because the update engine writes Child Maps and `lexi describe` (knowledge)
+//! creates an `.aindex` with one.
+
+use std::io::ErrorKind;
+
+use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
+use crate::library::design_file::DesignFile;
+use crate::project::mirror::{aindex_path, design_path};
+use crate::project::walk::{self, EntryKind, FileClass};
+use crate::project::Project;
+
+/// The one producer of Child Map rows: one per child of `dir` as `listed` (name, kind) gives them,
+/// a file described by `describe_file(rel)`, a subdirectory by the first line of `billboard_of(rel)`.
+pub fn rows<'a>(
+    dir: &str,
+    listed: impl IntoIterator<Item = (&'a str, EntryKind)>,
+    mut describe_file: impl FnMut(&str) -> String,
+    mut billboard_of: impl FnMut(&str) -> String,
+) -> Vec<ChildEntry> {
+    listed
+        .into_iter()
+        .map(|(name, kind)| {
+            let rel = if dir.is_empty() {
+                name.to_string()
+            } else {
+                format!("{dir}/{name}")
+            };
+            let (kind, description) = match kind {
+                EntryKind::File => (ChildKind::File, describe_file(&rel)),
+                EntryKind::Dir => (ChildKind::Dir, billboard_summary(&billboard_of(&rel))),
+            };
+            ChildEntry {
+                name: name.to_string(),
+                kind,
+                description,
+            }
+        })
+        .collect()
+}
+
+/// The Child Map rows for project-relative `dir` as it is on disk (the listing through the ignore
+/// layers, each file's design-file description), plus warnings about entries that could not be read.
+pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<String>) {
+    let listing = walk::list_dir(&project.root, &project.config, dir);
+    let mut warnings = listing.warnings;
+    let sizes: std::collections::HashMap<&str, u64> = listing
+        .entries
+        .iter()
+        .map(|entry| (entry.rel.as_str(), entry.size))
+        .collect();
+    let listed = listing.entries.iter().map(|entry| {
+        let name = entry.rel.rsplit('/').next().unwrap_or(entry.rel.as_str());
+        (name, entry.kind)
+    });
+    let describe_file = |rel: &str| {
+        let size = sizes.get(rel).copied().unwrap_or(0);
+        file_description(project, rel, size).unwrap_or_else(|message| {
+            warnings.push(message);
+            "Unreadable file".to_string()
+        })
+    };
+    let rows = rows(dir, listed, describe_file, |rel| {
+        existing_billboard(project, rel)
+    });
+    (rows, warnings)
+}
+
+/// The billboard of `dir`'s `.aindex` on disk, or `Directory` when it has none (or it cannot be read).
+pub fn existing_billboard(project: &Project, dir: &str) -> String {
+    let rel = aindex_path(dir);
+    std::fs::read_to_string(project.abs(&rel))
+        .ok()
+        .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
+        .map(|index| index.billboard().to_string())
+        .unwrap_or_else(|| "Directory".to_string())
+}
+
+/// The first line of a billboard, as a parent's Child Map description of the directory.
+pub fn billboard_summary(billboard: &str) -> String {
+    billboard
+        .lines()
+        .map(str::trim)
+        .find(|line| !line.is_empty())
+        .unwrap_or("Directory")
+        .to_string()
+}
+
+/// A file's row description: its design file's description, else the structural fallback.
+fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
+    let design_rel = design_path(rel);
+    match std::fs::read_to_string(project.abs(&design_rel)) {
+        Ok(text) => {
+            if let Ok(design) = DesignFile::parse(&design_rel, &text) {
+                let description = design.frontmatter.description.trim();
+                if !description.is_empty() {
+                    return Ok(description.to_string());
+                }
+            }
+        }
+        Err(err) if err.kind() == ErrorKind::NotFound => {}
+        Err(err) => return Err(format!("cannot read {design_rel}: {err}")),
+    }
+    structural_description(project, rel, size)
+}
+
+/// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
+pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
+    let abs = project.abs(rel);
+    let class = walk::classify(&abs, size, &project.config)
+        .map_err(|err| format!("cannot read {rel}: {err}"))?;
+    let kind = crate::source::kind_name(rel);
+    Ok(match class {
+        FileClass::Binary => format!("Binary file ({})", human_size(size)),
+        FileClass::TooLarge => format!("{kind} ({}, too large to document)", human_size(size)),
+        FileClass::Text => {
+            let bytes = std::fs::read(&abs).map_err(|err| format!("cannot read {rel}: {err}"))?;
+            let lines = bytecount_lines(&bytes);
+            let unit = if lines == 1 { "line" } else { "lines" };
+            format!("{kind} ({lines} {unit})")
+        }
+    })
+}
+
+fn bytecount_lines(bytes: &[u8]) -> usize {
+    let newlines = bytes.iter().filter(|byte| **byte == b'\n').count();
+    if bytes.last().is_some_and(|byte| *byte != b'\n') {
+        newlines + 1
+    } else {
+        newlines
+    }
+}
+
+fn human_size(size: u64) -> String {
+    if size < 1024 {
+        format!("{size} B")
+    } else if size < 1024 * 1024 {
+        format!("{} KB", size.div_ceil(1024))
+    } else {
+        format!("{:.1} MB", size as f64 / (1024.0 * 1024.0))
+    }
+}
