@@ -163,6 +163,8 @@ def classify_miss(lang, truth, src, dst, info, ours_src):
         entry = truth["files"].get(src, {})
         if info.get("in_macro"):
             return "mod/use inside a macro invocation (`cfg_rt! { mod x; }`)"
+        if "mod #[path]" in kinds:
+            return "mod declaration with #[path]"
         if "mod" in kinds:
             return "mod declaration"
         if info.get("cross"):

@@ -370,7 +370,10 @@ impl Graph {
             }
         };
         loading.push(path.to_path_buf());
+        // Being inside a macro invocation is a property of the declaring file's text.
+        let saved = std::mem::replace(&mut self.in_macro, false);
         self.items(m, &file, &parsed.items, false, loading);
+        self.in_macro = saved;
         loading.pop();
     }
 
@@ -685,7 +688,11 @@ impl Graph {
             to,
             test,
             md.span().start().line,
-            "mod",
+            if path_attr.is_some() {
+                "mod #[path]"
+            } else {
+                "mod"
+            },
             false,
             self.in_macro,
         ));
@@ -1238,7 +1245,10 @@ fn main() {
         }
     }
     for e in edges.values_mut().flat_map(|m| m.values_mut()) {
-        if e.kinds.contains("mod") || e.kinds.contains("extern") {
+        if e.kinds
+            .iter()
+            .any(|k| k.starts_with("mod") || k == "extern")
+        {
             e.fallback = false;
         }
     }
