@@ -3,7 +3,7 @@
 
 For each repository: clone it into a temp dir, `lexictl init --yes`, set `scope_root: .`, run
 `lexictl update`, read every design file's `## Dependencies`, run the independent extractors
-(rust-truth, python_truth.py, js_truth.mjs) on the same copy, and compare per source file and
+(graph_truth.rs, python_truth.py, js_truth.mjs) on the same copy, and compare per source file and
 language. Only edges between files that our tool documents (both ends) are counted.
 
     python3 benches/graph/compare.py /work/repos/ripgrep /work/repos/flask …
@@ -43,6 +43,22 @@ def language(path):
     if path.endswith(JS_EXT):
         return JS
     return None
+
+
+def rust_truth_binary():
+    """Build the graph_truth bench (release profile, once) and return its executable."""
+    res = subprocess.run(
+        ["cargo", "bench", "--locked", "--bench", "graph_truth", "--no-run", "--message-format=json"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if res.returncode != 0:
+        sys.exit(f"cargo bench --bench graph_truth --no-run failed:\n{res.stderr}")
+    for line in res.stdout.splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "graph_truth":
+            if msg.get("executable"):
+                return msg["executable"]
+    sys.exit("cargo did not report the graph_truth executable")
 
 
 def env_for(home):
@@ -178,14 +194,24 @@ def classify_miss(lang, truth, src, dst, info, ours_src):
         return "use of a module or an item defined in it"
     specs = info.get("specs", [])
     if lang == PYTHON:
-        if any(not s.startswith(".") for s in specs):
-            return "absolute import (" + ", ".join(sorted(k.split()[1] for k in kinds if k.startswith("absolute"))) + ")"
-        return "relative import (" + ", ".join(sorted(k.split()[1] for k in kinds if k.startswith("relative"))) + ")"
+        if all(s.startswith(".") for s in specs):
+            return "relative import"
+        if dst.startswith("src/") or "/src/" in dst:
+            return "absolute import of a src/-layout package"
+        if any(s.split(".")[0] in STDLIB for s in specs):
+            return "absolute import of a project module named like a stdlib one"
+        return "absolute import through a project or pytest root (not the repo root)"
     if lang == JS:
         if all(s.startswith(".") for s in specs):
             label = sorted(kinds)[0]
             return f"relative specifier, {label}"
-        return "bare specifier (workspace package, tsconfig paths, package.json imports)"
+        spec = next(s for s in specs if not s.startswith("."))
+        name = "/".join(spec.split("/")[:2]) if spec.startswith("@") else spec.split("/")[0]
+        if spec.startswith("#"):
+            return "package.json `imports` (#…)"
+        if name in truth.get("workspace", {}):
+            return "workspace package by name (package.json exports/main)"
+        return "tsconfig `paths` / `baseUrl`"
     return "?"
 
 
@@ -231,6 +257,10 @@ def compare(name, repo, ours, truth, examples):
         def cross(a, b):
             return lang == RUST and not (crates.get(a, set()) & crates.get(b, set()))
 
+        def other_package(a, b):
+            pkgs = lambda f: {c.split(":", 1)[0] for c in crates.get(f, set())}  # noqa: E731
+            return lang == RUST and not (pkgs(a) & pkgs(b))
+
         tp = fp = fn = 0
         stats = collections.Counter()
         misses, falses = [], []
@@ -242,6 +272,9 @@ def compare(name, repo, ours, truth, examples):
             for d in odeps & set(tdeps):
                 tp += 1
                 stats["tp_cross" if cross(f, d) else "tp_local"] += 1
+            for d in tdeps:
+                if other_package(f, d):
+                    stats["truth_other_package"] += 1
             for d in set(tdeps) - odeps:
                 fn += 1
                 info = dict(tdeps[d])
@@ -274,11 +307,19 @@ def compare(name, repo, ours, truth, examples):
                 "tp": ctp,
                 "precision": ctp / (ctp + cfp) if ctp + cfp else None,
                 "recall": ctp / (ctp + cfn) if ctp + cfn else None,
+                "truth_other_package": stats["truth_other_package"],
             }
         rows.append(row)
         data["languages"][lang] = {"row": row, "edges": edges_out, "uncovered": uncovered}
         detail.append(f"## {lang}: {len(files)} files, truth {tp + fn}, ours {tp + fp}, "
                       f"precision {pct(row['precision'])}, recall {pct(row['recall'])}\n")
+        if lang == RUST:
+            c = row["cross"]
+            detail.append(f"Cross-crate: truth {c['truth']} (into another package: {c['truth_other_package']}; the rest "
+                          f"are tests, benches, examples and bins using their own package's library), ours {c['ours']}, "
+                          f"precision {pct(c['precision'])}, recall {pct(c['recall'])}.\n")
+            detail.append(f"Truth edges found only through the missing-name fallback (macro-generated items): "
+                          f"{row['fallback_edges']}.\n")
         if uncovered:
             detail.append(f"Documented {lang} files the extractor does not cover ({len(uncovered)}): "
                           + ", ".join(uncovered[:20]) + (" …" if len(uncovered) > 20 else "") + "\n")
@@ -322,7 +363,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repos", nargs="+")
     ap.add_argument("--lexictl", default=str(ROOT / "target" / "release" / "lexictl"))
-    ap.add_argument("--rust-truth", default=str(HERE / "rust-truth" / "target" / "release" / "rust-truth"))
+    ap.add_argument("--rust-truth", help="graph_truth executable (default: built with cargo bench --no-run)")
     ap.add_argument("--out", default=str(ROOT / "benches" / "out" / "graph"))
     ap.add_argument("--examples", type=int, default=15)
     ap.add_argument("--keep", action="store_true", help="keep the temp copies")
@@ -330,8 +371,7 @@ def main():
     lexictl = str(Path(args.lexictl).resolve())
     if not Path(lexictl).is_file():
         sys.exit(f"no lexictl at {lexictl}: cargo build --release --locked --bin lexictl")
-    if not Path(args.rust_truth).is_file():
-        sys.exit("no rust-truth: cargo build --release --manifest-path benches/graph/rust-truth/Cargo.toml")
+    rust_truth = args.rust_truth or rust_truth_binary()
     if not (HERE / "node_modules" / "typescript").is_dir():
         sys.exit("no typescript: (cd benches/graph && npm ci)")
     out_dir = Path(args.out)
@@ -348,7 +388,7 @@ def main():
             repo = tmp / name
             copy_repo(src, repo, env)
             ours, secs = our_library(repo, lexictl, env)
-            truth = run_truth(repo, env, {"rust": args.rust_truth})
+            truth = run_truth(repo, env, {"rust": rust_truth})
             rows, detail, data = compare(name, repo, ours, truth, args.examples)
             (out_dir / f"{name}.md").write_text(detail + "\n")
             (out_dir / f"{name}.json").write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

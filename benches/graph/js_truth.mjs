@@ -6,8 +6,9 @@
 // `ts.resolveTypeReferenceDirective`) with the compiler options of the file's tsconfig.json /
 // jsconfig.json as `ts` itself parses them (`extends`, `baseUrl`, `paths`, `customConditions`),
 // and moduleResolution `bundler` (package.json `exports`/`imports`, extensionless and directory
-// specifiers, `.js` → `.ts`). The config is the nearest one up the tree that includes the file,
-// else the nearest one, else none (defaults).
+// specifiers, `.js` → `.ts`). The config is the nearest one up the tree that includes the file
+// (its `files`/`include`/`exclude`), as tsserver picks it; a file no config includes gets the
+// defaults, like tsserver's inferred project.
 //
 // Specifiers: `import … from`, `import "…"`, `export … from`, `import x = require()`,
 // `require("…")`, dynamic `import("…")`, `import("…")` types, `/// <reference path|types>`, and in
@@ -166,22 +167,19 @@ function loadConfig(configPath) {
 const configFor = new Map();
 function findConfig(absFile) {
   let dir = path.dirname(absFile);
-  let nearest = null;
   while (dir.startsWith(root)) {
     for (const name of ["tsconfig.json", "jsconfig.json"]) {
       const c = path.join(dir, name);
       if (fileSet.has(path.relative(root, c))) {
         const cfg = loadConfig(c);
-        if (cfg) {
-          if (!nearest) nearest = cfg;
-          if (cfg.fileNames.has(absFile)) return cfg;
-        }
+        if (cfg && cfg.fileNames.has(absFile)) return cfg;
       }
     }
     if (dir === root) break;
     dir = path.dirname(dir);
   }
-  return nearest;
+  // Like tsserver's inferred project: a file no config includes gets the default options.
+  return null;
 }
 
 const resolutionCaches = new Map();

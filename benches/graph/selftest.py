@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-RUST_TRUTH = HERE / "rust-truth" / "target" / "release" / "rust-truth"
+sys.path.insert(0, str(HERE))
+from compare import rust_truth_binary  # noqa: E402
 
 
 def check(name, cmd, fixture):
@@ -31,7 +32,7 @@ def check(name, cmd, fixture):
 
 def main():
     fx = HERE / "fixtures"
-    ok = check("rust", [str(RUST_TRUTH), str(fx / "rust")], fx / "rust")
+    ok = check("rust", [rust_truth_binary(), str(fx / "rust")], fx / "rust")
     ok &= check("python", [sys.executable, str(HERE / "python_truth.py"), str(fx / "python")], fx / "python")
     ok &= check("js/ts", ["node", str(HERE / "js_truth.mjs"), str(fx / "js")], fx / "js")
     sys.exit(0 if ok else 1)
