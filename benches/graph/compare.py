@@ -3,7 +3,7 @@
 
 For each repository: clone it into a temp dir, `lexictl init --yes`, set `scope_root: .`, run
 `lexictl update`, read every design file's `## Dependencies`, run the independent extractors
-(graph_truth.rs, python_truth.py, js_truth.mjs) on the same copy, and compare per source file and
+(rust-truth, python_truth.py, js_truth.mjs) on the same copy, and compare per source file and
 language. Only edges between files that our tool documents (both ends) are counted.
 
     python3 benches/graph/compare.py /work/repos/ripgrep /work/repos/flask …
@@ -46,19 +46,20 @@ def language(path):
 
 
 def rust_truth_binary():
-    """Build the graph_truth bench (release profile, once) and return its executable."""
+    """Build rust-truth (its own small crate, release) and return its executable."""
+    manifest = HERE / "rust-truth" / "Cargo.toml"
     res = subprocess.run(
-        ["cargo", "bench", "--locked", "--bench", "graph_truth", "--no-run", "--message-format=json"],
-        cwd=ROOT, capture_output=True, text=True,
+        ["cargo", "build", "--release", "--locked", "--manifest-path", str(manifest), "--message-format=json"],
+        capture_output=True, text=True,
     )
     if res.returncode != 0:
-        sys.exit(f"cargo bench --bench graph_truth --no-run failed:\n{res.stderr}")
+        sys.exit(f"building rust-truth failed:\n{res.stderr}")
     for line in res.stdout.splitlines():
         msg = json.loads(line)
-        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "graph_truth":
+        if msg.get("reason") == "compiler-artifact" and msg["target"]["name"] == "rust-truth":
             if msg.get("executable"):
                 return msg["executable"]
-    sys.exit("cargo did not report the graph_truth executable")
+    sys.exit("cargo did not report the rust-truth executable")
 
 
 def env_for(home):
@@ -363,7 +364,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("repos", nargs="+")
     ap.add_argument("--lexictl", default=str(ROOT / "target" / "release" / "lexictl"))
-    ap.add_argument("--rust-truth", help="graph_truth executable (default: built with cargo bench --no-run)")
+    ap.add_argument("--rust-truth", help="rust-truth executable (default: built with cargo build --release)")
     ap.add_argument("--out", default=str(ROOT / "benches" / "out" / "graph"))
     ap.add_argument("--examples", type=int, default=15)
     ap.add_argument("--keep", action="store_true", help="keep the temp copies")

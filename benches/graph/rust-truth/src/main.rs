@@ -1,4 +1,4 @@
-//! graph_truth (Rust): the project-internal dependency edges of every Rust file in a repository, found
+//! rust-truth: the project-internal dependency edges of every Rust file in a repository, found
 //! the way rustc finds them, independently of lexibrarian's own extractor (no tree-sitter, no code
 //! shared with the crate under measurement).
 //!
@@ -21,8 +21,9 @@
 //! module → the module's file; `use a::*` → a's file; `extern crate x` of a project crate → its
 //! root file. Items under `#[cfg(test)]` (judged within each file) give no edges.
 //!
-//! A bench target with `harness = false` that does not link the crate under measurement. Usage:
-//! `cargo bench --bench graph_truth -- REPO > truth.json` (benches/graph/compare.py runs it).
+//! A crate of its own (own workspace and lockfile), so lexibrarian's build and CI never compile it.
+//! Usage: `cargo run --release --manifest-path benches/graph/rust-truth/Cargo.toml -- REPO`
+//! (benches/graph/compare.py runs it).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -1005,11 +1006,10 @@ fn git_files(root: &Path) -> Vec<String> {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; the repository is the first other argument.
     let root = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with("--"))
-        .expect("usage: graph_truth REPO");
+        .expect("usage: rust-truth REPO");
     let root = std::fs::canonicalize(root).expect("repo");
     let all_files = git_files(&root);
     // Every package, from every workspace or stand-alone manifest in the repository.
