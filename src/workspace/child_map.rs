@@ -108,6 +108,10 @@ fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, S
     structural_description(project, rel, size)
 }
 
+/// The Child Map description of a file that holds secret material: it says so, and nothing else.
+pub const SECRET_DESCRIPTION: &str =
+    "Secret: holds a private key or credential (never documented or sent to a model)";
+
 /// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
 pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
     let abs = project.abs(rel);
@@ -117,6 +121,7 @@ pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result
     Ok(match class {
         FileClass::Binary => format!("Binary file ({})", human_size(size)),
         FileClass::TooLarge => format!("{kind} ({}, too large to document)", human_size(size)),
+        FileClass::Secret => SECRET_DESCRIPTION.to_string(),
         FileClass::Text => {
             let bytes = std::fs::read(&abs).map_err(|err| format!("cannot read {rel}: {err}"))?;
             let lines = bytecount_lines(&bytes);
