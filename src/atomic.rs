@@ -49,6 +49,21 @@ pub fn write_under(root: &Path, rel: impl AsRef<Path>, contents: &[u8]) -> io::R
     write_in(&dir, name, contents)
 }
 
+/// Create `rel` below `root` holding `contents`; `AlreadyExists` when anything (a file, a symlink)
+/// is there already, so two writers allocating the same name never overwrite each other. The name is
+/// claimed with an exclusive create, then the contents replace the empty file atomically.
+pub fn create_under(root: &Path, rel: impl AsRef<Path>, contents: &[u8]) -> io::Result<()> {
+    let (dir, name) = nofollow::parent_of(root, rel.as_ref(), true)?;
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    drop(rustix::fs::openat(
+        dir.fd(),
+        name,
+        flags,
+        Mode::from_raw_mode(0o666),
+    )?);
+    write_in(&dir, name, contents)
+}
+
 /// Write only if the file does not already hold exactly `contents`. Returns whether it wrote.
 pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
     let (dir, name) = trusted_parent(path)?;
@@ -273,6 +288,21 @@ mod tests {
         std::os::unix::fs::symlink(dir.path(), dir.path().join("lib/up")).expect("symlink");
         assert!(write_under(dir.path(), "lib/up/new.md", b"x").is_err());
         assert!(!dir.path().join("new.md").exists());
+    }
+
+    #[test]
+    fn creation_is_exclusive() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        create_under(dir.path(), "c/A.md", b"a").expect("create");
+        let err = create_under(dir.path(), "c/A.md", b"b").expect_err("exists");
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("c/B.md")).expect("symlink");
+        let err = create_under(dir.path(), "c/B.md", b"b").expect_err("a link is there");
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(
+            std::fs::read(dir.path().join("c/A.md")).expect("read"),
+            b"a"
+        );
     }
 
     #[test]

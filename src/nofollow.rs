@@ -34,7 +34,27 @@ pub struct Refused {
 
 /// Whether `err` is a [`Refused`] (a symlink or a special file where a file was expected).
 pub fn is_refused(err: &io::Error) -> bool {
-    err.get_ref().is_some_and(|inner| inner.is::<Refused>())
+    refusal(err).is_some()
+}
+
+/// The [`Refused`] inside `err`, if it is one.
+pub fn refusal(err: &io::Error) -> Option<&Refused> {
+    err.get_ref()
+        .and_then(|inner| inner.downcast_ref::<Refused>())
+}
+
+/// Why an operation on `rel` failed, for a line that already names `rel`: a refusal of `rel`
+/// itself without repeating its path, anything else as it is.
+pub fn reason(rel: &str, err: &io::Error) -> String {
+    match refusal(err) {
+        Some(refused) if refused.path == rel => {
+            let full = refused.to_string();
+            full.strip_prefix(&format!("{rel}: "))
+                .unwrap_or(&full)
+                .to_string()
+        }
+        _ => err.to_string(),
+    }
 }
 
 fn refused(path: &Path, what: String) -> io::Error {
@@ -251,6 +271,12 @@ pub fn is_symlink(root: &Path, rel: impl AsRef<Path>) -> bool {
     }
 }
 
+/// Remove the empty directory `rel` below `root` (a symlink there is not a directory: it stays).
+pub fn remove_dir(root: &Path, rel: impl AsRef<Path>) -> io::Result<()> {
+    let (dir, name) = parent_of(root, rel.as_ref(), false)?;
+    dir.remove_dir(name)
+}
+
 /// Remove the file `rel` below `root` (never anything a symlinked directory leads to).
 pub fn remove_file(root: &Path, rel: impl AsRef<Path>) -> io::Result<()> {
     let (dir, name) = parent_of(root, rel.as_ref(), false)?;
@@ -310,7 +336,7 @@ mod tests {
         );
         rustix::fs::mkfifoat(
             rustix::fs::CWD,
-            &root.join("fifo"),
+            root.join("fifo"),
             Mode::from_raw_mode(0o644),
         )
         .expect("mkfifo");

@@ -22,6 +22,8 @@ use crate::{atomic, nofollow};
 pub const LIBRARY_DIR: &str = ".lexibrary";
 /// The project config file inside [`LIBRARY_DIR`].
 pub const CONFIG_FILE: &str = "config.yaml";
+/// The bootloader file inside [`LIBRARY_DIR`].
+pub const START_HERE_FILE: &str = "START_HERE.md";
 /// Gitignored scratch space inside [`LIBRARY_DIR`]: locks and derived caches, never reviewed.
 pub const CACHE_DIR: &str = ".cache";
 
@@ -40,6 +42,9 @@ pub enum ProjectError {
         .start.display()
     )]
     NotAProject { start: PathBuf },
+    /// `.lexibrary/` or its `.cache/` is a symlink: every write would go through it.
+    #[error(transparent)]
+    Refused(#[from] std::io::Error),
     #[error(
         "{} is inside the git directory {} — Lexibrarian works in a repository's working tree, never in its `.git/`\n  hint: cd to the project (the directory that holds `.git/`) and run it there",
         .start.display(), .git_dir.display()
@@ -66,9 +71,19 @@ impl Project {
         Project::open(root)
     }
 
-    /// Open the project rooted at `root` (which must hold `.lexibrary/`).
+    /// Open the project rooted at `root` (which must hold `.lexibrary/`). The config is read
+    /// without following symlinks (a symlinked `.lexibrary/` is refused with it), and a symlinked
+    /// `.lexibrary/.cache/` (where locks and caches are written) is refused too.
     pub fn open(root: PathBuf) -> Result<Project, ProjectError> {
         let config = config::load_project(&root)?;
+        let cache = format!("{LIBRARY_DIR}/{CACHE_DIR}");
+        if nofollow::is_symlink(&root, &cache) {
+            // Let the reader word it, naming the link and its target.
+            let err = nofollow::open(&root, format!("{cache}/x"))
+                .err()
+                .unwrap_or_else(|| std::io::Error::other(format!("{cache} is a symbolic link")));
+            return Err(ProjectError::Refused(err));
+        }
         Ok(Project { root, config })
     }
 
@@ -108,6 +123,11 @@ impl Project {
     pub fn remove_file(&self, rel: &str) -> std::io::Result<()> {
         nofollow::remove_file(&self.root, rel)
     }
+}
+
+/// `.lexibrary/<rel>`: a library-relative path as a project-relative one.
+pub fn in_library(rel: &str) -> String {
+    format!("{LIBRARY_DIR}/{rel}")
 }
 
 /// Refuse to work in a git directory: `start` inside a `.git/` directory, or a bare repository

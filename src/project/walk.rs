@@ -102,8 +102,10 @@ fn builder(
         match to_rel_string(rel) {
             Some(rel) => {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                !extra.is_ignored(&rel, is_dir)
-                    && !(is_dir && lexignore_is_symlink(entry.path(), &rel, &refusals))
+                if extra.is_ignored(&rel, is_dir) {
+                    return false;
+                }
+                !(is_dir && lexignore_is_symlink(entry.path(), &rel, &refusals))
             }
             // Non-UTF-8 names are reported by the visitor, not silently dropped here.
             None => true,
@@ -303,18 +305,21 @@ pub enum FileClass {
     Secret,
 }
 
-/// Classify a file by extension, size and (only when needed) its content.
-pub fn classify(path: &Path, size: u64, config: &Config) -> std::io::Result<FileClass> {
-    if has_binary_extension(path, config) {
+/// Classify project file `rel` by extension, size and (only when needed) its content, read without
+/// following symlinks.
+pub fn classify(project: &super::Project, rel: &str, size: u64) -> std::io::Result<FileClass> {
+    let config = &project.config;
+    if has_binary_extension(Path::new(rel), config) {
         return Ok(FileClass::Binary);
     }
-    if size > config.crawl.max_file_size_kb.saturating_mul(1024) {
+    let limit = config.crawl.max_file_size_kb.saturating_mul(1024);
+    if size > limit {
         return Ok(FileClass::TooLarge);
     }
     use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)?
-        .take(config.crawl.max_file_size_kb.saturating_mul(1024))
+    crate::nofollow::open(&project.root, rel)?
+        .take(limit)
         .read_to_end(&mut bytes)?;
     Ok(sniff(&bytes))
 }
@@ -498,8 +503,11 @@ mod tests {
             ),
             ("key", key.as_bytes()),
         ]);
-        let config = Config::default();
-        let class = |name: &str| classify(&dir.path().join(name), 5, &config).expect("classify");
+        let project = super::super::Project {
+            root: dir.path().to_path_buf(),
+            config: Config::default(),
+        };
+        let class = |name: &str| classify(&project, name, 5).expect("classify");
         assert_eq!(class("blob"), FileClass::Binary);
         assert_eq!(class("random"), FileClass::Binary, "no NUL, not text");
         assert_eq!(
@@ -510,15 +518,18 @@ mod tests {
         assert_eq!(class("key"), FileClass::Secret);
         assert_eq!(class("text"), FileClass::Text);
         assert_eq!(class("x.png"), FileClass::Binary);
-        let small = Config {
-            crawl: crate::project::config::CrawlConfig {
-                max_file_size_kb: 0,
-                ..Config::default().crawl
+        let small = super::super::Project {
+            config: Config {
+                crawl: crate::project::config::CrawlConfig {
+                    max_file_size_kb: 0,
+                    ..Config::default().crawl
+                },
+                ..Config::default()
             },
-            ..Config::default()
+            ..project
         };
         assert_eq!(
-            classify(&dir.path().join("text"), 5, &small).expect("classify"),
+            classify(&small, "text", 5).expect("classify"),
             FileClass::TooLarge
         );
     }
