@@ -24,7 +24,7 @@ use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 /// Why a path was not opened: it, or a directory on the way to it, is a symbolic link (or not a
 /// regular file where one is expected).
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {what}; Lexibrarian never follows symlinks in the project's library or its own files — replace it with a regular file (or remove it)")]
+#[error("{path}: {what}; Lexibrarian reads and writes only regular files there, never through a symlink — replace it with a regular file (or remove it)")]
 pub struct Refused {
     /// The offending path as given (relative to the root), `/`-separated.
     pub path: String,
@@ -43,18 +43,13 @@ pub fn refusal(err: &io::Error) -> Option<&Refused> {
         .and_then(|inner| inner.downcast_ref::<Refused>())
 }
 
-/// Why an operation on `rel` failed, for a line that already names `rel`: a refusal of `rel`
-/// itself without repeating its path, anything else as it is.
+/// Why an operation on `rel` failed, for a line that already names `rel`: the error's message
+/// without a leading `rel: ` (a refusal of a directory on the way keeps its own path).
 pub fn reason(rel: &str, err: &io::Error) -> String {
-    match refusal(err) {
-        Some(refused) if refused.path == rel => {
-            let full = refused.to_string();
-            full.strip_prefix(&format!("{rel}: "))
-                .unwrap_or(&full)
-                .to_string()
-        }
-        _ => err.to_string(),
-    }
+    let full = err.to_string();
+    full.strip_prefix(&format!("{rel}: "))
+        .unwrap_or(&full)
+        .to_string()
 }
 
 fn refused(path: &Path, what: String) -> io::Error {

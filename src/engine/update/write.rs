@@ -14,6 +14,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rayon::prelude::*;
+use rustix::fs::FileType;
 
 use super::decide::{Action, Decisions, Orphan};
 use super::dependents::ReverseIndex;
@@ -263,11 +264,16 @@ impl Writer<'_, '_> {
             return;
         }
         let project = self.target.project;
-        if !still_as_planned(project, &design_rel, write.expected.as_deref()) {
-            self.warn(format!(
-                "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
-            ));
-            return;
+        match still_as_planned(project, &design_rel, write.expected.as_deref()) {
+            Ok(true) => {}
+            Ok(false) => {
+                return self.warn(format!(
+                    "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
+                ))
+            }
+            Err(reason) => {
+                return self.fail(&write.source, format!("cannot write {design_rel}: {reason}"))
+            }
         }
         if let Err(err) = project.write(&design_rel, write.text.as_bytes()) {
             let reason = format!(
@@ -433,14 +439,23 @@ impl Writer<'_, '_> {
     }
 }
 
-/// D-061: whether project file `rel` still holds `expected` (`None`: there is no file). Read
-/// without following symlinks; a symlink there is never what was planned.
-fn still_as_planned(project: &Project, rel: &str, expected: Option<&str>) -> bool {
-    let now = match expected {
-        None if matches!(nofollow::file_type(&project.root, rel), Ok(None)) => None,
-        _ => Some(project.read_to_string(rel).unwrap_or_default()),
-    };
-    now.as_deref() == expected
+/// D-061: whether project file `rel` still holds `expected` (`None`: there is no file), read
+/// without following symlinks. An error (the reason) when something that is not a regular file is
+/// in the way — a directory, a symlink — or the file cannot be read.
+fn still_as_planned(project: &Project, rel: &str, expected: Option<&str>) -> Result<bool, String> {
+    match nofollow::file_type(&project.root, rel) {
+        Ok(None) => Ok(expected.is_none()),
+        Ok(Some(FileType::RegularFile)) => match project.read_to_string(rel) {
+            Ok(now) => Ok(Some(now.as_str()) == expected),
+            Err(err) if err.kind() == std::io::ErrorKind::InvalidData => Ok(false),
+            Err(err) => Err(nofollow::reason(rel, &err)),
+        },
+        Ok(Some(_)) => Err(match project.read(rel) {
+            Err(err) => nofollow::reason(rel, &err),
+            Ok(_) => "is not a regular file".to_string(),
+        }),
+        Err(err) => Err(nofollow::reason(rel, &err)),
+    }
 }
 
 /// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself, never through a
@@ -617,8 +632,13 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.contains("changed while the update ran")));
-        assert!(still_as_planned(&p.project, "none", None));
-        assert!(!still_as_planned(&p.project, "a.py", None));
+        assert_eq!(still_as_planned(&p.project, "none", None), Ok(true));
+        assert_eq!(still_as_planned(&p.project, "a.py", None), Ok(false));
+        std::fs::create_dir_all(p.project.abs("dir.md")).expect("mkdir");
+        assert_eq!(
+            still_as_planned(&p.project, "dir.md", None),
+            Err("is a directory".to_string())
+        );
     }
 
     /// The typed event writes exactly the line the untyped writer wrote: every key, sorted.
