@@ -204,6 +204,14 @@ fn depth_first(here: Listing, mut below: Vec<(String, Listing)>) -> Listing {
 /// included. Returns them, relative to `.lexibrary/`, sorted. Call it under the library lock; a
 /// temporary file whose process still runs is left alone.
 pub fn remove_debris(library: &Path) -> Vec<String> {
+    let mut debris = find_debris(library);
+    debris.retain(|rel| crate::nofollow::remove_file(library, rel).is_ok());
+    debris
+}
+
+/// The temporary files of writers that are gone in `library` (its `.cache/` included), sorted,
+/// relative to `.lexibrary/`: what [`remove_debris`] would remove.
+pub fn find_debris(library: &Path) -> Vec<String> {
     let mut debris: Vec<String> = walk(library, Part::ALL)
         .files
         .into_iter()
@@ -219,7 +227,6 @@ pub fn remove_debris(library: &Path) -> Vec<String> {
                 .map(|name| format!("{CACHE_DIR}/{name}")),
         );
     }
-    debris.retain(|rel| crate::nofollow::remove_file(library, rel).is_ok());
     debris.sort();
     debris
 }

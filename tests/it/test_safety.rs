@@ -357,6 +357,15 @@ fn a_killed_update_leaves_debris_that_is_ignored_reported_and_removed() {
         "{}",
         out.stdout
     );
+    let out = p.lexictl(["update", "--check"]).code(2);
+    assert!(
+        out.stdout.contains(&format!(
+            "would remove 1 temporary file left by an interrupted write: {debris}"
+        )),
+        "{}",
+        out.stdout
+    );
+    assert!(p.exists(&debris), "--check writes nothing");
 
     let out = p.lexictl(["update"]).success();
     assert!(
@@ -369,6 +378,24 @@ fn a_killed_update_leaves_debris_that_is_ignored_reported_and_removed() {
     assert!(!p.exists(&debris));
     assert!(p.exists(".lexibrary/src/big.rs.md"));
     p.lexictl(["validate"]).success();
+}
+
+/// Item 3 for projects made by an older `lexictl init`: `lexictl setup --update` adds the
+/// temporary files' line to their `.gitignore`, next to the lines it already has.
+#[test]
+fn setup_update_gitignores_temporary_files_in_older_projects() {
+    let p = project().file("src/a.rs", "pub fn a() {}\n").init().build();
+    let older = p.read(".gitignore").replace(".lexi-tmp-*\n", "");
+    p.write(".gitignore", &older);
+    let out = p.lexictl(["setup", "--update"]).success();
+    out.stdout_has("added the missing Lexibrarian lines to .gitignore");
+    assert_eq!(
+        p.read(".gitignore"),
+        older.replace(".lexibrary/.cache/\n", ".lexibrary/.cache/\n.lexi-tmp-*\n")
+    );
+    p.lexictl(["setup", "--update"])
+        .success()
+        .stdout_lacks(".gitignore");
 }
 
 /// Item 3 with a real `kill -9`: an update killed while it waits for the model leaves its marker;
@@ -467,6 +494,48 @@ fn one_bad_file_never_stops_the_run() {
     assert!(p.read(".lexibrary/src/b.rs.md").contains("pub fn b()"));
     p.lexictl(["validate"]).success();
     p.lexictl(["update", "--check"]).success();
+}
+
+/// Item 4, a full disk on one file: a file size limit (with its signal ignored, the write fails
+/// with `EFBIG`, as a full disk or quota fails it with `ENOSPC`/`EDQUOT`) stops the one large design
+/// file; the small ones, the indexes and START_HERE.md are written, and the run exits 1.
+#[test]
+fn a_write_that_fails_for_space_fails_only_its_file() {
+    let big: String = (0..300)
+        .map(|i| format!("pub fn function_{i}(value: u64) -> u64 {{ value + {i} }}\n"))
+        .collect();
+    let p = project()
+        .file("src/big.rs", big)
+        .file("src/small.rs", "pub fn small() {}\n")
+        .init()
+        .build();
+    let out = p
+        .cmd(
+            "sh",
+            ["-c", "trap '' XFSZ && ulimit -f 8 && exec lexictl update"],
+        )
+        .code(1);
+    assert!(
+        out.stderr
+            .contains("  src/big.rs: cannot write .lexibrary/src/big.rs.md: File too large"),
+        "{}",
+        out.stderr
+    );
+    for rel in [
+        ".lexibrary/src/small.rs.md",
+        ".lexibrary/src/.aindex",
+        ".lexibrary/START_HERE.md",
+    ] {
+        assert!(p.path(rel).is_file(), "{rel} was not written");
+    }
+    assert!(!p.exists(".lexibrary/src/big.rs.md"));
+    let leftovers = files_containing(&p, ".lexibrary", "pub fn function_1(");
+    assert!(
+        leftovers.is_empty(),
+        "no partial file is left: {leftovers:?}"
+    );
+    p.lexictl(["update"]).success();
+    assert!(p.exists(".lexibrary/src/big.rs.md"));
 }
 
 /// Item 5: a bare repository and any directory inside `.git/` are refused by `init` and by every

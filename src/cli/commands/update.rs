@@ -109,7 +109,7 @@ const LISTED_ITEMS: usize = 50;
 
 /// The text summary of an update (also what `lexictl sweep` prints after it ran one).
 pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
-    let debris = debris_line(report);
+    let debris = debris_line(report, options);
     if report.up_to_date {
         return format!(
             "{debris}lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
@@ -139,12 +139,18 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
     out
 }
 
-/// `removed 2 temporary files left by an interrupted write: …` (nothing when there were none).
-fn debris_line(report: &UpdateReport) -> String {
+/// `removed 2 temporary files left by an interrupted write: …` (`would remove` with `--check`;
+/// nothing when there were none).
+fn debris_line(report: &UpdateReport, options: &UpdateOptions) -> String {
+    let verb = if options.writes() {
+        "removed"
+    } else {
+        "would remove"
+    };
     match report.debris_removed.len() {
         0 => String::new(),
         n => format!(
-            "removed {n} temporary file{} left by an interrupted write: {}\n",
+            "{verb} {n} temporary file{} left by an interrupted write: {}\n",
             if n == 1 { "" } else { "s" },
             report.debris_removed.join(", ")
         ),

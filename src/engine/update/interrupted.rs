@@ -1,7 +1,8 @@
 //! Interrupted runs: an update that writes leaves a marker in the state directory while it runs
 //! (removed when it ends, by any path but a kill), so the next run knows the last one was killed
 //! and removes the temporary files it left in `.lexibrary/` — under the library lock, where no
-//! other update writes. A full update removes any such debris too (the walk is cheap next to it).
+//! other update writes. A full update removes any such debris too (the walk is cheap next to it),
+//! and `--check` counts it as stale.
 
 use crate::workspace::library;
 use crate::workspace::state::StateDir;
@@ -41,9 +42,15 @@ impl Drop for Running {
     }
 }
 
-/// Remove the debris of killed writers from the library; the paths removed (project-relative).
-pub fn remove_debris(project: &crate::project::Project) -> Vec<String> {
-    library::remove_debris(&project.library_dir())
+/// Remove the debris of killed writers from the library (or, when `writes` is false, only find
+/// it); the paths (project-relative).
+pub fn remove_debris(project: &crate::project::Project, writes: bool) -> Vec<String> {
+    let library = project.library_dir();
+    let found = match writes {
+        true => library::remove_debris(&library),
+        false => library::find_debris(&library),
+    };
+    found
         .into_iter()
         .map(|rel| crate::project::in_library(&rel))
         .collect()

@@ -113,8 +113,8 @@ pub fn run(
         dry_run: options.dry_run,
         ..UpdateReport::default()
     };
-    if running.interrupted {
-        report.debris_removed = interrupted::remove_debris(project);
+    if running.interrupted || options.check {
+        report.debris_removed = interrupted::remove_debris(project, options.writes());
     }
     if options.start_here_only {
         indexes::start_here_only(project, options, &mut report);
@@ -124,13 +124,14 @@ pub fn run(
     let plan = match plan::plan(ws, options)? {
         Planned::UpToDate => {
             report.up_to_date = true;
+            report.stale = report.anything_stale();
             return Ok(finish(report, started, Some(&state)));
         }
         Planned::Work(plan) => *plan,
     };
     report.mode = plan.mode;
     if plan.mode == Mode::Full && options.writes() && !running.interrupted {
-        report.debris_removed = interrupted::remove_debris(project);
+        report.debris_removed = interrupted::remove_debris(project, true);
     }
     report.warnings.extend(plan.warnings.iter().cloned());
     if let Some(warning) = &plan.cache_warning {

@@ -173,7 +173,8 @@ pub struct UpdateReport {
     /// START_HERE.md) or that the model failed on, with the reason; the run exits 1 when there are
     /// any.
     pub failed: Vec<FailedFile>,
-    /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run.
+    /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run (with
+    /// `--check`: that a run would remove).
     pub debris_removed: Vec<String>,
     /// Files whose model answer was over the design file budget.
     pub over_scoped: Vec<OverScoped>,
@@ -198,6 +199,7 @@ impl UpdateReport {
     /// Whether anything would change: what `--check` reports with exit 2.
     pub fn anything_stale(&self) -> bool {
         !self.items.is_empty()
+            || !self.debris_removed.is_empty()
             || !self.dependents_refreshed.is_empty()
             || !self.aindex_written.is_empty()
             || !self.aindex_removed.is_empty()
