@@ -29,7 +29,9 @@
 //! - [`git`] — gix in-process: HEAD, tree diffs, status, notes, hooks, revisions; the `git`
 //!   executable only to talk to remotes and write config.
 //! - [`project`] — root discovery, the two-tier config, ignore layers, scope, the mirror paths, the walk.
-//! - Small leaves used everywhere: [`atomic`] (atomic writes), [`hash`] (SHA-256 hex), [`tokens`]
+//! - Small leaves used everywhere: [`atomic`] (atomic writes), [`nofollow`] (reading and writing
+//!   below a root without following symlinks), [`hash`] (SHA-256 hex), [`secrets`] (the one
+//!   secret scanner), [`tokens`]
 //!   (token counts and estimates), [`tsv`] (escaping for the cache's text format).
 
 pub mod archivist;
@@ -40,7 +42,9 @@ pub mod git;
 pub mod hash;
 pub mod knowledge;
 pub mod library;
+pub mod nofollow;
 pub mod project;
+pub mod secrets;
 pub mod source;
 pub mod tokens;
 pub mod tsv;

@@ -62,8 +62,8 @@ pub fn refresh_all(project: &crate::project::Project) -> anyhow::Result<Vec<Stri
     let mut changed = Vec::new();
     for environment in &project.config.agent_environment {
         let rel = rules_file(*environment);
-        let path = project.root.join(rel);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        // Never through a symlink (a linked rule file is left alone).
+        let Ok(text) = project.read_to_string(rel) else {
             continue;
         };
         let (Some(start), Some(close)) = (text.find(BLOCK_OPEN), text.find(BLOCK_CLOSE)) else {
@@ -75,7 +75,7 @@ pub fn refresh_all(project: &crate::project::Project) -> anyhow::Result<Vec<Stri
         }
         let updated = format!("{}{}{}", &text[..start], block(), &text[end..]);
         if updated != text {
-            crate::atomic::write(&path, updated.as_bytes())?;
+            project.write(rel, updated.as_bytes())?;
             changed.push(rel.to_string());
         }
     }

@@ -4,6 +4,11 @@
 //! place as the very last step. Files outside it (`.lexignore`, `.gitignore`, agent rule files) are
 //! written atomically before that rename and restored to their exact previous bytes if anything fails,
 //! so a failed init (read-only directory, full disk, an obstacle) leaves the project as it was.
+//!
+//! Files are written the way `crate::atomic` writes everything: new ones with the umask's mode, and
+//! an existing `.gitignore` or rule file keeps its mode (a group-writable `0664` stays so). Nothing
+//! is read or written through a symlink: a symlinked `.gitignore` or `.lexignore` stops init, and a
+//! symlinked agent rule file (say `CLAUDE.md → AGENTS.md`) is left alone, with a note in the report.
 
 use std::path::{Path, PathBuf};
 
@@ -17,8 +22,10 @@ use crate::project::ignores::LEXIGNORE_FILE;
 use crate::project::scope::Scope;
 use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
 
-/// Lines `lexictl init` makes sure `.gitignore` has.
-pub const GITIGNORE_LINES: &[&str] = &["**/.iwh", ".lexibrary/.cache/"];
+/// Lines `lexictl init` (and `lexictl setup --update`) make sure `.gitignore` has: ephemeral notes,
+/// the caches, and the temporary files an interrupted write may leave.
+pub const GITIGNORE_LINES: &[&str] =
+    &["**/.iwh", ".lexibrary/.cache/", crate::atomic::TEMP_PATTERN];
 
 /// Everything the wizard decided.
 #[derive(Clone, Debug)]
@@ -36,14 +43,41 @@ pub struct InitReport {
     pub modified: Vec<String>,
     /// Rule files that already had a Lexibrarian section and were left alone.
     pub unchanged: Vec<String>,
+    /// Rule files left alone because they are symlinks (`CLAUDE.md: is a symbolic link (to AGENTS.md)`).
+    pub skipped: Vec<String>,
 }
 
 /// A file outside `.lexibrary/` that init changes, with what to put back on failure.
 struct Edit {
     rel: String,
-    path: PathBuf,
     before: Option<Vec<u8>>,
     after: Vec<u8>,
+}
+
+/// The directory `.lexibrary/` is built in, removed again unless it was renamed into place. Made
+/// with `create_dir`, so it gets the umask's mode (a temp dir would be `0700`).
+struct Staging {
+    path: PathBuf,
+    done: bool,
+}
+
+impl Staging {
+    fn create(root: &Path) -> anyhow::Result<Staging> {
+        let path = root.join(format!(".lexibrary-init-{}", std::process::id()));
+        // Left by an earlier init with our pid that was killed: ours to remove.
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir(&path)
+            .with_context(|| format!("cannot write to {}", root.display()))?;
+        Ok(Staging { path, done: false })
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
 }
 
 /// Apply `plan`. Fails without leaving anything behind.
@@ -57,27 +91,24 @@ pub fn apply(plan: &InitPlan) -> anyhow::Result<InitReport> {
     }
     let scope = Scope::from_config(&plan.config, &root.join(LIBRARY_DIR).join(CONFIG_FILE))?;
 
-    let staging = tempfile::Builder::new()
-        .prefix(".lexibrary-init-")
-        .tempdir_in(root)
-        .with_context(|| format!("cannot write to {}", root.display()))?;
-    build_library(staging.path(), plan, &scope)?;
+    let mut staging = Staging::create(root)?;
+    build_library(&staging.path, plan, &scope)?;
 
     let mut report = InitReport::default();
     let edits = planned_edits(plan, &mut report)?;
     let mut applied: Vec<&Edit> = Vec::new();
     for edit in &edits {
-        if let Err(err) = atomic::write(&edit.path, &edit.after) {
-            roll_back(&applied);
+        if let Err(err) = atomic::write_under(root, &edit.rel, &edit.after) {
+            roll_back(root, &applied);
             return Err(err).with_context(|| format!("cannot write {}", edit.rel));
         }
         applied.push(edit);
     }
-    if let Err(err) = std::fs::rename(staging.path(), root.join(LIBRARY_DIR)) {
-        roll_back(&applied);
+    if let Err(err) = std::fs::rename(&staging.path, root.join(LIBRARY_DIR)) {
+        roll_back(root, &applied);
         return Err(err).with_context(|| format!("cannot create {LIBRARY_DIR}/"));
     }
-    let _ = staging.keep();
+    staging.done = true;
 
     for name in [CONFIG_FILE, "START_HERE.md", "concepts/", "stack/"] {
         report.created.insert(0, format!("{LIBRARY_DIR}/{name}"));
@@ -117,7 +148,6 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
         }
         edits.push(Edit {
             rel: rel.to_string(),
-            path: plan.root.join(rel),
             before,
             after: after.into_bytes(),
         });
@@ -141,6 +171,15 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
 
     for environment in &plan.config.agent_environment {
         let rel = agent_rules::rules_file(*environment);
+        let refused = crate::nofollow::read(&plan.root, rel)
+            .err()
+            .and_then(|err| crate::nofollow::refusal(&err).map(|r| r.what.clone()));
+        if let Some(what) = refused {
+            report.skipped.push(format!(
+                "{rel}: {what} — left alone (Lexibrarian never writes through a link; add the section where it points yourself)"
+            ));
+            continue;
+        }
         let before = read_optional(&plan.root, rel)?;
         let existing = before
             .as_deref()
@@ -153,9 +192,11 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
     Ok(edits)
 }
 
+/// The bytes of `rel` if it exists; a symlink is refused by name (never read through).
 fn read_optional(root: &Path, rel: &str) -> anyhow::Result<Option<Vec<u8>>> {
-    match std::fs::read(root.join(rel)) {
+    match crate::nofollow::read(root, rel) {
         Ok(bytes) => Ok(Some(bytes)),
+        Err(err) if crate::nofollow::is_refused(&err) => Err(err.into()),
         // A parent that is not a directory means the file cannot exist yet; writing it will say why.
         Err(err)
             if matches!(
@@ -188,17 +229,23 @@ fn lexignore_text(existing: Option<&[u8]>, patterns: &[String]) -> String {
     text
 }
 
-fn gitignore_text(existing: Option<&[u8]>) -> String {
+/// `.gitignore` with every line of [`GITIGNORE_LINES`]: missing ones go after the last one present,
+/// or (none present) in a new commented block at the end.
+pub(crate) fn gitignore_text(existing: Option<&[u8]>) -> String {
     let mut text = existing
         .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
         .unwrap_or_default();
+    let present = |line: &str| text.lines().any(|existing| existing.trim() == line);
     let missing: Vec<&str> = GITIGNORE_LINES
         .iter()
         .copied()
-        .filter(|line| !text.lines().any(|existing| existing.trim() == *line))
+        .filter(|line| !present(line))
         .collect();
     if missing.is_empty() {
         return text;
+    }
+    if missing.len() < GITIGNORE_LINES.len() {
+        return with_lines_after_ours(&text, &missing);
     }
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
@@ -206,7 +253,7 @@ fn gitignore_text(existing: Option<&[u8]>) -> String {
     if !text.is_empty() {
         text.push('\n');
     }
-    text.push_str("# Lexibrarian: ephemeral agent notes and local caches\n");
+    text.push_str("# Lexibrarian: ephemeral agent notes, local caches, temporary files\n");
     for line in missing {
         text.push_str(line);
         text.push('\n');
@@ -214,12 +261,40 @@ fn gitignore_text(existing: Option<&[u8]>) -> String {
     text
 }
 
+/// `text` with `missing` inserted after the last line of [`GITIGNORE_LINES`] it has.
+fn with_lines_after_ours(text: &str, missing: &[&str]) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines
+        .iter()
+        .rposition(|line| GITIGNORE_LINES.contains(&line.trim()))
+        .map_or(lines.len(), |at| at + 1);
+    for (offset, line) in missing.iter().enumerate() {
+        lines.insert(last + offset, line);
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// `lexictl setup --update` for `.gitignore`: add the lines an older `lexictl init` did not write.
+/// Returns whether it changed the file (a missing `.gitignore` is created; a symlink is refused).
+pub fn refresh_gitignore(root: &Path) -> anyhow::Result<bool> {
+    let existing = read_optional(root, ".gitignore")?;
+    let updated = gitignore_text(existing.as_deref());
+    if existing.as_deref() == Some(updated.as_bytes()) {
+        return Ok(false);
+    }
+    atomic::write_under(root, ".gitignore", updated.as_bytes())
+        .context("cannot write .gitignore")?;
+    Ok(true)
+}
+
 /// Put every applied edit back the way it was, newest first. Best effort: we are already failing.
-fn roll_back(applied: &[&Edit]) {
+fn roll_back(root: &Path, applied: &[&Edit]) {
     for edit in applied.iter().rev() {
         let _ = match &edit.before {
-            Some(bytes) => atomic::write(&edit.path, bytes),
-            None => std::fs::remove_file(&edit.path),
+            Some(bytes) => atomic::write_under(root, &edit.rel, bytes),
+            None => crate::nofollow::remove_file(root, &edit.rel),
         };
     }
 }
@@ -233,8 +308,14 @@ mod tests {
         let once = gitignore_text(Some(b"target/"));
         assert_eq!(
             once,
-            "target/\n\n# Lexibrarian: ephemeral agent notes and local caches\n**/.iwh\n.lexibrary/.cache/\n"
+            "target/\n\n# Lexibrarian: ephemeral agent notes, local caches, temporary files\n**/.iwh\n.lexibrary/.cache/\n.lexi-tmp-*\n"
         );
         assert_eq!(gitignore_text(Some(once.as_bytes())), once);
+        // An older init's block gets the new line next to the old ones.
+        let older = "target/\n\n# Lexibrarian: ephemeral agent notes and local caches\n**/.iwh\n.lexibrary/.cache/\n\n*.log\n";
+        assert_eq!(
+            gitignore_text(Some(older.as_bytes())),
+            "target/\n\n# Lexibrarian: ephemeral agent notes and local caches\n**/.iwh\n.lexibrary/.cache/\n.lexi-tmp-*\n\n*.log\n"
+        );
     }
 }

@@ -12,7 +12,7 @@ use crate::library::design_file::sections;
 use crate::library::footer;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::design_path;
-use crate::project::Project;
+use crate::project::{in_library, Project};
 use crate::workspace::lock::LibraryLock;
 
 /// Filters for `lexi concepts`.
@@ -266,24 +266,15 @@ pub fn create(
         );
     }
     let rel = format!("{CONCEPTS_DIR}/{name}.md");
-    let path = project.library_dir().join(&rel);
+    let shown = in_library(&rel);
     let text = concept::template(title.unwrap_or(name), aliases, tags);
-    // create_new: never replace a file that appeared meanwhile.
-    match std::fs::create_dir_all(project.library_dir().join(CONCEPTS_DIR)).and_then(|()| {
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
-    }) {
-        Ok(file) => drop(file),
-        Err(err) if err.kind() == ErrorKind::AlreadyExists => {
-            bail!("{} already exists", path.display())
-        }
-        Err(err) => return Err(err).with_context(|| format!("cannot create {}", path.display())),
+    // Exclusive: never replace a file (or a symlink) that appeared meanwhile.
+    match atomic::create_under(&project.root, &shown, text.as_bytes()) {
+        Ok(()) => Ok(rel),
+        Err(err) if err.kind() == ErrorKind::AlreadyExists => bail!("{shown} already exists"),
+        Err(err) if crate::nofollow::is_refused(&err) => Err(err.into()),
+        Err(err) => Err(err).with_context(|| format!("cannot create {shown}")),
     }
-    atomic::write(&path, text.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(rel)
 }
 
 /// What `lexi concept link` did.
@@ -311,13 +302,14 @@ pub fn link(project: &Project, source: &str, concept_name: &str) -> anyhow::Resu
         bail!("no concept named {concept_name:?}; {hint}");
     };
     let design_rel = design_path(source);
-    let path = project.abs(&design_rel);
-    let text = match std::fs::read_to_string(&path) {
+    // Never through a symlink: a linked design file is refused by name, never replaced.
+    let text = match project.read_to_string(&design_rel) {
         Ok(text) => text,
         Err(err) if err.kind() == ErrorKind::NotFound => bail!(
             "{source} has no design file ({design_rel}); run `lexictl update {source}` or write one first"
         ),
-        Err(err) => return Err(err).with_context(|| format!("cannot read {}", path.display())),
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {design_rel}")),
     };
     let already = wikilink::extract(footer::split(&text).0).iter().any(|link| {
         matches!(link, Wikilink::Concept(name) if resolver.concept(name).map(|d| &d.name) == Some(&concept.name))
@@ -334,8 +326,9 @@ pub fn link(project: &Project, source: &str, concept_name: &str) -> anyhow::Resu
         sections::WIKILINKS,
         &format!("- [[{}]]", concept.name),
     );
-    atomic::write(&path, updated.as_bytes())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    project
+        .write(&design_rel, updated.as_bytes())
+        .with_context(|| format!("cannot write {design_rel}"))?;
     Ok(Linked {
         design_file: design_rel,
         concept: concept.name.clone(),

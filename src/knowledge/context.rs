@@ -25,7 +25,7 @@ use crate::library::stack::Post;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::{design_path, iwh_path};
 use crate::project::paths::parent_rel;
-use crate::project::{Project, LIBRARY_DIR};
+use crate::project::{in_library, Project, LIBRARY_DIR};
 use crate::tokens::estimate as estimate_tokens;
 
 /// The default budget in tokens.
@@ -288,8 +288,8 @@ fn concept_blocks(
     concept: &Doc,
     builder: &mut Builder,
 ) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(project.library_dir().join(&concept.path))?;
     let shown = format!("{LIBRARY_DIR}/{}", concept.path);
+    let text = project.read_to_string(&shown)?;
     let parsed = Concept::parse(&shown, &concept.name, &text)?;
     concept_text_blocks(&parsed, &shown, builder);
     let resolver = Resolver::new(corpus);
@@ -430,7 +430,8 @@ fn stack_blocks(
     }
     for file in &meta.refs.files {
         let design = design_path(file);
-        let description = std::fs::read_to_string(project.abs(&design))
+        let description = project
+            .read_to_string(&design)
             .ok()
             .and_then(|text| crate::library::design_file::DesignFile::parse(&design, &text).ok())
             .map(|design| design.frontmatter.description)
@@ -445,7 +446,7 @@ fn iwh_block(project: &Project, dir: &str, builder: &mut Builder) {
         return;
     }
     let rel = iwh_path(dir);
-    let Ok(text) = std::fs::read_to_string(project.abs(&rel)) else {
+    let Ok(text) = project.read_to_string(&rel) else {
         return;
     };
     let shown_dir = if dir.is_empty() { "." } else { dir };
@@ -479,7 +480,8 @@ fn concept_summary_block(project: &Project, concept: &Doc, builder: &mut Builder
             }
         ));
     }
-    let rules = std::fs::read_to_string(project.library_dir().join(&concept.path))
+    let rules = project
+        .read_to_string(&in_library(&concept.path))
         .ok()
         .and_then(|raw| Concept::parse(&concept.path, &concept.name, &raw).ok())
         .and_then(|parsed| parsed.rules().map(str::to_string));
@@ -498,7 +500,8 @@ fn concept_summary_block(project: &Project, concept: &Doc, builder: &mut Builder
 fn post_summary_block(project: &Project, post: &Doc, builder: &mut Builder, priority: u32) {
     let mut text = format!("[{}] ▲{}  {}", post.status, post.votes, post.summary);
     if let Some(number) = post.accepted {
-        let answer = std::fs::read_to_string(project.library_dir().join(&post.path))
+        let answer = project
+            .read_to_string(&in_library(&post.path))
             .ok()
             .and_then(|raw| Post::parse(&post.path, &raw).ok())
             .and_then(|parsed| {

@@ -14,7 +14,7 @@
 //! the same timestamp tick as the load is never missed (git's "racy clean" problem).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::SystemTime;
 
 use rayon::prelude::*;
@@ -25,7 +25,7 @@ use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::stack::{id_from_file_name, Post, STACK_DIR};
 use crate::library::{footer, wikilink};
-use crate::project::mirror::DESIGN_SUFFIX;
+use crate::project::mirror::resolve_source;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
 use crate::tsv::{push_escaped, unescape};
 use crate::workspace::cache::Stat;
@@ -302,9 +302,10 @@ fn path_and_stat(entry: Entry) -> (String, Stat) {
 
 /// Read and reduce one file. Unreadable or malformed files become a document carrying the error.
 fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
-    let full: PathBuf = library.join(&path);
     let shown = format!("{LIBRARY_DIR}/{path}");
-    let text = match std::fs::read(&full) {
+    // Never through a symlink (the walk lists none; this closes the window after it).
+    let root = library.parent().unwrap_or(library);
+    let text = match crate::nofollow::read(root, &shown) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(err) => return broken(path, stat, format!("{shown}: cannot read: {err}")),
     };
@@ -326,10 +327,7 @@ fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
             ),
         }
     } else {
-        let source = path
-            .strip_suffix(DESIGN_SUFFIX)
-            .unwrap_or(&path)
-            .to_string();
+        let source = resolve_source(root, &shown).unwrap_or_else(|| path.clone());
         match DesignFile::parse(&shown, &text) {
             Ok(design) => design_doc(source, &design, &text),
             Err(err) => broken_named(source, err.to_string()),

@@ -5,7 +5,6 @@ use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
-use crate::atomic;
 use crate::library::aindex::AIndex;
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::{paths, walk, Project};
@@ -25,9 +24,10 @@ pub struct IndexFile {
 /// Read the `.aindex` of project-relative `dir`; `None` if it does not exist.
 pub fn read(project: &Project, dir: &str) -> anyhow::Result<Option<IndexFile>> {
     let path = aindex_path(dir);
-    let text = match std::fs::read_to_string(project.abs(&path)) {
+    let text = match project.read_to_string(&path) {
         Ok(text) => text,
         Err(err) if err.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
         Err(err) => return Err(err).with_context(|| format!("cannot read {path}")),
     };
     let index = AIndex::parse(&path, dir, &text)?;
@@ -108,7 +108,8 @@ pub fn describe(project: &Project, dir: &str, billboard: &str) -> anyhow::Result
         }
     };
     let path = aindex_path(dir);
-    let changed = atomic::write_if_changed(&project.abs(&path), index.render().as_bytes())
+    let changed = project
+        .write_if_changed(&path, index.render().as_bytes())
         .with_context(|| format!("cannot write {path}"))?;
     Ok(Described {
         path,

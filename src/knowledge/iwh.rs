@@ -8,7 +8,6 @@ use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
-use crate::atomic;
 use crate::library::footer::now_rfc3339;
 use crate::library::iwh::{Iwh, IwhMeta, IwhScope};
 use crate::project::mirror::{iwh_path, IWH_FILE};
@@ -56,7 +55,6 @@ pub fn write(
         bail!("an I Was Here note needs a body: pass --body or pipe it on stdin");
     }
     let rel = iwh_path(dir);
-    let path = project.abs(&rel);
     if !replace {
         if let Some(existing) = read_found(project, dir)? {
             let who = existing
@@ -79,7 +77,8 @@ pub fn write(
         },
         body: body.trim().to_string(),
     };
-    atomic::write(&path, note.render().as_bytes())
+    project
+        .write(&rel, note.render().as_bytes())
         .with_context(|| format!("cannot write {rel}"))?;
     Ok(rel)
 }
@@ -107,7 +106,8 @@ pub fn read(project: &Project, dir: &str, peek: bool) -> anyhow::Result<Option<(
     let cache = project.library_dir().join(CACHE_DIR);
     std::fs::create_dir_all(&cache)
         .with_context(|| format!("cannot create {}", cache.display()))?;
-    let claimed = cache.join(format!("iwh-reading-{}", std::process::id()));
+    let claimed_name = format!("iwh-reading-{}", std::process::id());
+    let claimed = cache.join(&claimed_name);
     match std::fs::rename(&original, &claimed) {
         Ok(()) => {}
         // Another agent claimed it first: it is theirs.
@@ -115,7 +115,8 @@ pub fn read(project: &Project, dir: &str, peek: bool) -> anyhow::Result<Option<(
         Err(err) => return Err(err).with_context(|| format!("cannot claim {}", found.path)),
     }
     // Re-read the claimed file: what we print is exactly what we took.
-    let text = std::fs::read(&claimed).with_context(|| format!("cannot read {}", found.path))?;
+    let text = crate::nofollow::read(&cache, &claimed_name)
+        .with_context(|| format!("cannot read {}", found.path))?;
     let found = parsed(dir, found.path, String::from_utf8_lossy(&text).into_owned());
     Ok(Some((
         found,
@@ -168,9 +169,10 @@ impl Claimed {
 
 fn read_found(project: &Project, dir: &str) -> anyhow::Result<Option<Found>> {
     let rel = iwh_path(dir);
-    let text = match std::fs::read(project.abs(&rel)) {
+    let text = match project.read(&rel) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(err) if err.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
         Err(err) => return Err(err).with_context(|| format!("cannot read {rel}")),
     };
     Ok(Some(parsed(dir, rel, text)))
@@ -205,7 +207,7 @@ pub fn list(project: &Project) -> anyhow::Result<Vec<Found>> {
         .filter_map(|entry| {
             let dir = entry.dir();
             let rel = iwh_path(dir);
-            let bytes = std::fs::read(project.abs(&rel)).ok()?;
+            let bytes = project.read(&rel).ok()?;
             Some(parsed(
                 dir,
                 rel,

@@ -75,12 +75,13 @@ pub struct Lookup {
 /// Look up the design file of project-relative `source`.
 pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
     let design_rel = design_path(source);
-    let design_abs = project.abs(&design_rel);
-    let text = match std::fs::read_to_string(&design_abs) {
+    // Never through a symlink: a linked design file is an error naming it.
+    let text = match project.read_to_string(&design_rel) {
         Ok(text) => text,
         Err(err) if err.kind() == ErrorKind::NotFound => {
             return Err(explain_missing(project, source))
         }
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
         Err(err) => {
             return Err(err).with_context(|| format!("cannot read {design_rel}"));
         }
@@ -88,7 +89,7 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
     let design = DesignFile::parse(&design_rel, &text)?;
     let staleness = match &design.footer {
         None => Staleness::Untracked,
-        Some(footer) => match std::fs::read(project.abs(source)) {
+        Some(footer) => match project.read(source) {
             Ok(bytes) if sha256_hex(&bytes) == footer.source_hash => Staleness::Current,
             Ok(_) => Staleness::SourceChanged,
             Err(err) if err.kind() == ErrorKind::NotFound => Staleness::SourceMissing,
@@ -115,7 +116,7 @@ pub fn inherited_conventions(
     let mut out = Vec::new();
     for dir in ancestors_rel(source) {
         let rel = aindex_path(dir);
-        let text = match std::fs::read_to_string(project.abs(&rel)) {
+        let text = match project.read_to_string(&rel) {
             Ok(text) => text,
             Err(err) if err.kind() == ErrorKind::NotFound => continue,
             Err(err) => return Err(err).with_context(|| format!("cannot read {rel}")),

@@ -147,15 +147,9 @@ impl<'w> Stack<'w> {
         let post = Post::new(meta, &new.problem, &new.evidence);
         let event = self.event(&id, StackEventKind::Created, &new.author);
         self.record(&id, &[event])?;
-        let path = dir.join(&name);
-        // create_new: an id is never reused, even by a writer that ignores our lock.
-        std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&path)
+        // Exclusive: an id is never reused, even by a writer that ignores our lock.
+        atomic::create_under(&self.project.root, &rel, post.render().as_bytes())
             .with_context(|| format!("cannot create {rel}"))?;
-        atomic::write(&path, post.render().as_bytes())
-            .with_context(|| format!("cannot write {rel}"))?;
         Ok((id, rel))
     }
 
@@ -441,8 +435,8 @@ impl<'w> Stack<'w> {
     }
 
     fn write(&self, rel: &str, post: &Post) -> anyhow::Result<()> {
-        let path = self.project.abs(rel);
-        atomic::write(&path, post.render().as_bytes())
+        self.project
+            .write(rel, post.render().as_bytes())
             .with_context(|| format!("cannot write {rel}"))
     }
 }
@@ -462,10 +456,12 @@ pub fn find(project: &Project, id: &str) -> anyhow::Result<(String, Post)> {
             paths.join(", ")
         );
     }
-    let Some((rel, path)) = matches.pop() else {
+    let Some((rel, _)) = matches.pop() else {
         bail!("no Stack post {id} in {LIBRARY_DIR}/{STACK_DIR}/; `lexi stack list` shows the posts")
     };
-    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {rel}"))?;
+    let text = project
+        .read_to_string(&rel)
+        .with_context(|| format!("cannot read {rel}"))?;
     let post = Post::parse(&rel, &text)?;
     if post.meta.id != id {
         bail!(

@@ -82,7 +82,8 @@ pub fn status(ws: &Workspace) -> Status {
             let changed = match Stat::of(&path) {
                 None => true,
                 Some(stat) if stat == entry.stat => false,
-                Some(_) => std::fs::read(&path)
+                Some(_) => project
+                    .read(source)
                     .map_or(true, |bytes| sha256_hex(&bytes) != entry.source_hash),
             };
             changed.then(|| (*source).clone())

@@ -34,13 +34,14 @@ pub struct Why {
 pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
     let project = ws.project();
     let design_rel = design_path(source);
-    let text = match std::fs::read(project.abs(&design_rel)) {
+    let text = match project.read(&design_rel) {
         Ok(bytes) => bytes,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             bail!(
                 "{source} has no design file ({design_rel}); `lexictl update {source}` writes one"
             )
         }
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
         Err(err) => return Err(err).with_context(|| format!("cannot read {design_rel}")),
     };
     let as_text = String::from_utf8_lossy(&text).into_owned();

@@ -176,7 +176,15 @@ fn parse_table(body: &str) -> Vec<ChildEntry> {
         if cells.len() < 3 || cells[0] == "Name" || cells[0].starts_with("---") {
             continue;
         }
-        let raw_name = cells[0].trim_matches('`');
+        // Exactly the backticks render put around the name: a name may hold backticks itself.
+        let cell = cells[0].as_str();
+        let raw_name = match cell
+            .strip_prefix('`')
+            .and_then(|inner| inner.strip_suffix('`'))
+        {
+            Some(inner) => inner,
+            None => cell,
+        };
         let kind = match cells[1].as_str() {
             "dir" | "directory" => ChildKind::Dir,
             _ if raw_name.ends_with('/') => ChildKind::Dir,

@@ -3,6 +3,13 @@
 //! Headings are found with pulldown-cmark, so a `## ` line inside a code fence or an HTML comment is
 //! content, not a heading (the Python edition's defect 4). Section bodies are kept verbatim apart from
 //! surrounding blank lines, which is what lets unknown sections survive a rewrite untouched.
+//!
+//! Rendering keeps the structure it renders: every block (the preamble, each section body) is
+//! *sealed* — a code fence or an HTML comment an author left open is closed — so it cannot swallow
+//! the headings after it, and a heading whose text ends in `#` gets a closing sequence so the `#`
+//! is not read as one. What render wrote, parse reads back as the same document.
+
+use std::borrow::Cow;
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag};
 
@@ -66,13 +73,16 @@ impl Document {
             if level != HeadingLevel::H1 && level != HeadingLevel::H2 {
                 continue;
             }
-            let line_start = text[..range.start].rfind('\n').map_or(0, |cut| cut + 1);
+            // A lone `\r` ends a line for the markdown parser: it does here too.
+            let line_start = text[..range.start]
+                .rfind(['\n', '\r'])
+                .map_or(0, |cut| cut + 1);
             // Only ATX headings written at the start of a line count; setext underlines do not.
             if !text[line_start..].starts_with('#') {
                 continue;
             }
             let line_end = text[line_start..]
-                .find('\n')
+                .find(['\n', '\r'])
                 .map_or(text.len(), |cut| line_start + cut);
             let heading = atx_text(&text[line_start..line_end]);
             headings.push((line_start, line_end, level, heading));
@@ -113,20 +123,18 @@ impl Document {
     pub fn render(&self) -> String {
         let mut out = String::new();
         if let Some(title) = &self.title {
-            out.push_str("# ");
-            out.push_str(title);
+            out.push_str(&heading_line("#", title));
             out.push_str("\n\n");
         }
         if !self.preamble.is_empty() {
-            out.push_str(&self.preamble);
+            out.push_str(&seal_block(&self.preamble));
             out.push_str("\n\n");
         }
         for section in &self.sections {
-            out.push_str("## ");
-            out.push_str(&section.heading);
+            out.push_str(&heading_line("##", &section.heading));
             out.push_str("\n\n");
             if !section.body.is_empty() {
-                out.push_str(&section.body);
+                out.push_str(&seal_block(&section.body));
                 out.push_str("\n\n");
             }
         }
@@ -134,6 +142,107 @@ impl Document {
             out.pop();
         }
         out
+    }
+}
+
+/// `## text`, with a closing `##` when the text ends in `#` (else that `#` would be read as a
+/// closing sequence and dropped: `## C #` is the heading `C`).
+fn heading_line(marks: &str, text: &str) -> String {
+    if text.ends_with('#') {
+        format!("{marks} {text} {marks}")
+    } else {
+        format!("{marks} {text}")
+    }
+}
+
+/// `block` made self-contained: a code fence it leaves open is closed, and so is an HTML comment
+/// (or another raw HTML block) that would otherwise run over every heading after it. The markdown
+/// parser decides what swallows: a block it reads as closed is returned as it is.
+pub fn seal_block(block: &str) -> Cow<'_, str> {
+    if !swallows_headings(block) {
+        return Cow::Borrowed(block);
+    }
+    let fenced = close_open_fence(block);
+    if !swallows_headings(&fenced) {
+        return Cow::Owned(fenced.into_owned());
+    }
+    for closer in [
+        "-->",
+        "?>",
+        ">",
+        "]]>",
+        "</pre>",
+        "</script>",
+        "</style>",
+        "</textarea>",
+    ] {
+        let candidate = format!("{fenced}\n{closer}");
+        if !swallows_headings(&candidate) {
+            return Cow::Owned(candidate);
+        }
+    }
+    Cow::Borrowed(block)
+}
+
+/// Whether a heading written after `block` would not be one (it is inside something `block`
+/// opened). Only blocks with a fence or markup character can; the others are not parsed.
+fn swallows_headings(block: &str) -> bool {
+    const PROBE: &str = "lexibrarian-probe";
+    if !block.contains(['`', '~', '<']) {
+        return false;
+    }
+    let probed = Document::parse(&format!("{block}\n\n## {PROBE}\n"));
+    probed.sections.last().map(|s| s.heading.as_str()) != Some(PROBE)
+}
+
+/// `text` with a code fence it leaves open closed by a matching fence line.
+pub fn close_open_fence(text: &str) -> Cow<'_, str> {
+    let mut fence = Fence::default();
+    for line in text.lines() {
+        fence.inside(line.trim_end());
+    }
+    match fence.open {
+        Some((marker, len)) => {
+            let closer: String = std::iter::repeat_n(marker, len).collect();
+            Cow::Owned(format!("{}\n{closer}", text.trim_end_matches('\n')))
+        }
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// Code-fence tracking, line by line: a fence closes only with the same character, at least as
+/// long (CommonMark).
+#[derive(Default)]
+pub struct Fence {
+    open: Option<(char, usize)>,
+}
+
+impl Fence {
+    /// Feed one line; whether it is inside a fence (fence lines themselves count as inside). A
+    /// fence line is indented by at most three spaces.
+    pub fn inside(&mut self, line: &str) -> bool {
+        let trimmed = line.trim_start_matches(' ');
+        let indented = line.len() - trimmed.len() > 3;
+        let marker = trimmed
+            .chars()
+            .next()
+            .filter(|c| (*c == '`' || *c == '~') && !indented);
+        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
+        match (self.open, marker) {
+            // A backtick fence's info string may not hold a backtick (then it is inline code).
+            (None, Some(c)) if run >= 3 && !(c == '`' && trimmed[run..].contains('`')) => {
+                self.open = Some((c, run));
+                true
+            }
+            (Some((c, len)), Some(m))
+                if m == c && run >= len && trimmed[run * c.len_utf8()..].trim().is_empty() =>
+            {
+                self.open = None;
+                true
+            }
+            (Some(_), _) => true,
+            (None, _) => false,
+        }
     }
 }
 

@@ -46,6 +46,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::markdown::{close_open_fence, Fence};
 use super::{frontmatter, normalize_newlines, FormatError};
 
 /// The Stack directory inside `.lexibrary/`.
@@ -152,12 +153,13 @@ pub struct Post {
 }
 
 impl Post {
-    /// A new post with the problem and evidence sections.
+    /// A new post with the problem and evidence sections (a code fence either leaves open is
+    /// closed, so it cannot hide the answers that follow).
     pub fn new(meta: PostMeta, problem: &str, evidence: &str) -> Post {
         let body = format!(
             "\n## Problem\n\n{}\n\n### Evidence\n\n{}\n",
-            problem.trim(),
-            evidence.trim()
+            close_open_fence(problem.trim()),
+            close_open_fence(evidence.trim())
         );
         Post { meta, body }
     }
@@ -244,7 +246,7 @@ impl Post {
         }
         body.push_str(&format!(
             "### A{number}\n\n**Date:** {date} | **Author:** {author}\n\n{}\n",
-            text.trim()
+            close_open_fence(text.trim())
         ));
         self.body = body;
         number
@@ -296,7 +298,7 @@ fn render_comment(comment: &Comment) -> String {
         .as_deref()
         .map(|context| format!(" [{context}]"))
         .unwrap_or_default();
-    let text = comment.text.trim().replace('\n', "\n  ");
+    let text = close_open_fence(comment.text.trim()).replace('\n', "\n  ");
     format!("- **{} {}{context}:** {text}", comment.date, comment.author)
 }
 
@@ -392,35 +394,6 @@ impl Blocks {
             post_end,
             has_answers_heading,
             answers,
-        }
-    }
-}
-
-/// Code-fence tracking: a fence closes only with the same character, at least as long (CommonMark).
-#[derive(Default)]
-struct Fence {
-    open: Option<(char, usize)>,
-}
-
-impl Fence {
-    /// Feed one line; whether it is inside a fence (fence lines themselves count as inside).
-    fn inside(&mut self, line: &str) -> bool {
-        let trimmed = line.trim_start();
-        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
-        let run = marker.map_or(0, |c| trimmed.chars().take_while(|x| *x == c).count());
-        match (self.open, marker) {
-            (None, Some(c)) if run >= 3 => {
-                self.open = Some((c, run));
-                true
-            }
-            (Some((c, len)), Some(m))
-                if m == c && run >= len && trimmed[run * c.len_utf8()..].trim().is_empty() =>
-            {
-                self.open = None;
-                true
-            }
-            (Some(_), _) => true,
-            (None, _) => false,
         }
     }
 }

@@ -341,14 +341,27 @@ pub fn global_config_path() -> Option<PathBuf> {
     Some(base.join("lexibrarian").join("config.yaml"))
 }
 
-/// Load the global config (if any) and the project config at `project_config`, project winning.
-/// A missing project config file is an error: every project has one.
-pub fn load(project_config: &Path) -> Result<Config, ConfigError> {
+/// Load the global config (if any) and the project config of the project at `root`, project
+/// winning. A missing project config file is an error: every project has one. The project config
+/// is part of the repository, so it is read without following symlinks (a symlink out of the
+/// repository is refused, naming it); the personal config is the user's own and may be a link.
+pub fn load_project(root: &Path) -> Result<Config, ConfigError> {
+    let rel = format!("{}/{}", super::LIBRARY_DIR, super::CONFIG_FILE);
+    let project_config = root.join(&rel);
+    let text = crate::nofollow::read_to_string(root, &rel);
+    load(&project_config, text)
+}
+
+/// Merge the global config (if any) under the project config read from `project_config`.
+fn load(project_config: &Path, text: std::io::Result<String>) -> Result<Config, ConfigError> {
     let global = match global_config_path() {
-        Some(path) if path.is_file() => Some(read_tree(&path)?),
+        Some(path) if path.is_file() => {
+            let text = std::fs::read_to_string(&path);
+            Some(read_tree(&path, text)?)
+        }
         _ => None,
     };
-    let project = read_tree(project_config)?;
+    let project = read_tree(project_config, text)?;
     let merged = match global {
         Some(mut global) => {
             merge_into(&mut global, project);
@@ -375,8 +388,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, ConfigError> {
     })
 }
 
-fn read_tree(path: &Path) -> Result<serde_yaml::Value, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|err| ConfigError {
+fn read_tree(path: &Path, text: std::io::Result<String>) -> Result<serde_yaml::Value, ConfigError> {
+    let text = text.map_err(|err| ConfigError {
         path: path.to_path_buf(),
         line: None,
         message: format!("cannot read the config file: {err}"),

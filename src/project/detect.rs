@@ -31,7 +31,7 @@ pub fn project_name(root: &Path) -> String {
 
 /// `name = "…"` inside one of `tables`; a line scan is enough for this one key.
 fn toml_name(path: &Path, tables: &[&str]) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read_in_place(path)?;
     let mut in_table = false;
     for line in text.lines() {
         let line = line.trim();
@@ -55,8 +55,13 @@ fn toml_name(path: &Path, tables: &[&str]) -> Option<String> {
     None
 }
 
+/// A manifest's text, unless it is a symlink (never read through: it could point anywhere).
+fn read_in_place(path: &Path) -> Option<String> {
+    crate::nofollow::read_to_string(path.parent()?, path.file_name()?).ok()
+}
+
 fn package_json_name(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = read_in_place(path)?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
     value
         .get("name")

@@ -1,6 +1,7 @@
 //! The ignore layers, in order: `.gitignore` (with `.git/info/exclude`, when `ignore.use_gitignore`),
 //! `.lexignore` (gitignore syntax, Lexibrarian-only), `ignore.additional_patterns` from the config, and a
-//! fixed secrets denylist that keeps credentials out of design files and LLM prompts.
+//! fixed secrets denylist ([`SECRETS_DENYLIST`]) that keeps credential files out of design files,
+//! indexes and LLM prompts.
 //!
 //! `.git/` and `.lexibrary/` are never part of the source tree. Ignored directories are pruned, never
 //! descended into: a 20,000-file `target/` costs nothing.
@@ -14,19 +15,68 @@ use super::config::Config;
 /// Lexibrarian's own ignore file name, at the project root (and, like `.gitignore`, in any directory).
 pub const LEXIGNORE_FILE: &str = ".lexignore";
 
-/// Patterns that are always ignored because such files usually hold secrets.
+/// Patterns that are always ignored because such files usually hold secrets (gitignore syntax; a
+/// pattern without a `/` matches at any depth). Whatever its name, a file whose *content* holds a
+/// private key or a high-confidence credential is secret too (`project::walk::sniff`).
 pub const SECRETS_DENYLIST: &[&str] = &[
+    // Environment files and generic key material.
     ".env*",
     "*.pem",
     "*.key",
+    "*.p8",
+    "*.ppk",
+    // SSH private keys (every `id_*` key type; the public `.pub` halves are not secret).
     "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    "id_xmss*",
+    "!id_*.pub",
+    "ssh_host_*_key",
+    ".ssh/",
+    // Key stores and password databases.
+    "*.p12",
+    "*.pfx",
+    "*.pkcs12",
+    "*.jks",
+    "*.keystore",
+    "*.bks",
+    "*.kdbx",
+    "secring.*",
+    // Cloud and cluster credentials.
     ".aws/",
+    ".azure/",
+    "**/.config/gcloud/",
+    "credentials.json",
+    "application_default_credentials.json",
+    "*service-account*.json",
+    "*service_account*.json",
+    "client_secret*.json",
+    "kubeconfig",
+    "kubeconfig.yaml",
+    "kubeconfig.yml",
+    "*.kubeconfig",
+    "**/.kube/config",
+    // Infrastructure state and variables (state files hold every secret the resources have).
+    "*.tfvars",
+    "*.tfvars.json",
+    "*.tfstate*",
+    ".terraformrc",
+    "terraform.rc",
+    ".vault-token",
+    // Registry and tool credentials.
+    ".git-credentials",
+    "**/.docker/config.json",
+    ".dockercfg",
     ".npmrc",
     ".pypirc",
-    "*.tfvars",
-    "*.tfstate",
-    "credentials.json",
+    "**/.gem/credentials",
+    "**/.cargo/credentials",
+    "**/.cargo/credentials.toml",
     ".netrc",
+    "_netrc",
+    ".pgpass",
+    ".htpasswd",
 ];
 
 /// Top-level directories that are never part of the source tree.
@@ -75,5 +125,56 @@ impl ExtraIgnores {
                 .matcher
                 .matched_path_or_any_parents(rel, is_dir)
                 .is_ignore()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_files_are_denied_and_their_public_halves_and_lookalikes_are_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (extra, warnings) = ExtraIgnores::new(dir.path(), &Config::default());
+        assert!(warnings.is_empty(), "{warnings:?}");
+        for secret in [
+            "id_rsa",
+            "deploy/id_ed25519",
+            "keys/id_ecdsa",
+            "id_dsa",
+            "id_ed25519_sk",
+            "ops/prod.kubeconfig",
+            "kubeconfig",
+            "home/.kube/config",
+            "gcp/my-service-account-key.json",
+            "client_secret_123.apps.json",
+            "certs/client.p12",
+            "certs/client.pfx",
+            "android/release.jks",
+            "android/release.keystore",
+            "infra/terraform.tfstate",
+            "infra/terraform.tfstate.backup",
+            "infra/prod.tfvars",
+            ".git-credentials",
+            "ci/.docker/config.json",
+            ".ssh/authorized_keys",
+            "etc/ssh/ssh_host_ed25519_key",
+        ] {
+            assert!(extra.is_ignored(secret, false), "{secret} should be denied");
+        }
+        for fine in [
+            "id_ed25519.pub",
+            "deploy/id_rsa.pub",
+            "src/id_generator.rs",
+            "src/kubeconfig.go",
+            "docs/service-accounts.md",
+            "config.json",
+            "etc/ssh/ssh_host_ed25519_key.pub",
+        ] {
+            assert!(
+                !extra.is_ignored(fine, false),
+                "{fine} should be documented"
+            );
+        }
     }
 }

@@ -2,6 +2,15 @@
 //!
 //! `src/a.rs` is documented by `.lexibrary/src/a.rs.md`; directory `src/` by `.lexibrary/src/.aindex`;
 //! the project root by `.lexibrary/.aindex`. An agent can predict every path without searching.
+//!
+//! One exception keeps every legal source name documentable: a source file name of 253–255 bytes
+//! would give a design file name longer than filesystems allow ([`NAME_MAX`]). Such a design file is
+//! named `<the name's first 235 bytes or fewer, cut at a character boundary>~<the first 16 hex
+//! digits of the SHA-256 of the whole name>.md` ([`design_name`]) — stable, at most 255 bytes, and
+//! found again from the source directory's listing or the footer's `source:` ([`resolve_source`]).
+
+use std::borrow::Cow;
+use std::path::Path;
 
 use super::LIBRARY_DIR;
 
@@ -22,9 +31,95 @@ pub const RESERVED_TOP_LEVEL: &[&str] = &[
     super::CACHE_DIR,
 ];
 
-/// `src/a.rs` → `.lexibrary/src/a.rs.md`.
+/// The longest file name (one path component, in bytes) the filesystems we run on allow.
+pub const NAME_MAX: usize = 255;
+/// Separates a shortened design file name's prefix from its hash.
+const SHORTENED_MARK: char = '~';
+/// Hex digits of the name's SHA-256 in a shortened design file name.
+const SHORTENED_HASH_LEN: usize = 16;
+
+/// `src/a.rs` → `.lexibrary/src/a.rs.md` (with the file name shortened when it would be too long:
+/// see [`design_name`]).
 pub fn design_path(source: &str) -> String {
-    format!("{LIBRARY_DIR}/{source}{DESIGN_SUFFIX}")
+    let (dir, name) = match source.rsplit_once('/') {
+        Some((dir, name)) => (Some(dir), name),
+        None => (None, source),
+    };
+    match dir {
+        Some(dir) => format!("{LIBRARY_DIR}/{dir}/{}", design_name(name)),
+        None => format!("{LIBRARY_DIR}/{}", design_name(name)),
+    }
+}
+
+/// The design file name of source file name `name`: `<name>.md`, or when that is longer than
+/// [`NAME_MAX`] bytes, `<prefix>~<16 hex digits of sha256(name)>.md` in at most [`NAME_MAX`] bytes.
+pub fn design_name(name: &str) -> Cow<'_, str> {
+    if name.len() + DESIGN_SUFFIX.len() <= NAME_MAX {
+        return Cow::Owned(format!("{name}{DESIGN_SUFFIX}"));
+    }
+    let room = NAME_MAX - DESIGN_SUFFIX.len() - SHORTENED_MARK.len_utf8() - SHORTENED_HASH_LEN;
+    let mut cut = room;
+    while !name.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let hash = crate::hash::sha256_hex(name.as_bytes());
+    Cow::Owned(format!(
+        "{}{SHORTENED_MARK}{}{DESIGN_SUFFIX}",
+        &name[..cut],
+        &hash[..SHORTENED_HASH_LEN]
+    ))
+}
+
+/// Whether design file name `name` has the shortened form (it may still be the plain design file
+/// name of a source whose name happens to end that way: [`resolve_source`] tells).
+pub fn is_shortened(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(DESIGN_SUFFIX) else {
+        return false;
+    };
+    let Some((_, hash)) = stem.rsplit_once(SHORTENED_MARK) else {
+        return false;
+    };
+    name.len() > NAME_MAX - 4
+        && hash.len() == SHORTENED_HASH_LEN
+        && hash
+            .bytes()
+            .all(|byte| matches!(byte, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// The source a design file documents (`.lexibrary/<dir>/<name>`, project-relative), looking at the
+/// project at `root` when the name is shortened: the file of the source directory whose design
+/// name it is, else the `source:` its footer records (when that maps back to this design file),
+/// else the name read plainly. `None` for anything that is not a design file path.
+pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
+    let plain = source_for_design(design)?;
+    let name = design.rsplit('/').next().unwrap_or(design);
+    if !is_shortened(name) {
+        return Some(plain.to_string());
+    }
+    let dir = super::paths::parent_rel(plain);
+    let listed = std::fs::read_dir(super::paths::join_rel(root, dir))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .find(|source_name| design_name(source_name) == name);
+    if let Some(source_name) = listed {
+        return Some(super::paths::join_child(dir, &source_name));
+    }
+    let from_footer = crate::nofollow::read_to_string(root, design)
+        .ok()
+        .and_then(|text| footer_source(&text))
+        .filter(|source| design_path(source) == design);
+    Some(from_footer.unwrap_or_else(|| plain.to_string()))
+}
+
+/// The `source:` line of a design file's footer, read without parsing the rest.
+fn footer_source(text: &str) -> Option<String> {
+    let footer = &text[text.rfind("<!-- lexibrarian:meta")?..];
+    footer
+        .lines()
+        .find_map(|line| line.strip_prefix("source: "))
+        .map(|source| source.trim().to_string())
 }
 
 /// `src` → `.lexibrary/src/.aindex`; `""` → `.lexibrary/.aindex`.
@@ -85,6 +180,64 @@ mod tests {
     fn aindex_paths() {
         assert_eq!(aindex_path(""), ".lexibrary/.aindex");
         assert_eq!(aindex_path("src/auth"), ".lexibrary/src/auth/.aindex");
+    }
+
+    #[test]
+    fn names_too_long_for_a_design_file_are_shortened_stably() {
+        let long = format!("{}.rs", "a".repeat(252));
+        assert_eq!(long.len(), 255);
+        let name = design_name(&long);
+        assert!(name.len() <= NAME_MAX, "{}", name.len());
+        assert!(
+            name.starts_with(&"a".repeat(235)) && name.ends_with(".md"),
+            "{name}"
+        );
+        assert!(is_shortened(&name));
+        assert_eq!(name, design_name(&long), "stable");
+        assert_ne!(name, design_name(&format!("{}.py", "a".repeat(252))));
+        // A name that just fits is not shortened; one byte more is.
+        let fits = "b".repeat(NAME_MAX - 3);
+        assert_eq!(design_name(&fits), format!("{fits}.md"));
+        assert!(!is_shortened(&design_name(&fits)));
+        assert!(is_shortened(&design_name(&format!("{fits}b"))));
+        // Multi-byte characters are never cut in two.
+        let wide = "é".repeat(127);
+        let shortened = design_name(&wide);
+        assert!(shortened.len() <= NAME_MAX && is_shortened(&shortened));
+        assert_eq!(
+            design_path(&format!("src/{long}")),
+            format!(".lexibrary/src/{name}")
+        );
+    }
+
+    #[test]
+    fn shortened_design_names_resolve_to_their_sources() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let long = format!("{}.rs", "x".repeat(252));
+        std::fs::create_dir_all(dir.path().join("src")).expect("mkdir");
+        std::fs::write(dir.path().join("src").join(&long), "").expect("write");
+        let design = design_path(&format!("src/{long}"));
+        assert_eq!(
+            resolve_source(dir.path(), &design).as_deref(),
+            Some(format!("src/{long}").as_str())
+        );
+        // The source is gone: the footer says what it was.
+        std::fs::remove_file(dir.path().join("src").join(&long)).expect("rm");
+        let design_abs = dir.path().join(&design);
+        std::fs::create_dir_all(design_abs.parent().expect("parent")).expect("mkdir");
+        std::fs::write(
+            &design_abs,
+            format!("# x\n\n<!-- lexibrarian:meta\nsource: src/{long}\nsource_hash: 1\n-->\n"),
+        )
+        .expect("write");
+        assert_eq!(
+            resolve_source(dir.path(), &design).as_deref(),
+            Some(format!("src/{long}").as_str())
+        );
+        assert_eq!(
+            resolve_source(dir.path(), ".lexibrary/src/a.rs.md").as_deref(),
+            Some("src/a.rs")
+        );
     }
 
     #[test]

@@ -16,10 +16,14 @@ use std::path::{Path, PathBuf};
 
 pub use config::{Config, ConfigError};
 
+use crate::{atomic, nofollow};
+
 /// The name of the library directory at the project root.
 pub const LIBRARY_DIR: &str = ".lexibrary";
 /// The project config file inside [`LIBRARY_DIR`].
 pub const CONFIG_FILE: &str = "config.yaml";
+/// The bootloader file inside [`LIBRARY_DIR`].
+pub const START_HERE_FILE: &str = "START_HERE.md";
 /// Gitignored scratch space inside [`LIBRARY_DIR`]: locks and derived caches, never reviewed.
 pub const CACHE_DIR: &str = ".cache";
 
@@ -38,6 +42,21 @@ pub enum ProjectError {
         .start.display()
     )]
     NotAProject { start: PathBuf },
+    /// `.lexibrary/` or its `.cache/` is a symlink: every write would go through it.
+    #[error(transparent)]
+    Refused(#[from] std::io::Error),
+    #[error(
+        "{} is inside the git directory {} — Lexibrarian works in a repository's working tree, never in its `.git/`\n  hint: cd to the project (the directory that holds `.git/`) and run it there",
+        .start.display(), .git_dir.display()
+    )]
+    InsideGitDir { start: PathBuf, git_dir: PathBuf },
+    #[error(
+        "{} is a bare git repository (it has no working tree to document){}\n  hint: run Lexibrarian in a clone with a checkout (`git clone {} <dir>`), or in a worktree of it",
+        .git_dir.display(),
+        if .start == .git_dir { String::new() } else { format!("; {} is inside it", .start.display()) },
+        .git_dir.display()
+    )]
+    BareRepository { start: PathBuf, git_dir: PathBuf },
     #[error(transparent)]
     Config(#[from] ConfigError),
 }
@@ -45,15 +64,26 @@ pub enum ProjectError {
 impl Project {
     /// Walk up from `start` to the nearest directory holding `.lexibrary/`, then load its config.
     pub fn discover(start: &Path) -> Result<Project, ProjectError> {
+        refuse_git_dir(start)?;
         let root = find_root(start).ok_or_else(|| ProjectError::NotAProject {
             start: start.to_path_buf(),
         })?;
         Project::open(root)
     }
 
-    /// Open the project rooted at `root` (which must hold `.lexibrary/`).
+    /// Open the project rooted at `root` (which must hold `.lexibrary/`). The config is read
+    /// without following symlinks (a symlinked `.lexibrary/` is refused with it), and a symlinked
+    /// `.lexibrary/.cache/` (where locks and caches are written) is refused too.
     pub fn open(root: PathBuf) -> Result<Project, ProjectError> {
-        let config = config::load(&root.join(LIBRARY_DIR).join(CONFIG_FILE))?;
+        let config = config::load_project(&root)?;
+        let cache = format!("{LIBRARY_DIR}/{CACHE_DIR}");
+        if nofollow::is_symlink(&root, &cache) {
+            // Let the reader word it, naming the link and its target.
+            let err = nofollow::open(&root, format!("{cache}/x"))
+                .err()
+                .unwrap_or_else(|| std::io::Error::other(format!("{cache} is a symbolic link")));
+            return Err(ProjectError::Refused(err));
+        }
         Ok(Project { root, config })
     }
 
@@ -66,6 +96,70 @@ impl Project {
     pub fn abs(&self, rel: &str) -> PathBuf {
         paths::join_rel(&self.root, rel)
     }
+
+    /// The bytes of project-relative `rel`, following no symlink below the root (a symlink is
+    /// refused with an error naming it: see [`crate::nofollow`]).
+    pub fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
+        nofollow::read(&self.root, rel)
+    }
+
+    /// The text of project-relative `rel`, following no symlink below the root.
+    pub fn read_to_string(&self, rel: &str) -> std::io::Result<String> {
+        nofollow::read_to_string(&self.root, rel)
+    }
+
+    /// Write project-relative `rel` atomically, following no symlink below the root (and never
+    /// replacing one): see [`crate::atomic`].
+    pub fn write(&self, rel: &str, contents: &[u8]) -> std::io::Result<()> {
+        atomic::write_under(&self.root, rel, contents)
+    }
+
+    /// [`Project::write`] unless `rel` already holds exactly `contents`. Returns whether it wrote.
+    pub fn write_if_changed(&self, rel: &str, contents: &[u8]) -> std::io::Result<bool> {
+        atomic::write_under_if_changed(&self.root, rel, contents)
+    }
+
+    /// Remove project-relative file `rel` (a symlink there is removed itself, never followed).
+    pub fn remove_file(&self, rel: &str) -> std::io::Result<()> {
+        nofollow::remove_file(&self.root, rel)
+    }
+}
+
+/// `.lexibrary/<rel>`: a library-relative path as a project-relative one.
+pub fn in_library(rel: &str) -> String {
+    format!("{LIBRARY_DIR}/{rel}")
+}
+
+/// Refuse to work in a git directory: `start` inside a `.git/` directory, or a bare repository
+/// (or inside one). Walking up from `start`, the first directory that holds a `.git` entry is a
+/// working tree and ends the search (a worktree of a bare repository may sit inside it).
+pub fn refuse_git_dir(start: &Path) -> Result<(), ProjectError> {
+    for dir in start.ancestors() {
+        if dir.file_name().is_some_and(|name| name == ".git") {
+            return Err(ProjectError::InsideGitDir {
+                start: start.to_path_buf(),
+                git_dir: dir.to_path_buf(),
+            });
+        }
+        if dir.join(".git").symlink_metadata().is_ok() {
+            return Ok(());
+        }
+        if is_git_dir(dir) {
+            return Err(ProjectError::BareRepository {
+                start: start.to_path_buf(),
+                git_dir: dir.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether `dir` is a git directory: `HEAD` and `config` files, `objects/` and `refs/` directories.
+fn is_git_dir(dir: &Path) -> bool {
+    dir.join("HEAD").is_file()
+        && dir.join("config").is_file()
+        && dir.join("objects").is_dir()
+        && dir.join("refs").is_dir()
 }
 
 /// The nearest ancestor of `start` (inclusive) that holds a `.lexibrary/` directory.

@@ -125,6 +125,15 @@ pub fn parent_rel(rel: &str) -> &str {
     rel.rfind('/').map_or("", |cut| &rel[..cut])
 }
 
+/// `name` inside project-relative directory `dir` (`""` for the root).
+pub fn join_child(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
 /// Every ancestor directory of a project-relative path, from the root (`""`) down to its parent.
 pub fn ancestors_rel(rel: &str) -> Vec<&str> {
     let mut out = vec![""];

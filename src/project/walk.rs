@@ -2,7 +2,9 @@
 //!
 //! The walk never follows symlinks (so a symlink loop cannot trap it) and prunes ignored directories
 //! before descending. Entries it cannot read become warnings, never errors: one unreadable directory
-//! must not stop a run over twenty thousand files.
+//! must not stop a run over twenty thousand files. A `.lexignore` that is a symlink is never read
+//! through: its directory is not walked and the walk reports it in [`Walk::refused`], which the
+//! update turns into an error before it writes anything.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -38,10 +40,49 @@ pub struct Entry {
 pub struct Walk {
     pub entries: Vec<Entry>,
     pub warnings: Vec<String>,
+    /// `.lexignore` files that are symlinks (project-relative): never read, their directories not
+    /// walked. Not empty means the walk is incomplete.
+    pub refused: Vec<String>,
+}
+
+/// Symlinked `.lexignore` files met by a walk's filter, shared between its threads.
+type Refusals = Arc<Mutex<Vec<String>>>;
+
+/// Whether directory `dir` holds a `.lexignore` that is a symlink (which the walker would read
+/// through): if so it is recorded in `refusals`.
+fn lexignore_is_symlink(dir: &Path, rel: &str, refusals: &Refusals) -> bool {
+    let linked = dir
+        .join(LEXIGNORE_FILE)
+        .symlink_metadata()
+        .is_ok_and(|meta| meta.file_type().is_symlink());
+    if linked {
+        let shown = if rel.is_empty() {
+            LEXIGNORE_FILE.to_string()
+        } else {
+            format!("{rel}/{LEXIGNORE_FILE}")
+        };
+        if let Ok(mut refused) = refusals.lock() {
+            refused.push(shown);
+        }
+    }
+    linked
+}
+
+/// The message for symlinked `.lexignore` files, for callers that must stop.
+pub fn refusal_message(refused: &[String]) -> String {
+    format!(
+        "{} is a symbolic link; Lexibrarian never reads an ignore file through a link (it could point out of the repository) — replace it with a regular file",
+        refused.join(", ")
+    )
 }
 
 /// Build the walker shared by every traversal so that all of them agree on what is ignored.
-fn builder(root: &Path, config: &Config, extra: Arc<ExtraIgnores>) -> WalkBuilder {
+fn builder(
+    root: &Path,
+    config: &Config,
+    extra: Arc<ExtraIgnores>,
+    refusals: Refusals,
+) -> WalkBuilder {
     let mut builder = WalkBuilder::new(root);
     builder
         .hidden(false)
@@ -61,7 +102,10 @@ fn builder(root: &Path, config: &Config, extra: Arc<ExtraIgnores>) -> WalkBuilde
         match to_rel_string(rel) {
             Some(rel) => {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                !extra.is_ignored(&rel, is_dir)
+                if extra.is_ignored(&rel, is_dir) {
+                    return false;
+                }
+                !(is_dir && lexignore_is_symlink(entry.path(), &rel, &refusals))
             }
             // Non-UTF-8 names are reported by the visitor, not silently dropped here.
             None => true,
@@ -73,8 +117,12 @@ fn builder(root: &Path, config: &Config, extra: Arc<ExtraIgnores>) -> WalkBuilde
 /// Walk the whole project (in parallel) and return every kept file and directory, sorted by path.
 pub fn walk_project(root: &Path, config: &Config) -> Walk {
     let (extra, mut warnings) = ExtraIgnores::new(root, config);
+    let refusals = Refusals::default();
+    if lexignore_is_symlink(root, "", &refusals) {
+        return refused_walk(refusals, warnings);
+    }
     let collected = Arc::new(Mutex::new(Walk::default()));
-    let walker = builder(root, config, Arc::new(extra)).build_parallel();
+    let walker = builder(root, config, Arc::new(extra), Arc::clone(&refusals)).build_parallel();
     walker.run(|| {
         let collected = Arc::clone(&collected);
         let root = root.to_path_buf();
@@ -97,6 +145,7 @@ pub fn walk_project(root: &Path, config: &Config) -> Walk {
             .map(|walk| Walk {
                 entries: walk.entries.clone(),
                 warnings: walk.warnings.clone(),
+                refused: Vec::new(),
             })
             .unwrap_or_default(),
     };
@@ -104,16 +153,41 @@ pub fn walk_project(root: &Path, config: &Config) -> Walk {
     walk.warnings = warnings;
     walk.warnings.sort();
     walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walk.refused = take_refusals(&refusals);
     walk
+}
+
+/// A walk that stopped before it began: the root's `.lexignore` is a symlink.
+fn refused_walk(refusals: Refusals, warnings: Vec<String>) -> Walk {
+    Walk {
+        entries: Vec::new(),
+        warnings,
+        refused: take_refusals(&refusals),
+    }
+}
+
+fn take_refusals(refusals: &Refusals) -> Vec<String> {
+    let mut refused = refusals
+        .lock()
+        .map(|mut refused| std::mem::take(&mut *refused))
+        .unwrap_or_default();
+    refused.sort();
+    refused.dedup();
+    refused
 }
 
 /// The immediate children of project-relative directory `dir`, through the same ignore layers as a
 /// full walk (ancestor `.gitignore`/`.lexignore` files apply), without walking anything else.
 pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
     let (extra, warnings) = ExtraIgnores::new(root, config);
-    let mut builder = builder(root, config, Arc::new(extra.clone()));
+    let refusals = Refusals::default();
+    if lexignore_is_symlink(root, "", &refusals) {
+        return refused_walk(refusals, warnings);
+    }
+    let mut builder = builder(root, config, Arc::new(extra.clone()), Arc::clone(&refusals));
     let target = dir.to_string();
     let root_owned = root.to_path_buf();
+    let filter_refusals = Arc::clone(&refusals);
     builder.filter_entry(move |entry| {
         let Some(rel) = entry
             .path()
@@ -130,11 +204,13 @@ pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
         // Keep the chain of ancestors leading to the target, the target, and its direct children.
         let on_the_way = rel.is_empty() || target == rel || target.starts_with(&format!("{rel}/"));
         let parent = rel.rfind('/').map_or("", |cut| &rel[..cut]);
-        on_the_way || parent == target
+        (on_the_way || parent == target)
+            && !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals))
     });
     let mut walk = Walk {
         entries: Vec::new(),
         warnings,
+        refused: Vec::new(),
     };
     for result in builder.build() {
         match visit(root, result) {
@@ -149,6 +225,7 @@ pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
         }
     }
     walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    walk.refused = take_refusals(&refusals);
     walk
 }
 
@@ -219,44 +296,79 @@ fn visit(root: &Path, result: Result<ignore::DirEntry, ignore::Error>) -> Visit 
 pub enum FileClass {
     /// A text file small enough to document.
     Text,
-    /// Binary by extension or by content (a NUL byte in the first 8 KiB).
+    /// Binary by extension or by content (see [`sniff`]).
     Binary,
     /// Larger than `crawl.max_file_size_kb`.
     TooLarge,
+    /// Text holding a private key or a high-confidence credential ([`crate::secrets`]): listed in
+    /// its `.aindex` as secret, never documented, never sent to a model.
+    Secret,
 }
 
-/// Classify a file by extension, size and (only when needed) its first 8 KiB.
-pub fn classify(path: &Path, size: u64, config: &Config) -> std::io::Result<FileClass> {
-    if has_binary_extension(path, config) {
+/// Classify project file `rel` by extension, size and (only when needed) its content, read without
+/// following symlinks.
+pub fn classify(project: &super::Project, rel: &str, size: u64) -> std::io::Result<FileClass> {
+    let config = &project.config;
+    if has_binary_extension(Path::new(rel), config) {
         return Ok(FileClass::Binary);
     }
-    if size > config.crawl.max_file_size_kb.saturating_mul(1024) {
+    let limit = config.crawl.max_file_size_kb.saturating_mul(1024);
+    if size > limit {
         return Ok(FileClass::TooLarge);
     }
     use std::io::Read;
-    let mut head = [0u8; SNIFF_BYTES];
-    let mut file = std::fs::File::open(path)?;
-    let mut filled = 0;
-    while filled < head.len() {
-        let read = file.read(&mut head[filled..])?;
-        if read == 0 {
-            break;
-        }
-        filled += read;
-    }
-    Ok(sniff(&head[..filled]))
+    let mut bytes = Vec::new();
+    crate::nofollow::open(&project.root, rel)?
+        .take(limit)
+        .read_to_end(&mut bytes)?;
+    Ok(sniff(&bytes))
 }
 
-/// How many leading bytes [`sniff`] looks at.
+/// How many leading bytes [`sniff`] looks at to tell binary from text.
 pub const SNIFF_BYTES: usize = 8192;
 
-/// The one binary sniffer: text unless the first [`SNIFF_BYTES`] bytes hold a NUL.
+/// The one content sniffer. Binary when the first [`SNIFF_BYTES`] bytes hold a NUL, or do not read
+/// as text: valid UTF-8 with few control characters, or (a legacy 8-bit encoding) mostly printable
+/// ASCII. Text that holds secret material ([`crate::secrets::secret_material`], over all of `bytes`)
+/// is [`FileClass::Secret`]. Costs one pass over the head and one regex pass over the file.
 pub fn sniff(bytes: &[u8]) -> FileClass {
-    if bytes[..bytes.len().min(SNIFF_BYTES)].contains(&0) {
-        FileClass::Binary
-    } else {
-        FileClass::Text
+    if !looks_like_text(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
+        return FileClass::Binary;
     }
+    if crate::secrets::secret_material(bytes).is_some() {
+        return FileClass::Secret;
+    }
+    FileClass::Text
+}
+
+/// Whether `head` reads as text: no NUL, and either valid UTF-8 (a sequence cut off by the end of
+/// the head is fine) with under 10% control characters, or at least 70% printable ASCII with under
+/// 5% control characters. Random bytes without a NUL fail both (about 37% printable ASCII, and
+/// almost never valid UTF-8 over more than a few bytes).
+fn looks_like_text(head: &[u8]) -> bool {
+    if head.contains(&0) {
+        return false;
+    }
+    if head.is_empty() {
+        return true;
+    }
+    let is_control = |byte: &u8| {
+        (*byte < 0x20 && !matches!(byte, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b)) || *byte == 0x7f
+    };
+    let controls = head.iter().filter(|byte| is_control(byte)).count();
+    let valid_utf8 = match std::str::from_utf8(head) {
+        Ok(_) => true,
+        // Only an incomplete sequence at the very end (the head cut a character in two).
+        Err(err) => err.error_len().is_none() && head.len() - err.valid_up_to() < 4,
+    };
+    if valid_utf8 {
+        return controls * 10 < head.len();
+    }
+    let printable = head
+        .iter()
+        .filter(|byte| (0x20..0x7f).contains(*byte) || matches!(byte, b'\t' | b'\n' | b'\r'))
+        .count();
+    printable * 10 >= head.len() * 7 && controls * 20 < head.len()
 }
 
 /// Whether the extension alone marks the file as binary.
@@ -374,25 +486,50 @@ mod tests {
 
     #[test]
     fn content_sniffing_finds_binaries_without_a_telltale_extension() {
+        // Bytes as a compressed or encrypted file has them: every value but NUL, shuffled.
+        let random: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .map(|byte| byte.max(1))
+            .collect();
+        let key = crate::secrets::samples::private_key();
         let dir = tree(&[
             ("blob", b"abc\0def"),
             ("text", b"plain"),
             ("x.png", b"plain"),
+            ("random", &random[..]),
+            (
+                "latin1",
+                b"caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade\n",
+            ),
+            ("key", key.as_bytes()),
         ]);
-        let config = Config::default();
-        let class = |name: &str| classify(&dir.path().join(name), 5, &config).expect("classify");
+        let project = super::super::Project {
+            root: dir.path().to_path_buf(),
+            config: Config::default(),
+        };
+        let class = |name: &str| classify(&project, name, 5).expect("classify");
         assert_eq!(class("blob"), FileClass::Binary);
+        assert_eq!(class("random"), FileClass::Binary, "no NUL, not text");
+        assert_eq!(
+            class("latin1"),
+            FileClass::Text,
+            "a legacy encoding is text"
+        );
+        assert_eq!(class("key"), FileClass::Secret);
         assert_eq!(class("text"), FileClass::Text);
         assert_eq!(class("x.png"), FileClass::Binary);
-        let small = Config {
-            crawl: crate::project::config::CrawlConfig {
-                max_file_size_kb: 0,
-                ..Config::default().crawl
+        let small = super::super::Project {
+            config: Config {
+                crawl: crate::project::config::CrawlConfig {
+                    max_file_size_kb: 0,
+                    ..Config::default().crawl
+                },
+                ..Config::default()
             },
-            ..Config::default()
+            ..project
         };
         assert_eq!(
-            classify(&dir.path().join("text"), 5, &small).expect("classify"),
+            classify(&small, "text", 5).expect("classify"),
             FileClass::TooLarge
         );
     }

@@ -16,7 +16,7 @@ use crate::atomic;
 use crate::project::walk::FileClass;
 use crate::tsv::{push_escaped, unescape};
 
-const HEADER: &str = "lexibrarian-cache v2";
+const HEADER: &str = "lexibrarian-cache v3";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -53,7 +53,7 @@ impl Stat {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Entry {
     pub stat: Stat,
-    /// Text, binary or too large: only text files in scope are documented.
+    /// Text, binary, too large or secret: only text files in scope are documented.
     pub class: FileClass,
     pub source_hash: String,
     /// For code files.
@@ -159,6 +159,7 @@ impl Cache {
                 FileClass::Text => "\tt\t",
                 FileClass::Binary => "\tb\t",
                 FileClass::TooLarge => "\tl\t",
+                FileClass::Secret => "\ts\t",
             });
             let _ = write!(out, "{}\t{}\t", entry.stat.size, entry.stat.mtime_ns);
             out.push_str(&entry.source_hash);
@@ -208,6 +209,7 @@ fn parse(text: &str) -> Option<Cache> {
             "t" => FileClass::Text,
             "b" => FileClass::Binary,
             "l" => FileClass::TooLarge,
+            "s" => FileClass::Secret,
             _ => return None,
         };
         let fields: Vec<&str> = std::iter::once(fields[0])
@@ -327,7 +329,7 @@ mod tests {
         let (missing, warning) = Cache::load(&dir.path().join("nope"));
         assert!(missing.entries.is_empty() && warning.is_none());
         let path = dir.path().join("cache");
-        std::fs::write(&path, "lexibrarian-cache v2\t0\nonly\tthree\tfields\n").expect("write");
+        std::fs::write(&path, "lexibrarian-cache v3\t0\nonly\tthree\tfields\n").expect("write");
         let (corrupt, warning) = Cache::load(&path);
         assert!(corrupt.entries.is_empty());
         assert!(warning.is_some_and(|w| w.contains("rebuilding")));

@@ -73,7 +73,8 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
 /// The billboard of `dir`'s `.aindex` on disk, or `Directory` when it has none (or it cannot be read).
 pub fn existing_billboard(project: &Project, dir: &str) -> String {
     let rel = aindex_path(dir);
-    std::fs::read_to_string(project.abs(&rel))
+    project
+        .read_to_string(&rel)
         .ok()
         .and_then(|text| AIndex::parse(&rel, dir, &text).ok())
         .map(|index| index.billboard().to_string())
@@ -93,7 +94,7 @@ pub fn billboard_summary(billboard: &str) -> String {
 /// A file's row description: its design file's description, else the structural fallback.
 fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
     let design_rel = design_path(rel);
-    match std::fs::read_to_string(project.abs(&design_rel)) {
+    match project.read_to_string(&design_rel) {
         Ok(text) => {
             if let Ok(design) = DesignFile::parse(&design_rel, &text) {
                 let description = design.frontmatter.description.trim();
@@ -108,17 +109,23 @@ fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, S
     structural_description(project, rel, size)
 }
 
+/// The Child Map description of a file that holds secret material: it says so, and nothing else.
+pub const SECRET_DESCRIPTION: &str =
+    "Secret: holds a private key or credential (never documented or sent to a model)";
+
 /// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
 pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
-    let abs = project.abs(rel);
-    let class = walk::classify(&abs, size, &project.config)
-        .map_err(|err| format!("cannot read {rel}: {err}"))?;
+    let class =
+        walk::classify(project, rel, size).map_err(|err| format!("cannot read {rel}: {err}"))?;
     let kind = crate::source::kind_name(rel);
     Ok(match class {
         FileClass::Binary => format!("Binary file ({})", human_size(size)),
         FileClass::TooLarge => format!("{kind} ({}, too large to document)", human_size(size)),
+        FileClass::Secret => SECRET_DESCRIPTION.to_string(),
         FileClass::Text => {
-            let bytes = std::fs::read(&abs).map_err(|err| format!("cannot read {rel}: {err}"))?;
+            let bytes = project
+                .read(rel)
+                .map_err(|err| format!("cannot read {rel}: {err}"))?;
             let lines = bytecount_lines(&bytes);
             let unit = if lines == 1 { "line" } else { "lines" };
             format!("{kind} ({lines} {unit})")

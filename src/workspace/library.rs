@@ -12,8 +12,10 @@ use rayon::prelude::*;
 use super::cache::Stat;
 use crate::library::concept::CONCEPTS_DIR;
 use crate::library::stack::STACK_DIR;
-use crate::project::mirror::{AINDEX_FILE, DESIGN_SUFFIX, IWH_FILE, RESERVED_TOP_LEVEL};
-use crate::project::{CACHE_DIR, CONFIG_FILE};
+use crate::project::mirror::{
+    is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, IWH_FILE, RESERVED_TOP_LEVEL,
+};
+use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
 
 /// What a file under `.lexibrary/` is, from where it sits and its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,7 +157,7 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
         } else if file_type.is_file() {
             if let Ok(meta) = entry.metadata() {
                 listing.files.push(Entry {
-                    kind: classify(&child),
+                    kind: classify_in(library, &child),
                     rel: child,
                     stat: Stat::from_metadata(&meta),
                 });
@@ -197,7 +199,56 @@ fn depth_first(here: Listing, mut below: Vec<(String, Listing)>) -> Listing {
     out
 }
 
-/// What the file at `rel` (relative to `.lexibrary/`) is.
+/// Remove the temporary files that writers which are gone left in `library`
+/// ([`crate::atomic::is_debris`]: a killed `lexictl update`, a killed `lexi` write), its `.cache/`
+/// included. Returns them, relative to `.lexibrary/`, sorted. Call it under the library lock; a
+/// temporary file whose process still runs is left alone.
+pub fn remove_debris(library: &Path) -> Vec<String> {
+    let mut debris = find_debris(library);
+    debris.retain(|rel| crate::nofollow::remove_file(library, rel).is_ok());
+    debris
+}
+
+/// The temporary files of writers that are gone in `library` (its `.cache/` included), sorted,
+/// relative to `.lexibrary/`: what [`remove_debris`] would remove.
+pub fn find_debris(library: &Path) -> Vec<String> {
+    let mut debris: Vec<String> = walk(library, Part::ALL)
+        .files
+        .into_iter()
+        .filter(|entry| entry.kind == Kind::Other && crate::atomic::is_debris(entry.name()))
+        .map(|entry| entry.rel)
+        .collect();
+    if let Ok(entries) = std::fs::read_dir(library.join(CACHE_DIR)) {
+        debris.extend(
+            entries
+                .flatten()
+                .filter_map(|entry| entry.file_name().into_string().ok())
+                .filter(|name| crate::atomic::is_debris(name))
+                .map(|name| format!("{CACHE_DIR}/{name}")),
+        );
+    }
+    debris.sort();
+    debris
+}
+
+/// What the file at `rel` in `library` is: [`classify`], with a shortened design file name resolved
+/// to its source (`project::mirror::resolve_source`).
+fn classify_in(library: &Path, rel: &str) -> Kind {
+    let kind = classify(rel);
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    match (&kind, library.parent()) {
+        (Kind::Design { .. }, Some(root)) if is_shortened(name) => {
+            match resolve_source(root, &format!("{LIBRARY_DIR}/{rel}")) {
+                Some(source) => Kind::Design { source },
+                None => kind,
+            }
+        }
+        _ => kind,
+    }
+}
+
+/// What the file at `rel` (relative to `.lexibrary/`) is, from its path alone (a shortened design
+/// file name reads as its plain source: the walk resolves those).
 pub fn classify(rel: &str) -> Kind {
     let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
     let top = rel.split('/').next().unwrap_or("");
@@ -314,6 +365,37 @@ mod tests {
         );
         assert_eq!(shallow.dirs, ["src", "src-x"]);
         assert!(shallow.files.iter().all(|e| e.rel != "src/b/c.rs.md"));
+    }
+
+    #[test]
+    fn debris_of_dead_writers_goes_and_live_temp_files_stay() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lib = dir.path();
+        let mut child = std::process::Command::new("true").spawn().expect("spawn");
+        let dead = child.id();
+        child.wait().expect("wait");
+        let live = format!("src/.lexi-tmp-{}-0", std::process::id());
+        for rel in [
+            "src/a.rs.md".to_string(),
+            format!("src/.lexi-tmp-{dead}-3"),
+            format!("{CACHE_DIR}/.lexi-tmp-{dead}-1"),
+            ".lexi-tmp-Ab12Cd".to_string(),
+            live.clone(),
+        ] {
+            let path = lib.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "").expect("write");
+        }
+        let removed = remove_debris(lib);
+        assert_eq!(
+            removed,
+            [
+                ".cache/.lexi-tmp-".to_string() + &format!("{dead}-1"),
+                ".lexi-tmp-Ab12Cd".to_string(),
+                format!("src/.lexi-tmp-{dead}-3"),
+            ]
+        );
+        assert!(lib.join(&live).exists() && lib.join("src/a.rs.md").exists());
     }
 
     #[test]

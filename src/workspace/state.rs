@@ -110,6 +110,11 @@ impl StateDir {
         self.dir.join("update.lock")
     }
 
+    /// Present while an update that writes runs; one left behind means that run was killed.
+    pub fn running_marker_path(&self) -> PathBuf {
+        self.dir.join("update.running")
+    }
+
     /// Where the hook's background worker writes its output.
     pub fn hook_log_path(&self) -> PathBuf {
         self.dir.join("hook.log")

@@ -18,6 +18,7 @@ mod test_lookup;
 mod test_man;
 mod test_notes_sync;
 mod test_review;
+mod test_safety;
 mod test_stack;
 mod test_sweep;
 mod test_update;

@@ -92,6 +92,10 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "## Dependents\n\n- src/parser/mod.rs",
         "## Dependents\n\n(none)",
     );
+    // Library files that are not: a symlink out of the repository, a temp file a killed write left.
+    std::os::unix::fs::symlink("/etc/passwd", p.path(".lexibrary/src/evil.rs.md"))
+        .expect("symlink");
+    p.write(".lexibrary/src/.lexi-tmp-Ab12Cd", "");
     // Sources: one body edit, one interface change, one deleted, one new file nobody indexed.
     edit(&p, "src/parser/mod.rs", "//!", "// a comment\n//!");
     p.write(

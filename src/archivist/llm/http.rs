@@ -4,6 +4,11 @@
 //!
 //! Blocking `ureq` over rustls; the update engine bounds how many of these run at once. A 401 or 403
 //! is [`CallError::Refused`]: the key is wrong for every file, so the caller stops asking.
+//!
+//! This is the model request path's one choke point: every request to every provider is encoded
+//! here, and a request whose bytes hold secret material ([`crate::secrets::secret_material`]: a
+//! private key, a high-confidence token) is never sent, whatever put it there — a source file the
+//! update's sniffer missed, an existing design file, a template.
 
 use std::io::ErrorKind;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -87,6 +92,7 @@ impl Http {
     ) -> Result<serde_json::Value, CallError> {
         let payload = serde_json::to_vec(body)
             .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))?;
+        refuse_secrets(&payload)?;
         let mut attempt = 0;
         loop {
             let (problem, retry_after) = match self.attempt(url, headers, &payload) {
@@ -222,6 +228,17 @@ impl Attempt {
     }
 }
 
+/// The choke point: a request that holds secret material is not sent (its kind is named, never its
+/// value).
+fn refuse_secrets(payload: &[u8]) -> Result<(), CallError> {
+    match crate::secrets::secret_material(payload) {
+        Some(kind) => Err(CallError::Failed(format!(
+            "not sent: the request holds {kind}; Lexibrarian never sends secret material to a model — take it out of the source (or the design file), or list the file in .lexignore"
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `retry-after` as delay-seconds (integer or decimal). An HTTP date is not honoured (backoff instead).
 fn parse_retry_after(value: &str) -> Option<Duration> {
     let seconds: f64 = value.trim().parse().ok()?;
@@ -286,6 +303,24 @@ fn snippet(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn requests_with_secret_material_are_never_sent() {
+        // A server that would accept anything: the request must fail before reaching it.
+        let http = Http::new(Duration::from_secs(1), 0);
+        let body = serde_json::json!({
+            "messages": [{"role": "user", "content": crate::secrets::samples::private_key()}]
+        });
+        let err = http
+            .post_json("http://127.0.0.1:9/v1", &[], &body, None)
+            .expect_err("refused");
+        let message = err.to_string();
+        assert!(
+            message.starts_with("not sent: the request holds a private key block"),
+            "{message}"
+        );
+        assert!(!message.contains("OPENSSH"), "{message}");
+    }
 
     #[test]
     fn retry_after_is_seconds() {

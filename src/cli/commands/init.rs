@@ -13,7 +13,7 @@ use crate::engine::init::{apply, InitPlan, InitReport};
 use crate::project::config::{
     AgentEnvironment, Config, LlmConfig, LlmProvider, ScopeRoots, TokenBudgets,
 };
-use crate::project::{detect, find_root, paths, LIBRARY_DIR};
+use crate::project::{detect, find_root, paths, refuse_git_dir, LIBRARY_DIR};
 
 /// Create the library for this project.
 ///
@@ -44,6 +44,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     if !root.is_dir() {
         bail!("{} is not a directory", root.display());
     }
+    // Never in a bare repository or inside `.git/`: there is no working tree to document.
+    refuse_git_dir(&root)?;
     if let Some(existing) = find_root(&root) {
         if existing == root {
             bail!(
@@ -88,6 +90,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             "created": report.created,
             "modified": report.modified,
             "unchanged": report.unchanged,
+            "skipped": report.skipped,
         }))?,
     }
     Ok(Outcome::Ok)
@@ -134,6 +137,9 @@ fn summary(plan: &InitPlan, report: &InitReport) -> String {
         out.push_str(&format!(
             "  kept      {rel} (already has a Lexibrarian section)\n"
         ));
+    }
+    for reason in &report.skipped {
+        out.push_str(&format!("  skipped   {reason}\n"));
     }
     out.push_str(&format!(
         "\nNext: commit {LIBRARY_DIR}/, .lexignore and .gitignore, and point your agents at {LIBRARY_DIR}/START_HERE.md.\n"

@@ -25,7 +25,8 @@ pub struct Args {
     /// Remove exactly what --hooks added (a hook file is deleted only if nothing else is left in it).
     #[arg(long, conflicts_with = "hooks")]
     pub uninstall_hooks: bool,
-    /// Refresh the Lexibrarian block in the agent rule files (CLAUDE.md, AGENTS.md, .cursor/).
+    /// Refresh the Lexibrarian block in the agent rule files (CLAUDE.md, AGENTS.md, .cursor/), and
+    /// add to .gitignore any line a newer version needs (e.g. `.lexi-tmp-*`, temporary files).
     #[arg(long)]
     pub update: bool,
     /// Print the hook block, to add to a hook file by hand.
@@ -75,6 +76,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             text.push_str("agent rules already current\n");
         }
         report.insert("agent_rules".into(), serde_json::json!(updated));
+        let gitignore = crate::engine::init::refresh_gitignore(&project.root)?;
+        if gitignore {
+            text.push_str("added the missing Lexibrarian lines to .gitignore\n");
+        }
+        report.insert("gitignore".into(), serde_json::json!(gitignore));
     }
     match ctx.format {
         Format::Json => print_json(&report)?,

@@ -109,9 +109,10 @@ const LISTED_ITEMS: usize = 50;
 
 /// The text summary of an update (also what `lexictl sweep` prints after it ran one).
 pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
+    let debris = debris_line(report, options);
     if report.up_to_date {
         return format!(
-            "lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
+            "{debris}lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
             report.mode
         );
     }
@@ -121,7 +122,8 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
     } else {
         LISTED_ITEMS
     };
-    let mut out = counts_line(report, options);
+    let mut out = debris;
+    out.push_str(&counts_line(report, options));
     out.push_str(&items(report, limit));
     out.push_str(&written_line(report, options));
     if let Some(estimate) = &report.llm_estimate {
@@ -135,6 +137,24 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
         });
     }
     out
+}
+
+/// `removed 2 temporary files left by an interrupted write: …` (`would remove` with `--check`;
+/// nothing when there were none).
+fn debris_line(report: &UpdateReport, options: &UpdateOptions) -> String {
+    let verb = if options.writes() {
+        "removed"
+    } else {
+        "would remove"
+    };
+    match report.debris_removed.len() {
+        0 => String::new(),
+        n => format!(
+            "{verb} {n} temporary file{} left by an interrupted write: {}\n",
+            if n == 1 { "" } else { "s" },
+            report.debris_removed.join(", ")
+        ),
+    }
 }
 
 /// `lexictl update (mode): 3 new, 1 content only` — how many files were at each change level.
@@ -255,7 +275,7 @@ fn failure_summary(report: &UpdateReport) -> String {
         out.push_str(&format!("  {}: {}\n", failed.source, failed.reason));
     }
     out.push_str(
-        "hint: the failed files keep their old design files; the next `lexictl update` retries them\n",
+        "hint: everything else was written (indexes and START_HERE.md included); the failed files keep what they had, and the next `lexictl update` retries them once the cause is fixed\n",
     );
     out
 }

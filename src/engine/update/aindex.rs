@@ -13,7 +13,11 @@ pub struct IndexOutcome {
     /// The new text, when it differs from what is on disk.
     pub text: Option<String>,
     pub billboard: String,
+    /// The existing index does not parse: left as it is.
     pub warning: Option<String>,
+    /// The existing index could not be read (permissions, a symlink): left as it is, and the run
+    /// fails.
+    pub error: Option<String>,
 }
 
 /// Compute the `.aindex` of `dir` with the given children. `billboard` supplies a first billboard
@@ -25,15 +29,19 @@ pub fn index_directory(
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
-    let existing = match std::fs::read_to_string(project.abs(&path)) {
+    let existing = match project.read_to_string(&path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => {
             return IndexOutcome {
-                path: path.clone(),
+                error: Some(format!(
+                    "cannot read {path}: {}; left as it is",
+                    crate::nofollow::reason(&path, &err)
+                )),
+                path,
                 text: None,
                 billboard: String::new(),
-                warning: Some(format!("{path}: cannot read ({err}); left as it is")),
+                warning: None,
             }
         }
     };
@@ -49,6 +57,7 @@ pub fn index_directory(
                     text: None,
                     billboard: String::new(),
                     warning: Some(format!("{err}; left as it is")),
+                    error: None,
                 }
             }
         },
@@ -60,6 +69,7 @@ pub fn index_directory(
         text: (existing.as_deref() != Some(rendered.as_str())).then_some(rendered),
         path,
         warning: None,
+        error: None,
     }
 }
 

@@ -100,7 +100,7 @@ fn dependents_action(
     let design_rel = design_path(&scanned.source);
     let current = match scanned.existing() {
         Some(existing) => existing.text.clone(),
-        None => std::fs::read_to_string(project.abs(&design_rel)).ok()?,
+        None => project.read_to_string(&design_rel).ok()?,
     };
     let design = DesignFile::parse(&design_rel, &current).ok()?;
     let unedited = design
@@ -128,7 +128,7 @@ fn dependents_action(
 /// or human wrote); `None` when there is no design file to decide about.
 fn orphan_fate(project: &Project, orphan: &str) -> Option<Orphan> {
     let design_rel = design_path(orphan);
-    let text = std::fs::read_to_string(project.abs(&design_rel)).ok()?;
+    let text = project.read_to_string(&design_rel).ok()?;
     let unedited = text_is_unedited(&design_rel, &text)
         && DesignFile::parse(&design_rel, &text).is_ok_and(|d| !carries_agent_work(&d));
     Some(if unedited {
@@ -160,6 +160,7 @@ impl Decisions {
             report.count(level);
             report.warnings.extend(scanned.warning.clone());
             let action = match level {
+                _ if scanned.error.is_some() => PlanAction::Failed,
                 ChangeLevel::Unchanged => continue,
                 ChangeLevel::AgentUpdated => PlanAction::RefreshFooter,
                 ChangeLevel::Renamed => PlanAction::Move,

@@ -80,6 +80,7 @@ mod tests {
                 description: String::new(),
             },
             warning: None,
+            error: None,
         }
     }
 

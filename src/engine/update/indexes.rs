@@ -1,22 +1,26 @@
 //! Stage 6, **indexes**: the `.aindex` of every directory the plan touched, deepest first so that a
 //! parent's Child Map shows its children's fresh billboards; the indexes of directories that are gone;
 //! and `START_HERE.md` when the top of the tree may have moved (or on every full update).
+//!
+//! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
+//! the report, and the stage goes on with the others: one bad file never costs the rest.
 
 use std::collections::BTreeMap;
 
-use anyhow::Context as _;
+use rustix::fs::FileType;
 
 use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
 use super::plan::Plan;
-use super::report::{Mode, UpdateReport};
+use super::report::{FailedFile, Mode, UpdateReport};
 use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
 use super::UpdateOptions;
 use crate::library::aindex::ChildEntry;
+use crate::nofollow;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::EntryKind;
-use crate::project::Project;
+use crate::project::{in_library, Project, START_HERE_FILE};
 use crate::workspace::cache;
 use crate::workspace::child_map::{self, existing_billboard};
 use crate::workspace::library::{self, Kind, Part};
@@ -33,7 +37,7 @@ pub fn run(
     entries: &BTreeMap<String, cache::Entry>,
     report: &mut UpdateReport,
 ) -> anyhow::Result<()> {
-    let billboards = write_indexes(project, options, plan, scan, entries, report)?;
+    let billboards = write_indexes(project, options, plan, scan, entries, report);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
     }
@@ -45,9 +49,17 @@ pub fn run(
         .chain(&report.aindex_removed)
         .any(|path| path.matches('/').count() <= 3);
     if report.mode == Mode::Full || top_changed {
-        write_start_here(project, options, &billboards, report)?;
+        write_start_here(project, options, &billboards, report);
     }
     Ok(())
+}
+
+/// A library file this stage could not read, write or remove.
+fn fail(report: &mut UpdateReport, path: &str, reason: String) {
+    report.failed.push(FailedFile {
+        source: path.to_string(),
+        reason,
+    });
 }
 
 /// The `.aindex` of each planned directory, deepest first. Returns the billboards.
@@ -58,7 +70,7 @@ fn write_indexes(
     scan: &Scan,
     entries: &BTreeMap<String, cache::Entry>,
     report: &mut UpdateReport,
-) -> anyhow::Result<Billboards> {
+) -> Billboards {
     let mut billboards = Billboards::new();
     let mut dirs: Vec<&String> = plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
@@ -85,16 +97,22 @@ fn write_indexes(
             )
         });
         report.warnings.extend(outcome.warning);
+        if let Some(reason) = outcome.error {
+            fail(report, &outcome.path, reason);
+        }
         billboards.insert(dir.clone(), outcome.billboard);
         if let Some(text) = outcome.text {
             if options.writes() {
-                crate::atomic::write(&project.abs(&outcome.path), text.as_bytes())
-                    .with_context(|| format!("cannot write {}", outcome.path))?;
+                if let Err(err) = project.write(&outcome.path, text.as_bytes()) {
+                    let reason = format!("cannot write: {}", nofollow::reason(&outcome.path, &err));
+                    fail(report, &outcome.path, reason);
+                    continue;
+                }
             }
             report.aindex_written.push(outcome.path);
         }
     }
-    Ok(billboards)
+    billboards
 }
 
 /// A directory's Child Map rows and what its first billboard is made of.
@@ -171,9 +189,17 @@ fn remove_vanished_indexes(
     };
     for dir in previously {
         let path = aindex_path(&dir);
-        if !plan.universe.dirs.contains(&dir) && project.abs(&path).is_file() {
+        let present = matches!(
+            nofollow::file_type(&project.root, &path),
+            Ok(Some(FileType::RegularFile))
+        );
+        if !plan.universe.dirs.contains(&dir) && present {
             if options.writes() {
-                let _ = std::fs::remove_file(project.abs(&path));
+                if let Err(err) = project.remove_file(&path) {
+                    let reason = format!("cannot remove: {}", nofollow::reason(&path, &err));
+                    fail(report, &path, reason);
+                    continue;
+                }
                 remove_empty_mirror_dirs(project, &dir);
             }
             report.aindex_removed.push(path);
@@ -202,12 +228,13 @@ fn mirrored_index_dirs(project: &Project, max_depth: Option<usize>) -> Vec<Strin
 }
 
 /// Write START_HERE.md from the billboards of the top two levels: this run's, else those on disk.
+/// One that cannot be read (a symlink: never replaced) or written is a failure.
 fn write_start_here(
     project: &Project,
     options: &UpdateOptions,
     billboards: &Billboards,
     report: &mut UpdateReport,
-) -> anyhow::Result<()> {
+) {
     let mut summaries = Billboards::new();
     for dir in mirrored_index_dirs(project, Some(2)) {
         if !dir.is_empty() && !report.aindex_removed.contains(&aindex_path(&dir)) {
@@ -224,24 +251,32 @@ fn write_start_here(
         .into_iter()
         .map(|(dir, billboard)| DirSummary { dir, billboard })
         .collect();
-    let path = project.library_dir().join("START_HERE.md");
-    let existing = std::fs::read_to_string(&path).ok();
+    let path = in_library(START_HERE_FILE);
+    let existing = match project.read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => {
+            let reason = format!(
+                "cannot read: {}; left as it is",
+                nofollow::reason(&path, &err)
+            );
+            return fail(report, &path, reason);
+        }
+    };
     let text = start_here::render(project, &dirs, existing.as_deref());
     if existing.as_deref() != Some(text.as_str()) {
         if options.writes() {
-            crate::atomic::write(&path, text.as_bytes()).context("cannot write START_HERE.md")?;
+            if let Err(err) = project.write(&path, text.as_bytes()) {
+                let reason = format!("cannot write: {}", nofollow::reason(&path, &err));
+                return fail(report, &path, reason);
+            }
         }
         report.start_here_written = true;
     }
-    Ok(())
 }
 
 /// `lexictl update --start-here`: only START_HERE.md, from the billboards on disk.
-pub fn start_here_only(
-    project: &Project,
-    options: &UpdateOptions,
-    report: &mut UpdateReport,
-) -> anyhow::Result<()> {
+pub fn start_here_only(project: &Project, options: &UpdateOptions, report: &mut UpdateReport) {
     write_start_here(project, options, &Billboards::new(), report)
 }
 

@@ -16,13 +16,16 @@
 //!
 //! With an LLM provider the key is checked before anything else: a missing key fails before anything
 //! is read. One update runs at a time per worktree (the library lock); `--dry-run` and `--check`
-//! write nothing — no lock file, no log line.
+//! write nothing — no lock file, no log line. Under the lock, the temporary files a killed run left
+//! are removed first (`interrupted`). A file that cannot be read or written is a failure of that
+//! file, never of the run: the stages go on and the report lists it (exit 1).
 
 pub(crate) mod aindex;
 mod decide;
 mod dependents;
 mod generate;
 mod indexes;
+mod interrupted;
 mod plan;
 mod remember;
 pub mod report;
@@ -103,25 +106,33 @@ pub fn run(
         true => Some(LibraryLock::acquire_announced(project)?),
         false => None,
     };
+    let running = interrupted::Running::start(&state, options.writes());
     let scope = ws.scope()?;
     let mut report = UpdateReport {
         mode: options.mode(),
         dry_run: options.dry_run,
         ..UpdateReport::default()
     };
+    if running.interrupted || options.check {
+        report.debris_removed = interrupted::remove_debris(project, options.writes());
+    }
     if options.start_here_only {
-        indexes::start_here_only(project, options, &mut report)?;
+        indexes::start_here_only(project, options, &mut report);
         report.stale = report.start_here_written;
         return Ok(finish(report, started, None));
     }
     let plan = match plan::plan(ws, options)? {
         Planned::UpToDate => {
             report.up_to_date = true;
+            report.stale = report.anything_stale();
             return Ok(finish(report, started, Some(&state)));
         }
         Planned::Work(plan) => *plan,
     };
     report.mode = plan.mode;
+    if plan.mode == Mode::Full && options.writes() && !running.interrupted {
+        report.debris_removed = interrupted::remove_debris(project, true);
+    }
     report.warnings.extend(plan.warnings.iter().cloned());
     if let Some(warning) = &plan.cache_warning {
         state.log(warning);

@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use super::report::Mode;
 use super::UpdateOptions;
 use crate::git::{Change, GitRepo};
-use crate::project::mirror::source_for_design;
+use crate::project::mirror::{resolve_source, source_for_design};
 use crate::project::paths::{ancestors_rel, parent_rel};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind};
@@ -163,7 +163,7 @@ fn universe(
     } else {
         Mode::Paths
     };
-    let (mut universe, warnings) = walked_universe(ws.project(), ws.scope()?, &options.paths);
+    let (mut universe, warnings) = walked_universe(ws.project(), ws.scope()?, &options.paths)?;
     if let Some(repo) = ws.repo()? {
         universe.renames = git_renames(ws, repo, dirty);
     }
@@ -177,9 +177,20 @@ fn config_fingerprint(project: &Project) -> String {
     crate::hash::sha256_hex(format!("{}\n{config}", env!("CARGO_PKG_VERSION")).as_bytes())
 }
 
-/// The full (or path-restricted) universe from a walk of the whole tree.
-fn walked_universe(project: &Project, scope: &Scope, paths: &[String]) -> (Universe, Vec<String>) {
+/// The full (or path-restricted) universe from a walk of the whole tree. A symlinked `.lexignore`
+/// stops the update before anything is written (the walk did not read it, so it is incomplete).
+fn walked_universe(
+    project: &Project,
+    scope: &Scope,
+    paths: &[String],
+) -> anyhow::Result<(Universe, Vec<String>)> {
     let walk = walk::walk_project(&project.root, &project.config);
+    if !walk.refused.is_empty() {
+        anyhow::bail!(
+            "{}; nothing was written",
+            walk::refusal_message(&walk.refused)
+        );
+    }
     let mut universe = Universe::empty(true);
     let mut all_dirs = BTreeSet::from([String::new()]);
     for entry in &walk.entries {
@@ -205,7 +216,7 @@ fn walked_universe(project: &Project, scope: &Scope, paths: &[String]) -> (Unive
         .into_iter()
         .filter(|dir| scope.indexes(dir) && dir_selected(dir, paths))
         .collect();
-    (universe, walk.warnings)
+    Ok((universe, walk.warnings))
 }
 
 /// Whether directory `dir` is on the way to, at, or below one of `paths` (all when none are given).
@@ -251,7 +262,8 @@ fn changed_universe(
     let Some(prefix) = ws.prefix() else {
         return Ok(None);
     };
-    let strip = |path: &str| strip_to_source(prefix, path);
+    let root = &ws.project().root;
+    let strip = |path: &str| strip_to_source(root, prefix, path);
     let mut touched = Touched::default();
     if last != *head {
         for change in repo.diff_commits(Some(&last), head)? {
@@ -273,7 +285,7 @@ fn changed_universe(
     let mut universe = Universe::empty(false);
     universe.renames = touched.renames;
     universe.dirty_paths = touched.dirty.into_iter().collect();
-    list_touched(ws.project(), ws.scope()?, &touched.paths, &mut universe);
+    list_touched(ws.project(), ws.scope()?, &touched.paths, &mut universe)?;
     Ok(Some(universe))
 }
 
@@ -316,7 +328,7 @@ fn list_touched(
     scope: &Scope,
     touched: &BTreeSet<String>,
     universe: &mut Universe,
-) {
+) -> anyhow::Result<()> {
     let mut listings = Listings::default();
     for path in touched {
         for dir in ancestors_rel(path) {
@@ -345,17 +357,28 @@ fn list_touched(
     universe
         .dirs
         .retain(|dir| dir.is_empty() || project.abs(dir).is_dir());
+    if !listings.refused.is_empty() {
+        let refused: Vec<String> = listings.refused.into_iter().collect();
+        anyhow::bail!("{}; nothing was written", walk::refusal_message(&refused));
+    }
+    Ok(())
 }
 
-/// Directory listings (through the ignore layers), each read once.
+/// Directory listings (through the ignore layers), each read once, and the symlinked `.lexignore`
+/// files they met.
 #[derive(Default)]
-struct Listings(HashMap<String, BTreeMap<String, walk::Entry>>);
+struct Listings {
+    listed: HashMap<String, BTreeMap<String, walk::Entry>>,
+    refused: BTreeSet<String>,
+}
 
 impl Listings {
     fn of(&mut self, project: &Project, dir: &str) -> &BTreeMap<String, walk::Entry> {
-        self.0.entry(dir.to_string()).or_insert_with(|| {
-            walk::list_dir(&project.root, &project.config, dir)
-                .entries
+        let refused = &mut self.refused;
+        self.listed.entry(dir.to_string()).or_insert_with(|| {
+            let walk = walk::list_dir(&project.root, &project.config, dir);
+            refused.extend(walk.refused);
+            walk.entries
                 .into_iter()
                 .map(|entry| (entry.rel.clone(), entry))
                 .collect()
@@ -371,15 +394,16 @@ fn stat_of(entry: &walk::Entry) -> Stat {
 }
 
 /// A repository path as a project-relative source path: `None` outside the project, inside
-/// `.git/` or the library — except that a design file an agent edited stands for its source.
-fn strip_to_source(prefix: &str, path: &str) -> Option<String> {
+/// `.git/` or the library — except that a design file an agent edited stands for its source (a
+/// shortened design file name is resolved in the project at `root`).
+fn strip_to_source(root: &std::path::Path, prefix: &str, path: &str) -> Option<String> {
     let rel = if prefix.is_empty() {
         Some(path)
     } else {
         path.strip_prefix(&format!("{prefix}/"))
     }?;
-    if let Some(source) = source_for_design(rel) {
-        return Some(source.to_string());
+    if source_for_design(rel).is_some() {
+        return resolve_source(root, rel);
     }
     let top = rel.split('/').next().unwrap_or("");
     (top != LIBRARY_DIR && top != ".git").then(|| rel.to_string())
@@ -448,15 +472,19 @@ mod tests {
 
     #[test]
     fn repository_paths_map_to_sources() {
-        assert_eq!(strip_to_source("", "src/a.rs").as_deref(), Some("src/a.rs"));
+        let root = std::path::Path::new("/nonexistent");
         assert_eq!(
-            strip_to_source("", ".lexibrary/src/a.rs.md").as_deref(),
+            strip_to_source(root, "", "src/a.rs").as_deref(),
             Some("src/a.rs")
         );
-        assert_eq!(strip_to_source("", ".lexibrary/src/.aindex"), None);
-        assert_eq!(strip_to_source("app", "other/x.rs"), None);
         assert_eq!(
-            strip_to_source("app", "app/src/x.rs").as_deref(),
+            strip_to_source(root, "", ".lexibrary/src/a.rs.md").as_deref(),
+            Some("src/a.rs")
+        );
+        assert_eq!(strip_to_source(root, "", ".lexibrary/src/.aindex"), None);
+        assert_eq!(strip_to_source(root, "app", "other/x.rs"), None);
+        assert_eq!(
+            strip_to_source(root, "app", "app/src/x.rs").as_deref(),
             Some("src/x.rs")
         );
     }

@@ -48,6 +48,16 @@ pub fn entries(
         }
         entries.insert(rel.clone(), entry_of(project, scan, written, scanned));
     }
+    // An orphan whose design file could not be removed stays known, so the next run tries again.
+    for orphan in scan
+        .orphans
+        .iter()
+        .filter(|o| written.failed.contains_key(*o))
+    {
+        if let Some(entry) = cache.entries.get(orphan) {
+            entries.insert(orphan.clone(), entry.clone());
+        }
+    }
     entries
 }
 
@@ -108,11 +118,12 @@ pub fn save(
             || entries
                 .iter()
                 .any(|(rel, entry)| cache.entries.get(rel) != Some(entry));
-        // A failed move keeps its old path.
+        // A failed move keeps its old path; a failed removal its orphan.
         let kept: HashSet<&String> = written
             .failed
             .keys()
             .filter_map(|source| scan.moves.get(source))
+            .chain(written.failed.keys().filter(|s| scan.orphans.contains(*s)))
             .collect();
         cache
             .entries
@@ -167,7 +178,7 @@ fn record_processed(
         .filter(|_| memory.options.paths.is_empty())
         .map(|head| Processed {
             commit: *head,
-            clean: clean_tree && !report.stale && !report.skipped_any(),
+            clean: clean_tree && !report.stale && !report.skipped_any() && report.failed.is_empty(),
             fingerprint: fingerprint.to_string(),
         });
     memory

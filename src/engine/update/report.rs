@@ -110,9 +110,13 @@ pub struct Provenance {
     pub blob: Option<Oid>,
 }
 
-/// A file the Archivist could not write. Its design file is untouched and the next run retries it.
+/// A file this run could not handle: a source (or its design file) that could not be read or
+/// written, or that the model failed on; or a library file (`.lexibrary/…/.aindex`,
+/// `.lexibrary/START_HERE.md`) that could not be read or written. What it had is untouched and the
+/// next run retries it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct FailedFile {
+    /// The source path, or the library file's project-relative path.
     pub source: String,
     pub reason: String,
 }
@@ -165,8 +169,13 @@ pub struct UpdateReport {
     pub start_here_written: bool,
     /// Design files the Archivist wrote, with their provenance (not with `--dry-run`/`--check`).
     pub generated: Vec<Provenance>,
-    /// Files the Archivist failed to write; the run exits 1 when there are any.
+    /// Files that could not be read, written or removed (a source, a design file, an index,
+    /// START_HERE.md) or that the model failed on, with the reason; the run exits 1 when there are
+    /// any.
     pub failed: Vec<FailedFile>,
+    /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run (with
+    /// `--check`: that a run would remove).
+    pub debris_removed: Vec<String>,
     /// Files whose model answer was over the design file budget.
     pub over_scoped: Vec<OverScoped>,
     /// With an LLM provider and `--dry-run`/`--check`: the requests a real run would send.
@@ -190,6 +199,7 @@ impl UpdateReport {
     /// Whether anything would change: what `--check` reports with exit 2.
     pub fn anything_stale(&self) -> bool {
         !self.items.is_empty()
+            || !self.debris_removed.is_empty()
             || !self.dependents_refreshed.is_empty()
             || !self.aindex_written.is_empty()
             || !self.aindex_removed.is_empty()

@@ -13,7 +13,7 @@ use super::plan::{path_selected, Plan, Universe};
 use super::scanned::{self, ChangeLevel, Existing, Scanned};
 use super::Progress;
 use crate::library::design_file::DesignFile;
-use crate::project::mirror::{design_path, DESIGN_SUFFIX};
+use crate::project::mirror::{design_name, design_path};
 use crate::project::paths::parent_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, FileClass};
@@ -131,21 +131,24 @@ fn design_file_stats<'a>(
             let found = mirror_dir_stats(project, dir);
             rels.iter()
                 .filter_map(|rel| {
-                    let name = format!("{}{DESIGN_SUFFIX}", rel.rsplit('/').next().unwrap_or(rel));
-                    found.get(&name).map(|stat| (rel.to_string(), *stat))
+                    let name = design_name(rel.rsplit('/').next().unwrap_or(rel));
+                    found
+                        .get(name.as_ref())
+                        .map(|stat| (rel.to_string(), *stat))
                 })
                 .collect::<Vec<_>>()
         })
         .collect()
 }
 
-/// File name → stat of the regular files in the mirror of project directory `dir`.
+/// File name → stat of the regular files (and symlinks) in the mirror of project directory `dir`.
 fn mirror_dir_stats(project: &Project, dir: &str) -> HashMap<String, Stat> {
     let mut found = HashMap::new();
     if let Ok(entries) = std::fs::read_dir(project.library_dir().join(dir)) {
         for entry in entries.flatten() {
             if let (Some(name), Ok(meta)) = (entry.file_name().to_str(), entry.metadata()) {
-                if meta.is_file() {
+                // A symlink counts as there: reading it is refused, and the file fails by name.
+                if meta.is_file() || meta.file_type().is_symlink() {
                     found.insert(name.to_string(), Stat::from_metadata(&meta));
                 }
             }
@@ -176,7 +179,7 @@ fn examine(
         None if stat.size > project.config.crawl.max_file_size_kb.saturating_mul(1024) => {
             (FileClass::TooLarge, None)
         }
-        None => match std::fs::read(&abs) {
+        None => match project.read(rel) {
             Ok(bytes) => (walk::sniff(&bytes), Some(bytes)),
             Err(_) => (FileClass::Text, None),
         },
@@ -210,8 +213,7 @@ fn listed_entry(
         }
     }
     recomputed.fetch_add(1, Ordering::Relaxed);
-    let abs = project.abs(rel);
-    let class = walk::classify(&abs, stat.size, &project.config).unwrap_or(FileClass::Binary);
+    let class = walk::classify(project, rel, stat.size).unwrap_or(FileClass::Binary);
     let description = crate::workspace::child_map::structural_description(project, rel, stat.size)
         .unwrap_or_else(|_| "Unreadable file".to_string());
     cache::Entry {
@@ -273,7 +275,7 @@ fn resolve_orphans(
     let mut old_designs: HashMap<String, Existing> = HashMap::new();
     for orphan in orphans {
         let design_rel = design_path(orphan);
-        let Ok(text) = std::fs::read_to_string(project.abs(&design_rel)) else {
+        let Ok(text) = project.read_to_string(&design_rel) else {
             continue;
         };
         let Ok(design) = DesignFile::parse(&design_rel, &text) else {

@@ -148,6 +148,9 @@ pub struct Scanned {
     pub facts: Facts,
     pub state: FileState,
     pub warning: Option<String>,
+    /// Why the source or its design file could not be read (permissions, a symlink, an I/O
+    /// error): a per-file failure — the file is skipped, the run goes on and exits 1.
+    pub error: Option<String>,
 }
 
 impl Scanned {
@@ -295,6 +298,7 @@ fn from_cache(
             description: entry.description.clone(),
         },
         warning: None,
+        error: None,
     })
 }
 
@@ -315,11 +319,12 @@ fn read_and_compare(
             level: ChangeLevel::SkippedInvalid,
         },
         warning: None,
+        error: None,
     };
-    let bytes = match bytes.map_or_else(|| std::fs::read(project.abs(source)), Ok) {
+    let bytes = match bytes.map_or_else(|| project.read(source), Ok) {
         Ok(bytes) => bytes,
         Err(err) => {
-            scanned.warning = Some(format!("{source}: cannot read ({err}); skipped"));
+            scanned.error = Some(read_failure(source, &err));
             return scanned;
         }
     };
@@ -338,7 +343,8 @@ fn read_and_compare(
     let code = parse_code(project, &mut scanned, &text, exists);
     let design_rel = design_path(source);
     match read_design(project, &design_rel, design_exists) {
-        Err(warning) => scanned.warning = Some(warning),
+        Err(Unreadable::Io(reason)) => scanned.error = Some(reason),
+        Err(Unreadable::Invalid(warning)) => scanned.warning = Some(warning),
         Ok(None) => {
             scanned.state = FileState::New {
                 source: Source { text, code },
@@ -380,27 +386,47 @@ fn parse_code(
     }
 }
 
-/// The design file at `design_rel`, parsed: `Ok(None)` when there is none, `Err(warning)` when it
-/// cannot be read or parsed (the file is then skipped, never overwritten).
+/// Why a design file was not read: it could not be (a failure), or it does not parse (a warning).
+enum Unreadable {
+    Io(String),
+    Invalid(String),
+}
+
+/// The reason a file could not be read: a refused symlink says so itself.
+fn read_failure(rel: &str, err: &std::io::Error) -> String {
+    if crate::nofollow::is_refused(err) {
+        err.to_string()
+    } else {
+        format!("{rel}: cannot read: {err}")
+    }
+}
+
+/// The design file at `design_rel`, parsed: `Ok(None)` when there is none, an error when it cannot
+/// be read or parsed (the file is then skipped, never overwritten).
 fn read_design(
     project: &Project,
     design_rel: &str,
     design_exists: bool,
-) -> Result<Option<Existing>, String> {
+) -> Result<Option<Existing>, Unreadable> {
     // The caller stat'ed the mirror directory: a design file that was not there is not read.
     if !design_exists {
         return Ok(None);
     }
-    let text = match std::fs::read_to_string(project.abs(design_rel)) {
+    let text = match project.read_to_string(design_rel) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) => return Err(format!("{design_rel}: cannot read ({err}); skipped")),
+        Err(err) if err.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(Unreadable::Invalid(format!(
+                "{design_rel}: not valid UTF-8 — fix it by hand; the update never overwrites a design file it cannot read"
+            )))
+        }
+        Err(err) => return Err(Unreadable::Io(read_failure(design_rel, &err))),
     };
     match DesignFile::parse(design_rel, &text) {
         Ok(design) => Ok(Some(Existing { text, design })),
-        Err(err) => Err(format!(
+        Err(err) => Err(Unreadable::Invalid(format!(
             "{err} — fix it by hand; the update never overwrites a design file it cannot read"
-        )),
+        ))),
     }
 }
 

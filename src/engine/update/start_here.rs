@@ -6,7 +6,7 @@
 use crate::library::frontmatter;
 use crate::library::markdown::{Document, Section};
 use crate::library::start_here::NAVIGATION_PROTOCOL;
-use crate::project::Project;
+use crate::project::{in_library, Project};
 
 /// A directory as START_HERE shows it.
 pub struct DirSummary {
@@ -157,7 +157,11 @@ fn convention_index(project: &Project) -> String {
             .collect();
         paths.sort();
         for path in paths {
-            let Ok(text) = std::fs::read_to_string(&path) else {
+            let name = path
+                .file_name()
+                .and_then(|name| name.to_str())
+                .unwrap_or("");
+            let Ok(text) = project.read_to_string(&in_library(&format!("concepts/{name}"))) else {
                 continue;
             };
             let text = crate::library::normalize_newlines(&text).into_owned();

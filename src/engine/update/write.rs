@@ -5,12 +5,16 @@
 //! arrives, so a long run keeps what it paid for even if it is interrupted; a file whose request
 //! fails keeps its old design file. Then one notes commit records the provenance of every file
 //! written, and the orphans' design files go (each re-checked too).
+//!
+//! One file never stops the run: a design file that cannot be written or removed (a name too long
+//! for the filesystem, no permission, an immutable file, a full disk, a symlink in the way) is a
+//! failure recorded with its reason, like a source the scan could not read, and the run goes on —
+//! indexes and START_HERE included — to exit 1 with a summary.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::Context as _;
 use rayon::prelude::*;
+use rustix::fs::FileType;
 
 use super::decide::{Action, Decisions, Orphan};
 use super::dependents::ReverseIndex;
@@ -25,9 +29,10 @@ use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Archivist as _, Generation, OverBudget};
 use crate::git::{GitRepo, Oid};
 use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
+use crate::nofollow;
 use crate::project::mirror::design_path;
 use crate::project::paths::parent_rel;
-use crate::project::Project;
+use crate::project::{in_library, Project};
 use crate::workspace::state::StateDir;
 
 /// Who writes the owned sections of design files in this run.
@@ -60,7 +65,7 @@ pub struct Written {
     pub written: HashSet<String>,
     /// The description each written design file carries.
     pub descriptions: HashMap<String, String>,
-    /// Sources the model failed on, with the reason.
+    /// Sources whose design file this run could not write (or read, or remove), with the reason.
     pub failed: BTreeMap<String, String>,
 }
 
@@ -91,8 +96,13 @@ pub fn run(
         written: Written::default(),
         removals: Vec::new(),
     };
+    for (source, scanned) in &scan.files {
+        if let Some(reason) = &scanned.error {
+            writer.written.failed.insert(source.clone(), reason.clone());
+        }
+    }
     for write in texts {
-        writer.write(write)?;
+        writer.write(write);
     }
     let model_jobs: Vec<&Scanned> = scan
         .files
@@ -100,7 +110,7 @@ pub fn run(
         .filter(|scanned| scanned.archivist_writes())
         .collect();
     match archivists {
-        Archivists::Model(llm) => writer.ask(llm, &model_jobs, index)?,
+        Archivists::Model(llm) => writer.ask(llm, &model_jobs, index),
         Archivists::Estimate(settings) => {
             writer.report.llm_estimate = Some(estimate(settings, &model_jobs, index));
         }
@@ -109,7 +119,8 @@ pub fn run(
     if let Some(repo) = target.repo {
         record_provenance(repo, target.head, target.state, writer.report);
     }
-    writer.remove_orphans(decisions)?;
+    writer.remove_orphans(decisions);
+    writer.record_failures();
     Ok(writer.written)
 }
 
@@ -238,8 +249,8 @@ struct Writer<'a, 'r> {
 }
 
 impl Writer<'_, '_> {
-    /// Write one design file (or, in a run that writes nothing, count it).
-    fn write(&mut self, write: Write) -> anyhow::Result<()> {
+    /// Write one design file (or, in a run that writes nothing, count it). A failure is recorded.
+    fn write(&mut self, write: Write) {
         let design_rel = design_path(&write.source);
         let level = self.scan.files.get(&write.source).map(Scanned::level);
         if level == Some(ChangeLevel::Unchanged) {
@@ -250,21 +261,37 @@ impl Writer<'_, '_> {
             .insert(write.source.clone(), write.description.clone());
         if !self.target.writes {
             self.report.design_files_written += 1;
-            return Ok(());
+            return;
         }
-        let abs = self.target.project.abs(&design_rel);
-        if !still_as_planned(&abs, write.expected.as_deref()) {
-            self.warn(format!(
-                "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
-            ));
-            return Ok(());
+        let project = self.target.project;
+        match still_as_planned(project, &design_rel, write.expected.as_deref()) {
+            Ok(true) => {}
+            Ok(false) => {
+                return self.warn(format!(
+                    "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
+                ))
+            }
+            Err(reason) => {
+                return self.fail(&write.source, format!("cannot write {design_rel}: {reason}"))
+            }
         }
-        crate::atomic::write(&abs, write.text.as_bytes())
-            .with_context(|| format!("cannot write {design_rel}"))?;
+        if let Err(err) = project.write(&design_rel, write.text.as_bytes()) {
+            let reason = format!(
+                "cannot write {design_rel}: {}",
+                nofollow::reason(&design_rel, &err)
+            );
+            self.fail(&write.source, reason);
+            return;
+        }
         self.report.design_files_written += 1;
         self.written.written.insert(write.source.clone());
         self.record(&write, design_rel);
-        Ok(())
+    }
+
+    /// A file that could not be written (or removed): the reason in the report and the log.
+    fn fail(&mut self, source: &str, reason: String) {
+        self.target.state.log(&format!("{source}: {reason}"));
+        self.written.failed.insert(source.to_string(), reason);
     }
 
     /// After a write: its provenance, an over-budget warning, and the old file of a move to remove.
@@ -314,50 +341,32 @@ impl Writer<'_, '_> {
     }
 
     /// Ask the model about `jobs`, at most `llm.concurrency` at a time, writing each answer as it
-    /// arrives. A file that fails is recorded and the others go on; a write that fails stops it all.
-    fn ask(
-        &mut self,
-        llm: &LlmArchivist,
-        jobs: &[&Scanned],
-        index: &ReverseIndex,
-    ) -> anyhow::Result<()> {
-        let stop = AtomicBool::new(false);
+    /// arrives. A file that fails — the request or the write — is recorded and the others go on.
+    fn ask(&mut self, llm: &LlmArchivist, jobs: &[&Scanned], index: &ReverseIndex) {
         let (sender, answers) = std::sync::mpsc::channel();
-        std::thread::scope(|threads| -> anyhow::Result<()> {
-            let stop = &stop;
+        std::thread::scope(|threads| {
             threads.spawn(move || {
                 crate::engine::bounded::map(jobs, llm.settings().concurrency, |scanned| {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
                     let dependents = index.dependents(&scanned.source);
                     let _ = sender.send((*scanned, generate::regenerate(llm, scanned, dependents)));
                 });
             });
             for (scanned, result) in answers {
-                let outcome = match result {
+                match result {
                     Ok(out) => self.write(archivist_write(scanned, out)),
                     Err(err) => {
                         let reason = format!("{err:#}");
                         let line = format!("{}: {} failed: {reason}", scanned.source, llm.name());
                         self.target.state.log(&line);
                         self.written.failed.insert(scanned.source.clone(), reason);
-                        Ok(())
                     }
-                };
-                if let Err(err) = outcome {
-                    // A write failed (disk full, permissions): stop asking, keep the error.
-                    stop.store(true, Ordering::Relaxed);
-                    return Err(err);
                 }
             }
-            Ok(())
-        })?;
-        self.record_failures();
-        Ok(())
+        });
     }
 
-    /// The model's failures in the report, and answers (which arrive in any order) sorted.
+    /// Every failure in the report (and its plan item marked), and the answers (which arrive in any
+    /// order) sorted.
     fn record_failures(&mut self) {
         let failed = &self.written.failed;
         self.report.failed = failed
@@ -382,7 +391,7 @@ impl Writer<'_, '_> {
 
     /// Remove the design files of orphans (and of moved files' old paths), each only if it is still
     /// the text the removal was planned from.
-    fn remove_orphans(&mut self, decisions: &Decisions) -> anyhow::Result<()> {
+    fn remove_orphans(&mut self, decisions: &Decisions) {
         for (orphan, fate) in &decisions.orphans {
             if let Orphan::Remove { planned_from } = fate {
                 self.removals.push((orphan.clone(), planned_from.clone()));
@@ -390,33 +399,37 @@ impl Writer<'_, '_> {
         }
         if !self.target.writes {
             self.report.design_files_removed = self.removals.len() + self.scan.moves.len();
-            return Ok(());
+            return;
         }
         for (orphan, planned_from) in std::mem::take(&mut self.removals) {
-            self.remove(&orphan, &planned_from)?;
+            self.remove(&orphan, &planned_from);
         }
-        Ok(())
     }
 
-    fn remove(&mut self, orphan: &str, planned_from: &str) -> anyhow::Result<()> {
+    fn remove(&mut self, orphan: &str, planned_from: &str) {
         let design_rel = design_path(orphan);
-        let abs = self.target.project.abs(&design_rel);
+        let project = self.target.project;
         // D-061 for removals: an edit that landed during this run keeps the file.
-        match std::fs::read_to_string(&abs) {
+        match project.read_to_string(&design_rel) {
             Ok(now) if now == planned_from => {}
             Ok(_) => {
                 self.warn(format!("{design_rel}: changed while the update ran; kept"));
-                return Ok(());
+                return;
             }
-            Err(_) => return Ok(()),
+            Err(_) => return,
         }
-        match std::fs::remove_file(&abs) {
+        match project.remove_file(&design_rel) {
             Ok(()) => self.report.design_files_removed += 1,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(err).with_context(|| format!("cannot remove {design_rel}")),
+            Err(err) => {
+                let reason = format!(
+                    "cannot remove {design_rel}: {}",
+                    nofollow::reason(&design_rel, &err)
+                );
+                return self.fail(orphan, reason);
+            }
         }
-        remove_empty_mirror_dirs(self.target.project, parent_rel(orphan));
-        Ok(())
+        remove_empty_mirror_dirs(project, parent_rel(orphan));
     }
 
     /// A warning for the report and the log.
@@ -426,20 +439,31 @@ impl Writer<'_, '_> {
     }
 }
 
-/// D-061: whether the file at `abs` still holds `expected` (`None`: there is no file).
-fn still_as_planned(abs: &std::path::Path, expected: Option<&str>) -> bool {
-    let now = match expected {
-        None if abs.symlink_metadata().is_err() => None,
-        _ => Some(std::fs::read_to_string(abs).unwrap_or_default()),
-    };
-    now.as_deref() == expected
+/// D-061: whether project file `rel` still holds `expected` (`None`: there is no file), read
+/// without following symlinks. An error (the reason) when something that is not a regular file is
+/// in the way — a directory, a symlink — or the file cannot be read.
+fn still_as_planned(project: &Project, rel: &str, expected: Option<&str>) -> Result<bool, String> {
+    match nofollow::file_type(&project.root, rel) {
+        Ok(None) => Ok(expected.is_none()),
+        Ok(Some(FileType::RegularFile)) => match project.read_to_string(rel) {
+            Ok(now) => Ok(Some(now.as_str()) == expected),
+            Err(err) if err.kind() == std::io::ErrorKind::InvalidData => Ok(false),
+            Err(err) => Err(nofollow::reason(rel, &err)),
+        },
+        Ok(Some(_)) => Err(match project.read(rel) {
+            Err(err) => nofollow::reason(rel, &err),
+            Ok(_) => "is not a regular file".to_string(),
+        }),
+        Err(err) => Err(nofollow::reason(rel, &err)),
+    }
 }
 
-/// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself).
+/// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself, never through a
+/// symlink).
 pub fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
     let mut current = dir.to_string();
     while !current.is_empty() {
-        if std::fs::remove_dir(project.library_dir().join(&current)).is_err() {
+        if nofollow::remove_dir(&project.root, in_library(&current)).is_err() {
             break;
         }
         current = parent_rel(&current).to_string();
@@ -608,8 +632,13 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.contains("changed while the update ran")));
-        assert!(still_as_planned(&p.project.abs("none"), None));
-        assert!(!still_as_planned(&p.project.abs("a.py"), None));
+        assert_eq!(still_as_planned(&p.project, "none", None), Ok(true));
+        assert_eq!(still_as_planned(&p.project, "a.py", None), Ok(false));
+        std::fs::create_dir_all(p.project.abs("dir.md")).expect("mkdir");
+        assert_eq!(
+            still_as_planned(&p.project, "dir.md", None),
+            Err("is a directory".to_string())
+        );
     }
 
     /// The typed event writes exactly the line the untyped writer wrote: every key, sorted.

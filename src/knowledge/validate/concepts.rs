@@ -53,8 +53,7 @@ fn check_concept(
         return;
     }
     library.check_links(doc.links.iter(), &file, issues);
-    let path = library.project.library_dir().join(&doc.path);
-    if let Ok(text) = std::fs::read_to_string(path) {
+    if let Ok(text) = library.project.read_to_string(&file) {
         check_text(library, doc, &file, &text, issues);
     }
     if doc.status == "deprecated" && doc.pointer.is_empty() {

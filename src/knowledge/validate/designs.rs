@@ -82,7 +82,7 @@ fn check_design(
     budget_tokens: usize,
 ) -> (Vec<Issue>, Option<Graph>) {
     let file = library.shown(&doc.path);
-    let Ok(text) = std::fs::read_to_string(library.project.library_dir().join(&doc.path)) else {
+    let Ok(text) = library.project.read_to_string(&file) else {
         return (Vec::new(), None);
     };
     let design = match DesignFile::parse(&file, &text) {
@@ -164,7 +164,7 @@ impl DesignCheck<'_> {
 
     /// The documented source: it exists, it is what the footer's hashes say, it is not flagged.
     fn source(&mut self, source: &str, footer: Option<&Footer>) {
-        let Ok(bytes) = std::fs::read(self.project.abs(source)) else {
+        let Ok(bytes) = self.project.read(source) else {
             self.issues.push(Issue {
                 check: "missing-source",
                 severity: Severity::Warning,

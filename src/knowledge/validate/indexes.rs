@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::{budget, line_of, malformed, Issue, Severity};
 use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
-use crate::project::{walk, Project, LIBRARY_DIR};
+use crate::project::{walk, Project, LIBRARY_DIR, START_HERE_FILE};
 use crate::workspace::library::{Kind, Listing};
 
 /// Check every `.aindex` of `listing`, in parallel.
@@ -30,8 +30,8 @@ pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) 
 /// `START_HERE.md` against `token_budgets.start_here_tokens`.
 pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<Issue> {
     let mut issues = Vec::new();
-    if let Ok(text) = std::fs::read_to_string(project.library_dir().join("START_HERE.md")) {
-        let file = format!("{LIBRARY_DIR}/START_HERE.md");
+    let file = format!("{LIBRARY_DIR}/{START_HERE_FILE}");
+    if let Ok(text) = project.read_to_string(&file) {
         budget(
             &text,
             budget_tokens,
@@ -47,7 +47,7 @@ pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<I
 fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue> {
     let mut issues = Vec::new();
     let rel = aindex_path(dir);
-    let Ok(text) = std::fs::read_to_string(project.abs(&rel)) else {
+    let Ok(text) = project.read_to_string(&rel) else {
         return issues;
     };
     let index = match AIndex::parse(&rel, dir, &text) {
@@ -60,26 +60,34 @@ fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue>
     budget(&text, budget_tokens, &rel, "aindex_tokens", &mut issues);
     if project.abs(dir).is_dir() {
         let listed: BTreeSet<String> = index.children().into_iter().map(|c| c.name).collect();
-        issues.extend(child_map_drift(
-            &rel,
-            &text,
-            &listed,
-            &entries(project, dir),
-        ));
+        let (actual, refused) = entries(project, dir);
+        if !refused.is_empty() {
+            // The listing is incomplete: report the links, not a drift they cause.
+            issues.extend(
+                refused
+                    .iter()
+                    .map(|file| super::files::symlink(project, file)),
+            );
+            return issues;
+        }
+        issues.extend(child_map_drift(&rel, &text, &listed, &actual));
     }
     issues
 }
 
-/// The names of what `dir` holds, after the ignore layers.
-fn entries(project: &Project, dir: &str) -> BTreeSet<String> {
-    walk::list_dir(&project.root, &project.config, dir)
+/// The names of what `dir` holds, after the ignore layers (and the symlinked `.lexignore` files
+/// the listing did not read through).
+fn entries(project: &Project, dir: &str) -> (BTreeSet<String>, Vec<String>) {
+    let walk = walk::list_dir(&project.root, &project.config, dir);
+    let names = walk
         .entries
         .into_iter()
         .map(|entry| {
             let name = entry.rel.rsplit('/').next().unwrap_or(&entry.rel);
             name.to_string()
         })
-        .collect()
+        .collect();
+    (names, walk.refused)
 }
 
 /// A warning for each entry the Child Map of `rel` misses, and for each it lists that is not there.

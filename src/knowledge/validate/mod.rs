@@ -9,12 +9,13 @@
 //!
 //! This module holds the findings' types, runs the checks in order and keeps what they share (link
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
-//! [`indexes`] (and the secret scan in `knowledge::secrets`).
+//! [`indexes`], [`files`] (symlinks and stray files) (and the secret scan in `knowledge::secrets`).
 //!
 //! Nothing here writes: fixes come from `lexictl update`, agents, or humans.
 
 mod concepts;
 mod designs;
+mod files;
 mod indexes;
 mod stack;
 
@@ -100,6 +101,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "something that looks like a credential under .lexibrary/",
     ),
     (
+        "symlink",
+        Severity::Error,
+        "a symbolic link in .lexibrary/ (or a symlinked .lexignore): never followed",
+    ),
+    (
         "stale-source",
         Severity::Warning,
         "the source changed since the design file's source_hash",
@@ -148,6 +154,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "aindex-unknown-child",
         Severity::Warning,
         "a Child Map listing something that does not exist",
+    ),
+    (
+        "stray-file",
+        Severity::Warning,
+        "a file in .lexibrary/ that is not a library file (e.g. a temporary file a killed write left)",
     ),
     (
         "stack-votes-mismatch",
@@ -236,6 +247,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     ));
     // Secrets anywhere under .lexibrary/ (derived caches excluded).
     issues.extend(secrets::scan_library(project, &listing));
+    issues.extend(files::check(project, &listing));
     Report {
         issues: sorted(issues),
         checked: checked(&corpus),
@@ -308,7 +320,8 @@ fn broken_link(project: &Project, link: &str, target: &str, file: &str) -> Issue
         severity: Severity::Error,
         file: file.to_string(),
         // `file` is project-relative: read it from the project, not the current directory.
-        line: std::fs::read_to_string(project.abs(file))
+        line: project
+            .read_to_string(file)
             .ok()
             .and_then(|text| line_of(&text, &format!("[[{link}"))),
         message: format!("[[{link}]] does not resolve"),

@@ -75,7 +75,7 @@ fn votes_mismatch(library: &Library<'_>, git: &GitRepo, doc: &Doc, file: &str) -
     if net == doc.votes {
         return None;
     }
-    let text = std::fs::read_to_string(library.project.library_dir().join(&doc.path));
+    let text = library.project.read_to_string(&library.shown(&doc.path));
     Some(Issue {
         check: "stack-votes-mismatch",
         severity: Severity::Warning,
