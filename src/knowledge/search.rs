@@ -274,3 +274,55 @@ fn contains_lc(text: &str, word: &str) -> bool {
 fn within(path: &str, scope: &str) -> bool {
     scope.is_empty() || path == scope || ancestors_rel(path).contains(&scope)
 }
+
+/// Grouped text: `── Concepts ──`, `── Design Files ──`, `── Stack ──`.
+pub fn render(hits: &[Hit]) -> String {
+    if hits.is_empty() {
+        return "No matches.\n".to_string();
+    }
+    let mut out = String::new();
+    let mut current = None;
+    for hit in hits {
+        if current != Some(hit.kind) {
+            if current.is_some() {
+                out.push('\n');
+            }
+            current = Some(hit.kind);
+            out.push_str(match hit.kind {
+                DocKind::Concept => "── Concepts ──\n",
+                DocKind::Design => "── Design Files ──\n",
+                DocKind::Stack => "── Stack ──\n",
+            });
+        }
+        out.push_str(&render_hit(hit));
+        out.push('\n');
+    }
+    out
+}
+
+/// One line per hit.
+pub fn render_hit(hit: &Hit) -> String {
+    let summary = match &hit.error {
+        Some(error) => format!("(cannot be read: {error})"),
+        None => hit.summary.clone(),
+    };
+    let line = match hit.kind {
+        _ if hit.error.is_some() => format!("{} — {summary}", hit.name),
+        DocKind::Stack => format!(
+            "{}  [{}] ▲{}  {}",
+            hit.name,
+            hit.status,
+            hit.votes.unwrap_or(0),
+            hit.title
+        ),
+        DocKind::Concept if hit.status == "deprecated" => {
+            format!("{} — {summary} [deprecated]", hit.name)
+        }
+        _ => format!("{} — {summary}", hit.name),
+    };
+    if hit.reason.is_empty() {
+        line
+    } else {
+        format!("{line}  ({})", hit.reason)
+    }
+}

@@ -17,6 +17,7 @@ mod test_llm;
 mod test_lookup;
 mod test_man;
 mod test_notes_sync;
+mod test_orient;
 mod test_review;
 mod test_stack;
 mod test_sweep;

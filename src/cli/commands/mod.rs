@@ -13,6 +13,7 @@ pub mod iwh;
 pub mod lookup;
 pub mod man;
 pub mod notes;
+pub mod orient;
 pub mod review;
 pub mod search;
 pub mod setup;
