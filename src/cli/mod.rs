@@ -86,6 +86,7 @@ pub enum LexiCommand {
     Stack(commands::stack::Args),
     Iwh(commands::iwh::Args),
     Why(commands::why::Args),
+    Mcp(commands::mcp::Args),
 }
 
 const LEXICTL_ABOUT: &str =
@@ -176,6 +177,7 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Stack(args) => commands::stack::run(ctx, args),
         LexiCommand::Iwh(args) => commands::iwh::run(ctx, args),
         LexiCommand::Why(args) => commands::why::run(ctx, args),
+        LexiCommand::Mcp(args) => commands::mcp::run(ctx, args),
     })
 }
 

@@ -8,6 +8,7 @@ pub mod corpus;
 pub mod index;
 pub mod iwh;
 pub mod lookup;
+pub mod mcp;
 pub mod orient;
 pub mod review;
 pub mod search;

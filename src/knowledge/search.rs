@@ -5,8 +5,9 @@
 //! or summary 2, body 1. Recency only breaks ties. Each hit carries the reason it matched. Tags are one
 //! namespace across all three kinds, so `--tag auth` finds concepts, design files and posts alike.
 
-use super::corpus::{Corpus, Doc, DocKind};
+use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use crate::project::paths::ancestors_rel;
+use crate::project::Project;
 
 /// What to search for. At least one of `text`, `tag`, `scope`, `status`, `concept` is expected.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +71,32 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
             .then_with(|| a.name.cmp(&b.name))
     });
     hits
+}
+
+/// `lexi search`: `query` over the library, loading only the parts it needs (design files only when
+/// design hits or a scope are wanted, their bodies only for free text). An empty query is refused.
+pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    let has_text = query
+        .text
+        .as_deref()
+        .is_some_and(|text| !text.trim().is_empty());
+    if !has_text && query.tag.is_none() && query.scope.is_none() {
+        anyhow::bail!(
+            "give words to search for, or a tag or a scope (e.g. `lexi search --tag auth`)"
+        );
+    }
+    let kinds = &query.kinds;
+    let needs_designs =
+        kinds.is_empty() || kinds.contains(&DocKind::Design) || query.scope.is_some();
+    let corpus = Corpus::load(
+        project,
+        Kinds {
+            designs: needs_designs,
+            knowledge: true,
+            design_bodies: has_text,
+        },
+    );
+    Ok(search(&corpus, query))
 }
 
 /// A query prepared once for every document: words lower-cased, tag and scope normalised, the

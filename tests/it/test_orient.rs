@@ -35,7 +35,10 @@ fn the_root_note_is_shown_and_left_in_place() {
     out.stdout_has("I Was Here — . [blocked] by agent-1")
         .stdout_has("The build is broken on main")
         .stdout_has("`lexi iwh read .` consumes it");
-    assert!(p.exists(".lexibrary/.iwh"), "orient must not consume the note");
+    assert!(
+        p.exists(".lexibrary/.iwh"),
+        "orient must not consume the note"
+    );
     // Reading it the usual way still works, and consumes it.
     p.lexi(["iwh", "read", "."])
         .success()
@@ -69,7 +72,9 @@ fn a_small_budget_cuts_start_here_at_a_section() {
     out.stdout_has("# ")
         .stdout_has("START_HERE.md continues beyond the 80 token budget")
         .stdout_lacks("## Navigation Protocol");
-    let json = p.lexi(["orient", "--budget", "80", "--format", "json"]).json();
+    let json = p
+        .lexi(["orient", "--budget", "80", "--format", "json"])
+        .json();
     assert_eq!(json["start_here"]["truncated"], true);
     assert_eq!(json["budget"], 80);
 }

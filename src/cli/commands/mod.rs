@@ -12,6 +12,7 @@ pub mod init;
 pub mod iwh;
 pub mod lookup;
 pub mod man;
+pub mod mcp;
 pub mod notes;
 pub mod orient;
 pub mod review;
