@@ -87,6 +87,7 @@ pub enum LexiCommand {
     Iwh(commands::iwh::Args),
     Why(commands::why::Args),
     Mcp(commands::mcp::Args),
+    Hook(commands::agent_hook::Args),
 }
 
 const LEXICTL_ABOUT: &str =
@@ -178,6 +179,7 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Iwh(args) => commands::iwh::run(ctx, args),
         LexiCommand::Why(args) => commands::why::run(ctx, args),
         LexiCommand::Mcp(args) => commands::mcp::run(ctx, args),
+        LexiCommand::Hook(args) => commands::agent_hook::run(ctx, args),
     })
 }
 

@@ -10,6 +10,7 @@ pub mod iwh;
 pub mod lookup;
 pub mod mcp;
 pub mod orient;
+pub mod pre_edit;
 pub mod review;
 pub mod search;
 pub mod secrets;

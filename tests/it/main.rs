@@ -5,6 +5,7 @@
 mod fake_llm;
 mod support;
 
+mod test_agents;
 mod test_bad_input;
 mod test_ci;
 mod test_formats;
