@@ -73,9 +73,16 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
     hits
 }
 
-/// `lexi search`: `query` over the library, loading only the parts it needs (design files only when
-/// design hits or a scope are wanted, their bodies only for free text). An empty query is refused.
+/// `lexi search`: `query` over the library, loading only the parts it needs. An empty query is
+/// refused.
 pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    let corpus = Corpus::load(project, corpus_kinds(query)?);
+    Ok(search(&corpus, query))
+}
+
+/// The parts of the corpus `query` needs: design files only when design hits or a scope are
+/// wanted, their bodies only for free text. An error for an empty query.
+pub fn corpus_kinds(query: &Query) -> anyhow::Result<Kinds> {
     let has_text = query
         .text
         .as_deref()
@@ -86,17 +93,11 @@ pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hi
         );
     }
     let kinds = &query.kinds;
-    let needs_designs =
-        kinds.is_empty() || kinds.contains(&DocKind::Design) || query.scope.is_some();
-    let corpus = Corpus::load(
-        project,
-        Kinds {
-            designs: needs_designs,
-            knowledge: true,
-            design_bodies: has_text,
-        },
-    );
-    Ok(search(&corpus, query))
+    Ok(Kinds {
+        designs: kinds.is_empty() || kinds.contains(&DocKind::Design) || query.scope.is_some(),
+        knowledge: true,
+        design_bodies: has_text,
+    })
 }
 
 /// A query prepared once for every document: words lower-cased, tag and scope normalised, the

@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 
 use crate::project::Project;
 use crate::workspace::cache::Stat;
-use crate::workspace::library::{walk, Part};
+use crate::workspace::library::{walk, Listing, Part};
 
 /// Files modified more recently than this are too fresh for a stat to vouch for them.
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
@@ -68,8 +68,16 @@ impl Inputs {
             .library(crate::library::stack::STACK_DIR)
     }
 
-    /// The fingerprint of what the inputs are now.
-    pub fn fingerprint(&self, project: &Project) -> Fingerprint {
+    /// Whether the inputs include the whole library (a walk the caller may already have made).
+    pub fn whole_library(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|(under, mirror_only)| under.is_empty() && !mirror_only)
+    }
+
+    /// The fingerprint of what the inputs are now. `all`: a listing of the whole library
+    /// (`Part::ALL`) made for this call, used instead of walking it again.
+    pub fn fingerprint(&self, project: &Project, all: Option<&Listing>) -> Fingerprint {
         let mut digest = Digester::new();
         for rel in &self.files {
             digest.file(rel, Stat::of(&project.abs(rel)));
@@ -82,7 +90,14 @@ impl Inputs {
                 mirror_only: *mirror_only,
             };
             digest.line(&format!("walk {under} {mirror_only}"));
-            let listing = walk(&library, part);
+            let walked;
+            let listing = match all {
+                Some(all) if under.is_empty() && !mirror_only => all,
+                _ => {
+                    walked = walk(&library, part);
+                    &walked
+                }
+            };
             for entry in &listing.files {
                 digest.file(&entry.rel, Some(entry.stat));
             }
@@ -228,7 +243,7 @@ mod tests {
         age(&a);
         let inputs = Inputs::default().file("a.rs").file("missing.rs");
         let mut cache = SessionCache::default();
-        let first = cache.check("lookup", "{}", &inputs.fingerprint(&project), false);
+        let first = cache.check("lookup", "{}", &inputs.fingerprint(&project, None), false);
         let Verdict::Fresh {
             etag,
             remember: true,
@@ -237,21 +252,26 @@ mod tests {
             panic!("first call must be fresh and rememberable: {first:?}");
         };
         cache.sent("lookup", "{}", &etag);
-        let again = cache.check("lookup", "{}", &inputs.fingerprint(&project), false);
+        let again = cache.check("lookup", "{}", &inputs.fingerprint(&project, None), false);
         assert_eq!(again, Verdict::Unchanged { etag: etag.clone() });
         // `full` asks for the text again; other arguments are another answer.
-        let full = cache.check("lookup", "{}", &inputs.fingerprint(&project), true);
+        let full = cache.check("lookup", "{}", &inputs.fingerprint(&project, None), true);
         assert!(matches!(full, Verdict::Fresh { .. }));
-        let other = cache.check("lookup", "{\"x\":1}", &inputs.fingerprint(&project), false);
+        let other = cache.check(
+            "lookup",
+            "{\"x\":1}",
+            &inputs.fingerprint(&project, None),
+            false,
+        );
         assert!(matches!(other, Verdict::Fresh { .. }));
         // A change of size (or mtime) is a new etag.
         std::fs::write(&a, "two!").expect("write");
         age(&a);
-        let changed = cache.check("lookup", "{}", &inputs.fingerprint(&project), false);
+        let changed = cache.check("lookup", "{}", &inputs.fingerprint(&project, None), false);
         assert!(matches!(changed, Verdict::Fresh { etag: new, .. } if new != etag));
         // So is a file appearing where there was none.
         std::fs::write(dir.path().join("missing.rs"), "now here").expect("write");
-        let appeared = inputs.fingerprint(&project);
+        let appeared = inputs.fingerprint(&project, None);
         assert!(
             appeared.racy,
             "a file written just now is too fresh to vouch for"
@@ -266,11 +286,11 @@ mod tests {
         std::fs::write(&concept, "---\ntitle: A\n---\n").expect("write");
         age(&concept);
         let inputs = Inputs::default().knowledge();
-        let before = inputs.fingerprint(&project);
+        let before = inputs.fingerprint(&project, None);
         assert!(!before.racy);
         let other = dir.path().join(".lexibrary/concepts/B.md");
         std::fs::write(&other, "---\ntitle: B\n---\n").expect("write");
         age(&other);
-        assert_ne!(inputs.fingerprint(&project), before);
+        assert_ne!(inputs.fingerprint(&project, None), before);
     }
 }

@@ -101,12 +101,11 @@ impl Server {
         keyed.insert("format".into(), common.json.into());
         let key = serde_json::Value::Object(keyed).to_string();
         let prepared = tool.prepare(arguments)?;
-        let call = Call {
-            ws: Workspace::new(self.open()?),
-        };
+        let call = Call::new(Workspace::new(self.open()?));
         let verdict = match prepared.inputs(&call)? {
             Some(inputs) => {
-                let fingerprint = inputs.fingerprint(call.ws.project());
+                let all = inputs.whole_library().then(|| call.library());
+                let fingerprint = inputs.fingerprint(call.ws.project(), all);
                 Some(
                     self.lock_cache()
                         .check(tool.name(), &key, &fingerprint, common.full),

@@ -9,11 +9,12 @@ use super::registry::{Answer, Call, Tool};
 use super::values::{ConceptStatusName, DocKindName, PostStatusName};
 use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
+use crate::knowledge::corpus::Corpus;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
 use crate::knowledge::lookup::{ensure_file_argument, lookup};
 use crate::knowledge::orient::{self, orient};
-use crate::knowledge::search::{render, search_library, Query};
+use crate::knowledge::search::{corpus_kinds, render, search, Query};
 use crate::knowledge::stack::find;
 use crate::knowledge::stack_view::{listing_text, post_json, post_text, search_posts};
 use crate::library::concept::ConceptStatus;
@@ -260,7 +261,7 @@ impl Tool for Search {
         if let Some(scope) = &args.scope {
             call.path(scope)?;
         }
-        Ok(Some(config().knowledge().mirror("")))
+        Ok(Some(config().library("")))
     }
 
     fn run(call: &Call, args: SearchArgs) -> anyhow::Result<Answer> {
@@ -275,7 +276,10 @@ impl Tool for Search {
             kinds: args.kinds,
             ..Query::default()
         };
-        let hits = search_library(call.ws.project(), &query)?;
+        // The library listing the session cache walked serves the corpus too: one walk per call.
+        let kinds = corpus_kinds(&query)?;
+        let corpus = Corpus::from_listing(call.ws.project(), call.library(), kinds);
+        let hits = search(&corpus, &query);
         Ok(Answer::new(
             render(&hits),
             serde_json::json!({ "hits": hits }),

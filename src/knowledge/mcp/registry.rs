@@ -17,15 +17,31 @@ use serde::de::DeserializeOwned;
 
 use super::cache::Inputs;
 use crate::project::paths;
+use crate::workspace::library::{walk, Listing, Part};
 use crate::workspace::Workspace;
 
 /// What a tool call has to work with: the project (opened for this call, so config edits apply at
 /// once) and where relative paths start.
 pub struct Call {
     pub ws: Workspace,
+    all: std::cell::OnceCell<Listing>,
 }
 
 impl Call {
+    pub fn new(ws: Workspace) -> Call {
+        Call {
+            ws,
+            all: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Every file of `.lexibrary/` (`Part::ALL`), walked once per call: shared by the session
+    /// cache's fingerprint and the corpus a search loads.
+    pub fn library(&self) -> &Listing {
+        self.all
+            .get_or_init(|| walk(&self.ws.project().library_dir(), Part::ALL))
+    }
+
     /// The project root: relative path arguments start here.
     pub fn root(&self) -> &Path {
         &self.ws.project().root
