@@ -6,9 +6,12 @@
 //! generation builds the derived corpus cache under `.lexibrary/.cache/` and is reported separately
 //! (cold); the medians are over warm runs. Targets: search and concepts median < 150 ms, context
 //! median < 50 ms. Issue 6, on the same library after a real `lexictl update`: `lexictl validate`
-//! median < 2 s, `lexictl status --quiet` median < 200 ms.
+//! median < 2 s, `lexictl status --quiet` median < 200 ms. Issue 15, the MCP server: from starting
+//! `lexi mcp` to the answer of its first call (initialize, then `lookup`; then `search`) median
+//! < 50 ms, and within one session the same `search` answered in full, then `unchanged since`.
 //!
-//! Run: `cargo bench --bench knowledge` (options: `-- --designs N --concepts N --posts N --runs N --keep DIR`).
+//! Run: `cargo bench --bench knowledge` (options: `-- --designs N --concepts N --posts N --runs N
+//! --keep DIR --mcp-only`; `--mcp-only` measures the server alone).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -42,6 +45,7 @@ fn main() {
     let (mut designs, mut concepts, mut posts, mut runs) =
         (20_000usize, 500usize, 1_000usize, 21usize);
     let mut keep: Option<String> = None;
+    let mut mcp_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value =
@@ -52,6 +56,7 @@ fn main() {
             "--posts" => posts = value(posts),
             "--runs" => runs = value(runs),
             "--keep" => keep = args.next(),
+            "--mcp-only" => mcp_only = true,
             _ => {} // cargo passes `--bench`
         }
     }
@@ -91,6 +96,10 @@ fn main() {
         "cold (corpus cache built): lexi search --tag billing {:.1} ms",
         ms(cold)
     );
+    mcp::report(lexi, root, &target, runs);
+    if mcp_only {
+        return;
+    }
     for (name, args, target_ms) in &cases {
         let mut times: Vec<Duration> = (0..runs).map(|_| time(lexi, root, args)).collect();
         times.sort();
@@ -139,6 +148,141 @@ fn main() {
         "after one design file edit: lexi search --tag billing {:.1} ms",
         ms(after_edit)
     );
+}
+
+/// `lexi mcp` driven over its stdin/stdout with JSON-RPC lines.
+mod mcp {
+    use std::io::{BufRead, BufReader, Write};
+    use std::path::Path;
+    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+    use std::time::{Duration, Instant};
+
+    use super::{command, ms};
+
+    /// A running server after `initialize`.
+    struct Server {
+        child: Child,
+        stdin: ChildStdin,
+        stdout: BufReader<ChildStdout>,
+        next_id: u64,
+    }
+
+    impl Server {
+        fn start(lexi: &str, root: &Path) -> Server {
+            let mut child = command(lexi)
+                .arg("mcp")
+                .current_dir(root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("spawn lexi mcp");
+            let stdin = child.stdin.take().expect("stdin");
+            let stdout = BufReader::new(child.stdout.take().expect("stdout"));
+            let mut server = Server {
+                child,
+                stdin,
+                stdout,
+                next_id: 1,
+            };
+            server.request(
+                "initialize",
+                r#"{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}"#,
+            );
+            server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+            server
+        }
+
+        fn send(&mut self, line: &str) {
+            self.stdin.write_all(line.as_bytes()).expect("write");
+            self.stdin.write_all(b"\n").expect("write");
+            self.stdin.flush().expect("flush");
+        }
+
+        /// Send a request and read lines until its answer.
+        fn request(&mut self, method: &str, params: &str) -> String {
+            let id = self.next_id;
+            self.next_id += 1;
+            self.send(&format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#
+            ));
+            let marker = format!(r#""id":{id},"#);
+            loop {
+                let mut line = String::new();
+                let read = self.stdout.read_line(&mut line).expect("read");
+                assert!(read > 0, "lexi mcp closed stdout");
+                if line.contains(&marker) {
+                    assert!(!line.contains(r#""isError":true"#), "{line}");
+                    return line;
+                }
+            }
+        }
+
+        fn call(&mut self, tool: &str, arguments: &str) -> String {
+            self.request(
+                "tools/call",
+                &format!(r#"{{"name":"{tool}","arguments":{arguments}}}"#),
+            )
+        }
+
+        fn stop(self) {
+            drop(self.stdin);
+            let mut child = self.child;
+            let status = child.wait().expect("wait");
+            assert!(status.success(), "lexi mcp exited with {status}");
+        }
+    }
+
+    fn median(mut times: Vec<Duration>) -> (Duration, Duration) {
+        times.sort();
+        (times[times.len() / 2], times[0])
+    }
+
+    /// Start-up to first answer for `lookup` and `search`, then a repeated search in one session.
+    pub fn report(lexi: &str, root: &Path, target: &str, runs: usize) {
+        let lookup = format!(r#"{{"file":"{target}"}}"#);
+        let search = r#"{"tag":"billing"}"#;
+        for (tool, arguments, name) in [
+            ("lookup", lookup.as_str(), "lookup <file>"),
+            ("search", search, "search --tag billing"),
+        ] {
+            let times = (0..runs)
+                .map(|_| {
+                    let started = Instant::now();
+                    let mut server = Server::start(lexi, root);
+                    server.call(tool, arguments);
+                    let elapsed = started.elapsed();
+                    server.stop();
+                    elapsed
+                })
+                .collect();
+            let (median, min) = median(times);
+            println!(
+                "lexi mcp, start to first answer (initialize + {name}): median {:.1} ms, min {:.1} ms (target: median < 50 ms)",
+                ms(median),
+                ms(min)
+            );
+        }
+        let mut server = Server::start(lexi, root);
+        let (mut full, mut short) = (Vec::new(), Vec::new());
+        for _ in 0..runs {
+            let started = Instant::now();
+            let answer = server.call("search", r#"{"tag":"billing","full":true}"#);
+            full.push(started.elapsed());
+            assert!(!answer.contains("unchanged since"));
+            let started = Instant::now();
+            let answer = server.call("search", r#"{"tag":"billing"}"#);
+            short.push(started.elapsed());
+            assert!(answer.contains("unchanged since"), "{answer}");
+        }
+        server.stop();
+        let ((full, _), (short, _)) = (median(full), median(short));
+        println!(
+            "lexi mcp, one session: search --tag billing in full {:.1} ms, repeated (unchanged since <etag>) {:.1} ms",
+            ms(full),
+            ms(short)
+        );
+    }
 }
 
 fn strings(items: &[&str]) -> Vec<String> {

@@ -50,7 +50,7 @@ Read and write the codebase library: the agent-facing CLI of Lexibrarian.
 
 The library lives in .lexibrary/ next to your code: a design file per source file (src/a.rs is
 documented by .lexibrary/src/a.rs.md) and a .aindex per directory. Start every session with
-.lexibrary/START_HERE.md, then:
+.lexibrary/START_HERE.md (`lexi orient` prints it with the library's health), then:
 
   lexi index src           what is in src/, and the conventions that apply there
   lexi lookup src/a.rs     what src/a.rs is for, its interface and who depends on it
@@ -75,6 +75,7 @@ pub struct LexiCli {
 
 #[derive(Debug, Subcommand)]
 pub enum LexiCommand {
+    Orient(commands::orient::Args),
     Lookup(commands::lookup::Args),
     Index(commands::index::Args),
     Describe(commands::describe::Args),
@@ -85,6 +86,8 @@ pub enum LexiCommand {
     Stack(commands::stack::Args),
     Iwh(commands::iwh::Args),
     Why(commands::why::Args),
+    Mcp(commands::mcp::Args),
+    Hook(commands::agent_hook::Args),
 }
 
 const LEXICTL_ABOUT: &str =
@@ -164,6 +167,7 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         Err(code) => return code,
     };
     with_context(program, cli.format, |ctx| match &cli.command {
+        LexiCommand::Orient(args) => commands::orient::run(ctx, args),
         LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
         LexiCommand::Index(args) => commands::index::run(ctx, args),
         LexiCommand::Describe(args) => commands::describe::run(ctx, args),
@@ -174,6 +178,8 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Stack(args) => commands::stack::run(ctx, args),
         LexiCommand::Iwh(args) => commands::iwh::run(ctx, args),
         LexiCommand::Why(args) => commands::why::run(ctx, args),
+        LexiCommand::Mcp(args) => commands::mcp::run(ctx, args),
+        LexiCommand::Hook(args) => commands::agent_hook::run(ctx, args),
     })
 }
 

@@ -11,6 +11,7 @@ use crate::knowledge::validate::Severity;
 use crate::library::concept::ConceptStatus;
 use crate::library::iwh::IwhScope;
 use crate::library::stack::PostStatus;
+use crate::project::config::AgentEnvironment;
 
 /// `impl ValueEnum for $ty` from its variants, their names and (optionally) a help line each.
 macro_rules! value_enum {
@@ -52,6 +53,51 @@ value_enum!(Direction {
     Up => "up",
     Down => "down",
 });
+
+/// `--agents`: an agent environment, or `none`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentChoice {
+    Agent(AgentEnvironment),
+    None,
+}
+
+impl ValueEnum for AgentChoice {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            AgentChoice::Agent(AgentEnvironment::Claude),
+            AgentChoice::Agent(AgentEnvironment::Cursor),
+            AgentChoice::Agent(AgentEnvironment::Codex),
+            AgentChoice::None,
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            AgentChoice::Agent(AgentEnvironment::Claude) => {
+                PossibleValue::new("claude").help("Claude Code: CLAUDE.md, .claude/, .mcp.json")
+            }
+            AgentChoice::Agent(AgentEnvironment::Cursor) => PossibleValue::new("cursor")
+                .help("Cursor: .cursor/rules/lexibrarian.mdc, .cursor/mcp.json"),
+            AgentChoice::Agent(AgentEnvironment::Codex) => PossibleValue::new("codex")
+                .help("Codex and every agent reading AGENTS.md: AGENTS.md, .codex/config.toml"),
+            AgentChoice::None => PossibleValue::new("none").help("No agent files at all"),
+        })
+    }
+}
+
+/// The environments named, `none` dropped.
+pub fn environments(choices: &[AgentChoice]) -> Vec<AgentEnvironment> {
+    let mut out: Vec<AgentEnvironment> = choices
+        .iter()
+        .filter_map(|choice| match choice {
+            AgentChoice::Agent(environment) => Some(*environment),
+            AgentChoice::None => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
 
 value_enum!(Severity {
     Info => "info",

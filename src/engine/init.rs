@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context as _};
 
-use super::agent_rules;
+use super::agents::{self, record, rules};
 use crate::atomic;
 use crate::library::start_here;
 use crate::project::config::{self, Config};
@@ -43,8 +43,9 @@ pub struct InitReport {
     pub modified: Vec<String>,
     /// Rule files that already had a Lexibrarian section and were left alone.
     pub unchanged: Vec<String>,
-    /// Rule files left alone because they are symlinks (`CLAUDE.md: is a symbolic link (to AGENTS.md)`).
-    pub skipped: Vec<String>,
+    /// What was left alone in agent files, and why (an existing hook, a server of the same name,
+    /// a rule file that is a symlink).
+    pub notes: Vec<String>,
 }
 
 /// A file outside `.lexibrary/` that init changes, with what to put back on failure.
@@ -91,11 +92,11 @@ pub fn apply(plan: &InitPlan) -> anyhow::Result<InitReport> {
     }
     let scope = Scope::from_config(&plan.config, &root.join(LIBRARY_DIR).join(CONFIG_FILE))?;
 
-    let mut staging = Staging::create(root)?;
-    build_library(&staging.path, plan, &scope)?;
-
     let mut report = InitReport::default();
-    let edits = planned_edits(plan, &mut report)?;
+    let (edits, record) = planned_edits(plan, &mut report)?;
+    let mut staging = Staging::create(root)?;
+    build_library(&staging.path, plan, &scope, &record)?;
+
     let mut applied: Vec<&Edit> = Vec::new();
     for edit in &edits {
         if let Err(err) = atomic::write_under(root, &edit.rel, &edit.after) {
@@ -113,12 +114,20 @@ pub fn apply(plan: &InitPlan) -> anyhow::Result<InitReport> {
     for name in [CONFIG_FILE, "START_HERE.md", "concepts/", "stack/"] {
         report.created.insert(0, format!("{LIBRARY_DIR}/{name}"));
     }
+    if !record.entries.is_empty() {
+        report.created.push(record::Record::path());
+    }
     report.created.sort();
     report.modified.sort();
     Ok(report)
 }
 
-fn build_library(dir: &Path, plan: &InitPlan, scope: &Scope) -> anyhow::Result<()> {
+fn build_library(
+    dir: &Path,
+    plan: &InitPlan,
+    scope: &Scope,
+    record: &record::Record,
+) -> anyhow::Result<()> {
     let write = |name: &str, text: &str| {
         std::fs::write(dir.join(name), text)
             .with_context(|| format!("cannot write {LIBRARY_DIR}/{name}"))
@@ -132,13 +141,20 @@ fn build_library(dir: &Path, plan: &InitPlan, scope: &Scope) -> anyhow::Result<(
         std::fs::create_dir(dir.join(sub))
             .with_context(|| format!("cannot create {LIBRARY_DIR}/{sub}/"))?;
     }
+    if !record.entries.is_empty() {
+        write(record::RECORD_FILE, &record.render())?;
+    }
     Ok(())
 }
 
-fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec<Edit>> {
+/// The files outside `.lexibrary/` init changes, and the record of what it adds to them.
+fn planned_edits(
+    plan: &InitPlan,
+    report: &mut InitReport,
+) -> anyhow::Result<(Vec<Edit>, record::Record)> {
     let mut edits = Vec::new();
-    let mut push = |rel: &str, before: Option<Vec<u8>>, after: String, report: &mut InitReport| {
-        if before.as_deref() == Some(after.as_bytes()) {
+    let mut push = |rel: &str, before: Option<Vec<u8>>, after: Vec<u8>, report: &mut InitReport| {
+        if before.as_deref() == Some(after.as_slice()) {
             return;
         }
         if before.is_some() {
@@ -149,47 +165,99 @@ fn planned_edits(plan: &InitPlan, report: &mut InitReport) -> anyhow::Result<Vec
         edits.push(Edit {
             rel: rel.to_string(),
             before,
-            after: after.into_bytes(),
+            after,
         });
     };
 
+    // The agents' files first: a file that cannot be parsed stops init before anything is written.
+    let agents = agents::plan_init(&plan.root, &plan.config)?;
+    let mut record = agents.record;
+    report.notes = agents.notes;
+
     let lexignore = read_optional(&plan.root, LEXIGNORE_FILE)?;
+    let lexignore_after = lexignore_text(lexignore.as_deref(), &plan.lexignore_patterns);
+    record_own_file(
+        &mut record,
+        "init.lexignore",
+        LEXIGNORE_FILE,
+        lexignore.as_deref(),
+        &lexignore_after,
+    );
     push(
         LEXIGNORE_FILE,
-        lexignore.clone(),
-        lexignore_text(lexignore.as_deref(), &plan.lexignore_patterns),
+        lexignore,
+        lexignore_after.into_bytes(),
         report,
     );
 
     let gitignore = read_optional(&plan.root, ".gitignore")?;
+    let gitignore_after = gitignore_text(gitignore.as_deref());
+    record_own_file(
+        &mut record,
+        "init.gitignore",
+        ".gitignore",
+        gitignore.as_deref(),
+        &gitignore_after,
+    );
     push(
         ".gitignore",
-        gitignore.clone(),
-        gitignore_text(gitignore.as_deref()),
+        gitignore,
+        gitignore_after.into_bytes(),
         report,
     );
 
-    for environment in &plan.config.agent_environment {
-        let rel = agent_rules::rules_file(*environment);
-        let refused = crate::nofollow::read(&plan.root, rel)
-            .err()
-            .and_then(|err| crate::nofollow::refusal(&err).map(|r| r.what.clone()));
-        if let Some(what) = refused {
-            report.skipped.push(format!(
-                "{rel}: {what} — left alone (Lexibrarian never writes through a link; add the section where it points yourself)"
-            ));
-            continue;
-        }
-        let before = read_optional(&plan.root, rel)?;
-        let existing = before
-            .as_deref()
-            .map(|bytes| String::from_utf8_lossy(bytes).into_owned());
-        match agent_rules::with_rules(*environment, existing.as_deref()) {
-            Some(after) => push(rel, before, after, report),
-            None => report.unchanged.push(rel.to_string()),
+    for change in agents.changes {
+        if let Some(after) = change.after {
+            push(&change.rel, change.before, after, report);
         }
     }
-    Ok(edits)
+    for environment in &plan.config.agent_environment {
+        let rel = rules::rules_file(*environment);
+        // A symlinked rule file was left alone by the agents' plan (its note says so).
+        let had_block = crate::nofollow::read(&plan.root, rel)
+            .ok()
+            .is_some_and(|bytes| rules::block_range(&String::from_utf8_lossy(&bytes)).is_some());
+        if had_block && !edits.iter().any(|edit| edit.rel == rel) {
+            report.unchanged.push(rel.to_string());
+        }
+    }
+    Ok((edits, record))
+}
+
+/// Record what init adds to `.lexignore` or `.gitignore`: the whole file when it creates it, else
+/// the lines it appends.
+fn record_own_file(
+    record: &mut record::Record,
+    id: &str,
+    rel: &str,
+    before: Option<&[u8]>,
+    after: &str,
+) {
+    let kind = match before {
+        None => {
+            record.created.insert(rel.to_string(), Vec::new());
+            record::Kind::File {
+                sha256: crate::hash::sha256_hex(after.as_bytes()),
+            }
+        }
+        Some(before) => {
+            let before = String::from_utf8_lossy(before);
+            let lines: Vec<String> = after
+                .lines()
+                .filter(|line| !line.trim().is_empty() && !before.lines().any(|old| old == *line))
+                .map(str::to_string)
+                .collect();
+            if lines.is_empty() {
+                return;
+            }
+            record::Kind::Lines { lines }
+        }
+    };
+    record.put(record::Entry {
+        id: id.to_string(),
+        file: rel.to_string(),
+        kind,
+    });
 }
 
 /// The bytes of `rel` if it exists; a symlink is refused by name (never read through).

@@ -1,7 +1,7 @@
 //! Writing the library: what `lexictl` and the write-side `lexi` commands do to `.lexibrary/`.
 //! Every write is atomic and serialised by the library lock.
 
-pub mod agent_rules;
+pub mod agents;
 pub mod bounded;
 pub mod hook;
 pub mod init;

@@ -140,6 +140,63 @@ fn topic_score(doc: &Doc, topic: &str) -> Option<(u32, String)> {
     best
 }
 
+/// The text `lexi concepts` prints: one line per concept, name padded, with its summary, status and
+/// what matched. `filtered` (a topic, tag or status was given) picks the message for no hits.
+pub fn render(hits: &[ConceptHit], filtered: bool) -> String {
+    if hits.is_empty() {
+        return if filtered {
+            "No concept matches. `lexi concepts --all` lists every concept.\n".to_string()
+        } else {
+            "No concepts yet. Create one with `lexi concept new <Name> --tag <tag> --alias <alias>`.\n"
+                .to_string()
+        };
+    }
+    let width = hits
+        .iter()
+        .map(|hit| hit.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for hit in hits {
+        let summary = if let Some(error) = &hit.error {
+            format!("(cannot be read: {error})")
+        } else {
+            hit.summary.clone()
+        };
+        let padding = " ".repeat(width.saturating_sub(hit.name.chars().count()));
+        out.push_str(&format!("{}{padding} — {summary}", hit.name));
+        match hit.status.as_str() {
+            "deprecated" => match &hit.superseded_by {
+                Some(next) => out.push_str(&format!(" [deprecated: use {next}]")),
+                None => out.push_str(" [deprecated]"),
+            },
+            "draft" => out.push_str(" [draft]"),
+            _ => {}
+        }
+        if let Some(matched) = &hit.matched {
+            out.push_str(&format!("  ({matched})"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Canonical concept names for names, titles or aliases; an unknown one is an error.
+pub fn canonical_names(project: &Project, names: &[String]) -> anyhow::Result<Vec<String>> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let resolver = Resolver::new(&corpus);
+    names
+        .iter()
+        .map(|name| match resolver.concept(name) {
+            Some(doc) => Ok(doc.name.clone()),
+            None => bail!("no concept named {name:?}; `lexi concepts {name}` finds similar ones"),
+        })
+        .collect()
+}
+
 /// What a wikilink points at.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

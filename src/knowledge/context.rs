@@ -74,6 +74,38 @@ pub struct Bundle {
     pub omitted: Vec<Omitted>,
 }
 
+impl Bundle {
+    /// The text `lexi context` prints: the admitted blocks in reading order, then what was left out.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "# Context: {} (~{} of {} tokens)\n",
+            self.target, self.tokens, self.budget
+        );
+        for block in &self.blocks {
+            let level = match block.kind.as_str() {
+                "section" | "answer" | "dependents" => "###",
+                _ => "##",
+            };
+            out.push_str(&format!(
+                "\n{level} {}\n\n{}\n",
+                block.title,
+                block.text.trim_end()
+            ));
+        }
+        if !self.omitted.is_empty() {
+            out.push_str("\n## Left out (over the budget)\n\n");
+            for omitted in &self.omitted {
+                out.push_str(&format!(
+                    "- {} ({}, ~{} tokens)\n",
+                    omitted.title, omitted.kind, omitted.tokens
+                ));
+            }
+            out.push_str("\nRaise the budget (--budget) to include them.\n");
+        }
+        out
+    }
+}
+
 /// Build the bundle for `target`: a project-relative source path (already resolved by the caller
 /// when it names an existing path), a concept name, title or alias, or a Stack id.
 pub fn bundle(

@@ -37,7 +37,9 @@ const LIST_SEPARATOR: char = '\u{1f}';
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
 /// The three kinds of library document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DocKind {
     Concept,

@@ -21,6 +21,40 @@ pub struct IndexFile {
     pub index: AIndex,
 }
 
+impl IndexFile {
+    /// The JSON `lexi index --format json` prints for one `.aindex` (docs/commands.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        let other: Vec<_> = self
+            .index
+            .doc
+            .sections
+            .iter()
+            .filter(|section| {
+                !section
+                    .heading
+                    .eq_ignore_ascii_case(crate::library::aindex::CHILD_MAP)
+                    && !section
+                        .heading
+                        .eq_ignore_ascii_case(crate::library::aindex::LOCAL_CONVENTIONS)
+            })
+            .collect();
+        serde_json::json!({
+            "directory": self.directory,
+            "path": self.path,
+            "billboard": self.index.billboard(),
+            "children": self.index.children(),
+            "local_conventions": self.index.local_conventions(),
+            "other_sections": other,
+        })
+    }
+}
+
+/// The text `lexi index` prints for one or more `.aindex` files: each as written, blank-line separated.
+pub fn to_text(files: &[IndexFile]) -> String {
+    let texts: Vec<&str> = files.iter().map(|file| file.text.trim_end()).collect();
+    format!("{}\n", texts.join("\n\n"))
+}
+
 /// Read the `.aindex` of project-relative `dir`; `None` if it does not exist.
 pub fn read(project: &Project, dir: &str) -> anyhow::Result<Option<IndexFile>> {
     let path = aindex_path(dir);

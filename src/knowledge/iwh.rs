@@ -32,6 +32,47 @@ pub struct Found {
     pub error: Option<String>,
 }
 
+impl Found {
+    /// One line of `lexi iwh list`: directory, scope, author, time and the first line of the note.
+    pub fn list_line(&self) -> String {
+        match &self.note {
+            Some(note) => format!(
+                "{}  [{}] by {} at {}: {}\n",
+                shown_dir(&self.directory),
+                note.meta.scope.as_str(),
+                note.meta.author,
+                note.meta.created,
+                note.body.lines().next().unwrap_or("")
+            ),
+            None => format!(
+                "{}  [unreadable] {}\n",
+                shown_dir(&self.directory),
+                self.error.as_deref().unwrap_or("")
+            ),
+        }
+    }
+
+    /// The note as `lexi iwh read` prints it: a header line, then the body (raw when it does not parse).
+    pub fn to_text(&self) -> String {
+        match (&self.note, &self.raw) {
+            (Some(note), _) => format!(
+                "I Was Here — {} [{}] by {} at {}\n\n{}\n",
+                shown_dir(&self.directory),
+                note.meta.scope.as_str(),
+                note.meta.author,
+                note.meta.created,
+                note.body
+            ),
+            (None, Some(raw)) => format!(
+                "I Was Here — {} (unreadable: {})\n\n{raw}\n",
+                shown_dir(&self.directory),
+                self.error.as_deref().unwrap_or("")
+            ),
+            (None, None) => String::new(),
+        }
+    }
+}
+
 /// Fail when `iwh.enabled` is false.
 pub fn ensure_enabled(project: &Project) -> anyhow::Result<()> {
     if !project.config.iwh.enabled {

@@ -72,6 +72,55 @@ pub struct Lookup {
     pub conventions: Vec<InheritedConventions>,
 }
 
+impl Lookup {
+    /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): a staleness warning, the
+    /// design file without its footer, then the inherited Local Conventions, root first.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(warning) = self.staleness.warning() {
+            out.push_str(warning);
+            out.push_str("\n\n");
+        }
+        out.push_str(&self.content);
+        out.push('\n');
+        if !self.conventions.is_empty() {
+            out.push_str("\n## Inherited Local Conventions\n");
+            for conventions in &self.conventions {
+                let dir = if conventions.directory.is_empty() {
+                    "./".to_string()
+                } else {
+                    format!("{}/", conventions.directory)
+                };
+                out.push_str(&format!("\n### From {dir}\n\n{}\n", conventions.raw));
+            }
+        }
+        out
+    }
+
+    /// The JSON `lexi lookup --format json` prints (fields documented in docs/commands.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        let sections: Vec<_> = self
+            .design
+            .body
+            .sections
+            .iter()
+            .map(|section| serde_json::json!({"heading": section.heading, "body": section.body}))
+            .collect();
+        serde_json::json!({
+            "source": self.source,
+            "design_file": self.design_path,
+            "staleness": self.staleness,
+            "stale": self.staleness != Staleness::Current,
+            "frontmatter": self.design.frontmatter,
+            "title": self.design.body.title,
+            "preamble": self.design.body.preamble,
+            "sections": sections,
+            "footer": self.design.footer,
+            "conventions": self.conventions,
+        })
+    }
+}
+
 /// Look up the design file of project-relative `source`.
 pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
     let design_rel = design_path(source);

@@ -5,8 +5,9 @@
 //! or summary 2, body 1. Recency only breaks ties. Each hit carries the reason it matched. Tags are one
 //! namespace across all three kinds, so `--tag auth` finds concepts, design files and posts alike.
 
-use super::corpus::{Corpus, Doc, DocKind};
+use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use crate::project::paths::ancestors_rel;
+use crate::project::Project;
 
 /// What to search for. At least one of `text`, `tag`, `scope`, `status`, `concept` is expected.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +71,33 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
             .then_with(|| a.name.cmp(&b.name))
     });
     hits
+}
+
+/// `lexi search`: `query` over the library, loading only the parts it needs. An empty query is
+/// refused.
+pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    let corpus = Corpus::load(project, corpus_kinds(query)?);
+    Ok(search(&corpus, query))
+}
+
+/// The parts of the corpus `query` needs: design files only when design hits or a scope are
+/// wanted, their bodies only for free text. An error for an empty query.
+pub fn corpus_kinds(query: &Query) -> anyhow::Result<Kinds> {
+    let has_text = query
+        .text
+        .as_deref()
+        .is_some_and(|text| !text.trim().is_empty());
+    if !has_text && query.tag.is_none() && query.scope.is_none() {
+        anyhow::bail!(
+            "give words to search for, or a tag or a scope (e.g. `lexi search --tag auth`)"
+        );
+    }
+    let kinds = &query.kinds;
+    Ok(Kinds {
+        designs: kinds.is_empty() || kinds.contains(&DocKind::Design) || query.scope.is_some(),
+        knowledge: true,
+        design_bodies: has_text,
+    })
 }
 
 /// A query prepared once for every document: words lower-cased, tag and scope normalised, the
@@ -273,4 +301,56 @@ fn contains_lc(text: &str, word: &str) -> bool {
 /// Whether project-relative `path` is `scope` or inside it.
 fn within(path: &str, scope: &str) -> bool {
     scope.is_empty() || path == scope || ancestors_rel(path).contains(&scope)
+}
+
+/// Grouped text: `── Concepts ──`, `── Design Files ──`, `── Stack ──`.
+pub fn render(hits: &[Hit]) -> String {
+    if hits.is_empty() {
+        return "No matches.\n".to_string();
+    }
+    let mut out = String::new();
+    let mut current = None;
+    for hit in hits {
+        if current != Some(hit.kind) {
+            if current.is_some() {
+                out.push('\n');
+            }
+            current = Some(hit.kind);
+            out.push_str(match hit.kind {
+                DocKind::Concept => "── Concepts ──\n",
+                DocKind::Design => "── Design Files ──\n",
+                DocKind::Stack => "── Stack ──\n",
+            });
+        }
+        out.push_str(&render_hit(hit));
+        out.push('\n');
+    }
+    out
+}
+
+/// One line per hit.
+pub fn render_hit(hit: &Hit) -> String {
+    let summary = match &hit.error {
+        Some(error) => format!("(cannot be read: {error})"),
+        None => hit.summary.clone(),
+    };
+    let line = match hit.kind {
+        _ if hit.error.is_some() => format!("{} — {summary}", hit.name),
+        DocKind::Stack => format!(
+            "{}  [{}] ▲{}  {}",
+            hit.name,
+            hit.status,
+            hit.votes.unwrap_or(0),
+            hit.title
+        ),
+        DocKind::Concept if hit.status == "deprecated" => {
+            format!("{} — {summary} [deprecated]", hit.name)
+        }
+        _ => format!("{} — {summary}", hit.name),
+    };
+    if hit.reason.is_empty() {
+        line
+    } else {
+        format!("{line}  ({})", hit.reason)
+    }
 }

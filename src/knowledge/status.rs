@@ -62,6 +62,19 @@ impl Status {
         let (errors, warnings) = self.problems();
         errors == 0 && warnings == 0 && self.stale == 0
     }
+
+    /// The one line `lexictl status --quiet` prints (`lexibrarian: 3 warnings, 0 errors, 2 stale`),
+    /// or `None` when healthy. Also the health line of `lexi orient`.
+    pub fn quiet_line(&self) -> Option<String> {
+        if self.healthy() {
+            return None;
+        }
+        let (errors, warnings) = self.problems();
+        Some(format!(
+            "lexibrarian: {warnings} warnings, {errors} errors, {} stale",
+            self.stale
+        ))
+    }
 }
 
 /// Gather the status.

@@ -21,6 +21,8 @@ pub struct Config {
     pub scope_root: ScopeRoots,
     /// Agent environments whose rule files `lexictl init` wrote: `claude`, `cursor`, `codex`.
     pub agent_environment: Vec<AgentEnvironment>,
+    /// Claude Code's hooks (docs/agents.md).
+    pub claude: ClaudeConfig,
     pub iwh: IwhConfig,
     pub llm: LlmConfig,
     pub token_budgets: TokenBudgets,
@@ -52,6 +54,16 @@ impl ScopeRoots {
             ScopeRoots::Many(roots) => roots.iter().map(String::as_str).collect(),
         }
     }
+}
+
+/// `claude:` — the Claude Code integration `lexictl setup` writes into `.claude/settings.json`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClaudeConfig {
+    /// Before every Edit, MultiEdit or Write, add a short `lexi lookup` of the file to the agent's
+    /// context (a `PreToolUse` hook). Off by default; `lexictl setup --update` installs or removes
+    /// the hook after a change.
+    pub pre_edit_lookup: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -609,6 +621,19 @@ pub fn render(config: &Config) -> String {
         "# Agent environments whose rule files mention the library: claude, cursor, codex.\n",
     );
     out.push_str(&block("agent_environment", &config.agent_environment));
+    if config.claude == defaults.claude {
+        out.push_str(
+            "# Claude Code: `pre_edit_lookup: true` adds a short `lexi lookup` of each file before it is\n\
+             # edited (then run `lexictl setup --update`). Off by default.\n\
+             # claude:\n\
+             #   pre_edit_lookup: true\n",
+        );
+    } else {
+        out.push_str(
+            "# Claude Code hooks (docs/agents.md); run `lexictl setup --update` after a change.\n",
+        );
+        out.push_str(&block("claude", &config.claude));
+    }
     out.push_str(
         "# I Was Here: ephemeral, gitignored notes agents leave for each other per directory.\n",
     );

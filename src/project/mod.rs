@@ -22,6 +22,9 @@ use crate::{atomic, nofollow};
 pub const LIBRARY_DIR: &str = ".lexibrary";
 /// The project config file inside [`LIBRARY_DIR`].
 pub const CONFIG_FILE: &str = "config.yaml";
+/// The record of what Lexibrarian added outside the library (agent integrations), inside
+/// [`LIBRARY_DIR`].
+pub const INTEGRATIONS_FILE: &str = "integrations.json";
 /// The bootloader file inside [`LIBRARY_DIR`].
 pub const START_HERE_FILE: &str = "START_HERE.md";
 /// Gitignored scratch space inside [`LIBRARY_DIR`]: locks and derived caches, never reviewed.

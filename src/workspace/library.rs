@@ -15,7 +15,7 @@ use crate::library::stack::STACK_DIR;
 use crate::project::mirror::{
     is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, IWH_FILE, RESERVED_TOP_LEVEL,
 };
-use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{CACHE_DIR, CONFIG_FILE, INTEGRATIONS_FILE, LIBRARY_DIR};
 
 /// What a file under `.lexibrary/` is, from where it sits and its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +34,8 @@ pub enum Kind {
     StartHere,
     /// `config.yaml`.
     Config,
+    /// `integrations.json`, the record of what was added for agents outside the library.
+    Integrations,
     /// Anything else (a stray file, a temp file left by a killed writer, a file in the mirror that is
     /// not a design file).
     Other,
@@ -256,6 +258,7 @@ pub fn classify(rel: &str) -> Kind {
         match name {
             "START_HERE.md" => return Kind::StartHere,
             CONFIG_FILE => return Kind::Config,
+            INTEGRATIONS_FILE => return Kind::Integrations,
             _ => {}
         }
     }
@@ -313,6 +316,7 @@ mod tests {
         assert_eq!(classify("stack/ST-001-x.md"), Kind::StackPost);
         assert_eq!(classify("START_HERE.md"), Kind::StartHere);
         assert_eq!(classify("config.yaml"), Kind::Config);
+        assert_eq!(classify("integrations.json"), Kind::Integrations);
         assert_eq!(classify("src/.lexi-tmp-abc"), Kind::Other);
         assert_eq!(classify("concepts/nested/x.md"), Kind::Other);
         assert_eq!(

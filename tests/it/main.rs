@@ -5,6 +5,7 @@
 mod fake_llm;
 mod support;
 
+mod test_agents;
 mod test_bad_input;
 mod test_ci;
 mod test_formats;
@@ -16,7 +17,9 @@ mod test_knowledge;
 mod test_llm;
 mod test_lookup;
 mod test_man;
+mod test_mcp;
 mod test_notes_sync;
+mod test_orient;
 mod test_review;
 mod test_safety;
 mod test_stack;

@@ -204,6 +204,23 @@ impl TestProject {
         }
     }
 
+    /// A hermetic [`Command`] for `program` (one of our binaries when it names one), run from the
+    /// project root with the binaries under test first on `PATH`: for tests that drive a process
+    /// themselves (an MCP client talking to `lexi mcp`).
+    pub fn command(&self, program: &str) -> Command {
+        let path = bin_dir().join(program);
+        let program = if path.exists() {
+            path.into_os_string()
+        } else {
+            program.into()
+        };
+        let mut command = self.shared.env.command(program);
+        command
+            .current_dir(&self.root)
+            .env("PATH", hermetic::path_with(&bin_dir()));
+        command
+    }
+
     /// `lexictl init --yes`, which must succeed.
     pub fn init(&self) -> &Self {
         self.lexictl(["init", "--yes"]).success();

@@ -184,7 +184,7 @@ fn a_symlinked_lexignore_config_or_rule_file_is_refused() {
     let out = q.lexictl(["init", "--yes"]).success();
     assert!(
         out.stdout
-            .contains("skipped   CLAUDE.md: is a symbolic link (to AGENTS.md)"),
+            .contains("note      CLAUDE.md: is a symbolic link (to AGENTS.md) — left alone"),
         "{}",
         out.stdout
     );
@@ -258,8 +258,13 @@ fn key_files_are_never_documented_or_sent_to_the_model() {
     sent.sort();
     assert_eq!(
         sent,
-        ["deploy/id_ed25519.pub", "lib/lib.rs", "notes/readme.md"],
-        "only what holds no secret is sent"
+        [
+            "AGENTS.md",
+            "deploy/id_ed25519.pub",
+            "lib/lib.rs",
+            "notes/readme.md"
+        ],
+        "only what holds no secret is sent (AGENTS.md is init's rule file)"
     );
     for request in &requests {
         for needle in [

@@ -3,7 +3,7 @@
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::context::{bundle, Bundle, DEFAULT_BUDGET};
+use crate::knowledge::context::{bundle, DEFAULT_BUDGET};
 use crate::project::{paths, Project};
 
 /// Everything about a file, a concept or a Stack post, within a token budget.
@@ -31,36 +31,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let found = bundle(&project, &args.target, as_path.as_deref(), args.budget)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
-        Format::Text => print_text(&render(&found))?,
+        Format::Text => print_text(&found.to_text())?,
     }
     Ok(Outcome::Ok)
-}
-
-fn render(bundle: &Bundle) -> String {
-    let mut out = format!(
-        "# Context: {} (~{} of {} tokens)\n",
-        bundle.target, bundle.tokens, bundle.budget
-    );
-    for block in &bundle.blocks {
-        let level = match block.kind.as_str() {
-            "section" | "answer" | "dependents" => "###",
-            _ => "##",
-        };
-        out.push_str(&format!(
-            "\n{level} {}\n\n{}\n",
-            block.title,
-            block.text.trim_end()
-        ));
-    }
-    if !bundle.omitted.is_empty() {
-        out.push_str("\n## Left out (over the budget)\n\n");
-        for omitted in &bundle.omitted {
-            out.push_str(&format!(
-                "- {} ({}, ~{} tokens)\n",
-                omitted.title, omitted.kind, omitted.tokens
-            ));
-        }
-        out.push_str("\nRaise --budget to include them.\n");
-    }
-    out
 }

@@ -7,7 +7,7 @@ use anyhow::bail;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::index::{read, read_recursive, IndexFile};
+use crate::knowledge::index::{read, read_recursive, to_text, IndexFile};
 use crate::project::{paths, Project};
 
 /// Show a directory's index.
@@ -49,39 +49,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         );
     }
     match ctx.format {
-        Format::Text => {
-            let texts: Vec<&str> = files.iter().map(|file| file.text.trim_end()).collect();
-            print_text(&format!("{}\n", texts.join("\n\n")))?;
-        }
+        Format::Text => print_text(&to_text(&files))?,
         Format::Json if args.recursive => {
-            print_json(&files.iter().map(json).collect::<Vec<_>>())?;
+            print_json(&files.iter().map(IndexFile::to_json).collect::<Vec<_>>())?;
         }
-        Format::Json => print_json(&json(&files[0]))?,
+        Format::Json => print_json(&files[0].to_json())?,
     }
     Ok(Outcome::Ok)
-}
-
-fn json(file: &IndexFile) -> serde_json::Value {
-    let other: Vec<_> = file
-        .index
-        .doc
-        .sections
-        .iter()
-        .filter(|section| {
-            !section
-                .heading
-                .eq_ignore_ascii_case(crate::library::aindex::CHILD_MAP)
-                && !section
-                    .heading
-                    .eq_ignore_ascii_case(crate::library::aindex::LOCAL_CONVENTIONS)
-        })
-        .collect();
-    serde_json::json!({
-        "directory": file.directory,
-        "path": file.path,
-        "billboard": file.index.billboard(),
-        "children": file.index.children(),
-        "local_conventions": file.index.local_conventions(),
-        "other_sections": other,
-    })
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context as _};
 
 use crate::cli::output::{print_json, print_text};
+use crate::cli::values::{environments, AgentChoice};
 use crate::cli::{Context, Format, Outcome};
 use crate::engine::init::{apply, InitPlan, InitReport};
 use crate::project::config::{
@@ -34,6 +35,10 @@ pub struct Args {
     /// Ask the questions even when stdin is not a terminal (for scripted answers, one per line).
     #[arg(long, conflicts_with = "yes")]
     pub interactive: bool,
+    /// The agent environments to write for, instead of the detected ones (comma-separated);
+    /// `none` writes no agent file at all.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub agents: Vec<AgentChoice>,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
@@ -64,13 +69,16 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     if !args.yes && !interactive {
         eprintln!("note: stdin is not a terminal, so every default is taken (as with --yes)");
     }
+    let chosen = (!args.agents.is_empty()).then(|| environments(&args.agents));
+    // Decided before init writes AGENTS.md, which would then count as detected.
+    let nothing_detected = chosen.is_none() && detect::agent_environments(&root).is_empty();
     let plan = if interactive {
         let stdin = std::io::stdin();
         let mut wizard = Wizard {
             input: stdin.lock(),
             output: std::io::stderr(),
         };
-        match wizard.run(root.clone())? {
+        match wizard.run(root.clone(), chosen)? {
             Some(plan) => plan,
             None => {
                 eprintln!("Nothing was created.");
@@ -78,38 +86,50 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             }
         }
     } else {
-        default_plan(root.clone())
+        default_plan(root.clone(), chosen)
     };
 
     let report = apply(&plan)?;
     match ctx.format {
-        Format::Text => print_text(&summary(&plan, &report))?,
+        Format::Text => print_text(&summary(&plan, &report, nothing_detected))?,
         Format::Json => print_json(&serde_json::json!({
             "root": plan.root,
             "config": plan.config,
             "created": report.created,
             "modified": report.modified,
             "unchanged": report.unchanged,
-            "skipped": report.skipped,
+            "notes": report.notes,
         }))?,
     }
     Ok(Outcome::Ok)
 }
 
-/// The plan `--yes` takes: detected name, detected source roots, detected agent environments, the
-/// structural Archivist, default budgets, IWH on.
-pub fn default_plan(root: PathBuf) -> InitPlan {
+/// The plan `--yes` takes: detected name, detected source roots, the agent environments chosen
+/// (`--agents`) or detected — AGENTS.md's when none is — the structural Archivist, default
+/// budgets, IWH on.
+pub fn default_plan(root: PathBuf, agents: Option<Vec<AgentEnvironment>>) -> InitPlan {
     let suggestions = detect::scope_suggestions(&root);
     let config = Config {
         project_name: detect::project_name(&root),
         scope_root: scope_from(&suggestions),
-        agent_environment: detect::agent_environments(&root),
+        agent_environment: agents.unwrap_or_else(|| default_agents(&root)),
         ..Config::default()
     };
     InitPlan {
         root,
         config,
         lexignore_patterns: Vec::new(),
+    }
+}
+
+/// The detected agent environments; none detected means AGENTS.md (`codex`), which Codex and most
+/// other coding agents read, so that an agent entering the repository learns the library exists.
+fn default_agents(root: &std::path::Path) -> Vec<AgentEnvironment> {
+    let detected = detect::agent_environments(root);
+    if detected.is_empty() {
+        vec![AgentEnvironment::Codex]
+    } else {
+        detected
     }
 }
 
@@ -121,7 +141,7 @@ fn scope_from(roots: &[String]) -> ScopeRoots {
     }
 }
 
-fn summary(plan: &InitPlan, report: &InitReport) -> String {
+fn summary(plan: &InitPlan, report: &InitReport, nothing_detected: bool) -> String {
     let mut out = format!(
         "Initialised Lexibrarian for {} in {}\n",
         plan.config.project_name,
@@ -138,8 +158,13 @@ fn summary(plan: &InitPlan, report: &InitReport) -> String {
             "  kept      {rel} (already has a Lexibrarian section)\n"
         ));
     }
-    for reason in &report.skipped {
-        out.push_str(&format!("  skipped   {reason}\n"));
+    for note in &report.notes {
+        out.push_str(&format!("  note      {note}\n"));
+    }
+    if nothing_detected && plan.config.agent_environment == [AgentEnvironment::Codex] {
+        out.push_str(
+            "\nNo agent environment was detected, so the Lexibrarian section went into AGENTS.md, which Codex and most coding agents read.\nPick others with `--agents claude,cursor`, or none with `--agents none`.\n",
+        );
     }
     out.push_str(&format!(
         "\nNext: commit {LIBRARY_DIR}/, .lexignore and .gitignore, and point your agents at {LIBRARY_DIR}/START_HERE.md.\n"
@@ -154,8 +179,12 @@ struct Wizard<R: BufRead, W: Write> {
 }
 
 impl<R: BufRead, W: Write> Wizard<R, W> {
-    fn run(&mut self, root: PathBuf) -> anyhow::Result<Option<InitPlan>> {
-        let mut plan = default_plan(root);
+    fn run(
+        &mut self,
+        root: PathBuf,
+        agents: Option<Vec<AgentEnvironment>>,
+    ) -> anyhow::Result<Option<InitPlan>> {
+        let mut plan = default_plan(root, agents);
         writeln!(
             self.output,
             "Lexibrarian setup — press Enter to accept the [default].\n"

@@ -117,7 +117,7 @@ fn read(ctx: &Context, project: &Project, dir: &Path, peek: bool) -> anyhow::Res
         }
         Format::Text => match &found {
             None => print_text(&format!("No note waits in {}.\n", shown(&dir))),
-            Some(found) => print_text(&render(found)),
+            Some(found) => print_text(&found.to_text()),
         },
     };
     // Delete the note only once it was delivered.
@@ -151,47 +151,10 @@ fn list(format: Format, notes: &[Found]) -> anyhow::Result<()> {
         Format::Text => {
             let mut out = String::new();
             for found in notes {
-                out.push_str(&list_line(found));
+                out.push_str(&found.list_line());
             }
             print_text(&out)
         }
-    }
-}
-
-fn list_line(found: &Found) -> String {
-    match &found.note {
-        Some(note) => format!(
-            "{}  [{}] by {} at {}: {}\n",
-            shown(&found.directory),
-            note.meta.scope.as_str(),
-            note.meta.author,
-            note.meta.created,
-            note.body.lines().next().unwrap_or("")
-        ),
-        None => format!(
-            "{}  [unreadable] {}\n",
-            shown(&found.directory),
-            found.error.as_deref().unwrap_or("")
-        ),
-    }
-}
-
-fn render(found: &Found) -> String {
-    match (&found.note, &found.raw) {
-        (Some(note), _) => format!(
-            "I Was Here — {} [{}] by {} at {}\n\n{}\n",
-            shown(&found.directory),
-            note.meta.scope.as_str(),
-            note.meta.author,
-            note.meta.created,
-            note.body
-        ),
-        (None, Some(raw)) => format!(
-            "I Was Here — {} (unreadable: {})\n\n{raw}\n",
-            shown(&found.directory),
-            found.error.as_deref().unwrap_or("")
-        ),
-        (None, None) => String::new(),
     }
 }
 

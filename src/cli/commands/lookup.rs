@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::lookup::{ensure_file_argument, lookup, Lookup};
+use crate::knowledge::lookup::{ensure_file_argument, lookup};
 use crate::project::{paths, Project};
 
 /// Show the design file of a source file.
@@ -28,52 +28,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     ensure_file_argument(&source)?;
     let found = lookup(&project, &source)?;
     match ctx.format {
-        Format::Text => print_text(&render_text(&found))?,
-        Format::Json => print_json(&json(&found))?,
+        Format::Text => print_text(&found.to_text())?,
+        Format::Json => print_json(&found.to_json())?,
     }
     Ok(Outcome::Ok)
-}
-
-fn render_text(found: &Lookup) -> String {
-    let mut out = String::new();
-    if let Some(warning) = found.staleness.warning() {
-        out.push_str(warning);
-        out.push_str("\n\n");
-    }
-    out.push_str(&found.content);
-    out.push('\n');
-    if !found.conventions.is_empty() {
-        out.push_str("\n## Inherited Local Conventions\n");
-        for conventions in &found.conventions {
-            let dir = if conventions.directory.is_empty() {
-                "./".to_string()
-            } else {
-                format!("{}/", conventions.directory)
-            };
-            out.push_str(&format!("\n### From {dir}\n\n{}\n", conventions.raw));
-        }
-    }
-    out
-}
-
-fn json(found: &Lookup) -> serde_json::Value {
-    let sections: Vec<_> = found
-        .design
-        .body
-        .sections
-        .iter()
-        .map(|section| serde_json::json!({"heading": section.heading, "body": section.body}))
-        .collect();
-    serde_json::json!({
-        "source": found.source,
-        "design_file": found.design_path,
-        "staleness": found.staleness,
-        "stale": found.staleness != crate::knowledge::lookup::Staleness::Current,
-        "frontmatter": found.design.frontmatter,
-        "title": found.design.body.title,
-        "preamble": found.design.body.preamble,
-        "sections": sections,
-        "footer": found.design.footer,
-        "conventions": found.conventions,
-    })
 }

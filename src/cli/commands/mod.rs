@@ -1,6 +1,7 @@
 //! One file per subcommand. Each defines its `Args` (documented where the flags are defined, so
 //! `--help` teaches) and a `run` function returning an [`Outcome`](super::Outcome).
 
+pub mod agent_hook;
 pub mod completions;
 pub mod concept;
 pub mod concepts;
@@ -12,7 +13,9 @@ pub mod init;
 pub mod iwh;
 pub mod lookup;
 pub mod man;
+pub mod mcp;
 pub mod notes;
+pub mod orient;
 pub mod review;
 pub mod search;
 pub mod setup;

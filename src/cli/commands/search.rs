@@ -3,12 +3,10 @@
 
 use std::path::PathBuf;
 
-use anyhow::bail;
-
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::corpus::{Corpus, DocKind, Kinds};
-use crate::knowledge::search::{search, Hit, Query};
+use crate::knowledge::corpus::DocKind;
+use crate::knowledge::search::{render, search_library, Query};
 use crate::project::{paths, Project};
 
 /// Search the whole library: design files, concepts and Stack posts.
@@ -56,88 +54,23 @@ impl From<KindArg> for DocKind {
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let project = Project::discover(&ctx.cwd)?;
     let text = args.query.join(" ");
-    if text.trim().is_empty() && args.tag.is_none() && args.scope.is_none() {
-        bail!("give words to search for, or --tag / --scope (e.g. `lexi search --tag auth`)");
-    }
     let scope = match &args.scope {
         Some(scope) => Some(paths::resolve(&project.root, &ctx.cwd, scope)?),
         None => None,
     };
-    let kinds: Vec<DocKind> = args.kinds.iter().copied().map(DocKind::from).collect();
-    let needs_designs = kinds.is_empty() || kinds.contains(&DocKind::Design) || scope.is_some();
-    let corpus = Corpus::load(
+    let hits = search_library(
         &project,
-        Kinds {
-            designs: needs_designs,
-            knowledge: true,
-            design_bodies: !text.trim().is_empty(),
-        },
-    );
-    let hits = search(
-        &corpus,
         &Query {
             text: (!text.trim().is_empty()).then_some(text),
             tag: args.tag.clone(),
             scope,
-            kinds,
+            kinds: args.kinds.iter().copied().map(DocKind::from).collect(),
             ..Query::default()
         },
-    );
+    )?;
     match ctx.format {
         Format::Json => print_json(&serde_json::json!({ "hits": hits }))?,
         Format::Text => print_text(&render(&hits))?,
     }
     Ok(Outcome::Ok)
-}
-
-/// Grouped text: `── Concepts ──`, `── Design Files ──`, `── Stack ──`.
-pub fn render(hits: &[Hit]) -> String {
-    if hits.is_empty() {
-        return "No matches.\n".to_string();
-    }
-    let mut out = String::new();
-    let mut current = None;
-    for hit in hits {
-        if current != Some(hit.kind) {
-            if current.is_some() {
-                out.push('\n');
-            }
-            current = Some(hit.kind);
-            out.push_str(match hit.kind {
-                DocKind::Concept => "── Concepts ──\n",
-                DocKind::Design => "── Design Files ──\n",
-                DocKind::Stack => "── Stack ──\n",
-            });
-        }
-        out.push_str(&render_hit(hit));
-        out.push('\n');
-    }
-    out
-}
-
-/// One line per hit.
-pub fn render_hit(hit: &Hit) -> String {
-    let summary = match &hit.error {
-        Some(error) => format!("(cannot be read: {error})"),
-        None => hit.summary.clone(),
-    };
-    let line = match hit.kind {
-        _ if hit.error.is_some() => format!("{} — {summary}", hit.name),
-        DocKind::Stack => format!(
-            "{}  [{}] ▲{}  {}",
-            hit.name,
-            hit.status,
-            hit.votes.unwrap_or(0),
-            hit.title
-        ),
-        DocKind::Concept if hit.status == "deprecated" => {
-            format!("{} — {summary} [deprecated]", hit.name)
-        }
-        _ => format!("{} — {summary}", hit.name),
-    };
-    if hit.reason.is_empty() {
-        line
-    } else {
-        format!("{line}  ({})", hit.reason)
-    }
 }

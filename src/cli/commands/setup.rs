@@ -1,9 +1,12 @@
-//! `lexictl setup`: install or remove the git hooks, configure notes sharing, refresh agent rules.
+//! `lexictl setup`: install or remove the git hooks, configure notes sharing, register the MCP
+//! server with the agents, refresh the agent rules, hooks and entries.
 
 use anyhow::{bail, Context as _};
 
 use crate::cli::output::{print_json, print_text};
+use crate::cli::values::{environments, AgentChoice};
 use crate::cli::{Context, Format, Outcome};
+use crate::engine::agents::{self, Plan};
 use crate::git::hooks::{self, HooksTarget, Manager};
 use crate::git::GitRepo;
 use crate::project::Project;
@@ -16,7 +19,7 @@ use crate::project::Project;
 /// add is printed instead.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --update"
+    after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --mcp\n  lexictl setup --mcp --agents claude,cursor\n  lexictl setup --uninstall-mcp\n  lexictl setup --update"
 )]
 pub struct Args {
     /// Install the post-commit, post-merge and post-rewrite hooks.
@@ -25,10 +28,24 @@ pub struct Args {
     /// Remove exactly what --hooks added (a hook file is deleted only if nothing else is left in it).
     #[arg(long, conflicts_with = "hooks")]
     pub uninstall_hooks: bool,
-    /// Refresh the Lexibrarian block in the agent rule files (CLAUDE.md, AGENTS.md, .cursor/), and
-    /// add to .gitignore any line a newer version needs (e.g. `.lexi-tmp-*`, temporary files).
+    /// Refresh what Lexibrarian wrote for agents to what this version writes: the rule blocks
+    /// (CLAUDE.md, AGENTS.md, .cursor/), Claude Code's hooks and skill (adding or removing the
+    /// pre-edit hook after `claude.pre_edit_lookup` changed) and the MCP entries, and add to
+    /// .gitignore any line a newer version needs (e.g. `.lexi-tmp-*`, temporary files). Anything a
+    /// person changed since is left alone and named.
     #[arg(long)]
     pub update: bool,
+    /// Register `lexi mcp` as an MCP server for Claude Code (.mcp.json), Cursor (.cursor/mcp.json)
+    /// and Codex (.codex/config.toml) — for the environments of `agent_environment`, or those of
+    /// --agents — merged into the existing files and recorded in .lexibrary/integrations.json.
+    #[arg(long)]
+    pub mcp: bool,
+    /// Remove exactly the MCP entries --mcp added; one changed since is kept and named.
+    #[arg(long, conflicts_with = "mcp")]
+    pub uninstall_mcp: bool,
+    /// With --mcp: the agents to register the server for, instead of `agent_environment`.
+    #[arg(long, value_enum, value_delimiter = ',', requires = "mcp")]
+    pub agents: Vec<AgentChoice>,
     /// Print the hook block, to add to a hook file by hand.
     #[arg(long)]
     pub print_hook: bool,
@@ -39,9 +56,10 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    if !(args.hooks || args.uninstall_hooks || args.update || args.print_hook || args.notes) {
+    let agents = args.update || args.mcp || args.uninstall_mcp;
+    if !(args.hooks || args.uninstall_hooks || agents || args.print_hook || args.notes) {
         bail!(
-            "say what to set up: --hooks, --uninstall-hooks, --notes, --update or --print-hook (see --help)"
+            "say what to set up: --hooks, --uninstall-hooks, --notes, --mcp, --uninstall-mcp, --update or --print-hook (see --help)"
         );
     }
     let project = Project::discover(&ctx.cwd)?;
@@ -67,15 +85,23 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         }
         report.insert("notes_config".into(), serde_json::json!(added));
     }
+    if agents {
+        let (done, notes) = agent_files(&project, args)?;
+        for line in &done {
+            text.push_str(&format!("{line}\n"));
+        }
+        for line in &notes {
+            text.push_str(&format!("note: {line}\n"));
+        }
+        if done.is_empty() && notes.is_empty() {
+            text.push_str("agent files already current\n");
+        }
+        report.insert(
+            "agents".into(),
+            serde_json::json!({"done": done, "notes": notes}),
+        );
+    }
     if args.update {
-        let updated = crate::engine::agent_rules::refresh_all(&project)?;
-        for path in &updated {
-            text.push_str(&format!("refreshed agent rules in {path}\n"));
-        }
-        if updated.is_empty() {
-            text.push_str("agent rules already current\n");
-        }
-        report.insert("agent_rules".into(), serde_json::json!(updated));
         let gitignore = crate::engine::init::refresh_gitignore(&project.root)?;
         if gitignore {
             text.push_str("added the missing Lexibrarian lines to .gitignore\n");
@@ -87,6 +113,39 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Format::Text => print_text(&text)?,
     }
     Ok(Outcome::Ok)
+}
+
+/// --mcp, --uninstall-mcp, then --update, each planned and applied in turn: what was done and
+/// what was left alone.
+fn agent_files(project: &Project, args: &Args) -> anyhow::Result<(Vec<String>, Vec<String>)> {
+    let mut plans: Vec<Plan> = Vec::new();
+    let mut step = |plan: Plan| -> anyhow::Result<()> {
+        agents::apply(&project.root, &plan)?;
+        plans.push(plan);
+        Ok(())
+    };
+    if args.mcp {
+        let chosen = if args.agents.is_empty() {
+            project.config.agent_environment.clone()
+        } else {
+            environments(&args.agents)
+        };
+        if chosen.is_empty() {
+            bail!(
+                "no agent environment to register the MCP server for: `agent_environment` is empty in .lexibrary/config.yaml\n  hint: name them, e.g. `lexictl setup --mcp --agents claude,cursor,codex`"
+            );
+        }
+        step(agents::plan_mcp(&project.root, &chosen)?)?;
+    }
+    if args.uninstall_mcp {
+        step(agents::plan_uninstall_mcp(&project.root)?)?;
+    }
+    if args.update {
+        step(agents::plan_refresh(&project.root, &project.config)?)?;
+    }
+    let done = plans.iter().flat_map(|plan| plan.done.clone()).collect();
+    let notes = plans.iter().flat_map(|plan| plan.notes.clone()).collect();
+    Ok((done, notes))
 }
 
 /// Install (or remove) our block in each hook file; text lines and a JSON value describing it.

@@ -8,11 +8,14 @@ use anyhow::bail;
 
 use crate::cli::output::{piped_stdin, print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::concepts::Resolver;
-use crate::knowledge::corpus::{Corpus, DocKind, Kinds};
-use crate::knowledge::search::{search, Query};
-use crate::knowledge::stack::{Direction, History, NewPost, Stack};
-use crate::library::stack::{Post, PostStatus};
+use crate::knowledge::concepts::canonical_names;
+use crate::knowledge::corpus::DocKind;
+use crate::knowledge::search::Query;
+use crate::knowledge::stack::{Direction, NewPost, Stack};
+use crate::knowledge::stack_view::{
+    history_text, listing_text, post_json, post_text, search_posts,
+};
+use crate::library::stack::PostStatus;
 use crate::project::{paths, Project};
 use crate::workspace::Workspace;
 
@@ -170,7 +173,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                 title: title.clone(),
                 tags: tags.clone(),
                 files: session.project_files(files)?,
-                concepts: resolve_concepts(ws.project(), concepts)?,
+                concepts: canonical_names(ws.project(), concepts)?,
                 bead: bead.clone(),
                 problem: body_or_stdin(problem)?,
                 evidence: evidence.clone(),
@@ -329,9 +332,9 @@ impl Session<'_> {
     fn view(&self, id: &str) -> anyhow::Result<()> {
         let (path, post) = self.stack.find(id)?;
         if self.json {
-            print_json(&view_json(&path, &post))
+            print_json(&post_json(&path, &post))
         } else {
-            print_text(&render_view(&path, &post))
+            print_text(&post_text(&path, &post))
         }
     }
 
@@ -350,7 +353,7 @@ impl Session<'_> {
             None => None,
         };
         let concept = match concept {
-            Some(name) => Some(resolve_concepts(project, &[name.to_string()])?.remove(0)),
+            Some(name) => Some(canonical_names(project, &[name.to_string()])?.remove(0)),
             None => None,
         };
         let query = Query {
@@ -369,7 +372,7 @@ impl Session<'_> {
         if self.json {
             print_json(&history)
         } else {
-            print_text(&render_history(&history))
+            print_text(&history_text(&history))
         }
     }
 }
@@ -381,41 +384,12 @@ fn body_or_stdin(body: &Option<String>) -> anyhow::Result<String> {
     })
 }
 
-/// Canonical concept names for names, titles or aliases; an unknown one is an error.
-fn resolve_concepts(project: &Project, names: &[String]) -> anyhow::Result<Vec<String>> {
-    if names.is_empty() {
-        return Ok(Vec::new());
-    }
-    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
-    let resolver = Resolver::new(&corpus);
-    names
-        .iter()
-        .map(|name| match resolver.concept(name) {
-            Some(doc) => Ok(doc.name.clone()),
-            None => bail!("no concept named {name:?}; `lexi concepts {name}` finds similar ones"),
-        })
-        .collect()
-}
-
 fn print_hits(project: &Project, query: &Query, json: bool, empty: &str) -> anyhow::Result<()> {
-    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
-    let mut hits = search(&corpus, query);
-    if query.text.is_none() {
-        // A plain listing reads best in id order.
-        hits.sort_by(|a, b| a.name.cmp(&b.name));
-    }
+    let hits = search_posts(project, query);
     if json {
         return print_json(&serde_json::json!({ "posts": hits }));
     }
-    if hits.is_empty() {
-        return print_text(&format!("{empty}\n"));
-    }
-    let mut out = String::new();
-    for hit in &hits {
-        out.push_str(&super::search::render_hit(hit));
-        out.push('\n');
-    }
-    print_text(&out)
+    print_text(&listing_text(&hits, empty))
 }
 
 fn status_changed(json: bool, id: &str, status: &str, changed: bool) -> anyhow::Result<()> {
@@ -426,152 +400,4 @@ fn status_changed(json: bool, id: &str, status: &str, changed: bool) -> anyhow::
     } else {
         print_text(&format!("{id} already is {status}; nothing changed\n"))
     }
-}
-
-fn view_json(path: &str, post: &Post) -> serde_json::Value {
-    let body = post.read_body();
-    let answers: Vec<_> = body
-        .answers
-        .iter()
-        .map(|answer| {
-            serde_json::json!({
-                "number": answer.number,
-                "date": answer.date,
-                "author": answer.author,
-                "votes": post.meta.answer_votes.get(&answer.number).copied().unwrap_or(0),
-                "accepted": post.meta.accepted_answer == Some(answer.number),
-                "body": answer.body,
-                "comments": answer.comments,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "path": path,
-        "frontmatter": post.meta,
-        "problem": body.problem,
-        "evidence": body.evidence,
-        "comments": body.comments,
-        "answers": answers,
-    })
-}
-
-fn render_view(path: &str, post: &Post) -> String {
-    let meta = &post.meta;
-    let body = post.read_body();
-    let mut out = format!(
-        "{} [{}] ▲{}  {}\n",
-        meta.id,
-        meta.status.as_str(),
-        meta.votes,
-        meta.title
-    );
-    out.push_str(&format!("{path} · by {} · {}\n", meta.author, meta.created));
-    if !meta.tags.is_empty() {
-        out.push_str(&format!("tags: {}\n", post.tags().join(", ")));
-    }
-    if !meta.refs.files.is_empty() {
-        out.push_str(&format!("files: {}\n", meta.refs.files.join(", ")));
-    }
-    if !meta.refs.concepts.is_empty() {
-        let links: Vec<String> = meta
-            .refs
-            .concepts
-            .iter()
-            .map(|c| format!("[[{c}]]"))
-            .collect();
-        out.push_str(&format!("concepts: {}\n", links.join(", ")));
-    }
-    if let Some(of) = &meta.duplicate_of {
-        out.push_str(&format!("duplicate of: [[{of}]]\n"));
-    }
-    out.push_str(&format!(
-        "\n## Problem\n\n{}\n\n### Evidence\n\n{}\n",
-        body.problem, body.evidence
-    ));
-    render_comments(&mut out, &body.comments);
-    for answer in &body.answers {
-        let votes = meta.answer_votes.get(&answer.number).copied().unwrap_or(0);
-        let accepted = if meta.accepted_answer == Some(answer.number) {
-            " ✓ accepted"
-        } else {
-            ""
-        };
-        out.push_str(&format!(
-            "\n## A{} ▲{votes}{accepted} — {} · {}\n\n{}\n",
-            answer.number, answer.author, answer.date, answer.body
-        ));
-        render_comments(&mut out, &answer.comments);
-    }
-    if body.answers.is_empty() {
-        out.push_str("\nNo answers yet. `lexi stack answer ");
-        out.push_str(&meta.id);
-        out.push_str(" --body …` adds one.\n");
-    }
-    out
-}
-
-fn render_comments(out: &mut String, comments: &[crate::library::stack::Comment]) {
-    if comments.is_empty() {
-        return;
-    }
-    out.push_str("\nComments:\n");
-    for comment in comments {
-        let context = comment
-            .context
-            .as_deref()
-            .map(|c| format!(" [{c}]"))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "- {} {}{context}: {}\n",
-            comment.date,
-            comment.author,
-            comment.text.replace('\n', "\n  ")
-        ));
-    }
-}
-
-fn render_history(history: &History) -> String {
-    if !history.available {
-        return format!(
-            "History is unavailable for {}: this project is not in a git repository, so only the \
-             current state (frontmatter) exists. Net votes: {}.\n",
-            history.post, history.net_votes
-        );
-    }
-    if history.events.is_empty() && history.unreadable.is_empty() {
-        return format!(
-            "No recorded history for {} in refs/notes/lexibrarian/stack.\n",
-            history.post
-        );
-    }
-    let mut out = String::new();
-    for event in &history.events {
-        let mut line = format!("{}  {:<7}", event.ts, event.kind);
-        if let Some(delta) = event.delta {
-            line.push_str(&format!(" {delta:+}"));
-        }
-        if let Some(answer) = event.answer {
-            line.push_str(&format!(" A{answer}"));
-        }
-        if let (Some(from), Some(to)) = (&event.from, &event.status) {
-            line.push_str(&format!(" {from} → {to}"));
-        }
-        if let Some(of) = &event.of {
-            line.push_str(&format!(" of {of}"));
-        }
-        line.push_str(&format!("  by {}", event.author));
-        if let Some(comment) = &event.comment {
-            line.push_str(&format!(": {comment}"));
-        }
-        out.push_str(&line);
-        out.push('\n');
-    }
-    for line in &history.unreadable {
-        out.push_str(&format!("(unreadable) {line}\n"));
-    }
-    out.push_str(&format!(
-        "Net post votes from history: {}\n",
-        history.net_votes
-    ));
-    out
 }

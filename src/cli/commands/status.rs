@@ -34,12 +34,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             "status": found,
         }))?,
         _ if args.quiet => {
-            if !found.healthy() {
-                let (errors, warnings) = found.problems();
-                print_text(&format!(
-                    "lexibrarian: {warnings} warnings, {errors} errors, {} stale\n",
-                    found.stale
-                ))?;
+            if let Some(line) = found.quiet_line() {
+                print_text(&format!("{line}\n"))?;
             }
         }
         _ => print_text(&render(&found))?,

@@ -1,0 +1,227 @@
+//! The tool registry: every MCP tool is one [`Tool`] — an argument struct and a `run` over a
+//! knowledge query — listed once in [`registry`]. Adding a tool is writing that adapter and adding
+//! one line there; the server does the rest (schema, strict argument parsing, the session cache,
+//! text or JSON answers, errors as MCP tool errors).
+//!
+//! Two arguments are common to every tool and handled here, not by the adapters: `format`
+//! (`text`, the default, or `json`: the same JSON as the CLI's `--format json`) and, on read tools,
+//! `full` (answer in full even when the answer has not changed since it was last sent).
+
+use std::marker::PhantomData;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+
+use super::cache::Inputs;
+use crate::project::paths;
+use crate::workspace::library::{walk, Listing, Part};
+use crate::workspace::Workspace;
+
+/// What a tool call has to work with: the project (opened for this call, so config edits apply at
+/// once) and where relative paths start.
+pub struct Call {
+    pub ws: Workspace,
+    all: std::cell::OnceCell<Listing>,
+}
+
+impl Call {
+    pub fn new(ws: Workspace) -> Call {
+        Call {
+            ws,
+            all: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// Every file of `.lexibrary/` (`Part::ALL`), walked once per call: shared by the session
+    /// cache's fingerprint and the corpus a search loads.
+    pub fn library(&self) -> &Listing {
+        self.all
+            .get_or_init(|| walk(&self.ws.project().library_dir(), Part::ALL))
+    }
+
+    /// The project root: relative path arguments start here.
+    pub fn root(&self) -> &Path {
+        &self.ws.project().root
+    }
+
+    /// A path argument as a project-relative path, with the CLI's rules: relative to the project
+    /// root (absolute paths are fine inside it); outside the project, inside `.git/` or inside
+    /// `.lexibrary/` is refused.
+    pub fn path(&self, argument: &str) -> anyhow::Result<String> {
+        let root = self.root();
+        Ok(paths::resolve(root, root, &PathBuf::from(argument))?)
+    }
+}
+
+/// A tool's answer: the text the CLI prints, and its `--format json` value.
+pub struct Answer {
+    pub text: String,
+    pub json: serde_json::Value,
+}
+
+impl Answer {
+    pub fn new(text: impl Into<String>, json: serde_json::Value) -> Answer {
+        Answer {
+            text: text.into(),
+            json,
+        }
+    }
+}
+
+/// One MCP tool: a thin adapter over a knowledge query.
+pub trait Tool: Send + Sync + 'static {
+    /// The arguments, named as the CLI names them; unknown names are refused.
+    type Args: DeserializeOwned + JsonSchema + 'static;
+    /// Tool name (`lookup`, `stack_search`).
+    const NAME: &'static str;
+    /// A human title.
+    const TITLE: &'static str;
+    /// Written for a model choosing a tool: what it answers, when to use it, what it costs.
+    const DESCRIPTION: &'static str;
+    /// Whether the tool only reads (read tools are cached per session; write tools never).
+    const READ_ONLY: bool;
+
+    /// The files the answer is built from ([`Inputs`]), for the session cache; `None` when the
+    /// answer must never be cached (writes, and reads that consume or depend on everything).
+    fn inputs(call: &Call, args: &Self::Args) -> anyhow::Result<Option<Inputs>>;
+
+    /// Run the query.
+    fn run(call: &Call, args: Self::Args) -> anyhow::Result<Answer>;
+}
+
+/// A registered tool, with its argument type erased.
+pub trait Registered: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn read_only(&self) -> bool;
+    /// The MCP tool definition (name, title, description, input schema, annotations).
+    fn definition(&self) -> rmcp::model::Tool;
+    /// Parse `args` (common arguments already removed) for [`Registered::inputs`] and
+    /// [`Registered::run`].
+    fn prepare(&self, args: JsonObject) -> anyhow::Result<Box<dyn Prepared>>;
+}
+
+/// A call whose arguments parsed.
+pub trait Prepared {
+    fn inputs(&self, call: &Call) -> anyhow::Result<Option<Inputs>>;
+    fn run(self: Box<Self>, call: &Call) -> anyhow::Result<Answer>;
+}
+
+struct Adapter<T>(PhantomData<fn() -> T>);
+
+struct Parsed<T: Tool>(T::Args);
+
+impl<T: Tool> Prepared for Parsed<T> {
+    fn inputs(&self, call: &Call) -> anyhow::Result<Option<Inputs>> {
+        T::inputs(call, &self.0)
+    }
+
+    fn run(self: Box<Self>, call: &Call) -> anyhow::Result<Answer> {
+        T::run(call, self.0)
+    }
+}
+
+impl<T: Tool> Registered for Adapter<T> {
+    fn name(&self) -> &'static str {
+        T::NAME
+    }
+
+    fn read_only(&self) -> bool {
+        T::READ_ONLY
+    }
+
+    fn definition(&self) -> rmcp::model::Tool {
+        let mut schema = input_schema::<T::Args>();
+        add_common_arguments(&mut schema, T::READ_ONLY);
+        let annotations = ToolAnnotations::with_title(T::TITLE)
+            .read_only(T::READ_ONLY)
+            .destructive(false)
+            .idempotent(T::READ_ONLY)
+            .open_world(false);
+        rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, Arc::new(schema))
+            .with_title(T::TITLE)
+            .with_annotations(annotations)
+    }
+
+    fn prepare(&self, args: JsonObject) -> anyhow::Result<Box<dyn Prepared>> {
+        let parsed: T::Args = serde_json::from_value(serde_json::Value::Object(args))
+            .map_err(|err| anyhow::anyhow!("invalid arguments for `{}`: {err}", T::NAME))?;
+        Ok(Box::new(Parsed::<T>(parsed)))
+    }
+}
+
+/// The JSON Schema (2020-12, as MCP asks) of a tool's arguments, with every subschema inlined so
+/// that a model reads each argument's allowed values where it is described.
+fn input_schema<A: JsonSchema>() -> JsonObject {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .with(|settings| settings.inline_subschemas = true)
+        .into_generator();
+    let schema = generator.into_root_schema_for::<A>();
+    let mut object = match serde_json::to_value(schema) {
+        Ok(serde_json::Value::Object(object)) => object,
+        _ => JsonObject::new(),
+    };
+    for key in ["$schema", "title", "description", "$defs"] {
+        object.remove(key);
+    }
+    object
+}
+
+/// `format` on every tool, `full` on read tools, in the listed schema.
+fn add_common_arguments(schema: &mut JsonObject, read_only: bool) {
+    schema.insert("type".into(), "object".into());
+    let properties = schema
+        .entry("properties")
+        .or_insert_with(|| serde_json::json!({}));
+    let Some(properties) = properties.as_object_mut() else {
+        return;
+    };
+    properties.insert(
+        "format".into(),
+        serde_json::json!({
+            "type": "string",
+            "enum": ["text", "json"],
+            "default": "text",
+            "description": "`text` (compact, for reading) or `json` (the CLI's --format json fields)."
+        }),
+    );
+    if read_only {
+        properties.insert(
+            "full".into(),
+            serde_json::json!({
+                "type": "boolean",
+                "default": false,
+                "description": "Answer in full even if the same answer was already sent in this session (otherwise a repeated call on unchanged files answers `unchanged since <etag>`)."
+            }),
+        );
+    }
+}
+
+/// Register a tool.
+fn tool<T: Tool>() -> Box<dyn Registered> {
+    Box::new(Adapter::<T>(PhantomData))
+}
+
+/// Every tool the server offers, in the order they are listed. `impact` and `convention_add` join
+/// when `lexi impact` and `lexi convention add` exist.
+pub fn registry() -> Vec<Box<dyn Registered>> {
+    use super::read_tools::*;
+    use super::write_tools::*;
+    vec![
+        tool::<Orient>(),
+        tool::<Lookup>(),
+        tool::<Index>(),
+        tool::<Context>(),
+        tool::<Search>(),
+        tool::<Concepts>(),
+        tool::<StackSearch>(),
+        tool::<StackView>(),
+        tool::<StackPost>(),
+        tool::<StackAnswer>(),
+        tool::<StackVote>(),
+        tool::<IwhRead>(),
+        tool::<IwhWrite>(),
+    ]
+}

@@ -1,0 +1,185 @@
+//! `lexi orient`: the session-start bundle in one call (seed §8, the orient skill) — the library's
+//! health line, the I Was Here note waiting at the project root (shown, never consumed), and
+//! `START_HERE.md`, within a token budget.
+//!
+//! It is what the Claude Code `SessionStart` hook runs and what the MCP `orient` tool answers, so it
+//! stays cheap: one small file, one optional note, and the same health check as
+//! `lexictl status --quiet` (the engine's stat cache, never a re-validation). When START_HERE.md is
+//! over the budget it is cut at the last whole `## ` section that fits and says where the rest is.
+
+use std::io::ErrorKind;
+
+use anyhow::Context as _;
+
+use super::iwh::{self, Found};
+use super::status::status;
+use crate::project::LIBRARY_DIR;
+use crate::tokens::estimate as estimate_tokens;
+use crate::workspace::Workspace;
+
+/// The default budget in tokens: START_HERE.md's own budget (800) with room for a note.
+pub const DEFAULT_BUDGET: usize = 1200;
+
+/// The file every session starts with, relative to the project root.
+pub const START_HERE: &str = ".lexibrary/START_HERE.md";
+
+/// The session-start bundle.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Orientation {
+    /// Nothing needs attention (what `lexictl status` exits 0 for).
+    pub healthy: bool,
+    /// The `lexictl status --quiet` line when something needs attention.
+    pub health: Option<String>,
+    /// The note waiting at the project root, shown and left in place.
+    pub iwh: Option<Found>,
+    /// `.lexibrary/START_HERE.md`.
+    pub start_here: StartHere,
+    pub budget: usize,
+    /// Estimated tokens of the text answer.
+    pub tokens: usize,
+}
+
+/// START_HERE.md as included.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct StartHere {
+    pub path: String,
+    /// Whether the file exists.
+    pub present: bool,
+    /// The text included (all of it, or its first sections when over the budget).
+    pub text: String,
+    /// Whether sections were left out to fit the budget.
+    pub truncated: bool,
+}
+
+/// Gather the bundle for the project of `ws`, within `budget` tokens.
+pub fn orient(ws: &Workspace, budget: usize) -> anyhow::Result<Orientation> {
+    let project = ws.project();
+    let health = status(ws);
+    let note = if project.config.iwh.enabled {
+        iwh::read(project, "", true)?.map(|(found, _peeked)| found)
+    } else {
+        None
+    };
+    let (present, full) = match std::fs::read_to_string(project.abs(START_HERE)) {
+        Ok(text) => (true, text),
+        Err(err) if err.kind() == ErrorKind::NotFound => (false, String::new()),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {START_HERE}")),
+    };
+    let mut orientation = Orientation {
+        healthy: health.healthy(),
+        health: health.quiet_line(),
+        iwh: note,
+        start_here: StartHere {
+            path: START_HERE.to_string(),
+            present,
+            text: String::new(),
+            truncated: false,
+        },
+        budget,
+        tokens: 0,
+    };
+    let spent = estimate_tokens(&orientation.to_text());
+    let (text, truncated) = fit(&full, budget.saturating_sub(spent));
+    orientation.start_here.text = text;
+    orientation.start_here.truncated = truncated;
+    orientation.tokens = estimate_tokens(&orientation.to_text());
+    Ok(orientation)
+}
+
+/// `text` whole when it fits `budget` tokens; else its sections (split before each `## ` line)
+/// while they fit, always at least the first.
+fn fit(text: &str, budget: usize) -> (String, bool) {
+    if estimate_tokens(text) <= budget {
+        return (text.to_string(), false);
+    }
+    let mut kept = String::new();
+    for section in sections(text) {
+        if !kept.is_empty() && estimate_tokens(&kept) + estimate_tokens(section) > budget {
+            return (kept, true);
+        }
+        kept.push_str(section);
+    }
+    (kept, false)
+}
+
+/// `text` split before every line starting with `## `, outside code fences.
+fn sections(text: &str) -> Vec<&str> {
+    let mut cuts = vec![0];
+    let mut offset = 0;
+    let mut fenced = false;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with("## ") && offset > 0 {
+            cuts.push(offset);
+        }
+        offset += line.len();
+    }
+    cuts.push(text.len());
+    cuts.windows(2)
+        .map(|pair| &text[pair[0]..pair[1]])
+        .collect()
+}
+
+impl Orientation {
+    /// The text `lexi orient` prints: the health line (when something needs attention), the root
+    /// note, then START_HERE.md.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        if let Some(line) = &self.health {
+            out.push_str(&format!("{line} (maintenance runs from hooks and CI)\n\n"));
+        }
+        if let Some(found) = &self.iwh {
+            out.push_str(&found.to_text());
+            out.push_str(
+                "(Left in place: `lexi iwh read .` consumes it once you have acted on it.)\n\n",
+            );
+        }
+        if !self.start_here.present {
+            out.push_str(&format!(
+                "{START_HERE} does not exist yet (`lexictl update` writes it); start with `lexi index .`.\n"
+            ));
+            return out;
+        }
+        out.push_str(self.start_here.text.trim_end());
+        out.push('\n');
+        if self.start_here.truncated {
+            out.push_str(&format!(
+                "\n(START_HERE.md continues beyond the {} token budget: read {LIBRARY_DIR}/START_HERE.md for the rest.)\n",
+                self.budget
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_split_before_level_two_headings_outside_fences() {
+        let text = "# T\nintro\n## A\na\n```\n## not a heading\n```\n## B\nb\n";
+        let parts = sections(text);
+        assert_eq!(
+            parts,
+            [
+                "# T\nintro\n",
+                "## A\na\n```\n## not a heading\n```\n",
+                "## B\nb\n"
+            ]
+        );
+        assert_eq!(parts.concat(), text);
+    }
+
+    #[test]
+    fn fitting_keeps_whole_sections_and_at_least_the_first() {
+        let text = format!("# T\n{}\n## A\n{}\n", "x".repeat(40), "y".repeat(400));
+        assert_eq!(fit(&text, 1000), (text.clone(), false));
+        let (kept, truncated) = fit(&text, 20);
+        assert!(truncated);
+        assert_eq!(kept, format!("# T\n{}\n", "x".repeat(40)));
+        let (kept, truncated) = fit(&text, 1);
+        assert!(truncated && kept.starts_with("# T"));
+    }
+}
