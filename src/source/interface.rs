@@ -87,12 +87,41 @@ impl Symbol {
 }
 
 /// A module reference as written in the source, with its 1-based line.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Import {
-    /// "crate::a::b", "super::x", "mod:foo", "./util", "react", ".sibling", "pkg.sub.mod", …
+    /// "crate::a::b", "super::x", "mod:foo", "extern:serde", "./util", "react", ".sibling",
+    /// "pkg.sub.mod", …
     pub spec: String,
     /// 1-based line of the first occurrence.
     pub line: usize,
+    /// Python `from spec import a, b`: the names imported (a submodule among them is the
+    /// dependency rather than the package); Rust `extern crate x as y`: the alias.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Rust `#[path = "…"] mod x;`: the path written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+
+/// A name a Rust module file makes visible to paths that go through it (`crate::m::Name`): what
+/// import resolution follows to the file that defines an item.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Binding {
+    /// The inline module it is declared in (`sync`, `a::b`), `""` for the file's own scope.
+    pub scope: String,
+    pub kind: BindingKind,
+}
+
+/// What a [`Binding`] binds.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum BindingKind {
+    /// An item defined in the file: a struct, enum, function, trait, constant, an inline module…
+    Item(String),
+    /// `use path as name;` — of any visibility, since a private import is visible to child modules.
+    /// The path as written in its scope.
+    Alias { name: String, path: String },
+    /// `use path::*;`
+    Glob(String),
 }
 
 /// Cheap complexity signals for a file.
@@ -124,6 +153,9 @@ pub struct Interface {
     pub symbols: Vec<Symbol>,
     /// Imports in source order, deduplicated by spec.
     pub imports: Vec<Import>,
+    /// Rust: the names the file's module scope binds (items and `use`s), in source order.
+    #[serde(skip)]
+    pub bindings: Vec<Binding>,
     /// Module-level documentation, comment markers stripped.
     pub doc: Option<String>,
     /// Whether tree-sitter reported ERROR or MISSING nodes.
@@ -136,6 +168,19 @@ pub struct Interface {
 }
 
 impl Interface {
+    /// Rust: the names of the `#[macro_export]` macros the file defines, sorted.
+    pub fn exported_macros(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .symbols
+            .iter()
+            .filter(|s| s.kind == SymbolKind::Macro && s.parent.is_none())
+            .map(|s| s.name.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// SHA-256 (lowercase hex) over the sorted (parent, kind, name, signature) tuples; fields are
     /// separated by U+001F and tuples by '\n'. Independent of source order, bodies, comments,
     /// whitespace and private items.
@@ -194,6 +239,7 @@ mod tests {
             language: Language::Rust,
             symbols,
             imports: Vec::new(),
+            bindings: Vec::new(),
             doc: None,
             has_errors: false,
             signals: Signals::default(),

@@ -279,7 +279,13 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     walk(root, Nesting::default(), |node, nesting| {
         match node.kind() {
             "comment" | "html_comment" => {
-                signals.todo_markers += count_markers(text_of(node, src));
+                let text = text_of(node, src);
+                signals.todo_markers += count_markers(text);
+                if text.starts_with("/**") {
+                    for spec in jsdoc_imports(text) {
+                        imports.add(spec, line_of(node));
+                    }
+                }
                 None
             }
             "import_statement" | "export_statement" | "import_require_clause" => {
@@ -321,6 +327,41 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             _ => Some(nesting),
         }
     });
+}
+
+/// The modules a JSDoc comment refers to: `@import { A } from "x"` (TypeScript 5.5) and
+/// `import("x")` type expressions (`@type {import("./x").T}`, `@typedef {import('x')} …`).
+fn jsdoc_imports(comment: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in comment.lines() {
+        if let Some(at) = line.find("@import") {
+            if let Some(spec) = line[at..].split(" from ").nth(1).and_then(quoted) {
+                out.push(spec);
+            }
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("import(") {
+            let after = &rest[at + "import(".len()..];
+            if let Some(spec) = quoted(after.trim_start()) {
+                out.push(spec);
+            }
+            rest = after;
+        }
+    }
+    out
+}
+
+/// The string at the start of `text`, in single, double or back quotes.
+fn quoted(text: &str) -> Option<String> {
+    let text = text.trim_start();
+    let quote = text
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let inner = &text[1..];
+    let end = inner.find(quote)?;
+    let spec = &inner[..end];
+    (!spec.is_empty()).then(|| spec.to_string())
 }
 
 /// A run of comments at the top of the file.

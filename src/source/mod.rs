@@ -6,11 +6,12 @@
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 
-mod imports;
 mod interface;
 mod javascript;
 mod language;
+pub mod model;
 mod python;
+pub mod resolve;
 mod rust;
 mod syntax;
 
@@ -18,8 +19,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Parser, Tree};
 
-pub use imports::resolve_imports;
-pub use interface::{Import, Interface, Signals, Symbol, SymbolKind};
+pub use interface::{Binding, BindingKind, Import, Interface, Signals, Symbol, SymbolKind};
 pub use language::{kind_name, Language};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
@@ -56,7 +56,7 @@ fn run(parser: &mut Parser, text: &str) -> Result<Tree, SourceError> {
     }
 }
 
-fn parse(language: Language, text: &str) -> Result<Tree, SourceError> {
+pub(crate) fn parse(language: Language, text: &str) -> Result<Tree, SourceError> {
     // tree-sitter addresses bytes with u32.
     if u32::try_from(text.len()).is_err() {
         return Err(SourceError::ParseFailed);
@@ -96,6 +96,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         language,
         symbols,
         imports: extracted.imports.list,
+        bindings: extracted.bindings,
         doc: extracted.doc,
         has_errors: root.has_error(),
         signals,

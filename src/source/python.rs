@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::interface::SymbolKind;
+use super::interface::{Import, SymbolKind};
 use super::syntax::{
     code_children, compact, count_markers, finish_doc, join, line_of, signature, text_of, tokens,
     walk, Builder, Extracted, Nesting,
@@ -367,18 +367,17 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                 if module.is_empty() {
                     return None;
                 }
-                imports.add(module.clone(), line_of(node));
                 let mut cursor = node.walk();
-                for name in node.children_by_field_name("name", &mut cursor) {
-                    if let Some(leaf) = imported_name(name, src) {
-                        let spec = if module.ends_with('.') {
-                            format!("{module}{leaf}")
-                        } else {
-                            format!("{module}.{leaf}")
-                        };
-                        imports.add(spec, line_of(node));
-                    }
-                }
+                let names = node
+                    .children_by_field_name("name", &mut cursor)
+                    .filter_map(|name| imported_name(name, src))
+                    .collect();
+                imports.add_import(Import {
+                    spec: module,
+                    line: line_of(node),
+                    names,
+                    path: None,
+                });
                 None
             }
             "future_import_statement" | "string" => None,
@@ -407,8 +406,23 @@ fn docstring(root: Node<'_>, src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
+    use super::super::testing::{assert_hash_behaviour, parse, rows};
     use super::super::{Language, SymbolKind::*};
+
+    /// (spec, line, names) of each import.
+    fn named_imports(interface: &super::super::Interface) -> Vec<(&str, usize, Vec<&str>)> {
+        interface
+            .imports
+            .iter()
+            .map(|i| {
+                (
+                    i.spec.as_str(),
+                    i.line,
+                    i.names.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect()
+    }
 
     const FIXTURE: &str = include_str!("../../fixtures/source/python/inventory.py");
 
@@ -473,19 +487,13 @@ class Inventory(Warehouse)
 def load(path: str, *, strict: bool = False) -> Inventory";
         assert_eq!(iface.skeleton(), expected);
         assert_eq!(
-            imports(&iface),
+            named_imports(&iface),
             vec![
-                ("logging", 9),
-                ("dataclasses", 10),
-                ("dataclasses.dataclass", 10),
-                ("dataclasses.field", 10),
-                ("typing", 11),
-                ("typing.Iterable", 11),
-                (".", 13),
-                (".storage", 13),
-                (".models", 14),
-                (".models.Item", 14),
-                (".models.Warehouse", 14),
+                ("logging", 9, vec![]),
+                ("dataclasses", 10, vec!["dataclass", "field"]),
+                ("typing", 11, vec!["Iterable"]),
+                (".", 13, vec!["storage"]),
+                (".models", 14, vec!["Item", "Warehouse"]),
             ]
         );
         assert_eq!(
@@ -568,19 +576,15 @@ if __name__ == '__main__':
             ]
         );
         assert_eq!(
-            imports(&iface),
+            named_imports(&iface),
             vec![
-                ("os", 1),
-                ("sys", 1),
-                ("..", 2),
-                ("..parent", 2),
-                ("..pkg.mod", 3),
-                ("..pkg.mod.thing", 3),
-                ("..pkg.mod.other", 3),
-                (".star", 4),
-                ("typing", 25),
-                ("typing.Any", 25),
-                ("ujson", 30),
+                ("os", 1, vec![]),
+                ("sys", 1, vec![]),
+                ("..", 2, vec!["parent"]),
+                ("..pkg.mod", 3, vec!["thing", "other"]),
+                (".star", 4, vec![]),
+                ("typing", 25, vec!["Any"]),
+                ("ujson", 30, vec![]),
             ]
         );
     }

@@ -522,11 +522,36 @@ pub(super) struct Imports {
 impl Imports {
     /// Record `spec` at `line` unless already recorded or empty.
     pub fn add(&mut self, spec: String, line: usize) {
-        if spec.is_empty() || self.seen.contains(&spec) {
+        self.add_import(Import {
+            spec,
+            line,
+            ..Import::default()
+        });
+    }
+
+    /// Record `import`; a spec seen before gains the new import's names (and keeps its first line).
+    /// A `mod` declared twice with different `#[path]`s (`cfg` alternatives) is two imports.
+    pub fn add_import(&mut self, import: Import) {
+        if import.spec.is_empty() {
             return;
         }
-        self.seen.insert(spec.clone());
-        self.list.push(Import { spec, line });
+        let key = match &import.path {
+            Some(path) => format!("{}\u{1f}{path}", import.spec),
+            None => import.spec.clone(),
+        };
+        if self.seen.contains(&key) {
+            let same = |known: &&mut Import| known.spec == import.spec && known.path == import.path;
+            if let Some(known) = self.list.iter_mut().find(same) {
+                for name in import.names {
+                    if !known.names.contains(&name) {
+                        known.names.push(name);
+                    }
+                }
+            }
+            return;
+        }
+        self.seen.insert(key);
+        self.list.push(import);
     }
 }
 
@@ -535,6 +560,7 @@ impl Imports {
 pub(super) struct Extracted {
     pub builder: Builder,
     pub imports: Imports,
+    pub bindings: Vec<super::interface::Binding>,
     pub doc: Option<String>,
     pub signals: Signals,
 }

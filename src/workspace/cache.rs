@@ -16,7 +16,7 @@ use crate::atomic;
 use crate::project::walk::FileClass;
 use crate::tsv::{push_escaped, unescape};
 
-const HEADER: &str = "lexibrarian-cache v3";
+const HEADER: &str = "lexibrarian-cache v4";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -62,6 +62,11 @@ pub struct Entry {
     pub description: String,
     /// Resolved project dependencies, sorted.
     pub deps: Vec<String>,
+    /// Module files the resolution went through (Rust re-exports), sorted: when one changes, the
+    /// file's imports are resolved again.
+    pub via: Vec<String>,
+    /// Rust: the `#[macro_export]` macros the file defines (they live at the crate's root).
+    pub macros: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -173,15 +178,32 @@ impl Cache {
             }
             push_escaped(&mut out, &entry.description);
             out.push('\t');
-            for (index, dep) in entry.deps.iter().enumerate() {
-                if index > 0 {
-                    out.push('\u{1f}');
-                }
-                push_escaped(&mut out, dep);
-            }
+            push_list(&mut out, &entry.deps);
+            out.push('\t');
+            push_list(&mut out, &entry.via);
+            out.push('\t');
+            push_list(&mut out, &entry.macros);
             out.push('\n');
         }
         out
+    }
+}
+
+/// Paths separated by U+001F.
+fn push_list(out: &mut String, paths: &[String]) {
+    for (index, path) in paths.iter().enumerate() {
+        if index > 0 {
+            out.push('\u{1f}');
+        }
+        push_escaped(out, path);
+    }
+}
+
+fn parse_list(field: &str) -> Vec<String> {
+    if field.is_empty() {
+        Vec::new()
+    } else {
+        field.split('\u{1f}').map(unescape).collect()
     }
 }
 
@@ -202,7 +224,7 @@ fn parse(text: &str) -> Option<Cache> {
             cache.dirs.insert(unescape(fields[1]));
             continue;
         }
-        if fields.len() != 10 {
+        if fields.len() != 12 {
             return None;
         }
         let class = match fields[1] {
@@ -222,11 +244,9 @@ fn parse(text: &str) -> Option<Cache> {
                 mtime_ns: mtime.parse().ok()?,
             }),
         };
-        let deps = if fields[8].is_empty() {
-            Vec::new()
-        } else {
-            fields[8].split('\u{1f}').map(unescape).collect()
-        };
+        let deps = parse_list(fields[8]);
+        let via = parse_list(fields[9]);
+        let macros = parse_list(fields[10]);
         cache.entries.insert(
             unescape(fields[0]),
             Entry {
@@ -239,6 +259,8 @@ fn parse(text: &str) -> Option<Cache> {
                 interface_hash: (fields[4] != "-").then(|| fields[4].to_string()),
                 description: unescape(fields[7]),
                 deps,
+                via,
+                macros,
                 design,
             },
         );
@@ -261,6 +283,8 @@ mod tests {
             interface_hash: Some("cd".into()),
             description: "Tabs\tand\\slashes | pipes".into(),
             deps: vec!["src/a b.rs".into(), "src/c.rs".into()],
+            via: vec!["src/lib.rs".into()],
+            macros: vec!["shout".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,
@@ -282,6 +306,8 @@ mod tests {
                 class: FileClass::Binary,
                 interface_hash: None,
                 deps: vec![],
+                via: vec![],
+                macros: vec![],
                 design: None,
                 ..entry()
             },
@@ -329,7 +355,7 @@ mod tests {
         let (missing, warning) = Cache::load(&dir.path().join("nope"));
         assert!(missing.entries.is_empty() && warning.is_none());
         let path = dir.path().join("cache");
-        std::fs::write(&path, "lexibrarian-cache v3\t0\nonly\tthree\tfields\n").expect("write");
+        std::fs::write(&path, "lexibrarian-cache v4\t0\nonly\tthree\tfields\n").expect("write");
         let (corrupt, warning) = Cache::load(&path);
         assert!(corrupt.entries.is_empty());
         assert!(warning.is_some_and(|w| w.contains("rebuilding")));

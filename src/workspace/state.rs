@@ -63,6 +63,8 @@ pub struct State {
     pub pending: Vec<String>,
     pub validation: Option<ValidationRecord>,
     pub sweep: Option<SweepRecord>,
+    /// The fingerprint of the project model the cache's resolved imports were made with.
+    pub model: Option<String>,
 }
 
 /// The engine's private directory and the files in it.
@@ -118,6 +120,11 @@ impl StateDir {
     /// Where the hook's background worker writes its output.
     pub fn hook_log_path(&self) -> PathBuf {
         self.dir.join("hook.log")
+    }
+
+    /// The last project model (manifests read), for runs that touch no manifest.
+    pub fn model_path(&self) -> PathBuf {
+        self.dir.join("model.json")
     }
 
     /// The state file.

@@ -9,6 +9,7 @@ mod test_agents;
 mod test_bad_input;
 mod test_ci;
 mod test_formats;
+mod test_graph;
 mod test_harness;
 mod test_hooks;
 mod test_index;

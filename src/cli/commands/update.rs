@@ -28,6 +28,7 @@ Examples:
   git diff -z --name-only | lexictl update --changed-only -z
   lexictl update --check             exit 2 if anything is stale (CI gate), write nothing
   lexictl update --dry-run           the plan; with an LLM provider, the requests and input tokens
+  lexictl update --verbose src/a.rs  also the imports of src/a.rs that name no project file
 
 Exit codes: 0 done (or nothing stale), 1 error (or some files failed), 2 stale (with --check).")]
 pub struct Args {
@@ -50,6 +51,10 @@ pub struct Args {
     /// Only regenerate START_HERE.md.
     #[arg(long, conflicts_with_all = ["paths", "changed_only"])]
     pub start_here: bool,
+    /// Also list, per file read, the imports that name no project file (external packages, the
+    /// standard library, typos) — to see why a dependency edge is missing.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
@@ -80,6 +85,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         dry_run: args.dry_run,
         check: args.check,
         start_here_only: args.start_here,
+        verbose: args.verbose,
     };
     let bar = Bar::new();
     let report = match &bar {
@@ -129,6 +135,7 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
     if let Some(estimate) = &report.llm_estimate {
         out.push_str(&estimate_lines(estimate, limit));
     }
+    out.push_str(&unresolved_lines(report));
     if options.check {
         out.push_str(if report.stale {
             "stale: run `lexictl update` and commit the library\n"
@@ -155,6 +162,20 @@ fn debris_line(report: &UpdateReport, options: &UpdateOptions) -> String {
             report.debris_removed.join(", ")
         ),
     }
+}
+
+/// With `--verbose`: each file read and the imports that named no project file.
+fn unresolved_lines(report: &UpdateReport) -> String {
+    if report.unresolved.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "imports that name no project file (external, standard library, or unresolved):\n",
+    );
+    for (file, specs) in &report.unresolved {
+        out.push_str(&format!("  {file}: {}\n", specs.join(", ")));
+    }
+    out
 }
 
 /// `lexictl update (mode): 3 new, 1 content only` — how many files were at each change level.

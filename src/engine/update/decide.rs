@@ -80,7 +80,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
     match &scanned.state {
         FileState::AgentUpdated { .. } => Some(Action::RefreshFooter),
         FileState::Renamed { from, .. } => Some(Action::Move { from: from.clone() }),
-        FileState::Cached { .. } if !index.moved(&scanned.source) => None,
+        FileState::Cached { .. } if !index.moved(&scanned.source) && !scanned.resolved_now => None,
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
             dependents_action(project, scanned, index.dependents(&scanned.source))
         }
@@ -112,7 +112,7 @@ fn dependents_action(
     }
     let section_of = |heading: &str| design.section(heading).map(|s| s.body.as_str());
     let deps = &scanned.facts.deps;
-    let dependencies_current = scanned.from_cache()
+    let dependencies_current = !scanned.resolved_now
         || section_of(sections::DEPENDENCIES)
             .map_or(deps.is_empty(), |body| body == path_list(deps));
     let dependents_current =
@@ -155,7 +155,7 @@ impl Decisions {
     /// The plan in the report: every file examined counted by level, every file with something to do
     /// listed (sorted by path), the scan's warnings and the orphans kept for their hand-written content.
     pub fn report_plan(&self, scan: &Scan, report: &mut UpdateReport) {
-        for (rel, scanned) in &scan.files {
+        for (rel, scanned) in scan.files.iter().filter(|(_, s)| !s.is_referenced()) {
             let level = scanned.level();
             report.count(level);
             report.warnings.extend(scanned.warning.clone());

@@ -30,7 +30,7 @@ impl ReverseIndex {
             add(&mut index.new, rel, &scanned.facts.deps);
         }
         for (rel, entry) in &cache.entries {
-            if entry.design.is_none() {
+            if entry.deps.is_empty() {
                 continue;
             }
             add(&mut index.old, rel, &entry.deps);
@@ -79,6 +79,8 @@ mod tests {
             state: FileState::Cached {
                 description: String::new(),
             },
+            code: None,
+            resolved_now: false,
             warning: None,
             error: None,
         }
@@ -95,6 +97,8 @@ mod tests {
             interface_hash: None,
             description: String::new(),
             deps: deps.iter().map(|d| d.to_string()).collect(),
+            via: Vec::new(),
+            macros: Vec::new(),
             design: Some(Stat {
                 size: 1,
                 mtime_ns: 1,

@@ -68,7 +68,7 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
             .source_read()
             .map_or("", |source| source.text.as_str()),
         language: scanned.code().map(|code| code.language),
-        interface: scanned.code().map(|code| &code.interface),
+        interface: scanned.code().map(|code| code.interface.as_ref()),
         dependencies: &scanned.facts.deps,
         dependents,
         existing: scanned

@@ -5,7 +5,8 @@
 //!    (the no-op fast path), what changed since the last processed commit plus what is dirty
 //!    (`--changed-only`), or everything a walk finds (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
-//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`).
+//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`); then
+//!    `resolve` resolves the imports of what was read through the project model.
 //! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
 //! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
 //!    remove, keep (`decide::Decisions`).
@@ -29,6 +30,7 @@ mod interrupted;
 mod plan;
 mod remember;
 pub mod report;
+mod resolve;
 mod scan;
 pub mod scanned;
 mod start_here;
@@ -62,6 +64,8 @@ pub struct UpdateOptions {
     pub check: bool,
     /// Only regenerate START_HERE.md.
     pub start_here_only: bool,
+    /// Report the imports that name no project file, per file read.
+    pub verbose: bool,
 }
 
 impl UpdateOptions {
@@ -137,7 +141,11 @@ pub fn run(
     if let Some(warning) = &plan.cache_warning {
         state.log(warning);
     }
-    let scan = scan::run(project, scope, &plan, &options.paths, progress);
+    let mut scan = scan::run(project, scope, &plan, &options.paths, progress);
+    let unresolved = resolve::run(project, scope, &plan, &mut scan, options.verbose);
+    if options.verbose {
+        report.unresolved = unresolved;
+    }
     let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, &mut report);
@@ -199,6 +207,9 @@ pub(crate) mod testing {
 
     use super::scanned::{scan, Scanned};
     use crate::project::{Project, LIBRARY_DIR};
+    use crate::source::model::files::FileIndex;
+    use crate::source::model::ProjectModel;
+    use crate::source::resolve::{resolve, Context};
     use crate::workspace::cache::{Cache, Stat};
 
     pub struct TestProject {
@@ -231,13 +242,14 @@ pub(crate) mod testing {
             std::fs::read_to_string(self.project.abs(rel)).expect("read")
         }
 
-        /// Scan `rel` with no cache, as a full update with every file of `all` present would.
+        /// Scan `rel` with no cache and resolve its imports, as a full update with every file of
+        /// `all` present would.
         pub fn scan(&self, rel: &str, all: &[&str]) -> Scanned {
             let stat = Stat::of(&self.project.abs(rel)).expect("source exists");
             let design_stat =
                 Stat::of(&self.project.abs(&crate::project::mirror::design_path(rel)));
             let exists = |path: &str| all.contains(&path);
-            scan(
+            let mut scanned = scan(
                 &self.project,
                 &Cache::default(),
                 rel,
@@ -245,7 +257,24 @@ pub(crate) mod testing {
                 design_stat,
                 None,
                 &exists,
-            )
+            );
+            let files = FileIndex::new(all.iter().map(|path| path.to_string()));
+            let read = |path: &str| std::fs::read_to_string(self.project.abs(path)).ok();
+            let (model, _) = ProjectModel::build(&files, &read);
+            let interface_of = |_: &str| None;
+            let exported_macro = |_: &str, _: &str| None;
+            let context = Context {
+                model: &model,
+                exists: &exists,
+                interface_of: &interface_of,
+                exported_macro: &exported_macro,
+            };
+            if let Some(code) = scanned.code() {
+                let resolution = resolve(rel, &code.interface, &context);
+                scanned.facts.deps = resolution.deps;
+                scanned.resolved_now = true;
+            }
+            scanned
         }
 
         /// Generate `rel`'s design file with the structural Archivist and write it.

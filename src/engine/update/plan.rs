@@ -15,6 +15,8 @@ use crate::project::paths::{ancestors_rel, parent_rel};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::source::model::files::FileIndex;
+use crate::source::model::{is_manifest, shapes_model, ProjectModel};
 use crate::workspace::cache::{Cache, Stat};
 use crate::workspace::Workspace;
 
@@ -79,6 +81,10 @@ pub struct Plan {
     pub cache_warning: Option<String>,
     /// Identifies the configuration and tool version this run used.
     pub fingerprint: String,
+    /// What decides how imports resolve (manifests), read this run or reused from the last. When
+    /// it differs from the one the cache's imports were resolved with, the cache is set aside and
+    /// every file is read again.
+    pub model: ProjectModel,
 }
 
 /// The plan, or the news that nothing can have changed.
@@ -120,13 +126,26 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             return Ok(Planned::UpToDate);
         }
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
-        let (mode, universe, warnings) = universe(ws, options, dirty.as_deref())?;
-        let (cache, cache_warning) = loading.join().unwrap_or_else(|_| {
+        let (mode, universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        let (mut cache, mut cache_warning) = loading.join().unwrap_or_else(|_| {
             (
                 Cache::default(),
                 Some("the cache could not be loaded".to_string()),
             )
         });
+        let (model, model_changed) = match model {
+            Model::Reused(model) => (model, false),
+            Model::Built(model, model_warnings) => {
+                warnings.extend(model_warnings);
+                let changed = ws.state().read().model.as_deref() != Some(&model.fingerprint());
+                (model, changed)
+            }
+        };
+        if model_changed && !cache.entries.is_empty() {
+            // Imports resolved under another model may resolve differently now: look again.
+            cache_warning = Some("the project model changed; every file is read again".into());
+            cache = Cache::default();
+        }
         Ok(Planned::Work(Box::new(Plan {
             mode,
             universe,
@@ -135,6 +154,7 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             cache,
             cache_warning,
             fingerprint,
+            model,
         })))
     })
 }
@@ -149,14 +169,27 @@ fn git_sees_what_the_walk_sees(ws: &Workspace, repo: &GitRepo) -> bool {
         && repo.is_tracked(&format!("{LIBRARY_DIR}/{CONFIG_FILE}"))
 }
 
-/// The files to look at, from git's changes (`--changed-only`) or from a walk.
+/// Where the project model came from.
+enum Model {
+    /// The last run's, unchanged since (a `--changed-only` run that touched no manifest).
+    Reused(ProjectModel),
+    /// Read from the manifests now, with the warnings reading them gave.
+    Built(ProjectModel, Vec<String>),
+}
+
+/// The files to look at, from git's changes (`--changed-only`) or from a walk, and the model.
 fn universe(
     ws: &Workspace,
     options: &UpdateOptions,
     dirty: Option<&[Change]>,
-) -> anyhow::Result<(Mode, Universe, Vec<String>)> {
-    if let Some(universe) = changed_universe(ws, options, dirty)? {
-        return Ok((Mode::ChangedOnly, universe, Vec::new()));
+) -> anyhow::Result<(Mode, Universe, Vec<String>, Model)> {
+    if let Some((universe, model)) = changed_universe(ws, options, dirty)? {
+        return Ok((
+            Mode::ChangedOnly,
+            universe,
+            Vec::new(),
+            Model::Reused(model),
+        ));
     }
     let mode = if options.paths.is_empty() {
         Mode::Full
@@ -167,7 +200,22 @@ fn universe(
     if let Some(repo) = ws.repo()? {
         universe.renames = git_renames(ws, repo, dirty);
     }
-    Ok((mode, universe, warnings))
+    let files = FileIndex::new(universe.all_files.iter().cloned());
+    let project = ws.project();
+    let read = |rel: &str| project.read_to_string(rel).ok();
+    let (model, model_warnings) = ProjectModel::build(&files, &read);
+    Ok((
+        mode,
+        universe,
+        warnings,
+        Model::Built(model, model_warnings),
+    ))
+}
+
+/// The last run's project model, if one was saved and reads back.
+pub fn saved_model(ws: &Workspace) -> Option<ProjectModel> {
+    let bytes = std::fs::read(ws.state().model_path()).ok()?;
+    serde_json::from_slice(&bytes).ok()
 }
 
 /// Identifies the effective configuration and tool version: a change to either invalidates the
@@ -239,12 +287,13 @@ pub fn path_selected(rel: &str, paths: &[String]) -> bool {
 }
 
 /// With `--changed-only` in git: the files changed since the last processed commit plus the dirty
-/// ones. `None` means "do a full update instead" (first run, unknown last commit, outside git).
+/// ones, and the last run's model. `None` means "do a full update instead" (first run, unknown last
+/// commit, outside git, or a manifest changed so the model must be read again).
 fn changed_universe(
     ws: &Workspace,
     options: &UpdateOptions,
     dirty: Option<&[Change]>,
-) -> anyhow::Result<Option<Universe>> {
+) -> anyhow::Result<Option<(Universe, ProjectModel)>> {
     if !options.changed_only || !options.paths.is_empty() {
         return Ok(None);
     }
@@ -282,11 +331,22 @@ fn changed_universe(
     for change in dirty {
         touched.add(change, &strip, true);
     }
+    let reshaped = touched.paths.iter().filter(|path| is_manifest(path));
+    let appeared_or_vanished = touched.existence.iter().filter(|path| shapes_model(path));
+    if let Some(input) = reshaped.chain(appeared_or_vanished).next() {
+        ws.state().log(&format!(
+            "changed-only: {input} decides how imports resolve; doing a full update"
+        ));
+        return Ok(None);
+    }
+    let Some(model) = saved_model(ws) else {
+        return Ok(None);
+    };
     let mut universe = Universe::empty(false);
     universe.renames = touched.renames;
     universe.dirty_paths = touched.dirty.into_iter().collect();
     list_touched(ws.project(), ws.scope()?, &touched.paths, &mut universe)?;
-    Ok(Some(universe))
+    Ok(Some((universe, model)))
 }
 
 /// Paths a change list touched, project-relative.
@@ -296,6 +356,8 @@ struct Touched {
     renames: Vec<(String, String)>,
     /// The uncommitted ones.
     dirty: BTreeSet<String>,
+    /// Those added, deleted or renamed (not only modified).
+    existence: BTreeSet<String>,
 }
 
 impl Touched {
@@ -307,12 +369,16 @@ impl Touched {
             }
         }
         match change {
-            Change::Added(p) | Change::Modified(p) | Change::Deleted(p) => {
-                self.paths.extend(strip(&p))
+            Change::Modified(p) => self.paths.extend(strip(&p)),
+            Change::Added(p) | Change::Deleted(p) => {
+                self.existence.extend(strip(&p));
+                self.paths.extend(strip(&p));
             }
             Change::Renamed { from, to } => {
                 if let (Some(from), Some(to)) = (strip(&from), strip(&to)) {
                     self.renames.push((from.clone(), to.clone()));
+                    self.existence.insert(from.clone());
+                    self.existence.insert(to.clone());
                     self.paths.insert(from);
                     self.paths.insert(to);
                 }

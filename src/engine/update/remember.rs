@@ -17,6 +17,7 @@ use crate::git::Oid;
 use crate::project::mirror::{aindex_path, design_path};
 use crate::project::walk::FileClass;
 use crate::project::Project;
+use crate::source::model::ProjectModel;
 use crate::workspace::cache::{self, Stat};
 use crate::workspace::state::{Processed, StateDir};
 
@@ -46,7 +47,13 @@ pub fn entries(
             }
             continue;
         }
-        entries.insert(rel.clone(), entry_of(project, scan, written, scanned));
+        let entry = match scanned.is_referenced() {
+            true => referenced_entry(scan, scanned),
+            false => entry_of(project, scan, written, scanned),
+        };
+        if let Some(entry) = entry {
+            entries.insert(rel.clone(), entry);
+        }
     }
     // An orphan whose design file could not be removed stays known, so the next run tries again.
     for orphan in scan
@@ -61,8 +68,27 @@ pub fn entries(
     entries
 }
 
+/// The cache entry of a test file read for its imports: its listed entry (class, Child Map
+/// description) with what the scan learned of its imports.
+fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
+    let listed = scan.listed.get(&scanned.source)?;
+    Some(cache::Entry {
+        source_hash: scanned.facts.source_hash.clone(),
+        interface_hash: scanned.facts.interface_hash.clone(),
+        deps: scanned.facts.deps.clone(),
+        via: scanned.facts.via.clone(),
+        macros: scanned.facts.macros.clone(),
+        ..listed.clone()
+    })
+}
+
 /// The cache entry of a documented file after this run.
-fn entry_of(project: &Project, scan: &Scan, written: &Written, scanned: &Scanned) -> cache::Entry {
+fn entry_of(
+    project: &Project,
+    scan: &Scan,
+    written: &Written,
+    scanned: &Scanned,
+) -> Option<cache::Entry> {
     let rel = &scanned.source;
     // Re-stat only what this run wrote; everything else is as scanned.
     let design = if written.written.contains(rel) {
@@ -77,15 +103,17 @@ fn entry_of(project: &Project, scan: &Scan, written: &Written, scanned: &Scanned
         .or_else(|| scanned.description())
         .unwrap_or_default()
         .to_string();
-    cache::Entry {
+    Some(cache::Entry {
         stat: scanned.stat,
         class: FileClass::Text,
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned.facts.interface_hash.clone(),
         description,
         deps: scanned.facts.deps.clone(),
+        via: scanned.facts.via.clone(),
+        macros: scanned.facts.macros.clone(),
         design,
-    }
+    })
 }
 
 /// What [`save`] needs besides the cache.
@@ -146,27 +174,33 @@ pub fn save(
             .save(&cache_path, memory.run_started_ns)
             .with_context(|| format!("cannot write the cache {}", cache_path.display()))?;
     }
-    record_processed(
-        memory,
-        &plan.universe.dirty_paths,
-        &plan.fingerprint,
-        plan.clean_tree,
-        written,
-        report,
-    )
+    save_model(memory.state, &plan.model)?;
+    record_processed(memory, &plan, written, report)
+}
+
+/// The project model, for the next run that touches no manifest (written when it changed).
+fn save_model(state: &StateDir, model: &ProjectModel) -> anyhow::Result<()> {
+    let path = state.model_path();
+    let fingerprint = model.fingerprint();
+    if state.read().model.as_deref() == Some(fingerprint.as_str()) && path.is_file() {
+        return Ok(());
+    }
+    let json = serde_json::to_vec(model).context("cannot serialise the project model")?;
+    crate::atomic::write(&path, &json)
+        .with_context(|| format!("cannot write the project model {}", path.display()))
 }
 
 /// The state file: the paths the next `--changed-only` run looks at again (uncommitted ones and
 /// failures), and — after a run over everything — the commit it processed.
 fn record_processed(
     memory: &Memory<'_>,
-    dirty_paths: &[String],
-    fingerprint: &str,
-    clean_tree: bool,
+    plan: &Plan,
     written: &Written,
     report: &UpdateReport,
 ) -> anyhow::Result<()> {
-    let pending: Vec<String> = dirty_paths
+    let pending: Vec<String> = plan
+        .universe
+        .dirty_paths
         .iter()
         .chain(written.failed.keys())
         .cloned()
@@ -178,13 +212,18 @@ fn record_processed(
         .filter(|_| memory.options.paths.is_empty())
         .map(|head| Processed {
             commit: *head,
-            clean: clean_tree && !report.stale && !report.skipped_any() && report.failed.is_empty(),
-            fingerprint: fingerprint.to_string(),
+            clean: plan.clean_tree
+                && !report.stale
+                && !report.skipped_any()
+                && report.failed.is_empty(),
+            fingerprint: plan.fingerprint.clone(),
         });
+    let model_fingerprint = plan.model.fingerprint();
     memory
         .state
         .edit(|recorded| {
             recorded.pending = pending;
+            recorded.model = Some(model_fingerprint);
             if processed.is_some() {
                 recorded.processed = processed;
             }
@@ -212,7 +251,8 @@ mod tests {
             recomputed: 0,
         };
         let mut cache = Cache::default();
-        let old = entry_of(&p.project, &scan, &Written::default(), &scan.files["a.py"]);
+        let old = entry_of(&p.project, &scan, &Written::default(), &scan.files["a.py"])
+            .expect("an entry");
         let mut remembered = old.clone();
         remembered.source_hash = "from the last run".into();
         cache.entries.insert("a.py".into(), remembered.clone());
@@ -224,6 +264,7 @@ mod tests {
             cache,
             cache_warning: None,
             fingerprint: String::new(),
+            model: Default::default(),
         };
         let mut written = Written::default();
         written.failed.insert("a.py".into(), "timeout".into());

@@ -182,6 +182,10 @@ pub struct UpdateReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_estimate: Option<LlmEstimate>,
     pub warnings: Vec<String>,
+    /// With `--verbose`: the imports of each file read that name no project file (external
+    /// packages, the standard library, typos), in source order.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub unresolved: BTreeMap<String, Vec<String>>,
     /// Anything would change (what `--check` reports with exit 2).
     pub stale: bool,
     pub dry_run: bool,

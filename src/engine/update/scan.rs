@@ -12,12 +12,14 @@ use rayon::prelude::*;
 use super::plan::{path_selected, Plan, Universe};
 use super::scanned::{self, ChangeLevel, Existing, Scanned};
 use super::Progress;
+use crate::archivist::is_test_path;
 use crate::library::design_file::DesignFile;
 use crate::project::mirror::{design_name, design_path};
 use crate::project::paths::parent_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, FileClass};
 use crate::project::Project;
+use crate::source::Language;
 use crate::workspace::cache::{self, Cache, Stat};
 use crate::workspace::library::{self, Kind, Part};
 
@@ -100,13 +102,32 @@ pub fn run(
             scan.listed.insert(rel.clone(), entry);
         }
     }
+    // Test files outside the scope roots are read for their imports (the Tests of what they test).
+    let referenced: Vec<(&String, &Stat)> = universe
+        .files
+        .iter()
+        .filter(|(rel, _)| !scope.documents(rel) && is_referenced(project, rel))
+        .collect();
+    let referenced: Vec<Scanned> = referenced
+        .par_iter()
+        .map(|(rel, stat)| scanned::scan_referenced(project, cache, rel, **stat, &exists))
+        .collect();
+    for scanned in referenced {
+        scan.files.insert(scanned.source.clone(), scanned);
+    }
     scan.orphans = orphans(project, universe, cache, &scan.files, paths);
     scan.moves = resolve_orphans(project, &scan.orphans, &universe.renames, &mut scan.files);
-    if !universe.complete {
-        scan_affected(project, scope, cache, &exists, &mut scan);
-    }
     scan.recomputed = recomputed.load(Ordering::Relaxed);
     scan
+}
+
+/// Whether `rel` is a test file the scan reads for its imports although it is out of scope: a test
+/// path in a language whose imports are resolved, outside dot-directories.
+fn is_referenced(project: &Project, rel: &str) -> bool {
+    is_test_path(rel)
+        && !rel.split('/').any(|part| part.starts_with('.'))
+        && Language::from_path(std::path::Path::new(rel))
+            .is_some_and(|language| language.enabled_in(&project.config))
 }
 
 enum Examined {
@@ -223,6 +244,8 @@ fn listed_entry(
         interface_hash: None,
         description,
         deps: Vec::new(),
+        via: Vec::new(),
+        macros: Vec::new(),
         design: None,
     }
 }
@@ -315,15 +338,16 @@ fn resolve_orphans(
     moves
 }
 
-/// `--changed-only`: scan the files whose Dependents move because a scanned file changed its
-/// imports, or an orphan imported them (in a full update they are scanned already).
-fn scan_affected(
+/// `--changed-only`, once imports are resolved: scan the files whose Dependents move because a
+/// scanned file changed its imports, or an orphan imported them (in a full update they are scanned
+/// already). Returns the files it added.
+pub fn scan_affected(
     project: &Project,
     scope: &Scope,
     cache: &Cache,
     exists: &(dyn Fn(&str) -> bool + Sync),
     scan: &mut Scan,
-) {
+) -> Vec<String> {
     let mut affected: BTreeSet<String> = BTreeSet::new();
     for (rel, scanned) in &scan.files {
         let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
@@ -343,12 +367,15 @@ fn scan_affected(
             affected.extend(unscanned.cloned());
         }
     }
+    let mut added = Vec::new();
     for rel in affected {
         let (Some(stat), true) = (Stat::of(&project.abs(&rel)), scope.documents(&rel)) else {
             continue;
         };
         let design_stat = Stat::of(&project.abs(&design_path(&rel)));
         let scanned = scanned::scan(project, cache, &rel, stat, design_stat, None, exists);
-        scan.files.insert(rel, scanned);
+        scan.files.insert(rel.clone(), scanned);
+        added.push(rel);
     }
+    added
 }

@@ -22,6 +22,7 @@
 //! file only when one was read.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::hash::sha256_hex;
 use crate::library::design_file::{is_unedited, DesignFile};
@@ -77,14 +78,13 @@ impl ChangeLevel {
 /// The parsed code facts of a source file.
 pub struct Code {
     pub language: Language,
-    pub interface: Interface,
+    /// Shared with the resolution of other files' imports (Rust re-exports go through it).
+    pub interface: Arc<Interface>,
 }
 
 /// The source as read, kept only when the Archivist will write its design file.
 pub struct Source {
     pub text: String,
-    /// `None` for non-code files (and code that could not be parsed).
-    pub code: Option<Code>,
 }
 
 /// A design file as read during the scan (for the D-061 re-check, merges and refreshes).
@@ -112,6 +112,10 @@ pub struct Facts {
     pub interface_hash: Option<String>,
     /// Resolved project dependencies, sorted (from the cache when the file was not read).
     pub deps: Vec<String>,
+    /// Module files the resolution went through (Rust re-exports), sorted.
+    pub via: Vec<String>,
+    /// Rust: the `#[macro_export]` macros the file defines.
+    pub macros: Vec<String>,
 }
 
 /// What the scan found, by level.
@@ -139,6 +143,9 @@ pub enum FileState {
     },
     /// Left alone this run: conflict markers, or something that cannot be read or parsed.
     Skipped { level: ChangeLevel },
+    /// A test file outside the scope roots: no design file, but its imports count (the Tests of
+    /// what it tests). `cached`: the cache vouched for it, nothing was read.
+    Referenced { cached: bool },
 }
 
 /// One source file after the scan.
@@ -147,6 +154,11 @@ pub struct Scanned {
     pub stat: Stat,
     pub facts: Facts,
     pub state: FileState,
+    /// The parsed interface, when the file was read and is code in an enabled language.
+    pub code: Option<Code>,
+    /// Its imports were resolved in this run (read, or resolved again because what they went
+    /// through changed): `facts.deps` may differ from what its design file lists.
+    pub resolved_now: bool,
     pub warning: Option<String>,
     /// Why the source or its design file could not be read (permissions, a symlink, an I/O
     /// error): a per-file failure — the file is skipped, the run goes on and exits 1.
@@ -161,12 +173,21 @@ impl Scanned {
             FileState::Changed { level, .. } | FileState::Skipped { level } => *level,
             FileState::AgentUpdated { .. } => ChangeLevel::AgentUpdated,
             FileState::Renamed { .. } => ChangeLevel::Renamed,
+            FileState::Referenced { .. } => ChangeLevel::Unchanged,
         }
+    }
+
+    /// A test file read only for its imports (no design file).
+    pub fn is_referenced(&self) -> bool {
+        matches!(self.state, FileState::Referenced { .. })
     }
 
     /// Answered from the stat/hash cache without reading anything.
     pub fn from_cache(&self) -> bool {
-        matches!(self.state, FileState::Cached { .. })
+        matches!(
+            self.state,
+            FileState::Cached { .. } | FileState::Referenced { cached: true }
+        )
     }
 
     /// The design file as read, when one was.
@@ -192,7 +213,7 @@ impl Scanned {
 
     /// The parsed interface, when the file was read and is code.
     pub fn code(&self) -> Option<&Code> {
-        self.source_read().and_then(|source| source.code.as_ref())
+        self.code.as_ref()
     }
 
     /// The design file's description, when known.
@@ -258,14 +279,67 @@ pub fn scan(
     if let Some(cached) = from_cache(cache, source, stat, design_stat, exists) {
         return cached;
     }
-    let mut scanned = read_and_compare(project, source, stat, design_stat.is_some(), bytes, exists);
+    let mut scanned = read_and_compare(project, source, stat, design_stat.is_some(), bytes);
     // A skipped file still imports what it imported: keep the reverse index steady.
     if matches!(scanned.state, FileState::Skipped { .. }) {
         if let Some(entry) = cache.entries.get(source) {
             scanned.facts.deps = entry.deps.clone();
+            scanned.facts.via = entry.via.clone();
         }
     }
     scanned
+}
+
+/// Scan a test file outside the scope roots for its imports: from the cache when it vouches for it
+/// (and nothing it imported vanished), else read and parsed.
+pub fn scan_referenced(
+    project: &Project,
+    cache: &Cache,
+    source: &str,
+    stat: Stat,
+    exists: &(dyn Fn(&str) -> bool + Sync),
+) -> Scanned {
+    let cached = cache.entries.get(source).filter(|entry| {
+        entry.stat == stat
+            && cache.stat_is_settled(&stat)
+            && entry.design.is_none()
+            && !entry.source_hash.is_empty()
+            && entry.deps.iter().chain(&entry.via).all(|dep| exists(dep))
+    });
+    let mut scanned = Scanned {
+        source: source.to_string(),
+        stat,
+        facts: cached.map(Facts::of).unwrap_or_default(),
+        state: FileState::Referenced {
+            cached: cached.is_some(),
+        },
+        code: None,
+        resolved_now: false,
+        warning: None,
+        error: None,
+    };
+    if cached.is_none() {
+        // Unreadable (or a symlink): it only adds edges, so it is left out quietly.
+        if let Ok(bytes) = project.read(source) {
+            scanned.facts.source_hash = sha256_hex(&bytes);
+            let text = String::from_utf8_lossy(&bytes);
+            scanned.code = parse_code(project, &mut scanned, &text);
+        }
+    }
+    scanned
+}
+
+impl Facts {
+    /// What the cache remembers of a file.
+    pub fn of(entry: &crate::workspace::cache::Entry) -> Facts {
+        Facts {
+            source_hash: entry.source_hash.clone(),
+            interface_hash: entry.interface_hash.clone(),
+            deps: entry.deps.clone(),
+            via: entry.via.clone(),
+            macros: entry.macros.clone(),
+        }
+    }
 }
 
 /// The fast path: both the source and the design file are as the last update left them.
@@ -279,7 +353,7 @@ fn from_cache(
     let entry = cache.entries.get(source)?;
     // A dependency that no longer exists (moved, deleted) means the imports must be resolved
     // again, even though this file did not change.
-    let deps_exist = entry.deps.iter().all(|dep| exists(dep));
+    let deps_exist = entry.deps.iter().chain(&entry.via).all(|dep| exists(dep));
     let cached_design = entry.design?;
     let settled = deps_exist
         && entry.stat == stat
@@ -289,14 +363,12 @@ fn from_cache(
     settled.then(|| Scanned {
         source: source.to_string(),
         stat,
-        facts: Facts {
-            source_hash: entry.source_hash.clone(),
-            interface_hash: entry.interface_hash.clone(),
-            deps: entry.deps.clone(),
-        },
+        facts: Facts::of(entry),
         state: FileState::Cached {
             description: entry.description.clone(),
         },
+        code: None,
+        resolved_now: false,
         warning: None,
         error: None,
     })
@@ -309,7 +381,6 @@ fn read_and_compare(
     stat: Stat,
     design_exists: bool,
     bytes: Option<Vec<u8>>,
-    exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
     let mut scanned = Scanned {
         source: source.to_string(),
@@ -318,6 +389,8 @@ fn read_and_compare(
         state: FileState::Skipped {
             level: ChangeLevel::SkippedInvalid,
         },
+        code: None,
+        resolved_now: false,
         warning: None,
         error: None,
     };
@@ -340,39 +413,33 @@ fn read_and_compare(
         ));
         return scanned;
     }
-    let code = parse_code(project, &mut scanned, &text, exists);
+    scanned.code = parse_code(project, &mut scanned, &text);
     let design_rel = design_path(source);
     match read_design(project, &design_rel, design_exists) {
         Err(Unreadable::Io(reason)) => scanned.error = Some(reason),
         Err(Unreadable::Invalid(warning)) => scanned.warning = Some(warning),
         Ok(None) => {
             scanned.state = FileState::New {
-                source: Source { text, code },
+                source: Source { text },
             }
         }
-        Ok(Some(existing)) => compare(&mut scanned, existing, Source { text, code }),
+        Ok(Some(existing)) => compare(&mut scanned, existing, Source { text }),
     }
     scanned
 }
 
-/// Parse the interface of a code file in an enabled language, resolving its imports; a parse error
-/// is a warning (the file is then documented by content hash only).
-fn parse_code(
-    project: &Project,
-    scanned: &mut Scanned,
-    text: &str,
-    exists: &(dyn Fn(&str) -> bool + Sync),
-) -> Option<Code> {
+/// Parse the interface of a code file in an enabled language (its imports are resolved in the
+/// next stage); a parse error is a warning (the file is then documented by content hash only).
+fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Code> {
     let language = Language::from_path(Path::new(&scanned.source))
         .filter(|language| language.enabled_in(&project.config))?;
     match extract(language, text) {
         Ok(interface) => {
             scanned.facts.interface_hash = Some(interface.hash());
-            scanned.facts.deps =
-                crate::source::resolve_imports(&scanned.source, &interface, exists);
+            scanned.facts.macros = interface.exported_macros();
             Some(Code {
                 language,
-                interface,
+                interface: Arc::new(interface),
             })
         }
         Err(err) => {

@@ -6,16 +6,19 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+mod cfg;
+mod walk;
+
 use super::interface::SymbolKind;
 use super::syntax::{
-    block_comment_lines, code_children, compact, count_markers, finish_doc, has_child_kind,
-    line_of, signature, text_of, walk, Builder, Extracted, Nesting,
+    block_comment_lines, code_children, compact, finish_doc, has_child_kind, signature, text_of,
+    walk, Builder, Extracted,
 };
+use cfg::is_cfg_test;
+use walk::{macro_body, walk_file, MAX_MACRO_DEPTH};
 
 /// Inline modules nested deeper than this are not descended into.
 const MAX_MODULE_DEPTH: usize = 32;
-/// `use` lists nested deeper than this are not expanded.
-const MAX_USE_DEPTH: usize = 32;
 
 /// Extract the interface parts of a Rust syntax tree.
 pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
@@ -38,15 +41,6 @@ struct Items<'s, 'b> {
 /// Normalised attribute texts preceding an item.
 fn attrs_contain(attrs: &[String], needle: &str) -> bool {
     attrs.iter().any(|a| a.contains(needle))
-}
-
-fn is_cfg_test(attrs: &[String]) -> bool {
-    attrs.iter().any(|a| {
-        a.starts_with("#[cfg(")
-            && a.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .any(|w| w == "test")
-            && !a.contains("not(test)")
-    })
 }
 
 fn qualify(prefix: Option<&str>, name: &str) -> String {
@@ -171,6 +165,16 @@ impl Items<'_, '_> {
             "foreign_mod_item" => {
                 if let Some(body) = body {
                     self.container(body, prefix, depth, level + 1);
+                }
+            }
+            "macro_invocation" if level < MAX_MACRO_DEPTH => {
+                // `cfg_rt! { pub mod runtime; pub struct Handle; }`: the items are the file's.
+                if let Some((tree, text, _)) = macro_body(node, self.src) {
+                    let mut inner = Items {
+                        src: &text,
+                        b: &mut *self.b,
+                    };
+                    inner.container(tree.root_node(), prefix, depth, level + 1);
                 }
             }
             _ => {}
@@ -302,179 +306,6 @@ impl Items<'_, '_> {
     }
 }
 
-/// Walk state: nesting, inline-module position and whether we are inside a `#[cfg(test)]` module.
-#[derive(Clone, Copy, Default)]
-struct State {
-    nesting: Nesting,
-    module: usize,
-    module_depth: usize,
-    test: bool,
-}
-
-/// One full pass for imports and signals.
-fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
-    // Paths of inline modules, indexed by `State::module` (0 is the file's own module).
-    let mut modules: Vec<String> = vec![String::new()];
-    let signals = &mut out.signals;
-    let imports = &mut out.imports;
-    walk(root, State::default(), |node, state| match node.kind() {
-        "line_comment" | "block_comment" => {
-            signals.todo_markers += count_markers(text_of(node, src));
-            None
-        }
-        "use_declaration" => {
-            if !state.test {
-                if let Some(arg) = node.child_by_field_name("argument") {
-                    let mut paths = Vec::new();
-                    use_paths(arg, src, "", &mut paths, 0);
-                    for path in paths {
-                        if let Some(spec) = rebase(&path, state.module_depth) {
-                            imports.add(spec, line_of(node));
-                        }
-                    }
-                }
-            }
-            None
-        }
-        "mod_item" => {
-            let name = node
-                .child_by_field_name("name")
-                .map(|n| text_of(n, src))
-                .unwrap_or("");
-            let current = modules.get(state.module).cloned().unwrap_or_default();
-            let path = if current.is_empty() {
-                name.to_string()
-            } else {
-                format!("{current}::{name}")
-            };
-            if node.child_by_field_name("body").is_none() {
-                if !state.test && !name.is_empty() {
-                    imports.add(format!("mod:{path}"), line_of(node));
-                }
-                return None;
-            }
-            modules.push(path);
-            Some(State {
-                module: modules.len() - 1,
-                module_depth: state.module_depth + 1,
-                test: state.test || preceded_by_cfg_test(node, src),
-                ..state
-            })
-        }
-        "unsafe_block" => {
-            signals.unsafe_blocks += 1;
-            Some(state)
-        }
-        "function_item" => Some(State {
-            nesting: state.nesting.function(true),
-            ..state
-        }),
-        "closure_expression" => Some(State {
-            nesting: state.nesting.function(false),
-            ..state
-        }),
-        "block" => Some(State {
-            nesting: state.nesting.block(signals),
-            ..state
-        }),
-        _ => Some(state),
-    });
-}
-
-/// Whether the attributes directly before `node` include `#[cfg(test)]`.
-fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
-    let mut attrs = Vec::new();
-    let mut prev = node.prev_sibling();
-    while let Some(p) = prev {
-        if p.kind() == "attribute_item" {
-            attrs.push(compact(text_of(p, src)));
-        } else if !p.is_extra() {
-            break;
-        }
-        prev = p.prev_sibling();
-    }
-    is_cfg_test(&attrs)
-}
-
-/// Re-express a `use` path written inside `depth` inline modules relative to the file's module.
-/// Paths that point inside the inline module itself are dropped.
-fn rebase(path: &str, depth: usize) -> Option<String> {
-    if depth == 0 {
-        return Some(path.to_string());
-    }
-    let segments: Vec<&str> = path.split("::").collect();
-    match segments.first() {
-        Some(&"self") => None,
-        Some(&"super") => {
-            let supers = segments.iter().take_while(|s| **s == "super").count();
-            if supers < depth {
-                return None;
-            }
-            let rest = &segments[supers..];
-            let mut parts: Vec<&str> = vec!["super"; supers - depth];
-            if parts.is_empty() {
-                parts.push("self");
-            }
-            parts.extend_from_slice(rest);
-            Some(parts.join("::"))
-        }
-        _ => Some(path.to_string()),
-    }
-}
-
-fn join_path(prefix: &str, segment: &str) -> String {
-    if prefix.is_empty() {
-        segment.to_string()
-    } else if segment.is_empty() || segment == "self" {
-        prefix.to_string()
-    } else {
-        format!("{prefix}::{segment}")
-    }
-}
-
-/// Expand a `use` argument into one full path per leaf (`a::{b, c::*}` → `a::b`, `a::c`).
-fn use_paths(node: Node<'_>, src: &str, prefix: &str, out: &mut Vec<String>, depth: usize) {
-    if depth > MAX_USE_DEPTH {
-        return;
-    }
-    match node.kind() {
-        "use_as_clause" => {
-            if let Some(path) = node.child_by_field_name("path") {
-                use_paths(path, src, prefix, out, depth + 1);
-            }
-        }
-        "use_wildcard" => {
-            let path = code_children(node)
-                .first()
-                .map(|p| compact(text_of(*p, src)))
-                .unwrap_or_default();
-            out.push(join_path(prefix, &path));
-        }
-        "scoped_use_list" => {
-            let path = node
-                .child_by_field_name("path")
-                .map(|p| compact(text_of(p, src)))
-                .unwrap_or_default();
-            let inner = join_path(prefix, &path);
-            if let Some(list) = node.child_by_field_name("list") {
-                use_paths(list, src, &inner, out, depth + 1);
-            }
-        }
-        "use_list" => {
-            for item in code_children(node) {
-                use_paths(item, src, prefix, out, depth + 1);
-            }
-        }
-        "ERROR" => {}
-        _ => {
-            let text = compact(text_of(node, src));
-            if !text.is_empty() {
-                out.push(join_path(prefix, &text));
-            }
-        }
-    }
-}
-
 /// `//!` and `/*! … */` comments at the top level of the file.
 fn module_doc(root: Node<'_>, src: &str) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
@@ -498,7 +329,7 @@ mod tests {
     use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
     use super::super::{Language, SymbolKind::*};
 
-    const FIXTURE: &str = include_str!("../../fixtures/source/rust/parser.rs");
+    const FIXTURE: &str = include_str!("../../../fixtures/source/rust/parser.rs");
 
     #[test]
     fn extracts_the_fixture_symbols() {
@@ -797,6 +628,20 @@ fn helper() {}
         let iface = parse(Language::Rust, text);
         assert!(iface.symbols.is_empty(), "{:?}", iface.symbols);
         assert_eq!(iface.skeleton(), "");
+    }
+
+    #[test]
+    fn test_only_cfgs_are_those_false_without_test() {
+        let test_only = |attr: &str| super::is_cfg_test(&[attr.to_string()]);
+        assert!(test_only("#[cfg(test)]"));
+        assert!(test_only("#[cfg(all(test, loom))]"));
+        assert!(test_only("#[cfg(all(test, feature = \"x\"))]"));
+        assert!(!test_only("#[cfg(not(test))]"));
+        assert!(!test_only("#[cfg(not(all(test, loom)))]"));
+        assert!(!test_only("#[cfg(any(test, fuzzing))]"));
+        assert!(!test_only("#[cfg(feature = \"test\")]"));
+        assert!(!test_only("#[cfg_attr(test, derive(Debug))]"));
+        assert!(!test_only("#[cfg(unix)]"));
     }
 
     #[test]

@@ -1,0 +1,125 @@
+//! The project model: what the languages' own tools read to decide how an import resolves — Cargo
+//! workspaces and targets ([`cargo`]), Python package roots ([`python`]), package.json `exports`,
+//! `imports` and workspaces and tsconfig `paths` ([`node`]) — read once per run from the manifests
+//! among the project's files, and serialisable so that a run which touches no manifest can reuse the
+//! last one instead of reading them again.
+
+pub mod cargo;
+pub mod files;
+pub mod node;
+pub mod python;
+pub mod stdlib;
+
+use cargo::CargoModel;
+use files::{file_name, FileIndex, ReadFile};
+use node::NodeModel;
+use python::PythonModel;
+
+/// Everything import resolution needs to know about the project beyond single files.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProjectModel {
+    pub cargo: CargoModel,
+    pub python: PythonModel,
+    pub node: NodeModel,
+}
+
+impl ProjectModel {
+    /// Read every manifest among `files`. Manifests that cannot be read become warnings.
+    pub fn build(files: &FileIndex, read: &dyn ReadFile) -> (ProjectModel, Vec<String>) {
+        let mut warnings = Vec::new();
+        let model = ProjectModel {
+            cargo: CargoModel::build(files, read, &mut warnings),
+            python: PythonModel::build(files, read, &mut warnings),
+            node: NodeModel::build(files, read, &mut warnings),
+        };
+        (model, warnings)
+    }
+
+    /// Identifies the model: when it changes, every import must be resolved again.
+    pub fn fingerprint(&self) -> String {
+        let json = serde_json::to_string(self).unwrap_or_default();
+        crate::hash::sha256_hex(json.as_bytes())
+    }
+}
+
+/// Whether `path` is a manifest the model reads: any change to it can change the model.
+pub fn is_manifest(path: &str) -> bool {
+    let name = file_name(path);
+    matches!(
+        name,
+        "Cargo.toml" | "pyproject.toml" | "setup.cfg" | "package.json" | "pnpm-workspace.yaml"
+    ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+}
+
+/// Whether adding or removing `path` can change the model: a manifest, or a file whose mere
+/// existence the model depends on (a package's `__init__.py`, a Rust target cargo discovers by its
+/// place).
+pub fn shapes_model(path: &str) -> bool {
+    is_manifest(path) || file_name(path) == "__init__.py" || is_discovered_rust_target(path)
+}
+
+/// Paths cargo discovers targets at: `src/main.rs`, `src/lib.rs`, `build.rs`, `src/bin/…`,
+/// `tests/…`, `benches/…`, `examples/…` (one file or a directory's `main.rs`).
+fn is_discovered_rust_target(path: &str) -> bool {
+    if !path.ends_with(".rs") {
+        return false;
+    }
+    let parts: Vec<&str> = path.split('/').collect();
+    let n = parts.len();
+    let name = parts[n - 1];
+    let parent = if n >= 2 { parts[n - 2] } else { "" };
+    let grandparent = if n >= 3 { parts[n - 3] } else { "" };
+    matches!((parent, name), ("src", "main.rs" | "lib.rs"))
+        || name == "build.rs"
+        || matches!(parent, "tests" | "benches" | "examples")
+        || parent == "bin"
+        || (name == "main.rs" && matches!(grandparent, "bin" | "tests" | "benches" | "examples"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_inputs_are_manifests_and_discovered_files() {
+        for manifest in [
+            "Cargo.toml",
+            "crates/a/Cargo.toml",
+            "tsconfig.base.json",
+            "web/package.json",
+        ] {
+            assert!(
+                is_manifest(manifest) && shapes_model(manifest),
+                "{manifest}"
+            );
+        }
+        for by_existence in [
+            "pkg/__init__.py",
+            "src/main.rs",
+            "tests/it.rs",
+            "src/bin/tool/main.rs",
+        ] {
+            assert!(
+                !is_manifest(by_existence) && shapes_model(by_existence),
+                "{by_existence}"
+            );
+        }
+        for other in [
+            "src/a.rs",
+            "pkg/mod.py",
+            "web/index.ts",
+            "src/bin/tool/args.rs",
+        ] {
+            assert!(!shapes_model(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn the_fingerprint_follows_the_model() {
+        let empty = ProjectModel::default();
+        let mut other = ProjectModel::default();
+        other.python.roots.push("src".into());
+        assert_ne!(empty.fingerprint(), other.fingerprint());
+        assert_eq!(empty.fingerprint(), ProjectModel::default().fingerprint());
+    }
+}

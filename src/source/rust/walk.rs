@@ -1,0 +1,431 @@
+//! The second pass over a Rust file: its imports (`use` leaves rebased out of inline modules, `mod`
+//! declarations with their `#[path]`, `extern crate`), the names each of its module scopes binds
+//! (what import resolution follows re-exports through), and the complexity signals. Item-level
+//! macro calls whose body parses as Rust (`cfg_rt! { mod handle; }`) are read as items of the
+//! module they are in.
+
+use tree_sitter::Node;
+
+use super::cfg::is_cfg_test;
+use crate::source::interface::{Binding, BindingKind, Import};
+use crate::source::syntax::{
+    code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
+};
+
+/// `use` lists nested deeper than this are not expanded.
+const MAX_USE_DEPTH: usize = 32;
+
+/// Walk state: nesting, inline-module position and whether we are inside a `#[cfg(test)]` module.
+#[derive(Clone, Copy, Default)]
+struct State {
+    nesting: Nesting,
+    module: usize,
+    module_depth: usize,
+    test: bool,
+    /// Item-level macro bodies read as items, around this node.
+    macro_depth: usize,
+}
+
+/// One full pass for imports, the module's bindings and signals.
+pub(super) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
+    let mut walker = FileWalk {
+        src,
+        line_offset: 0,
+        // Paths of inline modules, indexed by `State::module` (0 is the file's own module).
+        modules: vec![String::new()],
+        out,
+    };
+    walker.walk(root, State::default());
+}
+
+/// The pass over one syntax tree: the file's, or the items of a macro call inside it.
+struct FileWalk<'s, 'o> {
+    src: &'s str,
+    /// Lines before the start of `src` in the file (for a macro body).
+    line_offset: usize,
+    modules: Vec<String>,
+    out: &'o mut Extracted,
+}
+
+impl FileWalk<'_, '_> {
+    fn walk(&mut self, root: Node<'_>, init: State) {
+        walk(root, init, |node, state| self.visit(node, state));
+    }
+
+    fn line(&self, node: Node<'_>) -> usize {
+        line_of(node) + self.line_offset
+    }
+
+    fn visit(&mut self, node: Node<'_>, state: State) -> Option<State> {
+        match node.kind() {
+            "line_comment" | "block_comment" => {
+                self.out.signals.todo_markers += count_markers(text_of(node, self.src));
+                None
+            }
+            "use_declaration" => {
+                self.use_declaration(node, state);
+                None
+            }
+            "extern_crate_declaration" => {
+                self.extern_crate(node, state);
+                None
+            }
+            "mod_item" => self.mod_item(node, state),
+            "macro_invocation" if is_item_level(node) => {
+                self.macro_items(node, state);
+                None
+            }
+            "unsafe_block" => {
+                self.out.signals.unsafe_blocks += 1;
+                Some(state)
+            }
+            "function_item" | "struct_item" | "enum_item" | "union_item" | "trait_item"
+            | "type_item" | "const_item" | "static_item" | "macro_definition" => {
+                self.bind_item(node, state);
+                match node.kind() {
+                    "function_item" => Some(State {
+                        nesting: state.nesting.function(true),
+                        ..state
+                    }),
+                    _ => Some(state),
+                }
+            }
+            "closure_expression" => Some(State {
+                nesting: state.nesting.function(false),
+                ..state
+            }),
+            "block" => Some(State {
+                nesting: state.nesting.block(&mut self.out.signals),
+                ..state
+            }),
+            _ => Some(state),
+        }
+    }
+
+    /// `use` leaves become imports (rebased out of inline modules) and, at file level, bindings.
+    fn use_declaration(&mut self, node: Node<'_>, state: State) {
+        if state.test || preceded_by_cfg_test(node, self.src) {
+            return;
+        }
+        let Some(argument) = node.child_by_field_name("argument") else {
+            return;
+        };
+        let mut leaves = Vec::new();
+        use_leaves(argument, self.src, "", &mut leaves, 0);
+        for leaf in leaves {
+            if let Some(spec) = rebase(&leaf.path, state.module_depth) {
+                self.out.imports.add(spec, self.line(node));
+            }
+            self.bind(state, leaf.binding());
+        }
+    }
+
+    /// `extern crate name [as alias];`
+    fn extern_crate(&mut self, node: Node<'_>, state: State) {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| unraw(text_of(n, self.src)));
+        let Some(name) = name.filter(|_| !state.test) else {
+            return;
+        };
+        let alias = node
+            .child_by_field_name("alias")
+            .map(|n| unraw(text_of(n, self.src)));
+        // `pub extern crate grep_cli as cli;` makes `this_crate::cli::…` a path into it.
+        self.bind(
+            state,
+            BindingKind::Alias {
+                name: alias.clone().unwrap_or_else(|| name.clone()),
+                path: format!("::{name}"),
+            },
+        );
+        self.out.imports.add_import(Import {
+            spec: format!("extern:{name}"),
+            line: self.line(node),
+            names: alias.into_iter().collect(),
+            path: None,
+        });
+    }
+
+    /// `mod name;` is an import of the module's file; `mod name { … }` opens an inline module.
+    fn mod_item(&mut self, node: Node<'_>, state: State) -> Option<State> {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| unraw(text_of(n, self.src)))
+            .unwrap_or_default();
+        let current = self.modules.get(state.module).cloned().unwrap_or_default();
+        let path = if current.is_empty() {
+            name.clone()
+        } else {
+            format!("{current}::{name}")
+        };
+        if !name.is_empty() {
+            self.bind(state, BindingKind::Item(name.clone()));
+        }
+        if node.child_by_field_name("body").is_none() {
+            // `#[cfg(test)] mod tests;` is test-only, like an inline test module.
+            let test_only = state.test || preceded_by_cfg_test(node, self.src);
+            if !test_only && !name.is_empty() {
+                self.out.imports.add_import(Import {
+                    spec: format!("mod:{path}"),
+                    line: self.line(node),
+                    names: Vec::new(),
+                    path: path_attribute(node, self.src),
+                });
+            }
+            return None;
+        }
+        self.modules.push(path);
+        Some(State {
+            module: self.modules.len() - 1,
+            module_depth: state.module_depth + 1,
+            test: state.test || preceded_by_cfg_test(node, self.src),
+            ..state
+        })
+    }
+
+    /// An item binds its name in the module (or inline module) it is declared in.
+    fn bind_item(&mut self, node: Node<'_>, state: State) {
+        if !is_item_level(node) {
+            return;
+        }
+        if let Some(name) = node.child_by_field_name("name") {
+            self.bind(state, BindingKind::Item(unraw(text_of(name, self.src))));
+        }
+    }
+
+    /// Record a binding in the scope `state` is in (nothing inside `#[cfg(test)]` modules).
+    fn bind(&mut self, state: State, kind: BindingKind) {
+        if state.test {
+            return;
+        }
+        let scope = self.modules.get(state.module).cloned().unwrap_or_default();
+        self.out.bindings.push(Binding { scope, kind });
+    }
+
+    /// An item-level macro call (`cfg_rt! { mod handle; pub use handle::Handle; }`): its body is
+    /// read as items, in the same module, when it parses as Rust.
+    fn macro_items(&mut self, node: Node<'_>, state: State) {
+        if state.macro_depth >= MAX_MACRO_DEPTH {
+            return;
+        }
+        let Some((tree, body, rows)) = macro_body(node, self.src) else {
+            return;
+        };
+        let mut inner = FileWalk {
+            src: &body,
+            line_offset: self.line_offset + rows,
+            modules: std::mem::take(&mut self.modules),
+            out: &mut *self.out,
+        };
+        inner.walk(
+            tree.root_node(),
+            State {
+                macro_depth: state.macro_depth + 1,
+                ..state
+            },
+        );
+        self.modules = inner.modules;
+    }
+}
+
+/// Item-level macro bodies nested deeper than this are not read.
+pub(super) const MAX_MACRO_DEPTH: usize = 4;
+
+/// Whether `node` sits where items do: in the file or an inline module's body (not an `impl` or a
+/// trait).
+fn is_item_level(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|parent| match parent.kind() {
+        "source_file" => true,
+        "declaration_list" => parent.parent().is_some_and(|p| p.kind() == "mod_item"),
+        _ => false,
+    })
+}
+
+/// The body of an item-level macro call parsed as Rust items, with the body's text and the row it
+/// starts at; `None` when the macro holds no token tree or its body does not parse cleanly.
+pub(super) fn macro_body(node: Node<'_>, src: &str) -> Option<(tree_sitter::Tree, String, usize)> {
+    let tokens = code_children(node)
+        .into_iter()
+        .find(|child| child.kind() == "token_tree")?;
+    let text = text_of(tokens, src);
+    let inner = text.get(1..text.len().checked_sub(1)?)?;
+    if inner.trim().is_empty() {
+        return None;
+    }
+    let tree = crate::source::parse(crate::source::Language::Rust, inner).ok()?;
+    let root = tree.root_node();
+    // A macro's own language (`$x:ident`, DSLs) is not Rust: only a clean parse counts.
+    if root.has_error() {
+        return None;
+    }
+    Some((tree, inner.to_string(), tokens.start_position().row))
+}
+
+/// `#[path = "…"]` among the attributes directly before `node`.
+fn path_attribute(node: Node<'_>, src: &str) -> Option<String> {
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() == "attribute_item" {
+            let text = compact(text_of(p, src));
+            if let Some(rest) = text.strip_prefix("#[path") {
+                let value = rest.split('"').nth(1)?;
+                return Some(value.to_string());
+            }
+        } else if !p.is_extra() {
+            break;
+        }
+        prev = p.prev_sibling();
+    }
+    None
+}
+
+/// An identifier without its raw prefix (`r#type` → `type`).
+fn unraw(name: &str) -> String {
+    name.strip_prefix("r#").unwrap_or(name).to_string()
+}
+
+/// Whether the attributes directly before `node` include `#[cfg(test)]`.
+fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
+    let mut attrs = Vec::new();
+    let mut prev = node.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() == "attribute_item" {
+            attrs.push(compact(text_of(p, src)));
+        } else if !p.is_extra() {
+            break;
+        }
+        prev = p.prev_sibling();
+    }
+    is_cfg_test(&attrs)
+}
+
+/// Re-express a `use` path written inside `depth` inline modules relative to the file's module.
+/// Paths that point inside the inline module itself are dropped.
+fn rebase(path: &str, depth: usize) -> Option<String> {
+    if depth == 0 {
+        return Some(path.to_string());
+    }
+    let segments: Vec<&str> = path.split("::").collect();
+    match segments.first() {
+        Some(&"self") => None,
+        Some(&"super") => {
+            let supers = segments.iter().take_while(|s| **s == "super").count();
+            if supers < depth {
+                return None;
+            }
+            let rest = &segments[supers..];
+            let mut parts: Vec<&str> = vec!["super"; supers - depth];
+            if parts.is_empty() {
+                parts.push("self");
+            }
+            parts.extend_from_slice(rest);
+            Some(parts.join("::"))
+        }
+        _ => Some(path.to_string()),
+    }
+}
+
+fn join_path(prefix: &str, segment: &str) -> String {
+    if prefix.is_empty() {
+        segment.to_string()
+    } else if segment.is_empty() || segment == "self" {
+        prefix.to_string()
+    } else {
+        format!("{prefix}::{segment}")
+    }
+}
+
+/// One leaf of a `use` tree: `a::b as c`, `a::{b, c::*}` → `a::b`, `a::c::*`.
+struct UseLeaf {
+    /// The full path (for a glob, the module's path without `::*`); raw prefixes removed.
+    path: String,
+    alias: Option<String>,
+    glob: bool,
+}
+
+impl UseLeaf {
+    /// What the leaf binds in the module.
+    fn binding(&self) -> BindingKind {
+        if self.glob {
+            return BindingKind::Glob(self.path.clone());
+        }
+        let last = self
+            .path
+            .rsplit("::")
+            .next()
+            .unwrap_or(&self.path)
+            .to_string();
+        BindingKind::Alias {
+            name: self.alias.clone().unwrap_or(last),
+            path: self.path.clone(),
+        }
+    }
+}
+
+/// Expand a `use` argument into its leaves.
+fn use_leaves(node: Node<'_>, src: &str, prefix: &str, out: &mut Vec<UseLeaf>, depth: usize) {
+    if depth > MAX_USE_DEPTH {
+        return;
+    }
+    let path_text = |n: Node<'_>| {
+        compact(text_of(n, src))
+            .split("::")
+            .map(|segment| segment.strip_prefix("r#").unwrap_or(segment))
+            .collect::<Vec<_>>()
+            .join("::")
+    };
+    match node.kind() {
+        "use_as_clause" => {
+            let before = out.len();
+            if let Some(path) = node.child_by_field_name("path") {
+                use_leaves(path, src, prefix, out, depth + 1);
+            }
+            let alias = node
+                .child_by_field_name("alias")
+                .map(|a| unraw(text_of(a, src)));
+            if out.len() > before {
+                if let Some(leaf) = out.last_mut() {
+                    leaf.alias = alias.filter(|a| a != "_");
+                }
+            }
+        }
+        "use_wildcard" => {
+            let path = code_children(node)
+                .first()
+                .map(|p| path_text(*p))
+                .unwrap_or_default();
+            out.push(UseLeaf {
+                path: join_path(prefix, &path),
+                alias: None,
+                glob: true,
+            });
+        }
+        "scoped_use_list" => {
+            let path = node
+                .child_by_field_name("path")
+                .map(path_text)
+                .unwrap_or_default();
+            let inner = join_path(prefix, &path);
+            if let Some(list) = node.child_by_field_name("list") {
+                use_leaves(list, src, &inner, out, depth + 1);
+            }
+        }
+        "use_list" => {
+            for item in code_children(node) {
+                use_leaves(item, src, prefix, out, depth + 1);
+            }
+        }
+        "ERROR" => {}
+        _ => {
+            let text = path_text(node);
+            if !text.is_empty() {
+                out.push(UseLeaf {
+                    path: join_path(prefix, &text),
+                    alias: None,
+                    glob: false,
+                });
+            }
+        }
+    }
+}

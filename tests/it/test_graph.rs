@@ -1,0 +1,211 @@
+//! The dependency graph across crates, packages and source roots: every edge of the fixture
+//! projects asserted in both directions — in the importer's Dependencies and in the imported file's
+//! Dependents (or Tests) — and kept when only part of the tree changes.
+
+use crate::support::{project, TestProject};
+
+/// The `- path` lines of a design file's section (empty when the section is missing).
+fn listed(p: &TestProject, source: &str, heading: &str) -> Vec<String> {
+    let text = p.read(&format!(".lexibrary/{source}.md"));
+    let mut lines = text
+        .lines()
+        .skip_while(|line| *line != format!("## {heading}"));
+    lines.next();
+    lines
+        .take_while(|line| !line.starts_with("## ") && !line.starts_with("<!--"))
+        .filter_map(|line| line.strip_prefix("- "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// `from` lists `to` among its Dependencies and `to` lists `from` among its Dependents.
+fn assert_edge(p: &TestProject, from: &str, to: &str) {
+    let dependencies = listed(p, from, "Dependencies");
+    assert!(
+        dependencies.iter().any(|d| d == to),
+        "{from} → {to}: Dependencies {dependencies:?}"
+    );
+    let dependents = listed(p, to, "Dependents");
+    assert!(
+        dependents.iter().any(|d| d == from),
+        "{from} → {to}: Dependents of {to} {dependents:?}"
+    );
+}
+
+fn assert_no_edge(p: &TestProject, from: &str, to: &str) {
+    let dependencies = listed(p, from, "Dependencies");
+    assert!(
+        !dependencies.iter().any(|d| d == to),
+        "{from} must not depend on {to}: {dependencies:?}"
+    );
+}
+
+#[test]
+fn a_cargo_workspace_resolves_across_crates_through_renames_re_exports_macros_and_paths() {
+    let p = project()
+        .fixture("cargo-workspace")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    // A `[[bin]]` with its own path: `crate::` is its directory; a dependency by package name.
+    assert_edge(&p, "cli/main.rs", "cli/args.rs");
+    // `engine::Engine` is re-exported by the engine's lib.rs from core.rs, where it is defined.
+    assert_edge(&p, "cli/main.rs", "crates/engine/src/core.rs");
+    assert_no_edge(&p, "cli/main.rs", "crates/engine/src/lib.rs");
+    // A renamed dependency (`utilx = { package = "app-util" }`).
+    assert_edge(&p, "crates/engine/src/core.rs", "crates/util/src/text.rs");
+    // A `mod` inside a macro call, `#[path]`, a raw identifier; the test module is test-only.
+    assert_edge(&p, "crates/engine/src/lib.rs", "crates/engine/src/run.rs");
+    assert_edge(
+        &p,
+        "crates/engine/src/lib.rs",
+        "crates/engine/src/platform/unix.rs",
+    );
+    assert_edge(&p, "crates/engine/src/lib.rs", "crates/engine/src/type.rs");
+    assert_no_edge(&p, "crates/engine/src/lib.rs", "crates/engine/src/tests.rs");
+    // A path through a `#[path]` module and a re-export inside a macro call.
+    assert_edge(
+        &p,
+        "crates/engine/src/run.rs",
+        "crates/engine/src/platform/unix.rs",
+    );
+    assert_edge(&p, "crates/engine/src/core.rs", "crates/engine/src/run.rs");
+    // An integration test uses its package's library: the Tests of what it reaches.
+    assert_edge(
+        &p,
+        "crates/engine/tests/engine_it.rs",
+        "crates/engine/src/core.rs",
+    );
+    let tests = listed(&p, "crates/engine/src/core.rs", "Tests");
+    assert!(
+        tests.contains(&"crates/engine/tests/engine_it.rs".to_string()),
+        "{tests:?}"
+    );
+}
+
+#[test]
+fn python_resolves_from_package_roots_without_shadowing_the_standard_library() {
+    let p = project()
+        .fixture("python-src")
+        .init()
+        .config("scope_root: src/\n")
+        .build();
+    p.lexictl(["update"]).success();
+    assert_edge(&p, "src/weather/forecast.py", "src/weather/units.py");
+    // `import json` and `import typing` are the standard library's, not the same-named modules.
+    assert_no_edge(&p, "src/weather/forecast.py", "src/weather/json.py");
+    assert_no_edge(&p, "src/weather/forecast.py", "src/weather/typing.py");
+    assert_eq!(
+        listed(&p, "src/weather/json.py", "Dependents"),
+        Vec::<String>::new()
+    );
+    // `from . import units` is the submodule, not the package.
+    assert_no_edge(&p, "src/weather/forecast.py", "src/weather/__init__.py");
+    assert_edge(&p, "src/weather/__init__.py", "src/weather/forecast.py");
+    // Tests outside the scope root get no design file but fill the Tests of what they import.
+    assert!(!p.exists(".lexibrary/tests/test_forecast.py.md"));
+    let tests = listed(&p, "src/weather/units.py", "Tests");
+    assert_eq!(tests, ["tests/test_forecast.py"]);
+    let tests = listed(&p, "src/weather/__init__.py", "Tests");
+    assert_eq!(tests, ["tests/test_forecast.py"]);
+}
+
+#[test]
+fn javascript_resolves_workspaces_exports_imports_paths_and_jsdoc() {
+    let p = project().fixture("js-workspace").init().build();
+    p.lexictl(["update"]).success();
+    let core = "packages/core/src";
+    let web = "packages/web/src";
+    // `#config` through the package's `imports`; a `.js` specifier naming its `.ts` source.
+    assert_edge(
+        &p,
+        &format!("{core}/index.ts"),
+        &format!("{core}/config.ts"),
+    );
+    assert_edge(
+        &p,
+        &format!("{core}/index.ts"),
+        &format!("{core}/internal/flags.ts"),
+    );
+    // A workspace package by name: `exports` points at dist/, whose source is src/ (outDir →
+    // rootDir); a subpath pattern; tsconfig `paths`.
+    assert_edge(&p, &format!("{web}/app.ts"), &format!("{core}/index.ts"));
+    assert_edge(
+        &p,
+        &format!("{web}/app.ts"),
+        &format!("{core}/internal/flags.ts"),
+    );
+    assert_edge(
+        &p,
+        &format!("{web}/app.ts"),
+        &format!("{web}/lib/helper.ts"),
+    );
+    // JSDoc `@import` and `import("…")` types, CommonJS `require`.
+    assert_edge(&p, &format!("{web}/legacy.js"), &format!("{core}/index.ts"));
+    assert_edge(
+        &p,
+        &format!("{web}/legacy.js"),
+        &format!("{web}/lib/helper.ts"),
+    );
+}
+
+#[test]
+fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
+    let p = project()
+        .fixture("cargo-workspace")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["update", "--changed-only"]).success();
+    // The engine now defines `Engine` in a new module; only lib.rs and the new file change.
+    p.write(
+        "crates/engine/src/engine.rs",
+        "//! The engine, moved.\n\npub struct Engine;\n\nimpl Engine {\n    pub fn new() -> Engine {\n        Engine\n    }\n\n    pub fn run(&self, _input: &str) {}\n}\n",
+    );
+    p.write(
+        "crates/engine/src/lib.rs",
+        p.read("crates/engine/src/lib.rs").replace(
+            "pub use self::core::Engine;",
+            "mod engine;\npub use self::engine::Engine;",
+        ),
+    );
+    p.commit_all("move Engine");
+    p.lexictl(["update", "--changed-only"])
+        .success()
+        .stdout_has("(changed-only)");
+    assert_edge(&p, "cli/main.rs", "crates/engine/src/engine.rs");
+    assert_no_edge(&p, "cli/main.rs", "crates/engine/src/core.rs");
+}
+
+#[test]
+fn a_manifest_change_reads_the_model_again_and_verbose_names_what_did_not_resolve() {
+    let p = project()
+        .fixture("cargo-workspace")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    // Drop the path dependency: `engine::Engine` is no project file any more.
+    p.write(
+        "Cargo.toml",
+        p.read("Cargo.toml")
+            .replace("engine = { path = \"crates/engine\" }", "engine = \"1\""),
+    );
+    p.commit_all("engine from the registry");
+    let out = p
+        .lexictl(["update", "--changed-only", "--verbose"])
+        .success();
+    out.stdout_has("cli/main.rs: engine::Engine");
+    assert_no_edge(&p, "cli/main.rs", "crates/engine/src/core.rs");
+    let report = p
+        .lexictl(["update", "--format", "json", "--verbose", "cli/main.rs"])
+        .json();
+    assert_eq!(
+        report["unresolved"]["cli/main.rs"],
+        serde_json::json!(["engine::Engine"])
+    );
+}
