@@ -6,5 +6,6 @@ pub mod bounded;
 pub mod hook;
 pub mod init;
 pub mod notes_sync;
+pub mod pre_push;
 pub mod sweep;
 pub mod update;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::{Change, GitError, GitRepo, Oid};
+use super::{Change, GitError, GitRepo, Oid, Operation};
 use crate::hermetic::{self, Hermetic};
 
 /// A temporary repository driven through the `git` command line, in the hermetic environment.
@@ -169,7 +169,7 @@ fn empty_repository_has_no_head_and_everything_is_added() {
             Change::Added(s("staged.rs"))
         ]
     );
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 }
 
 #[test]
@@ -678,11 +678,11 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     fx.commit_all("main");
 
     let repo = fx.open();
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 
     let out = fx.git_output(&["cherry-pick", &other.to_hex()]);
     assert!(!out.status.success(), "cherry-pick should conflict");
-    assert!(repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), Some(Operation::CherryPick));
     // Status still works with a conflicted index.
     let dirty = repo.dirty().expect("dirty during conflict");
     assert!(
@@ -690,13 +690,13 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
         "{dirty:?}"
     );
     fx.git(&["cherry-pick", "--abort"]);
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 
     let out = fx.git_output(&["merge", "-q", "other"]);
     assert!(!out.status.success(), "merge should conflict");
-    assert!(repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), Some(Operation::Merge));
     fx.git(&["merge", "--abort"]);
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
     assert_eq!(repo.dirty().expect("dirty"), vec![]);
 }
 

@@ -8,6 +8,7 @@ mod support;
 mod test_bad_input;
 mod test_ci;
 mod test_formats;
+mod test_git_operations;
 mod test_harness;
 mod test_hooks;
 mod test_index;

@@ -8,7 +8,7 @@ use crate::support::{project, TestProject};
 
 /// The rust fixture with its library committed and the hooks installed. (The harness puts the
 /// binaries under test first on PATH, where the hooks look for `lexictl`.)
-fn hooked() -> TestProject {
+pub(crate) fn hooked() -> TestProject {
     let p = project().fixture("rust").init().build();
     p.lexictl(["update"]).success();
     p.commit_all("library");
@@ -16,7 +16,7 @@ fn hooked() -> TestProject {
     p
 }
 
-fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
+pub(crate) fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
     let dir = p
         .git(["rev-parse", "--git-path", "lexibrarian"])
         .current_dir(worktree)
@@ -26,7 +26,7 @@ fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
 }
 
 /// Wait until no worker runs and none is wanted.
-fn wait_for_worker(p: &TestProject, worktree: &str) {
+pub(crate) fn wait_for_worker(p: &TestProject, worktree: &str) {
     let state = state_dir(p, worktree);
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -48,17 +48,17 @@ fn wait_for_worker(p: &TestProject, worktree: &str) {
     }
 }
 
-fn hook_log(p: &TestProject, worktree: &str) -> String {
+pub(crate) fn hook_log(p: &TestProject, worktree: &str) -> String {
     std::fs::read_to_string(state_dir(p, worktree).join("hook.log")).unwrap_or_default()
 }
 
-fn update_runs(p: &TestProject, worktree: &str) -> usize {
+pub(crate) fn update_runs(p: &TestProject, worktree: &str) -> usize {
     hook_log(p, worktree)
         .matches("lexictl update --changed-only")
         .count()
 }
 
-fn assert_current(p: &TestProject, dir: &str) {
+pub(crate) fn assert_current(p: &TestProject, dir: &str) {
     p.lexictl(["update", "--check"])
         .current_dir(dir)
         .context(format!(

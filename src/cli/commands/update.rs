@@ -50,6 +50,10 @@ pub struct Args {
     /// Only regenerate START_HERE.md.
     #[arg(long, conflicts_with_all = ["paths", "changed_only"])]
     pub start_here: bool,
+    /// Stop without writing (more) when a rebase, cherry-pick, `git am`, merge or bisect is in
+    /// progress; what the hook worker runs.
+    #[arg(long, hide = true)]
+    pub yield_to_git: bool,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
@@ -80,6 +84,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         dry_run: args.dry_run,
         check: args.check,
         start_here_only: args.start_here,
+        yield_to_git: args.yield_to_git,
     };
     let bar = Bar::new();
     let report = match &bar {
@@ -113,6 +118,13 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
         return format!(
             "lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
             report.mode
+        );
+    }
+    if let Some(operation) = report.yielded_to {
+        return format!(
+            "lexictl update ({}): stopped, {} is in progress; the hook updates once it is over\n",
+            report.mode,
+            operation.describe()
         );
     }
     // A dry run lists everything: it is the plan.

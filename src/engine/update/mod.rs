@@ -59,6 +59,10 @@ pub struct UpdateOptions {
     pub check: bool,
     /// Only regenerate START_HERE.md.
     pub start_here_only: bool,
+    /// Write nothing while git is in the middle of a rebase, cherry-pick, `am`, merge or bisect:
+    /// checked before anything is read and again before the design files and the indexes are
+    /// written (the hook worker's runs; `--yield-to-git`).
+    pub yield_to_git: bool,
 }
 
 impl UpdateOptions {
@@ -114,6 +118,9 @@ pub fn run(
         report.stale = report.start_here_written;
         return Ok(finish(report, started, None));
     }
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
+    }
     let plan = match plan::plan(ws, options)? {
         Planned::UpToDate => {
             report.up_to_date = true;
@@ -130,6 +137,9 @@ pub fn run(
     let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, &mut report);
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
+    }
     let target = Target {
         project,
         state: &state,
@@ -139,6 +149,9 @@ pub fn run(
     };
     let written = write::run(&target, &scan, &index, &decisions, &archivists, &mut report)?;
     let entries = remember::entries(project, &plan, &scan, &written);
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
+    }
     indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
     report.stale = report.anything_stale();
     if options.writes() {
@@ -151,6 +164,19 @@ pub fn run(
         remember::save(&memory, plan, &scan, &written, entries, &report)?;
     }
     Ok(finish(report, started, Some(&state)))
+}
+
+/// With [`UpdateOptions::yield_to_git`]: whether git is in the middle of an operation, so this run
+/// must stop here (recorded in the report; nothing more is written and nothing is remembered).
+fn yielded(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) -> bool {
+    if !options.yield_to_git || !options.writes() {
+        return false;
+    }
+    let operation = ws
+        .repo_if_any()
+        .and_then(|repo| repo.operation_in_progress());
+    report.yielded_to = operation;
+    operation.is_some()
 }
 
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails

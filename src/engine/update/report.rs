@@ -178,6 +178,9 @@ pub struct UpdateReport {
     pub dry_run: bool,
     /// Nothing changed since the last update (same HEAD, clean tree, same config): no file was read.
     pub up_to_date: bool,
+    /// With `--yield-to-git`: the git operation this run stopped for (it wrote nothing after that).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yielded_to: Option<crate::git::Operation>,
     pub elapsed_ms: u128,
 }
 
