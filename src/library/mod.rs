@@ -7,6 +7,7 @@
 
 pub mod aindex;
 pub mod concept;
+pub mod contract;
 pub mod design_file;
 pub mod events;
 pub mod footer;

@@ -7,6 +7,7 @@ mod support;
 
 mod test_bad_input;
 mod test_ci;
+mod test_contract;
 mod test_formats;
 mod test_git_operations;
 mod test_harness;

@@ -36,8 +36,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 
 fn render_text(found: &Lookup) -> String {
     let mut out = String::new();
-    if let Some(warning) = found.staleness.warning() {
-        out.push_str(warning);
+    for warning in found.warnings() {
+        out.push_str(&warning);
         out.push_str("\n\n");
     }
     out.push_str(&found.content);
@@ -69,6 +69,7 @@ fn json(found: &Lookup) -> serde_json::Value {
         "design_file": found.design_path,
         "staleness": found.staleness,
         "stale": found.staleness != crate::knowledge::lookup::Staleness::Current,
+        "contract": found.contract,
         "frontmatter": found.design.frontmatter,
         "title": found.design.body.title,
         "preamble": found.design.body.preamble,

@@ -115,10 +115,12 @@ const LISTED_ITEMS: usize = 50;
 /// The text summary of an update (also what `lexictl sweep` prints after it ran one).
 pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
     if report.up_to_date {
-        return format!(
+        let mut out = format!(
             "lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
             report.mode
         );
+        out.push_str(&contradictions(report, options));
+        return out;
     }
     if let Some(operation) = report.yielded_to {
         return format!(
@@ -139,13 +141,40 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
     if let Some(estimate) = &report.llm_estimate {
         out.push_str(&estimate_lines(estimate, limit));
     }
+    out.push_str(&contradictions(report, options));
     if options.check {
-        out.push_str(if report.stale {
+        out.push_str(if report.anything_stale() {
             "stale: run `lexictl update` and commit the library\n"
+        } else if report.stale {
+            ""
         } else {
             "the library is current\n"
         });
     }
+    out
+}
+
+/// With `--check`: each agent's design file whose Interface Contract the code left behind, which
+/// no update fixes.
+fn contradictions(report: &UpdateReport, options: &UpdateOptions) -> String {
+    if !options.check || report.contradictions.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for drift in &report.contradictions {
+        out.push_str(&format!(
+            "  {:<17} {}: {}\n",
+            "STALE_CONTRACT",
+            drift.design_file,
+            drift.message()
+        ));
+    }
+    out.push_str(&format!(
+        "contradicts the code: {} design file{} written by agents; {}\n",
+        report.contradictions.len(),
+        if report.contradictions.len() == 1 { "" } else { "s" },
+        "edit each Interface Contract to match its source (an update cannot: agents' text is never overwritten)"
+    ));
     out
 }
 

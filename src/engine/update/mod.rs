@@ -124,6 +124,7 @@ pub fn run(
     let plan = match plan::plan(ws, options)? {
         Planned::UpToDate => {
             report.up_to_date = true;
+            check_contracts(ws, options, &mut report);
             return Ok(finish(report, started, Some(&state)));
         }
         Planned::Work(plan) => *plan,
@@ -154,6 +155,7 @@ pub fn run(
     }
     indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
     report.stale = report.anything_stale();
+    check_contracts(ws, options, &mut report);
     if options.writes() {
         let memory = remember::Memory {
             state: &state,
@@ -164,6 +166,40 @@ pub fn run(
         remember::save(&memory, plan, &scan, &written, entries, &report)?;
     }
     Ok(finish(report, started, Some(&state)))
+}
+
+/// Agents' Interface Contracts left behind by the code: with `--check` every design file of the
+/// library is judged (exit 2 on any); a writing run judges the agents' files it refreshed and warns.
+fn check_contracts(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) {
+    let project = ws.project();
+    if options.check {
+        report.contradictions = crate::workspace::contract::library_drifts(project);
+        report.stale |= !report.contradictions.is_empty();
+        return;
+    }
+    let refreshed = report
+        .items
+        .iter()
+        .filter(|item| matches!(item.action, PlanAction::RefreshFooter | PlanAction::Move));
+    for item in refreshed {
+        let design_file = crate::project::mirror::design_path(&item.source);
+        let Ok(text) = std::fs::read_to_string(project.abs(&design_file)) else {
+            continue;
+        };
+        let Ok(design) = crate::library::design_file::DesignFile::parse(&design_file, &text) else {
+            continue;
+        };
+        let found =
+            crate::workspace::contract::drift(project, &item.source, &design_file, &text, &design);
+        if let Some(drift) = found {
+            report.warnings.push(format!(
+                "{design_file}: {}; {}",
+                drift.message(),
+                drift.hint()
+            ));
+            report.contradictions.push(drift);
+        }
+    }
 }
 
 /// With [`UpdateOptions::yield_to_git`]: whether git is in the middle of an operation, so this run

@@ -1,7 +1,8 @@
 //! The design-file checks of `lexictl validate`: every design file parses, its wikilinks resolve,
 //! the project files its Dependencies and Tests list exist, its source exists and still matches the
-//! footer's hashes, the Archivist did not flag it as over-scoped, and it fits its token budget; and
-//! (info) every dependency's Dependents lists it back.
+//! footer's hashes, an agent's Interface Contract was not left behind by the code
+//! (`workspace::contract`), the Archivist did not flag it as over-scoped, and it fits its token
+//! budget; and (info) every dependency's Dependents lists it back.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,6 +16,7 @@ use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer::{self, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::list_items;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::contract::drift;
 
 /// Check every design file, in parallel, then the Dependents they owe each other.
 pub(super) fn check(library: &Library<'_>) -> Vec<Issue> {
@@ -109,6 +111,7 @@ fn check_design(
     );
     check.listed_paths("missing-test", sections::TESTS, &tests);
     check.source(&graph.source, design.footer.as_ref());
+    check.contract(&graph.source, &design);
     let content = footer::split(&check.text).0;
     budget(
         content,
@@ -191,6 +194,21 @@ impl DesignCheck<'_> {
                 hint: "consider splitting the source file".into(),
             });
         }
+    }
+
+    /// An agent's Interface Contract written for an interface the code no longer has.
+    fn contract(&mut self, source: &str, design: &DesignFile) {
+        let Some(drift) = drift(self.project, source, &self.file, &self.text, design) else {
+            return;
+        };
+        self.issues.push(Issue {
+            check: "stale-contract",
+            severity: Severity::Error,
+            file: self.file.clone(),
+            line: line_of(&self.text, &format!("## {}", sections::INTERFACE_CONTRACT)),
+            message: drift.message(),
+            hint: drift.hint(),
+        });
     }
 
     /// The source's bytes differ from the footer's `source_hash`: say whether its public interface

@@ -95,6 +95,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "two Stack posts with the same id",
     ),
     (
+        "stale-contract",
+        Severity::Error,
+        "an agent's Interface Contract written for an interface the code no longer has",
+    ),
+    (
         "secret",
         Severity::Error,
         "something that looks like a credential under .lexibrary/",
