@@ -22,5 +22,6 @@ mod test_notes_sync;
 mod test_review;
 mod test_stack;
 mod test_sweep;
+mod test_team;
 mod test_update;
 mod test_validate;
