@@ -9,3 +9,4 @@ pub mod notes_sync;
 pub mod pre_push;
 pub mod sweep;
 pub mod update;
+pub mod votes;

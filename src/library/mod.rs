@@ -16,6 +16,7 @@ pub mod iwh;
 pub mod markdown;
 pub mod stack;
 pub mod start_here;
+pub mod votes;
 pub mod wikilink;
 
 use std::fmt;

@@ -152,8 +152,8 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
         steps.iter().map(Step::name).collect::<Vec<_>>(),
         [
             "Update the library",
-            "Commit the library",
-            "Share the notes"
+            "Share the notes",
+            "Commit the library"
         ]
     );
     let outputs = run_all(&steps, &ci);

@@ -100,7 +100,8 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     std::fs::remove_file(p.path("src/c.rs")).expect("remove src/c.rs");
     p.write("src/d.rs", "pub fn d() {}\n");
-    // Stack: a post with a missing file, a duplicate id, a score that disagrees with its history.
+    // Stack: a post with a missing file, a duplicate id, a score that disagrees with its complete
+    // history, and a post whose score the notes here cannot confirm.
     p.lexi([
         "stack",
         "post",
@@ -116,13 +117,31 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "e",
     ])
     .success();
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
     let post = ".lexibrary/stack/ST-001-lexer.md";
     p.write(
         ".lexibrary/stack/ST-001-copy.md",
         p.read(post).replace("title: Lexer", "title: Copy"),
     );
     edit(&p, post, "- src/a.rs", "- src/a.rs\n  - src/missing.rs");
-    edit(&p, post, "votes: 0", "votes: 5");
+    edit(&p, post, "votes: 1", "votes: 0");
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Unconfirmed",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    edit(
+        &p,
+        ".lexibrary/stack/ST-002-unconfirmed.md",
+        "votes: 0",
+        "votes: 2",
+    );
     let out = p
         .lexictl(["validate", "--severity", "info", "--format", "json"])
         .code(2);

@@ -157,7 +157,12 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
     (
         "stack-votes-mismatch",
         Severity::Warning,
-        "a post's votes differ from its history in git notes",
+        "a vote count that differs from its complete history in git notes",
+    ),
+    (
+        "stack-history-incomplete",
+        Severity::Info,
+        "a vote count the notes here cannot confirm: other clones' votes are not fetched",
     ),
     (
         "dependents-gap",
