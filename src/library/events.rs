@@ -160,6 +160,10 @@ pub enum ProvenanceKind {
     DependentsRefreshed,
     /// It moved the design file with its renamed source.
     Moved,
+    /// Recorded after the fact from the design file's footer (`lexictl validate --fix`), for a text
+    /// the Archivist wrote whose event was never recorded (written before provenance notes, or by a
+    /// run that died before recording it).
+    Recovered,
     /// A kind this version does not know, kept as written.
     Other(String),
 }
@@ -170,6 +174,7 @@ impl ProvenanceKind {
             ProvenanceKind::Generated => "generated",
             ProvenanceKind::DependentsRefreshed => "dependents_refreshed",
             ProvenanceKind::Moved => "moved",
+            ProvenanceKind::Recovered => "recovered",
             ProvenanceKind::Other(kind) => kind,
         }
     }
@@ -181,6 +186,7 @@ impl From<String> for ProvenanceKind {
             "generated" => ProvenanceKind::Generated,
             "dependents_refreshed" => ProvenanceKind::DependentsRefreshed,
             "moved" => ProvenanceKind::Moved,
+            "recovered" => ProvenanceKind::Recovered,
             _ => ProvenanceKind::Other(kind),
         }
     }

@@ -11,18 +11,22 @@
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
 //! [`indexes`] (and the secret scan in `knowledge::secrets`).
 //!
-//! Nothing here writes: fixes come from `lexictl update`, agents, or humans.
+//! Nothing here writes: fixes come from `lexictl update`, agents, humans, or `lexictl validate --fix`
+//! for the findings [`fix`] says the tool can repair itself.
 
 mod concepts;
 mod designs;
+pub mod fix;
 mod indexes;
 mod stack;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::concepts::{Resolved, Resolver};
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::secrets;
+use crate::git::notes::PROVENANCE_NOTES;
+use crate::git::Oid;
 use crate::library::wikilink;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
 use crate::workspace::library::{walk, Part};
@@ -169,6 +173,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         Severity::Info,
         "A depends on B but B's Dependents does not list A",
     ),
+    (
+        "missing-provenance",
+        Severity::Info,
+        "a design file the Archivist wrote whose provenance is not in the notes here",
+    ),
 ];
 
 /// The validation result.
@@ -177,6 +186,9 @@ pub struct Report {
     pub issues: Vec<Issue>,
     /// Files examined, by kind.
     pub checked: BTreeMap<&'static str, usize>,
+    /// With `--fix`: what was repaired before these findings were gathered, one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixed: Vec<String>,
 }
 
 impl Report {
@@ -230,6 +242,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         project,
         corpus: &corpus,
         resolver: &resolver,
+        provenance: recorded_provenance(ws),
     };
     let budgets = &project.config.token_budgets;
     let mut issues = designs::check(&library);
@@ -249,6 +262,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     Report {
         issues: sorted(issues),
         checked: checked(&corpus),
+        fixed: Vec::new(),
     }
 }
 
@@ -275,11 +289,22 @@ fn checked(corpus: &Corpus) -> BTreeMap<&'static str, usize> {
 }
 
 /// What the checks of documents read: the project, the library's documents and the resolver of
-/// their links.
+/// their links, and (in git, when this clone has any) the texts the provenance notes annotate.
 struct Library<'a> {
     project: &'a Project,
     corpus: &'a Corpus,
     resolver: &'a Resolver<'a>,
+    provenance: Option<HashSet<Oid>>,
+}
+
+/// The blob ids of every design file text with a provenance note, when the project is in git and
+/// its provenance notes exist here (a clone that never fetched them has nothing to compare with).
+fn recorded_provenance(ws: &Workspace) -> Option<HashSet<Oid>> {
+    let git = ws.repo_if_any()?;
+    if !git.has_notes_ref(PROVENANCE_NOTES) {
+        return None;
+    }
+    git.annotated_objects(PROVENANCE_NOTES).ok()
 }
 
 impl Library<'_> {
