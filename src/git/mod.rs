@@ -20,11 +20,12 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use gix::bstr::BStr;
 
+pub use diff::GitlinkChange;
 pub use oid::Oid;
 pub use operation::Operation;
 pub use revision::{CommitInfo, FileAt, RevSpec, Upstream};
@@ -134,6 +135,8 @@ pub struct GitRepo {
     repo: gix::Repository,
     workdir: PathBuf,
     skipped_non_utf8: Cell<usize>,
+    /// The submodule commits the most recent tree diff saw change.
+    gitlinks: RefCell<Vec<GitlinkChange>>,
     /// Whether git configuration (or the environment) names a committer. When it does not, a fixed
     /// fallback is installed in the in-memory config so notes commits and their reflog entries can
     /// still be written; [`GitRepo::identity`] still reports `None`.
@@ -185,6 +188,7 @@ impl GitRepo {
             repo,
             workdir,
             skipped_non_utf8: Cell::new(0),
+            gitlinks: RefCell::new(Vec::new()),
             has_identity,
         }))
     }

@@ -355,3 +355,47 @@ fn commits_applied_by_git_am_are_picked_up() {
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/am2.rs.md"), "{}", hook_log(&p, ""));
 }
+
+/// A submodule bump (its gitlink moved) reaches the library through the hook when the submodule's
+/// files are in scope: `--changed-only` looks inside the submodule between the two commits.
+#[test]
+fn a_submodule_bump_reaches_the_library() {
+    let sub = project()
+        .file("src/one.rs", "//! One.\npub fn one() {}\n")
+        .build();
+    let p = project()
+        .fixture("rust")
+        .init()
+        .config("scope_root: [src/, vendor/]\n")
+        .build();
+    let allow = ["-c", "protocol.file.allow=always"];
+    p.git(allow)
+        .args(["submodule", "add", "-q"])
+        .args([&sub.root])
+        .args(["vendor/sublib"])
+        .success();
+    p.lexictl(["update"]).success();
+    p.commit_all("library with a submodule");
+    assert!(p.exists(".lexibrary/vendor/sublib/src/one.rs.md"));
+    p.lexictl(["setup", "--hooks"]).success();
+    wait_for_worker(&p, "");
+    // Upstream, the submodule changes an interface and gains a file; the superproject bumps it.
+    sub.write("src/one.rs", "//! One.\npub fn one(x: u8) {}\n");
+    sub.write("src/two.rs", "//! Two.\npub fn two() {}\n");
+    sub.commit_all("upstream");
+    p.git(allow)
+        .args(["-C", "vendor/sublib", "pull", "-q", "origin", "main"])
+        .success();
+    p.git(["add", "vendor/sublib"]).success();
+    p.git(["commit", "-q", "-m", "bump sublib"]).success();
+    wait_for_worker(&p, "");
+    assert!(
+        p.exists(".lexibrary/vendor/sublib/src/two.rs.md"),
+        "{}",
+        hook_log(&p, "")
+    );
+    assert!(p
+        .read(".lexibrary/vendor/sublib/src/one.rs.md")
+        .contains("pub fn one(x: u8)"));
+    assert_current(&p, "");
+}

@@ -3,7 +3,8 @@
 //!
 //! 1. `plan` — which files to look at: none when git shows nothing changed since the last update
 //!    (the no-op fast path), what changed since the last processed commit plus what is dirty
-//!    (`--changed-only`), or everything a walk finds (`plan::Plan`).
+//!    (`--changed-only`; inside bumped submodules too, `submodules`), or everything a walk finds
+//!    (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
 //!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`).
 //! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
@@ -29,6 +30,7 @@ pub mod report;
 mod scan;
 pub mod scanned;
 mod start_here;
+mod submodules;
 mod write;
 
 use std::time::Instant;
