@@ -12,6 +12,7 @@ pub mod review;
 pub mod search;
 pub mod secrets;
 pub mod stack;
+pub mod stack_outdated;
 pub mod status;
 pub mod validate;
 pub mod why;

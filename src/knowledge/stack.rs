@@ -374,6 +374,14 @@ impl<'w> Stack<'w> {
         Ok((post.meta.id, true))
     }
 
+    /// Whether the post (found at project-relative `rel`) may be outdated: its files changed a lot
+    /// since it was written (`knowledge::stack_outdated`; needs git).
+    pub fn outdated(&self, rel: &str, post: &Post) -> Option<super::stack_outdated::Outdated> {
+        let git = self.git()?;
+        let prefix = self.ws.prefix()?;
+        super::stack_outdated::outdated(git, prefix, rel, post)
+    }
+
     /// `lexi stack history`: the events recorded for a post.
     pub fn history(&self, id: &str) -> anyhow::Result<History> {
         let (_, post) = self.find(id)?;

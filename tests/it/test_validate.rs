@@ -137,6 +137,8 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "post",
         "--title",
         "Unconfirmed",
+        "--file",
+        "Cargo.toml",
         "--problem",
         "p",
         "--evidence",
@@ -149,6 +151,13 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "votes: 0",
         "votes: 2",
     );
+    // ...whose file has been rewritten since (committed: staleness is measured in git history).
+    p.write(
+        "Cargo.toml",
+        "[package]\nname = \"renamed\"\nversion = \"2.0.0\"\nedition = \"2024\"\n\n[dependencies]\nserde = \"1\"\n",
+    );
+    p.git(["commit", "-q", "-m", "manifest", "--", "Cargo.toml"])
+        .success();
     let out = p
         .lexictl(["validate", "--severity", "info", "--format", "json"])
         .code(2);

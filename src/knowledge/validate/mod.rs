@@ -174,6 +174,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "A depends on B but B's Dependents does not list A",
     ),
     (
+        "stack-possibly-outdated",
+        Severity::Info,
+        "a post whose files changed a lot since it was written (interface, or mostly rewritten)",
+    ),
+    (
         "missing-provenance",
         Severity::Info,
         "a design file the Archivist wrote whose provenance is not in the notes here",

@@ -1,7 +1,8 @@
 //! The Stack checks of `lexictl validate`: every post parses, no two posts share an id, its
 //! wikilinks, files and concepts exist, and (in git) its vote counts agree with the votes its
 //! history in the notes records — reported only as far as the history explains the difference
-//! (`library::votes`).
+//! (`library::votes`) — and (info) whether the files it is about changed a lot since it was written
+//! (`knowledge::stack_outdated`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +32,7 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
         check_refs(library, doc, &file, &mut issues);
         if let Some(git) = git {
             issues.extend(votes_mismatch(library, git, doc, &file));
+            issues.extend(possibly_outdated(library, git, doc, &file));
         }
     }
     issues.extend(duplicate_ids(by_id));
@@ -137,6 +139,28 @@ fn vote_issue(
         message,
         hint,
     }
+}
+
+/// Info when the files the post is about changed significantly since it was written
+/// (`knowledge::stack_outdated`).
+fn possibly_outdated(library: &Library<'_>, git: &GitRepo, doc: &Doc, file: &str) -> Option<Issue> {
+    let text = std::fs::read_to_string(library.project.library_dir().join(&doc.path)).ok()?;
+    let post = Post::parse(file, &text).ok()?;
+    let prefix = git.prefix_of(&library.project.root)?;
+    let outdated = crate::knowledge::stack_outdated::outdated(git, &prefix, file, &post)?;
+    Some(Issue {
+        check: "stack-possibly-outdated",
+        severity: Severity::Info,
+        file: file.to_string(),
+        line: None,
+        message: format!(
+            "{} may be outdated: since it was written (commit {}), {}",
+            doc.name,
+            outdated.since.short(),
+            outdated.describe()
+        ),
+        hint: outdated.hint(),
+    })
 }
 
 /// An error on each of the posts that share an id (from their file names).
