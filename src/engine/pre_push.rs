@@ -95,15 +95,16 @@ pub fn pre_push(start: &Path, refs: &str, program: &Path) -> anyhow::Result<PreP
     Ok(PrePush::Refuse(refusal(&uncommitted, &library)))
 }
 
-/// Whether one of the pushed refs is a branch whose new value is `head` (the work being pushed is
-/// the checked-out work).
+/// Whether one of the pushed refs is a branch (or `HEAD`) whose new value is `head` (the work being
+/// pushed is the checked-out work).
 fn pushes_branch_at(refs: &str, head: &Oid) -> bool {
     refs.lines().any(|line| {
         let mut fields = line.split_whitespace();
         let (Some(local_ref), Some(local_oid)) = (fields.next(), fields.next()) else {
             return false;
         };
-        local_ref.starts_with("refs/heads/") && local_oid == head.to_hex()
+        // `git push origin HEAD:topic` names the local side `HEAD`.
+        (local_ref.starts_with("refs/heads/") || local_ref == "HEAD") && local_oid == head.to_hex()
     })
 }
 
