@@ -835,3 +835,69 @@ mod notes {
         assert_eq!(lines, expected);
     }
 }
+
+#[test]
+fn the_commit_that_introduced_a_file_is_found_on_the_first_parent_line() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("one");
+    fx.write("post.md", "p");
+    let added = fx.commit_all("adds the post");
+    fx.write("a.rs", "b");
+    let head = fx.commit_all("later");
+    let repo = fx.open();
+    assert_eq!(
+        repo.introducing_commit(&head, "post.md", 100)
+            .expect("walk"),
+        Some(added)
+    );
+    assert!(repo
+        .introducing_commit(&head, "a.rs", 100)
+        .expect("walk")
+        .is_some());
+    assert_eq!(
+        repo.introducing_commit(&head, "none.md", 100)
+            .expect("walk"),
+        None
+    );
+    // A bounded walk returns the oldest commit it saw with the file.
+    assert_eq!(
+        repo.introducing_commit(&head, "post.md", 1).expect("walk"),
+        Some(head)
+    );
+}
+
+#[test]
+fn a_submodule_bump_is_noted_beside_the_file_changes() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    let first = fx.commit_all("one");
+    let sub_commit = "0123456789abcdef0123456789abcdef01234567";
+    fx.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{sub_commit},vendor/lib"),
+    ]);
+    fx.git(&["commit", "-q", "-m", "submodule"]);
+    let second = oid(&fx.git(&["rev-parse", "HEAD"]));
+    let repo = fx.open();
+    assert_eq!(
+        repo.diff_commits(Some(&first), &second).expect("diff"),
+        vec![]
+    );
+    assert_eq!(
+        repo.gitlinks_changed(),
+        vec![crate::git::GitlinkChange {
+            path: s("vendor/lib"),
+            from: None,
+            to: Some(oid(sub_commit)),
+        }]
+    );
+    fx.write("a.rs", "b");
+    fx.git(&["add", "a.rs"]);
+    fx.git(&["commit", "-q", "-m", "no bump"]);
+    let third = oid(&fx.git(&["rev-parse", "HEAD"]));
+    repo.diff_commits(Some(&second), &third).expect("diff");
+    assert_eq!(repo.gitlinks_changed(), vec![]);
+}
