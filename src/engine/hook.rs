@@ -1,32 +1,44 @@
-//! What runs when git fires our hooks (DESIGN G-2): `lexictl hook post-commit|post-merge|post-rewrite` must return
-//! in milliseconds, so it only starts a detached background worker, which runs
-//! `lexictl update --changed-only` until the library has caught up with every commit.
+//! What runs when git fires our post-commit, post-merge, post-applypatch and post-rewrite hooks
+//! (DESIGN G-2): `lexictl hook <event>` must return in milliseconds, so it only makes sure a detached
+//! background worker will run `lexictl update --changed-only` once git is done.
 //!
-//! - **Skips**: while a rebase is in progress, post-commit (and post-merge) does nothing
-//!   (it fires once per replayed commit); post-rewrite fires once at the end and does the work.
+//! - **Never during a multi-step operation**: a rebase (post-commit fires for every replayed commit,
+//!   post-rewrite `amend` for every fixup, squash, reword or amended `edit` stop, post-rewrite
+//!   `rebase` before git removes `rebase-merge/`), `git am`, a cherry-pick or revert sequence (no
+//!   post-rewrite at all), a merge being resolved, a bisect. The worker waits until
+//!   [`crate::git::operation::in_progress`] says it is over — ended or aborted — polling a few files
+//!   with backoff (25 ms up to 1 s), for at most [`OPERATION_WAIT`]; then it runs the update once,
+//!   for the net change. Any update it starts is told to yield (`--yield-to-git`), so a rebase
+//!   that starts while an update runs does not see the library written under it.
 //! - **Detached**: the worker gets its own process group, stdin from `/dev/null` and its output appended
 //!   to `<git-path lexibrarian>/hook.log`, so `git commit | cat` (how agents and IDEs run git) does
 //!   not wait for it. Git's per-hook variables (`GIT_DIR`, `GIT_INDEX_FILE`, …) are scrubbed so the
 //!   worker sees the repository the way a fresh shell would; `LEXIBRARIAN_HOOK_WORKER` guards against
 //!   recursion.
 //! - **Single flight**: one worker per worktree holds `hook.lock`. Every trigger first sets the
-//!   `hook.rerun` flag, then starts a worker; a worker that finds the lock taken exits at once, and the
-//!   running worker loops while the flag is set (it re-checks after unlocking, so a commit landing at
-//!   that instant is not lost).
-//! - Nothing here ever commits.
+//!   `hook.rerun` flag; if a worker holds the lock the trigger is done (that worker loops while the
+//!   flag is set, and re-checks it after unlocking, so a commit landing at that instant is not
+//!   lost), else it starts one. During a rebase of 50 commits that is one process, not 50.
+//! - Nothing here ever commits. What happens at `git push` is [`super::pre_push`].
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 
-use crate::git::GitRepo;
+use crate::git::{operation, GitRepo, Operation};
 use crate::library::footer::now_rfc3339;
 use crate::workspace::state::{rotate_if_large, StateDir};
 
 /// Set in the worker's environment; a hook fired from inside it does nothing.
 pub const GUARD_ENV: &str = "LEXIBRARIAN_HOOK_WORKER";
+
+/// How long a worker waits for a rebase, cherry-pick, `am`, merge or bisect to end. After that it
+/// leaves the rerun flag set and exits: the next hook (`git rebase --continue` fires one) or
+/// `lexictl update` catches up.
+pub const OPERATION_WAIT: Duration = Duration::from_secs(30 * 60);
 
 /// Variables git exports to hooks that would point a child git process at the wrong place.
 const GIT_HOOK_ENV: &[&str] = &[
@@ -47,14 +59,16 @@ const GIT_HOOK_ENV: &[&str] = &[
 /// What a trigger did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Triggered {
-    /// A worker was started (or a running one will pick the commit up).
+    /// A worker was started.
     Started,
+    /// A worker is already running (or waiting for git); it will pick this event up.
+    Queued,
     /// Nothing to do: the reason.
     Skipped(&'static str),
 }
 
-/// `lexictl hook <event>`: decide whether to update, and start the worker. `start` is where git ran
-/// the hook (the working tree root).
+/// `lexictl hook <event>`: ask for an update and make sure a worker will run it. `start` is where git
+/// ran the hook (the working tree root).
 pub fn trigger(start: &Path, event: &str, program: &Path) -> anyhow::Result<Triggered> {
     if std::env::var_os(GUARD_ENV).is_some() {
         return Ok(Triggered::Skipped("inside a Lexibrarian worker"));
@@ -67,16 +81,20 @@ pub fn trigger(start: &Path, event: &str, program: &Path) -> anyhow::Result<Trig
     {
         return Ok(Triggered::Skipped("no .lexibrary/ in this repository"));
     }
-    if event != "post-rewrite" && repo.rebase_in_progress() {
-        return Ok(Triggered::Skipped(
-            "a rebase is in progress (post-rewrite updates once at the end)",
-        ));
-    }
     let state = StateDir::new(repo.state_dir());
     std::fs::create_dir_all(&state.dir)
         .with_context(|| format!("cannot create {}", state.dir.display()))?;
-    // Flag first, then start: a worker that is finishing will see the flag (see the module docs).
+    // Flag first, then look for a worker: one that is finishing will see the flag (module docs).
     std::fs::write(rerun_flag(&state), event).context("cannot set the hook rerun flag")?;
+    if worker_running(&state) {
+        return Ok(Triggered::Queued);
+    }
+    start_worker(&repo, &state, program)?;
+    Ok(Triggered::Started)
+}
+
+/// Start a detached worker for `repo`'s worktree.
+pub(crate) fn start_worker(repo: &GitRepo, state: &StateDir, program: &Path) -> anyhow::Result<()> {
     let log_path = state.hook_log_path();
     rotate_if_large(&log_path);
     let log = open_log(&log_path)?;
@@ -95,21 +113,36 @@ pub fn trigger(start: &Path, event: &str, program: &Path) -> anyhow::Result<Trig
     command
         .spawn()
         .with_context(|| format!("cannot start {}", program.display()))?;
-    Ok(Triggered::Started)
+    Ok(())
 }
 
-/// `lexictl hook worker`: run `lexictl update --changed-only` until no commit is waiting.
+/// Whether a worker holds this worktree's hook lock right now.
+pub(crate) fn worker_running(state: &StateDir) -> bool {
+    let Ok(file) = File::open(lock_path(state)) else {
+        return false;
+    };
+    // Taking the lock for an instant is how to ask; it is released when `file` drops.
+    file.try_lock().is_err()
+}
+
+/// Whether no worker runs and none is wanted.
+pub(crate) fn worker_idle(state: &StateDir) -> bool {
+    !rerun_flag(state).exists() && !worker_running(state)
+}
+
+/// `lexictl hook worker`: once git's current operation is over, run `lexictl update --changed-only`
+/// until no hook event is waiting.
 pub fn worker(start: &Path, program: &Path) -> anyhow::Result<()> {
     let repo = GitRepo::discover(start)?.context("the hook worker runs in a git working tree")?;
     let state = StateDir::new(repo.state_dir());
-    let lock_path = state.dir.join("hook.lock");
+    let git_dir = repo.git_dir();
     loop {
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(&lock_path)
-            .with_context(|| format!("cannot open {}", lock_path.display()))?;
+            .open(lock_path(&state))
+            .with_context(|| format!("cannot open {}", lock_path(&state).display()))?;
         if lock.try_lock().is_err() {
             println!(
                 "{} another worker is running; it will pick this commit up",
@@ -118,8 +151,23 @@ pub fn worker(start: &Path, program: &Path) -> anyhow::Result<()> {
             return Ok(());
         }
         while rerun_flag(&state).exists() {
+            if let Err(operation) = wait_for_git(&git_dir, OPERATION_WAIT) {
+                println!(
+                    "{} gave up waiting for {} to end after {} minutes; the next commit (or `lexictl update`) catches up",
+                    now_rfc3339(),
+                    operation.describe(),
+                    OPERATION_WAIT.as_secs() / 60
+                );
+                return Ok(());
+            }
             let _ = std::fs::remove_file(rerun_flag(&state));
             run_update(repo.workdir(), program);
+            if let Some(operation) = operation::in_progress(&git_dir) {
+                // It began while the update ran, which yielded to it: run again once it is over.
+                println!("{} {} began meanwhile", now_rfc3339(), operation.describe());
+                std::fs::write(rerun_flag(&state), "operation")
+                    .context("cannot set the hook rerun flag")?;
+            }
         }
         drop(lock);
         if !rerun_flag(&state).exists() {
@@ -128,11 +176,35 @@ pub fn worker(start: &Path, program: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// Wait, polling with backoff, until no operation is in progress in `git_dir`; `Err` with the
+/// operation when `limit` passes first.
+pub(crate) fn wait_for_git(git_dir: &Path, limit: Duration) -> Result<(), Operation> {
+    let started = Instant::now();
+    let mut delay = Duration::from_millis(25);
+    let mut announced = false;
+    while let Some(operation) = operation::in_progress(git_dir) {
+        if !announced {
+            println!(
+                "{} waiting for {} to end",
+                now_rfc3339(),
+                operation.describe()
+            );
+            announced = true;
+        }
+        if started.elapsed() >= limit {
+            return Err(operation);
+        }
+        std::thread::sleep(delay);
+        delay = (delay * 2).min(Duration::from_secs(1));
+    }
+    Ok(())
+}
+
 fn run_update(workdir: &Path, program: &Path) {
     println!("{} lexictl update --changed-only", now_rfc3339());
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     let status = Command::new(program)
-        .args(["update", "--changed-only"])
+        .args(["update", "--changed-only", "--yield-to-git"])
         .current_dir(workdir)
         .stdin(Stdio::null())
         .status();
@@ -148,6 +220,10 @@ fn run_update(workdir: &Path, program: &Path) {
 
 fn rerun_flag(state: &StateDir) -> PathBuf {
     state.dir.join("hook.rerun")
+}
+
+fn lock_path(state: &StateDir) -> PathBuf {
+    state.dir.join("hook.lock")
 }
 
 fn open_log(path: &Path) -> anyhow::Result<File> {
@@ -168,3 +244,39 @@ fn detach(command: &mut Command) {
 
 #[cfg(not(unix))]
 fn detach(_command: &mut Command) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn waiting_ends_when_the_operation_does_and_is_bounded() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        assert_eq!(wait_for_git(dir.path(), Duration::ZERO), Ok(()));
+        std::fs::create_dir(dir.path().join("sequencer")).expect("mkdir");
+        assert_eq!(
+            wait_for_git(dir.path(), Duration::from_millis(60)),
+            Err(Operation::Sequence)
+        );
+        let sequencer = dir.path().join("sequencer");
+        let ender = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            std::fs::remove_dir(sequencer).expect("rmdir");
+        });
+        assert_eq!(wait_for_git(dir.path(), Duration::from_secs(30)), Ok(()));
+        ender.join().expect("thread");
+    }
+
+    #[test]
+    fn a_held_lock_means_a_running_worker() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let state = StateDir::new(dir.path().to_path_buf());
+        assert!(!worker_running(&state) && worker_idle(&state));
+        let held = File::create(lock_path(&state)).expect("lock file");
+        held.lock().expect("lock");
+        assert!(worker_running(&state) && !worker_idle(&state));
+        drop(held);
+        std::fs::write(rerun_flag(&state), "post-commit").expect("flag");
+        assert!(!worker_running(&state) && !worker_idle(&state));
+    }
+}

@@ -6,5 +6,8 @@ pub mod bounded;
 pub mod hook;
 pub mod init;
 pub mod notes_sync;
+pub mod pre_push;
+pub mod repair;
 pub mod sweep;
 pub mod update;
+pub mod votes;

@@ -10,11 +10,16 @@
 //! Fetching and pushing run the `git` executable, so remotes, credentials and transports behave
 //! exactly as they do for the user's own `git fetch` / `git push`. No `remote.<name>.push` refspec
 //! is ever configured: that would stop a plain `git push` from pushing the current branch (FACTS §3).
+//!
+//! The fetch is when other clones' Stack votes arrive, so sync ends by setting the vote counts whose
+//! history is now complete (`engine::votes`): two clones that voted at once from the same count end
+//! with the right one. Those post files change in the working tree; commit them.
 
 use std::path::Path;
 
 use anyhow::{bail, Context as _};
 
+use super::votes::Reconciled;
 use crate::git::notes::{MergeOutcome, PROVENANCE_NOTES, STACK_NOTES};
 use crate::git::remote;
 use crate::git::GitRepo;
@@ -39,10 +44,23 @@ pub struct Synced {
     pub pushed: Vec<String>,
     /// Fetch-merge-push rounds it took.
     pub rounds: usize,
+    /// Vote counts set from their history, now complete with the remote's events.
+    pub reconciled: Vec<Reconciled>,
 }
 
-/// `lexictl notes sync [remote]`.
+/// `lexictl notes sync [remote]`: fetch, merge and push the notes, then set the Stack's vote counts
+/// whose history the merge completed (`engine::votes`).
 pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
+    let mut synced = exchange(workdir, remote)?;
+    if let Ok(project) = crate::project::Project::discover(workdir) {
+        let repo = GitRepo::discover(workdir)?.context("notes sync runs in a git repository")?;
+        synced.reconciled = super::votes::reconcile(&project, &repo)?;
+    }
+    Ok(synced)
+}
+
+/// Fetch, union-merge and push, retrying when someone pushed meanwhile.
+fn exchange(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
     let remote = match remote {
         Some(remote) => remote.to_string(),
         None => default_remote(workdir)?,
@@ -68,6 +86,7 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
                 merged,
                 pushed: Vec::new(),
                 rounds: round,
+                reconciled: Vec::new(),
             });
         }
         match remote::push(workdir, &remote, &refs) {
@@ -80,6 +99,7 @@ pub fn sync(workdir: &Path, remote: Option<&str>) -> anyhow::Result<Synced> {
                         .map(|r| r.split(':').next().unwrap_or("").to_string())
                         .collect(),
                     rounds: round,
+                    reconciled: Vec::new(),
                 })
             }
             Err(err) if err.is_rejected_push() && round < ROUNDS => continue,

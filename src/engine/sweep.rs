@@ -123,6 +123,8 @@ pub fn check(ws: &Workspace) -> anyhow::Result<Check> {
 
 /// Run the update a [`check`] asked for (a full update, the same as `lexictl update`) and record
 /// the sweep. Returns `None` when the check said to skip; then nothing is written but a log line.
+/// While git is in the middle of an operation the update stops at once and the sweep is not
+/// recorded (the report's `yielded_to` says why).
 pub fn run(
     ws: &Workspace,
     check: &Check,
@@ -139,7 +141,16 @@ pub fn run(
             .log(&format!("sweep: nothing changed since {since}; skipped"));
         return Ok(None);
     }
-    let report = update::run(ws, &UpdateOptions::default(), progress)?;
+    // Like the hook, a sweep never writes the library in the middle of a rebase, cherry-pick, `am`,
+    // merge or bisect: it stops, unrecorded, and the next sweep runs it.
+    let options = UpdateOptions {
+        yield_to_git: true,
+        ..UpdateOptions::default()
+    };
+    let report = update::run(ws, &options, progress)?;
+    if report.yielded_to.is_some() {
+        return Ok(Some(report));
+    }
     let record = SweepRecord {
         started_ns: check.started_ns,
         finished_ns: now_ns(),

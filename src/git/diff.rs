@@ -1,16 +1,29 @@
 //! Commit-to-commit changes: [`GitRepo::diff_commits`] and [`GitRepo::commit_changes`], built on
-//! gix's tree diff with rename tracking, reduced to file-level [`Change`]s.
+//! gix's tree diff with rename tracking, reduced to file-level [`Change`]s — and, noted on the side
+//! ([`GitRepo::gitlinks_changed`]), the submodules whose recorded commit moved (a gitlink bump names
+//! no file of the submodule; the caller decides whether to look inside).
 
 use gix::object::tree::diff::ChangeDetached;
 use gix::objs::tree::EntryMode;
 
 use super::{utf8_path, Change, GitError, GitRepo, Oid};
 
+/// A submodule whose recorded commit (its gitlink) differs between two commits: bumped, added
+/// (`from` is `None`) or removed (`to` is `None`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GitlinkChange {
+    /// The submodule's path in the repository.
+    pub path: String,
+    pub from: Option<Oid>,
+    pub to: Option<Oid>,
+}
+
 impl GitRepo {
     /// Files changed between two commits' trees. `from` `None` means the empty tree, so a root
     /// commit lists every file as [`Change::Added`]. Renames are detected at git's default 50%
     /// similarity. Only regular files, executables and symlinks are reported: never directories,
-    /// never submodules. Sorted by path (renames by `to`).
+    /// never submodules (those are in [`GitRepo::gitlinks_changed`] afterwards). Sorted by path
+    /// (renames by `to`).
     pub fn diff_commits(&self, from: Option<&Oid>, to: &Oid) -> Result<Vec<Change>, GitError> {
         let new_tree = self.commit_tree(to)?;
         let old_tree = from.map(|from| self.commit_tree(from)).transpose()?;
@@ -87,13 +100,61 @@ impl GitRepo {
             .diff_tree_to_tree(old, Some(new), options)
             .map_err(GitError::read("compare the two commits' trees"))?;
         let mut skipped = 0;
+        let mut gitlinks = Vec::new();
         let out: Vec<Change> = raw
             .into_iter()
-            .filter_map(|change| file_change(change, &mut skipped))
+            .filter_map(|change| {
+                gitlinks.extend(gitlink_change(&change, &mut skipped));
+                file_change(change, &mut skipped)
+            })
             .collect();
         self.skipped_non_utf8.set(skipped);
+        gitlinks.sort_by(|a, b| a.path.cmp(&b.path));
+        self.gitlinks.replace(gitlinks);
         Ok(normalize(out))
     }
+
+    /// The submodules whose recorded commit the most recent [`diff_commits`](Self::diff_commits)
+    /// or [`commit_changes`](Self::commit_changes) call saw change, sorted by path.
+    pub fn gitlinks_changed(&self) -> Vec<GitlinkChange> {
+        self.gitlinks.borrow().clone()
+    }
+}
+
+/// What a tree change did to a submodule's recorded commit, if it is about one.
+fn gitlink_change(change: &ChangeDetached, skipped: &mut usize) -> Option<GitlinkChange> {
+    let commit = |mode: EntryMode, id: &gix::ObjectId| mode.is_commit().then(|| Oid::from(*id));
+    let (location, from, to) = match change {
+        ChangeDetached::Addition {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => (location, None, commit(*entry_mode, id)),
+        ChangeDetached::Deletion {
+            location,
+            entry_mode,
+            id,
+            ..
+        } => (location, commit(*entry_mode, id), None),
+        ChangeDetached::Modification {
+            location,
+            previous_entry_mode,
+            previous_id,
+            entry_mode,
+            id,
+        } => (
+            location,
+            commit(*previous_entry_mode, previous_id),
+            commit(*entry_mode, id),
+        ),
+        ChangeDetached::Rewrite { .. } => return None,
+    };
+    if from.is_none() && to.is_none() {
+        return None;
+    }
+    let path = utf8_path(location.as_ref(), skipped)?;
+    Some(GitlinkChange { path, from, to })
 }
 
 /// What a tree change did to files (`None` when it touched only directories or submodules, or a

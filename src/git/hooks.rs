@@ -24,12 +24,13 @@ const BLOCK_OPEN_ADDED_NEWLINE: &str =
 pub const BLOCK_CLOSE: &str = "# <<< lexibrarian <<<";
 /// The hooks Lexibrarian installs: post-commit for commits, post-merge for merges made by `git merge`
 /// and `git pull`, post-applypatch for `git am` (neither fires post-commit), post-rewrite for amend
-/// and rebase.
+/// and rebase, pre-push for the check that a pushed branch carries its library.
 pub const HOOKS: &[&str] = &[
     "post-commit",
     "post-merge",
     "post-applypatch",
     "post-rewrite",
+    "pre-push",
 ];
 
 /// A hook manager that owns the repository's hook files.
@@ -126,10 +127,16 @@ impl GitRepo {
 
 /// The block template (`hooks/block.sh`), with `{hook}` and `{args}` to fill in.
 const BLOCK_TEMPLATE: &str = include_str!("../../hooks/block.sh");
+/// The pre-push block (`hooks/pre-push.sh`).
+const PRE_PUSH_BLOCK: &str = include_str!("../../hooks/pre-push.sh");
 
-/// The block for `hook`: run `lexictl hook <hook>` if `lexictl` is on PATH, detached from the
-/// terminal and never failing the hook.
+/// The block for `hook`: run `lexictl hook <hook>` if `lexictl` is on PATH. The post-* blocks are
+/// detached from the terminal and never fail the hook; the pre-push block passes the pushed refs on
+/// and fails the hook when `lexictl hook pre-push` stops the push.
 pub fn block(hook: &str) -> String {
+    if hook == "pre-push" {
+        return PRE_PUSH_BLOCK.to_string();
+    }
     let args = if hook == "post-rewrite" {
         " \"$1\""
     } else {
@@ -361,10 +368,15 @@ post-rewrite:
   commands:
     lexibrarian:
       run: lexictl hook post-rewrite {0} </dev/null >/dev/null 2>&1 || true
+pre-push:
+  commands:
+    lexibrarian:
+      use_stdin: true
+      run: lexictl hook pre-push {1} {2}
 ";
 
 /// What to add to `.pre-commit-config.yaml` (then `pre-commit install --hook-type post-commit
-/// --hook-type post-rewrite`).
+/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`).
 pub const PRE_COMMIT_SNIPPET: &str = "\
   - repo: local
     hooks:
@@ -387,6 +399,13 @@ pub const PRE_COMMIT_SNIPPET: &str = "\
         entry: sh -c 'lexictl hook post-rewrite </dev/null >/dev/null 2>&1 || true'
         language: system
         stages: [post-rewrite]
+        always_run: true
+        pass_filenames: false
+      - id: lexibrarian-push
+        name: lexibrarian (the library is committed)
+        entry: sh -c 'lexictl hook pre-push </dev/null'
+        language: system
+        stages: [pre-push]
         always_run: true
         pass_filenames: false
 ";

@@ -12,6 +12,7 @@ mod diff;
 pub mod hooks;
 pub mod notes;
 mod oid;
+pub mod operation;
 pub mod remote;
 mod revision;
 mod status;
@@ -19,12 +20,14 @@ mod status;
 #[cfg(test)]
 mod tests;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use gix::bstr::BStr;
 
+pub use diff::GitlinkChange;
 pub use oid::Oid;
+pub use operation::Operation;
 pub use revision::{CommitInfo, FileAt, RevSpec, Upstream};
 
 /// A file-level change: between two commits ([`GitRepo::diff_commits`], [`GitRepo::commit_changes`])
@@ -132,6 +135,8 @@ pub struct GitRepo {
     repo: gix::Repository,
     workdir: PathBuf,
     skipped_non_utf8: Cell<usize>,
+    /// The submodule commits the most recent tree diff saw change.
+    gitlinks: RefCell<Vec<GitlinkChange>>,
     /// Whether git configuration (or the environment) names a committer. When it does not, a fixed
     /// fallback is installed in the in-memory config so notes commits and their reflog entries can
     /// still be written; [`GitRepo::identity`] still reports `None`.
@@ -183,6 +188,7 @@ impl GitRepo {
             repo,
             workdir,
             skipped_non_utf8: Cell::new(0),
+            gitlinks: RefCell::new(Vec::new()),
             has_identity,
         }))
     }
@@ -197,10 +203,7 @@ impl GitRepo {
     /// normal repository and `.git/worktrees/<name>/lexibrarian` in a linked worktree (the
     /// directory `.git` points to when it is a file, as in submodules). Not created here.
     pub fn state_dir(&self) -> PathBuf {
-        let git_dir = self.repo.git_dir();
-        std::path::absolute(git_dir)
-            .unwrap_or_else(|_| git_dir.to_path_buf())
-            .join("lexibrarian")
+        self.git_dir().join("lexibrarian")
     }
 
     /// `HEAD`'s commit, or `None` when `HEAD` is unborn (no commits yet).
@@ -233,25 +236,17 @@ impl GitRepo {
             .and_then(crate::project::paths::to_rel_string)
     }
 
-    /// Whether a rebase is in progress (interactive or not, including `git am`'s rebase mode):
-    /// the operations that fire post-commit once per replayed commit and post-rewrite once at the
-    /// end. (`git am`, cherry-pick and revert sequences fire no post-rewrite, so a hook must not wait
-    /// for one.)
-    pub fn rebase_in_progress(&self) -> bool {
-        use gix::state::InProgress;
-        matches!(
-            self.repo.state(),
-            Some(
-                InProgress::Rebase | InProgress::RebaseInteractive | InProgress::ApplyMailboxRebase
-            )
-        )
+    /// The multi-step operation in progress in this worktree (rebase, `git am`, cherry-pick or
+    /// revert, merge with conflicts, bisect), if any; see [`operation`].
+    pub fn operation_in_progress(&self) -> Option<Operation> {
+        operation::in_progress(&self.git_dir())
     }
 
-    /// Whether a rebase, cherry-pick, merge, revert, `git am` or bisect is in progress in this
-    /// worktree (`rebase-merge/`, `rebase-apply/`, `CHERRY_PICK_HEAD`, `MERGE_HEAD`,
-    /// `REVERT_HEAD` or `BISECT_LOG` in the per-worktree git directory).
-    pub fn operation_in_progress(&self) -> bool {
-        self.repo.state().is_some()
+    /// This worktree's own git directory (`.git`, or `.git/worktrees/<name>` in a linked worktree),
+    /// absolute.
+    pub fn git_dir(&self) -> PathBuf {
+        let git_dir = self.repo.git_dir();
+        std::path::absolute(git_dir).unwrap_or_else(|_| git_dir.to_path_buf())
     }
 
     /// Whether git hides files through a personal excludes file: `core.excludesFile`, or the

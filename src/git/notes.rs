@@ -97,6 +97,22 @@ impl GitRepo {
         matches!(self.notes_commit(notes_ref), Ok(Some(_)))
     }
 
+    /// Every object `notes_ref` annotates (none when the ref does not exist), read in one walk of
+    /// its tree: cheaper than a lookup per object when most of them are asked about.
+    pub fn annotated_objects(
+        &self,
+        notes_ref: &str,
+    ) -> Result<std::collections::HashSet<Oid>, GitError> {
+        let Some(commit) = self.notes_commit(notes_ref)? else {
+            return Ok(Default::default());
+        };
+        Ok(self
+            .all_notes(self.notes_tree(commit)?)?
+            .into_iter()
+            .map(|(object, _)| Oid::from(object))
+            .collect())
+    }
+
     /// The note attached to `object` under `notes_ref`, as text (lossily decoded), or `None`.
     pub fn note(&self, notes_ref: &str, object: &Oid) -> Result<Option<String>, GitError> {
         let object = object.inner();

@@ -210,6 +210,41 @@ impl GitRepo {
         }))
     }
 
+    /// The commit that brought `path` into `head`'s first-parent history: walking first parents
+    /// from `head` while the file is there, the last commit that has it. `None` when `head` lacks
+    /// it; the walk stops after `limit` commits (the oldest one seen with the file is returned).
+    pub fn introducing_commit(
+        &self,
+        head: &Oid,
+        path: &str,
+        limit: usize,
+    ) -> Result<Option<Oid>, GitError> {
+        let mut found = None;
+        let mut current = Some(head.inner());
+        for _ in 0..limit {
+            let Some(id) = current else {
+                break;
+            };
+            // A parent cut off by a shallow clone ends the walk.
+            let Ok(commit) = self.repo.find_commit(id) else {
+                break;
+            };
+            let tree = commit
+                .tree()
+                .map_err(GitError::read("read the commit's tree"))?;
+            let has_it = tree
+                .lookup_entry(path.split('/'))
+                .map_err(GitError::read("look up a file in a commit"))?
+                .is_some();
+            if !has_it {
+                break;
+            }
+            found = Some(Oid::from(id));
+            current = commit.parent_ids().next().map(|parent| parent.detach());
+        }
+        Ok(found)
+    }
+
     fn peel_to_commit(&self, spec: &str, id: gix::ObjectId) -> Result<Oid, GitError> {
         let object = self
             .repo

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::{Change, GitError, GitRepo, Oid};
+use super::{Change, GitError, GitRepo, Oid, Operation};
 use crate::hermetic::{self, Hermetic};
 
 /// A temporary repository driven through the `git` command line, in the hermetic environment.
@@ -169,7 +169,7 @@ fn empty_repository_has_no_head_and_everything_is_added() {
             Change::Added(s("staged.rs"))
         ]
     );
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 }
 
 #[test]
@@ -678,11 +678,11 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
     fx.commit_all("main");
 
     let repo = fx.open();
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 
     let out = fx.git_output(&["cherry-pick", &other.to_hex()]);
     assert!(!out.status.success(), "cherry-pick should conflict");
-    assert!(repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), Some(Operation::CherryPick));
     // Status still works with a conflicted index.
     let dirty = repo.dirty().expect("dirty during conflict");
     assert!(
@@ -690,13 +690,13 @@ fn operation_in_progress_during_conflicted_cherry_pick_and_merge() {
         "{dirty:?}"
     );
     fx.git(&["cherry-pick", "--abort"]);
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
 
     let out = fx.git_output(&["merge", "-q", "other"]);
     assert!(!out.status.success(), "merge should conflict");
-    assert!(repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), Some(Operation::Merge));
     fx.git(&["merge", "--abort"]);
-    assert!(!repo.operation_in_progress());
+    assert_eq!(repo.operation_in_progress(), None);
     assert_eq!(repo.dirty().expect("dirty"), vec![]);
 }
 
@@ -834,4 +834,70 @@ mod notes {
         expected.sort();
         assert_eq!(lines, expected);
     }
+}
+
+#[test]
+fn the_commit_that_introduced_a_file_is_found_on_the_first_parent_line() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("one");
+    fx.write("post.md", "p");
+    let added = fx.commit_all("adds the post");
+    fx.write("a.rs", "b");
+    let head = fx.commit_all("later");
+    let repo = fx.open();
+    assert_eq!(
+        repo.introducing_commit(&head, "post.md", 100)
+            .expect("walk"),
+        Some(added)
+    );
+    assert!(repo
+        .introducing_commit(&head, "a.rs", 100)
+        .expect("walk")
+        .is_some());
+    assert_eq!(
+        repo.introducing_commit(&head, "none.md", 100)
+            .expect("walk"),
+        None
+    );
+    // A bounded walk returns the oldest commit it saw with the file.
+    assert_eq!(
+        repo.introducing_commit(&head, "post.md", 1).expect("walk"),
+        Some(head)
+    );
+}
+
+#[test]
+fn a_submodule_bump_is_noted_beside_the_file_changes() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    let first = fx.commit_all("one");
+    let sub_commit = "0123456789abcdef0123456789abcdef01234567";
+    fx.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{sub_commit},vendor/lib"),
+    ]);
+    fx.git(&["commit", "-q", "-m", "submodule"]);
+    let second = oid(&fx.git(&["rev-parse", "HEAD"]));
+    let repo = fx.open();
+    assert_eq!(
+        repo.diff_commits(Some(&first), &second).expect("diff"),
+        vec![]
+    );
+    assert_eq!(
+        repo.gitlinks_changed(),
+        vec![crate::git::GitlinkChange {
+            path: s("vendor/lib"),
+            from: None,
+            to: Some(oid(sub_commit)),
+        }]
+    );
+    fx.write("a.rs", "b");
+    fx.git(&["add", "a.rs"]);
+    fx.git(&["commit", "-q", "-m", "no bump"]);
+    let third = oid(&fx.git(&["rev-parse", "HEAD"]));
+    repo.diff_commits(Some(&second), &third).expect("diff");
+    assert_eq!(repo.gitlinks_changed(), vec![]);
 }

@@ -242,8 +242,8 @@ fn file_blocks(
 /// the ones read first kept first when the budget is short.
 fn design_blocks(found: &Lookup, builder: &mut Builder) {
     let mut head = String::new();
-    if let Some(warning) = found.staleness.warning() {
-        head.push_str(warning);
+    for warning in found.warnings() {
+        head.push_str(&warning);
         head.push_str("\n\n");
     }
     head.push_str(&format!(

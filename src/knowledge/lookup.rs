@@ -2,7 +2,9 @@
 //! Conventions inherited from every parent directory's `.aindex` (seed D-050).
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
-//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git.
+//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
+//! is parsed only when the footer says an agent's Interface Contract may have been left behind by
+//! the code (`workspace::contract`), which then adds a warning.
 
 use std::io::ErrorKind;
 
@@ -16,6 +18,7 @@ use crate::project::mirror::{aindex_path, design_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::workspace::contract::{drift_of, Drift};
 
 /// Whether the design file still describes the source as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -69,16 +72,18 @@ pub struct Lookup {
     pub content: String,
     pub design: DesignFile,
     pub staleness: Staleness,
+    /// An agent's Interface Contract written for an interface the code no longer has.
+    pub contract: Option<Drift>,
     pub conventions: Vec<InheritedConventions>,
 }
 
 impl Lookup {
-    /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): a staleness warning, the
+    /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): the warnings, the
     /// design file without its footer, then the inherited Local Conventions, root first.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        if let Some(warning) = self.staleness.warning() {
-            out.push_str(warning);
+        for warning in self.warnings() {
+            out.push_str(&warning);
             out.push_str("\n\n");
         }
         out.push_str(&self.content);
@@ -111,6 +116,7 @@ impl Lookup {
             "design_file": self.design_path,
             "staleness": self.staleness,
             "stale": self.staleness != Staleness::Current,
+            "contract": self.contract,
             "frontmatter": self.design.frontmatter,
             "title": self.design.body.title,
             "preamble": self.design.body.preamble,
@@ -118,6 +124,29 @@ impl Lookup {
             "footer": self.design.footer,
             "conventions": self.conventions,
         })
+    }
+
+    /// The warnings printed above the design file: staleness, then a contract the code left behind.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings: Vec<String> = self
+            .staleness
+            .warning()
+            .map(String::from)
+            .into_iter()
+            .collect();
+        if let Some(drift) = &self.contract {
+            let symbols = drift.symbols.summary();
+            let which = if symbols.is_empty() {
+                String::new()
+            } else {
+                format!(" ({symbols})")
+            };
+            warnings.push(format!(
+                "> ⚠️ The interface changed since this design file was written: its Interface Contract no longer matches {}{which}. Read the source for the real signatures.",
+                self.source
+            ));
+        }
+        warnings
     }
 }
 
@@ -136,15 +165,24 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
         }
     };
     let design = DesignFile::parse(&design_rel, &text)?;
-    let staleness = match &design.footer {
-        None => Staleness::Untracked,
-        Some(footer) => match project.read(source) {
-            Ok(bytes) if sha256_hex(&bytes) == footer.source_hash => Staleness::Current,
-            Ok(_) => Staleness::SourceChanged,
-            Err(err) if err.kind() == ErrorKind::NotFound => Staleness::SourceMissing,
+    let bytes = match design.footer {
+        None => None,
+        // Never through a symlink.
+        Some(_) => match project.read(source) {
+            Ok(bytes) => Some(bytes),
+            Err(err) if err.kind() == ErrorKind::NotFound => None,
             Err(err) => return Err(err).with_context(|| format!("cannot read {source}")),
         },
     };
+    let staleness = match (&design.footer, &bytes) {
+        (None, _) => Staleness::Untracked,
+        (Some(footer), Some(bytes)) if sha256_hex(bytes) == footer.source_hash => {
+            Staleness::Current
+        }
+        (Some(_), Some(_)) => Staleness::SourceChanged,
+        (Some(_), None) => Staleness::SourceMissing,
+    };
+    let contract = drift_of(source, &design_rel, &text, &design, bytes.as_deref());
     let content = footer::split(&text).0.trim_end().to_string();
     let conventions = inherited_conventions(project, source)?;
     Ok(Lookup {
@@ -153,6 +191,7 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
         content,
         design,
         staleness,
+        contract,
         conventions,
     })
 }

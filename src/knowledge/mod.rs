@@ -15,6 +15,7 @@ pub mod review;
 pub mod search;
 pub mod secrets;
 pub mod stack;
+pub mod stack_outdated;
 pub mod stack_view;
 pub mod status;
 pub mod validate;

@@ -21,6 +21,7 @@ use crate::library::footer::{now_rfc3339, now_rfc3339_millis};
 use crate::library::stack::{
     id_from_file_name, slug, Comment, Post, PostMeta, PostRefs, PostStatus, STACK_DIR,
 };
+use crate::library::votes::tally;
 use crate::library::wikilink;
 use crate::project::{Project, LIBRARY_DIR};
 use crate::workspace::lock::LibraryLock;
@@ -145,7 +146,8 @@ impl<'w> Stack<'w> {
             ..PostMeta::default()
         };
         let post = Post::new(meta, &new.problem, &new.evidence);
-        let event = self.event(&id, StackEventKind::Created, &new.author);
+        let mut event = self.event(&id, StackEventKind::Created, &new.author);
+        event.commit = self.ws.head().map(crate::git::Oid::to_hex);
         self.record(&id, &[event])?;
         // Exclusive: an id is never reused, even by a writer that ignores our lock.
         atomic::create_under(&self.project.root, &rel, post.render().as_bytes())
@@ -238,20 +240,20 @@ impl<'w> Stack<'w> {
                 );
             }
         }
-        // With git, the history is the truth: the score becomes its net plus this vote, which also
-        // repairs a count that a merge of two clones' frontmatter got wrong.
-        let recorded = self.history_net(&post.meta.id, answer);
-        let net = match answer {
-            None => {
-                post.meta.votes = recorded.unwrap_or(post.meta.votes) + delta;
-                post.meta.votes
-            }
-            Some(number) => {
-                let score = post.meta.answer_votes.entry(number).or_insert(0);
-                *score = recorded.unwrap_or(*score) + delta;
-                *score
-            }
+        // The score the vote adds to: the history's net when the history here is complete (which
+        // also repairs a count that a merge of two clones' frontmatter got wrong), else the count
+        // as it is — never lowered from a history that lacks other clones' votes.
+        let events = self.recorded(&post.meta.id);
+        let count = match answer {
+            None => &mut post.meta.votes,
+            Some(number) => post.meta.answer_votes.entry(number).or_insert(0),
         };
+        let before = match &events {
+            Some(events) => tally(events, answer, *count).reconcile(*count),
+            None => *count,
+        };
+        *count = before + delta;
+        let net = *count;
         if let Some(text) = comment {
             let context = match direction {
                 Direction::Up => "upvote",
@@ -270,6 +272,7 @@ impl<'w> Stack<'w> {
         let mut event = self.event(&post.meta.id, StackEventKind::Vote, author);
         event.answer = answer;
         event.delta = Some(delta);
+        event.before = Some(before);
         event.comment = comment.map(str::to_string);
         self.record(&post.meta.id, &[event])?;
         self.write(&rel, &post)?;
@@ -365,6 +368,14 @@ impl<'w> Stack<'w> {
         Ok((post.meta.id, true))
     }
 
+    /// Whether the post (found at project-relative `rel`) may be outdated: its files changed a lot
+    /// since it was written (`knowledge::stack_outdated`; needs git).
+    pub fn outdated(&self, rel: &str, post: &Post) -> Option<super::stack_outdated::Outdated> {
+        let git = self.git()?;
+        let prefix = self.ws.prefix()?;
+        super::stack_outdated::outdated(git, prefix, rel, post)
+    }
+
     /// `lexi stack history`: the events recorded for a post.
     pub fn history(&self, id: &str) -> anyhow::Result<History> {
         let (_, post) = self.find(id)?;
@@ -391,10 +402,11 @@ impl<'w> Stack<'w> {
         })
     }
 
-    /// The net of the recorded votes on the post (`answer: None`) or one answer, if git is here.
-    fn history_net(&self, id: &str, answer: Option<u32>) -> Option<i64> {
-        let (events, _) = recorded_events(self.git()?, id).ok()?;
-        Some(net_votes(&events, answer))
+    /// The events recorded for post `id`, if git is here.
+    fn recorded(&self, id: &str) -> Option<Vec<StackEvent>> {
+        recorded_events(self.git()?, id)
+            .ok()
+            .map(|(events, _)| events)
     }
 
     fn event(&self, post: &str, kind: StackEventKind, author: &str) -> StackEvent {
@@ -511,10 +523,7 @@ pub fn net_votes(events: &[StackEvent], answer: Option<u32>) -> i64 {
         .sum()
 }
 
-/// The content of a post's anchor blob: stable for the post's whole life.
-pub fn anchor_text(id: &str) -> String {
-    format!("lexibrarian:stack:{id}\n")
-}
+pub use crate::library::stack::anchor_text;
 
 fn normalise_tags(tags: &[String]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();

@@ -22,12 +22,24 @@ pub struct Why {
     /// The design file's blob id (what provenance notes are keyed by).
     pub blob: Oid,
     /// `generated` (a note matches this exact text), `edited` (the text is not what any recorded
-    /// generation wrote), `unrecorded` (no note, and nothing shows an edit), `no_git`.
+    /// generation wrote), `unrecorded` (the Archivist wrote it — its footer says by what and when —
+    /// but no note for it is here: not fetched, or never recorded), `no_git`.
     pub state: &'static str,
     /// The recorded generation events for this exact text, oldest first.
     pub events: Vec<ProvenanceEvent>,
     /// `updated_by` in the frontmatter.
     pub updated_by: UpdatedBy,
+    /// What the footer says wrote the text and when (`generator`, `generated`), when it has one:
+    /// for an `unrecorded` text, the provenance that is known without the notes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub footer: Option<FooterOrigin>,
+}
+
+/// The origin a design file's footer records.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FooterOrigin {
+    pub generator: String,
+    pub generated: String,
 }
 
 /// Look up the provenance of `source`'s design file.
@@ -58,6 +70,10 @@ pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
         state: "no_git",
         events: Vec::new(),
         updated_by: design.frontmatter.updated_by,
+        footer: design.footer.as_ref().map(|footer| FooterOrigin {
+            generator: footer.generator.clone(),
+            generated: footer.generated.clone(),
+        }),
     };
     let Some(git) = ws.discovered_repo()? else {
         return Ok(why);

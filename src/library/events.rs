@@ -86,6 +86,10 @@ pub struct StackEvent {
     /// `+1` or `-1` for votes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta: Option<i64>,
+    /// For votes: the score the voter saw before voting (the count it added `delta` to). Lets a
+    /// reader tell a complete history from one missing other clones' votes (`library::votes`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<i64>,
     /// The status after a status change or accept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
@@ -98,6 +102,10 @@ pub struct StackEvent {
     pub author: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
+    /// For `created`: `HEAD` (full hex) when the post was written, where its files' history is
+    /// measured from (Stack staleness).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
 }
 
 impl StackEvent {
@@ -111,11 +119,13 @@ impl StackEvent {
             post: post.to_string(),
             answer: None,
             delta: None,
+            before: None,
             status: None,
             from: None,
             of: None,
             author: author.to_string(),
             comment: None,
+            commit: None,
         }
     }
 
@@ -150,6 +160,10 @@ pub enum ProvenanceKind {
     DependentsRefreshed,
     /// It moved the design file with its renamed source.
     Moved,
+    /// Recorded after the fact from the design file's footer (`lexictl validate --fix`), for a text
+    /// the Archivist wrote whose event was never recorded (written before provenance notes, or by a
+    /// run that died before recording it).
+    Recovered,
     /// A kind this version does not know, kept as written.
     Other(String),
 }
@@ -160,6 +174,7 @@ impl ProvenanceKind {
             ProvenanceKind::Generated => "generated",
             ProvenanceKind::DependentsRefreshed => "dependents_refreshed",
             ProvenanceKind::Moved => "moved",
+            ProvenanceKind::Recovered => "recovered",
             ProvenanceKind::Other(kind) => kind,
         }
     }
@@ -171,6 +186,7 @@ impl From<String> for ProvenanceKind {
             "generated" => ProvenanceKind::Generated,
             "dependents_refreshed" => ProvenanceKind::DependentsRefreshed,
             "moved" => ProvenanceKind::Moved,
+            "recovered" => ProvenanceKind::Recovered,
             _ => ProvenanceKind::Other(kind),
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod aindex;
 pub mod concept;
+pub mod contract;
 pub mod design_file;
 pub mod events;
 pub mod footer;
@@ -15,6 +16,7 @@ pub mod iwh;
 pub mod markdown;
 pub mod stack;
 pub mod start_here;
+pub mod votes;
 pub mod wikilink;
 
 use std::fmt;

@@ -152,6 +152,12 @@ pub struct Post {
     pub body: String,
 }
 
+/// The content of a post's anchor blob, the object its history in git notes is attached to:
+/// stable for the post's whole life.
+pub fn anchor_text(id: &str) -> String {
+    format!("lexibrarian:stack:{id}\n")
+}
+
 impl Post {
     /// A new post with the problem and evidence sections (a code fence either leaves open is
     /// closed, so it cannot hide the answers that follow).

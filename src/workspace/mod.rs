@@ -1,8 +1,8 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
 //! the stat/hash cache ([`cache`]), the engine state ([`state`]), the library lock ([`lock`]), the
-//! one enumeration of `.lexibrary/` ([`library`]) and the rows of a directory's Child Map
-//! ([`child_map`]).
+//! one enumeration of `.lexibrary/` ([`library`]), the rows of a directory's Child Map
+//! ([`child_map`]) and the check of an agent's Interface Contract against the code ([`contract`]).
 //!
 //! Like jj's `CommandHelper`, the CLI opens a [`Workspace`] once and hands it to `engine` and
 //! `knowledge`, so HEAD, the state file, the scope and the project's place in the repository are each
@@ -13,6 +13,7 @@
 
 pub mod cache;
 pub mod child_map;
+pub mod contract;
 pub mod library;
 pub mod lock;
 pub mod state;

@@ -23,7 +23,7 @@ struct Job {
 
 /// One workflow step: its name, environment and script.
 #[derive(Deserialize)]
-struct Step {
+pub(crate) struct Step {
     name: Option<String>,
     #[serde(default)]
     env: BTreeMap<String, String>,
@@ -31,13 +31,13 @@ struct Step {
 }
 
 impl Step {
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.name.as_deref().unwrap_or("step")
     }
 }
 
 /// The steps to run of the `index`-th YAML block in docs/ci.md.
-fn workflow(index: usize) -> Vec<Step> {
+pub(crate) fn workflow(index: usize) -> Vec<Step> {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md"))
         .expect("read docs/ci.md");
     let block = doc
@@ -70,7 +70,7 @@ fn workflow(index: usize) -> Vec<Step> {
 }
 
 /// `step`'s script in `ci`, the way GitHub Actions runs it: bash, no git identity, the real clock.
-fn run_step<'p>(ci: &'p TestProject, step: &Step) -> Exec<'p> {
+pub(crate) fn run_step<'p>(ci: &'p TestProject, step: &Step) -> Exec<'p> {
     let script = step.run.as_deref().unwrap_or_default();
     let mut exec = ci
         .cmd(
@@ -86,7 +86,7 @@ fn run_step<'p>(ci: &'p TestProject, step: &Step) -> Exec<'p> {
 }
 
 /// Run every step in order, each of which must succeed; returns their combined output.
-fn run_all(steps: &[Step], ci: &TestProject) -> String {
+pub(crate) fn run_all(steps: &[Step], ci: &TestProject) -> String {
     let mut outputs = String::new();
     for step in steps {
         let out = run_step(ci, step)
@@ -152,8 +152,8 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
         steps.iter().map(Step::name).collect::<Vec<_>>(),
         [
             "Update the library",
-            "Commit the library",
-            "Share the notes"
+            "Share the notes",
+            "Commit the library"
         ]
     );
     let outputs = run_all(&steps, &ci);

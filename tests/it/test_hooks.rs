@@ -8,7 +8,7 @@ use crate::support::{project, TestProject};
 
 /// The rust fixture with its library committed and the hooks installed. (The harness puts the
 /// binaries under test first on PATH, where the hooks look for `lexictl`.)
-fn hooked() -> TestProject {
+pub(crate) fn hooked() -> TestProject {
     let p = project().fixture("rust").init().build();
     p.lexictl(["update"]).success();
     p.commit_all("library");
@@ -16,7 +16,7 @@ fn hooked() -> TestProject {
     p
 }
 
-fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
+pub(crate) fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
     let dir = p
         .git(["rev-parse", "--git-path", "lexibrarian"])
         .current_dir(worktree)
@@ -26,7 +26,7 @@ fn state_dir(p: &TestProject, worktree: &str) -> std::path::PathBuf {
 }
 
 /// Wait until no worker runs and none is wanted.
-fn wait_for_worker(p: &TestProject, worktree: &str) {
+pub(crate) fn wait_for_worker(p: &TestProject, worktree: &str) {
     let state = state_dir(p, worktree);
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
@@ -48,17 +48,17 @@ fn wait_for_worker(p: &TestProject, worktree: &str) {
     }
 }
 
-fn hook_log(p: &TestProject, worktree: &str) -> String {
+pub(crate) fn hook_log(p: &TestProject, worktree: &str) -> String {
     std::fs::read_to_string(state_dir(p, worktree).join("hook.log")).unwrap_or_default()
 }
 
-fn update_runs(p: &TestProject, worktree: &str) -> usize {
+pub(crate) fn update_runs(p: &TestProject, worktree: &str) -> usize {
     hook_log(p, worktree)
         .matches("lexictl update --changed-only")
         .count()
 }
 
-fn assert_current(p: &TestProject, dir: &str) {
+pub(crate) fn assert_current(p: &TestProject, dir: &str) {
     p.lexictl(["update", "--check"])
         .current_dir(dir)
         .context(format!(
@@ -354,4 +354,83 @@ fn commits_applied_by_git_am_are_picked_up() {
     .success();
     wait_for_worker(&p, "");
     assert!(p.exists(".lexibrary/src/am2.rs.md"), "{}", hook_log(&p, ""));
+}
+
+/// A submodule bump (its gitlink moved) reaches the library through the hook when the submodule's
+/// files are in scope: `--changed-only` looks inside the submodule between the two commits.
+#[test]
+fn a_submodule_bump_reaches_the_library() {
+    let sub = project()
+        .file("src/one.rs", "//! One.\npub fn one() {}\n")
+        .build();
+    let p = project()
+        .fixture("rust")
+        .init()
+        .config("scope_root: [src/, vendor/]\n")
+        .build();
+    let allow = ["-c", "protocol.file.allow=always"];
+    p.git(allow)
+        .args(["submodule", "add", "-q"])
+        .args([&sub.root])
+        .args(["vendor/sublib"])
+        .success();
+    p.lexictl(["update"]).success();
+    p.commit_all("library with a submodule");
+    assert!(p.exists(".lexibrary/vendor/sublib/src/one.rs.md"));
+    p.lexictl(["setup", "--hooks"]).success();
+    wait_for_worker(&p, "");
+    // Upstream, the submodule changes an interface and gains a file; the superproject bumps it.
+    sub.write("src/one.rs", "//! One.\npub fn one(x: u8) {}\n");
+    sub.write("src/two.rs", "//! Two.\npub fn two() {}\n");
+    sub.commit_all("upstream");
+    p.git(allow)
+        .args(["-C", "vendor/sublib", "pull", "-q", "origin", "main"])
+        .success();
+    p.git(["add", "vendor/sublib"]).success();
+    p.git(["commit", "-q", "-m", "bump sublib"]).success();
+    wait_for_worker(&p, "");
+    assert!(
+        p.exists(".lexibrary/vendor/sublib/src/two.rs.md"),
+        "{}",
+        hook_log(&p, "")
+    );
+    assert!(p
+        .read(".lexibrary/vendor/sublib/src/one.rs.md")
+        .contains("pub fn one(x: u8)"));
+    assert_current(&p, "");
+}
+
+/// The pre-push hook stops only a push of the checked-out work while `.lexibrary/` has uncommitted
+/// changes (naming them); another branch passes, `--no-verify` passes, and once the library is
+/// committed the push passes.
+#[test]
+fn pre_push_stops_only_a_push_that_leaves_the_library_behind() {
+    let p = hooked();
+    p.clone_bare_to("remote.git");
+    p.git(["remote", "add", "origin", "../remote.git"])
+        .success();
+    p.git(["branch", "older"]).success();
+    p.write("src/extra.rs", "//! Extra.\npub fn extra() {}\n");
+    p.commit_all("extra");
+    wait_for_worker(&p, "");
+    assert!(p.exists(".lexibrary/src/extra.rs.md"));
+    p.git(["push", "-q", "origin", "older"]).success();
+    let stopped = p.git(["push", "-q", "origin", "main"]).code(1);
+    stopped
+        .stderr_has("?? .lexibrary/src/extra.rs.md")
+        .stderr_has("git add .lexibrary && git commit");
+    p.git([
+        "push",
+        "-q",
+        "--no-verify",
+        "origin",
+        "HEAD:refs/heads/unchecked",
+    ])
+    .success();
+    p.git(["push", "-q", "origin", "HEAD:refs/heads/via-head"])
+        .code(1);
+    p.git(["add", ".lexibrary"]).success();
+    p.git(["commit", "-q", "-m", "lexibrary: update the library"])
+        .success();
+    p.git(["push", "-q", "origin", "main"]).success();
 }

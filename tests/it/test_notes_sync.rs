@@ -186,3 +186,95 @@ fn provenance_from_two_clones_is_merged_by_sync() {
         }
     }
 }
+
+/// The frontmatter's `votes:` line of ST-001 in `clone`.
+fn votes_line(clone: &TestProject) -> String {
+    let dir = clone.path(".lexibrary/stack");
+    let post = std::fs::read_dir(dir)
+        .expect("the stack")
+        .flatten()
+        .find(|entry| entry.file_name().to_string_lossy().starts_with("ST-001"))
+        .expect("ST-001");
+    std::fs::read_to_string(post.path())
+        .expect("read the post")
+        .lines()
+        .find(|line| line.starts_with("votes:"))
+        .expect("a votes line")
+        .to_string()
+}
+
+/// Fresh clones (which have not fetched the notes) vote from the count they see, never from their
+/// empty history; two clones voting from the same count end with the right one after `notes sync`,
+/// and `validate` reports only what it can explain.
+#[test]
+fn fresh_clones_never_lower_a_score_and_sync_restores_concurrent_votes() {
+    let p = project().fixture("rust").init().build();
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Shared",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    for voter in ["ana", "bo", "cy"] {
+        p.lexi(["stack", "vote", "ST-001", "up", "--author", voter])
+            .success();
+    }
+    p.commit_all("a post with three votes");
+    let remote = p.clone_bare_to("remote.git");
+    p.git([
+        "push",
+        "-q",
+        "../remote.git",
+        "refs/notes/lexibrarian/stack:refs/notes/lexibrarian/stack",
+    ])
+    .success();
+    let (a, b) = (remote.clone_to("a"), remote.clone_to("b"));
+    assert_eq!(votes_line(&a), "votes: 3");
+    // Neither clone has the notes: the vote adds to the count, and validate only informs.
+    for (clone, voter) in [(&a, "alice"), (&b, "bob")] {
+        clone
+            .lexi(["stack", "vote", "ST-001", "up", "--author", voter])
+            .success()
+            .stdout_has("4");
+        assert_eq!(votes_line(clone), "votes: 4");
+        clone.lexictl(["validate"]).success();
+        clone
+            .lexictl(["validate", "--severity", "info"])
+            .code(2)
+            .stdout_has("[stack-history-incomplete]");
+    }
+    a.commit_all("alice votes");
+    a.git(["push", "-q"]).success();
+    a.lexictl(["notes", "sync"]).success();
+    assert_eq!(
+        votes_line(&a),
+        "votes: 4",
+        "alice's history is complete and agrees"
+    );
+    // Bob merges alice's branch: both wrote `votes: 4`, the merge keeps one line.
+    b.commit_all("bob votes");
+    b.git(["pull", "-q", "--no-rebase", "--no-edit"]).success();
+    assert_eq!(votes_line(&b), "votes: 4");
+    b.lexictl(["validate"]).success();
+    b.lexictl(["notes", "sync"])
+        .success()
+        .stdout_has("ST-001 votes 4 → 5");
+    assert_eq!(votes_line(&b), "votes: 5");
+    b.lexictl(["validate", "--severity", "info"])
+        .success()
+        .stdout_lacks("stack-votes")
+        .stdout_lacks("stack-history");
+    b.commit_all("lexibrary: votes from the history");
+    b.git(["push", "-q"]).success();
+    a.git(["pull", "-q", "--no-rebase", "--no-edit"]).success();
+    a.lexictl(["notes", "sync"]).success();
+    assert_eq!(votes_line(&a), "votes: 5");
+    a.lexictl(["validate"])
+        .success()
+        .stdout_lacks("stack-votes");
+}

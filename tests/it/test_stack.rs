@@ -461,3 +461,83 @@ fn posts_from_two_clones_sharing_an_id_are_refused_and_votes_follow_history() {
         .run()
         .stdout_is("ST-001: ▲3\n");
 }
+
+/// A post whose file's interface changed since it was written is reported as possibly outdated by
+/// `lexi stack view` and `lexictl validate` (info), measured from git history — from the commit its
+/// `created` event recorded, or in a clone without the notes from the commit that added it — until
+/// it is marked outdated; a small edit of another file it names is not enough.
+#[test]
+fn a_post_whose_files_changed_a_lot_may_be_outdated() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Eval overflows",
+        "--file",
+        "src/lib.rs",
+        "--file",
+        "src/parser/lexer.rs",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    p.commit_all("a post");
+    p.lexi(["stack", "view", "ST-001"])
+        .success()
+        .stdout_lacks("Possibly outdated");
+    // A small edit of the lexer: not significant.
+    let lexer = p.read("src/parser/lexer.rs");
+    p.write(
+        "src/parser/lexer.rs",
+        lexer.replace("Splits input", "Splits the input"),
+    );
+    p.commit_all("comment");
+    p.lexictl(["validate", "--severity", "info"])
+        .run()
+        .stdout_lacks("stack-possibly-outdated");
+    // eval's signature changes.
+    let lib = p.read("src/lib.rs").replace(
+        "pub fn eval(input: &str)",
+        "pub fn eval(input: &str, strict: bool)",
+    );
+    p.write("src/lib.rs", lib);
+    p.commit_all("strict eval");
+    let view = p.lexi(["stack", "view", "ST-001"]).success();
+    view.stdout_has("Possibly outdated")
+        .stdout_has("src/lib.rs (its interface changed)")
+        .stdout_has("lexi stack mark-outdated ST-001")
+        .stdout_lacks("src/parser/lexer.rs (");
+    p.lexictl(["validate", "--severity", "info"])
+        .code(2)
+        .stdout_has("[stack-possibly-outdated] ST-001 may be outdated");
+    let json = p
+        .lexi(["stack", "view", "ST-001", "--format", "json"])
+        .json();
+    assert_eq!(
+        json["possibly_outdated"]["changes"][0]["file"],
+        "src/lib.rs"
+    );
+    // A clone without the notes finds the post's commit in the history.
+    let clone = p.clone_to("fresh");
+    clone
+        .lexi(["stack", "view", "ST-001"])
+        .success()
+        .stdout_has("src/lib.rs (its interface changed)");
+    // Marked outdated, it is no longer reported.
+    p.lexi([
+        "stack",
+        "mark-outdated",
+        "ST-001",
+        "--reason",
+        "eval takes a flag now",
+    ])
+    .success();
+    p.lexi(["stack", "view", "ST-001"])
+        .success()
+        .stdout_lacks("Possibly outdated");
+}

@@ -328,3 +328,27 @@ fn watch_prints_json_lines_and_stops_on_sigterm() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.ends_with("stopped\n"), "{stderr}");
 }
+
+/// A sweep during a git operation (here a bisect) writes nothing and is not recorded; the next
+/// sweep, once the operation is over, runs the update.
+#[test]
+fn a_sweep_during_a_git_operation_writes_nothing() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["sweep"]).success();
+    p.commit_all("library");
+    let design = p.read(".lexibrary/src/lib.rs.md");
+    p.write(
+        "src/lib.rs",
+        format!("{}\npub fn later() {{}}\n", p.read("src/lib.rs")),
+    );
+    p.git(["bisect", "start"]).success();
+    p.lexictl(["sweep"])
+        .success()
+        .stdout_has("stopped, a bisect is in progress");
+    assert_eq!(p.read(".lexibrary/src/lib.rs.md"), design);
+    p.git(["bisect", "reset"]).success();
+    p.lexictl(["sweep"])
+        .success()
+        .stdout_has("INTERFACE_CHANGED");
+    assert!(p.read(".lexibrary/src/lib.rs.md").contains("later"));
+}

@@ -96,6 +96,13 @@ fn every_problem_is_reported_once_with_its_check_id() {
     std::os::unix::fs::symlink("/etc/passwd", p.path(".lexibrary/src/evil.rs.md"))
         .expect("symlink");
     p.write(".lexibrary/src/.lexi-tmp-Ab12Cd", "");
+    // A text the Archivist wrote whose provenance is not recorded (its footer changed since).
+    edit(
+        &p,
+        ".lexibrary/src/parser/mod.rs.md",
+        "-->",
+        "copied_from: another clone\n-->",
+    );
     // Sources: one body edit, one interface change, one deleted, one new file nobody indexed.
     edit(&p, "src/parser/mod.rs", "//!", "// a comment\n//!");
     p.write(
@@ -104,7 +111,8 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     std::fs::remove_file(p.path("src/c.rs")).expect("remove src/c.rs");
     p.write("src/d.rs", "pub fn d() {}\n");
-    // Stack: a post with a missing file, a duplicate id, a score that disagrees with its history.
+    // Stack: a post with a missing file, a duplicate id, a score that disagrees with its complete
+    // history, and a post whose score the notes here cannot confirm.
     p.lexi([
         "stack",
         "post",
@@ -120,13 +128,40 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "e",
     ])
     .success();
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
     let post = ".lexibrary/stack/ST-001-lexer.md";
     p.write(
         ".lexibrary/stack/ST-001-copy.md",
         p.read(post).replace("title: Lexer", "title: Copy"),
     );
     edit(&p, post, "- src/a.rs", "- src/a.rs\n  - src/missing.rs");
-    edit(&p, post, "votes: 0", "votes: 5");
+    edit(&p, post, "votes: 1", "votes: 0");
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Unconfirmed",
+        "--file",
+        "Cargo.toml",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    edit(
+        &p,
+        ".lexibrary/stack/ST-002-unconfirmed.md",
+        "votes: 0",
+        "votes: 2",
+    );
+    // ...whose file has been rewritten since (committed: staleness is measured in git history).
+    p.write(
+        "Cargo.toml",
+        "[package]\nname = \"renamed\"\nversion = \"2.0.0\"\nedition = \"2024\"\n\n[dependencies]\nserde = \"1\"\n",
+    );
+    p.git(["commit", "-q", "-m", "manifest", "--", "Cargo.toml"])
+        .success();
     let out = p
         .lexictl(["validate", "--severity", "info", "--format", "json"])
         .code(2);
@@ -208,4 +243,92 @@ fn format_github_is_refused_where_it_means_nothing() {
     p.lexictl(["status", "--format", "github"])
         .code(1)
         .stderr_has("`--format github` is only for `lexictl validate` and `lexictl review`");
+}
+
+/// `--fix` repairs what the tool owns — stale hashes and the Archivist's sections, a Dependents gap
+/// (in an agent's file too), a vote count its complete history contradicts, unrecorded provenance —
+/// reports each repair, and leaves every word an agent wrote, and a contract only the agent can fix.
+#[test]
+fn fix_repairs_what_the_tool_owns_and_leaves_the_agents_words() {
+    let p = clean();
+    // The Archivist's file of a source that changed.
+    edit(&p, "src/a.rs", "pub fn a() {}", "pub fn a() { let _ = 1; }");
+    // An agent's file whose Dependents lost an entry.
+    let lexer = ".lexibrary/src/parser/lexer.rs.md";
+    edit(&p, lexer, "updated_by: archivist", "updated_by: agent");
+    edit(
+        &p,
+        lexer,
+        "## Dependents\n\n- src/parser/mod.rs",
+        "## Why\n\nTokens  first.\n\n## Dependents\n\n(none)",
+    );
+    // A vote count its history contradicts, and a text whose provenance is not recorded.
+    p.lexi([
+        "stack",
+        "post",
+        "--title",
+        "Votes",
+        "--problem",
+        "p",
+        "--evidence",
+        "e",
+    ])
+    .success();
+    p.lexi(["stack", "vote", "ST-001", "up"]).success();
+    edit(
+        &p,
+        ".lexibrary/stack/ST-001-votes.md",
+        "votes: 1",
+        "votes: 0",
+    );
+    edit(
+        &p,
+        ".lexibrary/src/parser/mod.rs.md",
+        "-->",
+        "copied_from: elsewhere\n-->",
+    );
+    // An agent's contract the code left behind: --fix cannot repair that.
+    edit(
+        &p,
+        ".lexibrary/src/c.rs.md",
+        "updated_by: archivist",
+        "updated_by: agent",
+    );
+    edit(&p, "src/c.rs", "pub fn c() {}", "pub fn c(strict: bool) {}");
+    let before_lexer = p.read(lexer);
+
+    let out = p
+        .lexictl(["validate", "--fix", "--severity", "info"])
+        .code(2);
+    for fixed in [
+        "fixed [stale-source] .lexibrary/src/a.rs.md",
+        "fixed [dependents-gap] .lexibrary/src/parser/lexer.rs.md",
+        "fixed [stack-votes-mismatch] .lexibrary/stack/ST-001-votes.md",
+        "fixed [missing-provenance] .lexibrary/src/parser/mod.rs.md",
+        "fixed [stale-interface] .lexibrary/src/c.rs.md",
+    ] {
+        out.stdout_has(fixed);
+    }
+    out.stdout_has("[stale-contract]");
+    assert_eq!(
+        out.stdout.matches("\n  .lexibrary").count(),
+        1,
+        "only the contract is left:\n{}",
+        out.stdout
+    );
+    // The agent's words are all there, byte for byte; only the list changed.
+    let after_lexer = p.read(lexer);
+    assert_eq!(
+        after_lexer,
+        before_lexer.replace(
+            "## Dependents\n\n(none)\n",
+            "## Dependents\n\n- src/parser/mod.rs\n"
+        )
+    );
+    assert!(p
+        .read(".lexibrary/stack/ST-001-votes.md")
+        .contains("votes: 1"));
+    p.lexi(["why", "src/parser/mod.rs"])
+        .success()
+        .stdout_has("recorded from its footer");
 }

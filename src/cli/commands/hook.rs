@@ -1,15 +1,29 @@
-//! `lexictl hook post-commit|post-merge|post-rewrite`: what the installed git hooks call. Returns at once; the
-//! update runs in a detached background worker (see `engine::hook`).
+//! `lexictl hook <event>`: what the installed git hooks call. The post-* events return at once and
+//! leave the update to a detached background worker (`engine::hook`); pre-push decides whether a push
+//! may go (`engine::pre_push`).
+
+use std::io::Read as _;
 
 use crate::cli::{Context, Outcome};
 use crate::engine::hook::{self, Triggered};
+use crate::engine::pre_push::{self, PrePush};
 
 /// Called by the git hooks that `lexictl setup --hooks` installs; you do not need to run it.
 ///
-/// Starts a background worker that runs `lexictl update --changed-only` and returns immediately.
-/// Does nothing while a rebase, cherry-pick or merge is in progress (post-rewrite updates once at
-/// the end). The worker's output goes to `$(git rev-parse --git-path lexibrarian)/hook.log`.
+/// post-commit, post-merge, post-applypatch and post-rewrite return at once: a background worker
+/// runs `lexictl update --changed-only`. While a rebase, `git am`, a cherry-pick or revert
+/// sequence, a merge with conflicts or a bisect is in progress the worker waits (up to 30 minutes)
+/// and then updates once, for what the whole operation changed; it never writes .lexibrary/ in the
+/// middle of one. Its output goes to `$(git rev-parse --git-path lexibrarian)/hook.log`.
+///
+/// pre-push waits for that worker, then stops a push of the checked-out branch while .lexibrary/
+/// has uncommitted changes, and says how to commit them (`git push --no-verify` skips it).
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples (what the hooks run):
+  lexictl hook post-commit
+  lexictl hook post-rewrite rebase
+  git push        # runs: lexictl hook pre-push origin <url> < <refs being pushed>")]
 pub struct Args {
     #[command(subcommand)]
     pub event: Event,
@@ -17,7 +31,7 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 pub enum Event {
-    /// After a commit.
+    /// After a commit (also once per commit a rebase, cherry-pick or revert replays).
     PostCommit,
     /// After `git am` applied a patch.
     PostApplypatch,
@@ -31,7 +45,15 @@ pub enum Event {
         /// What rewrote the commits.
         kind: Option<String>,
     },
-    /// The background worker (started by the two above).
+    /// Before `git push` sends anything: the refs being pushed come on stdin, one
+    /// `<local ref> <local oid> <remote ref> <remote oid>` line each. Exit 1 stops the push.
+    PrePush {
+        /// The remote's name (or URL when pushing to a URL).
+        remote: Option<String>,
+        /// The remote's URL.
+        url: Option<String>,
+    },
+    /// The background worker (started by the post-* events).
     #[command(hide = true)]
     Worker,
 }
@@ -43,14 +65,35 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Event::PostMerge { .. } => "post-merge",
         Event::PostApplypatch => "post-applypatch",
         Event::PostRewrite { .. } => "post-rewrite",
+        Event::PrePush { .. } => return run_pre_push(ctx, &program),
         Event::Worker => {
             hook::worker(&ctx.cwd, &program)?;
             return Ok(Outcome::Ok);
         }
     };
     match hook::trigger(&ctx.cwd, event, &program)? {
-        Triggered::Started => {}
+        Triggered::Started | Triggered::Queued => {}
         Triggered::Skipped(why) => eprintln!("lexibrarian: {event}: skipped, {why}"),
     }
     Ok(Outcome::Ok)
+}
+
+fn run_pre_push(ctx: &Context, program: &std::path::Path) -> anyhow::Result<Outcome> {
+    let mut refs = String::new();
+    // A terminal on stdin means someone ran it by hand: there are no refs to read.
+    if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        std::io::stdin().read_to_string(&mut refs)?;
+    }
+    match pre_push::pre_push(&ctx.cwd, &refs, program)? {
+        PrePush::Allow(note) => {
+            if let Some(note) = note {
+                eprintln!("{note}");
+            }
+            Ok(Outcome::Ok)
+        }
+        PrePush::Refuse(message) => {
+            eprint!("{message}");
+            Ok(Outcome::Failed)
+        }
+    }
 }

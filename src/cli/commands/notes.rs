@@ -11,7 +11,9 @@ use crate::git::GitRepo;
 /// Git does not push or fetch notes by default. `sync` fetches the remote's
 /// refs/notes/lexibrarian/*, merges them into yours keeping every event of both sides, and pushes
 /// the result without force (retrying if someone pushed meanwhile). Your branches are not touched,
-/// and a plain `git push` keeps pushing your branch as before.
+/// and a plain `git push` keeps pushing your branch as before. Then each Stack vote count whose
+/// history is now complete is set from it (two clones that voted at once from the same count end
+/// with the right one); those posts change in the working tree, to be committed.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     #[command(subcommand)]
@@ -45,6 +47,13 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
                     crate::git::notes::MergeOutcome::Merged => "merged both sides' events",
                 };
                 out.push_str(&format!("{notes_ref}: {word}\n"));
+            }
+            for reconciled in &synced.reconciled {
+                out.push_str(&format!(
+                    "{}: {} (from the complete history; commit the post)\n",
+                    reconciled.file,
+                    reconciled.describe()
+                ));
             }
             if synced.pushed.is_empty() {
                 out.push_str(&format!("nothing to push to {}\n", synced.remote));

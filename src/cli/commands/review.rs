@@ -213,6 +213,7 @@ fn finding_item(finding: &Finding) -> String {
             "no design file ({}). Run {update} or write one.",
             code(&finding.design_file)
         ),
+        FindingKind::StaleContract => finding.message.clone(),
         FindingKind::OrphanedDesign => format!(
             "{} was {}; its design file is still there. {} moves or removes it.",
             code(&finding.source),
@@ -460,7 +461,8 @@ pub fn github(review: &Review) -> String {
             .map(|line| format!(",line={line}"))
             .unwrap_or_default();
         out.push_str(&format!(
-            "::warning file={}{line},title={}::{}\n",
+            "::{} file={}{line},title={}::{}\n",
+            finding.severity,
             property(&repo_path(&finding.file)),
             property(finding.kind.title()),
             data(&finding.message)

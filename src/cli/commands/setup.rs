@@ -13,16 +13,17 @@ use crate::project::Project;
 
 /// Connect Lexibrarian to git and to your agents.
 ///
-/// `--hooks` installs post-commit, post-merge and post-rewrite hooks that keep the library current after every
-/// commit, in the background (a marked block in the hook file; your own hook code is kept and still
-/// runs). With husky the block goes into `.husky/`; with lefthook or pre-commit the configuration to
+/// `--hooks` installs post-commit, post-merge, post-applypatch and post-rewrite hooks that keep the
+/// library current after every commit, in the background, and a pre-push hook that stops a push
+/// whose library changes are not committed yet (a marked block in each hook file; your own hook code
+/// is kept and still runs). With husky the block goes into `.husky/`; with lefthook or pre-commit the configuration to
 /// add is printed instead.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --mcp\n  lexictl setup --mcp --agents claude,cursor\n  lexictl setup --uninstall-mcp\n  lexictl setup --update"
 )]
 pub struct Args {
-    /// Install the post-commit, post-merge and post-rewrite hooks.
+    /// Install the post-commit, post-merge, post-applypatch, post-rewrite and pre-push hooks.
     #[arg(long)]
     pub hooks: bool,
     /// Remove exactly what --hooks added (a hook file is deleted only if nothing else is left in it).
@@ -67,7 +68,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let mut text = String::new();
     if args.print_hook {
         text.push_str(&hooks::block("post-commit"));
+        text.push_str("\n# For the pre-push hook:\n");
+        text.push_str(&hooks::block("pre-push"));
         report.insert("block".into(), hooks::block("post-commit").into());
+        report.insert("pre_push_block".into(), hooks::block("pre-push").into());
     }
     if args.hooks || args.uninstall_hooks {
         let repo = GitRepo::discover(&project.root)?
@@ -159,7 +163,7 @@ fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_js
                 _ => (
                     ".pre-commit-config.yaml",
                     hooks::PRE_COMMIT_SNIPPET,
-                    "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite`",
+                    "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`",
                 ),
             };
             let verb = if install {

@@ -331,10 +331,23 @@ impl Session<'_> {
 
     fn view(&self, id: &str) -> anyhow::Result<()> {
         let (path, post) = self.stack.find(id)?;
+        let outdated = self.stack.outdated(&path, &post);
         if self.json {
-            print_json(&post_json(&path, &post))
+            let mut json = post_json(&path, &post);
+            json["possibly_outdated"] = serde_json::json!(outdated);
+            print_json(&json)
         } else {
-            print_text(&post_text(&path, &post))
+            let mut text = String::new();
+            if let Some(outdated) = &outdated {
+                text.push_str(&format!(
+                    "> ⚠️ Possibly outdated: since this post was written (commit {}), {}. {}\n\n",
+                    outdated.since.short(),
+                    outdated.describe(),
+                    outdated.hint()
+                ));
+            }
+            text.push_str(&post_text(&path, &post));
+            print_text(&text)
         }
     }
 

@@ -55,6 +55,10 @@ pub struct Args {
     /// standard library, typos) — to see why a dependency edge is missing.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Stop without writing (more) when a rebase, cherry-pick, `git am`, merge or bisect is in
+    /// progress; what the hook worker runs.
+    #[arg(long, hide = true)]
+    pub yield_to_git: bool,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
@@ -86,6 +90,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         check: args.check,
         start_here_only: args.start_here,
         verbose: args.verbose,
+        yield_to_git: args.yield_to_git,
     };
     let bar = Bar::new();
     let report = match &bar {
@@ -117,9 +122,18 @@ const LISTED_ITEMS: usize = 50;
 pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> String {
     let debris = debris_line(report, options);
     if report.up_to_date {
-        return format!(
+        let mut out = format!(
             "{debris}lexictl update ({}): up to date — HEAD, working tree and config are as the last update left them\n",
             report.mode
+        );
+        out.push_str(&contradictions(report, options));
+        return out;
+    }
+    if let Some(operation) = report.yielded_to {
+        return format!(
+            "lexictl update ({}): stopped, {} is in progress; the hook updates once it is over\n",
+            report.mode,
+            operation.describe()
         );
     }
     // A dry run lists everything: it is the plan.
@@ -136,9 +150,12 @@ pub(crate) fn render_text(report: &UpdateReport, options: &UpdateOptions) -> Str
         out.push_str(&estimate_lines(estimate, limit));
     }
     out.push_str(&unresolved_lines(report));
+    out.push_str(&contradictions(report, options));
     if options.check {
-        out.push_str(if report.stale {
+        out.push_str(if report.anything_stale() {
             "stale: run `lexictl update` and commit the library\n"
+        } else if report.stale {
+            ""
         } else {
             "the library is current\n"
         });
@@ -175,6 +192,30 @@ fn unresolved_lines(report: &UpdateReport) -> String {
     for (file, specs) in &report.unresolved {
         out.push_str(&format!("  {file}: {}\n", specs.join(", ")));
     }
+    out
+}
+
+/// With `--check`: each agent's design file whose Interface Contract the code left behind, which
+/// no update fixes.
+fn contradictions(report: &UpdateReport, options: &UpdateOptions) -> String {
+    if !options.check || report.contradictions.is_empty() {
+        return String::new();
+    }
+    let mut out = String::new();
+    for drift in &report.contradictions {
+        out.push_str(&format!(
+            "  {:<17} {}: {}\n",
+            "STALE_CONTRACT",
+            drift.design_file,
+            drift.message()
+        ));
+    }
+    out.push_str(&format!(
+        "contradicts the code: {} design file{} written by agents; {}\n",
+        report.contradictions.len(),
+        if report.contradictions.len() == 1 { "" } else { "s" },
+        "edit each Interface Contract to match its source (an update cannot: agents' text is never overwritten)"
+    ));
     out
 }
 

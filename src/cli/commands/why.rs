@@ -42,9 +42,17 @@ fn render(found: &Why) -> String {
         "edited" => out.push_str(
             "edited since it was generated: this text is not what the Archivist wrote (an agent or a human changed it)\n",
         ),
-        "unrecorded" => out.push_str(
-            "no provenance recorded for this text (written before provenance notes, or the notes were not fetched: `lexictl notes sync`)\n",
-        ),
+        "unrecorded" => {
+            let (generator, generated) = found
+                .footer
+                .as_ref()
+                .map_or(("the Archivist", "?"), |footer| {
+                    (footer.generator.as_str(), footer.generated.as_str())
+                });
+            out.push_str(&format!(
+                "written by the Archivist ({generator}, generated {generated}, per its footer); the notes here hold no event for this text\n  `lexictl notes sync` fetches other clones' events; `lexictl validate --fix` records one from the footer\n"
+            ));
+        }
         _ => out.push_str("provenance lives in git notes; this project is not in a git repository\n"),
     }
     out
@@ -55,6 +63,9 @@ fn render_event(event: &ProvenanceEvent) -> String {
     let verb = match event.kind {
         ProvenanceKind::DependentsRefreshed => "Dependents refreshed",
         ProvenanceKind::Moved => "moved with its source",
+        ProvenanceKind::Recovered => {
+            "recorded from its footer (by `lexictl validate --fix`): generated"
+        }
         _ => "generated",
     };
     let mut line = format!("{verb} by {}", event.generator);

@@ -8,6 +8,7 @@ use crate::archivist::structural::path_list;
 use crate::archivist::{
     is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
+use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, rfc3339_from_unix, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::Section;
@@ -45,6 +46,33 @@ fn new_footer(scanned: &Scanned) -> Footer {
         generated: generated_now(),
         generator: generator(),
         extra,
+    }
+}
+
+/// Set the footer's contract keys (see `library::contract`): `contract_hash` and, when the contract
+/// was written against another interface than the footer's, `contract_interface_hash`.
+fn set_contract_keys(footer: &mut Footer, (hash, basis): (Option<String>, Option<String>)) {
+    footer.extra.remove(CONTRACT_HASH_KEY);
+    footer.extra.remove(CONTRACT_INTERFACE_KEY);
+    if let Some(hash) = hash {
+        footer.extra.insert(CONTRACT_HASH_KEY.to_string(), hash);
+    }
+    if let Some(basis) = basis {
+        footer
+            .extra
+            .insert(CONTRACT_INTERFACE_KEY.to_string(), basis);
+    }
+}
+
+/// The contract keys for the existing text of `scanned` whose contract is kept as it is.
+fn kept_contract_keys(scanned: &Scanned) -> (Option<String>, Option<String>) {
+    match scanned.existing() {
+        Some(existing) => contract::kept_keys(
+            &existing.text,
+            &existing.design,
+            scanned.facts.interface_hash.as_deref(),
+        ),
+        None => (None, None),
     }
 }
 
@@ -112,6 +140,14 @@ pub fn regenerate(
     }
     merge_owned(&mut design, owned, keep_contract);
     let mut footer = new_footer(scanned);
+    let keys = match keep_contract {
+        true => kept_contract_keys(scanned),
+        false => (
+            contract::contract_body(&design).map(contract::contract_hash),
+            None,
+        ),
+    };
+    set_contract_keys(&mut footer, keys);
     footer.extra.remove(OVER_SCOPED_KEY);
     if let Some(over) = output.over_budget {
         footer.extra.insert(
@@ -193,7 +229,9 @@ pub fn refresh_footer(scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    footer::seal(&content, new_footer(scanned)).0
+    let mut footer = new_footer(scanned);
+    set_contract_keys(&mut footer, kept_contract_keys(scanned));
+    footer::seal(&content, footer).0
 }
 
 /// The Dependents and Tests sections for a file whose dependents changed but whose source did not.
@@ -262,7 +300,9 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    footer::seal(&content, new_footer(scanned)).0
+    let mut footer = new_footer(scanned);
+    set_contract_keys(&mut footer, kept_contract_keys(scanned));
+    footer::seal(&content, footer).0
 }
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 //!
 //! 1. `plan` — which files to look at: none when git shows nothing changed since the last update
 //!    (the no-op fast path), what changed since the last processed commit plus what is dirty
-//!    (`--changed-only`), or everything a walk finds (`plan::Plan`).
+//!    (`--changed-only`; inside bumped submodules too, `submodules`), or everything a walk finds
+//!    (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
 //!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`); then
 //!    `resolve` resolves the imports of what was read through the project model.
@@ -34,6 +35,7 @@ mod resolve;
 mod scan;
 pub mod scanned;
 mod start_here;
+mod submodules;
 mod write;
 
 use std::time::Instant;
@@ -66,6 +68,10 @@ pub struct UpdateOptions {
     pub start_here_only: bool,
     /// Report the imports that name no project file, per file read.
     pub verbose: bool,
+    /// Write nothing while git is in the middle of a rebase, cherry-pick, `am`, merge or bisect:
+    /// checked before anything is read and again before the design files and the indexes are
+    /// written (the hook worker's runs; `--yield-to-git`).
+    pub yield_to_git: bool,
 }
 
 impl UpdateOptions {
@@ -111,7 +117,7 @@ pub fn run(
         false => None,
     };
     let running = interrupted::Running::start(&state, options.writes());
-    let scope = ws.scope()?;
+    ws.scope()?; // a bad scope fails before anything is read
     let mut report = UpdateReport {
         mode: options.mode(),
         dry_run: options.dry_run,
@@ -125,10 +131,14 @@ pub fn run(
         report.stale = report.start_here_written;
         return Ok(finish(report, started, None));
     }
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
+    }
     let plan = match plan::plan(ws, options)? {
         Planned::UpToDate => {
             report.up_to_date = true;
             report.stale = report.anything_stale();
+            check_contracts(ws, options, &mut report);
             return Ok(finish(report, started, Some(&state)));
         }
         Planned::Work(plan) => *plan,
@@ -141,14 +151,10 @@ pub fn run(
     if let Some(warning) = &plan.cache_warning {
         state.log(warning);
     }
-    let mut scan = scan::run(project, scope, &plan, &options.paths, progress);
-    let unresolved = resolve::run(project, scope, &plan, &mut scan, options.verbose);
-    if options.verbose {
-        report.unresolved = unresolved;
+    let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, &mut report)?;
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
     }
-    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
-    let decisions = decide::decide(project, &scan, &index);
-    decisions.report_plan(&scan, &mut report);
     let target = Target {
         project,
         state: &state,
@@ -158,8 +164,12 @@ pub fn run(
     };
     let written = write::run(&target, &scan, &index, &decisions, &archivists, &mut report)?;
     let entries = remember::entries(project, &plan, &scan, &written);
+    if yielded(ws, options, &mut report) {
+        return Ok(finish(report, started, Some(&state)));
+    }
     indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
     report.stale = report.anything_stale();
+    check_contracts(ws, options, &mut report);
     if options.writes() {
         let memory = remember::Memory {
             state: &state,
@@ -170,6 +180,73 @@ pub fn run(
         remember::save(&memory, plan, &scan, &written, entries, &report)?;
     }
     Ok(finish(report, started, Some(&state)))
+}
+
+/// Scan the planned files, resolve their imports, index the dependents, decide what to write.
+fn read_and_decide(
+    ws: &Workspace,
+    plan: &plan::Plan,
+    options: &UpdateOptions,
+    progress: &dyn Progress,
+    report: &mut UpdateReport,
+) -> anyhow::Result<(scan::Scan, dependents::ReverseIndex, decide::Decisions)> {
+    let (project, scope) = (ws.project(), ws.scope()?);
+    let mut scan = scan::run(project, scope, plan, &options.paths, progress);
+    let unresolved = resolve::run(project, scope, plan, &mut scan, options.verbose);
+    if options.verbose {
+        report.unresolved = unresolved;
+    }
+    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let decisions = decide::decide(project, &scan, &index);
+    decisions.report_plan(&scan, report);
+    Ok((scan, index, decisions))
+}
+
+/// Agents' Interface Contracts left behind by the code: with `--check` every design file of the
+/// library is judged (exit 2 on any); a writing run judges the agents' files it refreshed and warns.
+fn check_contracts(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) {
+    let project = ws.project();
+    if options.check {
+        report.contradictions = crate::workspace::contract::library_drifts(project);
+        report.stale |= !report.contradictions.is_empty();
+        return;
+    }
+    let refreshed = report
+        .items
+        .iter()
+        .filter(|item| matches!(item.action, PlanAction::RefreshFooter | PlanAction::Move));
+    for item in refreshed {
+        let design_file = crate::project::mirror::design_path(&item.source);
+        let Ok(text) = project.read_to_string(&design_file) else {
+            continue;
+        };
+        let Ok(design) = crate::library::design_file::DesignFile::parse(&design_file, &text) else {
+            continue;
+        };
+        let found =
+            crate::workspace::contract::drift(project, &item.source, &design_file, &text, &design);
+        if let Some(drift) = found {
+            report.warnings.push(format!(
+                "{design_file}: {}; {}",
+                drift.message(),
+                drift.hint()
+            ));
+            report.contradictions.push(drift);
+        }
+    }
+}
+
+/// With [`UpdateOptions::yield_to_git`]: whether git is in the middle of an operation, so this run
+/// must stop here (recorded in the report; nothing more is written and nothing is remembered).
+fn yielded(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) -> bool {
+    if !options.yield_to_git || !options.writes() {
+        return false;
+    }
+    let operation = ws
+        .repo_if_any()
+        .and_then(|repo| repo.operation_in_progress());
+    report.yielded_to = operation;
+    operation.is_some()
 }
 
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails

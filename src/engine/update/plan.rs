@@ -286,9 +286,10 @@ pub fn path_selected(rel: &str, paths: &[String]) -> bool {
             .any(|p| p.is_empty() || rel == p || rel.starts_with(&format!("{p}/")))
 }
 
-/// With `--changed-only` in git: the files changed since the last processed commit plus the dirty
-/// ones, and the last run's model. `None` means "do a full update instead" (first run, unknown last
-/// commit, outside git, or a manifest changed so the model must be read again).
+/// With `--changed-only` in git: the files changed since the last processed commit (inside the
+/// submodules whose gitlink moved too, when their files are in scope) plus the dirty ones, and the
+/// last run's model. `None` means "do a full update instead" (first run, unknown last commit,
+/// outside git, or a manifest changed so the model must be read again).
 fn changed_universe(
     ws: &Workspace,
     options: &UpdateOptions,
@@ -317,6 +318,13 @@ fn changed_universe(
     if last != *head {
         for change in repo.diff_commits(Some(&last), head)? {
             touched.add(change, &strip, false);
+        }
+        // A submodule bump names no file of the submodule: look inside (`submodules`).
+        let links = repo.gitlinks_changed();
+        if !links.is_empty() {
+            let to_project = |path: &str| project_path(prefix, path);
+            let inside = super::submodules::touched(ws.project(), ws.scope()?, &links, &to_project);
+            touched.paths.extend(inside);
         }
     }
     // Tracked files only, and not the library's own files (the update rewrites those itself):
@@ -473,6 +481,14 @@ fn strip_to_source(root: &std::path::Path, prefix: &str, path: &str) -> Option<S
     }
     let top = rel.split('/').next().unwrap_or("");
     (top != LIBRARY_DIR && top != ".git").then(|| rel.to_string())
+}
+
+/// A repository path as a project-relative one (`None` outside the project).
+fn project_path(prefix: &str, path: &str) -> Option<String> {
+    match prefix {
+        "" => Some(path.to_string()),
+        prefix => path.strip_prefix(&format!("{prefix}/")).map(str::to_string),
+    }
 }
 
 /// `rel` (project-relative) as a repository path.

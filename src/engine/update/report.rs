@@ -186,11 +186,18 @@ pub struct UpdateReport {
     /// packages, the standard library, typos), in source order.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub unresolved: BTreeMap<String, Vec<String>>,
-    /// Anything would change (what `--check` reports with exit 2).
+    /// Agents' design files whose Interface Contract describes an interface the code no longer has
+    /// (all of the library's with `--check`; those this run refreshed otherwise). No update fixes
+    /// them: the agent must. `--check` exits 2 on any.
+    pub contradictions: Vec<crate::workspace::contract::Drift>,
+    /// Anything would change, or something contradicts the code (what `--check` reports with exit 2).
     pub stale: bool,
     pub dry_run: bool,
     /// Nothing changed since the last update (same HEAD, clean tree, same config): no file was read.
     pub up_to_date: bool,
+    /// With `--yield-to-git`: the git operation this run stopped for (it wrote nothing after that).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub yielded_to: Option<crate::git::Operation>,
     pub elapsed_ms: u128,
 }
 
@@ -246,6 +253,13 @@ impl UpdateReport {
         }
         for warning in &self.warnings {
             line.push_str(&format!("\n  warning: {warning}"));
+        }
+        for drift in &self.contradictions {
+            line.push_str(&format!(
+                "\n  contradiction: {}: {}",
+                drift.design_file,
+                drift.message()
+            ));
         }
         for failed in &self.failed {
             line.push_str(&format!("\n  failed: {}: {}", failed.source, failed.reason));

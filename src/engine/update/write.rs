@@ -3,8 +3,12 @@
 //! written (D-061: an edit that landed during the update wins), atomically, with its provenance.
 //! With a model, at most `llm.concurrency` requests are in flight and each answer is written as it
 //! arrives, so a long run keeps what it paid for even if it is interrupted; a file whose request
-//! fails keeps its old design file. Then one notes commit records the provenance of every file
-//! written, and the orphans' design files go (each re-checked too).
+//! fails keeps its old design file. Then the orphans' design files go (each re-checked too).
+//!
+//! Provenance is recorded **before** the file it describes is written: one notes commit for all the
+//! structural texts before the first of them is written, one per model answer before that answer
+//! is written. A run killed at any point leaves no Archivist-written file without its note (at
+//! worst a note for a text that never reached the disk, which nothing looks up).
 //!
 //! One file never stops the run: a design file that cannot be written or removed (a name too long
 //! for the filesystem, no permission, an immutable file, a full disk, a symlink in the way) is a
@@ -27,6 +31,7 @@ use super::scanned::{ChangeLevel, Scanned};
 use crate::archivist::llm::{LlmArchivist, LlmSettings};
 use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Archivist as _, Generation, OverBudget};
+use crate::git::notes::{NoteAppend, PROVENANCE_NOTES};
 use crate::git::{GitRepo, Oid};
 use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
 use crate::nofollow;
@@ -95,12 +100,18 @@ pub fn run(
         report,
         written: Written::default(),
         removals: Vec::new(),
+        noted: HashSet::new(),
     };
     for (source, scanned) in &scan.files {
         if let Some(reason) = &scanned.error {
             writer.written.failed.insert(source.clone(), reason.clone());
         }
     }
+    let planned: Vec<Provenance> = texts
+        .iter()
+        .filter_map(|write| writer.provenance_of(write))
+        .collect();
+    writer.note_first(&planned);
     for write in texts {
         writer.write(write);
     }
@@ -115,9 +126,6 @@ pub fn run(
             writer.report.llm_estimate = Some(estimate(settings, &model_jobs, index));
         }
         Archivists::Structural => {}
-    }
-    if let Some(repo) = target.repo {
-        record_provenance(repo, target.head, target.state, writer.report);
     }
     writer.remove_orphans(decisions);
     writer.record_failures();
@@ -246,6 +254,8 @@ struct Writer<'a, 'r> {
     written: Written,
     /// Old design files to remove once their replacement is written: (source, text planned from).
     removals: Vec<(String, String)>,
+    /// Texts (blob ids) whose provenance is already in the notes.
+    noted: HashSet<Oid>,
 }
 
 impl Writer<'_, '_> {
@@ -275,6 +285,15 @@ impl Writer<'_, '_> {
                 return self.fail(&write.source, format!("cannot write {design_rel}: {reason}"))
             }
         }
+        let provenance = self.provenance_of(&write);
+        if let Some(provenance) = provenance.as_ref().filter(|p| p.blob.is_some()) {
+            if !provenance
+                .blob
+                .is_some_and(|blob| self.noted.contains(&blob))
+            {
+                self.note_first(std::slice::from_ref(provenance));
+            }
+        }
         if let Err(err) = project.write(&design_rel, write.text.as_bytes()) {
             let reason = format!(
                 "cannot write {design_rel}: {}",
@@ -285,7 +304,7 @@ impl Writer<'_, '_> {
         }
         self.report.design_files_written += 1;
         self.written.written.insert(write.source.clone());
-        self.record(&write, design_rel);
+        self.record(&write, provenance);
     }
 
     /// A file that could not be written (or removed): the reason in the report and the log.
@@ -294,28 +313,52 @@ impl Writer<'_, '_> {
         self.written.failed.insert(source.to_string(), reason);
     }
 
+    /// The provenance of a text the Archivist wrote (`None` for an agent's text whose footer is
+    /// refreshed or that moves).
+    fn provenance_of(&self, write: &Write) -> Option<Provenance> {
+        let scanned = self.scan.files.get(&write.source)?;
+        let generation = write.generation.as_ref()?;
+        Some(Provenance {
+            design_file: design_path(&write.source),
+            source: write.source.clone(),
+            source_hash: scanned.facts.source_hash.clone(),
+            interface_hash: scanned.facts.interface_hash.clone(),
+            design_hash: crate::library::footer::design_hash_of(&write.text),
+            level: scanned.level(),
+            generation: generation.clone(),
+            // The note's key is the blob id of the text written. The blob itself reaches the
+            // object database when the library is committed (a note may annotate any id);
+            // writing 20,000 loose objects up front would double a cold run's file creations.
+            blob: self
+                .target
+                .repo
+                .and_then(|_| crate::git::notes::blob_id(write.text.as_bytes()).ok()),
+        })
+    }
+
+    /// Record `provenances` in the notes (one commit) before their files are written. A failure is
+    /// a warning: the library itself is still written.
+    fn note_first(&mut self, provenances: &[Provenance]) {
+        let (Some(repo), true) = (self.target.repo, self.target.writes) else {
+            return;
+        };
+        match append_provenance(repo, self.target.head, provenances) {
+            Ok(()) => self
+                .noted
+                .extend(provenances.iter().filter_map(|provenance| provenance.blob)),
+            Err(err) => {
+                let warning = format!("could not record provenance in {PROVENANCE_NOTES}: {err}");
+                self.warn(warning);
+            }
+        }
+    }
+
     /// After a write: its provenance, an over-budget warning, and the old file of a move to remove.
-    fn record(&mut self, write: &Write, design_rel: String) {
+    fn record(&mut self, write: &Write, provenance: Option<Provenance>) {
         let Some(scanned) = self.scan.files.get(&write.source) else {
             return;
         };
-        if let Some(generation) = &write.generation {
-            let provenance = Provenance {
-                design_file: design_rel,
-                source: write.source.clone(),
-                source_hash: scanned.facts.source_hash.clone(),
-                interface_hash: scanned.facts.interface_hash.clone(),
-                design_hash: crate::library::footer::design_hash_of(&write.text),
-                level: scanned.level(),
-                generation: generation.clone(),
-                // The note's key is the blob id of the text written. The blob itself reaches the
-                // object database when the library is committed (a note may annotate any id);
-                // writing 20,000 loose objects up front would double a cold run's file creations.
-                blob: self
-                    .target
-                    .repo
-                    .and_then(|_| crate::git::notes::blob_id(write.text.as_bytes()).ok()),
-            };
+        if let Some(provenance) = provenance {
             if provenance.generation.model.is_some() {
                 self.target.state.log(&provenance_line(&provenance));
             }
@@ -470,18 +513,15 @@ pub fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
     }
 }
 
-/// Append one provenance event per written design file to `refs/notes/lexibrarian/provenance`, keyed
-/// by the file's blob, in one notes commit. A failure is a warning: the library itself is written.
-fn record_provenance(
+/// Append one provenance event per design file text to `refs/notes/lexibrarian/provenance`, keyed
+/// by the text's blob, in one notes commit.
+fn append_provenance(
     repo: &GitRepo,
     head: Option<&Oid>,
-    state: &StateDir,
-    report: &mut UpdateReport,
-) {
-    use crate::git::notes::{NoteAppend, PROVENANCE_NOTES};
+    provenances: &[Provenance],
+) -> Result<(), crate::git::GitError> {
     let ts = crate::library::footer::now_rfc3339_millis();
-    let appends: Vec<NoteAppend> = report
-        .generated
+    let appends: Vec<NoteAppend> = provenances
         .iter()
         .filter_map(|provenance| {
             let line = provenance_event(provenance, head, &ts).to_line().ok()?;
@@ -491,15 +531,8 @@ fn record_provenance(
             })
         })
         .collect();
-    if appends.is_empty() {
-        return;
-    }
     let message = format!("lexibrarian: provenance of {} design files", appends.len());
-    if let Err(err) = repo.append_notes(PROVENANCE_NOTES, &appends, &message) {
-        let warning = format!("could not record provenance in {PROVENANCE_NOTES}: {err}");
-        state.log(&warning);
-        report.warnings.push(warning);
-    }
+    repo.append_notes(PROVENANCE_NOTES, &appends, &message)
 }
 
 /// The notes event of one written design file: what the Archivist did to this text — wrote its

@@ -115,6 +115,9 @@ pub enum FindingKind {
     MissingDesign,
     /// The source was deleted or renamed away and its design file is still there at the head.
     OrphanedDesign,
+    /// An agent's design file whose Interface Contract describes an interface the code no longer
+    /// has at the head (`lexictl validate`'s `stale-contract`; an error there).
+    StaleContract,
 }
 
 impl FindingKind {
@@ -124,16 +127,18 @@ impl FindingKind {
             FindingKind::InterfaceChanged => "Interface changed without a design update",
             FindingKind::MissingDesign => "No design file",
             FindingKind::OrphanedDesign => "Design file left behind",
+            FindingKind::StaleContract => "Interface Contract contradicts the code",
         }
     }
 }
 
-/// Something the change should have done to the library. Every finding is a warning: review reports,
-/// `lexictl validate` and `lexictl update --check` gate.
+/// Something the change should have done to the library. Review reports, `lexictl validate` and
+/// `lexictl update --check` gate: every finding is a warning but `stale_contract`, an error (no update
+/// fixes it; the agent must).
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
     pub kind: FindingKind,
-    /// Always `warning`.
+    /// `warning`, or `error` for `stale_contract`.
     pub severity: &'static str,
     /// The file the finding is about (the source file; the design file for `orphaned_design`).
     pub file: String,

@@ -124,11 +124,26 @@ impl<'a> Reviewer<'a> {
         for touch in sources {
             self.source_findings(touch, &updated, &mut review.findings)?;
         }
+        let mut judged: BTreeSet<String> = sources
+            .iter()
+            .filter_map(|touch| touch.to.clone())
+            .collect();
+        judged.extend(
+            review
+                .design_files
+                .iter()
+                .filter(|design| design.change != ChangeKind::Removed)
+                .map(|design| design.source.clone()),
+        );
+        for source in &judged {
+            review.findings.extend(self.stale_contract(source)?);
+        }
         review.findings.sort_by_key(|finding| {
             let rank = match finding.kind {
-                FindingKind::InterfaceChanged => 0,
-                FindingKind::MissingDesign => 1,
-                FindingKind::OrphanedDesign => 2,
+                FindingKind::StaleContract => 0,
+                FindingKind::InterfaceChanged => 1,
+                FindingKind::MissingDesign => 2,
+                FindingKind::OrphanedDesign => 3,
             };
             (rank, finding.file.clone())
         });
@@ -419,6 +434,38 @@ impl<'a> Reviewer<'a> {
             added,
             removed,
             ..finding(FindingKind::InterfaceChanged, to, to, design_rel, message)
+        }))
+    }
+
+    /// `source`'s design file at the head is an agent's whose Interface Contract the code at the
+    /// head left behind (see `workspace::contract`).
+    fn stale_contract(&self, source: &str) -> anyhow::Result<Option<Finding>> {
+        let design_rel = design_path(source);
+        let Some(design_at) = self.at_head(Some(&design_rel))? else {
+            return Ok(None);
+        };
+        let Some(text) = as_text(&design_at.data) else {
+            return Ok(None);
+        };
+        let Ok(design) = DesignFile::parse(&design_rel, &text) else {
+            return Ok(None);
+        };
+        let source_at = self.at_head(Some(source))?;
+        let bytes = source_at.as_ref().map(|file| file.data.as_slice());
+        let Some(drift) =
+            crate::workspace::contract::drift_of(source, &design_rel, &text, &design, bytes)
+        else {
+            return Ok(None);
+        };
+        Ok(Some(Finding {
+            severity: "error",
+            ..finding(
+                FindingKind::StaleContract,
+                &design_rel,
+                source,
+                design_rel.clone(),
+                format!("{}; {}", drift.message(), drift.hint()),
+            )
         }))
     }
 

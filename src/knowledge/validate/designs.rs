@@ -1,20 +1,25 @@
 //! The design-file checks of `lexictl validate`: every design file parses, its wikilinks resolve,
 //! the project files its Dependencies and Tests list exist, its source exists and still matches the
-//! footer's hashes, the Archivist did not flag it as over-scoped, and it fits its token budget; and
-//! (info) every dependency's Dependents lists it back.
+//! footer's hashes, an agent's Interface Contract was not left behind by the code
+//! (`workspace::contract`), the Archivist did not flag it as over-scoped, and it fits its token
+//! budget; and (info) every dependency's Dependents lists it back, and a text the Archivist wrote
+//! has its provenance in the notes.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::{budget, line_of, malformed, Issue, Library, Severity};
+use crate::git::notes::{blob_id, PROVENANCE_NOTES};
+use crate::git::Oid;
 use crate::hash::sha256_hex;
 use crate::knowledge::corpus::{Doc, DocKind};
-use crate::library::design_file::{sections, DesignFile};
+use crate::library::design_file::{is_unedited, sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::list_items;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::contract::drift;
 
 /// Check every design file, in parallel, then the Dependents they owe each other.
 pub(super) fn check(library: &Library<'_>) -> Vec<Issue> {
@@ -109,6 +114,8 @@ fn check_design(
     );
     check.listed_paths("missing-test", sections::TESTS, &tests);
     check.source(&graph.source, design.footer.as_ref());
+    check.contract(&graph.source, &design);
+    check.provenance(&graph.source, &design, library.provenance.as_ref());
     let content = footer::split(&check.text).0;
     budget(
         content,
@@ -191,6 +198,50 @@ impl DesignCheck<'_> {
                 hint: "consider splitting the source file".into(),
             });
         }
+    }
+
+    /// A text the Archivist wrote (unedited, `updated_by: archivist`) without a provenance note,
+    /// when this clone has provenance notes to compare with.
+    fn provenance(&mut self, source: &str, design: &DesignFile, recorded: Option<&HashSet<Oid>>) {
+        let Some(recorded) = recorded else {
+            return;
+        };
+        let archivists = design.frontmatter.updated_by == UpdatedBy::Archivist
+            && design
+                .footer
+                .as_ref()
+                .is_some_and(|footer| is_unedited(&self.text, footer));
+        let Ok(blob) = blob_id(self.text.as_bytes()) else {
+            return;
+        };
+        if !archivists || recorded.contains(&blob) {
+            return;
+        }
+        self.issues.push(Issue {
+            check: "missing-provenance",
+            severity: Severity::Info,
+            file: self.file.clone(),
+            line: None,
+            message: format!(
+                "{source}: the Archivist wrote this text, but {PROVENANCE_NOTES} here has no event for it"
+            ),
+            hint: "`lexictl notes sync` fetches other clones' events; `lexictl validate --fix` records it from the footer".into(),
+        });
+    }
+
+    /// An agent's Interface Contract written for an interface the code no longer has.
+    fn contract(&mut self, source: &str, design: &DesignFile) {
+        let Some(drift) = drift(self.project, source, &self.file, &self.text, design) else {
+            return;
+        };
+        self.issues.push(Issue {
+            check: "stale-contract",
+            severity: Severity::Error,
+            file: self.file.clone(),
+            line: line_of(&self.text, &format!("## {}", sections::INTERFACE_CONTRACT)),
+            message: drift.message(),
+            hint: drift.hint(),
+        });
     }
 
     /// The source's bytes differ from the footer's `source_hash`: say whether its public interface

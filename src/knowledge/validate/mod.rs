@@ -11,19 +11,23 @@
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
 //! [`indexes`], [`files`] (symlinks and stray files) (and the secret scan in `knowledge::secrets`).
 //!
-//! Nothing here writes: fixes come from `lexictl update`, agents, or humans.
+//! Nothing here writes: fixes come from `lexictl update`, agents, humans, or `lexictl validate --fix`
+//! for the findings [`fix`] says the tool can repair itself.
 
 mod concepts;
 mod designs;
 mod files;
+pub mod fix;
 mod indexes;
 mod stack;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::concepts::{Resolved, Resolver};
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::secrets;
+use crate::git::notes::PROVENANCE_NOTES;
+use crate::git::Oid;
 use crate::library::wikilink;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
 use crate::workspace::library::{walk, Part};
@@ -96,6 +100,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "two Stack posts with the same id",
     ),
     (
+        "stale-contract",
+        Severity::Error,
+        "an agent's Interface Contract written for an interface the code no longer has",
+    ),
+    (
         "secret",
         Severity::Error,
         "something that looks like a credential under .lexibrary/",
@@ -163,12 +172,27 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
     (
         "stack-votes-mismatch",
         Severity::Warning,
-        "a post's votes differ from its history in git notes",
+        "a vote count that differs from its complete history in git notes",
+    ),
+    (
+        "stack-history-incomplete",
+        Severity::Info,
+        "a vote count the notes here cannot confirm: other clones' votes are not fetched",
     ),
     (
         "dependents-gap",
         Severity::Info,
         "A depends on B but B's Dependents does not list A",
+    ),
+    (
+        "stack-possibly-outdated",
+        Severity::Info,
+        "a post whose files changed a lot since it was written (interface, or mostly rewritten)",
+    ),
+    (
+        "missing-provenance",
+        Severity::Info,
+        "a design file the Archivist wrote whose provenance is not in the notes here",
     ),
 ];
 
@@ -178,6 +202,9 @@ pub struct Report {
     pub issues: Vec<Issue>,
     /// Files examined, by kind.
     pub checked: BTreeMap<&'static str, usize>,
+    /// With `--fix`: what was repaired before these findings were gathered, one line each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixed: Vec<String>,
 }
 
 impl Report {
@@ -231,6 +258,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         project,
         corpus: &corpus,
         resolver: &resolver,
+        provenance: recorded_provenance(ws),
     };
     let budgets = &project.config.token_budgets;
     let mut issues = designs::check(&library);
@@ -251,6 +279,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     Report {
         issues: sorted(issues),
         checked: checked(&corpus),
+        fixed: Vec::new(),
     }
 }
 
@@ -277,11 +306,22 @@ fn checked(corpus: &Corpus) -> BTreeMap<&'static str, usize> {
 }
 
 /// What the checks of documents read: the project, the library's documents and the resolver of
-/// their links.
+/// their links, and (in git, when this clone has any) the texts the provenance notes annotate.
 struct Library<'a> {
     project: &'a Project,
     corpus: &'a Corpus,
     resolver: &'a Resolver<'a>,
+    provenance: Option<HashSet<Oid>>,
+}
+
+/// The blob ids of every design file text with a provenance note, when the project is in git and
+/// its provenance notes exist here (a clone that never fetched them has nothing to compare with).
+fn recorded_provenance(ws: &Workspace) -> Option<HashSet<Oid>> {
+    let git = ws.repo_if_any()?;
+    if !git.has_notes_ref(PROVENANCE_NOTES) {
+        return None;
+    }
+    git.annotated_objects(PROVENANCE_NOTES).ok()
 }
 
 impl Library<'_> {
