@@ -55,7 +55,9 @@ documented by .lexibrary/src/a.rs.md) and a .aindex per directory. Start every s
   lexi index src           what is in src/, and the conventions that apply there
   lexi lookup src/a.rs     what src/a.rs is for, its interface and who depends on it
   lexi context src/a.rs    all of that plus linked concepts and Stack posts, within a budget
+  lexi impact src/a.rs     what a change to src/a.rs reaches: dependents, tests, concepts
   lexi search <words>      design files, concepts and Stack posts in one search
+  lexi conventions src     the rules that apply in src/ (add one: lexi convention add)
   lexi stack search <w>    has anyone hit this problem before?
 
 After you change a file, edit its design file directly and set `updated_by: agent`. Record what you
@@ -80,6 +82,9 @@ pub enum LexiCommand {
     Index(commands::index::Args),
     Describe(commands::describe::Args),
     Context(commands::context::Args),
+    Impact(commands::impact::Args),
+    Conventions(commands::conventions::Args),
+    Convention(commands::convention::Args),
     Search(commands::search::Args),
     Concepts(commands::concepts::Args),
     Concept(commands::concept::Args),
@@ -172,6 +177,9 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         LexiCommand::Index(args) => commands::index::run(ctx, args),
         LexiCommand::Describe(args) => commands::describe::run(ctx, args),
         LexiCommand::Context(args) => commands::context::run(ctx, args),
+        LexiCommand::Impact(args) => commands::impact::run(ctx, args),
+        LexiCommand::Conventions(args) => commands::conventions::run(ctx, args),
+        LexiCommand::Convention(args) => commands::convention::run(ctx, args),
         LexiCommand::Search(args) => commands::search::run(ctx, args),
         LexiCommand::Concepts(args) => commands::concepts::run(ctx, args),
         LexiCommand::Concept(args) => commands::concept::run(ctx, args),

@@ -4,7 +4,9 @@
 
 pub mod concepts;
 pub mod context;
+pub mod conventions;
 pub mod corpus;
+pub mod impact;
 pub mod index;
 pub mod iwh;
 pub mod lookup;

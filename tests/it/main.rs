@@ -21,6 +21,7 @@ mod test_llm;
 mod test_lookup;
 mod test_man;
 mod test_mcp;
+mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
 mod test_review;

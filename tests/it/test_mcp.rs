@@ -22,6 +22,7 @@ const TOOLS: &[&str] = &[
     "lookup",
     "index",
     "context",
+    "impact",
     "search",
     "concepts",
     "stack_search",
@@ -31,6 +32,7 @@ const TOOLS: &[&str] = &[
     "stack_vote",
     "iwh_read",
     "iwh_write",
+    "convention_add",
 ];
 
 /// A documented Rust project with a concept and a Stack post, every file an hour old (a file
@@ -394,6 +396,25 @@ fn read_tools_answer_what_their_commands_print() {
         json!({"target": "ErrorHandling", "budget": 300}),
         &["context", "ErrorHandling", "--budget", "300"],
     );
+    same(
+        "impact",
+        json!({"file": "src/parser/lexer.rs"}),
+        &["impact", "src/parser/lexer.rs"],
+    );
+    same(
+        "impact",
+        json!({"file": "src/parser/lexer.rs", "depth": 1, "format": "json"}),
+        &[
+            "impact",
+            "src/parser/lexer.rs",
+            "--depth",
+            "1",
+            "--format",
+            "json",
+        ],
+    );
+    let bad_depth = session.tool_error("impact", json!({"file": "src/lib.rs", "depth": 0}));
+    assert!(bad_depth.contains("between 1 and 20"), "{bad_depth}");
     // orient is never cached: it answers in full every time, without an etag.
     let orient = session.text("orient", json!({}));
     assert_eq!(orient, p.lexi(["orient"]).success().stdout);
@@ -535,6 +556,24 @@ fn write_tools_post_answer_vote_and_pass_notes() {
     );
     let gone = session.text("iwh_read", json!({"dir": "src/parser"}));
     assert_eq!(gone, "No note waits in src/parser.\n");
+
+    let added = session.text(
+        "convention_add",
+        json!({"dir": "src/parser", "rule": "Tokens carry their byte span.", "tags": ["parser"], "concepts": ["Error handling"]}),
+    );
+    assert_eq!(
+        added,
+        "Added to .lexibrary/src/parser/.aindex: - Tokens carry their byte span. (tags: parser; concepts: [[ErrorHandling]])\n"
+    );
+    let listed = p.lexi(["conventions", "src/parser"]).success().stdout;
+    assert!(listed.contains("Tokens carry their byte span."), "{listed}");
+    let unknown = session.tool_error(
+        "convention_add",
+        json!({"dir": "src/parser", "rule": "x", "concepts": ["Nope"]}),
+    );
+    assert!(unknown.contains("no concept named"), "{unknown}");
+    let file = session.tool_error("convention_add", json!({"dir": "src/lib.rs", "rule": "x"}));
+    assert!(file.contains("is a file"), "{file}");
     p.lexictl(["validate"]).success();
 }
 

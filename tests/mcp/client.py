@@ -21,7 +21,7 @@ from mcp.client.stdio import stdio_client
 
 EXPECTED_TOOLS = {
     "orient", "lookup", "index", "context", "search", "concepts", "stack_search",
-    "stack_view", "stack_post", "stack_answer", "stack_vote", "iwh_read", "iwh_write",
+    "stack_view", "stack_post", "stack_answer", "stack_vote", "iwh_read", "iwh_write", "impact", "convention_add",
 }
 
 passed = 0
@@ -111,6 +111,11 @@ async def session_checks(root, bins, env):
 
             refused = await session.call_tool("lookup", {"file": "../../etc/passwd"})
             check("paths outside the project are refused", refused.is_error and "outside the project root" in text(refused), text(refused))
+
+            impact = await session.call_tool("impact", {"file": "src/parser.rs"})
+            check("impact", not impact.is_error and "src/lib.rs" in text(impact), text(impact))
+            added = await session.call_tool("convention_add", {"dir": "src", "rule": "Parsing never panics."})
+            check("convention_add", not added.is_error and "Parsing never panics." in text(added), text(added))
 
             search = await session.call_tool("search", {"query": "arithmetic"})
             check("search", not search.is_error and "src/lib.rs" in text(search), text(search))

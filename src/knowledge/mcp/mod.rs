@@ -1,8 +1,8 @@
 //! `lexi mcp`: the library as an MCP server over stdio, built on the official Rust SDK (`rmcp`).
 //!
 //! - **Tools** ([`registry`]): thin adapters over the knowledge queries — `orient`, `lookup`,
-//!   `index`, `context`, `search`, `concepts`, `stack_search`, `stack_view`, and the writes
-//!   `stack_post`, `stack_answer`, `stack_vote`, `iwh_read`, `iwh_write` — taking the CLI's
+//!   `index`, `context`, `impact`, `search`, `concepts`, `stack_search`, `stack_view`, and the writes
+//!   `stack_post`, `stack_answer`, `stack_vote`, `iwh_read`, `iwh_write`, `convention_add` — taking the CLI's
 //!   arguments with the CLI's rules (paths relative to the project root; outside the project,
 //!   `.git/` and `.lexibrary/` refused) and answering what the CLI prints (`format: json` for its
 //!   JSON). A failure is a tool error (`isError: true`) whose text says what to do, as the CLI's

@@ -437,3 +437,44 @@ impl Tool for StackView {
         ))
     }
 }
+
+pub struct Impact;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImpactArgs {
+    /// The source file (not its design file), relative to the project root.
+    file: String,
+    /// How many levels of dependents to follow (1-20, default 3).
+    #[serde(default = "impact_depth")]
+    depth: usize,
+}
+
+fn impact_depth() -> usize {
+    crate::knowledge::impact::DEFAULT_DEPTH
+}
+
+impl Tool for Impact {
+    type Args = ImpactArgs;
+    const NAME: &'static str = "impact";
+    const TITLE: &'static str = "What a change to a file reaches";
+    const DESCRIPTION: &'static str =
+        "Before changing a file's interface or behaviour: every file that depends on it, level by \
+         level (importers, their importers, …) with their descriptions, the tests among them, and \
+         the concepts and Stack posts linked to any of them. Follow up with `lookup` on the files \
+         you will have to change. One line per file: a central file can reach hundreds; lower \
+         `depth` to see fewer.";
+    const READ_ONLY: bool = true;
+
+    fn inputs(call: &Call, args: &ImpactArgs) -> anyhow::Result<Option<Inputs>> {
+        call.path(&args.file)?;
+        Ok(Some(config().knowledge().mirror("")))
+    }
+
+    fn run(call: &Call, args: ImpactArgs) -> anyhow::Result<Answer> {
+        let source = call.path(&args.file)?;
+        ensure_file_argument(&source)?;
+        let found = crate::knowledge::impact::impact(call.ws.project(), &source, args.depth)?;
+        Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
+    }
+}

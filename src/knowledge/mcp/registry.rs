@@ -204,8 +204,7 @@ fn tool<T: Tool>() -> Box<dyn Registered> {
     Box::new(Adapter::<T>(PhantomData))
 }
 
-/// Every tool the server offers, in the order they are listed. `impact` and `convention_add` join
-/// when `lexi impact` and `lexi convention add` exist.
+/// Every tool the server offers, in the order they are listed.
 pub fn registry() -> Vec<Box<dyn Registered>> {
     use super::read_tools::*;
     use super::write_tools::*;
@@ -214,6 +213,7 @@ pub fn registry() -> Vec<Box<dyn Registered>> {
         tool::<Lookup>(),
         tool::<Index>(),
         tool::<Context>(),
+        tool::<Impact>(),
         tool::<Search>(),
         tool::<Concepts>(),
         tool::<StackSearch>(),
@@ -223,5 +223,6 @@ pub fn registry() -> Vec<Box<dyn Registered>> {
         tool::<StackVote>(),
         tool::<IwhRead>(),
         tool::<IwhWrite>(),
+        tool::<ConventionAdd>(),
     ]
 }

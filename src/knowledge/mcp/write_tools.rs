@@ -268,3 +268,55 @@ impl Tool for IwhWrite {
         ))
     }
 }
+
+pub struct ConventionAdd;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConventionAddArgs {
+    /// The directory the rule applies to, relative to the project root (`.` for everything).
+    dir: String,
+    /// The rule: one sentence saying what to do (or never do) there.
+    rule: String,
+    /// Tags, shared with design files, concepts and Stack posts.
+    #[serde(default)]
+    tags: Vec<String>,
+    /// Concepts the rule follows from, by name, title or alias.
+    #[serde(default)]
+    concepts: Vec<String>,
+}
+
+impl Tool for ConventionAdd {
+    type Args = ConventionAddArgs;
+    const NAME: &'static str = "convention_add";
+    const TITLE: &'static str = "Record a Local Convention";
+    const DESCRIPTION: &'static str =
+        "Record a rule that everyone working below a directory must follow (\"handlers return a \
+         Response\", \"times are UTC\"), found the hard way or agreed with the user. It is shown by \
+         `lookup` and `context` for every file below, and found by `search`. Appends one line to \
+         the Local Conventions of the directory's .aindex; the same rule twice is recorded once.";
+    const READ_ONLY: bool = false;
+
+    fn inputs(_: &Call, _: &ConventionAddArgs) -> anyhow::Result<Option<Inputs>> {
+        Ok(None)
+    }
+
+    fn run(call: &Call, args: ConventionAddArgs) -> anyhow::Result<Answer> {
+        let dir = call.path(&args.dir)?;
+        let new = crate::knowledge::conventions::NewConvention {
+            rule: args.rule,
+            tags: args.tags,
+            concepts: args.concepts,
+        };
+        let added = crate::knowledge::conventions::add(call.ws.project(), &dir, &new)?;
+        let text = if added.changed {
+            format!("Added to {}: - {}\n", added.path, added.convention)
+        } else {
+            format!(
+                "{} already has this convention; nothing to do\n",
+                added.path
+            )
+        };
+        Ok(Answer::new(text, serde_json::to_value(&added)?))
+    }
+}

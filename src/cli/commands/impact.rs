@@ -1,0 +1,42 @@
+//! `lexi impact <file> [--depth N]`: what a change to a file reaches — its dependents level by
+//! level, the tests among them, and the concepts and Stack posts linked to any of them. The
+//! query is [`crate::knowledge::impact`].
+
+use std::path::PathBuf;
+
+use crate::cli::output::{print_json, print_text};
+use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::impact::{impact, DEFAULT_DEPTH};
+use crate::knowledge::lookup::ensure_file_argument;
+use crate::project::{paths, Project};
+
+/// What a change to a file reaches.
+///
+/// Follows the Dependents lists of the design files: the files that import this one (depth 1),
+/// the files that import those (depth 2), and so on, each listed once at the depth it is first
+/// reached, with the file it was reached through. Then the tests among them (and those the design
+/// files name), and the concepts and Stack posts linked to any of them. Run it before changing a
+/// file's interface; `lexi lookup` points here when a Dependents list is long.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  lexi impact src/flask/app.py\n  lexi impact lib/router/index.js --depth 1\n  lexi impact src/a.rs --format json"
+)]
+pub struct Args {
+    /// The source file (not its design file), relative to the current directory.
+    pub file: PathBuf,
+    /// How many levels of dependents to follow, 1 to 20 (1 = only the files that import it directly).
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    pub depth: usize,
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let project = Project::discover(&ctx.cwd)?;
+    let source = paths::resolve(&project.root, &ctx.cwd, &args.file)?;
+    ensure_file_argument(&source)?;
+    let found = impact(&project, &source, args.depth)?;
+    match ctx.format {
+        Format::Text => print_text(&found.to_text())?,
+        Format::Json => print_json(&found)?,
+    }
+    Ok(Outcome::Ok)
+}

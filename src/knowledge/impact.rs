@@ -1,0 +1,424 @@
+//! `lexi impact <file> [--depth N]`: what a change to a file reaches — its dependents level by
+//! level (the files that import it, then the files that import those, …), the tests among them,
+//! and the concepts and Stack posts linked to any of them.
+//!
+//! The graph is the one the library already records: every design file's `## Dependents` list
+//! (written by `lexictl update` from the resolved imports). Only the design files on the way are
+//! read, breadth first, each once; a file reached at depth 1 is never listed again at depth 2.
+//! Tests are the reached files whose path says so (`tests/`, `test_*.py`, `*.test.js`, `*_test.go`,
+//! …) plus the `## Tests` sections of every design file on the way.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::ErrorKind;
+
+use anyhow::{bail, Context as _};
+
+use super::concepts::Resolver;
+use super::corpus::{Corpus, DocKind, Kinds};
+use crate::library::design_file::{sections, DesignFile};
+use crate::library::markdown::list_items;
+use crate::library::wikilink::{self, Wikilink};
+use crate::project::mirror::design_path;
+use crate::project::{Project, LIBRARY_DIR};
+
+/// The default number of levels followed.
+pub const DEFAULT_DEPTH: usize = 3;
+/// The most levels `--depth` accepts.
+pub const MAX_DEPTH: usize = 20;
+
+/// One file a change reaches.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Reached {
+    pub file: String,
+    /// 1 for a direct dependent.
+    pub depth: usize,
+    /// The file one level up through which it was reached (the changed file at depth 1).
+    pub via: String,
+    /// Its design file's description (empty when it has no design file).
+    pub description: String,
+    pub test: bool,
+}
+
+/// A concept linked from the design file of the changed file or of a reached one.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LinkedConcept {
+    pub name: String,
+    pub title: String,
+    pub summary: String,
+    /// The files whose design files link it.
+    pub files: Vec<String>,
+}
+
+/// A Stack post about the changed file or a reached one.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LinkedPost {
+    pub id: String,
+    pub title: String,
+    pub status: String,
+    pub files: Vec<String>,
+}
+
+/// Everything `lexi impact` reports.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Impact {
+    pub source: String,
+    pub depth: usize,
+    /// Every reached file, by depth then path.
+    pub files: Vec<Reached>,
+    /// Tests among the reached files, and tests the design files on the way name.
+    pub tests: Vec<String>,
+    pub concepts: Vec<LinkedConcept>,
+    pub stack: Vec<LinkedPost>,
+    /// Dependents one level beyond `depth`, not followed.
+    pub beyond: usize,
+}
+
+/// What one design file says about the graph.
+#[derive(Default)]
+struct Node {
+    description: String,
+    dependents: Vec<String>,
+    tests: Vec<String>,
+    links: Vec<Wikilink>,
+}
+
+/// The impact of a change to project-relative `source`, `depth` levels deep.
+pub fn impact(project: &Project, source: &str, depth: usize) -> anyhow::Result<Impact> {
+    if depth == 0 || depth > MAX_DEPTH {
+        bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
+    }
+    let Some(root) = read_node(project, source)? else {
+        if project.abs(source).is_dir() {
+            bail!("{source} is a directory; impact is for one file — try `lexi index {source}`");
+        }
+        if !project.abs(source).exists() {
+            bail!("no such file: {source}");
+        }
+        bail!("no design file for {source} yet — run `lexictl update {source}`");
+    };
+    let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
+    let mut files = Vec::new();
+    let mut nodes: Vec<(String, Node)> = Vec::new();
+    let mut frontier = vec![(source.to_string(), root.dependents.clone())];
+    nodes.push((source.to_string(), root));
+    let mut beyond = 0;
+    for level in 1..=depth + 1 {
+        let mut next = Vec::new();
+        for (via, dependents) in &frontier {
+            for dependent in dependents {
+                if !seen.insert(dependent.clone()) {
+                    continue;
+                }
+                if level > depth {
+                    beyond += 1;
+                    continue;
+                }
+                let node = read_node(project, dependent)?.unwrap_or_default();
+                files.push(Reached {
+                    file: dependent.clone(),
+                    depth: level,
+                    via: via.clone(),
+                    description: node.description.clone(),
+                    test: is_test_path(dependent),
+                });
+                next.push((dependent.clone(), node.dependents.clone()));
+                nodes.push((dependent.clone(), node));
+            }
+        }
+        frontier = next;
+    }
+    files.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)));
+    let tests = tests_of(&files, &nodes);
+    let concepts = concepts_of(project, &nodes);
+    let stack = posts_of(project, &nodes);
+    Ok(Impact {
+        source: source.to_string(),
+        depth,
+        files,
+        tests,
+        concepts,
+        stack,
+        beyond,
+    })
+}
+
+/// The design file of `source` reduced to the graph, `None` when there is none.
+fn read_node(project: &Project, source: &str) -> anyhow::Result<Option<Node>> {
+    let rel = design_path(source);
+    let text = match project.read_to_string(&rel) {
+        Ok(text) => text,
+        Err(err) if err.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {rel}")),
+    };
+    let design = DesignFile::parse(&rel, &text)?;
+    let paths = |heading: &str| -> Vec<String> {
+        design
+            .section(heading)
+            .map(|section| list_items(&section.body))
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|item| path_of_item(item))
+            .collect()
+    };
+    Ok(Some(Node {
+        description: design.frontmatter.description.trim().to_string(),
+        dependents: paths(sections::DEPENDENTS),
+        tests: paths(sections::TESTS),
+        links: wikilink::extract(&text),
+    }))
+}
+
+/// The path a list item names: `src/a.rs`, `` `src/a.rs` ``, `src/a.rs — why`, `[[x]]`-free.
+pub fn path_of_item(item: &str) -> Option<String> {
+    let first = item.split_whitespace().next()?;
+    let path = first.trim_matches(|c| matches!(c, '`' | '*' | '[' | ']' | '(' | ')' | ','));
+    let looks_like_path = !path.is_empty()
+        && !path.starts_with("http")
+        && (path.contains('/') || path.contains('.'))
+        && !path.contains("..");
+    looks_like_path.then(|| path.to_string())
+}
+
+/// Whether a project-relative path names a test file by the common conventions of most languages.
+pub fn is_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let in_test_dir = lower.split('/').rev().skip(1).any(|dir| {
+        matches!(
+            dir,
+            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"
+        )
+    });
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let stem = name.split('.').next().unwrap_or(name);
+    in_test_dir
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || stem == "conftest"
+}
+
+fn tests_of(files: &[Reached], nodes: &[(String, Node)]) -> Vec<String> {
+    let mut tests: Vec<String> = files
+        .iter()
+        .filter(|reached| reached.test)
+        .map(|reached| reached.file.clone())
+        .collect();
+    for (_, node) in nodes {
+        tests.extend(node.tests.iter().cloned());
+    }
+    tests.sort();
+    tests.dedup();
+    tests
+}
+
+fn concepts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedConcept> {
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let resolver = Resolver::new(&corpus);
+    let mut found: BTreeMap<String, LinkedConcept> = BTreeMap::new();
+    for (file, node) in nodes {
+        for link in &node.links {
+            let Wikilink::Concept(name) = link else {
+                continue;
+            };
+            let Some(concept) = resolver.concept(name) else {
+                continue;
+            };
+            let entry = found
+                .entry(concept.name.clone())
+                .or_insert_with(|| LinkedConcept {
+                    name: concept.name.clone(),
+                    title: concept.title.clone(),
+                    summary: concept.summary.clone(),
+                    files: Vec::new(),
+                });
+            if !entry.files.contains(file) {
+                entry.files.push(file.clone());
+            }
+        }
+    }
+    found.into_values().collect()
+}
+
+fn posts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedPost> {
+    let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
+    let designs: HashMap<String, &str> = nodes
+        .iter()
+        .map(|(file, _)| (design_path(file), file.as_str()))
+        .collect();
+    let linked_ids: HashMap<&str, Vec<&str>> =
+        nodes.iter().fold(HashMap::new(), |mut ids, (file, node)| {
+            for link in &node.links {
+                if let Wikilink::Stack(id) = link {
+                    ids.entry(id.as_str()).or_default().push(file.as_str());
+                }
+            }
+            ids
+        });
+    let mut posts = Vec::new();
+    for post in corpus.of_kind(DocKind::Stack) {
+        let mut files: Vec<String> = post
+            .files
+            .iter()
+            .filter(|file| designs.contains_key(&design_path(file)))
+            .cloned()
+            .collect();
+        for link in &post.links {
+            if let Some(file) = designs.get(&format!("{LIBRARY_DIR}/{link}")) {
+                files.push(file.to_string());
+            }
+        }
+        if let Some(linking) = linked_ids.get(post.name.as_str()) {
+            files.extend(linking.iter().map(|file| file.to_string()));
+        }
+        files.sort();
+        files.dedup();
+        if !files.is_empty() {
+            posts.push(LinkedPost {
+                id: post.name.clone(),
+                title: post.title.clone(),
+                status: post.status.clone(),
+                files,
+            });
+        }
+    }
+    posts
+}
+
+impl Impact {
+    /// The text `lexi impact` prints.
+    pub fn to_text(&self) -> String {
+        let direct = self.files.iter().filter(|f| f.depth == 1).count();
+        let mut out = format!("# Impact of {} (depth {})\n\n", self.source, self.depth);
+        if self.files.is_empty() {
+            out.push_str("Nothing in the library depends on it.\n");
+        } else {
+            out.push_str(&format!(
+                "{} directly, {} within {}; {}.\n",
+                plural(direct, "file depends on it", "files depend on it"),
+                self.files.len(),
+                plural(self.depth, "level", "levels"),
+                plural(self.tests.len(), "test", "tests"),
+            ));
+        }
+        for level in 1..=self.depth {
+            let at: Vec<&Reached> = self.files.iter().filter(|f| f.depth == level).collect();
+            if at.is_empty() {
+                continue;
+            }
+            out.push_str(&format!("\n## Depth {level} ({})\n\n", at.len()));
+            for reached in at {
+                out.push_str(&format!("- {}", reached.file));
+                if !reached.description.is_empty() {
+                    out.push_str(&format!(" — {}", shorten(&reached.description, 100)));
+                }
+                if level > 1 {
+                    out.push_str(&format!(" (via {})", reached.via));
+                }
+                out.push('\n');
+            }
+        }
+        if self.beyond > 0 {
+            out.push_str(&format!(
+                "\n… and {} more one level further (`--depth {}`).\n",
+                self.beyond,
+                self.depth + 1
+            ));
+        }
+        self.knowledge_text(&mut out);
+        out
+    }
+
+    fn knowledge_text(&self, out: &mut String) {
+        if !self.tests.is_empty() {
+            out.push_str(&format!("\n## Tests ({})\n\n", self.tests.len()));
+            for test in &self.tests {
+                out.push_str(&format!("- {test}\n"));
+            }
+        }
+        if !self.concepts.is_empty() {
+            out.push_str("\n## Concepts\n\n");
+            for concept in &self.concepts {
+                out.push_str(&format!(
+                    "- [[{}]] {} — linked from {}\n",
+                    concept.name,
+                    shorten(&concept.summary, 100),
+                    concept.files.join(", ")
+                ));
+            }
+        }
+        if !self.stack.is_empty() {
+            out.push_str("\n## Stack\n\n");
+            for post in &self.stack {
+                out.push_str(&format!(
+                    "- {} [{}] {} — about {}\n",
+                    post.id,
+                    post.status,
+                    post.title,
+                    post.files.join(", ")
+                ));
+            }
+        }
+    }
+}
+
+/// `1 file`, `2 files`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `text` cut to about `max` characters at a character boundary, with `…` when cut.
+pub fn shorten(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    if line.chars().count() <= max {
+        return line.to_string();
+    }
+    let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_follow_the_common_conventions() {
+        for test in [
+            "tests/test_app.py",
+            "src/foo_test.go",
+            "web/a.test.js",
+            "web/__tests__/a.js",
+            "test/app.router.js",
+            "tests/conftest.py",
+            "crate/tests/it.rs",
+        ] {
+            assert!(is_test_path(test), "{test}");
+        }
+        for code in [
+            "src/testing_utils.rs",
+            "src/attest.py",
+            "lib/router/index.js",
+        ] {
+            assert!(!is_test_path(code), "{code}");
+        }
+    }
+
+    #[test]
+    fn list_items_name_their_path() {
+        assert_eq!(path_of_item("src/a.rs").as_deref(), Some("src/a.rs"));
+        assert_eq!(
+            path_of_item("`src/a.rs` — why").as_deref(),
+            Some("src/a.rs")
+        );
+        assert_eq!(path_of_item("nothing here"), None);
+        assert_eq!(path_of_item("../up.rs"), None);
+    }
+
+    #[test]
+    fn descriptions_are_shortened_at_a_character_boundary() {
+        assert_eq!(shorten("short", 10), "short");
+        assert_eq!(shorten("ééééééééééé", 5), "éééé…");
+    }
+}
