@@ -394,6 +394,7 @@ fn linked_from_block(project: &Project, refers: &dyn Fn(&Doc) -> bool, builder: 
             designs: true,
             knowledge: false,
             design_bodies: false,
+            conventions: false,
         },
     );
     let linking: Vec<String> = designs

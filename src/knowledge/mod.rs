@@ -20,6 +20,7 @@ pub mod stack;
 pub mod stack_outdated;
 pub mod stack_view;
 pub mod status;
+pub mod terms;
 pub mod validate;
 pub mod why;
 

@@ -1,18 +1,29 @@
-//! Unified search over design files, concepts and Stack posts (seed §6, D-037, D-038).
+//! Unified search over design files, concepts, Stack posts and Local Conventions (seed §6, D-037,
+//! D-038).
 //!
-//! Ranking is lexical and explainable (the ai-kb peer's scheme, FACTS §2): every query word must match
-//! somewhere, and each word scores by the best field it matched — name or title 8, tag 4, description
-//! or summary 2, body 1. Recency only breaks ties. Each hit carries the reason it matched. Tags are one
-//! namespace across all three kinds, so `--tag auth` finds concepts, design files and posts alike.
+//! Ranking is lexical and explainable. Query and documents go through the same terms
+//! (`super::terms`: identifiers split, light stemming), so `routing` finds a file declaring
+//! `route` and `add_url_rule`, and `error handling` finds `handle_exception`. Any word may match
+//! (OR); each matched word scores by the best field it occurs in — path, name, title or alias 8,
+//! a symbol its Interface Contract declares 6, tag 4, description or summary 2, body 1 — times its
+//! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
+//! almost nothing), a term that only starts a longer word counting 60 %. Hits are ordered by how
+//! many of the query's informative words they match (a hit for both words beats a hit for one),
+//! then by score; recency only breaks the last ties. Each hit carries the reason it matched. Tags
+//! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
+//! conventions alike.
+
+use rayon::prelude::*;
 
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
+use super::terms::{frequency, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
 use crate::project::Project;
 
 /// What to search for. At least one of `text`, `tag`, `scope`, `status`, `concept` is expected.
 #[derive(Clone, Debug, Default)]
 pub struct Query {
-    /// Free text: every word must match.
+    /// Free text: any word may match; hits matching more words rank first.
     pub text: Option<String>,
     /// Exact tag (case-insensitive).
     pub tag: Option<String>,
@@ -44,33 +55,89 @@ pub struct Hit {
     pub tags: Vec<String>,
     /// Library-relative path of the document.
     pub path: String,
-    /// Why it matched: `title`, `tag: auth`, `description`, `body`, `scope`, …
+    /// Why it matched: `title`, `path`, `symbol: route`, `tag: auth`, `description`, `body`,
+    /// `scope`, …
     pub reason: String,
+    /// The ranking score ×10, rounded (0 without free text).
     pub score: u32,
+    /// How many of the query's words it matched.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub matched: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     #[serde(skip)]
     date: String,
+    #[serde(skip)]
+    informative: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// Run `query` over `corpus`; hits are grouped by kind (concepts, design files, Stack) and ranked
 /// within each group.
 pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
     let matcher = Matcher::new(corpus, query);
-    let mut hits: Vec<Hit> = corpus
+    let candidates: Vec<(&Doc, Vec<String>)> = corpus
         .docs
-        .iter()
-        .filter_map(|doc| matcher.hit(doc))
+        .par_iter()
+        .filter_map(|doc| Some((doc, matcher.filters(doc)?)))
+        .collect();
+    let matches: Vec<Vec<Option<FieldMatch>>> = candidates
+        .par_iter()
+        .map(|(doc, _)| {
+            matcher
+                .terms
+                .iter()
+                .map(|term| best_field(doc, term))
+                .collect()
+        })
+        .collect();
+    let weights = TermWeights::new(&matches, matcher.terms.len(), candidates.len());
+    let mut hits: Vec<Hit> = candidates
+        .into_iter()
+        .zip(matches)
+        .filter_map(|((doc, reasons), found)| matcher.hit(doc, reasons, &found, &weights))
         .collect();
     hits.sort_by(|a, b| {
         group(a.kind)
             .cmp(&group(b.kind))
+            .then_with(|| b.informative.cmp(&a.informative))
             .then_with(|| b.score.cmp(&a.score))
             .then_with(|| retired(a).cmp(&retired(b)))
             .then_with(|| b.date.cmp(&a.date))
             .then_with(|| a.name.cmp(&b.name))
     });
     hits
+}
+
+/// BM25's term-frequency saturation constant.
+const BM25_K: f64 = 1.2;
+
+/// Per query term: its idf over the candidates, and whether it is informative (matched by at most
+/// half of them; when every term is that common, all count).
+struct TermWeights {
+    idf: Vec<f64>,
+    informative: Vec<bool>,
+}
+
+impl TermWeights {
+    fn new(matches: &[Vec<Option<FieldMatch>>], terms: usize, docs: usize) -> TermWeights {
+        let n = docs.max(1) as f64;
+        let df: Vec<usize> = (0..terms)
+            .map(|t| matches.iter().filter(|m| m[t].is_some()).count())
+            .collect();
+        let idf = df
+            .iter()
+            .map(|&df| (1.0 + (n - df as f64 + 0.5) / (df as f64 + 0.5)).ln())
+            .collect();
+        let mut informative: Vec<bool> = df.iter().map(|&df| df as f64 <= n / 2.0).collect();
+        if !informative.contains(&true) {
+            informative = vec![true; terms];
+        }
+        TermWeights { idf, informative }
+    }
 }
 
 /// `lexi search`: `query` over the library, loading only the parts it needs. An empty query is
@@ -97,6 +164,7 @@ pub fn corpus_kinds(query: &Query) -> anyhow::Result<Kinds> {
         designs: kinds.is_empty() || kinds.contains(&DocKind::Design) || query.scope.is_some(),
         knowledge: true,
         design_bodies: has_text,
+        conventions: kinds.is_empty() || kinds.contains(&DocKind::Convention),
     })
 }
 
@@ -104,8 +172,8 @@ pub fn corpus_kinds(query: &Query) -> anyhow::Result<Kinds> {
 /// concepts linked from the scope's design files looked up.
 struct Matcher<'a> {
     query: &'a Query,
-    /// The free-text words, lower-cased; the phrase they make.
-    words: Vec<String>,
+    /// The free-text terms (`super::terms::query_terms`); the lower-cased phrase they came from.
+    terms: Vec<String>,
     phrase: String,
     tag: Option<String>,
     scope: Option<String>,
@@ -115,13 +183,13 @@ struct Matcher<'a> {
 
 impl<'a> Matcher<'a> {
     fn new(corpus: &'a Corpus, query: &'a Query) -> Matcher<'a> {
-        let words: Vec<String> = query
-            .text
-            .as_deref()
-            .unwrap_or("")
+        let text = query.text.as_deref().unwrap_or("");
+        let terms = query_terms(text);
+        let phrase = text
             .split_whitespace()
-            .map(str::to_lowercase)
-            .collect();
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase();
         let scope = query
             .scope
             .as_deref()
@@ -136,16 +204,16 @@ impl<'a> Matcher<'a> {
         };
         Matcher {
             query,
-            phrase: words.join(" "),
-            words,
+            phrase,
+            terms,
             tag: query.tag.as_deref().map(|t| t.trim().to_lowercase()),
             scope,
             linked_in_scope,
         }
     }
 
-    /// `doc` as a hit, when it passes every filter and every word matches.
-    fn hit(&self, doc: &Doc) -> Option<Hit> {
+    /// Why `doc` passes every filter (kind, status, tag, scope, concept); `None` when it fails one.
+    fn filters(&self, doc: &Doc) -> Option<Vec<String>> {
         let kind = doc.kind?;
         if !self.query.kinds.is_empty() && !self.query.kinds.contains(&kind) {
             return None;
@@ -155,8 +223,24 @@ impl<'a> Matcher<'a> {
                 return None;
             }
         }
-        let mut reasons = self.filter_reasons(doc, kind)?;
-        let score = self.text_score(doc, &mut reasons)?;
+        self.filter_reasons(doc, kind)
+    }
+
+    /// `doc` as a hit: it passed the filters (`reasons`), and matched at least one term when
+    /// there are terms.
+    fn hit(
+        &self,
+        doc: &Doc,
+        mut reasons: Vec<String>,
+        found: &[Option<FieldMatch>],
+        weights: &TermWeights,
+    ) -> Option<Hit> {
+        let kind = doc.kind?;
+        let (score, matched, informative) = if self.terms.is_empty() {
+            (0.0, 0, 0)
+        } else {
+            self.text_score(doc, found, weights, &mut reasons)?
+        };
         Some(Hit {
             kind,
             name: doc.name.clone(),
@@ -168,9 +252,11 @@ impl<'a> Matcher<'a> {
             tags: doc.tags.clone(),
             path: doc.path.clone(),
             reason: reasons.join(", "),
-            score,
+            score: (score * 10.0).round() as u32,
+            matched,
             error: doc.error.clone(),
             date: doc.date.clone(),
+            informative,
         })
     }
 
@@ -198,42 +284,84 @@ impl<'a> Matcher<'a> {
         Some(reasons)
     }
 
-    /// Design files under `scope`, posts about files under it, concepts linked from design files
-    /// under it or naming it.
+    /// Design files under `scope`, posts about files under it, conventions that apply there,
+    /// concepts linked from design files under it or naming it.
     fn in_scope(&self, doc: &Doc, kind: DocKind, scope: &str) -> bool {
         match kind {
             DocKind::Design => within(&doc.name, scope),
             DocKind::Stack => doc.files.iter().any(|file| within(file, scope)),
+            // Conventions of a directory under the scope, or of one the scope is under.
+            DocKind::Convention => {
+                let dir = doc.name.trim_end_matches('/').trim_start_matches("./");
+                within(dir, scope) || within(scope, dir)
+            }
             DocKind::Concept => {
                 self.linked_in_scope.iter().any(|link| {
                     link.eq_ignore_ascii_case(&doc.name)
                         || link.eq_ignore_ascii_case(&doc.title)
                         || doc.aliases.iter().any(|a| a.eq_ignore_ascii_case(link))
-                }) || doc.body.contains(&scope.to_lowercase())
+                }) || doc.terms.body.contains(&scope.to_lowercase())
             }
         }
     }
 
-    /// The score of the free-text words (each by the best field it matched, plus 4 when the title
-    /// holds the whole phrase), adding the fields to `reasons`; `None` when a word matches nowhere.
-    fn text_score(&self, doc: &Doc, reasons: &mut Vec<String>) -> Option<u32> {
-        let mut score = 0;
-        if self.words.is_empty() {
-            return Some(score);
-        }
-        let mut word_reasons = Vec::new();
-        for word in &self.words {
-            let (weight, field) = best_field(doc, word)?;
-            score += weight;
-            if !word_reasons.contains(&field) {
-                word_reasons.push(field);
+    /// The score of the matched terms (field weight × idf, 60 % for a prefix), plus the best
+    /// term's idf when the title holds the whole phrase; the number of terms and of informative
+    /// terms matched. The fields go to `reasons`. `None` when no term matched.
+    fn text_score(
+        &self,
+        doc: &Doc,
+        found: &[Option<FieldMatch>],
+        weights: &TermWeights,
+        reasons: &mut Vec<String>,
+    ) -> Option<(f64, usize, usize)> {
+        let mut score = 0.0;
+        let (mut matched, mut informative) = (0, 0);
+        let mut word_reasons: Vec<String> = Vec::new();
+        for (index, found) in found.iter().enumerate() {
+            let Some(found) = found else { continue };
+            matched += 1;
+            if weights.informative[index] {
+                informative += 1;
+            }
+            let factor = if found.occurs == Occurs::Exact {
+                1.0
+            } else {
+                0.6
+            };
+            // BM25's saturation of term frequency, for the one field that repeats terms.
+            let tf = match found.field {
+                Field::Symbol => frequency(&doc.terms.symbols, &self.terms[index]).max(1) as f64,
+                _ => 1.0,
+            };
+            let saturated = tf * (BM25_K + 1.0) / (tf + BM25_K);
+            score += f64::from(found.weight) * factor * saturated * weights.idf[index];
+            let reason = found.reason(doc, &self.terms[index]);
+            if !word_reasons.contains(&reason) {
+                word_reasons.push(reason);
             }
         }
-        if self.words.len() > 1 && doc.title.to_lowercase().contains(&self.phrase) {
-            score += 4;
+        if matched == 0 {
+            return None;
+        }
+        if self.terms.len() > 1 && matched == self.terms.len() {
+            let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
+            if doc.title.to_lowercase().contains(&self.phrase) {
+                score += 4.0 * best_idf;
+            }
+            // Every word in one symbol (`error handling` → `register_error_handler`).
+            if let Some(symbol) = doc.symbols.iter().find(|symbol| {
+                let terms = term_string([symbol.as_str()]);
+                self.terms.iter().all(|term| occurs(&terms, term).is_some())
+            }) {
+                score += 6.0 * best_idf;
+                let reason = format!("symbol: {symbol}");
+                word_reasons.retain(|existing| *existing != reason);
+                word_reasons.insert(0, reason);
+            }
         }
         reasons.extend(word_reasons);
-        Some(score)
+        Some((score, matched, informative))
     }
 }
 
@@ -256,46 +384,87 @@ fn group(kind: DocKind) -> u8 {
     match kind {
         DocKind::Concept => 0,
         DocKind::Design => 1,
-        DocKind::Stack => 2,
+        DocKind::Convention => 2,
+        DocKind::Stack => 3,
     }
 }
 
-/// The highest-weighted field `word` (lower-case) occurs in, or `None`.
-fn best_field(doc: &Doc, word: &str) -> Option<(u32, String)> {
-    if contains_lc(&doc.title, word)
-        || contains_lc(&doc.name, word)
-        || doc.aliases.iter().any(|alias| contains_lc(alias, word))
-    {
-        let field = match doc.kind {
-            Some(DocKind::Design) => "path",
-            _ => "title",
-        };
-        return Some((8, field.to_string()));
+/// Where a term matched: the field's weight and label, and how.
+#[derive(Clone, Copy, Debug)]
+struct FieldMatch {
+    weight: u32,
+    field: Field,
+    occurs: Occurs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Field {
+    Name,
+    Symbol,
+    Tag,
+    Summary,
+    Body,
+}
+
+impl FieldMatch {
+    /// The reason shown: `path`/`title`, `symbol: route`, `tag: auth`, `description`/`summary`,
+    /// `body`.
+    fn reason(&self, doc: &Doc, term: &str) -> String {
+        let design = matches!(doc.kind, Some(DocKind::Design));
+        match self.field {
+            Field::Name if design => "path".to_string(),
+            Field::Name => "title".to_string(),
+            Field::Symbol => {
+                let symbol = doc
+                    .symbols
+                    .iter()
+                    .find(|symbol| occurs(&term_string([symbol.as_str()]), term).is_some());
+                symbol.map_or("symbol".to_string(), |s| format!("symbol: {s}"))
+            }
+            Field::Tag => {
+                let tag = doc
+                    .tags
+                    .iter()
+                    .find(|tag| occurs(&term_string([tag.as_str()]), term).is_some());
+                tag.map_or("tag".to_string(), |t| format!("tag: {t}"))
+            }
+            Field::Summary if design => "description".to_string(),
+            Field::Summary if doc.kind == Some(DocKind::Convention) => "convention".to_string(),
+            Field::Summary => "summary".to_string(),
+            Field::Body => "body".to_string(),
+        }
     }
-    if let Some(tag) = doc.tags.iter().find(|tag| tag.contains(word)) {
-        return Some((4, format!("tag: {tag}")));
+}
+
+/// The highest-weighted field `term` occurs in, or `None`. A document that could not be parsed
+/// is matched by its path only.
+fn best_field(doc: &Doc, term: &str) -> Option<FieldMatch> {
+    let terms = &doc.terms;
+    let fields = [
+        (8, Field::Name, terms.name.as_str()),
+        (6, Field::Symbol, terms.symbols.as_str()),
+        (4, Field::Tag, terms.tags.as_str()),
+        (2, Field::Summary, terms.summary.as_str()),
+        (1, Field::Body, terms.body.as_str()),
+    ];
+    for (weight, field, text) in fields {
+        if let Some(how) = occurs(text, term) {
+            return Some(FieldMatch {
+                weight,
+                field,
+                occurs: how,
+            });
+        }
     }
-    if contains_lc(&doc.summary, word) {
-        let field = match doc.kind {
-            Some(DocKind::Design) => "description",
-            _ => "summary",
-        };
-        return Some((2, field.to_string()));
-    }
-    if doc.body.contains(word) {
-        return Some((1, "body".to_string()));
+    // Cached records without terms (an unreadable file): the path or name, as words.
+    if terms.name.is_empty() && occurs(&term_string([doc.name.as_str()]), term).is_some() {
+        return Some(FieldMatch {
+            weight: 8,
+            field: Field::Name,
+            occurs: Occurs::Exact,
+        });
     }
     None
-}
-
-fn contains_lc(text: &str, word: &str) -> bool {
-    if text.is_ascii() && word.is_ascii() {
-        return text
-            .as_bytes()
-            .windows(word.len())
-            .any(|window| window.eq_ignore_ascii_case(word.as_bytes()));
-    }
-    text.to_lowercase().contains(word)
 }
 
 /// Whether project-relative `path` is `scope` or inside it.
@@ -319,6 +488,7 @@ pub fn render(hits: &[Hit]) -> String {
             out.push_str(match hit.kind {
                 DocKind::Concept => "── Concepts ──\n",
                 DocKind::Design => "── Design Files ──\n",
+                DocKind::Convention => "── Conventions ──\n",
                 DocKind::Stack => "── Stack ──\n",
             });
         }

@@ -1,5 +1,6 @@
 //! `lexi search [query] [--tag t] [--scope path] [--type kind]`: one search over design files,
-//! concepts and Stack posts, grouped by kind and ranked lexically, each hit with why it matched.
+//! concepts, Stack posts and Local Conventions, grouped by kind and ranked lexically, each hit with
+//! why it matched.
 
 use std::path::PathBuf;
 
@@ -9,11 +10,13 @@ use crate::knowledge::corpus::DocKind;
 use crate::knowledge::search::{render, search_library, Query};
 use crate::project::{paths, Project};
 
-/// Search the whole library: design files, concepts and Stack posts.
+/// Search the whole library: design files, concepts, Stack posts and Local Conventions.
 ///
-/// Every word of the query must match. Hits rank by where they matched — name or title, then tags,
-/// then description or summary, then body — and recency breaks ties. Tags are shared by all three
-/// kinds, so `--tag auth` finds concepts, design files and posts alike.
+/// Words are split and stemmed like identifiers (`routing` finds `route` and `add_url_rule`,
+/// `error handling` finds `handle_exception`). Any word may match; hits matching more of the
+/// words come first, then by where they matched — path or title, a declared symbol, a tag, the
+/// description, the body — weighted by how rare the word is; recency breaks the last ties. Tags
+/// are shared by every kind, so `--tag auth` finds concepts, design files and posts alike.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  lexi search token refresh\n  lexi search --tag auth\n  lexi search retry --scope src/net --type stack"
@@ -39,6 +42,8 @@ pub enum KindArg {
     Concept,
     Design,
     Stack,
+    /// A directory's Local Conventions.
+    Convention,
 }
 
 impl From<KindArg> for DocKind {
@@ -47,6 +52,7 @@ impl From<KindArg> for DocKind {
             KindArg::Concept => DocKind::Concept,
             KindArg::Design => DocKind::Design,
             KindArg::Stack => DocKind::Stack,
+            KindArg::Convention => DocKind::Convention,
         }
     }
 }

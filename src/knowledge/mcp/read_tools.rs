@@ -230,7 +230,7 @@ pub struct Search;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Words to look for; every word must match.
+    /// Words to look for (identifiers are split and words stemmed); hits matching more of them rank first.
     #[serde(default)]
     query: Option<String>,
     /// Only documents with this tag (tags are shared by concepts, design files and posts).

@@ -56,4 +56,5 @@ pub enum DocKindName {
     Concept,
     Design,
     Stack,
+    Convention,
 }

@@ -251,6 +251,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         designs: true,
         knowledge: true,
         design_bodies: false,
+        conventions: false,
     };
     let corpus = Corpus::from_listing(project, &listing, kinds);
     let resolver = Resolver::new(&corpus);

@@ -13,13 +13,14 @@
 //! Files modified within the last two seconds are stored with a zero mtime so that an edit landing in
 //! the same timestamp tick as the load is never missed (git's "racy clean" problem).
 
-use std::collections::HashMap;
+mod cache;
+
 use std::path::Path;
-use std::time::SystemTime;
 
 use rayon::prelude::*;
 
-use crate::atomic;
+use super::terms::{symbols, term_string};
+use crate::library::aindex::AIndex;
 use crate::library::concept::{first_paragraph, Concept, CONCEPTS_DIR};
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
@@ -27,16 +28,10 @@ use crate::library::stack::{id_from_file_name, Post, STACK_DIR};
 use crate::library::{footer, wikilink};
 use crate::project::mirror::resolve_source;
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
-use crate::tsv::{push_escaped, unescape};
 use crate::workspace::cache::Stat;
 use crate::workspace::library::{walk, Entry, Kind, Listing, Part};
 
-const FORMAT_HEADER: &str = "lexibrarian-corpus 1";
-const LIST_SEPARATOR: char = '\u{1f}';
-/// Files younger than this are cached with a zero mtime (racy-clean protection).
-const RACY_WINDOW_NS: i128 = 2_000_000_000;
-
-/// The three kinds of library document.
+/// The kinds of library document search knows.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -45,6 +40,8 @@ pub enum DocKind {
     Concept,
     Design,
     Stack,
+    /// The Local Conventions of one directory's `.aindex`.
+    Convention,
 }
 
 impl DocKind {
@@ -53,6 +50,7 @@ impl DocKind {
             DocKind::Concept => "c",
             DocKind::Design => "d",
             DocKind::Stack => "s",
+            DocKind::Convention => "v",
         }
     }
 
@@ -61,6 +59,7 @@ impl DocKind {
             "c" => DocKind::Concept,
             "d" => DocKind::Design,
             "s" => DocKind::Stack,
+            "v" => DocKind::Convention,
             _ => return None,
         })
     }
@@ -70,6 +69,7 @@ impl DocKind {
             DocKind::Concept => "concept",
             DocKind::Design => "design",
             DocKind::Stack => "stack",
+            DocKind::Convention => "convention",
         }
     }
 }
@@ -102,16 +102,57 @@ pub struct Doc {
     pub links: Vec<String>,
     /// Design: its source. Stack: `refs.files`.
     pub files: Vec<String>,
+    /// Design: the names its Interface Contract declares.
+    pub symbols: Vec<String>,
     /// Stack: `refs.concepts`.
     pub concepts: Vec<String>,
     /// Stack: `created`. Others: the file's mtime as RFC 3339, for recency.
     pub date: String,
-    /// Lower-cased text of the whole document (without frontmatter and footer), for body matches.
-    pub body: String,
+    /// The search terms of each field (loaded for free-text queries only).
+    pub terms: Terms,
     /// Set when the file could not be parsed: `path:line: message`. Such a document is listed with
     /// the error and matched only by its path.
     pub error: Option<String>,
     stat: Option<Stat>,
+}
+
+/// The search terms of a document's fields, each a term string (`super::terms`): ` a b c `.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Terms {
+    /// Design: its path. Concept: name, title and aliases. Stack: id and title. Convention: the
+    /// directory.
+    pub name: String,
+    pub symbols: String,
+    pub tags: String,
+    /// Description, summary or the conventions' rules.
+    pub summary: String,
+    /// The whole document (without frontmatter and footer).
+    pub body: String,
+}
+
+impl Terms {
+    fn new(name: &[&str], symbols: &[String], tags: &[String], summary: &str, body: &str) -> Terms {
+        Terms {
+            name: term_string(name.iter().copied()),
+            // One run of terms per symbol (not deduplicated across symbols): how many symbols
+            // hold a term is its frequency.
+            symbols: symbols.iter().fold(String::from(" "), |mut out, symbol| {
+                out.push_str(term_string([symbol.as_str()]).trim_start());
+                out
+            }),
+            tags: term_string(tags.iter().map(String::as_str)),
+            summary: term_string([summary]),
+            body: term_string([body]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.name.len()
+            + self.symbols.len()
+            + self.tags.len()
+            + self.summary.len()
+            + self.body.len()
+    }
 }
 
 /// Which parts of the corpus to load.
@@ -122,6 +163,8 @@ pub struct Kinds {
     /// Load design files' body words too (needed for free-text queries only; they are most of the
     /// cache's volume, so tag and scope queries skip them).
     pub design_bodies: bool,
+    /// The Local Conventions of every `.aindex` (search only).
+    pub conventions: bool,
 }
 
 impl Kinds {
@@ -129,11 +172,13 @@ impl Kinds {
         designs: true,
         knowledge: true,
         design_bodies: true,
+        conventions: true,
     };
     pub const KNOWLEDGE: Kinds = Kinds {
         designs: false,
         knowledge: true,
         design_bodies: false,
+        conventions: false,
     };
 }
 
@@ -152,17 +197,16 @@ impl Corpus {
         } else {
             Vec::new()
         };
-        let designs = if kinds.designs {
-            let mirror = walk(&library, Part::MIRROR).files;
-            mirror
-                .into_iter()
-                .filter(is_design)
-                .map(path_and_stat)
-                .collect()
+        let mirror = if kinds.designs || kinds.conventions {
+            walk(&library, Part::MIRROR).files
         } else {
             Vec::new()
         };
-        Corpus::refreshed(&library, knowledge, designs, kinds)
+        let (designs, indexes): (Vec<Entry>, Vec<Entry>) =
+            mirror.into_iter().filter(is_index).partition(is_design);
+        let designs = designs.into_iter().map(path_and_stat).collect();
+        let indexes = indexes.into_iter().map(path_and_stat).collect();
+        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds)
     }
 
     /// [`Corpus::load`] from a listing of the whole library (`Part::ALL`) the caller already made.
@@ -173,16 +217,15 @@ impl Corpus {
         };
         let knowledge = listed(kinds.knowledge, is_knowledge);
         let designs = listed(kinds.designs, is_design);
-        Corpus::refreshed(&project.library_dir(), knowledge, designs, kinds)
+        let indexes = listed(kinds.conventions, |entry| {
+            is_index(entry) && !is_design(entry)
+        });
+        Corpus::refreshed(&project.library_dir(), [knowledge, designs, indexes], kinds)
     }
 
     /// The documents of the listed files, from the cache where it is current.
-    fn refreshed(
-        library: &Path,
-        knowledge: Vec<(String, Stat)>,
-        designs: Vec<(String, Stat)>,
-        kinds: Kinds,
-    ) -> Corpus {
+    fn refreshed(library: &Path, files: [Vec<(String, Stat)>; 3], kinds: Kinds) -> Corpus {
+        let [knowledge, designs, indexes] = files;
         let cache_dir = library.join(CACHE_DIR);
         let mut docs = Vec::new();
         if kinds.knowledge {
@@ -192,6 +235,16 @@ impl Corpus {
         if kinds.designs {
             let cache = cache_dir.join("corpus-designs");
             docs.extend(refresh(library, &cache, designs, kinds.design_bodies));
+        }
+        if kinds.conventions {
+            let cache = cache_dir.join("corpus-conventions");
+            let conventions = refresh(library, &cache, indexes, true);
+            // An index without conventions is cached (so it is not read again) but is no document.
+            docs.extend(
+                conventions
+                    .into_iter()
+                    .filter(|doc| !doc.summary.is_empty()),
+            );
         }
         Corpus { docs }
     }
@@ -214,7 +267,7 @@ fn refresh(
     files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let bodies_path = cache_path.with_extension("bodies");
     // Both lists are sorted by path: a merge join moves each cached record once.
-    let mut cached = read_cache(cache_path).into_iter().peekable();
+    let mut cached = cache::read_cache(cache_path).into_iter().peekable();
     let mut changed = false;
     let mut stale = Vec::new();
     let mut docs = Vec::with_capacity(files.len());
@@ -230,7 +283,7 @@ fn refresh(
     changed |= cached.next().is_some();
     let rewrite = changed || !stale.is_empty();
     if bodies || rewrite {
-        let mut cached_bodies = read_bodies(&bodies_path);
+        let mut cached_bodies = cache::read_bodies(&bodies_path);
         if cached_bodies.len() < docs.len() {
             // Bodies missing for cached documents: re-read those files too.
             let (keep, reread): (Vec<Doc>, Vec<Doc>) = docs
@@ -244,8 +297,8 @@ fn refresh(
             docs = keep;
         }
         for doc in &mut docs {
-            if let Some(body) = cached_bodies.remove(&doc.path) {
-                doc.body = body;
+            if let Some(terms) = cached_bodies.remove(&doc.path) {
+                doc.terms = terms;
             }
         }
     }
@@ -260,7 +313,7 @@ fn refresh(
         docs.sort_by(|a, b| a.path.cmp(&b.path));
     }
     if changed {
-        write_cache(cache_path, &bodies_path, &docs);
+        cache::write_cache(cache_path, &bodies_path, &docs);
     }
     docs
 }
@@ -289,6 +342,11 @@ fn knowledge_files(library: &Path) -> Vec<(String, Stat)> {
 /// A concept or a Stack post.
 fn is_knowledge(entry: &Entry) -> bool {
     matches!(entry.kind, Kind::Concept | Kind::StackPost)
+}
+
+/// A design file or a directory's `.aindex`: what the mirror walk keeps.
+fn is_index(entry: &Entry) -> bool {
+    is_design(entry) || matches!(entry.kind, Kind::Index { .. })
 }
 
 /// A design file. Like the sources they document, design files are never hidden: nothing under a
@@ -328,6 +386,11 @@ fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
                 err.to_string(),
             ),
         }
+    } else if let Some(dir) = index_dir(&path) {
+        match AIndex::parse(&shown, dir, &text) {
+            Ok(index) => convention_doc(&index),
+            Err(err) => broken_named(dir.to_string(), err.to_string()),
+        }
     } else {
         let source = resolve_source(root, &shown).unwrap_or_else(|| path.clone());
         match DesignFile::parse(&shown, &text) {
@@ -342,12 +405,61 @@ fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
         DocKind::Concept
     } else if path.starts_with("stack/") {
         DocKind::Stack
+    } else if index_dir(&path).is_some() {
+        DocKind::Convention
     } else {
         DocKind::Design
     });
     doc.path = path;
     doc.stat = Some(stat);
     doc
+}
+
+/// The directory of a library-relative `.aindex` path (`src/a/.aindex` → `src/a`, `.aindex` → ``).
+fn index_dir(path: &str) -> Option<&str> {
+    let dir = path.strip_suffix(".aindex")?;
+    if dir.is_empty() {
+        return Some("");
+    }
+    dir.strip_suffix('/')
+}
+
+/// A directory's Local Conventions as one document: its rules are the summary (empty when it has
+/// none, and then it is no search hit), their tags its tags, their concepts its links.
+fn convention_doc(index: &AIndex) -> Doc {
+    let dir = index.directory.as_str();
+    let conventions: Vec<_> = list_items(index.local_conventions_raw())
+        .iter()
+        .map(|item| super::conventions::Convention::parse(dir, item))
+        .collect();
+    let rules: Vec<&str> = conventions.iter().map(|c| c.text.as_str()).collect();
+    let summary = rules.join(" · ");
+    let mut tags: Vec<String> = conventions.iter().flat_map(|c| c.tags.clone()).collect();
+    tags.sort();
+    tags.dedup();
+    let shown = if dir.is_empty() {
+        "./".to_string()
+    } else {
+        format!("{dir}/")
+    };
+    Doc {
+        terms: Terms::new(
+            &[&shown],
+            &[],
+            &tags,
+            &summary,
+            index.local_conventions_raw(),
+        ),
+        name: shown.clone(),
+        title: shown,
+        tags,
+        links: conventions
+            .iter()
+            .flat_map(|c| c.concepts.clone())
+            .collect(),
+        summary,
+        ..Doc::default()
+    }
 }
 
 fn broken(path: String, stat: Stat, error: String) -> Doc {
@@ -373,32 +485,41 @@ fn broken_named(name: String, error: String) -> Doc {
 
 fn concept_doc(concept: &Concept, text: &str) -> Doc {
     let (content, _) = footer::split(text);
+    let aliases: Vec<String> = concept
+        .meta
+        .aliases
+        .iter()
+        .map(|a| a.trim().to_string())
+        .collect();
+    let mut names = vec![concept.name.as_str(), concept.title()];
+    names.extend(aliases.iter().map(String::as_str));
+    let tags = concept.tags();
+    let summary = concept.summary();
     Doc {
+        terms: Terms::new(&names, &[], &tags, &summary, body_of(content)),
         name: concept.name.clone(),
         title: concept.title().to_string(),
-        aliases: concept
-            .meta
-            .aliases
-            .iter()
-            .map(|a| a.trim().to_string())
-            .collect(),
-        tags: concept.tags(),
-        summary: concept.summary(),
+        aliases,
+        tags,
+        summary,
         status: concept.status().as_str().to_string(),
         pointer: concept.meta.superseded_by.clone().unwrap_or_default(),
         links: link_targets(content),
-        body: body_text(content),
         ..Doc::default()
     }
 }
 
 fn stack_doc(post: &Post) -> Doc {
     let problem = post.read_body().problem;
+    let summary = first_paragraph(&problem);
+    let tags = post.tags();
+    let names = [post.meta.id.as_str(), post.meta.title.as_str()];
     Doc {
+        terms: Terms::new(&names, &[], &tags, &summary, &post.body),
         name: post.meta.id.clone(),
         title: post.meta.title.trim().to_string(),
-        tags: post.tags(),
-        summary: first_paragraph(&problem),
+        tags,
+        summary,
         status: post.meta.status.as_str().to_string(),
         votes: post.meta.votes,
         accepted: post.meta.accepted_answer,
@@ -407,7 +528,6 @@ fn stack_doc(post: &Post) -> Doc {
         files: post.meta.refs.files.clone(),
         concepts: post.meta.refs.concepts.clone(),
         date: post.meta.created.clone(),
-        body: post.body.to_lowercase(),
         ..Doc::default()
     }
 }
@@ -427,46 +547,54 @@ fn design_doc(source: String, design: &DesignFile, text: &str) -> Doc {
         .filter(|tag| !tag.is_empty())
         .collect();
     tags.dedup();
+    let symbols = design
+        .section(sections::INTERFACE_CONTRACT)
+        .map(|section| symbols(&section.body))
+        .unwrap_or_default();
+    let summary = design.frontmatter.description.trim().to_string();
+    let body = searchable_design_text(design);
     Doc {
+        terms: Terms::new(&[&source], &symbols, &tags, &summary, &body),
         title: source.clone(),
         files: vec![source.clone()],
         name: source,
         tags,
-        summary: design.frontmatter.description.trim().to_string(),
+        symbols,
+        summary,
         links: link_targets(content),
-        body: body_words(&body_text(content)),
         ..Doc::default()
     }
 }
 
-/// The text after the frontmatter, lower-cased.
-fn body_text(content: &str) -> String {
+/// The text after the frontmatter.
+fn body_of(content: &str) -> &str {
     crate::library::frontmatter::split("", content)
         .map(|split| split.body)
         .unwrap_or(content)
-        .to_lowercase()
 }
 
-/// The distinct words of a (lower-cased) body, space-separated, in first-seen order. Words keep
-/// `_ / . - :` so identifiers and paths stay whole; a query word matches inside a word (`f12` finds
-/// `f123_4`). Design bodies are mostly interface skeletons full of repeated tokens, so this is a
-/// fraction of the text.
-fn body_words(text: &str) -> String {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = String::new();
-    for word in text
-        .split(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '/' | '.' | '-' | ':')))
-        .map(|word| word.trim_matches(|c: char| matches!(c, '.' | ':' | '-')))
-        .filter(|word| !word.is_empty())
-    {
-        if seen.insert(word) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
+/// A design file's own words: its preamble and sections, without the lists of other files'
+/// paths (Dependencies, Dependents, Tests), which say nothing about what the file itself does.
+fn searchable_design_text(design: &DesignFile) -> String {
+    let mut text = design.body.preamble.clone();
+    for section in &design.body.sections {
+        let heading = section.heading.as_str();
+        if [
+            sections::DEPENDENCIES,
+            sections::DEPENDENTS,
+            sections::TESTS,
+        ]
+        .iter()
+        .any(|skip| heading.eq_ignore_ascii_case(skip))
+        {
+            continue;
         }
+        text.push('\n');
+        text.push_str(heading);
+        text.push('\n');
+        text.push_str(&section.body);
     }
-    out
+    text
 }
 
 fn link_targets(text: &str) -> Vec<String> {
@@ -478,163 +606,4 @@ fn link_targets(text: &str) -> Vec<String> {
         }
     }
     targets
-}
-
-// --- the cache file -------------------------------------------------------------------------------
-
-/// The cached records, sorted by path (empty when the cache is missing, foreign or damaged).
-fn read_cache(path: &Path) -> Vec<Doc> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
-    };
-    let mut lines = text.lines();
-    if lines.next() != Some(FORMAT_HEADER) {
-        return Vec::new();
-    }
-    let lines: Vec<&str> = lines.collect();
-    // A damaged cache is dropped whole: cheaper to rebuild than to reason about.
-    let Some(docs) = lines
-        .par_iter()
-        .map(|line| parse_record(line))
-        .collect::<Option<Vec<Doc>>>()
-    else {
-        return Vec::new();
-    };
-    if !docs.is_sorted_by(|a, b| a.path < b.path) {
-        return Vec::new();
-    }
-    docs
-}
-
-fn parse_record(line: &str) -> Option<Doc> {
-    let fields: Vec<&str> = line.split('\t').collect();
-    if fields.len() != 18 {
-        return None;
-    }
-    let list = |field: &str| -> Vec<String> {
-        if field.is_empty() {
-            Vec::new()
-        } else {
-            field.split(LIST_SEPARATOR).map(unescape).collect()
-        }
-    };
-    Some(Doc {
-        kind: Some(DocKind::from_code(fields[0])?),
-        path: unescape(fields[1]),
-        stat: Some(Stat {
-            size: fields[2].parse().ok()?,
-            mtime_ns: fields[3].parse().ok()?,
-        }),
-        name: unescape(fields[4]),
-        title: unescape(fields[5]),
-        aliases: list(fields[6]),
-        tags: list(fields[7]),
-        summary: unescape(fields[8]),
-        status: unescape(fields[9]),
-        votes: fields[10].parse().ok()?,
-        accepted: match fields[11] {
-            "" => None,
-            n => Some(n.parse().ok()?),
-        },
-        pointer: unescape(fields[12]),
-        links: list(fields[13]),
-        files: list(fields[14]),
-        concepts: list(fields[15]),
-        date: unescape(fields[16]),
-        error: (!fields[17].is_empty()).then(|| unescape(fields[17])),
-        body: String::new(),
-    })
-}
-
-/// The companion bodies file: `path<TAB>body` per line.
-fn read_bodies(path: &Path) -> HashMap<String, String> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return HashMap::new();
-    };
-    let mut lines = text.lines();
-    if lines.next() != Some(FORMAT_HEADER) {
-        return HashMap::new();
-    }
-    lines
-        .filter_map(|line| line.split_once('\t'))
-        .map(|(path, body)| (unescape(path), unescape(body)))
-        .collect()
-}
-
-fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc]) {
-    let now_ns = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as i128);
-    let mut out = String::with_capacity(docs.len() * 200);
-    out.push_str(FORMAT_HEADER);
-    out.push('\n');
-    let mut bodies = String::with_capacity(docs.iter().map(|d| d.body.len() + 50).sum());
-    bodies.push_str(FORMAT_HEADER);
-    bodies.push('\n');
-    for doc in docs {
-        let Some(kind) = doc.kind else { continue };
-        let stat = doc.stat.unwrap_or(Stat {
-            size: 0,
-            mtime_ns: 0,
-        });
-        let mtime_ns = if now_ns - stat.mtime_ns < RACY_WINDOW_NS {
-            0
-        } else {
-            stat.mtime_ns
-        };
-        let list = |out: &mut String, items: &[String]| {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(LIST_SEPARATOR);
-                }
-                push_escaped(out, item);
-            }
-        };
-        out.push_str(kind.code());
-        out.push('\t');
-        push_escaped(&mut out, &doc.path);
-        out.push_str(&format!("\t{}\t{mtime_ns}\t", stat.size));
-        push_escaped(&mut out, &doc.name);
-        out.push('\t');
-        push_escaped(&mut out, &doc.title);
-        out.push('\t');
-        list(&mut out, &doc.aliases);
-        out.push('\t');
-        list(&mut out, &doc.tags);
-        out.push('\t');
-        push_escaped(&mut out, &doc.summary);
-        out.push('\t');
-        push_escaped(&mut out, &doc.status);
-        out.push_str(&format!("\t{}\t", doc.votes));
-        if let Some(accepted) = doc.accepted {
-            out.push_str(&accepted.to_string());
-        }
-        out.push('\t');
-        push_escaped(&mut out, &doc.pointer);
-        out.push('\t');
-        list(&mut out, &doc.links);
-        out.push('\t');
-        list(&mut out, &doc.files);
-        out.push('\t');
-        list(&mut out, &doc.concepts);
-        out.push('\t');
-        push_escaped(&mut out, &doc.date);
-        out.push('\t');
-        if let Some(error) = &doc.error {
-            push_escaped(&mut out, error);
-        }
-        out.push('\n');
-        push_escaped(&mut bodies, &doc.path);
-        bodies.push('\t');
-        push_escaped(&mut bodies, &doc.body);
-        bodies.push('\n');
-    }
-    // A cache that cannot be written is not an error: the next load reads the files again.
-    if let Some(dir) = path.parent() {
-        if std::fs::create_dir_all(dir).is_ok() {
-            // Bodies first: a reader that sees the new records finds their bodies.
-            let _ = atomic::write(bodies_path, bodies.as_bytes());
-            let _ = atomic::write(path, out.as_bytes());
-        }
-    }
 }
