@@ -2,7 +2,10 @@
 //! §9, "minimal round-trips"), trimmed to a token budget.
 //!
 //! The bundle is built from blocks, each with a priority. Blocks are admitted in priority order while
-//! they fit the budget; what does not fit is listed as left out (with its size), never cut mid-way. The
+//! they fit the budget; what does not fit is listed as left out (with its size). An Interface
+//! Contract that does not fit whole is trimmed instead (`super::trim`): what is left of the budget
+//! keeps its public items first, and the items left out are counted. A Dependents or Dependencies
+//! list of more than 20 files is summarised by directory, pointing at `lexi impact`. The
 //! admitted blocks are then printed in reading order. Token counts are estimated as characters / 4, the
 //! same estimate START_HERE.md uses: fast enough for the < 50 ms target and close for English and code.
 //!
@@ -18,9 +21,11 @@ use super::concepts::Resolver;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::lookup::{lookup, Lookup};
 use super::stack;
+use super::trim::{summarize_paths, trim_contract};
 use crate::library::concept::Concept;
 use crate::library::design_file::sections;
 use crate::library::iwh::Iwh;
+use crate::library::markdown::list_items;
 use crate::library::stack::Post;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::{design_path, iwh_path};
@@ -30,6 +35,8 @@ use crate::tokens::estimate as estimate_tokens;
 
 /// The default budget in tokens.
 pub const DEFAULT_BUDGET: usize = 2000;
+/// A trimmed block smaller than this is not worth showing.
+const MIN_TRIMMED: usize = 40;
 
 /// What the target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -53,14 +60,21 @@ pub struct Block {
     priority: u32,
     #[serde(skip)]
     order: usize,
+    /// An Interface Contract: when it does not fit whole, its most important items are kept.
+    #[serde(skip)]
+    trim_for: Option<String>,
 }
 
-/// A block that did not fit.
+/// A block that did not fit, or the part of a trimmed block that did not.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Omitted {
     pub kind: String,
     pub title: String,
     pub tokens: usize,
+    /// For a trimmed Interface Contract: the items (and members) left out; the block itself is in
+    /// `blocks`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trimmed: Option<String>,
 }
 
 /// The bundle.
@@ -95,10 +109,16 @@ impl Bundle {
         if !self.omitted.is_empty() {
             out.push_str("\n## Left out (over the budget)\n\n");
             for omitted in &self.omitted {
-                out.push_str(&format!(
-                    "- {} ({}, ~{} tokens)\n",
-                    omitted.title, omitted.kind, omitted.tokens
-                ));
+                match &omitted.trimmed {
+                    Some(what) => out.push_str(&format!(
+                        "- {}: {what} (~{} tokens; shown in part above)\n",
+                        omitted.title, omitted.tokens
+                    )),
+                    None => out.push_str(&format!(
+                        "- {} ({}, ~{} tokens)\n",
+                        omitted.title, omitted.kind, omitted.tokens
+                    )),
+                }
             }
             out.push_str("\nRaise the budget (--budget) to include them.\n");
         }
@@ -161,7 +181,15 @@ impl Builder {
             tokens,
             priority,
             order,
+            trim_for: None,
         });
+    }
+
+    /// Mark the last block added as an Interface Contract of `source` that may be trimmed.
+    fn trimmable(&mut self, source: &str) {
+        if let Some(block) = self.blocks.last_mut() {
+            block.trim_for = Some(source.to_string());
+        }
     }
 
     fn finish(self, target: String, kind: TargetKind, budget: usize) -> Bundle {
@@ -170,16 +198,56 @@ impl Builder {
         let mut used = 0;
         let mut kept = Vec::new();
         let mut omitted = Vec::new();
+        let mut deferred = Vec::new();
         for block in by_priority {
             if used + block.tokens <= budget {
                 used += block.tokens;
                 kept.push(block);
+            } else if block.trim_for.is_some() {
+                deferred.push(block);
             } else {
                 omitted.push(Omitted {
                     kind: block.kind,
                     title: block.title,
                     tokens: block.tokens,
+                    trimmed: None,
                 });
+            }
+        }
+        // What is left of the budget goes to the trimmable blocks, most important first.
+        for mut block in deferred {
+            let room = budget.saturating_sub(used);
+            let source = block.trim_for.clone().unwrap_or_default();
+            let head = estimate_tokens(&block.title) + 2;
+            let trimmed = (room > head + MIN_TRIMMED)
+                .then(|| trim_contract(&source, &block.text, room - head))
+                .flatten();
+            match trimmed {
+                Some(trimmed) if estimate_tokens(&trimmed.text) + head <= room => {
+                    let mut what = Vec::new();
+                    if trimmed.items_left_out > 0 {
+                        what.push(format!("{} items", trimmed.items_left_out));
+                    }
+                    if trimmed.members_left_out > 0 {
+                        what.push(format!("{} members", trimmed.members_left_out));
+                    }
+                    omitted.push(Omitted {
+                        kind: block.kind.clone(),
+                        title: block.title.clone(),
+                        tokens: block.tokens,
+                        trimmed: Some(format!("{} left out", what.join(" and "))),
+                    });
+                    block.text = trimmed.text;
+                    block.tokens = estimate_tokens(&block.text) + head;
+                    used += block.tokens;
+                    kept.push(block);
+                }
+                _ => omitted.push(Omitted {
+                    kind: block.kind,
+                    title: block.title,
+                    tokens: block.tokens,
+                    trimmed: None,
+                }),
             }
         }
         kept.sort_by_key(|block| block.order);
@@ -276,7 +344,21 @@ fn design_blocks(found: &Lookup, builder: &mut Builder) {
         } else {
             "section"
         };
-        builder.add(kind, heading, section.body.trim(), priority);
+        let items = list_items(&section.body);
+        let is_list = [
+            sections::DEPENDENTS,
+            sections::DEPENDENCIES,
+            sections::TESTS,
+        ]
+        .iter()
+        .any(|h| heading.eq_ignore_ascii_case(h));
+        match summarize_paths(&found.source, heading, &items).filter(|_| is_list) {
+            Some(summary) => builder.add(kind, heading, summary, priority),
+            None => builder.add(kind, heading, section.body.trim(), priority),
+        }
+        if heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT) {
+            builder.trimmable(&found.source);
+        }
     }
 }
 

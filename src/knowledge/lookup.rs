@@ -10,10 +10,12 @@ use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
+use super::trim::{summarize_paths, trim_contract};
 use crate::hash::sha256_hex;
 use crate::library::aindex::AIndex;
-use crate::library::design_file::DesignFile;
+use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer;
+use crate::library::markdown::{list_items, Fence};
 use crate::project::mirror::{aindex_path, design_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
@@ -79,14 +81,28 @@ pub struct Lookup {
 
 impl Lookup {
     /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): the warnings, the
-    /// design file without its footer, then the inherited Local Conventions, root first.
+    /// design file without its footer — long sections trimmed (`super::trim`) — then the
+    /// inherited Local Conventions, root first.
     pub fn to_text(&self) -> String {
+        self.text(false)
+    }
+
+    /// The text `lexi lookup --full` prints: every section whole.
+    pub fn to_full_text(&self) -> String {
+        self.text(true)
+    }
+
+    fn text(&self, full: bool) -> String {
         let mut out = String::new();
         for warning in self.warnings() {
             out.push_str(&warning);
             out.push_str("\n\n");
         }
-        out.push_str(&self.content);
+        if full {
+            out.push_str(&self.content);
+        } else {
+            out.push_str(&self.trimmed_content());
+        }
         out.push('\n');
         if !self.conventions.is_empty() {
             out.push_str("\n## Inherited Local Conventions\n");
@@ -100,6 +116,36 @@ impl Lookup {
             }
         }
         out
+    }
+
+    /// The design file with long path lists summarised and a long Interface Contract cut to
+    /// [`CONTRACT_TOKENS`]; every other byte as written.
+    fn trimmed_content(&self) -> String {
+        let mut replaced: Vec<(&str, String)> = Vec::new();
+        for section in &self.design.body.sections {
+            let heading = section.heading.as_str();
+            let new_body = if [
+                sections::DEPENDENTS,
+                sections::DEPENDENCIES,
+                sections::TESTS,
+            ]
+            .iter()
+            .any(|h| heading.eq_ignore_ascii_case(h))
+            {
+                summarize_paths(&self.source, heading, &list_items(&section.body))
+            } else if heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT) {
+                trim_contract(&self.source, &section.body, CONTRACT_TOKENS).map(|t| t.text)
+            } else {
+                None
+            };
+            if let Some(body) = new_body {
+                replaced.push((heading, body));
+            }
+        }
+        if replaced.is_empty() {
+            return self.content.clone();
+        }
+        replace_sections(&self.content, &replaced)
     }
 
     /// The JSON `lexi lookup --format json` prints (fields documented in docs/commands.md).
@@ -148,6 +194,43 @@ impl Lookup {
         }
         warnings
     }
+}
+
+/// The part of a lookup's budget an Interface Contract may take before it is trimmed.
+pub const CONTRACT_TOKENS: usize = 1500;
+
+/// `content` with the bodies of the `## ` sections named in `replaced` swapped (headings outside
+/// code fences only).
+fn replace_sections(content: &str, replaced: &[(&str, String)]) -> String {
+    let mut out = String::with_capacity(content.len());
+    let mut fence = Fence::default();
+    let mut skipping = false;
+    for line in content.lines() {
+        let in_fence = fence.inside(line);
+        let heading = (!in_fence || skipping)
+            .then(|| line.strip_prefix("## "))
+            .flatten()
+            .map(str::trim);
+        if let Some(heading) = heading.filter(|_| !in_fence) {
+            skipping = false;
+            if let Some((_, body)) = replaced
+                .iter()
+                .find(|(h, _)| h.eq_ignore_ascii_case(heading))
+            {
+                out.push_str(line);
+                out.push_str("\n\n");
+                out.push_str(body.trim_end());
+                out.push_str("\n\n");
+                skipping = true;
+                continue;
+            }
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// Look up the design file of project-relative `source`.

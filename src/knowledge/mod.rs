@@ -21,6 +21,7 @@ pub mod stack_outdated;
 pub mod stack_view;
 pub mod status;
 pub mod terms;
+pub mod trim;
 pub mod validate;
 pub mod why;
 

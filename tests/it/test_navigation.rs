@@ -151,7 +151,10 @@ fn conventions_are_added_inherited_searchable_and_kept_across_updates() {
     let after = p.read(".lexibrary/src/shop/.aindex");
     assert_ne!(before, after, "the Child Map changed");
     assert!(after.ends_with("## Local Conventions\n\n- Views return a Response, never a bare dict. (tags: http; concepts: [[ErrorPages]])\n"), "{after}");
-    p.lexictl(["validate"]).success();
+    // The convention links the concept: it is no orphan.
+    p.lexictl(["validate"])
+        .code(2)
+        .stdout_lacks("orphan-concept");
 
     p.lexi(["convention", "add", "src/shop/app.py", "x"])
         .code(1)
@@ -162,4 +165,127 @@ fn conventions_are_added_inherited_searchable_and_kept_across_updates() {
     p.lexi(["convention", "add", "src/shop", "  "])
         .code(1)
         .stderr_has("the rule is empty");
+}
+
+/// An agent's questions over the `webapp` fixture: the expected file is in the top 3.
+#[test]
+fn search_answers_an_agents_questions_in_the_top_three() {
+    let p = webapp();
+    p.lexi([
+        "concept",
+        "new",
+        "RequestLifecycle",
+        "--alias",
+        "middleware",
+    ])
+    .success();
+    for (question, expected) in [
+        ("routing", "src/shop/scaffold.py"),
+        ("error handling", "src/shop/errors.py"),
+        ("json response", "src/shop/json/__init__.py"),
+        ("addUrlRule", "src/shop/scaffold.py"),
+        ("where are sessions signed", "src/shop/sessions.py"),
+        ("middleware", "RequestLifecycle"),
+    ] {
+        let value = p.lexi(["search", question, "--format", "json"]).json();
+        let names: Vec<&str> = value["hits"]
+            .as_array()
+            .expect("hits")
+            .iter()
+            .map(|hit| hit["name"].as_str().unwrap_or_default())
+            .collect();
+        assert!(
+            names.iter().take(3).any(|name| *name == expected),
+            "{question:?}: expected {expected} in the top 3 of {names:?}"
+        );
+    }
+    // Why it matched: the symbol that holds the word.
+    p.lexi(["search", "routing"]).success().stdout_has(
+        "src/shop/scaffold.py — Shared behaviour of applications and blueprints.  (symbol: route)",
+    );
+    // A hit for both words ranks before a hit for one, whatever the field.
+    let value = p
+        .lexi(["search", "signed", "cookie", "--format", "json"])
+        .json();
+    assert_eq!(value["hits"][0]["name"], "src/shop/sessions.py");
+    assert_eq!(value["hits"][0]["matched"], 2);
+}
+
+#[test]
+fn lookup_summarises_long_dependents_and_full_prints_them() {
+    let p = project().fixture("webapp").init().build();
+    for i in 0..25 {
+        let dir = if i % 2 == 0 { "views" } else { "api" };
+        p.write(
+            &format!("src/shop/{dir}/page{i}.py"),
+            "from ..wrappers import Response\n\n\ndef page():\n    return Response()\n",
+        );
+    }
+    p.lexictl(["update"]).success();
+    let short = p.lexi(["lookup", "src/shop/wrappers.py"]).success().stdout;
+    assert!(
+        short.contains("## Dependents\n\n29 files in 4 directories:\n- src/shop/views/ (13)\n- src/shop/api/ (12)\n"),
+        "{short}"
+    );
+    assert!(
+        short.contains("`lexi impact src/shop/wrappers.py --depth 1`"),
+        "{short}"
+    );
+    assert!(!short.contains("page0.py"), "{short}");
+    let full = p
+        .lexi(["lookup", "--full", "src/shop/wrappers.py"])
+        .success()
+        .stdout;
+    assert!(full.contains("- src/shop/views/page0.py"), "{full}");
+    // JSON always has everything.
+    let json = p
+        .lexi(["lookup", "src/shop/wrappers.py", "--format", "json"])
+        .json();
+    let dependents = json["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .find(|s| s["heading"] == "Dependents")
+        .expect("dependents")["body"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(dependents.contains("page24.py"), "{dependents}");
+}
+
+#[test]
+fn context_trims_a_long_interface_and_counts_what_it_left_out() {
+    let mut module = String::from("//! A module with many functions.\n\n");
+    for i in 0..150 {
+        module.push_str(&format!(
+            "pub fn function_number_{i}(argument: u32, other: &str) -> u32 {{ argument }}\n"
+        ));
+    }
+    let p = project()
+        .fixture("rust")
+        .file("src/big.rs", module)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let text = p.lexi(["context", "src/big.rs"]).success().stdout;
+    let shown = text.matches("pub fn function_number_").count();
+    assert!(shown >= 10, "{shown} items shown:\n{text}");
+    assert!(shown < 150, "{text}");
+    let left = 150 - shown;
+    assert!(
+        text.contains(&format!(
+            "… and {left} more items (`lexi lookup --full src/big.rs`)"
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("- Interface Contract: {left} items left out")),
+        "{text}"
+    );
+    let value = p.lexi(["context", "src/big.rs", "--format", "json"]).json();
+    assert!(value["tokens"].as_u64().unwrap_or(0) <= 2000, "{value}");
+    // A tiny budget still says what it left out.
+    p.lexi(["context", "src/big.rs", "--budget", "60"])
+        .success()
+        .stdout_has("Interface Contract (section");
 }

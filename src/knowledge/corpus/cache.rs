@@ -84,6 +84,23 @@ fn parse_record(line: &str) -> Option<Doc> {
     })
 }
 
+/// One line of the bodies file.
+fn push_terms(bodies: &mut String, doc: &Doc) {
+    push_escaped(bodies, &doc.path);
+    let terms = &doc.terms;
+    for field in [
+        &terms.name,
+        &terms.symbols,
+        &terms.tags,
+        &terms.summary,
+        &terms.body,
+    ] {
+        bodies.push('\t');
+        push_escaped(bodies, field);
+    }
+    bodies.push('\n');
+}
+
 /// The companion bodies file: `path<TAB>name<TAB>symbols<TAB>tags<TAB>summary<TAB>body` per line,
 /// each a term string.
 pub(super) fn read_bodies(path: &Path) -> HashMap<String, Terms> {
@@ -175,19 +192,7 @@ pub(super) fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc]) {
         out.push('\t');
         list(&mut out, &doc.symbols);
         out.push('\n');
-        push_escaped(&mut bodies, &doc.path);
-        let terms = &doc.terms;
-        for field in [
-            &terms.name,
-            &terms.symbols,
-            &terms.tags,
-            &terms.summary,
-            &terms.body,
-        ] {
-            bodies.push('\t');
-            push_escaped(&mut bodies, field);
-        }
-        bodies.push('\n');
+        push_terms(&mut bodies, doc);
     }
     // A cache that cannot be written is not an error: the next load reads the files again.
     if let Some(dir) = path.parent() {

@@ -251,7 +251,8 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         designs: true,
         knowledge: true,
         design_bodies: false,
-        conventions: false,
+        // A concept a Local Convention links is not an orphan.
+        conventions: true,
     };
     let corpus = Corpus::from_listing(project, &listing, kinds);
     let resolver = Resolver::new(&corpus);
