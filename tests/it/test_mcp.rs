@@ -401,18 +401,21 @@ fn read_tools_answer_what_their_commands_print() {
         json!({"file": "src/parser/lexer.rs"}),
         &["impact", "src/parser/lexer.rs"],
     );
-    same(
-        "impact",
-        json!({"file": "src/parser/lexer.rs", "depth": 1, "format": "json"}),
-        &[
+    let cli_json = p
+        .lexi([
             "impact",
             "src/parser/lexer.rs",
             "--depth",
             "1",
             "--format",
             "json",
-        ],
+        ])
+        .json();
+    let result = session.call(
+        "impact",
+        json!({"file": "src/parser/lexer.rs", "depth": 1, "format": "json"}),
     );
+    assert_eq!(result.structured_content.as_ref(), Some(&cli_json));
     let bad_depth = session.tool_error("impact", json!({"file": "src/lib.rs", "depth": 0}));
     assert!(bad_depth.contains("between 1 and 20"), "{bad_depth}");
     // orient is never cached: it answers in full every time, without an etag.
@@ -474,10 +477,10 @@ fn bad_arguments_are_tool_errors_that_say_what_is_wrong() {
         "{downvote}"
     );
     // An unknown tool is a protocol error naming the tools there are.
-    match session.try_call("impact", json!({"file": "src/lib.rs"})) {
+    match session.try_call("rename", json!({"file": "src/lib.rs"})) {
         Err(ServiceError::McpError(error)) => {
             assert_eq!(error.code.0, -32602);
-            assert!(error.message.contains("unknown tool `impact`"), "{error:?}");
+            assert!(error.message.contains("unknown tool `rename`"), "{error:?}");
             assert!(error.message.contains("lookup"), "{error:?}");
         }
         other => panic!("expected a protocol error, got {other:?}"),
