@@ -78,22 +78,7 @@ pub fn trim_contract(source: &str, body: &str, budget: usize) -> Option<Trimmed>
         return None;
     }
     let lines: Vec<&str> = body.lines().collect();
-    let fenced = lines
-        .first()
-        .is_some_and(|l| l.trim_start().starts_with("```"))
-        && lines.len() >= 2
-        && lines
-            .last()
-            .is_some_and(|l| l.trim_start().starts_with("```"));
-    let (open, inner, close) = if fenced {
-        (
-            Some(lines[0]),
-            &lines[1..lines.len() - 1],
-            Some(lines[lines.len() - 1]),
-        )
-    } else {
-        (None, &lines[..], None)
-    };
+    let (open, inner, close) = split_fence(&lines);
     let items = items_of(inner);
     if items.len() < 2 && items.iter().all(|item| item.lines.len() < 2) {
         return None;
@@ -155,6 +140,17 @@ pub fn trim_contract(source: &str, body: &str, budget: usize) -> Option<Trimmed>
         items_left_out,
         members_left_out,
     })
+}
+
+/// A body's opening fence, inner lines and closing fence (no fences when it is not fenced).
+fn split_fence<'a, 'b>(lines: &'b [&'a str]) -> (Option<&'a str>, &'b [&'a str], Option<&'a str>) {
+    let is_fence = |line: &&str| line.trim_start().starts_with("```");
+    match lines {
+        [open, inner @ .., close] if is_fence(open) && is_fence(close) => {
+            (Some(*open), inner, Some(*close))
+        }
+        _ => (None, lines, None),
+    }
 }
 
 /// The items of a contract's lines: a line that starts without indentation opens an item; the

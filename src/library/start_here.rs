@@ -14,8 +14,9 @@ pub const NAVIGATION_PROTOCOL: &str = "\
 6. When a directory's purpose changes, say so with `lexi describe <dir> \"…\"`.
 7. Record what you learn: a solved problem with `lexi stack post` (with evidence), a cross-cutting rule with `lexi concept new`; leaving work unfinished, `lexi iwh write <dir>`.";
 
-/// The START_HERE.md written by `lexictl init`, before any design file exists.
-pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
+/// The generated intro: what this library is and which part of the repository it documents
+/// (`scope_roots` normalised: `""` is the whole repository).
+pub fn intro(project_name: &str, scope_roots: &[String]) -> String {
     let scope = if scope_roots.iter().all(|root| root.is_empty()) {
         "the whole repository".to_string()
     } else {
@@ -26,19 +27,28 @@ pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
             .join(", ")
     };
     format!(
+        "This is the library of {project_name}, kept by Lexibrarian for coding agents. It documents {scope}: \
+         one design file per source file under `.lexibrary/`, and a `.aindex` per directory."
+    )
+}
+
+/// The START_HERE.md written by `lexictl init`, before any design file exists. It names only
+/// commands that work before the first update.
+pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
+    let intro = intro(project_name, scope_roots);
+    format!(
         "# {project_name} — start here\n\n\
-         This is the library of {project_name}, kept by Lexibrarian for coding agents. It documents {scope}: \
-         one design file per source file under `.lexibrary/`, and a `.aindex` per directory.\n\n\
+         {intro}\n\n\
          ## Project Topology\n\n\
-         Not mapped yet: `lexictl update` writes the topology once design files exist. Until then, start with `lexi index .`.\n\n\
+         Not mapped yet: the library is empty until the first `lexictl update`, which writes the design files, the indexes and this topology.\n\n\
          ## Ontology\n\n\
          - **design file** — `.lexibrary/<path>.md`: what a source file is for, its interface, dependencies and dependents.\n\
          - **.aindex** — a directory's billboard, Child Map and Local Conventions.\n\n\
          ## Navigation by Intent\n\n\
          | I need to… | Start at |\n\
          | --- | --- |\n\
-         | understand a file | `lexi lookup <file>` |\n\
-         | find where something lives | `lexi index <dir> -r` |\n\n\
+         | build the library (first of all) | `lexictl update` |\n\
+         | see whether it is current | `lexictl status` |\n\n\
          ## Convention Index\n\n\
          None recorded yet.\n\n\
          ## Navigation Protocol\n\n\
@@ -56,5 +66,9 @@ mod tests {
         assert!(text.starts_with("# demo — start here\n"));
         assert!(text.contains("`src/`"));
         assert!(text.ends_with('\n') && !text.ends_with("\n\n"));
+        assert!(
+            !text.contains("lexi index ."),
+            "fails before the first update"
+        );
     }
 }

@@ -12,8 +12,10 @@ pub const LLM_KEY_VARIABLES: &[(&str, &str)] = &[
     ("OPENAI_API_KEY", "openai"),
 ];
 
-/// The project name from `Cargo.toml`, `package.json` or `pyproject.toml`, else the directory name.
-pub fn project_name(root: &Path) -> String {
+/// The project name: the root manifest's (`Cargo.toml`, `package.json`, `pyproject.toml`), else the
+/// main package of a virtual Cargo workspace ([`workspace_main_package`]), else the repository name
+/// in `remote_url` (`…/acme/quill.git` → `quill`), else the directory name.
+pub fn project_name(root: &Path, remote_url: Option<&str>) -> String {
     if let Some(name) = toml_name(&root.join("Cargo.toml"), &["package"]) {
         return name;
     }
@@ -23,10 +25,95 @@ pub fn project_name(root: &Path) -> String {
     if let Some(name) = toml_name(&root.join("pyproject.toml"), &["project", "tool.poetry"]) {
         return name;
     }
-    root.file_name()
-        .and_then(|name| name.to_str())
-        .unwrap_or("project")
-        .to_string()
+    let remote_name = remote_url.and_then(repository_name);
+    if let Some(name) = workspace_main_package(root, remote_name.as_deref()) {
+        return name;
+    }
+    remote_name.unwrap_or_else(|| {
+        root.file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("project")
+            .to_string()
+    })
+}
+
+/// The repository name at the end of a remote URL: `git@host:acme/quill.git`, `https://host/acme/quill`.
+pub fn repository_name(url: &str) -> Option<String> {
+    let last = url
+        .trim_end_matches('/')
+        .rsplit(['/', ':'])
+        .next()?
+        .trim_end_matches(".git");
+    (!last.is_empty()).then(|| last.to_string())
+}
+
+/// The main package of a virtual Cargo workspace at `root`: the member named like the repository
+/// (or the directory), else the member the most other members depend on. Members are read from
+/// `[workspace] members` (literal paths and one trailing `*`).
+pub fn workspace_main_package(root: &Path, repository: Option<&str>) -> Option<String> {
+    let text = read_in_place(&root.join("Cargo.toml"))?;
+    let manifest: toml::Table = toml::from_str(&text).ok()?;
+    let members = manifest.get("workspace")?.get("members")?.as_array()?;
+    let mut packages: Vec<(String, toml::Table)> = Vec::new();
+    for pattern in members.iter().filter_map(|m| m.as_str()) {
+        for dir in expand_member(root, pattern) {
+            let Some(member) = read_in_place(&dir.join("Cargo.toml"))
+                .and_then(|text| toml::from_str::<toml::Table>(&text).ok())
+            else {
+                continue;
+            };
+            let name = member
+                .get("package")
+                .and_then(|p| p.get("name"))
+                .and_then(|n| n.as_str());
+            if let Some(name) = name {
+                packages.push((name.to_string(), member.clone()));
+            }
+        }
+    }
+    let directory = root.file_name().and_then(|name| name.to_str());
+    for wanted in [repository, directory].into_iter().flatten() {
+        if let Some((name, _)) = packages.iter().find(|(name, _)| name == wanted) {
+            return Some(name.clone());
+        }
+    }
+    let depends_on = |member: &toml::Table, name: &str| {
+        ["dependencies", "dev-dependencies", "build-dependencies"]
+            .iter()
+            .filter_map(|table| member.get(*table)?.as_table())
+            .any(|deps| {
+                deps.iter().any(|(key, spec)| {
+                    key == name || spec.get("package").and_then(|p| p.as_str()) == Some(name)
+                })
+            })
+    };
+    packages
+        .iter()
+        .map(|(name, _)| {
+            let users = packages.iter().filter(|(_, m)| depends_on(m, name)).count();
+            (users, name)
+        })
+        .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
+        .filter(|(users, _)| *users > 0 || packages.len() == 1)
+        .map(|(_, name)| name.clone())
+}
+
+/// The member directories a `members` entry names: a literal path, or `dir/*`.
+fn expand_member(root: &Path, pattern: &str) -> Vec<std::path::PathBuf> {
+    let Some(parent) = pattern.strip_suffix("/*") else {
+        return vec![root.join(pattern)];
+    };
+    let mut dirs: Vec<_> = std::fs::read_dir(root.join(parent))
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    dirs
 }
 
 /// `name = "…"` inside one of `tables`; a line scan is enough for this one key.
@@ -108,6 +195,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_virtual_workspace_is_named_after_its_main_package() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, text).expect("write");
+        };
+        write(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\", \"tools/gen\"]\n",
+        );
+        write("crates/core/Cargo.toml", "[package]\nname = \"quill\"\n");
+        write(
+            "crates/cli/Cargo.toml",
+            "[package]\nname = \"quill-cli\"\n[dependencies]\nquill = { path = \"../core\" }\n",
+        );
+        write(
+            "tools/gen/Cargo.toml",
+            "[package]\nname = \"gen\"\n[dev-dependencies]\nq = { package = \"quill\", path = \"../../crates/core\" }\n",
+        );
+        assert_eq!(project_name(dir.path(), None), "quill");
+        let named = Some("git@github.com:acme/quill-cli.git");
+        assert_eq!(project_name(dir.path(), named), "quill-cli");
+        assert_eq!(
+            repository_name("https://h/acme/tokio/"),
+            Some("tokio".into())
+        );
+        write("Cargo.toml", "[workspace]\nmembers = []\n");
+        assert_eq!(
+            project_name(dir.path(), Some("https://h/acme/r2.git")),
+            "r2"
+        );
+    }
+
+    #[test]
     fn names_come_from_manifests_first() {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
@@ -115,14 +237,14 @@ mod tests {
             "[build-system]\nname = \"x\"\n[project]\nname = \"pyname\"\n",
         )
         .expect("write");
-        assert_eq!(project_name(dir.path()), "pyname");
+        assert_eq!(project_name(dir.path(), None), "pyname");
         std::fs::write(dir.path().join("package.json"), r#"{"name": "jsname"}"#).expect("write");
-        assert_eq!(project_name(dir.path()), "jsname");
+        assert_eq!(project_name(dir.path(), None), "jsname");
         std::fs::write(
             dir.path().join("Cargo.toml"),
             "[package]\nname = \"rsname\"\n",
         )
         .expect("write");
-        assert_eq!(project_name(dir.path()), "rsname");
+        assert_eq!(project_name(dir.path(), None), "rsname");
     }
 }

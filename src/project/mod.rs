@@ -5,6 +5,7 @@
 //! form the library files record, so paths print and compare the same on every platform.
 
 pub mod config;
+pub mod describe;
 pub mod detect;
 pub mod ignores;
 pub mod mirror;

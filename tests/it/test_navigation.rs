@@ -289,3 +289,90 @@ fn context_trims_a_long_interface_and_counts_what_it_left_out() {
         .success()
         .stdout_has("Interface Contract (section");
 }
+
+/// START_HERE of a virtual Cargo workspace: named after its main crate, the crates ranked by code
+/// and dependents (not by name), each with its own description, docs and dot-directories last, no
+/// row that is a count, and an intro that follows `scope_root`.
+#[test]
+fn start_here_of_a_workspace_ranks_crates_and_describes_them() {
+    let p = project().fixture("virtual-workspace").init().build();
+    let initial = p.read(".lexibrary/START_HERE.md");
+    assert!(
+        initial.contains("`crates/`") && initial.contains("`lexictl update`"),
+        "{initial}"
+    );
+    assert!(!initial.contains("lexi index ."), "{initial}");
+    p.config("scope_root: .\n");
+    p.lexictl(["update"]).success();
+    let text = p.read(".lexibrary/START_HERE.md");
+    assert!(text.starts_with("# quill — start here\n"), "{text}");
+    assert!(text.contains("It documents the whole repository"), "{text}");
+    assert!(
+        text.contains("| Render Markdown in the terminal, fast. | `lexi index crates/quill` |"),
+        "{text}"
+    );
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("`lexi index "))
+        .collect();
+    let counted = regex::Regex::new(r"\d+ (files?|subdirector)").expect("regex");
+    assert!(!rows.iter().any(|row| counted.is_match(row)), "{rows:#?}");
+    assert!(!text.contains("Copyright"), "{text}");
+    let at = |dir: &str| {
+        rows.iter()
+            .position(|row| row.ends_with(&format!("`lexi index {dir}` |")))
+            .unwrap_or_else(|| panic!("no row for {dir}: {rows:#?}"))
+    };
+    assert!(at("crates/quill") < at("crates/quill-cli"), "{rows:#?}");
+    assert!(
+        at("crates/quill-cli") < at("crates/aaa-legacy"),
+        "{rows:#?}"
+    );
+    assert!(at("crates/aaa-legacy") < at("docs"), "{rows:#?}");
+    let _bound = p.snapshots().bind();
+    insta::assert_snapshot!(text);
+    // A short budget drops the least important directories, never the main crate.
+    p.config("token_budgets:\n  start_here_tokens: 560\n");
+    p.lexictl(["update", "--start-here"]).success();
+    let short = p.read(".lexibrary/START_HERE.md");
+    assert!(short.contains("`lexi index crates/quill`"), "{short}");
+    assert!(!short.contains("`lexi index docs`"), "{short}");
+    p.lexictl(["validate"]).success();
+}
+
+/// First-written `.aindex` billboards come from the manifest, the module doc, the README or the
+/// directory's conventional name — never a licence banner, and a count only when nothing says more.
+#[test]
+fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
+    let p = project()
+        .fixture("virtual-workspace")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    let billboard = |dir: &str| {
+        let rel = if dir.is_empty() {
+            ".lexibrary/.aindex".to_string()
+        } else {
+            format!(".lexibrary/{dir}/.aindex")
+        };
+        let text = p.read(&rel);
+        let after_title = text.split_once("\n\n").map_or("", |(_, rest)| rest);
+        after_title.lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(billboard(""), "Quill renders Markdown in the terminal.");
+    assert_eq!(billboard("crates/quill"), "Render Markdown in the terminal, fast.");
+    assert_eq!(billboard("crates/quill/src"), "Quill: Markdown to ANSI-coloured text.");
+    assert_eq!(billboard("tests"), "Tests.");
+    assert_eq!(billboard("docs"), "Documentation.");
+    // Only a licence banner and a licence README: the count is all there is.
+    assert_eq!(billboard("crates/aaa-legacy/src"), "1 file.");
+    assert_eq!(billboard("crates/aaa-legacy"), "2 files and 1 subdirectory.");
+    // Billboards are written once: a changed manifest does not rewrite one.
+    p.write(
+        "crates/quill/Cargo.toml",
+        "[package]\nname = \"quill\"\ndescription = \"Something else.\"\n",
+    );
+    p.lexictl(["update"]).success();
+    assert_eq!(billboard("crates/quill"), "Render Markdown in the terminal, fast.");
+}

@@ -109,8 +109,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 /// budgets, IWH on.
 pub fn default_plan(root: PathBuf, agents: Option<Vec<AgentEnvironment>>) -> InitPlan {
     let suggestions = detect::scope_suggestions(&root);
+    let remote = crate::git::remote::config_values(&root, "remote.origin.url");
     let config = Config {
-        project_name: detect::project_name(&root),
+        project_name: detect::project_name(&root, remote.first().map(String::as_str)),
         scope_root: scope_from(&suggestions),
         agent_environment: agents.unwrap_or_else(|| default_agents(&root)),
         ..Config::default()

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use rustix::fs::FileType;
 
 use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
+use super::importance;
 use super::plan::Plan;
 use super::report::{FailedFile, Mode, UpdateReport};
 use super::scan::Scan;
@@ -18,6 +19,7 @@ use super::write::remove_empty_mirror_dirs;
 use super::UpdateOptions;
 use crate::library::aindex::ChildEntry;
 use crate::nofollow;
+use crate::project::describe;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::EntryKind;
 use crate::project::{in_library, Project, START_HERE_FILE};
@@ -49,7 +51,7 @@ pub fn run(
         .chain(&report.aindex_removed)
         .any(|path| path.matches('/').count() <= 3);
     if report.mode == Mode::Full || top_changed {
-        write_start_here(project, options, &billboards, report);
+        write_start_here(project, options, &billboards, entries, report);
     }
     Ok(())
 }
@@ -90,11 +92,8 @@ fn write_indexes(
             .map_or(&[][..], Vec::as_slice);
         let children = Children::of(project, scan, dir, listed, &describe_file, &billboards);
         let outcome = index_directory(project, dir, children.rows, || {
-            structural_billboard(
-                children.module_description.as_deref(),
-                children.files,
-                children.dirs,
-            )
+            let description = first_description(project, dir, children.module_description);
+            structural_billboard(description.as_deref(), children.files, children.dirs)
         });
         report.warnings.extend(outcome.warning);
         if let Some(reason) = outcome.error {
@@ -113,6 +112,17 @@ fn write_indexes(
         }
     }
     billboards
+}
+
+/// What a new `.aindex` says the directory is for: its manifest's `description`, else its module
+/// file's doc comment, else its README's first sentence, else what its name conventionally holds
+/// (`tests/`, `docs/`, …) — each skipped when it is a licence banner or a count. `None` leaves the
+/// structural count, the last resort.
+fn first_description(project: &Project, dir: &str, module: Option<String>) -> Option<String> {
+    describe::manifest_description(project, dir)
+        .or_else(|| module.as_deref().and_then(describe::clean))
+        .or_else(|| describe::readme_sentence(project, dir))
+        .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
 }
 
 /// A directory's Child Map rows and what its first billboard is made of.
@@ -227,12 +237,15 @@ fn mirrored_index_dirs(project: &Project, max_depth: Option<usize>) -> Vec<Strin
     dirs
 }
 
-/// Write START_HERE.md from the billboards of the top two levels: this run's, else those on disk.
+/// Write START_HERE.md from the top two levels, ranked by importance ([`importance::rank`]) and
+/// described by their manifests, billboards (this run's, else those on disk) and READMEs. A second
+/// level directory inside a package (its parent has a manifest) is left to the package's entry.
 /// One that cannot be read (a symlink: never replaced) or written is a failure.
 fn write_start_here(
     project: &Project,
     options: &UpdateOptions,
     billboards: &Billboards,
+    entries: &BTreeMap<String, cache::Entry>,
     report: &mut UpdateReport,
 ) {
     let mut summaries = Billboards::new();
@@ -247,9 +260,19 @@ fn write_start_here(
             summaries.insert(dir.clone(), billboard.clone());
         }
     }
-    let dirs: Vec<DirSummary> = summaries
+    // A package or a dot-directory is one entry: what is inside it is its own index's business.
+    summaries.retain(|dir, _| {
+        dir.rsplit_once('/').is_none_or(|(parent, _)| {
+            !parent.starts_with('.') && !describe::has_manifest(project, parent)
+        })
+    });
+    let listed: Vec<String> = summaries.keys().cloned().collect();
+    let dirs: Vec<DirSummary> = importance::rank(&listed, entries)
         .into_iter()
-        .map(|(dir, billboard)| DirSummary { dir, billboard })
+        .map(|(dir, _)| DirSummary {
+            purpose: start_here::purpose(project, &dir, &summaries[&dir], entries),
+            dir,
+        })
         .collect();
     let path = in_library(START_HERE_FILE);
     let existing = match project.read_to_string(&path) {
@@ -275,9 +298,15 @@ fn write_start_here(
     }
 }
 
-/// `lexictl update --start-here`: only START_HERE.md, from the billboards on disk.
-pub fn start_here_only(project: &Project, options: &UpdateOptions, report: &mut UpdateReport) {
-    write_start_here(project, options, &Billboards::new(), report)
+/// `lexictl update --start-here`: only START_HERE.md, from the billboards on disk and the cache.
+pub fn start_here_only(
+    project: &Project,
+    options: &UpdateOptions,
+    state: &crate::workspace::state::StateDir,
+    report: &mut UpdateReport,
+) {
+    let entries = cache::Cache::load(&state.cache_path()).0.entries;
+    write_start_here(project, options, &Billboards::new(), &entries, report)
 }
 
 fn depth(dir: &str) -> usize {

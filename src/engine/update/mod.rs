@@ -26,6 +26,7 @@ pub(crate) mod aindex;
 mod decide;
 mod dependents;
 mod generate;
+mod importance;
 mod indexes;
 mod interrupted;
 mod plan;
@@ -127,7 +128,7 @@ pub fn run(
         report.debris_removed = interrupted::remove_debris(project, options.writes());
     }
     if options.start_here_only {
-        indexes::start_here_only(project, options, &mut report);
+        indexes::start_here_only(project, options, &state, &mut report);
         report.stale = report.start_here_written;
         return Ok(finish(report, started, None));
     }

@@ -1,18 +1,24 @@
 //! Generating `START_HERE.md` (seed §1): a mermaid topology of the top levels, navigation by intent
-//! from the directory billboards, a convention index from the concepts, and the navigation protocol,
-//! kept within `token_budgets.start_here_tokens`. The Ontology section, and any section a human adds,
-//! is kept as written.
+//! from what each directory says it is for, a convention index from the concepts, and the navigation
+//! protocol, kept within `token_budgets.start_here_tokens` (real cl100k tokens near the budget). The
+//! directories come ranked by [`super::importance`]: when the budget is short, the least important
+//! go first, never the ones that sort last by name. The Ontology section, and any section a human
+//! adds, is kept as written; the generated intro follows `scope_root`.
+
+use std::collections::BTreeMap;
 
 use crate::library::frontmatter;
 use crate::library::markdown::{Document, Section};
-use crate::library::start_here::NAVIGATION_PROTOCOL;
-use crate::project::{in_library, Project};
+use crate::library::start_here::{intro, NAVIGATION_PROTOCOL};
+use crate::project::{describe, detect, in_library, Project};
+use crate::workspace::cache;
 
 /// A directory as START_HERE shows it.
 pub struct DirSummary {
-    /// Project-relative (`""` is the root).
+    /// Project-relative (never the root).
     pub dir: String,
-    pub billboard: String,
+    /// What one goes there for: never a count of files.
+    pub purpose: String,
 }
 
 const TOPOLOGY: &str = "Project Topology";
@@ -20,28 +26,46 @@ const NAVIGATION: &str = "Navigation by Intent";
 const CONVENTIONS: &str = "Convention Index";
 const PROTOCOL: &str = "Navigation Protocol";
 const ONTOLOGY: &str = "Ontology";
+/// The most directories START_HERE considers before the budget trims them.
+const MAX_SHOWN: usize = 40;
 
-/// Render START_HERE.md from the directory summaries (sorted by path; depth ≤ 2 is shown) and the
-/// existing file (whose foreign sections are kept).
+/// The project's name: the config's, else what init would detect.
+pub fn project_name(project: &Project) -> String {
+    if project.config.project_name.is_empty() {
+        detect::project_name(&project.root, None)
+    } else {
+        project.config.project_name.clone()
+    }
+}
+
+/// Render START_HERE.md from the directory summaries, most important first, and the existing file
+/// (whose foreign sections are kept).
 pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) -> String {
     let mut doc = existing
         .map(|text| Document::parse(&crate::library::normalize_newlines(text)))
         .unwrap_or_default();
-    let name = if project.config.project_name.is_empty() {
-        project
-            .root
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("project")
-            .to_string()
-    } else {
-        project.config.project_name.clone()
-    };
+    let name = project_name(project);
     doc.title = Some(format!("{name} — start here"));
-    if doc.preamble.trim().is_empty() {
-        doc.preamble = format!(
-            "This is the library of {name}, kept by Lexibrarian for coding agents: one design file per source file under `.lexibrary/`, and a `.aindex` per directory."
-        );
+    let roots: Vec<String> = project
+        .config
+        .scope_root
+        .as_list()
+        .iter()
+        .map(|root| {
+            root.trim_start_matches("./")
+                .trim_end_matches('/')
+                .to_string()
+        })
+        .map(|root| if root == "." { String::new() } else { root })
+        .collect();
+    // The generated intro follows the scope; one a human rewrote is theirs.
+    if doc.preamble.trim().is_empty()
+        || doc
+            .preamble
+            .trim_start()
+            .starts_with("This is the library of ")
+    {
+        doc.preamble = intro(&name, &roots);
     }
     if doc.section(ONTOLOGY).is_none() {
         doc.sections.push(Section::new(
@@ -49,17 +73,15 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
             "- **design file** — `.lexibrary/<path>.md`: what a source file is for, its interface, dependencies and dependents.\n- **.aindex** — a directory's billboard, Child Map and Local Conventions.",
         ));
     }
-    let shown: Vec<&DirSummary> = dirs
-        .iter()
-        .filter(|d| !d.dir.is_empty() && d.dir.split('/').count() <= 2)
-        .collect();
+    let ranked: Vec<&DirSummary> = dirs.iter().take(MAX_SHOWN).collect();
     let conventions = convention_index(project);
     let budget = project.config.token_budgets.start_here_tokens as usize;
-    let mut limit = shown.len();
+    let mut limit = ranked.len();
     loop {
+        let shown = with_parents(&ranked[..limit], dirs);
         let mut candidate = doc.clone();
-        set_ordered(&mut candidate, TOPOLOGY, topology(&name, &shown[..limit]));
-        set_ordered(&mut candidate, NAVIGATION, navigation(&shown[..limit]));
+        set_ordered(&mut candidate, TOPOLOGY, topology(&name, &shown));
+        set_ordered(&mut candidate, NAVIGATION, navigation(&shown));
         set_ordered(&mut candidate, CONVENTIONS, conventions.clone());
         set_ordered(&mut candidate, PROTOCOL, NAVIGATION_PROTOCOL.to_string());
         let text = candidate.render();
@@ -69,9 +91,87 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         if limit == 0 || estimate * 4 < budget * 3 || crate::tokens::count(&text) <= budget {
             return text;
         }
-        // Over budget: show fewer directories (deepest first, since they sort after their parents).
+        // Over budget: drop the least important directories.
         limit = limit.saturating_sub(limit.div_ceil(4).max(1));
     }
+}
+
+/// `chosen` in rank order, each second-level directory preceded by its parent (from `all`) when the
+/// parent is not chosen itself, so the topology never has a dangling node.
+fn with_parents<'a>(chosen: &[&'a DirSummary], all: &'a [DirSummary]) -> Vec<&'a DirSummary> {
+    let mut out: Vec<&DirSummary> = Vec::new();
+    for summary in chosen {
+        if let Some((parent, _)) = summary.dir.rsplit_once('/') {
+            let missing = !out.iter().any(|s| s.dir == parent);
+            if let Some(found) = all.iter().find(|s| s.dir == parent).filter(|_| missing) {
+                out.push(found);
+            }
+        }
+        if !out.iter().any(|s| s.dir == summary.dir) {
+            out.push(summary);
+        }
+    }
+    out
+}
+
+/// What one goes to `dir` for: its manifest's description, else its billboard when that is more
+/// than a count, else its README's first sentence, else what its name conventionally holds, else
+/// its package's name, else its largest files or subdirectories. `files` are the cache entries (path → entry).
+pub fn purpose(
+    project: &Project,
+    dir: &str,
+    billboard: &str,
+    files: &BTreeMap<String, cache::Entry>,
+) -> String {
+    let summary = crate::workspace::child_map::billboard_summary(billboard);
+    describe::manifest_description(project, dir)
+        .or_else(|| describe::clean(&summary))
+        .or_else(|| describe::readme_sentence(project, dir))
+        .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
+        .or_else(|| {
+            let name = describe::package_name(project, dir)?;
+            Some(format!("The `{name}` package."))
+        })
+        .unwrap_or_else(|| largest_files(dir, files))
+}
+
+/// `` Files such as `a.rs`, `b.rs`. `` — the largest files directly in `dir`, code first; else
+/// `` Holds `x/`, `y/`. `` — its subdirectories with the most code.
+fn largest_files(dir: &str, files: &BTreeMap<String, cache::Entry>) -> String {
+    let prefix = format!("{dir}/");
+    let mut direct: Vec<(bool, u64, &str)> = Vec::new();
+    let mut below: BTreeMap<&str, u64> = BTreeMap::new();
+    for (path, entry) in files
+        .range(prefix.clone()..)
+        .take_while(|(path, _)| path.starts_with(&prefix))
+    {
+        let rest = &path[prefix.len()..];
+        match rest.split_once('/') {
+            None => direct.push((entry.interface_hash.is_some(), entry.stat.size, rest)),
+            Some((sub, _)) => *below.entry(sub).or_default() += entry.stat.size,
+        }
+    }
+    direct.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(b.2)));
+    if !direct.is_empty() {
+        let names: Vec<String> = direct
+            .iter()
+            .take(3)
+            .map(|(_, _, n)| format!("`{n}`"))
+            .collect();
+        return format!("Files such as {}.", names.join(", "));
+    }
+    let mut subs: Vec<(&str, u64)> = below.into_iter().collect();
+    subs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if subs.is_empty() {
+        let name = dir.rsplit('/').next().unwrap_or(dir);
+        return format!("The `{name}/` directory.");
+    }
+    let names: Vec<String> = subs
+        .iter()
+        .take(4)
+        .map(|(n, _)| format!("`{n}/`"))
+        .collect();
+    format!("Holds {}.", names.join(", "))
 }
 
 /// Set a section, placing a new one in the canonical order relative to the others.
@@ -131,8 +231,7 @@ fn topology(name: &str, dirs: &[&DirSummary]) -> String {
 fn navigation(dirs: &[&DirSummary]) -> String {
     let mut out = String::from("| I need to work on… | Start at |\n| --- | --- |");
     for summary in dirs {
-        let purpose =
-            crate::workspace::child_map::billboard_summary(&summary.billboard).replace('|', "\\|");
+        let purpose = summary.purpose.replace('|', "\\|");
         out.push_str(&format!("\n| {purpose} | `lexi index {}` |", summary.dir));
     }
     out.push_str("\n| understanding one file | `lexi lookup <file>` |");
