@@ -25,7 +25,8 @@ pub fn dir_description(project: &Project, dir: &str) -> Option<String> {
     manifest_description(project, dir).or_else(|| readme_sentence(project, dir))
 }
 
-/// `description` from the manifest in `dir`: `Cargo.toml`, `package.json`, `pyproject.toml`.
+/// The first sentence of the `description` in `dir`'s manifest: `Cargo.toml`, `package.json`,
+/// `pyproject.toml`.
 pub fn manifest_description(project: &Project, dir: &str) -> Option<String> {
     let read = |name: &str| project.read_to_string(&join(dir, name)).ok();
     let from_toml = |text: String, tables: &[&[&str]]| -> Option<String> {
@@ -49,7 +50,8 @@ pub fn manifest_description(project: &Project, dir: &str) -> Option<String> {
             let text = read("pyproject.toml")?;
             from_toml(text, &[&["project"], &["tool", "poetry"]])
         })?;
-    clean(&found)
+    let one_line = found.split_whitespace().collect::<Vec<_>>().join(" ");
+    clean(&sentence_of(&one_line))
 }
 
 /// The package name declared by the manifest in `dir` (`Cargo.toml`, `package.json`, `pyproject.toml`).

@@ -361,18 +361,30 @@ fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
         after_title.lines().next().unwrap_or_default().to_string()
     };
     assert_eq!(billboard(""), "Quill renders Markdown in the terminal.");
-    assert_eq!(billboard("crates/quill"), "Render Markdown in the terminal, fast.");
-    assert_eq!(billboard("crates/quill/src"), "Quill: Markdown to ANSI-coloured text.");
+    assert_eq!(
+        billboard("crates/quill"),
+        "Render Markdown in the terminal, fast."
+    );
+    assert_eq!(
+        billboard("crates/quill/src"),
+        "Quill: Markdown to ANSI-coloured text."
+    );
     assert_eq!(billboard("tests"), "Tests.");
     assert_eq!(billboard("docs"), "Documentation.");
     // Only a licence banner and a licence README: the count is all there is.
     assert_eq!(billboard("crates/aaa-legacy/src"), "1 file.");
-    assert_eq!(billboard("crates/aaa-legacy"), "2 files and 1 subdirectory.");
+    assert_eq!(
+        billboard("crates/aaa-legacy"),
+        "2 files and 1 subdirectory."
+    );
     // Billboards are written once: a changed manifest does not rewrite one.
     p.write(
         "crates/quill/Cargo.toml",
         "[package]\nname = \"quill\"\ndescription = \"Something else.\"\n",
     );
     p.lexictl(["update"]).success();
-    assert_eq!(billboard("crates/quill"), "Render Markdown in the terminal, fast.");
+    assert_eq!(
+        billboard("crates/quill"),
+        "Render Markdown in the terminal, fast."
+    );
 }

@@ -115,13 +115,15 @@ fn write_indexes(
 }
 
 /// What a new `.aindex` says the directory is for: its manifest's `description`, else its module
-/// file's doc comment, else its README's first sentence, else what its name conventionally holds
+/// file's doc comment, else its README's first sentence, else the root manifest's for the project's
+/// own code (`src/`, `lib/`, a directory named like the project), else what its name conventionally holds
 /// (`tests/`, `docs/`, …) — each skipped when it is a licence banner or a count. `None` leaves the
 /// structural count, the last resort.
 fn first_description(project: &Project, dir: &str, module: Option<String>) -> Option<String> {
     describe::manifest_description(project, dir)
         .or_else(|| module.as_deref().and_then(describe::clean))
         .or_else(|| describe::readme_sentence(project, dir))
+        .or_else(|| start_here::project_code(project, dir))
         .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
 }
 

@@ -115,7 +115,8 @@ fn with_parents<'a>(chosen: &[&'a DirSummary], all: &'a [DirSummary]) -> Vec<&'a
 }
 
 /// What one goes to `dir` for: its manifest's description, else its billboard when that is more
-/// than a count, else its README's first sentence, else what its name conventionally holds, else
+/// than a count, else its README's first sentence, else the root manifest's for the project's own
+/// code ([`project_code`]), else what its name conventionally holds, else
 /// its package's name, else its largest files or subdirectories. `files` are the cache entries (path → entry).
 pub fn purpose(
     project: &Project,
@@ -127,12 +128,29 @@ pub fn purpose(
     describe::manifest_description(project, dir)
         .or_else(|| describe::clean(&summary))
         .or_else(|| describe::readme_sentence(project, dir))
+        .or_else(|| project_code(project, dir))
         .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
         .or_else(|| {
             let name = describe::package_name(project, dir)?;
             Some(format!("The `{name}` package."))
         })
         .unwrap_or_else(|| largest_files(dir, files))
+}
+
+/// For the directory that holds the project's own code — named like the project (`src/flask`), or
+/// a first-level `src/` or `lib/` without such a directory inside — `` The code of <name>: <the root manifest's description> ``.
+pub fn project_code(project: &Project, dir: &str) -> Option<String> {
+    let name = project_name(project);
+    let last = dir.rsplit('/').next().unwrap_or(dir);
+    let package_inside = [name.clone(), name.to_lowercase()]
+        .iter()
+        .any(|inside| project.root.join(dir).join(inside).is_dir());
+    let own = last.eq_ignore_ascii_case(&name) || matches!(dir, "src" | "lib") && !package_inside;
+    if !own {
+        return None;
+    }
+    let description = describe::manifest_description(project, "")?;
+    Some(format!("The code of {name}: {description}"))
 }
 
 /// `` Files such as `a.rs`, `b.rs`. `` — the largest files directly in `dir`, code first; else
