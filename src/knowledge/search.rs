@@ -7,7 +7,8 @@
 //! (OR); each matched word scores by the best field it occurs in — path, name, title or alias 8,
 //! a symbol its Interface Contract declares 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
-//! almost nothing), a term that only starts a longer word counting 60 %. Hits are ordered by how
+//! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
+//! (`spawn` → `task/spawn.rs`) gets 8 more for it. Hits are ordered by how
 //! many of the query's informative words they match (a hit for both words beats a hit for one),
 //! then by score; recency only breaks the last ties. Each hit carries the reason it matched. Tags
 //! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
@@ -19,6 +20,9 @@ use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::terms::{frequency, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
 use crate::project::Project;
+
+/// Added to a word's field weight when a design file's name (without extensions) is that word.
+const NAMED_FOR: u32 = 8;
 
 /// What to search for. At least one of `text`, `tag`, `scope`, `status`, `concept` is expected.
 #[derive(Clone, Debug, Default)]
@@ -305,7 +309,8 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// The score of the matched terms (field weight × idf, 60 % for a prefix), plus the best
+    /// The score of the matched terms (field weight × idf, 60 % for a prefix; [`NAMED_FOR`] more for
+    /// a design file whose file name is the term), plus the best
     /// term's idf when the title holds the whole phrase; the number of terms and of informative
     /// terms matched. The fields go to `reasons`. `None` when no term matched.
     fn text_score(
@@ -318,9 +323,21 @@ impl<'a> Matcher<'a> {
         let mut score = 0.0;
         let (mut matched, mut informative) = (0, 0);
         let mut word_reasons: Vec<String> = Vec::new();
+        // A design file named for a word (`spawn` → `task/spawn.rs`) is about it, however often
+        // other files declare it.
+        let file_stem = match doc.kind {
+            Some(DocKind::Design) => {
+                let name = doc.name.rsplit('/').next().unwrap_or(&doc.name);
+                term_string([name.split('.').next().unwrap_or(name)])
+            }
+            _ => String::new(),
+        };
         for (index, found) in found.iter().enumerate() {
             let Some(found) = found else { continue };
             matched += 1;
+            if file_stem.trim() == self.terms[index] {
+                score += f64::from(NAMED_FOR) * weights.idf[index];
+            }
             if weights.informative[index] {
                 informative += 1;
             }

@@ -388,3 +388,34 @@ fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
         "Render Markdown in the terminal, fast."
     );
 }
+
+/// A file named for the word ranks first even when another declares it more often; `--limit`
+/// bounds each kind and counts the rest.
+#[test]
+fn search_ranks_the_file_named_for_a_word_first_and_limits_its_output() {
+    let p = project()
+        .fixture("webapp")
+        .file(
+            "src/shop/spawn.py",
+            "\"\"\"Starting a job.\"\"\"\n\n\ndef start(job):\n    return job\n",
+        )
+        .file(
+            "src/shop/runner.py",
+            "\"\"\"Running jobs.\"\"\"\n\n\ndef spawn(job):\n    return job\n\n\ndef spawn_many(jobs):\n    return [spawn(j) for j in jobs]\n\n\ndef spawn_later(job):\n    return job\n\n\nclass Spawner:\n    def spawn(self, job):\n        return job\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let value = p.lexi(["search", "spawn", "--format", "json"]).json();
+    assert_eq!(value["hits"][0]["name"], "src/shop/spawn.py", "{value}");
+    assert_eq!(value["hits"][1]["name"], "src/shop/runner.py", "{value}");
+    assert_eq!(value["more"], 0);
+    let limited = p
+        .lexi(["search", "spawn", "--limit", "1", "--format", "json"])
+        .json();
+    assert_eq!(limited["hits"].as_array().map(Vec::len), Some(1));
+    assert_eq!(limited["more"], 1);
+    p.lexi(["search", "spawn", "--limit", "1"])
+        .success()
+        .stdout_has("… and 1 more (`--limit 0` for all, or more words to narrow)");
+}

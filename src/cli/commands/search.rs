@@ -1,4 +1,4 @@
-//! `lexi search [query] [--tag t] [--scope path] [--type kind]`: one search over design files,
+//! `lexi search [query] [--tag t] [--scope path] [--type kind] [--limit n]`: one search over design files,
 //! concepts, Stack posts and Local Conventions, grouped by kind and ranked lexically, each hit with
 //! why it matched.
 
@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::corpus::DocKind;
-use crate::knowledge::search::{render, search_library, Query};
+use crate::knowledge::search::{render, search_library, Hit, Query};
 use crate::project::{paths, Project};
 
 /// Search the whole library: design files, concepts, Stack posts and Local Conventions.
@@ -19,7 +19,7 @@ use crate::project::{paths, Project};
 /// are shared by every kind, so `--tag auth` finds concepts, design files and posts alike.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi search token refresh\n  lexi search --tag auth\n  lexi search retry --scope src/net --type stack"
+    after_help = "Examples:\n  lexi search token refresh\n  lexi search --tag auth\n  lexi search retry --scope src/net --type stack\n  lexi search spawn --limit 5"
 )]
 pub struct Args {
     /// Words to look for.
@@ -34,6 +34,9 @@ pub struct Args {
     /// Only this kind of document (repeatable).
     #[arg(long = "type", value_enum)]
     pub kinds: Vec<KindArg>,
+    /// At most this many hits of each kind (0: all); the rest are counted.
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
 }
 
 /// `--type`.
@@ -74,9 +77,35 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             ..Query::default()
         },
     )?;
+    let (hits, more) = limit_per_kind(hits, args.limit);
     match ctx.format {
-        Format::Json => print_json(&serde_json::json!({ "hits": hits }))?,
-        Format::Text => print_text(&render(&hits))?,
+        Format::Json => print_json(&serde_json::json!({ "hits": hits, "more": more }))?,
+        Format::Text => {
+            let mut text = render(&hits);
+            if more > 0 {
+                text.push_str(&format!(
+                    "\n… and {more} more (`--limit 0` for all, or more words to narrow)\n"
+                ));
+            }
+            print_text(&text)?
+        }
     }
     Ok(Outcome::Ok)
+}
+
+/// The first `limit` hits of each kind (all when `limit` is 0), and how many were left out.
+fn limit_per_kind(hits: Vec<Hit>, limit: usize) -> (Vec<Hit>, usize) {
+    if limit == 0 {
+        return (hits, 0);
+    }
+    let mut shown: Vec<Hit> = Vec::new();
+    let mut more = 0;
+    for hit in hits {
+        if shown.iter().filter(|kept| kept.kind == hit.kind).count() < limit {
+            shown.push(hit);
+        } else {
+            more += 1;
+        }
+    }
+    (shown, more)
 }
