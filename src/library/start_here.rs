@@ -52,6 +52,7 @@ pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
          ## Convention Index\n\n\
          None recorded yet.\n\n\
          ## Navigation Protocol\n\n\
+         Once `lexictl update` has run (before it, `lexi index`, `lexi lookup` and `lexi context` have nothing to show):\n\n\
          {NAVIGATION_PROTOCOL}\n"
     )
 }
