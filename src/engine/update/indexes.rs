@@ -92,7 +92,11 @@ fn write_indexes(
             .map_or(&[][..], Vec::as_slice);
         let children = Children::of(project, scan, dir, listed, &describe_file, &billboards);
         let outcome = index_directory(project, dir, children.rows, || {
-            let description = first_description(project, dir, children.module_description);
+            let crate_doc = describe::has_manifest(project, dir)
+                .then(|| billboards.get(&format!("{dir}/src")).cloned())
+                .flatten();
+            let documented = children.module_description.or(crate_doc);
+            let description = first_description(project, dir, documented);
             structural_billboard(description.as_deref(), children.files, children.dirs)
         });
         report.warnings.extend(outcome.warning);
@@ -115,7 +119,7 @@ fn write_indexes(
 }
 
 /// What a new `.aindex` says the directory is for: its manifest's `description`, else its module
-/// file's doc comment, else its README's first sentence, else the root manifest's for the project's
+/// file's doc comment (for a package, its `src/` billboard: the crate doc), else its README's first sentence, else the root manifest's for the project's
 /// own code (`src/`, `lib/`, a directory named like the project), else what its name conventionally holds
 /// (`tests/`, `docs/`, …) — each skipped when it is a licence banner or a count. `None` leaves the
 /// structural count, the last resort.

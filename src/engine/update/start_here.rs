@@ -115,7 +115,7 @@ fn with_parents<'a>(chosen: &[&'a DirSummary], all: &'a [DirSummary]) -> Vec<&'a
 }
 
 /// What one goes to `dir` for: its manifest's description, else its billboard when that is more
-/// than a count, else its README's first sentence, else the root manifest's for the project's own
+/// than a count, else a package's crate doc (its `src/` billboard), else its README's first sentence, else the root manifest's for the project's own
 /// code ([`project_code`]), else what its name conventionally holds, else
 /// its package's name, else its largest files or subdirectories. `files` are the cache entries (path → entry).
 pub fn purpose(
@@ -127,6 +127,14 @@ pub fn purpose(
     let summary = crate::workspace::child_map::billboard_summary(billboard);
     describe::manifest_description(project, dir)
         .or_else(|| describe::clean(&summary))
+        .or_else(|| {
+            // A package's crate doc: the billboard of its `src/`.
+            let src = format!("{dir}/src");
+            let inner = crate::workspace::child_map::existing_billboard(project, &src);
+            describe::has_manifest(project, dir)
+                .then(|| describe::clean(&crate::workspace::child_map::billboard_summary(&inner)))
+                .flatten()
+        })
         .or_else(|| describe::readme_sentence(project, dir))
         .or_else(|| project_code(project, dir))
         .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
