@@ -369,7 +369,10 @@ fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
         billboard("crates/quill/src"),
         "Quill: Markdown to ANSI-coloured text."
     );
-    assert_eq!(billboard("crates/quill-macros"), "Procedural macros for quill themes.");
+    assert_eq!(
+        billboard("crates/quill-macros"),
+        "Procedural macros for quill themes."
+    );
     assert_eq!(billboard("tests"), "Tests.");
     assert_eq!(billboard("docs"), "Documentation.");
     // Only a licence banner and a licence README: the count is all there is.
