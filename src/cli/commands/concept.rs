@@ -9,9 +9,15 @@ use crate::project::{paths, Project};
 
 /// Create or link concepts.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lexi concept new \"Money Handling\" --tag finance    writes concepts/MoneyHandling.md
+  lexi concept link src/billing/invoice.py MoneyHandling")]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]

@@ -39,6 +39,8 @@ pub struct Args {
     /// `none` writes no agent file at all.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub agents: Vec<AgentChoice>,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -54,6 +54,8 @@ pub struct Args {
     /// (also done by --hooks). Never sets a push refspec; use `lexictl notes sync` to push.
     #[arg(long)]
     pub notes: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
