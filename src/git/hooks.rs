@@ -238,13 +238,34 @@ pub fn install(path: &Path, hook: &str) -> Result<Installed, InstallError> {
 /// Remove our block from the hook file at `path`; delete the file if nothing else is left.
 pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
     let path = &resolve_link(path);
+    let Some((rest, removed)) = without_our_block(path)? else {
+        return Ok(Removed::NotInstalled);
+    };
+    if removed == Removed::File {
+        std::fs::remove_file(path)?;
+        return Ok(Removed::File);
+    }
+    let permissions = std::fs::metadata(path)?.permissions();
+    crate::atomic::write(path, rest.as_bytes())?;
+    std::fs::set_permissions(path, permissions)?;
+    Ok(Removed::Block)
+}
+
+/// What [`uninstall`] would do to the hook file at `path`, without writing anything.
+pub fn planned_removal(path: &Path) -> std::io::Result<Removed> {
+    Ok(without_our_block(&resolve_link(path))?.map_or(Removed::NotInstalled, |(_, how)| how))
+}
+
+/// The hook file's text without our block, and whether that leaves only a shebang (delete the
+/// file); `None` when there is no file or no block.
+fn without_our_block(path: &Path) -> std::io::Result<Option<(String, Removed)>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Removed::NotInstalled),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(err),
     };
     let Some((mut start, end)) = find_block(&text) else {
-        return Ok(Removed::NotInstalled);
+        return Ok(None);
     };
     // The newline we added because the file did not end with one goes too.
     if text[start..].starts_with(BLOCK_OPEN_ADDED_NEWLINE) && text[..start].ends_with('\n') {
@@ -254,14 +275,12 @@ pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
     let only_shebang = rest
         .lines()
         .all(|line| line.trim().is_empty() || line.starts_with("#!"));
-    if only_shebang {
-        std::fs::remove_file(path)?;
-        return Ok(Removed::File);
-    }
-    let permissions = std::fs::metadata(path)?.permissions();
-    crate::atomic::write(path, rest.as_bytes())?;
-    std::fs::set_permissions(path, permissions)?;
-    Ok(Removed::Block)
+    let how = if only_shebang {
+        Removed::File
+    } else {
+        Removed::Block
+    };
+    Ok(Some((rest, how)))
 }
 
 /// The file a (possibly symlinked) hook path really is, so edits go through the link.

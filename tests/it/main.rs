@@ -29,5 +29,6 @@ mod test_safety;
 mod test_stack;
 mod test_sweep;
 mod test_team;
+mod test_uninstall;
 mod test_update;
 mod test_validate;
