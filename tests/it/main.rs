@@ -24,6 +24,7 @@ mod test_man;
 mod test_mcp;
 mod test_notes_sync;
 mod test_orient;
+mod test_readme;
 mod test_review;
 mod test_safety;
 mod test_stack;

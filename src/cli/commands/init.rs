@@ -169,7 +169,7 @@ fn summary(plan: &InitPlan, report: &InitReport, nothing_detected: bool) -> Stri
         );
     }
     out.push_str(&format!(
-        "\nNext: commit {LIBRARY_DIR}/, .lexignore and .gitignore, and point your agents at {LIBRARY_DIR}/START_HERE.md.\n"
+        "\nNext: `lexictl update` writes the design files; `lexictl setup --hooks` keeps them current after every commit;\nthen commit {LIBRARY_DIR}/, .lexignore and .gitignore (and the agent files above), and point your agents at {LIBRARY_DIR}/START_HERE.md.\n"
     ));
     out
 }
