@@ -394,9 +394,12 @@ pre-push:
       run: lexictl hook pre-push {1} {2}
 ";
 
-/// What to add to `.pre-commit-config.yaml` (then `pre-commit install --hook-type post-commit
-/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`).
+/// What to add to `.pre-commit-config.yaml`: a whole valid file; in an existing one, add the
+/// `- repo: local` entry to its `repos:` list (then `pre-commit install --hook-type post-commit
+/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`). pre-commit has no
+/// post-applypatch stage, and hands pre-push no refs (the check then looks at HEAD).
 pub const PRE_COMMIT_SNIPPET: &str = "\
+repos:
   - repo: local
     hooks:
       - id: lexibrarian
@@ -428,6 +431,70 @@ pub const PRE_COMMIT_SNIPPET: &str = "\
         always_run: true
         pass_filenames: false
 ";
+
+/// The configuration files of `manager` that can exist in `workdir`, in lookup order.
+fn manager_files(manager: Manager) -> &'static [&'static str] {
+    match manager {
+        Manager::Husky => &[".husky/post-commit"],
+        Manager::Lefthook => &[
+            "lefthook.yml",
+            ".lefthook.yml",
+            "lefthook.yaml",
+            ".lefthook.yaml",
+        ],
+        Manager::PreCommit => &[".pre-commit-config.yaml"],
+    }
+}
+
+/// Whether `manager`'s configuration in `workdir` really runs `lexictl hook post-commit`: our
+/// block in `.husky/post-commit`; a `lexibrarian` command under `post-commit` in lefthook's file; a
+/// hook with the post-commit stage whose entry runs it in pre-commit's. A file that does not parse
+/// configures nothing.
+pub fn manager_configured(workdir: &Path, manager: Manager) -> bool {
+    let Some(text) = manager_files(manager)
+        .iter()
+        .find_map(|rel| std::fs::read_to_string(workdir.join(rel)).ok())
+    else {
+        return false;
+    };
+    if manager == Manager::Husky {
+        return find_block(&text).is_some();
+    }
+    let Ok(doc) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
+        return false;
+    };
+    let runs_ours = |value: &serde_yaml::Value| {
+        value
+            .as_str()
+            .is_some_and(|s| s.contains("lexictl hook post-commit"))
+    };
+    match manager {
+        Manager::Lefthook => runs_ours(&doc["post-commit"]["commands"]["lexibrarian"]["run"]),
+        _ => doc["repos"].as_sequence().is_some_and(|repos| {
+            repos.iter().any(|repo| {
+                repo["hooks"].as_sequence().is_some_and(|hooks| {
+                    hooks.iter().any(|hook| {
+                        runs_ours(&hook["entry"])
+                            && hook["stages"].as_sequence().is_some_and(|stages| {
+                                stages
+                                    .iter()
+                                    .any(|stage| stage.as_str() == Some("post-commit"))
+                            })
+                    })
+                })
+            })
+        }),
+    }
+}
+
+/// The manager's name as people write it.
+pub fn manager_name(manager: Manager) -> &'static str {
+    match manager {
+        Manager::Husky => "husky",
+        Manager::Lefthook => "lefthook",
+        Manager::PreCommit => "pre-commit",
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -531,5 +598,66 @@ mod tests {
             !text.contains("old\n") && text.ends_with("echo after\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_manager_snippets_are_valid_yaml_for_every_hook() {
+        let lefthook: serde_yaml::Value = serde_yaml::from_str(LEFTHOOK_SNIPPET).expect("lefthook");
+        for hook in HOOKS {
+            let run = lefthook[*hook]["commands"]["lexibrarian"]["run"]
+                .as_str()
+                .unwrap_or_else(|| panic!("lefthook: {hook}"));
+            assert!(run.starts_with(&format!("lexictl hook {hook}")), "{run}");
+        }
+        assert_eq!(
+            lefthook["pre-push"]["commands"]["lexibrarian"]["use_stdin"],
+            true
+        );
+
+        let pre_commit: serde_yaml::Value =
+            serde_yaml::from_str(PRE_COMMIT_SNIPPET).expect("pre-commit");
+        let repo = &pre_commit["repos"][0];
+        assert_eq!(repo["repo"], "local");
+        let hooks = repo["hooks"]
+            .as_sequence()
+            .expect("hooks is a list under the repo");
+        // pre-commit has no post-applypatch stage: every other hook is there.
+        for hook in HOOKS.iter().filter(|hook| **hook != "post-applypatch") {
+            assert!(
+                hooks.iter().any(|h| h["stages"][0] == *hook
+                    && h["entry"]
+                        .as_str()
+                        .is_some_and(|e| e.contains(&format!("lexictl hook {hook}")))
+                    && h["language"] == "system"),
+                "pre-commit: {hook}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_manager_counts_as_configured_only_with_our_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
+        assert!(!manager_configured(root, Manager::PreCommit));
+        std::fs::write(root.join(".pre-commit-config.yaml"), PRE_COMMIT_SNIPPET).unwrap();
+        assert!(manager_configured(root, Manager::PreCommit));
+        // The old snippet's shape (hooks outside any repo entry) is not a configuration.
+        std::fs::write(
+            root.join(".pre-commit-config.yaml"),
+            "hooks:\n  - entry: lexictl hook post-commit\n",
+        )
+        .unwrap();
+        assert!(!manager_configured(root, Manager::PreCommit));
+
+        std::fs::write(root.join("lefthook.yml"), "pre-commit:\n  commands: {}\n").unwrap();
+        assert!(!manager_configured(root, Manager::Lefthook));
+        std::fs::write(root.join("lefthook.yml"), LEFTHOOK_SNIPPET).unwrap();
+        assert!(manager_configured(root, Manager::Lefthook));
+
+        std::fs::create_dir(root.join(".husky")).unwrap();
+        assert!(!manager_configured(root, Manager::Husky));
+        install(&root.join(".husky/post-commit"), "post-commit").unwrap();
+        assert!(manager_configured(root, Manager::Husky));
     }
 }

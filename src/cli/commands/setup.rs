@@ -195,10 +195,12 @@ fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_js
                     "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`",
                 ),
             };
-            let verb = if install {
-                "add this to"
-            } else {
-                "remove the lexibrarian entries from"
+            let verb = match (install, manager) {
+                (true, Manager::PreCommit) => {
+                    "add the `- repo: local` entry below to the `repos:` list of"
+                }
+                (true, _) => "add this to",
+                (false, _) => "remove the lexibrarian entries from",
             };
             return Ok((
                 format!("{file} manages this repository's hooks, so nothing was written; {verb} {file}, {then}:\n\n{snippet}"),
