@@ -1,7 +1,6 @@
 //! `lexictl init`: the setup wizard (seed §8; the questions are in [`wizard`]). On a terminal it asks
-//! eight short questions, each with a
-//! detected default; with `--yes`, or when stdin is not a terminal, it takes every default without
-//! asking. It then creates `.lexibrary/` all or nothing.
+//! eight short questions, each with a detected default; with `--yes`, or when stdin is not a
+//! terminal, it takes every default without asking. It then creates `.lexibrary/` all or nothing.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
