@@ -794,3 +794,41 @@ fn dependencies_follow_a_module_that_moved() {
     assert!(lib.contains("## Dependencies\n\n- src/parser.rs"), "{lib}");
     p.lexictl(["validate", "--severity", "error"]).success();
 }
+
+/// Dot-directories with code or CI configuration are documented when in scope (content-only
+/// design files for YAML), and checked like any other; other dotfiles are only listed.
+#[test]
+fn ci_configuration_in_dot_directories_is_documented() {
+    let workflow = "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo test\n";
+    let p = project()
+        .fixture("rust")
+        .file(".github/workflows/ci.yml", workflow)
+        .file(".gitlab-ci.yml", "test:\n  script: cargo test\n")
+        .file(".cargo/config.toml", "[build]\njobs = 2\n")
+        .file(".vscode/settings.json", "{}\n")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    for documented in [
+        ".github/workflows/ci.yml",
+        ".gitlab-ci.yml",
+        ".cargo/config.toml",
+    ] {
+        assert!(
+            p.exists(&format!(".lexibrary/{documented}.md")),
+            "{documented} has a design file"
+        );
+    }
+    assert!(!p.exists(".lexibrary/.vscode/settings.json.md"));
+    p.lexi(["lookup", ".github/workflows/ci.yml"])
+        .success()
+        .stdout_has("YAML file");
+    p.write(".github/workflows/ci.yml", format!("{workflow}# changed\n"));
+    p.lexictl(["validate"])
+        .code(2)
+        .stdout_has("[stale-source] .github/workflows/ci.yml");
+    p.lexictl(["update", "--check"])
+        .code(2)
+        .stdout_has(".github/workflows/ci.yml");
+}

@@ -31,6 +31,8 @@ pub struct Args {
     /// Only this kind of document (repeatable).
     #[arg(long = "type", value_enum)]
     pub kinds: Vec<KindArg>,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 /// `--type`.

@@ -59,6 +59,8 @@ pub struct Args {
     /// progress; what the hook worker runs.
     #[arg(long, hide = true)]
     pub yield_to_git: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
