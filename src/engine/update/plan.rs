@@ -102,8 +102,8 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
     let fast_path_possible = git_sees_everything
         && ws.processed().is_some_and(|processed| {
             processed.clean
-                && Some(&processed.commit) == ws.head()
                 && processed.fingerprint == fingerprint
+                && repo.is_some_and(|repo| same_tree_as_head(ws, repo, &processed.commit))
         })
         && ws.state().cache_path().is_file();
     let full_status_wanted = project.config.ignore.use_gitignore
@@ -123,6 +123,9 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
         };
         let clean_tree = dirty.as_ref().is_some_and(Vec::is_empty);
         if fast_path_possible && clean_tree {
+            if options.writes() {
+                advance_processed(ws);
+            }
             return Ok(Planned::UpToDate);
         }
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
@@ -157,6 +160,32 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             model,
         })))
     })
+}
+
+/// Whether HEAD is the last processed commit, or a commit with the very same tree (an empty commit,
+/// a commit that was reverted, a `git commit --amend` of the message): then nothing in the tree can
+/// differ from what the last update saw, and the no-op fast path holds after a new commit too.
+fn same_tree_as_head(ws: &Workspace, repo: &GitRepo, processed: &crate::git::Oid) -> bool {
+    match ws.head() {
+        Some(head) if head == processed => true,
+        Some(head) => repo.same_tree(processed, head),
+        None => false,
+    }
+}
+
+/// After a no-op at a new commit with the processed tree: remember HEAD as processed, so that the
+/// next `--changed-only` diffs from here. Best effort: a read-only state only costs that diff.
+fn advance_processed(ws: &Workspace) {
+    let (Some(head), Some(processed)) = (ws.head(), ws.processed()) else {
+        return;
+    };
+    if *head != processed.commit {
+        let _ = ws.state().edit(|recorded| {
+            if let Some(processed) = recorded.processed.as_mut() {
+                processed.commit = *head;
+            }
+        });
+    }
 }
 
 /// Only when git sees exactly what the walk sees may git's status stand for the walk: the project
