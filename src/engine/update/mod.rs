@@ -12,7 +12,7 @@
 //! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
 //!    remove, keep (`decide::Decisions`).
 //! 5. `write` — the design files, each re-checked just before it is written (D-061), model answers
-//!    as they arrive, provenance in one notes commit, removals (`write::Written`).
+//!    as they arrive, provenance in one notes commit (`provenance`), removals (`write::Written`).
 //! 6. `indexes` — every affected `.aindex`, then `START_HERE.md`.
 //! 7. `remember` — the cache and the state file (the last processed commit).
 //!
@@ -29,6 +29,7 @@ mod generate;
 mod indexes;
 mod interrupted;
 mod plan;
+mod provenance;
 mod remember;
 pub mod report;
 mod resolve;
@@ -89,10 +90,17 @@ impl UpdateOptions {
     }
 }
 
-/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise).
+/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise). A run goes through
+/// named phases — planning, scanning, writing, asking the model, indexing, saving — each with the
+/// number of its items when it has one; [`run`] calls `finish` once, whatever happened.
 pub trait Progress: Sync {
-    fn start(&self, _total: usize) {}
+    /// A new phase: `name` with `total` items (0: no count, the phase name and the time only).
+    fn phase(&self, _name: &'static str, _total: usize) {}
+    /// One item of the current phase done.
     fn advance(&self) {}
+    /// One item of the current phase failed (a model request), counted apart.
+    fn failed(&self) {}
+    /// The run is over: clear the display.
     fn finish(&self) {}
 }
 
@@ -100,13 +108,24 @@ pub trait Progress: Sync {
 pub struct Silent;
 impl Progress for Silent {}
 
-/// Run an update of `ws`.
+/// Run an update of `ws`, showing its phases on `progress`.
 pub fn run(
     ws: &Workspace,
     options: &UpdateOptions,
     progress: &dyn Progress,
 ) -> anyhow::Result<UpdateReport> {
+    let report = run_phases(ws, options, progress);
+    progress.finish();
+    report
+}
+
+fn run_phases(
+    ws: &Workspace,
+    options: &UpdateOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<UpdateReport> {
     let started = Instant::now();
+    progress.phase("planning", 0);
     let run_started_ns = Cache::now_ns();
     let project = ws.project();
     let archivists = archivists(ws, options)?;
@@ -162,15 +181,31 @@ pub fn run(
         head: ws.head(),
         writes: options.writes(),
     };
-    let written = write::run(&target, &scan, &index, &decisions, &archivists, &mut report)?;
+    let stages = write::Stages {
+        scan: &scan,
+        index: &index,
+        decisions: &decisions,
+        archivists: &archivists,
+        progress,
+    };
+    let written = write::run(&target, &stages, &mut report)?;
     let entries = remember::entries(project, &plan, &scan, &written);
     if yielded(ws, options, &mut report) {
         return Ok(finish(report, started, Some(&state)));
     }
-    indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
+    indexes::run(
+        project,
+        options,
+        &plan,
+        &scan,
+        &entries,
+        progress,
+        &mut report,
+    )?;
     report.stale = report.anything_stale();
     check_contracts(ws, options, &mut report);
     if options.writes() {
+        progress.phase("saving", 0);
         let memory = remember::Memory {
             state: &state,
             options,
