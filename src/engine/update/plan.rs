@@ -425,21 +425,27 @@ impl Touched {
 }
 
 /// Fill `universe` from the touched paths: each one's stat (or its absence), the directories to
-/// index on the way to it, and those directories' listings.
+/// index on the way to it, and those directories' listings (all read in one walk).
 fn list_touched(
     project: &Project,
     scope: &Scope,
     touched: &BTreeSet<String>,
     universe: &mut Universe,
 ) -> anyhow::Result<()> {
-    let mut listings = Listings::default();
     for path in touched {
         for dir in ancestors_rel(path) {
             if scope.indexes(dir) {
                 universe.dirs.insert(dir.to_string());
             }
         }
-        match listings.of(project, parent_rel(path)).get(path) {
+    }
+    let wanted = touched
+        .iter()
+        .map(|path| parent_rel(path))
+        .chain(universe.dirs.iter().map(String::as_str));
+    let listings = Listings::read(project, wanted);
+    for path in touched {
+        match listings.of(parent_rel(path)).get(path) {
             Some(entry) if entry.kind == EntryKind::File => {
                 universe.files.insert(path.clone(), stat_of(entry));
             }
@@ -450,7 +456,7 @@ fn list_touched(
     }
     for dir in universe.dirs.clone() {
         let children = listings
-            .of(project, &dir)
+            .of(&dir)
             .values()
             .map(|entry| (file_name(&entry.rel).to_string(), entry.kind))
             .collect();
@@ -467,25 +473,41 @@ fn list_touched(
     Ok(())
 }
 
-/// Directory listings (through the ignore layers), each read once, and the symlinked `.lexignore`
-/// files they met.
-#[derive(Default)]
+/// Directory listings (through the ignore layers), all read in one walk, and the symlinked
+/// `.lexignore` files that make any of them incomplete.
 struct Listings {
     listed: HashMap<String, BTreeMap<String, walk::Entry>>,
     refused: BTreeSet<String>,
+    empty: BTreeMap<String, walk::Entry>,
 }
 
 impl Listings {
-    fn of(&mut self, project: &Project, dir: &str) -> &BTreeMap<String, walk::Entry> {
-        let refused = &mut self.refused;
-        self.listed.entry(dir.to_string()).or_insert_with(|| {
-            let walk = walk::list_dir(&project.root, &project.config, dir);
-            refused.extend(walk.refused);
-            walk.entries
-                .into_iter()
-                .map(|entry| (entry.rel.clone(), entry))
-                .collect()
-        })
+    fn read<'a>(project: &Project, dirs: impl Iterator<Item = &'a str>) -> Listings {
+        let dirs: BTreeSet<&str> = dirs.collect();
+        let mut walked = walk::list_dirs(&project.root, &project.config, dirs.iter().copied());
+        let refused = dirs
+            .iter()
+            .flat_map(|dir| walked.refused_for(dir))
+            .collect();
+        let listed = std::mem::take(&mut walked.children)
+            .into_iter()
+            .map(|(dir, entries)| {
+                let entries = entries
+                    .into_iter()
+                    .map(|entry| (entry.rel.clone(), entry))
+                    .collect();
+                (dir, entries)
+            })
+            .collect();
+        Listings {
+            listed,
+            refused,
+            empty: BTreeMap::new(),
+        }
+    }
+
+    fn of(&self, dir: &str) -> &BTreeMap<String, walk::Entry> {
+        self.listed.get(dir).unwrap_or(&self.empty)
     }
 }
 
