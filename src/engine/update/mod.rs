@@ -129,7 +129,6 @@ fn run_phases(
     let run_started_ns = Cache::now_ns();
     let project = ws.project();
     let archivists = archivists(ws, options)?;
-    let repo = ws.repo()?;
     let state = ws.state().with_read_only(!options.writes());
     let _lock = match options.writes() {
         true => Some(LibraryLock::acquire_announced(project)?),
@@ -170,14 +169,45 @@ fn run_phases(
     if let Some(warning) = &plan.cache_warning {
         state.log(warning);
     }
-    let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, &mut report)?;
-    if yielded(ws, options, &mut report) {
-        return Ok(finish(report, started, Some(&state)));
+    let run = Run {
+        ws,
+        options,
+        progress,
+        archivists: &archivists,
+        state: &state,
+        run_started_ns,
+    };
+    carry_out(&run, plan, &mut report)?;
+    Ok(finish(report, started, Some(&state)))
+}
+
+/// What the stages after planning share.
+struct Run<'a> {
+    ws: &'a Workspace,
+    options: &'a UpdateOptions,
+    progress: &'a dyn Progress,
+    archivists: &'a Archivists,
+    state: &'a crate::workspace::state::StateDir,
+    run_started_ns: i128,
+}
+
+/// Stages 2–7 on `plan`; stops early (and remembers nothing) when the run yields to git.
+fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyhow::Result<()> {
+    let Run {
+        ws,
+        options,
+        progress,
+        ..
+    } = *run;
+    let project = ws.project();
+    let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, report)?;
+    if yielded(ws, options, report) {
+        return Ok(());
     }
     let target = Target {
         project,
-        state: &state,
-        repo,
+        state: run.state,
+        repo: ws.repo()?,
         head: ws.head(),
         writes: options.writes(),
     };
@@ -185,36 +215,28 @@ fn run_phases(
         scan: &scan,
         index: &index,
         decisions: &decisions,
-        archivists: &archivists,
+        archivists: run.archivists,
         progress,
     };
-    let written = write::run(&target, &stages, &mut report)?;
+    let written = write::run(&target, &stages, report)?;
     let entries = remember::entries(project, &plan, &scan, &written);
-    if yielded(ws, options, &mut report) {
-        return Ok(finish(report, started, Some(&state)));
+    if yielded(ws, options, report) {
+        return Ok(());
     }
-    indexes::run(
-        project,
-        options,
-        &plan,
-        &scan,
-        &entries,
-        progress,
-        &mut report,
-    )?;
+    indexes::run(project, options, &plan, &scan, &entries, progress, report)?;
     report.stale = report.anything_stale();
-    check_contracts(ws, options, &mut report);
+    check_contracts(ws, options, report);
     if options.writes() {
         progress.phase("saving", 0);
         let memory = remember::Memory {
-            state: &state,
+            state: run.state,
             options,
             head: ws.head(),
-            run_started_ns,
+            run_started_ns: run.run_started_ns,
         };
-        remember::save(&memory, plan, &scan, &written, entries, &report)?;
+        remember::save(&memory, plan, &scan, &written, entries, report)?;
     }
-    Ok(finish(report, started, Some(&state)))
+    Ok(())
 }
 
 /// Scan the planned files, resolve their imports, index the dependents, decide what to write.
