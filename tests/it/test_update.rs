@@ -564,7 +564,7 @@ fn a_new_commit_with_the_processed_tree_keeps_the_fast_path() {
     p.git(["commit", "-q", "--allow-empty", "-m", "empty"])
         .success();
     p.lexictl(["update"]).success().stdout_has("up to date");
-    p.git(["commit", "-q", "--amend", "-m", "reworded"])
+    p.git(["commit", "-q", "--amend", "--allow-empty", "-m", "reworded"])
         .success();
     p.lexictl(["update", "--changed-only"])
         .success()
@@ -572,9 +572,9 @@ fn a_new_commit_with_the_processed_tree_keeps_the_fast_path() {
     // The new HEAD is remembered as processed: the next changed-only diffs from it.
     let head = p.git(["rev-parse", "HEAD"]).success().stdout;
     assert!(
-        p.read(".git/lexibrarian/state").contains(head.trim()),
+        p.read(".git/lexibrarian/state.json").contains(head.trim()),
         "{}",
-        p.read(".git/lexibrarian/state")
+        p.read(".git/lexibrarian/state.json")
     );
     // A commit that changes the tree is no no-op.
     p.write("src/lib.rs", p.read("src/lib.rs") + "\npub fn extra() {}\n");
