@@ -343,8 +343,8 @@ fn failure_summary(report: &UpdateReport) -> String {
 }
 
 /// A progress bar on stderr, only when stderr is a terminal (never on a pipe): the phase of the
-/// run (planning, scanning, writing, asking the model, indexing, saving), its count when it has one,
-/// the model's failures so far, and the time.
+/// run (planning, scanning, deciding, recording provenance, writing, asking the model, indexing,
+/// saving), its count when it has one, the model's failures so far, and the time.
 pub(crate) struct Bar {
     bar: indicatif::ProgressBar,
     /// The current phase's name and how many of its items failed.

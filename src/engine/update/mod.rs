@@ -91,8 +91,9 @@ impl UpdateOptions {
 }
 
 /// Progress reporting hooks (a progress bar on a terminal, nothing otherwise). A run goes through
-/// named phases — planning, scanning, writing, asking the model, indexing, saving — each with the
-/// number of its items when it has one; [`run`] calls `finish` once, whatever happened.
+/// named phases — planning, scanning, deciding, recording provenance, writing, asking the model,
+/// indexing, saving — each with the number of its items when it has one; [`run`] calls `finish`
+/// once, whatever happened.
 pub trait Progress: Sync {
     /// A new phase: `name` with `total` items (0: no count, the phase name and the time only).
     fn phase(&self, _name: &'static str, _total: usize) {}
@@ -249,6 +250,7 @@ fn read_and_decide(
 ) -> anyhow::Result<(scan::Scan, dependents::ReverseIndex, decide::Decisions)> {
     let (project, scope) = (ws.project(), ws.scope()?);
     let mut scan = scan::run(project, scope, plan, &options.paths, progress);
+    progress.phase("deciding", 0);
     let unresolved = resolve::run(project, scope, plan, &mut scan, options.verbose);
     if options.verbose {
         report.unresolved = unresolved;

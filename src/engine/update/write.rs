@@ -129,6 +129,7 @@ pub fn run(
         .iter()
         .filter_map(|write| writer.provenance_of(write))
         .collect();
+    progress.phase("recording provenance", 0);
     writer.note_first(&planned);
     progress.phase("writing", texts.len());
     for write in texts {
