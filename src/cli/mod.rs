@@ -174,6 +174,14 @@ impl LexictlCommand {
     }
 }
 
+/// Whether this process was started under the file name `name` (its `argv[0]`): how `lexi` knows
+/// the `git-lexi` launcher started it.
+pub fn invoked_as(name: &str) -> bool {
+    std::env::args_os()
+        .next()
+        .is_some_and(|argv0| std::path::Path::new(&argv0).file_name() == Some(name.as_ref()))
+}
+
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
 pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cli: LexiCli = match parse(LexiCli::command(), program, args) {

@@ -13,6 +13,7 @@ pub mod hooks;
 pub mod notes;
 mod oid;
 pub mod operation;
+pub(crate) mod pack;
 pub mod remote;
 mod revision;
 mod status;

@@ -555,6 +555,37 @@ fn a_clean_tree_at_the_processed_commit_is_up_to_date_without_reading_files() {
 }
 
 #[test]
+fn a_new_commit_with_the_processed_tree_keeps_the_fast_path() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["update"]).success();
+    // An empty commit (and a message-only amend) changes HEAD but not the tree.
+    p.git(["commit", "-q", "--allow-empty", "-m", "empty"])
+        .success();
+    p.lexictl(["update"]).success().stdout_has("up to date");
+    p.git(["commit", "-q", "--amend", "--allow-empty", "-m", "reworded"])
+        .success();
+    p.lexictl(["update", "--changed-only"])
+        .success()
+        .stdout_has("up to date");
+    // The new HEAD is remembered as processed: the next changed-only diffs from it.
+    let head = p.git(["rev-parse", "HEAD"]).success().stdout;
+    assert!(
+        p.read(".git/lexibrarian/state.json").contains(head.trim()),
+        "{}",
+        p.read(".git/lexibrarian/state.json")
+    );
+    // A commit that changes the tree is no no-op.
+    p.write("src/lib.rs", p.read("src/lib.rs") + "\npub fn extra() {}\n");
+    p.commit_all("extra");
+    p.lexictl(["update"])
+        .success()
+        .stdout_lacks("up to date")
+        .stdout_has("INTERFACE_CHANGED src/lib.rs");
+}
+
+#[test]
 fn changed_only_refreshes_dependents_of_unchanged_files() {
     let p = project().fixture("python").init().build();
     p.lexictl(["update"]).success();

@@ -15,7 +15,7 @@ use super::report::{FailedFile, Mode, UpdateReport};
 use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
-use super::UpdateOptions;
+use super::{Progress, UpdateOptions};
 use crate::library::aindex::ChildEntry;
 use crate::nofollow;
 use crate::project::mirror::aindex_path;
@@ -35,9 +35,11 @@ pub fn run(
     plan: &Plan,
     scan: &Scan,
     entries: &BTreeMap<String, cache::Entry>,
+    progress: &dyn Progress,
     report: &mut UpdateReport,
 ) -> anyhow::Result<()> {
-    let billboards = write_indexes(project, options, plan, scan, entries, report);
+    progress.phase("indexing", plan.universe.dirs.len());
+    let billboards = write_indexes(project, options, plan, scan, entries, progress, report);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
     }
@@ -69,6 +71,7 @@ fn write_indexes(
     plan: &Plan,
     scan: &Scan,
     entries: &BTreeMap<String, cache::Entry>,
+    progress: &dyn Progress,
     report: &mut UpdateReport,
 ) -> Billboards {
     let mut billboards = Billboards::new();
@@ -83,6 +86,7 @@ fn write_indexes(
             .unwrap_or_else(|| "File".to_string())
     };
     for dir in dirs {
+        progress.advance();
         let listed = plan
             .universe
             .children

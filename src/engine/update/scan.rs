@@ -58,7 +58,7 @@ pub fn run(
         .collect();
     let design_stats = design_file_stats(project, documented.iter().map(|(rel, _)| rel.as_str()));
     let recomputed = AtomicUsize::new(0);
-    progress.start(documented.len());
+    progress.phase("scanning", documented.len());
     let examined: Vec<Examined> = documented
         .par_iter()
         .map(|(rel, stat)| {
@@ -76,7 +76,6 @@ pub fn run(
             outcome
         })
         .collect();
-    progress.finish();
     let mut scan = Scan {
         files: BTreeMap::new(),
         listed: BTreeMap::new(),
