@@ -12,8 +12,6 @@ use crate::library::markdown::Section;
 const LARGE_FILE_LINES: usize = 500;
 /// Block nesting from which a function is flagged as deeply nested.
 const DEEP_NESTING: usize = 5;
-/// Longest description kept from a doc comment.
-const MAX_DESCRIPTION: usize = 200;
 
 /// The default Archivist.
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,7 +60,7 @@ impl Archivist for StructuralArchivist {
         }
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
         Ok(ArchivistOutput {
-            description: description(input),
+            description: super::describe::description(input),
             sections: out,
             generation: Generation::offline(
                 self.name(),
@@ -92,110 +90,6 @@ pub fn tag_list(tags: &[String]) -> String {
         .map(|tag| format!("- {tag}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The module's own doc text, cut to its first sentence; else a summary of what the file defines.
-fn description(input: &ArchivistInput<'_>) -> String {
-    if let Some(doc) = input
-        .interface
-        .and_then(|interface| interface.doc.as_deref())
-    {
-        if let Some(sentence) = first_sentence(doc) {
-            return sentence;
-        }
-    }
-    let kind = crate::source::kind_name(input.source);
-    match input.interface {
-        Some(interface) => {
-            let mut names: Vec<&str> = interface
-                .symbols
-                .iter()
-                .filter(|symbol| symbol.parent.is_none())
-                .map(|symbol| symbol.name.as_str())
-                .collect();
-            names.dedup();
-            match names.len() {
-                0 if input.text.trim().is_empty() => format!("Empty {}.", kind.to_lowercase()),
-                0 => format!(
-                    "{kind} with no public items ({} lines).",
-                    interface.signals.lines
-                ),
-                1 => format!("{kind} defining `{}`.", names[0]),
-                2 => format!("{kind} defining `{}` and `{}`.", names[0], names[1]),
-                n => format!(
-                    "{kind} defining `{}`, `{}` and {} more.",
-                    names[0],
-                    names[1],
-                    n - 2
-                ),
-            }
-        }
-        None => {
-            if let Some(title) = markdown_title(input.source, input.text) {
-                return format!("{kind}: {title}.");
-            }
-            let lines = input.text.lines().count();
-            format!("{kind} ({lines} lines).")
-        }
-    }
-}
-
-/// The first sentence of a doc comment: up to the first `. ` or blank line, markdown headings and
-/// leading `#` marks dropped, whitespace folded.
-fn first_sentence(doc: &str) -> Option<String> {
-    // A leading markdown heading is a title, not a description: skip it when prose follows.
-    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
-    let has_prose = lines
-        .iter()
-        .any(|line| !line.is_empty() && !line.starts_with('#'));
-    let paragraph: Vec<&str> = lines
-        .iter()
-        .copied()
-        .skip_while(|line| line.is_empty() || (has_prose && line.starts_with('#')))
-        .take_while(|line| !line.is_empty())
-        .map(|line| line.trim_start_matches('#').trim())
-        .collect();
-    let text = paragraph.join(" ");
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
-        return None;
-    }
-    let end = text
-        .match_indices(". ")
-        .map(|(index, _)| index + 1)
-        .find(|end| !ends_with_abbreviation(&text[..*end]))
-        .unwrap_or(text.len());
-    let mut sentence: String = text[..end].to_string();
-    if sentence.chars().count() > MAX_DESCRIPTION {
-        sentence = sentence
-            .chars()
-            .take(MAX_DESCRIPTION - 1)
-            .collect::<String>()
-            + "…";
-    }
-    if !sentence.ends_with(['.', '!', '?', '…']) {
-        sentence.push('.');
-    }
-    Some(sentence)
-}
-
-/// Whether a sentence candidate actually ends in an abbreviation such as "e.g.".
-fn ends_with_abbreviation(text: &str) -> bool {
-    let last = text.rsplit(' ').next().unwrap_or(text).to_ascii_lowercase();
-    matches!(
-        last.as_str(),
-        "e.g." | "i.e." | "etc." | "vs." | "cf." | "approx." | "incl."
-    )
-}
-
-fn markdown_title(source: &str, text: &str) -> Option<String> {
-    if !(source.ends_with(".md") || source.ends_with(".markdown")) {
-        return None;
-    }
-    text.lines()
-        .find_map(|line| line.strip_prefix("# "))
-        .map(|title| title.trim().trim_end_matches('.').to_string())
-        .filter(|title| !title.is_empty())
 }
 
 /// The measured Complexity Warning bullets of an interface (size, `unsafe`, markers, nesting).
@@ -309,6 +203,8 @@ mod tests {
                 dependents: &dependents,
                 existing: None,
                 content_only: false,
+                readme: None,
+                abridged: false,
             })
             .expect("describes")
     }
@@ -351,7 +247,7 @@ mod tests {
         );
         assert_eq!(
             out.description,
-            "Python source defining `a`, `b` and 1 more."
+            "Defines the `a` function, the `b` function and 1 more item."
         );
         assert_eq!(out.sections[1].body, "(none)");
     }
@@ -384,22 +280,5 @@ mod tests {
         let out = run("docs/guide.md", "# User Guide\n\ntext\n", &[], &[]);
         assert_eq!(out.description, "Markdown document: User Guide.");
         assert_eq!(out.sections, vec![Section::new("Tags", "- docs\n- md")]);
-    }
-
-    #[test]
-    fn first_sentence_is_cut_and_terminated() {
-        assert_eq!(
-            first_sentence("# Parser\n\nParses things. More.").as_deref(),
-            Some("Parses things.")
-        );
-        assert_eq!(
-            first_sentence("# Only a title").as_deref(),
-            Some("Only a title.")
-        );
-        assert_eq!(
-            first_sentence("Parses e.g. things").as_deref(),
-            Some("Parses e.g. things.")
-        );
-        assert_eq!(first_sentence("\n\n"), None);
     }
 }

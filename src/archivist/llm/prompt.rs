@@ -176,6 +176,8 @@ mod tests {
             dependents: &[],
             existing,
             content_only,
+            readme: None,
+            abridged: false,
         }
     }
 

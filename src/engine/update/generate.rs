@@ -103,6 +103,8 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
             .existing()
             .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
+        readme: None,
+        abridged: false,
     }
 }
 
