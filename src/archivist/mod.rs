@@ -53,6 +53,9 @@ pub struct ArchivistInput<'a> {
     /// Mapping strategy `abridged` (generated files by default): the interface only, within
     /// `design_file_abridged_tokens`.
     pub abridged: bool,
+    /// The design file's token budget (`token_budgets.design_file_tokens`, or the abridged one);
+    /// the structural Archivist abridges its lists to stay within it. 0 = no budget.
+    pub budget_tokens: usize,
 }
 
 /// Who wrote a design file and at what cost: the provenance of one generation.

@@ -26,20 +26,24 @@ impl Archivist for StructuralArchivist {
         let started = std::time::Instant::now();
         let mut out = Vec::new();
         if let (Some(language), Some(interface)) = (input.language, input.interface) {
+            let room = room_for_lists(input);
             let skeleton = interface.skeleton();
             let contract = if skeleton.trim().is_empty() {
                 "(no public interface)".to_string()
             } else {
-                format!("```{}\n{}\n```", language.fence(), skeleton.trim_end())
+                let lines = fit_lines(skeleton.trim_end(), room.contract, input.source);
+                format!("```{}\n{}\n```", language.fence(), lines)
             };
             out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
-            out.push(Section::new(
-                sections::DEPENDENCIES,
-                path_list(input.dependencies),
-            ));
+            if !input.abridged {
+                out.push(Section::new(
+                    sections::DEPENDENCIES,
+                    capped_list(input.dependencies, room.list, None),
+                ));
+            }
             out.push(Section::new(
                 sections::DEPENDENTS,
-                path_list(input.dependents),
+                capped_list(input.dependents, room.list, Some(input.source)),
             ));
             let tests: Vec<String> = input
                 .dependents
@@ -47,11 +51,14 @@ impl Archivist for StructuralArchivist {
                 .filter(|path| is_test_path(path))
                 .cloned()
                 .collect();
-            if !tests.is_empty() {
-                out.push(Section::new(sections::TESTS, path_list(&tests)));
+            if !tests.is_empty() && !input.abridged {
+                out.push(Section::new(
+                    sections::TESTS,
+                    capped_list(&tests, room.list, Some(input.source)),
+                ));
             }
             let warnings = complexity_warnings(interface);
-            if !warnings.is_empty() {
+            if !warnings.is_empty() && !input.abridged {
                 out.push(Section::new(
                     sections::COMPLEXITY_WARNING,
                     warnings.join("\n"),
@@ -59,8 +66,12 @@ impl Archivist for StructuralArchivist {
             }
         }
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
+        let mut description = super::describe::description(input);
+        if crate::source::is_generated_header(input.text) {
+            description = format!("Generated file, not edited by hand: {description}");
+        }
         Ok(ArchivistOutput {
-            description: super::describe::description(input),
+            description,
             sections: out,
             generation: Generation::offline(
                 self.name(),
@@ -69,6 +80,99 @@ impl Archivist for StructuralArchivist {
             over_budget: None,
         })
     }
+}
+
+/// Bytes per cl100k token assumed when fitting text into a token budget: a safe underestimate for
+/// code signatures and paths (which average more).
+const BYTES_PER_TOKEN: usize = 3;
+/// Bytes a design file takes besides its lists and contract: frontmatter, title, description,
+/// headings, tags.
+const FIXED_BYTES: usize = 480;
+/// Fewest entries a list keeps, whatever the budget.
+const MIN_LISTED: usize = 5;
+
+/// How much of the budget the contract and each list may take.
+struct Room {
+    /// Bytes for the Interface Contract's lines.
+    contract: usize,
+    /// Entries per path list.
+    list: usize,
+}
+
+/// Entries a path list keeps within `budget_tokens` (0 = no budget: all of them).
+pub fn list_cap(budget_tokens: usize, dependencies: &[String], dependents: &[String]) -> usize {
+    if budget_tokens == 0 {
+        return usize::MAX;
+    }
+    let bytes = (budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    (bytes / 6 / path_bytes(dependencies, dependents)).max(MIN_LISTED)
+}
+
+fn path_bytes(dependencies: &[String], dependents: &[String]) -> usize {
+    4 + dependents
+        .iter()
+        .chain(dependencies)
+        .map(String::len)
+        .max()
+        .unwrap_or(20)
+}
+
+/// Share the budget: a third to the lists, the rest to the contract. No budget: no limits.
+fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
+    if input.budget_tokens == 0 {
+        return Room {
+            contract: usize::MAX,
+            list: usize::MAX,
+        };
+    }
+    let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    let path_bytes = path_bytes(input.dependencies, input.dependents);
+    let list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    let lists_taken = [input.dependencies.len(), input.dependents.len()]
+        .iter()
+        .map(|n| (*n).min(list) * path_bytes)
+        .sum::<usize>();
+    Room {
+        contract: bytes.saturating_sub(lists_taken).max(120),
+        list,
+    }
+}
+
+/// The lines of `text` that fit in `bytes`, and a count with a pointer for the rest.
+fn fit_lines(text: &str, bytes: usize, source: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut used = 0;
+    let mut kept = 0;
+    for line in &lines {
+        if used + line.len() + 1 > bytes && kept > 0 {
+            break;
+        }
+        used += line.len() + 1;
+        kept += 1;
+    }
+    let mut out = lines[..kept].join("\n");
+    if kept < lines.len() {
+        out.push_str(&format!(
+            "\n// … and {} more lines: `lexi lookup {source}` or read the source",
+            lines.len() - kept
+        ));
+    }
+    out
+}
+
+/// A `- path` list of at most `cap` entries; the rest counted, with a pointer to `lexi impact`
+/// when `source` is given.
+pub fn capped_list(paths: &[String], cap: usize, source: Option<&str>) -> String {
+    if paths.len() <= cap {
+        return path_list(paths);
+    }
+    let mut out = path_list(&paths[..cap]);
+    let rest = paths.len() - cap;
+    match source {
+        Some(source) => out.push_str(&format!("\n… and {rest} more: `lexi impact {source}`")),
+        None => out.push_str(&format!("\n… and {rest} more")),
+    }
+    out
 }
 
 /// A `- path` list, one per line, or `(none)`.
@@ -205,6 +309,7 @@ mod tests {
                 content_only: false,
                 readme: None,
                 abridged: false,
+                budget_tokens: 0,
             })
             .expect("describes")
     }

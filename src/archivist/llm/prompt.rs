@@ -178,6 +178,7 @@ mod tests {
             content_only,
             readme: None,
             abridged: false,
+            budget_tokens: 0,
         }
     }
 

@@ -14,6 +14,7 @@ use super::scanned::{self, ChangeLevel, Existing, Scanned};
 use super::Progress;
 use crate::archivist::is_test_path;
 use crate::library::design_file::DesignFile;
+use crate::project::mapping::Strategy;
 use crate::project::mirror::{design_name, design_path};
 use crate::project::paths::parent_rel;
 use crate::project::scope::Scope;
@@ -87,7 +88,13 @@ pub fn run(
     };
     for outcome in examined {
         match outcome {
-            Examined::Documented(item) => {
+            Examined::Documented(mut item) => {
+                item.abridged = scope.strategy(&item.source) == Strategy::Abridged;
+                let budgets = &project.config.token_budgets;
+                item.budget_tokens = match item.abridged {
+                    true => budgets.design_file_abridged_tokens as usize,
+                    false => budgets.design_file_tokens as usize,
+                };
                 scan.files.insert(item.source.clone(), *item);
             }
             Examined::Listed(rel, entry) => {

@@ -159,6 +159,10 @@ pub struct Scanned {
     /// Its imports were resolved in this run (read, or resolved again because what they went
     /// through changed): `facts.deps` may differ from what its design file lists.
     pub resolved_now: bool,
+    /// Mapped `abridged` (`project::mapping`): the Archivist writes the interface only.
+    pub abridged: bool,
+    /// The token budget its design file's content must keep within (`token_budgets`; 0 = none).
+    pub budget_tokens: usize,
     pub warning: Option<String>,
     /// Why the source or its design file could not be read (permissions, a symlink, an I/O
     /// error): a per-file failure — the file is skipped, the run goes on and exits 1.
@@ -315,6 +319,8 @@ pub fn scan_referenced(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     };
@@ -369,6 +375,8 @@ fn from_cache(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     })
@@ -391,6 +399,8 @@ fn read_and_compare(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     };
