@@ -68,7 +68,12 @@ impl Archivist for StructuralArchivist {
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
         let mut description = super::describe::description(input);
         if crate::source::is_generated_header(input.text) {
-            description = format!("Generated file, not edited by hand: {description}");
+            let mut chars = description.chars();
+            let lowered: String = match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => String::new(),
+            };
+            description = format!("Generated file, not edited by hand: {lowered}");
         }
         Ok(ArchivistOutput {
             description,
