@@ -36,7 +36,7 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
     if let Some(sentence) = input.readme.and_then(readme_sentence) {
         return sentence;
     }
-    summary(input, interface, &kind)
+    summary(input, interface, kind)
 }
 
 /// Whether `source` is a directory's index file, described by the directory's README when it has no

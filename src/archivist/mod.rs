@@ -116,6 +116,24 @@ pub struct ArchivistOutput {
     pub over_budget: Option<OverBudget>,
 }
 
+impl ArchivistOutput {
+    /// The output with every credential-shaped span replaced by `"…"` ([`crate::secrets::redact`],
+    /// the scanner `validate` uses): literal values in signatures (default arguments, constants) and
+    /// doc sentences are copied from sources, and the library must never hold what `validate` flags.
+    pub fn redacted(mut self) -> ArchivistOutput {
+        let clean = |text: &mut String| {
+            if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact(text) {
+                *text = redacted;
+            }
+        };
+        clean(&mut self.description);
+        for section in &mut self.sections {
+            clean(&mut section.body);
+        }
+        self
+    }
+}
+
 /// A writer of design files.
 pub trait Archivist: Sync {
     /// The generator name recorded in provenance, e.g. `structural`.

@@ -95,3 +95,109 @@ fn a_design_file_an_agent_grows_past_its_budget_still_warns() {
     std::fs::write(p.path(rel), bloated).expect("write");
     p.lexictl(["validate"]).code(2).stdout_has("over-budget");
 }
+
+/// A conflict as git writes it.
+const MARKERS: &str = "<<<<<<< HEAD\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> side\n";
+
+/// A test of a merge tool: conflict markers inside a string literal.
+fn markers_in_a_string() -> String {
+    format!("\"\"\"Samples for the merge tool's tests.\"\"\"\n\nSAMPLE = \"\"\"\n{MARKERS}\"\"\"\n")
+}
+
+#[test]
+fn a_file_is_conflicted_while_gits_index_holds_it_unmerged() {
+    let p = project()
+        .fixture("javascript")
+        .file("tools/merge_sample.py", markers_in_a_string())
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    // Markers inside a string literal are not a conflict: the library is current.
+    p.lexictl(["update", "--check"]).success();
+    assert!(p.exists(".lexibrary/tools/merge_sample.py.md"));
+
+    p.git(["checkout", "-q", "-b", "side"]).success();
+    p.write("src/store.js", "export function load() { return [1]; }\n");
+    p.commit_all("side");
+    p.git(["checkout", "-q", "main"]).success();
+    p.write("src/store.js", "export function load() { return [2]; }\n");
+    p.commit_all("main");
+    p.git(["merge", "-q", "side"]).code(1);
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/store.js")
+        .stdout_lacks("SKIPPED_CONFLICT  tools/merge_sample.py")
+        .stderr_has("in a merge conflict");
+    // Resolved by hand but not yet added: git still holds it unmerged.
+    p.write(
+        "src/store.js",
+        "export function load() { return [1, 2]; }\n",
+    );
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/store.js");
+    p.git(["add", "src/store.js"]).success();
+    p.lexictl(["update"])
+        .success()
+        .stdout_lacks("SKIPPED_CONFLICT");
+    p.lexictl(["update", "--check"]).success();
+}
+
+#[test]
+fn outside_git_only_a_complete_triple_outside_strings_is_a_conflict() {
+    let p = project()
+        .no_git()
+        .fixture("javascript")
+        .file("tools/merge_sample.py", markers_in_a_string())
+        .file("src/conflicted.js", MARKERS)
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/conflicted.js")
+        .stdout_lacks("SKIPPED_CONFLICT  tools/merge_sample.py")
+        .stderr_has("merge-conflict markers");
+    assert!(p.exists(".lexibrary/tools/merge_sample.py.md"));
+}
+
+#[test]
+fn no_secret_from_a_default_argument_or_a_docstring_reaches_the_library() {
+    // Built at run time: no credential-shaped literal sits in this crate's sources.
+    let openai = format!("{}-{}", "sk-proj", "abcdefghijklmnopqrstuvwx");
+    let slack = format!("{}-{}", "xoxb", "examplebottokenforthetests");
+    let python = format!(
+        "\"\"\"Client for the chat API; tests use the key {openai}.\"\"\"\n\n\
+         def connect(api_key=\"{openai}\", bot=\"{slack}\", password=\"Xk9#mQ2$vL7pR4tZ\"):\n    \
+         \"\"\"Open a session as {slack}.\"\"\"\n    return api_key\n"
+    );
+    let javascript = format!(
+        "/** Posts messages with {slack}. */\nexport function post(token = '{slack}') {{}}\n"
+    );
+    let p = project()
+        .file("client/chat.py", python)
+        .file("client/post.js", javascript)
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexictl(["validate"]).success();
+    for rel in [
+        ".lexibrary/client/chat.py.md",
+        ".lexibrary/client/post.js.md",
+        ".lexibrary/client/.aindex",
+    ] {
+        let text = p.read(rel);
+        for secret in [&openai, &slack, &"Xk9#mQ2$vL7pR4tZ".to_string()] {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{rel} holds a secret:\n{text}"
+            );
+        }
+    }
+    let chat = p.read(".lexibrary/client/chat.py.md");
+    assert!(chat.contains("api_key=\"…\""), "{chat}");
+    assert!(chat.contains("tests use the key \"…\""), "{chat}");
+}

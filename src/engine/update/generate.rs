@@ -127,7 +127,10 @@ pub fn regenerate(
     scanned: &Scanned,
     dependents: &[String],
 ) -> anyhow::Result<Regenerated> {
-    let output = archivist.describe(&archivist_input(scanned, dependents))?;
+    // Whatever wrote it, nothing credential-shaped reaches the library.
+    let output = archivist
+        .describe(&archivist_input(scanned, dependents))?
+        .redacted();
     let mut design = match scanned.existing() {
         Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),

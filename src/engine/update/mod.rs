@@ -23,6 +23,7 @@
 //! file, never of the run: the stages go on and the report lists it (exit 1).
 
 pub(crate) mod aindex;
+mod conflicts;
 mod decide;
 mod dependents;
 mod generate;
@@ -326,15 +327,13 @@ pub(crate) mod testing {
             let design_stat =
                 Stat::of(&self.project.abs(&crate::project::mirror::design_path(rel)));
             let exists = |path: &str| all.contains(&path);
-            let mut scanned = scan(
-                &self.project,
-                &Cache::default(),
-                rel,
-                stat,
-                design_stat,
-                None,
-                &exists,
-            );
+            let ctx = super::scanned::ScanContext {
+                project: &self.project,
+                cache: &Cache::default(),
+                exists: &exists,
+                conflicts: &super::conflicts::Conflicts::Text,
+            };
+            let mut scanned = scan(&ctx, rel, stat, design_stat, None);
             let files = FileIndex::new(all.iter().map(|path| path.to_string()));
             let read = |path: &str| std::fs::read_to_string(self.project.abs(path)).ok();
             let (model, _) = ProjectModel::build(&files, &read);

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use super::plan::{path_selected, Plan, Universe};
-use super::scanned::{self, ChangeLevel, Existing, Scanned};
+use super::scanned::{self, ChangeLevel, Existing, ScanContext, Scanned};
 use super::Progress;
 use crate::archivist::is_test_path;
 use crate::library::design_file::DesignFile;
@@ -52,6 +52,12 @@ pub fn run(
     let universe = &plan.universe;
     let cache = &plan.cache;
     let exists = |rel: &str| universe.exists(project, rel);
+    let ctx = ScanContext {
+        project,
+        cache,
+        exists: &exists,
+        conflicts: &universe.conflicts,
+    };
     let documented: Vec<(&String, &Stat)> = universe
         .files
         .iter()
@@ -64,15 +70,7 @@ pub fn run(
         .par_iter()
         .map(|(rel, stat)| {
             let design_stat = design_stats.get(rel.as_str()).copied();
-            let outcome = examine(
-                project,
-                cache,
-                rel,
-                **stat,
-                design_stat,
-                &exists,
-                &recomputed,
-            );
+            let outcome = examine(&ctx, rel, **stat, design_stat, &recomputed);
             progress.advance();
             outcome
         })
@@ -89,12 +87,7 @@ pub fn run(
     for outcome in examined {
         match outcome {
             Examined::Documented(mut item) => {
-                item.abridged = scope.strategy(&item.source) == Strategy::Abridged;
-                let budgets = &project.config.token_budgets;
-                item.budget_tokens = match item.abridged {
-                    true => budgets.design_file_abridged_tokens as usize,
-                    false => budgets.design_file_tokens as usize,
-                };
+                set_budget(project, scope, &mut item);
                 scan.files.insert(item.source.clone(), *item);
             }
             Examined::Listed(rel, entry) => {
@@ -126,6 +119,18 @@ pub fn run(
     scan.moves = resolve_orphans(project, &scan.orphans, &universe.renames, &mut scan.files);
     scan.recomputed = recomputed.load(Ordering::Relaxed);
     scan
+}
+
+/// The mapping strategy's part of a documented file: `abridged`, and the token budget its design
+/// file keeps within — the same wherever the file was scanned (the walk, an importer pulled in, a
+/// Dependents refresh of `--changed-only`).
+pub fn set_budget(project: &Project, scope: &Scope, scanned: &mut Scanned) {
+    scanned.abridged = scope.strategy(&scanned.source) == Strategy::Abridged;
+    let budgets = &project.config.token_budgets;
+    scanned.budget_tokens = match scanned.abridged {
+        true => budgets.design_file_abridged_tokens as usize,
+        false => budgets.design_file_tokens as usize,
+    };
 }
 
 /// Whether `rel` is a test file the scan reads for its imports although it is out of scope: a test
@@ -187,14 +192,13 @@ fn mirror_dir_stats(project: &Project, dir: &str) -> HashMap<String, Stat> {
 
 /// Decide how to treat one in-scope file: documented (scanned) or only listed (binary, too large).
 fn examine(
-    project: &Project,
-    cache: &Cache,
+    ctx: &ScanContext<'_>,
     rel: &str,
     stat: Stat,
     design_stat: Option<Stat>,
-    exists: &(dyn Fn(&str) -> bool + Sync),
     recomputed: &AtomicUsize,
 ) -> Examined {
+    let (project, cache) = (ctx.project, ctx.cache);
     let abs = project.abs(rel);
     let cached = cache
         .entries
@@ -216,15 +220,7 @@ fn examine(
         let entry = listed_entry(project, cache, rel, stat, recomputed);
         return Examined::Listed(rel.to_string(), Box::new(entry));
     }
-    Examined::Documented(Box::new(scanned::scan(
-        project,
-        cache,
-        rel,
-        stat,
-        design_stat,
-        bytes,
-        exists,
-    )))
+    Examined::Documented(Box::new(scanned::scan(ctx, rel, stat, design_stat, bytes)))
 }
 
 /// A cache entry for a file that is listed in `.aindex` but has no design file.
@@ -348,13 +344,8 @@ fn resolve_orphans(
 /// `--changed-only`, once imports are resolved: scan the files whose Dependents move because a
 /// scanned file changed its imports, or an orphan imported them (in a full update they are scanned
 /// already). Returns the files it added.
-pub fn scan_affected(
-    project: &Project,
-    scope: &Scope,
-    cache: &Cache,
-    exists: &(dyn Fn(&str) -> bool + Sync),
-    scan: &mut Scan,
-) -> Vec<String> {
+pub fn scan_affected(ctx: &ScanContext<'_>, scope: &Scope, scan: &mut Scan) -> Vec<String> {
+    let (project, cache) = (ctx.project, ctx.cache);
     let mut affected: BTreeSet<String> = BTreeSet::new();
     for (rel, scanned) in &scan.files {
         let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
@@ -380,7 +371,8 @@ pub fn scan_affected(
             continue;
         };
         let design_stat = Stat::of(&project.abs(&design_path(&rel)));
-        let scanned = scanned::scan(project, cache, &rel, stat, design_stat, None, exists);
+        let mut scanned = scanned::scan(ctx, &rel, stat, design_stat, None);
+        set_budget(project, scope, &mut scanned);
         scan.files.insert(rel.clone(), scanned);
         added.push(rel);
     }

@@ -24,6 +24,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::conflicts::Conflicts;
 use crate::hash::sha256_hex;
 use crate::library::design_file::{is_unedited, DesignFile};
 use crate::project::mirror::design_path;
@@ -268,22 +269,33 @@ impl Scanned {
     }
 }
 
-/// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
-/// `design_stat` is the design file's current stat (`None`: it does not exist). `bytes` is the
-/// source's content when the caller already read it.
+/// What every scan of one run shares.
+pub struct ScanContext<'a> {
+    pub project: &'a Project,
+    pub cache: &'a Cache,
+    /// Whether a project-relative path is a project file.
+    pub exists: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Which files are in a merge conflict.
+    pub conflicts: &'a Conflicts,
+}
+
+/// Scan one in-scope source file. `design_stat` is the design file's current stat (`None`: it does
+/// not exist). `bytes` is the source's content when the caller already read it. A file git holds
+/// in conflict is read (never answered from the cache) and skipped.
 pub fn scan(
-    project: &Project,
-    cache: &Cache,
+    ctx: &ScanContext<'_>,
     source: &str,
     stat: Stat,
     design_stat: Option<Stat>,
     bytes: Option<Vec<u8>>,
-    exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
-    if let Some(cached) = from_cache(cache, source, stat, design_stat, exists) {
-        return cached;
+    let cache = ctx.cache;
+    if !ctx.conflicts.in_git(source) {
+        if let Some(cached) = from_cache(cache, source, stat, design_stat, ctx.exists) {
+            return cached;
+        }
     }
-    let mut scanned = read_and_compare(project, source, stat, design_stat.is_some(), bytes);
+    let mut scanned = read_and_compare(ctx, source, stat, design_stat.is_some(), bytes);
     // A skipped file still imports what it imported: keep the reverse index steady.
     if matches!(scanned.state, FileState::Skipped { .. }) {
         if let Some(entry) = cache.entries.get(source) {
@@ -384,7 +396,7 @@ fn from_cache(
 
 /// Read the source (and its design file, if there is one) and decide the level.
 fn read_and_compare(
-    project: &Project,
+    ctx: &ScanContext<'_>,
     source: &str,
     stat: Stat,
     design_exists: bool,
@@ -404,6 +416,7 @@ fn read_and_compare(
         warning: None,
         error: None,
     };
+    let project = ctx.project;
     let bytes = match bytes.map_or_else(|| project.read(source), Ok) {
         Ok(bytes) => bytes,
         Err(err) => {
@@ -414,13 +427,11 @@ fn read_and_compare(
     scanned.facts.source_hash = sha256_hex(&bytes);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     drop(bytes);
-    if has_conflict_markers(&text) {
+    if ctx.conflicts.holds(source, &text) {
         scanned.state = FileState::Skipped {
             level: ChangeLevel::SkippedConflict,
         };
-        scanned.warning = Some(format!(
-            "{source}: has unresolved merge-conflict markers; skipped until they are resolved"
-        ));
+        scanned.warning = Some(ctx.conflicts.reason(source));
         return scanned;
     }
     scanned.code = parse_code(project, &mut scanned, &text);
@@ -528,33 +539,6 @@ fn compare(scanned: &mut Scanned, existing: Existing, source: Source) {
             existing,
         },
     };
-}
-
-/// Git's conflict markers at the start of a line: `<<<<<<< `, `=======`, `>>>>>>> `.
-pub fn has_conflict_markers(text: &str) -> bool {
-    let mut open = false;
-    for line in text.lines() {
-        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
-            open = true;
-        } else if open && (line.starts_with(">>>>>>> ") || line == ">>>>>>>") {
-            return true;
-        }
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conflict_markers_need_an_open_and_a_close() {
-        assert!(has_conflict_markers(
-            "a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> branch\n"
-        ));
-        assert!(!has_conflict_markers("// <<<<<<< not at line start\n"));
-        assert!(!has_conflict_markers("<<<<<<< only an opener\n"));
-    }
 }
 
 #[cfg(test)]
