@@ -24,47 +24,19 @@ impl Archivist for StructuralArchivist {
 
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput> {
         let started = std::time::Instant::now();
-        let mut out = Vec::new();
-        if let (Some(language), Some(interface)) = (input.language, input.interface) {
-            let room = room_for_lists(input);
-            let skeleton = interface.skeleton();
-            let contract = if skeleton.trim().is_empty() {
-                "(no public interface)".to_string()
-            } else {
-                let lines = fit_lines(skeleton.trim_end(), room.contract, input.source);
-                format!("```{}\n{}\n```", language.fence(), lines)
-            };
-            out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
-            if !input.abridged {
-                out.push(Section::new(
-                    sections::DEPENDENCIES,
-                    capped_list(input.dependencies, room.list, None),
-                ));
-            }
-            out.push(Section::new(
+        let mut out = match (input.language, input.interface) {
+            (Some(language), Some(interface)) => code_sections(input, language, interface),
+            // A non-code file code imports (JSON, CSS, a template) lists who imports it.
+            _ if !input.dependents.is_empty() => vec![Section::new(
                 sections::DEPENDENTS,
-                capped_list(input.dependents, room.list, Some(input.source)),
-            ));
-            let tests: Vec<String> = input
-                .dependents
-                .iter()
-                .filter(|path| is_test_path(path))
-                .cloned()
-                .collect();
-            if !tests.is_empty() && !input.abridged {
-                out.push(Section::new(
-                    sections::TESTS,
-                    capped_list(&tests, room.list, Some(input.source)),
-                ));
-            }
-            let warnings = complexity_warnings(interface);
-            if !warnings.is_empty() && !input.abridged {
-                out.push(Section::new(
-                    sections::COMPLEXITY_WARNING,
-                    warnings.join("\n"),
-                ));
-            }
-        }
+                capped_list(
+                    input.dependents,
+                    list_cap(input.budget_tokens, &[], input.dependents),
+                    Some(input.source),
+                ),
+            )],
+            _ => Vec::new(),
+        };
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
         let mut description = super::describe::description(input);
         if crate::source::is_generated_header(input.text) {
@@ -85,6 +57,55 @@ impl Archivist for StructuralArchivist {
             over_budget: None,
         })
     }
+}
+
+/// The sections of a code file: its Interface Contract, Dependencies, Dependents, Tests and
+/// Complexity Warning, within the budget (abridged: contract and Dependents only).
+fn code_sections(
+    input: &ArchivistInput<'_>,
+    language: crate::source::Language,
+    interface: &crate::source::Interface,
+) -> Vec<Section> {
+    let mut out = Vec::new();
+    let room = room_for_lists(input);
+    let skeleton = interface.skeleton();
+    let contract = if skeleton.trim().is_empty() {
+        "(no public interface)".to_string()
+    } else {
+        let lines = fit_lines(skeleton.trim_end(), room.contract, input.source);
+        format!("```{}\n{}\n```", language.fence(), lines)
+    };
+    out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
+    if !input.abridged {
+        out.push(Section::new(
+            sections::DEPENDENCIES,
+            capped_list(input.dependencies, room.list, None),
+        ));
+    }
+    out.push(Section::new(
+        sections::DEPENDENTS,
+        capped_list(input.dependents, room.list, Some(input.source)),
+    ));
+    let tests: Vec<String> = input
+        .dependents
+        .iter()
+        .filter(|path| is_test_path(path))
+        .cloned()
+        .collect();
+    if !tests.is_empty() && !input.abridged {
+        out.push(Section::new(
+            sections::TESTS,
+            capped_list(&tests, room.list, Some(input.source)),
+        ));
+    }
+    let warnings = complexity_warnings(interface);
+    if !warnings.is_empty() && !input.abridged {
+        out.push(Section::new(
+            sections::COMPLEXITY_WARNING,
+            warnings.join("\n"),
+        ));
+    }
+    out
 }
 
 /// Bytes per cl100k token assumed when fitting text into a token budget: a safe underestimate for

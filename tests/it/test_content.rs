@@ -25,8 +25,20 @@ fn a_fresh_library_of_the_content_fixture_passes_validate_and_says_what_files_ar
         .config("scope_root: .\n")
         .build();
     p.lexictl(["update"]).success();
-    p.lexictl(["validate"]).success();
+    // Not even an info finding: a non-code import lists its Dependents, and a file named
+    // `[[...slug]].js` is not a wikilink.
+    p.lexictl(["validate"])
+        .success()
+        .stdout_lacks("dependents-gap")
+        .stdout_lacks("wikilink");
     p.lexictl(["update", "--check"]).success();
+    assert!(p
+        .read(".lexibrary/data/site.json.md")
+        .contains("## Dependents\n\n- pages/[[...slug]].js\n"));
+    // An index file without a doc of its own is described by its directory's README.
+    assert!(p
+        .read(".lexibrary/widgets/index.js.md")
+        .contains("description: Reusable form widgets for the admin pages.\n"));
     for skipped in [
         "Cargo.lock",
         "package-lock.json",

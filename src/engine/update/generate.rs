@@ -104,7 +104,9 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
             .existing()
             .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
-        readme: None,
+        readme: scanned
+            .source_read()
+            .and_then(|source| source.readme.as_deref()),
         abridged: scanned.abridged || crate::source::is_generated_header(text),
         budget_tokens: scanned.budget_tokens,
     }

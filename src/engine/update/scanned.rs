@@ -86,6 +86,9 @@ pub struct Code {
 /// The source as read, kept only when the Archivist will write its design file.
 pub struct Source {
     pub text: String,
+    /// For an index file (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`, …): its directory's README,
+    /// which describes it when it has no doc of its own ([`directory_readme`]).
+    pub readme: Option<String>,
 }
 
 /// A design file as read during the scan (for the D-061 re-check, merges and refreshes).
@@ -435,18 +438,54 @@ fn read_and_compare(
         return scanned;
     }
     scanned.code = parse_code(project, &mut scanned, &text);
+    let source_read = Source {
+        text,
+        readme: directory_readme(project, source),
+    };
     let design_rel = design_path(source);
     match read_design(project, &design_rel, design_exists) {
         Err(Unreadable::Io(reason)) => scanned.error = Some(reason),
         Err(Unreadable::Invalid(warning)) => scanned.warning = Some(warning),
         Ok(None) => {
             scanned.state = FileState::New {
-                source: Source { text },
+                source: source_read,
             }
         }
-        Ok(Some(existing)) => compare(&mut scanned, existing, Source { text }),
+        Ok(Some(existing)) => compare(&mut scanned, existing, source_read),
     }
     scanned
+}
+
+/// README names looked for, in order.
+const README_NAMES: &[&str] = &[
+    "README.md",
+    "README",
+    "README.rst",
+    "README.txt",
+    "readme.md",
+];
+
+/// The README that speaks for index file `source`: its directory's, else — for a file directly in
+/// a `src/` directory (`src/lib.rs`, `src/index.ts`) — the one beside that `src/` (the package's).
+/// `None` for other files, or when there is none.
+fn directory_readme(project: &Project, source: &str) -> Option<String> {
+    if !crate::archivist::describe::is_index_file(source) {
+        return None;
+    }
+    let dir = crate::project::paths::parent_rel(source);
+    let mut dirs = vec![dir];
+    if dir == "src" || dir.ends_with("/src") {
+        dirs.push(crate::project::paths::parent_rel(dir));
+    }
+    dirs.into_iter().find_map(|dir| {
+        README_NAMES.iter().find_map(|name| {
+            let rel = match dir {
+                "" => name.to_string(),
+                dir => format!("{dir}/{name}"),
+            };
+            project.read_to_string(&rel).ok()
+        })
+    })
 }
 
 /// Parse the interface of a code file in an enabled language (its imports are resolved in the
