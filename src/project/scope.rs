@@ -90,6 +90,15 @@ impl Scope {
             && !matches!(self.strategy(rel), Strategy::Skip | Strategy::Grouped)
     }
 
+    /// Whether `rel` is in scope and mapped `grouped`: described in its directory's group design
+    /// file rather than a design file of its own.
+    pub fn groups(&self, rel: &str) -> bool {
+        self.contains(rel)
+            && super::mirror::is_mirrorable(rel)
+            && !rel.split('/').any(|part| part.starts_with('.'))
+            && self.strategy(rel) == Strategy::Grouped
+    }
+
     /// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one.
     pub fn indexes(&self, dir: &str) -> bool {
         dir.is_empty()

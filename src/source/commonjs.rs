@@ -68,36 +68,7 @@ pub(super) fn scan(root: Node<'_>, src: &str) -> Module {
                     names.push(name);
                 }
             }
-            "export_statement" => {
-                let declaration = child
-                    .child_by_field_name("declaration")
-                    .or_else(|| child.child_by_field_name("value"));
-                let name = declaration
-                    .and_then(|d| d.child_by_field_name("name"))
-                    .map(|n| text_of(n, src).to_string());
-                let text = text_of(child, src);
-                if let Some(target) = text.strip_prefix("export =") {
-                    let target = target.trim().trim_end_matches(';').trim();
-                    module.primary = Some(target.to_string());
-                }
-                let is_default = code_children(child).iter().any(|c| c.kind() == "default")
-                    || text_of(child, src).starts_with("export default");
-                match (&name, is_default) {
-                    (Some(name), true) => module.primary = Some(name.clone()),
-                    (None, true) => {
-                        let value = child.child_by_field_name("value");
-                        module.primary = Some(match value.filter(|v| v.kind() == "identifier") {
-                            Some(identifier) => text_of(identifier, src).to_string(),
-                            None => "default".to_string(),
-                        });
-                        if value.is_none_or(|v| v.kind() != "identifier") {
-                            names.push("default".to_string());
-                        }
-                    }
-                    _ => {}
-                }
-                names.extend(name);
-            }
+            "export_statement" => scan_export(child, src, &mut module, &mut names),
             "expression_statement" => {
                 if let Some(assign) = assignment(child) {
                     if chain_exports(assign, src, &mut module) {
@@ -119,6 +90,38 @@ pub(super) fn scan(root: Node<'_>, src: &str) -> Module {
         }
     }
     module
+}
+
+/// An `export` statement: its declared name, and the primary export (`export =`, `export default`).
+fn scan_export(child: Node<'_>, src: &str, module: &mut Module, names: &mut Vec<String>) {
+    let declaration = child
+        .child_by_field_name("declaration")
+        .or_else(|| child.child_by_field_name("value"));
+    let name = declaration
+        .and_then(|d| d.child_by_field_name("name"))
+        .map(|n| text_of(n, src).to_string());
+    let text = text_of(child, src);
+    if let Some(target) = text.strip_prefix("export =") {
+        let target = target.trim().trim_end_matches(';').trim();
+        module.primary = Some(target.to_string());
+    }
+    let is_default = code_children(child).iter().any(|c| c.kind() == "default")
+        || text_of(child, src).starts_with("export default");
+    match (&name, is_default) {
+        (Some(name), true) => module.primary = Some(name.clone()),
+        (None, true) => {
+            let value = child.child_by_field_name("value");
+            module.primary = Some(match value.filter(|v| v.kind() == "identifier") {
+                Some(identifier) => text_of(identifier, src).to_string(),
+                None => "default".to_string(),
+            });
+            if value.is_none_or(|v| v.kind() != "identifier") {
+                names.push("default".to_string());
+            }
+        }
+        _ => {}
+    }
+    names.extend(name);
 }
 
 /// The assignment expression of an expression statement.

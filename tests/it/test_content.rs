@@ -213,3 +213,35 @@ fn no_secret_from_a_default_argument_or_a_docstring_reaches_the_library() {
     assert!(chat.contains("api_key=\"…\""), "{chat}");
     assert!(chat.contains("tests use the key \"…\""), "{chat}");
 }
+
+#[test]
+fn grouped_files_are_described_together_in_their_directorys_group_file() {
+    let p = project()
+        .fixture("content")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    let group = ".lexibrary/tests/fixtures/cases/_group.md";
+    let text = p.read(group);
+    assert!(
+        text.starts_with("# tests/fixtures/cases/ (grouped)\n\nTest data:"),
+        "{text}"
+    );
+    assert!(text.contains("- `one.js` — "), "{text}");
+    assert!(text.contains("- `two.js` — "), "{text}");
+    assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+    // A member leaves: the group follows; the last one leaves: the group file goes.
+    std::fs::remove_file(p.path("tests/fixtures/cases/two.js")).expect("rm");
+    p.lexictl(["update"]).success();
+    assert!(!p.read(group).contains("two.js"));
+    std::fs::remove_dir_all(p.path("tests/fixtures")).expect("rm -r");
+    p.lexictl(["update"]).success();
+    assert!(
+        !p.exists(group),
+        "the group file of a vanished directory is removed"
+    );
+    p.lexictl(["validate"]).success();
+}

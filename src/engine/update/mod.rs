@@ -27,6 +27,7 @@ mod conflicts;
 mod decide;
 mod dependents;
 mod generate;
+mod group;
 mod indexes;
 mod interrupted;
 mod plan;
@@ -118,7 +119,7 @@ pub fn run(
         false => None,
     };
     let running = interrupted::Running::start(&state, options.writes());
-    ws.scope()?; // a bad scope fails before anything is read
+    let scope = ws.scope()?; // a bad scope fails before anything is read
     let mut report = UpdateReport {
         mode: options.mode(),
         dry_run: options.dry_run,
@@ -168,7 +169,7 @@ pub fn run(
     if yielded(ws, options, &mut report) {
         return Ok(finish(report, started, Some(&state)));
     }
-    indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
+    indexes::run(project, scope, options, &plan, &scan, &entries, &mut report)?;
     report.stale = report.anything_stale();
     check_contracts(ws, options, &mut report);
     if options.writes() {
