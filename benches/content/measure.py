@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue 13 closing figures: what a fresh structural library says about real repositories.
 
-Usage: measure.py LEXICTL REPO_DIR [REPO_DIR ...]
+Usage: measure.py [-v] LEXICTL REPO_DIR [REPO_DIR ...]
 
 For each repository: copy it to a temp dir, `lexictl init --yes`, scope_root `.`, a cold
 `lexictl update` (timed), `lexictl validate`; then read every design file and report
@@ -11,7 +11,11 @@ For each repository: copy it to a temp dir, `lexictl init --yes`, scope_root `.`
 - noise share: design files of lockfiles, snapshots, expected output, fixtures/samples,
   generated or vendored files (target <= 10 %),
 - validate errors and warnings on the fresh library (target 0/0),
-- the cold update time.
+- the cold update time;
+- group design files (`<dir>/_group.md`, mapping strategy `grouped`) counted apart: one per
+  directory of fixtures, not a design file per file;
+- of the code files described by the fallback, how many hold doc comments somewhere (`//!`/`///`,
+  a docstring, a `/** */` block) — docs we may miss — and how many hold none; with `-v`, examples.
 """
 import os, re, shutil, subprocess, sys, tempfile, time
 
@@ -28,6 +32,25 @@ NOISE = re.compile(
 
 def run(cmd, cwd):
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+
+
+DOC_MARKERS = {
+    ".rs": ("//!", "///"),
+    ".py": ('"""', "'''"),
+}
+JS_DOC = ("/**",)
+
+
+def has_docs(source_path):
+    """Whether the source holds any doc comment at all (a fallback description may miss it)."""
+    ext = os.path.splitext(source_path)[1]
+    markers = DOC_MARKERS.get(ext, JS_DOC)
+    try:
+        with open(source_path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return False
+    return any(marker in text for marker in markers)
 
 
 def design_files(lib):
@@ -63,8 +86,12 @@ def measure(lexictl, repo):
     validate = run([lexictl, "validate"], dest)
     summary = re.search(r"(\d+) errors?, (\d+) warnings?", validate.stdout + validate.stderr)
     errors, warnings = (int(summary.group(1)), int(summary.group(2))) if summary else (-1, -1)
-    total = code = documented = banner = noise = 0
+    total = code = documented = banner = noise = groups = missed = undocumented = 0
+    examples = []
     for source, path in design_files(os.path.join(dest, ".lexibrary")):
+        if os.path.basename(source) == "_group":
+            groups += 1
+            continue
         total += 1
         desc = description(path)
         if NOISE.search(source):
@@ -73,6 +100,11 @@ def measure(lexictl, repo):
             code += 1
             if not FALLBACK.search(desc):
                 documented += 1
+            elif has_docs(os.path.join(dest, source)):
+                missed += 1
+                examples.append(f"    {source}: {desc}")
+            else:
+                undocumented += 1
             if BANNER.search(desc):
                 banner += 1
     shutil.rmtree(work, ignore_errors=True)
@@ -81,15 +113,26 @@ def measure(lexictl, repo):
         f"{os.path.basename(repo):10} design files {total:5}  code {code:5}  "
         f"described from docs {pct(documented, code):>5}  banner/tag-line {banner:3}  "
         f"noise {pct(noise, total):>5}  validate {errors} errors {warnings} warnings  "
-        f"cold update {seconds:.1f} s"
+        f"cold update {seconds:.1f} s  groups {groups}  "
+        f"fallback: with doc comments {missed}, without {undocumented}"
     )
+    if VERBOSE:
+        print("\n".join(examples[:15]))
+
+
+VERBOSE = False
 
 
 def main():
-    if len(sys.argv) < 3:
+    global VERBOSE
+    args = sys.argv[1:]
+    if args and args[0] == "-v":
+        VERBOSE = True
+        args = args[1:]
+    if len(args) < 2:
         sys.exit(__doc__)
-    lexictl = os.path.abspath(sys.argv[1])
-    for repo in sys.argv[2:]:
+    lexictl = os.path.abspath(args[0])
+    for repo in args[1:]:
         measure(lexictl, repo)
 
 

@@ -111,8 +111,9 @@ fn lex_line(line: &str, mut state: Lexed, rust: bool) -> Lexed {
                     .into_iter()
                     .find(|quote| rest.starts_with(quote));
                 match opened {
-                    // A Rust `'` is a char or a lifetime: never a string that matters here.
-                    Some("'") if rust => at += 1,
+                    // A Rust `'` is a char literal (skipped whole: `'"'` opens no string) or
+                    // a lifetime.
+                    Some("'") if rust => at += rust_char_len(rest),
                     Some(quote) => {
                         let multiline = quote.len() == 3 || quote == "`" || (rust && quote == "\"");
                         state = Lexed::Quoted { quote, multiline };
@@ -151,6 +152,25 @@ fn lex_line(line: &str, mut state: Lexed, rust: bool) -> Lexed {
     }
 }
 
+/// The length of the Rust char literal `rest` starts with (`'x'`, `'\''`, `'\u{1F600}'`), or 1 for
+/// a lifetime's `'`.
+fn rust_char_len(rest: &str) -> usize {
+    let body = &rest[1..];
+    let end = match body.strip_prefix('\\') {
+        Some(escaped) => escaped
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| *c == '\'')
+            .map(|(at, _)| 1 + at),
+        None => body
+            .chars()
+            .next()
+            .filter(|c| body[c.len_utf8()..].starts_with('\''))
+            .map(|c| c.len_utf8()),
+    };
+    end.map_or(1, |end| 1 + end + 1)
+}
+
 /// Whether the byte before `at` continues an identifier (`for"` is not a raw string's `r`).
 fn ident_before(bytes: &[u8], at: usize) -> bool {
     at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_')
@@ -185,6 +205,11 @@ mod tests {
         assert!(!has_conflict_markers("t.js", &js));
         let rust = format!("const S: &str = \"\n{CONFLICT}\";\nfn f<'a>() {{}}\n");
         assert!(!has_conflict_markers("t.rs", &rust));
+        // A char literal holding a quote opens no string.
+        for chars in ["'\"'", "'\\''", "'\\\"'", "'\\u{22}'"] {
+            let text = format!("fn q() -> char {{ {chars} }}\n{CONFLICT}");
+            assert!(has_conflict_markers("t.rs", &text), "{text}");
+        }
         let raw = format!("const S: &str = r#\"\n{CONFLICT}\"#;\n");
         assert!(!has_conflict_markers("t.rs", &raw));
         // After the string closes, a real conflict still counts.
