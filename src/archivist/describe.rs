@@ -25,7 +25,8 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
             return format!("{kind}: {title}.");
         }
         let lines = input.text.lines().count();
-        return format!("{kind} ({lines} lines).");
+        let unit = if lines == 1 { "line" } else { "lines" };
+        return format!("{kind} ({lines} {unit}).");
     };
     if let Some(sentence) = interface.doc.as_deref().and_then(purpose_sentence) {
         return sentence;

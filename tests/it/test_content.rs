@@ -228,7 +228,11 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
         text.starts_with("# tests/fixtures/cases/ (grouped)\n\nTest data:"),
         "{text}"
     );
-    assert!(text.contains("- `one.js` — "), "{text}");
+    // Each member is described by what it says, not its kind and size.
+    assert!(
+        text.contains("- `one.js` — Defines the `sample` constant.\n"),
+        "{text}"
+    );
     assert!(text.contains("- `two.js` — "), "{text}");
     assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
     p.lexictl(["validate"]).success();

@@ -98,7 +98,8 @@ pub fn run(
     // Files in the tree but not documented (out of scope, binary, too large): cache their descriptions.
     for (rel, stat) in &universe.files {
         if !scan.files.contains_key(rel) && !scan.listed.contains_key(rel) {
-            let entry = listed_entry(project, cache, rel, *stat, &recomputed);
+            let grouped = scope.groups(rel);
+            let entry = listed_entry(project, cache, (rel, *stat), grouped, &recomputed);
             scan.listed.insert(rel.clone(), entry);
         }
     }
@@ -131,6 +132,30 @@ pub fn set_budget(project: &Project, scope: &Scope, scanned: &mut Scanned) {
         true => budgets.design_file_abridged_tokens as usize,
         false => budgets.design_file_tokens as usize,
     };
+}
+
+/// What a grouped file says about itself, as the structural Archivist would describe it (redacted
+/// like everything written into the library).
+fn member_description(project: &Project, rel: &str) -> Option<String> {
+    let text = project.read_to_string(rel).ok()?;
+    let language = Language::from_path(std::path::Path::new(rel))
+        .filter(|language| language.enabled_in(&project.config));
+    let interface = language.and_then(|language| crate::source::extract(language, &text).ok());
+    let input = crate::archivist::ArchivistInput {
+        source: rel,
+        text: &text,
+        language,
+        interface: interface.as_ref(),
+        dependencies: &[],
+        dependents: &[],
+        existing: None,
+        content_only: false,
+        readme: None,
+        abridged: false,
+        budget_tokens: 0,
+    };
+    let description = crate::archivist::describe::description(&input);
+    Some(crate::secrets::redact(&description).into_owned())
 }
 
 /// Whether `rel` is a test file the scan reads for its imports although it is out of scope: a test
@@ -217,18 +242,20 @@ fn examine(
         },
     };
     if class != FileClass::Text {
-        let entry = listed_entry(project, cache, rel, stat, recomputed);
+        let entry = listed_entry(project, cache, (rel, stat), false, recomputed);
         return Examined::Listed(rel.to_string(), Box::new(entry));
     }
     Examined::Documented(Box::new(scanned::scan(ctx, rel, stat, design_stat, bytes)))
 }
 
 /// A cache entry for a file that is listed in `.aindex` but has no design file.
+/// `grouped`: a member of a group design file, described by what it says (its doc, its primary
+/// export, its definitions) rather than its kind and size.
 fn listed_entry(
     project: &Project,
     cache: &Cache,
-    rel: &str,
-    stat: Stat,
+    (rel, stat): (&str, Stat),
+    grouped: bool,
     recomputed: &AtomicUsize,
 ) -> cache::Entry {
     if let Some(entry) = cache.entries.get(rel) {
@@ -238,8 +265,13 @@ fn listed_entry(
     }
     recomputed.fetch_add(1, Ordering::Relaxed);
     let class = walk::classify(project, rel, stat.size).unwrap_or(FileClass::Binary);
-    let description = crate::workspace::child_map::structural_description(project, rel, stat.size)
-        .unwrap_or_else(|_| "Unreadable file".to_string());
+    let member = (grouped && class == FileClass::Text)
+        .then(|| member_description(project, rel))
+        .flatten();
+    let description = member.unwrap_or_else(|| {
+        crate::workspace::child_map::structural_description(project, rel, stat.size)
+            .unwrap_or_else(|_| "Unreadable file".to_string())
+    });
     cache::Entry {
         stat,
         class,
