@@ -114,7 +114,8 @@ def measure(lexictl, repo):
         f"described from docs {pct(documented, code):>5}  banner/tag-line {banner:3}  "
         f"noise {pct(noise, total):>5}  validate {errors} errors {warnings} warnings  "
         f"cold update {seconds:.1f} s  groups {groups}  "
-        f"fallback: with doc comments {missed}, without {undocumented}"
+        f"fallback: with doc comments {missed}, without {undocumented}  "
+        f"described from docs among files with docs {pct(documented, documented + missed)}"
     )
     if VERBOSE:
         print("\n".join(examples[:15]))
