@@ -6,14 +6,15 @@
 //!    (`--changed-only`; inside bumped submodules too, `submodules`), or everything a walk finds
 //!    (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
-//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`); then
-//!    `resolve` resolves the imports of what was read through the project model.
+//!    untouched file cost two `stat` calls; a file git holds unmerged is skipped (`conflicts`);
+//!    orphans become DELETED or RENAMED (`scan::Scan`); then `resolve` resolves the imports of what
+//!    was read through the project model.
 //! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
 //! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
 //!    remove, keep (`decide::Decisions`).
 //! 5. `write` — the design files, each re-checked just before it is written (D-061), model answers
 //!    as they arrive, provenance in one notes commit, removals (`write::Written`).
-//! 6. `indexes` — every affected `.aindex`, then `START_HERE.md`.
+//! 6. `indexes` — every affected `.aindex` and group design file (`group`), then `START_HERE.md`.
 //! 7. `remember` — the cache and the state file (the last processed commit).
 //!
 //! With an LLM provider the key is checked before anything else: a missing key fails before anything

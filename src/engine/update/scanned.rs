@@ -12,7 +12,7 @@
 //! | INTERFACE_CHANGED | public signatures changed | regenerate owned sections |
 //! | CONTENT_CHANGED | a non-code file changed | regenerate owned sections |
 //! | AGENT_UPDATED | design file edited by hand (or has no footer) | refresh footer hashes only |
-//! | SKIPPED_CONFLICT | source has merge-conflict markers | skip, warn |
+//! | SKIPPED_CONFLICT | git holds the source unmerged (outside git: a marker triple, `conflicts`) | skip, warn |
 //! | SKIPPED_INVALID | design file cannot be parsed (or a file cannot be read) | skip, warn |
 //! | DELETED | source gone | remove the design file, unless edited by hand |
 //! | RENAMED | source moved | move the design file, keeping its content |
