@@ -172,22 +172,39 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
 fn fit_lines(text: &str, bytes: usize, source: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut used = 0;
-    let mut kept = 0;
+    let mut kept: Vec<String> = Vec::new();
     for line in &lines {
-        if used + line.len() + 1 > bytes && kept > 0 {
+        if used + line.len() + 1 > bytes {
+            if kept.is_empty() {
+                // One signature longer than the room (a huge inline type): cut it.
+                kept.push(cut_line(line, bytes.saturating_sub(4)));
+            }
             break;
         }
         used += line.len() + 1;
-        kept += 1;
+        kept.push(line.to_string());
     }
-    let mut out = lines[..kept].join("\n");
-    if kept < lines.len() {
+    let kept_count = kept.len();
+    let mut out = kept.join("\n");
+    if kept_count < lines.len() {
         out.push_str(&format!(
             "\n// … and {} more lines: `lexi lookup {source}` or read the source",
-            lines.len() - kept
+            lines.len() - kept_count
         ));
     }
     out
+}
+
+/// `line` cut to at most `bytes` (on a char boundary) and marked with `…`.
+fn cut_line(line: &str, bytes: usize) -> String {
+    if line.len() <= bytes {
+        return line.to_string();
+    }
+    let mut end = bytes;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} …", &line[..end])
 }
 
 /// A `- path` list of at most `cap` entries; the rest counted, with a pointer to `lexi impact`
@@ -385,6 +402,15 @@ mod tests {
             "Defines the `a` function, the `b` function and 1 more item."
         );
         assert_eq!(out.sections[1].body, "(none)");
+    }
+
+    #[test]
+    fn a_signature_longer_than_the_room_is_cut() {
+        let long = format!("export type Options = {{ {} }}", "a: string; ".repeat(100));
+        let fitted = fit_lines(&format!("{long}\nexport function f(): void"), 200, "a.ts");
+        let first = fitted.lines().next().unwrap_or("");
+        assert!(first.len() <= 200 && first.ends_with(" …"), "{fitted}");
+        assert!(fitted.ends_with("// … and 1 more lines: `lexi lookup a.ts` or read the source"));
     }
 
     #[test]
