@@ -268,6 +268,22 @@ impl GitRepo {
             .is_some_and(|base| base.join("git").join("ignore").is_file())
     }
 
+    /// The paths (relative to the working tree, `/`-separated) git's index holds at a stage above 0:
+    /// the files of a merge, rebase or cherry-pick waiting for their conflicts to be resolved
+    /// (`git add` puts them back at stage 0). What git says, whatever the files' text holds.
+    pub fn conflicted_paths(&self) -> std::collections::BTreeSet<String> {
+        let Ok(index) = self.repo.index_or_empty() else {
+            return Default::default();
+        };
+        index
+            .entries()
+            .iter()
+            .filter(|entry| entry.stage_raw() > 0)
+            .filter_map(|entry| std::str::from_utf8(entry.path(&index)).ok())
+            .map(str::to_string)
+            .collect()
+    }
+
     /// Whether `path` (relative to the working tree, `/`-separated) is in the index.
     pub fn is_tracked(&self, path: &str) -> bool {
         self.repo

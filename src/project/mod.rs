@@ -7,6 +7,7 @@
 pub mod config;
 pub mod detect;
 pub mod ignores;
+pub mod mapping;
 pub mod mirror;
 pub mod paths;
 pub mod scope;

@@ -9,6 +9,7 @@ mod test_agents;
 mod test_bad_input;
 mod test_ci;
 mod test_cli;
+mod test_content;
 mod test_contract;
 mod test_formats;
 mod test_git_operations;

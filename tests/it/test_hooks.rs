@@ -418,7 +418,8 @@ fn a_submodule_bump_reaches_the_library() {
     let p = project()
         .fixture("rust")
         .init()
-        .config("scope_root: [src/, vendor/]\n")
+        // `vendor/` is skipped by default (vendored code); this project documents it.
+        .config("scope_root: [src/, vendor/]\nmapping:\n  rules:\n    - glob: vendor/\n      strategy: full\n")
         .build();
     let allow = ["-c", "protocol.file.allow=always"];
     p.git(allow)

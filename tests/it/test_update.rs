@@ -223,7 +223,7 @@ fn dependents_follow_imports() {
 }
 
 #[test]
-fn deletes_renames_and_conflicts() {
+fn deletes_and_renames() {
     let p = project().fixture("javascript").init().build();
     p.lexictl(["update"]).success();
     std::fs::rename(p.path("src/store.js"), p.path("src/persist.js")).expect("rename");
@@ -241,15 +241,6 @@ fn deletes_renames_and_conflicts() {
     let out = p.lexictl(["update"]).success().stdout;
     assert!(out.contains("DELETED           src/persist.js"), "{out}");
     assert!(!p.exists(".lexibrary/src/persist.js.md"));
-
-    p.write(
-        "src/index.js",
-        "<<<<<<< HEAD\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> other\n",
-    );
-    p.lexictl(["update"])
-        .success()
-        .stdout_has("SKIPPED_CONFLICT  src/index.js")
-        .stderr_has("merge-conflict markers");
 }
 
 #[test]
@@ -785,7 +776,8 @@ fn changed_only_revisits_files_that_were_dirty_last_time() {
 
 #[test]
 fn a_skipped_file_that_is_then_deleted_loses_its_design_file() {
-    let p = project().fixture("python").init().build();
+    // Outside git, conflict markers are what marks a conflict.
+    let p = project().no_git().fixture("python").init().build();
     p.lexictl(["update"]).success();
     p.write(
         "pkg/forecast.py",

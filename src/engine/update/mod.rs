@@ -6,14 +6,15 @@
 //!    (`--changed-only`; inside bumped submodules too, `submodules`), or everything a walk finds
 //!    (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
-//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`); then
-//!    `resolve` resolves the imports of what was read through the project model.
+//!    untouched file cost two `stat` calls; a file git holds unmerged is skipped (`conflicts`);
+//!    orphans become DELETED or RENAMED (`scan::Scan`); then `resolve` resolves the imports of what
+//!    was read through the project model.
 //! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
 //! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
 //!    remove, keep (`decide::Decisions`).
 //! 5. `write` — the design files, each re-checked just before it is written (D-061), model answers
 //!    as they arrive, provenance in one notes commit (`provenance`), removals (`write::Written`).
-//! 6. `indexes` — every affected `.aindex`, then `START_HERE.md`.
+//! 6. `indexes` — every affected `.aindex` and group design file (`group`), then `START_HERE.md`.
 //! 7. `remember` — the cache and the state file (the last processed commit).
 //!
 //! With an LLM provider the key is checked before anything else: a missing key fails before anything
@@ -23,9 +24,11 @@
 //! file, never of the run: the stages go on and the report lists it (exit 1).
 
 pub(crate) mod aindex;
+mod conflicts;
 mod decide;
 mod dependents;
 mod generate;
+mod group;
 mod indexes;
 mod interrupted;
 mod plan;
@@ -224,7 +227,12 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
     if yielded(ws, options, report) {
         return Ok(());
     }
-    indexes::run(project, options, &plan, &scan, &entries, progress, report)?;
+    let earlier = indexes::Earlier {
+        plan: &plan,
+        scan: &scan,
+        entries: &entries,
+    };
+    indexes::run(project, ws.scope()?, options, earlier, progress, report)?;
     report.stale = report.anything_stale();
     check_contracts(ws, options, report);
     if options.writes() {
@@ -385,15 +393,13 @@ pub(crate) mod testing {
             let design_stat =
                 Stat::of(&self.project.abs(&crate::project::mirror::design_path(rel)));
             let exists = |path: &str| all.contains(&path);
-            let mut scanned = scan(
-                &self.project,
-                &Cache::default(),
-                rel,
-                stat,
-                design_stat,
-                None,
-                &exists,
-            );
+            let ctx = super::scanned::ScanContext {
+                project: &self.project,
+                cache: &Cache::default(),
+                exists: &exists,
+                conflicts: &super::conflicts::Conflicts::Text,
+            };
+            let mut scanned = scan(&ctx, rel, stat, design_stat, None);
             let files = FileIndex::new(all.iter().map(|path| path.to_string()));
             let read = |path: &str| std::fs::read_to_string(self.project.abs(path)).ok();
             let (model, _) = ProjectModel::build(&files, &read);

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use anyhow::Context as _;
 
+use super::conflicts::Conflicts;
 use super::report::Mode;
 use super::UpdateOptions;
 use crate::git::{Change, GitRepo};
@@ -38,6 +39,8 @@ pub struct Universe {
     pub dirty_paths: Vec<String>,
     /// Whether the whole tree was walked (so the cache can be pruned and vanished dirs found).
     pub complete: bool,
+    /// Which files are in a merge conflict: git's index says, or (outside git) their text.
+    pub conflicts: Conflicts,
 }
 
 impl Universe {
@@ -51,6 +54,7 @@ impl Universe {
             renames: Vec::new(),
             dirty_paths: Vec::new(),
             complete,
+            conflicts: Conflicts::Text,
         }
     }
 
@@ -129,7 +133,8 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             return Ok(Planned::UpToDate);
         }
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
-        let (mode, universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        let (mode, mut universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        universe.conflicts = conflicts(ws, repo);
         let (mut cache, mut cache_warning) = loading.join().unwrap_or_else(|_| {
             (
                 Cache::default(),
@@ -185,6 +190,20 @@ fn advance_processed(ws: &Workspace) {
                 processed.commit = *head;
             }
         });
+    }
+}
+
+/// Git's conflicted paths (index stage > 0) inside the project, as project-relative paths; outside
+/// git, the text scan.
+fn conflicts(ws: &Workspace, repo: Option<&GitRepo>) -> Conflicts {
+    match (repo, ws.prefix()) {
+        (Some(repo), Some(prefix)) => Conflicts::Git(
+            repo.conflicted_paths()
+                .iter()
+                .filter_map(|path| project_path(prefix, path))
+                .collect(),
+        ),
+        _ => Conflicts::Text,
     }
 }
 

@@ -1,4 +1,5 @@
-//! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget and has a
+//! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget (its
+//! authored part: the Child Map's rows are the directory's listing, not counted) and has a
 //! Child Map that lists exactly what its directory holds (after the ignore layers); and
 //! `START_HERE.md` fits its budget.
 
@@ -47,6 +48,25 @@ pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<I
     issues
 }
 
+/// What the `.aindex` budget measures: everything but the Child Map's table, which lists what the
+/// directory holds and grows with it (a large directory is no warning on day one). A billboard or
+/// Local Conventions an agent bloats still counts.
+fn authored_part(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_child_map = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            in_child_map = line.trim() == "## Child Map";
+        }
+        if in_child_map && line.starts_with('|') {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// The index of project directory `dir`: parses, fits, and its Child Map matches the directory.
 fn check_index(
     project: &Project,
@@ -66,7 +86,13 @@ fn check_index(
             return issues;
         }
     };
-    budget(&text, budget_tokens, &rel, "aindex_tokens", &mut issues);
+    budget(
+        &authored_part(&text),
+        budget_tokens,
+        &rel,
+        "aindex_tokens",
+        &mut issues,
+    );
     if project.abs(dir).is_dir() {
         let listed: BTreeSet<String> = index.children().into_iter().map(|c| c.name).collect();
         let (actual, refused) = entries(contents, dir);
