@@ -10,13 +10,15 @@
 use std::process::{Command, Stdio};
 
 /// Tools the test suite can use: `man` (rendering the generated pages), `bash` (completion
-/// scripts, the CI recipes of docs/ci.md).
-const TOOLS: &[&str] = &["man", "bash"];
+/// scripts, the CI recipes of docs/ci.md), `pre-commit` (the configuration `setup --hooks` prints),
+/// `actionlint` (the workflows of docs/ci.md). A `-` in the name is `_` in the cfg (`has_pre_commit`).
+const TOOLS: &[&str] = &["man", "bash", "pre-commit", "actionlint"];
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     for tool in TOOLS {
-        println!("cargo::rustc-check-cfg=cfg(has_{tool})");
+        let cfg = tool.replace('-', "_");
+        println!("cargo::rustc-check-cfg=cfg(has_{cfg})");
         let runs = Command::new(tool)
             .arg("--version")
             .stdin(Stdio::null())
@@ -25,7 +27,7 @@ fn main() {
             .status()
             .is_ok_and(|status| status.success());
         if runs {
-            println!("cargo::rustc-cfg=has_{tool}");
+            println!("cargo::rustc-cfg=has_{cfg}");
         }
     }
 }

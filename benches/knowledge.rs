@@ -9,9 +9,12 @@
 //! median < 2 s, `lexictl status --quiet` median < 200 ms. Issue 15, the MCP server: from starting
 //! `lexi mcp` to the answer of its first call (initialize, then `lookup`; then `search`) median
 //! < 50 ms, and within one session the same `search` answered in full, then `unchanged since`.
+//! Issue 18: `lexictl validate` on libraries of 250 and 2,000 sibling directories (one file each):
+//! linear, the 2,000 at most 12× the 250.
 //!
 //! Run: `cargo bench --bench knowledge` (options: `-- --designs N --concepts N --posts N --runs N
-//! --keep DIR --mcp-only`; `--mcp-only` measures the server alone).
+//! --keep DIR --mcp-only --siblings-only`; `--mcp-only` measures the server alone,
+//! `--siblings-only` the sibling-directory validate alone).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -46,6 +49,7 @@ fn main() {
         (20_000usize, 500usize, 1_000usize, 21usize);
     let mut keep: Option<String> = None;
     let mut mcp_only = false;
+    let mut siblings_only = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value =
@@ -57,8 +61,13 @@ fn main() {
             "--runs" => runs = value(runs),
             "--keep" => keep = args.next(),
             "--mcp-only" => mcp_only = true,
+            "--siblings-only" => siblings_only = true,
             _ => {} // cargo passes `--bench`
         }
+    }
+    if siblings_only {
+        validate_sibling_directories(runs.min(5));
+        return;
     }
     let dir = tempfile::tempdir().expect("temp dir");
     // `--keep DIR` generates into DIR and leaves it there, for profiling.
@@ -139,6 +148,7 @@ fn main() {
             ms(times[0])
         );
     }
+    validate_sibling_directories(runs.min(5));
     // One design file edited: the next search re-reads only that file.
     let edited = root.join(format!(".lexibrary/{}.md", sources[7]));
     let text = std::fs::read_to_string(&edited).expect("read");
@@ -283,6 +293,52 @@ mod mcp {
             ms(short)
         );
     }
+}
+
+/// `lexictl validate` on libraries of 250 and 2,000 sibling directories (`src/dNNNNN/m.rs`), after a
+/// real `lexictl update`: each `.aindex`'s Child Map is checked against its directory, which must not
+/// cost a walk of all the siblings per directory.
+fn validate_sibling_directories(runs: usize) {
+    let lexictl = env!("CARGO_BIN_EXE_lexictl");
+    let mut medians = Vec::new();
+    for dirs in [250usize, 2_000] {
+        let project = tempfile::tempdir().expect("temp dir");
+        let root = project.path();
+        for index in 0..dirs {
+            let file = root.join(format!("src/d{index:05}/m.rs"));
+            std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+            std::fs::write(file, format!("pub fn f{index}() {{}}\n")).expect("write");
+        }
+        std::fs::create_dir_all(root.join(".lexibrary")).expect("mkdir");
+        std::fs::write(
+            root.join(".lexibrary/config.yaml"),
+            "project_name: siblings\nscope_root: src/\n",
+        )
+        .expect("write");
+        let status = command(lexictl)
+            .arg("update")
+            .current_dir(root)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("spawn lexictl");
+        assert!(status.success(), "lexictl update");
+        let mut times: Vec<Duration> = (0..runs)
+            .map(|_| time_any_exit(lexictl, root, &["validate"]))
+            .collect();
+        times.sort();
+        let median = times[runs / 2];
+        println!(
+            "lexictl validate, {dirs} sibling directories: median {:.1} ms, min {:.1} ms",
+            ms(median),
+            ms(times[0])
+        );
+        medians.push(median);
+    }
+    println!(
+        "validate scaling: 8× the directories took {:.1}× the time (target ≤ 12×)",
+        medians[1].as_secs_f64() / medians[0].as_secs_f64()
+    );
 }
 
 fn strings(items: &[&str]) -> Vec<String> {

@@ -88,6 +88,12 @@ pub fn write_under_if_changed(
     }
 }
 
+/// Write `contents` to entry `name` of the open directory `dir` atomically (the directory was opened
+/// without symlinks, e.g. by [`nofollow::OpenDirs`]).
+pub fn write_at(dir: &Dir, name: &OsStr, contents: &[u8]) -> io::Result<()> {
+    write_in(dir, name, contents)
+}
+
 fn trusted_parent(path: &Path) -> io::Result<(&Path, &OsStr)> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(

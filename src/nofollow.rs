@@ -220,6 +220,77 @@ pub fn parent_of<'r>(root: &Path, rel: &'r Path, create: bool) -> io::Result<(Di
     Ok((dir, name))
 }
 
+/// Directories below a root kept open along the path last asked for: a run that reaches many files
+/// in path order (the update's design files) opens — and creates — each directory once, instead of
+/// every directory on the way once per file. The same guarantees as [`parent_of`]: each component
+/// opened with `O_NOFOLLOW` from its open parent. At most one handle per level of the deepest path
+/// is held.
+#[derive(Debug)]
+pub struct OpenDirs {
+    root: PathBuf,
+    base: Option<Dir>,
+    /// The open directories of the current path, outermost first, with their names.
+    chain: Vec<(std::ffi::OsString, Dir)>,
+}
+
+impl OpenDirs {
+    pub fn new(root: &Path) -> OpenDirs {
+        OpenDirs {
+            root: root.to_path_buf(),
+            base: None,
+            chain: Vec::new(),
+        }
+    }
+
+    /// The directory holding `rel` (created when `create`) and `rel`'s file name, like
+    /// [`parent_of`], reusing the handles of the directories this path shares with the last one.
+    pub fn parent_of<'r>(&mut self, rel: &'r Path, create: bool) -> io::Result<(&Dir, &'r OsStr)> {
+        let mut parts = components(rel)?;
+        let name = parts.pop().ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a file path", rel.display()),
+            )
+        })?;
+        let shared = self
+            .chain
+            .iter()
+            .zip(&parts)
+            .take_while(|((open, _), part)| open.as_os_str() == **part)
+            .count();
+        self.chain.truncate(shared);
+        if self.base.is_none() {
+            self.base = Some(Dir::root(&self.root)?);
+        }
+        for part in &parts[shared..] {
+            let parent = match self.chain.last() {
+                Some((_, dir)) => dir,
+                None => self
+                    .base
+                    .as_ref()
+                    .ok_or_else(|| io::Error::other("no root"))?,
+            };
+            let child = parent.child(part, create)?;
+            self.chain.push((part.to_os_string(), child));
+        }
+        let dir = match self.chain.last() {
+            Some((_, dir)) => dir,
+            None => self
+                .base
+                .as_ref()
+                .ok_or_else(|| io::Error::other("no root"))?,
+        };
+        Ok((dir, name))
+    }
+
+    /// Close every handle: the next call opens its path afresh (after a directory on the way may
+    /// have been removed and created again).
+    pub fn forget(&mut self) {
+        self.chain.clear();
+        self.base = None;
+    }
+}
+
 /// Open the regular file `rel` below `root` for reading.
 pub fn open(root: &Path, rel: impl AsRef<Path>) -> io::Result<File> {
     let (dir, name) = parent_of(root, rel.as_ref(), false)?;
@@ -293,6 +364,42 @@ mod tests {
         std::os::unix::fs::symlink(root.join("lib/src"), root.join("lib/dirlink"))
             .expect("symlink");
         dir
+    }
+
+    #[test]
+    fn open_dirs_reuse_the_shared_directories_and_still_refuse_symlinks() {
+        let root = tempfile::tempdir().expect("tempdir");
+        let mut dirs = OpenDirs::new(root.path());
+        for rel in ["a/b/one", "a/b/two", "a/c/three", "d/four", "top"] {
+            let (dir, name) = dirs.parent_of(Path::new(rel), true).expect("open");
+            crate::atomic::write_at(dir, name, rel.as_bytes()).expect("write");
+        }
+        for rel in ["a/b/one", "a/b/two", "a/c/three", "d/four", "top"] {
+            assert_eq!(
+                std::fs::read_to_string(root.path().join(rel)).expect("read"),
+                rel
+            );
+        }
+        assert!(dirs.chain.is_empty(), "the last path was at the top");
+        std::os::unix::fs::symlink("/tmp", root.path().join("link")).expect("symlink");
+        let err = dirs
+            .parent_of(Path::new("link/x"), true)
+            .expect_err("a symlink on the way");
+        assert!(is_refused(&err), "{err}");
+        let missing = dirs
+            .parent_of(Path::new("nope/x"), false)
+            .expect_err("not created");
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+        // A directory removed and created again after it was opened: forget, and open afresh.
+        let (_, _) = dirs.parent_of(Path::new("d/five"), true).expect("open");
+        std::fs::remove_dir_all(root.path().join("d")).expect("remove");
+        dirs.forget();
+        let (dir, name) = dirs.parent_of(Path::new("d/five"), true).expect("reopen");
+        crate::atomic::write_at(dir, name, b"5").expect("write");
+        assert_eq!(
+            std::fs::read(root.path().join("d/five")).expect("read"),
+            b"5"
+        );
     }
 
     #[test]

@@ -238,6 +238,70 @@ pub fn scan(bytes: &[u8]) -> Vec<Finding> {
         .collect()
 }
 
+/// `text` with every span [`scan`] would flag replaced by `"…"` (or `…` inside a quoted literal,
+/// which keeps its quotes): what the update writes into the library never holds what `validate`
+/// calls a secret. Borrowed when nothing matched.
+pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let mut spans: Vec<(usize, usize)> = patterns()
+        .iter()
+        .flat_map(|pattern| pattern.regex.find_iter(bytes))
+        .map(|hit| (hit.start(), hit.end()))
+        .collect();
+    if let Some(regex) = assignment() {
+        spans.extend(
+            regex
+                .captures_iter(bytes)
+                .filter_map(|captures| captures.get(1))
+                .filter(|value| looks_random(&String::from_utf8_lossy(value.as_bytes())))
+                .map(|value| (value.start(), value.end())),
+        );
+    }
+    if spans.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    spans.sort_unstable();
+    for span in &mut spans {
+        span.1 = key_block_end(text, *span);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in spans {
+        if end <= at {
+            continue;
+        }
+        let start = start.max(at);
+        // Every pattern starts and ends on an ASCII byte, so these are char boundaries.
+        out.push_str(&text[at..start]);
+        let quoted = out.ends_with(['"', '\'', '`']);
+        out.push_str(if quoted { "…" } else { "\"…\"" });
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The end of a private key block that starts at `span`: past its `-----END … PRIVATE KEY-----`
+/// line when one follows, so no key material is left behind; other spans end where they matched.
+fn key_block_end(text: &str, (start, end): (usize, usize)) -> usize {
+    const END: &str = "-----END ";
+    const CLOSE: &str = "PRIVATE KEY-----";
+    if !text[start..].starts_with("-----BEGIN ") {
+        return end;
+    }
+    text[end..]
+        .find(END)
+        .and_then(|at| {
+            let line_end = text[end + at..]
+                .find('\n')
+                .map_or(text.len(), |n| end + at + n);
+            text[end + at..line_end]
+                .find(CLOSE)
+                .map(|close| end + at + close + CLOSE.len())
+        })
+        .unwrap_or(end)
+}
+
 /// A value that looks generated rather than written: high entropy and at least one digit
 /// (`example-password` and `use-the-env-var` are prose; `Xk9#mQ2$vL7pR4tZ` is not).
 pub fn looks_random(value: &str) -> bool {
@@ -303,6 +367,34 @@ mod tests {
         assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(found[1].confidence, Confidence::Likely, "a header alone");
         assert_eq!(found[0].confidence, Confidence::High);
+    }
+
+    #[test]
+    fn redaction_leaves_nothing_the_scan_flags() {
+        let text = [
+            format!(
+                "def connect(api_key=\"{}-abcdefghijklmnopqrstuvwx\"):",
+                "sk-proj"
+            ),
+            format!("Use the bot token {}-abcdefghijklmnop for tests.", "xoxb"),
+            "def login(password=\"Xk9#mQ2$vL7pR4tZ\"):".to_string(),
+            format!("token: {}", samples::github_token()),
+            samples::private_key(),
+            "The token is refreshed every hour.".to_string(),
+        ]
+        .join("\n");
+        assert!(!scan(text.as_bytes()).is_empty());
+        let redacted = redact(&text);
+        assert!(scan(redacted.as_bytes()).is_empty(), "{redacted}");
+        let lines: Vec<&str> = redacted.lines().collect();
+        assert_eq!(lines[0], "def connect(api_key=\"…\"):");
+        assert_eq!(lines[1], "Use the bot token \"…\" for tests.");
+        assert_eq!(lines[2], "def login(password=\"…\"):");
+        assert_eq!(lines[3], "token: \"…\"");
+        assert_eq!(lines[4], "\"…\"", "the whole key block, END line included");
+        assert!(redacted.ends_with("The token is refreshed every hour."));
+        let clean = "fn main() {}";
+        assert!(matches!(redact(clean), std::borrow::Cow::Borrowed(_)));
     }
 
     #[test]

@@ -16,9 +16,14 @@
 //
 // Workspace packages (npm/yarn `workspaces`, `pnpm-workspace.yaml` `packages`) imported by name
 // resolve to their source directory as if linked into node_modules: the resolution host maps
-// `…/node_modules/<workspace package>/…` onto the package's directory. A package whose
-// `exports` point at build output (`dist/…`) that is not in the repository does not resolve: no
-// file-level edge can be justified, and the import is counted under `unbuilt_workspace_imports`.
+// `…/node_modules/<workspace package>/…` onto the package's directory. A package whose `exports`
+// point at build output (`dist/…`) that is not in the repository stands for the source it is
+// built from (the rule issue 12 sets): TS resolves the export to its target path, and that target
+// maps onto the package's tsconfig `rootDir` when the path lies in its `outDir` (what a TS project
+// reference does), else onto `src/` in place of the output directory (`dist`, `lib`, `build`, `out`,
+// `esm`, `cjs`, `es`), trying the TS and JS source extensions. Such edges are counted under
+// `output_to_source`; an import that still finds no file is counted under
+// `unbuilt_workspace_imports`.
 //
 // An edge is a resolved file inside the repository, outside node_modules; `.d.ts` counts. A
 // relative specifier that names an existing file verbatim (after dropping `?query`/`#hash`) is an
@@ -119,6 +124,43 @@ function mapWorkspace(p) {
   const dir = workspace.get(name);
   if (!dir) return p;
   return path.join(dir, rest.slice(name.length));
+}
+
+// The build output directories an `exports` target may name, and the extensions of a source file.
+const OUTPUT_DIRS = new Set(["dist", "lib", "build", "out", "esm", "cjs", "es"]);
+const SOURCE_EXT = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+// The workspace package directory holding `abs` (the deepest one), if any.
+function packageDirOf(abs) {
+  let best = null;
+  for (const dir of workspace.values()) {
+    if ((abs.startsWith(dir + "/") || abs === dir) && (!best || dir.length > best.length)) best = dir;
+  }
+  return best;
+}
+
+// The source file a missing build output of a workspace package is built from, if there is one.
+function sourceOfOutput(abs) {
+  const pkgDir = packageDirOf(abs);
+  if (!pkgDir) return null;
+  const parts = path.relative(pkgDir, abs).split("/");
+  if (!OUTPUT_DIRS.has(parts[0])) return null;
+  const stem = parts.slice(1).join("/").replace(/(\.d)?\.[mc]?[jt]sx?$/, "");
+  const roots = [];
+  const tsconfig = path.join(pkgDir, "tsconfig.json");
+  const cfg = fileSet.has(path.relative(root, tsconfig)) ? loadConfig(tsconfig) : null;
+  if (cfg?.options.outDir && cfg.options.rootDir && path.resolve(cfg.options.outDir) === path.join(pkgDir, parts[0])) {
+    roots.push(path.resolve(cfg.options.rootDir));
+  }
+  roots.push(path.join(pkgDir, "src"));
+  for (const dir of roots) {
+    for (const ext of SOURCE_EXT) {
+      for (const candidate of [path.join(dir, stem + ext), path.join(dir, stem, "index" + ext)]) {
+        if (fileSet.has(path.relative(root, candidate))) return candidate;
+      }
+    }
+  }
+  return null;
 }
 
 const host = {
@@ -251,7 +293,7 @@ function scriptKind(f) {
 // ---------- main ----------
 const outFiles = {};
 const unparsed = {};
-const stats = { specifiers: 0, resolved_internal: 0, external_or_unresolved: 0, asset_edges: 0 };
+const stats = { specifiers: 0, resolved_internal: 0, external_or_unresolved: 0, asset_edges: 0, output_to_source: 0 };
 const unbuilt = {}; // workspace package name → count
 const unbuiltExamples = [];
 const unresolvedRelative = [];
@@ -296,12 +338,21 @@ for (const rel of files.sort()) {
     } else {
       const r = ts.resolveModuleName(s.spec, abs, options, host, cache, undefined, s.mode ?? ts.ModuleKind.ESNext);
       resolved = r.resolvedModule?.resolvedFileName;
+      s.resolution = r;
       if (!resolved && /[?#]/.test(s.spec.slice(1))) {
         // Bundler query suffixes (`./worker?worker`, `./x.css?inline`): the module without them.
         const bare = s.spec[0] + s.spec.slice(1).split(/[?#]/)[0];
         const r2 = ts.resolveModuleName(bare, abs, options, host, cache, undefined, s.mode ?? ts.ModuleKind.ESNext);
         resolved = r2.resolvedModule?.resolvedFileName;
         if (resolved) s.kind = "query " + s.kind;
+      }
+    }
+    if (!resolved && s.resolution) {
+      // An export naming build output that is not here: the source it is built from.
+      const source = s.resolution.failedLookupLocations?.map(mapWorkspace).map(sourceOfOutput).find(Boolean);
+      if (source && add(source, "output→source " + s.kind, s.line, s.spec)) {
+        stats.output_to_source++;
+        continue;
       }
     }
     if (resolved) resolved = mapWorkspace(resolved);

@@ -10,6 +10,7 @@
 //! and keeps the structural facts. Either way the output says who wrote it ([`Generation`]), which the
 //! update report carries as provenance.
 
+pub mod describe;
 pub mod llm;
 pub mod structural;
 
@@ -46,6 +47,15 @@ pub struct ArchivistInput<'a> {
     /// CONTENT_ONLY: the code changed but its public interface did not, and the Interface Contract is
     /// kept as it is.
     pub content_only: bool,
+    /// For an index file (`index.js`, `__init__.py`, `mod.rs`): its directory's README, which
+    /// describes it when it has no doc of its own.
+    pub readme: Option<&'a str>,
+    /// Mapping strategy `abridged` (generated files by default): the interface only, within
+    /// `design_file_abridged_tokens`.
+    pub abridged: bool,
+    /// The design file's token budget (`token_budgets.design_file_tokens`, or the abridged one);
+    /// the structural Archivist abridges its lists to stay within it. 0 = no budget.
+    pub budget_tokens: usize,
 }
 
 /// Who wrote a design file and at what cost: the provenance of one generation.
@@ -104,6 +114,24 @@ pub struct ArchivistOutput {
     pub generation: Generation,
     /// Set when a model's answer exceeded the design file budget.
     pub over_budget: Option<OverBudget>,
+}
+
+impl ArchivistOutput {
+    /// The output with every credential-shaped span replaced by `"…"` ([`crate::secrets::redact`],
+    /// the scanner `validate` uses): literal values in signatures (default arguments, constants) and
+    /// doc sentences are copied from sources, and the library must never hold what `validate` flags.
+    pub fn redacted(mut self) -> ArchivistOutput {
+        let clean = |text: &mut String| {
+            if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact(text) {
+                *text = redacted;
+            }
+        };
+        clean(&mut self.description);
+        for section in &mut self.sections {
+            clean(&mut section.body);
+        }
+        self
+    }
 }
 
 /// A writer of design files.

@@ -12,8 +12,6 @@ use crate::library::markdown::Section;
 const LARGE_FILE_LINES: usize = 500;
 /// Block nesting from which a function is flagged as deeply nested.
 const DEEP_NESTING: usize = 5;
-/// Longest description kept from a doc comment.
-const MAX_DESCRIPTION: usize = 200;
 
 /// The default Archivist.
 #[derive(Clone, Copy, Debug, Default)]
@@ -26,43 +24,31 @@ impl Archivist for StructuralArchivist {
 
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput> {
         let started = std::time::Instant::now();
-        let mut out = Vec::new();
-        if let (Some(language), Some(interface)) = (input.language, input.interface) {
-            let skeleton = interface.skeleton();
-            let contract = if skeleton.trim().is_empty() {
-                "(no public interface)".to_string()
-            } else {
-                format!("```{}\n{}\n```", language.fence(), skeleton.trim_end())
-            };
-            out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
-            out.push(Section::new(
-                sections::DEPENDENCIES,
-                path_list(input.dependencies),
-            ));
-            out.push(Section::new(
+        let mut out = match (input.language, input.interface) {
+            (Some(language), Some(interface)) => code_sections(input, language, interface),
+            // A non-code file code imports (JSON, CSS, a template) lists who imports it.
+            _ if !input.dependents.is_empty() => vec![Section::new(
                 sections::DEPENDENTS,
-                path_list(input.dependents),
-            ));
-            let tests: Vec<String> = input
-                .dependents
-                .iter()
-                .filter(|path| is_test_path(path))
-                .cloned()
-                .collect();
-            if !tests.is_empty() {
-                out.push(Section::new(sections::TESTS, path_list(&tests)));
-            }
-            let warnings = complexity_warnings(interface);
-            if !warnings.is_empty() {
-                out.push(Section::new(
-                    sections::COMPLEXITY_WARNING,
-                    warnings.join("\n"),
-                ));
-            }
-        }
+                capped_list(
+                    input.dependents,
+                    list_cap(input.budget_tokens, &[], input.dependents),
+                    Some(input.source),
+                ),
+            )],
+            _ => Vec::new(),
+        };
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
+        let mut description = super::describe::description(input);
+        if crate::source::is_generated_header(input.text) {
+            let mut chars = description.chars();
+            let lowered: String = match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => String::new(),
+            };
+            description = format!("Generated file, not edited by hand: {lowered}");
+        }
         Ok(ArchivistOutput {
-            description: description(input),
+            description,
             sections: out,
             generation: Generation::offline(
                 self.name(),
@@ -71,6 +57,168 @@ impl Archivist for StructuralArchivist {
             over_budget: None,
         })
     }
+}
+
+/// The sections of a code file: its Interface Contract, Dependencies, Dependents, Tests and
+/// Complexity Warning, within the budget (abridged: contract and Dependents only).
+fn code_sections(
+    input: &ArchivistInput<'_>,
+    language: crate::source::Language,
+    interface: &crate::source::Interface,
+) -> Vec<Section> {
+    let mut out = Vec::new();
+    let room = room_for_lists(input);
+    let skeleton = interface.skeleton();
+    let contract = if skeleton.trim().is_empty() {
+        "(no public interface)".to_string()
+    } else {
+        let lines = fit_lines(skeleton.trim_end(), room.contract, input.source);
+        format!("```{}\n{}\n```", language.fence(), lines)
+    };
+    out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
+    if !input.abridged {
+        out.push(Section::new(
+            sections::DEPENDENCIES,
+            capped_list(input.dependencies, room.list, None),
+        ));
+    }
+    out.push(Section::new(
+        sections::DEPENDENTS,
+        capped_list(input.dependents, room.list, Some(input.source)),
+    ));
+    let tests: Vec<String> = input
+        .dependents
+        .iter()
+        .filter(|path| is_test_path(path))
+        .cloned()
+        .collect();
+    if !tests.is_empty() && !input.abridged {
+        out.push(Section::new(
+            sections::TESTS,
+            capped_list(&tests, room.list, Some(input.source)),
+        ));
+    }
+    let warnings = complexity_warnings(interface);
+    if !warnings.is_empty() && !input.abridged {
+        out.push(Section::new(
+            sections::COMPLEXITY_WARNING,
+            warnings.join("\n"),
+        ));
+    }
+    out
+}
+
+/// Bytes per cl100k token assumed when fitting text into a token budget: a safe underestimate for
+/// code signatures and paths (which average more).
+const BYTES_PER_TOKEN: usize = 3;
+/// Bytes a design file takes besides its lists and contract: frontmatter, title, description,
+/// headings, tags.
+const FIXED_BYTES: usize = 480;
+/// Fewest entries a list keeps, whatever the budget.
+const MIN_LISTED: usize = 5;
+
+/// How much of the budget the contract and each list may take.
+struct Room {
+    /// Bytes for the Interface Contract's lines.
+    contract: usize,
+    /// Entries per path list.
+    list: usize,
+}
+
+/// Entries a path list keeps within `budget_tokens` (0 = no budget: all of them).
+pub fn list_cap(budget_tokens: usize, dependencies: &[String], dependents: &[String]) -> usize {
+    if budget_tokens == 0 {
+        return usize::MAX;
+    }
+    let bytes = (budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    (bytes / 6 / path_bytes(dependencies, dependents)).max(MIN_LISTED)
+}
+
+fn path_bytes(dependencies: &[String], dependents: &[String]) -> usize {
+    4 + dependents
+        .iter()
+        .chain(dependencies)
+        .map(String::len)
+        .max()
+        .unwrap_or(20)
+}
+
+/// Share the budget: a third to the lists, the rest to the contract. No budget: no limits.
+fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
+    if input.budget_tokens == 0 {
+        return Room {
+            contract: usize::MAX,
+            list: usize::MAX,
+        };
+    }
+    let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    let path_bytes = path_bytes(input.dependencies, input.dependents);
+    let list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    let lists_taken = [input.dependencies.len(), input.dependents.len()]
+        .iter()
+        .map(|n| (*n).min(list) * path_bytes)
+        .sum::<usize>();
+    // Signatures dense in punctuation (`&'a mut`, `<T: ?Sized>`) take more tokens per byte than
+    // prose: the contract keeps an eighth of its room in reserve (tokio's `read_buf.rs` and
+    // `oneshot.rs` were a few tokens over without it).
+    let contract = bytes.saturating_sub(lists_taken) * 7 / 8;
+    Room {
+        contract: contract.max(120),
+        list,
+    }
+}
+
+/// The lines of `text` that fit in `bytes`, and a count with a pointer for the rest.
+fn fit_lines(text: &str, bytes: usize, source: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut used = 0;
+    let mut kept: Vec<String> = Vec::new();
+    for line in &lines {
+        if used + line.len() + 1 > bytes {
+            if kept.is_empty() {
+                // One signature longer than the room (a huge inline type): cut it.
+                kept.push(cut_line(line, bytes.saturating_sub(4)));
+            }
+            break;
+        }
+        used += line.len() + 1;
+        kept.push(line.to_string());
+    }
+    let kept_count = kept.len();
+    let mut out = kept.join("\n");
+    if kept_count < lines.len() {
+        let left = lines.len() - kept_count;
+        let noun = if left == 1 { "line" } else { "lines" };
+        out.push_str(&format!("\n// … and {left} more {noun}: read {source}"));
+    }
+    out
+}
+
+/// `line` cut to at most `bytes` (on a char boundary) and marked with `…`.
+fn cut_line(line: &str, bytes: usize) -> String {
+    if line.len() <= bytes {
+        return line.to_string();
+    }
+    let mut end = bytes;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{} …", &line[..end])
+}
+
+/// A `- path` list of at most `cap` entries; the rest counted, with a pointer to `lexi impact`
+/// when `source` is given.
+pub fn capped_list(paths: &[String], cap: usize, source: Option<&str>) -> String {
+    if paths.len() <= cap {
+        return path_list(paths);
+    }
+    let mut out = path_list(&paths[..cap]);
+    let rest = paths.len() - cap;
+    match source {
+        Some(source) => out.push_str(&format!("\n… and {rest} more: `lexi impact {source}`")),
+        None => out.push_str(&format!("\n… and {rest} more")),
+    }
+    out
 }
 
 /// A `- path` list, one per line, or `(none)`.
@@ -92,110 +240,6 @@ pub fn tag_list(tags: &[String]) -> String {
         .map(|tag| format!("- {tag}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The module's own doc text, cut to its first sentence; else a summary of what the file defines.
-fn description(input: &ArchivistInput<'_>) -> String {
-    if let Some(doc) = input
-        .interface
-        .and_then(|interface| interface.doc.as_deref())
-    {
-        if let Some(sentence) = first_sentence(doc) {
-            return sentence;
-        }
-    }
-    let kind = crate::source::kind_name(input.source);
-    match input.interface {
-        Some(interface) => {
-            let mut names: Vec<&str> = interface
-                .symbols
-                .iter()
-                .filter(|symbol| symbol.parent.is_none())
-                .map(|symbol| symbol.name.as_str())
-                .collect();
-            names.dedup();
-            match names.len() {
-                0 if input.text.trim().is_empty() => format!("Empty {}.", kind.to_lowercase()),
-                0 => format!(
-                    "{kind} with no public items ({} lines).",
-                    interface.signals.lines
-                ),
-                1 => format!("{kind} defining `{}`.", names[0]),
-                2 => format!("{kind} defining `{}` and `{}`.", names[0], names[1]),
-                n => format!(
-                    "{kind} defining `{}`, `{}` and {} more.",
-                    names[0],
-                    names[1],
-                    n - 2
-                ),
-            }
-        }
-        None => {
-            if let Some(title) = markdown_title(input.source, input.text) {
-                return format!("{kind}: {title}.");
-            }
-            let lines = input.text.lines().count();
-            format!("{kind} ({lines} lines).")
-        }
-    }
-}
-
-/// The first sentence of a doc comment: up to the first `. ` or blank line, markdown headings and
-/// leading `#` marks dropped, whitespace folded.
-fn first_sentence(doc: &str) -> Option<String> {
-    // A leading markdown heading is a title, not a description: skip it when prose follows.
-    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
-    let has_prose = lines
-        .iter()
-        .any(|line| !line.is_empty() && !line.starts_with('#'));
-    let paragraph: Vec<&str> = lines
-        .iter()
-        .copied()
-        .skip_while(|line| line.is_empty() || (has_prose && line.starts_with('#')))
-        .take_while(|line| !line.is_empty())
-        .map(|line| line.trim_start_matches('#').trim())
-        .collect();
-    let text = paragraph.join(" ");
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.is_empty() {
-        return None;
-    }
-    let end = text
-        .match_indices(". ")
-        .map(|(index, _)| index + 1)
-        .find(|end| !ends_with_abbreviation(&text[..*end]))
-        .unwrap_or(text.len());
-    let mut sentence: String = text[..end].to_string();
-    if sentence.chars().count() > MAX_DESCRIPTION {
-        sentence = sentence
-            .chars()
-            .take(MAX_DESCRIPTION - 1)
-            .collect::<String>()
-            + "…";
-    }
-    if !sentence.ends_with(['.', '!', '?', '…']) {
-        sentence.push('.');
-    }
-    Some(sentence)
-}
-
-/// Whether a sentence candidate actually ends in an abbreviation such as "e.g.".
-fn ends_with_abbreviation(text: &str) -> bool {
-    let last = text.rsplit(' ').next().unwrap_or(text).to_ascii_lowercase();
-    matches!(
-        last.as_str(),
-        "e.g." | "i.e." | "etc." | "vs." | "cf." | "approx." | "incl."
-    )
-}
-
-fn markdown_title(source: &str, text: &str) -> Option<String> {
-    if !(source.ends_with(".md") || source.ends_with(".markdown")) {
-        return None;
-    }
-    text.lines()
-        .find_map(|line| line.strip_prefix("# "))
-        .map(|title| title.trim().trim_end_matches('.').to_string())
-        .filter(|title| !title.is_empty())
 }
 
 /// The measured Complexity Warning bullets of an interface (size, `unsafe`, markers, nesting).
@@ -309,6 +353,9 @@ mod tests {
                 dependents: &dependents,
                 existing: None,
                 content_only: false,
+                readme: None,
+                abridged: false,
+                budget_tokens: 0,
             })
             .expect("describes")
     }
@@ -351,9 +398,18 @@ mod tests {
         );
         assert_eq!(
             out.description,
-            "Python source defining `a`, `b` and 1 more."
+            "Defines the `a` function, the `b` function and 1 more item."
         );
         assert_eq!(out.sections[1].body, "(none)");
+    }
+
+    #[test]
+    fn a_signature_longer_than_the_room_is_cut() {
+        let long = format!("export type Options = {{ {} }}", "a: string; ".repeat(100));
+        let fitted = fit_lines(&format!("{long}\nexport function f(): void"), 200, "a.ts");
+        let first = fitted.lines().next().unwrap_or("");
+        assert!(first.len() <= 200 && first.ends_with(" …"), "{fitted}");
+        assert!(fitted.ends_with("// … and 1 more line: read a.ts"));
     }
 
     #[test]
@@ -384,22 +440,5 @@ mod tests {
         let out = run("docs/guide.md", "# User Guide\n\ntext\n", &[], &[]);
         assert_eq!(out.description, "Markdown document: User Guide.");
         assert_eq!(out.sections, vec![Section::new("Tags", "- docs\n- md")]);
-    }
-
-    #[test]
-    fn first_sentence_is_cut_and_terminated() {
-        assert_eq!(
-            first_sentence("# Parser\n\nParses things. More.").as_deref(),
-            Some("Parses things.")
-        );
-        assert_eq!(
-            first_sentence("# Only a title").as_deref(),
-            Some("Only a title.")
-        );
-        assert_eq!(
-            first_sentence("Parses e.g. things").as_deref(),
-            Some("Parses e.g. things.")
-        );
-        assert_eq!(first_sentence("\n\n"), None);
     }
 }

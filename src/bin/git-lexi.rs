@@ -1,4 +1,8 @@
-//! `git-lexi`: makes `git lexi <command>` work; the same code as `lexi`, with usage naming `git lexi`.
+//! `git-lexi`: makes `git lexi <command>` work. A small launcher that runs the `lexi` installed
+//! beside it (see `launcher/exec.rs`); `lexi` names itself `git lexi` when started under this name.
+#[path = "launcher/exec.rs"]
+mod launcher;
+
 fn main() -> std::process::ExitCode {
-    lexibrarian::cli::run_lexi("git lexi", std::env::args_os())
+    launcher::exec("lexi", "git-lexi")
 }

@@ -1,4 +1,9 @@
-//! `lexictl`: the maintenance CLI. All logic lives in the library crate.
+//! `lexictl`: the maintenance CLI. All logic lives in the library crate. Started as `git-lexictl`
+//! (by the launcher of that name, or through a link so named) it names itself `git lexictl`.
 fn main() -> std::process::ExitCode {
-    lexibrarian::cli::run_lexictl("lexictl", std::env::args_os())
+    let program = match lexibrarian::cli::invoked_as("git-lexictl") {
+        true => "git lexictl",
+        false => "lexictl",
+    };
+    lexibrarian::cli::run_lexictl(program, std::env::args_os())
 }

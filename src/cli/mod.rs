@@ -3,7 +3,16 @@
 //! `lexi` is for coding agents (read the library, write back to it); `lexictl` is for maintainers, hooks
 //! and CI. `git-lexi` and `git-lexictl` run the same code under the names `git lexi` / `git lexictl`.
 //! Each subcommand lives in its own file under [`commands`]. Exit codes: 0 ok, 1 error (bad input, I/O,
-//! git), 2 findings (reserved for checks that found problems).
+//! git), 2 findings (checks that found problems) and a missing subcommand (clap's convention: the
+//! help goes to stderr).
+//!
+//! `--format` is per command, offered only where it applies. To give a new command `--format json`:
+//! 1. add `#[command(flatten)] pub output: FormatArg` to its `Args` (`ReportFormatArg` for a command
+//!    that also prints GitHub annotations, read as `args.output.format`);
+//! 2. return `args.output.format` from its arm of [`LexiCommand::format`] / [`LexictlCommand::format`];
+//! 3. read the choice as `ctx.format` in its `run`.
+//!
+//! A command without the field has no `--format` at all (`lexi mcp`, `lexictl completions`, the hooks).
 
 pub mod commands;
 pub mod output;
@@ -15,7 +24,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-pub use output::{Format, ReportFormat};
+pub use output::{Format, FormatArg, ReportFormat, ReportFormatArg};
 
 /// What a successful command reports to the process exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,9 +77,6 @@ learn: `lexi stack post` for a solved problem, `lexi concept new` for a cross-cu
 #[derive(Debug, Parser)]
 #[command(name = "lexi", version, about = LEXI_ABOUT, long_about = LEXI_LONG_ABOUT)]
 pub struct LexiCli {
-    /// Output format: `text` (compact, for agents) or `json` (stable fields, for tools).
-    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
-    pub format: Format,
     #[command(subcommand)]
     pub command: LexiCommand,
 }
@@ -95,6 +101,29 @@ pub enum LexiCommand {
     Hook(commands::agent_hook::Args),
 }
 
+impl LexiCommand {
+    /// The command's `--format`; `text` for the commands that have none.
+    fn format(&self) -> Format {
+        match self {
+            LexiCommand::Orient(args) => args.output.format,
+            LexiCommand::Lookup(args) => args.output.format,
+            LexiCommand::Index(args) => args.output.format,
+            LexiCommand::Describe(args) => args.output.format,
+            LexiCommand::Context(args) => args.output.format,
+            LexiCommand::Search(args) => args.output.format,
+            LexiCommand::Concepts(args) => args.output.format,
+            LexiCommand::Concept(args) => args.output.format,
+            LexiCommand::Stack(args) => args.output.format,
+            LexiCommand::Iwh(args) => args.output.format,
+            LexiCommand::Why(args) => args.output.format,
+            LexiCommand::Impact(args) => args.output.format,
+            LexiCommand::Conventions(args) => args.output.format,
+            LexiCommand::Convention(args) => args.output.format,
+            LexiCommand::Mcp(_) | LexiCommand::Hook(_) => Format::Text,
+        }
+    }
+}
+
 const LEXICTL_ABOUT: &str =
     "Set up and maintain the codebase library: the maintenance CLI of Lexibrarian.";
 const LEXICTL_LONG_ABOUT: &str = "\
@@ -115,10 +144,6 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
 #[derive(Debug, Parser)]
 #[command(name = "lexictl", version, about = LEXICTL_ABOUT, long_about = LEXICTL_LONG_ABOUT)]
 pub struct LexictlCli {
-    /// Output format: `text`, `json`, or `github` (GitHub Actions annotations; `validate` and
-    /// `review` only).
-    #[arg(long, value_enum, global = true, default_value_t = ReportFormat::Text)]
-    pub format: ReportFormat,
     #[command(subcommand)]
     pub command: LexictlCommand,
 }
@@ -139,30 +164,30 @@ pub enum LexictlCommand {
 }
 
 impl LexictlCommand {
-    /// The subcommand's name, for messages.
-    fn name(&self) -> &'static str {
+    /// The command's `--format` as text or JSON (`github` is read by the reporting commands from
+    /// their own arguments); `text` for the commands that have none.
+    fn format(&self) -> Format {
         match self {
-            LexictlCommand::Init(_) => "init",
-            LexictlCommand::Update(_) => "update",
-            LexictlCommand::Setup(_) => "setup",
-            LexictlCommand::Hook(_) => "hook",
-            LexictlCommand::Notes(_) => "notes",
-            LexictlCommand::Validate(_) => "validate",
-            LexictlCommand::Status(_) => "status",
-            LexictlCommand::Sweep(_) => "sweep",
-            LexictlCommand::Completions(_) => "completions",
-            LexictlCommand::Man(_) => "man",
-            LexictlCommand::Review(_) => "review",
+            LexictlCommand::Init(args) => args.output.format,
+            LexictlCommand::Update(args) => args.output.format,
+            LexictlCommand::Setup(args) => args.output.format,
+            LexictlCommand::Notes(args) => args.output.format,
+            LexictlCommand::Status(args) => args.output.format,
+            LexictlCommand::Sweep(args) => args.output.format,
+            LexictlCommand::Man(args) => args.output.format,
+            LexictlCommand::Validate(args) => args.output.format.plain().unwrap_or_default(),
+            LexictlCommand::Review(args) => args.output.format.plain().unwrap_or_default(),
+            LexictlCommand::Hook(_) | LexictlCommand::Completions(_) => Format::Text,
         }
     }
+}
 
-    /// Whether the command can print `--format github` annotations.
-    fn reports_to_github(&self) -> bool {
-        matches!(
-            self,
-            LexictlCommand::Validate(_) | LexictlCommand::Review(_)
-        )
-    }
+/// Whether this process was started under the file name `name` (its `argv[0]`): how `lexi` knows
+/// the `git-lexi` launcher started it.
+pub fn invoked_as(name: &str) -> bool {
+    std::env::args_os()
+        .next()
+        .is_some_and(|argv0| std::path::Path::new(&argv0).file_name() == Some(name.as_ref()))
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.
@@ -171,7 +196,7 @@ pub fn run_lexi(program: &'static str, args: impl IntoIterator<Item = OsString>)
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    with_context(program, cli.format, |ctx| match &cli.command {
+    with_context(program, cli.command.format(), |ctx| match &cli.command {
         LexiCommand::Orient(args) => commands::orient::run(ctx, args),
         LexiCommand::Lookup(args) => commands::lookup::run(ctx, args),
         LexiCommand::Index(args) => commands::index::run(ctx, args),
@@ -197,27 +222,14 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         Ok(cli) => cli,
         Err(code) => return code,
     };
-    // Commands that print only text or JSON never see `github`: it is refused here, once.
-    let format = match cli.format.plain() {
-        Some(format) => format,
-        None if cli.command.reports_to_github() => Format::Text,
-        None => {
-            eprintln!(
-                "error: `--format github` is only for `{program} validate` and `{program} review`; `{program} {}` prints `text` or `json`",
-                cli.command.name()
-            );
-            return ExitCode::from(1);
-        }
-    };
-    let report_format = cli.format;
-    with_context(program, format, |ctx| match &cli.command {
+    with_context(program, cli.command.format(), |ctx| match &cli.command {
         LexictlCommand::Init(args) => commands::init::run(ctx, args),
         LexictlCommand::Update(args) => commands::update::run(ctx, args),
         LexictlCommand::Setup(args) => commands::setup::run(ctx, args),
         LexictlCommand::Hook(args) => commands::hook::run(ctx, args),
         LexictlCommand::Notes(args) => commands::notes::run(ctx, args),
-        LexictlCommand::Validate(args) => commands::validate::run(ctx, args, report_format),
-        LexictlCommand::Review(args) => commands::review::run(ctx, args, report_format),
+        LexictlCommand::Validate(args) => commands::validate::run(ctx, args),
+        LexictlCommand::Review(args) => commands::review::run(ctx, args),
         LexictlCommand::Status(args) => commands::status::run(ctx, args),
         LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
         LexictlCommand::Completions(args) => commands::completions::run(ctx, args),
@@ -225,8 +237,9 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
     })
 }
 
-/// Parse arguments with the usage text naming `program`. Help and version exit 0; usage errors exit 1
-/// (exit 2 is reserved for findings).
+/// Parse arguments with the usage text naming `program`. Help and version exit 0; usage errors exit 1;
+/// a missing subcommand (bare `lexi`, `lexi stack`) prints the help to stderr and exits 2, clap's
+/// convention, so a script that forgot the subcommand does not pass.
 fn parse<T: FromArgMatches>(
     command: clap::Command,
     program: &'static str,
@@ -240,9 +253,10 @@ fn parse<T: FromArgMatches>(
 fn clap_exit(err: clap::Error) -> ExitCode {
     let _ = err.print();
     match err.kind() {
-        clap::error::ErrorKind::DisplayHelp
-        | clap::error::ErrorKind::DisplayVersion
-        | clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => ExitCode::SUCCESS,
+        clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+            ExitCode::SUCCESS
+        }
+        clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => ExitCode::from(2),
         _ => ExitCode::from(1),
     }
 }
@@ -301,3 +315,6 @@ pub(crate) fn report_error(err: &anyhow::Error) {
         let _ = writeln!(out, "  caused by: {cause}");
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,11 @@
-//! Output helpers shared by every command: the `--format` switches and writing to stdout.
+//! Output helpers shared by every command: the `--format` options and writing to stdout.
 //!
 //! Text output is compact and written for agents; JSON output is one pretty-printed document with
 //! stable field names (documented in docs/commands.md), always valid even when piped.
+//!
+//! `--format` belongs to the commands it applies to, not to the binaries: a command that prints
+//! JSON flattens [`FormatArg`] into its `Args` (a reporting command, [`ReportFormatArg`]), so
+//! `--help`, completions and man pages offer it exactly there (see `cli/mod.rs` for the recipe).
 
 use std::io::Write;
 
@@ -13,10 +17,9 @@ pub enum Format {
     Json,
 }
 
-/// `lexictl --format text|json|github`. `github` prints GitHub Actions workflow commands
+/// `--format text|json|github`. `github` prints GitHub Actions workflow commands
 /// (`::warning file=…,line=…,title=…::message`), which a workflow step turns into annotations on the
-/// pull request. Only reporting commands accept it (`lexictl validate` and `lexictl review`); every other `lexictl`
-/// command refuses it before doing anything, and `lexi` does not offer it at all.
+/// pull request. Only the reporting commands offer it (`lexictl validate` and `lexictl review`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
     #[default]
@@ -34,6 +37,26 @@ impl ReportFormat {
             ReportFormat::Github => None,
         }
     }
+}
+
+/// `--format text|json` of a command that prints JSON. Flatten it into the command's `Args`
+/// (`#[command(flatten)] pub output: FormatArg`); the command reads the choice as `ctx.format`.
+/// Global within the command, so `lexi stack view ST-001 --format json` works on sub-subcommands.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct FormatArg {
+    /// Output format: `text` (compact, for reading) or `json` (stable fields, for tools; see
+    /// docs/commands.md).
+    #[arg(long, value_enum, global = true, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `--format text|json|github` of a reporting command (`lexictl validate`, `lexictl review`).
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct ReportFormatArg {
+    /// Output format: `text`, `json` (stable fields, for tools) or `github` (GitHub Actions
+    /// annotations on the pull request's files).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
 }
 
 /// Write `text` to stdout as is.

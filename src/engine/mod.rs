@@ -9,5 +9,6 @@ pub mod notes_sync;
 pub mod pre_push;
 pub mod repair;
 pub mod sweep;
+pub mod uninstall;
 pub mod update;
 pub mod votes;

@@ -133,6 +133,40 @@ pub fn configure(workdir: &Path) -> anyhow::Result<Vec<String>> {
     Ok(added)
 }
 
+/// The settings [`configure`] makes that are in place now, as (key, value): what `lexictl setup
+/// --uninstall` takes out. Only our exact values: a person's own refspec or strategy stays.
+pub fn configured(workdir: &Path) -> anyhow::Result<Vec<(String, String)>> {
+    let mut found = Vec::new();
+    for remote in remote::remote_names(workdir)? {
+        let key = format!("remote.{remote}.fetch");
+        let refspec = fetch_refspec(&remote);
+        if remote::config_values(workdir, &key).contains(&refspec) {
+            found.push((key, refspec));
+        }
+    }
+    for notes_ref in NOTES_REFS {
+        let name = notes_ref.trim_start_matches("refs/notes/");
+        let key = format!("notes.{name}.mergeStrategy");
+        if remote::config_values(workdir, &key) == ["cat_sort_uniq"] {
+            found.push((key, "cat_sort_uniq".to_string()));
+        }
+    }
+    Ok(found)
+}
+
+/// Remove settings found by [`configured`].
+pub fn unconfigure(workdir: &Path, settings: &[(String, String)]) -> anyhow::Result<()> {
+    for (key, value) in settings {
+        if key.starts_with("remote.") {
+            remote::unset_config_value(workdir, key, value)
+        } else {
+            remote::unset_config(workdir, key)
+        }
+        .with_context(|| format!("cannot remove the git config {key}"))?;
+    }
+    Ok(())
+}
+
 /// The upstream remote of the current branch, else `origin`, else the only remote.
 fn default_remote(workdir: &Path) -> anyhow::Result<String> {
     if let Some(remote) = remote::upstream_remote(workdir) {

@@ -82,6 +82,18 @@ impl GitRepo {
         })
     }
 
+    /// Whether commits `one` and `two` have the same tree (false when either cannot be read).
+    pub fn same_tree(&self, one: &Oid, two: &Oid) -> bool {
+        let tree_of = |id: &Oid| {
+            self.find_commit(id)
+                .ok()?
+                .tree_id()
+                .ok()
+                .map(|id| id.detach())
+        };
+        matches!((tree_of(one), tree_of(two)), (Some(a), Some(b)) if a == b)
+    }
+
     fn commit_tree(&self, id: &Oid) -> Result<gix::Tree<'_>, GitError> {
         self.find_commit(id)?
             .tree()

@@ -238,13 +238,34 @@ pub fn install(path: &Path, hook: &str) -> Result<Installed, InstallError> {
 /// Remove our block from the hook file at `path`; delete the file if nothing else is left.
 pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
     let path = &resolve_link(path);
+    let Some((rest, removed)) = without_our_block(path)? else {
+        return Ok(Removed::NotInstalled);
+    };
+    if removed == Removed::File {
+        std::fs::remove_file(path)?;
+        return Ok(Removed::File);
+    }
+    let permissions = std::fs::metadata(path)?.permissions();
+    crate::atomic::write(path, rest.as_bytes())?;
+    std::fs::set_permissions(path, permissions)?;
+    Ok(Removed::Block)
+}
+
+/// What [`uninstall`] would do to the hook file at `path`, without writing anything.
+pub fn planned_removal(path: &Path) -> std::io::Result<Removed> {
+    Ok(without_our_block(&resolve_link(path))?.map_or(Removed::NotInstalled, |(_, how)| how))
+}
+
+/// The hook file's text without our block, and whether that leaves only a shebang (delete the
+/// file); `None` when there is no file or no block.
+fn without_our_block(path: &Path) -> std::io::Result<Option<(String, Removed)>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(Removed::NotInstalled),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(err) => return Err(err),
     };
     let Some((mut start, end)) = find_block(&text) else {
-        return Ok(Removed::NotInstalled);
+        return Ok(None);
     };
     // The newline we added because the file did not end with one goes too.
     if text[start..].starts_with(BLOCK_OPEN_ADDED_NEWLINE) && text[..start].ends_with('\n') {
@@ -254,14 +275,12 @@ pub fn uninstall(path: &Path) -> std::io::Result<Removed> {
     let only_shebang = rest
         .lines()
         .all(|line| line.trim().is_empty() || line.starts_with("#!"));
-    if only_shebang {
-        std::fs::remove_file(path)?;
-        return Ok(Removed::File);
-    }
-    let permissions = std::fs::metadata(path)?.permissions();
-    crate::atomic::write(path, rest.as_bytes())?;
-    std::fs::set_permissions(path, permissions)?;
-    Ok(Removed::Block)
+    let how = if only_shebang {
+        Removed::File
+    } else {
+        Removed::Block
+    };
+    Ok(Some((rest, how)))
 }
 
 /// The file a (possibly symlinked) hook path really is, so edits go through the link.
@@ -375,9 +394,12 @@ pre-push:
       run: lexictl hook pre-push {1} {2}
 ";
 
-/// What to add to `.pre-commit-config.yaml` (then `pre-commit install --hook-type post-commit
-/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`).
+/// What to add to `.pre-commit-config.yaml`: a whole valid file; in an existing one, add the
+/// `- repo: local` entry to its `repos:` list (then `pre-commit install --hook-type post-commit
+/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`). pre-commit has no
+/// post-applypatch stage, and hands pre-push no refs (the check then looks at HEAD).
 pub const PRE_COMMIT_SNIPPET: &str = "\
+repos:
   - repo: local
     hooks:
       - id: lexibrarian
@@ -409,6 +431,70 @@ pub const PRE_COMMIT_SNIPPET: &str = "\
         always_run: true
         pass_filenames: false
 ";
+
+/// The configuration files of `manager` that can exist in `workdir`, in lookup order.
+fn manager_files(manager: Manager) -> &'static [&'static str] {
+    match manager {
+        Manager::Husky => &[".husky/post-commit"],
+        Manager::Lefthook => &[
+            "lefthook.yml",
+            ".lefthook.yml",
+            "lefthook.yaml",
+            ".lefthook.yaml",
+        ],
+        Manager::PreCommit => &[".pre-commit-config.yaml"],
+    }
+}
+
+/// Whether `manager`'s configuration in `workdir` really runs `lexictl hook post-commit`: our
+/// block in `.husky/post-commit`; a `lexibrarian` command under `post-commit` in lefthook's file; a
+/// hook with the post-commit stage whose entry runs it in pre-commit's. A file that does not parse
+/// configures nothing.
+pub fn manager_configured(workdir: &Path, manager: Manager) -> bool {
+    let Some(text) = manager_files(manager)
+        .iter()
+        .find_map(|rel| std::fs::read_to_string(workdir.join(rel)).ok())
+    else {
+        return false;
+    };
+    if manager == Manager::Husky {
+        return find_block(&text).is_some();
+    }
+    let Ok(doc) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
+        return false;
+    };
+    let runs_ours = |value: &serde_yaml::Value| {
+        value
+            .as_str()
+            .is_some_and(|s| s.contains("lexictl hook post-commit"))
+    };
+    match manager {
+        Manager::Lefthook => runs_ours(&doc["post-commit"]["commands"]["lexibrarian"]["run"]),
+        _ => doc["repos"].as_sequence().is_some_and(|repos| {
+            repos.iter().any(|repo| {
+                repo["hooks"].as_sequence().is_some_and(|hooks| {
+                    hooks.iter().any(|hook| {
+                        runs_ours(&hook["entry"])
+                            && hook["stages"].as_sequence().is_some_and(|stages| {
+                                stages
+                                    .iter()
+                                    .any(|stage| stage.as_str() == Some("post-commit"))
+                            })
+                    })
+                })
+            })
+        }),
+    }
+}
+
+/// The manager's name as people write it.
+pub fn manager_name(manager: Manager) -> &'static str {
+    match manager {
+        Manager::Husky => "husky",
+        Manager::Lefthook => "lefthook",
+        Manager::PreCommit => "pre-commit",
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -512,5 +598,66 @@ mod tests {
             !text.contains("old\n") && text.ends_with("echo after\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_manager_snippets_are_valid_yaml_for_every_hook() {
+        let lefthook: serde_yaml::Value = serde_yaml::from_str(LEFTHOOK_SNIPPET).expect("lefthook");
+        for hook in HOOKS {
+            let run = lefthook[*hook]["commands"]["lexibrarian"]["run"]
+                .as_str()
+                .unwrap_or_else(|| panic!("lefthook: {hook}"));
+            assert!(run.starts_with(&format!("lexictl hook {hook}")), "{run}");
+        }
+        assert_eq!(
+            lefthook["pre-push"]["commands"]["lexibrarian"]["use_stdin"],
+            true
+        );
+
+        let pre_commit: serde_yaml::Value =
+            serde_yaml::from_str(PRE_COMMIT_SNIPPET).expect("pre-commit");
+        let repo = &pre_commit["repos"][0];
+        assert_eq!(repo["repo"], "local");
+        let hooks = repo["hooks"]
+            .as_sequence()
+            .expect("hooks is a list under the repo");
+        // pre-commit has no post-applypatch stage: every other hook is there.
+        for hook in HOOKS.iter().filter(|hook| **hook != "post-applypatch") {
+            assert!(
+                hooks.iter().any(|h| h["stages"][0] == *hook
+                    && h["entry"]
+                        .as_str()
+                        .is_some_and(|e| e.contains(&format!("lexictl hook {hook}")))
+                    && h["language"] == "system"),
+                "pre-commit: {hook}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_manager_counts_as_configured_only_with_our_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
+        assert!(!manager_configured(root, Manager::PreCommit));
+        std::fs::write(root.join(".pre-commit-config.yaml"), PRE_COMMIT_SNIPPET).unwrap();
+        assert!(manager_configured(root, Manager::PreCommit));
+        // The old snippet's shape (hooks outside any repo entry) is not a configuration.
+        std::fs::write(
+            root.join(".pre-commit-config.yaml"),
+            "hooks:\n  - entry: lexictl hook post-commit\n",
+        )
+        .unwrap();
+        assert!(!manager_configured(root, Manager::PreCommit));
+
+        std::fs::write(root.join("lefthook.yml"), "pre-commit:\n  commands: {}\n").unwrap();
+        assert!(!manager_configured(root, Manager::Lefthook));
+        std::fs::write(root.join("lefthook.yml"), LEFTHOOK_SNIPPET).unwrap();
+        assert!(manager_configured(root, Manager::Lefthook));
+
+        std::fs::create_dir(root.join(".husky")).unwrap();
+        assert!(!manager_configured(root, Manager::Husky));
+        install(&root.join(".husky/post-commit"), "post-commit").unwrap();
+        assert!(manager_configured(root, Manager::Husky));
     }
 }

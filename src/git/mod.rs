@@ -13,6 +13,7 @@ pub mod hooks;
 pub mod notes;
 mod oid;
 pub mod operation;
+pub(crate) mod pack;
 pub mod remote;
 mod revision;
 mod status;
@@ -265,6 +266,22 @@ impl GitRepo {
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")))
             .is_some_and(|base| base.join("git").join("ignore").is_file())
+    }
+
+    /// The paths (relative to the working tree, `/`-separated) git's index holds at a stage above 0:
+    /// the files of a merge, rebase or cherry-pick waiting for their conflicts to be resolved
+    /// (`git add` puts them back at stage 0). What git says, whatever the files' text holds.
+    pub fn conflicted_paths(&self) -> std::collections::BTreeSet<String> {
+        let Ok(index) = self.repo.index_or_empty() else {
+            return Default::default();
+        };
+        index
+            .entries()
+            .iter()
+            .filter(|entry| entry.stage_raw() > 0)
+            .filter_map(|entry| std::str::from_utf8(entry.path(&index)).ok())
+            .map(str::to_string)
+            .collect()
     }
 
     /// Whether `path` (relative to the working tree, `/`-separated) is in the index.

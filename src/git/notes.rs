@@ -166,7 +166,8 @@ impl GitRepo {
         }))
     }
 
-    /// One compare-and-swap attempt of [`append_notes`](Self::append_notes).
+    /// One compare-and-swap attempt of [`append_notes`](Self::append_notes). Many notes at once
+    /// (a full update's provenance) are built in memory and written as one pack (`super::pack`).
     fn try_append(
         &self,
         notes_ref: &str,
@@ -174,20 +175,22 @@ impl GitRepo {
         appends: &[NoteAppend],
         message: &str,
     ) -> Result<(), GitError> {
+        let packed = appends.len() >= super::pack::PACK_FROM_NOTES;
+        let mut in_memory = packed.then(|| self.repo.clone().with_object_memory());
+        let repo = in_memory.as_ref().unwrap_or(&self.repo);
         let parent = self.notes_commit(notes_ref)?;
         let tree = match parent {
             Some(commit) => self.notes_tree(commit)?,
-            None => gix::ObjectId::empty_tree(self.repo.object_hash()),
+            None => gix::ObjectId::empty_tree(repo.object_hash()),
         };
-        let mut state = gix::note::plumbing::State::new(tree, &self.repo)
+        let mut state = gix::note::plumbing::State::new(tree, repo)
             .map_err(|err| notes_error("read the notes tree", err))?;
         for (object, append) in objects.iter().zip(appends) {
             let mut content = match state
-                .get(object, &self.repo)
+                .get(object, repo)
                 .map_err(|err| notes_error("look up a note", err))?
             {
-                Some(blob) => self
-                    .repo
+                Some(blob) => repo
                     .find_blob(blob)
                     .map_err(|err| notes_error("read a note blob", err))?
                     .data
@@ -201,18 +204,24 @@ impl GitRepo {
             if !content.ends_with(b"\n") {
                 content.push(b'\n');
             }
-            let blob = self
-                .repo
+            let blob = repo
                 .write_blob(&content)
                 .map_err(GitError::read("write a note blob"))?;
             state
-                .edit(*object, Some(blob.detach()), &self.repo)
+                .edit(*object, Some(blob.detach()), repo)
                 .map_err(|err| notes_error("add a note to the notes tree", err))?;
         }
         let new_tree = state
-            .write(&self.repo)
+            .write(repo)
             .map_err(|err| notes_error("write the notes tree", err))?;
-        self.commit_notes(notes_ref, parent, new_tree, message)
+        let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
+        let commit = self.new_notes_commit(repo, &parents, new_tree, message)?;
+        if let Some(memory) = in_memory.as_mut() {
+            if let Some(objects) = memory.objects.take_object_memory() {
+                super::pack::write_pack(&self.repo, objects)?;
+            }
+        }
+        self.move_ref(notes_ref, parent, commit, &format!("notes: {message}"))
     }
 
     /// Merge the notes at `other_ref` (e.g. fetched from a remote) into `notes_ref` as a set union:
@@ -382,18 +391,6 @@ impl GitRepo {
         Ok(())
     }
 
-    /// Commit `tree` on top of `parent` and move `notes_ref` there only if it still points at `parent`.
-    pub(crate) fn commit_notes(
-        &self,
-        notes_ref: &str,
-        parent: Option<gix::ObjectId>,
-        tree: gix::ObjectId,
-        message: &str,
-    ) -> Result<(), GitError> {
-        let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
-        self.commit_notes_with_parents(notes_ref, &parents, parent, tree, message)
-    }
-
     fn commit_notes_with_parents(
         &self,
         notes_ref: &str,
@@ -402,6 +399,18 @@ impl GitRepo {
         tree: gix::ObjectId,
         message: &str,
     ) -> Result<(), GitError> {
+        let commit = self.new_notes_commit(&self.repo, parents, tree, message)?;
+        self.move_ref(notes_ref, expected, commit, &format!("notes: {message}"))
+    }
+
+    /// Write (into `repo`'s object database, or its object memory) a notes commit of `tree`.
+    fn new_notes_commit(
+        &self,
+        repo: &gix::Repository,
+        parents: &[gix::ObjectId],
+        tree: gix::ObjectId,
+        message: &str,
+    ) -> Result<gix::ObjectId, GitError> {
         let identity = self.identity().unwrap_or_else(|| Identity {
             name: FALLBACK_NAME.into(),
             email: FALLBACK_EMAIL.into(),
@@ -413,11 +422,10 @@ impl GitRepo {
         };
         let mut time_buf = gix::date::parse::TimeBuf::default();
         let signature = signature.to_ref(&mut time_buf);
-        let commit = self
-            .repo
+        let commit = repo
             .new_commit_as(signature, signature, message, tree, parents.iter().copied())
             .map_err(GitError::read("write a notes commit"))?;
-        self.move_ref(notes_ref, expected, commit.id, &format!("notes: {message}"))
+        Ok(commit.id)
     }
 
     /// The commit `notes_ref` points at, or `None` if it does not exist.

@@ -112,3 +112,50 @@ pub fn add_config(workdir: &Path, key: &str, value: &str) -> Result<(), GitComma
 pub fn set_config(workdir: &Path, key: &str, value: &str) -> Result<(), GitCommandError> {
     git(workdir, &["config", key, value]).map(drop)
 }
+
+/// Remove every value of `key` equal to `value` (`git config --fixed-value --unset-all`), then the
+/// key's section if nothing is left in it.
+pub fn unset_config_value(workdir: &Path, key: &str, value: &str) -> Result<(), GitCommandError> {
+    git(
+        workdir,
+        &["config", "--fixed-value", "--unset-all", key, value],
+    )?;
+    remove_section_if_empty(workdir, key);
+    Ok(())
+}
+
+/// Remove a key (every value), then its section if nothing is left in it.
+pub fn unset_config(workdir: &Path, key: &str) -> Result<(), GitCommandError> {
+    git(workdir, &["config", "--unset-all", key])?;
+    remove_section_if_empty(workdir, key);
+    Ok(())
+}
+
+/// `git config --remove-section` for the section of `key` when it holds no key any more (git
+/// leaves an empty `[section]` header behind after the last `--unset`).
+fn remove_section_if_empty(workdir: &Path, key: &str) {
+    let Some((section, _)) = key.rsplit_once('.') else {
+        return;
+    };
+    let listing = git(workdir, &["config", "--local", "--list"]).unwrap_or_default();
+    let prefix = format!("{}.", section.to_lowercase());
+    let empty = !listing
+        .lines()
+        .any(|line| line.to_lowercase().starts_with(&prefix));
+    if empty {
+        // Nothing to remove is not an error worth reporting.
+        let _ = git(workdir, &["config", "--local", "--remove-section", section]);
+    }
+}
+
+/// Every ref under the given prefixes (`refs/notes/lexibrarian/`), full names.
+pub fn refs_under(workdir: &Path, prefixes: &[&str]) -> Result<Vec<String>, GitCommandError> {
+    let mut args = vec!["for-each-ref", "--format=%(refname)"];
+    args.extend(prefixes);
+    Ok(git(workdir, &args)?.lines().map(str::to_string).collect())
+}
+
+/// Delete a ref (`git update-ref -d`).
+pub fn delete_ref(workdir: &Path, name: &str) -> Result<(), GitCommandError> {
+    git(workdir, &["update-ref", "-d", name]).map(drop)
+}

@@ -735,7 +735,7 @@ fn tracked_paths_and_global_excludes() {
 
 mod notes {
     use super::*;
-    use crate::git::notes::{blob_id, NoteAppend, STACK_NOTES};
+    use crate::git::notes::{blob_id, NoteAppend, PROVENANCE_NOTES, STACK_NOTES};
 
     fn open(fx: &Fixture) -> GitRepo {
         GitRepo::discover(&fx.root).expect("open").expect("repo")
@@ -777,6 +777,76 @@ mod notes {
         assert_eq!(
             repo.note(STACK_NOTES, &blob_id(b"other").unwrap()).unwrap(),
             None
+        );
+    }
+
+    /// Loose object files under `.git/objects/xx/`.
+    fn loose_objects(fx: &Fixture) -> usize {
+        std::fs::read_dir(fx.root.join(".git/objects"))
+            .unwrap()
+            .flatten()
+            .filter(|dir| dir.file_name().len() == 2)
+            .map(|dir| std::fs::read_dir(dir.path()).unwrap().count())
+            .sum()
+    }
+
+    #[test]
+    fn many_notes_at_once_go_into_one_pack_that_git_reads() {
+        let fx = Fixture::new();
+        let repo = open(&fx);
+        let count = crate::git::pack::PACK_FROM_NOTES * 2;
+        let anchors: Vec<Oid> = (0..count)
+            .map(|i| blob_id(format!("design {i}\n").as_bytes()).unwrap())
+            .collect();
+        let appends: Vec<NoteAppend> = anchors
+            .iter()
+            .enumerate()
+            .map(|(i, anchor)| NoteAppend {
+                object: *anchor,
+                lines: format!("{{\"n\":{i}}}"),
+            })
+            .collect();
+        let before = loose_objects(&fx);
+        repo.append_notes(PROVENANCE_NOTES, &appends, "many")
+            .unwrap();
+        assert_eq!(loose_objects(&fx), before, "no loose object per note");
+        // A second large append reads the first one's notes out of its pack.
+        let again: Vec<NoteAppend> = appends
+            .iter()
+            .map(|append| NoteAppend {
+                lines: "{\"again\":true}".into(),
+                ..append.clone()
+            })
+            .collect();
+        repo.append_notes(PROVENANCE_NOTES, &again, "again")
+            .unwrap();
+        let fresh = open(&fx);
+        for (i, anchor) in anchors.iter().enumerate() {
+            let note = fresh.note(PROVENANCE_NOTES, anchor).unwrap().unwrap();
+            assert_eq!(note, format!("{{\"n\":{i}}}\n{{\"again\":true}}\n"));
+        }
+        let shown = fx.git(&[
+            "notes",
+            "--ref",
+            PROVENANCE_NOTES,
+            "show",
+            &anchors[7].to_hex(),
+        ]);
+        assert_eq!(shown, "{\"n\":7}\n{\"again\":true}");
+        fx.git(&["fsck", "--strict", "--no-dangling"]);
+        let packs = std::fs::read_dir(fx.root.join(".git/objects/pack"))
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .collect::<Vec<_>>();
+        assert_eq!(
+            packs.iter().filter(|name| name.ends_with(".pack")).count(),
+            2,
+            "{packs:?}"
+        );
+        assert!(
+            !packs.iter().any(|name| name.ends_with(".keep")),
+            "{packs:?}"
         );
     }
 

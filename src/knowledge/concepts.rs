@@ -313,18 +313,22 @@ pub fn create(
     tags: &[String],
     aliases: &[String],
 ) -> anyhow::Result<String> {
-    concept::validate_name(name).map_err(anyhow::Error::msg)?;
+    let (name, written_title) = concept::name_and_title(name).map_err(anyhow::Error::msg)?;
+    let title = title.unwrap_or(&written_title);
     let _lock = LibraryLock::acquire(project)?;
     let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
-    if let Some(existing) = Resolver::new(&corpus).concept(name) {
-        bail!(
-            "a concept called {name:?} already exists: .lexibrary/{} (names, titles and aliases are matched without case)",
-            existing.path
-        );
+    let resolver = Resolver::new(&corpus);
+    for taken in [name.as_str(), title] {
+        if let Some(existing) = resolver.concept(taken) {
+            bail!(
+                "a concept called {taken:?} already exists: .lexibrary/{} (names, titles and aliases are matched without case)",
+                existing.path
+            );
+        }
     }
     let rel = format!("{CONCEPTS_DIR}/{name}.md");
     let shown = in_library(&rel);
-    let text = concept::template(title.unwrap_or(name), aliases, tags);
+    let text = concept::template(title, aliases, tags);
     // Exclusive: never replace a file (or a symlink) that appeared meanwhile.
     match atomic::create_under(&project.root, &shown, text.as_bytes()) {
         Ok(()) => Ok(rel),

@@ -34,7 +34,8 @@ pub struct Status {
     pub validation: Option<ValidationRecord>,
     /// When `lexictl update` last completed (RFC 3339), if known.
     pub last_update: Option<String>,
-    /// `installed`, `not installed`, `managed by <tool>`, or `no git`.
+    /// `installed`, `not installed`, `installed (through <manager>)`, `not installed (<manager> …)`,
+    /// or `no git`.
     pub hook: String,
     pub notes: Vec<NotesRef>,
 }
@@ -134,7 +135,14 @@ pub fn status(ws: &Workspace) -> Status {
                     "not installed".into()
                 }
             }
-            Ok(HooksTarget::Manager(manager)) => format!("managed by {manager:?}").to_lowercase(),
+            Ok(HooksTarget::Manager(manager)) => {
+                let name = hooks::manager_name(manager);
+                if hooks::manager_configured(repo.workdir(), manager) {
+                    format!("installed (through {name})")
+                } else {
+                    format!("not installed ({name} manages the hooks; `lexictl setup --hooks` says what to add)")
+                }
+            }
             Err(_) => "not installable (core.hooksPath outside the repository)".into(),
         },
     };

@@ -208,6 +208,38 @@ pub fn validate_name(name: &str) -> Result<(), String> {
     ))
 }
 
+/// The file name (without `.md`) and the title for a concept written as `written`: a valid name is
+/// both (`MoneyHandling`); words with spaces are a title, and the name joins them in PascalCase
+/// (`Money Handling` → `MoneyHandling`, titled "Money Handling"). Anything with `/`, `.` or other
+/// characters that could leave `concepts/` is refused, as [`validate_name`] says.
+pub fn name_and_title(written: &str) -> Result<(String, String), String> {
+    let written = written.trim();
+    if validate_name(written).is_ok() {
+        return Ok((written.to_string(), written.to_string()));
+    }
+    let words_only = written
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == ' ' || c == '-' || c == '_');
+    let name: String = written
+        .split(' ')
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|first| first.to_uppercase().chain(chars).collect::<String>())
+                .unwrap_or_default()
+        })
+        .collect();
+    if words_only && validate_name(&name).is_ok() {
+        return Ok((
+            name,
+            written.split_whitespace().collect::<Vec<_>>().join(" "),
+        ));
+    }
+    validate_name(written).map(|()| (written.to_string(), written.to_string()))
+}
+
 /// The text of a new concept file (seed §4's sections, with prompts for the author).
 pub fn template(title: &str, aliases: &[String], tags: &[String]) -> String {
     let meta = ConceptMeta {
@@ -275,5 +307,37 @@ mod tests {
         assert!(validate_name("money handling")
             .unwrap_err()
             .contains("MoneyHandling"));
+    }
+
+    #[test]
+    fn a_title_with_spaces_names_the_file_in_pascal_case() {
+        let pair = |name: &str, title: &str| Ok((name.to_string(), title.to_string()));
+        assert_eq!(
+            name_and_title("Money Handling"),
+            pair("MoneyHandling", "Money Handling")
+        );
+        assert_eq!(
+            name_and_title("money  handling "),
+            pair("MoneyHandling", "money handling")
+        );
+        assert_eq!(
+            name_and_title("MoneyHandling"),
+            pair("MoneyHandling", "MoneyHandling")
+        );
+        assert_eq!(
+            name_and_title("error-handling v2"),
+            pair("Error-handlingV2", "error-handling v2")
+        );
+        for refused in [
+            "../Escape",
+            "a/b",
+            "..",
+            "Money.Handling",
+            "Money Handling/x",
+            " ",
+            "",
+        ] {
+            assert!(name_and_title(refused).is_err(), "{refused:?}");
+        }
     }
 }

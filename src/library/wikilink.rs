@@ -53,8 +53,23 @@ pub fn format_stack_id(number: u32) -> String {
     format!("ST-{number:03}")
 }
 
+/// Whether the `[[…]]` that starts at `start` and ends at `end` (exclusive) in `line` is part of a
+/// file name rather than a link: glued to a path or a name before it (`pages/[[...slug]].js`,
+/// `a[[b]]`) or after it (`[[id]].tsx`, `[[x]]/y`). Next.js and SvelteKit name files this way.
+fn in_file_name(line: &str, start: usize, end: usize) -> bool {
+    let glued = |c: char| c.is_alphanumeric() || matches!(c, '/' | '\\' | '_' | '-' | '.');
+    let before = line[..start].chars().next_back().is_some_and(glued);
+    let mut after = line[end..].chars();
+    let after = match after.next() {
+        Some('.') => after.next().is_some_and(char::is_alphanumeric),
+        Some(c) => c.is_alphanumeric() || matches!(c, '/' | '\\' | '_'),
+        None => false,
+    };
+    before || after
+}
+
 /// Every wikilink in `text`, in order, duplicates included. Links inside inline code or fenced code
-/// blocks are ignored.
+/// blocks are ignored, and so is a `[[…]]` that is part of a file name ([`in_file_name`]).
 pub fn extract(text: &str) -> Vec<Wikilink> {
     let mut links = Vec::new();
     let mut in_fence = false;
@@ -77,7 +92,9 @@ pub fn extract(text: &str) -> Vec<Wikilink> {
             }
             if !in_code && rest.starts_with("[[") {
                 if let Some(end) = rest[2..].find("]]") {
-                    if let Some(link) = Wikilink::parse(&rest[2..2 + end]) {
+                    let start = line.len() - rest.len();
+                    let named_file = in_file_name(line, start, start + end + 4);
+                    if let Some(link) = Wikilink::parse(&rest[2..2 + end]).filter(|_| !named_file) {
                         links.push(link);
                     }
                     rest = &rest[2 + end + 2..];
@@ -106,6 +123,13 @@ mod tests {
                 Wikilink::Concept("A".into()),
             ]
         );
+    }
+
+    #[test]
+    fn brackets_in_file_names_are_not_links() {
+        let text =
+            "# pages/[[...slug]].js\n\n- [[...slug]].js\n- app/[[id]]/page.tsx\nSee [[Auth]].";
+        assert_eq!(extract(text), vec![Wikilink::Concept("Auth".into())]);
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct Config {
     pub daemon: DaemonConfig,
     pub crawl: CrawlConfig,
     pub ast: AstConfig,
+    /// Mapping strategies by glob (`full`, `abridged`, `grouped`, `skip`; see `project::mapping`).
+    pub mapping: super::mapping::MappingConfig,
 }
 
 /// `scope_root` accepts `src/` or `[src/, lib/]`; it is always handled as a list.

@@ -18,6 +18,10 @@ use super::LIBRARY_DIR;
 pub const AINDEX_FILE: &str = ".aindex";
 /// File name of an I Was Here note inside the mirror.
 pub const IWH_FILE: &str = ".iwh";
+/// File name of a group design file inside the mirror: one per directory whose files are mapped
+/// `grouped` (`project::mapping`), describing them together. (A source file named `_group` has its
+/// design file there too; the two cannot both exist, and the group wins.)
+pub const GROUP_FILE: &str = "_group.md";
 /// Suffix appended to a source file name to name its design file.
 pub const DESIGN_SUFFIX: &str = ".md";
 
@@ -128,6 +132,15 @@ pub fn aindex_path(dir: &str) -> String {
         format!("{LIBRARY_DIR}/{AINDEX_FILE}")
     } else {
         format!("{LIBRARY_DIR}/{dir}/{AINDEX_FILE}")
+    }
+}
+
+/// `tests/fixtures` → `.lexibrary/tests/fixtures/_group.md`; `""` → `.lexibrary/_group.md`.
+pub fn group_path(dir: &str) -> String {
+    if dir.is_empty() {
+        format!("{LIBRARY_DIR}/{GROUP_FILE}")
+    } else {
+        format!("{LIBRARY_DIR}/{dir}/{GROUP_FILE}")
     }
 }
 

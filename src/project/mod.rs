@@ -8,6 +8,7 @@ pub mod config;
 pub mod describe;
 pub mod detect;
 pub mod ignores;
+pub mod mapping;
 pub mod mirror;
 pub mod paths;
 pub mod scope;

@@ -4,6 +4,7 @@
 //! get no design file (seed D-011, D-021).
 
 use super::config::{Config, ConfigError};
+use super::mapping::{Mapping, Strategy};
 use super::paths::{normalize, to_rel_string};
 use std::path::Path;
 
@@ -11,6 +12,8 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scope {
     roots: Vec<String>,
+    /// The mapping strategies (`project::mapping`).
+    mapping: std::sync::Arc<Mapping>,
 }
 
 impl Scope {
@@ -40,13 +43,35 @@ impl Scope {
             roots.push(String::new());
         }
         roots.sort();
-        Ok(Scope { roots })
+        // `<root>/.lexibrary/config.yaml`: the project root holds the `.gitattributes`.
+        let root = config_path
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new(""));
+        let mapping = Mapping::new(&config.mapping, root).map_err(|message| ConfigError {
+            path: config_path.to_path_buf(),
+            line: None,
+            message,
+            hint: Some(
+                "globs are gitignore-style patterns, e.g. `vendor/` or `*.snap`".to_string(),
+            ),
+        })?;
+        Ok(Scope {
+            roots,
+            mapping: std::sync::Arc::new(mapping),
+        })
+    }
+
+    /// The mapping strategy of a project-relative file.
+    pub fn strategy(&self, rel: &str) -> Strategy {
+        self.mapping.strategy(rel)
     }
 
     /// The whole project.
     pub fn everything() -> Scope {
         Scope {
             roots: vec![String::new()],
+            mapping: std::sync::Arc::new(Mapping::default()),
         }
     }
 
@@ -55,12 +80,25 @@ impl Scope {
         &self.roots
     }
 
-    /// Whether a file gets a design file: inside a scope root, mirrorable, and not a dotfile (nor
-    /// inside a dot-directory such as `.github/`): those are listed in `.aindex` but not documented.
+    /// Whether a file gets a design file: inside a scope root, mirrorable, not a dotfile (nor inside
+    /// a dot-directory) — except the dot-directories and dotfiles that hold code or CI configuration
+    /// ([`documented_dot_path`]) — and not mapped `skip` or `grouped`: those are listed in `.aindex`
+    /// but not documented.
     pub fn documents(&self, rel: &str) -> bool {
+        self.visible(rel) && !matches!(self.strategy(rel), Strategy::Skip | Strategy::Grouped)
+    }
+
+    /// Whether `rel` is in scope and mapped `grouped`: described in its directory's group design
+    /// file rather than a design file of its own.
+    pub fn groups(&self, rel: &str) -> bool {
+        self.visible(rel) && self.strategy(rel) == Strategy::Grouped
+    }
+
+    /// In a scope root, mirrorable, and not hidden by a dot (bar the documented dot paths).
+    fn visible(&self, rel: &str) -> bool {
         self.contains(rel)
             && super::mirror::is_mirrorable(rel)
-            && !rel.split('/').any(|part| part.starts_with('.'))
+            && (!rel.split('/').any(|part| part.starts_with('.')) || documented_dot_path(rel))
     }
 
     /// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one.
@@ -83,6 +121,37 @@ impl Scope {
                     && rel.as_bytes()[root.len()] == b'/')
         })
     }
+}
+
+/// Dot-directories whose files are code or CI configuration an agent must not break, documented
+/// like any other file (docs/config.md).
+pub const DOCUMENTED_DOT_DIRS: &[&str] = &[".github", ".circleci", ".husky"];
+/// Dotfiles (and a file of a dot-directory) documented for the same reason.
+pub const DOCUMENTED_DOT_FILES: &[&str] = &[".gitlab-ci.yml", ".cargo/config.toml"];
+
+/// Whether a path with a dot component is one of those documented: under one of
+/// [`DOCUMENTED_DOT_DIRS`] at any depth, or ending in one of [`DOCUMENTED_DOT_FILES`], with no
+/// other dot component.
+pub fn documented_dot_path(rel: &str) -> bool {
+    let parts: Vec<&str> = rel.split('/').collect();
+    let mut allowed = vec![false; parts.len()];
+    for file in DOCUMENTED_DOT_FILES {
+        let tail: Vec<&str> = file.split('/').collect();
+        if parts.ends_with(&tail) {
+            let start = parts.len() - tail.len();
+            allowed[start..].iter_mut().for_each(|ok| *ok = true);
+        }
+    }
+    for (index, part) in parts.iter().enumerate() {
+        // A documented dot-directory, not a file of that name.
+        if index + 1 < parts.len() && DOCUMENTED_DOT_DIRS.contains(part) {
+            allowed[index] = true;
+        }
+    }
+    parts
+        .iter()
+        .zip(&allowed)
+        .all(|(part, ok)| !part.starts_with('.') || *ok)
 }
 
 #[cfg(test)]
@@ -119,5 +188,42 @@ mod tests {
             ..Config::default()
         };
         assert!(Scope::from_config(&config, Path::new("c.yaml")).is_err());
+    }
+
+    #[test]
+    fn code_and_ci_dot_directories_are_documented_other_dotfiles_are_not() {
+        let scope = Scope {
+            roots: vec![String::new()],
+            mapping: std::sync::Arc::new(Mapping::default()),
+        };
+        for documented in [
+            ".github/workflows/ci.yml",
+            ".github/actions/setup/action.yml",
+            ".circleci/config.yml",
+            ".husky/pre-commit",
+            ".gitlab-ci.yml",
+            ".cargo/config.toml",
+            "crates/app/.cargo/config.toml",
+            "src/lib.rs",
+        ] {
+            assert!(scope.documents(documented), "{documented}");
+        }
+        for listed_only in [
+            ".env.example",
+            ".eslintrc.json",
+            ".vscode/settings.json",
+            ".cargo/credentials.toml",
+            ".github/.secret/x.yml",
+            ".lexibrary/config.yaml",
+            "src/.hidden.rs",
+            ".github",
+        ] {
+            assert!(!scope.documents(listed_only), "{listed_only}");
+        }
+        let src_only = Scope {
+            roots: vec!["src".into()],
+            mapping: std::sync::Arc::new(Mapping::default()),
+        };
+        assert!(!src_only.documents(".github/workflows/ci.yml"));
     }
 }

@@ -6,6 +6,7 @@
 //! through: its directory is not walked and the walk reports it in [`Walk::refused`], which the
 //! update turns into an error before it writes anything.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -179,15 +180,76 @@ fn take_refusals(refusals: &Refusals) -> Vec<String> {
 /// The immediate children of project-relative directory `dir`, through the same ignore layers as a
 /// full walk (ancestor `.gitignore`/`.lexignore` files apply), without walking anything else.
 pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
+    let mut listings = list_dirs(root, config, [dir]);
+    let refused = listings.refused_for(dir);
+    Walk {
+        entries: listings.children.remove(dir).unwrap_or_default(),
+        warnings: listings.warnings,
+        refused,
+    }
+}
+
+/// The immediate children of many directories, read in one walk (see [`list_dirs`]).
+#[derive(Debug, Default)]
+pub struct Listings {
+    /// Each asked-for directory's kept children, sorted by path (absent: it has none, or it does
+    /// not survive the ignore layers).
+    pub children: HashMap<String, Vec<Entry>>,
+    /// Entries the walk could not read, and unreadable ignore files.
+    pub warnings: Vec<String>,
+    /// Every symlinked `.lexignore` the walk met (see [`Listings::refused_for`]).
+    refused: Vec<String>,
+}
+
+impl Listings {
+    /// The symlinked `.lexignore` files that make the listing of `dir` incomplete: in `dir`, in one
+    /// of its ancestors, or in one of its direct subdirectories — what [`list_dir`] of `dir` alone
+    /// reports.
+    pub fn refused_for(&self, dir: &str) -> Vec<String> {
+        self.refused
+            .iter()
+            .filter(|file| {
+                let holder = parent_of(file);
+                holder == dir
+                    || is_ancestor(holder, dir)
+                    || (!holder.is_empty() && parent_of(holder) == dir)
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+/// The immediate children of every directory of `dirs` in one walk through the ignore layers: the
+/// ancestors of the asked-for directories are walked, their other children are only seen, so the cost
+/// is linear in what the directories hold — not, as one [`list_dir`] per directory would be, in the
+/// number of siblings times the number of directories.
+pub fn list_dirs<'a>(
+    root: &Path,
+    config: &Config,
+    dirs: impl IntoIterator<Item = &'a str>,
+) -> Listings {
     let (extra, warnings) = ExtraIgnores::new(root, config);
     let refusals = Refusals::default();
+    let mut listings = Listings {
+        warnings,
+        ..Listings::default()
+    };
     if lexignore_is_symlink(root, "", &refusals) {
-        return refused_walk(refusals, warnings);
+        listings.refused = take_refusals(&refusals);
+        return listings;
+    }
+    let targets: HashSet<String> = dirs.into_iter().map(str::to_string).collect();
+    let mut on_the_way: HashSet<String> = HashSet::new();
+    for target in &targets {
+        let mut at = target.as_str();
+        while on_the_way.insert(at.to_string()) && !at.is_empty() {
+            at = parent_of(at);
+        }
     }
     let mut builder = builder(root, config, Arc::new(extra.clone()), Arc::clone(&refusals));
-    let target = dir.to_string();
     let root_owned = root.to_path_buf();
     let filter_refusals = Arc::clone(&refusals);
+    let filter_targets = targets.clone();
     builder.filter_entry(move |entry| {
         let Some(rel) = entry
             .path()
@@ -201,32 +263,39 @@ pub fn list_dir(root: &Path, config: &Config, dir: &str) -> Walk {
         if extra.is_ignored(&rel, is_dir) {
             return false;
         }
-        // Keep the chain of ancestors leading to the target, the target, and its direct children.
-        let on_the_way = rel.is_empty() || target == rel || target.starts_with(&format!("{rel}/"));
-        let parent = rel.rfind('/').map_or("", |cut| &rel[..cut]);
-        (on_the_way || parent == target)
+        // Keep the ancestors of the targets, the targets, and their direct children.
+        (on_the_way.contains(&rel) || filter_targets.contains(parent_of(&rel)))
             && !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals))
     });
-    let mut walk = Walk {
-        entries: Vec::new(),
-        warnings,
-        refused: Vec::new(),
-    };
     for result in builder.build() {
         match visit(root, result) {
-            Visit::Keep(entry) => {
-                let parent = entry.rel.rfind('/').map_or("", |cut| &entry.rel[..cut]);
-                if parent == dir && entry.rel != dir {
-                    walk.entries.push(entry);
-                }
+            Visit::Keep(entry) if targets.contains(parent_of(&entry.rel)) => {
+                let parent = parent_of(&entry.rel).to_string();
+                listings.children.entry(parent).or_default().push(entry);
             }
-            Visit::Warn(message) => walk.warnings.push(message),
-            Visit::Skip => {}
+            Visit::Keep(_) | Visit::Skip => {}
+            Visit::Warn(message) => listings.warnings.push(message),
         }
     }
-    walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
-    walk.refused = take_refusals(&refusals);
-    walk
+    for entries in listings.children.values_mut() {
+        entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    }
+    listings.refused = take_refusals(&refusals);
+    listings
+}
+
+/// The directory holding project-relative `rel` (`""` for the root and its children).
+fn parent_of(rel: &str) -> &str {
+    rel.rfind('/').map_or("", |cut| &rel[..cut])
+}
+
+/// Whether `ancestor` is a proper ancestor of `dir` (the root `""` is everyone's).
+fn is_ancestor(ancestor: &str, dir: &str) -> bool {
+    !dir.is_empty()
+        && (ancestor.is_empty()
+            || (dir.len() > ancestor.len()
+                && dir.starts_with(ancestor)
+                && dir.as_bytes()[ancestor.len()] == b'/'))
 }
 
 enum Visit {
@@ -482,6 +551,53 @@ mod tests {
             names,
             vec![("a/b/c", EntryKind::Dir), ("a/b/keep.rs", EntryKind::File)]
         );
+    }
+
+    #[test]
+    fn list_dirs_lists_each_directory_as_list_dir_does_in_one_walk() {
+        let dir = tree(&[
+            (".gitignore", b"*.tmp\nbuild/\n"),
+            ("a/b/keep.rs", b""),
+            ("a/b/drop.tmp", b""),
+            ("a/b/c/deeper.rs", b""),
+            ("a/other.rs", b""),
+            ("a/build/out.rs", b""),
+            ("d/e.rs", b""),
+            ("top.rs", b""),
+        ]);
+        let config = Config::default();
+        let dirs = ["", "a", "a/b", "a/b/c", "d", "a/build", "missing"];
+        let listings = list_dirs(dir.path(), &config, dirs);
+        for asked in dirs {
+            let alone = list_dir(dir.path(), &config, asked);
+            let together = listings.children.get(asked).cloned().unwrap_or_default();
+            assert_eq!(together, alone.entries, "{asked}");
+            assert_eq!(listings.refused_for(asked), alone.refused, "{asked}");
+        }
+        assert!(
+            !listings.children.contains_key("a/build"),
+            "ignored: not walked"
+        );
+    }
+
+    #[test]
+    fn a_symlinked_lexignore_makes_only_the_listings_it_touches_incomplete() {
+        let dir = tree(&[
+            ("a/b/c/x.rs", b""),
+            ("a/b/y.rs", b""),
+            ("z/w.rs", b""),
+            ("t", b""),
+        ]);
+        std::os::unix::fs::symlink("../t", dir.path().join("a/b/c/.lexignore")).expect("symlink");
+        let listings = list_dirs(dir.path(), &Config::default(), ["a/b/c", "a/b", "a", "z"]);
+        assert_eq!(listings.refused_for("a/b/c"), vec!["a/b/c/.lexignore"]);
+        assert_eq!(listings.refused_for("a/b"), vec!["a/b/c/.lexignore"]);
+        assert!(listings.refused_for("a").is_empty());
+        assert!(listings.refused_for("z").is_empty());
+        for asked in ["a/b/c", "a/b", "a", "z"] {
+            let alone = list_dir(dir.path(), &Config::default(), asked);
+            assert_eq!(listings.refused_for(asked), alone.refused, "{asked}");
+        }
     }
 
     #[test]

@@ -158,6 +158,14 @@ pub struct Interface {
     pub bindings: Vec<Binding>,
     /// Module-level documentation, comment markers stripped.
     pub doc: Option<String>,
+    /// Doc comments of top-level declarations by name, in source order (for the primary export's
+    /// doc when the module has none of its own).
+    #[serde(skip)]
+    pub item_docs: Vec<(String, String)>,
+    /// JS/TS: the key in `item_docs` of what the module exports as a whole (`module.exports = app`,
+    /// `export default class App`), when it says.
+    #[serde(skip)]
+    pub primary: Option<String>,
     /// Whether tree-sitter reported ERROR or MISSING nodes.
     pub has_errors: bool,
     /// Complexity signals.
@@ -179,6 +187,14 @@ impl Interface {
         names.sort();
         names.dedup();
         names
+    }
+
+    /// The doc comment of the top-level declaration `name`, if it has one.
+    pub fn item_doc(&self, name: &str) -> Option<&str> {
+        self.item_docs
+            .iter()
+            .find(|(item, _)| item == name)
+            .map(|(_, doc)| doc.as_str())
     }
 
     /// SHA-256 (lowercase hex) over the sorted (parent, kind, name, signature) tuples; fields are
@@ -241,6 +257,8 @@ mod tests {
             imports: Vec::new(),
             bindings: Vec::new(),
             doc: None,
+            item_docs: Vec::new(),
+            primary: None,
             has_errors: false,
             signals: Signals::default(),
             outline: outline

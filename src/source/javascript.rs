@@ -5,15 +5,17 @@
 
 use tree_sitter::Node;
 
+use super::commonjs;
 use super::interface::SymbolKind;
 use super::syntax::{
-    block_comment_lines, code_children, compact, count_markers, finish_doc, has_child_kind, join,
-    line_of, signature, text_of, tokens, walk, Builder, Extracted, Nesting,
+    block_comment_lines, code_children, count_markers, finish_doc, has_child_kind, join, line_of,
+    signature, text_of, tokens, walk, Builder, Extracted, Nesting,
 };
 
 /// Extract the interface parts of a JavaScript/TypeScript/TSX syntax tree.
 pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
+    let module = commonjs::scan(root, src);
     let mut exports = Exports {
         src,
         b: &mut out.builder,
@@ -21,12 +23,24 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     for child in code_children(root) {
         match child.kind() {
             "export_statement" => exports.export(child),
-            "expression_statement" => exports.commonjs(child),
+            "expression_statement" => commonjs::statement(&module, child, src, exports.b),
+            "lexical_declaration" | "variable_declaration" => {
+                for value in code_children(child)
+                    .into_iter()
+                    .filter_map(|declarator| declarator.child_by_field_name("value"))
+                    .filter(|value| value.kind() == "assignment_expression")
+                {
+                    commonjs::assignments(&module, value, src, exports.b);
+                }
+            }
             _ => {}
         }
     }
     walk_file(root, src, &mut out);
     out.doc = module_doc(root, src);
+    out.syntax_ok = root.has_error() && only_newer_syntax(root, src);
+    out.item_docs = module.docs;
+    out.primary = module.primary;
     out
 }
 
@@ -62,6 +76,11 @@ impl Exports<'_, '_> {
         }
         let sig = signature(node, src, &[]);
         let name = sig.strip_prefix("export ").unwrap_or(&sig).to_string();
+        // TypeScript `export = Foo`: the module is `Foo`.
+        let name = match name.starts_with("= ") {
+            true => "export =".to_string(),
+            false => name,
+        };
         let reexport = has_child_kind(node, "export_clause")
             || has_child_kind(node, "namespace_export")
             || has_child_kind(node, "*");
@@ -235,31 +254,20 @@ impl Exports<'_, '_> {
             self.b.add(1, kind, member_name, Some(name), member_sig);
         }
     }
+}
 
-    /// CommonJS `module.exports = …`, `module.exports.x = …` and `exports.x = …`.
-    fn commonjs(&mut self, statement: Node<'_>) {
-        let Some(assign) = code_children(statement)
-            .into_iter()
-            .find(|c| c.kind() == "assignment_expression")
-        else {
-            return;
-        };
-        let Some(left) = assign.child_by_field_name("left") else {
-            return;
-        };
-        if left.kind() != "member_expression" {
-            return;
+/// Whether every syntax error of the tree lies in a statement of a syntax newer than the grammar
+/// (`export type * from …`, TypeScript 5.0): those are not parse errors worth a warning.
+fn only_newer_syntax(root: Node<'_>, src: &str) -> bool {
+    let mut cursor = root.walk();
+    let statements: Vec<Node<'_>> = root.children(&mut cursor).collect();
+    statements.iter().all(|statement| {
+        !statement.has_error() || {
+            let text = text_of(*statement, src);
+            let words: Vec<&str> = text.split_whitespace().take(3).collect();
+            matches!(words.as_slice(), ["export", "type", star, ..] if star.starts_with('*'))
         }
-        let text = compact(text_of(left, self.src));
-        let dots = text.matches('.').count();
-        let exported = text == "module.exports"
-            || (text.starts_with("exports.") && dots == 1)
-            || (text.starts_with("module.exports.") && dots == 2);
-        if exported {
-            self.b
-                .add(0, SymbolKind::Variable, &text, None, text.clone());
-        }
-    }
+    })
 }
 
 /// The value of a string literal node, without quotes.
@@ -756,7 +764,12 @@ export async function loadTheme(name)";
             rows(&iface),
             vec![
                 (None, Variable, "exports.version", "exports.version"),
-                (None, Variable, "module.exports", "module.exports"),
+                (
+                    None,
+                    Variable,
+                    "module.exports",
+                    "module.exports = function resolve(p)"
+                ),
                 (
                     None,
                     Variable,
@@ -767,7 +780,7 @@ export async function loadTheme(name)";
         );
         assert_eq!(
             iface.skeleton(),
-            "module.exports\nmodule.exports.helpers\nexports.version"
+            "module.exports = function resolve(p)\nmodule.exports.helpers\nexports.version"
         );
         assert_eq!(imports(&iface), vec![("path", 4), ("./helpers", 5)]);
         assert_eq!(iface.doc, None);
@@ -1027,5 +1040,75 @@ function internal() {}
                 "{text:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod commonjs_tests {
+    use super::super::testing::{parse, rows};
+    use super::super::{Language, SymbolKind::*};
+
+    #[test]
+    fn members_of_the_exported_object_are_its_interface() {
+        let iface = parse(
+            Language::JavaScript,
+            include_str!("../../fixtures/source/javascript/express_app.js"),
+        );
+        let rows = rows(&iface);
+        assert!(rows.contains(&(None, Variable, "module.exports", "module.exports = {  }")));
+        assert!(rows.contains(&(None, Function, "app.use", "app.use = function use(fn)")));
+        assert!(rows.contains(&(None, Function, "app.head", "app.head = function get(path)")));
+        assert!(rows.contains(&(None, Function, "app.get", "app.get = function get(path)")));
+        assert!(rows.contains(&(None, Variable, "app.router", "app.router")));
+        assert!(!rows.iter().any(|r| r.2.starts_with("Helper")));
+        assert_eq!(iface.primary.as_deref(), Some("module.exports"));
+        assert_eq!(
+            iface.item_doc("module.exports"),
+            Some("Application prototype: settings, middleware and routing for one app.")
+        );
+    }
+
+    #[test]
+    fn module_exports_of_a_name_documents_the_name() {
+        let iface = parse(
+            Language::JavaScript,
+            include_str!("../../fixtures/source/javascript/express_res.js"),
+        );
+        let rows = rows(&iface);
+        assert!(rows.contains(&(None, Variable, "module.exports", "module.exports = res")));
+        assert!(rows.contains(&(None, Function, "res.json", "res.json = function json(obj)")));
+        assert_eq!(iface.primary.as_deref(), Some("res"));
+        assert_eq!(iface.item_doc("res"), Some("Response prototype.\n@public"));
+    }
+
+    #[test]
+    fn typescript_reexport_forms_parse_cleanly() {
+        let iface = parse(
+            Language::TypeScript,
+            include_str!("../../fixtures/source/typescript/reexports.ts"),
+        );
+        assert!(!iface.has_errors, "export type * is valid TypeScript 5");
+        let found = rows(&iface);
+        assert!(found.contains(&(
+            None,
+            Module,
+            "type * from './types'",
+            "export type * from './types'"
+        )));
+        assert!(found.contains(&(
+            None,
+            Module,
+            "{ a as b, c } from './x'",
+            "export { a as b, c } from './x'"
+        )));
+        let iface = parse(
+            Language::TypeScript,
+            include_str!("../../fixtures/source/typescript/assign.ts"),
+        );
+        assert_eq!(
+            rows(&iface),
+            vec![(None, Variable, "export =", "export = Foo")]
+        );
+        assert_eq!(iface.primary.as_deref(), Some("Foo"));
     }
 }

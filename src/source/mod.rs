@@ -6,7 +6,9 @@
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 
+mod commonjs;
 pub mod contract;
+mod generated;
 mod interface;
 mod javascript;
 mod language;
@@ -20,6 +22,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Parser, Tree};
 
+pub use generated::is_generated_header;
 pub use interface::{Binding, BindingKind, Import, Interface, Signals, Symbol, SymbolKind};
 pub use language::{kind_name, Language};
 
@@ -99,7 +102,9 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         imports: extracted.imports.list,
         bindings: extracted.bindings,
         doc: extracted.doc,
-        has_errors: root.has_error(),
+        item_docs: extracted.item_docs,
+        primary: extracted.primary,
+        has_errors: root.has_error() && !extracted.syntax_ok,
         signals,
         outline: extracted.builder.outline,
     })

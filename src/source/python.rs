@@ -27,7 +27,24 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     module.block(root, 0);
     walk_file(root, src, &mut out);
     out.doc = docstring(root, src);
+    out.item_docs = item_docs(root, src);
     out
+}
+
+/// Docstrings of the module's top-level classes and functions, by name.
+fn item_docs(root: Node<'_>, src: &str) -> Vec<(String, String)> {
+    code_children(root)
+        .into_iter()
+        .filter_map(|statement| match statement.kind() {
+            "decorated_definition" => statement.child_by_field_name("definition"),
+            "class_definition" | "function_definition" => Some(statement),
+            _ => None,
+        })
+        .filter_map(|def| {
+            let name = text_of(def.child_by_field_name("name")?, src).to_string();
+            Some((name, docstring(def.child_by_field_name("body")?, src)?))
+        })
+        .collect()
 }
 
 /// Public iff not starting with `_`, or a dunder (`__x__`).
@@ -168,7 +185,45 @@ impl Module<'_, '_> {
                 }
             }
             "try_statement" => self.branches(node, level),
+            "import_from_statement" => self.reexports(node),
             _ => {}
+        }
+    }
+
+    /// `from .app import Flask as Flask` (the redundant alias marks a re-export, PEP 484) and
+    /// imported names listed in `__all__`: part of the module's interface.
+    fn reexports(&mut self, node: Node<'_>) {
+        let src = self.src;
+        let module = node
+            .child_by_field_name("module_name")
+            .map(|m| compact(text_of(m, src)))
+            .unwrap_or_default();
+        let mut cursor = node.walk();
+        let names: Vec<Node<'_>> = node.children_by_field_name("name", &mut cursor).collect();
+        for name in names {
+            let (imported, bound) = match name.kind() {
+                "aliased_import" => (
+                    name.child_by_field_name("name")
+                        .map(|n| compact(text_of(n, src))),
+                    name.child_by_field_name("alias")
+                        .map(|n| text_of(n, src).to_string()),
+                ),
+                _ => {
+                    let text = compact(text_of(name, src));
+                    (Some(text.clone()), Some(text))
+                }
+            };
+            let (Some(imported), Some(bound)) = (imported, bound) else {
+                continue;
+            };
+            let listed = self.all.as_ref().is_some_and(|all| all.contains(&bound));
+            if imported == bound && name.kind() == "aliased_import" || listed {
+                let sig = match imported == bound {
+                    true => format!("from {module} import {bound}"),
+                    false => format!("from {module} import {imported} as {bound}"),
+                };
+                self.b.add(0, SymbolKind::Module, &bound, None, sig);
+            }
         }
     }
 
@@ -203,7 +258,11 @@ impl Module<'_, '_> {
             let right = a.child_by_field_name("right");
             if let Some(left) = a.child_by_field_name("left") {
                 if left.kind() == "identifier" {
-                    let excluded: Vec<Node<'_>> = right.into_iter().collect();
+                    // `T = TypeVar("T", bound=X)` reads as what it is; other values are dropped.
+                    let excluded: Vec<Node<'_>> = right
+                        .filter(|r| !is_type_constructor(*r, src))
+                        .into_iter()
+                        .collect();
                     let sig = signature(a, src, &excluded);
                     self.target(text_of(left, src), sig, class);
                 } else if matches!(left.kind(), "pattern_list" | "tuple_pattern") {
@@ -304,6 +363,16 @@ impl Module<'_, '_> {
     }
 }
 
+/// A call of `TypeVar`, `ParamSpec`, `TypeVarTuple` or `NewType`: a public type, shown whole.
+fn is_type_constructor(node: Node<'_>, src: &str) -> bool {
+    node.kind() == "call"
+        && node.child_by_field_name("function").is_some_and(|f| {
+            let name = compact(text_of(f, src));
+            let name = name.rsplit('.').next().unwrap_or(&name);
+            matches!(name, "TypeVar" | "ParamSpec" | "TypeVarTuple" | "NewType")
+        })
+}
+
 /// `[async] def name[T](params) -> ret` without the body.
 fn def_signature(node: Node<'_>, src: &str) -> String {
     let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
@@ -389,7 +458,7 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     });
 }
 
-/// The module docstring: a string literal as the first statement.
+/// The docstring of a module or a class/function body: a string literal as the first statement.
 fn docstring(root: Node<'_>, src: &str) -> Option<String> {
     let first = code_children(root).into_iter().next()?;
     if first.kind() != "expression_statement" {
@@ -683,6 +752,25 @@ LIMIT = 10
         let iface = parse(Language::Python, text);
         assert!(iface.has_errors);
         assert!(rows(&iface).contains(&(None, Function, "ok", "def ok(a)")));
+    }
+
+    #[test]
+    fn reexports_and_type_variables_are_interface() {
+        let text = "from .app import Flask as Flask\nfrom .helpers import url_for\nfrom .json import jsonify as to_json\nfrom typing import TypeVar\nT = TypeVar(\"T\", bound=int)\n";
+        let iface = parse(Language::Python, text);
+        assert_eq!(
+            iface.skeleton(),
+            "from .app import Flask\nT = TypeVar(\"T\", bound=int)"
+        );
+        let listed = "from .a import x, y as z\n__all__ = [\"x\", \"z\"]\n";
+        let iface = parse(Language::Python, listed);
+        assert!(
+            iface
+                .skeleton()
+                .contains("from .a import x\nfrom .a import y as z"),
+            "{}",
+            iface.skeleton()
+        );
     }
 
     #[test]

@@ -448,6 +448,41 @@ pub(super) fn block_comment_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The doc comment directly above `node`: the run of `///`, `//` or `/** */` comments that ends on
+/// at most one blank line above it (Rust attributes and decorators in between are stepped over). Inner docs
+/// (`//!`, `/*!`) and licence banners are not item docs.
+pub(super) fn leading_doc(node: Node<'_>, src: &str) -> Option<String> {
+    let mut blocks: Vec<Vec<String>> = Vec::new();
+    let mut row = node.start_position().row;
+    let mut current = node.prev_sibling();
+    while let Some(sibling) = current {
+        // One blank line may separate a doc block from what it documents (express style).
+        if sibling.end_position().row + 2 < row {
+            break;
+        }
+        match sibling.kind() {
+            "attribute_item" | "decorator" => {}
+            "line_comment" | "comment" | "block_comment" => {
+                let text = text_of(sibling, src);
+                if text.starts_with("//!") || text.starts_with("/*!") {
+                    break;
+                }
+                let lines = match text.strip_prefix("//") {
+                    Some(body) => vec![body.trim_start_matches('/').trim().to_string()],
+                    None => block_comment_lines(text),
+                };
+                blocks.push(lines);
+            }
+            _ => break,
+        }
+        row = sibling.start_position().row;
+        current = sibling.prev_sibling();
+    }
+    blocks.reverse();
+    let lines: Vec<String> = blocks.into_iter().flatten().collect();
+    finish_doc(&lines)
+}
+
 /// Trim every line, join with '\n', trim the result; `None` when empty.
 pub(super) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
     let joined = lines
@@ -562,6 +597,13 @@ pub(super) struct Extracted {
     pub imports: Imports,
     pub bindings: Vec<super::interface::Binding>,
     pub doc: Option<String>,
+    /// Doc comments of top-level declarations, by name (the primary export's doc).
+    pub item_docs: Vec<(String, String)>,
+    /// JS/TS: what the module exports as a whole (`module.exports = name`, `export default`), as a key
+    /// of `item_docs`.
+    pub primary: Option<String>,
+    /// The tree has errors, all of them newer syntax the grammar does not know (not worth a warning).
+    pub syntax_ok: bool,
     pub signals: Signals,
 }
 

@@ -13,7 +13,8 @@ use super::cache::Stat;
 use crate::library::concept::CONCEPTS_DIR;
 use crate::library::stack::STACK_DIR;
 use crate::project::mirror::{
-    is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, IWH_FILE, RESERVED_TOP_LEVEL,
+    is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, GROUP_FILE, IWH_FILE,
+    RESERVED_TOP_LEVEL,
 };
 use crate::project::{CACHE_DIR, CONFIG_FILE, INTEGRATIONS_FILE, LIBRARY_DIR};
 
@@ -24,6 +25,8 @@ pub enum Kind {
     Design { source: String },
     /// `<dir>/.aindex`: the index of project directory `dir` (`""` for the root).
     Index { dir: String },
+    /// `<dir>/_group.md`: the group design file of project directory `dir` (its `grouped` files).
+    Group { dir: String },
     /// `<dir>/.iwh`: an I Was Here note for `dir`.
     Iwh { dir: String },
     /// `concepts/<Name>.md`.
@@ -284,6 +287,9 @@ pub fn classify(rel: &str) -> Kind {
             dir: dir.to_string(),
         },
         IWH_FILE => Kind::Iwh {
+            dir: dir.to_string(),
+        },
+        GROUP_FILE => Kind::Group {
             dir: dir.to_string(),
         },
         _ => match rel.strip_suffix(DESIGN_SUFFIX) {

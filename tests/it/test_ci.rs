@@ -36,15 +36,21 @@ impl Step {
     }
 }
 
-/// The steps to run of the `index`-th YAML block in docs/ci.md.
-pub(crate) fn workflow(index: usize) -> Vec<Step> {
+/// The `index`-th YAML block in docs/ci.md, as written.
+fn yaml_block(index: usize) -> String {
     let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/ci.md"))
         .expect("read docs/ci.md");
-    let block = doc
-        .split("```yaml\n")
+    doc.split("```yaml\n")
         .nth(index + 1)
         .and_then(|rest| rest.split("```").next())
-        .unwrap_or_else(|| panic!("docs/ci.md has no YAML block {index}"));
+        .unwrap_or_else(|| panic!("docs/ci.md has no YAML block {index}"))
+        .to_string()
+}
+
+/// The steps to run of the `index`-th YAML block in docs/ci.md.
+pub(crate) fn workflow(index: usize) -> Vec<Step> {
+    let block = yaml_block(index);
+    let block = block.as_str();
     let skipped: BTreeSet<&str> = block
         .lines()
         .filter(|line| line.contains("# ci-test: skip"))
@@ -181,4 +187,61 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
         .git(["log", "-1", "--format=%s", "main"])
         .success()
         .stdout_is("lexibrarian: update the library [skip ci]\n");
+}
+
+/// The install step of a recipe, parsed: its environment and script.
+fn install_step(index: usize) -> (BTreeMap<String, String>, String) {
+    #[derive(Deserialize)]
+    struct Raw {
+        jobs: BTreeMap<String, RawJob>,
+    }
+    #[derive(Deserialize)]
+    struct RawJob {
+        steps: Vec<serde_yaml::Value>,
+    }
+    let raw: Raw = serde_yaml::from_str(&yaml_block(index)).expect("the workflow parses");
+    let step = raw
+        .jobs
+        .into_values()
+        .flat_map(|job| job.steps)
+        .find(|step| step["name"] == "Install Lexibrarian")
+        .expect("an install step");
+    let env = serde_yaml::from_value(step["env"].clone()).unwrap_or_default();
+    (env, step["run"].as_str().unwrap_or("").to_string())
+}
+
+#[test]
+#[cfg_attr(not(has_bash), ignore = "needs `bash` on PATH")]
+fn the_recipes_install_from_a_named_source_with_current_actions() {
+    let p = project().build();
+    for index in 0..2 {
+        let block = yaml_block(index);
+        assert!(
+            !block.contains("OWNER"),
+            "a placeholder is left in:\n{block}"
+        );
+        assert!(block.contains("uses: actions/checkout@v6"), "{block}");
+        assert!(!block.contains("checkout@v4"), "{block}");
+        let (env, script) = install_step(index);
+        assert_eq!(env["LEXIBRARIAN_GIT"], "${{ vars.LEXIBRARIAN_GIT }}");
+        assert!(script.contains("cargo install --locked --git \"$LEXIBRARIAN_GIT\" lexibrarian"));
+        // Without the variable the step stops, saying what to set, before building anything.
+        p.cmd(
+            "bash",
+            ["--noprofile", "--norc", "-eo", "pipefail", "-c", &script],
+        )
+        .env("LEXIBRARIAN_GIT", "")
+        .code(1)
+        .stdout_has("::error::set the repository variable LEXIBRARIAN_GIT");
+    }
+}
+
+/// `actionlint` (the workflow linter, with shellcheck when installed) finds nothing in the recipes.
+#[test]
+#[cfg_attr(not(has_actionlint), ignore = "needs `actionlint` on PATH")]
+fn the_recipes_pass_actionlint() {
+    let p = project().build();
+    p.write(".github/workflows/library.yml", yaml_block(0));
+    p.write(".github/workflows/library-main.yml", yaml_block(1));
+    p.cmd("actionlint", Vec::<&str>::new()).success();
 }

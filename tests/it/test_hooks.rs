@@ -292,8 +292,60 @@ fn hook_managers_are_not_fought() {
         .file(".husky/pre-commit", "npm test\n")
         .init()
         .build();
+    p.lexictl(["status"])
+        .success()
+        .stdout_has("Hook: not installed (husky manages the hooks;");
     let out = p.lexictl(["setup", "--hooks"]).success();
     assert_starts(&out.stdout, "post-commit: created (.husky/post-commit)\npost-merge: created (.husky/post-merge)\npost-applypatch: created (.husky/post-applypatch)\npost-rewrite: created (.husky/post-rewrite)\n");
+    p.lexictl(["status"])
+        .run()
+        .stdout_has("Hook: installed (through husky)");
+}
+
+/// `status` reports a hook manager's hook only when our entry is in its configuration: the
+/// printed snippet, pasted, counts; the manager's file alone does not.
+#[test]
+fn status_reports_a_managed_hook_only_when_configured() {
+    for (file, other) in [
+        ("lefthook.yml", "pre-commit:\n  commands: {}\n"),
+        (".pre-commit-config.yaml", "repos: []\n"),
+    ] {
+        let p = project().fixture("rust").file(file, other).init().build();
+        p.lexictl(["status"])
+            .success()
+            .stdout_has("Hook: not installed (");
+        let printed = p.lexictl(["setup", "--hooks", "--format", "json"]).json();
+        let snippet = printed["hooks"]["snippet"].as_str().expect("a snippet");
+        let yaml: serde_yaml::Value = serde_yaml::from_str(snippet).expect("the snippet is YAML");
+        assert!(yaml.is_mapping(), "{snippet}");
+        p.write(file, snippet);
+        let status = p.lexictl(["status", "--format", "json"]).run();
+        assert!(
+            status.json()["status"]["hook"]
+                .as_str()
+                .is_some_and(|hook| hook.starts_with("installed (through ")),
+            "{file}: {}",
+            status.stdout
+        );
+    }
+}
+
+/// pre-commit itself accepts the configuration `setup --hooks` prints.
+#[test]
+#[cfg_attr(not(has_pre_commit), ignore = "needs `pre-commit` on PATH")]
+fn pre_commit_accepts_the_printed_configuration() {
+    let p = project()
+        .fixture("rust")
+        .file(".pre-commit-config.yaml", "repos: []\n")
+        .init()
+        .build();
+    let printed = p.lexictl(["setup", "--hooks", "--format", "json"]).json();
+    p.write(
+        ".pre-commit-config.yaml",
+        printed["hooks"]["snippet"].as_str().expect("snippet"),
+    );
+    p.cmd("pre-commit", ["validate-config", ".pre-commit-config.yaml"])
+        .success();
 }
 
 #[test]
@@ -366,7 +418,8 @@ fn a_submodule_bump_reaches_the_library() {
     let p = project()
         .fixture("rust")
         .init()
-        .config("scope_root: [src/, vendor/]\n")
+        // `vendor/` is skipped by default (vendored code); this project documents it.
+        .config("scope_root: [src/, vendor/]\nmapping:\n  rules:\n    - glob: vendor/\n      strategy: full\n")
         .build();
     let allow = ["-c", "protocol.file.allow=always"];
     p.git(allow)

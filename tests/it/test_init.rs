@@ -74,7 +74,10 @@ fn json_output_reports_what_was_created() {
 
 #[test]
 fn scripted_wizard_answers_every_question() {
-    let p = project().fixture("rust").build();
+    let p = project()
+        .fixture("rust")
+        .file("benches/speed.rs", "fn main() {}\n")
+        .build();
     let answers = "calc\nsrc/, benches/\ncodex\nstructural\n*.generated.rs, vendor/\nn\n900\n300\n150\n350\nn\ny\n";
     let out = p
         .lexictl(["init", "--interactive"])
@@ -181,4 +184,125 @@ fn init_never_reads_key_values() {
     assert!(config.contains("provider: anthropic"), "{config}");
     assert!(!out.both().contains("secret-value"));
     assert!(!config.contains("secret-value"));
+}
+
+/// The wizard on a real terminal (a pseudo-terminal 60 columns wide): no `--interactive` needed,
+/// every step answered — a wrong answer first where one is checked — text wrapped to the width.
+#[test]
+fn the_wizard_runs_on_a_terminal_through_every_step() {
+    use rustix::pty::{grantpt, openpt, ptsname, unlockpt, OpenptFlags};
+    use std::io::{Read, Write};
+    let p = project().fixture("rust").build();
+    let master = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).expect("openpt");
+    grantpt(&master).expect("grantpt");
+    unlockpt(&master).expect("unlockpt");
+    let name = ptsname(&master, Vec::new()).expect("ptsname");
+    let terminal = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(name.to_str().expect("utf-8 name"))
+        .expect("open the terminal");
+    let size = rustix::termios::Winsize {
+        ws_row: 40,
+        ws_col: 60,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    rustix::termios::tcsetwinsize(&terminal, size).expect("window size");
+    let mut child = p
+        .command("lexictl")
+        .arg("init")
+        .stdin(terminal.try_clone().expect("clone"))
+        .stderr(terminal.try_clone().expect("clone"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn lexictl init");
+    drop(terminal);
+    let mut master = std::fs::File::from(master);
+    let answers = [
+        "calc",
+        "lib/",
+        "src/",
+        "claud",
+        "claude",
+        "openai-compatible",
+        "localhost:11434",
+        "http://localhost:11434/v1",
+        "qwen2.5-coder",
+        "MY KEY",
+        "LOCAL_KEY",
+        "vendor/",
+        "n",
+        "0",
+        "900",
+        "300",
+        "150",
+        "350",
+        "y",
+        "y",
+    ];
+    let mut reader = master.try_clone().expect("clone");
+    let (chunks, screen_output) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        // Reading fails (EIO) once the child closed the terminal: that is the end of the screen.
+        while let Ok(read @ 1..) = reader.read(&mut buffer) {
+            if chunks.send(buffer[..read].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    // Type each answer when its prompt is on the screen, as a person would.
+    let mut seen = Vec::new();
+    let mut answers = answers.iter();
+    let mut answered_at = 0;
+    while let Ok(chunk) = screen_output.recv_timeout(std::time::Duration::from_secs(30)) {
+        seen.extend_from_slice(&chunk);
+        if seen.ends_with(b": ") && seen.len() > answered_at {
+            if let Some(answer) = answers.next() {
+                master
+                    .write_all(format!("{answer}\n").as_bytes())
+                    .expect("type an answer");
+                answered_at = seen.len();
+            }
+        }
+    }
+    let status = child.wait().expect("wait");
+    drop(master);
+    let screen = String::from_utf8_lossy(&seen).replace("\r\n", "\n");
+    assert_eq!(
+        answers.next(),
+        None,
+        "every answer was asked for:\n{screen}"
+    );
+    assert!(status.success(), "{screen}");
+    for said in [
+        "`lib/` is not a directory in this project",
+        "`claud` is not an agent environment; did you mean",
+        "`localhost:11434` is not a URL",
+        "that is not the NAME of an environment variable",
+        "`0` is not a whole number of at least 1",
+        "8/8 Summary",
+        "llm.base_url     http://localhost:11434/v1",
+        "llm.model        qwen2.5-coder",
+        "llm.api_key_env  LOCAL_KEY",
+        "Create the library? (Y/n): y",
+    ] {
+        assert!(
+            screen.contains(said),
+            "the screen lacks {said:?}:\n{screen}"
+        );
+    }
+    // What the program wrote fits; a typed answer after a prompt is the terminal's to wrap.
+    for line in screen.lines() {
+        let written = line.rfind(": ").map_or(line, |at| &line[..at + 2]);
+        assert!(
+            written.chars().count() <= 60,
+            "wider than the terminal: {line:?}"
+        );
+    }
+    let config = p.read(".lexibrary/config.yaml");
+    for set in ["api_key_env: LOCAL_KEY", "model: qwen2.5-coder", "claude"] {
+        assert!(config.contains(set), "{set}: {config}");
+    }
 }

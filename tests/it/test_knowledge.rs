@@ -64,7 +64,11 @@ fn concept_new_writes_the_template_and_refuses_bad_names() {
         ("../Escape", "is not a valid concept name"),
         ("a/b", "is not a valid concept name"),
         ("..", "is not a valid concept name"),
-        ("money handling", "try `MoneyHandling`"),
+        (
+            "money handling",
+            "a concept called \"MoneyHandling\" already exists: .lexibrary/concepts/MoneyHandling.md",
+        ),
+        ("Money/Handling", "try `MoneyHandling`"),
         (
             "currency",
             "a concept called \"currency\" already exists: .lexibrary/concepts/MoneyHandling.md",
@@ -349,4 +353,21 @@ fn an_iwh_note_is_kept_when_it_cannot_be_printed() {
         p.read(".lexibrary/src/.iwh").contains("Do not lose me."),
         "the note is back"
     );
+}
+
+/// The seed's example: a title in words names the file in PascalCase and titles the concept.
+#[test]
+fn concept_new_takes_a_title_in_words() {
+    let p = project().init().build();
+    let json = p
+        .lexi(["concept", "new", "Money Handling", "--format", "json"])
+        .json();
+    assert_eq!(json["name"], "MoneyHandling");
+    assert_eq!(json["path"], ".lexibrary/concepts/MoneyHandling.md");
+    let text = p.read(".lexibrary/concepts/MoneyHandling.md");
+    assert!(text.contains("title: Money Handling\n"), "{text}");
+    assert!(text.contains("\n# Money Handling\n"), "{text}");
+    p.lexi(["concept", "new", "../Money Handling"])
+        .code(1)
+        .stderr_has("is not a valid concept name");
 }

@@ -87,7 +87,7 @@ fn git_lexi_is_the_same_command() {
     assert_eq!(lexi.stdout, git_lexi.stdout);
     p.bin("git-lexi", ["--help"])
         .run()
-        .stdout_has("Usage: git lexi [OPTIONS] <COMMAND>");
+        .stdout_has("Usage: git lexi <COMMAND>");
 }
 
 #[test]

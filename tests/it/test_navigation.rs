@@ -213,7 +213,12 @@ fn search_answers_an_agents_questions_in_the_top_three() {
 
 #[test]
 fn lookup_summarises_long_dependents_and_full_prints_them() {
-    let p = project().fixture("webapp").init().build();
+    // A design file roomy enough to hold every dependent (as an agent's may be): lookup summarises.
+    let p = project()
+        .fixture("webapp")
+        .init()
+        .config("token_budgets:\n  design_file_tokens: 4000\n")
+        .build();
     for i in 0..25 {
         let dir = if i % 2 == 0 { "views" } else { "api" };
         p.write(
@@ -265,6 +270,8 @@ fn context_trims_a_long_interface_and_counts_what_it_left_out() {
         .fixture("rust")
         .file("src/big.rs", module)
         .init()
+        // A design file that holds the whole interface: context is what trims it.
+        .config("token_budgets:\n  design_file_tokens: 8000\n")
         .build();
     p.lexictl(["update"]).success();
     let text = p.lexi(["context", "src/big.rs"]).success().stdout;
@@ -375,11 +382,14 @@ fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
     );
     assert_eq!(billboard("tests"), "Tests.");
     assert_eq!(billboard("docs"), "Documentation.");
-    // Only a licence banner and a licence README: the count is all there is.
-    assert_eq!(billboard("crates/aaa-legacy/src"), "1 file.");
+    // Only a licence banner and a licence README: never the banner, but what the code defines.
+    assert_eq!(
+        billboard("crates/aaa-legacy/src"),
+        "Defines the `old` function."
+    );
     assert_eq!(
         billboard("crates/aaa-legacy"),
-        "2 files and 1 subdirectory."
+        "Defines the `old` function."
     );
     // Billboards are written once: a changed manifest does not rewrite one.
     p.write(

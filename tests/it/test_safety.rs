@@ -513,6 +513,8 @@ fn a_write_that_fails_for_space_fails_only_its_file() {
         .file("src/big.rs", big)
         .file("src/small.rs", "pub fn small() {}\n")
         .init()
+        // A budget big enough that the whole contract is written.
+        .config("token_budgets:\n  design_file_tokens: 100000\n")
         .build();
     let out = p
         .cmd(

@@ -223,7 +223,7 @@ fn dependents_follow_imports() {
 }
 
 #[test]
-fn deletes_renames_and_conflicts() {
+fn deletes_and_renames() {
     let p = project().fixture("javascript").init().build();
     p.lexictl(["update"]).success();
     std::fs::rename(p.path("src/store.js"), p.path("src/persist.js")).expect("rename");
@@ -241,15 +241,6 @@ fn deletes_renames_and_conflicts() {
     let out = p.lexictl(["update"]).success().stdout;
     assert!(out.contains("DELETED           src/persist.js"), "{out}");
     assert!(!p.exists(".lexibrary/src/persist.js.md"));
-
-    p.write(
-        "src/index.js",
-        "<<<<<<< HEAD\nexport const a = 1;\n=======\nexport const a = 2;\n>>>>>>> other\n",
-    );
-    p.lexictl(["update"])
-        .success()
-        .stdout_has("SKIPPED_CONFLICT  src/index.js")
-        .stderr_has("merge-conflict markers");
 }
 
 #[test]
@@ -555,6 +546,37 @@ fn a_clean_tree_at_the_processed_commit_is_up_to_date_without_reading_files() {
 }
 
 #[test]
+fn a_new_commit_with_the_processed_tree_keeps_the_fast_path() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["update"]).success();
+    // An empty commit (and a message-only amend) changes HEAD but not the tree.
+    p.git(["commit", "-q", "--allow-empty", "-m", "empty"])
+        .success();
+    p.lexictl(["update"]).success().stdout_has("up to date");
+    p.git(["commit", "-q", "--amend", "--allow-empty", "-m", "reworded"])
+        .success();
+    p.lexictl(["update", "--changed-only"])
+        .success()
+        .stdout_has("up to date");
+    // The new HEAD is remembered as processed: the next changed-only diffs from it.
+    let head = p.git(["rev-parse", "HEAD"]).success().stdout;
+    assert!(
+        p.read(".git/lexibrarian/state.json").contains(head.trim()),
+        "{}",
+        p.read(".git/lexibrarian/state.json")
+    );
+    // A commit that changes the tree is no no-op.
+    p.write("src/lib.rs", p.read("src/lib.rs") + "\npub fn extra() {}\n");
+    p.commit_all("extra");
+    p.lexictl(["update"])
+        .success()
+        .stdout_lacks("up to date")
+        .stdout_has("INTERFACE_CHANGED src/lib.rs");
+}
+
+#[test]
 fn changed_only_refreshes_dependents_of_unchanged_files() {
     let p = project().fixture("python").init().build();
     p.lexictl(["update"]).success();
@@ -754,7 +776,8 @@ fn changed_only_revisits_files_that_were_dirty_last_time() {
 
 #[test]
 fn a_skipped_file_that_is_then_deleted_loses_its_design_file() {
-    let p = project().fixture("python").init().build();
+    // Outside git, conflict markers are what marks a conflict.
+    let p = project().no_git().fixture("python").init().build();
     p.lexictl(["update"]).success();
     p.write(
         "pkg/forecast.py",
@@ -793,4 +816,42 @@ fn dependencies_follow_a_module_that_moved() {
     let lib = p.read(".lexibrary/src/lib.rs.md");
     assert!(lib.contains("## Dependencies\n\n- src/parser.rs"), "{lib}");
     p.lexictl(["validate", "--severity", "error"]).success();
+}
+
+/// Dot-directories with code or CI configuration are documented when in scope (content-only
+/// design files for YAML), and checked like any other; other dotfiles are only listed.
+#[test]
+fn ci_configuration_in_dot_directories_is_documented() {
+    let workflow = "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cargo test\n";
+    let p = project()
+        .fixture("rust")
+        .file(".github/workflows/ci.yml", workflow)
+        .file(".gitlab-ci.yml", "test:\n  script: cargo test\n")
+        .file(".cargo/config.toml", "[build]\njobs = 2\n")
+        .file(".vscode/settings.json", "{}\n")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    for documented in [
+        ".github/workflows/ci.yml",
+        ".gitlab-ci.yml",
+        ".cargo/config.toml",
+    ] {
+        assert!(
+            p.exists(&format!(".lexibrary/{documented}.md")),
+            "{documented} has a design file"
+        );
+    }
+    assert!(!p.exists(".lexibrary/.vscode/settings.json.md"));
+    p.lexi(["lookup", ".github/workflows/ci.yml"])
+        .success()
+        .stdout_has("YAML file");
+    p.write(".github/workflows/ci.yml", format!("{workflow}# changed\n"));
+    p.lexictl(["validate"])
+        .code(2)
+        .stdout_has("[stale-source] .github/workflows/ci.yml");
+    p.lexictl(["update", "--check"])
+        .code(2)
+        .stdout_has(".github/workflows/ci.yml");
 }

@@ -242,7 +242,8 @@ fn format_github_is_refused_where_it_means_nothing() {
         .stderr_has("invalid value 'github'");
     p.lexictl(["status", "--format", "github"])
         .code(1)
-        .stderr_has("`--format github` is only for `lexictl validate` and `lexictl review`");
+        .stderr_has("invalid value 'github' for '--format <FORMAT>'")
+        .stderr_has("[possible values: text, json]");
 }
 
 /// `--fix` repairs what the tool owns — stale hashes and the Archivist's sections, a Dependents gap

@@ -218,7 +218,9 @@ impl LlmSettings {
     }
 }
 
-fn is_variable_name(name: &str) -> bool {
+/// Whether `name` can be an environment variable name: letters, digits and `_`, not starting with a
+/// digit (what `llm.api_key_env` must be).
+pub fn is_variable_name(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && !name.starts_with(|c: char| c.is_ascii_digit())

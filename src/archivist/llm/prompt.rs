@@ -176,6 +176,9 @@ mod tests {
             dependents: &[],
             existing,
             content_only,
+            readme: None,
+            abridged: false,
+            budget_tokens: 0,
         }
     }
 

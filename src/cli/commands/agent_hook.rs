@@ -25,6 +25,9 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum Event {
     /// Before Edit, MultiEdit or Write (Claude Code's PreToolUse hook).
+    #[command(
+        after_help = "Example:\n  echo '{\"tool_input\":{\"file_path\":\"src/lib.rs\"}}' | lexi hook pre-edit"
+    )]
     PreEdit,
 }
 

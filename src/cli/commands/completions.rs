@@ -5,7 +5,7 @@
 use clap::CommandFactory;
 
 use crate::cli::output::print_text;
-use crate::cli::{Context, Format, LexiCli, LexictlCli, Outcome};
+use crate::cli::{Context, LexiCli, LexictlCli, Outcome};
 
 /// Print a shell completion script for lexictl or lexi.
 ///
@@ -37,13 +37,7 @@ pub enum Bin {
     Lexi,
 }
 
-pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    if ctx.format == Format::Json {
-        anyhow::bail!(
-            "{} completions prints a shell script; --format json does not apply",
-            ctx.program
-        );
-    }
+pub fn run(_ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let (mut command, name) = match args.bin {
         Bin::Lexictl => (LexictlCli::command(), "lexictl"),
         Bin::Lexi => (LexiCli::command(), "lexi"),

@@ -9,9 +9,15 @@ use crate::project::{paths, Project};
 
 /// Create or link concepts.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lexi concept new \"Money Handling\" --tag finance    writes concepts/MoneyHandling.md
+  lexi concept link src/billing/invoice.py MoneyHandling")]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -19,14 +25,16 @@ pub enum Command {
     /// Create .lexibrary/concepts/<Name>.md from the template (status: draft).
     ///
     /// The name is the file name and the wikilink target: letters, digits, `-` and `_`, e.g.
-    /// MoneyHandling. Fill in Summary and Rules, then set `status: active`.
+    /// MoneyHandling. Give a title with spaces instead ("Money Handling") and the name is made
+    /// from its words (MoneyHandling.md, titled "Money Handling"). Fill in Summary and Rules, then
+    /// set `status: active`.
     #[command(
-        after_help = "Example:\n  lexi concept new MoneyHandling --title \"Money Handling\" --tag finance --alias currency"
+        after_help = "Examples:\n  lexi concept new \"Money Handling\" --tag finance --alias currency   writes concepts/MoneyHandling.md\n  lexi concept new MoneyHandling --title \"Money handling rules\""
     )]
     New {
-        /// The concept's name, e.g. MoneyHandling.
+        /// The concept's name (MoneyHandling) or its title in words ("Money Handling").
         name: String,
-        /// Human-readable title (defaults to the name).
+        /// Human-readable title (defaults to the title given as the name, else the name).
         #[arg(long)]
         title: Option<String>,
         /// A tag (repeatable, or comma-separated). Tags are shared with design files and Stack posts.
@@ -60,6 +68,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         } => {
             let path = create(&project, name, title.as_deref(), tags, aliases)?;
             let shown = format!("{}/{path}", crate::project::LIBRARY_DIR);
+            let name = path
+                .rsplit('/')
+                .next()
+                .and_then(|file| file.strip_suffix(".md"))
+                .unwrap_or(name);
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"name": name, "path": shown, "status": "draft"}))?,
                 Format::Text => print_text(&format!(

@@ -28,6 +28,8 @@ pub struct Args {
     /// Include deprecated concepts.
     #[arg(long)]
     pub all: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

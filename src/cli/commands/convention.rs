@@ -11,9 +11,14 @@ use crate::project::{paths, Project};
 
 /// Record a Local Convention.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example:\n  lexi convention add src/api \"Handlers return a Response, never a bare dict.\""
+)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]

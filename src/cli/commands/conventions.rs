@@ -21,6 +21,8 @@ pub struct Args {
     /// The directory, relative to the current directory (default: the current directory).
     #[arg(default_value = ".")]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

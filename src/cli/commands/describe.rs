@@ -21,6 +21,8 @@ pub struct Args {
     pub dir: PathBuf,
     /// The new billboard: one short paragraph.
     pub description: String,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -32,21 +32,28 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 pub enum Event {
     /// After a commit (also once per commit a rebase, cherry-pick or revert replays).
+    #[command(after_help = "Example (what the hook runs):\n  lexictl hook post-commit")]
     PostCommit,
     /// After `git am` applied a patch.
+    #[command(after_help = "Example (what the hook runs):\n  lexictl hook post-applypatch")]
     PostApplypatch,
     /// After `git merge` or `git pull` (git passes 1 for a squash merge).
+    #[command(after_help = "Example (what the hook runs):\n  lexictl hook post-merge 0")]
     PostMerge {
         /// Whether it was a squash merge.
         squash: Option<String>,
     },
     /// After `git commit --amend` or a rebase (git passes `amend` or `rebase`).
+    #[command(after_help = "Example (what the hook runs):\n  lexictl hook post-rewrite rebase")]
     PostRewrite {
         /// What rewrote the commits.
         kind: Option<String>,
     },
     /// Before `git push` sends anything: the refs being pushed come on stdin, one
     /// `<local ref> <local oid> <remote ref> <remote oid>` line each. Exit 1 stops the push.
+    #[command(
+        after_help = "Example (what the hook runs):\n  lexictl hook pre-push origin git@example.com:team/app.git < refs"
+    )]
     PrePush {
         /// The remote's name (or URL when pushing to a URL).
         remote: Option<String>,

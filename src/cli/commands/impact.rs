@@ -27,6 +27,8 @@ pub struct Args {
     /// How many levels of dependents to follow, 1 to 20 (1 = only the files that import it directly).
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: usize,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

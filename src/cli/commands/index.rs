@@ -25,6 +25,8 @@ pub struct Args {
     /// Also print the indexes of every subdirectory, depth first.
     #[arg(short, long)]
     pub recursive: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -14,9 +14,16 @@ use crate::project::{paths, Project};
 /// Leave a note only when you stop with something unfinished, broken or surprising in a directory;
 /// finishing cleanly needs no note. The next agent entering the directory reads (and so deletes) it.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lexi iwh read src/auth                   what the last agent left here (and delete it)
+  lexi iwh write src/auth --scope blocked --body \"tests fail after the token change\"
+  lexi iwh list")]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -51,6 +58,7 @@ pub enum Command {
         peek: bool,
     },
     /// List every waiting note.
+    #[command(after_help = "Examples:\n  lexi iwh list\n  lexi iwh list --format json")]
     List,
 }
 

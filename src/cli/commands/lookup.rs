@@ -28,6 +28,8 @@ pub struct Args {
     /// Print every section whole: no list summarised, no interface item left out.
     #[arg(long)]
     pub full: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

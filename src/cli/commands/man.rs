@@ -4,6 +4,10 @@
 //! `git lexi --help` makes git run `man git-lexi`, so `git-lexi.1` and `git-lexictl.1` are real
 //! pages naming `git lexi` / `git lexictl` in their synopsis, not aliases. Every subcommand gets a
 //! page too (`lexi-lookup.1`, `git-lexi-stack-post.1`, …), which the parent page lists.
+//!
+//! Two touches on what clap_mangen writes ([`verbatim`]): indented lines (the examples, the command
+//! lists of the descriptions) are set with `.nf`, so man neither refills nor hyphenates them, and the
+//! few non-ASCII characters become roff escapes that render in a plain C locale too (`…` → `...`).
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +35,8 @@ pub struct Args {
     /// Existing pages of the same names are replaced.
     #[arg(long, value_name = "DIR", default_value = "man")]
     pub dir: PathBuf,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(serde::Serialize)]
@@ -100,9 +106,71 @@ fn render(command: &clap::Command, pages: &mut Vec<(String, Vec<u8>)>) -> std::i
         .manual("Lexibrarian Manual");
     let mut roff = Vec::new();
     man.render(&mut roff)?;
-    pages.push((man.get_filename(), roff));
+    pages.push((
+        man.get_filename(),
+        verbatim(&String::from_utf8_lossy(&roff)).into_bytes(),
+    ));
     for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
         render(sub, pages)?;
     }
     Ok(())
+}
+
+/// The page with every run of indented text lines (examples, command lists) between `.nf` and `.fi`,
+/// printed as written instead of refilled, and with non-ASCII characters as ASCII roff.
+pub fn verbatim(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    let mut literal = false;
+    for line in roff.lines() {
+        let indented = line.starts_with("  ");
+        // A blank line inside a run of examples stays inside it.
+        let blank_in_run = literal && line.trim().is_empty();
+        if indented && !literal {
+            out.push_str(".nf\n");
+            literal = true;
+        } else if literal && !indented && !blank_in_run {
+            out.push_str(".fi\n");
+            literal = false;
+        }
+        out.push_str(&ascii(line));
+        out.push('\n');
+    }
+    if literal {
+        out.push_str(".fi\n");
+    }
+    out
+}
+
+/// `line` with the non-ASCII characters our help text uses written the way every troff renders in
+/// any locale; anything else as a `\[uXXXX]` escape.
+fn ascii(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for ch in line.chars() {
+        match ch {
+            '…' => out.push_str("..."),
+            '—' => out.push_str("\\(em"),
+            '–' => out.push_str("\\(en"),
+            '‘' | '’' => out.push('\''),
+            '“' | '”' => out.push('"'),
+            '→' => out.push_str("\\(->"),
+            ch if ch.is_ascii() => out.push(ch),
+            ch => out.push_str(&format!("\\[u{:04X}]", ch as u32)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indented_lines_are_set_verbatim_and_text_is_ascii() {
+        let roff = ".SH EXTRA\nExamples:\n  lexi a \\-\\-b\n\n  lexi c …\nAfter — it.\n";
+        assert_eq!(
+            verbatim(roff),
+            ".SH EXTRA\nExamples:\n.nf\n  lexi a \\-\\-b\n\n  lexi c ...\n.fi\nAfter \\(em it.\n"
+        );
+        assert_eq!(verbatim("  only\n"), ".nf\n  only\n.fi\n");
+    }
 }

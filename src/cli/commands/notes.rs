@@ -15,9 +15,14 @@ use crate::git::GitRepo;
 /// history is now complete is set from it (two clones that voted at once from the same count end
 /// with the right one); those posts change in the working tree, to be committed.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  lexictl notes sync\n  lexictl notes sync upstream --format json"
+)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]

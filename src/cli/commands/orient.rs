@@ -18,6 +18,8 @@ pub struct Args {
     /// Token budget for the whole answer (estimated as characters / 4).
     #[arg(long, default_value_t = DEFAULT_BUDGET)]
     pub budget: usize,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -47,9 +47,12 @@ pub struct Args {
     /// `A..B`, `A...B` or one revision `REV` (= `REV...HEAD`); default: the merge base of the
     /// branch's upstream and HEAD.
     pub range: Option<String>,
+    #[command(flatten)]
+    pub output: crate::cli::ReportFormatArg,
 }
 
-pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<Outcome> {
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let format = args.output.format;
     let ws = ctx.workspace()?;
     let found = review(&ws, args.range.as_deref())?;
     match format {

@@ -37,6 +37,8 @@ pub struct Args {
     /// At most this many hits of each kind (0: all); the rest are counted.
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 /// `--type`.

@@ -1,5 +1,6 @@
 //! `lexictl setup`: install or remove the git hooks, configure notes sharing, register the MCP
-//! server with the agents, refresh the agent rules, hooks and entries.
+//! server with the agents, refresh the agent rules, hooks and entries, and take all of it out again
+//! (`--uninstall`, with `--purge` the library too; `engine::uninstall`).
 
 use anyhow::{bail, Context as _};
 
@@ -7,6 +8,7 @@ use crate::cli::output::{print_json, print_text};
 use crate::cli::values::{environments, AgentChoice};
 use crate::cli::{Context, Format, Outcome};
 use crate::engine::agents::{self, Plan};
+use crate::engine::uninstall;
 use crate::git::hooks::{self, HooksTarget, Manager};
 use crate::git::GitRepo;
 use crate::project::Project;
@@ -20,7 +22,7 @@ use crate::project::Project;
 /// add is printed instead.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --mcp\n  lexictl setup --mcp --agents claude,cursor\n  lexictl setup --uninstall-mcp\n  lexictl setup --update"
+    after_help = "Examples:\n  lexictl setup --hooks\n  lexictl setup --uninstall-hooks\n  lexictl setup --mcp\n  lexictl setup --mcp --agents claude,cursor\n  lexictl setup --uninstall-mcp\n  lexictl setup --update\n  lexictl setup --uninstall --dry-run      what a full uninstall would remove\n  lexictl setup --uninstall                everything outside .lexibrary/\n  lexictl setup --uninstall --purge --yes  and the library, its notes and state"
 )]
 pub struct Args {
     /// Install the post-commit, post-merge, post-applypatch, post-rewrite and pre-push hooks.
@@ -54,14 +56,41 @@ pub struct Args {
     /// (also done by --hooks). Never sets a push refspec; use `lexictl notes sync` to push.
     #[arg(long)]
     pub notes: bool,
+    /// Remove everything Lexibrarian added outside .lexibrary/: the hook blocks (a hook file it
+    /// created is deleted, any other restored byte for byte), the git config it set, the agent rule
+    /// blocks, Claude Code hooks and skill, MCP entries and .gitignore lines recorded in
+    /// .lexibrary/integrations.json. What someone changed since is kept and named. Idempotent.
+    #[arg(long, conflicts_with_all = ["hooks", "uninstall_hooks", "update", "mcp", "uninstall_mcp", "print_hook", "notes"])]
+    pub uninstall: bool,
+    /// With --uninstall: also delete .lexibrary/, .lexignore, the notes refs
+    /// (refs/notes/lexibrarian/*) and the state under the git dir, after a confirmation.
+    #[arg(long, requires = "uninstall")]
+    pub purge: bool,
+    /// With --uninstall: say what would be removed, and remove nothing.
+    #[arg(long, requires = "uninstall")]
+    pub dry_run: bool,
+    /// With --purge: do not ask for confirmation (needed when stdin is not a terminal).
+    #[arg(long, short = 'y', requires = "purge")]
+    pub yes: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let agents = args.update || args.mcp || args.uninstall_mcp;
-    if !(args.hooks || args.uninstall_hooks || agents || args.print_hook || args.notes) {
+    if !(args.hooks
+        || args.uninstall_hooks
+        || agents
+        || args.print_hook
+        || args.notes
+        || args.uninstall)
+    {
         bail!(
-            "say what to set up: --hooks, --uninstall-hooks, --notes, --mcp, --uninstall-mcp, --update or --print-hook (see --help)"
+            "say what to set up: --hooks, --uninstall-hooks, --notes, --mcp, --uninstall-mcp, --update, --print-hook or --uninstall (see --help)"
         );
+    }
+    if args.uninstall {
+        return uninstall(ctx, args);
     }
     let project = Project::discover(&ctx.cwd)?;
     let mut report = serde_json::Map::new();
@@ -166,10 +195,12 @@ fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_js
                     "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`",
                 ),
             };
-            let verb = if install {
-                "add this to"
-            } else {
-                "remove the lexibrarian entries from"
+            let verb = match (install, manager) {
+                (true, Manager::PreCommit) => {
+                    "add the `- repo: local` entry below to the `repos:` list of"
+                }
+                (true, _) => "add this to",
+                (false, _) => "remove the lexibrarian entries from",
             };
             return Ok((
                 format!("{file} manages this repository's hooks, so nothing was written; {verb} {file}, {then}:\n\n{snippet}"),
@@ -207,4 +238,78 @@ fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_js
         files.push(serde_json::json!({"hook": hook, "path": path, "outcome": outcome}));
     }
     Ok((lines, serde_json::json!({"dir": dir, "files": files})))
+}
+
+/// `--uninstall [--purge] [--dry-run] [--yes]`.
+fn uninstall(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    // The project's root; after a purge (or with a broken config) the repository's top level, so
+    // that running it again is not an error.
+    let root = match crate::project::find_root(&ctx.cwd) {
+        Some(root) => root,
+        None => match GitRepo::discover(&ctx.cwd)? {
+            Some(repo) => repo.workdir().to_path_buf(),
+            None => {
+                return Err(crate::project::ProjectError::NotAProject {
+                    start: ctx.cwd.clone(),
+                }
+                .into())
+            }
+        },
+    };
+    if args.purge && !args.dry_run && !args.yes && !confirm_purge(&root)? {
+        eprintln!("nothing was removed");
+        return Ok(Outcome::Failed);
+    }
+    let options = uninstall::Options {
+        purge: args.purge,
+        dry_run: args.dry_run,
+    };
+    let done = uninstall::uninstall(&root, options)?;
+    if ctx.format == Format::Json {
+        print_json(&done)?;
+        return Ok(Outcome::Ok);
+    }
+    let mut text = String::new();
+    if done.dry_run {
+        text.push_str("dry run: nothing was changed; --uninstall would do this:\n");
+    }
+    for line in &done.done {
+        text.push_str(&format!("{line}\n"));
+    }
+    for line in &done.notes {
+        text.push_str(&format!("note: {line}\n"));
+    }
+    if done.done.is_empty() && done.notes.is_empty() {
+        text.push_str("nothing to remove: Lexibrarian added nothing here that is still in place\n");
+    } else if !done.dry_run {
+        let commit = if args.purge {
+            "commit the removal (`git add -A . && git commit`); notes already pushed stay on the remote until you delete them there (`git push <remote> --delete refs/notes/lexibrarian/stack refs/notes/lexibrarian/provenance`)"
+        } else {
+            "commit the changed files; .lexibrary/ is still here (`--purge` removes it too)"
+        };
+        text.push_str(&format!("done: {commit}\n"));
+    }
+    print_text(&text)?;
+    Ok(Outcome::Ok)
+}
+
+/// Ask before `--purge` deletes the library; only a terminal can answer (EOF is no).
+fn confirm_purge(root: &std::path::Path) -> anyhow::Result<bool> {
+    let library = root.join(crate::project::LIBRARY_DIR);
+    use std::io::{BufRead, IsTerminal, Write};
+    if !std::io::stdin().is_terminal() {
+        bail!(
+            "--purge deletes {} with every design file, concept and Stack post, .lexignore and the notes refs; \
+             stdin is not a terminal to confirm it\n  hint: see what it would remove with `lexictl setup --uninstall --purge --dry-run`, then pass --yes",
+            library.display()
+        );
+    }
+    eprint!(
+        "This deletes {} (every design file, concept and Stack post), .lexignore, the notes refs and the state under the git dir.\nDelete them? [y/N] ",
+        library.display()
+    );
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }

@@ -26,9 +26,18 @@ use crate::workspace::Workspace;
 /// answer it. Posts are plain files in .lexibrary/stack/; votes and status changes are also kept as
 /// history in git notes (refs/notes/lexibrarian/stack).
 #[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  lexi stack search timezone               has anyone hit this before?
+  lexi stack view ST-001
+  lexi stack post --title \"…\" --problem \"…\" --evidence \"…\"
+  lexi stack answer ST-001 --body \"Use aware datetimes everywhere\"
+  lexi stack accept ST-001 --answer 1")]
 pub struct Args {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 #[derive(Debug, clap::Subcommand)]
@@ -38,6 +47,7 @@ pub enum Command {
         after_help = "Example:\n  lexi stack post --title \"Naive datetimes corrupt data\" --tag datetime \\\n    --file src/models/event.py --problem \"datetime.now() is naive\" \\\n    --evidence \"TypeError: can't compare offset-naive and offset-aware datetimes\""
     )]
     Post {
+        /// A one-line summary of the problem, as someone hitting it would search for it.
         #[arg(long)]
         title: String,
         /// A tag (repeatable or comma-separated); shared with concepts and design files.
@@ -63,21 +73,33 @@ pub enum Command {
         author: Option<String>,
     },
     /// Add an answer (the body may be piped on stdin).
+    #[command(
+        after_help = "Examples:\n  lexi stack answer ST-001 --body \"Store UTC; convert at the edges\"\n  git diff | lexi stack answer ST-001"
+    )]
     Answer {
+        /// The post, e.g. ST-001.
         id: String,
+        /// The answer: what solved it and why. Read from stdin when omitted.
         #[arg(long)]
         body: Option<String>,
+        /// Who is writing (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
     /// Comment on a post or, with --answer, on one of its answers.
+    #[command(
+        after_help = "Examples:\n  lexi stack comment ST-001 --body \"Also happens on Windows\"\n  lexi stack comment ST-001 --answer 1 --body \"Needs Python 3.11\""
+    )]
     Comment {
+        /// The post, e.g. ST-001.
         id: String,
         /// The answer number (A1 is 1).
         #[arg(long)]
         answer: Option<u32>,
+        /// The comment. Read from stdin when omitted.
         #[arg(long)]
         body: Option<String>,
+        /// Who is writing (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
@@ -86,38 +108,61 @@ pub enum Command {
         after_help = "Examples:\n  lexi stack vote ST-001 up\n  lexi stack vote ST-001 --answer 2 down --comment \"misses call sites\""
     )]
     Vote {
+        /// The post, e.g. ST-001.
         id: String,
         /// `up` or `down`.
         #[arg(value_enum)]
         direction: Direction,
+        /// Vote on this answer (A1 is 1) instead of the post.
         #[arg(long)]
         answer: Option<u32>,
         /// Why; kept in the post as a comment marked [upvote] or [downvote].
         #[arg(long)]
         comment: Option<String>,
+        /// Who is voting (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
     /// Accept an answer: the post becomes resolved.
+    #[command(after_help = "Example:\n  lexi stack accept ST-001 --answer 1")]
     Accept {
+        /// The post, e.g. ST-001.
         id: String,
+        /// The answer that solved it (A1 is 1).
         #[arg(long)]
         answer: u32,
+        /// Who is accepting (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
     /// Show a post with its answers, scores and comments.
-    View { id: String },
+    #[command(
+        after_help = "Examples:\n  lexi stack view ST-001\n  lexi stack view ST-001 --format json"
+    )]
+    View {
+        /// The post, e.g. ST-001.
+        id: String,
+    },
     /// List posts.
+    #[command(
+        after_help = "Examples:\n  lexi stack list\n  lexi stack list --status open --tag datetime"
+    )]
     List {
+        /// Only posts with this status.
         #[arg(long, value_enum)]
         status: Option<PostStatus>,
+        /// Only posts with this tag.
         #[arg(long)]
         tag: Option<String>,
     },
     /// Search posts (words, tag, files under a path, a concept, a status).
+    #[command(
+        after_help = "Examples:\n  lexi stack search naive datetime\n  lexi stack search --scope src/models --status resolved"
+    )]
     Search {
+        /// Words to search the posts for (ranked as `lexi search` ranks them).
         query: Vec<String>,
+        /// Only posts with this tag.
         #[arg(long)]
         tag: Option<String>,
         /// Posts about files under this path (relative to the current directory).
@@ -126,28 +171,44 @@ pub enum Command {
         /// Posts that reference this concept (name, title or alias).
         #[arg(long)]
         concept: Option<String>,
+        /// Only posts with this status.
         #[arg(long, value_enum)]
         status: Option<PostStatus>,
     },
     /// Mark a post outdated (its solution may no longer apply).
+    #[command(
+        after_help = "Example:\n  lexi stack mark-outdated ST-001 --reason \"the ORM now stores UTC\""
+    )]
     MarkOutdated {
+        /// The post, e.g. ST-001.
         id: String,
         /// Why it is outdated.
         #[arg(long)]
         reason: Option<String>,
+        /// Who is marking it (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
     /// Mark a post a duplicate of another.
+    #[command(after_help = "Example:\n  lexi stack duplicate ST-004 --of ST-001")]
     Duplicate {
+        /// The duplicate post, e.g. ST-004.
         id: String,
+        /// The post it duplicates, e.g. ST-001.
         #[arg(long)]
         of: String,
+        /// Who is marking it (default: $LEXI_AUTHOR, else the git identity).
         #[arg(long)]
         author: Option<String>,
     },
     /// The post's vote, accept and status history from git notes.
-    History { id: String },
+    #[command(
+        after_help = "Examples:\n  lexi stack history ST-001\n  lexi stack history ST-001 --format json"
+    )]
+    History {
+        /// The post, e.g. ST-001.
+        id: String,
+    },
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -18,6 +18,8 @@ pub struct Args {
     /// One line (`lexibrarian: 3 warnings, 0 errors, 2 stale`), or nothing when healthy.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

@@ -49,6 +49,8 @@ pub struct Args {
     /// daemon.sweep_interval_seconds (3600).
     #[arg(long, value_name = "DURATION", requires = "watch", value_parser = parse_interval)]
     pub interval: Option<Duration>,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

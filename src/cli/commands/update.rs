@@ -59,6 +59,8 @@ pub struct Args {
     /// progress; what the hook worker runs.
     #[arg(long, hide = true)]
     pub yield_to_git: bool,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
@@ -342,9 +344,13 @@ fn failure_summary(report: &UpdateReport) -> String {
     out
 }
 
-/// A progress bar on stderr, only when stderr is a terminal.
+/// A progress bar on stderr, only when stderr is a terminal (never on a pipe): the phase of the
+/// run (planning, scanning, deciding, recording provenance, writing, asking the model, indexing,
+/// saving), its count when it has one, the model's failures so far, and the time.
 pub(crate) struct Bar {
     bar: indicatif::ProgressBar,
+    /// The current phase's name and how many of its items failed.
+    phase: std::sync::Mutex<(&'static str, usize)>,
 }
 
 impl Bar {
@@ -353,20 +359,42 @@ impl Bar {
             return None;
         }
         let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} files {elapsed}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        Some(Bar { bar })
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Some(Bar {
+            bar,
+            phase: std::sync::Mutex::new(("", 0)),
+        })
+    }
+
+    fn style(counted: bool) -> indicatif::ProgressStyle {
+        let template = match counted {
+            true => "{spinner} {msg:<24} {bar:30} {pos}/{len} {elapsed}",
+            false => "{spinner} {msg:<24} {elapsed}",
+        };
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
     }
 }
 
 impl Progress for Bar {
-    fn start(&self, total: usize) {
+    fn phase(&self, name: &'static str, total: usize) {
+        if let Ok(mut phase) = self.phase.lock() {
+            *phase = (name, 0);
+        }
+        self.bar.set_style(Bar::style(total > 0));
         self.bar.set_length(total as u64);
+        self.bar.set_position(0);
+        self.bar.set_message(name);
     }
     fn advance(&self) {
         self.bar.inc(1);
+    }
+    fn failed(&self) {
+        if let Ok(mut phase) = self.phase.lock() {
+            phase.1 += 1;
+            self.bar
+                .set_message(format!("{} ({} failed)", phase.0, phase.1));
+        }
     }
     fn finish(&self) {
         self.bar.finish_and_clear();

@@ -26,7 +26,8 @@ pub struct Args {
     /// Report findings at or above this tier (and exit 2 if there are any).
     #[arg(long, value_enum, default_value_t = Severity::Warning)]
     pub severity: Severity,
-    /// List every check id with its tier, and exit.
+    /// List every check id with its tier and what it finds, and exit (`--format json`: an array of
+    /// `{id, severity, description}`).
     #[arg(long)]
     pub list_checks: bool,
     /// First repair what the tool can repair itself, at any tier, then report what is left: stale
@@ -35,15 +36,32 @@ pub struct Args {
     /// what an agent or a human wrote (a contract the code left behind stays for the agent).
     #[arg(long)]
     pub fix: bool,
+    #[command(flatten)]
+    pub output: crate::cli::ReportFormatArg,
 }
 
-pub fn run(ctx: &Context, args: &Args, format: ReportFormat) -> anyhow::Result<Outcome> {
+/// `--list-checks`: every check id with its tier and description, as a table or a JSON array.
+fn list_checks(format: ReportFormat) -> anyhow::Result<()> {
+    if format == ReportFormat::Json {
+        let checks: Vec<_> = CHECKS
+            .iter()
+            .map(|(id, severity, what)| {
+                serde_json::json!({"id": id, "severity": severity.as_str(), "description": what})
+            })
+            .collect();
+        return print_json(&checks);
+    }
+    let mut out = String::new();
+    for (id, severity, what) in CHECKS {
+        out.push_str(&format!("{id:<30} {:<8} {what}\n", severity.as_str()));
+    }
+    print_text(&out)
+}
+
+pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
+    let format = args.output.format;
     if args.list_checks {
-        let mut out = String::new();
-        for (id, severity, what) in CHECKS {
-            out.push_str(&format!("{id:<30} {:<8} {what}\n", severity.as_str()));
-        }
-        print_text(&out)?;
+        list_checks(format)?;
         return Ok(Outcome::Ok);
     }
     let mut ws = ctx.workspace()?;

@@ -18,6 +18,8 @@ use crate::project::paths;
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
+    #[command(flatten)]
+    pub output: crate::cli::FormatArg,
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {

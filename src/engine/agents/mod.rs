@@ -201,6 +201,24 @@ pub fn plan_uninstall_mcp(root: &Path) -> anyhow::Result<Plan> {
     Ok(Plan::from(bench))
 }
 
+/// `lexictl setup --uninstall`: remove every recorded entry — rule blocks, Claude Code's hooks and
+/// skill, MCP entries, init's `.gitignore` lines — that is still as written, except the ids in
+/// `keep`. What someone changed since is kept and named in the plan's notes.
+pub fn plan_uninstall(root: &Path, keep: &[&str]) -> anyhow::Result<Plan> {
+    let record = Record::load(root)?;
+    let ids: Vec<String> = record
+        .entries
+        .iter()
+        .map(|entry| entry.id.clone())
+        .filter(|id| !keep.contains(&id.as_str()))
+        .collect();
+    let mut bench = Workbench::new(root, record);
+    for id in ids {
+        bench.remove(&id)?;
+    }
+    Ok(Plan::from(bench))
+}
+
 /// `lexictl setup --update`: refresh every block, hook, skill and MCP entry Lexibrarian wrote to
 /// what this version writes; add the Claude Code pieces now wanted where Claude Code is set up
 /// (the pre-edit hook once switched on) and remove the ones no longer wanted (switched off).

@@ -1,6 +1,6 @@
 //! What Lexibrarian added outside `.lexibrary/`: `.lexibrary/integrations.json`, tracked in git with
-//! the library so that whoever runs `lexictl setup --uninstall-mcp` (or, later, `--uninstall`) on any
-//! clone removes exactly what was added — and nothing a person changed since.
+//! the library so that whoever runs `lexictl setup --uninstall-mcp` or `--uninstall` on any clone
+//! removes exactly what was added — and nothing a person changed since.
 //!
 //! Each [`Entry`] names a file and what in it is ours, with the exact value written:
 //! - `member`: the value at a key path of a JSON or TOML file (an MCP server entry), and how many

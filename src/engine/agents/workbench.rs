@@ -491,10 +491,16 @@ impl<'a> Workbench<'a> {
         let Some(text) = self.text(file)? else {
             return Ok(true);
         };
-        let kept: Vec<&str> = text
+        let ours = |line: &str| lines.iter().any(|mine| mine == line);
+        let mut kept: Vec<&str> = text.lines().filter(|line| !ours(line)).collect();
+        // Lines appended at the end came after a blank separator line (init's block): it goes too.
+        let appended = text
             .lines()
-            .filter(|line| !lines.iter().any(|ours| ours == line))
-            .collect();
+            .rfind(|line| !line.trim().is_empty())
+            .is_some_and(ours);
+        while appended && kept.last().is_some_and(|line| line.trim().is_empty()) {
+            kept.pop();
+        }
         let mut rest = kept.join("\n");
         if !rest.is_empty() {
             rest.push('\n');

@@ -81,6 +81,8 @@ mod tests {
             },
             code: None,
             resolved_now: false,
+            abridged: false,
+            budget_tokens: 0,
             warning: None,
             error: None,
         }

@@ -4,7 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::path_list;
+use crate::archivist::structural::{capped_list, list_cap};
 use crate::archivist::{
     is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
@@ -90,11 +90,12 @@ pub struct Regenerated {
 
 /// The input the Archivist gets for a scanned file.
 pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> ArchivistInput<'a> {
+    let text = scanned
+        .source_read()
+        .map_or("", |source| source.text.as_str());
     ArchivistInput {
         source: &scanned.source,
-        text: scanned
-            .source_read()
-            .map_or("", |source| source.text.as_str()),
+        text,
         language: scanned.code().map(|code| code.language),
         interface: scanned.code().map(|code| code.interface.as_ref()),
         dependencies: &scanned.facts.deps,
@@ -103,6 +104,11 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
             .existing()
             .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
+        readme: scanned
+            .source_read()
+            .and_then(|source| source.readme.as_deref()),
+        abridged: scanned.abridged || crate::source::is_generated_header(text),
+        budget_tokens: scanned.budget_tokens,
     }
 }
 
@@ -123,7 +129,10 @@ pub fn regenerate(
     scanned: &Scanned,
     dependents: &[String],
 ) -> anyhow::Result<Regenerated> {
-    let output = archivist.describe(&archivist_input(scanned, dependents))?;
+    // Whatever wrote it, nothing credential-shaped reaches the library.
+    let output = archivist
+        .describe(&archivist_input(scanned, dependents))?
+        .redacted();
     let mut design = match scanned.existing() {
         Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
@@ -244,13 +253,18 @@ pub fn refresh_dependents(
 ) -> Option<String> {
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
-    let mut owned = vec![Section::new(sections::DEPENDENTS, path_list(dependents))];
+    let cap = list_cap(scanned.budget_tokens, &scanned.facts.deps, dependents);
+    let source = Some(scanned.source.as_str());
+    let mut owned = vec![Section::new(
+        sections::DEPENDENTS,
+        capped_list(dependents, cap, source),
+    )];
     // The file's own imports may resolve elsewhere now (an imported module moved from `a.rs` to
     // `a/mod.rs`): its Dependencies follow, like its Dependents.
     if design.section(sections::DEPENDENCIES).is_some() || !scanned.facts.deps.is_empty() {
         owned.push(Section::new(
             sections::DEPENDENCIES,
-            path_list(&scanned.facts.deps),
+            capped_list(&scanned.facts.deps, cap, None),
         ));
     }
     let tests: Vec<String> = dependents
@@ -259,7 +273,10 @@ pub fn refresh_dependents(
         .cloned()
         .collect();
     if !tests.is_empty() {
-        owned.push(Section::new(sections::TESTS, path_list(&tests)));
+        owned.push(Section::new(
+            sections::TESTS,
+            capped_list(&tests, cap, source),
+        ));
     } else {
         design
             .body

@@ -10,17 +10,20 @@ use std::collections::BTreeMap;
 use rustix::fs::FileType;
 
 use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
+use super::group;
 use super::importance;
 use super::plan::Plan;
 use super::report::{FailedFile, Mode, UpdateReport};
 use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
-use super::UpdateOptions;
+use super::{Progress, UpdateOptions};
 use crate::library::aindex::ChildEntry;
 use crate::nofollow;
 use crate::project::describe;
-use crate::project::mirror::aindex_path;
+use crate::project::mirror::{aindex_path, group_path};
+use crate::project::paths::join_child;
+use crate::project::scope::Scope;
 use crate::project::walk::EntryKind;
 use crate::project::{in_library, Project, START_HERE_FILE};
 use crate::workspace::cache;
@@ -30,16 +33,26 @@ use crate::workspace::library::{self, Kind, Part};
 /// Directory → billboard, as this run left them.
 pub type Billboards = BTreeMap<String, String>;
 
+/// What the earlier stages left for this one: the plan, the scan and the cache entries to keep.
+#[derive(Clone, Copy)]
+pub struct Earlier<'a> {
+    pub plan: &'a Plan,
+    pub scan: &'a Scan,
+    pub entries: &'a BTreeMap<String, cache::Entry>,
+}
+
 /// Write (or, in a run that writes nothing, count) the indexes and START_HERE.
 pub fn run(
     project: &Project,
+    scope: &Scope,
     options: &UpdateOptions,
-    plan: &Plan,
-    scan: &Scan,
-    entries: &BTreeMap<String, cache::Entry>,
+    earlier: Earlier<'_>,
+    progress: &dyn Progress,
     report: &mut UpdateReport,
 ) -> anyhow::Result<()> {
-    let billboards = write_indexes(project, options, plan, scan, entries, report);
+    let plan = earlier.plan;
+    progress.phase("indexing", plan.universe.dirs.len());
+    let billboards = write_indexes(project, scope, options, earlier, progress, report);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
     }
@@ -51,7 +64,7 @@ pub fn run(
         .chain(&report.aindex_removed)
         .any(|path| path.matches('/').count() <= 3);
     if report.mode == Mode::Full || top_changed {
-        write_start_here(project, options, &billboards, entries, report);
+        write_start_here(project, options, &billboards, earlier.entries, report);
     }
     Ok(())
 }
@@ -67,12 +80,17 @@ fn fail(report: &mut UpdateReport, path: &str, reason: String) {
 /// The `.aindex` of each planned directory, deepest first. Returns the billboards.
 fn write_indexes(
     project: &Project,
+    scope: &Scope,
     options: &UpdateOptions,
-    plan: &Plan,
-    scan: &Scan,
-    entries: &BTreeMap<String, cache::Entry>,
+    earlier: Earlier<'_>,
+    progress: &dyn Progress,
     report: &mut UpdateReport,
 ) -> Billboards {
+    let Earlier {
+        plan,
+        scan,
+        entries,
+    } = earlier;
     let mut billboards = Billboards::new();
     let mut dirs: Vec<&String> = plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
@@ -85,12 +103,21 @@ fn write_indexes(
             .unwrap_or_else(|| "File".to_string())
     };
     for dir in dirs {
+        progress.advance();
         let listed = plan
             .universe
             .children
             .get(dir)
             .map_or(&[][..], Vec::as_slice);
         let children = Children::of(project, scan, dir, listed, &describe_file, &billboards);
+        let members: Vec<(String, String)> = listed
+            .iter()
+            .filter(|(_, kind)| *kind == EntryKind::File)
+            .map(|(name, _)| (name, join_child(dir, name)))
+            .filter(|(_, rel)| scope.groups(rel))
+            .map(|(name, rel)| (name.clone(), describe_file(&rel)))
+            .collect();
+        write_group(project, options, dir, &members, report);
         let outcome = index_directory(project, dir, children.rows, || {
             let crate_doc = describe::has_manifest(project, dir)
                 .then(|| billboards.get(&format!("{dir}/src")).cloned())
@@ -129,6 +156,52 @@ fn first_description(project: &Project, dir: &str, module: Option<String>) -> Op
         .or_else(|| describe::readme_sentence(project, dir))
         .or_else(|| start_here::project_code(project, dir))
         .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
+}
+
+/// Write, refresh or remove the group design file of `dir` (`members`: its `grouped` files).
+fn write_group(
+    project: &Project,
+    options: &UpdateOptions,
+    dir: &str,
+    members: &[(String, String)],
+    report: &mut UpdateReport,
+) {
+    let path = group_path(dir);
+    let existing = match project.read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+        Err(err) => {
+            let reason = format!(
+                "cannot read: {}; left as it is",
+                nofollow::reason(&path, &err)
+            );
+            return fail(report, &path, reason);
+        }
+    };
+    if members.is_empty() {
+        if existing.is_some() {
+            if options.writes() {
+                if let Err(err) = project.remove_file(&path) {
+                    let reason = format!("cannot remove: {}", nofollow::reason(&path, &err));
+                    return fail(report, &path, reason);
+                }
+            }
+            report.aindex_removed.push(path);
+        }
+        return;
+    }
+    let budget = project.config.token_budgets.design_file_tokens as usize;
+    let text = group::render(dir, members, budget);
+    if existing.as_deref() == Some(text.as_str()) {
+        return;
+    }
+    if options.writes() {
+        if let Err(err) = project.write(&path, text.as_bytes()) {
+            let reason = format!("cannot write: {}", nofollow::reason(&path, &err));
+            return fail(report, &path, reason);
+        }
+    }
+    report.aindex_written.push(path);
 }
 
 /// A directory's Child Map rows and what its first billboard is made of.
@@ -210,6 +283,10 @@ fn remove_vanished_indexes(
             Ok(Some(FileType::RegularFile))
         );
         if !plan.universe.dirs.contains(&dir) && present {
+            let group = group_path(&dir);
+            if options.writes() && project.remove_file(&group).is_ok() {
+                report.aindex_removed.push(group);
+            }
             if options.writes() {
                 if let Err(err) = project.remove_file(&path) {
                     let reason = format!("cannot remove: {}", nofollow::reason(&path, &err));

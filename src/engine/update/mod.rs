@@ -6,14 +6,15 @@
 //!    (`--changed-only`; inside bumped submodules too, `submodules`), or everything a walk finds
 //!    (`plan::Plan`).
 //! 2. `scan` — each file classified by change level, in parallel; the stat/hash cache makes an
-//!    untouched file cost two `stat` calls; orphans become DELETED or RENAMED (`scan::Scan`); then
-//!    `resolve` resolves the imports of what was read through the project model.
+//!    untouched file cost two `stat` calls; a file git holds unmerged is skipped (`conflicts`);
+//!    orphans become DELETED or RENAMED (`scan::Scan`); then `resolve` resolves the imports of what
+//!    was read through the project model.
 //! 3. `dependents` — the reverse dependency index, now and as last seen (`dependents::ReverseIndex`).
 //! 4. `decide` — an action per file: regenerate, refresh the footer, move, refresh the Dependents,
 //!    remove, keep (`decide::Decisions`).
 //! 5. `write` — the design files, each re-checked just before it is written (D-061), model answers
-//!    as they arrive, provenance in one notes commit, removals (`write::Written`).
-//! 6. `indexes` — every affected `.aindex`, then `START_HERE.md`.
+//!    as they arrive, provenance in one notes commit (`provenance`), removals (`write::Written`).
+//! 6. `indexes` — every affected `.aindex` and group design file (`group`), then `START_HERE.md`.
 //! 7. `remember` — the cache and the state file (the last processed commit).
 //!
 //! With an LLM provider the key is checked before anything else: a missing key fails before anything
@@ -23,13 +24,16 @@
 //! file, never of the run: the stages go on and the report lists it (exit 1).
 
 pub(crate) mod aindex;
+mod conflicts;
 mod decide;
 mod dependents;
 mod generate;
+mod group;
 mod importance;
 mod indexes;
 mod interrupted;
 mod plan;
+mod provenance;
 mod remember;
 pub mod report;
 mod resolve;
@@ -90,10 +94,18 @@ impl UpdateOptions {
     }
 }
 
-/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise).
+/// Progress reporting hooks (a progress bar on a terminal, nothing otherwise). A run goes through
+/// named phases — planning, scanning, deciding, recording provenance, writing, asking the model,
+/// indexing, saving — each with the number of its items when it has one; [`run`] calls `finish`
+/// once, whatever happened.
 pub trait Progress: Sync {
-    fn start(&self, _total: usize) {}
+    /// A new phase: `name` with `total` items (0: no count, the phase name and the time only).
+    fn phase(&self, _name: &'static str, _total: usize) {}
+    /// One item of the current phase done.
     fn advance(&self) {}
+    /// One item of the current phase failed (a model request), counted apart.
+    fn failed(&self) {}
+    /// The run is over: clear the display.
     fn finish(&self) {}
 }
 
@@ -101,17 +113,27 @@ pub trait Progress: Sync {
 pub struct Silent;
 impl Progress for Silent {}
 
-/// Run an update of `ws`.
+/// Run an update of `ws`, showing its phases on `progress`.
 pub fn run(
     ws: &Workspace,
     options: &UpdateOptions,
     progress: &dyn Progress,
 ) -> anyhow::Result<UpdateReport> {
+    let report = run_phases(ws, options, progress);
+    progress.finish();
+    report
+}
+
+fn run_phases(
+    ws: &Workspace,
+    options: &UpdateOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<UpdateReport> {
     let started = Instant::now();
+    progress.phase("planning", 0);
     let run_started_ns = Cache::now_ns();
     let project = ws.project();
     let archivists = archivists(ws, options)?;
-    let repo = ws.repo()?;
     let state = ws.state().with_read_only(!options.writes());
     let _lock = match options.writes() {
         true => Some(LibraryLock::acquire_announced(project)?),
@@ -152,35 +174,79 @@ pub fn run(
     if let Some(warning) = &plan.cache_warning {
         state.log(warning);
     }
-    let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, &mut report)?;
-    if yielded(ws, options, &mut report) {
-        return Ok(finish(report, started, Some(&state)));
+    let run = Run {
+        ws,
+        options,
+        progress,
+        archivists: &archivists,
+        state: &state,
+        run_started_ns,
+    };
+    carry_out(&run, plan, &mut report)?;
+    Ok(finish(report, started, Some(&state)))
+}
+
+/// What the stages after planning share.
+struct Run<'a> {
+    ws: &'a Workspace,
+    options: &'a UpdateOptions,
+    progress: &'a dyn Progress,
+    archivists: &'a Archivists,
+    state: &'a crate::workspace::state::StateDir,
+    run_started_ns: i128,
+}
+
+/// Stages 2–7 on `plan`; stops early (and remembers nothing) when the run yields to git.
+fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyhow::Result<()> {
+    let Run {
+        ws,
+        options,
+        progress,
+        ..
+    } = *run;
+    let project = ws.project();
+    let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, report)?;
+    if yielded(ws, options, report) {
+        return Ok(());
     }
     let target = Target {
         project,
-        state: &state,
-        repo,
+        state: run.state,
+        repo: ws.repo()?,
         head: ws.head(),
         writes: options.writes(),
     };
-    let written = write::run(&target, &scan, &index, &decisions, &archivists, &mut report)?;
+    let stages = write::Stages {
+        scan: &scan,
+        index: &index,
+        decisions: &decisions,
+        archivists: run.archivists,
+        progress,
+    };
+    let written = write::run(&target, &stages, report)?;
     let entries = remember::entries(project, &plan, &scan, &written);
-    if yielded(ws, options, &mut report) {
-        return Ok(finish(report, started, Some(&state)));
+    if yielded(ws, options, report) {
+        return Ok(());
     }
-    indexes::run(project, options, &plan, &scan, &entries, &mut report)?;
+    let earlier = indexes::Earlier {
+        plan: &plan,
+        scan: &scan,
+        entries: &entries,
+    };
+    indexes::run(project, ws.scope()?, options, earlier, progress, report)?;
     report.stale = report.anything_stale();
-    check_contracts(ws, options, &mut report);
+    check_contracts(ws, options, report);
     if options.writes() {
+        progress.phase("saving", 0);
         let memory = remember::Memory {
-            state: &state,
+            state: run.state,
             options,
             head: ws.head(),
-            run_started_ns,
+            run_started_ns: run.run_started_ns,
         };
-        remember::save(&memory, plan, &scan, &written, entries, &report)?;
+        remember::save(&memory, plan, &scan, &written, entries, report)?;
     }
-    Ok(finish(report, started, Some(&state)))
+    Ok(())
 }
 
 /// Scan the planned files, resolve their imports, index the dependents, decide what to write.
@@ -193,6 +259,7 @@ fn read_and_decide(
 ) -> anyhow::Result<(scan::Scan, dependents::ReverseIndex, decide::Decisions)> {
     let (project, scope) = (ws.project(), ws.scope()?);
     let mut scan = scan::run(project, scope, plan, &options.paths, progress);
+    progress.phase("deciding", 0);
     let unresolved = resolve::run(project, scope, plan, &mut scan, options.verbose);
     if options.verbose {
         report.unresolved = unresolved;
@@ -327,15 +394,13 @@ pub(crate) mod testing {
             let design_stat =
                 Stat::of(&self.project.abs(&crate::project::mirror::design_path(rel)));
             let exists = |path: &str| all.contains(&path);
-            let mut scanned = scan(
-                &self.project,
-                &Cache::default(),
-                rel,
-                stat,
-                design_stat,
-                None,
-                &exists,
-            );
+            let ctx = super::scanned::ScanContext {
+                project: &self.project,
+                cache: &Cache::default(),
+                exists: &exists,
+                conflicts: &super::conflicts::Conflicts::Text,
+            };
+            let mut scanned = scan(&ctx, rel, stat, design_stat, None);
             let files = FileIndex::new(all.iter().map(|path| path.to_string()));
             let read = |path: &str| std::fs::read_to_string(self.project.abs(path)).ok();
             let (model, _) = ProjectModel::build(&files, &read);

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use anyhow::Context as _;
 
+use super::conflicts::Conflicts;
 use super::report::Mode;
 use super::UpdateOptions;
 use crate::git::{Change, GitRepo};
@@ -38,6 +39,8 @@ pub struct Universe {
     pub dirty_paths: Vec<String>,
     /// Whether the whole tree was walked (so the cache can be pruned and vanished dirs found).
     pub complete: bool,
+    /// Which files are in a merge conflict: git's index says, or (outside git) their text.
+    pub conflicts: Conflicts,
 }
 
 impl Universe {
@@ -51,6 +54,7 @@ impl Universe {
             renames: Vec::new(),
             dirty_paths: Vec::new(),
             complete,
+            conflicts: Conflicts::Text,
         }
     }
 
@@ -102,8 +106,8 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
     let fast_path_possible = git_sees_everything
         && ws.processed().is_some_and(|processed| {
             processed.clean
-                && Some(&processed.commit) == ws.head()
                 && processed.fingerprint == fingerprint
+                && repo.is_some_and(|repo| same_tree_as_head(ws, repo, &processed.commit))
         })
         && ws.state().cache_path().is_file();
     let full_status_wanted = project.config.ignore.use_gitignore
@@ -123,10 +127,14 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
         };
         let clean_tree = dirty.as_ref().is_some_and(Vec::is_empty);
         if fast_path_possible && clean_tree {
+            if options.writes() {
+                advance_processed(ws);
+            }
             return Ok(Planned::UpToDate);
         }
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
-        let (mode, universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        let (mode, mut universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        universe.conflicts = conflicts(ws, repo);
         let (mut cache, mut cache_warning) = loading.join().unwrap_or_else(|_| {
             (
                 Cache::default(),
@@ -157,6 +165,46 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             model,
         })))
     })
+}
+
+/// Whether HEAD is the last processed commit, or a commit with the very same tree (an empty commit,
+/// a commit that was reverted, a `git commit --amend` of the message): then nothing in the tree can
+/// differ from what the last update saw, and the no-op fast path holds after a new commit too.
+fn same_tree_as_head(ws: &Workspace, repo: &GitRepo, processed: &crate::git::Oid) -> bool {
+    match ws.head() {
+        Some(head) if head == processed => true,
+        Some(head) => repo.same_tree(processed, head),
+        None => false,
+    }
+}
+
+/// After a no-op at a new commit with the processed tree: remember HEAD as processed, so that the
+/// next `--changed-only` diffs from here. Best effort: a read-only state only costs that diff.
+fn advance_processed(ws: &Workspace) {
+    let (Some(head), Some(processed)) = (ws.head(), ws.processed()) else {
+        return;
+    };
+    if *head != processed.commit {
+        let _ = ws.state().edit(|recorded| {
+            if let Some(processed) = recorded.processed.as_mut() {
+                processed.commit = *head;
+            }
+        });
+    }
+}
+
+/// Git's conflicted paths (index stage > 0) inside the project, as project-relative paths; outside
+/// git, the text scan.
+fn conflicts(ws: &Workspace, repo: Option<&GitRepo>) -> Conflicts {
+    match (repo, ws.prefix()) {
+        (Some(repo), Some(prefix)) => Conflicts::Git(
+            repo.conflicted_paths()
+                .iter()
+                .filter_map(|path| project_path(prefix, path))
+                .collect(),
+        ),
+        _ => Conflicts::Text,
+    }
 }
 
 /// Only when git sees exactly what the walk sees may git's status stand for the walk: the project
@@ -396,21 +444,27 @@ impl Touched {
 }
 
 /// Fill `universe` from the touched paths: each one's stat (or its absence), the directories to
-/// index on the way to it, and those directories' listings.
+/// index on the way to it, and those directories' listings (all read in one walk).
 fn list_touched(
     project: &Project,
     scope: &Scope,
     touched: &BTreeSet<String>,
     universe: &mut Universe,
 ) -> anyhow::Result<()> {
-    let mut listings = Listings::default();
     for path in touched {
         for dir in ancestors_rel(path) {
             if scope.indexes(dir) {
                 universe.dirs.insert(dir.to_string());
             }
         }
-        match listings.of(project, parent_rel(path)).get(path) {
+    }
+    let wanted = touched
+        .iter()
+        .map(|path| parent_rel(path))
+        .chain(universe.dirs.iter().map(String::as_str));
+    let listings = Listings::read(project, wanted);
+    for path in touched {
+        match listings.of(parent_rel(path)).get(path) {
             Some(entry) if entry.kind == EntryKind::File => {
                 universe.files.insert(path.clone(), stat_of(entry));
             }
@@ -421,7 +475,7 @@ fn list_touched(
     }
     for dir in universe.dirs.clone() {
         let children = listings
-            .of(project, &dir)
+            .of(&dir)
             .values()
             .map(|entry| (file_name(&entry.rel).to_string(), entry.kind))
             .collect();
@@ -438,25 +492,41 @@ fn list_touched(
     Ok(())
 }
 
-/// Directory listings (through the ignore layers), each read once, and the symlinked `.lexignore`
-/// files they met.
-#[derive(Default)]
+/// Directory listings (through the ignore layers), all read in one walk, and the symlinked
+/// `.lexignore` files that make any of them incomplete.
 struct Listings {
     listed: HashMap<String, BTreeMap<String, walk::Entry>>,
     refused: BTreeSet<String>,
+    empty: BTreeMap<String, walk::Entry>,
 }
 
 impl Listings {
-    fn of(&mut self, project: &Project, dir: &str) -> &BTreeMap<String, walk::Entry> {
-        let refused = &mut self.refused;
-        self.listed.entry(dir.to_string()).or_insert_with(|| {
-            let walk = walk::list_dir(&project.root, &project.config, dir);
-            refused.extend(walk.refused);
-            walk.entries
-                .into_iter()
-                .map(|entry| (entry.rel.clone(), entry))
-                .collect()
-        })
+    fn read<'a>(project: &Project, dirs: impl Iterator<Item = &'a str>) -> Listings {
+        let dirs: BTreeSet<&str> = dirs.collect();
+        let mut walked = walk::list_dirs(&project.root, &project.config, dirs.iter().copied());
+        let refused = dirs
+            .iter()
+            .flat_map(|dir| walked.refused_for(dir))
+            .collect();
+        let listed = std::mem::take(&mut walked.children)
+            .into_iter()
+            .map(|(dir, entries)| {
+                let entries = entries
+                    .into_iter()
+                    .map(|entry| (entry.rel.clone(), entry))
+                    .collect();
+                (dir, entries)
+            })
+            .collect();
+        Listings {
+            listed,
+            refused,
+            empty: BTreeMap::new(),
+        }
+    }
+
+    fn of(&self, dir: &str) -> &BTreeMap<String, walk::Entry> {
+        self.listed.get(dir).unwrap_or(&self.empty)
     }
 }
 

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::plan::Plan;
 use super::scan::Scan;
-use super::scanned::{self, FileState, Scanned};
+use super::scanned::{self, FileState, ScanContext, Scanned};
 use crate::project::scope::Scope;
 use crate::project::Project;
 use crate::source::resolve::{resolve, Context, Resolution};
@@ -41,7 +41,13 @@ pub fn run(
     let mut unresolved = resolve_files(project, plan, scan, &again, &exists);
     if !plan.universe.complete {
         // Files whose Dependents move with the imports just resolved (read ones need resolving).
-        let added = super::scan::scan_affected(project, scope, &plan.cache, &exists, scan);
+        let ctx = ScanContext {
+            project,
+            cache: &plan.cache,
+            exists: &exists,
+            conflicts: &plan.universe.conflicts,
+        };
+        let added = super::scan::scan_affected(&ctx, scope, scan);
         let added = added.into_iter().collect();
         unresolved.extend(resolve_files(project, plan, scan, &added, &exists));
     }
@@ -182,7 +188,15 @@ fn pull_in_importers(
         };
         let scanned = if scope.documents(&rel) {
             let design_stat = Stat::of(&project.abs(&crate::project::mirror::design_path(&rel)));
-            scanned::scan(project, &plan.cache, &rel, stat, design_stat, None, exists)
+            let ctx = ScanContext {
+                project,
+                cache: &plan.cache,
+                exists,
+                conflicts: &plan.universe.conflicts,
+            };
+            let mut scanned = scanned::scan(&ctx, &rel, stat, design_stat, None);
+            super::scan::set_budget(project, scope, &mut scanned);
+            scanned
         } else {
             scanned::scan_referenced(project, &plan.cache, &rel, stat, exists)
         };

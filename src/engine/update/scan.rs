@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use rayon::prelude::*;
 
 use super::plan::{path_selected, Plan, Universe};
-use super::scanned::{self, ChangeLevel, Existing, Scanned};
+use super::scanned::{self, ChangeLevel, Existing, ScanContext, Scanned};
 use super::Progress;
 use crate::archivist::is_test_path;
 use crate::library::design_file::DesignFile;
+use crate::project::mapping::Strategy;
 use crate::project::mirror::{design_name, design_path};
 use crate::project::paths::parent_rel;
 use crate::project::scope::Scope;
@@ -51,6 +52,12 @@ pub fn run(
     let universe = &plan.universe;
     let cache = &plan.cache;
     let exists = |rel: &str| universe.exists(project, rel);
+    let ctx = ScanContext {
+        project,
+        cache,
+        exists: &exists,
+        conflicts: &universe.conflicts,
+    };
     let documented: Vec<(&String, &Stat)> = universe
         .files
         .iter()
@@ -58,25 +65,16 @@ pub fn run(
         .collect();
     let design_stats = design_file_stats(project, documented.iter().map(|(rel, _)| rel.as_str()));
     let recomputed = AtomicUsize::new(0);
-    progress.start(documented.len());
+    progress.phase("scanning", documented.len());
     let examined: Vec<Examined> = documented
         .par_iter()
         .map(|(rel, stat)| {
             let design_stat = design_stats.get(rel.as_str()).copied();
-            let outcome = examine(
-                project,
-                cache,
-                rel,
-                **stat,
-                design_stat,
-                &exists,
-                &recomputed,
-            );
+            let outcome = examine(&ctx, rel, **stat, design_stat, &recomputed);
             progress.advance();
             outcome
         })
         .collect();
-    progress.finish();
     let mut scan = Scan {
         files: BTreeMap::new(),
         listed: BTreeMap::new(),
@@ -87,7 +85,8 @@ pub fn run(
     };
     for outcome in examined {
         match outcome {
-            Examined::Documented(item) => {
+            Examined::Documented(mut item) => {
+                set_budget(project, scope, &mut item);
                 scan.files.insert(item.source.clone(), *item);
             }
             Examined::Listed(rel, entry) => {
@@ -98,7 +97,8 @@ pub fn run(
     // Files in the tree but not documented (out of scope, binary, too large): cache their descriptions.
     for (rel, stat) in &universe.files {
         if !scan.files.contains_key(rel) && !scan.listed.contains_key(rel) {
-            let entry = listed_entry(project, cache, rel, *stat, &recomputed);
+            let grouped = scope.groups(rel);
+            let entry = listed_entry(project, cache, (rel, *stat), grouped, &recomputed);
             scan.listed.insert(rel.clone(), entry);
         }
     }
@@ -119,6 +119,42 @@ pub fn run(
     scan.moves = resolve_orphans(project, &scan.orphans, &universe.renames, &mut scan.files);
     scan.recomputed = recomputed.load(Ordering::Relaxed);
     scan
+}
+
+/// The mapping strategy's part of a documented file: `abridged`, and the token budget its design
+/// file keeps within — the same wherever the file was scanned (the walk, an importer pulled in, a
+/// Dependents refresh of `--changed-only`).
+pub fn set_budget(project: &Project, scope: &Scope, scanned: &mut Scanned) {
+    scanned.abridged = scope.strategy(&scanned.source) == Strategy::Abridged;
+    let budgets = &project.config.token_budgets;
+    scanned.budget_tokens = match scanned.abridged {
+        true => budgets.design_file_abridged_tokens as usize,
+        false => budgets.design_file_tokens as usize,
+    };
+}
+
+/// What a grouped file says about itself, as the structural Archivist would describe it (redacted
+/// like everything written into the library).
+fn member_description(project: &Project, rel: &str) -> Option<String> {
+    let text = project.read_to_string(rel).ok()?;
+    let language = Language::from_path(std::path::Path::new(rel))
+        .filter(|language| language.enabled_in(&project.config));
+    let interface = language.and_then(|language| crate::source::extract(language, &text).ok());
+    let input = crate::archivist::ArchivistInput {
+        source: rel,
+        text: &text,
+        language,
+        interface: interface.as_ref(),
+        dependencies: &[],
+        dependents: &[],
+        existing: None,
+        content_only: false,
+        readme: None,
+        abridged: false,
+        budget_tokens: 0,
+    };
+    let description = crate::archivist::describe::description(&input);
+    Some(crate::secrets::redact(&description).into_owned())
 }
 
 /// Whether `rel` is a test file the scan reads for its imports although it is out of scope: a test
@@ -180,14 +216,13 @@ fn mirror_dir_stats(project: &Project, dir: &str) -> HashMap<String, Stat> {
 
 /// Decide how to treat one in-scope file: documented (scanned) or only listed (binary, too large).
 fn examine(
-    project: &Project,
-    cache: &Cache,
+    ctx: &ScanContext<'_>,
     rel: &str,
     stat: Stat,
     design_stat: Option<Stat>,
-    exists: &(dyn Fn(&str) -> bool + Sync),
     recomputed: &AtomicUsize,
 ) -> Examined {
+    let (project, cache) = (ctx.project, ctx.cache);
     let abs = project.abs(rel);
     let cached = cache
         .entries
@@ -206,26 +241,20 @@ fn examine(
         },
     };
     if class != FileClass::Text {
-        let entry = listed_entry(project, cache, rel, stat, recomputed);
+        let entry = listed_entry(project, cache, (rel, stat), false, recomputed);
         return Examined::Listed(rel.to_string(), Box::new(entry));
     }
-    Examined::Documented(Box::new(scanned::scan(
-        project,
-        cache,
-        rel,
-        stat,
-        design_stat,
-        bytes,
-        exists,
-    )))
+    Examined::Documented(Box::new(scanned::scan(ctx, rel, stat, design_stat, bytes)))
 }
 
 /// A cache entry for a file that is listed in `.aindex` but has no design file.
+/// `grouped`: a member of a group design file, described by what it says (its doc, its primary
+/// export, its definitions) rather than its kind and size.
 fn listed_entry(
     project: &Project,
     cache: &Cache,
-    rel: &str,
-    stat: Stat,
+    (rel, stat): (&str, Stat),
+    grouped: bool,
     recomputed: &AtomicUsize,
 ) -> cache::Entry {
     if let Some(entry) = cache.entries.get(rel) {
@@ -235,8 +264,13 @@ fn listed_entry(
     }
     recomputed.fetch_add(1, Ordering::Relaxed);
     let class = walk::classify(project, rel, stat.size).unwrap_or(FileClass::Binary);
-    let description = crate::workspace::child_map::structural_description(project, rel, stat.size)
-        .unwrap_or_else(|_| "Unreadable file".to_string());
+    let member = (grouped && class == FileClass::Text)
+        .then(|| member_description(project, rel))
+        .flatten();
+    let description = member.unwrap_or_else(|| {
+        crate::workspace::child_map::structural_description(project, rel, stat.size)
+            .unwrap_or_else(|_| "Unreadable file".to_string())
+    });
     cache::Entry {
         stat,
         class,
@@ -341,13 +375,8 @@ fn resolve_orphans(
 /// `--changed-only`, once imports are resolved: scan the files whose Dependents move because a
 /// scanned file changed its imports, or an orphan imported them (in a full update they are scanned
 /// already). Returns the files it added.
-pub fn scan_affected(
-    project: &Project,
-    scope: &Scope,
-    cache: &Cache,
-    exists: &(dyn Fn(&str) -> bool + Sync),
-    scan: &mut Scan,
-) -> Vec<String> {
+pub fn scan_affected(ctx: &ScanContext<'_>, scope: &Scope, scan: &mut Scan) -> Vec<String> {
+    let (project, cache) = (ctx.project, ctx.cache);
     let mut affected: BTreeSet<String> = BTreeSet::new();
     for (rel, scanned) in &scan.files {
         let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
@@ -373,7 +402,8 @@ pub fn scan_affected(
             continue;
         };
         let design_stat = Stat::of(&project.abs(&design_path(&rel)));
-        let scanned = scanned::scan(project, cache, &rel, stat, design_stat, None, exists);
+        let mut scanned = scanned::scan(ctx, &rel, stat, design_stat, None);
+        set_budget(project, scope, &mut scanned);
         scan.files.insert(rel.clone(), scanned);
         added.push(rel);
     }

@@ -12,7 +12,7 @@
 //! | INTERFACE_CHANGED | public signatures changed | regenerate owned sections |
 //! | CONTENT_CHANGED | a non-code file changed | regenerate owned sections |
 //! | AGENT_UPDATED | design file edited by hand (or has no footer) | refresh footer hashes only |
-//! | SKIPPED_CONFLICT | source has merge-conflict markers | skip, warn |
+//! | SKIPPED_CONFLICT | git holds the source unmerged (outside git: a marker triple, `conflicts`) | skip, warn |
 //! | SKIPPED_INVALID | design file cannot be parsed (or a file cannot be read) | skip, warn |
 //! | DELETED | source gone | remove the design file, unless edited by hand |
 //! | RENAMED | source moved | move the design file, keeping its content |
@@ -24,6 +24,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use super::conflicts::Conflicts;
 use crate::hash::sha256_hex;
 use crate::library::design_file::{is_unedited, DesignFile};
 use crate::project::mirror::design_path;
@@ -85,6 +86,9 @@ pub struct Code {
 /// The source as read, kept only when the Archivist will write its design file.
 pub struct Source {
     pub text: String,
+    /// For an index file (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`, …): its directory's README,
+    /// which describes it when it has no doc of its own ([`directory_readme`]).
+    pub readme: Option<String>,
 }
 
 /// A design file as read during the scan (for the D-061 re-check, merges and refreshes).
@@ -159,6 +163,10 @@ pub struct Scanned {
     /// Its imports were resolved in this run (read, or resolved again because what they went
     /// through changed): `facts.deps` may differ from what its design file lists.
     pub resolved_now: bool,
+    /// Mapped `abridged` (`project::mapping`): the Archivist writes the interface only.
+    pub abridged: bool,
+    /// The token budget its design file's content must keep within (`token_budgets`; 0 = none).
+    pub budget_tokens: usize,
     pub warning: Option<String>,
     /// Why the source or its design file could not be read (permissions, a symlink, an I/O
     /// error): a per-file failure — the file is skipped, the run goes on and exits 1.
@@ -264,22 +272,33 @@ impl Scanned {
     }
 }
 
-/// Scan one in-scope source file. `exists` says whether a project-relative path is a project file.
-/// `design_stat` is the design file's current stat (`None`: it does not exist). `bytes` is the
-/// source's content when the caller already read it.
+/// What every scan of one run shares.
+pub struct ScanContext<'a> {
+    pub project: &'a Project,
+    pub cache: &'a Cache,
+    /// Whether a project-relative path is a project file.
+    pub exists: &'a (dyn Fn(&str) -> bool + Sync),
+    /// Which files are in a merge conflict.
+    pub conflicts: &'a Conflicts,
+}
+
+/// Scan one in-scope source file. `design_stat` is the design file's current stat (`None`: it does
+/// not exist). `bytes` is the source's content when the caller already read it. A file git holds
+/// in conflict is read (never answered from the cache) and skipped.
 pub fn scan(
-    project: &Project,
-    cache: &Cache,
+    ctx: &ScanContext<'_>,
     source: &str,
     stat: Stat,
     design_stat: Option<Stat>,
     bytes: Option<Vec<u8>>,
-    exists: &(dyn Fn(&str) -> bool + Sync),
 ) -> Scanned {
-    if let Some(cached) = from_cache(cache, source, stat, design_stat, exists) {
-        return cached;
+    let cache = ctx.cache;
+    if !ctx.conflicts.in_git(source) {
+        if let Some(cached) = from_cache(cache, source, stat, design_stat, ctx.exists) {
+            return cached;
+        }
     }
-    let mut scanned = read_and_compare(project, source, stat, design_stat.is_some(), bytes);
+    let mut scanned = read_and_compare(ctx, source, stat, design_stat.is_some(), bytes);
     // A skipped file still imports what it imported: keep the reverse index steady.
     if matches!(scanned.state, FileState::Skipped { .. }) {
         if let Some(entry) = cache.entries.get(source) {
@@ -315,6 +334,8 @@ pub fn scan_referenced(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     };
@@ -369,6 +390,8 @@ fn from_cache(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     })
@@ -376,7 +399,7 @@ fn from_cache(
 
 /// Read the source (and its design file, if there is one) and decide the level.
 fn read_and_compare(
-    project: &Project,
+    ctx: &ScanContext<'_>,
     source: &str,
     stat: Stat,
     design_exists: bool,
@@ -391,9 +414,12 @@ fn read_and_compare(
         },
         code: None,
         resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
         warning: None,
         error: None,
     };
+    let project = ctx.project;
     let bytes = match bytes.map_or_else(|| project.read(source), Ok) {
         Ok(bytes) => bytes,
         Err(err) => {
@@ -404,28 +430,62 @@ fn read_and_compare(
     scanned.facts.source_hash = sha256_hex(&bytes);
     let text = String::from_utf8_lossy(&bytes).into_owned();
     drop(bytes);
-    if has_conflict_markers(&text) {
+    if ctx.conflicts.holds(source, &text) {
         scanned.state = FileState::Skipped {
             level: ChangeLevel::SkippedConflict,
         };
-        scanned.warning = Some(format!(
-            "{source}: has unresolved merge-conflict markers; skipped until they are resolved"
-        ));
+        scanned.warning = Some(ctx.conflicts.reason(source));
         return scanned;
     }
     scanned.code = parse_code(project, &mut scanned, &text);
+    let source_read = Source {
+        text,
+        readme: directory_readme(project, source),
+    };
     let design_rel = design_path(source);
     match read_design(project, &design_rel, design_exists) {
         Err(Unreadable::Io(reason)) => scanned.error = Some(reason),
         Err(Unreadable::Invalid(warning)) => scanned.warning = Some(warning),
         Ok(None) => {
             scanned.state = FileState::New {
-                source: Source { text },
+                source: source_read,
             }
         }
-        Ok(Some(existing)) => compare(&mut scanned, existing, Source { text }),
+        Ok(Some(existing)) => compare(&mut scanned, existing, source_read),
     }
     scanned
+}
+
+/// README names looked for, in order.
+const README_NAMES: &[&str] = &[
+    "README.md",
+    "README",
+    "README.rst",
+    "README.txt",
+    "readme.md",
+];
+
+/// The README that speaks for index file `source`: its directory's, else — for a file directly in
+/// a `src/` directory (`src/lib.rs`, `src/index.ts`) — the one beside that `src/` (the package's).
+/// `None` for other files, or when there is none.
+fn directory_readme(project: &Project, source: &str) -> Option<String> {
+    if !crate::archivist::describe::is_index_file(source) {
+        return None;
+    }
+    let dir = crate::project::paths::parent_rel(source);
+    let mut dirs = vec![dir];
+    if dir == "src" || dir.ends_with("/src") {
+        dirs.push(crate::project::paths::parent_rel(dir));
+    }
+    dirs.into_iter().find_map(|dir| {
+        README_NAMES.iter().find_map(|name| {
+            let rel = match dir {
+                "" => name.to_string(),
+                dir => format!("{dir}/{name}"),
+            };
+            project.read_to_string(&rel).ok()
+        })
+    })
 }
 
 /// Parse the interface of a code file in an enabled language (its imports are resolved in the
@@ -518,33 +578,6 @@ fn compare(scanned: &mut Scanned, existing: Existing, source: Source) {
             existing,
         },
     };
-}
-
-/// Git's conflict markers at the start of a line: `<<<<<<< `, `=======`, `>>>>>>> `.
-pub fn has_conflict_markers(text: &str) -> bool {
-    let mut open = false;
-    for line in text.lines() {
-        if line.starts_with("<<<<<<< ") || line == "<<<<<<<" {
-            open = true;
-        } else if open && (line.starts_with(">>>>>>> ") || line == ">>>>>>>") {
-            return true;
-        }
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn conflict_markers_need_an_open_and_a_close() {
-        assert!(has_conflict_markers(
-            "a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> branch\n"
-        ));
-        assert!(!has_conflict_markers("// <<<<<<< not at line start\n"));
-        assert!(!has_conflict_markers("<<<<<<< only an opener\n"));
-    }
 }
 
 #[cfg(test)]

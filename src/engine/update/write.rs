@@ -17,24 +17,27 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use std::io::Read as _;
+use std::path::Path;
+
 use rayon::prelude::*;
-use rustix::fs::FileType;
 
 use super::decide::{Action, Decisions, Orphan};
 use super::dependents::ReverseIndex;
 use super::generate::{self, Regenerated};
+use super::provenance::append_provenance;
 use super::report::{
     provenance_line, FailedFile, LlmEstimate, LlmRequest, OverScoped, Provenance, UpdateReport,
 };
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, Scanned};
+use super::Progress;
 use crate::archivist::llm::{LlmArchivist, LlmSettings};
 use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Archivist as _, Generation, OverBudget};
-use crate::git::notes::{NoteAppend, PROVENANCE_NOTES};
+use crate::git::notes::PROVENANCE_NOTES;
 use crate::git::{GitRepo, Oid};
-use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
-use crate::nofollow;
+use crate::nofollow::{self, OpenDirs};
 use crate::project::mirror::design_path;
 use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project};
@@ -84,15 +87,28 @@ pub struct Target<'a> {
     pub writes: bool,
 }
 
+/// What the earlier stages hand this one, and where it shows its progress.
+pub struct Stages<'a> {
+    pub scan: &'a Scan,
+    pub index: &'a ReverseIndex,
+    pub decisions: &'a Decisions,
+    pub archivists: &'a Archivists,
+    pub progress: &'a dyn Progress,
+}
+
 /// Write every decided design file and remove the orphans' design files.
 pub fn run(
     target: &Target<'_>,
-    scan: &Scan,
-    index: &ReverseIndex,
-    decisions: &Decisions,
-    archivists: &Archivists,
+    stages: &Stages<'_>,
     report: &mut UpdateReport,
 ) -> anyhow::Result<Written> {
+    let Stages {
+        scan,
+        index,
+        decisions,
+        archivists,
+        progress,
+    } = *stages;
     let texts = texts(scan, index, decisions, archivists)?;
     let mut writer = Writer {
         target,
@@ -101,6 +117,8 @@ pub fn run(
         written: Written::default(),
         removals: Vec::new(),
         noted: HashSet::new(),
+        dirs: OpenDirs::new(&target.project.root),
+        progress,
     };
     for (source, scanned) in &scan.files {
         if let Some(reason) = &scanned.error {
@@ -111,9 +129,12 @@ pub fn run(
         .iter()
         .filter_map(|write| writer.provenance_of(write))
         .collect();
+    progress.phase("recording provenance", 0);
     writer.note_first(&planned);
+    progress.phase("writing", texts.len());
     for write in texts {
         writer.write(write);
+        progress.advance();
     }
     let model_jobs: Vec<&Scanned> = scan
         .files
@@ -121,7 +142,10 @@ pub fn run(
         .filter(|scanned| scanned.archivist_writes())
         .collect();
     match archivists {
-        Archivists::Model(llm) => writer.ask(llm, &model_jobs, index),
+        Archivists::Model(llm) => {
+            progress.phase("asking the model", model_jobs.len());
+            writer.ask(llm, &model_jobs, index);
+        }
         Archivists::Estimate(settings) => {
             writer.report.llm_estimate = Some(estimate(settings, &model_jobs, index));
         }
@@ -256,6 +280,9 @@ struct Writer<'a, 'r> {
     removals: Vec<(String, String)>,
     /// Texts (blob ids) whose provenance is already in the notes.
     noted: HashSet<Oid>,
+    /// The directories on the way to the last design file written, kept open for the next.
+    dirs: OpenDirs,
+    progress: &'a dyn Progress,
 }
 
 impl Writer<'_, '_> {
@@ -273,8 +300,7 @@ impl Writer<'_, '_> {
             self.report.design_files_written += 1;
             return;
         }
-        let project = self.target.project;
-        match still_as_planned(project, &design_rel, write.expected.as_deref()) {
+        match still_as_planned(&mut self.dirs, &design_rel, write.expected.as_deref()) {
             Ok(true) => {}
             Ok(false) => {
                 return self.warn(format!(
@@ -294,7 +320,7 @@ impl Writer<'_, '_> {
                 self.note_first(std::slice::from_ref(provenance));
             }
         }
-        if let Err(err) = project.write(&design_rel, write.text.as_bytes()) {
+        if let Err(err) = write_file(&mut self.dirs, &design_rel, write.text.as_bytes()) {
             let reason = format!(
                 "cannot write {design_rel}: {}",
                 nofollow::reason(&design_rel, &err)
@@ -395,9 +421,11 @@ impl Writer<'_, '_> {
                 });
             });
             for (scanned, result) in answers {
+                self.progress.advance();
                 match result {
                     Ok(out) => self.write(archivist_write(scanned, out)),
                     Err(err) => {
+                        self.progress.failed();
                         let reason = format!("{err:#}");
                         let line = format!("{}: {} failed: {reason}", scanned.source, llm.name());
                         self.target.state.log(&line);
@@ -483,21 +511,47 @@ impl Writer<'_, '_> {
 }
 
 /// D-061: whether project file `rel` still holds `expected` (`None`: there is no file), read
-/// without following symlinks. An error (the reason) when something that is not a regular file is
-/// in the way — a directory, a symlink — or the file cannot be read.
-fn still_as_planned(project: &Project, rel: &str, expected: Option<&str>) -> Result<bool, String> {
-    match nofollow::file_type(&project.root, rel) {
-        Ok(None) => Ok(expected.is_none()),
-        Ok(Some(FileType::RegularFile)) => match project.read_to_string(rel) {
-            Ok(now) => Ok(Some(now.as_str()) == expected),
-            Err(err) if err.kind() == std::io::ErrorKind::InvalidData => Ok(false),
-            Err(err) => Err(nofollow::reason(rel, &err)),
-        },
-        Ok(Some(_)) => Err(match project.read(rel) {
-            Err(err) => nofollow::reason(rel, &err),
-            Ok(_) => "is not a regular file".to_string(),
-        }),
-        Err(err) => Err(nofollow::reason(rel, &err)),
+/// without following symlinks through the open directories `dirs`. An error (the reason) when
+/// something that is not a regular file is in the way — a directory, a symlink — or the file cannot
+/// be read.
+fn still_as_planned(
+    dirs: &mut OpenDirs,
+    rel: &str,
+    expected: Option<&str>,
+) -> Result<bool, String> {
+    let (dir, name) = match dirs.parent_of(Path::new(rel), false) {
+        Ok(found) => found,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(expected.is_none()),
+        Err(err) => return Err(nofollow::reason(rel, &err)),
+    };
+    let kind = dir
+        .file_type(name)
+        .map_err(|err| nofollow::reason(rel, &err))?;
+    match kind {
+        None => Ok(expected.is_none()),
+        Some(_) => {
+            let mut now = Vec::new();
+            dir.open_file(name)
+                .and_then(|mut file| file.read_to_end(&mut now))
+                .map_err(|err| nofollow::reason(rel, &err))?;
+            Ok(std::str::from_utf8(&now).is_ok_and(|now| Some(now) == expected))
+        }
+    }
+}
+
+/// Write project file `rel` atomically through the open directories `dirs` (created as needed). A
+/// directory on the way that vanished since it was opened is opened afresh, once.
+fn write_file(dirs: &mut OpenDirs, rel: &str, contents: &[u8]) -> std::io::Result<()> {
+    let attempt = |dirs: &mut OpenDirs| -> std::io::Result<()> {
+        let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
+        crate::atomic::write_at(dir, name, contents)
+    };
+    match attempt(dirs) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            dirs.forget();
+            attempt(dirs)
+        }
+        other => other,
     }
 }
 
@@ -513,60 +567,6 @@ pub fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
     }
 }
 
-/// Append one provenance event per design file text to `refs/notes/lexibrarian/provenance`, keyed
-/// by the text's blob, in one notes commit.
-fn append_provenance(
-    repo: &GitRepo,
-    head: Option<&Oid>,
-    provenances: &[Provenance],
-) -> Result<(), crate::git::GitError> {
-    let ts = crate::library::footer::now_rfc3339_millis();
-    let appends: Vec<NoteAppend> = provenances
-        .iter()
-        .filter_map(|provenance| {
-            let line = provenance_event(provenance, head, &ts).to_line().ok()?;
-            Some(NoteAppend {
-                object: provenance.blob?,
-                lines: line,
-            })
-        })
-        .collect();
-    let message = format!("lexibrarian: provenance of {} design files", appends.len());
-    repo.append_notes(PROVENANCE_NOTES, &appends, &message)
-}
-
-/// The notes event of one written design file: what the Archivist did to this text — wrote its
-/// sections, only refreshed its Dependents, or moved it with its source.
-fn provenance_event(provenance: &Provenance, head: Option<&Oid>, ts: &str) -> ProvenanceEvent {
-    let kind = match provenance.level {
-        ChangeLevel::Unchanged => ProvenanceKind::DependentsRefreshed,
-        ChangeLevel::Renamed => ProvenanceKind::Moved,
-        _ => ProvenanceKind::Generated,
-    };
-    let generation = &provenance.generation;
-    ProvenanceEvent {
-        blob: provenance.blob.map(|blob| blob.to_hex()),
-        commit: head.map(Oid::to_hex),
-        design_file: provenance.design_file.clone(),
-        design_hash: provenance.design_hash.clone(),
-        duration_ms: generation.duration_ms,
-        generator: generation.generator.clone(),
-        id: crate::git::notes::event_id(&provenance.source),
-        interface_hash: provenance.interface_hash.clone(),
-        kind,
-        level: provenance.level.label().to_string(),
-        model: generation.model.clone(),
-        prompt_hash: generation.prompt_hash.clone(),
-        prompt_version: generation.prompt_version.clone(),
-        source: provenance.source.clone(),
-        source_hash: provenance.source_hash.clone(),
-        tokens_in: generation.tokens_in,
-        tokens_out: generation.tokens_out,
-        ts: ts.to_string(),
-        v: EVENT_VERSION,
-        extra: Default::default(),
-    }
-}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -593,6 +593,16 @@ mod tests {
         (scan, index, decisions)
     }
 
+    fn stages<'a>(scan: &'a Scan, index: &'a ReverseIndex, decisions: &'a Decisions) -> Stages<'a> {
+        Stages {
+            scan,
+            index,
+            decisions,
+            archivists: &Archivists::Structural,
+            progress: &super::super::Silent,
+        }
+    }
+
     #[test]
     fn writes_what_was_decided_and_counts_it_without_writing_when_asked() {
         let (p, state) = setup();
@@ -605,29 +615,13 @@ mod tests {
             writes: false,
         };
         let mut report = UpdateReport::default();
-        run(
-            &target,
-            &scan,
-            &index,
-            &decisions,
-            &Archivists::Structural,
-            &mut report,
-        )
-        .expect("dry run");
+        run(&target, &stages(&scan, &index, &decisions), &mut report).expect("dry run");
         assert_eq!(report.design_files_written, 1);
         assert!(!p.project.abs(".lexibrary/a.py.md").exists());
 
         target.writes = true;
         let mut report = UpdateReport::default();
-        let written = run(
-            &target,
-            &scan,
-            &index,
-            &decisions,
-            &Archivists::Structural,
-            &mut report,
-        )
-        .expect("write");
+        let written = run(&target, &stages(&scan, &index, &decisions), &mut report).expect("write");
         assert!(written.written.contains("a.py"));
         assert!(p.read(".lexibrary/a.py.md").contains("# a.py"));
         assert_eq!(
@@ -635,6 +629,16 @@ mod tests {
             1,
             "the Archivist's write has provenance"
         );
+    }
+
+    #[test]
+    fn a_directory_removed_during_the_run_is_created_again() {
+        let (p, _state) = setup();
+        let mut dirs = OpenDirs::new(&p.project.root);
+        write_file(&mut dirs, ".lexibrary/x/a.md", b"a").expect("write");
+        std::fs::remove_dir_all(p.project.abs(".lexibrary/x")).expect("remove");
+        write_file(&mut dirs, ".lexibrary/x/b.md", b"b").expect("write again");
+        assert_eq!(p.read(".lexibrary/x/b.md"), "b");
     }
 
     #[test]
@@ -651,57 +655,19 @@ mod tests {
             writes: true,
         };
         let mut report = UpdateReport::default();
-        run(
-            &target,
-            &scan,
-            &index,
-            &decisions,
-            &Archivists::Structural,
-            &mut report,
-        )
-        .expect("run");
+        run(&target, &stages(&scan, &index, &decisions), &mut report).expect("run");
         assert_eq!(p.read(".lexibrary/a.py.md"), "an agent's text\n");
         assert!(report
             .warnings
             .iter()
             .any(|w| w.contains("changed while the update ran")));
-        assert_eq!(still_as_planned(&p.project, "none", None), Ok(true));
-        assert_eq!(still_as_planned(&p.project, "a.py", None), Ok(false));
+        let mut dirs = OpenDirs::new(&p.project.root);
+        assert_eq!(still_as_planned(&mut dirs, "none", None), Ok(true));
+        assert_eq!(still_as_planned(&mut dirs, "a.py", None), Ok(false));
         std::fs::create_dir_all(p.project.abs("dir.md")).expect("mkdir");
         assert_eq!(
-            still_as_planned(&p.project, "dir.md", None),
+            still_as_planned(&mut dirs, "dir.md", None),
             Err("is a directory".to_string())
         );
-    }
-
-    /// The typed event writes exactly the line the untyped writer wrote: every key, sorted.
-    #[test]
-    fn provenance_lines_keep_their_format() {
-        let provenance = Provenance {
-            design_file: ".lexibrary/a.py.md".into(),
-            source: "a.py".into(),
-            source_hash: "ab".into(),
-            interface_hash: None,
-            design_hash: "cd".into(),
-            level: ChangeLevel::New,
-            generation: Generation::offline("structural", 3),
-            blob: Oid::parse("0123456789abcdef0123456789abcdef01234567").ok(),
-        };
-        let head = Oid::parse("89abcdef0123456789abcdef0123456789abcdef").ok();
-        let mut event = provenance_event(&provenance, head.as_ref(), "2026-01-15T10:30:00.000Z");
-        event.id = "0011223344556677".into();
-        let mut expected = serde_json::json!({
-            "ts": "2026-01-15T10:30:00.000Z",
-            "v": 1,
-            "id": "0011223344556677",
-            "kind": "generated",
-            "commit": head,
-        });
-        if let (Some(map), Ok(serde_json::Value::Object(fields))) =
-            (expected.as_object_mut(), serde_json::to_value(&provenance))
-        {
-            map.extend(fields);
-        }
-        assert_eq!(event.to_line().expect("line"), format!("{expected}\n"));
     }
 }

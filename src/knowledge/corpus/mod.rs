@@ -349,11 +349,17 @@ fn is_index(entry: &Entry) -> bool {
     is_design(entry) || matches!(entry.kind, Kind::Index { .. })
 }
 
-/// A design file. Like the sources they document, design files are never hidden: nothing under a
-/// name that starts with a dot is one.
+/// A design file. Like the sources they document, design files are not hidden: nothing under a
+/// name that starts with a dot is one, except the mirror of a documented dot-path (`.github/`,
+/// `.gitlab-ci.yml`, …: `project::scope::documented_dot_path`).
 fn is_design(entry: &Entry) -> bool {
-    matches!(entry.kind, Kind::Design { .. })
-        && !entry.rel.split('/').any(|part| part.starts_with('.'))
+    match &entry.kind {
+        Kind::Design { source } => {
+            !entry.rel.split('/').any(|part| part.starts_with('.'))
+                || crate::project::scope::documented_dot_path(source)
+        }
+        _ => false,
+    }
 }
 
 fn path_and_stat(entry: Entry) -> (String, Stat) {

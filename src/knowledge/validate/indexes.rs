@@ -1,4 +1,5 @@
-//! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget and has a
+//! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget (its
+//! authored part: the Child Map's rows are the directory's listing, not counted) and has a
 //! Child Map that lists exactly what its directory holds (after the ignore layers); and
 //! `START_HERE.md` fits its budget.
 
@@ -9,10 +10,13 @@ use rayon::prelude::*;
 use super::{budget, line_of, malformed, Issue, Severity};
 use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
-use crate::project::{walk, Project, LIBRARY_DIR, START_HERE_FILE};
+use crate::project::walk::{self, Listings};
+use crate::project::{Project, LIBRARY_DIR, START_HERE_FILE};
 use crate::workspace::library::{Kind, Listing};
 
-/// Check every `.aindex` of `listing`, in parallel.
+/// Check every `.aindex` of `listing`, in parallel, against the directories' contents read in one
+/// walk (one listing per directory would read every sibling directory once per directory: quadratic
+/// in the number of siblings).
 pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) -> Vec<Issue> {
     let dirs: Vec<&str> = listing
         .files
@@ -22,8 +26,9 @@ pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) 
             _ => None,
         })
         .collect();
+    let contents = walk::list_dirs(&project.root, &project.config, dirs.iter().copied());
     dirs.par_iter()
-        .flat_map(|dir| check_index(project, dir, budget_tokens))
+        .flat_map(|dir| check_index(project, &contents, dir, budget_tokens))
         .collect()
 }
 
@@ -43,8 +48,32 @@ pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<I
     issues
 }
 
+/// What the `.aindex` budget measures: everything but the Child Map's table, which lists what the
+/// directory holds and grows with it (a large directory is no warning on day one). A billboard or
+/// Local Conventions an agent bloats still counts.
+fn authored_part(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_child_map = false;
+    for line in text.lines() {
+        if line.starts_with("## ") {
+            in_child_map = line.trim() == "## Child Map";
+        }
+        if in_child_map && line.starts_with('|') {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 /// The index of project directory `dir`: parses, fits, and its Child Map matches the directory.
-fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue> {
+fn check_index(
+    project: &Project,
+    contents: &Listings,
+    dir: &str,
+    budget_tokens: usize,
+) -> Vec<Issue> {
     let mut issues = Vec::new();
     let rel = aindex_path(dir);
     let Ok(text) = project.read_to_string(&rel) else {
@@ -57,10 +86,16 @@ fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue>
             return issues;
         }
     };
-    budget(&text, budget_tokens, &rel, "aindex_tokens", &mut issues);
+    budget(
+        &authored_part(&text),
+        budget_tokens,
+        &rel,
+        "aindex_tokens",
+        &mut issues,
+    );
     if project.abs(dir).is_dir() {
         let listed: BTreeSet<String> = index.children().into_iter().map(|c| c.name).collect();
-        let (actual, refused) = entries(project, dir);
+        let (actual, refused) = entries(contents, dir);
         if !refused.is_empty() {
             // The listing is incomplete: report the links, not a drift they cause.
             issues.extend(
@@ -77,17 +112,18 @@ fn check_index(project: &Project, dir: &str, budget_tokens: usize) -> Vec<Issue>
 
 /// The names of what `dir` holds, after the ignore layers (and the symlinked `.lexignore` files
 /// the listing did not read through).
-fn entries(project: &Project, dir: &str) -> (BTreeSet<String>, Vec<String>) {
-    let walk = walk::list_dir(&project.root, &project.config, dir);
-    let names = walk
-        .entries
+fn entries(contents: &Listings, dir: &str) -> (BTreeSet<String>, Vec<String>) {
+    let names = contents
+        .children
+        .get(dir)
         .into_iter()
+        .flatten()
         .map(|entry| {
             let name = entry.rel.rsplit('/').next().unwrap_or(&entry.rel);
             name.to_string()
         })
         .collect();
-    (names, walk.refused)
+    (names, contents.refused_for(dir))
 }
 
 /// A warning for each entry the Child Map of `rel` misses, and for each it lists that is not there.

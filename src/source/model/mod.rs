@@ -76,6 +76,24 @@ fn is_discovered_rust_target(path: &str) -> bool {
         || (name == "main.rs" && matches!(grandparent, "bin" | "tests" | "benches" | "examples"))
 }
 
+/// For the models' unit tests: build a model with `build` from in-memory `(path, text)` files, and
+/// the file index it was built from. Warnings are returned, not asserted.
+#[cfg(test)]
+pub(crate) fn build_from<M>(
+    files: &[(&str, &str)],
+    build: impl Fn(&FileIndex, &dyn ReadFile, &mut Vec<String>) -> M,
+) -> (M, FileIndex, Vec<String>) {
+    let index = FileIndex::new(files.iter().map(|(path, _)| path.to_string()));
+    let texts: std::collections::BTreeMap<String, String> = files
+        .iter()
+        .map(|(path, text)| (path.to_string(), text.to_string()))
+        .collect();
+    let read = |rel: &str| texts.get(rel).cloned();
+    let mut warnings = Vec::new();
+    let model = build(&index, &read, &mut warnings);
+    (model, index, warnings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -379,14 +379,7 @@ mod tests {
     use super::*;
 
     fn model(files: &[(&str, &str)]) -> NodeModel {
-        let index = FileIndex::new(files.iter().map(|(path, _)| path.to_string()));
-        let texts: BTreeMap<String, String> = files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.to_string()))
-            .collect();
-        let read = |rel: &str| texts.get(rel).cloned();
-        let mut warnings = Vec::new();
-        let model = NodeModel::build(&index, &read, &mut warnings);
+        let (model, _, warnings) = crate::source::model::build_from(files, NodeModel::build);
         assert!(warnings.is_empty(), "{warnings:?}");
         model
     }

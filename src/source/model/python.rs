@@ -206,17 +206,10 @@ fn strings(value: Option<&toml::Value>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn model(files: &[(&str, &str)]) -> (PythonModel, FileIndex) {
-        let index = FileIndex::new(files.iter().map(|(path, _)| path.to_string()));
-        let texts: BTreeMap<String, String> = files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.to_string()))
-            .collect();
-        let read = |rel: &str| texts.get(rel).cloned();
-        let mut warnings = Vec::new();
-        (PythonModel::build(&index, &read, &mut warnings), index)
+        let (model, index, _) = crate::source::model::build_from(files, PythonModel::build);
+        (model, index)
     }
 
     #[test]

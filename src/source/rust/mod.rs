@@ -11,8 +11,8 @@ mod walk;
 
 use super::interface::SymbolKind;
 use super::syntax::{
-    block_comment_lines, code_children, compact, finish_doc, has_child_kind, signature, text_of,
-    walk, Builder, Extracted,
+    block_comment_lines, code_children, compact, finish_doc, has_child_kind, leading_doc,
+    signature, text_of, walk, Builder, Extracted,
 };
 use cfg::is_cfg_test;
 use walk::{macro_body, walk_file, MAX_MACRO_DEPTH};
@@ -30,7 +30,20 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     items.container(root, None, 0, 0);
     walk_file(root, src, &mut out);
     out.doc = module_doc(root, src);
+    out.item_docs = item_docs(root, src);
     out
+}
+
+/// `///` docs of the file's top-level items, by name.
+fn item_docs(root: Node<'_>, src: &str) -> Vec<(String, String)> {
+    code_children(root)
+        .into_iter()
+        .filter(|item| item.kind().ends_with("_item") || item.kind() == "macro_definition")
+        .filter_map(|item| {
+            let name = item.child_by_field_name("name")?;
+            Some((text_of(name, src).to_string(), leading_doc(item, src)?))
+        })
+        .collect()
 }
 
 struct Items<'s, 'b> {

@@ -858,11 +858,20 @@ impl Graph {
                     } else {
                         m
                     };
-                    let local: Vec<Res> = self
+                    let mut local: Vec<Res> = self
                         .lookup(scope, name)
                         .into_iter()
                         .filter(|r| !matches!(r, Res::Missing(_)))
                         .collect();
+                    // `External` with no binding of the name here comes from a glob import of an
+                    // external module (`use std::io::prelude::*;`). Such a module cannot be read,
+                    // but it does not export a project crate's name: the extern prelude has it.
+                    let unbound = !self.modules[scope].names.contains_key(name);
+                    let project_crate =
+                        matches!(self.crates[krate].prelude.get(name), Some(Some(_)));
+                    if unbound && project_crate && local == [Res::External] {
+                        local.clear();
+                    }
                     if !local.is_empty() {
                         local
                     } else {

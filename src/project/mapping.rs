@@ -1,0 +1,253 @@
+//! Mapping strategies (seed §2, hybrid mirroring): how a file in scope is documented.
+//!
+//! - `full` — a design file of its own (the default for everything not matched below);
+//! - `abridged` — a design file with the interface only, kept within `design_file_abridged_tokens`;
+//! - `grouped` — no design file of its own: its directory's `.aindex` lists it and describes it;
+//! - `skip` — listed in `.aindex`, no design file.
+//!
+//! `mapping.rules` in `.lexibrary/config.yaml` is a list of `{glob, strategy}`; globs are
+//! gitignore-style patterns relative to the project root (`Cargo.lock` matches at any depth,
+//! `vendor/` any directory so named, `tests/**/*.out`). The first rule that matches wins; the
+//! project's rules come before the defaults ([`DEFAULT_RULES`]), so a default is overridden by a
+//! rule for the same files (`{glob: "vendor/", strategy: full}`), and `mapping.defaults: false`
+//! drops them all. The root `.gitattributes` adds `linguist-vendored` (skip) and
+//! `linguist-generated` (abridged) patterns after the project's rules. A file whose first lines say
+//! it is generated (`@generated`, "DO NOT EDIT") is abridged too (`source::is_generated_header`).
+
+use std::path::Path;
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use serde::{Deserialize, Serialize};
+
+/// How a file is documented.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    Full,
+    Abridged,
+    Grouped,
+    Skip,
+}
+
+/// One `{glob, strategy}` rule.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MappingRule {
+    /// A gitignore-style pattern relative to the project root.
+    pub glob: String,
+    pub strategy: Strategy,
+}
+
+/// The `mapping` section of the config.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MappingConfig {
+    /// The project's rules, tried first.
+    pub rules: Vec<MappingRule>,
+    /// Whether [`DEFAULT_RULES`] apply after the project's rules.
+    pub defaults: bool,
+}
+
+impl Default for MappingConfig {
+    fn default() -> Self {
+        MappingConfig {
+            rules: Vec::new(),
+            defaults: true,
+        }
+    }
+}
+
+/// The built-in rules: lockfiles, vendored code, snapshots and expected output are skipped; test
+/// fixture and sample directories are grouped.
+pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
+    ("Cargo.lock", Strategy::Skip),
+    ("package-lock.json", Strategy::Skip),
+    ("npm-shrinkwrap.json", Strategy::Skip),
+    ("yarn.lock", Strategy::Skip),
+    ("pnpm-lock.yaml", Strategy::Skip),
+    ("bun.lock", Strategy::Skip),
+    ("bun.lockb", Strategy::Skip),
+    ("uv.lock", Strategy::Skip),
+    ("poetry.lock", Strategy::Skip),
+    ("Pipfile.lock", Strategy::Skip),
+    ("pdm.lock", Strategy::Skip),
+    ("Gemfile.lock", Strategy::Skip),
+    ("composer.lock", Strategy::Skip),
+    ("go.sum", Strategy::Skip),
+    ("flake.lock", Strategy::Skip),
+    ("mix.lock", Strategy::Skip),
+    ("packages.lock.json", Strategy::Skip),
+    ("vendor/", Strategy::Skip),
+    ("third_party/", Strategy::Skip),
+    ("*.snap", Strategy::Skip),
+    ("*.snap.new", Strategy::Skip),
+    ("__snapshots__/", Strategy::Skip),
+    ("tests/**/*.out", Strategy::Skip),
+    ("test/**/*.out", Strategy::Skip),
+    ("testdata/**/*.out", Strategy::Skip),
+    ("fixtures/", Strategy::Grouped),
+    ("__fixtures__/", Strategy::Grouped),
+    ("testdata/", Strategy::Grouped),
+    ("tests/**/samples/", Strategy::Grouped),
+    ("test/**/samples/", Strategy::Grouped),
+    ("__tests__/**/samples/", Strategy::Grouped),
+];
+
+/// The compiled rules of a project, in order.
+#[derive(Clone, Debug, Default)]
+pub struct Mapping {
+    rules: Vec<(Gitignore, Strategy)>,
+    /// The patterns as written, for equality and error messages.
+    written: Vec<(String, Strategy)>,
+}
+
+impl PartialEq for Mapping {
+    fn eq(&self, other: &Mapping) -> bool {
+        self.written == other.written
+    }
+}
+
+impl Eq for Mapping {}
+
+impl Mapping {
+    /// Compile the project's rules, the `.gitattributes` patterns under `root` and the defaults.
+    /// A pattern that does not compile is an error naming it.
+    pub fn new(config: &MappingConfig, root: &Path) -> Result<Mapping, String> {
+        let mut written: Vec<(String, Strategy)> = config
+            .rules
+            .iter()
+            .map(|rule| (rule.glob.clone(), rule.strategy))
+            .collect();
+        written.extend(gitattributes(root));
+        if config.defaults {
+            written.extend(
+                DEFAULT_RULES
+                    .iter()
+                    .map(|(glob, strategy)| (glob.to_string(), *strategy)),
+            );
+        }
+        let mut rules = Vec::new();
+        for (glob, strategy) in &written {
+            let mut builder = GitignoreBuilder::new("");
+            builder
+                .add_line(None, glob)
+                .map_err(|err| format!("mapping glob `{glob}`: {err}"))?;
+            let matcher = builder
+                .build()
+                .map_err(|err| format!("mapping glob `{glob}`: {err}"))?;
+            rules.push((matcher, *strategy));
+        }
+        Ok(Mapping { rules, written })
+    }
+
+    /// The strategy of a project-relative file: the first rule that matches it or a directory
+    /// above it, else `full`.
+    pub fn strategy(&self, rel: &str) -> Strategy {
+        self.rules
+            .iter()
+            .find(|(matcher, _)| matcher.matched_path_or_any_parents(rel, false).is_ignore())
+            .map_or(Strategy::Full, |(_, strategy)| *strategy)
+    }
+}
+
+/// `linguist-vendored` (skip) and `linguist-generated` (abridged) patterns of the root
+/// `.gitattributes`, in file order.
+fn gitattributes(root: &Path) -> Vec<(String, Strategy)> {
+    let Ok(text) = std::fs::read_to_string(root.join(".gitattributes")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('#') {
+            continue;
+        }
+        let mut words = line.split_whitespace();
+        let Some(pattern) = words.next() else {
+            continue;
+        };
+        for attribute in words {
+            let strategy = match attribute {
+                "linguist-vendored" | "linguist-vendored=true" => Strategy::Skip,
+                "linguist-generated" | "linguist-generated=true" => Strategy::Abridged,
+                _ => continue,
+            };
+            out.push((pattern.to_string(), strategy));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mapping(rules: &[(&str, Strategy)]) -> Mapping {
+        let config = MappingConfig {
+            rules: rules
+                .iter()
+                .map(|(glob, strategy)| MappingRule {
+                    glob: glob.to_string(),
+                    strategy: *strategy,
+                })
+                .collect(),
+            defaults: true,
+        };
+        Mapping::new(&config, Path::new("/nonexistent")).expect("compiles")
+    }
+
+    #[test]
+    fn defaults_skip_lockfiles_snapshots_and_vendored_code_and_group_fixtures() {
+        let m = mapping(&[]);
+        for rel in [
+            "Cargo.lock",
+            "web/package-lock.json",
+            "vendor/x/y.go",
+            "src/third_party/z.c",
+            "tests/snapshots/it__a.snap",
+            "src/__snapshots__/b.test.ts.snap",
+            "tests/cases/x.out",
+        ] {
+            assert_eq!(m.strategy(rel), Strategy::Skip, "{rel}");
+        }
+        for rel in [
+            "tests/fixtures/a.rs",
+            "fixtures/projects/x/y.py",
+            "pkg/testdata/in.txt",
+        ] {
+            assert_eq!(m.strategy(rel), Strategy::Grouped, "{rel}");
+        }
+        for rel in ["src/lock.rs", "src/snap.rs", "src/main.out.rs", "docs/out"] {
+            assert_eq!(m.strategy(rel), Strategy::Full, "{rel}");
+        }
+    }
+
+    #[test]
+    fn project_rules_come_first_and_defaults_can_be_dropped() {
+        let m = mapping(&[("vendor/", Strategy::Full), ("gen/", Strategy::Abridged)]);
+        assert_eq!(m.strategy("vendor/a.js"), Strategy::Full);
+        assert_eq!(m.strategy("gen/api.ts"), Strategy::Abridged);
+        let none = Mapping::new(
+            &MappingConfig {
+                rules: Vec::new(),
+                defaults: false,
+            },
+            Path::new("/nonexistent"),
+        )
+        .expect("compiles");
+        assert_eq!(none.strategy("Cargo.lock"), Strategy::Full);
+    }
+
+    #[test]
+    fn gitattributes_mark_vendored_and_generated_files() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(
+            dir.path().join(".gitattributes"),
+            "# comment\nweb/dist/** linguist-vendored\n*.pb.go linguist-generated=true\n*.rs text\n",
+        )
+        .expect("write");
+        let m = Mapping::new(&MappingConfig::default(), dir.path()).expect("compiles");
+        assert_eq!(m.strategy("web/dist/app.js"), Strategy::Skip);
+        assert_eq!(m.strategy("api/x.pb.go"), Strategy::Abridged);
+        assert_eq!(m.strategy("src/a.rs"), Strategy::Full);
+    }
+}

@@ -1,0 +1,294 @@
+//! CommonJS interfaces: what a `require`d module gives its caller. `module.exports = name` (and what
+//! `name` is), `module.exports = { a, b }`, `exports.x = …`, members assigned to the exported object
+//! or its prototype (`app.use = function use(fn)` where `var app = exports = module.exports = {}`,
+//! `Router.prototype.route = …` where `module.exports = Router`), and `Object.defineProperty(exports,
+//! 'x', …)`. Also the doc comments of top-level declarations and which of them is the module's
+//! primary export, for the description.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::interface::SymbolKind;
+use super::syntax::{code_children, compact, leading_doc, signature, text_of, Builder};
+
+/// Longest chain `a = b = c = …` followed.
+const MAX_CHAIN: usize = 16;
+
+/// What the first pass over the top level found.
+#[derive(Default)]
+pub(super) struct Module {
+    /// Names bound to the exported object (`app` in `var app = module.exports = {}`, `Router` in
+    /// `module.exports = Router`), plus `exports` and `module.exports` themselves.
+    aliases: HashSet<String>,
+    /// Signatures of top-level function and class declarations, by name.
+    declarations: HashMap<String, String>,
+    /// Doc comments of top-level declarations, by name; `module.exports` for the assignment itself.
+    pub docs: Vec<(String, String)>,
+    /// The key in `docs` of the module's primary export.
+    pub primary: Option<String>,
+}
+
+/// The first pass: aliases of the exported object, declaration signatures and docs.
+pub(super) fn scan(root: Node<'_>, src: &str) -> Module {
+    let mut module = Module::default();
+    module.aliases.insert("exports".to_string());
+    module.aliases.insert("module.exports".to_string());
+    for child in code_children(root) {
+        let doc = leading_doc(child, src);
+        let mut names: Vec<String> = Vec::new();
+        match child.kind() {
+            "function_declaration" | "generator_function_declaration" | "class_declaration" => {
+                if let Some(name) = child.child_by_field_name("name") {
+                    let body: Vec<Node<'_>> =
+                        child.child_by_field_name("body").into_iter().collect();
+                    let name = text_of(name, src).to_string();
+                    module
+                        .declarations
+                        .insert(name.clone(), signature(child, src, &body));
+                    names.push(name);
+                }
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                for declarator in code_children(child) {
+                    let Some(name) = declarator.child_by_field_name("name") else {
+                        continue;
+                    };
+                    let name = text_of(name, src).to_string();
+                    let value = declarator.child_by_field_name("value");
+                    if value.is_some_and(|value| chain_exports(value, src, &mut module)) {
+                        module.aliases.insert(name.clone());
+                        module.primary = Some("module.exports".to_string());
+                        if let Some(doc) = &doc {
+                            module
+                                .docs
+                                .push(("module.exports".to_string(), doc.clone()));
+                        }
+                    }
+                    names.push(name);
+                }
+            }
+            "export_statement" => scan_export(child, src, &mut module, &mut names),
+            "expression_statement" => {
+                if let Some(assign) = assignment(child) {
+                    if chain_exports(assign, src, &mut module) {
+                        module
+                            .primary
+                            .get_or_insert_with(|| "module.exports".to_string());
+                        names.push("module.exports".to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let Some(doc) = doc {
+            for name in names {
+                if !module.docs.iter().any(|(known, _)| *known == name) {
+                    module.docs.push((name, doc.clone()));
+                }
+            }
+        }
+    }
+    module
+}
+
+/// An `export` statement: its declared name, and the primary export (`export =`, `export default`).
+fn scan_export(child: Node<'_>, src: &str, module: &mut Module, names: &mut Vec<String>) {
+    let declaration = child
+        .child_by_field_name("declaration")
+        .or_else(|| child.child_by_field_name("value"));
+    let name = declaration
+        .and_then(|d| d.child_by_field_name("name"))
+        .map(|n| text_of(n, src).to_string());
+    let text = text_of(child, src);
+    if let Some(target) = text.strip_prefix("export =") {
+        let target = target.trim().trim_end_matches(';').trim();
+        module.primary = Some(target.to_string());
+    }
+    let is_default = code_children(child).iter().any(|c| c.kind() == "default")
+        || text_of(child, src).starts_with("export default");
+    match (&name, is_default) {
+        (Some(name), true) => module.primary = Some(name.clone()),
+        (None, true) => {
+            let value = child.child_by_field_name("value");
+            module.primary = Some(match value.filter(|v| v.kind() == "identifier") {
+                Some(identifier) => text_of(identifier, src).to_string(),
+                None => "default".to_string(),
+            });
+            if value.is_none_or(|v| v.kind() != "identifier") {
+                names.push("default".to_string());
+            }
+        }
+        _ => {}
+    }
+    names.extend(name);
+}
+
+/// The assignment expression of an expression statement.
+fn assignment(statement: Node<'_>) -> Option<Node<'_>> {
+    code_children(statement)
+        .into_iter()
+        .find(|c| c.kind() == "assignment_expression")
+}
+
+/// Whether the chain `a = b = … = value` assigns `module.exports`; the identifier at its end
+/// (`module.exports = Router`) becomes an alias and the primary export.
+fn chain_exports(value: Node<'_>, src: &str, module: &mut Module) -> bool {
+    let mut current = value;
+    let mut exports = false;
+    for _ in 0..MAX_CHAIN {
+        if current.kind() != "assignment_expression" {
+            break;
+        }
+        let left = current.child_by_field_name("left");
+        if left.is_some_and(|left| compact(text_of(left, src)) == "module.exports") {
+            exports = true;
+        }
+        match current.child_by_field_name("right") {
+            Some(right) => current = right,
+            None => break,
+        }
+    }
+    if exports && current.kind() == "identifier" {
+        let name = text_of(current, src).to_string();
+        module.aliases.insert(name.clone());
+        module.primary = Some(name);
+    }
+    exports
+}
+
+/// The second pass: one top-level expression statement that adds to the exported interface.
+pub(super) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
+    let Some(first) = code_children(statement).into_iter().next() else {
+        return;
+    };
+    match first.kind() {
+        "assignment_expression" => assignments(module, first, src, b),
+        "call_expression" => define_property(module, first, src, b),
+        _ => {}
+    }
+}
+
+/// `a.x = b.y = value`: every exported left side, each with the value's shape.
+pub(super) fn assignments(module: &Module, assign: Node<'_>, src: &str, b: &mut Builder) {
+    let mut lefts: Vec<String> = Vec::new();
+    let mut current = assign;
+    for _ in 0..MAX_CHAIN {
+        if current.kind() != "assignment_expression" {
+            break;
+        }
+        if let Some(left) = current.child_by_field_name("left") {
+            if left.kind() == "member_expression" || left.kind() == "identifier" {
+                lefts.push(compact(text_of(left, src)));
+            }
+        }
+        match current.child_by_field_name("right") {
+            Some(right) => current = right,
+            None => return,
+        }
+    }
+    let value = current;
+    for left in lefts {
+        if left == "module.exports" {
+            let sig = format!("module.exports = {}", shape(module, value, src));
+            b.add(0, SymbolKind::Variable, &left, None, sig);
+        } else if module.exported_member(&left) {
+            let kind = if is_function(value) {
+                SymbolKind::Function
+            } else {
+                SymbolKind::Variable
+            };
+            let sig = match is_function(value) || value.kind() == "class" {
+                true => format!("{left} = {}", shape(module, value, src)),
+                false => left.clone(),
+            };
+            b.add(0, kind, &left, None, sig);
+        }
+    }
+}
+
+impl Module {
+    /// Whether `left` (`app.use`, `exports.x`, `Router.prototype.route`) is a member of the exported
+    /// object or of its prototype.
+    fn exported_member(&self, left: &str) -> bool {
+        let Some((object, member)) = left.rsplit_once('.') else {
+            return false;
+        };
+        let object = object.strip_suffix(".prototype").unwrap_or(object);
+        !member.is_empty() && self.aliases.contains(object)
+    }
+}
+
+/// How an exported value reads in the contract: a function's or class's header, an object's keys,
+/// a declaration's header for a name.
+fn shape(module: &Module, value: Node<'_>, src: &str) -> String {
+    match value.kind() {
+        kind if is_function(value) || kind == "class" => {
+            let body: Vec<Node<'_>> = value.child_by_field_name("body").into_iter().collect();
+            signature(value, src, &body)
+        }
+        "identifier" => {
+            let name = text_of(value, src);
+            module
+                .declarations
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_string())
+        }
+        "object" => {
+            let keys: Vec<String> = code_children(value)
+                .into_iter()
+                .filter_map(|pair| match pair.kind() {
+                    "pair" | "method_definition" => pair
+                        .child_by_field_name("key")
+                        .or_else(|| pair.child_by_field_name("name"))
+                        .map(|key| text_of(key, src).to_string()),
+                    "shorthand_property_identifier" => Some(text_of(pair, src).to_string()),
+                    _ => None,
+                })
+                .collect();
+            format!("{{ {} }}", keys.join(", "))
+        }
+        "call_expression" | "new_expression" => {
+            let callee = value
+                .child_by_field_name("function")
+                .or_else(|| value.child_by_field_name("constructor"));
+            match callee {
+                Some(callee) => format!("{}(…)", compact(text_of(callee, src))),
+                None => "…".to_string(),
+            }
+        }
+        _ => "…".to_string(),
+    }
+}
+
+fn is_function(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "arrow_function" | "function_expression" | "function" | "generator_function"
+    )
+}
+
+/// `Object.defineProperty(exports, 'x', …)` (or of `module.exports` or an alias of it).
+fn define_property(module: &Module, call: Node<'_>, src: &str, b: &mut Builder) {
+    let callee = call.child_by_field_name("function");
+    if callee.is_none_or(|c| compact(text_of(c, src)) != "Object.defineProperty") {
+        return;
+    }
+    let args = call
+        .child_by_field_name("arguments")
+        .map(code_children)
+        .unwrap_or_default();
+    let [target, key, ..] = args.as_slice() else {
+        return;
+    };
+    if !module.aliases.contains(&compact(text_of(*target, src))) || key.kind() != "string" {
+        return;
+    }
+    let key = text_of(*key, src).trim_matches(['"', '\'', '`']);
+    if key.is_empty() {
+        return;
+    }
+    let name = format!("{}.{key}", compact(text_of(*target, src)));
+    b.add(0, SymbolKind::Variable, &name, None, name.clone());
+}

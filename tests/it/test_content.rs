@@ -1,0 +1,251 @@
+//! What a fresh structural library says (issue 13): descriptions of purpose (never a licence banner,
+//! a tag line or an RST underline), complete CommonJS/TypeScript/Python interfaces, the default
+//! mapping strategies (lockfiles, snapshots, expected output and vendored code skipped, fixtures
+//! grouped, generated files abridged), and a library that passes its own `validate`.
+
+use crate::support::project;
+
+const DESIGNS: &[&str] = &[
+    "lib/application.js",
+    "lib/response.js",
+    "lib/express.js",
+    "src/index.ts",
+    "src/legacy.ts",
+    "pkg/__init__.py",
+    "pkg/app.py",
+    "pkg/tag.py",
+    "gen/api_pb.js",
+];
+
+#[test]
+fn a_fresh_library_of_the_content_fixture_passes_validate_and_says_what_files_are_for() {
+    let p = project()
+        .fixture("content")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    // Not even an info finding: a non-code import lists its Dependents, and a file named
+    // `[[...slug]].js` is not a wikilink.
+    p.lexictl(["validate"])
+        .success()
+        .stdout_lacks("dependents-gap")
+        .stdout_lacks("wikilink");
+    p.lexictl(["update", "--check"]).success();
+    assert!(p
+        .read(".lexibrary/data/site.json.md")
+        .contains("## Dependents\n\n- pages/[[...slug]].js\n"));
+    // An index file without a doc of its own is described by its directory's README.
+    assert!(p
+        .read(".lexibrary/widgets/index.js.md")
+        .contains("description: Reusable form widgets for the admin pages.\n"));
+    for skipped in [
+        "Cargo.lock",
+        "package-lock.json",
+        "tests/__snapshots__/it.snap",
+        "tests/cases/run.out",
+        "vendor/left/index.js",
+        "tests/fixtures/cases/one.js",
+    ] {
+        assert!(
+            !p.exists(&format!(".lexibrary/{skipped}.md")),
+            "{skipped} should have no design file"
+        );
+    }
+    let aindex = p.read(".lexibrary/.aindex");
+    assert!(aindex.contains("`Cargo.lock`"), "{aindex}");
+    let mut snapshot = String::new();
+    for source in DESIGNS {
+        let text = p.read(&format!(".lexibrary/{source}.md"));
+        let content = text.split("<!-- lexibrarian:meta").next().unwrap_or("");
+        snapshot.push_str(&format!("==> {source}\n{content}"));
+    }
+    for banned in ["Copyright", "Licensed", "@import", "~~~", "use strict"] {
+        let descriptions: Vec<&str> = snapshot
+            .lines()
+            .filter(|line| line.starts_with("description:"))
+            .collect();
+        assert!(
+            !descriptions.iter().any(|d| d.contains(banned)),
+            "{banned} in {descriptions:?}"
+        );
+    }
+    insta::assert_snapshot!(snapshot);
+}
+
+#[test]
+fn mapping_rules_in_config_override_the_defaults() {
+    let p = project()
+        .fixture("content")
+        .init()
+        .config("scope_root: .\nmapping:\n  rules:\n    - glob: vendor/\n      strategy: full\n    - glob: lib/response.js\n      strategy: skip\n")
+        .build();
+    p.lexictl(["update"]).success();
+    assert!(p.exists(".lexibrary/vendor/left/index.js.md"));
+    assert!(!p.exists(".lexibrary/lib/response.js.md"));
+    p.lexictl(["validate"]).success();
+}
+
+#[test]
+fn a_design_file_an_agent_grows_past_its_budget_still_warns() {
+    let p = project()
+        .fixture("content")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    let rel = ".lexibrary/pkg/app.py.md";
+    let text = p.read(rel);
+    let bloated = text.replacen(
+        "## Interface Contract",
+        &format!(
+            "## Notes\n\n{}\n\n## Interface Contract",
+            "An agent's long note. ".repeat(200)
+        ),
+        1,
+    );
+    std::fs::write(p.path(rel), bloated).expect("write");
+    p.lexictl(["validate"]).code(2).stdout_has("over-budget");
+}
+
+/// A conflict as git writes it.
+const MARKERS: &str = "<<<<<<< HEAD\nconst a = 1;\n=======\nconst a = 2;\n>>>>>>> side\n";
+
+/// A test of a merge tool: conflict markers inside a string literal.
+fn markers_in_a_string() -> String {
+    format!("\"\"\"Samples for the merge tool's tests.\"\"\"\n\nSAMPLE = \"\"\"\n{MARKERS}\"\"\"\n")
+}
+
+#[test]
+fn a_file_is_conflicted_while_gits_index_holds_it_unmerged() {
+    let p = project()
+        .fixture("javascript")
+        .file("tools/merge_sample.py", markers_in_a_string())
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    // Markers inside a string literal are not a conflict: the library is current.
+    p.lexictl(["update", "--check"]).success();
+    assert!(p.exists(".lexibrary/tools/merge_sample.py.md"));
+
+    p.git(["checkout", "-q", "-b", "side"]).success();
+    p.write("src/store.js", "export function load() { return [1]; }\n");
+    p.commit_all("side");
+    p.git(["checkout", "-q", "main"]).success();
+    p.write("src/store.js", "export function load() { return [2]; }\n");
+    p.commit_all("main");
+    p.git(["merge", "-q", "side"]).code(1);
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/store.js")
+        .stdout_lacks("SKIPPED_CONFLICT  tools/merge_sample.py")
+        .stderr_has("in a merge conflict");
+    // Resolved by hand but not yet added: git still holds it unmerged.
+    p.write(
+        "src/store.js",
+        "export function load() { return [1, 2]; }\n",
+    );
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/store.js");
+    p.git(["add", "src/store.js"]).success();
+    p.lexictl(["update"])
+        .success()
+        .stdout_lacks("SKIPPED_CONFLICT");
+    p.lexictl(["update", "--check"]).success();
+}
+
+#[test]
+fn outside_git_only_a_complete_triple_outside_strings_is_a_conflict() {
+    let p = project()
+        .no_git()
+        .fixture("javascript")
+        .file("tools/merge_sample.py", markers_in_a_string())
+        .file("src/conflicted.js", MARKERS)
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("SKIPPED_CONFLICT  src/conflicted.js")
+        .stdout_lacks("SKIPPED_CONFLICT  tools/merge_sample.py")
+        .stderr_has("merge-conflict markers");
+    assert!(p.exists(".lexibrary/tools/merge_sample.py.md"));
+}
+
+#[test]
+fn no_secret_from_a_default_argument_or_a_docstring_reaches_the_library() {
+    // Built at run time: no credential-shaped literal sits in this crate's sources.
+    let openai = format!("{}-{}", "sk-proj", "abcdefghijklmnopqrstuvwx");
+    let slack = format!("{}-{}", "xoxb", "examplebottokenforthetests");
+    let python = format!(
+        "\"\"\"Client for the chat API; tests use the key {openai}.\"\"\"\n\n\
+         def connect(api_key=\"{openai}\", bot=\"{slack}\", password=\"Xk9#mQ2$vL7pR4tZ\"):\n    \
+         \"\"\"Open a session as {slack}.\"\"\"\n    return api_key\n"
+    );
+    let javascript = format!(
+        "/** Posts messages with {slack}. */\nexport function post(token = '{slack}') {{}}\n"
+    );
+    let p = project()
+        .file("client/chat.py", python)
+        .file("client/post.js", javascript)
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexictl(["validate"]).success();
+    for rel in [
+        ".lexibrary/client/chat.py.md",
+        ".lexibrary/client/post.js.md",
+        ".lexibrary/client/.aindex",
+    ] {
+        let text = p.read(rel);
+        for secret in [&openai, &slack, &"Xk9#mQ2$vL7pR4tZ".to_string()] {
+            assert!(
+                !text.contains(secret.as_str()),
+                "{rel} holds a secret:\n{text}"
+            );
+        }
+    }
+    let chat = p.read(".lexibrary/client/chat.py.md");
+    assert!(chat.contains("api_key=\"…\""), "{chat}");
+    assert!(chat.contains("tests use the key \"…\""), "{chat}");
+}
+
+#[test]
+fn grouped_files_are_described_together_in_their_directorys_group_file() {
+    let p = project()
+        .fixture("content")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    let group = ".lexibrary/tests/fixtures/cases/_group.md";
+    let text = p.read(group);
+    assert!(
+        text.starts_with("# tests/fixtures/cases/ (grouped)\n\nTest data:"),
+        "{text}"
+    );
+    // Each member is described by what it says, not its kind and size.
+    assert!(
+        text.contains("- `one.js` — Defines the `sample` constant.\n"),
+        "{text}"
+    );
+    assert!(text.contains("- `two.js` — "), "{text}");
+    assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+    // A member leaves: the group follows; the last one leaves: the group file goes.
+    std::fs::remove_file(p.path("tests/fixtures/cases/two.js")).expect("rm");
+    p.lexictl(["update"]).success();
+    assert!(!p.read(group).contains("two.js"));
+    std::fs::remove_dir_all(p.path("tests/fixtures")).expect("rm -r");
+    p.lexictl(["update"]).success();
+    assert!(
+        !p.exists(group),
+        "the group file of a vanished directory is removed"
+    );
+    p.lexictl(["validate"]).success();
+}
