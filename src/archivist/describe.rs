@@ -16,6 +16,8 @@ use crate::source::{Interface, Symbol, SymbolKind};
 const MAX_DESCRIPTION: usize = 200;
 /// Shortest doc sentence that says something (in words): "express." is a name, not a purpose.
 const MIN_WORDS: usize = 2;
+/// Fewest members (methods, fields) of a type that holds most of its file.
+const DOMINANT_MEMBERS: usize = 5;
 
 /// The description of `input`.
 pub fn description(input: &ArchivistInput<'_>) -> String {
@@ -82,10 +84,31 @@ fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<&'a str> {
         return prefixed;
     }
     let types: Vec<&&Symbol> = top.iter().filter(|s| is_type(s.kind)).collect();
-    match types.as_slice() {
-        [only] => interface.item_doc(&only.name),
-        _ => None,
+    if let [only] = types.as_slice() {
+        return interface.item_doc(&only.name);
     }
+    if let [only] = top.as_slice() {
+        return interface.item_doc(&only.name);
+    }
+    dominant_type(interface, &types).and_then(|name| interface.item_doc(name))
+}
+
+/// The type that holds most of the file: at least [`DOMINANT_MEMBERS`] members and two thirds of
+/// all the members the file's types have (flask's `Flask` class in `app.py`, beside a few helpers).
+fn dominant_type<'a>(interface: &Interface, types: &[&&'a Symbol]) -> Option<&'a str> {
+    let members = |name: &str| {
+        interface
+            .symbols
+            .iter()
+            .filter(|s| s.parent.as_deref() == Some(name))
+            .count()
+    };
+    let total: usize = types.iter().map(|s| members(&s.name)).sum();
+    let (name, most) = types
+        .iter()
+        .map(|s| (s.name.as_str(), members(&s.name)))
+        .max_by_key(|(_, count)| *count)?;
+    (most >= DOMINANT_MEMBERS && most * 3 >= total * 2).then_some(name)
 }
 
 /// Lowercase without `_`/`-`.
@@ -315,6 +338,13 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
             interface.signals.lines
         );
     }
+    if let Some(value) = exported_value(&top) {
+        return match top.len() - 1 {
+            0 => format!("Exports {value}."),
+            1 => format!("Exports {value}, and defines 1 more item."),
+            n => format!("Exports {value}, and defines {n} more items."),
+        };
+    }
     if top.iter().all(|s| s.kind == SymbolKind::Module) {
         let names: Vec<String> = top.iter().take(3).map(|s| reexport_name(s)).collect();
         let more = top.len().saturating_sub(3);
@@ -339,6 +369,24 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
             if rest == 1 { "" } else { "s" }
         ),
     }
+}
+
+/// What a CommonJS module assigns to `module.exports` when it is a value, not a named definition:
+/// "the result of `express(…)`", "`{ …}`".
+fn exported_value(top: &[&Symbol]) -> Option<String> {
+    let symbol = top
+        .iter()
+        .find(|s| s.name == "module.exports" && s.kind == SymbolKind::Variable)?;
+    let value = symbol.signature.split_once(" = ")?.1.trim();
+    if value.is_empty() {
+        return None;
+    }
+    let function = value.starts_with("function") || value.starts_with("async") || value.contains("=>");
+    Some(match function {
+        true => format!("a function `{value}`"),
+        false if value.ends_with(')') => format!("the result of `{value}`"),
+        false => format!("`{value}`"),
+    })
 }
 
 /// A re-export as it reads: the module it names, or the names it lists.

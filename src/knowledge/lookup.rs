@@ -16,7 +16,8 @@ use crate::library::aindex::AIndex;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer;
 use crate::library::markdown::{list_items, Fence};
-use crate::project::mirror::{aindex_path, design_path};
+use crate::project::mapping::Strategy;
+use crate::project::mirror::{aindex_path, design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
@@ -325,8 +326,30 @@ fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
                 "{source} is outside scope_root ({roots}), so it has no design file\n  hint: widen `scope_root` in {LIBRARY_DIR}/{CONFIG_FILE} to document it"
             );
         }
+        if let Some(reason) = not_documented_by_mapping(&scope, source) {
+            return reason;
+        }
     }
     anyhow::anyhow!("no design file for {source} yet — run `lexictl update {source}`")
+}
+
+/// Why a file in scope has no design file of its own: its mapping strategy (`grouped`: its
+/// directory's group design file describes it; `skip`: only its directory's `.aindex` lists it).
+fn not_documented_by_mapping(scope: &Scope, source: &str) -> Option<anyhow::Error> {
+    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let shown = if dir.is_empty() { "." } else { dir };
+    let hint = format!("hint: map it `full` under `mapping:` in {LIBRARY_DIR}/{CONFIG_FILE} to give it a design file of its own");
+    if scope.groups(source) {
+        let group = group_path(dir);
+        return Some(anyhow::anyhow!(
+            "{source} is mapped `grouped`: it is described with its directory's other files in {group} (`lexi index {shown}` lists them)\n  {hint}"
+        ));
+    }
+    (scope.strategy(source) == Strategy::Skip).then(|| {
+        anyhow::anyhow!(
+            "{source} is mapped `skip` (lockfiles, snapshots, vendored code, …): it has no design file; `lexi index {shown}` lists it\n  {hint}"
+        )
+    })
 }
 
 /// Fail unless `source` names something lookup can answer for.

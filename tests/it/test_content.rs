@@ -235,6 +235,17 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
     );
     assert!(text.contains("- `two.js` — "), "{text}");
     assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
+    // Lookup of a member says where it is described, and how to give it a design file.
+    p.lexi(["lookup", "tests/fixtures/cases/one.js"])
+        .code(1)
+        .stderr_has("tests/fixtures/cases/one.js is mapped `grouped`: it is described with its directory's other files in .lexibrary/tests/fixtures/cases/_group.md")
+        .stderr_has("map it `full` under `mapping:`");
+    // A skipped file (a lockfile) has none either, and lookup says why.
+    p.write("package-lock.json", "{}\n");
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "package-lock.json"])
+        .code(1)
+        .stderr_has("package-lock.json is mapped `skip`");
     p.lexictl(["validate"]).success();
     p.lexictl(["update", "--check"]).success();
     // A member leaves: the group follows; the last one leaves: the group file goes.
