@@ -21,7 +21,7 @@ import os, re, shutil, subprocess, sys, tempfile, time
 
 CODE = (".rs", ".py", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 FALLBACK = re.compile(r"(source defining|with no public items|^Defines |^Empty |^Generated |^Re-exports |^Exports )")
-BANNER = re.compile(r"(copyright|licen[cs]ed|@import|@module|@license|@flow|eslint|use strict|~~~|===|^#!|coding[:=])", re.I)
+BANNER = re.compile(r"(copyright|licen[cs]ed|@import\b|@module|@license|@flow|eslint|use strict|~~~|===|^#!|coding[:=])", re.I)
 NOISE = re.compile(
     r"(^|/)(Cargo\.lock|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|uv\.lock|poetry\.lock|Gemfile\.lock|composer\.lock|go\.sum)$"
     r"|\.snap$|(^|/)__snapshots__/|\.out$|\.expected$"
@@ -82,7 +82,8 @@ def prose(doc):
     if not doc or LEGAL.search(doc):
         return False
     lines = [l.strip(" *\t") for l in doc.splitlines()]
-    lines = [l for l in lines if l and not l.startswith("@") and not re.fullmatch(r"[=~\-^*#]{3,}", l)]
+    tool = re.compile(r"(eslint|jshint|global |prettier|tslint|istanbul|c8 |@ts-|#!|use strict)", re.I)
+    lines = [l for l in lines if l and not l.startswith("@") and not tool.match(l) and not re.fullmatch(r"[=~\-^*#]{3,}", l)]
     return bool(PROSE.search(" ".join(lines)))
 
 
@@ -125,7 +126,7 @@ def js_docs(text, stem):
             return True
     exported = set(re.findall(r"module\.exports\s*=\s*(\w+)\s*;?\s*$", text, re.M))
     exported |= set(re.findall(r"export\s+default\s+(?:class|function)?\s*(\w+)", text))
-    blocks = re.finditer(r"/\*\*(.*?)\*/\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\*?|class|const|let|var)\s+(\w+)", text, re.S)
+    blocks = re.finditer(r"/\*\*(.*?)\*/\s*(?:export\s+(?:default\s+)?)?(?:async\s+)?(?:function\*?|class|const|let|var)\s+(\w+)(?!\s*=\s*require\()", text, re.S)
     return any((named_for(m.group(2), stem) or m.group(2) in exported) and prose(m.group(1)) for m in blocks)
 
 
@@ -180,7 +181,7 @@ def measure(lexictl, repo):
     errors, warnings = (int(summary.group(1)), int(summary.group(2))) if summary else (-1, -1)
     total = code = documented = banner = noise = groups = missed = undocumented = 0
     with_module_docs = documented_of_module_docs = 0
-    examples, module_missed = [], []
+    examples, module_missed, banners = [], [], []
     for source, path in design_files(os.path.join(dest, ".lexibrary")):
         if os.path.basename(source) == "_group":
             groups += 1
@@ -205,6 +206,7 @@ def measure(lexictl, repo):
                 undocumented += 1
             if BANNER.search(desc):
                 banner += 1
+                banners.append(f"    {source}: {desc}")
     shutil.rmtree(work, ignore_errors=True)
     pct = lambda a, b: f"{100 * a / b:.0f} %" if b else "n/a"
     print(
@@ -220,6 +222,8 @@ def measure(lexictl, repo):
     if VERBOSE:
         print("  fallback although the file has a doc comment somewhere:")
         print("\n".join(examples[:15]))
+        print("  banner or tag-line descriptions:")
+        print("\n".join(banners))
         print("  fallback although the file has a module or primary-export doc:")
         print("\n".join(module_missed[:25]))
 

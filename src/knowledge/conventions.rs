@@ -23,6 +23,7 @@ use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::aindex_path;
 use crate::project::paths::ancestors_rel;
+use crate::project::practices::Practice;
 use crate::project::{paths, walk, Project};
 use crate::workspace::child_map::child_entries;
 use crate::workspace::lock::LibraryLock;
@@ -271,7 +272,18 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
 }
 
 /// The text `lexi conventions` prints: each directory's rules, root first.
-pub fn render(dir: &str, found: &[DirConventions]) -> String {
+pub fn render(dir: &str, found: &[DirConventions], practices: &[Practice]) -> String {
+    let mut out = local_conventions_text(dir, found);
+    if !practices.is_empty() {
+        out.push_str("\n## Practices the project's files declare\n\n");
+        for practice in practices {
+            out.push_str(&format!("- {} ({})\n", practice.practice, practice.source));
+        }
+    }
+    out
+}
+
+fn local_conventions_text(dir: &str, found: &[DirConventions]) -> String {
     let shown = if dir.is_empty() { "./" } else { dir };
     if found.is_empty() {
         return format!(

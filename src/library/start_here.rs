@@ -4,6 +4,9 @@
 //! `lexictl init` writes the initial file from [`initial`]; the sections are plain markdown that agents
 //! and humans may extend.
 
+/// The last row of the Convention Index: where the rules the project's own files declare are.
+pub const PRACTICES_ROW: &str = "- Practices the project's files declare (where tests go, test runner, linters, language level, CI): `lexi conventions`";
+
 /// The navigation protocol: how an agent uses the library. Only commands that exist are named.
 pub const NAVIGATION_PROTOCOL: &str = "\
 1. Read this file at the start of every session.
@@ -50,7 +53,7 @@ pub fn initial(project_name: &str, scope_roots: &[String]) -> String {
          | build the library (first of all) | `lexictl update` |\n\
          | see whether it is current | `lexictl status` |\n\n\
          ## Convention Index\n\n\
-         None recorded yet.\n\n\
+         {PRACTICES_ROW}\n\n\
          ## Navigation Protocol\n\n\
          Once `lexictl update` has run (before it, `lexi index`, `lexi lookup` and `lexi context` have nothing to show):\n\n\
          {NAVIGATION_PROTOCOL}\n"

@@ -157,14 +157,31 @@ fn package_json_name(path: &Path) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Conventional source directories that exist in `root`, in a fixed order.
+/// The directories to document: the conventional source directories that exist in `root`, in a
+/// fixed order, and beside them the test directories (the graph then knows which tests reach a
+/// file). None — the whole project — when there is no source directory, or when the package's
+/// entry point sits at the root (`index.js`: what `require('..')` loads would be out of scope).
 pub fn scope_suggestions(root: &Path) -> Vec<String> {
-    ["src", "lib", "app", "crates", "packages"]
+    let is_dir = |dir: &&&str| std::fs::symlink_metadata(root.join(dir)).is_ok_and(|m| m.is_dir());
+    let code: Vec<String> = ["src", "lib", "app", "crates", "packages"]
         .iter()
-        .filter(|dir| root.join(dir).is_dir())
+        .filter(is_dir)
         .map(|dir| dir.to_string())
-        .collect()
+        .collect();
+    let entry_at_root = ROOT_ENTRY_FILES
+        .iter()
+        .any(|file| root.join(file).is_file());
+    if code.is_empty() || entry_at_root {
+        return Vec::new();
+    }
+    let tests = TEST_DIRS.iter().filter(is_dir).map(|dir| dir.to_string());
+    code.into_iter().chain(tests).collect()
 }
+
+/// Package entry points that live at the root of a project.
+const ROOT_ENTRY_FILES: &[&str] = &["index.js", "index.ts", "index.mjs", "index.cjs"];
+/// Test directories documented beside the source directories.
+const TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__"];
 
 /// Agent environments with a footprint in `root`.
 pub fn agent_environments(root: &Path) -> Vec<AgentEnvironment> {

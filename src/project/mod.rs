@@ -11,6 +11,7 @@ pub mod ignores;
 pub mod mapping;
 pub mod mirror;
 pub mod paths;
+pub mod practices;
 pub mod scope;
 pub mod walk;
 

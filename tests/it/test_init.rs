@@ -64,6 +64,27 @@ fn detects_names_and_scope_roots_per_ecosystem() {
     }
 }
 
+/// Test directories are documented beside the source directories (so impact knows the tests), and
+/// a package whose entry point sits at the root (`index.js`) is documented whole.
+#[test]
+fn scope_roots_take_the_tests_and_a_root_entry_point() {
+    let p = project()
+        .fixture("python-src")
+        .file("tests/test_app.py", "def test_app():\n    pass\n")
+        .init()
+        .build();
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(config.contains("- src/\n- tests/"), "{config}");
+    let p = project()
+        .fixture("javascript")
+        .file("index.js", "module.exports = require('./src/app');\n")
+        .file("test/app.test.js", "require('..');\n")
+        .init()
+        .build();
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(config.contains("scope_root: ."), "{config}");
+}
+
 #[test]
 fn json_output_reports_what_was_created() {
     let p = project().fixture("typescript").build();

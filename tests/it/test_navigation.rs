@@ -123,7 +123,9 @@ fn conventions_are_added_inherited_searchable_and_kept_across_updates() {
     let listed = p.lexi(["conventions", "src/shop/json"]).success().stdout;
     assert_eq!(
         listed,
-        "## From ./\n\n- Times are UTC.\n\n## From src/shop/\n\n- Views return a Response, never a bare dict. (tags: http; concepts: [[ErrorPages]])\n"
+        "## From ./\n\n- Times are UTC.\n\n## From src/shop/\n\n- Views return a Response, never a bare dict. (tags: http; concepts: [[ErrorPages]])\n\n\
+         ## Practices the project's files declare\n\n\
+         - Tests live in `tests/` (1 file); files are named `test_*.py`. (tests/)\n"
     );
     let value = p
         .lexi(["conventions", "src/shop", "--format", "json"])
@@ -432,4 +434,46 @@ fn search_ranks_the_file_named_for_a_word_first_and_limits_its_output() {
     p.lexi(["search", "spawn", "--limit", "1"])
         .success()
         .stdout_has("… and 1 more (`--limit 0` for all, or more words to narrow)");
+}
+
+/// A fresh library already answers "what are this project's conventions?": the practices its own
+/// files declare, each with the file that says so.
+#[test]
+fn conventions_include_the_practices_the_projects_files_declare() {
+    let p = project()
+        .fixture("javascript")
+        .file(
+            "package.json",
+            r#"{"name": "todo-web", "type": "module", "engines": {"node": ">= 18"}, "scripts": {"test": "mocha test/"}}"#,
+        )
+        .file("test/app.test.js", "import '../src/app.js';\n")
+        .file("test/store.test.js", "import '../src/store.js';\n")
+        .file(".editorconfig", "root = true\n\n[*]\nindent_style = space\nindent_size = 2\n")
+        .file(".github/workflows/ci.yml", "on: push\n")
+        .file("CONTRIBUTING.md", "# Contributing\n")
+        .init()
+        .build();
+    let text = p.lexi(["conventions"]).success().stdout;
+    for line in [
+        "## Practices the project's files declare\n",
+        "- Tests live in `test/` (2 files); files are named `*.test.*`. (test/)\n",
+        "- `npm test` runs `mocha test/`. (package.json)\n",
+        "- Node.js >= 18 (engines). (package.json)\n",
+        "- ES modules (`\"type\": \"module\"`): `import`/`export`, not `require`. (package.json)\n",
+        "- Every file: indent_style = space, indent_size = 2. (.editorconfig)\n",
+        "- CI runs GitHub Actions workflows `ci.yml`. (.github/workflows/)\n",
+        "- The contribution guide is CONTRIBUTING.md: read it before a change. (CONTRIBUTING.md)\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    let value = p.lexi(["conventions", "--format", "json"]).json();
+    let practices = value["practices"].as_array().expect("practices");
+    assert!(practices
+        .iter()
+        .any(|p| p["topic"] == "tests" && p["source"] == "package.json"));
+    // START_HERE routes to them.
+    p.lexictl(["update"]).success();
+    assert!(p
+        .read(".lexibrary/START_HERE.md")
+        .contains("Practices the project's files declare (where tests go, test runner, linters, language level, CI): `lexi conventions`"));
 }

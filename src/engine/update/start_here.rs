@@ -1,5 +1,5 @@
 //! Generating `START_HERE.md` (seed §1): a mermaid topology of the top levels, navigation by intent
-//! from what each directory says it is for, a convention index from the concepts, and the navigation
+//! from what each directory says it is for, a convention index from the concepts (and a pointer to the practices the project's files declare), and the navigation
 //! protocol, kept within `token_budgets.start_here_tokens` (real cl100k tokens near the budget). The
 //! directories come ranked by [`super::importance`]: when the budget is short, the least important
 //! go first, never the ones that sort last by name. The Ontology section, and any section a human
@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::library::frontmatter;
 use crate::library::markdown::{Document, Section};
-use crate::library::start_here::{intro, NAVIGATION_PROTOCOL};
+use crate::library::start_here::{intro, NAVIGATION_PROTOCOL, PRACTICES_ROW};
 use crate::project::{describe, detect, in_library, Project};
 use crate::workspace::cache;
 
@@ -24,6 +24,7 @@ pub struct DirSummary {
 const TOPOLOGY: &str = "Project Topology";
 const NAVIGATION: &str = "Navigation by Intent";
 const CONVENTIONS: &str = "Convention Index";
+
 const PROTOCOL: &str = "Navigation Protocol";
 const ONTOLOGY: &str = "Ontology";
 /// The most directories START_HERE considers before the budget trims them.
@@ -323,9 +324,6 @@ fn convention_index(project: &Project) -> String {
             });
         }
     }
-    if rows.is_empty() {
-        "None recorded yet.".to_string()
-    } else {
-        rows.join("\n")
-    }
+    rows.push(PRACTICES_ROW.to_string());
+    rows.join("\n")
 }
