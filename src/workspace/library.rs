@@ -217,23 +217,33 @@ pub fn remove_debris(library: &Path) -> Vec<String> {
 /// The temporary files of writers that are gone in `library` (its `.cache/` included), sorted,
 /// relative to `.lexibrary/`: what [`remove_debris`] would remove.
 pub fn find_debris(library: &Path) -> Vec<String> {
-    let mut debris: Vec<String> = walk(library, Part::ALL)
-        .files
-        .into_iter()
-        .filter(|entry| entry.kind == Kind::Other && crate::atomic::is_debris(entry.name()))
-        .map(|entry| entry.rel)
-        .collect();
-    if let Ok(entries) = std::fs::read_dir(library.join(CACHE_DIR)) {
-        debris.extend(
-            entries
-                .flatten()
-                .filter_map(|entry| entry.file_name().into_string().ok())
-                .filter(|name| crate::atomic::is_debris(name))
-                .map(|name| format!("{CACHE_DIR}/{name}")),
-        );
-    }
+    let mut debris = Vec::new();
+    debris_in(library, "", &mut debris);
     debris.sort();
     debris
+}
+
+/// The debris under `rel`: names only — no stat, no classification — since every full update
+/// looks (a temporary file is never a symlink or a directory; symlinked directories are not entered).
+fn debris_in(library: &Path, rel: &str, debris: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(library.join(rel)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let child = match rel.is_empty() {
+            true => name.to_string(),
+            false => format!("{rel}/{name}"),
+        };
+        if name.starts_with(crate::atomic::TEMP_PREFIX) {
+            if crate::atomic::is_debris(name) && entry.file_type().is_ok_and(|t| t.is_file()) {
+                debris.push(child);
+            }
+        } else if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            debris_in(library, &child, debris);
+        }
+    }
 }
 
 /// What the file at `rel` in `library` is: [`classify`], with a shortened design file name resolved
