@@ -60,7 +60,7 @@ impl Default for MappingConfig {
     }
 }
 
-/// The built-in rules: lockfiles, vendored code, snapshots and expected output are skipped; test
+/// The built-in rules: lockfiles, licence texts, vendored code, snapshots and expected output are skipped; test
 /// fixture and sample directories are grouped.
 pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("Cargo.lock", Strategy::Skip),
@@ -80,6 +80,14 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("flake.lock", Strategy::Skip),
     ("mix.lock", Strategy::Skip),
     ("packages.lock.json", Strategy::Skip),
+    ("LICENSE", Strategy::Skip),
+    ("LICENSE-*", Strategy::Skip),
+    ("LICENSE.*", Strategy::Skip),
+    ("LICENCE", Strategy::Skip),
+    ("LICENCE.*", Strategy::Skip),
+    ("COPYING", Strategy::Skip),
+    ("COPYING.*", Strategy::Skip),
+    ("UNLICENSE", Strategy::Skip),
     ("vendor/", Strategy::Skip),
     ("third_party/", Strategy::Skip),
     ("*.snap", Strategy::Skip),
@@ -353,6 +361,9 @@ mod tests {
             "tests/snapshots/it__a.snap",
             "src/__snapshots__/b.test.ts.snap",
             "tests/cases/x.out",
+            "LICENSE-MIT",
+            "crates/ignore/COPYING",
+            "UNLICENSE",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Skip, "{rel}");
         }
