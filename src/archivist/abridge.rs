@@ -49,6 +49,12 @@ pub fn fit_contract(
     let mut order: Vec<usize> = (0..outline.len()).collect();
     order.sort_by_key(|&i| (importance[i], i));
     let mut kept = vec![false; outline.len()];
+    let total: usize = outline.iter().map(cost).sum();
+    // When not everything fits, the last line counting the rest takes room too.
+    let room = match total <= bytes {
+        true => bytes,
+        false => bytes.saturating_sub(rest_line(outline.len(), source).len() + 1),
+    };
     let mut used = 0;
     for &i in order
         .iter()
@@ -56,7 +62,7 @@ pub fn fit_contract(
     {
         let chain = unkept_chain(i, &parents, &kept);
         let cost: usize = chain.iter().map(|&j| cost(&outline[j])).sum();
-        if used + cost <= bytes {
+        if used + cost <= room {
             used += cost;
             for j in chain {
                 kept[j] = true;
@@ -79,10 +85,16 @@ pub fn fit_contract(
     let left = outline.len().saturating_sub(lines.len());
     let mut out = lines.join("\n");
     if left > 0 {
-        let noun = if left == 1 { "line" } else { "lines" };
-        out.push_str(&format!("\n// … and {left} more {noun}: read {source}"));
+        out.push('\n');
+        out.push_str(&rest_line(left, source));
     }
     out
+}
+
+/// The last line of a capped contract: `// … and 12 more lines: read src/app.py`.
+fn rest_line(left: usize, source: &str) -> String {
+    let noun = if left == 1 { "line" } else { "lines" };
+    format!("// … and {left} more {noun}: read {source}")
 }
 
 /// The line shown: two spaces per depth, then the signature.
@@ -290,7 +302,7 @@ class Flask(App):
     fn functions_and_classes_are_kept_typevars_and_overloads_dropped_first() {
         let lines = outline(Language::Python, FLASK_LIKE);
         assert_eq!(lines.len(), 14);
-        let fitted = fit_contract(&lines, 340, Some("Flask"), "src/flask/helpers.py");
+        let fitted = fit_contract(&lines, 393, Some("Flask"), "src/flask/helpers.py");
         assert_eq!(
             fitted,
             "\
@@ -320,8 +332,9 @@ class Flask(App)
     fn a_member_is_never_shown_without_its_header() {
         let text = "pub struct Parser;\nimpl Parser {\n    pub fn new() -> Self { Parser }\n    pub fn parse(&mut self) {}\n}\npub const LIMIT: usize = 3;\n";
         let lines = outline(Language::Rust, text);
-        // Room for the struct and one member: the member's `impl` header comes with it.
-        let fitted = fit_contract(&lines, 60, Some("Parser"), "src/parser.rs");
+        // Room for the struct, one member and the last line: the member's `impl` header comes with
+        // it.
+        let fitted = fit_contract(&lines, 100, Some("Parser"), "src/parser.rs");
         assert_eq!(
             fitted,
             "pub struct Parser\nimpl Parser\n  pub fn new() -> Self\n// … and 2 more lines: read src/parser.rs"
@@ -341,12 +354,12 @@ class Flask(App)
 
     #[test]
     fn the_primary_types_members_come_before_other_members() {
-        let text = "class Helper:\n    def assist(self) -> None:\n        pass\n\nclass Flask:\n    def run(self) -> None:\n        pass\n";
+        let text = "class Helper:\n    def assist(self) -> None:\n        pass\n    def help(self) -> None:\n        pass\n\nclass Flask:\n    def run(self) -> None:\n        pass\n";
         let lines = outline(Language::Python, text);
-        let fitted = fit_contract(&lines, 50, Some("Flask"), "app.py");
+        let fitted = fit_contract(&lines, 90, Some("Flask"), "app.py");
         assert_eq!(
             fitted,
-            "class Helper\nclass Flask\n  def run(self) -> None\n// … and 1 more line: read app.py"
+            "class Helper\nclass Flask\n  def run(self) -> None\n// … and 2 more lines: read app.py"
         );
     }
 
