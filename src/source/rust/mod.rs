@@ -34,28 +34,47 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     };
     items.container(root, None, 0, 0);
     walk_file(root, src, &mut out);
-    let mut doc_lines = Vec::new();
-    module_doc_lines(root, src, 0, &mut doc_lines);
-    out.doc = finish_doc(&doc_lines);
-    item_docs(root, src, 0, &mut out.item_docs);
+    let mut docs = Docs::default();
+    docs.read(root, src, 0);
+    out.doc = finish_doc(&docs.module);
+    out.item_docs = docs.items;
     out
 }
 
-/// `///` docs of the file's top-level items (those in item-position macro calls too), by name.
-fn item_docs(root: Node<'_>, src: &str, macros: usize, out: &mut Vec<(String, String)>) {
-    for item in code_children(root) {
-        if item.kind() == "macro_invocation" && macros < MAX_MACRO_DEPTH {
-            for body in macro_bodies(item, src) {
-                item_docs(body.root(), &body.text, macros + 1, out);
+/// The file's docs: `//!`/`/*!` lines at the top level and `///` docs of its top-level items, in
+/// source order, those inside item-position macro calls (`cfg_net! { //! … }`) included.
+#[derive(Default)]
+struct Docs {
+    module: Vec<String>,
+    items: Vec<(String, String)>,
+}
+
+impl Docs {
+    fn read(&mut self, root: Node<'_>, src: &str, macros: usize) {
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor) {
+            match child.kind() {
+                "macro_invocation" if macros < MAX_MACRO_DEPTH => {
+                    for body in macro_bodies(child, src) {
+                        self.read(body.root(), &body.text, macros + 1);
+                    }
+                }
+                "line_comment" | "block_comment" => {
+                    let text = text_of(child, src);
+                    if let Some(rest) = text.strip_prefix("//!") {
+                        self.module.push(rest.trim().to_string());
+                    } else if text.starts_with("/*!") {
+                        self.module.extend(block_comment_lines(text));
+                    }
+                }
+                kind if kind.ends_with("_item") || kind == "macro_definition" => {
+                    let name = child.child_by_field_name("name");
+                    if let (Some(name), Some(doc)) = (name, leading_doc(child, src)) {
+                        self.items.push((text_of(name, src).to_string(), doc));
+                    }
+                }
+                _ => {}
             }
-            continue;
-        }
-        if !(item.kind().ends_with("_item") || item.kind() == "macro_definition") {
-            continue;
-        }
-        let name = item.child_by_field_name("name");
-        if let (Some(name), Some(doc)) = (name, leading_doc(item, src)) {
-            out.push((text_of(name, src).to_string(), doc));
         }
     }
 }
@@ -371,29 +390,6 @@ impl Items<'_, '_> {
             let name = self.name(member);
             let sig = signature(member, src, &excluded);
             self.b.add(depth, kind, &name, Some(parent), sig);
-        }
-    }
-}
-
-/// `//!` and `/*! … */` comments at the top level of the file, and in its item-position macro
-/// calls (`cfg_net! { //! … }`), in source order.
-fn module_doc_lines(root: Node<'_>, src: &str, macros: usize, lines: &mut Vec<String>) {
-    let mut cursor = root.walk();
-    for child in root.children(&mut cursor) {
-        if child.kind() == "macro_invocation" && macros < MAX_MACRO_DEPTH {
-            for body in macro_bodies(child, src) {
-                module_doc_lines(body.root(), &body.text, macros + 1, lines);
-            }
-            continue;
-        }
-        if !matches!(child.kind(), "line_comment" | "block_comment") {
-            continue;
-        }
-        let text = text_of(child, src);
-        if let Some(rest) = text.strip_prefix("//!") {
-            lines.push(rest.trim().to_string());
-        } else if text.starts_with("/*!") {
-            lines.extend(block_comment_lines(text));
         }
     }
 }
