@@ -93,6 +93,44 @@ fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<&'a str> {
     dominant_type(interface, &types).and_then(|name| interface.item_doc(name))
 }
 
+/// The file's primary type, whose members matter most in its contract: the type it is named for,
+/// else the type with the most members.
+pub fn primary_type(source: &str, interface: &Interface) -> Option<String> {
+    let stem = module_name(source);
+    let types: Vec<&Symbol> = interface
+        .symbols
+        .iter()
+        .filter(|s| s.parent.is_none() && is_type(s.kind))
+        .collect();
+    if let Some(named) = types
+        .iter()
+        .find(|s| !stem.is_empty() && normal(&s.name) == stem)
+    {
+        return Some(named.name.clone());
+    }
+    let members = |name: &str| {
+        interface
+            .symbols
+            .iter()
+            .filter(|s| s.parent.as_deref().is_some_and(|p| base_type(p) == name))
+            .count()
+    };
+    let mut best: Option<(&str, usize)> = None;
+    for symbol in types {
+        let count = members(&symbol.name);
+        if count > 0 && best.is_none_or(|(_, most)| count > most) {
+            best = Some((&symbol.name, count));
+        }
+    }
+    best.map(|(name, _)| name.to_string())
+}
+
+/// A parent's type without its path and generics (`inner::Parser<'a>` → `Parser`).
+fn base_type(parent: &str) -> &str {
+    let bare = parent.split('<').next().unwrap_or(parent);
+    bare.rsplit("::").next().unwrap_or(bare).trim()
+}
+
 /// The type that holds most of the file: at least [`DOMINANT_MEMBERS`] members and two thirds of
 /// all the members the file's types have (flask's `Flask` class in `app.py`, beside a few helpers).
 fn dominant_type<'a>(interface: &Interface, types: &[&&'a Symbol]) -> Option<&'a str> {
@@ -419,6 +457,24 @@ fn kind_word(kind: SymbolKind) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_primary_type_is_the_one_named_for_the_file_else_the_one_with_most_members() {
+        let rust = |text: &str| {
+            crate::source::extract(crate::source::Language::Rust, text).expect("parses")
+        };
+        let listener = rust("pub struct Socket;\nimpl Socket { pub fn a() {} }\npub struct TcpListener;\nimpl TcpListener { pub fn bind() {} pub fn accept() {} }\n");
+        assert_eq!(
+            primary_type("tokio/src/net/tcp/listener.rs", &listener).as_deref(),
+            Some("TcpListener")
+        );
+        let named = rust("pub struct Socket;\npub struct Other;\nimpl Other { pub fn a() {} }\n");
+        assert_eq!(
+            primary_type("src/socket.rs", &named).as_deref(),
+            Some("Socket")
+        );
+        assert_eq!(primary_type("src/f.rs", &rust("pub fn f() {}\n")), None);
+    }
 
     #[test]
     fn banners_and_tag_lines_are_not_descriptions() {

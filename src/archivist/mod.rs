@@ -10,6 +10,7 @@
 //! and keeps the structural facts. Either way the output says who wrote it ([`Generation`]), which the
 //! update report carries as provenance.
 
+pub mod abridge;
 pub mod describe;
 pub mod llm;
 pub mod structural;

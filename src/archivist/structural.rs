@@ -2,8 +2,10 @@
 //! itself — the module's own doc comment (or a summary of what it defines) as the description, the
 //! public skeleton as the Interface Contract, resolved imports and the reverse index for Dependencies
 //! and Dependents, test files among the dependents, tags from the path and language, and a Complexity
-//! Warning from measurable signals. Same input, same bytes.
+//! Warning from measurable signals. Same input, same bytes. Within a budget, the contract and the
+//! lists keep their most important entries (`abridge`).
 
+use super::abridge::{fit_contract, most_relevant};
 use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
@@ -32,7 +34,8 @@ impl Archivist for StructuralArchivist {
                 capped_list(
                     input.dependents,
                     list_cap(input.budget_tokens, &[], input.dependents),
-                    Some(input.source),
+                    input.source,
+                    Rest::Impact,
                 ),
             )],
             _ => Vec::new(),
@@ -68,23 +71,28 @@ fn code_sections(
 ) -> Vec<Section> {
     let mut out = Vec::new();
     let room = room_for_lists(input);
-    let skeleton = interface.skeleton();
-    let contract = if skeleton.trim().is_empty() {
+    let contract = if interface.skeleton().trim().is_empty() {
         "(no public interface)".to_string()
     } else {
-        let lines = fit_lines(skeleton.trim_end(), room.contract, input.source);
+        let primary = super::describe::primary_type(input.source, interface);
+        let lines = fit_contract(
+            interface.outline(),
+            room.contract,
+            primary.as_deref(),
+            input.source,
+        );
         format!("```{}\n{}\n```", language.fence(), lines)
     };
     out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
     if !input.abridged {
         out.push(Section::new(
             sections::DEPENDENCIES,
-            capped_list(input.dependencies, room.list, None),
+            capped_list(input.dependencies, room.list, input.source, Rest::Count),
         ));
     }
     out.push(Section::new(
         sections::DEPENDENTS,
-        capped_list(input.dependents, room.list, Some(input.source)),
+        capped_list(input.dependents, room.list, input.source, Rest::Impact),
     ));
     let tests: Vec<String> = input
         .dependents
@@ -95,7 +103,7 @@ fn code_sections(
     if !tests.is_empty() && !input.abridged {
         out.push(Section::new(
             sections::TESTS,
-            capped_list(&tests, room.list, Some(input.source)),
+            capped_list(&tests, room.list, input.source, Rest::Impact),
         ));
     }
     let warnings = complexity_warnings(interface);
@@ -168,55 +176,30 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
     }
 }
 
-/// The lines of `text` that fit in `bytes`, and a count with a pointer for the rest.
-fn fit_lines(text: &str, bytes: usize, source: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut used = 0;
-    let mut kept: Vec<String> = Vec::new();
-    for line in &lines {
-        if used + line.len() + 1 > bytes {
-            if kept.is_empty() {
-                // One signature longer than the room (a huge inline type): cut it.
-                kept.push(cut_line(line, bytes.saturating_sub(4)));
-            }
-            break;
-        }
-        used += line.len() + 1;
-        kept.push(line.to_string());
-    }
-    let kept_count = kept.len();
-    let mut out = kept.join("\n");
-    if kept_count < lines.len() {
-        let left = lines.len() - kept_count;
-        let noun = if left == 1 { "line" } else { "lines" };
-        out.push_str(&format!("\n// … and {left} more {noun}: read {source}"));
-    }
-    out
+/// What a capped path list's last line points to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rest {
+    /// Only the count: "… and 7 more".
+    Count,
+    /// The count and `lexi impact <source>`, which lists them all.
+    Impact,
 }
 
-/// `line` cut to at most `bytes` (on a char boundary) and marked with `…`.
-fn cut_line(line: &str, bytes: usize) -> String {
-    if line.len() <= bytes {
-        return line.to_string();
-    }
-    let mut end = bytes;
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{} …", &line[..end])
-}
-
-/// A `- path` list of at most `cap` entries; the rest counted, with a pointer to `lexi impact`
-/// when `source` is given.
-pub fn capped_list(paths: &[String], cap: usize, source: Option<&str>) -> String {
+/// A `- path` list of at most `cap` entries: all of them in their order when they fit, else the
+/// `cap` most relevant to `source` ([`most_relevant`]) and a last line counting the rest.
+pub fn capped_list(paths: &[String], cap: usize, source: &str, rest: Rest) -> String {
     if paths.len() <= cap {
         return path_list(paths);
     }
-    let mut out = path_list(&paths[..cap]);
-    let rest = paths.len() - cap;
-    match source {
-        Some(source) => out.push_str(&format!("\n… and {rest} more: `lexi impact {source}`")),
-        None => out.push_str(&format!("\n… and {rest} more")),
+    let kept: Vec<String> = most_relevant(paths, cap, source)
+        .into_iter()
+        .cloned()
+        .collect();
+    let mut out = path_list(&kept);
+    let left = paths.len() - cap;
+    match rest {
+        Rest::Impact => out.push_str(&format!("\n… and {left} more: `lexi impact {source}`")),
+        Rest::Count => out.push_str(&format!("\n… and {left} more")),
     }
     out
 }
@@ -401,15 +384,6 @@ mod tests {
             "Defines the `a` function, the `b` function and 1 more item."
         );
         assert_eq!(out.sections[1].body, "(none)");
-    }
-
-    #[test]
-    fn a_signature_longer_than_the_room_is_cut() {
-        let long = format!("export type Options = {{ {} }}", "a: string; ".repeat(100));
-        let fitted = fit_lines(&format!("{long}\nexport function f(): void"), 200, "a.ts");
-        let first = fitted.lines().next().unwrap_or("");
-        assert!(first.len() <= 200 && first.ends_with(" …"), "{fitted}");
-        assert!(fitted.ends_with("// … and 1 more line: read a.ts"));
     }
 
     #[test]

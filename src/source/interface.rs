@@ -139,9 +139,17 @@ pub struct Signals {
 
 /// One line of the skeleton, in source order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct OutlineLine {
+pub struct OutlineLine {
+    /// Indentation level: 0 for a top-level declaration, 1 for its members, and so on.
     pub depth: usize,
+    /// The signature shown.
     pub text: String,
+    /// What the line declares; `None` for a header that only groups members (`impl Parser<'a>`).
+    pub kind: Option<SymbolKind>,
+    /// The declared symbol's name ("" for a header).
+    pub name: String,
+    /// The declared symbol's parent, as in [`Symbol::parent`].
+    pub parent: Option<String>,
 }
 
 /// The public interface of one source file.
@@ -219,6 +227,11 @@ impl Interface {
         crate::hash::sha256_hex(buf.as_bytes())
     }
 
+    /// The skeleton's lines, in order of first appearance, with what each declares.
+    pub fn outline(&self) -> &[OutlineLine] {
+        &self.outline
+    }
+
     /// The public API as text for a markdown code fence: one signature per line in order of first
     /// appearance, members indented two spaces under their type/impl/trait/class/module header.
     /// Lines are joined with '\n' without a trailing newline; empty when nothing is public.
@@ -266,6 +279,9 @@ mod tests {
                 .map(|(depth, text)| OutlineLine {
                     depth,
                     text: text.to_string(),
+                    kind: None,
+                    name: String::new(),
+                    parent: None,
                 })
                 .collect(),
         }

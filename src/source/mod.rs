@@ -23,7 +23,9 @@ use std::cell::RefCell;
 use tree_sitter::{Parser, Tree};
 
 pub use generated::is_generated_header;
-pub use interface::{Binding, BindingKind, Import, Interface, Signals, Symbol, SymbolKind};
+pub use interface::{
+    Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
+};
 pub use language::{kind_name, Language};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).

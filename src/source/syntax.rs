@@ -528,6 +528,9 @@ impl Builder {
         self.outline.push(OutlineLine {
             depth,
             text: symbol.signature.clone(),
+            kind: Some(kind),
+            name: symbol.name.clone(),
+            parent: symbol.parent.clone(),
         });
         self.seen.insert(symbol.clone());
         self.symbols.push(symbol);
@@ -542,7 +545,14 @@ impl Builder {
     /// Insert a header at a previously taken [`Builder::mark`], if anything was added since.
     pub fn header_at(&mut self, mark: usize, depth: usize, text: String) {
         if self.outline.len() > mark {
-            self.outline.insert(mark, OutlineLine { depth, text });
+            let header = OutlineLine {
+                depth,
+                text,
+                kind: None,
+                name: String::new(),
+                parent: None,
+            };
+            self.outline.insert(mark, header);
         }
     }
 }

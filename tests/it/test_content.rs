@@ -260,3 +260,50 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
     );
     p.lexictl(["validate"]).success();
 }
+
+/// The design file's text above its footer.
+fn design(p: &crate::support::TestProject, source: &str) -> String {
+    let text = p.read(&format!(".lexibrary/{source}.md"));
+    text.split("<!-- lexibrarian:meta")
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn items_docs_and_modules_inside_cfg_macros_are_the_files_as_tokios_are() {
+    let p = project()
+        .fixture("rust-macros")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexictl(["validate"]).success();
+    let tcp = design(&p, "src/net/tcp.rs");
+    // `bind` lives in `impl Listener { cfg_net! { … } }`; the `//!` doc inside `cfg_net!` describes
+    // the file.
+    assert!(
+        tcp.contains("  pub async fn bind(addr: &str) -> io::Result<Listener>\n"),
+        "{tcp}"
+    );
+    assert!(
+        tcp.contains("description: A TCP listener that accepts connections from clients.\n"),
+        "{tcp}"
+    );
+    // Both `cfg_if!` branches' modules are dependencies.
+    assert!(
+        tcp.contains("## Dependencies\n\n- src/net/tcp/unix.rs\n- src/net/tcp/windows.rs\n"),
+        "{tcp}"
+    );
+    // `cfg_net! { pub mod net; }` links lib.rs to net.rs, and net.rs to tcp.rs.
+    let lib = design(&p, "src/lib.rs");
+    assert!(lib.contains("- src/net.rs\n"), "{lib}");
+    let net = design(&p, "src/net.rs");
+    assert!(net.contains("## Dependents\n\n- src/lib.rs\n"), "{net}");
+    assert!(net.contains("- src/net/tcp.rs\n"), "{net}");
+    assert!(
+        net.contains("pub mod tcp\npub use tcp::Listener\n"),
+        "{net}"
+    );
+    insta::assert_snapshot!(tcp);
+}

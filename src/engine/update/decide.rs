@@ -10,7 +10,7 @@ use super::dependents::ReverseIndex;
 use super::report::{PlanAction, PlanItem, UpdateReport};
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, FileState, Scanned};
-use crate::archivist::structural::{capped_list, list_cap, path_list};
+use crate::archivist::structural::{capped_list, list_cap, path_list, Rest};
 use crate::archivist::OWNED_SECTIONS;
 use crate::library::design_file::{is_unedited, sections, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::design_path;
@@ -115,10 +115,11 @@ fn dependents_action(
     let cap = list_cap(scanned.budget_tokens, deps, dependents);
     let dependencies_current = !scanned.resolved_now
         || section_of(sections::DEPENDENCIES).map_or(deps.is_empty(), |body| {
-            body == path_list(deps) || body == capped_list(deps, cap, None)
+            body == path_list(deps) || body == capped_list(deps, cap, &scanned.source, Rest::Count)
         });
     let dependents_current = section_of(sections::DEPENDENTS).is_some_and(|body| {
-        body == path_list(dependents) || body == capped_list(dependents, cap, Some(&scanned.source))
+        body == path_list(dependents)
+            || body == capped_list(dependents, cap, &scanned.source, Rest::Impact)
     });
     let description = design.frontmatter.description.clone();
     (!(dependencies_current && dependents_current)).then_some(Action::RefreshDependents {

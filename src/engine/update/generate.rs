@@ -4,7 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::{capped_list, list_cap};
+use crate::archivist::structural::{capped_list, list_cap, Rest};
 use crate::archivist::{
     is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
@@ -254,17 +254,17 @@ pub fn refresh_dependents(
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
     let cap = list_cap(scanned.budget_tokens, &scanned.facts.deps, dependents);
-    let source = Some(scanned.source.as_str());
+    let source = scanned.source.as_str();
     let mut owned = vec![Section::new(
         sections::DEPENDENTS,
-        capped_list(dependents, cap, source),
+        capped_list(dependents, cap, source, Rest::Impact),
     )];
     // The file's own imports may resolve elsewhere now (an imported module moved from `a.rs` to
     // `a/mod.rs`): its Dependencies follow, like its Dependents.
     if design.section(sections::DEPENDENCIES).is_some() || !scanned.facts.deps.is_empty() {
         owned.push(Section::new(
             sections::DEPENDENCIES,
-            capped_list(&scanned.facts.deps, cap, None),
+            capped_list(&scanned.facts.deps, cap, source, Rest::Count),
         ));
     }
     let tests: Vec<String> = dependents
@@ -275,7 +275,7 @@ pub fn refresh_dependents(
     if !tests.is_empty() {
         owned.push(Section::new(
             sections::TESTS,
-            capped_list(&tests, cap, source),
+            capped_list(&tests, cap, source, Rest::Impact),
         ));
     } else {
         design

@@ -1,12 +1,15 @@
 //! Rust extraction: `pub` items (recursing into inline `pub mod`s), `pub` inherent-impl members,
 //! all items of `pub trait`s, trait impls, `#[macro_export]` macros and `pub use` re-exports;
-//! `use`/`mod` imports; `//!` module docs; unsafe-block, TODO and nesting signals.
+//! `use`/`mod` imports; `//!` module docs; unsafe-block, TODO and nesting signals. Items, members,
+//! docs and imports inside item-position macro calls (`cfg_net! { … }`, `cfg_if!` branches) count
+//! as if the macro were expanded (`expand`).
 
 use std::collections::HashSet;
 
 use tree_sitter::Node;
 
 mod cfg;
+mod expand;
 mod walk;
 
 use super::interface::SymbolKind;
@@ -15,7 +18,8 @@ use super::syntax::{
     signature, text_of, walk, Builder, Extracted,
 };
 use cfg::is_cfg_test;
-use walk::{macro_body, walk_file, MAX_MACRO_DEPTH};
+use expand::{macro_bodies, MAX_MACRO_DEPTH};
+use walk::walk_file;
 
 /// Inline modules nested deeper than this are not descended into.
 const MAX_MODULE_DEPTH: usize = 32;
@@ -26,29 +30,60 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut items = Items {
         src,
         b: &mut out.builder,
+        macros: 0,
     };
     items.container(root, None, 0, 0);
     walk_file(root, src, &mut out);
-    out.doc = module_doc(root, src);
-    out.item_docs = item_docs(root, src);
+    let mut docs = Docs::default();
+    docs.read(root, src, 0);
+    out.doc = finish_doc(&docs.module);
+    out.item_docs = docs.items;
     out
 }
 
-/// `///` docs of the file's top-level items, by name.
-fn item_docs(root: Node<'_>, src: &str) -> Vec<(String, String)> {
-    code_children(root)
-        .into_iter()
-        .filter(|item| item.kind().ends_with("_item") || item.kind() == "macro_definition")
-        .filter_map(|item| {
-            let name = item.child_by_field_name("name")?;
-            Some((text_of(name, src).to_string(), leading_doc(item, src)?))
-        })
-        .collect()
+/// The file's docs: `//!`/`/*!` lines at the top level and `///` docs of its top-level items, in
+/// source order, those inside item-position macro calls (`cfg_net! { //! … }`) included.
+#[derive(Default)]
+struct Docs {
+    module: Vec<String>,
+    items: Vec<(String, String)>,
+}
+
+impl Docs {
+    fn read(&mut self, root: Node<'_>, src: &str, macros: usize) {
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor) {
+            match child.kind() {
+                "macro_invocation" if macros < MAX_MACRO_DEPTH => {
+                    for body in macro_bodies(child, src) {
+                        self.read(body.root(), &body.text, macros + 1);
+                    }
+                }
+                "line_comment" | "block_comment" => {
+                    let text = text_of(child, src);
+                    if let Some(rest) = text.strip_prefix("//!") {
+                        self.module.push(rest.trim().to_string());
+                    } else if text.starts_with("/*!") {
+                        self.module.extend(block_comment_lines(text));
+                    }
+                }
+                kind if kind.ends_with("_item") || kind == "macro_definition" => {
+                    let name = child.child_by_field_name("name");
+                    if let (Some(name), Some(doc)) = (name, leading_doc(child, src)) {
+                        self.items.push((text_of(name, src).to_string(), doc));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 struct Items<'s, 'b> {
     src: &'s str,
     b: &'b mut Builder,
+    /// Macro bodies around the node being read (bounded by [`MAX_MACRO_DEPTH`]).
+    macros: usize,
 }
 
 /// Normalised attribute texts preceding an item.
@@ -65,6 +100,30 @@ fn qualify(prefix: Option<&str>, name: &str) -> String {
 
 fn is_pub(node: Node<'_>) -> bool {
     has_child_kind(node, "visibility_modifier")
+}
+
+/// Names of non-`pub` types and traits declared directly in `container` (or in the item-position
+/// macro calls in it).
+fn private_types(container: Node<'_>, src: &str, macros: usize) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for child in code_children(container) {
+        match child.kind() {
+            "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
+                if !is_pub(child) =>
+            {
+                if let Some(name) = child.child_by_field_name("name") {
+                    names.insert(text_of(name, src).to_string());
+                }
+            }
+            "macro_invocation" if macros < MAX_MACRO_DEPTH => {
+                for body in macro_bodies(child, src) {
+                    names.extend(private_types(body.root(), &body.text, macros + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// First `type_identifier` in `node` (pre-order), iteratively.
@@ -90,26 +149,24 @@ impl Items<'_, '_> {
             .unwrap_or_default()
     }
 
-    /// Names of non-`pub` types and traits declared directly in `container`.
-    fn private_types(&self, container: Node<'_>) -> HashSet<String> {
-        code_children(container)
-            .into_iter()
-            .filter(|c| {
-                matches!(
-                    c.kind(),
-                    "struct_item" | "enum_item" | "union_item" | "trait_item" | "type_item"
-                ) && !is_pub(*c)
-            })
-            .map(|c| self.name(c))
-            .collect()
-    }
-
     /// Items of a source file or an inline module body.
     fn container(&mut self, node: Node<'_>, prefix: Option<&str>, depth: usize, level: usize) {
         if level > MAX_MODULE_DEPTH {
             return;
         }
-        let private = self.private_types(node);
+        let private = private_types(node, self.src, self.macros);
+        self.children(node, prefix, depth, level, &private);
+    }
+
+    /// The items among the children of `node` (a container or a macro body in one).
+    fn children(
+        &mut self,
+        node: Node<'_>,
+        prefix: Option<&str>,
+        depth: usize,
+        level: usize,
+        private: &HashSet<String>,
+    ) {
         let mut attrs: Vec<String> = Vec::new();
         let mut cursor = node.walk();
         let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
@@ -121,7 +178,7 @@ impl Items<'_, '_> {
             if child.is_extra() {
                 continue;
             }
-            self.item(child, prefix, depth, level, &attrs, &private);
+            self.item(child, prefix, depth, level, &attrs, private);
             attrs.clear();
         }
     }
@@ -180,17 +237,28 @@ impl Items<'_, '_> {
                     self.container(body, prefix, depth, level + 1);
                 }
             }
-            "macro_invocation" if level < MAX_MACRO_DEPTH => {
+            "macro_invocation" if !is_cfg_test(attrs) => {
                 // `cfg_rt! { pub mod runtime; pub struct Handle; }`: the items are the file's.
-                if let Some((tree, text, _)) = macro_body(node, self.src) {
-                    let mut inner = Items {
-                        src: &text,
-                        b: &mut *self.b,
-                    };
-                    inner.container(tree.root_node(), prefix, depth, level + 1);
-                }
+                self.in_macro(node, |inner, body| {
+                    inner.children(body, prefix, depth, level, private);
+                });
             }
             _ => {}
+        }
+    }
+
+    /// Read each item body of the macro call `node` with `read`, one level of macros deeper.
+    fn in_macro(&mut self, node: Node<'_>, mut read: impl FnMut(&mut Items<'_, '_>, Node<'_>)) {
+        if self.macros >= MAX_MACRO_DEPTH {
+            return;
+        }
+        for body in macro_bodies(node, self.src) {
+            let mut inner = Items {
+                src: &body.text,
+                b: &mut *self.b,
+                macros: self.macros + 1,
+            };
+            read(&mut inner, body.root());
         }
     }
 
@@ -298,6 +366,13 @@ impl Items<'_, '_> {
     fn members(&mut self, body: Node<'_>, parent: &str, depth: usize, only_pub: bool) {
         let src = self.src;
         for member in code_children(body) {
+            if member.kind() == "macro_invocation" {
+                // `impl TcpListener { cfg_net! { pub async fn bind(…) … } }`
+                self.in_macro(member, |inner, body| {
+                    inner.members(body, parent, depth, only_pub);
+                });
+                continue;
+            }
             if only_pub && !is_pub(member) {
                 continue;
             }
@@ -317,24 +392,6 @@ impl Items<'_, '_> {
             self.b.add(depth, kind, &name, Some(parent), sig);
         }
     }
-}
-
-/// `//!` and `/*! … */` comments at the top level of the file.
-fn module_doc(root: Node<'_>, src: &str) -> Option<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut cursor = root.walk();
-    for child in root.children(&mut cursor) {
-        if !matches!(child.kind(), "line_comment" | "block_comment") {
-            continue;
-        }
-        let text = text_of(child, src);
-        if let Some(rest) = text.strip_prefix("//!") {
-            lines.push(rest.trim().to_string());
-        } else if text.starts_with("/*!") {
-            lines.extend(block_comment_lines(text));
-        }
-    }
-    finish_doc(&lines)
 }
 
 #[cfg(test)]
@@ -699,5 +756,118 @@ fn helper() {}
             None
         );
         assert_eq!(parse(Language::Rust, "//!\n//!   \n").doc, None);
+    }
+
+    /// tokio's pattern: the API inside pass-through macros (`cfg_net! { … }`), also inside `impl`s,
+    /// nested, and in every `cfg_if!` branch.
+    const MACROS: &str = r#"macro_rules! cfg_net { ($($item:item)*) => { $( #[cfg(feature = "net")] $item )* } }
+macro_rules! hidden { () => { pub fn not_an_item() {} } }
+
+cfg_net! {
+    //! Networking primitives.
+    use crate::io::Ready;
+    mod tcp;
+    pub use tcp::Listener;
+
+    /// A bound socket.
+    pub struct Socket { fd: i32 }
+    struct Inner;
+
+    cfg_rt! {
+        pub mod runtime;
+        /// Runs the socket's tasks.
+        pub fn run() {}
+    }
+}
+
+impl Socket {
+    cfg_net! {
+        /// Binds.
+        pub async fn bind(addr: &str) -> Result<Socket, Error> { unsafe { todo!() } }
+        fn private() {}
+        cfg_unstable! { pub fn id(&self) -> u64 { 0 } }
+    }
+    pub fn fd(&self) -> i32 { self.fd }
+}
+
+impl Inner { pub fn leak(&self) {} }
+
+#[cfg(test)]
+cfg_net! { pub fn test_only() {} use crate::only_tests; }
+
+cfg_if::cfg_if! {
+    if #[cfg(unix)] {
+        mod unix;
+        pub use self::unix::Handle;
+        pub fn platform() -> &'static str { "unix" }
+    } else if #[cfg(windows)] {
+        mod windows;
+        pub use self::windows::Handle;
+        pub fn platform() -> &'static str { "windows" }
+    } else {
+        pub fn platform() -> &'static str { "other" }
+    }
+}
+"#;
+
+    #[test]
+    fn items_inside_item_position_macros_are_the_files() {
+        let iface = parse(Language::Rust, MACROS);
+        assert!(!iface.has_errors);
+        let expected = "\
+pub use tcp::Listener
+pub struct Socket
+pub mod runtime
+pub fn run()
+impl Socket
+  pub async fn bind(addr: &str) -> Result<Socket, Error>
+  pub fn id(&self) -> u64
+  pub fn fd(&self) -> i32
+pub use self::unix::Handle
+pub fn platform() -> &'static str
+pub use self::windows::Handle";
+        assert_eq!(iface.skeleton(), expected);
+        assert!(!rows(&iface).iter().any(|r| r.2 == "not_an_item"));
+        assert_eq!(iface.signals.unsafe_blocks, 1);
+        // Deterministic: the same text, the same hash; a body edit inside a macro changes nothing.
+        let body = MACROS.replace("{ 0 }", "{ 1 + 1 }");
+        assert_eq!(iface.hash(), parse(Language::Rust, &body).hash());
+        let changed = MACROS.replace("-> u64 { 0 }", "-> u32 { 0 }");
+        assert_ne!(iface.hash(), parse(Language::Rust, &changed).hash());
+    }
+
+    #[test]
+    fn imports_and_docs_inside_macros_are_the_files() {
+        let iface = parse(Language::Rust, MACROS);
+        assert_eq!(
+            imports(&iface),
+            vec![
+                ("crate::io::Ready", 6),
+                ("mod:tcp", 7),
+                ("tcp::Listener", 8),
+                ("mod:runtime", 15),
+                ("mod:unix", 38),
+                ("self::unix::Handle", 39),
+                ("mod:windows", 42),
+                ("self::windows::Handle", 43),
+            ]
+        );
+        assert_eq!(iface.doc.as_deref(), Some("Networking primitives."));
+        assert_eq!(iface.item_doc("Socket"), Some("A bound socket."));
+        assert_eq!(iface.item_doc("run"), Some("Runs the socket's tasks."));
+        let bound: Vec<_> = iface
+            .bindings
+            .iter()
+            .filter_map(|b| match &b.kind {
+                super::super::BindingKind::Item(name) => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        for name in ["tcp", "Socket", "Inner", "runtime", "run", "platform"] {
+            assert!(bound.contains(&name), "{name} in {bound:?}");
+        }
+        for member in ["bind", "id", "private", "test_only"] {
+            assert!(!bound.contains(&member), "{member} in {bound:?}");
+        }
     }
 }

@@ -1,12 +1,13 @@
 //! The second pass over a Rust file: its imports (`use` leaves rebased out of inline modules, `mod`
 //! declarations with their `#[path]`, `extern crate`), the names each of its module scopes binds
 //! (what import resolution follows re-exports through), and the complexity signals. Item-level
-//! macro calls whose body parses as Rust (`cfg_rt! { mod handle; }`) are read as items of the
-//! module they are in.
+//! macro calls whose body parses as Rust (`cfg_rt! { mod handle; }`, `cfg_if!` branches) are read
+//! as items of the module they are in; in an `impl` or a trait, as its members (signals only).
 
 use tree_sitter::Node;
 
 use super::cfg::is_cfg_test;
+use super::expand::{macro_bodies, MAX_MACRO_DEPTH};
 use crate::source::interface::{Binding, BindingKind, Import};
 use crate::source::syntax::{
     code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
@@ -24,6 +25,15 @@ struct State {
     test: bool,
     /// Item-level macro bodies read as items, around this node.
     macro_depth: usize,
+    /// Inside a macro body read as members of an `impl` or a trait: no imports, no bindings.
+    members: bool,
+}
+
+impl State {
+    /// Whether `use`, `mod` and items here are the module's (not test-only, not members).
+    fn names(&self) -> bool {
+        !self.test && !self.members
+    }
 }
 
 /// One full pass for imports, the module's bindings and signals.
@@ -72,8 +82,18 @@ impl FileWalk<'_, '_> {
             }
             "mod_item" => self.mod_item(node, state),
             "macro_invocation" if is_item_level(node) => {
-                self.macro_items(node, state);
-                None
+                let items = State {
+                    test: state.test || preceded_by_cfg_test(node, self.src),
+                    ..state
+                };
+                self.macro_items(node, items)
+            }
+            "macro_invocation" if is_member_level(node) => {
+                let members = State {
+                    members: true,
+                    ..state
+                };
+                self.macro_items(node, members)
             }
             "unsafe_block" => {
                 self.out.signals.unsafe_blocks += 1;
@@ -104,7 +124,7 @@ impl FileWalk<'_, '_> {
 
     /// `use` leaves become imports (rebased out of inline modules) and, at file level, bindings.
     fn use_declaration(&mut self, node: Node<'_>, state: State) {
-        if state.test || preceded_by_cfg_test(node, self.src) {
+        if !state.names() || preceded_by_cfg_test(node, self.src) {
             return;
         }
         let Some(argument) = node.child_by_field_name("argument") else {
@@ -125,7 +145,7 @@ impl FileWalk<'_, '_> {
         let name = node
             .child_by_field_name("name")
             .map(|n| unraw(text_of(n, self.src)));
-        let Some(name) = name.filter(|_| !state.test) else {
+        let Some(name) = name.filter(|_| state.names()) else {
             return;
         };
         let alias = node
@@ -149,6 +169,9 @@ impl FileWalk<'_, '_> {
 
     /// `mod name;` is an import of the module's file; `mod name { … }` opens an inline module.
     fn mod_item(&mut self, node: Node<'_>, state: State) -> Option<State> {
+        if state.members {
+            return None;
+        }
         let name = node
             .child_by_field_name("name")
             .map(|n| unraw(text_of(n, self.src)))
@@ -196,41 +219,53 @@ impl FileWalk<'_, '_> {
 
     /// Record a binding in the scope `state` is in (nothing inside `#[cfg(test)]` modules).
     fn bind(&mut self, state: State, kind: BindingKind) {
-        if state.test {
+        if !state.names() {
             return;
         }
         let scope = self.modules.get(state.module).cloned().unwrap_or_default();
         self.out.bindings.push(Binding { scope, kind });
     }
 
-    /// An item-level macro call (`cfg_rt! { mod handle; pub use handle::Handle; }`): its body is
-    /// read as items, in the same module, when it parses as Rust.
-    fn macro_items(&mut self, node: Node<'_>, state: State) {
+    /// An item-level macro call (`cfg_rt! { mod handle; pub use handle::Handle; }`): its bodies are
+    /// read as items, in the same module, when they parse as Rust. Otherwise the walk goes on into
+    /// the call's tokens (for the comments among them).
+    fn macro_items(&mut self, node: Node<'_>, state: State) -> Option<State> {
         if state.macro_depth >= MAX_MACRO_DEPTH {
-            return;
+            return Some(state);
         }
-        let Some((tree, body, rows)) = macro_body(node, self.src) else {
-            return;
-        };
-        let mut inner = FileWalk {
-            src: &body,
-            line_offset: self.line_offset + rows,
-            modules: std::mem::take(&mut self.modules),
-            out: &mut *self.out,
-        };
-        inner.walk(
-            tree.root_node(),
-            State {
-                macro_depth: state.macro_depth + 1,
-                ..state
-            },
-        );
-        self.modules = inner.modules;
+        let bodies = macro_bodies(node, self.src);
+        if bodies.is_empty() {
+            return Some(state);
+        }
+        for body in bodies {
+            let mut inner = FileWalk {
+                src: &body.text,
+                line_offset: self.line_offset + body.row,
+                modules: std::mem::take(&mut self.modules),
+                out: &mut *self.out,
+            };
+            inner.walk(
+                body.root(),
+                State {
+                    macro_depth: state.macro_depth + 1,
+                    ..state
+                },
+            );
+            self.modules = inner.modules;
+        }
+        None
     }
 }
 
-/// Item-level macro bodies nested deeper than this are not read.
-pub(super) const MAX_MACRO_DEPTH: usize = 4;
+/// Whether `node` sits where an `impl`'s or a trait's members do.
+fn is_member_level(node: Node<'_>) -> bool {
+    node.parent().is_some_and(|parent| {
+        parent.kind() == "declaration_list"
+            && parent
+                .parent()
+                .is_some_and(|p| matches!(p.kind(), "impl_item" | "trait_item"))
+    })
+}
 
 /// Whether `node` sits where items do: in the file or an inline module's body (not an `impl` or a
 /// trait).
@@ -240,26 +275,6 @@ fn is_item_level(node: Node<'_>) -> bool {
         "declaration_list" => parent.parent().is_some_and(|p| p.kind() == "mod_item"),
         _ => false,
     })
-}
-
-/// The body of an item-level macro call parsed as Rust items, with the body's text and the row it
-/// starts at; `None` when the macro holds no token tree or its body does not parse cleanly.
-pub(super) fn macro_body(node: Node<'_>, src: &str) -> Option<(tree_sitter::Tree, String, usize)> {
-    let tokens = code_children(node)
-        .into_iter()
-        .find(|child| child.kind() == "token_tree")?;
-    let text = text_of(tokens, src);
-    let inner = text.get(1..text.len().checked_sub(1)?)?;
-    if inner.trim().is_empty() {
-        return None;
-    }
-    let tree = crate::source::parse(crate::source::Language::Rust, inner).ok()?;
-    let root = tree.root_node();
-    // A macro's own language (`$x:ident`, DSLs) is not Rust: only a clean parse counts.
-    if root.has_error() {
-        return None;
-    }
-    Some((tree, inner.to_string(), tokens.start_position().row))
 }
 
 /// `#[path = "…"]` among the attributes directly before `node`.
