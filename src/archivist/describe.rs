@@ -381,7 +381,8 @@ fn exported_value(top: &[&Symbol]) -> Option<String> {
     if value.is_empty() {
         return None;
     }
-    let function = value.starts_with("function") || value.starts_with("async") || value.contains("=>");
+    let function =
+        value.starts_with("function") || value.starts_with("async") || value.contains("=>");
     Some(match function {
         true => format!("a function `{value}`"),
         false if value.ends_with(')') => format!("the result of `{value}`"),
