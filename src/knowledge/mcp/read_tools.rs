@@ -468,13 +468,14 @@ impl Tool for Impact {
 
     fn inputs(call: &Call, args: &ImpactArgs) -> anyhow::Result<Option<Inputs>> {
         call.path(&args.file)?;
-        Ok(Some(config().knowledge().mirror("")))
+        let graph = call.ws.state().cache_path();
+        Ok(Some(config().knowledge().mirror("").outside(graph)))
     }
 
     fn run(call: &Call, args: ImpactArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
-        let found = crate::knowledge::impact::impact(call.ws.project(), &source, args.depth)?;
+        let found = crate::knowledge::impact::impact(&call.ws, &source, args.depth)?;
         Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
     }
 }
