@@ -5,7 +5,8 @@
 //! (`super::terms`: identifiers split, light stemming), so `routing` finds a file declaring
 //! `route` and `add_url_rule`, and `error handling` finds `handle_exception`. Any word may match
 //! (OR); each matched word scores by the best field it occurs in — path, name, title or alias 8,
-//! a symbol its Interface Contract declares 6, tag 4, description or summary 2, body 1 — times its
+//! a symbol its Interface Contract declares or its source defines (every public name, from the
+//! update cache: `corpus::code`) 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
 //! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
 //! (`spawn` → `task/spawn.rs`) gets 8 more for it. Hits are ordered by how
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::terms::{frequency, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
-use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// Added to a word's field weight when a design file's name (without extensions) is that word.
 const NAMED_FOR: u32 = 8;
@@ -144,10 +145,12 @@ impl TermWeights {
     }
 }
 
-/// `lexi search`: `query` over the library, loading only the parts it needs. An empty query is
-/// refused.
-pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hit>> {
-    let corpus = Corpus::load(project, corpus_kinds(query)?);
+/// `lexi search`: `query` over the library, loading only the parts it needs, with every design
+/// file's symbols completed from the update cache of `ws` (the names its budget left out of the
+/// Interface Contract). An empty query is refused.
+pub fn search_library(ws: &Workspace, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    let kinds = corpus_kinds(query)?;
+    let corpus = Corpus::load_with_code(ws.project(), kinds, &ws.state().cache_path());
     Ok(search(&corpus, query))
 }
 
@@ -367,7 +370,7 @@ impl<'a> Matcher<'a> {
                 score += 4.0 * best_idf;
             }
             // Every word in one symbol (`error handling` → `register_error_handler`).
-            if let Some(symbol) = doc.symbols.iter().find(|symbol| {
+            if let Some(symbol) = doc.all_symbols().find(|symbol| {
                 let terms = term_string([symbol.as_str()]);
                 self.terms.iter().all(|term| occurs(&terms, term).is_some())
             }) {
@@ -433,8 +436,7 @@ impl FieldMatch {
             Field::Name => "title".to_string(),
             Field::Symbol => {
                 let symbol = doc
-                    .symbols
-                    .iter()
+                    .all_symbols()
                     .find(|symbol| occurs(&term_string([symbol.as_str()]), term).is_some());
                 symbol.map_or("symbol".to_string(), |s| format!("symbol: {s}"))
             }

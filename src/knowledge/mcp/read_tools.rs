@@ -261,7 +261,8 @@ impl Tool for Search {
         if let Some(scope) = &args.scope {
             call.path(scope)?;
         }
-        Ok(Some(config().library("")))
+        let code_cache = call.ws.state().cache_path();
+        Ok(Some(config().library("").outside(code_cache)))
     }
 
     fn run(call: &Call, args: SearchArgs) -> anyhow::Result<Answer> {
@@ -278,7 +279,9 @@ impl Tool for Search {
         };
         // The library listing the session cache walked serves the corpus too: one walk per call.
         let kinds = corpus_kinds(&query)?;
-        let corpus = Corpus::from_listing(call.ws.project(), call.library(), kinds);
+        let code_cache = call.ws.state().cache_path();
+        let corpus =
+            Corpus::from_listing(call.ws.project(), call.library(), kinds, Some(&code_cache));
         let hits = search(&corpus, &query);
         Ok(Answer::new(
             render(&hits),
