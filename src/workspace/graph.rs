@@ -1,6 +1,7 @@
 //! The project's whole dependency graph and every code file's public names, as the last
-//! `lexictl update` resolved them: read from the stat/hash cache ([`super::cache`]), which keeps the
-//! resolved dependencies and the public item names of every file in scope, whole and sorted.
+//! `lexictl update` resolved them. They are read from the stat/hash cache ([`super::cache`]), which
+//! keeps the resolved dependencies and the public item names of every file in scope, whole and
+//! sorted.
 //!
 //! Design files hold the same lists only within `token_budgets.design_file_tokens` (a capped list
 //! ends `… and N more`); `lexi impact` and `lexi lookup --full` read the graph here instead. It is as
