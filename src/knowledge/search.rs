@@ -356,7 +356,7 @@ impl<'a> Matcher<'a> {
             };
             let saturated = tf * (BM25_K + 1.0) / (tf + BM25_K);
             score += f64::from(found.weight) * factor * saturated * weights.idf[index];
-            let reason = found.reason(doc, &self.terms[index]);
+            let reason = found.reason(doc, &self.terms[index], &self.phrase);
             if !word_reasons.contains(&reason) {
                 word_reasons.push(reason);
             }
@@ -369,10 +369,16 @@ impl<'a> Matcher<'a> {
             if doc.title.to_lowercase().contains(&self.phrase) {
                 score += 4.0 * best_idf;
             }
-            // Every word in one symbol (`error handling` → `register_error_handler`).
-            if let Some(symbol) = doc.all_symbols().find(|symbol| {
-                let terms = term_string([symbol.as_str()]);
-                self.terms.iter().all(|term| occurs(&terms, term).is_some())
+            // Every word in one symbol (`error handling` → `register_error_handler`); the symbol
+            // the query names exactly first (`make_response`, not `make_default_options_response`).
+            let exact = doc
+                .all_symbols()
+                .find(|symbol| names_phrase(symbol, &self.phrase));
+            if let Some(symbol) = exact.or_else(|| {
+                doc.all_symbols().find(|symbol| {
+                    let terms = term_string([symbol.as_str()]);
+                    self.terms.iter().all(|term| occurs(&terms, term).is_some())
+                })
             }) {
                 score += 6.0 * best_idf;
                 let reason = format!("symbol: {symbol}");
@@ -428,16 +434,21 @@ enum Field {
 
 impl FieldMatch {
     /// The reason shown: `path`/`title`, `symbol: route`, `tag: auth`, `description`/`summary`,
-    /// `body`.
-    fn reason(&self, doc: &Doc, term: &str) -> String {
+    /// `body`. The symbol shown is the one the whole query (`phrase`) names, when it holds the
+    /// term, else the first that holds it.
+    fn reason(&self, doc: &Doc, term: &str, phrase: &str) -> String {
         let design = matches!(doc.kind, Some(DocKind::Design));
         match self.field {
             Field::Name if design => "path".to_string(),
             Field::Name => "title".to_string(),
             Field::Symbol => {
-                let symbol = doc
+                let holds =
+                    |symbol: &&String| occurs(&term_string([symbol.as_str()]), term).is_some();
+                let named = doc
                     .all_symbols()
-                    .find(|symbol| occurs(&term_string([symbol.as_str()]), term).is_some());
+                    .find(|symbol| names_phrase(symbol, phrase))
+                    .filter(holds);
+                let symbol = named.or_else(|| doc.all_symbols().find(holds));
                 symbol.map_or("symbol".to_string(), |s| format!("symbol: {s}"))
             }
             Field::Tag => {
@@ -451,6 +462,26 @@ impl FieldMatch {
             Field::Summary if doc.kind == Some(DocKind::Convention) => "convention".to_string(),
             Field::Summary => "summary".to_string(),
             Field::Body => "body".to_string(),
+        }
+    }
+}
+
+/// Whether `symbol` is the name the query `phrase` spells, ignoring case and separators
+/// (`make_response`, `make response`, `makeResponse`). Allocates nothing: it runs over every symbol.
+fn names_phrase(symbol: &str, phrase: &str) -> bool {
+    let mut spelled = phrase
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase);
+    let mut name = symbol
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase);
+    loop {
+        match (name.next(), spelled.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a == b => continue,
+            _ => return false,
         }
     }
 }
@@ -541,5 +572,24 @@ pub fn render_hit(hit: &Hit) -> String {
         line
     } else {
         format!("{line}  ({})", hit.reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_phrase;
+
+    #[test]
+    fn a_phrase_names_a_symbol_whatever_its_case_and_separators() {
+        for phrase in ["make_response", "make response", "makeresponse"] {
+            assert!(names_phrase("make_response", phrase), "{phrase}");
+            assert!(names_phrase("makeResponse", phrase), "{phrase}");
+        }
+        assert!(!names_phrase(
+            "make_default_options_response",
+            "make_response"
+        ));
+        assert!(!names_phrase("make", "make_response"));
+        assert!(!names_phrase("make_response_now", "make response"));
     }
 }
