@@ -172,7 +172,7 @@ def measure(lexictl, repo):
     run([lexictl, "init", "--yes", "--agents", "none"], dest)
     cfg = os.path.join(dest, ".lexibrary", "config.yaml")
     text = open(cfg).read()
-    open(cfg, "w").write(re.sub(r"(?m)^scope_root:.*$", "scope_root: .", text))
+    open(cfg, "w").write(re.sub(r"(?m)^scope_root:.*(\n[ \t]*- .*)*$", "scope_root: .", text))
     start = time.monotonic()
     run([lexictl, "update"], dest)
     seconds = time.monotonic() - start

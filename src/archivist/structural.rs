@@ -71,18 +71,7 @@ fn code_sections(
 ) -> Vec<Section> {
     let mut out = Vec::new();
     let room = room_for_lists(input);
-    let contract = if interface.skeleton().trim().is_empty() {
-        "(no public interface)".to_string()
-    } else {
-        let primary = super::describe::primary_type(input.source, interface);
-        let lines = fit_contract(
-            interface.outline(),
-            room.contract,
-            primary.as_deref(),
-            input.source,
-        );
-        format!("```{}\n{}\n```", language.fence(), lines)
-    };
+    let contract = contract_text(language, interface, room.contract, input.source);
     out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
     if !input.abridged {
         out.push(Section::new(
@@ -114,6 +103,49 @@ fn code_sections(
         ));
     }
     out
+}
+
+/// The Interface Contract of `interface`: its public skeleton in a code fence, cut to the lines that
+/// fit in `bytes` (`usize::MAX`: all of them) with a last line that counts the rest and points to
+/// `source` ([`is_capped_contract`] recognises it).
+pub fn contract_text(
+    language: crate::source::Language,
+    interface: &crate::source::Interface,
+    bytes: usize,
+    source: &str,
+) -> String {
+    if interface.skeleton().trim().is_empty() {
+        return "(no public interface)".to_string();
+    }
+    let primary = super::describe::primary_type(source, interface);
+    let lines = fit_contract(interface.outline(), bytes, primary.as_deref(), source);
+    format!("```{}\n{}\n```", language.fence(), lines)
+}
+
+/// Whether an Interface Contract is one [`contract_text`] cut: its last line inside the fence
+/// counts the lines left out (`// … and N more lines: read <file>`).
+pub fn is_capped_contract(body: &str) -> bool {
+    let mut lines = body.trim_end().lines().rev();
+    let closes_fence = lines.next().is_some_and(|line| line.trim() == "```");
+    closes_fence
+        && lines.next().is_some_and(|line| {
+            let line = line.trim();
+            line.starts_with("// … and ") && line.contains(" more line") && line.contains(": read ")
+        })
+}
+
+/// Whether a path list is one [`capped_list`] cut: its last line counts the entries left out
+/// (`… and N more`, perhaps with a pointer).
+pub fn is_capped_list(body: &str) -> bool {
+    body.trim_end().lines().next_back().is_some_and(|line| {
+        let mut words = line.split_whitespace();
+        words.next() == Some("…")
+            && words.next() == Some("and")
+            && words.next().is_some_and(|n| n.parse::<usize>().is_ok())
+            && words
+                .next()
+                .is_some_and(|word| word.trim_end_matches(':') == "more")
+    })
 }
 
 /// Bytes per cl100k token assumed when fitting text into a token budget: a safe underestimate for
@@ -384,6 +416,38 @@ mod tests {
             "Defines the `a` function, the `b` function and 1 more item."
         );
         assert_eq!(out.sections[1].body, "(none)");
+    }
+
+    #[test]
+    fn capped_contracts_and_lists_are_recognised() {
+        let text = (0..40)
+            .map(|i| format!("pub fn f{i}() {{}}\n"))
+            .collect::<String>();
+        let interface = extract(Language::Rust, &text).expect("parses");
+        let capped = contract_text(Language::Rust, &interface, 100, "src/a.rs");
+        assert!(is_capped_contract(&capped), "{capped}");
+        let whole = contract_text(Language::Rust, &interface, usize::MAX, "src/a.rs");
+        assert!(!is_capped_contract(&whole) && whole.contains("pub fn f39()"));
+        let paths: Vec<String> = (0..9).map(|i| format!("src/m{i}.rs")).collect();
+        assert!(is_capped_list(&capped_list(
+            &paths,
+            5,
+            "src/a.rs",
+            Rest::Impact
+        )));
+        assert!(is_capped_list(&capped_list(
+            &paths,
+            5,
+            "src/a.rs",
+            Rest::Count
+        )));
+        assert!(!is_capped_list(&capped_list(
+            &paths,
+            9,
+            "src/a.rs",
+            Rest::Count
+        )));
+        assert!(!is_capped_list("- and more.rs"));
     }
 
     #[test]

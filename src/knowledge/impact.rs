@@ -2,11 +2,13 @@
 //! level (the files that import it, then the files that import those, …), the tests among them,
 //! and the concepts and Stack posts linked to any of them.
 //!
-//! The graph is the one the library already records: every design file's `## Dependents` list
-//! (written by `lexictl update` from the resolved imports). Only the design files on the way are
-//! read, breadth first, each once; a file reached at depth 1 is never listed again at depth 2.
-//! Tests are the reached files whose path says so (`tests/`, `test_*.py`, `*.test.js`, `*_test.go`,
-//! …) plus the `## Tests` sections of every design file on the way.
+//! The graph is the whole one the last `lexictl update` resolved (`workspace::graph`, from the
+//! per-clone cache), loaded once. A clone without it (before its first update) falls back to the
+//! design files' `## Dependents` lists — which hold only what fits a design file's budget — and
+//! says so. Each file is listed once, at the depth it is first reached, breadth first. The design
+//! files of the reached files are read for their descriptions and links. Tests are the reached files
+//! whose path says so (`tests/`, `test_*.py`, `*.test.js`, `*_test.go`, …) plus the `## Tests`
+//! sections of every design file on the way.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::ErrorKind;
@@ -20,11 +22,17 @@ use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::design_path;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::workspace::graph::Graph;
+use crate::workspace::Workspace;
 
 /// The default number of levels followed.
 pub const DEFAULT_DEPTH: usize = 3;
 /// The most levels `--depth` accepts.
 pub const MAX_DEPTH: usize = 20;
+
+/// The line that says the answer comes from the design files' (possibly capped) lists.
+pub const FROM_DESIGN_FILES: &str =
+    "From the design files: lists may be capped; run `lexictl update` for the whole graph.";
 
 /// One file a change reaches.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -58,11 +66,23 @@ pub struct LinkedPost {
     pub files: Vec<String>,
 }
 
+/// Where the dependents came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphSource {
+    /// The whole graph of the last update.
+    Graph,
+    /// The design files' Dependents lists (no graph yet): they may be capped.
+    DesignFiles,
+}
+
 /// Everything `lexi impact` reports.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Impact {
     pub source: String,
     pub depth: usize,
+    /// Where the dependents came from.
+    pub from: GraphSource,
     /// Every reached file, by depth then path.
     pub files: Vec<Reached>,
     /// Tests among the reached files, and tests the design files on the way name.
@@ -82,64 +102,126 @@ struct Node {
     links: Vec<Wikilink>,
 }
 
-/// The impact of a change to project-relative `source`, `depth` levels deep.
-pub fn impact(project: &Project, source: &str, depth: usize) -> anyhow::Result<Impact> {
+/// The impact of a change to project-relative `source`, `depth` levels deep, over the workspace's
+/// graph (or, without one, its design files).
+pub fn impact(ws: &Workspace, source: &str, depth: usize) -> anyhow::Result<Impact> {
     if depth == 0 || depth > MAX_DEPTH {
         bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
     }
-    let Some(root) = read_node(project, source)? else {
-        if project.abs(source).is_dir() {
-            bail!("{source} is a directory; impact is for one file — try `lexi index {source}`");
-        }
-        if !project.abs(source).exists() {
-            bail!("no such file: {source}");
-        }
-        bail!("no design file for {source} yet — run `lexictl update {source}`");
+    let project = ws.project();
+    let graph = ws.graph();
+    let root = match read_node(project, source)? {
+        Some(root) => root,
+        // A file the graph knows needs no design file of its own (a test read for its imports).
+        None if graph.is_some_and(|graph| graph.knows(source)) => Node::default(),
+        None => return Err(no_design_file(project, source)),
     };
-    let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
-    let mut files = Vec::new();
-    let mut nodes: Vec<(String, Node)> = Vec::new();
-    let mut frontier = vec![(source.to_string(), root.dependents.clone())];
-    nodes.push((source.to_string(), root));
-    let mut beyond = 0;
-    for level in 1..=depth + 1 {
-        let mut next = Vec::new();
-        for (via, dependents) in &frontier {
-            for dependent in dependents {
-                if !seen.insert(dependent.clone()) {
-                    continue;
-                }
-                if level > depth {
-                    beyond += 1;
-                    continue;
-                }
-                let node = read_node(project, dependent)?.unwrap_or_default();
-                files.push(Reached {
-                    file: dependent.clone(),
-                    depth: level,
-                    via: via.clone(),
-                    description: node.description.clone(),
-                    test: is_test_path(dependent),
-                });
-                next.push((dependent.clone(), node.dependents.clone()));
-                nodes.push((dependent.clone(), node));
-            }
-        }
-        frontier = next;
-    }
-    files.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)));
+    let walk = Walk {
+        project,
+        graph,
+        depth,
+    };
+    let Reach {
+        files,
+        nodes,
+        beyond,
+    } = walk.breadth_first(source, root)?;
     let tests = tests_of(&files, &nodes);
     let concepts = concepts_of(project, &nodes);
     let stack = posts_of(project, &nodes);
     Ok(Impact {
         source: source.to_string(),
         depth,
+        from: match graph {
+            Some(_) => GraphSource::Graph,
+            None => GraphSource::DesignFiles,
+        },
         files,
         tests,
         concepts,
         stack,
         beyond,
     })
+}
+
+/// Why `source` has no impact to report, as advice.
+fn no_design_file(project: &Project, source: &str) -> anyhow::Error {
+    if project.abs(source).is_dir() {
+        return anyhow::anyhow!(
+            "{source} is a directory; impact is for one file — try `lexi index {source}`"
+        );
+    }
+    if !project.abs(source).exists() {
+        return anyhow::anyhow!("no such file: {source}");
+    }
+    anyhow::anyhow!("no design file for {source} yet — run `lexictl update {source}`")
+}
+
+/// What a walk reached.
+struct Reach {
+    /// Every file reached within the depth, by depth then path.
+    files: Vec<Reached>,
+    /// The nodes read on the way, the changed file's first.
+    nodes: Vec<(String, Node)>,
+    /// Dependents one level further.
+    beyond: usize,
+}
+
+/// One breadth-first walk of the dependents.
+struct Walk<'a> {
+    project: &'a Project,
+    graph: Option<&'a Graph>,
+    depth: usize,
+}
+
+impl Walk<'_> {
+    /// The files that import `file`: from the graph, else its design file's list.
+    fn dependents(&self, file: &str, node: &Node) -> Vec<String> {
+        match self.graph {
+            Some(graph) => graph.dependents(file).to_vec(),
+            None => node.dependents.clone(),
+        }
+    }
+
+    /// Every file reached from `source` within the depth.
+    fn breadth_first(&self, source: &str, root: Node) -> anyhow::Result<Reach> {
+        let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
+        let mut files = Vec::new();
+        let mut frontier = vec![(source.to_string(), self.dependents(source, &root))];
+        let mut nodes: Vec<(String, Node)> = vec![(source.to_string(), root)];
+        let mut beyond = 0;
+        for level in 1..=self.depth + 1 {
+            let mut next = Vec::new();
+            for (via, dependents) in &frontier {
+                for dependent in dependents {
+                    if !seen.insert(dependent.clone()) {
+                        continue;
+                    }
+                    if level > self.depth {
+                        beyond += 1;
+                        continue;
+                    }
+                    let node = read_node(self.project, dependent)?.unwrap_or_default();
+                    files.push(Reached {
+                        file: dependent.clone(),
+                        depth: level,
+                        via: via.clone(),
+                        description: node.description.clone(),
+                        test: is_test_path(dependent),
+                    });
+                    next.push((dependent.clone(), self.dependents(dependent, &node)));
+                    nodes.push((dependent.clone(), node));
+                }
+            }
+            frontier = next;
+        }
+        files.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)));
+        Ok(Reach {
+            files,
+            nodes,
+            beyond,
+        })
+    }
 }
 
 /// The design file of `source` reduced to the graph, `None` when there is none.
@@ -292,6 +374,10 @@ impl Impact {
     pub fn to_text(&self) -> String {
         let direct = self.files.iter().filter(|f| f.depth == 1).count();
         let mut out = format!("# Impact of {} (depth {})\n\n", self.source, self.depth);
+        if self.from == GraphSource::DesignFiles {
+            out.push_str(FROM_DESIGN_FILES);
+            out.push_str("\n\n");
+        }
         if self.files.is_empty() {
             out.push_str("Nothing in the library depends on it.\n");
         } else {

@@ -4,13 +4,16 @@
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
 //! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
 //! is parsed only when the footer says an agent's Interface Contract may have been left behind by
-//! the code (`workspace::contract`), which then adds a warning.
+//! the code (`workspace::contract`), which then adds a warning. `--full` ([`lookup_full`]) also
+//! makes whole what the design file's budget cut (`super::whole`): lists from the graph of the last
+//! update, a contract from the source.
 
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
 use super::trim::{summarize_paths, trim_contract};
+use super::whole::{whole_sections, Whole};
 use crate::hash::sha256_hex;
 use crate::library::aindex::AIndex;
 use crate::library::design_file::{sections, DesignFile};
@@ -22,6 +25,7 @@ use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::contract::{drift_of, Drift};
+use crate::workspace::Workspace;
 
 /// Whether the design file still describes the source as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -78,6 +82,9 @@ pub struct Lookup {
     /// An agent's Interface Contract written for an interface the code no longer has.
     pub contract: Option<Drift>,
     pub conventions: Vec<InheritedConventions>,
+    /// `--full`: the sections the design file's budget cut, whole ([`lookup_full`]); `None` for a
+    /// plain lookup.
+    pub whole: Option<Whole>,
 }
 
 impl Lookup {
@@ -88,7 +95,8 @@ impl Lookup {
         self.text(false)
     }
 
-    /// The text `lexi lookup --full` prints: every section whole.
+    /// The text `lexi lookup --full` prints: every section whole — untrimmed, and (after
+    /// [`lookup_full`]) with what the design file's budget cut made whole again.
     pub fn to_full_text(&self) -> String {
         self.text(true)
     }
@@ -100,7 +108,14 @@ impl Lookup {
             out.push_str("\n\n");
         }
         if full {
-            out.push_str(&self.content);
+            match self
+                .whole
+                .as_ref()
+                .filter(|whole| !whole.sections.is_empty())
+            {
+                Some(whole) => out.push_str(&replace_sections(&self.content, &whole.sections)),
+                None => out.push_str(&self.content),
+            }
         } else {
             out.push_str(&self.trimmed_content());
         }
@@ -149,16 +164,25 @@ impl Lookup {
         replace_sections(&self.content, &replaced)
     }
 
-    /// The JSON `lexi lookup --format json` prints (fields documented in docs/commands.md).
+    /// The JSON `lexi lookup --format json` prints (fields documented in docs/commands.md): the
+    /// sections as stored, or — after [`lookup_full`] — made whole, with `expanded` naming those.
     pub fn to_json(&self) -> serde_json::Value {
+        let whole_body = |heading: &str| {
+            let whole = self.whole.as_ref()?;
+            let found = whole.sections.iter().find(|(h, _)| h == heading);
+            found.map(|(_, body)| body.as_str())
+        };
         let sections: Vec<_> = self
             .design
             .body
             .sections
             .iter()
-            .map(|section| serde_json::json!({"heading": section.heading, "body": section.body}))
+            .map(|section| {
+                let body = whole_body(&section.heading).unwrap_or(&section.body);
+                serde_json::json!({"heading": section.heading, "body": body})
+            })
             .collect();
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "source": self.source,
             "design_file": self.design_path,
             "staleness": self.staleness,
@@ -170,7 +194,13 @@ impl Lookup {
             "sections": sections,
             "footer": self.design.footer,
             "conventions": self.conventions,
-        })
+        });
+        if let Some(whole) = &self.whole {
+            let expanded: Vec<&str> = whole.sections.iter().map(|(h, _)| h.as_str()).collect();
+            json["expanded"] = serde_json::json!(expanded);
+            json["notes"] = serde_json::json!(whole.notes);
+        }
+        json
     }
 
     /// The warnings printed above the design file: staleness, then a contract the code left behind.
@@ -181,6 +211,9 @@ impl Lookup {
             .map(String::from)
             .into_iter()
             .collect();
+        if let Some(whole) = &self.whole {
+            warnings.extend(whole.notes.iter().cloned());
+        }
         if let Some(drift) = &self.contract {
             let symbols = drift.symbols.summary();
             let which = if symbols.is_empty() {
@@ -202,7 +235,7 @@ pub const CONTRACT_TOKENS: usize = 1500;
 
 /// `content` with the bodies of the `## ` sections named in `replaced` swapped (headings outside
 /// code fences only).
-fn replace_sections(content: &str, replaced: &[(&str, String)]) -> String {
+fn replace_sections<H: AsRef<str>>(content: &str, replaced: &[(H, String)]) -> String {
     let mut out = String::with_capacity(content.len());
     let mut fence = Fence::default();
     let mut skipping = false;
@@ -216,7 +249,7 @@ fn replace_sections(content: &str, replaced: &[(&str, String)]) -> String {
             skipping = false;
             if let Some((_, body)) = replaced
                 .iter()
-                .find(|(h, _)| h.eq_ignore_ascii_case(heading))
+                .find(|(h, _)| h.as_ref().eq_ignore_ascii_case(heading))
             {
                 out.push_str(line);
                 out.push_str("\n\n");
@@ -236,6 +269,19 @@ fn replace_sections(content: &str, replaced: &[(&str, String)]) -> String {
 
 /// Look up the design file of project-relative `source`.
 pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
+    read_lookup(project, source).map(|(found, _)| found)
+}
+
+/// `lexi lookup --full`: [`lookup`], with the sections the design file's budget cut made whole —
+/// lists from the workspace's graph, the Interface Contract from the source when it is current.
+pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
+    let (mut found, bytes) = read_lookup(ws.project(), source)?;
+    found.whole = Some(whole_sections(&found, ws.graph(), bytes.as_deref()));
+    Ok(found)
+}
+
+/// The lookup of `source` and the source's bytes (when it has a footer and can be read).
+fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Option<Vec<u8>>)> {
     let design_rel = design_path(source);
     // Never through a symlink: a linked design file is an error naming it.
     let text = match project.read_to_string(&design_rel) {
@@ -269,7 +315,7 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
     let contract = drift_of(source, &design_rel, &text, &design, bytes.as_deref());
     let content = footer::split(&text).0.trim_end().to_string();
     let conventions = inherited_conventions(project, source)?;
-    Ok(Lookup {
+    let found = Lookup {
         source: source.to_string(),
         design_path: design_rel,
         content,
@@ -277,7 +323,9 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
         staleness,
         contract,
         conventions,
-    })
+        whole: None,
+    };
+    Ok((found, bytes))
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

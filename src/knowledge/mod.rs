@@ -23,6 +23,7 @@ pub mod status;
 pub mod terms;
 pub mod trim;
 pub mod validate;
+pub mod whole;
 pub mod why;
 
 use crate::workspace::Workspace;

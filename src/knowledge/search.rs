@@ -5,7 +5,8 @@
 //! (`super::terms`: identifiers split, light stemming), so `routing` finds a file declaring
 //! `route` and `add_url_rule`, and `error handling` finds `handle_exception`. Any word may match
 //! (OR); each matched word scores by the best field it occurs in — path, name, title or alias 8,
-//! a symbol its Interface Contract declares 6, tag 4, description or summary 2, body 1 — times its
+//! a symbol its Interface Contract declares or its source defines (every public name, from the
+//! update cache: `corpus::code`) 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
 //! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
 //! (`spawn` → `task/spawn.rs`) gets 8 more for it. Hits are ordered by how
@@ -19,7 +20,7 @@ use rayon::prelude::*;
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
 use super::terms::{frequency, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
-use crate::project::Project;
+use crate::workspace::Workspace;
 
 /// Added to a word's field weight when a design file's name (without extensions) is that word.
 const NAMED_FOR: u32 = 8;
@@ -144,10 +145,12 @@ impl TermWeights {
     }
 }
 
-/// `lexi search`: `query` over the library, loading only the parts it needs. An empty query is
-/// refused.
-pub fn search_library(project: &Project, query: &Query) -> anyhow::Result<Vec<Hit>> {
-    let corpus = Corpus::load(project, corpus_kinds(query)?);
+/// `lexi search`: `query` over the library, loading only the parts it needs, with every design
+/// file's symbols completed from the update cache of `ws` (the names its budget left out of the
+/// Interface Contract). An empty query is refused.
+pub fn search_library(ws: &Workspace, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    let kinds = corpus_kinds(query)?;
+    let corpus = Corpus::load_with_code(ws.project(), kinds, &ws.state().cache_path());
     Ok(search(&corpus, query))
 }
 
@@ -353,7 +356,7 @@ impl<'a> Matcher<'a> {
             };
             let saturated = tf * (BM25_K + 1.0) / (tf + BM25_K);
             score += f64::from(found.weight) * factor * saturated * weights.idf[index];
-            let reason = found.reason(doc, &self.terms[index]);
+            let reason = found.reason(doc, &self.terms[index], &self.phrase);
             if !word_reasons.contains(&reason) {
                 word_reasons.push(reason);
             }
@@ -366,10 +369,16 @@ impl<'a> Matcher<'a> {
             if doc.title.to_lowercase().contains(&self.phrase) {
                 score += 4.0 * best_idf;
             }
-            // Every word in one symbol (`error handling` → `register_error_handler`).
-            if let Some(symbol) = doc.symbols.iter().find(|symbol| {
-                let terms = term_string([symbol.as_str()]);
-                self.terms.iter().all(|term| occurs(&terms, term).is_some())
+            // Every word in one symbol (`error handling` → `register_error_handler`); the symbol
+            // the query names exactly first (`make_response`, not `make_default_options_response`).
+            let exact = doc
+                .all_symbols()
+                .find(|symbol| names_phrase(symbol, &self.phrase));
+            if let Some(symbol) = exact.or_else(|| {
+                doc.all_symbols().find(|symbol| {
+                    let terms = term_string([symbol.as_str()]);
+                    self.terms.iter().all(|term| occurs(&terms, term).is_some())
+                })
             }) {
                 score += 6.0 * best_idf;
                 let reason = format!("symbol: {symbol}");
@@ -425,17 +434,21 @@ enum Field {
 
 impl FieldMatch {
     /// The reason shown: `path`/`title`, `symbol: route`, `tag: auth`, `description`/`summary`,
-    /// `body`.
-    fn reason(&self, doc: &Doc, term: &str) -> String {
+    /// `body`. The symbol shown is the one the whole query (`phrase`) names, when it holds the
+    /// term, else the first that holds it.
+    fn reason(&self, doc: &Doc, term: &str, phrase: &str) -> String {
         let design = matches!(doc.kind, Some(DocKind::Design));
         match self.field {
             Field::Name if design => "path".to_string(),
             Field::Name => "title".to_string(),
             Field::Symbol => {
-                let symbol = doc
-                    .symbols
-                    .iter()
-                    .find(|symbol| occurs(&term_string([symbol.as_str()]), term).is_some());
+                let holds =
+                    |symbol: &&String| occurs(&term_string([symbol.as_str()]), term).is_some();
+                let named = doc
+                    .all_symbols()
+                    .find(|symbol| names_phrase(symbol, phrase))
+                    .filter(holds);
+                let symbol = named.or_else(|| doc.all_symbols().find(holds));
                 symbol.map_or("symbol".to_string(), |s| format!("symbol: {s}"))
             }
             Field::Tag => {
@@ -449,6 +462,26 @@ impl FieldMatch {
             Field::Summary if doc.kind == Some(DocKind::Convention) => "convention".to_string(),
             Field::Summary => "summary".to_string(),
             Field::Body => "body".to_string(),
+        }
+    }
+}
+
+/// Whether `symbol` is the name the query `phrase` spells, ignoring case and separators
+/// (`make_response`, `make response`, `makeResponse`). Allocates nothing: it runs over every symbol.
+fn names_phrase(symbol: &str, phrase: &str) -> bool {
+    let mut spelled = phrase
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase);
+    let mut name = symbol
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase);
+    loop {
+        match (name.next(), spelled.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a == b => continue,
+            _ => return false,
         }
     }
 }
@@ -539,5 +572,24 @@ pub fn render_hit(hit: &Hit) -> String {
         line
     } else {
         format!("{line}  ({})", hit.reason)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_phrase;
+
+    #[test]
+    fn a_phrase_names_a_symbol_whatever_its_case_and_separators() {
+        for phrase in ["make_response", "make response", "makeresponse"] {
+            assert!(names_phrase("make_response", phrase), "{phrase}");
+            assert!(names_phrase("makeResponse", phrase), "{phrase}");
+        }
+        assert!(!names_phrase(
+            "make_default_options_response",
+            "make_response"
+        ));
+        assert!(!names_phrase("make", "make_response"));
+        assert!(!names_phrase("make_response_now", "make response"));
     }
 }

@@ -197,6 +197,28 @@ impl Interface {
         names
     }
 
+    /// The bare names of every public item the file defines — top-level items, methods, fields —
+    /// sorted and deduplicated. Module declarations and re-exports (`pub use`, `export … from`,
+    /// `from x import y`) and trait implementations are left out: they name items defined
+    /// elsewhere. So are names that are not identifiers (`export =`).
+    pub fn public_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .symbols
+            .iter()
+            .filter(|s| !matches!(s.kind, SymbolKind::Module | SymbolKind::Impl))
+            .filter(|s| {
+                !s.name.is_empty()
+                    && s.name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// The doc comment of the top-level declaration `name`, if it has one.
     pub fn item_doc(&self, name: &str) -> Option<&str> {
         self.item_docs
@@ -360,5 +382,15 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", kind.as_str()));
         }
+    }
+
+    #[test]
+    fn public_names_are_the_items_defined_here_methods_included() {
+        let source = "from .helpers import make_response as make_response\n\n\ndef route(rule):\n    pass\n\n\nclass App:\n    def make_response(self, rv):\n        pass\n\n    def route(self, rule):\n        pass\n\n    def _private(self):\n        pass\n";
+        let interface = crate::source::extract(super::Language::Python, source).expect("parses");
+        assert_eq!(interface.public_names(), ["App", "make_response", "route"]);
+        let rust = "pub use crate::a::b;\npub mod inner;\npub struct S;\nimpl Clone for S { fn clone(&self) -> S { S } }\nimpl S { pub fn bind(&self) {} }\n";
+        let interface = crate::source::extract(super::Language::Rust, rust).expect("parses");
+        assert_eq!(interface.public_names(), ["S", "bind"]);
     }
 }

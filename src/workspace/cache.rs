@@ -2,8 +2,10 @@
 //! and hashes only files whose size or mtime moved (DESIGN G-1).
 //!
 //! One entry per file the update engine saw: its stat data, SHA-256, interface hash, resolved
-//! dependencies and Child Map description, plus the stat data of its design file as the engine left
-//! it. When both stats still match, the file is UNCHANGED without a single read.
+//! dependencies, the names of its public items and its Child Map description, plus the stat data of
+//! its design file as the engine left it. When both stats still match, the file is UNCHANGED without
+//! a single read. Readers besides the engine: `workspace::graph` (the whole dependency graph and
+//! every file's public names, which design files hold only within their budget).
 //!
 //! Stored as a versioned tab-separated text file (fast to parse: 20,000 entries in a few ms). It is a
 //! cache: a missing, stale-versioned or corrupt file is discarded and rebuilt, never an error.
@@ -16,7 +18,9 @@ use crate::atomic;
 use crate::project::walk::FileClass;
 use crate::tsv::{push_escaped, unescape};
 
-const HEADER: &str = "lexibrarian-cache v4";
+/// The first line's tag: a cache written by another format version is discarded and rebuilt (and
+/// the update's no-op fast path is not taken, see `engine::update::plan`).
+pub const FORMAT: &str = "lexibrarian-cache v5";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -67,6 +71,9 @@ pub struct Entry {
     pub via: Vec<String>,
     /// Rust: the `#[macro_export]` macros the file defines (they live at the crate's root).
     pub macros: Vec<String>,
+    /// Code files: the bare names of every public item the interface extractor yields (top-level
+    /// items and methods), sorted and deduplicated — what search indexes beyond a capped contract.
+    pub symbols: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -151,7 +158,7 @@ impl Cache {
     fn render(&self) -> String {
         use std::fmt::Write as _;
         let mut out = String::with_capacity(self.entries.len() * 240 + 64);
-        let _ = writeln!(out, "{HEADER}\t{}", self.saved_at_ns);
+        let _ = writeln!(out, "{FORMAT}\t{}", self.saved_at_ns);
         for dir in &self.dirs {
             out.push_str(DIR_MARKER);
             out.push('\t');
@@ -183,6 +190,8 @@ impl Cache {
             push_list(&mut out, &entry.via);
             out.push('\t');
             push_list(&mut out, &entry.macros);
+            out.push('\t');
+            push_list(&mut out, &entry.symbols);
             out.push('\n');
         }
         out
@@ -210,7 +219,7 @@ fn parse_list(field: &str) -> Vec<String> {
 fn parse(text: &str) -> Option<Cache> {
     let mut lines = text.lines();
     let (header, saved) = lines.next()?.split_once('\t')?;
-    if header != HEADER {
+    if header != FORMAT {
         return None;
     }
     let mut cache = Cache {
@@ -224,7 +233,7 @@ fn parse(text: &str) -> Option<Cache> {
             cache.dirs.insert(unescape(fields[1]));
             continue;
         }
-        if fields.len() != 12 {
+        if fields.len() != 13 {
             return None;
         }
         let class = match fields[1] {
@@ -247,6 +256,7 @@ fn parse(text: &str) -> Option<Cache> {
         let deps = parse_list(fields[8]);
         let via = parse_list(fields[9]);
         let macros = parse_list(fields[10]);
+        let symbols = parse_list(fields[11]);
         cache.entries.insert(
             unescape(fields[0]),
             Entry {
@@ -261,6 +271,7 @@ fn parse(text: &str) -> Option<Cache> {
                 deps,
                 via,
                 macros,
+                symbols,
                 design,
             },
         );
@@ -285,6 +296,7 @@ mod tests {
             deps: vec!["src/a b.rs".into(), "src/c.rs".into()],
             via: vec!["src/lib.rs".into()],
             macros: vec!["shout".into()],
+            symbols: vec!["Parser".into(), "parse".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,
@@ -308,6 +320,7 @@ mod tests {
                 deps: vec![],
                 via: vec![],
                 macros: vec![],
+                symbols: vec![],
                 design: None,
                 ..entry()
             },
@@ -355,7 +368,7 @@ mod tests {
         let (missing, warning) = Cache::load(&dir.path().join("nope"));
         assert!(missing.entries.is_empty() && warning.is_none());
         let path = dir.path().join("cache");
-        std::fs::write(&path, "lexibrarian-cache v4\t0\nonly\tthree\tfields\n").expect("write");
+        std::fs::write(&path, "lexibrarian-cache v5\t0\nonly\tthree\tfields\n").expect("write");
         let (corrupt, warning) = Cache::load(&path);
         assert!(corrupt.entries.is_empty());
         assert!(warning.is_some_and(|w| w.contains("rebuilding")));

@@ -3,7 +3,9 @@
 //! `lexictl review`. An agent's Interface Contract that describes an interface the code no longer
 //! has, which no update will rewrite, is a [`Drift`]: `library::contract` decides from the footer
 //! that it is one (cheaply: no source is read unless the footer allows a drift), `source::contract`
-//! names the symbols it gets wrong.
+//! names the symbols it gets wrong. Also the whole contract of a file, rendered again from its source
+//! as the structural Archivist renders it, for a design file whose budget cut it
+//! ([`whole_contract`]).
 
 use std::path::Path;
 
@@ -84,6 +86,20 @@ pub fn drift_of(
         written_against,
         symbols: compare(&interface, contract_body(design).unwrap_or_default()),
     })
+}
+
+/// The whole Interface Contract of `source` (whose bytes are `source_bytes`), as the structural
+/// Archivist writes it without a budget: what `lexi lookup --full` shows in place of a contract the
+/// design file's budget cut. `None` for a file in no supported language or one that does not parse.
+pub fn whole_contract(source: &str, source_bytes: &[u8]) -> Option<String> {
+    let language = Language::from_path(Path::new(source))?;
+    let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
+    Some(crate::archivist::structural::contract_text(
+        language,
+        &interface,
+        usize::MAX,
+        source,
+    ))
 }
 
 /// [`drift_of`] with the source read from the project's working tree.

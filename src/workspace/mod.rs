@@ -1,6 +1,7 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
-//! the stat/hash cache ([`cache`]), the engine state ([`state`]), the library lock ([`lock`]), the
+//! the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
+//! state ([`state`]), the library lock ([`lock`]), the
 //! one enumeration of `.lexibrary/` ([`library`]), the rows of a directory's Child Map
 //! ([`child_map`]) and the check of an agent's Interface Contract against the code ([`contract`]).
 //!
@@ -14,6 +15,7 @@
 pub mod cache;
 pub mod child_map;
 pub mod contract;
+pub mod graph;
 pub mod library;
 pub mod lock;
 pub mod state;
@@ -39,6 +41,7 @@ pub struct Workspace {
     prefix: OnceCell<Option<String>>,
     head: OnceCell<Option<Oid>>,
     processed: OnceCell<Option<Processed>>,
+    graph: OnceCell<Option<graph::Graph>>,
 }
 
 impl Workspace {
@@ -57,6 +60,7 @@ impl Workspace {
             prefix: OnceCell::new(),
             head: OnceCell::new(),
             processed: OnceCell::new(),
+            graph: OnceCell::new(),
         }
     }
 
@@ -130,6 +134,14 @@ impl Workspace {
                 self.repo_if_any()
                     .and_then(|repo| repo.head_commit().ok().flatten())
             })
+            .as_ref()
+    }
+
+    /// The whole dependency graph as the last update resolved it, loaded once from the cache;
+    /// `None` before the first update (or when the cache is unreadable): read the design files.
+    pub fn graph(&self) -> Option<&graph::Graph> {
+        self.graph
+            .get_or_init(|| graph::Graph::load(&self.state().cache_path()))
             .as_ref()
     }
 

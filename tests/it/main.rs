@@ -12,6 +12,7 @@ mod test_cli;
 mod test_content;
 mod test_contract;
 mod test_formats;
+mod test_full_graph;
 mod test_git_operations;
 mod test_graph;
 mod test_harness;

@@ -8,18 +8,20 @@ use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::impact::{impact, DEFAULT_DEPTH};
 use crate::knowledge::lookup::ensure_file_argument;
-use crate::project::{paths, Project};
+use crate::project::paths;
 
 /// What a change to a file reaches.
 ///
-/// Follows the Dependents lists of the design files: the files that import this one (depth 1),
-/// the files that import those (depth 2), and so on, each listed once at the depth it is first
-/// reached, with the file it was reached through. Then the tests among them (and those the design
-/// files name), and the concepts and Stack posts linked to any of them. Run it before changing a
-/// file's interface; `lexi lookup` points here when a Dependents list is long.
+/// Follows the whole dependency graph of the last `lexictl update`: the files that import this
+/// one (depth 1), the files that import those (depth 2), and so on, each listed once at the depth
+/// it is first reached, with the file it was reached through. Then the tests among them (and those
+/// the design files name), and the concepts and Stack posts linked to any of them. Run it before
+/// changing a file's interface; `lexi lookup` points here when a Dependents list is long. Before
+/// the first update of a clone it follows the design files' Dependents lists instead, which may be
+/// capped, and says so.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi impact src/flask/app.py\n  lexi impact lib/router/index.js --depth 1\n  lexi impact src/a.rs --format json"
+    after_help = "Examples:\n  lexi impact src/flask/app.py\n  lexi impact lib/response.js --depth 1\n  lexi impact src/a.rs --format json"
 )]
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
@@ -32,10 +34,10 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let source = paths::resolve(&project.root, &ctx.cwd, &args.file)?;
+    let ws = ctx.workspace()?;
+    let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
-    let found = impact(&project, &source, args.depth)?;
+    let found = impact(&ws, &source, args.depth)?;
     match ctx.format {
         Format::Text => print_text(&found.to_text())?,
         Format::Json => print_json(&found)?,

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::lookup::{ensure_file_argument, lookup};
-use crate::project::{paths, Project};
+use crate::knowledge::lookup::{ensure_file_argument, lookup, lookup_full};
+use crate::project::paths;
 
 /// Show the design file of a source file.
 ///
@@ -16,8 +16,16 @@ use crate::project::{paths, Project};
 ///
 /// Long sections are trimmed, never dropped: a Dependents, Dependencies or Tests list of more than
 /// 20 files becomes its count by directory (`lexi impact` lists dependents), and a long Interface
-/// Contract keeps its public items first, then says how many more there are. `--full` prints
-/// every section whole; `--format json` always has everything.
+/// Contract keeps its public items first, then says how many more there are.
+///
+/// A design file itself holds only what fits its budget (`token_budgets.design_file_tokens`): a
+/// longer list ends `… and N more`, a longer contract `// … and N more lines: read <file>`.
+/// `--full` prints every section whole: nothing trimmed, capped lists replaced by the whole lists
+/// of the last `lexictl update`'s dependency graph, and a cut contract rendered again from the
+/// source (only when the source is unchanged since the design file was written; otherwise the
+/// stored contract stays under the staleness warning). `--format json` gives the sections as the
+/// design file stores them (never trimmed, but capped where the design file is); with `--full`,
+/// made whole as in the text, and `expanded` names the sections that were.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json\n  lexi lookup --full src/flask/app.py"
@@ -25,7 +33,8 @@ use crate::project::{paths, Project};
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
-    /// Print every section whole: no list summarised, no interface item left out.
+    /// Print every section whole: no list summarised, capped lists from the dependency graph, a cut
+    /// Interface Contract from the source.
     #[arg(long)]
     pub full: bool,
     #[command(flatten)]
@@ -33,10 +42,13 @@ pub struct Args {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
-    let source = paths::resolve(&project.root, &ctx.cwd, &args.file)?;
+    let ws = ctx.workspace()?;
+    let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
-    let found = lookup(&project, &source)?;
+    let found = match args.full {
+        true => lookup_full(&ws, &source)?,
+        false => lookup(ws.project(), &source)?,
+    };
     match ctx.format {
         Format::Text if args.full => print_text(&found.to_full_text())?,
         Format::Text => print_text(&found.to_text())?,

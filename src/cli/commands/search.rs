@@ -8,7 +8,7 @@ use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::search::{render, search_library, Hit, Query};
-use crate::project::{paths, Project};
+use crate::project::paths;
 
 /// Search the whole library: design files, concepts, Stack posts and Local Conventions.
 ///
@@ -63,14 +63,14 @@ impl From<KindArg> for DocKind {
 }
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
-    let project = Project::discover(&ctx.cwd)?;
+    let ws = ctx.workspace()?;
     let text = args.query.join(" ");
     let scope = match &args.scope {
-        Some(scope) => Some(paths::resolve(&project.root, &ctx.cwd, scope)?),
+        Some(scope) => Some(paths::resolve(&ws.project().root, &ctx.cwd, scope)?),
         None => None,
     };
     let hits = search_library(
-        &project,
+        &ws,
         &Query {
             text: (!text.trim().is_empty()).then_some(text),
             tag: args.tag.clone(),

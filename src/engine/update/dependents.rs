@@ -101,6 +101,7 @@ mod tests {
             deps: deps.iter().map(|d| d.to_string()).collect(),
             via: Vec::new(),
             macros: Vec::new(),
+            symbols: Vec::new(),
             design: Some(Stat {
                 size: 1,
                 mtime_ns: 1,

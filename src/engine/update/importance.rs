@@ -119,6 +119,7 @@ mod tests {
             deps: deps.iter().map(|d| d.to_string()).collect(),
             via: Vec::new(),
             macros: Vec::new(),
+            symbols: Vec::new(),
             design: None,
         }
     }

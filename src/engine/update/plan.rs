@@ -266,11 +266,13 @@ pub fn saved_model(ws: &Workspace) -> Option<ProjectModel> {
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Identifies the effective configuration and tool version: a change to either invalidates the
-/// no-op fast path.
+/// Identifies the effective configuration, the tool version and the cache's format: a change to any
+/// invalidates the no-op fast path (a cache of another format must be rebuilt, not kept).
 fn config_fingerprint(project: &Project) -> String {
     let config = serde_json::to_string(&project.config).unwrap_or_default();
-    crate::hash::sha256_hex(format!("{}\n{config}", env!("CARGO_PKG_VERSION")).as_bytes())
+    let version = env!("CARGO_PKG_VERSION");
+    let text = format!("{version}\n{}\n{config}", crate::workspace::cache::FORMAT);
+    crate::hash::sha256_hex(text.as_bytes())
 }
 
 /// The full (or path-restricted) universe from a walk of the whole tree. A symlinked `.lexignore`

@@ -78,6 +78,7 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
         deps: scanned.facts.deps.clone(),
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
+        symbols: scanned.facts.symbols.clone(),
         ..listed.clone()
     })
 }
@@ -112,6 +113,7 @@ fn entry_of(
         deps: scanned.facts.deps.clone(),
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
+        symbols: scanned.facts.symbols.clone(),
         design,
     })
 }

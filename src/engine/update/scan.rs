@@ -280,6 +280,7 @@ fn listed_entry(
         deps: Vec::new(),
         via: Vec::new(),
         macros: Vec::new(),
+        symbols: Vec::new(),
         design: None,
     }
 }

@@ -120,6 +120,8 @@ pub struct Facts {
     pub via: Vec<String>,
     /// Rust: the `#[macro_export]` macros the file defines.
     pub macros: Vec<String>,
+    /// Code files: the bare names of every public item ([`Interface::public_names`]).
+    pub symbols: Vec<String>,
 }
 
 /// What the scan found, by level.
@@ -359,6 +361,7 @@ impl Facts {
             deps: entry.deps.clone(),
             via: entry.via.clone(),
             macros: entry.macros.clone(),
+            symbols: entry.symbols.clone(),
         }
     }
 }
@@ -497,6 +500,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
         Ok(interface) => {
             scanned.facts.interface_hash = Some(interface.hash());
             scanned.facts.macros = interface.exported_macros();
+            scanned.facts.symbols = interface.public_names();
             Some(Code {
                 language,
                 interface: Arc::new(interface),

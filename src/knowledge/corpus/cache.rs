@@ -1,5 +1,6 @@
 //! The corpus cache files under `.lexibrary/.cache/`: one record per document (tab-separated,
-//! escaped, sorted by path) and a `.bodies` companion with each document's search terms. Derived and
+//! escaped, sorted by path) after a header with the stamp of the update cache whose names were
+//! merged (`super::code`), and a `.bodies` companion with each document's search terms. Derived and
 //! gitignored: a missing, foreign-version or damaged file reads as empty and is rebuilt.
 
 use std::collections::HashMap;
@@ -13,21 +14,24 @@ use crate::atomic;
 use crate::tsv::{push_escaped, unescape};
 use crate::workspace::cache::Stat;
 
-/// Version 2: symbols, conventions and per-field search terms.
-const FORMAT_HEADER: &str = "lexibrarian-corpus 2";
+/// Version 2: symbols, conventions and per-field search terms. Version 3: the source's public
+/// names of each design document, and the stamp of the update cache they came from.
+const FORMAT_HEADER: &str = "lexibrarian-corpus 3";
 const LIST_SEPARATOR: char = '\u{1f}';
 /// Files younger than this are cached with a zero mtime (racy-clean protection).
 const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
-/// The cached records, sorted by path (empty when the cache is missing, foreign or damaged).
-pub(super) fn read_cache(path: &Path) -> Vec<Doc> {
+/// The cached records, sorted by path, and the stamp of the update cache whose names they hold
+/// (empty when the cache is missing, foreign or damaged).
+pub(super) fn read_cache(path: &Path) -> (Vec<Doc>, String) {
+    let none = || (Vec::new(), String::new());
     let Ok(text) = std::fs::read_to_string(path) else {
-        return Vec::new();
+        return none();
     };
     let mut lines = text.lines();
-    if lines.next() != Some(FORMAT_HEADER) {
-        return Vec::new();
-    }
+    let Some((FORMAT_HEADER, stamp)) = lines.next().and_then(|line| line.split_once('\t')) else {
+        return none();
+    };
     let lines: Vec<&str> = lines.collect();
     // A damaged cache is dropped whole: cheaper to rebuild than to reason about.
     let Some(docs) = lines
@@ -35,17 +39,17 @@ pub(super) fn read_cache(path: &Path) -> Vec<Doc> {
         .map(|line| parse_record(line))
         .collect::<Option<Vec<Doc>>>()
     else {
-        return Vec::new();
+        return none();
     };
     if !docs.is_sorted_by(|a, b| a.path < b.path) {
-        return Vec::new();
+        return none();
     }
-    docs
+    (docs, stamp.to_string())
 }
 
 fn parse_record(line: &str) -> Option<Doc> {
     let fields: Vec<&str> = line.split('\t').collect();
-    if fields.len() != 19 {
+    if fields.len() != 20 {
         return None;
     }
     let list = |field: &str| -> Vec<String> {
@@ -80,8 +84,63 @@ fn parse_record(line: &str) -> Option<Doc> {
         date: unescape(fields[16]),
         error: (!fields[17].is_empty()).then(|| unescape(fields[17])),
         symbols: list(fields[18]),
+        code_symbols: match fields[19] {
+            "-" => None,
+            field => Some(list(field.strip_prefix('+')?)),
+        },
         terms: Terms::default(),
     })
+}
+
+/// Items separated by U+001F.
+fn push_list(out: &mut String, items: &[String]) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(LIST_SEPARATOR);
+        }
+        push_escaped(out, item);
+    }
+}
+
+/// The fields of a record after its kind, path and stat.
+fn push_fields(out: &mut String, doc: &Doc) {
+    push_escaped(out, &doc.name);
+    out.push('\t');
+    push_escaped(out, &doc.title);
+    out.push('\t');
+    push_list(out, &doc.aliases);
+    out.push('\t');
+    push_list(out, &doc.tags);
+    out.push('\t');
+    push_escaped(out, &doc.summary);
+    out.push('\t');
+    push_escaped(out, &doc.status);
+    out.push_str(&format!("\t{}\t", doc.votes));
+    if let Some(accepted) = doc.accepted {
+        out.push_str(&accepted.to_string());
+    }
+    out.push('\t');
+    push_escaped(out, &doc.pointer);
+    for list in [&doc.links, &doc.files, &doc.concepts] {
+        out.push('\t');
+        push_list(out, list);
+    }
+    out.push('\t');
+    push_escaped(out, &doc.date);
+    out.push('\t');
+    if let Some(error) = &doc.error {
+        push_escaped(out, error);
+    }
+    out.push('\t');
+    push_list(out, &doc.symbols);
+    // `-`: the source's names not merged yet; `+` and the list: merged.
+    match &doc.code_symbols {
+        None => out.push_str("\t-"),
+        Some(names) => {
+            out.push_str("\t+");
+            push_list(out, names);
+        }
+    }
 }
 
 /// One line of the bodies file.
@@ -127,12 +186,15 @@ pub(super) fn read_bodies(path: &Path) -> HashMap<String, Terms> {
         .collect()
 }
 
-pub(super) fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc]) {
+/// Write the records and bodies of `docs`; `stamp`: that of the update cache their names came from.
+pub(super) fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc], stamp: &str) {
     let now_ns = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as i128);
     let mut out = String::with_capacity(docs.len() * 200);
     out.push_str(FORMAT_HEADER);
+    out.push('\t');
+    out.push_str(stamp);
     out.push('\n');
     let mut bodies = String::with_capacity(docs.iter().map(|d| d.terms.len() + 50).sum());
     bodies.push_str(FORMAT_HEADER);
@@ -148,49 +210,11 @@ pub(super) fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc]) {
         } else {
             stat.mtime_ns
         };
-        let list = |out: &mut String, items: &[String]| {
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(LIST_SEPARATOR);
-                }
-                push_escaped(out, item);
-            }
-        };
         out.push_str(kind.code());
         out.push('\t');
         push_escaped(&mut out, &doc.path);
         out.push_str(&format!("\t{}\t{mtime_ns}\t", stat.size));
-        push_escaped(&mut out, &doc.name);
-        out.push('\t');
-        push_escaped(&mut out, &doc.title);
-        out.push('\t');
-        list(&mut out, &doc.aliases);
-        out.push('\t');
-        list(&mut out, &doc.tags);
-        out.push('\t');
-        push_escaped(&mut out, &doc.summary);
-        out.push('\t');
-        push_escaped(&mut out, &doc.status);
-        out.push_str(&format!("\t{}\t", doc.votes));
-        if let Some(accepted) = doc.accepted {
-            out.push_str(&accepted.to_string());
-        }
-        out.push('\t');
-        push_escaped(&mut out, &doc.pointer);
-        out.push('\t');
-        list(&mut out, &doc.links);
-        out.push('\t');
-        list(&mut out, &doc.files);
-        out.push('\t');
-        list(&mut out, &doc.concepts);
-        out.push('\t');
-        push_escaped(&mut out, &doc.date);
-        out.push('\t');
-        if let Some(error) = &doc.error {
-            push_escaped(&mut out, error);
-        }
-        out.push('\t');
-        list(&mut out, &doc.symbols);
+        push_fields(&mut out, doc);
         out.push('\n');
         push_terms(&mut bodies, doc);
     }

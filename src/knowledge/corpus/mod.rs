@@ -12,8 +12,13 @@
 //!
 //! Files modified within the last two seconds are stored with a zero mtime so that an edit landing in
 //! the same timestamp tick as the load is never missed (git's "racy clean" problem).
+//!
+//! A design file's Interface Contract may be cut by its budget; the names of every public item of its
+//! source come from the cache of the last update instead ([`code`]), merged into each design
+//! document's symbols when a load is given that cache — never by parsing a source.
 
 mod cache;
+mod code;
 
 use std::path::Path;
 
@@ -104,6 +109,9 @@ pub struct Doc {
     pub files: Vec<String>,
     /// Design: the names its Interface Contract declares.
     pub symbols: Vec<String>,
+    /// Design: the names of every public item of its source, from the last update's cache
+    /// (`None`: not merged yet). Searched with [`Doc::symbols`] ([`Doc::all_symbols`]).
+    pub code_symbols: Option<Vec<String>>,
     /// Stack: `refs.concepts`.
     pub concepts: Vec<String>,
     /// Stack: `created`. Others: the file's mtime as RFC 3339, for recency.
@@ -114,6 +122,17 @@ pub struct Doc {
     /// the error and matched only by its path.
     pub error: Option<String>,
     stat: Option<Stat>,
+}
+
+impl Doc {
+    /// Every symbol name: the contract's, then the source's other public names.
+    pub fn all_symbols(&self) -> impl Iterator<Item = &String> {
+        let contract = &self.symbols;
+        let code = self.code_symbols.iter().flatten();
+        contract
+            .iter()
+            .chain(code.filter(move |name| !contract.contains(name)))
+    }
 }
 
 /// The search terms of a document's fields, each a term string (`super::terms`): ` a b c `.
@@ -134,12 +153,7 @@ impl Terms {
     fn new(name: &[&str], symbols: &[String], tags: &[String], summary: &str, body: &str) -> Terms {
         Terms {
             name: term_string(name.iter().copied()),
-            // One run of terms per symbol (not deduplicated across symbols): how many symbols
-            // hold a term is its frequency.
-            symbols: symbols.iter().fold(String::from(" "), |mut out, symbol| {
-                out.push_str(term_string([symbol.as_str()]).trim_start());
-                out
-            }),
+            symbols: symbol_terms(symbols),
             tags: term_string(tags.iter().map(String::as_str)),
             summary: term_string([summary]),
             body: term_string([body]),
@@ -153,6 +167,17 @@ impl Terms {
             + self.summary.len()
             + self.body.len()
     }
+}
+
+/// The symbols field: one run of terms per symbol (not deduplicated across symbols), so that how
+/// many symbols hold a term is its frequency.
+fn symbol_terms<'a>(symbols: impl IntoIterator<Item = &'a String>) -> String {
+    symbols
+        .into_iter()
+        .fold(String::from(" "), |mut out, symbol| {
+            out.push_str(term_string([symbol.as_str()]).trim_start());
+            out
+        })
 }
 
 /// Which parts of the corpus to load.
@@ -189,8 +214,19 @@ pub struct Corpus {
 }
 
 impl Corpus {
-    /// Load the requested kinds, refreshing the cache from the files.
+    /// Load the requested kinds, refreshing the cache from the files. Design documents keep the
+    /// source names merged by an earlier load (see [`Corpus::load_with_code`]).
     pub fn load(project: &Project, kinds: Kinds) -> Corpus {
+        Corpus::load_from(project, kinds, None)
+    }
+
+    /// [`Corpus::load`], with every design document's symbols completed from the update cache at
+    /// `code_cache` (`StateDir::cache_path`): the names of every public item of its source.
+    pub fn load_with_code(project: &Project, kinds: Kinds, code_cache: &Path) -> Corpus {
+        Corpus::load_from(project, kinds, Some(code_cache))
+    }
+
+    fn load_from(project: &Project, kinds: Kinds, code_cache: Option<&Path>) -> Corpus {
         let library = project.library_dir();
         let knowledge = if kinds.knowledge {
             knowledge_files(&library)
@@ -206,11 +242,17 @@ impl Corpus {
             mirror.into_iter().filter(is_index).partition(is_design);
         let designs = designs.into_iter().map(path_and_stat).collect();
         let indexes = indexes.into_iter().map(path_and_stat).collect();
-        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds)
+        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds, code_cache)
     }
 
-    /// [`Corpus::load`] from a listing of the whole library (`Part::ALL`) the caller already made.
-    pub fn from_listing(project: &Project, listing: &Listing, kinds: Kinds) -> Corpus {
+    /// [`Corpus::load`] (or, given `code_cache`, [`Corpus::load_with_code`]) from a listing of the
+    /// whole library (`Part::ALL`) the caller already made.
+    pub fn from_listing(
+        project: &Project,
+        listing: &Listing,
+        kinds: Kinds,
+        code_cache: Option<&Path>,
+    ) -> Corpus {
         let listed = |wanted: bool, kind: fn(&Entry) -> bool| -> Vec<(String, Stat)> {
             let files = listing.files.iter().filter(|entry| wanted && kind(entry));
             files.map(|entry| (entry.rel.clone(), entry.stat)).collect()
@@ -220,25 +262,32 @@ impl Corpus {
         let indexes = listed(kinds.conventions, |entry| {
             is_index(entry) && !is_design(entry)
         });
-        Corpus::refreshed(&project.library_dir(), [knowledge, designs, indexes], kinds)
+        let library = project.library_dir();
+        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds, code_cache)
     }
 
     /// The documents of the listed files, from the cache where it is current.
-    fn refreshed(library: &Path, files: [Vec<(String, Stat)>; 3], kinds: Kinds) -> Corpus {
+    fn refreshed(
+        library: &Path,
+        files: [Vec<(String, Stat)>; 3],
+        kinds: Kinds,
+        code_cache: Option<&Path>,
+    ) -> Corpus {
         let [knowledge, designs, indexes] = files;
         let cache_dir = library.join(CACHE_DIR);
         let mut docs = Vec::new();
         if kinds.knowledge {
             let cache = cache_dir.join("corpus-knowledge");
-            docs.extend(refresh(library, &cache, knowledge, true));
+            docs.extend(refresh(library, &cache, knowledge, true, None));
         }
         if kinds.designs {
             let cache = cache_dir.join("corpus-designs");
-            docs.extend(refresh(library, &cache, designs, kinds.design_bodies));
+            let bodies = kinds.design_bodies;
+            docs.extend(refresh(library, &cache, designs, bodies, code_cache));
         }
         if kinds.conventions {
             let cache = cache_dir.join("corpus-conventions");
-            let conventions = refresh(library, &cache, indexes, true);
+            let conventions = refresh(library, &cache, indexes, true, None);
             // An index without conventions is cached (so it is not read again) but is no document.
             docs.extend(
                 conventions
@@ -257,17 +306,20 @@ impl Corpus {
 
 /// Re-read what changed since the cache at `cache_path` was written; rewrite the cache if needed.
 /// Bodies live in a companion file (`<cache>.bodies`) read only when `bodies` is asked for or the
-/// cache must be rewritten.
+/// cache must be rewritten. Given `code_cache`, design documents get their source's public names
+/// ([`code`]).
 fn refresh(
     library: &Path,
     cache_path: &Path,
     mut files: Vec<(String, Stat)>,
     bodies: bool,
+    code_cache: Option<&Path>,
 ) -> Vec<Doc> {
     files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let bodies_path = cache_path.with_extension("bodies");
+    let (cached, mut stamp) = cache::read_cache(cache_path);
     // Both lists are sorted by path: a merge join moves each cached record once.
-    let mut cached = cache::read_cache(cache_path).into_iter().peekable();
+    let mut cached = cached.into_iter().peekable();
     let mut changed = false;
     let mut stale = Vec::new();
     let mut docs = Vec::with_capacity(files.len());
@@ -281,6 +333,11 @@ fn refresh(
         }
     }
     changed |= cached.next().is_some();
+    let names = code_cache.map(|path| code::CodeNames::new(path, &stamp));
+    if let Some(names) = &names {
+        changed |= names.stamp != stamp || docs.iter().any(|doc| names.outdated(doc));
+        stamp = names.stamp.clone();
+    }
     let rewrite = changed || !stale.is_empty();
     if bodies || rewrite {
         let mut cached_bodies = cache::read_bodies(&bodies_path);
@@ -302,18 +359,27 @@ fn refresh(
             }
         }
     }
+    if let Some(names) = &names {
+        docs.iter_mut().for_each(|doc| names.apply(doc));
+    }
     if !stale.is_empty() {
         changed = true;
         // Only now do the records need re-sorting (the rare path).
         let fresh: Vec<Doc> = stale
             .into_par_iter()
-            .map(|(path, stat)| read_doc(library, path, stat))
+            .map(|(path, stat)| {
+                let mut doc = read_doc(library, path, stat);
+                if let Some(names) = &names {
+                    names.apply(&mut doc);
+                }
+                doc
+            })
             .collect();
         docs.extend(fresh);
         docs.sort_by(|a, b| a.path.cmp(&b.path));
     }
     if changed {
-        cache::write_cache(cache_path, &bodies_path, &docs);
+        cache::write_cache(cache_path, &bodies_path, &docs, &stamp);
     }
     docs
 }

@@ -39,6 +39,8 @@ const MAX_ENTRIES: usize = 4096;
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
     files: Vec<String>,
+    /// Files outside the project tree (the per-clone cache under the git directory), absolute.
+    outside: Vec<std::path::PathBuf>,
     /// Parts of `.lexibrary/` walked whole: (under, relative to `.lexibrary/`; mirror only).
     parts: Vec<(String, bool)>,
 }
@@ -47,6 +49,13 @@ impl Inputs {
     /// A project-relative file (its absence counts too).
     pub fn file(mut self, rel: impl Into<String>) -> Inputs {
         self.files.push(rel.into());
+        self
+    }
+
+    /// A file outside the project tree, by absolute path: the per-clone cache that holds the whole
+    /// dependency graph and every file's public names (`workspace::graph`).
+    pub fn outside(mut self, path: std::path::PathBuf) -> Inputs {
+        self.outside.push(path);
         self
     }
 
@@ -81,6 +90,9 @@ impl Inputs {
         let mut digest = Digester::new();
         for rel in &self.files {
             digest.file(rel, Stat::of(&project.abs(rel)));
+        }
+        for path in &self.outside {
+            digest.file(&path.display().to_string(), Stat::of(path));
         }
         let library = project.library_dir();
         for (under, mirror_only) in &self.parts {

@@ -261,7 +261,8 @@ impl Tool for Search {
         if let Some(scope) = &args.scope {
             call.path(scope)?;
         }
-        Ok(Some(config().library("")))
+        let code_cache = call.ws.state().cache_path();
+        Ok(Some(config().library("").outside(code_cache)))
     }
 
     fn run(call: &Call, args: SearchArgs) -> anyhow::Result<Answer> {
@@ -278,7 +279,9 @@ impl Tool for Search {
         };
         // The library listing the session cache walked serves the corpus too: one walk per call.
         let kinds = corpus_kinds(&query)?;
-        let corpus = Corpus::from_listing(call.ws.project(), call.library(), kinds);
+        let code_cache = call.ws.state().cache_path();
+        let corpus =
+            Corpus::from_listing(call.ws.project(), call.library(), kinds, Some(&code_cache));
         let hits = search(&corpus, &query);
         Ok(Answer::new(
             render(&hits),
@@ -468,13 +471,14 @@ impl Tool for Impact {
 
     fn inputs(call: &Call, args: &ImpactArgs) -> anyhow::Result<Option<Inputs>> {
         call.path(&args.file)?;
-        Ok(Some(config().knowledge().mirror("")))
+        let graph = call.ws.state().cache_path();
+        Ok(Some(config().knowledge().mirror("").outside(graph)))
     }
 
     fn run(call: &Call, args: ImpactArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
-        let found = crate::knowledge::impact::impact(call.ws.project(), &source, args.depth)?;
+        let found = crate::knowledge::impact::impact(&call.ws, &source, args.depth)?;
         Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
     }
 }

@@ -254,7 +254,8 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         // A concept a Local Convention links is not an orphan.
         conventions: true,
     };
-    let corpus = Corpus::from_listing(project, &listing, kinds);
+    let code_cache = ws.state().cache_path();
+    let corpus = Corpus::from_listing(project, &listing, kinds, Some(&code_cache));
     let resolver = Resolver::new(&corpus);
     let library = Library {
         project,
