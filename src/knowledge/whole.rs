@@ -5,13 +5,13 @@
 //!   `… and N more`) is replaced by the whole list from the graph of the last update
 //!   (`workspace::graph`); a list that was not capped stays as written. Without a graph (a clone
 //!   before its first update) the capped list stays and a note says so.
-//! - An Interface Contract the Archivist cut (its last line `// … and N more lines: read <file>`) is
-//!   rendered again from the source, the way the Archivist renders it with no budget — only when the
+//! - An Interface Contract the Archivist cut (its last line `// … and N more lines: read <file>`), or
+//!   wrote without the docs of its items because they did not fit, is rendered again from the source, the way the Archivist renders it with no budget — only when the
 //!   source is the one the design file describes (its footer's `source_hash`); otherwise the stored
 //!   contract stays under the staleness warning.
 
 use super::lookup::{Lookup, Staleness};
-use crate::archivist::structural::{is_capped_contract, is_capped_list, path_list};
+use crate::archivist::structural::{is_capped_contract, is_capped_list, path_list, without_docs};
 use crate::library::design_file::sections;
 use crate::workspace::contract::whole_contract;
 use crate::workspace::graph::Graph;
@@ -38,10 +38,17 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
         let heading = section.heading.as_str();
         let is = |name: &str| heading.eq_ignore_ascii_case(name);
         let body = if is(sections::INTERFACE_CONTRACT) {
-            if !is_capped_contract(&section.body) || found.staleness != Staleness::Current {
+            if found.staleness != Staleness::Current {
                 continue;
             }
-            source_bytes.and_then(|bytes| whole_contract(source, bytes))
+            let capped = is_capped_contract(&section.body);
+            let whole_text = source_bytes.and_then(|bytes| whole_contract(source, bytes));
+            // Uncut but written without its docs (they did not fit): the documented one.
+            let undocumented = |whole: &String| {
+                whole.trim() != section.body.trim()
+                    && without_docs(whole).trim() == section.body.trim()
+            };
+            whole_text.filter(|whole| capped || undocumented(whole))
         } else if [
             sections::DEPENDENCIES,
             sections::DEPENDENTS,

@@ -122,6 +122,9 @@ pub struct Facts {
     pub macros: Vec<String>,
     /// Code files: the bare names of every public item ([`Interface::public_names`]).
     pub symbols: Vec<String>,
+    /// The external packages it imports (when its imports were resolved in this run; the cache does
+    /// not keep them: only a file read in this run is regenerated, and its imports are resolved).
+    pub externals: Vec<String>,
 }
 
 /// What the scan found, by level.
@@ -362,6 +365,7 @@ impl Facts {
             via: entry.via.clone(),
             macros: entry.macros.clone(),
             symbols: entry.symbols.clone(),
+            externals: Vec::new(),
         }
     }
 }
