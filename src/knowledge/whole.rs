@@ -1,7 +1,7 @@
 //! What `lexi lookup --full` adds to a lookup: every section a design file's budget cut
 //! (`token_budgets.design_file_tokens`), whole again.
 //!
-//! - A `Dependencies`, `Dependents` or `Tests` list the structural Archivist capped (it ends
+//! - A `Dependencies`, `External Dependencies`, `Dependents` or `Tests` list the structural Archivist capped (it ends
 //!   `… and N more`) is replaced by the whole list from the graph of the last update
 //!   (`workspace::graph`); a list that was not capped stays as written. Without a graph (a clone
 //!   before its first update) the capped list stays and a note says so.
@@ -51,6 +51,7 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
             whole_text.filter(|whole| capped || undocumented(whole))
         } else if [
             sections::DEPENDENCIES,
+            sections::EXTERNAL_DEPENDENCIES,
             sections::DEPENDENTS,
             sections::TESTS,
         ]
@@ -81,6 +82,8 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
 fn whole_list(graph: &Graph, source: &str, heading: &str) -> Vec<String> {
     if heading.eq_ignore_ascii_case(sections::DEPENDENCIES) {
         graph.dependencies(source).to_vec()
+    } else if heading.eq_ignore_ascii_case(sections::EXTERNAL_DEPENDENCIES) {
+        graph.externals(source).to_vec()
     } else if heading.eq_ignore_ascii_case(sections::DEPENDENTS) {
         graph.dependents(source).to_vec()
     } else {

@@ -135,4 +135,16 @@ fn lookup_full_shows_the_member_docs_a_tight_budget_left_out() {
         "{}",
         full.stdout
     );
+    // A capped External Dependencies list is whole again from the last update's graph.
+    let many = p.read(".lexibrary/web/lib/many.js.md");
+    let capped = section(&many, "External Dependencies").expect("externals");
+    assert!(
+        capped.ends_with("more") && !capped.contains("package-p"),
+        "{many}"
+    );
+    let full = p.lexi(["lookup", "--full", "web/lib/many.js"]).success();
+    let names: Vec<String> = (b'a'..=b'p')
+        .map(|c| format!("- package-{}", c as char))
+        .collect();
+    assert!(full.stdout.contains(&names.join("\n")), "{}", full.stdout);
 }

@@ -282,6 +282,7 @@ fn listed_entry(
         via: Vec::new(),
         macros: Vec::new(),
         symbols: Vec::new(),
+        externals: Vec::new(),
         design: None,
     }
 }

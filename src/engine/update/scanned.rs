@@ -122,8 +122,7 @@ pub struct Facts {
     pub macros: Vec<String>,
     /// Code files: the bare names of every public item ([`Interface::public_names`]).
     pub symbols: Vec<String>,
-    /// The external packages it imports (when its imports were resolved in this run; the cache does
-    /// not keep them: only a file read in this run is regenerated, and its imports are resolved).
+    /// The external packages it imports, by name, sorted (from the cache when the file was not read).
     pub externals: Vec<String>,
 }
 
@@ -309,6 +308,7 @@ pub fn scan(
         if let Some(entry) = cache.entries.get(source) {
             scanned.facts.deps = entry.deps.clone();
             scanned.facts.via = entry.via.clone();
+            scanned.facts.externals = entry.externals.clone();
         }
     }
     scanned
@@ -365,7 +365,7 @@ impl Facts {
             via: entry.via.clone(),
             macros: entry.macros.clone(),
             symbols: entry.symbols.clone(),
-            externals: Vec::new(),
+            externals: entry.externals.clone(),
         }
     }
 }

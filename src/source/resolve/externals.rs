@@ -146,7 +146,9 @@ fn python_package(file: &str, spec: &str, context: &Context<'_>) -> Option<Strin
         return None;
     }
     let top = spec.split('.').next().filter(|top| !top.is_empty())?;
-    if is_stdlib(top) || !top.chars().all(|c| c.is_alphanumeric() || c == '_') {
+    // `_typeshed` exists only in type checkers' stubs of the standard library.
+    let stdlib = is_stdlib(top) || top == "_typeshed";
+    if stdlib || !top.chars().all(|c| c.is_alphanumeric() || c == '_') {
         return None;
     }
     let exists = |rel: &str| (context.exists)(rel);
@@ -198,6 +200,7 @@ mod tests {
             (
                 "shop/cart.py",
                 "import os.path\nimport json\nfrom werkzeug.routing import Map\nimport click\n\
+                 from _typeshed import StrPath\n\
                  from shop import prices\nfrom . import prices as p\nimport shop.missing\n",
             ),
         ]);
