@@ -91,6 +91,11 @@ pub fn fit_contract(
     out
 }
 
+/// Whether every line of `outline` fits in `bytes` (indentation and line breaks counted).
+pub fn fits_whole(outline: &[OutlineLine], bytes: usize) -> bool {
+    outline.iter().map(cost).sum::<usize>() <= bytes
+}
+
 /// The last line of a capped contract: `// … and 12 more lines: read src/app.py`.
 fn rest_line(left: usize, source: &str) -> String {
     let noun = if left == 1 { "line" } else { "lines" };

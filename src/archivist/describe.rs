@@ -231,6 +231,48 @@ pub fn purpose_sentence(doc: &str) -> Option<String> {
     (sentence.split_whitespace().count() >= MIN_WORDS).then_some(sentence)
 }
 
+/// Longest sentence shown beside a signature in the Interface Contract, in characters.
+const MAX_ITEM_SENTENCE: usize = 120;
+
+/// The first sentence of an item's own doc, for its contract line: `None` for a banner or a doc of
+/// tag lines only (`@param`, `@public`); cut to [`MAX_ITEM_SENTENCE`] characters.
+pub fn item_sentence(doc: &str) -> Option<String> {
+    if is_banner(doc) {
+        return None;
+    }
+    let kept: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.starts_with('@') && !is_tag_line(line) && !is_underline(line))
+        .collect();
+    let sentence = first_sentence(&kept.join("\n"))?;
+    if is_boilerplate(&sentence) {
+        return None;
+    }
+    if sentence.chars().count() <= MAX_ITEM_SENTENCE {
+        return Some(sentence);
+    }
+    let cut: String = sentence.chars().take(MAX_ITEM_SENTENCE - 1).collect();
+    Some(format!("{}…", cut.trim_end()))
+}
+
+/// A doc that only names what its line already says: express's `/** Module exports. */` above
+/// `module.exports = …`, `/** Module dependencies. */`, a bare "Expose." or "Constructor.".
+fn is_boilerplate(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let words: Vec<&str> = lower
+        .trim_end_matches(['.', '!', '?'])
+        .split_whitespace()
+        .collect();
+    matches!(
+        words.as_slice(),
+        ["module", "exports" | "dependencies" | "variables"]
+            | ["expose" | "exports" | "export" | "constructor" | "initialize" | "private"]
+            | ["expose", _]
+            | ["module", "exports", _]
+    )
+}
+
 /// A licence or copyright banner, or a generated-file header: not a description of anything.
 pub fn is_banner(doc: &str) -> bool {
     let lower = doc.to_lowercase();

@@ -22,6 +22,7 @@ use crate::source::{Interface, Language};
 pub const OWNED_SECTIONS: &[&str] = &[
     crate::library::design_file::sections::INTERFACE_CONTRACT,
     crate::library::design_file::sections::DEPENDENCIES,
+    crate::library::design_file::sections::EXTERNAL_DEPENDENCIES,
     crate::library::design_file::sections::DEPENDENTS,
     crate::library::design_file::sections::TESTS,
     crate::library::design_file::sections::COMPLEXITY_WARNING,
@@ -42,6 +43,8 @@ pub struct ArchivistInput<'a> {
     pub dependencies: &'a [String],
     /// Project files that import this one, sorted.
     pub dependents: &'a [String],
+    /// The external packages it imports, by name, sorted (`Resolution::externals`).
+    pub externals: &'a [String],
     /// The existing design file's text above its footer, when there is one (the LLM carries forward
     /// what people wrote in it).
     pub existing: Option<&'a str>,

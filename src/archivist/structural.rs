@@ -5,7 +5,7 @@
 //! Warning from measurable signals. Same input, same bytes. Within a budget, the contract and the
 //! lists keep their most important entries (`abridge`).
 
-use super::abridge::{fit_contract, most_relevant};
+use super::abridge::{fit_contract, fits_whole, most_relevant};
 use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
@@ -78,6 +78,12 @@ fn code_sections(
             sections::DEPENDENCIES,
             capped_list(input.dependencies, room.list, input.source, Rest::Count),
         ));
+        if !input.externals.is_empty() {
+            out.push(Section::new(
+                sections::EXTERNAL_DEPENDENCIES,
+                name_list(input.externals, room.externals),
+            ));
+        }
     }
     out.push(Section::new(
         sections::DEPENDENTS,
@@ -107,7 +113,10 @@ fn code_sections(
 
 /// The Interface Contract of `interface`: its public skeleton in a code fence, cut to the lines that
 /// fit in `bytes` (`usize::MAX`: all of them) with a last line that counts the rest and points to
-/// `source` ([`is_capped_contract`] recognises it).
+/// `source` ([`is_capped_contract`] recognises it). When the whole skeleton fits with them, each
+/// documented item's line ends with the first sentence of its doc as a comment (`res.json =
+/// function json(obj)  // Send JSON response.`), redacted like everything the Archivist writes;
+/// when it does not, the signatures come first and the docs are left to `lexi lookup --full`.
 pub fn contract_text(
     language: crate::source::Language,
     interface: &crate::source::Interface,
@@ -118,8 +127,57 @@ pub fn contract_text(
         return "(no public interface)".to_string();
     }
     let primary = super::describe::primary_type(source, interface);
-    let lines = fit_contract(interface.outline(), bytes, primary.as_deref(), source);
+    let documented = documented_outline(language, interface.outline());
+    let outline = match fits_whole(&documented, bytes) {
+        true => documented.as_slice(),
+        false => interface.outline(),
+    };
+    let lines = fit_contract(outline, bytes, primary.as_deref(), source);
     format!("```{}\n{}\n```", language.fence(), lines)
+}
+
+/// The separator between a contract line's signature and its doc comment, by language (what
+/// `source::contract` strips when it compares a contract with the code).
+fn doc_marker(language: crate::source::Language) -> &'static str {
+    match language {
+        crate::source::Language::Python => "  # ",
+        _ => "  // ",
+    }
+}
+
+/// A contract [`contract_text`] wrote, without the doc comments it appended to its lines: equal to
+/// a contract written when the docs did not fit.
+pub fn without_docs(contract: &str) -> String {
+    contract
+        .lines()
+        .map(|line| {
+            ["  // ", "  # "]
+                .iter()
+                .filter_map(|marker| line.find(marker))
+                .min()
+                .map_or(line, |at| &line[..at])
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The outline with each documented line's first doc sentence appended as a trailing comment.
+fn documented_outline(
+    language: crate::source::Language,
+    outline: &[crate::source::OutlineLine],
+) -> Vec<crate::source::OutlineLine> {
+    outline
+        .iter()
+        .map(|line| {
+            let sentence = line.doc.as_deref().and_then(super::describe::item_sentence);
+            let mut line = line.clone();
+            if let Some(sentence) = sentence {
+                let sentence = crate::secrets::redact(&sentence).replace("```", "'''");
+                line.text = format!("{}{}{sentence}", line.text, doc_marker(language));
+            }
+            line
+        })
+        .collect()
 }
 
 /// Whether an Interface Contract is one [`contract_text`] cut: its last line inside the fence
@@ -154,6 +212,8 @@ const BYTES_PER_TOKEN: usize = 3;
 /// Bytes a design file takes besides its lists and contract: frontmatter, title, description,
 /// headings, tags.
 const FIXED_BYTES: usize = 480;
+/// Bytes of the External Dependencies heading (not among [`FIXED_BYTES`]: most files have none).
+const EXTERNALS_HEADING_BYTES: usize = 28;
 /// Fewest entries a list keeps, whatever the budget.
 const MIN_LISTED: usize = 5;
 
@@ -163,6 +223,8 @@ struct Room {
     contract: usize,
     /// Entries per path list.
     list: usize,
+    /// Entries in the External Dependencies list.
+    externals: usize,
 }
 
 /// Entries a path list keeps within `budget_tokens` (0 = no budget: all of them).
@@ -189,15 +251,24 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
         return Room {
             contract: usize::MAX,
             list: usize::MAX,
+            externals: usize::MAX,
         };
     }
     let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
     let path_bytes = path_bytes(input.dependencies, input.dependents);
     let list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    // External packages take what one path list would, in their (shorter) names.
+    let name_bytes = 4 + input.externals.iter().map(String::len).max().unwrap_or(20);
+    let externals = (list.saturating_mul(path_bytes) / name_bytes).max(MIN_LISTED);
+    let externals_taken = match input.externals.is_empty() || input.abridged {
+        true => 0,
+        false => EXTERNALS_HEADING_BYTES + input.externals.len().min(externals) * name_bytes,
+    };
     let lists_taken = [input.dependencies.len(), input.dependents.len()]
         .iter()
         .map(|n| (*n).min(list) * path_bytes)
-        .sum::<usize>();
+        .sum::<usize>()
+        + externals_taken;
     // Signatures dense in punctuation (`&'a mut`, `<T: ?Sized>`) take more tokens per byte than
     // prose: the contract keeps an eighth of its room in reserve (tokio's `read_buf.rs` and
     // `oneshot.rs` were a few tokens over without it).
@@ -205,6 +276,7 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
     Room {
         contract: contract.max(120),
         list,
+        externals,
     }
 }
 
@@ -232,6 +304,17 @@ pub fn capped_list(paths: &[String], cap: usize, source: &str, rest: Rest) -> St
     match rest {
         Rest::Impact => out.push_str(&format!("\n… and {left} more: `lexi impact {source}`")),
         Rest::Count => out.push_str(&format!("\n… and {left} more")),
+    }
+    out
+}
+
+/// A `- name` list of at most `cap` package names in their (sorted) order, and a last line counting
+/// the rest.
+pub fn name_list(names: &[String], cap: usize) -> String {
+    let kept = names.len().min(cap);
+    let mut out = path_list(&names[..kept]);
+    if names.len() > kept {
+        out.push_str(&format!("\n… and {} more", names.len() - kept));
     }
     out
 }
@@ -366,6 +449,7 @@ mod tests {
                 interface: interface.as_ref(),
                 dependencies: &deps,
                 dependents: &dependents,
+                externals: &[],
                 existing: None,
                 content_only: false,
                 readme: None,
@@ -448,6 +532,92 @@ mod tests {
             Rest::Count
         )));
         assert!(!is_capped_list("- and more.rs"));
+    }
+
+    #[test]
+    fn member_docs_end_their_contract_lines_when_the_whole_contract_fits() {
+        // The key is put together at run time: this file itself holds no credential-shaped text.
+        let key = format!(
+            "{}-{}",
+            "sk-proj", "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEFGH"
+        );
+        let text = format!(
+            "var res = module.exports = {{}};\n\n/** Send JSON response.\n * @public\n */\n\
+             res.json = function json(obj) {{}};\n\n/** Set the status (key {key}). */\n\
+             res.status = function status(code) {{}};\n\n/** Module exports. */\nres.x = 1;\n"
+        );
+        let interface = extract(Language::JavaScript, &text).expect("parses");
+        let whole = contract_text(Language::JavaScript, &interface, usize::MAX, "lib/res.js");
+        assert!(
+            whole.contains("res.json = function json(obj)  // Send JSON response.\n"),
+            "{whole}"
+        );
+        // A doc is copied from the source: it is redacted like everything the Archivist writes.
+        assert!(!whole.contains(&key), "{whole}");
+        assert!(whole.contains("res.status = function status(code)  // Set the status"));
+        // Boilerplate says nothing the line does not.
+        assert!(whole.contains("\nres.x\n"), "{whole}");
+        // Not all of them fit: the signatures come first, without docs.
+        let tight = contract_text(Language::JavaScript, &interface, 100, "lib/res.js");
+        assert!(!tight.contains("//"), "{tight}");
+        assert!(tight.contains("res.json = function json(obj)\n"), "{tight}");
+        assert_eq!(without_docs(&whole), tight);
+        let python = extract(
+            Language::Python,
+            "class A:\n    def f(self):\n        \"\"\"Do f.\"\"\"\n",
+        )
+        .expect("parses");
+        let contract = contract_text(Language::Python, &python, usize::MAX, "a.py");
+        assert!(contract.contains("  def f(self)  # Do f.\n"), "{contract}");
+    }
+
+    #[test]
+    fn external_packages_follow_the_dependencies_within_the_budget() {
+        let language = Language::JavaScript;
+        let text = "module.exports = function app() {};\n";
+        let interface = extract(language, text).expect("parses");
+        let externals: Vec<String> = (0..40).map(|i| format!("package-{i:02}")).collect();
+        let describe = |externals: &[String], budget_tokens: usize| {
+            StructuralArchivist
+                .describe(&ArchivistInput {
+                    source: "lib/app.js",
+                    text,
+                    language: Some(language),
+                    interface: Some(&interface),
+                    dependencies: &[],
+                    dependents: &[],
+                    externals,
+                    existing: None,
+                    content_only: false,
+                    readme: None,
+                    abridged: false,
+                    budget_tokens,
+                })
+                .expect("describes")
+        };
+        let out = describe(&externals[..2], 400);
+        let headings: Vec<_> = out.sections.iter().map(|s| s.heading.as_str()).collect();
+        assert_eq!(
+            headings,
+            [
+                "Interface Contract",
+                "Dependencies",
+                "External Dependencies",
+                "Dependents",
+                "Tags"
+            ]
+        );
+        assert_eq!(out.sections[2].body, "- package-00\n- package-01");
+        let capped = &describe(&externals, 400).sections[2].body;
+        assert!(
+            capped.ends_with("more") && capped.starts_with("- package-00\n"),
+            "{capped}"
+        );
+        assert!(is_capped_list(capped), "{capped}");
+        assert!(describe(&[], 400)
+            .sections
+            .iter()
+            .all(|s| s.heading != "External Dependencies"));
     }
 
     #[test]

@@ -333,7 +333,7 @@ fn design_blocks(found: &Lookup, builder: &mut Builder) {
             sections::INTERFACE_CONTRACT => 3,
             sections::COMPLEXITY_WARNING => 2,
             sections::DEPENDENTS => 4,
-            sections::DEPENDENCIES | sections::STACK => 6,
+            sections::DEPENDENCIES | sections::EXTERNAL_DEPENDENCIES | sections::STACK => 6,
             sections::TESTS => 7,
             sections::TAGS => 9,
             // Sections the Archivist does not write were written by agents or humans: keep them.

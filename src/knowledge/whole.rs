@@ -1,17 +1,17 @@
 //! What `lexi lookup --full` adds to a lookup: every section a design file's budget cut
 //! (`token_budgets.design_file_tokens`), whole again.
 //!
-//! - A `Dependencies`, `Dependents` or `Tests` list the structural Archivist capped (it ends
+//! - A `Dependencies`, `External Dependencies`, `Dependents` or `Tests` list the structural Archivist capped (it ends
 //!   `… and N more`) is replaced by the whole list from the graph of the last update
 //!   (`workspace::graph`); a list that was not capped stays as written. Without a graph (a clone
 //!   before its first update) the capped list stays and a note says so.
-//! - An Interface Contract the Archivist cut (its last line `// … and N more lines: read <file>`) is
-//!   rendered again from the source, the way the Archivist renders it with no budget — only when the
+//! - An Interface Contract the Archivist cut (its last line `// … and N more lines: read <file>`), or
+//!   wrote without the docs of its items because they did not fit, is rendered again from the source, the way the Archivist renders it with no budget — only when the
 //!   source is the one the design file describes (its footer's `source_hash`); otherwise the stored
 //!   contract stays under the staleness warning.
 
 use super::lookup::{Lookup, Staleness};
-use crate::archivist::structural::{is_capped_contract, is_capped_list, path_list};
+use crate::archivist::structural::{is_capped_contract, is_capped_list, path_list, without_docs};
 use crate::library::design_file::sections;
 use crate::workspace::contract::whole_contract;
 use crate::workspace::graph::Graph;
@@ -38,12 +38,20 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
         let heading = section.heading.as_str();
         let is = |name: &str| heading.eq_ignore_ascii_case(name);
         let body = if is(sections::INTERFACE_CONTRACT) {
-            if !is_capped_contract(&section.body) || found.staleness != Staleness::Current {
+            if found.staleness != Staleness::Current {
                 continue;
             }
-            source_bytes.and_then(|bytes| whole_contract(source, bytes))
+            let capped = is_capped_contract(&section.body);
+            let whole_text = source_bytes.and_then(|bytes| whole_contract(source, bytes));
+            // Uncut but written without its docs (they did not fit): the documented one.
+            let undocumented = |whole: &String| {
+                whole.trim() != section.body.trim()
+                    && without_docs(whole).trim() == section.body.trim()
+            };
+            whole_text.filter(|whole| capped || undocumented(whole))
         } else if [
             sections::DEPENDENCIES,
+            sections::EXTERNAL_DEPENDENCIES,
             sections::DEPENDENTS,
             sections::TESTS,
         ]
@@ -74,6 +82,8 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
 fn whole_list(graph: &Graph, source: &str, heading: &str) -> Vec<String> {
     if heading.eq_ignore_ascii_case(sections::DEPENDENCIES) {
         graph.dependencies(source).to_vec()
+    } else if heading.eq_ignore_ascii_case(sections::EXTERNAL_DEPENDENCIES) {
+        graph.externals(source).to_vec()
     } else if heading.eq_ignore_ascii_case(sections::DEPENDENTS) {
         graph.dependents(source).to_vec()
     } else {

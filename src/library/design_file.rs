@@ -57,6 +57,8 @@ pub struct DesignFile {
 pub mod sections {
     pub const INTERFACE_CONTRACT: &str = "Interface Contract";
     pub const DEPENDENCIES: &str = "Dependencies";
+    /// The packages from outside the project a code file imports (npm, PyPI, crates.io), by name.
+    pub const EXTERNAL_DEPENDENCIES: &str = "External Dependencies";
     pub const DEPENDENTS: &str = "Dependents";
     pub const TESTS: &str = "Tests";
     pub const COMPLEXITY_WARNING: &str = "Complexity Warning";

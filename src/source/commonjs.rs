@@ -163,14 +163,23 @@ pub(super) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut
         return;
     };
     match first.kind() {
-        "assignment_expression" => assignments(module, first, src, b),
+        "assignment_expression" => {
+            let doc = leading_doc(statement, src);
+            assignments(module, (first, doc), src, b);
+        }
         "call_expression" => define_property(module, first, src, b),
         _ => {}
     }
 }
 
-/// `a.x = b.y = value`: every exported left side, each with the value's shape.
-pub(super) fn assignments(module: &Module, assign: Node<'_>, src: &str, b: &mut Builder) {
+/// `a.x = b.y = value`: every exported left side, each with the value's shape and the statement's
+/// doc (`/** Send JSON response. */ res.json = function json(obj)`).
+pub(super) fn assignments(
+    module: &Module,
+    (assign, doc): (Node<'_>, Option<String>),
+    src: &str,
+    b: &mut Builder,
+) {
     let mut lefts: Vec<String> = Vec::new();
     let mut current = assign;
     for _ in 0..MAX_CHAIN {
@@ -191,7 +200,7 @@ pub(super) fn assignments(module: &Module, assign: Node<'_>, src: &str, b: &mut 
     for left in lefts {
         if left == "module.exports" {
             let sig = format!("module.exports = {}", shape(module, value, src));
-            b.add(0, SymbolKind::Variable, &left, None, sig);
+            b.add_documented(0, SymbolKind::Variable, &left, None, (sig, doc.clone()));
         } else if module.exported_member(&left) {
             let kind = if is_function(value) {
                 SymbolKind::Function
@@ -202,7 +211,7 @@ pub(super) fn assignments(module: &Module, assign: Node<'_>, src: &str, b: &mut 
                 true => format!("{left} = {}", shape(module, value, src)),
                 false => left.clone(),
             };
-            b.add(0, kind, &left, None, sig);
+            b.add_documented(0, kind, &left, None, (sig, doc.clone()));
         }
     }
 }
@@ -291,4 +300,33 @@ fn define_property(module: &Module, call: Node<'_>, src: &str, b: &mut Builder) 
     }
     let name = format!("{}.{key}", compact(text_of(*target, src)));
     b.add(0, SymbolKind::Variable, &name, None, name.clone());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{docs, parse};
+    use super::super::Language;
+
+    #[test]
+    fn members_of_the_exported_object_and_its_prototype_keep_their_docs() {
+        let text = "var res = Object.create(null);\n\n/** Module exports. */\nmodule.exports = res;\n\n\
+                    /**\n * Send JSON response.\n *\n * Examples:\n *     res.json(1);\n * @public\n */\n\n\
+                    res.json = function json(obj) {};\n\n// Undocumented on purpose? No: a line comment.\n\
+                    res.send = function send(body) {};\nres.end = function end() {};\n\n\
+                    function Router() {}\n/** Add a route. */\nRouter.prototype.route = function route(p) {};\n";
+        let iface = parse(Language::JavaScript, text);
+        assert_eq!(
+            docs(&iface),
+            [
+                ("module.exports", "Module exports."),
+                ("res.json", "Send JSON response."),
+                ("res.send", "Undocumented on purpose? No: a line comment."),
+            ]
+        );
+        let iface = parse(
+            Language::JavaScript,
+            "function Router() {}\nmodule.exports = Router;\n/** Add a route. */\nRouter.prototype.route = function route(p) {};\n",
+        );
+        assert_eq!(docs(&iface), [("Router.prototype.route", "Add a route.")]);
+    }
 }

@@ -100,8 +100,14 @@ fn fenced_lines(contract: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// A line with its whitespace collapsed; `None` when blank.
+/// A line with its whitespace collapsed and its trailing doc comment (`  // Sends JSON.`, `  # …`,
+/// which the structural Archivist appends) dropped; `None` when blank.
 fn normal(line: &str) -> Option<String> {
+    let line = ["  // ", "  # "]
+        .iter()
+        .filter_map(|marker| line.find(marker))
+        .min()
+        .map_or(line, |at| &line[..at]);
     let joined = line.split_whitespace().collect::<Vec<_>>().join(" ");
     (!joined.is_empty()).then_some(joined)
 }
@@ -193,6 +199,13 @@ mod tests {
 
     fn rust(text: &str) -> Interface {
         extract(Language::Rust, text).expect("parse")
+    }
+
+    #[test]
+    fn trailing_doc_comments_are_not_part_of_a_signature() {
+        let interface = rust("pub fn parse(input: &str) -> u8 { 0 }\n");
+        let contract = "```rust\npub fn parse(input: &str) -> u8  // Parse the input.\n```";
+        assert!(compare(&interface, contract).is_empty());
     }
 
     #[test]

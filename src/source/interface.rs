@@ -150,6 +150,9 @@ pub struct OutlineLine {
     pub name: String,
     /// The declared symbol's parent, as in [`Symbol::parent`].
     pub parent: Option<String>,
+    /// The declaration's own doc (`///`, JSDoc, a docstring), comment markers stripped, when it has
+    /// one: the contract shows its first sentence beside the signature. Not part of any hash.
+    pub doc: Option<String>,
 }
 
 /// The public interface of one source file.
@@ -304,6 +307,7 @@ mod tests {
                     kind: None,
                     name: String::new(),
                     parent: None,
+                    doc: None,
                 })
                 .collect(),
         }

@@ -8,8 +8,8 @@ use tree_sitter::Node;
 use super::commonjs;
 use super::interface::SymbolKind;
 use super::syntax::{
-    block_comment_lines, code_children, count_markers, finish_doc, has_child_kind, join, line_of,
-    signature, text_of, tokens, walk, Builder, Extracted, Nesting,
+    block_comment_lines, code_children, count_markers, finish_doc, has_child_kind, join,
+    leading_doc, line_of, signature, text_of, tokens, walk, Builder, Extracted, Nesting,
 };
 
 /// Extract the interface parts of a JavaScript/TypeScript/TSX syntax tree.
@@ -30,7 +30,8 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
                     .filter_map(|declarator| declarator.child_by_field_name("value"))
                     .filter(|value| value.kind() == "assignment_expression")
                 {
-                    commonjs::assignments(&module, value, src, exports.b);
+                    let doc = leading_doc(child, src);
+                    commonjs::assignments(&module, (value, doc), src, exports.b);
                 }
             }
             _ => {}
@@ -96,18 +97,20 @@ impl Exports<'_, '_> {
     fn declaration(&mut self, export: Node<'_>, decl: Node<'_>, level: usize) {
         let src = self.src;
         let body: Vec<Node<'_>> = decl.child_by_field_name("body").into_iter().collect();
+        let doc = leading_doc(export, src);
         match decl.kind() {
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &body);
-                self.b.add(0, SymbolKind::Function, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::Function, &name, None, (sig, doc));
             }
             "class_declaration" | "abstract_class_declaration" | "class" => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &body);
-                self.class(&name, sig, body.first().copied());
+                self.class(&name, (sig, doc), body.first().copied());
             }
-            "lexical_declaration" | "variable_declaration" => self.variables(export, decl),
+            "lexical_declaration" | "variable_declaration" => self.variables(export, decl, doc),
             "interface_declaration" => {
                 let name = self.name_or_default(decl);
                 let header = signature(export, src, &body);
@@ -124,22 +127,26 @@ impl Exports<'_, '_> {
                 } else {
                     format!("{header} {{ {} }}", members.join("; "))
                 };
-                self.b.add(0, SymbolKind::Interface, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::Interface, &name, None, (sig, doc));
             }
             "type_alias_declaration" => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &[]);
-                self.b.add(0, SymbolKind::TypeAlias, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::TypeAlias, &name, None, (sig, doc));
             }
             "enum_declaration" => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &[]);
-                self.b.add(0, SymbolKind::Enum, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::Enum, &name, None, (sig, doc));
             }
             "internal_module" | "module" => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &body);
-                self.b.add(0, SymbolKind::Module, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::Module, &name, None, (sig, doc));
             }
             "ambient_declaration" if level < 4 => {
                 if let Some(inner) = code_children(decl).into_iter().next() {
@@ -149,14 +156,15 @@ impl Exports<'_, '_> {
             _ => {
                 let name = self.name_or_default(decl);
                 let sig = signature(export, src, &[]);
-                self.b.add(0, SymbolKind::Variable, &name, None, sig);
+                self.b
+                    .add_documented(0, SymbolKind::Variable, &name, None, (sig, doc));
             }
         }
     }
 
     /// `export const a = …, b = …` → one symbol per declarator; initializers are dropped except
     /// for function values, whose parameters and return type are kept.
-    fn variables(&mut self, export: Node<'_>, decl: Node<'_>) {
+    fn variables(&mut self, export: Node<'_>, decl: Node<'_>, doc: Option<String>) {
         let src = self.src;
         let mut prefix = Vec::new();
         tokens(export, src, &[decl], &mut prefix);
@@ -188,7 +196,8 @@ impl Exports<'_, '_> {
             } else {
                 SymbolKind::Variable
             };
-            self.b.add(0, kind, &name, None, join(&toks));
+            self.b
+                .add_documented(0, kind, &name, None, (join(&toks), doc.clone()));
         }
     }
 
@@ -198,14 +207,15 @@ impl Exports<'_, '_> {
         if is_function_value(value) {
             let name = self.name_or_default(value);
             let body: Vec<Node<'_>> = value.child_by_field_name("body").into_iter().collect();
-            let sig = signature(export, src, &body);
-            self.b.add(0, SymbolKind::Function, &name, None, sig);
+            let sig = (signature(export, src, &body), leading_doc(export, src));
+            self.b
+                .add_documented(0, SymbolKind::Function, &name, None, sig);
         } else if value.kind() == "class" {
             let name = self.name_or_default(value);
             let body = value.child_by_field_name("body");
             let excluded: Vec<Node<'_>> = body.into_iter().collect();
             let sig = signature(export, src, &excluded);
-            self.class(&name, sig, body);
+            self.class(&name, (sig, leading_doc(export, src)), body);
         } else if value.kind() == "identifier" {
             let sig = signature(export, src, &[]);
             self.b.add(0, SymbolKind::Variable, "default", None, sig);
@@ -216,9 +226,9 @@ impl Exports<'_, '_> {
     }
 
     /// A class header plus its public methods and fields.
-    fn class(&mut self, name: &str, sig: String, body: Option<Node<'_>>) {
+    fn class(&mut self, name: &str, sig: (String, Option<String>), body: Option<Node<'_>>) {
         let src = self.src;
-        if !self.b.add(0, SymbolKind::Class, name, None, sig) {
+        if !self.b.add_documented(0, SymbolKind::Class, name, None, sig) {
             return;
         }
         let Some(body) = body else { return };
@@ -249,9 +259,10 @@ impl Exports<'_, '_> {
                 .into_iter()
                 .chain(member.child_by_field_name("value"))
                 .collect();
-            let member_sig = signature(member, src, &excluded);
+            let member_sig = (signature(member, src, &excluded), leading_doc(member, src));
             let member_name = text_of(name_node, src);
-            self.b.add(1, kind, member_name, Some(name), member_sig);
+            self.b
+                .add_documented(1, kind, member_name, Some(name), member_sig);
         }
     }
 }

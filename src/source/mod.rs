@@ -141,6 +141,15 @@ mod testing {
             .collect()
     }
 
+    /// (name, doc) of every outline line with a doc, in outline order.
+    pub(super) fn docs(interface: &Interface) -> Vec<(&str, &str)> {
+        interface
+            .outline()
+            .iter()
+            .filter_map(|line| Some((line.name.as_str(), line.doc.as_deref()?)))
+            .collect()
+    }
+
     /// Import specs with lines.
     pub(super) fn imports(interface: &Interface) -> Vec<(&str, usize)> {
         interface

@@ -47,6 +47,11 @@ fn item_docs(root: Node<'_>, src: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The docstring of a class or function definition.
+fn body_docstring(def: Node<'_>, src: &str) -> Option<String> {
+    docstring(def.child_by_field_name("body")?, src)
+}
+
 /// Public iff not starting with `_`, or a dunder (`__x__`).
 fn is_public_name(name: &str) -> bool {
     !name.starts_with('_') || (name.len() > 4 && name.starts_with("__") && name.ends_with("__"))
@@ -144,8 +149,9 @@ impl Module<'_, '_> {
             "function_definition" => {
                 let name = self.name(node);
                 if self.exported(&name) {
-                    let sig = def_signature(node, src);
-                    self.b.add(0, SymbolKind::Function, &name, None, sig);
+                    let sig = (def_signature(node, src), body_docstring(node, src));
+                    self.b
+                        .add_documented(0, SymbolKind::Function, &name, None, sig);
                 }
             }
             "class_definition" => {
@@ -300,8 +306,8 @@ impl Module<'_, '_> {
         let src = self.src;
         let body = node.child_by_field_name("body");
         let excluded: Vec<Node<'_>> = body.into_iter().collect();
-        let sig = signature(node, src, &excluded);
-        if !self.b.add(0, SymbolKind::Class, name, None, sig) {
+        let sig = (signature(node, src, &excluded), body_docstring(node, src));
+        if !self.b.add_documented(0, SymbolKind::Class, name, None, sig) {
             return;
         }
         let Some(body) = body else { return };
@@ -348,8 +354,9 @@ impl Module<'_, '_> {
         }
         let body: Vec<Node<'_>> = def.child_by_field_name("body").into_iter().collect();
         tokens(def, src, &body, &mut toks);
+        let sig = (join(&toks), body_docstring(def, src));
         self.b
-            .add(1, SymbolKind::Method, &name, Some(class), join(&toks));
+            .add_documented(1, SymbolKind::Method, &name, Some(class), sig);
     }
 
     fn nested_class(&mut self, def: Node<'_>, class: &str) {
@@ -358,8 +365,12 @@ impl Module<'_, '_> {
             return;
         }
         let body: Vec<Node<'_>> = def.child_by_field_name("body").into_iter().collect();
-        let sig = signature(def, self.src, &body);
-        self.b.add(1, SymbolKind::Class, &name, Some(class), sig);
+        let sig = (
+            signature(def, self.src, &body),
+            body_docstring(def, self.src),
+        );
+        self.b
+            .add_documented(1, SymbolKind::Class, &name, Some(class), sig);
     }
 }
 
@@ -475,8 +486,24 @@ fn docstring(root: Node<'_>, src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, parse, rows};
+    use super::super::testing::{assert_hash_behaviour, docs, parse, rows};
     use super::super::{Language, SymbolKind::*};
+
+    #[test]
+    fn functions_classes_and_methods_keep_their_docstrings_first_paragraph() {
+        let text = "def run():\n    \"\"\"Run the app.\n\n    Long details.\n    \"\"\"\n\n\
+                    class Cart:\n    \"\"\"A cart.\"\"\"\n\n    def add(self, item):\n        \"\"\"Add one item.\"\"\"\n\n\
+                    def _hidden(self):\n        \"\"\"Private.\"\"\"\n\n    def total(self):\n        return 0\n";
+        let iface = parse(Language::Python, text);
+        assert_eq!(
+            docs(&iface),
+            [
+                ("run", "Run the app."),
+                ("Cart", "A cart."),
+                ("add", "Add one item.")
+            ]
+        );
+    }
 
     /// (spec, line, names) of each import.
     fn named_imports(interface: &super::super::Interface) -> Vec<(&str, usize, Vec<&str>)> {

@@ -494,6 +494,28 @@ pub(super) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
     (!trimmed.is_empty()).then(|| trimmed.to_string())
 }
 
+/// Longest item doc kept on an outline line, in bytes (only its first sentence is ever shown).
+const MAX_ITEM_DOC: usize = 600;
+
+/// The first paragraph of a doc (up to its first blank line), at most [`MAX_ITEM_DOC`] bytes.
+fn first_paragraph(doc: &str) -> String {
+    let paragraph: Vec<&str> = doc
+        .lines()
+        .map(str::trim)
+        .skip_while(|line| line.is_empty())
+        .take_while(|line| !line.is_empty())
+        .collect();
+    let mut text = paragraph.join("\n");
+    if text.len() > MAX_ITEM_DOC {
+        let mut end = MAX_ITEM_DOC;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+    }
+    text
+}
+
 /// Collects public symbols (deduplicated) and the skeleton outline in source order.
 #[derive(Default)]
 pub(super) struct Builder {
@@ -531,10 +553,29 @@ impl Builder {
             kind: Some(kind),
             name: symbol.name.clone(),
             parent: symbol.parent.clone(),
+            doc: None,
         });
         self.seen.insert(symbol.clone());
         self.symbols.push(symbol);
         true
+    }
+
+    /// [`Builder::add`], with the declaration's doc kept on its outline line.
+    pub fn add_documented(
+        &mut self,
+        depth: usize,
+        kind: SymbolKind,
+        name: &str,
+        parent: Option<&str>,
+        (signature, doc): (String, Option<String>),
+    ) -> bool {
+        let added = self.add(depth, kind, name, parent, signature);
+        if added {
+            if let Some(line) = self.outline.last_mut() {
+                line.doc = doc.map(|doc| first_paragraph(&doc));
+            }
+        }
+        added
     }
 
     /// Number of outline lines so far (to insert a header before children added later).
@@ -551,6 +592,7 @@ impl Builder {
                 kind: None,
                 name: String::new(),
                 parent: None,
+                doc: None,
             };
             self.outline.insert(mark, header);
         }

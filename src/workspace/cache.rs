@@ -20,7 +20,7 @@ use crate::tsv::{push_escaped, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v5";
+pub const FORMAT: &str = "lexibrarian-cache v6";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -74,6 +74,9 @@ pub struct Entry {
     /// Code files: the bare names of every public item the interface extractor yields (top-level
     /// items and methods), sorted and deduplicated — what search indexes beyond a capped contract.
     pub symbols: Vec<String>,
+    /// Code files: the external packages it imports, by name, sorted (what `lexi lookup --full`
+    /// shows when the design file's External Dependencies were capped).
+    pub externals: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -192,6 +195,8 @@ impl Cache {
             push_list(&mut out, &entry.macros);
             out.push('\t');
             push_list(&mut out, &entry.symbols);
+            out.push('\t');
+            push_list(&mut out, &entry.externals);
             out.push('\n');
         }
         out
@@ -233,7 +238,7 @@ fn parse(text: &str) -> Option<Cache> {
             cache.dirs.insert(unescape(fields[1]));
             continue;
         }
-        if fields.len() != 13 {
+        if fields.len() != 14 {
             return None;
         }
         let class = match fields[1] {
@@ -257,6 +262,7 @@ fn parse(text: &str) -> Option<Cache> {
         let via = parse_list(fields[9]);
         let macros = parse_list(fields[10]);
         let symbols = parse_list(fields[11]);
+        let externals = parse_list(fields[12]);
         cache.entries.insert(
             unescape(fields[0]),
             Entry {
@@ -272,6 +278,7 @@ fn parse(text: &str) -> Option<Cache> {
                 via,
                 macros,
                 symbols,
+                externals,
                 design,
             },
         );
@@ -297,6 +304,7 @@ mod tests {
             via: vec!["src/lib.rs".into()],
             macros: vec!["shout".into()],
             symbols: vec!["Parser".into(), "parse".into()],
+            externals: vec!["serde".into(), "@scope/pkg".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,
@@ -321,6 +329,7 @@ mod tests {
                 via: vec![],
                 macros: vec![],
                 symbols: vec![],
+                externals: vec![],
                 design: None,
                 ..entry()
             },

@@ -23,6 +23,8 @@ pub struct Graph {
     dependents: HashMap<String, Vec<String>>,
     /// Each code file's public item names, sorted.
     symbols: HashMap<String, Vec<String>>,
+    /// Each code file's external packages, sorted.
+    externals: HashMap<String, Vec<String>>,
 }
 
 impl Graph {
@@ -49,6 +51,9 @@ impl Graph {
             }
             if !entry.symbols.is_empty() {
                 graph.symbols.insert(file.clone(), entry.symbols);
+            }
+            if !entry.externals.is_empty() {
+                graph.externals.insert(file.clone(), entry.externals);
             }
             graph.dependencies.insert(file, entry.deps);
         }
@@ -86,6 +91,11 @@ impl Graph {
             .collect()
     }
 
+    /// The external packages code file `file` imports, sorted (empty when unknown).
+    pub fn externals(&self, file: &str) -> &[String] {
+        self.externals.get(file).map_or(&[], Vec::as_slice)
+    }
+
     /// The public item names of code file `file`, sorted.
     pub fn symbols(&self, file: &str) -> &[String] {
         self.symbols.get(file).map_or(&[], Vec::as_slice)
@@ -112,6 +122,7 @@ mod tests {
             via: Vec::new(),
             macros: Vec::new(),
             symbols: symbols.iter().map(|s| s.to_string()).collect(),
+            externals: Vec::new(),
             design: None,
         }
     }

@@ -11,6 +11,7 @@ mod test_ci;
 mod test_cli;
 mod test_content;
 mod test_contract;
+mod test_externals;
 mod test_formats;
 mod test_full_graph;
 mod test_git_operations;

@@ -283,7 +283,7 @@ fn items_docs_and_modules_inside_cfg_macros_are_the_files_as_tokios_are() {
     // `bind` lives in `impl Listener { cfg_net! { … } }`; the `//!` doc inside `cfg_net!` describes
     // the file.
     assert!(
-        tcp.contains("  pub async fn bind(addr: &str) -> io::Result<Listener>\n"),
+        tcp.contains("  pub async fn bind(addr: &str) -> io::Result<Listener>  // Creates a new"),
         "{tcp}"
     );
     assert!(

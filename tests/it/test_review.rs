@@ -110,7 +110,7 @@ fn a_signature_edit_without_its_design_file_is_a_warning() {
     assert_eq!(lib["footer_only"], false);
     let diff = lib["diff"]["unified"].as_str().expect("diff");
     assert!(
-        diff.contains("-pub fn eval(input: &str) -> Result<i64, parser::ParseError>\n"),
+        diff.contains("-pub fn eval(input: &str) -> Result<i64, parser::ParseError>  // Evaluate"),
         "{diff}"
     );
     assert!(

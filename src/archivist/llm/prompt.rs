@@ -173,6 +173,7 @@ mod tests {
             language: Some(Language::Rust),
             interface,
             dependencies: &[],
+            externals: &[],
             dependents: &[],
             existing,
             content_only,

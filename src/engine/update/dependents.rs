@@ -102,6 +102,7 @@ mod tests {
             via: Vec::new(),
             macros: Vec::new(),
             symbols: Vec::new(),
+            externals: Vec::new(),
             design: Some(Stat {
                 size: 1,
                 mtime_ns: 1,

@@ -100,6 +100,7 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
         interface: scanned.code().map(|code| code.interface.as_ref()),
         dependencies: &scanned.facts.deps,
         dependents,
+        externals: &scanned.facts.externals,
         existing: scanned
             .existing()
             .map(|existing| footer::split(&existing.text).0),

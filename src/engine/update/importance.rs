@@ -120,6 +120,7 @@ mod tests {
             via: Vec::new(),
             macros: Vec::new(),
             symbols: Vec::new(),
+            externals: Vec::new(),
             design: None,
         }
     }

@@ -79,6 +79,7 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
         symbols: scanned.facts.symbols.clone(),
+        externals: scanned.facts.externals.clone(),
         ..listed.clone()
     })
 }
@@ -114,6 +115,7 @@ fn entry_of(
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
         symbols: scanned.facts.symbols.clone(),
+        externals: scanned.facts.externals.clone(),
         design,
     })
 }

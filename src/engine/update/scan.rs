@@ -147,6 +147,7 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
         interface: interface.as_ref(),
         dependencies: &[],
         dependents: &[],
+        externals: &[],
         existing: None,
         content_only: false,
         readme: None,
@@ -281,6 +282,7 @@ fn listed_entry(
         via: Vec::new(),
         macros: Vec::new(),
         symbols: Vec::new(),
+        externals: Vec::new(),
         design: None,
     }
 }

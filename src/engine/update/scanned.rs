@@ -122,6 +122,8 @@ pub struct Facts {
     pub macros: Vec<String>,
     /// Code files: the bare names of every public item ([`Interface::public_names`]).
     pub symbols: Vec<String>,
+    /// The external packages it imports, by name, sorted (from the cache when the file was not read).
+    pub externals: Vec<String>,
 }
 
 /// What the scan found, by level.
@@ -306,6 +308,7 @@ pub fn scan(
         if let Some(entry) = cache.entries.get(source) {
             scanned.facts.deps = entry.deps.clone();
             scanned.facts.via = entry.via.clone();
+            scanned.facts.externals = entry.externals.clone();
         }
     }
     scanned
@@ -362,6 +365,7 @@ impl Facts {
             via: entry.via.clone(),
             macros: entry.macros.clone(),
             symbols: entry.symbols.clone(),
+            externals: entry.externals.clone(),
         }
     }
 }

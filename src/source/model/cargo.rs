@@ -53,6 +53,10 @@ pub struct Package {
     pub lib: Option<usize>,
     /// Crate names usable in its code → the package they name (path dependencies within the project).
     pub deps: BTreeMap<String, usize>,
+    /// Crate names usable in its code → the dependency key its manifest declares them under, for
+    /// every dependency that is no package of the project (crates.io, git, a path outside it).
+    #[serde(default)]
+    pub externals: BTreeMap<String, String>,
 }
 
 /// Every package and target of the project.
@@ -125,6 +129,7 @@ impl CargoModel {
                 lib_name,
                 lib: None,
                 deps: BTreeMap::new(),
+                externals: BTreeMap::new(),
             });
             for (kind, root) in targets(files, &dir, package, manifest) {
                 self.targets.push(Target {
@@ -154,10 +159,11 @@ impl CargoModel {
                 .as_ref()
                 .map(|(root, table)| (root.as_str(), *table));
             for (key, value) in manifest.all_dependencies() {
-                let Some(dep) = dependency(dir, key, value, workspace) else {
-                    continue;
-                };
-                let Some(&target) = package_of_dir.get(&dep.dir) else {
+                let project_package = dependency(dir, key, value, workspace)
+                    .and_then(|dep| Some((package_of_dir.get(&dep.dir).copied()?, dep)));
+                let Some((target, dep)) = project_package else {
+                    let externals = &mut self.packages[index].externals;
+                    externals.insert(key.replace('-', "_"), key.clone());
                     continue;
                 };
                 let code_name = match dep.renamed {
@@ -202,6 +208,14 @@ impl CargoModel {
             None => return None,
         };
         self.packages[named].lib.map(|lib| &self.targets[lib])
+    }
+
+    /// The dependency key of the external crate code in `file` names `name` (`serde_json` for
+    /// `use serde_json::Value`): a dependency of `file`'s package that is no project package.
+    pub fn external_crate(&self, file: &str, name: &str) -> Option<&str> {
+        let target = self.target_of(file)?;
+        let package = &self.packages[target.package];
+        package.externals.get(name).map(String::as_str)
     }
 
     /// Whether the project has any Rust package.

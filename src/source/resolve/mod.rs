@@ -7,8 +7,11 @@
 //! Resolution is a pure function of the file's [`Interface`], the [`ProjectModel`], an existence
 //! oracle and — for Rust re-exports — the interfaces of the module files a path goes through.
 //! External crates and packages are not project files: they resolve to nothing, silently (a caller
-//! may list them: [`Resolution::unresolved`]).
+//! may list them: [`Resolution::unresolved`]); those that name a package from outside the project
+//! are named in [`Resolution::externals`] ([`externals`]: npm packages, Python distributions'
+//! top-level modules, Cargo dependencies).
 
+mod externals;
 mod js;
 mod python;
 mod rust;
@@ -44,6 +47,8 @@ pub struct Resolution {
     /// Import specs that name no project file (external crates and packages, the standard
     /// library, typos), in source order.
     pub unresolved: Vec<String>,
+    /// The external packages among them, by package name: sorted, deduplicated.
+    pub externals: Vec<String>,
 }
 
 /// Resolve `file`'s imports (`file` is project-relative, `/`-separated).
@@ -58,10 +63,12 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
     }
     collected.deps.remove(file);
     collected.via.remove(file);
+    let externals = externals::externals(file, interface.language, &collected.unresolved, context);
     Resolution {
         deps: collected.deps.into_iter().collect(),
         via: collected.via.into_iter().collect(),
         unresolved: collected.unresolved,
+        externals,
     }
 }
 

@@ -222,7 +222,9 @@ impl Items<'_, '_> {
             "macro_definition" if attrs_contain(attrs, "macro_export") => {
                 let name = self.name(node);
                 let sig = format!("macro_rules! {name}");
-                self.b.add(depth, SymbolKind::Macro, &name, prefix, sig);
+                let doc = leading_doc(node, self.src);
+                self.b
+                    .add_documented(depth, SymbolKind::Macro, &name, prefix, (sig, doc));
             }
             "use_declaration" if is_pub(node) => {
                 let name = node
@@ -273,7 +275,9 @@ impl Items<'_, '_> {
     ) {
         let name = self.name(node);
         let sig = signature(node, self.src, excluded);
-        self.b.add(depth, kind, &name, prefix, sig);
+        let doc = leading_doc(node, self.src);
+        self.b
+            .add_documented(depth, kind, &name, prefix, (sig, doc));
     }
 
     /// A public struct or union and its public fields.
@@ -283,8 +287,14 @@ impl Items<'_, '_> {
             .child_by_field_name("body")
             .filter(|b| b.kind() == "field_declaration_list");
         let excluded: Vec<Node<'_>> = fields.into_iter().collect();
-        let sig = signature(node, self.src, &excluded);
-        if !self.b.add(depth, SymbolKind::Struct, &name, prefix, sig) {
+        let sig = (
+            signature(node, self.src, &excluded),
+            leading_doc(node, self.src),
+        );
+        if !self
+            .b
+            .add_documented(depth, SymbolKind::Struct, &name, prefix, sig)
+        {
             return;
         }
         let Some(fields) = fields else {
@@ -306,8 +316,14 @@ impl Items<'_, '_> {
         let name = self.name(node);
         let body = node.child_by_field_name("body");
         let no_body: Vec<Node<'_>> = body.into_iter().collect();
-        let sig = signature(node, self.src, &no_body);
-        if self.b.add(depth, SymbolKind::Trait, &name, prefix, sig) {
+        let sig = (
+            signature(node, self.src, &no_body),
+            leading_doc(node, self.src),
+        );
+        if self
+            .b
+            .add_documented(depth, SymbolKind::Trait, &name, prefix, sig)
+        {
             if let Some(body) = body {
                 let parent = qualify(prefix, &name);
                 self.members(body, &parent, depth + 1, false);
@@ -320,8 +336,14 @@ impl Items<'_, '_> {
         let name = self.name(node);
         let body = node.child_by_field_name("body");
         let no_body: Vec<Node<'_>> = body.into_iter().collect();
-        let sig = signature(node, self.src, &no_body);
-        if self.b.add(depth, SymbolKind::Module, &name, prefix, sig) {
+        let sig = (
+            signature(node, self.src, &no_body),
+            leading_doc(node, self.src),
+        );
+        if self
+            .b
+            .add_documented(depth, SymbolKind::Module, &name, prefix, sig)
+        {
             if let Some(body) = body {
                 let inner = qualify(prefix, &name);
                 self.container(body, Some(&inner), depth + 1, level + 1);
@@ -388,16 +410,38 @@ impl Items<'_, '_> {
                 .into_iter()
                 .collect();
             let name = self.name(member);
-            let sig = signature(member, src, &excluded);
-            self.b.add(depth, kind, &name, Some(parent), sig);
+            let sig = (signature(member, src, &excluded), leading_doc(member, src));
+            self.b.add_documented(depth, kind, &name, Some(parent), sig);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
+    use super::super::testing::{assert_hash_behaviour, docs, imports, parse, rows};
     use super::super::{Language, SymbolKind::*};
+
+    #[test]
+    fn items_and_impl_and_trait_members_keep_their_docs() {
+        let text = "/// A parser.\n#[derive(Debug)]\npub struct Parser;\n\nimpl Parser {\n    \
+                    /// Parse `input`.\n    ///\n    /// Details.\n    pub fn parse(&self, input: &str) {}\n    \
+                    /// Private.\n    fn hidden(&self) {}\n}\n\n/// Things that lex.\npub trait Lex {\n    \
+                    /// Next token.\n    fn next(&mut self);\n}\n";
+        let iface = parse(Language::Rust, text);
+        assert_eq!(
+            docs(&iface),
+            [
+                ("Parser", "A parser."),
+                ("parse", "Parse `input`."),
+                ("Lex", "Things that lex."),
+                ("next", "Next token.")
+            ]
+        );
+        assert_eq!(
+            iface.hash(),
+            parse(Language::Rust, &text.replace("/// ", "// no: ")).hash()
+        );
+    }
 
     const FIXTURE: &str = include_str!("../../../fixtures/source/rust/parser.rs");
 
