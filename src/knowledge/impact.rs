@@ -17,6 +17,7 @@ use anyhow::{bail, Context as _};
 
 use super::concepts::Resolver;
 use super::corpus::{Corpus, DocKind, Kinds};
+use super::trim::LIST_LIMIT;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
@@ -372,6 +373,18 @@ fn posts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedPost> {
 impl Impact {
     /// The text `lexi impact` prints.
     pub fn to_text(&self) -> String {
+        self.render(false)
+    }
+
+    /// Every reached file and test listed, whatever their number (`lexi impact --full`).
+    pub fn to_text_full(&self) -> String {
+        self.render(true)
+    }
+
+    /// The text: with `full` false, a level or a Tests list longer than [`LIST_LIMIT`] shows its
+    /// first entries (code before tests) and counts the rest by directory, and descriptions are
+    /// shorter — what an agent reads before a change, not the whole graph.
+    fn render(&self, full: bool) -> String {
         let direct = self.files.iter().filter(|f| f.depth == 1).count();
         let mut out = format!("# Impact of {} (depth {})\n\n", self.source, self.depth);
         if self.from == GraphSource::DesignFiles {
@@ -395,16 +408,23 @@ impl Impact {
                 continue;
             }
             out.push_str(&format!("\n## Depth {level} ({})\n\n", at.len()));
-            for reached in at {
+            let (shown, rest) = match full || at.len() <= LIST_LIMIT {
+                true => (at, Vec::new()),
+                false => split_listed(at),
+            };
+            let width = if full { 100 } else { 60 };
+            for reached in shown {
                 out.push_str(&format!("- {}", reached.file));
                 if !reached.description.is_empty() {
-                    out.push_str(&format!(" — {}", shorten(&reached.description, 100)));
+                    out.push_str(&format!(" — {}", shorten(&reached.description, width)));
                 }
                 if level > 1 {
                     out.push_str(&format!(" (via {})", reached.via));
                 }
                 out.push('\n');
             }
+            let rest: Vec<&str> = rest.iter().map(|r| r.file.as_str()).collect();
+            out.push_str(&counted_by_directory(&rest));
         }
         if self.beyond > 0 {
             out.push_str(&format!(
@@ -413,16 +433,41 @@ impl Impact {
                 self.depth + 1
             ));
         }
-        self.knowledge_text(&mut out);
+        self.knowledge_text(&mut out, full);
+        let cut = !full
+            && (self.tests.len() > LIST_LIMIT
+                || (1..=self.depth)
+                    .any(|d| self.files.iter().filter(|f| f.depth == d).count() > LIST_LIMIT));
+        if cut {
+            out.push_str(&format!(
+                "\n`lexi impact {} --depth {} --full` lists every file.\n",
+                self.source, self.depth
+            ));
+        }
         out
     }
 
-    fn knowledge_text(&self, out: &mut String) {
+    fn knowledge_text(&self, out: &mut String, full: bool) {
         if !self.tests.is_empty() {
             out.push_str(&format!("\n## Tests ({})\n\n", self.tests.len()));
-            for test in &self.tests {
+            // The tests that import the file itself come first: they are the ones to run.
+            let direct: HashSet<&str> = self
+                .files
+                .iter()
+                .filter(|f| f.depth == 1)
+                .map(|f| f.file.as_str())
+                .collect();
+            let mut tests: Vec<&str> = self.tests.iter().map(String::as_str).collect();
+            tests.sort_by_key(|t| !direct.contains(t));
+            let cut = if full {
+                tests.len()
+            } else {
+                LIST_LIMIT.min(tests.len())
+            };
+            for test in &tests[..cut] {
                 out.push_str(&format!("- {test}\n"));
             }
+            out.push_str(&counted_by_directory(&tests[cut..]));
         }
         if !self.concepts.is_empty() {
             out.push_str("\n## Concepts\n\n");
@@ -448,6 +493,38 @@ impl Impact {
             }
         }
     }
+}
+
+/// The first [`LIST_LIMIT`] of a level's files, code before tests (each in path order), and the rest.
+fn split_listed(at: Vec<&Reached>) -> (Vec<&Reached>, Vec<&Reached>) {
+    let mut ordered = at;
+    ordered.sort_by_key(|r| r.test);
+    let rest = ordered.split_off(LIST_LIMIT.min(ordered.len()));
+    (ordered, rest)
+}
+
+/// `- … and 12 more: tests/ (9), src/api/ (3)` — the files left out, counted by directory (the
+/// biggest first, at most eight); empty when none are.
+fn counted_by_directory(files: &[&str]) -> String {
+    if files.is_empty() {
+        return String::new();
+    }
+    let mut dirs: BTreeMap<&str, usize> = BTreeMap::new();
+    for file in files {
+        let dir = file.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        *dirs.entry(dir).or_default() += 1;
+    }
+    let mut dirs: Vec<(&str, usize)> = dirs.into_iter().collect();
+    dirs.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let mut shown: Vec<String> = dirs
+        .iter()
+        .take(8)
+        .map(|(dir, n)| format!("{dir}/ ({n})"))
+        .collect();
+    if dirs.len() > 8 {
+        shown.push(format!("{} more directories", dirs.len() - 8));
+    }
+    format!("- … and {} more: {}\n", files.len(), shown.join(", "))
 }
 
 /// `1 file`, `2 files`.

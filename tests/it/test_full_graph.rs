@@ -105,10 +105,34 @@ fn impact_reports_every_dependent_from_the_graph_not_the_capped_list() {
         .stdout;
     assert!(
         text.contains("37 files depend on it directly, 37 within 1 level; 4 tests.")
-            && text.contains("- src/shop/views/page29.py")
             && !text.contains(FROM_DESIGN_FILES),
         "{text}"
     );
+    // Text: the first 20 of a level, the rest counted by directory, and the way to see them all.
+    let listed = text
+        .lines()
+        .filter(|l| l.starts_with("- src/shop/"))
+        .count();
+    assert_eq!(listed, 20, "{text}");
+    assert!(
+        text.contains("- … and 17 more: src/shop/views/ ("),
+        "{text}"
+    );
+    assert!(
+        text.contains("`lexi impact src/shop/wrappers.py --depth 1 --full` lists every file."),
+        "{text}"
+    );
+    let full = p
+        .lexi(["impact", "src/shop/wrappers.py", "--depth", "1", "--full"])
+        .success()
+        .stdout;
+    for dependent in all_dependents() {
+        assert!(
+            full.contains(&format!("- {dependent}")),
+            "{dependent}:\n{full}"
+        );
+    }
+    assert!(!full.contains("--full` lists every file"), "{full}");
 }
 
 #[test]

@@ -21,7 +21,7 @@ use crate::project::paths;
 /// capped, and says so.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi impact src/flask/app.py\n  lexi impact lib/response.js --depth 1\n  lexi impact src/a.rs --format json"
+    after_help = "Examples:\n  lexi impact src/flask/app.py\n  lexi impact lib/response.js --depth 1\n  lexi impact lib/response.js --full\n  lexi impact src/a.rs --format json"
 )]
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
@@ -29,6 +29,10 @@ pub struct Args {
     /// How many levels of dependents to follow, 1 to 20 (1 = only the files that import it directly).
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: usize,
+    /// List every reached file and test; by default a level or the Tests list longer than 20
+    /// shows its first entries (code before tests) and counts the rest by directory.
+    #[arg(long)]
+    pub full: bool,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -39,6 +43,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     ensure_file_argument(&source)?;
     let found = impact(&ws, &source, args.depth)?;
     match ctx.format {
+        Format::Text if args.full => print_text(&found.to_text_full())?,
         Format::Text => print_text(&found.to_text())?,
         Format::Json => print_json(&found)?,
     }
