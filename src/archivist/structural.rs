@@ -216,6 +216,12 @@ const FIXED_BYTES: usize = 480;
 const EXTERNALS_HEADING_BYTES: usize = 28;
 /// Fewest entries a list keeps, whatever the budget.
 const MIN_LISTED: usize = 5;
+/// Fewest entries a list keeps when the lists would crowd out the contract.
+const MIN_TIGHT_LISTED: usize = 3;
+/// Fewest external packages listed when the budget is tight.
+const MIN_EXTERNALS: usize = 3;
+/// The smallest Interface Contract kept, in bytes, whatever the lists take.
+const MIN_CONTRACT_BYTES: usize = 120;
 
 /// How much of the budget the contract and each list may take.
 struct Room {
@@ -256,25 +262,42 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
     }
     let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
     let path_bytes = path_bytes(input.dependencies, input.dependents);
-    let list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    let tests = input.dependents.iter().filter(|p| is_test_path(p)).count();
+    let lengths = [input.dependencies.len(), input.dependents.len(), tests];
+    // Every path list and the smallest contract must fit: in a crowded file (vite's
+    // server/index.ts: 41 dependencies, 36 dependents, 15 tests, 8 packages) the lists keep fewer.
+    let placed = |list: usize| {
+        lengths
+            .iter()
+            .map(|n| (*n).min(list) * path_bytes)
+            .sum::<usize>()
+            + MIN_CONTRACT_BYTES
+    };
+    let mut list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    while list > MIN_TIGHT_LISTED && placed(list) > bytes {
+        list -= 1;
+    }
     // External packages take what one path list would, in their (shorter) names.
     let name_bytes = 4 + input.externals.iter().map(String::len).max().unwrap_or(20);
-    let externals = (list.saturating_mul(path_bytes) / name_bytes).max(MIN_LISTED);
+    let taken = |n: usize| n.min(list) * path_bytes;
+    let paths_taken = taken(input.dependencies.len()) + taken(input.dependents.len());
+    // The packages get what is left once every path list and the smallest contract are placed,
+    // at least three.
+    let left = bytes.saturating_sub(placed(list) + EXTERNALS_HEADING_BYTES);
+    let externals = (list.saturating_mul(path_bytes) / name_bytes)
+        .max(MIN_LISTED)
+        .min((left / name_bytes).max(MIN_EXTERNALS));
     let externals_taken = match input.externals.is_empty() || input.abridged {
         true => 0,
         false => EXTERNALS_HEADING_BYTES + input.externals.len().min(externals) * name_bytes,
     };
-    let lists_taken = [input.dependencies.len(), input.dependents.len()]
-        .iter()
-        .map(|n| (*n).min(list) * path_bytes)
-        .sum::<usize>()
-        + externals_taken;
+    let lists_taken = paths_taken + externals_taken;
     // Signatures dense in punctuation (`&'a mut`, `<T: ?Sized>`) take more tokens per byte than
     // prose: the contract keeps an eighth of its room in reserve (tokio's `read_buf.rs` and
     // `oneshot.rs` were a few tokens over without it).
     let contract = bytes.saturating_sub(lists_taken) * 7 / 8;
     Room {
-        contract: contract.max(120),
+        contract: contract.max(MIN_CONTRACT_BYTES),
         list,
         externals,
     }
@@ -569,6 +592,67 @@ mod tests {
         .expect("parses");
         let contract = contract_text(Language::Python, &python, usize::MAX, "a.py");
         assert!(contract.contains("  def f(self)  # Do f.\n"), "{contract}");
+    }
+
+    /// vite's `server/index.ts`: so many dependencies, dependents, tests and packages that five of
+    /// each crowded out the contract and went over the budget; the lists keep three instead.
+    #[test]
+    fn crowded_lists_keep_fewer_entries_so_the_contract_keeps_its_room() {
+        let language = Language::TypeScript;
+        let text =
+            "export function createServer(config: InlineConfig): Promise<ViteDevServer> {}\n";
+        let interface = extract(language, text).expect("parses");
+        let paths = |prefix: &str, n: usize| -> Vec<String> {
+            (0..n)
+                .map(|i| format!("packages/vite/src/node/{prefix}/module_number_{i:02}.ts"))
+                .collect()
+        };
+        let dependencies = paths("server", 41);
+        let mut dependents = paths("plugins", 21);
+        dependents.extend(
+            (0..15).map(|i| format!("packages/vite/src/node/__tests__/case{i:02}.spec.ts")),
+        );
+        let externals: Vec<String> = (0..8).map(|i| format!("@scope/package-{i}")).collect();
+        let out = StructuralArchivist
+            .describe(&ArchivistInput {
+                source: "packages/vite/src/node/server/index.ts",
+                text,
+                language: Some(language),
+                interface: Some(&interface),
+                dependencies: &dependencies,
+                dependents: &dependents,
+                externals: &externals,
+                existing: None,
+                content_only: false,
+                readme: None,
+                abridged: false,
+                budget_tokens: 400,
+            })
+            .expect("describes");
+        let body = |heading: &str| {
+            out.sections
+                .iter()
+                .find(|s| s.heading == heading)
+                .map(|s| s.body.clone())
+                .unwrap_or_default()
+        };
+        let listed = |heading: &str| {
+            body(heading)
+                .lines()
+                .filter(|l| l.starts_with("- "))
+                .count()
+        };
+        for heading in ["Dependencies", "Dependents", "Tests"] {
+            assert_eq!(listed(heading), 3, "{heading}:\n{}", body(heading));
+        }
+        // The packages take what is left, never fewer than three.
+        let packages = listed("External Dependencies");
+        assert!(
+            (3..8).contains(&packages),
+            "{}",
+            body("External Dependencies")
+        );
+        assert!(body("Interface Contract").contains("createServer"));
     }
 
     #[test]
