@@ -146,14 +146,16 @@ pub trait Archivist: Sync {
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput>;
 }
 
-/// Whether a project-relative path looks like a test file.
+/// Whether a project-relative path names a test file by the common conventions of most languages.
 pub fn is_test_path(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let in_test_dir = path
-        .split('/')
-        .rev()
-        .skip(1)
-        .any(|dir| matches!(dir, "tests" | "test" | "__tests__" | "spec" | "specs"));
+    let lower = path.to_ascii_lowercase();
+    let in_test_dir = lower.split('/').rev().skip(1).any(|dir| {
+        matches!(
+            dir,
+            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"
+        )
+    });
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
     let stem = name.split('.').next().unwrap_or(name);
     in_test_dir
         || stem.starts_with("test_")
@@ -161,7 +163,7 @@ pub fn is_test_path(path: &str) -> bool {
         || stem.ends_with("_tests")
         || name.contains(".test.")
         || name.contains(".spec.")
-        || name == "conftest.py"
+        || stem == "conftest"
 }
 
 #[cfg(test)]

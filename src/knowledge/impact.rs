@@ -18,6 +18,7 @@ use anyhow::{bail, Context as _};
 use super::concepts::Resolver;
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::trim::LIST_LIMIT;
+use crate::archivist::is_test_path;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
@@ -261,26 +262,6 @@ pub fn path_of_item(item: &str) -> Option<String> {
         && (path.contains('/') || path.contains('.'))
         && !path.contains("..");
     looks_like_path.then(|| path.to_string())
-}
-
-/// Whether a project-relative path names a test file by the common conventions of most languages.
-pub fn is_test_path(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let in_test_dir = lower.split('/').rev().skip(1).any(|dir| {
-        matches!(
-            dir,
-            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"
-        )
-    });
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name.split('.').next().unwrap_or(name);
-    in_test_dir
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || name.contains(".test.")
-        || name.contains(".spec.")
-        || stem == "conftest"
 }
 
 fn tests_of(files: &[Reached], nodes: &[(String, Node)]) -> Vec<String> {

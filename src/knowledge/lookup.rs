@@ -15,12 +15,11 @@ use anyhow::{bail, Context as _};
 use super::trim::{summarize_paths, trim_contract};
 use super::whole::{whole_sections, Whole};
 use crate::hash::sha256_hex;
-use crate::library::aindex::AIndex;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer;
 use crate::library::markdown::{list_items, Fence};
 use crate::project::mapping::Strategy;
-use crate::project::mirror::{aindex_path, design_path, group_path};
+use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
@@ -333,26 +332,15 @@ pub fn inherited_conventions(
     project: &Project,
     source: &str,
 ) -> anyhow::Result<Vec<InheritedConventions>> {
-    let mut out = Vec::new();
-    for dir in ancestors_rel(source) {
-        let rel = aindex_path(dir);
-        let text = match project.read_to_string(&rel) {
-            Ok(text) => text,
-            Err(err) if err.kind() == ErrorKind::NotFound => continue,
-            Err(err) => return Err(err).with_context(|| format!("cannot read {rel}")),
-        };
-        let index = AIndex::parse(&rel, dir, &text)?;
-        let raw = index.local_conventions_raw();
-        if raw.trim().is_empty() {
-            continue;
-        }
-        out.push(InheritedConventions {
-            directory: dir.to_string(),
-            items: index.local_conventions(),
-            raw: raw.to_string(),
-        });
-    }
-    Ok(out)
+    let dirs = ancestors_rel(source);
+    Ok(super::conventions::of_dirs(project, &dirs)?
+        .into_iter()
+        .map(|found| InheritedConventions {
+            items: list_items(&found.raw),
+            directory: found.directory,
+            raw: found.raw,
+        })
+        .collect())
 }
 
 /// Why there is no design file for `source`, as advice.
