@@ -477,22 +477,13 @@ fn reexport_name(symbol: &Symbol) -> String {
     format!("`{}`", text.trim_end_matches(';'))
 }
 
+/// How a summary names a kind: [`SymbolKind::as_str`], but "type" and "value" for the two whose
+/// serde names read as code (`typealias`, `variable`).
 fn kind_word(kind: SymbolKind) -> &'static str {
     match kind {
-        SymbolKind::Module => "module",
-        SymbolKind::Function => "function",
-        SymbolKind::Method => "method",
-        SymbolKind::Struct => "struct",
-        SymbolKind::Enum => "enum",
-        SymbolKind::Trait => "trait",
-        SymbolKind::Interface => "interface",
-        SymbolKind::Class => "class",
         SymbolKind::TypeAlias => "type",
-        SymbolKind::Constant => "constant",
-        SymbolKind::Static => "static",
         SymbolKind::Variable => "value",
-        SymbolKind::Macro => "macro",
-        SymbolKind::Impl => "impl",
+        other => other.as_str(),
     }
 }
 

@@ -286,6 +286,29 @@ fn parse(text: &str) -> Option<Cache> {
     Some(cache)
 }
 
+/// Test data: a text file's entry with these resolved dependencies and nothing else recorded.
+#[cfg(test)]
+impl Entry {
+    pub fn with_deps(deps: &[&str]) -> Entry {
+        Entry {
+            stat: Stat {
+                size: 1,
+                mtime_ns: 1,
+            },
+            class: FileClass::Text,
+            source_hash: String::new(),
+            interface_hash: None,
+            description: String::new(),
+            deps: deps.iter().map(|d| d.to_string()).collect(),
+            via: Vec::new(),
+            macros: Vec::new(),
+            symbols: Vec::new(),
+            externals: Vec::new(),
+            design: None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -105,25 +105,12 @@ impl Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::walk::FileClass;
-    use crate::workspace::cache::{Entry, Stat};
+    use crate::workspace::cache::Entry;
 
     fn entry(deps: &[&str], symbols: &[&str]) -> Entry {
         Entry {
-            stat: Stat {
-                size: 1,
-                mtime_ns: 1,
-            },
-            class: FileClass::Text,
-            source_hash: String::new(),
-            interface_hash: None,
-            description: String::new(),
-            deps: deps.iter().map(|d| d.to_string()).collect(),
-            via: Vec::new(),
-            macros: Vec::new(),
             symbols: symbols.iter().map(|s| s.to_string()).collect(),
-            externals: Vec::new(),
-            design: None,
+            ..Entry::with_deps(deps)
         }
     }
 

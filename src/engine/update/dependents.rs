@@ -62,7 +62,6 @@ mod tests {
     use super::*;
     use crate::engine::update::scanned::{Facts, FileState, Scanned};
     use crate::engine::update::testing::by_path;
-    use crate::project::walk::FileClass;
     use crate::workspace::cache::{Entry, Stat};
 
     fn scanned(source: &str, deps: &[&str]) -> Scanned {
@@ -90,23 +89,11 @@ mod tests {
 
     fn cached(deps: &[&str]) -> Entry {
         Entry {
-            stat: Stat {
-                size: 1,
-                mtime_ns: 1,
-            },
-            class: FileClass::Text,
-            source_hash: String::new(),
-            interface_hash: None,
-            description: String::new(),
-            deps: deps.iter().map(|d| d.to_string()).collect(),
-            via: Vec::new(),
-            macros: Vec::new(),
-            symbols: Vec::new(),
-            externals: Vec::new(),
             design: Some(Stat {
                 size: 1,
                 mtime_ns: 1,
             }),
+            ..Entry::with_deps(deps)
         }
     }
 

@@ -107,21 +107,12 @@ fn ancestors(file: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::project::walk::FileClass;
 
     fn entry(size: u64, code: bool, deps: &[&str]) -> cache::Entry {
         cache::Entry {
             stat: cache::Stat { size, mtime_ns: 0 },
-            class: FileClass::Text,
-            source_hash: String::new(),
             interface_hash: code.then(String::new),
-            description: String::new(),
-            deps: deps.iter().map(|d| d.to_string()).collect(),
-            via: Vec::new(),
-            macros: Vec::new(),
-            symbols: Vec::new(),
-            externals: Vec::new(),
-            design: None,
+            ..cache::Entry::with_deps(deps)
         }
     }
 

@@ -77,6 +77,34 @@ fn fail(report: &mut UpdateReport, path: &str, reason: String) {
     });
 }
 
+/// The library file at `path` as it is (`None`: there is none), or why it cannot be read (a
+/// symlink is never followed): then it is left as it is.
+fn read_existing(project: &Project, path: &str) -> Result<Option<String>, String> {
+    match project.read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(format!(
+            "cannot read: {}; left as it is",
+            nofollow::reason(path, &err)
+        )),
+    }
+}
+
+/// Write `text` at `path` unless the run writes nothing; the reason when it cannot.
+fn write_text(
+    project: &Project,
+    options: &UpdateOptions,
+    path: &str,
+    text: &str,
+) -> Result<(), String> {
+    if !options.writes() {
+        return Ok(());
+    }
+    project
+        .write(path, text.as_bytes())
+        .map_err(|err| format!("cannot write: {}", nofollow::reason(path, &err)))
+}
+
 /// The `.aindex` of each planned directory, deepest first. Returns the billboards.
 fn write_indexes(
     project: &Project,
@@ -132,12 +160,9 @@ fn write_indexes(
         }
         billboards.insert(dir.clone(), outcome.billboard);
         if let Some(text) = outcome.text {
-            if options.writes() {
-                if let Err(err) = project.write(&outcome.path, text.as_bytes()) {
-                    let reason = format!("cannot write: {}", nofollow::reason(&outcome.path, &err));
-                    fail(report, &outcome.path, reason);
-                    continue;
-                }
+            if let Err(reason) = write_text(project, options, &outcome.path, &text) {
+                fail(report, &outcome.path, reason);
+                continue;
             }
             report.aindex_written.push(outcome.path);
         }
@@ -167,16 +192,9 @@ fn write_group(
     report: &mut UpdateReport,
 ) {
     let path = group_path(dir);
-    let existing = match project.read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => {
-            let reason = format!(
-                "cannot read: {}; left as it is",
-                nofollow::reason(&path, &err)
-            );
-            return fail(report, &path, reason);
-        }
+    let existing = match read_existing(project, &path) {
+        Ok(existing) => existing,
+        Err(reason) => return fail(report, &path, reason),
     };
     if members.is_empty() {
         if existing.is_some() {
@@ -195,11 +213,8 @@ fn write_group(
     if existing.as_deref() == Some(text.as_str()) {
         return;
     }
-    if options.writes() {
-        if let Err(err) = project.write(&path, text.as_bytes()) {
-            let reason = format!("cannot write: {}", nofollow::reason(&path, &err));
-            return fail(report, &path, reason);
-        }
+    if let Err(reason) = write_text(project, options, &path, &text) {
+        return fail(report, &path, reason);
     }
     report.aindex_written.push(path);
 }
@@ -358,24 +373,14 @@ fn write_start_here(
         })
         .collect();
     let path = in_library(START_HERE_FILE);
-    let existing = match project.read_to_string(&path) {
-        Ok(text) => Some(text),
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
-        Err(err) => {
-            let reason = format!(
-                "cannot read: {}; left as it is",
-                nofollow::reason(&path, &err)
-            );
-            return fail(report, &path, reason);
-        }
+    let existing = match read_existing(project, &path) {
+        Ok(existing) => existing,
+        Err(reason) => return fail(report, &path, reason),
     };
     let text = start_here::render(project, &dirs, existing.as_deref());
     if existing.as_deref() != Some(text.as_str()) {
-        if options.writes() {
-            if let Err(err) = project.write(&path, text.as_bytes()) {
-                let reason = format!("cannot write: {}", nofollow::reason(&path, &err));
-                return fail(report, &path, reason);
-            }
+        if let Err(reason) = write_text(project, options, &path, &text) {
+            return fail(report, &path, reason);
         }
         report.start_here_written = true;
     }

@@ -827,7 +827,7 @@ cfg_net! {
 impl Socket {
     cfg_net! {
         /// Binds.
-        pub async fn bind(addr: &str) -> Result<Socket, Error> { unsafe { todo!() } }
+        pub async fn bind(addr: &str) -> Result<Socket, Error> { let fd = unsafe { sys::bind(addr) }; Ok(Socket { fd }) }
         fn private() {}
         cfg_unstable! { pub fn id(&self) -> u64 { 0 } }
     }
