@@ -2,10 +2,13 @@
 //! and a path list's most relevant entries.
 //!
 //! Contract lines are chosen by importance, then shown in source order: top-level declarations
-//! (types, functions, modules, re-exports) first, then the members of the file's primary type, then
-//! other members, then fields and attributes, trait impls, module-level variables and constants
-//! (Python TypeVars among them), and repeated signatures of one name (`@overload`s) last. A member
-//! is never shown without the header it sits under. What is left out is counted on one last line.
+//! (types, functions, modules, re-exports) first, then the public methods of the file's primary
+//! type (what an agent calls: flask's `App.add_url_rule`), then its properties, attributes, class
+//! variables and fields, then other members, other fields and attributes, the primary type's
+//! dunder and private members (`__init__`, `__repr__`), trait impls, module-level variables and
+//! constants (Python TypeVars among them), and repeated signatures of one name (`@overload`s) last.
+//! A member is never shown without the header it sits under. What is left out is counted on one
+//! last line.
 //!
 //! Paths are chosen by relevance to the source: code in the same package tree first (the nearest
 //! directories first), then other code, then tests, then examples, benches and docs.
@@ -19,12 +22,16 @@ use crate::source::{OutlineLine, SymbolKind};
 enum Importance {
     /// A top-level type, function, module or re-export.
     Declaration,
-    /// A method (or nested declaration) of the file's primary type.
-    PrimaryMember,
+    /// A public method (or nested declaration) of the file's primary type.
+    PrimaryMethod,
+    /// A property, attribute, class variable or field of the file's primary type.
+    PrimaryValue,
     /// Any other member.
     Member,
     /// A field or attribute.
     Field,
+    /// A dunder or private member of the file's primary type (`__init__`, `__repr__`, `_helper`).
+    PrimaryPrivate,
     /// `impl Trait for Type`.
     TraitImpl,
     /// A module-level variable, constant or static (a Python TypeVar).
@@ -165,18 +172,52 @@ fn importance(outline: &[OutlineLine], primary: Option<&str>) -> Vec<Importance>
                 kind,
                 SymbolKind::Variable | SymbolKind::Constant | SymbolKind::Static
             );
+            let of_primary = primary.is_some() && base_name(line.parent.as_deref()) == primary;
             match (line.depth, kind) {
                 (_, SymbolKind::Impl) => Importance::TraitImpl,
                 (0, _) if value => Importance::ModuleValue,
                 (0, _) => Importance::Declaration,
+                _ if of_primary && is_private_name(&line.name) => Importance::PrimaryPrivate,
+                _ if of_primary && (value || is_accessor(&line.text)) => Importance::PrimaryValue,
+                _ if of_primary => Importance::PrimaryMethod,
                 _ if value => Importance::Field,
-                _ if primary.is_some() && base_name(line.parent.as_deref()) == primary => {
-                    Importance::PrimaryMember
-                }
                 _ => Importance::Member,
             }
         })
         .collect()
+}
+
+/// A dunder or private member name: `__init__`, `_helper`, JavaScript's `#count`.
+fn is_private_name(name: &str) -> bool {
+    name.starts_with('_') || name.starts_with('#')
+}
+
+/// A method that reads or writes like an attribute: a Python `@property`/`@cached_property` (or its
+/// `.setter`/`.getter`/`.deleter`), a JavaScript/TypeScript `get x()`/`set x()`.
+fn is_accessor(text: &str) -> bool {
+    let decorators: Vec<&str> = text
+        .split_whitespace()
+        .take_while(|word| word.starts_with('@'))
+        .map(|word| {
+            word.trim_start_matches('@')
+                .split('(')
+                .next()
+                .unwrap_or(word)
+        })
+        .collect();
+    if !decorators.is_empty() {
+        return decorators.iter().any(|decorator| {
+            let last = decorator.rsplit('.').next().unwrap_or(decorator);
+            matches!(
+                last,
+                "property" | "cached_property" | "setter" | "getter" | "deleter"
+            )
+        });
+    }
+    let text = text.trim_start_matches("static ");
+    ["get ", "set "]
+        .iter()
+        .any(|prefix| text.starts_with(prefix) && !text[prefix.len()..].starts_with('('))
 }
 
 /// The type a parent names, without its path and generics (`inner::Parser<'a>` → `Parser`).
@@ -366,6 +407,73 @@ class Flask(App)
             fitted,
             "class Helper\nclass Flask\n  def run(self) -> None\n// … and 2 more lines: read app.py"
         );
+    }
+
+    /// flask's `sansio/scaffold.py` in small: a class whose attributes, properties and `__init__`
+    /// come before the methods an agent calls.
+    const SCAFFOLD_LIKE: &str = r#"class Scaffold:
+    cli: Group
+    name: str
+    _static_folder: str | None = None
+    def __init__(self, import_name: str, static_folder: str | None = None) -> None:
+        pass
+    def __repr__(self) -> str:
+        pass
+    @property
+    def static_folder(self) -> str | None:
+        pass
+    @cached_property
+    def jinja_loader(self) -> BaseLoader | None:
+        pass
+    def route(self, rule: str, **options: t.Any) -> t.Callable[[T_route], T_route]:
+        pass
+    def add_url_rule(self, rule: str, endpoint: str | None = None) -> None:
+        pass
+    def errorhandler(self, code_or_exception: type[Exception] | int) -> t.Callable:
+        pass
+"#;
+
+    #[test]
+    fn the_primary_types_public_methods_come_before_its_properties_and_dunders() {
+        let lines = outline(Language::Python, SCAFFOLD_LIKE);
+        let fitted = fit_contract(&lines, 300, Some("Scaffold"), "scaffold.py");
+        assert_eq!(
+            fitted,
+            "\
+class Scaffold
+  def route(self, rule: str, **options: t.Any) -> t.Callable[[T_route], T_route]
+  def add_url_rule(self, rule: str, endpoint: str | None = None) -> None
+  def errorhandler(self, code_or_exception: type[Exception] | int) -> t.Callable
+// … and 6 more lines: read scaffold.py"
+        );
+        // More room: the properties and attributes next (in source order), the dunders last.
+        let roomier = fit_contract(&lines, 420, Some("Scaffold"), "scaffold.py");
+        assert!(
+            roomier.contains("\n  cli: Group\n  name: str\n"),
+            "{roomier}"
+        );
+        assert!(roomier.contains("@property def static_folder"), "{roomier}");
+        assert!(!roomier.contains("__init__"), "{roomier}");
+        let all = fit_contract(&lines, usize::MAX, Some("Scaffold"), "scaffold.py");
+        assert!(
+            all.contains("__init__") && all.contains("__repr__"),
+            "{all}"
+        );
+    }
+
+    #[test]
+    fn accessors_are_told_from_methods() {
+        assert!(is_accessor("@property def name(self) -> str"));
+        assert!(is_accessor(
+            "@abstractmethod @cached_property def name(self) -> str"
+        ));
+        assert!(is_accessor(
+            "@debug.setter def debug(self, value: bool) -> None"
+        ));
+        assert!(is_accessor("get size(): number"));
+        assert!(!is_accessor("@staticmethod def make() -> App"));
+        assert!(!is_accessor("get(path: string): Route"));
+        assert!(!is_accessor("def get(self, rule: str)"));
     }
 
     #[test]

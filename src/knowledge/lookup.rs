@@ -4,7 +4,9 @@
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
 //! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
 //! is parsed only when the footer says an agent's Interface Contract may have been left behind by
-//! the code (`workspace::contract`), which then adds a warning. `--full` ([`lookup_full`]) also
+//! the code (`workspace::contract`), which then adds a warning, or when the design file's budget cut
+//! the contract: the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the contract rendered
+//! again from the current source, most important lines first (`archivist::abridge`). `--full` ([`lookup_full`]) also
 //! makes whole what the design file's budget cut (`super::whole`): lists from the graph of the last
 //! update, a contract from the source.
 
@@ -14,6 +16,7 @@ use anyhow::{bail, Context as _};
 
 use super::trim::{summarize_paths, trim_contract};
 use super::whole::{whole_sections, Whole};
+use crate::archivist::structural::is_capped_contract;
 use crate::hash::sha256_hex;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer;
@@ -23,7 +26,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
-use crate::workspace::contract::{drift_of, Drift};
+use crate::workspace::contract::{contract_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
 /// Whether the design file still describes the source as it is.
@@ -84,6 +87,9 @@ pub struct Lookup {
     /// `--full`: the sections the design file's budget cut, whole ([`lookup_full`]); `None` for a
     /// plain lookup.
     pub whole: Option<Whole>,
+    /// The Interface Contract rendered again from the (current) source within
+    /// [`CONTRACT_TOKENS`] when the design file's smaller budget cut it; `None` otherwise.
+    pub fuller_contract: Option<String>,
 }
 
 impl Lookup {
@@ -149,7 +155,10 @@ impl Lookup {
             {
                 summarize_paths(&self.source, heading, &list_items(&section.body))
             } else if heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT) {
-                trim_contract(&self.source, &section.body, CONTRACT_TOKENS).map(|t| t.text)
+                let body = self.fuller_contract.as_ref().unwrap_or(&section.body);
+                trim_contract(&self.source, body, CONTRACT_TOKENS)
+                    .map(|t| t.text)
+                    .or_else(|| self.fuller_contract.clone())
             } else {
                 None
             };
@@ -312,6 +321,10 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         (Some(_), None) => Staleness::SourceMissing,
     };
     let contract = drift_of(source, &design_rel, &text, &design, bytes.as_deref());
+    let fuller_contract = match (staleness, &bytes) {
+        (Staleness::Current, Some(bytes)) => fuller_contract(source, &design, bytes),
+        _ => None,
+    };
     let content = footer::split(&text).0.trim_end().to_string();
     let conventions = inherited_conventions(project, source)?;
     let found = Lookup {
@@ -323,8 +336,26 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         contract,
         conventions,
         whole: None,
+        fuller_contract,
     };
     Ok((found, bytes))
+}
+
+/// The contract of `source` within [`CONTRACT_TOKENS`] when the design file's budget cut its
+/// Interface Contract (`// … and N more lines`): the lookup's budget is larger than a design
+/// file's, so an agent sees the public methods it came for without `--full`.
+fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<String> {
+    let stored = design
+        .body
+        .sections
+        .iter()
+        .find(|s| s.heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT))?;
+    if !is_capped_contract(&stored.body) {
+        return None;
+    }
+    // `trim_contract` estimates four characters a token; leave room for the fence.
+    let room = CONTRACT_TOKENS.saturating_sub(30) * 4;
+    contract_within(source, bytes, room).filter(|fuller| fuller.len() > stored.body.len())
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

@@ -92,13 +92,17 @@ pub fn drift_of(
 /// Archivist writes it without a budget: what `lexi lookup --full` shows in place of a contract the
 /// design file's budget cut. `None` for a file in no supported language or one that does not parse.
 pub fn whole_contract(source: &str, source_bytes: &[u8]) -> Option<String> {
+    contract_within(source, source_bytes, usize::MAX)
+}
+
+/// The Interface Contract of `source` as the structural Archivist writes it within `bytes` (its
+/// most important lines, the rest counted): what a plain `lexi lookup` shows when the design file's
+/// budget cut the contract shorter than the lookup's own budget.
+pub fn contract_within(source: &str, source_bytes: &[u8], bytes: usize) -> Option<String> {
     let language = Language::from_path(Path::new(source))?;
     let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
     Some(crate::archivist::structural::contract_text(
-        language,
-        &interface,
-        usize::MAX,
-        source,
+        language, &interface, bytes, source,
     ))
 }
 

@@ -250,7 +250,8 @@ fn lookup_full_prints_the_whole_contract_and_every_dependent() {
             "{full}"
         );
     }
-    // The default lookup is unchanged: the stored contract, the list summarised.
+    // The default lookup shows what fits its own budget (more than the design file), the list
+    // summarised.
     let short = p.lexi(["lookup", "src/shop/big.py"]).success().stdout;
     assert!(!short.contains("def make_response"), "{short}");
     // JSON: as stored without --full, whole with it.

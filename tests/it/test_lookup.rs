@@ -156,3 +156,75 @@ fn outside_a_project_every_command_says_run_init() {
             .stderr_has("run `lexictl init`");
     }
 }
+
+/// flask's `sansio/app.py` in small: a class whose class attributes, `__init__` and properties
+/// come before the methods an agent calls, with long signatures that overflow the design file's
+/// budget.
+fn big_app_class() -> String {
+    let mut module = String::from("\"\"\"The application object.\"\"\"\n\n\nclass App:\n    \"\"\"The central object.\"\"\"\n\n");
+    for name in [
+        "aborter_class",
+        "jinja_environment",
+        "config_class",
+        "testing",
+        "secret_key",
+    ] {
+        module.push_str(&format!("    {name} = None\n"));
+    }
+    module.push_str("\n    def __init__(self, import_name: str, static_url_path: str | None = None, static_folder: str | None = \"static\") -> None:\n        pass\n");
+    for name in ["name", "logger", "jinja_env", "debug"] {
+        module.push_str(&format!(
+            "\n    @property\n    def {name}(self) -> str:\n        return \"\"\n"
+        ));
+    }
+    for i in 0..12 {
+        module.push_str(&format!(
+            "\n    def register_handler_number_{i}(self, handler: Handler, *, priority: int = 0) -> None:\n        pass\n"
+        ));
+    }
+    module.push_str("\n    def add_url_rule(self, rule: str, endpoint: str | None = None, view_func: RouteCallable | None = None) -> None:\n        pass\n");
+    module
+}
+
+#[test]
+fn a_cut_contract_keeps_the_primary_types_methods_and_lookup_shows_them_all() {
+    let p = project()
+        .fixture("python-src")
+        .file("src/weather/app.py", big_app_class())
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let design = p.read(".lexibrary/src/weather/app.py.md");
+    assert!(
+        design.contains("more lines: read src/weather/app.py"),
+        "the premise: the design file's contract is cut\n{design}"
+    );
+    // The methods an agent calls come before properties and `__init__` (the short class
+    // attributes fill what room is left).
+    assert!(
+        design.contains("  def register_handler_number_0(self"),
+        "{design}"
+    );
+    for kept_out in ["@property def name", "def __init__"] {
+        assert!(!design.contains(kept_out), "{kept_out}\n{design}");
+    }
+    // The default lookup's budget is larger: the contract is rendered again from the source, and
+    // the last method is there without `--full`.
+    let short = p.lexi(["lookup", "src/weather/app.py"]).success().stdout;
+    assert!(
+        short.contains("  def add_url_rule(self, rule: str, endpoint: str | None = None")
+            && short.contains("  aborter_class")
+            && !short.contains("more lines: read"),
+        "{short}"
+    );
+    // A changed source keeps the stored contract (under the staleness warning).
+    p.write(
+        "src/weather/app.py",
+        big_app_class().replace("add_url_rule", "add_rule"),
+    );
+    let stale = p.lexi(["lookup", "src/weather/app.py"]).success().stdout;
+    assert!(
+        stale.contains("more lines: read") && !stale.contains("add_rule"),
+        "{stale}"
+    );
+}

@@ -19,7 +19,9 @@ use crate::project::paths;
 /// Contract keeps its public items first, then says how many more there are.
 ///
 /// A design file itself holds only what fits its budget (`token_budgets.design_file_tokens`): a
-/// longer list ends `… and N more`, a longer contract `// … and N more lines: read <file>`.
+/// longer list ends `… and N more`, a longer contract `// … and N more lines: read <file>`. Such a
+/// cut contract is shown rendered again from the source (when it is unchanged) within the lookup's
+/// larger budget, most important lines first.
 /// `--full` prints every section whole: nothing trimmed, capped lists replaced by the whole lists
 /// of the last `lexictl update`'s dependency graph, and a cut contract rendered again from the
 /// source (only when the source is unchanged since the design file was written; otherwise the
