@@ -6,7 +6,7 @@
 //! lists keep their most important entries (`abridge`).
 
 use super::abridge::{fit_contract, fits_whole, most_relevant};
-use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
+use super::{is_listed_test, is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
 
@@ -92,7 +92,7 @@ fn code_sections(
     let tests: Vec<String> = input
         .dependents
         .iter()
-        .filter(|path| is_test_path(path))
+        .filter(|path| is_listed_test(path))
         .cloned()
         .collect();
     if !tests.is_empty() && !input.abridged {
@@ -262,7 +262,11 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
     }
     let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
     let path_bytes = path_bytes(input.dependencies, input.dependents);
-    let tests = input.dependents.iter().filter(|p| is_test_path(p)).count();
+    let tests = input
+        .dependents
+        .iter()
+        .filter(|p| is_listed_test(p))
+        .count();
     let lengths = [input.dependencies.len(), input.dependents.len(), tests];
     // Every path list and the smallest contract must fit: in a crowded file (vite's
     // server/index.ts: 41 dependencies, 36 dependents, 15 tests, 8 packages) the lists keep fewer.

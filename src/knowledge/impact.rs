@@ -7,8 +7,10 @@
 //! design files' `## Dependents` lists — which hold only what fits a design file's budget — and
 //! says so. Each file is listed once, at the depth it is first reached, breadth first. The design
 //! files of the reached files are read for their descriptions and links. Tests are the reached files
-//! whose path says so (`tests/`, `test_*.py`, `*.test.js`, `*_test.go`, …) plus the `## Tests`
-//! sections of every design file on the way.
+//! a test runner collects (`archivist::is_test_case`: `tests/test_*.py`, `*.test.js`, `*_test.go`,
+//! …; not `conftest.py` nor the helpers and sample apps other tests import) plus the `## Tests`
+//! sections of every design file on the way, ordered by how directly they exercise the file: by
+//! depth, then those named for it (`tests/test_json.py` for `json.py`), then by path.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::ErrorKind;
@@ -18,7 +20,7 @@ use anyhow::{bail, Context as _};
 use super::concepts::Resolver;
 use super::corpus::{Corpus, DocKind, Kinds};
 use super::trim::LIST_LIMIT;
-use crate::archivist::is_test_path;
+use crate::archivist::is_test_case;
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
@@ -87,7 +89,9 @@ pub struct Impact {
     pub from: GraphSource,
     /// Every reached file, by depth then path.
     pub files: Vec<Reached>,
-    /// Tests among the reached files, and tests the design files on the way name.
+    /// Tests among the reached files, and tests the design files on the way name: by depth, those
+    /// named for the file first, then by path. Helpers, fixtures and sample apps in the test tree
+    /// are not tests (`archivist::is_test_case`).
     pub tests: Vec<String>,
     pub concepts: Vec<LinkedConcept>,
     pub stack: Vec<LinkedPost>,
@@ -128,7 +132,7 @@ pub fn impact(ws: &Workspace, source: &str, depth: usize) -> anyhow::Result<Impa
         nodes,
         beyond,
     } = walk.breadth_first(source, root)?;
-    let tests = tests_of(&files, &nodes);
+    let tests = tests_of(source, &files, &nodes, graph);
     let concepts = concepts_of(project, &nodes);
     let stack = posts_of(project, &nodes);
     Ok(Impact {
@@ -204,14 +208,15 @@ impl Walk<'_> {
                         continue;
                     }
                     let node = read_node(self.project, dependent)?.unwrap_or_default();
+                    let importers = self.dependents(dependent, &node);
                     files.push(Reached {
                         file: dependent.clone(),
                         depth: level,
                         via: via.clone(),
                         description: node.description.clone(),
-                        test: is_test_path(dependent),
+                        test: is_test_case(dependent, importers.len()),
                     });
-                    next.push((dependent.clone(), self.dependents(dependent, &node)));
+                    next.push((dependent.clone(), importers));
                     nodes.push((dependent.clone(), node));
                 }
             }
@@ -264,18 +269,79 @@ pub fn path_of_item(item: &str) -> Option<String> {
     looks_like_path.then(|| path.to_string())
 }
 
-fn tests_of(files: &[Reached], nodes: &[(String, Node)]) -> Vec<String> {
-    let mut tests: Vec<String> = files
+/// The tests among the reached files and those the design files on the way name (when still
+/// test cases), ordered by how directly they exercise `source`: by depth (a test a design file names
+/// counts one level below that file), then those named for the source's stem (`tests/test_json.py`
+/// for `json.py`) first, then by path.
+fn tests_of(
+    source: &str,
+    files: &[Reached],
+    nodes: &[(String, Node)],
+    graph: Option<&Graph>,
+) -> Vec<String> {
+    let mut depth: HashMap<&str, usize> = HashMap::from([(source, 0)]);
+    for reached in files {
+        depth.insert(reached.file.as_str(), reached.depth);
+    }
+    let mut tests: HashMap<String, usize> = files
         .iter()
         .filter(|reached| reached.test)
-        .map(|reached| reached.file.clone())
+        .map(|reached| (reached.file.clone(), reached.depth))
         .collect();
-    for (_, node) in nodes {
-        tests.extend(node.tests.iter().cloned());
+    for (file, node) in nodes {
+        let below = depth.get(file.as_str()).copied().unwrap_or(0) + 1;
+        for test in &node.tests {
+            let importers = graph.map_or(0, |graph| graph.dependents(test).len());
+            if !is_test_case(test, importers) {
+                continue;
+            }
+            let at = depth.get(test.as_str()).copied().unwrap_or(below);
+            let entry = tests.entry(test.clone()).or_insert(at);
+            *entry = (*entry).min(at);
+        }
     }
-    tests.sort();
-    tests.dedup();
-    tests
+    let stem = stem_of(source);
+    let mut ordered: Vec<(usize, u8, String)> = tests
+        .into_iter()
+        .map(|(test, depth)| (depth, name_match(&test, stem), test))
+        .collect();
+    ordered.sort();
+    ordered.into_iter().map(|(_, _, test)| test).collect()
+}
+
+/// A file's name without its directory and extensions (`src/flask/json/__init__.py` → `json`: a
+/// package's `__init__`, `mod.rs`, `index.js` take their directory's name).
+fn stem_of(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    match stem {
+        "__init__" | "mod" | "index" | "lib" => parts.next().unwrap_or(stem),
+        _ => stem,
+    }
+}
+
+/// 0 when the test's name, without its test markers, is `stem` (`test_json.py`, `json_test.go`,
+/// `json.test.js`), 1 when it contains it as a word, 2 otherwise.
+fn name_match(test: &str, stem: &str) -> u8 {
+    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
+    let base = name.split(".test.").next().unwrap_or(&name);
+    let base = base.split(".spec.").next().unwrap_or(base);
+    let base = base.rsplit_once('.').map_or(base, |(base, _)| base);
+    let base = base.strip_prefix("test_").unwrap_or(base);
+    let base = base.strip_suffix("_test").unwrap_or(base);
+    let base = base.strip_suffix("_tests").unwrap_or(base);
+    let stem = stem.to_ascii_lowercase();
+    if base == stem {
+        0
+    } else if base
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| word == stem)
+    {
+        1
+    } else {
+        2
+    }
 }
 
 fn concepts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedConcept> {
@@ -431,15 +497,8 @@ impl Impact {
     fn knowledge_text(&self, out: &mut String, full: bool) {
         if !self.tests.is_empty() {
             out.push_str(&format!("\n## Tests ({})\n\n", self.tests.len()));
-            // The tests that import the file itself come first: they are the ones to run.
-            let direct: HashSet<&str> = self
-                .files
-                .iter()
-                .filter(|f| f.depth == 1)
-                .map(|f| f.file.as_str())
-                .collect();
-            let mut tests: Vec<&str> = self.tests.iter().map(String::as_str).collect();
-            tests.sort_by_key(|t| !direct.contains(t));
+            // Already ordered: the tests that exercise the file most directly first.
+            let tests: Vec<&str> = self.tests.iter().map(String::as_str).collect();
             let cut = if full {
                 tests.len()
             } else {
@@ -526,6 +585,19 @@ pub fn shorten(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::archivist::is_test_path;
+
+    #[test]
+    fn tests_named_for_the_file_are_told_from_the_others() {
+        assert_eq!(stem_of("src/flask/json/__init__.py"), "json");
+        assert_eq!(stem_of("lib/response.js"), "response");
+        assert_eq!(name_match("tests/test_json.py", "json"), 0);
+        assert_eq!(name_match("test/json.test.js", "json"), 0);
+        assert_eq!(name_match("a/json_test.go", "json"), 0);
+        assert_eq!(name_match("tests/test_json_tag.py", "json"), 1);
+        assert_eq!(name_match("test/res.json.js", "json"), 1);
+        assert_eq!(name_match("tests/test_basic.py", "json"), 2);
+    }
 
     #[test]
     fn test_paths_follow_the_common_conventions() {

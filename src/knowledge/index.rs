@@ -51,8 +51,39 @@ impl IndexFile {
 
 /// The text `lexi index` prints for one or more `.aindex` files: each as written, blank-line separated.
 pub fn to_text(files: &[IndexFile]) -> String {
-    let texts: Vec<&str> = files.iter().map(|file| file.text.trim_end()).collect();
+    let texts: Vec<String> = files
+        .iter()
+        .map(|file| without_empty_conventions(&file.text))
+        .collect();
     format!("{}\n", texts.join("\n\n"))
+}
+
+/// `text` (trimmed at its end) without an empty `## Local Conventions` heading: the `.aindex` keeps
+/// it for agents to fill (`lexi convention add`), a reader has nothing to learn from it.
+fn without_empty_conventions(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let heading = format!("## {}", crate::library::aindex::LOCAL_CONVENTIONS);
+    let mut kept: Vec<&str> = Vec::with_capacity(lines.len());
+    let mut in_fence = false;
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        if line.trim_start().starts_with("```") {
+            in_fence = !in_fence;
+        }
+        if !in_fence && line.trim_end().eq_ignore_ascii_case(&heading) {
+            let end = (i + 1..lines.len())
+                .find(|&j| !lines[j].trim().is_empty())
+                .unwrap_or(lines.len());
+            if end == lines.len() || lines[end].starts_with("## ") {
+                i = end;
+                continue;
+            }
+        }
+        kept.push(line);
+        i += 1;
+    }
+    kept.join("\n").trim_end().to_string()
 }
 
 /// Read the `.aindex` of project-relative `dir`; `None` if it does not exist.
@@ -160,4 +191,25 @@ fn is_listed(project: &Project, dir: &str) -> bool {
         .entries
         .iter()
         .any(|entry| entry.rel == dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_local_conventions_heading_is_not_printed() {
+        let empty = "# src/\n\nSources.\n\n## Child Map\n\n| a |\n\n## Local Conventions\n\n";
+        assert_eq!(
+            without_empty_conventions(empty),
+            "# src/\n\nSources.\n\n## Child Map\n\n| a |"
+        );
+        let before_another = "# a/\n\n## Local Conventions\n\n## Notes\n\nKept.\n";
+        assert_eq!(
+            without_empty_conventions(before_another),
+            "# a/\n\n## Notes\n\nKept."
+        );
+        let filled = "# a/\n\n## Local Conventions\n\n- Use UTC.\n";
+        assert_eq!(without_empty_conventions(filled), filled.trim_end());
+    }
 }

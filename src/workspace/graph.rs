@@ -86,7 +86,7 @@ impl Graph {
     pub fn tests(&self, file: &str) -> Vec<String> {
         self.dependents(file)
             .iter()
-            .filter(|path| crate::archivist::is_test_path(path))
+            .filter(|path| crate::archivist::is_listed_test(path))
             .cloned()
             .collect()
     }

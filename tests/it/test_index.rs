@@ -81,9 +81,12 @@ fn index_prints_one_or_all_recursively() {
     ] {
         p.lexi(["describe", dir, words]).success();
     }
+    // The file as written, without its empty Local Conventions heading.
+    let written = p.read(".lexibrary/pkg/.aindex");
+    assert!(written.ends_with("\n\n## Local Conventions\n"), "{written}");
     p.lexi(["index", "pkg"])
         .success()
-        .stdout_is(&p.read(".lexibrary/pkg/.aindex"));
+        .stdout_is(&written.replace("\n\n## Local Conventions\n", "\n"));
     let all = p.lexi(["index", ".", "-r"]).run();
     insta::assert_snapshot!("index_recursive", all.stdout);
     let from_sub = p.lexi(["index", "-r"]).current_dir("pkg").run();

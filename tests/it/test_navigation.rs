@@ -62,6 +62,78 @@ fn impact_follows_dependents_two_levels_with_the_tests_among_them() {
 }
 
 #[test]
+fn impact_orders_tests_by_how_directly_they_exercise_the_file_and_skips_helpers() {
+    let p = project()
+        .fixture("webapp")
+        .file("tests/test_api.py", "from shop.json import jsonify\n\n\ndef test_api():\n    assert jsonify(a=1)\n")
+        .file("tests/test_json.py", "from shop.json import dumps\n\n\ndef test_dumps():\n    assert dumps(1) == \"1\"\n")
+        .file("tests/conftest.py", "import pytest\n\nfrom shop import Shop\n\n\n@pytest.fixture\ndef app():\n    return Shop(__name__)\n")
+        .file("tests/test_apps/helloapp/app.py", "from shop import Shop\n\napp = Shop(__name__)\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let value = p
+        .lexi(["impact", "src/shop/json/__init__.py", "--format", "json"])
+        .json();
+    // Depth 1 first, the test named for the file first among them; then depth 2 (through
+    // `shop/__init__.py`). The fixture module and the sample app are not tests.
+    assert_eq!(
+        value["tests"],
+        serde_json::json!([
+            "tests/test_json.py",
+            "tests/test_api.py",
+            "tests/test_basic.py"
+        ]),
+        "{value}"
+    );
+    let files = value["files"].as_array().expect("files");
+    let helper = files
+        .iter()
+        .find(|f| f["file"] == "tests/test_apps/helloapp/app.py")
+        .expect("the sample app is still a dependent");
+    assert_eq!(helper["test"], false, "{helper}");
+    // The design files' Tests sections agree: fixtures and sample apps stay Dependents.
+    let package = p.read(".lexibrary/src/shop/__init__.py.md");
+    let tests = package
+        .split("## Tests\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .unwrap_or_default();
+    assert!(
+        tests.contains("- tests/test_basic.py")
+            && !tests.contains("conftest.py")
+            && !tests.contains("test_apps/"),
+        "{package}"
+    );
+    assert!(package.contains("- tests/conftest.py\n"), "{package}");
+    let text = p
+        .lexi(["impact", "src/shop/json/__init__.py"])
+        .success()
+        .stdout;
+    assert!(
+        text.contains(
+            "## Tests (3)\n\n- tests/test_json.py\n- tests/test_api.py\n- tests/test_basic.py\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn index_does_not_print_an_empty_local_conventions_heading() {
+    let p = webapp();
+    let text = p.lexi(["index", "src/shop"]).success().stdout;
+    assert!(text.contains("## Child Map"), "{text}");
+    assert!(!text.contains("## Local Conventions"), "{text}");
+    p.lexi(["convention", "add", "src/shop", "Views return a Response."])
+        .success();
+    let text = p.lexi(["index", "src/shop"]).success().stdout;
+    assert!(
+        text.contains("## Local Conventions\n\n- Views return a Response."),
+        "{text}"
+    );
+}
+
+#[test]
 fn impact_names_the_concepts_and_posts_of_reached_files() {
     let p = webapp();
     p.lexi(["concept", "new", "ErrorPages", "--alias", "error handling"])

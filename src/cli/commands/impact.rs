@@ -15,7 +15,9 @@ use crate::project::paths;
 /// Follows the whole dependency graph of the last `lexictl update`: the files that import this
 /// one (depth 1), the files that import those (depth 2), and so on, each listed once at the depth
 /// it is first reached, with the file it was reached through. Then the tests among them (and those
-/// the design files name), and the concepts and Stack posts linked to any of them. Run it before
+/// the design files name; not fixtures like `conftest.py` or helpers other tests import), those
+/// that exercise the file most directly first, and the concepts and Stack posts linked to any of
+/// them. Run it before
 /// changing a file's interface; `lexi lookup` points here when a Dependents list is long. Before
 /// the first update of a clone it follows the design files' Dependents lists instead, which may be
 /// capped, and says so.

@@ -6,7 +6,7 @@
 
 use crate::archivist::structural::{capped_list, list_cap, Rest};
 use crate::archivist::{
-    is_test_path, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
+    is_listed_test, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
 use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
@@ -270,7 +270,7 @@ pub fn refresh_dependents(
     }
     let tests: Vec<String> = dependents
         .iter()
-        .filter(|p| is_test_path(p))
+        .filter(|p| is_listed_test(p))
         .cloned()
         .collect();
     if !tests.is_empty() {
