@@ -41,6 +41,9 @@ pub struct ArchivistInput<'a> {
     pub interface: Option<&'a Interface>,
     /// Project files this one imports, sorted.
     pub dependencies: &'a [String],
+    /// Those of `dependencies` imported only for the type checker (Python `if TYPE_CHECKING:`):
+    /// listed with [`structural::TYPE_ONLY_MARK`].
+    pub type_only: &'a [String],
     /// Project files that import this one, sorted.
     pub dependents: &'a [String],
     /// The external packages it imports, by name, sorted (`Resolution::externals`).

@@ -74,9 +74,10 @@ fn code_sections(
     let contract = contract_text(language, interface, room.contract, input.source);
     out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
     if !input.abridged {
+        let dependencies = dependency_items(input.dependencies, input.type_only);
         out.push(Section::new(
             sections::DEPENDENCIES,
-            capped_list(input.dependencies, room.list, input.source, Rest::Count),
+            capped_list(&dependencies, room.list, input.source, Rest::Count),
         ));
         if !input.externals.is_empty() {
             out.push(Section::new(
@@ -307,6 +308,21 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
     }
 }
 
+/// What follows a Dependencies entry the file imports only for the type checker (Python
+/// `if TYPE_CHECKING:`): `- src/flask/app.py (type-only)`. `lexi impact` does not follow such edges.
+pub const TYPE_ONLY_MARK: &str = " (type-only)";
+
+/// The Dependencies entries of `deps`: each path, marked [`TYPE_ONLY_MARK`] when it is among
+/// `type_only`.
+pub fn dependency_items(deps: &[String], type_only: &[String]) -> Vec<String> {
+    deps.iter()
+        .map(|dep| match type_only.contains(dep) {
+            true => format!("{dep}{TYPE_ONLY_MARK}"),
+            false => dep.clone(),
+        })
+        .collect()
+}
+
 /// What a capped path list's last line points to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rest {
@@ -477,6 +493,7 @@ mod tests {
                 dependencies: &deps,
                 dependents: &dependents,
                 externals: &[],
+                type_only: &[],
                 existing: None,
                 content_only: false,
                 readme: None,
@@ -626,6 +643,7 @@ mod tests {
                 dependencies: &dependencies,
                 dependents: &dependents,
                 externals: &externals,
+                type_only: &[],
                 existing: None,
                 content_only: false,
                 readme: None,
@@ -675,6 +693,7 @@ mod tests {
                     dependencies: &[],
                     dependents: &[],
                     externals,
+                    type_only: &[],
                     existing: None,
                     content_only: false,
                     readme: None,

@@ -2,6 +2,10 @@
 //! level (the files that import it, then the files that import those, …), the tests among them,
 //! and the concepts and Stack posts linked to any of them.
 //!
+//! Edges that exist only for the type checker (Python `if TYPE_CHECKING:` imports, the graph's
+//! type-only dependencies) are not followed: a change does not reach the importer at run time. Those
+//! importers are counted apart ([`TypeOnlyImporter`]).
+//!
 //! The graph is the whole one the last `lexictl update` resolved (`workspace::graph`, from the
 //! per-clone cache), loaded once. A clone without it (before its first update) falls back to the
 //! design files' `## Dependents` lists — which hold only what fits a design file's budget — and
@@ -51,6 +55,15 @@ pub struct Reached {
     pub test: bool,
 }
 
+/// A file that imports a changed or reached file only for the type checker (Python
+/// `if TYPE_CHECKING:`): a change does not reach it at run time, so it is not followed.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TypeOnlyImporter {
+    pub file: String,
+    /// The changed or reached file it imports for types.
+    pub imports: String,
+}
+
 /// A concept linked from the design file of the changed file or of a reached one.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct LinkedConcept {
@@ -97,6 +110,9 @@ pub struct Impact {
     pub stack: Vec<LinkedPost>,
     /// Dependents one level beyond `depth`, not followed.
     pub beyond: usize,
+    /// Files that import the changed file or a reached one only for the type checker and are not
+    /// reached otherwise: counted apart, not followed.
+    pub type_only: Vec<TypeOnlyImporter>,
 }
 
 /// What one design file says about the graph.
@@ -131,6 +147,7 @@ pub fn impact(ws: &Workspace, source: &str, depth: usize) -> anyhow::Result<Impa
         files,
         nodes,
         beyond,
+        type_only,
     } = walk.breadth_first(source, root)?;
     let tests = tests_of(source, &files, &nodes, graph);
     let concepts = concepts_of(project, &nodes);
@@ -147,6 +164,7 @@ pub fn impact(ws: &Workspace, source: &str, depth: usize) -> anyhow::Result<Impa
         concepts,
         stack,
         beyond,
+        type_only,
     })
 }
 
@@ -171,6 +189,8 @@ struct Reach {
     nodes: Vec<(String, Node)>,
     /// Dependents one level further.
     beyond: usize,
+    /// Importers for types only, not reached at run time, by path.
+    type_only: Vec<TypeOnlyImporter>,
 }
 
 /// One breadth-first walk of the dependents.
@@ -181,19 +201,32 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// The files that import `file`: from the graph, else its design file's list.
-    fn dependents(&self, file: &str, node: &Node) -> Vec<String> {
+    /// The files that import `file` at run time, and those that import it only for the type
+    /// checker: from the graph, else (all at run time) its design file's list.
+    fn dependents(&self, file: &str, node: &Node) -> (Vec<String>, Vec<String>) {
         match self.graph {
-            Some(graph) => graph.dependents(file).to_vec(),
-            None => node.dependents.clone(),
+            Some(graph) => graph
+                .dependents(file)
+                .iter()
+                .cloned()
+                .partition(|importer| !graph.is_type_only(importer, file)),
+            None => (node.dependents.clone(), Vec::new()),
         }
     }
 
-    /// Every file reached from `source` within the depth.
+    /// Every file reached from `source` within the depth, through run-time imports.
     fn breadth_first(&self, source: &str, root: Node) -> anyhow::Result<Reach> {
         let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
         let mut files = Vec::new();
-        let mut frontier = vec![(source.to_string(), self.dependents(source, &root))];
+        let (runtime, typed) = self.dependents(source, &root);
+        let mut type_only: Vec<TypeOnlyImporter> = typed
+            .into_iter()
+            .map(|file| TypeOnlyImporter {
+                file,
+                imports: source.to_string(),
+            })
+            .collect();
+        let mut frontier = vec![(source.to_string(), runtime)];
         let mut nodes: Vec<(String, Node)> = vec![(source.to_string(), root)];
         let mut beyond = 0;
         for level in 1..=self.depth + 1 {
@@ -208,25 +241,33 @@ impl Walk<'_> {
                         continue;
                     }
                     let node = read_node(self.project, dependent)?.unwrap_or_default();
-                    let importers = self.dependents(dependent, &node);
+                    let (runtime, typed) = self.dependents(dependent, &node);
                     files.push(Reached {
                         file: dependent.clone(),
                         depth: level,
                         via: via.clone(),
                         description: node.description.clone(),
-                        test: is_test_case(dependent, importers.len()),
+                        test: is_test_case(dependent, runtime.len() + typed.len()),
                     });
-                    next.push((dependent.clone(), importers));
+                    type_only.extend(typed.into_iter().map(|file| TypeOnlyImporter {
+                        file,
+                        imports: dependent.clone(),
+                    }));
+                    next.push((dependent.clone(), runtime));
                     nodes.push((dependent.clone(), node));
                 }
             }
             frontier = next;
         }
         files.sort_by(|a, b| a.depth.cmp(&b.depth).then_with(|| a.file.cmp(&b.file)));
+        type_only.retain(|importer| !seen.contains(&importer.file));
+        type_only.sort_by(|a, b| a.file.cmp(&b.file));
+        type_only.dedup_by(|a, b| a.file == b.file);
         Ok(Reach {
             files,
             nodes,
             beyond,
+            type_only,
         })
     }
 }
@@ -442,12 +483,22 @@ impl Impact {
             out.push_str("Nothing in the library depends on it.\n");
         } else {
             out.push_str(&format!(
-                "{} directly, {} within {}; {}.\n",
+                "{} directly, {} within {}; {}",
                 plural(direct, "file depends on it", "files depend on it"),
                 self.files.len(),
                 plural(self.depth, "level", "levels"),
                 plural(self.tests.len(), "test", "tests"),
             ));
+        }
+        if !self.type_only.is_empty() {
+            let lead = if self.files.is_empty() { "" } else { "; " };
+            out.push_str(&format!(
+                "{lead}{} only for types (not followed)",
+                plural(self.type_only.len(), "file imports", "files import")
+            ));
+        }
+        if !self.files.is_empty() || !self.type_only.is_empty() {
+            out.push_str(".\n");
         }
         for level in 1..=self.depth {
             let at: Vec<&Reached> = self.files.iter().filter(|f| f.depth == level).collect();
@@ -480,6 +531,7 @@ impl Impact {
                 self.depth + 1
             ));
         }
+        self.type_only_text(&mut out, full);
         self.knowledge_text(&mut out, full);
         let cut = !full
             && (self.tests.len() > LIST_LIMIT
@@ -492,6 +544,35 @@ impl Impact {
             ));
         }
         out
+    }
+
+    /// The importers for types only: counted apart, each with the file it imports for types.
+    fn type_only_text(&self, out: &mut String, full: bool) {
+        if self.type_only.is_empty() {
+            return;
+        }
+        out.push_str(&format!(
+            "\n## Imported only for types ({}, not followed)\n\n",
+            self.type_only.len()
+        ));
+        out.push_str(
+            "They import it (or a file above) under `if TYPE_CHECKING:`: a change does not reach them at run time.\n\n",
+        );
+        let cut = match full {
+            true => self.type_only.len(),
+            false => LIST_LIMIT.min(self.type_only.len()),
+        };
+        for importer in &self.type_only[..cut] {
+            out.push_str(&format!(
+                "- {} (types of {})\n",
+                importer.file, importer.imports
+            ));
+        }
+        let rest: Vec<&str> = self.type_only[cut..]
+            .iter()
+            .map(|importer| importer.file.as_str())
+            .collect();
+        out.push_str(&counted_by_directory(&rest));
     }
 
     fn knowledge_text(&self, out: &mut String, full: bool) {

@@ -11,7 +11,9 @@
 //!   contract stays under the staleness warning.
 
 use super::lookup::{Lookup, Staleness};
-use crate::archivist::structural::{is_capped_contract, is_capped_list, path_list, without_docs};
+use crate::archivist::structural::{
+    dependency_items, is_capped_contract, is_capped_list, path_list, without_docs,
+};
 use crate::library::design_file::sections;
 use crate::workspace::contract::whole_contract;
 use crate::workspace::graph::Graph;
@@ -81,7 +83,10 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
 /// The whole list a path-list section names.
 fn whole_list(graph: &Graph, source: &str, heading: &str) -> Vec<String> {
     if heading.eq_ignore_ascii_case(sections::DEPENDENCIES) {
-        graph.dependencies(source).to_vec()
+        dependency_items(
+            graph.dependencies(source),
+            graph.type_only_dependencies(source),
+        )
     } else if heading.eq_ignore_ascii_case(sections::EXTERNAL_DEPENDENCIES) {
         graph.externals(source).to_vec()
     } else if heading.eq_ignore_ascii_case(sections::DEPENDENTS) {

@@ -101,6 +101,10 @@ pub struct Import {
     /// Rust `#[path = "…"] mod x;`: the path written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// Needed only by the type checker, never at run time: Python's `if TYPE_CHECKING:` imports,
+    /// TypeScript's `import type`. A spec imported both ways is not type-only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub type_only: bool,
 }
 
 /// A name a Rust module file makes visible to paths that go through it (`crate::m::Name`): what

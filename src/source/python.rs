@@ -434,7 +434,12 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                 let mut cursor = node.walk();
                 for name in node.children_by_field_name("name", &mut cursor) {
                     if let Some(spec) = imported_name(name, src) {
-                        imports.add(spec, line_of(node));
+                        imports.add_import(Import {
+                            spec,
+                            line: line_of(node),
+                            type_only: under_type_checking(node, src),
+                            ..Import::default()
+                        });
                     }
                 }
                 None
@@ -457,6 +462,7 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                     line: line_of(node),
                     names,
                     path: None,
+                    type_only: under_type_checking(node, src),
                 });
                 None
             }
@@ -467,6 +473,31 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             _ => Some(nesting),
         }
     });
+}
+
+/// Whether `node` sits in the body of an `if TYPE_CHECKING:` (`typing.TYPE_CHECKING`,
+/// `t.TYPE_CHECKING`): an import there exists only for the type checker, never at run time. Its
+/// `else:` branch runs.
+fn under_type_checking(node: Node<'_>, src: &str) -> bool {
+    let mut child = node;
+    while let Some(parent) = child.parent() {
+        if parent.kind() == "if_statement" {
+            let in_body = parent
+                .child_by_field_name("consequence")
+                .is_some_and(|body| body.id() == child.id());
+            let checks_types = parent
+                .child_by_field_name("condition")
+                .is_some_and(|condition| {
+                    let text = compact(text_of(condition, src));
+                    text.rsplit('.').next() == Some("TYPE_CHECKING")
+                });
+            if in_body && checks_types {
+                return true;
+            }
+        }
+        child = parent;
+    }
+    false
 }
 
 /// The docstring of a module or a class/function body: a string literal as the first statement.

@@ -629,6 +629,7 @@ impl Imports {
         if self.seen.contains(&key) {
             let same = |known: &&mut Import| known.spec == import.spec && known.path == import.path;
             if let Some(known) = self.list.iter_mut().find(same) {
+                known.type_only &= import.type_only;
                 for name in import.names {
                     if !known.names.contains(&name) {
                         known.names.push(name);

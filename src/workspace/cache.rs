@@ -20,7 +20,7 @@ use crate::tsv::{push_escaped, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v6";
+pub const FORMAT: &str = "lexibrarian-cache v7";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -77,6 +77,9 @@ pub struct Entry {
     /// Code files: the external packages it imports, by name, sorted (what `lexi lookup --full`
     /// shows when the design file's External Dependencies were capped).
     pub externals: Vec<String>,
+    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted: a
+    /// subset of `deps` that `lexi impact` does not follow.
+    pub type_deps: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -197,6 +200,8 @@ impl Cache {
             push_list(&mut out, &entry.symbols);
             out.push('\t');
             push_list(&mut out, &entry.externals);
+            out.push('\t');
+            push_list(&mut out, &entry.type_deps);
             out.push('\n');
         }
         out
@@ -238,7 +243,7 @@ fn parse(text: &str) -> Option<Cache> {
             cache.dirs.insert(unescape(fields[1]));
             continue;
         }
-        if fields.len() != 14 {
+        if fields.len() != 15 {
             return None;
         }
         let class = match fields[1] {
@@ -263,6 +268,7 @@ fn parse(text: &str) -> Option<Cache> {
         let macros = parse_list(fields[10]);
         let symbols = parse_list(fields[11]);
         let externals = parse_list(fields[12]);
+        let type_deps = parse_list(fields[13]);
         cache.entries.insert(
             unescape(fields[0]),
             Entry {
@@ -279,6 +285,7 @@ fn parse(text: &str) -> Option<Cache> {
                 macros,
                 symbols,
                 externals,
+                type_deps,
                 design,
             },
         );
@@ -304,6 +311,7 @@ impl Entry {
             macros: Vec::new(),
             symbols: Vec::new(),
             externals: Vec::new(),
+            type_deps: Vec::new(),
             design: None,
         }
     }
@@ -328,6 +336,7 @@ mod tests {
             macros: vec!["shout".into()],
             symbols: vec!["Parser".into(), "parse".into()],
             externals: vec!["serde".into(), "@scope/pkg".into()],
+            type_deps: vec!["src/c.rs".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,

@@ -25,6 +25,9 @@ pub struct Graph {
     symbols: HashMap<String, Vec<String>>,
     /// Each code file's external packages, sorted.
     externals: HashMap<String, Vec<String>>,
+    /// Each file's dependencies imported only for the type checker, sorted (a subset of its
+    /// dependencies): edges that exist for the type checker, not at run time.
+    type_only: HashMap<String, Vec<String>>,
 }
 
 impl Graph {
@@ -55,6 +58,9 @@ impl Graph {
             if !entry.externals.is_empty() {
                 graph.externals.insert(file.clone(), entry.externals);
             }
+            if !entry.type_deps.is_empty() {
+                graph.type_only.insert(file.clone(), entry.type_deps);
+            }
             graph.dependencies.insert(file, entry.deps);
         }
         for importers in graph.dependents.values_mut() {
@@ -80,6 +86,20 @@ impl Graph {
     /// The files that import `file`, sorted.
     pub fn dependents(&self, file: &str) -> &[String] {
         self.dependents.get(file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The project files `file` imports only for the type checker (Python `if TYPE_CHECKING:`),
+    /// sorted.
+    pub fn type_only_dependencies(&self, file: &str) -> &[String] {
+        self.type_only.get(file).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `importer` imports `file` only for the type checker: a change to `file` does not
+    /// reach `importer` at run time.
+    pub fn is_type_only(&self, importer: &str, file: &str) -> bool {
+        self.type_only_dependencies(importer)
+            .binary_search_by(|dep| dep.as_str().cmp(file))
+            .is_ok()
     }
 
     /// The test files among the dependents of `file` (as the Archivist's `## Tests` lists them).
@@ -122,7 +142,10 @@ mod tests {
             .insert("src/b.rs".into(), entry(&["src/a.rs"], &[]));
         cache.entries.insert(
             "src/a.rs".into(),
-            entry(&["src/a.rs", "src/c.rs"], &["parse"]),
+            Entry {
+                type_deps: vec!["src/c.rs".into()],
+                ..entry(&["src/a.rs", "src/c.rs"], &["parse"])
+            },
         );
         cache
             .entries
@@ -137,6 +160,9 @@ mod tests {
         assert_eq!(graph.dependencies("src/a.rs"), ["src/a.rs", "src/c.rs"]);
         assert_eq!(graph.tests("src/a.rs"), ["tests/a_test.rs"]);
         assert_eq!(graph.symbols("src/a.rs"), ["parse"]);
+        assert!(graph.is_type_only("src/a.rs", "src/c.rs"));
+        assert!(!graph.is_type_only("src/b.rs", "src/a.rs"));
+        assert_eq!(graph.type_only_dependencies("src/a.rs"), ["src/c.rs"]);
         assert!(graph.knows("src/c.rs") && !graph.knows("src/d.rs"));
     }
 

@@ -119,6 +119,63 @@ fn impact_orders_tests_by_how_directly_they_exercise_the_file_and_skips_helpers(
 }
 
 #[test]
+fn impact_does_not_follow_imports_made_only_for_the_type_checker() {
+    let p = project()
+        .fixture("webapp")
+        .file(
+            "src/shop/hooks.py",
+            "\"\"\"Hooks run around each request.\"\"\"\n\nimport typing as t\n\nfrom .config import Config\n\nif t.TYPE_CHECKING:\n    from .app import Shop\n\n\ndef before(app: \"Shop\", config: Config) -> None:\n    pass\n",
+        )
+        .file(
+            "src/shop/views.py",
+            "from .hooks import before\n\n\ndef index(app):\n    before(app, app.config)\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    // The import stays a dependency, marked.
+    let design = p.read(".lexibrary/src/shop/hooks.py.md");
+    assert!(
+        design.contains("- src/shop/app.py (type-only)\n")
+            && design.contains("- src/shop/config.py\n"),
+        "{design}"
+    );
+    let value = p
+        .lexi(["impact", "src/shop/app.py", "--format", "json"])
+        .json();
+    let files: Vec<&str> = value["files"]
+        .as_array()
+        .expect("files")
+        .iter()
+        .filter_map(|f| f["file"].as_str())
+        .collect();
+    assert!(
+        !files.contains(&"src/shop/hooks.py") && !files.contains(&"src/shop/views.py"),
+        "{value}"
+    );
+    assert_eq!(
+        value["type_only"],
+        serde_json::json!([{"file": "src/shop/hooks.py", "imports": "src/shop/app.py"}])
+    );
+    let text = p.lexi(["impact", "src/shop/app.py"]).success().stdout;
+    assert!(
+        text.contains("; 1 file imports only for types (not followed).\n")
+            && text.contains("## Imported only for types (1, not followed)")
+            && text.contains("- src/shop/hooks.py (types of src/shop/app.py)\n"),
+        "{text}"
+    );
+    // A run-time import of the same file is followed as before.
+    let config = p
+        .lexi(["impact", "src/shop/config.py", "--format", "json"])
+        .json();
+    assert!(
+        config["files"].to_string().contains("src/shop/views.py"),
+        "{config}"
+    );
+    p.lexictl(["validate"]).success();
+}
+
+#[test]
 fn index_does_not_print_an_empty_local_conventions_heading() {
     let p = webapp();
     let text = p.lexi(["index", "src/shop"]).success().stdout;

@@ -174,6 +174,7 @@ mod tests {
             interface,
             dependencies: &[],
             externals: &[],
+            type_only: &[],
             dependents: &[],
             existing,
             content_only,

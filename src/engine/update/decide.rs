@@ -10,7 +10,7 @@ use super::dependents::ReverseIndex;
 use super::report::{PlanAction, PlanItem, UpdateReport};
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, FileState, Scanned};
-use crate::archivist::structural::{capped_list, list_cap, path_list, Rest};
+use crate::archivist::structural::{capped_list, dependency_items, list_cap, path_list, Rest};
 use crate::archivist::OWNED_SECTIONS;
 use crate::library::design_file::{is_unedited, sections, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::design_path;
@@ -113,9 +113,11 @@ fn dependents_action(
     let section_of = |heading: &str| design.section(heading).map(|s| s.body.as_str());
     let deps = &scanned.facts.deps;
     let cap = list_cap(scanned.budget_tokens, deps, dependents);
+    let items = dependency_items(deps, &scanned.facts.type_deps);
     let dependencies_current = !scanned.resolved_now
         || section_of(sections::DEPENDENCIES).map_or(deps.is_empty(), |body| {
-            body == path_list(deps) || body == capped_list(deps, cap, &scanned.source, Rest::Count)
+            body == path_list(&items)
+                || body == capped_list(&items, cap, &scanned.source, Rest::Count)
         });
     let dependents_current = section_of(sections::DEPENDENTS).is_some_and(|body| {
         body == path_list(dependents)

@@ -4,7 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::{capped_list, list_cap, Rest};
+use crate::archivist::structural::{capped_list, dependency_items, list_cap, Rest};
 use crate::archivist::{
     is_listed_test, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
 };
@@ -101,6 +101,7 @@ pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> Ar
         dependencies: &scanned.facts.deps,
         dependents,
         externals: &scanned.facts.externals,
+        type_only: &scanned.facts.type_deps,
         existing: scanned
             .existing()
             .map(|existing| footer::split(&existing.text).0),
@@ -265,7 +266,12 @@ pub fn refresh_dependents(
     if design.section(sections::DEPENDENCIES).is_some() || !scanned.facts.deps.is_empty() {
         owned.push(Section::new(
             sections::DEPENDENCIES,
-            capped_list(&scanned.facts.deps, cap, source, Rest::Count),
+            capped_list(
+                &dependency_items(&scanned.facts.deps, &scanned.facts.type_deps),
+                cap,
+                source,
+                Rest::Count,
+            ),
         ));
     }
     let tests: Vec<String> = dependents

@@ -415,6 +415,7 @@ pub(crate) mod testing {
             if let Some(code) = scanned.code() {
                 let resolution = resolve(rel, &code.interface, &context);
                 scanned.facts.deps = resolution.deps;
+                scanned.facts.type_deps = resolution.type_only;
                 scanned.resolved_now = true;
             }
             scanned

@@ -80,6 +80,7 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
         macros: scanned.facts.macros.clone(),
         symbols: scanned.facts.symbols.clone(),
         externals: scanned.facts.externals.clone(),
+        type_deps: scanned.facts.type_deps.clone(),
         ..listed.clone()
     })
 }
@@ -116,6 +117,7 @@ fn entry_of(
         macros: scanned.facts.macros.clone(),
         symbols: scanned.facts.symbols.clone(),
         externals: scanned.facts.externals.clone(),
+        type_deps: scanned.facts.type_deps.clone(),
         design,
     })
 }

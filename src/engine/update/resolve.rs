@@ -96,6 +96,7 @@ fn resolve_files(
         scanned.facts.deps = resolution.deps;
         scanned.facts.via = resolution.via;
         scanned.facts.externals = resolution.externals;
+        scanned.facts.type_deps = resolution.type_only;
         scanned.resolved_now = true;
         if !resolution.unresolved.is_empty() {
             unresolved.insert(rel, resolution.unresolved);

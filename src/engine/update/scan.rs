@@ -148,6 +148,7 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
         dependencies: &[],
         dependents: &[],
         externals: &[],
+        type_only: &[],
         existing: None,
         content_only: false,
         readme: None,
@@ -283,6 +284,7 @@ fn listed_entry(
         macros: Vec::new(),
         symbols: Vec::new(),
         externals: Vec::new(),
+        type_deps: Vec::new(),
         design: None,
     }
 }

@@ -124,6 +124,8 @@ pub struct Facts {
     pub symbols: Vec<String>,
     /// The external packages it imports, by name, sorted (from the cache when the file was not read).
     pub externals: Vec<String>,
+    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted.
+    pub type_deps: Vec<String>,
 }
 
 /// What the scan found, by level.
@@ -309,6 +311,7 @@ pub fn scan(
             scanned.facts.deps = entry.deps.clone();
             scanned.facts.via = entry.via.clone();
             scanned.facts.externals = entry.externals.clone();
+            scanned.facts.type_deps = entry.type_deps.clone();
         }
     }
     scanned
@@ -366,6 +369,7 @@ impl Facts {
             macros: entry.macros.clone(),
             symbols: entry.symbols.clone(),
             externals: entry.externals.clone(),
+            type_deps: entry.type_deps.clone(),
         }
     }
 }

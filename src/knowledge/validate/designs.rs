@@ -140,7 +140,12 @@ fn listed(design: &DesignFile, heading: &str) -> Vec<String> {
     };
     list_items(&section.body)
         .into_iter()
-        .map(|item| item.trim_matches('`').trim().to_string())
+        .map(|item| {
+            let item = item.trim_matches('`').trim();
+            item.strip_suffix(crate::archivist::structural::TYPE_ONLY_MARK)
+                .unwrap_or(item)
+                .to_string()
+        })
         .filter(|item| !item.is_empty() && !item.starts_with('('))
         .collect()
 }

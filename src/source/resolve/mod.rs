@@ -49,6 +49,9 @@ pub struct Resolution {
     pub unresolved: Vec<String>,
     /// The external packages among them, by package name: sorted, deduplicated.
     pub externals: Vec<String>,
+    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), never at run
+    /// time: sorted, a subset of `deps`.
+    pub type_only: Vec<String>,
 }
 
 /// Resolve `file`'s imports (`file` is project-relative, `/`-separated).
@@ -64,11 +67,18 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
     collected.deps.remove(file);
     collected.via.remove(file);
     let externals = externals::externals(file, interface.language, &collected.unresolved, context);
+    let type_only = collected
+        .typed
+        .iter()
+        .filter(|dep| *dep != file && !collected.runtime.contains(*dep))
+        .cloned()
+        .collect();
     Resolution {
         deps: collected.deps.into_iter().collect(),
         via: collected.via.into_iter().collect(),
         unresolved: collected.unresolved,
         externals,
+        type_only,
     }
 }
 
@@ -78,13 +88,26 @@ struct Collected {
     deps: BTreeSet<String>,
     via: BTreeSet<String>,
     unresolved: Vec<String>,
+    /// Deps some import needs at run time.
+    runtime: BTreeSet<String>,
+    /// Deps some type-only import names.
+    typed: BTreeSet<String>,
 }
 
 impl Collected {
-    /// Record the outcome of one import spec.
+    /// Record the outcome of one import spec needed at run time.
     fn record(&mut self, spec: &str, found: Option<String>) {
+        self.record_import(spec, found, false);
+    }
+
+    /// Record the outcome of one import spec, needed only by the type checker when `type_only`.
+    fn record_import(&mut self, spec: &str, found: Option<String>, type_only: bool) {
         match found {
             Some(path) => {
+                match type_only {
+                    true => self.typed.insert(path.clone()),
+                    false => self.runtime.insert(path.clone()),
+                };
                 self.deps.insert(path);
             }
             None => {

@@ -20,10 +20,10 @@ pub(super) fn resolve(
     for import in &interface.imports {
         let found = resolver.import(file, import);
         if found.is_empty() {
-            out.record(&import.spec, None);
+            out.record_import(&import.spec, None, import.type_only);
         }
         for path in found {
-            out.record(&import.spec, Some(path));
+            out.record_import(&import.spec, Some(path), import.type_only);
         }
     }
 }
@@ -152,6 +152,37 @@ mod tests {
                 "src/pkg/stubbed/__init__.py",
                 "tests/conftest.py"
             ]
+        );
+    }
+
+    #[test]
+    fn imports_under_type_checking_are_type_only_unless_also_imported_at_run_time() {
+        let files = Files::new(&[
+            ("pyproject.toml", "[project]\nname = \"pkg\"\n"),
+            ("src/pkg/__init__.py", ""),
+            ("src/pkg/app.py", ""),
+            ("src/pkg/blueprints.py", ""),
+            ("src/pkg/ctx.py", ""),
+            ("src/pkg/wrappers.py", ""),
+            (
+                "src/pkg/helpers.py",
+                "import typing as t\nfrom .ctx import AppContext\n\nif t.TYPE_CHECKING:\n    from .app import App\n    from .ctx import RequestContext\n    import pkg.blueprints\nelse:\n    from .wrappers import Response\n",
+            ),
+        ]);
+        let resolved = files.resolve("src/pkg/helpers.py");
+        assert_eq!(
+            resolved.deps,
+            [
+                "src/pkg/app.py",
+                "src/pkg/blueprints.py",
+                "src/pkg/ctx.py",
+                "src/pkg/wrappers.py"
+            ]
+        );
+        // `ctx` is imported at run time too; the `else:` branch runs.
+        assert_eq!(
+            resolved.type_only,
+            ["src/pkg/app.py", "src/pkg/blueprints.py"]
         );
     }
 }

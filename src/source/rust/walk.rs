@@ -163,7 +163,7 @@ impl FileWalk<'_, '_> {
             spec: format!("extern:{name}"),
             line: self.line(node),
             names: alias.into_iter().collect(),
-            path: None,
+            ..Import::default()
         });
     }
 
@@ -192,8 +192,8 @@ impl FileWalk<'_, '_> {
                 self.out.imports.add_import(Import {
                     spec: format!("mod:{path}"),
                     line: self.line(node),
-                    names: Vec::new(),
                     path: path_attribute(node, self.src),
+                    ..Import::default()
                 });
             }
             return None;
