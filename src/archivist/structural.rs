@@ -174,7 +174,13 @@ fn documented_outline(
             let mut line = line.clone();
             if let Some(sentence) = sentence {
                 let sentence = crate::secrets::redact(&sentence).replace("```", "'''");
-                line.text = format!("{}{}{sentence}", line.text, doc_marker(language));
+                // A line with its own comment (`app[method] = …  // for each of `methods``) takes
+                // the doc after a dash.
+                let marker = match line.text.contains(doc_marker(language)) {
+                    true => " — ",
+                    false => doc_marker(language),
+                };
+                line.text = format!("{}{marker}{sentence}", line.text);
             }
             line
         })

@@ -2,8 +2,11 @@
 //! `name` is), `module.exports = { a, b }`, `exports.x = …`, members assigned to the exported object
 //! or its prototype (`app.use = function use(fn)` where `var app = exports = module.exports = {}`,
 //! `Router.prototype.route = …` where `module.exports = Router`), and `Object.defineProperty(exports,
-//! 'x', …)`. Also the doc comments of top-level declarations and which of them is the module's
-//! primary export, for the description.
+//! 'x', …)`, and members assigned under a computed name in a loop over a list (express's
+//! `methods.forEach(function (method) { app[method] = function (path) {…} })`, `for (const m of
+//! list) { proto[m] = … }`: one line, `app[method] = function (path)  // for each of `methods``,
+//! naming the values the loop body tests the name against, `(get, …)`). Also the doc comments of
+//! top-level declarations and which of them is the module's primary export, for the description.
 
 use std::collections::{HashMap, HashSet};
 
@@ -167,9 +170,173 @@ pub(super) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut
             let doc = leading_doc(statement, src);
             assignments(module, (first, doc), src, b);
         }
-        "call_expression" => define_property(module, first, src, b),
+        "call_expression" => {
+            define_property(module, first, src, b);
+            for_each(module, (first, leading_doc(statement, src)), src, b);
+        }
         _ => {}
     }
+}
+
+/// `list.forEach(function (name) { … })` (or an arrow function): the members its body assigns
+/// under `name` ([`looped_members`]).
+fn for_each(module: &Module, (call, doc): (Node<'_>, Option<String>), src: &str, b: &mut Builder) {
+    let Some(callee) = call.child_by_field_name("function") else {
+        return;
+    };
+    let property = callee.child_by_field_name("property");
+    if callee.kind() != "member_expression" || property.is_none_or(|p| text_of(p, src) != "forEach")
+    {
+        return;
+    }
+    let Some(list) = callee.child_by_field_name("object") else {
+        return;
+    };
+    let args = call
+        .child_by_field_name("arguments")
+        .map(code_children)
+        .unwrap_or_default();
+    let Some(function) = args.first().filter(|f| is_function(**f)) else {
+        return;
+    };
+    let name = function
+        .child_by_field_name("parameter")
+        .or_else(|| {
+            let parameters = function.child_by_field_name("parameters")?;
+            code_children(parameters).into_iter().next()
+        })
+        .filter(|p| p.kind() == "identifier");
+    let (Some(name), Some(body)) = (name, function.child_by_field_name("body")) else {
+        return;
+    };
+    let looped = Loop {
+        name: text_of(name, src),
+        over: format!("each of `{}`", compact(text_of(list, src))),
+        body,
+    };
+    looped_members(module, &looped, doc, src, b);
+}
+
+/// A top-level `for (const name of list) { … }` (or `for (name in object)`): the members its body
+/// assigns under `name` ([`looped_members`]).
+pub(super) fn for_loop(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
+    let field = |name: &str| statement.child_by_field_name(name);
+    let (Some(left), Some(right), Some(body)) = (field("left"), field("right"), field("body"))
+    else {
+        return;
+    };
+    let name = match left.kind() {
+        "identifier" => Some(left),
+        _ => left.child_by_field_name("name"),
+    };
+    let Some(name) = name.filter(|n| n.kind() == "identifier") else {
+        return;
+    };
+    let keys = field("operator").is_some_and(|op| text_of(op, src) == "in");
+    let noun = if keys { "each key" } else { "each" };
+    let looped = Loop {
+        name: text_of(name, src),
+        over: format!("{noun} of `{}`", compact(text_of(right, src))),
+        body,
+    };
+    looped_members(module, &looped, leading_doc(statement, src), src, b);
+}
+
+/// A loop over a list whose body may assign members under a computed name.
+struct Loop<'t, 's> {
+    /// The loop variable.
+    name: &'s str,
+    /// What it ranges over, as the contract says it: "each of `methods`".
+    over: String,
+    body: Node<'t>,
+}
+
+/// The statements of `looped`'s body that assign a function to a member of the exported object
+/// (or its prototype) under the loop variable: one contract line each, `app[method] = function
+/// (path)  // for each of `methods` (get, …)`.
+fn looped_members(
+    module: &Module,
+    looped: &Loop<'_, '_>,
+    doc: Option<String>,
+    src: &str,
+    b: &mut Builder,
+) {
+    let statements = match looped.body.kind() {
+        "statement_block" => code_children(looped.body),
+        _ => vec![looped.body],
+    };
+    let values = tested_values(looped.body, looped.name, src);
+    let known = match values.is_empty() {
+        true => String::new(),
+        false => format!(" ({}, …)", values.join(", ")),
+    };
+    for statement in statements
+        .into_iter()
+        .filter(|s| s.kind() == "expression_statement")
+    {
+        let Some(assign) = assignment(statement) else {
+            continue;
+        };
+        let field = |name: &str| assign.child_by_field_name(name);
+        let (Some(left), Some(value)) = (field("left"), field("right")) else {
+            continue;
+        };
+        let object = left.child_by_field_name("object");
+        let index = left.child_by_field_name("index");
+        let (Some(object), Some(index)) = (object, index) else {
+            continue;
+        };
+        let object = compact(text_of(object, src));
+        let base = object.strip_suffix(".prototype").unwrap_or(&object);
+        if left.kind() != "subscript_expression"
+            || text_of(index, src) != looped.name
+            || !module.aliases.contains(base)
+            || !is_function(value)
+        {
+            continue;
+        }
+        let name = format!("{object}[{}]", looped.name);
+        let sig = format!(
+            "{name} = {}  // for {}{known}",
+            shape(module, value, src),
+            looped.over
+        );
+        b.add_documented(0, SymbolKind::Function, &name, None, (sig, doc.clone()));
+    }
+}
+
+/// The string values `name` is compared with in `body` (`method === 'get'`), in source order: the
+/// members of the list the loop body names.
+fn tested_values(body: Node<'_>, name: &str, src: &str) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    super::syntax::walk(body, (), |node, ()| {
+        if node.kind() == "binary_expression" {
+            let operator = node
+                .child_by_field_name("operator")
+                .map(|o| text_of(o, src));
+            let sides = (
+                node.child_by_field_name("left"),
+                node.child_by_field_name("right"),
+            );
+            if let (Some("===" | "=="), (Some(left), Some(right))) = (operator, sides) {
+                let value = match (left.kind(), right.kind()) {
+                    ("identifier", "string") if text_of(left, src) == name => Some(right),
+                    ("string", "identifier") if text_of(right, src) == name => Some(left),
+                    _ => None,
+                };
+                if let Some(value) = value {
+                    let value = text_of(value, src)
+                        .trim_matches(['"', '\'', '`'])
+                        .to_string();
+                    if !values.contains(&value) {
+                        values.push(value);
+                    }
+                }
+            }
+        }
+        Some(())
+    });
+    values
 }
 
 /// `a.x = b.y = value`: every exported left side, each with the value's shape and the statement's
@@ -328,5 +495,29 @@ mod tests {
             "function Router() {}\nmodule.exports = Router;\n/** Add a route. */\nRouter.prototype.route = function route(p) {};\n",
         );
         assert_eq!(docs(&iface), [("Router.prototype.route", "Add a route.")]);
+    }
+
+    #[test]
+    fn members_assigned_in_a_loop_over_a_list_are_one_line() {
+        let text = "var app = exports = module.exports = {};\n\
+                    /** Delegate `.VERB()` calls. */\n\
+                    methods.forEach(function (method) {\n  app[method] = function (path) {\n    if (method === 'get' && arguments.length === 1) return this.set(path);\n    if ('head' == method) return this;\n  };\n});\n\
+                    ['a', 'b'].forEach((name) => { exports[name] = function () {}; });\n\
+                    for (const verb of VERBS) { app[verb] = (path) => path; }\n\
+                    for (var key in table) app.prototype[key] = function lookup(x) {};\n\
+                    list.forEach(function (m) { other[m] = function () {}; app[m] = 1; });\n";
+        let iface = parse(Language::JavaScript, text);
+        let lines: Vec<&str> = iface.outline().iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            lines,
+            [
+                "module.exports = {  }",
+                "app[method] = function (path)  // for each of `methods` (get, head, …)",
+                "exports[name] = function ()  // for each of `['a','b']`",
+                "app[verb] = (path) =>  // for each of `VERBS`",
+                "app.prototype[key] = function lookup(x)  // for each key of `table`",
+            ]
+        );
+        assert_eq!(docs(&iface), [("app[method]", "Delegate `.VERB()` calls.")]);
     }
 }

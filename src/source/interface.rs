@@ -207,19 +207,26 @@ impl Interface {
     /// The bare names of every public item the file defines — top-level items, methods, fields —
     /// sorted and deduplicated. Module declarations and re-exports (`pub use`, `export … from`,
     /// `from x import y`) and trait implementations are left out: they name items defined
-    /// elsewhere. So are names that are not identifiers (`export =`).
+    /// elsewhere. So are names that are not identifiers (`export =`). A CommonJS member is named by
+    /// its member (`app.use` → `use`, `Router.prototype.route` → `route`), one assigned under a
+    /// computed name by that name (`app[method]` → `method`).
     pub fn public_names(&self) -> Vec<String> {
+        let identifier = |name: &str| {
+            !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        };
         let mut names: Vec<String> = self
             .symbols
             .iter()
             .filter(|s| !matches!(s.kind, SymbolKind::Module | SymbolKind::Impl))
-            .filter(|s| {
-                !s.name.is_empty()
-                    && s.name
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            .filter_map(|s| {
+                let bare = s.name.strip_suffix(']').and_then(|n| n.rsplit_once('['));
+                let bare = bare.map_or_else(|| s.name.rsplit('.').next(), |(_, index)| Some(index));
+                bare.filter(|name| identifier(name) && s.name != "module.exports")
+                    .map(str::to_string)
             })
-            .map(|s| s.name.clone())
             .collect();
         names.sort();
         names.dedup();
@@ -400,5 +407,9 @@ mod tests {
         let rust = "pub use crate::a::b;\npub mod inner;\npub struct S;\nimpl Clone for S { fn clone(&self) -> S { S } }\nimpl S { pub fn bind(&self) {} }\n";
         let interface = crate::source::extract(super::Language::Rust, rust).expect("parses");
         assert_eq!(interface.public_names(), ["S", "bind"]);
+        let commonjs = "var app = exports = module.exports = {};\napp.use = function use(fn) {};\nmethods.forEach(function (method) {\n  app[method] = function (path) {};\n});\n";
+        let interface =
+            crate::source::extract(super::Language::JavaScript, commonjs).expect("parses");
+        assert_eq!(interface.public_names(), ["method", "use"]);
     }
 }

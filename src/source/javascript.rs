@@ -24,6 +24,7 @@ pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
         match child.kind() {
             "export_statement" => exports.export(child),
             "expression_statement" => commonjs::statement(&module, child, src, exports.b),
+            "for_in_statement" => commonjs::for_loop(&module, child, src, exports.b),
             "lexical_declaration" | "variable_declaration" => {
                 for value in code_children(child)
                     .into_iter()

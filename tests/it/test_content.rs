@@ -307,3 +307,30 @@ fn items_docs_and_modules_inside_cfg_macros_are_the_files_as_tokios_are() {
     );
     insta::assert_snapshot!(tcp);
 }
+
+/// express's `lib/application.js` in small: the HTTP verbs are assigned to the app in a loop.
+const EXPRESS_LIKE_APP: &str = "'use strict';\n\nvar methods = require('./utils').methods;\n\n/** Application prototype. */\nvar app = exports = module.exports = {};\n\n/** Proxy `Router#use()` to add middleware to the app router. */\napp.use = function use(fn) {\n  return this;\n};\n\n/**\n * Delegate `.VERB(...)` calls to `router.VERB(...)`.\n */\nmethods.forEach(function (method) {\n  app[method] = function (path) {\n    if (method === 'get' && arguments.length === 1) {\n      return this.set(path);\n    }\n    return this;\n  };\n});\n";
+
+#[test]
+fn members_assigned_in_a_loop_are_in_the_contract_and_found_by_search() {
+    let p = project()
+        .file("package.json", r#"{"name": "web", "version": "1.0.0"}"#)
+        .file("lib/utils.js", "exports.methods = ['get', 'post'];\n")
+        .file("lib/application.js", EXPRESS_LIKE_APP)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let design = p.read(".lexibrary/lib/application.js.md");
+    assert!(
+        design.contains(
+            "app[method] = function (path)  // for each of `methods` (get, …) — Delegate `.VERB(...)` calls to `router.VERB(...)`.\n"
+        ),
+        "{design}"
+    );
+    p.lexi(["search", "method"])
+        .success()
+        .stdout_has("lib/application.js");
+    p.lexi(["search", "get"])
+        .success()
+        .stdout_has("lib/application.js");
+}
