@@ -3,7 +3,9 @@
 //! module's primary export (what it exports as `module.exports`/`export default`, the type it is
 //! named for, or its only type); else, for an index file (`index.js`, `__init__.py`, `mod.rs`,
 //! `lib.rs`), the first sentence of its directory's README; else a summary naming the primary
-//! definitions by kind ("Defines the `Flask` class and 7 helpers").
+//! definitions by kind ("Defines the `Flask` class and 7 helpers"). A test file with tests of its
+//! own is described, after its module doc, by what it tests (`tested`): never by the doc of a
+//! helper class it defines.
 //!
 //! Never a licence or copyright banner, a tag line (`@import`, `@module`, `@license`, `@flow`,
 //! `eslint-disable`, `'use strict'`, shebangs, encoding lines), an RST/markdown heading underline or a
@@ -31,6 +33,10 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
         return format!("{kind} ({lines} {unit}).");
     };
     if let Some(sentence) = interface.doc.as_deref().and_then(purpose_sentence) {
+        return sentence;
+    }
+    // A test file with tests of its own says what it tests, never what a helper class in it is.
+    if let Some(sentence) = super::tested::test_file_description(input.source, interface) {
         return sentence;
     }
     if let Some(sentence) = primary_doc(input.source, interface).and_then(purpose_sentence) {

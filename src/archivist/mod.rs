@@ -14,6 +14,7 @@ pub mod abridge;
 pub mod describe;
 pub mod llm;
 pub mod structural;
+mod tested;
 
 use crate::library::markdown::Section;
 use crate::source::{Interface, Language};

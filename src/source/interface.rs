@@ -181,6 +181,10 @@ pub struct Interface {
     /// `export default class App`), when it says.
     #[serde(skip)]
     pub primary: Option<String>,
+    /// JS/TS: the test suites and cases the file declares (`describe`/`it`), for the description of
+    /// a test file.
+    #[serde(skip)]
+    pub suites: super::suites::Suites,
     /// Whether tree-sitter reported ERROR or MISSING nodes.
     pub has_errors: bool,
     /// Complexity signals.
@@ -308,6 +312,7 @@ mod tests {
             doc: None,
             item_docs: Vec::new(),
             primary: None,
+            suites: Default::default(),
             has_errors: false,
             signals: Signals::default(),
             outline: outline

@@ -16,6 +16,7 @@ pub mod model;
 mod python;
 pub mod resolve;
 mod rust;
+mod suites;
 mod syntax;
 
 use std::cell::RefCell;
@@ -27,6 +28,7 @@ pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
 pub use language::{kind_name, Language};
+pub use suites::{Suite, Suites};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +108,12 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         doc: extracted.doc,
         item_docs: extracted.item_docs,
         primary: extracted.primary,
+        suites: match language {
+            Language::JavaScript | Language::TypeScript | Language::Tsx => {
+                suites::suites(root, text)
+            }
+            _ => Suites::default(),
+        },
         has_errors: root.has_error() && !extracted.syntax_ok,
         signals,
         outline: extracted.builder.outline,

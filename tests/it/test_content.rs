@@ -334,3 +334,38 @@ fn members_assigned_in_a_loop_are_in_the_contract_and_found_by_search() {
         .success()
         .stdout_has("lib/application.js");
 }
+
+#[test]
+fn test_files_are_described_by_what_they_test_not_by_a_helper_class() {
+    let p = project()
+        .fixture("webapp")
+        .file(
+            "tests/test_json.py",
+            "import datetime\n\nfrom shop.json import dumps\n\n\nclass FixedOffset(datetime.tzinfo):\n    \"\"\"Fixed offset in hours east from UTC.\"\"\"\n\n\ndef test_dumps():\n    assert dumps(1) == \"1\"\n\n\ndef test_aware_datetime():\n    class X:\n        \"\"\"A nested helper.\"\"\"\n\n    assert dumps(X) is not None\n",
+        )
+        .file(
+            "test/res.json.js",
+            "var request = require('supertest');\n\ndescribe('res', function(){\n  describe('.json(object)', function(){\n    it('should send json', function(){})\n    it('should set the content type', function(){})\n  })\n})\n",
+        )
+        .config("scope_root:\n- src/\n- tests/\n- test/\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let description = |source: &str| -> String {
+        let design = p.read(&format!(".lexibrary/{source}.md"));
+        design
+            .lines()
+            .find_map(|line| line.strip_prefix("description: "))
+            .unwrap_or_default()
+            .trim_matches('\'')
+            .to_string()
+    };
+    assert_eq!(
+        description("tests/test_json.py"),
+        "Tests `json` (2 tests: `dumps`, `aware_datetime`)."
+    );
+    assert_eq!(
+        description("test/res.json.js"),
+        "Tests `res.json(object)` (2 cases)."
+    );
+}

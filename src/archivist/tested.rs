@@ -1,0 +1,142 @@
+//! The description of a test file that has its own tests: what it tests, never the doc of a helper
+//! class it defines (flask's `tests/test_json.py` is not "Fixed offset in hours east from UTC.").
+//! JavaScript/TypeScript: the titles of its top-level `describe` blocks and of the blocks inside
+//! them, and its number of cases ("Tests `app.router` (45 cases): methods, decode params, …").
+//! Python: the module its name says it tests and its test functions, as pytest collects them
+//! ("Tests `json` (40 tests: `json_bad_requests`, …).").
+
+use super::describe::first_sentence;
+use super::is_test_case;
+use crate::source::{Interface, Suites, SymbolKind};
+
+/// Longest description of a test file, in characters (before its last `.`).
+const MAX_CHARS: usize = 180;
+/// Test names or child titles listed.
+const LISTED: usize = 5;
+
+/// The description of `source` when it is a test file with tests of its own; `None` otherwise.
+pub fn test_file_description(source: &str, interface: &Interface) -> Option<String> {
+    // What a test runner collects by its name (pytest: `test_*.py`; not `conftest.py`).
+    if !is_test_case(source, 0) {
+        return None;
+    }
+    if !interface.suites.is_empty() {
+        return Some(of_suites(&interface.suites));
+    }
+    let tests: Vec<String> = interface
+        .outline()
+        .iter()
+        .filter(|line| line.depth == 0)
+        .filter_map(|line| match line.kind {
+            Some(SymbolKind::Function) => line.name.strip_prefix("test_").map(str::to_string),
+            Some(SymbolKind::Class) if line.name.starts_with("Test") => Some(line.name.clone()),
+            _ => None,
+        })
+        .collect();
+    if tests.is_empty() {
+        return None;
+    }
+    let subject = tested_module(source);
+    let names: Vec<String> = tests
+        .iter()
+        .take(LISTED)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let more = if tests.len() > LISTED { ", …" } else { "" };
+    let noun = if tests.len() == 1 { "test" } else { "tests" };
+    Some(finish(format!(
+        "Tests `{subject}` ({} {noun}: {}{more})",
+        tests.len(),
+        names.join(", ")
+    )))
+}
+
+/// "Tests `res.json(object)` (13 cases)", "Tests `app.router` (45 cases): methods, …".
+fn of_suites(suites: &Suites) -> String {
+    let cases = match suites.cases {
+        1 => " (1 case)".to_string(),
+        n => format!(" ({n} cases)"),
+    };
+    let (subject, children) = match suites.top.as_slice() {
+        // `describe('res', () => describe('.json(object)', …))`: one member of one object.
+        [only] if only.children.len() == 1 && only.children[0].starts_with(['.', '#']) => {
+            (format!("`{}{}`", only.title, only.children[0]), Vec::new())
+        }
+        [only] => (format!("`{}`", only.title), only.children.clone()),
+        many => {
+            let titles: Vec<String> = many.iter().map(|s| format!("`{}`", s.title)).collect();
+            (titles.join(", "), Vec::new())
+        }
+    };
+    if suites.top.is_empty() {
+        return finish(format!("Tests{cases}"));
+    }
+    let mut text = format!("Tests {subject}{cases}");
+    if !children.is_empty() {
+        let listed: Vec<&str> = children.iter().take(LISTED).map(String::as_str).collect();
+        let more = if children.len() > LISTED { ", …" } else { "" };
+        text.push_str(&format!(": {}{more}", listed.join(", ")));
+    }
+    finish(text)
+}
+
+/// The module a test file's name says it tests: `tests/test_json.py` → `json`.
+fn tested_module(source: &str) -> &str {
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let stem = name.split('.').next().unwrap_or(name);
+    let stem = stem.strip_prefix("test_").unwrap_or(stem);
+    stem.strip_suffix("_test").unwrap_or(stem)
+}
+
+/// `text` as one sentence: cut to [`MAX_CHARS`], ending in a period.
+fn finish(text: String) -> String {
+    let text = match text.chars().count() > MAX_CHARS {
+        true => format!("{}…", text.chars().take(MAX_CHARS - 1).collect::<String>()),
+        false => text,
+    };
+    first_sentence(&text).unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{extract, Language};
+
+    fn described(source: &str, language: Language, text: &str) -> Option<String> {
+        let interface = extract(language, text).expect("parses");
+        test_file_description(source, &interface)
+    }
+
+    #[test]
+    fn a_python_test_file_is_described_by_its_tests_not_a_helper_class() {
+        let text = "import datetime\n\n\ndef test_json_bad_requests(app):\n    pass\n\n\nclass FixedOffset(datetime.tzinfo):\n    \"\"\"Fixed offset in hours east from UTC.\"\"\"\n\n\ndef test_jsonify_aware_datetimes():\n    class X:\n        \"\"\"A nested helper.\"\"\"\n\n\nclass TestStreaming:\n    def test_stream(self):\n        pass\n";
+        assert_eq!(
+            described("tests/test_json.py", Language::Python, text).as_deref(),
+            Some("Tests `json` (3 tests: `json_bad_requests`, `jsonify_aware_datetimes`, `TestStreaming`).")
+        );
+        // Not a test file, or a test-tree file without tests (a fixture): no test description.
+        assert_eq!(described("src/json.py", Language::Python, text), None);
+        assert_eq!(
+            described(
+                "tests/conftest.py",
+                Language::Python,
+                "def test_apps():\n    pass\n"
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn a_javascript_test_file_is_described_by_its_describe_blocks() {
+        let member = "describe('res', function(){\n  describe('.json(object)', function(){\n    it('should work', function(){})\n    it('should not', function(){})\n  })\n})\n";
+        assert_eq!(
+            described("test/res.json.js", Language::JavaScript, member).as_deref(),
+            Some("Tests `res.json(object)` (2 cases).")
+        );
+        let router = "describe('app.router', function () {\n  describe('methods', function () { it('a', function(){}) })\n  describe('decode params', function () {})\n})\n";
+        assert_eq!(
+            described("test/app.router.js", Language::JavaScript, router).as_deref(),
+            Some("Tests `app.router` (1 case): methods, decode params.")
+        );
+    }
+}

@@ -1,0 +1,149 @@
+//! What a JavaScript/TypeScript test file tests, as mocha, jest and vitest read it: the titles of
+//! its top-level `describe(…)` blocks (also `context`, `suite`, `describe.only`, `describe.skip`)
+//! with the titles of the blocks directly inside them, and how many cases (`it`, `test`,
+//! `specify`) it holds. A file that calls none of them has no suites. The Archivist describes a test
+//! file by them ("Tests `res.json(object)`: when given primitives, …") instead of "no public
+//! items".
+
+use tree_sitter::Node;
+
+use super::syntax::{code_children, text_of, walk};
+
+/// One top-level `describe` block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suite {
+    /// Its title: `res`, `app.router`.
+    pub title: String,
+    /// The titles of the blocks directly inside it, in source order.
+    pub children: Vec<String>,
+}
+
+/// A test file's suites and cases.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suites {
+    /// The top-level `describe` blocks, in source order.
+    pub top: Vec<Suite>,
+    /// The `it`/`test`/`specify` calls anywhere in the file.
+    pub cases: usize,
+}
+
+impl Suites {
+    /// Whether the file declares any suite or case.
+    pub fn is_empty(&self) -> bool {
+        self.top.is_empty() && self.cases == 0
+    }
+}
+
+/// The suites and cases of the syntax tree `root`.
+pub(super) fn suites(root: Node<'_>, src: &str) -> Suites {
+    let mut found = Suites::default();
+    for statement in code_children(root) {
+        if let Some((title, body)) = block(statement, src, is_suite) {
+            found.top.push(Suite {
+                title,
+                children: body.map_or_else(Vec::new, |body| child_titles(body, src)),
+            });
+        }
+    }
+    walk(root, (), |node, ()| {
+        if node.kind() == "call_expression" && callee_is(node, src, is_case) && titled(node) {
+            found.cases += 1;
+        }
+        Some(())
+    });
+    found
+}
+
+/// The titles of the suite and case blocks directly in `body`.
+fn child_titles(body: Node<'_>, src: &str) -> Vec<String> {
+    code_children(body)
+        .into_iter()
+        .filter_map(|statement| block(statement, src, is_suite).map(|(title, _)| title))
+        .collect()
+}
+
+/// `name('title', function () { … })` as an expression statement whose callee `accepts`: the title
+/// and the callback's body.
+fn block<'t>(
+    statement: Node<'t>,
+    src: &str,
+    accepts: fn(&str) -> bool,
+) -> Option<(String, Option<Node<'t>>)> {
+    if statement.kind() != "expression_statement" {
+        return None;
+    }
+    let call = code_children(statement).into_iter().next()?;
+    if call.kind() != "call_expression" || !callee_is(call, src, accepts) {
+        return None;
+    }
+    let args = code_children(call.child_by_field_name("arguments")?);
+    let title = args
+        .first()
+        .filter(|arg| matches!(arg.kind(), "string" | "template_string"))?;
+    let title = text_of(*title, src)
+        .trim_matches(['\'', '"', '`'])
+        .to_string();
+    let body = args
+        .get(1)
+        .and_then(|callback| callback.child_by_field_name("body"))
+        .filter(|body| body.kind() == "statement_block");
+    Some((title, body))
+}
+
+/// Whether a call's first argument is a title (`it('works', …)`, not `test.each([…])`).
+fn titled(call: Node<'_>) -> bool {
+    call.child_by_field_name("arguments")
+        .and_then(|args| code_children(args).into_iter().next())
+        .is_some_and(|first| matches!(first.kind(), "string" | "template_string"))
+}
+
+/// Whether the call's callee, without `.only`/`.skip`/`.each(…)`, is a name `accepts`.
+fn callee_is(call: Node<'_>, src: &str, accepts: fn(&str) -> bool) -> bool {
+    let Some(callee) = call.child_by_field_name("function") else {
+        return false;
+    };
+    let text = text_of(callee, src);
+    let name = text.split(['.', '(']).next().unwrap_or(text);
+    accepts(name.trim())
+}
+
+fn is_suite(name: &str) -> bool {
+    matches!(name, "describe" | "context" | "suite")
+}
+
+fn is_case(name: &str) -> bool {
+    matches!(name, "it" | "test" | "specify")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{extract, Language};
+
+    #[test]
+    fn top_level_describes_their_children_and_cases_are_found() {
+        let text = "var request = require('supertest');\n\
+                    describe('res', function(){\n  describe('.json(object)', function(){\n    it('should not support jsonp callbacks', function(done){ done() })\n    describe('when given primitives', function(){\n      it('should respond with json for null', function(){})\n    })\n  })\n})\n\
+                    describe.only('app.router', () => {\n  context('methods', () => { test.each([1])('x', () => {}) })\n  it('works', () => {})\n})\n";
+        let interface = extract(Language::JavaScript, text).expect("parses");
+        assert_eq!(
+            interface.suites,
+            Suites {
+                top: vec![
+                    Suite {
+                        title: "res".into(),
+                        children: vec![".json(object)".into()],
+                    },
+                    Suite {
+                        title: "app.router".into(),
+                        children: vec!["methods".into()],
+                    },
+                ],
+                cases: 4,
+            }
+        );
+        let plain =
+            extract(Language::JavaScript, "module.exports = function it() {};\n").expect("parses");
+        assert!(plain.suites.is_empty());
+    }
+}
