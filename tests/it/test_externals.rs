@@ -80,11 +80,12 @@ fn external_packages_are_listed_after_the_dependencies_and_member_docs_beside_th
         "{cart}"
     );
 
-    // Rust: the package's Cargo dependencies by manifest key; a workspace member is a project crate.
+    // Rust: the package's Cargo dependencies by manifest key, named by a `use` or by a path in code
+    // (`serde_json::from_str(…)`); a workspace member is a project crate.
     let lib = p.read(".lexibrary/crates/core/src/lib.rs.md");
     assert_eq!(
         section(&lib, "External Dependencies"),
-        Some("- serde"),
+        Some("- serde\n- serde_json"),
         "{lib}"
     );
     assert!(

@@ -40,6 +40,47 @@ fn assert_no_edge(p: &TestProject, from: &str, to: &str) {
     );
 }
 
+/// tokio's layout in small: `tokio-stream` depends on crates.io `tokio`, which the workspace root
+/// patches to its `tokio/` member, and names it with full paths and no `use`.
+#[test]
+fn qualified_paths_and_patched_registry_dependencies_reach_the_workspace_member() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"tokio\", \"tokio-stream\"]\n\n[patch.crates-io]\ntokio = { path = \"tokio\" }\n",
+        )
+        .file("tokio/Cargo.toml", "[package]\nname = \"tokio\"\nversion = \"1.0.0\"\n")
+        .file(
+            "tokio/src/lib.rs",
+            "//! The runtime.\n\npub mod sync;\n",
+        )
+        .file(
+            "tokio/src/sync/mod.rs",
+            "//! Synchronisation.\n\nmod channel;\npub use channel::Receiver;\n",
+        )
+        .file(
+            "tokio/src/sync/channel.rs",
+            "//! A channel.\n\npub struct Receiver;\n\nimpl Receiver {\n    pub fn new() -> Receiver {\n        Receiver\n    }\n}\n",
+        )
+        .file(
+            "tokio-stream/Cargo.toml",
+            "[package]\nname = \"tokio-stream\"\nversion = \"0.1.0\"\n\n[dependencies]\ntokio = { version = \"1.38.0\", features = [\"sync\"] }\n",
+        )
+        .file(
+            "tokio-stream/src/lib.rs",
+            "//! Streams.\n\npub struct ReceiverStream {\n    inner: tokio::sync::Receiver,\n}\n\npub fn open() -> ReceiverStream {\n    ReceiverStream { inner: tokio::sync::Receiver::new() }\n}\n",
+        )
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    // Through the patch to the member, through its re-export to the file that defines the type.
+    assert_edge(&p, "tokio-stream/src/lib.rs", "tokio/src/sync/channel.rs");
+    // No longer an external package.
+    let design = p.read(".lexibrary/tokio-stream/src/lib.rs.md");
+    assert!(!design.contains("## External Dependencies"), "{design}");
+}
+
 #[test]
 fn a_cargo_workspace_resolves_across_crates_through_renames_re_exports_macros_and_paths() {
     let p = project()

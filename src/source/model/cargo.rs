@@ -2,7 +2,9 @@
 //! packages (name, `[lib]` name and path), their targets (`[[bin]]`, `[[test]]`, `[[bench]]`,
 //! `[[example]]` paths and cargo's auto-discovery of `src/main.rs`, `src/bin/*`, `tests/*.rs`,
 //! `benches/`, `examples/`, `build.rs`) and their path dependencies (renames, `workspace = true`
-//! entries of the workspace root). Resolvers ask it which crate root a file belongs to and which
+//! entries of the workspace root, and registry or git dependencies the workspace root's `[patch]`
+//! replaces with a path: tokio's `tokio-stream` depends on crates.io `tokio`, which the root
+//! `[patch.crates-io]` points at the `tokio/` member). Resolvers ask it which crate root a file belongs to and which
 //! library a crate name means from a given file.
 
 use std::collections::BTreeMap;
@@ -155,11 +157,20 @@ impl CargoModel {
                 continue;
             };
             let workspace = workspace_of(dir, manifest, manifests);
+            // Cargo reads `[patch]` from the workspace root only (the package's own manifest
+            // outside a workspace).
+            let patch = match &workspace {
+                Some((root, _)) => manifests
+                    .get(&join(root, "Cargo.toml"))
+                    .map(|root_manifest| (root.as_str(), &root_manifest.patch)),
+                None => Some((dir, &manifest.patch)),
+            };
             let workspace = workspace
                 .as_ref()
                 .map(|(root, table)| (root.as_str(), *table));
             for (key, value) in manifest.all_dependencies() {
                 let project_package = dependency(dir, key, value, workspace)
+                    .or_else(|| patched(key, value, workspace, patch?))
                     .and_then(|dep| Some((package_of_dir.get(&dep.dir).copied()?, dep)));
                 let Some((target, dep)) = project_package else {
                     let externals = &mut self.packages[index].externals;
@@ -374,6 +385,39 @@ fn dependency(
     })
 }
 
+/// `[patch.<source>]` tables by source (`crates-io`, a registry name, a git URL), then package name.
+type Patches = BTreeMap<String, BTreeMap<String, toml::Value>>;
+
+/// A registry or git dependency that `patch` (the `[patch]` of the manifest in directory `root`)
+/// replaces with a path: cargo builds that path instead, so code naming the crate means it.
+fn patched(
+    key: &str,
+    value: &toml::Value,
+    workspace: Option<(&str, &Workspace)>,
+    (root, patch): (&str, &Patches),
+) -> Option<PathDependency> {
+    // `workspace = true`: the entry the workspace root declares.
+    let inherited = value
+        .as_table()
+        .filter(|table| table.get("workspace").and_then(toml::Value::as_bool) == Some(true))
+        .and_then(|_| workspace?.1.dependencies.get(key));
+    let entry = inherited.unwrap_or(value);
+    let field = |name: &str| {
+        entry
+            .as_table()
+            .and_then(|table| table.get(name))
+            .and_then(toml::Value::as_str)
+    };
+    let source = field("git").or(field("registry")).unwrap_or("crates-io");
+    let package = field("package").unwrap_or(key);
+    let replacement = patch.get(source)?.get(package)?.as_table()?;
+    let path = replacement.get("path")?.as_str()?;
+    Some(PathDependency {
+        dir: normalize(root, path)?,
+        renamed: field("package").is_some() || value.get("package").is_some(),
+    })
+}
+
 fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or(text)
 }
@@ -393,6 +437,7 @@ struct Manifest {
     build_dependencies: BTreeMap<String, toml::Value>,
     target: BTreeMap<String, TargetDependencies>,
     workspace: Option<Workspace>,
+    patch: Patches,
 }
 
 impl Manifest {
@@ -521,6 +566,33 @@ mod tests {
         assert_eq!(
             m.target_of("crates/searcher/build.rs").map(|t| t.kind),
             Some(TargetKind::Build)
+        );
+    }
+
+    #[test]
+    fn registry_dependencies_the_workspace_root_patches_with_a_path_are_the_member() {
+        let m = model(&[
+            ("Cargo.toml", "[workspace]\nmembers = [\"tokio\", \"tokio-stream\"]\n[workspace.dependencies]\ntokio-util = \"0.7\"\n[patch.crates-io]\ntokio = { path = \"tokio\" }\ntokio-util = { path = \"tokio-util\" }\n"),
+            ("tokio/Cargo.toml", "[package]\nname = \"tokio\"\n"),
+            ("tokio/src/lib.rs", ""),
+            ("tokio-util/Cargo.toml", "[package]\nname = \"tokio-util\"\n"),
+            ("tokio-util/src/lib.rs", ""),
+            ("tokio-stream/Cargo.toml", "[package]\nname = \"tokio-stream\"\n[dependencies]\ntokio = { version = \"1.38.0\", features = [\"sync\"] }\ntokio-util = { workspace = true }\nfutures = \"0.3\"\n[dev-dependencies]\ntokio = \"1\"\n"),
+            ("tokio-stream/src/lib.rs", ""),
+        ]);
+        let named = |name| {
+            m.crate_named("tokio-stream/src/lib.rs", name)
+                .map(|t| t.root.clone())
+        };
+        assert_eq!(named("tokio").as_deref(), Some("tokio/src/lib.rs"));
+        assert_eq!(
+            named("tokio_util").as_deref(),
+            Some("tokio-util/src/lib.rs")
+        );
+        assert_eq!(named("futures"), None);
+        assert_eq!(
+            m.external_crate("tokio-stream/src/lib.rs", "futures"),
+            Some("futures")
         );
     }
 

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 mod cfg;
 mod expand;
+mod paths;
 mod walk;
 
 use super::interface::SymbolKind;

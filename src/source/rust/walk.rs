@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use super::cfg::is_cfg_test;
 use super::expand::{macro_bodies, MAX_MACRO_DEPTH};
+use super::paths::{add_unbound, candidate, QualifiedPath};
 use crate::source::interface::{Binding, BindingKind, Import};
 use crate::source::syntax::{
     code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
@@ -43,9 +44,12 @@ pub(super) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
         line_offset: 0,
         // Paths of inline modules, indexed by `State::module` (0 is the file's own module).
         modules: vec![String::new()],
+        paths: Vec::new(),
         out,
     };
     walker.walk(root, State::default());
+    let paths = std::mem::take(&mut walker.paths);
+    add_unbound(paths, &out.bindings, &mut out.imports);
 }
 
 /// The pass over one syntax tree: the file's, or the items of a macro call inside it.
@@ -54,6 +58,8 @@ struct FileWalk<'s, 'o> {
     /// Lines before the start of `src` in the file (for a macro body).
     line_offset: usize,
     modules: Vec<String>,
+    /// Paths written in code that may name another crate (`ignore::WalkBuilder::new`).
+    paths: Vec<QualifiedPath>,
     out: &'o mut Extracted,
 }
 
@@ -81,6 +87,15 @@ impl FileWalk<'_, '_> {
                 None
             }
             "mod_item" => self.mod_item(node, state),
+            "scoped_identifier" | "scoped_type_identifier" => {
+                if state.names() {
+                    if let Some(spec) = candidate(node, self.src) {
+                        let line = self.line(node);
+                        self.paths.push(QualifiedPath { spec, line });
+                    }
+                }
+                None
+            }
             "macro_invocation" if is_item_level(node) => {
                 let items = State {
                     test: state.test || preceded_by_cfg_test(node, self.src),
@@ -242,6 +257,7 @@ impl FileWalk<'_, '_> {
                 src: &body.text,
                 line_offset: self.line_offset + body.row,
                 modules: std::mem::take(&mut self.modules),
+                paths: std::mem::take(&mut self.paths),
                 out: &mut *self.out,
             };
             inner.walk(
@@ -252,6 +268,7 @@ impl FileWalk<'_, '_> {
                 },
             );
             self.modules = inner.modules;
+            self.paths = inner.paths;
         }
         None
     }
