@@ -556,7 +556,7 @@ impl Impact {
             self.type_only.len()
         ));
         out.push_str(
-            "They import it (or a file above) under `if TYPE_CHECKING:`: a change does not reach them at run time.\n\n",
+            "They import it (or a file above) for the type checker only (`if TYPE_CHECKING:`, `import type`): a change does not reach them at run time.\n\n",
         );
         let cut = match full {
             true => self.type_only.len(),

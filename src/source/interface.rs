@@ -102,7 +102,8 @@ pub struct Import {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// Needed only by the type checker, never at run time: Python's `if TYPE_CHECKING:` imports,
-    /// TypeScript's `import type`. A spec imported both ways is not type-only.
+    /// TypeScript's `import type`/`export type … from`, JSDoc `@import`/`import('…')` types. A spec
+    /// imported both ways is not type-only.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub type_only: bool,
 }

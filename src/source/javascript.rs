@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use super::commonjs;
-use super::interface::SymbolKind;
+use super::interface::{Import, SymbolKind};
 use super::syntax::{
     block_comment_lines, code_children, count_markers, finish_doc, has_child_kind, join,
     leading_doc, line_of, signature, text_of, tokens, walk, Builder, Extracted, Nesting,
@@ -292,6 +292,25 @@ fn string_value(node: Node<'_>, src: &str) -> Option<String> {
     (!inner.is_empty()).then(|| inner.to_string())
 }
 
+/// TypeScript's `import type { A } from './a'`, `import type A from './a'`, `export type { A } from
+/// './a'`: erased from the emitted JavaScript, read only by the type checker. (`import type from
+/// './a'` imports a default export named `type`.)
+fn is_type_only_import(statement: &str) -> bool {
+    let mut words = statement.split_whitespace();
+    let keyword = words.next();
+    let after = words.next();
+    if !matches!(keyword, Some("import" | "export")) {
+        return false;
+    }
+    match after {
+        Some("type") => words
+            .next()
+            .is_some_and(|next| next != "from" && !next.starts_with('=')),
+        Some(word) => word.starts_with("type{"),
+        None => false,
+    }
+}
+
 /// One full pass for imports and signals.
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
@@ -302,8 +321,14 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                 let text = text_of(node, src);
                 signals.todo_markers += count_markers(text);
                 if text.starts_with("/**") {
+                    // Types a JSDoc names: only the type checker reads them.
                     for spec in jsdoc_imports(text) {
-                        imports.add(spec, line_of(node));
+                        imports.add_import(Import {
+                            spec,
+                            line: line_of(node),
+                            type_only: true,
+                            ..Import::default()
+                        });
                     }
                 }
                 None
@@ -313,7 +338,12 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                     .child_by_field_name("source")
                     .and_then(|s| string_value(s, src))
                 {
-                    imports.add(spec, line_of(node));
+                    imports.add_import(Import {
+                        spec,
+                        line: line_of(node),
+                        type_only: is_type_only_import(text_of(node, src)),
+                        ..Import::default()
+                    });
                 }
                 // Descend: exports hold declarations, TS `import x = require(…)` holds a clause.
                 Some(nesting)
@@ -796,6 +826,30 @@ export async function loadTheme(name)";
         );
         assert_eq!(imports(&iface), vec![("path", 4), ("./helpers", 5)]);
         assert_eq!(iface.doc, None);
+    }
+
+    #[test]
+    fn type_only_imports_are_told_from_value_imports() {
+        let text = "import type { A } from './a';\nimport type B from './b';\nimport type from './c';\nexport type { D } from './d';\nimport { E } from './e';\nimport type{F} from './f';\n/** @typedef {import('./g').G} G */\nexport * from './h';\n";
+        let iface = parse(Language::TypeScript, text);
+        let type_only: Vec<(&str, bool)> = iface
+            .imports
+            .iter()
+            .map(|i| (i.spec.as_str(), i.type_only))
+            .collect();
+        assert_eq!(
+            type_only,
+            [
+                ("./a", true),
+                ("./b", true),
+                ("./c", false),
+                ("./d", true),
+                ("./e", false),
+                ("./f", true),
+                ("./g", true),
+                ("./h", false),
+            ]
+        );
     }
 
     #[test]

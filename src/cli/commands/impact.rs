@@ -17,9 +17,9 @@ use crate::project::paths;
 /// it is first reached, with the file it was reached through. Then the tests among them (and those
 /// the design files name; not fixtures like `conftest.py` or helpers other tests import), those
 /// that exercise the file most directly first, and the concepts and Stack posts linked to any of
-/// them. Imports made only for the type checker (Python `if TYPE_CHECKING:`) are not followed:
-/// their importers are counted apart. Run it before
-/// changing a file's interface; `lexi lookup` points here when a Dependents list is long. Before
+/// them. Imports made only for the type checker (Python `if TYPE_CHECKING:`, TypeScript `import
+/// type`) are not followed: their importers are counted apart. Run it before changing a file's
+/// interface; `lexi lookup` points here when a Dependents list is long. Before
 /// the first update of a clone it follows the design files' Dependents lists instead, which may be
 /// capped, and says so.
 #[derive(Debug, clap::Args)]

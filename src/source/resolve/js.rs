@@ -33,7 +33,11 @@ pub(super) fn resolve(
 ) {
     let resolver = Resolver { context };
     for import in &interface.imports {
-        out.record(&import.spec, resolver.specifier(file, &import.spec));
+        out.record_import(
+            &import.spec,
+            resolver.specifier(file, &import.spec),
+            import.type_only,
+        );
     }
 }
 

@@ -49,8 +49,8 @@ pub struct Resolution {
     pub unresolved: Vec<String>,
     /// The external packages among them, by package name: sorted, deduplicated.
     pub externals: Vec<String>,
-    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), never at run
-    /// time: sorted, a subset of `deps`.
+    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`, TypeScript
+    /// `import type`, JSDoc types), never at run time: sorted, a subset of `deps`.
     pub type_only: Vec<String>,
 }
 
