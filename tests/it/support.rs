@@ -306,6 +306,22 @@ impl TestProject {
         std::fs::write(path, contents).expect("write file");
     }
 
+    /// Set the mtime of every file under `rel` (a file or a directory) one minute back, as if it
+    /// had been written long ago: what derived caches need before they trust a file's stat.
+    pub fn age(&self, rel: &str) {
+        fn age_path(path: &Path, when: std::time::SystemTime) {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(path).expect("read dir").flatten() {
+                    age_path(&entry.path(), when);
+                }
+            } else if let Ok(file) = std::fs::File::options().write(true).open(path) {
+                file.set_modified(when).expect("set mtime");
+            }
+        }
+        let minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        age_path(&self.path(rel), minute_ago);
+    }
+
     pub fn read(&self, rel: &str) -> String {
         std::fs::read_to_string(self.path(rel)).unwrap_or_else(|err| panic!("read {rel}: {err}"))
     }

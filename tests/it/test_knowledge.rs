@@ -255,6 +255,59 @@ fn search_spans_all_kinds_with_reasons() {
 }
 
 #[test]
+fn search_answers_from_its_index_and_sees_every_change() {
+    let p = knowledge_project();
+    let index = ".lexibrary/.cache/corpus-index";
+    let settle = || {
+        p.age(".lexibrary");
+        p.age(".git/lexibrarian");
+    };
+    // Files younger than two seconds cannot vouch for themselves: no index yet.
+    let first = p.lexi(["search", "overflow", "--format", "json"]).json();
+    assert!(!p.exists(index));
+    settle();
+    assert_eq!(
+        p.lexi(["search", "overflow", "--format", "json"]).json(),
+        first
+    );
+    assert!(p.exists(index), "written once the files settled");
+    // Answered from the index: the same hits, and a tag query too.
+    assert_eq!(
+        p.lexi(["search", "overflow", "--format", "json"]).json(),
+        first
+    );
+    p.lexi(["search", "--tag", "parser"])
+        .success()
+        .stdout_has("Parsing");
+    // An edited design file is seen at once, then indexed when it settles.
+    let design = ".lexibrary/src/lib.rs.md";
+    p.design_file(
+        "src/lib.rs",
+        "Zebrafinch arithmetic.",
+        "## Interface Contract\n\nfn eval\n",
+    );
+    p.lexi(["search", "zebrafinch"])
+        .success()
+        .stdout_has("src/lib.rs");
+    settle();
+    p.lexi(["search", "zebrafinch"])
+        .success()
+        .stdout_has("src/lib.rs");
+    p.lexi(["search", "zebrafinch"])
+        .success()
+        .stdout_has("src/lib.rs");
+    // A removed file is gone from the answers; a damaged index is rebuilt.
+    std::fs::remove_file(p.path(design)).expect("remove");
+    p.lexi(["search", "zebrafinch"])
+        .success()
+        .stdout_is("No matches.\n");
+    p.write(index, "lexibrarian-index 1\ngarbage");
+    p.lexi(["search", "lexer"])
+        .success()
+        .stdout_has("src/parser/lexer.rs");
+}
+
+#[test]
 fn context_bundles_a_file_within_the_budget() {
     let p = knowledge_project();
     p.lexi(["concept", "link", "src/lib.rs", "MoneyHandling"])

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::corpus::DocKind;
-use crate::knowledge::search::{render, search_library, Hit, Query};
+use crate::knowledge::search::{render, search_listed, Query};
 use crate::project::paths;
 
 /// Search the whole library: design files, concepts, Stack posts and Local Conventions.
@@ -69,7 +69,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Some(scope) => Some(paths::resolve(&ws.project().root, &ctx.cwd, scope)?),
         None => None,
     };
-    let hits = search_library(
+    let (hits, more) = search_listed(
         &ws,
         &Query {
             text: (!text.trim().is_empty()).then_some(text),
@@ -78,8 +78,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             kinds: args.kinds.iter().copied().map(DocKind::from).collect(),
             ..Query::default()
         },
+        None,
+        args.limit,
     )?;
-    let (hits, more) = limit_per_kind(hits, args.limit);
     match ctx.format {
         Format::Json => print_json(&serde_json::json!({ "hits": hits, "more": more }))?,
         Format::Text => {
@@ -93,21 +94,4 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Ok)
-}
-
-/// The first `limit` hits of each kind (all when `limit` is 0), and how many were left out.
-fn limit_per_kind(hits: Vec<Hit>, limit: usize) -> (Vec<Hit>, usize) {
-    if limit == 0 {
-        return (hits, 0);
-    }
-    let mut shown: Vec<Hit> = Vec::new();
-    let mut more = 0;
-    for hit in hits {
-        if shown.iter().filter(|kept| kept.kind == hit.kind).count() < limit {
-            shown.push(hit);
-        } else {
-            more += 1;
-        }
-    }
-    (shown, more)
 }

@@ -47,7 +47,7 @@ pub(super) fn read_cache(path: &Path) -> (Vec<Doc>, String) {
     (docs, stamp.to_string())
 }
 
-fn parse_record(line: &str) -> Option<Doc> {
+pub(super) fn parse_record(line: &str) -> Option<Doc> {
     let fields: Vec<&str> = line.split('\t').collect();
     if fields.len() != 20 {
         return None;
@@ -90,6 +90,27 @@ fn parse_record(line: &str) -> Option<Doc> {
         },
         terms: Terms::default(),
     })
+}
+
+/// One record (without its line end): kind, path, size, mtime (zero within the racy window before
+/// `now_ns`), then the fields. False (nothing written) for a document without a kind.
+pub(super) fn push_record(out: &mut String, doc: &Doc, now_ns: i128) -> bool {
+    let Some(kind) = doc.kind else { return false };
+    let stat = doc.stat.unwrap_or(Stat {
+        size: 0,
+        mtime_ns: 0,
+    });
+    let mtime_ns = if now_ns - stat.mtime_ns < RACY_WINDOW_NS {
+        0
+    } else {
+        stat.mtime_ns
+    };
+    out.push_str(kind.code());
+    out.push('\t');
+    push_escaped(out, &doc.path);
+    out.push_str(&format!("\t{}\t{mtime_ns}\t", stat.size));
+    push_fields(out, doc);
+    true
 }
 
 /// Items separated by U+001F.
@@ -200,23 +221,10 @@ pub(super) fn write_cache(path: &Path, bodies_path: &Path, docs: &[Doc], stamp: 
     bodies.push_str(FORMAT_HEADER);
     bodies.push('\n');
     for doc in docs {
-        let Some(kind) = doc.kind else { continue };
-        let stat = doc.stat.unwrap_or(Stat {
-            size: 0,
-            mtime_ns: 0,
-        });
-        let mtime_ns = if now_ns - stat.mtime_ns < RACY_WINDOW_NS {
-            0
-        } else {
-            stat.mtime_ns
-        };
-        out.push_str(kind.code());
-        out.push('\t');
-        push_escaped(&mut out, &doc.path);
-        out.push_str(&format!("\t{}\t{mtime_ns}\t", stat.size));
-        push_fields(&mut out, doc);
-        out.push('\n');
-        push_terms(&mut bodies, doc);
+        if push_record(&mut out, doc, now_ns) {
+            out.push('\n');
+            push_terms(&mut bodies, doc);
+        }
     }
     // A cache that cannot be written is not an error: the next load reads the files again.
     if let Some(dir) = path.parent() {

@@ -79,7 +79,7 @@ impl<'a> CodeNames<'a> {
 const UNKNOWN: &str = "unknown";
 
 /// `size:mtime` of the file at `path`, `absent`, or [`UNKNOWN`] within the racy window.
-fn stamp(path: &Path) -> String {
+pub fn stamp(path: &Path) -> String {
     match Stat::of(path) {
         None => "absent".to_string(),
         Some(stat) if Cache::now_ns() - stat.mtime_ns < RACY_WINDOW_NS => UNKNOWN.to_string(),

@@ -19,20 +19,19 @@
 
 mod cache;
 mod code;
+pub mod index;
+mod read;
+
+pub use code::stamp as code_stamp;
 
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::terms::{symbols, term_string};
-use crate::library::aindex::AIndex;
-use crate::library::concept::{first_paragraph, Concept, CONCEPTS_DIR};
-use crate::library::design_file::{sections, DesignFile};
-use crate::library::markdown::list_items;
-use crate::library::stack::{id_from_file_name, Post, STACK_DIR};
-use crate::library::{footer, wikilink};
-use crate::project::mirror::resolve_source;
-use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use super::terms::term_string;
+use crate::library::concept::CONCEPTS_DIR;
+use crate::library::stack::STACK_DIR;
+use crate::project::{Project, CACHE_DIR};
 use crate::workspace::cache::Stat;
 use crate::workspace::library::{walk, Entry, Kind, Listing, Part};
 
@@ -227,6 +226,25 @@ impl Corpus {
     }
 
     fn load_from(project: &Project, kinds: Kinds, code_cache: Option<&Path>) -> Corpus {
+        let files = Corpus::files(project, kinds);
+        Corpus::refreshed(&project.library_dir(), files, kinds, code_cache)
+    }
+
+    /// [`Corpus::load`] (or, given `code_cache`, [`Corpus::load_with_code`]) from a listing of the
+    /// whole library (`Part::ALL`) the caller already made.
+    pub fn from_listing(
+        project: &Project,
+        listing: &Listing,
+        kinds: Kinds,
+        code_cache: Option<&Path>,
+    ) -> Corpus {
+        let files = Corpus::files_from_listing(listing, kinds);
+        Corpus::refreshed(&project.library_dir(), files, kinds, code_cache)
+    }
+
+    /// The library files the requested kinds are read from, with their stats, by listing the
+    /// library: concepts and Stack posts, design files, `.aindex` files; each sorted by path.
+    pub fn files(project: &Project, kinds: Kinds) -> Files {
         let library = project.library_dir();
         let knowledge = if kinds.knowledge {
             knowledge_files(&library)
@@ -240,19 +258,18 @@ impl Corpus {
         };
         let (designs, indexes): (Vec<Entry>, Vec<Entry>) =
             mirror.into_iter().filter(is_index).partition(is_design);
-        let designs = designs.into_iter().map(path_and_stat).collect();
-        let indexes = indexes.into_iter().map(path_and_stat).collect();
-        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds, code_cache)
+        let designs = if kinds.designs { designs } else { Vec::new() };
+        let indexes = if kinds.conventions {
+            indexes
+        } else {
+            Vec::new()
+        };
+        let stats = |entries: Vec<Entry>| entries.into_iter().map(path_and_stat).collect();
+        sorted([knowledge, stats(designs), stats(indexes)])
     }
 
-    /// [`Corpus::load`] (or, given `code_cache`, [`Corpus::load_with_code`]) from a listing of the
-    /// whole library (`Part::ALL`) the caller already made.
-    pub fn from_listing(
-        project: &Project,
-        listing: &Listing,
-        kinds: Kinds,
-        code_cache: Option<&Path>,
-    ) -> Corpus {
+    /// [`Corpus::files`] from a listing of the whole library (`Part::ALL`) the caller already made.
+    pub fn files_from_listing(listing: &Listing, kinds: Kinds) -> Files {
         let listed = |wanted: bool, kind: fn(&Entry) -> bool| -> Vec<(String, Stat)> {
             let files = listing.files.iter().filter(|entry| wanted && kind(entry));
             files.map(|entry| (entry.rel.clone(), entry.stat)).collect()
@@ -262,12 +279,12 @@ impl Corpus {
         let indexes = listed(kinds.conventions, |entry| {
             is_index(entry) && !is_design(entry)
         });
-        let library = project.library_dir();
-        Corpus::refreshed(&library, [knowledge, designs, indexes], kinds, code_cache)
+        sorted([knowledge, designs, indexes])
     }
 
-    /// The documents of the listed files, from the cache where it is current.
-    fn refreshed(
+    /// The documents of the listed files (as [`Corpus::files`] lists them), from the cache where it
+    /// is current.
+    pub fn refreshed(
         library: &Path,
         files: [Vec<(String, Stat)>; 3],
         kinds: Kinds,
@@ -368,7 +385,7 @@ fn refresh(
         let fresh: Vec<Doc> = stale
             .into_par_iter()
             .map(|(path, stat)| {
-                let mut doc = read_doc(library, path, stat);
+                let mut doc = read::read_doc(library, path, stat);
                 if let Some(names) = &names {
                     names.apply(&mut doc);
                 }
@@ -382,6 +399,17 @@ fn refresh(
         cache::write_cache(cache_path, &bodies_path, &docs, &stamp);
     }
     docs
+}
+
+/// Which library files the corpus is read from: concepts and Stack posts, design files, `.aindex`
+/// files, each with its stat and sorted by path.
+pub type Files = [Vec<(String, Stat)>; 3];
+
+fn sorted(mut files: Files) -> Files {
+    for list in &mut files {
+        list.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    }
+    files
 }
 
 /// Concept and Stack files with their stats: `concepts/*.md` and `stack/*.md`.
@@ -430,252 +458,4 @@ fn is_design(entry: &Entry) -> bool {
 
 fn path_and_stat(entry: Entry) -> (String, Stat) {
     (entry.rel, entry.stat)
-}
-
-/// Read and reduce one file. Unreadable or malformed files become a document carrying the error.
-fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
-    let shown = format!("{LIBRARY_DIR}/{path}");
-    // Never through a symlink (the walk lists none; this closes the window after it).
-    let root = library.parent().unwrap_or(library);
-    let text = match crate::nofollow::read(root, &shown) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-        Err(err) => return broken(path, stat, format!("{shown}: cannot read: {err}")),
-    };
-    let date = crate::library::footer::rfc3339_from_unix(
-        u64::try_from(stat.mtime_ns / 1_000_000_000).unwrap_or(0),
-    );
-    let mut doc = if let Some(name) = path.strip_prefix("concepts/") {
-        let name = name.trim_end_matches(".md").to_string();
-        match Concept::parse(&shown, &name, &text) {
-            Ok(concept) => concept_doc(&concept, &text),
-            Err(err) => broken_named(name, err.to_string()),
-        }
-    } else if let Some(name) = path.strip_prefix("stack/") {
-        match Post::parse(&shown, &text) {
-            Ok(post) => stack_doc(&post),
-            Err(err) => broken_named(
-                id_from_file_name(name).unwrap_or_else(|| name.to_string()),
-                err.to_string(),
-            ),
-        }
-    } else if let Some(dir) = index_dir(&path) {
-        match AIndex::parse(&shown, dir, &text) {
-            Ok(index) => convention_doc(&index),
-            Err(err) => broken_named(dir.to_string(), err.to_string()),
-        }
-    } else {
-        let source = resolve_source(root, &shown).unwrap_or_else(|| path.clone());
-        match DesignFile::parse(&shown, &text) {
-            Ok(design) => design_doc(source, &design, &text),
-            Err(err) => broken_named(source, err.to_string()),
-        }
-    };
-    if doc.date.is_empty() {
-        doc.date = date;
-    }
-    doc.kind = Some(if path.starts_with("concepts/") {
-        DocKind::Concept
-    } else if path.starts_with("stack/") {
-        DocKind::Stack
-    } else if index_dir(&path).is_some() {
-        DocKind::Convention
-    } else {
-        DocKind::Design
-    });
-    doc.path = path;
-    doc.stat = Some(stat);
-    doc
-}
-
-/// The directory of a library-relative `.aindex` path (`src/a/.aindex` → `src/a`, `.aindex` → ``).
-fn index_dir(path: &str) -> Option<&str> {
-    let dir = path.strip_suffix(".aindex")?;
-    if dir.is_empty() {
-        return Some("");
-    }
-    dir.strip_suffix('/')
-}
-
-/// A directory's Local Conventions as one document: its rules are the summary (empty when it has
-/// none, and then it is no search hit), their tags its tags, their concepts its links.
-fn convention_doc(index: &AIndex) -> Doc {
-    let dir = index.directory.as_str();
-    let conventions: Vec<_> = list_items(index.local_conventions_raw())
-        .iter()
-        .map(|item| super::conventions::Convention::parse(dir, item))
-        .collect();
-    let rules: Vec<&str> = conventions.iter().map(|c| c.text.as_str()).collect();
-    let summary = rules.join(" · ");
-    let mut tags: Vec<String> = conventions.iter().flat_map(|c| c.tags.clone()).collect();
-    tags.sort();
-    tags.dedup();
-    let shown = if dir.is_empty() {
-        "./".to_string()
-    } else {
-        format!("{dir}/")
-    };
-    Doc {
-        terms: Terms::new(
-            &[&shown],
-            &[],
-            &tags,
-            &summary,
-            index.local_conventions_raw(),
-        ),
-        name: shown.clone(),
-        title: shown,
-        tags,
-        links: conventions
-            .iter()
-            .flat_map(|c| c.concepts.clone())
-            .collect(),
-        summary,
-        ..Doc::default()
-    }
-}
-
-fn broken(path: String, stat: Stat, error: String) -> Doc {
-    Doc {
-        kind: Some(DocKind::Design),
-        name: path.clone(),
-        title: path.clone(),
-        path,
-        error: Some(error),
-        stat: Some(stat),
-        ..Doc::default()
-    }
-}
-
-fn broken_named(name: String, error: String) -> Doc {
-    Doc {
-        title: name.clone(),
-        name,
-        error: Some(error),
-        ..Doc::default()
-    }
-}
-
-fn concept_doc(concept: &Concept, text: &str) -> Doc {
-    let (content, _) = footer::split(text);
-    let aliases: Vec<String> = concept
-        .meta
-        .aliases
-        .iter()
-        .map(|a| a.trim().to_string())
-        .collect();
-    let mut names = vec![concept.name.as_str(), concept.title()];
-    names.extend(aliases.iter().map(String::as_str));
-    let tags = concept.tags();
-    let summary = concept.summary();
-    Doc {
-        terms: Terms::new(&names, &[], &tags, &summary, body_of(content)),
-        name: concept.name.clone(),
-        title: concept.title().to_string(),
-        aliases,
-        tags,
-        summary,
-        status: concept.status().as_str().to_string(),
-        pointer: concept.meta.superseded_by.clone().unwrap_or_default(),
-        links: link_targets(content),
-        ..Doc::default()
-    }
-}
-
-fn stack_doc(post: &Post) -> Doc {
-    let problem = post.read_body().problem;
-    let summary = first_paragraph(&problem);
-    let tags = post.tags();
-    let names = [post.meta.id.as_str(), post.meta.title.as_str()];
-    Doc {
-        terms: Terms::new(&names, &[], &tags, &summary, &post.body),
-        name: post.meta.id.clone(),
-        title: post.meta.title.trim().to_string(),
-        tags,
-        summary,
-        status: post.meta.status.as_str().to_string(),
-        votes: post.meta.votes,
-        accepted: post.meta.accepted_answer,
-        pointer: post.meta.duplicate_of.clone().unwrap_or_default(),
-        links: link_targets(&post.body),
-        files: post.meta.refs.files.clone(),
-        concepts: post.meta.refs.concepts.clone(),
-        date: post.meta.created.clone(),
-        ..Doc::default()
-    }
-}
-
-fn design_doc(source: String, design: &DesignFile, text: &str) -> Doc {
-    let (content, _) = footer::split(text);
-    let mut tags: Vec<String> = design
-        .section(sections::TAGS)
-        .map(|section| list_items(&section.body))
-        .unwrap_or_default();
-    if let Some(serde_yaml::Value::Sequence(extra)) = design.frontmatter.extra.get("tags") {
-        tags.extend(extra.iter().filter_map(|v| v.as_str().map(str::to_string)));
-    }
-    let mut tags: Vec<String> = tags
-        .into_iter()
-        .map(|tag| tag.trim().to_lowercase())
-        .filter(|tag| !tag.is_empty())
-        .collect();
-    tags.dedup();
-    let symbols = design
-        .section(sections::INTERFACE_CONTRACT)
-        .map(|section| symbols(&section.body))
-        .unwrap_or_default();
-    let summary = design.frontmatter.description.trim().to_string();
-    let body = searchable_design_text(design);
-    Doc {
-        terms: Terms::new(&[&source], &symbols, &tags, &summary, &body),
-        title: source.clone(),
-        files: vec![source.clone()],
-        name: source,
-        tags,
-        symbols,
-        summary,
-        links: link_targets(content),
-        ..Doc::default()
-    }
-}
-
-/// The text after the frontmatter.
-fn body_of(content: &str) -> &str {
-    crate::library::frontmatter::split("", content)
-        .map(|split| split.body)
-        .unwrap_or(content)
-}
-
-/// A design file's own words: its preamble and sections, without the lists of other files'
-/// paths (Dependencies, Dependents, Tests), which say nothing about what the file itself does.
-fn searchable_design_text(design: &DesignFile) -> String {
-    let mut text = design.body.preamble.clone();
-    for section in &design.body.sections {
-        let heading = section.heading.as_str();
-        if [
-            sections::DEPENDENCIES,
-            sections::DEPENDENTS,
-            sections::TESTS,
-        ]
-        .iter()
-        .any(|skip| heading.eq_ignore_ascii_case(skip))
-        {
-            continue;
-        }
-        text.push('\n');
-        text.push_str(heading);
-        text.push('\n');
-        text.push_str(&section.body);
-    }
-    text
-}
-
-fn link_targets(text: &str) -> Vec<String> {
-    let mut targets: Vec<String> = Vec::new();
-    for link in wikilink::extract(text) {
-        let target = link.target().to_string();
-        if !targets.contains(&target) {
-            targets.push(target);
-        }
-    }
-    targets
 }

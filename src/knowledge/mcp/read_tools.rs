@@ -9,12 +9,11 @@ use super::registry::{Answer, Call, Tool};
 use super::values::{ConceptStatusName, DocKindName, PostStatusName};
 use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
-use crate::knowledge::corpus::Corpus;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
 use crate::knowledge::lookup::{ensure_file_argument, lookup};
 use crate::knowledge::orient::{self, orient};
-use crate::knowledge::search::{corpus_kinds, render, search, Query};
+use crate::knowledge::search::{render, search_listed, Query};
 use crate::knowledge::stack::find;
 use crate::knowledge::stack_view::{listing_text, post_json, post_text, search_posts};
 use crate::library::concept::ConceptStatus;
@@ -278,11 +277,7 @@ impl Tool for Search {
             ..Query::default()
         };
         // The library listing the session cache walked serves the corpus too: one walk per call.
-        let kinds = corpus_kinds(&query)?;
-        let code_cache = call.ws.state().cache_path();
-        let corpus =
-            Corpus::from_listing(call.ws.project(), call.library(), kinds, Some(&code_cache));
-        let hits = search(&corpus, &query);
+        let (hits, _) = search_listed(&call.ws, &query, Some(call.library()), 0)?;
         Ok(Answer::new(
             render(&hits),
             serde_json::json!({ "hits": hits }),

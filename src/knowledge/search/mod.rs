@@ -15,11 +15,17 @@
 //! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
 //! conventions alike.
 
+mod fields;
+mod indexed;
+
 use rayon::prelude::*;
 
+use fields::{best_field, names_phrase, Field, FieldMatch};
+
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
-use super::terms::{frequency, occurs, query_terms, term_string, Occurs};
+use super::terms::{occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
+use crate::workspace::library::Listing;
 use crate::workspace::Workspace;
 
 /// Added to a word's field weight when a design file's name (without extensions) is that word.
@@ -89,36 +95,59 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
         .par_iter()
         .filter_map(|doc| Some((doc, matcher.filters(doc)?)))
         .collect();
-    let matches: Vec<Vec<Option<FieldMatch>>> = candidates
-        .par_iter()
-        .map(|(doc, _)| {
-            matcher
-                .terms
-                .iter()
-                .map(|term| best_field(doc, term))
-                .collect()
+    let total = candidates.len();
+    let candidates: Vec<Candidate> = candidates
+        .into_par_iter()
+        .map(|(doc, reasons)| {
+            let found = matcher.terms.iter().map(|term| best_field(doc, term));
+            (doc, reasons, found.collect())
         })
         .collect();
-    let weights = TermWeights::new(&matches, matcher.terms.len(), candidates.len());
-    let mut hits: Vec<Hit> = candidates
-        .into_iter()
-        .zip(matches)
-        .filter_map(|((doc, reasons), found)| matcher.hit(doc, reasons, &found, &weights))
+    let matches: Vec<&[Option<FieldMatch>]> = candidates
+        .iter()
+        .map(|(_, _, found)| found.as_slice())
         .collect();
-    hits.sort_by(|a, b| {
-        group(a.kind)
-            .cmp(&group(b.kind))
-            .then_with(|| b.informative.cmp(&a.informative))
-            .then_with(|| b.score.cmp(&a.score))
-            .then_with(|| retired(a).cmp(&retired(b)))
-            .then_with(|| b.date.cmp(&a.date))
-            .then_with(|| a.name.cmp(&b.name))
-    });
+    let weights = TermWeights::new(&matches, matcher.terms.len(), total);
+    let mut hits = matcher.hits(&candidates, &weights);
+    sort_hits(&mut hits);
     hits
 }
 
-/// BM25's term-frequency saturation constant.
-const BM25_K: f64 = 1.2;
+/// A document that passed the filters, why, and where each query term matched it.
+type Candidate<'d> = (&'d Doc, Vec<String>, Vec<Option<FieldMatch>>);
+
+/// The order of hits: grouped by kind, then the most informative words matched, the score, live
+/// before retired, the most recent, the name.
+fn hit_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
+    group(a.kind)
+        .cmp(&group(b.kind))
+        .then_with(|| b.informative.cmp(&a.informative))
+        .then_with(|| b.score.cmp(&a.score))
+        .then_with(|| retired(a).cmp(&retired(b)))
+        .then_with(|| b.date.cmp(&a.date))
+        .then_with(|| a.name.cmp(&b.name))
+}
+
+fn sort_hits(hits: &mut [Hit]) {
+    hits.sort_by(hit_order);
+}
+
+/// The first `limit` hits of each kind (all when `limit` is 0), and how many were left out.
+pub fn limit_per_kind(hits: Vec<Hit>, limit: usize) -> (Vec<Hit>, usize) {
+    if limit == 0 {
+        return (hits, 0);
+    }
+    let mut shown: Vec<Hit> = Vec::new();
+    let mut more = 0;
+    for hit in hits {
+        if shown.iter().filter(|kept| kept.kind == hit.kind).count() < limit {
+            shown.push(hit);
+        } else {
+            more += 1;
+        }
+    }
+    (shown, more)
+}
 
 /// Per query term: its idf over the candidates, and whether it is informative (matched by at most
 /// half of them; when every term is that common, all count).
@@ -128,7 +157,7 @@ struct TermWeights {
 }
 
 impl TermWeights {
-    fn new(matches: &[Vec<Option<FieldMatch>>], terms: usize, docs: usize) -> TermWeights {
+    fn new(matches: &[&[Option<FieldMatch>]], terms: usize, docs: usize) -> TermWeights {
         let n = docs.max(1) as f64;
         let df: Vec<usize> = (0..terms)
             .map(|t| matches.iter().filter(|m| m[t].is_some()).count())
@@ -149,9 +178,40 @@ impl TermWeights {
 /// file's symbols completed from the update cache of `ws` (the names its budget left out of the
 /// Interface Contract). An empty query is refused.
 pub fn search_library(ws: &Workspace, query: &Query) -> anyhow::Result<Vec<Hit>> {
+    Ok(search_listed(ws, query, None, 0)?.0)
+}
+
+/// [`search_library`], keeping the first `limit` hits of each kind (all for 0) and counting the
+/// others, from a listing of the whole library (`Part::ALL`) the caller already made, when it has
+/// one. Word and tag queries go through the search index (`indexed`), which reads only the
+/// documents it shows.
+pub fn search_listed(
+    ws: &Workspace,
+    query: &Query,
+    listing: Option<&Listing>,
+    limit: usize,
+) -> anyhow::Result<(Vec<Hit>, usize)> {
     let kinds = corpus_kinds(query)?;
-    let corpus = Corpus::load_with_code(ws.project(), kinds, &ws.state().cache_path());
-    Ok(search(&corpus, query))
+    let project = ws.project();
+    let code_cache = ws.state().cache_path();
+    if indexed::answers(query) {
+        let files = match listing {
+            Some(listing) => Corpus::files_from_listing(listing, Kinds::ALL),
+            None => Corpus::files(project, Kinds::ALL),
+        };
+        return Ok(indexed::search_files(
+            project,
+            files,
+            &code_cache,
+            query,
+            limit,
+        ));
+    }
+    let corpus = match listing {
+        Some(listing) => Corpus::from_listing(project, listing, kinds, Some(&code_cache)),
+        None => Corpus::load_with_code(project, kinds, &code_cache),
+    };
+    Ok(limit_per_kind(search(&corpus, query), limit))
 }
 
 /// The parts of the corpus `query` needs: design files only when design hits or a scope are
@@ -231,6 +291,36 @@ impl<'a> Matcher<'a> {
             }
         }
         self.filter_reasons(doc, kind)
+    }
+
+    /// The hits among `candidates`, unordered.
+    fn hits(&self, candidates: &[Candidate], weights: &TermWeights) -> Vec<Hit> {
+        candidates
+            .par_iter()
+            .filter_map(|(doc, reasons, found)| self.hit(doc, reasons.clone(), found, weights))
+            .collect()
+    }
+
+    /// An upper bound of the score (×10) [`Matcher::text_score`] gives a document whose words
+    /// matched as `found`, without reading it: every bonus that depends on the document's name,
+    /// title or symbols counted as won.
+    fn score_bound(&self, found: &[Option<FieldMatch>], weights: &TermWeights) -> u32 {
+        let mut bound = 0.0;
+        let mut matched = 0;
+        for (index, found) in found.iter().enumerate() {
+            let Some(found) = found else { continue };
+            matched += 1;
+            bound += found.score(weights.idf[index]);
+            if found.field == Field::Name && found.occurs == Occurs::Exact {
+                bound += f64::from(NAMED_FOR) * weights.idf[index];
+            }
+        }
+        if self.terms.len() > 1 && matched == self.terms.len() {
+            let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
+            bound += (4.0 + 6.0) * best_idf;
+        }
+        // One more than the rounded bound: summing in another order cannot make it too small.
+        (bound * 10.0).round() as u32 + 1
     }
 
     /// `doc` as a hit: it passed the filters (`reasons`), and matched at least one term when
@@ -344,18 +434,7 @@ impl<'a> Matcher<'a> {
             if weights.informative[index] {
                 informative += 1;
             }
-            let factor = if found.occurs == Occurs::Exact {
-                1.0
-            } else {
-                0.6
-            };
-            // BM25's saturation of term frequency, for the one field that repeats terms.
-            let tf = match found.field {
-                Field::Symbol => frequency(&doc.terms.symbols, &self.terms[index]).max(1) as f64,
-                _ => 1.0,
-            };
-            let saturated = tf * (BM25_K + 1.0) / (tf + BM25_K);
-            score += f64::from(found.weight) * factor * saturated * weights.idf[index];
+            score += found.score(weights.idf[index]);
             let reason = found.reason(doc, &self.terms[index], &self.phrase);
             if !word_reasons.contains(&reason) {
                 word_reasons.push(reason);
@@ -415,108 +494,6 @@ fn group(kind: DocKind) -> u8 {
     }
 }
 
-/// Where a term matched: the field's weight and label, and how.
-#[derive(Clone, Copy, Debug)]
-struct FieldMatch {
-    weight: u32,
-    field: Field,
-    occurs: Occurs,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Field {
-    Name,
-    Symbol,
-    Tag,
-    Summary,
-    Body,
-}
-
-impl FieldMatch {
-    /// The reason shown: `path`/`title`, `symbol: route`, `tag: auth`, `description`/`summary`,
-    /// `body`. The symbol shown is the one the whole query (`phrase`) names, when it holds the
-    /// term, else the first that holds it.
-    fn reason(&self, doc: &Doc, term: &str, phrase: &str) -> String {
-        let design = matches!(doc.kind, Some(DocKind::Design));
-        match self.field {
-            Field::Name if design => "path".to_string(),
-            Field::Name => "title".to_string(),
-            Field::Symbol => {
-                let holds =
-                    |symbol: &&String| occurs(&term_string([symbol.as_str()]), term).is_some();
-                let named = doc
-                    .all_symbols()
-                    .find(|symbol| names_phrase(symbol, phrase))
-                    .filter(holds);
-                let symbol = named.or_else(|| doc.all_symbols().find(holds));
-                symbol.map_or("symbol".to_string(), |s| format!("symbol: {s}"))
-            }
-            Field::Tag => {
-                let tag = doc
-                    .tags
-                    .iter()
-                    .find(|tag| occurs(&term_string([tag.as_str()]), term).is_some());
-                tag.map_or("tag".to_string(), |t| format!("tag: {t}"))
-            }
-            Field::Summary if design => "description".to_string(),
-            Field::Summary if doc.kind == Some(DocKind::Convention) => "convention".to_string(),
-            Field::Summary => "summary".to_string(),
-            Field::Body => "body".to_string(),
-        }
-    }
-}
-
-/// Whether `symbol` is the name the query `phrase` spells, ignoring case and separators
-/// (`make_response`, `make response`, `makeResponse`). Allocates nothing: it runs over every symbol.
-fn names_phrase(symbol: &str, phrase: &str) -> bool {
-    let mut spelled = phrase
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase);
-    let mut name = symbol
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase);
-    loop {
-        match (name.next(), spelled.next()) {
-            (None, None) => return true,
-            (Some(a), Some(b)) if a == b => continue,
-            _ => return false,
-        }
-    }
-}
-
-/// The highest-weighted field `term` occurs in, or `None`. A document that could not be parsed
-/// is matched by its path only.
-fn best_field(doc: &Doc, term: &str) -> Option<FieldMatch> {
-    let terms = &doc.terms;
-    let fields = [
-        (8, Field::Name, terms.name.as_str()),
-        (6, Field::Symbol, terms.symbols.as_str()),
-        (4, Field::Tag, terms.tags.as_str()),
-        (2, Field::Summary, terms.summary.as_str()),
-        (1, Field::Body, terms.body.as_str()),
-    ];
-    for (weight, field, text) in fields {
-        if let Some(how) = occurs(text, term) {
-            return Some(FieldMatch {
-                weight,
-                field,
-                occurs: how,
-            });
-        }
-    }
-    // Cached records without terms (an unreadable file): the path or name, as words.
-    if terms.name.is_empty() && occurs(&term_string([doc.name.as_str()]), term).is_some() {
-        return Some(FieldMatch {
-            weight: 8,
-            field: Field::Name,
-            occurs: Occurs::Exact,
-        });
-    }
-    None
-}
-
 /// Whether project-relative `path` is `scope` or inside it.
 fn within(path: &str, scope: &str) -> bool {
     scope.is_empty() || path == scope || ancestors_rel(path).contains(&scope)
@@ -572,24 +549,5 @@ pub fn render_hit(hit: &Hit) -> String {
         line
     } else {
         format!("{line}  ({})", hit.reason)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::names_phrase;
-
-    #[test]
-    fn a_phrase_names_a_symbol_whatever_its_case_and_separators() {
-        for phrase in ["make_response", "make response", "makeresponse"] {
-            assert!(names_phrase("make_response", phrase), "{phrase}");
-            assert!(names_phrase("makeResponse", phrase), "{phrase}");
-        }
-        assert!(!names_phrase(
-            "make_default_options_response",
-            "make_response"
-        ));
-        assert!(!names_phrase("make", "make_response"));
-        assert!(!names_phrase("make_response_now", "make response"));
     }
 }
