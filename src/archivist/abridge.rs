@@ -267,13 +267,10 @@ fn relevance(path: &str, source: &str, package: &str) -> Relevance {
     if super::is_test_path(path) {
         return Relevance::Test;
     }
-    let dirs = directories(path);
-    if dirs
-        .iter()
-        .any(|dir| matches!(*dir, "examples" | "example" | "benches" | "bench" | "docs"))
-    {
+    if super::is_sample_path(path) {
         return Relevance::Example;
     }
+    let dirs = directories(path);
     if !path.starts_with(package) {
         return Relevance::OtherCode;
     }

@@ -170,6 +170,18 @@ pub fn is_test_path(path: &str) -> bool {
         || stem == "conftest"
 }
 
+/// Whether a project-relative path is under an examples, benches or docs directory: code that shows
+/// or measures the project rather than being it.
+pub fn is_sample_path(path: &str) -> bool {
+    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    dirs.split('/').any(|dir| {
+        matches!(
+            dir.to_ascii_lowercase().as_str(),
+            "examples" | "example" | "benches" | "bench" | "docs"
+        )
+    })
+}
+
 /// Whether a dependent goes in a design file's `## Tests` section: a test case by what its path says
 /// ([`is_test_case`] with its importers unknown) — not `conftest.py`, not a Python module outside
 /// pytest's `test_*.py`/`*_test.py`.

@@ -18,7 +18,7 @@ use super::trim::{summarize_paths, trim_contract};
 use super::whole::{whole_sections, Whole};
 use crate::archivist::structural::is_capped_contract;
 use crate::hash::sha256_hex;
-use crate::library::design_file::{sections, DesignFile};
+use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer;
 use crate::library::markdown::{list_items, Fence};
 use crate::project::mapping::Strategy;
@@ -342,15 +342,20 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
 }
 
 /// The contract of `source` within [`CONTRACT_TOKENS`] when the design file's budget cut its
-/// Interface Contract (`// … and N more lines`): the lookup's budget is larger than a design
-/// file's, so an agent sees the public methods it came for without `--full`.
+/// Interface Contract (`// … and N more lines`, or the members' docs of an Archivist's contract):
+/// the lookup's budget is larger than a design file's, so an agent sees the public methods it
+/// came for, with their docs, without `--full`.
 fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<String> {
     let stored = design
         .body
         .sections
         .iter()
         .find(|s| s.heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT))?;
-    if !is_capped_contract(&stored.body) {
+    // A contract the Archivist wrote may have lost its members' docs to the design file's budget
+    // (they are kept only when the whole contract fits); an agent's own contract is left alone
+    // unless it is a capped one.
+    let archivists = design.frontmatter.updated_by == UpdatedBy::Archivist;
+    if !archivists && !is_capped_contract(&stored.body) {
         return None;
     }
     // `trim_contract` estimates four characters a token; leave room for the fence.

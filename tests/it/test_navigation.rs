@@ -565,6 +565,29 @@ fn search_ranks_the_file_named_for_a_word_first_and_limits_its_output() {
         .stdout_has("… and 1 more (`--limit 0` for all, or more words to narrow)");
 }
 
+/// The code that implements a topic ranks before the samples and tests that merely live in a
+/// directory named for it (express: `examples/route-separation/views/footer.ejs` above
+/// `lib/application.js` for "routing").
+#[test]
+fn search_ranks_the_implementing_code_before_samples_in_a_directory_named_for_the_word() {
+    let p = project()
+        .file("package.json", r#"{"name": "web", "main": "lib/application.js"}"#)
+        .file(
+            "lib/application.js",
+            "/** Application prototype. */\nvar app = exports = module.exports = {};\n\n/** Route a path. */\napp.route = function route(path) {\n  return path;\n};\n",
+        )
+        .file("examples/route-separation/site.js", "exports.index = function (req, res) {};\n")
+        .file("examples/route-separation/views/footer.ejs", "</body>\n")
+        .file("examples/route-separation/public/style.css", "body { margin: 0 }\n")
+        .file("test/acceptance/web.js", "describe('web', function () {});\n")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    let value = p.lexi(["search", "routing", "--format", "json"]).json();
+    assert_eq!(value["hits"][0]["name"], "lib/application.js", "{value}");
+}
+
 /// A fresh library already answers "what are this project's conventions?": the practices its own
 /// files declare, each with the file that says so.
 #[test]

@@ -78,7 +78,9 @@ impl Fingerprint {
                     return None;
                 }
                 hasher.update(path.as_bytes());
-                hasher.update(format!("\t{}\t{}\n", stat.size, stat.mtime_ns).as_bytes());
+                hasher.update([0]);
+                hasher.update(stat.size.to_le_bytes());
+                hasher.update(stat.mtime_ns.to_le_bytes());
             }
         }
         Some(Fingerprint(hasher.finalize().into()))

@@ -250,7 +250,7 @@ mod tests {
     prop_compose! {
         fn doc()(
             kind in prop::sample::select(&KINDS[..]),
-            stem in prop::sample::select(WORDS),
+            (dir, stem) in (prop::sample::select(WORDS), prop::sample::select(WORDS)),
             (title, summary, body, symbols) in (words(3), words(4), words(8), words(4)),
             tags in prop::sample::subsequence(vec!["auth", "billing"], 0..=2),
             status in prop::sample::select(vec!["", "deprecated", "outdated"]),
@@ -258,7 +258,7 @@ mod tests {
         ) -> Doc {
             let mut doc = Doc::default();
             doc.kind = Some(kind);
-            doc.name = format!("src/{stem}.py");
+            doc.name = format!("src/{dir}/{stem}.py");
             doc.path = format!("{}.md", doc.name);
             doc.title = title.join(" ");
             doc.summary = summary.join(" ");
