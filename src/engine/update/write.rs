@@ -1,18 +1,19 @@
-//! Stage 5, **write**: the design files. The structural texts (`texts`) are produced in parallel a
-//! chunk of files at a time ([`CHUNKING`]; a run of at most 20,000 files keeps them all), and the
-//! [`Writer`] writes them one by one — each
-//! re-checked against what is on disk right before it is written (D-061: an edit that landed during
-//! the update wins), atomically, with its provenance. Memory stays bounded by the chunk, not the run.
-//! With a model, at most `llm.concurrency` requests are in flight and each answer is written as it
+//! Stage 5, **write**: the design files. The structural texts (`texts`) are produced in parallel
+//! and the [`Writer`] writes them one by one — each re-checked against what is on disk right before
+//! it is written (D-061: an edit that landed during the update wins), atomically, with its
+//! provenance. Memory is bounded, not grown with the run ([`CHUNKING`]): the texts of the first
+//! 20,000 files are kept until written, the others are rendered and written 4,096 at a time. With
+//! a model, at most `llm.concurrency` requests are in flight and each answer is written as it
 //! arrives, so a long run keeps what it paid for even if it is interrupted; a file whose request
 //! fails keeps its old design file. Then the orphans' design files go (each re-checked too).
 //!
 //! Provenance is recorded **before** the file it describes is written: one notes commit for all the
-//! structural texts before the first of them is written (a run of more than one chunk renders its
-//! texts twice: once for their provenance, each text dropped at once, then to write them; one
-//! `generated` stamp per run makes both renderings the same bytes — a text that still differs gets
-//! its own note before it is written), one per model answer before that answer is written. A run killed at any point leaves no Archivist-written file without its note (at
-//! worst a note for a text that never reached the disk, which nothing looks up).
+//! structural texts before the first of them is written, one per model answer before that answer
+//! is written. The texts past the first 20,000 are therefore rendered twice: once for their
+//! provenance (each text dropped at once), then to be written; one `generated` stamp per run makes
+//! both renderings the same bytes (a text that still differs gets its own note before it is
+//! written). A run killed at any point leaves no Archivist-written file without its note (at worst
+//! a note for a text that never reached the disk, which nothing looks up).
 //!
 //! One file never stops the run: a design file that cannot be written or removed (a name too long
 //! for the filesystem, no permission, an immutable file, a full disk, a symlink in the way) is a
@@ -47,20 +48,20 @@ use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project};
 use crate::workspace::state::StateDir;
 
-/// How the write stage bounds its memory: how many design files are rendered (in parallel) and
-/// written at a time, and up to how many decided files the texts are rendered once and kept until
-/// written (about 2 KB each: rendering twice would cost more than it saves). Beyond that, memory
-/// would grow with the run, so the texts are rendered twice (see the module docs).
+/// How the write stage bounds its memory: the texts of the first `render_once` decided files are
+/// rendered once and kept until written (about 2 KB each: rendering them twice would cost more than
+/// it saves); those of the files after them would make memory grow with the run, so they are
+/// rendered twice (see the module docs), `chunk` at a time (in parallel) and written.
 #[derive(Clone, Copy, Debug)]
 struct Chunking {
+    render_once: usize,
     chunk: usize,
-    render_once_up_to: usize,
 }
 
-/// A design file is rendered twice in runs of more than 20,000 files, 4,096 at a time.
+/// Up to 20,000 design files rendered once, then 4,096 at a time.
 const CHUNKING: Chunking = Chunking {
+    render_once: 20_000,
     chunk: 4096,
-    render_once_up_to: 20_000,
 };
 
 /// Who writes the owned sections of design files in this run.
@@ -210,32 +211,28 @@ struct Writer<'a, 'r> {
 impl Writer<'_, '_> {
     /// Write the texts of every decided file (but those a model writes), their provenance first —
     /// in one notes commit before the first of them is written. A large run ([`Chunking`]) never
-    /// holds all its texts: their provenance is computed from texts rendered and dropped, then they
-    /// are rendered again, a chunk at a time, and written.
+    /// holds all its texts: the provenance of those past the first `render_once` is computed from
+    /// texts rendered and dropped, then they are rendered again, a chunk at a time, and written.
     fn write_texts(&mut self, render: &Render<'_>, decisions: &Decisions) -> anyhow::Result<()> {
         let decided: Vec<(&String, &Action)> = decisions.files.iter().collect();
-        let (planned, rendered) = match decided.len() <= self.chunking.render_once_up_to {
-            true => {
-                let texts = render.texts(&decided)?;
-                let planned = texts.iter().filter_map(|write| self.provenance_of(write));
-                (planned.collect(), Some(texts))
-            }
-            false => (self.planned(render, &decided)?, None),
-        };
+        let (once, twice) = decided.split_at(self.chunking.render_once.min(decided.len()));
+        let kept = render.texts(once)?;
+        let mut planned: Vec<Provenance> = kept
+            .iter()
+            .filter_map(|write| self.provenance_of(write))
+            .collect();
+        planned.extend(self.planned(render, twice)?);
         self.progress.phase("recording provenance", 0);
         self.note_first(&planned);
         drop(planned);
         let model = matches!(render.archivists, Archivists::Model(_));
-        let total = match &rendered {
-            Some(texts) => texts.len(),
-            None => decided
-                .iter()
-                .filter(|(rel, action)| {
-                    self.scan.files.contains_key(*rel) && !(model && **action == Action::Regenerate)
-                })
-                .count(),
-        };
-        self.progress.phase("writing", total);
+        let rest = twice
+            .iter()
+            .filter(|(rel, action)| {
+                self.scan.files.contains_key(*rel) && !(model && **action == Action::Regenerate)
+            })
+            .count();
+        self.progress.phase("writing", kept.len() + rest);
         let chunk = self.chunking.chunk.max(1);
         let mut write_all = |texts: Vec<Write>| {
             for write in texts {
@@ -243,13 +240,9 @@ impl Writer<'_, '_> {
                 self.progress.advance();
             }
         };
-        match rendered {
-            Some(texts) => write_all(texts),
-            None => {
-                for files in decided.chunks(chunk) {
-                    write_all(render.texts(files)?);
-                }
-            }
+        write_all(kept);
+        for files in twice.chunks(chunk) {
+            write_all(render.texts(files)?);
         }
         Ok(())
     }
@@ -683,8 +676,8 @@ mod tests {
             writes: true,
         };
         let chunking = Chunking {
+            render_once: 1,
             chunk: 2,
-            render_once_up_to: 1,
         };
         let mut report = UpdateReport::default();
         let stages = stages(&scan, &index, &decisions);
