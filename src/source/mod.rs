@@ -111,7 +111,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         outline: extracted.builder.outline,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
-    // (a list grown by pushes holds up to twice its items; 100,000 small files, ~100 MB).
+    // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).
     interface.symbols.shrink_to_fit();
     interface.imports.shrink_to_fit();
     interface.bindings.shrink_to_fit();
