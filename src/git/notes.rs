@@ -143,18 +143,32 @@ impl GitRepo {
         appends: &[NoteAppend],
         message: &str,
     ) -> Result<(), GitError> {
-        if appends.is_empty() {
+        let objects: Vec<Oid> = appends.iter().map(|append| append.object).collect();
+        let lines = |index: usize| appends[index].lines.clone();
+        self.append_notes_with(notes_ref, &objects, &lines, message)
+    }
+
+    /// [`append_notes`](Self::append_notes) with each object's lines made on demand: `lines(i)` for
+    /// `objects[i]`, called once per attempt — so the lines of a run's 100,000 notes are never all in
+    /// memory at once beside the note blobs made of them.
+    pub fn append_notes_with(
+        &self,
+        notes_ref: &str,
+        objects: &[Oid],
+        lines: &dyn Fn(usize) -> String,
+        message: &str,
+    ) -> Result<(), GitError> {
+        if objects.is_empty() {
             return Ok(());
         }
-        let objects: Vec<gix::ObjectId> =
-            appends.iter().map(|append| append.object.inner()).collect();
+        let objects: Vec<gix::ObjectId> = objects.iter().map(Oid::inner).collect();
         let mut last_error = None;
         for attempt in 0..MAX_ATTEMPTS {
             if attempt > 0 {
                 std::thread::sleep(backoff(attempt));
             }
             let before = self.notes_commit(notes_ref)?;
-            match self.try_append(notes_ref, &objects, appends, message) {
+            match self.try_append(notes_ref, &objects, lines, message) {
                 Ok(()) => return Ok(()),
                 Err(err) if self.lost_race(notes_ref, before) => last_error = Some(err),
                 Err(err) => return Err(err),
@@ -172,10 +186,10 @@ impl GitRepo {
         &self,
         notes_ref: &str,
         objects: &[gix::ObjectId],
-        appends: &[NoteAppend],
+        lines: &dyn Fn(usize) -> String,
         message: &str,
     ) -> Result<(), GitError> {
-        let packed = appends.len() >= super::pack::PACK_FROM_NOTES;
+        let packed = objects.len() >= super::pack::PACK_FROM_NOTES;
         let mut in_memory = packed.then(|| self.repo.clone().with_object_memory());
         let repo = in_memory.as_ref().unwrap_or(&self.repo);
         let parent = self.notes_commit(notes_ref)?;
@@ -185,7 +199,7 @@ impl GitRepo {
         };
         let mut state = gix::note::plumbing::State::new(tree, repo)
             .map_err(|err| notes_error("read the notes tree", err))?;
-        for (object, append) in objects.iter().zip(appends) {
+        for (index, object) in objects.iter().enumerate() {
             let mut content = match state
                 .get(object, repo)
                 .map_err(|err| notes_error("look up a note", err))?
@@ -200,7 +214,7 @@ impl GitRepo {
             if !content.is_empty() && !content.ends_with(b"\n") {
                 content.push(b'\n');
             }
-            content.extend_from_slice(append.lines.as_bytes());
+            content.extend_from_slice(lines(index).as_bytes());
             if !content.ends_with(b"\n") {
                 content.push(b'\n');
             }
@@ -214,6 +228,7 @@ impl GitRepo {
         let new_tree = state
             .write(repo)
             .map_err(|err| notes_error("write the notes tree", err))?;
+        drop(state);
         let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
         let commit = self.new_notes_commit(repo, &parents, new_tree, message)?;
         if let Some(memory) = in_memory.as_mut() {

@@ -100,7 +100,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     symbols.sort_by(|a, b| a.cmp_key(b));
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
-    Ok(Interface {
+    let mut interface = Interface {
         language,
         symbols,
         imports: extracted.imports.list,
@@ -117,7 +117,15 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         has_errors: root.has_error() && !extracted.syntax_ok,
         signals,
         outline: extracted.builder.outline,
-    })
+    };
+    // An update keeps every file's interface until its design file is written: no spare capacity
+    // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).
+    interface.symbols.shrink_to_fit();
+    interface.imports.shrink_to_fit();
+    interface.bindings.shrink_to_fit();
+    interface.item_docs.shrink_to_fit();
+    interface.outline.shrink_to_fit();
+    Ok(interface)
 }
 
 /// Helpers shared by the unit tests of the language modules.

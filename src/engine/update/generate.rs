@@ -31,8 +31,9 @@ pub fn generated_now() -> String {
     }
 }
 
-/// A fresh footer for `scanned`, keeping any keys a newer version wrote into the old one.
-fn new_footer(scanned: &Scanned) -> Footer {
+/// A fresh footer for `scanned` stamped `generated`, keeping any keys a newer version wrote into
+/// the old one.
+fn new_footer(scanned: &Scanned, generated: &str) -> Footer {
     let extra = scanned
         .existing()
         .and_then(|existing| existing.design.footer.as_ref())
@@ -43,7 +44,7 @@ fn new_footer(scanned: &Scanned) -> Footer {
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned.facts.interface_hash.clone(),
         design_hash: String::new(),
-        generated: generated_now(),
+        generated: generated.to_string(),
         generator: generator(),
         extra,
     }
@@ -125,11 +126,13 @@ fn keeps_contract(scanned: &Scanned) -> bool {
         })
 }
 
-/// Generate or regenerate the design file of a scanned file at a regenerating level.
+/// Generate or regenerate the design file of a scanned file at a regenerating level, its footer
+/// stamped `generated` ([`generated_now`]; the same inputs and stamp give the same text).
 pub fn regenerate(
     archivist: &dyn Archivist,
     scanned: &Scanned,
     dependents: &[String],
+    generated: &str,
 ) -> anyhow::Result<Regenerated> {
     // Whatever wrote it, nothing credential-shaped reaches the library.
     let output = archivist
@@ -150,7 +153,7 @@ pub fn regenerate(
         owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);
     }
     merge_owned(&mut design, owned, keep_contract);
-    let mut footer = new_footer(scanned);
+    let mut footer = new_footer(scanned, generated);
     let keys = match keep_contract {
         true => kept_contract_keys(scanned),
         false => (
@@ -240,18 +243,19 @@ pub fn refresh_footer(scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    let mut footer = new_footer(scanned);
+    let mut footer = new_footer(scanned, &generated_now());
     set_contract_keys(&mut footer, kept_contract_keys(scanned));
     footer::seal(&content, footer).0
 }
 
-/// The Dependents and Tests sections for a file whose dependents changed but whose source did not.
-/// Returns `None` if the design file cannot be parsed.
+/// The Dependents and Tests sections for a file whose dependents changed but whose source did not,
+/// its footer stamped `generated`. Returns `None` if the design file cannot be parsed.
 pub fn refresh_dependents(
     design_rel: &str,
     design_text: &str,
     scanned: &Scanned,
     dependents: &[String],
+    generated: &str,
 ) -> Option<String> {
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
@@ -302,7 +306,7 @@ pub fn refresh_dependents(
     }
     merge_owned(&mut design, owned, true);
     let refreshed = Footer {
-        generated: generated_now(),
+        generated: generated.to_string(),
         generator: generator(),
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned
@@ -324,7 +328,7 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    let mut footer = new_footer(scanned);
+    let mut footer = new_footer(scanned, &generated_now());
     set_contract_keys(&mut footer, kept_contract_keys(scanned));
     footer::seal(&content, footer).0
 }

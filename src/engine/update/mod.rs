@@ -41,6 +41,7 @@ mod scan;
 pub mod scanned;
 mod start_here;
 mod submodules;
+mod texts;
 mod write;
 
 use std::time::Instant;
@@ -428,6 +429,7 @@ pub(crate) mod testing {
                 &crate::archivist::structural::StructuralArchivist,
                 &scanned,
                 &[],
+                &super::generate::generated_now(),
             )
             .expect("structural generation");
             self.write(&crate::project::mirror::design_path(rel), &out.text);

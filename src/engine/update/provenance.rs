@@ -4,30 +4,31 @@
 
 use super::report::Provenance;
 use super::scanned::ChangeLevel;
-use crate::git::notes::{NoteAppend, PROVENANCE_NOTES};
+use crate::git::notes::PROVENANCE_NOTES;
 use crate::git::{GitRepo, Oid};
 use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
 
 /// Append one provenance event per design file text to `refs/notes/lexibrarian/provenance`, keyed
-/// by the text's blob, in one notes commit.
+/// by the text's blob, in one notes commit. Each event's line is made when its note is written,
+/// never all of them at once.
 pub(super) fn append_provenance(
     repo: &GitRepo,
     head: Option<&Oid>,
     provenances: &[Provenance],
 ) -> Result<(), crate::git::GitError> {
     let ts = crate::library::footer::now_rfc3339_millis();
-    let appends: Vec<NoteAppend> = provenances
+    let keyed: Vec<(Oid, &Provenance)> = provenances
         .iter()
-        .filter_map(|provenance| {
-            let line = provenance_event(provenance, head, &ts).to_line().ok()?;
-            Some(NoteAppend {
-                object: provenance.blob?,
-                lines: line,
-            })
-        })
+        .filter_map(|provenance| Some((provenance.blob?, provenance)))
         .collect();
-    let message = format!("lexibrarian: provenance of {} design files", appends.len());
-    repo.append_notes(PROVENANCE_NOTES, &appends, &message)
+    let objects: Vec<Oid> = keyed.iter().map(|(blob, _)| *blob).collect();
+    let lines = |index: usize| {
+        provenance_event(keyed[index].1, head, &ts)
+            .to_line()
+            .unwrap_or_default()
+    };
+    let message = format!("lexibrarian: provenance of {} design files", objects.len());
+    repo.append_notes_with(PROVENANCE_NOTES, &objects, &lines, &message)
 }
 
 /// The notes event of one written design file: what the Archivist did to this text — wrote its

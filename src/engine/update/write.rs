@@ -1,14 +1,19 @@
-//! Stage 5, **write**: the design files. The structural texts are produced in parallel, then the
-//! [`Writer`] writes them one by one — each re-checked against what is on disk right before it is
-//! written (D-061: an edit that landed during the update wins), atomically, with its provenance.
-//! With a model, at most `llm.concurrency` requests are in flight and each answer is written as it
+//! Stage 5, **write**: the design files. The structural texts (`texts`) are produced in parallel
+//! and the [`Writer`] writes them one by one — each re-checked against what is on disk right before
+//! it is written (D-061: an edit that landed during the update wins), atomically, with its
+//! provenance. Memory is bounded, not grown with the run ([`CHUNKING`]): the texts of the first
+//! 20,000 files are kept until written, the others are rendered and written 4,096 at a time. With
+//! a model, at most `llm.concurrency` requests are in flight and each answer is written as it
 //! arrives, so a long run keeps what it paid for even if it is interrupted; a file whose request
 //! fails keeps its old design file. Then the orphans' design files go (each re-checked too).
 //!
 //! Provenance is recorded **before** the file it describes is written: one notes commit for all the
 //! structural texts before the first of them is written, one per model answer before that answer
-//! is written. A run killed at any point leaves no Archivist-written file without its note (at
-//! worst a note for a text that never reached the disk, which nothing looks up).
+//! is written. The texts past the first 20,000 are therefore rendered twice: once for their
+//! provenance (each text dropped at once), then to be written; one `generated` stamp per run makes
+//! both renderings the same bytes (a text that still differs gets its own note before it is
+//! written). A run killed at any point leaves no Archivist-written file without its note (at worst
+//! a note for a text that never reached the disk, which nothing looks up).
 //!
 //! One file never stops the run: a design file that cannot be written or removed (a name too long
 //! for the filesystem, no permission, an immutable file, a full disk, a symlink in the way) is a
@@ -24,17 +29,17 @@ use rayon::prelude::*;
 
 use super::decide::{Action, Decisions, Orphan};
 use super::dependents::ReverseIndex;
-use super::generate::{self, Regenerated};
+use super::generate;
 use super::provenance::append_provenance;
 use super::report::{
     provenance_line, FailedFile, LlmEstimate, LlmRequest, OverScoped, Provenance, UpdateReport,
 };
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, Scanned};
+use super::texts::{archivist_write, Render, Write};
 use super::Progress;
 use crate::archivist::llm::{LlmArchivist, LlmSettings};
-use crate::archivist::structural::StructuralArchivist;
-use crate::archivist::{Archivist as _, Generation, OverBudget};
+use crate::archivist::Archivist as _;
 use crate::git::notes::PROVENANCE_NOTES;
 use crate::git::{GitRepo, Oid};
 use crate::nofollow::{self, OpenDirs};
@@ -42,6 +47,22 @@ use crate::project::mirror::design_path;
 use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project};
 use crate::workspace::state::StateDir;
+
+/// How the write stage bounds its memory: the texts of the first `render_once` decided files are
+/// rendered once and kept until written (about 2 KB each: rendering them twice would cost more than
+/// it saves); those of the files after them would make memory grow with the run, so they are
+/// rendered twice (see the module docs), `chunk` at a time (in parallel) and written.
+#[derive(Clone, Copy, Debug)]
+struct Chunking {
+    render_once: usize,
+    chunk: usize,
+}
+
+/// Up to 20,000 design files rendered once, then 4,096 at a time.
+const CHUNKING: Chunking = Chunking {
+    render_once: 20_000,
+    chunk: 4096,
+};
 
 /// Who writes the owned sections of design files in this run.
 pub enum Archivists {
@@ -52,18 +73,6 @@ pub enum Archivists {
     /// A model is configured but this run writes nothing (`--dry-run`, `--check`): estimate what it
     /// would be sent; the structural texts stand in for counting.
     Estimate(LlmSettings),
-}
-
-/// One design file text to write.
-struct Write {
-    source: String,
-    text: String,
-    /// D-061: the text at the design path the write was computed from (`None`: no file there).
-    expected: Option<String>,
-    description: String,
-    /// Set when the Archivist wrote it (provenance).
-    generation: Option<Generation>,
-    over_budget: Option<OverBudget>,
 }
 
 /// What the write stage leaves for the later stages.
@@ -102,6 +111,15 @@ pub fn run(
     stages: &Stages<'_>,
     report: &mut UpdateReport,
 ) -> anyhow::Result<Written> {
+    run_chunked(target, stages, report, CHUNKING)
+}
+
+fn run_chunked(
+    target: &Target<'_>,
+    stages: &Stages<'_>,
+    report: &mut UpdateReport,
+    chunking: Chunking,
+) -> anyhow::Result<Written> {
     let Stages {
         scan,
         index,
@@ -109,7 +127,6 @@ pub fn run(
         archivists,
         progress,
     } = *stages;
-    let texts = texts(scan, index, decisions, archivists)?;
     let mut writer = Writer {
         target,
         scan,
@@ -119,23 +136,21 @@ pub fn run(
         noted: HashSet::new(),
         dirs: OpenDirs::new(&target.project.root),
         progress,
+        chunking,
     };
     for (source, scanned) in &scan.files {
         if let Some(reason) = &scanned.error {
             writer.written.failed.insert(source.clone(), reason.clone());
         }
     }
-    let planned: Vec<Provenance> = texts
-        .iter()
-        .filter_map(|write| writer.provenance_of(write))
-        .collect();
-    progress.phase("recording provenance", 0);
-    writer.note_first(&planned);
-    progress.phase("writing", texts.len());
-    for write in texts {
-        writer.write(write);
-        progress.advance();
-    }
+    let generated = generate::generated_now();
+    let render = Render {
+        scan,
+        index,
+        archivists,
+        generated: &generated,
+    };
+    writer.write_texts(&render, decisions)?;
     let model_jobs: Vec<&Scanned> = scan
         .files
         .values()
@@ -154,99 +169,6 @@ pub fn run(
     writer.remove_orphans(decisions);
     writer.record_failures();
     Ok(writer.written)
-}
-
-/// The texts of every decided file but those a model writes, computed in parallel.
-fn texts(
-    scan: &Scan,
-    index: &ReverseIndex,
-    decisions: &Decisions,
-    archivists: &Archivists,
-) -> anyhow::Result<Vec<Write>> {
-    let structural = StructuralArchivist;
-    let planned: Vec<anyhow::Result<Option<Write>>> = decisions
-        .files
-        .par_iter()
-        .map(|(rel, action)| {
-            let Some(scanned) = scan.files.get(rel) else {
-                return Ok(None);
-            };
-            let dependents = index.dependents(rel);
-            Ok(match action {
-                Action::Regenerate if matches!(archivists, Archivists::Model(_)) => None,
-                Action::Regenerate => Some(archivist_write(
-                    scanned,
-                    generate::regenerate(&structural, scanned, dependents)?,
-                )),
-                Action::RefreshFooter => {
-                    Some(kept_write(scanned, generate::refresh_footer(scanned)))
-                }
-                Action::Move { from } => {
-                    let old = scanned
-                        .existing()
-                        .map_or("", |existing| existing.text.as_str());
-                    let mut moved = generate::moved(old, from, scanned);
-                    // Its importers may have moved with it: list them at once.
-                    if scanned.facts.interface_hash.is_some() {
-                        let design_rel = design_path(rel);
-                        moved =
-                            generate::refresh_dependents(&design_rel, &moved, scanned, dependents)
-                                .unwrap_or(moved);
-                    }
-                    let mut write = kept_write(scanned, moved);
-                    // The new path has no design file yet.
-                    write.expected = None;
-                    Some(write)
-                }
-                Action::RefreshDependents {
-                    current,
-                    description,
-                } => {
-                    let design_rel = design_path(rel);
-                    generate::refresh_dependents(&design_rel, current, scanned, dependents).map(
-                        |text| Write {
-                            source: rel.clone(),
-                            text,
-                            expected: Some(current.clone()),
-                            description: description.clone(),
-                            // Only an unedited (Archivist-written) file gets here: record it.
-                            generation: Some(Generation::offline("structural", 0)),
-                            over_budget: None,
-                        },
-                    )
-                }
-            })
-        })
-        .collect();
-    planned.into_iter().filter_map(Result::transpose).collect()
-}
-
-/// A design file the Archivist wrote for `scanned`.
-fn archivist_write(scanned: &Scanned, out: Regenerated) -> Write {
-    Write {
-        source: scanned.source.clone(),
-        text: out.text,
-        // D-061 compares with what is at the design path now; a rename's target has nothing yet.
-        expected: match scanned.level() {
-            ChangeLevel::Renamed => None,
-            _ => scanned.existing().map(|existing| existing.text.clone()),
-        },
-        description: out.description,
-        generation: Some(out.generation),
-        over_budget: out.over_budget,
-    }
-}
-
-/// A design file whose content someone else wrote (footer refresh, move).
-fn kept_write(scanned: &Scanned, text: String) -> Write {
-    Write {
-        source: scanned.source.clone(),
-        text,
-        expected: scanned.existing().map(|existing| existing.text.clone()),
-        description: scanned.description().unwrap_or_default().to_string(),
-        generation: None,
-        over_budget: None,
-    }
 }
 
 /// What a model would be sent for `jobs` (`--dry-run`, `--check`).
@@ -283,9 +205,76 @@ struct Writer<'a, 'r> {
     /// The directories on the way to the last design file written, kept open for the next.
     dirs: OpenDirs,
     progress: &'a dyn Progress,
+    chunking: Chunking,
 }
 
 impl Writer<'_, '_> {
+    /// Write the texts of every decided file (but those a model writes), their provenance first —
+    /// in one notes commit before the first of them is written. A large run ([`Chunking`]) never
+    /// holds all its texts: the provenance of those past the first `render_once` is computed from
+    /// texts rendered and dropped, then they are rendered again, a chunk at a time, and written.
+    fn write_texts(&mut self, render: &Render<'_>, decisions: &Decisions) -> anyhow::Result<()> {
+        let decided: Vec<(&String, &Action)> = decisions.files.iter().collect();
+        let (once, twice) = decided.split_at(self.chunking.render_once.min(decided.len()));
+        let kept = render.texts(once)?;
+        let mut planned: Vec<Provenance> = kept
+            .iter()
+            .filter_map(|write| self.provenance_of(write))
+            .collect();
+        planned.extend(self.planned(render, twice)?);
+        self.progress.phase("recording provenance", 0);
+        self.note_first(&planned);
+        drop(planned);
+        let model = matches!(render.archivists, Archivists::Model(_));
+        let rest = twice
+            .iter()
+            .filter(|(rel, action)| {
+                self.scan.files.contains_key(*rel) && !(model && **action == Action::Regenerate)
+            })
+            .count();
+        self.progress.phase("writing", kept.len() + rest);
+        let chunk = self.chunking.chunk.max(1);
+        let mut write_all = |texts: Vec<Write>| {
+            for write in texts {
+                self.write(write);
+                self.progress.advance();
+            }
+        };
+        write_all(kept);
+        for files in twice.chunks(chunk) {
+            write_all(render.texts(files)?);
+        }
+        Ok(())
+    }
+
+    /// The provenance of every text of `decided` the Archivist writes, each text rendered in
+    /// parallel and dropped (nothing to record in a run that writes nothing, or outside git).
+    fn planned(
+        &self,
+        render: &Render<'_>,
+        decided: &[(&String, &Action)],
+    ) -> anyhow::Result<Vec<Provenance>> {
+        if !self.target.writes || self.target.repo.is_none() {
+            return Ok(Vec::new());
+        }
+        let scan = self.scan;
+        let noted = |(rel, action): &(&String, &Action)| {
+            let recorded = matches!(
+                action,
+                Action::Regenerate | Action::RefreshDependents { .. }
+            );
+            Ok(match recorded {
+                true => render
+                    .text_of(rel, action)?
+                    .and_then(|write| provenance_of(scan, true, &write)),
+                false => None,
+            })
+        };
+        let planned: anyhow::Result<Vec<Option<Provenance>>> =
+            decided.par_iter().map(noted).collect();
+        Ok(planned?.into_iter().flatten().collect())
+    }
+
     /// Write one design file (or, in a run that writes nothing, count it). A failure is recorded.
     fn write(&mut self, write: Write) {
         let design_rel = design_path(&write.source);
@@ -342,24 +331,7 @@ impl Writer<'_, '_> {
     /// The provenance of a text the Archivist wrote (`None` for an agent's text whose footer is
     /// refreshed or that moves).
     fn provenance_of(&self, write: &Write) -> Option<Provenance> {
-        let scanned = self.scan.files.get(&write.source)?;
-        let generation = write.generation.as_ref()?;
-        Some(Provenance {
-            design_file: design_path(&write.source),
-            source: write.source.clone(),
-            source_hash: scanned.facts.source_hash.clone(),
-            interface_hash: scanned.facts.interface_hash.clone(),
-            design_hash: crate::library::footer::design_hash_of(&write.text),
-            level: scanned.level(),
-            generation: generation.clone(),
-            // The note's key is the blob id of the text written. The blob itself reaches the
-            // object database when the library is committed (a note may annotate any id);
-            // writing 20,000 loose objects up front would double a cold run's file creations.
-            blob: self
-                .target
-                .repo
-                .and_then(|_| crate::git::notes::blob_id(write.text.as_bytes()).ok()),
-        })
+        provenance_of(self.scan, self.target.repo.is_some(), write)
     }
 
     /// Record `provenances` in the notes (one commit) before their files are written. A failure is
@@ -417,7 +389,10 @@ impl Writer<'_, '_> {
             threads.spawn(move || {
                 crate::engine::bounded::map(jobs, llm.settings().concurrency, |scanned| {
                     let dependents = index.dependents(&scanned.source);
-                    let _ = sender.send((*scanned, generate::regenerate(llm, scanned, dependents)));
+                    let _ = sender.send((
+                        *scanned,
+                        generate::regenerate(llm, scanned, dependents, &generate::generated_now()),
+                    ));
                 });
             });
             for (scanned, result) in answers {
@@ -508,6 +483,28 @@ impl Writer<'_, '_> {
         self.target.state.log(&message);
         self.report.warnings.push(message);
     }
+}
+
+/// The provenance of a text the Archivist wrote for a file of `scan` (`None` for an agent's text
+/// whose footer is refreshed or that moves); keyed by the text's blob id `in_git`.
+fn provenance_of(scan: &Scan, in_git: bool, write: &Write) -> Option<Provenance> {
+    let scanned = scan.files.get(&write.source)?;
+    let generation = write.generation.as_ref()?;
+    Some(Provenance {
+        design_file: design_path(&write.source),
+        source: write.source.clone(),
+        source_hash: scanned.facts.source_hash.clone(),
+        interface_hash: scanned.facts.interface_hash.clone(),
+        design_hash: crate::library::footer::design_hash_of(&write.text),
+        level: scanned.level(),
+        generation: generation.clone(),
+        // The note's key is the blob id of the text written. The blob itself reaches the object
+        // database when the library is committed (a note may annotate any id); writing 20,000
+        // loose objects up front would double a cold run's file creations.
+        blob: in_git
+            .then(|| crate::git::notes::blob_id(write.text.as_bytes()).ok())
+            .flatten(),
+    })
 }
 
 /// D-061: whether project file `rel` still holds `expected` (`None`: there is no file), read
@@ -629,6 +626,79 @@ mod tests {
             1,
             "the Archivist's write has provenance"
         );
+    }
+
+    /// A run larger than the render-once limit: every text's provenance goes into one notes
+    /// commit before any is written, then the texts are rendered again a chunk at a time — the
+    /// same bytes, so no file needs a note of its own.
+    #[test]
+    fn a_large_run_renders_twice_in_chunks_with_one_notes_commit() {
+        let sources: Vec<(String, String)> = (0..5)
+            .map(|i| (format!("m{i}.py"), format!("def f{i}():\n    pass\n")))
+            .collect();
+        let files: Vec<(&str, &str)> = sources
+            .iter()
+            .map(|(rel, text)| (rel.as_str(), text.as_str()))
+            .collect();
+        let p = TestProject::new(&files);
+        let tmp = tempfile::tempdir().expect("home");
+        crate::hermetic::forget_outer_repository();
+        let env = crate::hermetic::Hermetic::new(tmp.path());
+        let git = |args: &[&str]| {
+            let out = env
+                .command("git")
+                .current_dir(&p.project.root)
+                .args(args)
+                .output();
+            String::from_utf8(out.expect("git").stdout).expect("utf8")
+        };
+        git(&["init", "-q", "-b", "main"]);
+        let repo = crate::git::GitRepo::discover(&p.project.root)
+            .expect("discover")
+            .expect("a repository");
+        let all: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
+        let scan = Scan {
+            files: by_path(all.iter().map(|rel| p.scan(rel, &all)).collect()),
+            listed: Default::default(),
+            orphans: Default::default(),
+            moves: Default::default(),
+            design_stats: Default::default(),
+            recomputed: 0,
+        };
+        let index = ReverseIndex::build(&scan, &Cache::default(), true);
+        let decisions = super::super::decide::decide(&p.project, &scan, &index);
+        let state = StateDir::new(p.project.library_dir().join(".cache/state"));
+        let target = Target {
+            project: &p.project,
+            state: &state,
+            repo: Some(&repo),
+            head: None,
+            writes: true,
+        };
+        let chunking = Chunking {
+            render_once: 1,
+            chunk: 2,
+        };
+        let mut report = UpdateReport::default();
+        let stages = stages(&scan, &index, &decisions);
+        run_chunked(&target, &stages, &mut report, chunking).expect("run");
+        assert_eq!(report.design_files_written, 5);
+        assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+        let notes_commits = git(&["rev-list", "--count", PROVENANCE_NOTES]);
+        assert_eq!(
+            notes_commits.trim(),
+            "1",
+            "one notes commit, no note of its own"
+        );
+        for rel in &all {
+            let text = p.read(&design_path(rel));
+            let blob = crate::git::notes::blob_id(text.as_bytes()).expect("blob id");
+            let note = repo.note(PROVENANCE_NOTES, &blob).expect("notes");
+            assert!(
+                note.is_some_and(|note| note.contains(rel)),
+                "{rel} has its note"
+            );
+        }
     }
 
     #[test]
