@@ -228,3 +228,34 @@ fn a_cut_contract_keeps_the_primary_types_methods_and_lookup_shows_them_all() {
         "{stale}"
     );
 }
+
+/// A design file keeps its members' docs only when the whole contract fits its budget; the default
+/// lookup's larger budget shows them again, rendered from the unchanged source.
+#[test]
+fn lookup_shows_the_members_docs_the_design_files_budget_left_out() {
+    let methods: String = (0..8)
+        .map(|i| {
+            format!(
+                "    def handle_number_{i}(self, request):\n        \"\"\"Handle request number {i} by checking its headers, its body and its route before answering.\"\"\"\n        return request\n\n"
+            )
+        })
+        .collect();
+    let source =
+        format!("\"\"\"Request handlers.\"\"\"\n\n\nclass Handlers:\n    \"\"\"All the handlers.\"\"\"\n\n{methods}");
+    let p = project()
+        .fixture("python-src")
+        .file("src/weather/handlers.py", source)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let design = p.read(".lexibrary/src/weather/handlers.py.md");
+    assert!(
+        design.contains("def handle_number_7") && !design.contains("Handle request number 7"),
+        "the premise: every method is in the design file, without its doc\n{design}"
+    );
+    let shown = p
+        .lexi(["lookup", "src/weather/handlers.py"])
+        .success()
+        .stdout;
+    assert!(shown.contains("Handle request number 7"), "{shown}");
+}
