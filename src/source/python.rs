@@ -264,9 +264,11 @@ impl Module<'_, '_> {
             let right = a.child_by_field_name("right");
             if let Some(left) = a.child_by_field_name("left") {
                 if left.kind() == "identifier" {
-                    // `T = TypeVar("T", bound=X)` reads as what it is; other values are dropped.
+                    // `T = TypeVar("T", bound=X)` and a short type (`url_rule_class = Rule`,
+                    // `HeaderValue = str | list[str]`) read as what they are; other values
+                    // (which change without the interface changing) are dropped.
                     let excluded: Vec<Node<'_>> = right
-                        .filter(|r| !is_type_constructor(*r, src))
+                        .filter(|r| !is_type_constructor(*r, src) && !is_short_type(*r, src))
                         .into_iter()
                         .collect();
                     let sig = signature(a, src, &excluded);
@@ -340,6 +342,46 @@ impl Module<'_, '_> {
                 _ => {}
             }
         }
+        if let Some(init) = code_children(body).into_iter().find(|member| {
+            member.kind() == "function_definition" && self.name(*member) == "__init__"
+        }) {
+            self.instance_attributes(init, body, name);
+        }
+    }
+
+    /// The public attributes `__init__` sets on `self` at its top level (`self.url_map =
+    /// self.url_map_class()`), as members — unless the class body already declares them: what an
+    /// instance holds is part of what a caller uses.
+    fn instance_attributes(&mut self, init: Node<'_>, class_body: Node<'_>, class: &str) {
+        let src = self.src;
+        let mut seen: HashSet<String> = class_level_names(class_body, src);
+        let Some(body) = init.child_by_field_name("body") else {
+            return;
+        };
+        for statement in code_children(body) {
+            let assignments = code_children(statement).into_iter().filter(|node| {
+                statement.kind() == "expression_statement" && node.kind() == "assignment"
+            });
+            for assign in assignments {
+                let Some(left) = assign.child_by_field_name("left") else {
+                    continue;
+                };
+                let Some(attribute) = self_attribute(left, src) else {
+                    continue;
+                };
+                if !is_public_name(attribute) || !seen.insert(attribute.to_string()) {
+                    continue;
+                }
+                let mut sig = format!("self.{attribute}");
+                if let Some(annotation) = assign.child_by_field_name("type") {
+                    sig = format!("{sig}: {}", signature(annotation, src, &[]));
+                } else if let Some(value) = assign.child_by_field_name("right") {
+                    sig = format!("{sig} = {}", shown_value(value, src));
+                }
+                self.b
+                    .add(1, SymbolKind::Variable, attribute, Some(class), sig);
+            }
+        }
     }
 
     fn method(&mut self, def: Node<'_>, decorators: &[Node<'_>], class: &str) {
@@ -382,6 +424,79 @@ fn is_type_constructor(node: Node<'_>, src: &str) -> bool {
             let name = name.rsplit('.').next().unwrap_or(&name);
             matches!(name, "TypeVar" | "ParamSpec" | "TypeVarTuple" | "NewType")
         })
+}
+
+/// The names a class body assigns at its own level.
+fn class_level_names(body: Node<'_>, src: &str) -> HashSet<String> {
+    code_children(body)
+        .into_iter()
+        .filter(|member| member.kind() == "expression_statement")
+        .flat_map(code_children)
+        .filter_map(|assign| assign.child_by_field_name("left"))
+        .filter(|left| left.kind() == "identifier")
+        .map(|left| text_of(left, src).to_string())
+        .collect()
+}
+
+/// `name` of an assignment target `self.name`.
+fn self_attribute<'s>(left: Node<'_>, src: &'s str) -> Option<&'s str> {
+    if left.kind() != "attribute" {
+        return None;
+    }
+    let object = left.child_by_field_name("object")?;
+    let attribute = left.child_by_field_name("attribute")?;
+    (text_of(object, src) == "self").then(|| text_of(attribute, src))
+}
+
+/// A value as a contract shows it: a short type whole, a call as its callee (`Map(…)`), else `…`.
+fn shown_value(value: Node<'_>, src: &str) -> String {
+    if is_short_type(value, src) {
+        return signature(value, src, &[]);
+    }
+    match value
+        .child_by_field_name("function")
+        .filter(|_| value.kind() == "call")
+    {
+        Some(callee) if compact(text_of(callee, src)).len() <= SHORT_TYPE => {
+            format!("{}(…)", signature(callee, src, &[]))
+        }
+        _ => "…".to_string(),
+    }
+}
+
+/// The longest type alias or class-valued attribute shown whole, in characters.
+const SHORT_TYPE: usize = 100;
+
+/// Whether `node` is a type expression short enough to show: a name (`Rule`, `t.Any`), a
+/// subscripted or `|`-joined type (`dict[str, t.Any]`, `str | None`), within [`SHORT_TYPE`].
+fn is_short_type(node: Node<'_>, src: &str) -> bool {
+    compact(text_of(node, src)).chars().count() <= SHORT_TYPE && is_type_expression(node, src, 0)
+}
+
+fn is_type_expression(node: Node<'_>, src: &str, depth: usize) -> bool {
+    if depth > 16 {
+        return false;
+    }
+    let parts_are_types = || {
+        code_children(node)
+            .into_iter()
+            .filter(|child| child.is_named())
+            .all(|child| is_type_expression(child, src, depth + 1))
+    };
+    match node.kind() {
+        "identifier" | "attribute" | "none" | "ellipsis" => true,
+        // A forward reference inside a type (`list["Node"]`), not a string constant.
+        "string" => depth > 0,
+        "subscript" => parts_are_types(),
+        // `Callable[[A, B], C]`: a list of types inside a subscript, not a list value.
+        "list" | "tuple" => depth > 0 && parts_are_types(),
+        "binary_operator" => {
+            node.child_by_field_name("operator")
+                .is_some_and(|op| text_of(op, src) == "|")
+                && parts_are_types()
+        }
+        _ => false,
+    }
 }
 
 /// `[async] def name[T](params) -> ret` without the body.
@@ -519,6 +634,51 @@ fn docstring(root: Node<'_>, src: &str) -> Option<String> {
 mod tests {
     use super::super::testing::{assert_hash_behaviour, docs, parse, rows};
     use super::super::{Language, SymbolKind::*};
+
+    #[test]
+    fn short_types_and_the_attributes_init_sets_on_self_are_members() {
+        let text = "HeaderValue = str | list[str]\nVERSION = \"3.1\"\nLIMIT = compute()\n\n\
+                    class App:\n    url_rule_class = Rule\n    name = \"app\"\n\n    def __init__(self, root):\n\
+                    \x20       self.url_map = self.url_map_class(host_matching=True)\n\
+                    \x20       self.blueprints: dict[str, Blueprint] = {}\n\
+                    \x20       self.url_rule_class = Other\n        self._private = 1\n        self.root = root\n";
+        let iface = parse(Language::Python, text);
+        let rows = rows(&iface);
+        for expected in [
+            (
+                None,
+                Variable,
+                "HeaderValue",
+                "HeaderValue = str | list[str]",
+            ),
+            (None, Constant, "VERSION", "VERSION"),
+            (None, Constant, "LIMIT", "LIMIT"),
+            (
+                Some("App"),
+                Variable,
+                "url_rule_class",
+                "url_rule_class = Rule",
+            ),
+            (
+                Some("App"),
+                Variable,
+                "url_map",
+                "self.url_map = self.url_map_class(…)",
+            ),
+            (
+                Some("App"),
+                Variable,
+                "blueprints",
+                "self.blueprints: dict[str, Blueprint]",
+            ),
+            (Some("App"), Variable, "root", "self.root = root"),
+        ] {
+            assert!(rows.contains(&expected), "{expected:?} in {rows:#?}");
+        }
+        // Declared by the class body already; private.
+        assert_eq!(rows.iter().filter(|r| r.2 == "url_rule_class").count(), 1);
+        assert!(!rows.iter().any(|r| r.2 == "_private"));
+    }
 
     #[test]
     fn functions_classes_and_methods_keep_their_docstrings_first_paragraph() {
@@ -683,11 +843,13 @@ if __name__ == '__main__':
                 ),
                 (None, Class, "Public", "class Public"),
                 (None, Constant, "VERSION", "VERSION"),
-                (None, Variable, "Alias", "Alias"),
+                // What the type checker sees, then what runs: both are short types.
+                (None, Variable, "Alias", "Alias = int"),
+                (None, Variable, "Alias", "Alias = object"),
                 (None, Variable, "__version__", "__version__"),
                 (None, Variable, "a", "a"),
                 (None, Variable, "b", "b"),
-                (None, Variable, "json", "json"),
+                (None, Variable, "json", "json = None"),
                 (None, Variable, "x", "x"),
                 (None, Variable, "y", "y"),
                 (Some("Public"), Method, "__init__", "def __init__(self, v)"),
@@ -700,6 +862,7 @@ if __name__ == '__main__':
                     "@value.setter def value(self, v)"
                 ),
                 (Some("Public"), Class, "Inner", "class Inner"),
+                (Some("Public"), Variable, "v", "self.v = v"),
             ]
         );
         assert_eq!(
