@@ -342,9 +342,13 @@ fn tests_of(
         }
     }
     let stem = stem_of(source);
+    let members = graph.map_or(&[][..], |graph| graph.symbols(source));
     let mut ordered: Vec<(usize, u8, String)> = tests
         .into_iter()
-        .map(|(test, depth)| (depth, name_match(&test, stem), test))
+        .map(|(test, depth)| {
+            let named = name_match(&test, stem).min(member_match(&test, members));
+            (depth, named, test)
+        })
         .collect();
     ordered.sort();
     ordered.into_iter().map(|(_, _, test)| test).collect()
@@ -378,6 +382,35 @@ fn name_match(test: &str, stem: &str) -> u8 {
     } else if base
         .split(|c: char| !c.is_ascii_alphanumeric())
         .any(|word| word == stem)
+    {
+        1
+    } else {
+        2
+    }
+}
+
+/// 1 when a word of the test's name is one of `members`, the public names the source defines
+/// (`test/res.json.js` for `lib/response.js`, which defines `res.json`), of three letters or more; 2
+/// otherwise. Such a test exercises the file as directly as one named for it.
+fn member_match(test: &str, members: &[String]) -> u8 {
+    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
+    let base = name
+        .rsplit_once('.')
+        .map_or(name.as_str(), |(base, _)| base);
+    let named = |word: &str| {
+        word.len() >= 3
+            && members.iter().any(|member| {
+                let last = member.rsplit(['.', ':']).next().unwrap_or(member);
+                last.eq_ignore_ascii_case(word)
+            })
+    };
+    let words = base.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    let words: Vec<&str> = words
+        .map(|word| word.strip_prefix("test_").unwrap_or(word))
+        .collect();
+    if words
+        .iter()
+        .any(|word| !matches!(*word, "test" | "tests" | "spec") && named(word))
     {
         1
     } else {
@@ -678,6 +711,15 @@ mod tests {
         assert_eq!(name_match("tests/test_json_tag.py", "json"), 1);
         assert_eq!(name_match("test/res.json.js", "json"), 1);
         assert_eq!(name_match("tests/test_basic.py", "json"), 2);
+        let members = ["res.json".to_string(), "send".to_string(), "of".to_string()];
+        assert_eq!(member_match("test/res.json.js", &members), 1);
+        assert_eq!(member_match("tests/test_send.py", &members), 1);
+        assert_eq!(
+            member_match("test/app.of.js", &members),
+            2,
+            "too short to tell"
+        );
+        assert_eq!(member_match("test/app.router.js", &members), 2);
     }
 
     #[test]
