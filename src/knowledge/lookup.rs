@@ -26,7 +26,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
-use crate::workspace::contract::{contract_within, drift_of, Drift};
+use crate::workspace::contract::{contracts_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
 /// Whether the design file still describes the source as it is.
@@ -360,7 +360,23 @@ fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<St
     }
     // `trim_contract` estimates four characters a token; leave room for the fence.
     let room = CONTRACT_TOKENS.saturating_sub(30) * 4;
-    contract_within(source, bytes, room).filter(|fuller| fuller.len() > stored.body.len())
+    let (within, whole) = contracts_within(source, bytes, room)?;
+    let fuller = if within != whole && !is_capped_contract(&within) {
+        say_docs_left_out(&within)
+    } else {
+        within
+    };
+    Some(fuller).filter(|fuller| fuller.len() > stored.body.len())
+}
+
+/// `contract` (every line, no member docs: they did not fit) with a last line saying so, inside its
+/// closing fence.
+fn say_docs_left_out(contract: &str) -> String {
+    let body = contract.trim_end();
+    let Some(open) = body.strip_suffix("```") else {
+        return contract.to_string();
+    };
+    format!("{open}// … members' docs left out to fit: `lexi lookup --full`\n```\n")
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

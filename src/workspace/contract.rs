@@ -106,6 +106,20 @@ pub fn contract_within(source: &str, source_bytes: &[u8], bytes: usize) -> Optio
     ))
 }
 
+/// [`contract_within`] and the whole contract (every line, every member's doc) from one parse:
+/// whether the first left anything out.
+pub fn contracts_within(
+    source: &str,
+    source_bytes: &[u8],
+    bytes: usize,
+) -> Option<(String, String)> {
+    let language = Language::from_path(Path::new(source))?;
+    let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
+    let render =
+        |bytes| crate::archivist::structural::contract_text(language, &interface, bytes, source);
+    Some((render(bytes), render(usize::MAX)))
+}
+
 /// [`drift_of`] with the source read from the project's working tree.
 pub fn drift(
     project: &Project,

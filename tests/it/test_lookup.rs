@@ -259,3 +259,38 @@ fn lookup_shows_the_members_docs_the_design_files_budget_left_out() {
         .stdout;
     assert!(shown.contains("Handle request number 7"), "{shown}");
 }
+
+/// When even the lookup's budget cannot hold the members' docs, the contract says they were left
+/// out and where to find them, instead of dropping them silently.
+#[test]
+fn lookup_says_when_the_members_docs_do_not_fit() {
+    let methods: String = (0..40)
+        .map(|i| {
+            format!(
+                "    def handle_number_{i}(self, request):\n        \"\"\"Handle request number {i} by checking its headers, its body, its cookies, its session and its route before answering with a response the caller can send back.\"\"\"\n        return request\n\n"
+            )
+        })
+        .collect();
+    let source = format!("\"\"\"Request handlers.\"\"\"\n\n\nclass Handlers:\n    \"\"\"All the handlers.\"\"\"\n\n{methods}");
+    let p = project()
+        .fixture("python-src")
+        .file("src/weather/handlers.py", source)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let shown = p
+        .lexi(["lookup", "src/weather/handlers.py"])
+        .success()
+        .stdout;
+    assert!(
+        shown.contains("def handle_number_39")
+            && !shown.contains("Handle request number 39")
+            && shown.contains("// … members' docs left out to fit: `lexi lookup --full`"),
+        "{shown}"
+    );
+    let full = p
+        .lexi(["lookup", "src/weather/handlers.py", "--full"])
+        .success()
+        .stdout;
+    assert!(full.contains("Handle request number 39"), "{full}");
+}
