@@ -293,26 +293,36 @@ fn parse(text: &str) -> Option<Cache> {
     Some(cache)
 }
 
-/// Test data: a text file's entry with these resolved dependencies and nothing else recorded.
-#[cfg(test)]
 impl Entry {
-    pub fn with_deps(deps: &[&str]) -> Entry {
+    /// A file's entry with its stat, class and description, and nothing hashed, resolved or
+    /// documented yet.
+    pub fn unhashed(stat: Stat, class: FileClass, description: String) -> Entry {
         Entry {
-            stat: Stat {
-                size: 1,
-                mtime_ns: 1,
-            },
-            class: FileClass::Text,
+            stat,
+            class,
             source_hash: String::new(),
             interface_hash: None,
-            description: String::new(),
-            deps: deps.iter().map(|d| d.to_string()).collect(),
+            description,
+            deps: Vec::new(),
             via: Vec::new(),
             macros: Vec::new(),
             symbols: Vec::new(),
             externals: Vec::new(),
             type_deps: Vec::new(),
             design: None,
+        }
+    }
+
+    /// Test data: a text file's entry with these resolved dependencies and nothing else recorded.
+    #[cfg(test)]
+    pub fn with_deps(deps: &[&str]) -> Entry {
+        let stat = Stat {
+            size: 1,
+            mtime_ns: 1,
+        };
+        Entry {
+            deps: deps.iter().map(|d| d.to_string()).collect(),
+            ..Entry::unhashed(stat, FileClass::Text, String::new())
         }
     }
 }

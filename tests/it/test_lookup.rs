@@ -233,15 +233,7 @@ fn a_cut_contract_keeps_the_primary_types_methods_and_lookup_shows_them_all() {
 /// lookup's larger budget shows them again, rendered from the unchanged source.
 #[test]
 fn lookup_shows_the_members_docs_the_design_files_budget_left_out() {
-    let methods: String = (0..8)
-        .map(|i| {
-            format!(
-                "    def handle_number_{i}(self, request):\n        \"\"\"Handle request number {i} by checking its headers, its body and its route before answering.\"\"\"\n        return request\n\n"
-            )
-        })
-        .collect();
-    let source =
-        format!("\"\"\"Request handlers.\"\"\"\n\n\nclass Handlers:\n    \"\"\"All the handlers.\"\"\"\n\n{methods}");
+    let source = handlers_module(8, "its headers, its body and its route before answering");
     let p = project()
         .fixture("python-src")
         .file("src/weather/handlers.py", source)
@@ -264,14 +256,10 @@ fn lookup_shows_the_members_docs_the_design_files_budget_left_out() {
 /// out and where to find them, instead of dropping them silently.
 #[test]
 fn lookup_says_when_the_members_docs_do_not_fit() {
-    let methods: String = (0..40)
-        .map(|i| {
-            format!(
-                "    def handle_number_{i}(self, request):\n        \"\"\"Handle request number {i} by checking its headers, its body, its cookies, its session and its route before answering with a response the caller can send back.\"\"\"\n        return request\n\n"
-            )
-        })
-        .collect();
-    let source = format!("\"\"\"Request handlers.\"\"\"\n\n\nclass Handlers:\n    \"\"\"All the handlers.\"\"\"\n\n{methods}");
+    let source = handlers_module(
+        40,
+        "its headers, its body, its cookies, its session and its route before answering with a response the caller can send back",
+    );
     let p = project()
         .fixture("python-src")
         .file("src/weather/handlers.py", source)
@@ -293,4 +281,17 @@ fn lookup_says_when_the_members_docs_do_not_fit() {
         .success()
         .stdout;
     assert!(full.contains("Handle request number 39"), "{full}");
+}
+
+/// A Python module with one class of `count` documented methods: `handle_number_<i>`, documented
+/// "Handle request number <i> by checking <checks>."
+fn handlers_module(count: usize, checks: &str) -> String {
+    let methods: String = (0..count)
+        .map(|i| {
+            format!(
+                "    def handle_number_{i}(self, request):\n        \"\"\"Handle request number {i} by checking {checks}.\"\"\"\n        return request\n\n"
+            )
+        })
+        .collect();
+    format!("\"\"\"Request handlers.\"\"\"\n\n\nclass Handlers:\n    \"\"\"All the handlers.\"\"\"\n\n{methods}")
 }

@@ -273,20 +273,7 @@ fn listed_entry(
         crate::workspace::child_map::structural_description(project, rel, stat.size)
             .unwrap_or_else(|_| "Unreadable file".to_string())
     });
-    cache::Entry {
-        stat,
-        class,
-        source_hash: String::new(),
-        interface_hash: None,
-        description,
-        deps: Vec::new(),
-        via: Vec::new(),
-        macros: Vec::new(),
-        symbols: Vec::new(),
-        externals: Vec::new(),
-        type_deps: Vec::new(),
-        design: None,
-    }
+    cache::Entry::unhashed(stat, class, description)
 }
 
 /// Sources documented before and gone now (or out of scope, or ignored now).

@@ -577,8 +577,13 @@ mod tests {
     }
 
     fn decided(p: &TestProject) -> (Scan, ReverseIndex, Decisions) {
+        decided_files(p, &["a.py"])
+    }
+
+    /// The scan of `files` (each seeing all of them), its reverse index and the decisions.
+    fn decided_files(p: &TestProject, files: &[&str]) -> (Scan, ReverseIndex, Decisions) {
         let scan = Scan {
-            files: by_path(vec![p.scan("a.py", &["a.py"])]),
+            files: by_path(files.iter().map(|rel| p.scan(rel, files)).collect()),
             listed: Default::default(),
             orphans: Default::default(),
             moves: Default::default(),
@@ -657,16 +662,7 @@ mod tests {
             .expect("discover")
             .expect("a repository");
         let all: Vec<&str> = files.iter().map(|(rel, _)| *rel).collect();
-        let scan = Scan {
-            files: by_path(all.iter().map(|rel| p.scan(rel, &all)).collect()),
-            listed: Default::default(),
-            orphans: Default::default(),
-            moves: Default::default(),
-            design_stats: Default::default(),
-            recomputed: 0,
-        };
-        let index = ReverseIndex::build(&scan, &Cache::default(), true);
-        let decisions = super::super::decide::decide(&p.project, &scan, &index);
+        let (scan, index, decisions) = decided_files(&p, &all);
         let state = StateDir::new(p.project.library_dir().join(".cache/state"));
         let target = Target {
             project: &p.project,

@@ -12,14 +12,12 @@ use rayon::prelude::*;
 use super::{Doc, DocKind, Terms};
 use crate::atomic;
 use crate::tsv::{push_escaped, unescape};
-use crate::workspace::cache::Stat;
+use crate::workspace::cache::{Stat, RACY_WINDOW_NS};
 
 /// Version 2: symbols, conventions and per-field search terms. Version 3: the source's public
 /// names of each design document, and the stamp of the update cache they came from.
 const FORMAT_HEADER: &str = "lexibrarian-corpus 3";
 const LIST_SEPARATOR: char = '\u{1f}';
-/// Files younger than this are cached with a zero mtime (racy-clean protection).
-const RACY_WINDOW_NS: i128 = 2_000_000_000;
 
 /// The cached records, sorted by path, and the stamp of the update cache whose names they hold
 /// (empty when the cache is missing, foreign or damaged).

@@ -13,10 +13,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::{symbol_terms, Doc, DocKind};
-use crate::workspace::cache::{Cache, Stat};
-
-/// Files modified more recently than this are too fresh for their stat to vouch for them.
-const RACY_WINDOW_NS: i128 = 2_000_000_000;
+use crate::workspace::cache::{Cache, Stat, RACY_WINDOW_NS};
 
 /// The update cache's names, read when first needed.
 pub(super) struct CodeNames<'a> {
@@ -76,7 +73,7 @@ impl<'a> CodeNames<'a> {
 }
 
 /// The stamp of a file that was written too recently to be trusted.
-const UNKNOWN: &str = "unknown";
+pub(super) const UNKNOWN: &str = "unknown";
 
 /// `size:mtime` of the file at `path`, `absent`, or [`UNKNOWN`] within the racy window.
 pub fn stamp(path: &Path) -> String {

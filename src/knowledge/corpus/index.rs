@@ -34,15 +34,13 @@ use super::cache::{parse_record, push_record};
 use super::{Doc, DocKind};
 use crate::atomic;
 use crate::knowledge::terms::term_string;
-use crate::workspace::cache::{Cache, Stat};
+use crate::workspace::cache::{Cache, Stat, RACY_WINDOW_NS};
 
 /// The index file, under `.lexibrary/.cache/`.
 pub const INDEX_FILE: &str = "corpus-index";
 const MAGIC: &[u8] = b"lexibrarian-index 1\n";
 const HEADER_WORDS: usize = 10;
 const HEADER_LEN: usize = MAGIC.len() + 32 + HEADER_WORDS * 8;
-/// Files younger than this cannot vouch for their content by their mtime.
-const RACY_WINDOW_NS: i128 = 2_000_000_000;
 /// The first character of a tag's term.
 const TAG_MARK: char = '\u{1}';
 
@@ -65,7 +63,7 @@ impl Fingerprint {
     /// files is too young to vouch for its content, or the stamp is not settled.
     pub fn of(lists: &[Vec<(String, Stat)>], code_stamp: &str) -> Option<Fingerprint> {
         let settled_before = Cache::now_ns() - RACY_WINDOW_NS;
-        if code_stamp == "unknown" {
+        if code_stamp == super::code::UNKNOWN {
             return None;
         }
         let mut hasher = Sha256::new();

@@ -26,11 +26,9 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use crate::project::Project;
-use crate::workspace::cache::Stat;
+use crate::workspace::cache::{Stat, RACY_WINDOW_NS};
 use crate::workspace::library::{walk, Listing, Part};
 
-/// Files modified more recently than this are too fresh for a stat to vouch for them.
-const RACY_WINDOW_NS: i128 = 2_000_000_000;
 /// More remembered answers than this and the cache starts over (a session rarely asks for that
 /// many distinct things).
 const MAX_ENTRIES: usize = 4096;
