@@ -9,8 +9,8 @@
 //! update cache: `corpus::code`) 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
 //! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
-//! (`spawn` → `task/spawn.rs`) gets 8 more for it, a word only a directory of its path holds weighs
-//! 3 (where the file is, not what it is), and tests count 70 %, examples 60 %. Hits are ordered by how
+//! (`spawn` → `task/spawn.rs`) gets 8 more for it; tests count 70 %, examples,
+//! benches and docs 60 %. Hits are ordered by how
 //! many of the query's informative words they match (a hit for both words beats a hit for one),
 //! then by score; recency only breaks the last ties. Each hit carries the reason it matched. Tags
 //! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
@@ -32,9 +32,6 @@ use crate::workspace::Workspace;
 /// Added to a word's field weight when a design file's name (without extensions) is that word.
 const NAMED_FOR: u32 = 8;
 
-/// The weight of a word only a directory of a design file's path holds (below a tag's).
-const DIRECTORY_WEIGHT: u32 = 3;
-
 /// What a design file's score counts for by the role of its source: the project's code whole, a
 /// test 70 %, an example, benchmark or doc 60 % — for a question of where something lives, the code
 /// that implements it comes before the tests and samples that use it (a word they match better
@@ -49,23 +46,6 @@ fn role_factor(doc: &Doc) -> f64 {
     } else {
         1.0
     }
-}
-
-/// File stems that stand for their directory: a module's entry file (`parser/mod.rs`,
-/// `router/index.js`, `flask/__init__.py`) is named by the directory.
-const ENTRY_STEMS: &[&str] = &["mod", "index", "__init__", "lib", "main"];
-
-/// The terms of a design file's own name — its file name, and its directory's for a module's
-/// entry file; `None` for other kinds (their whole name is their own).
-fn own_name_terms(doc: &Doc) -> Option<String> {
-    if doc.kind != Some(DocKind::Design) {
-        return None;
-    }
-    let mut parts = doc.name.rsplit('/');
-    let file = parts.next().unwrap_or(&doc.name);
-    let stem = file.split('.').next().unwrap_or(file);
-    let dir = parts.next().filter(|_| ENTRY_STEMS.contains(&stem));
-    Some(term_string([file].into_iter().chain(dir)))
 }
 
 /// What to search for. At least one of `text`, `tag`, `scope`, `status`, `concept` is expected.
@@ -462,7 +442,6 @@ impl<'a> Matcher<'a> {
             }
             _ => String::new(),
         };
-        let own_name = own_name_terms(doc);
         for (index, found) in found.iter().enumerate() {
             let Some(found) = found else { continue };
             matched += 1;
@@ -471,16 +450,6 @@ impl<'a> Matcher<'a> {
             }
             if weights.informative[index] {
                 informative += 1;
-            }
-            let mut found = *found;
-            if found.field == Field::Name
-                && own_name
-                    .as_deref()
-                    .is_some_and(|own| occurs(own, &self.terms[index]).is_none())
-            {
-                // Only a directory of its path holds the word: that says where the file is, not
-                // what it is (`examples/route-separation/views/footer.ejs` is not about routing).
-                found.weight = DIRECTORY_WEIGHT;
             }
             score += found.score(weights.idf[index]);
             let reason = found.reason(doc, &self.terms[index], &self.phrase);
