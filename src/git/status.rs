@@ -274,28 +274,63 @@ impl GitRepo {
         patterns: Vec<BString>,
         untracked: gix::status::UntrackedFiles,
     ) -> Result<Vec<Change>, GitError> {
-        let iter = self
+        let index = self
+            .repo
+            .index_or_empty()
+            .map_err(GitError::read("read the index"))?;
+        let staged_nothing = self.index_matches_head(&index);
+        let platform = self
             .repo
             .status(gix::progress::Discard)
             .map_err(GitError::read("prepare the status of the working tree"))?
+            .index(gix::worktree::IndexPersistedOrInMemory::Persisted(index))
             .untracked_files(untracked)
             .index_worktree_submodules(None)
             .index_worktree_rewrites(None)
             .tree_index_track_renames(gix::status::tree_index::TrackRenames::Given(
                 gix::diff::Rewrites::default(),
-            ))
-            .into_iter(patterns)
-            .map_err(GitError::read("compute the status of the working tree"))?;
-
+            ));
         let mut collector = Collector::default();
-        for item in iter {
-            match item.map_err(GitError::read("compute the status of the working tree"))? {
-                gix::status::Item::TreeIndex(change) => collector.tree_index(&change),
-                gix::status::Item::IndexWorktree(item) => collector.index_worktree(&item, self),
+        if staged_nothing {
+            // The index *is* `HEAD`'s tree: only the working tree can differ from it.
+            let iter = platform
+                .into_index_worktree_iter(patterns)
+                .map_err(GitError::read("compute the status of the working tree"))?;
+            for item in iter {
+                let item =
+                    item.map_err(GitError::read("compute the status of the working tree"))?;
+                collector.index_worktree(&item, self);
+            }
+        } else {
+            let iter = platform
+                .into_iter(patterns)
+                .map_err(GitError::read("compute the status of the working tree"))?;
+            for item in iter {
+                match item.map_err(GitError::read("compute the status of the working tree"))? {
+                    gix::status::Item::TreeIndex(change) => collector.tree_index(&change),
+                    gix::status::Item::IndexWorktree(item) => collector.index_worktree(&item, self),
+                }
             }
         }
         let (out, skipped) = collector.finish();
         self.skipped_non_utf8.set(skipped);
         Ok(out)
+    }
+
+    /// Whether the index holds exactly `HEAD`'s tree, known without reading a single tree object:
+    /// git keeps the tree each index directory would write (the cache-tree extension) and updates
+    /// it on commit, so a valid root equal to `HEAD^{tree}` means nothing is staged — the shortcut
+    /// `git status` itself takes. Anything else (no or invalidated extension, unborn `HEAD`) means
+    /// the tree-to-index comparison must run.
+    pub(super) fn index_matches_head(&self, index: &gix::worktree::Index) -> bool {
+        let Some(root) = index.tree() else {
+            return false;
+        };
+        if root.num_entries.is_none() {
+            return false;
+        }
+        self.repo
+            .head_tree_id()
+            .is_ok_and(|head_tree| head_tree.detach() == root.id)
     }
 }

@@ -719,6 +719,40 @@ fn tracked_changes_outside_skips_one_directory_and_untracked_files() {
 }
 
 #[test]
+fn the_index_is_compared_with_head_unless_its_cache_tree_says_it_is_head() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("base");
+    fx.write("a.rs", "a2");
+    fx.commit_all("second");
+    let repo = fx.open();
+    let index = |repo: &GitRepo| repo.repo.index_or_empty().expect("index");
+    // Right after a commit git's cache-tree names HEAD's tree: nothing can be staged.
+    assert!(repo.index_matches_head(&index(&repo)));
+    assert_eq!(repo.tracked_changes_outside("").expect("status"), vec![]);
+
+    // HEAD moves back, the index stays: the index is a valid tree, but not HEAD's.
+    fx.git(&["reset", "-q", "--soft", "HEAD~1"]);
+    let repo = fx.open();
+    assert!(!repo.index_matches_head(&index(&repo)));
+    assert_eq!(
+        repo.tracked_changes_outside("").expect("status"),
+        vec![Change::Modified(s("a.rs"))]
+    );
+
+    // Staging invalidates the cache-tree.
+    fx.git(&["commit", "-q", "-m", "again"]);
+    fx.write("b.rs", "b");
+    fx.git(&["add", "b.rs"]);
+    let repo = fx.open();
+    assert!(!repo.index_matches_head(&index(&repo)));
+    assert_eq!(
+        repo.dirty().expect("status"),
+        vec![Change::Added(s("b.rs"))]
+    );
+}
+
+#[test]
 fn tracked_paths_and_global_excludes() {
     let fx = Fixture::new();
     fx.write("a.rs", "a");

@@ -7,8 +7,11 @@
 //! a single read. Readers besides the engine: `workspace::graph` (the whole dependency graph and
 //! every file's public names, which design files hold only within their budget).
 //!
-//! Stored as a versioned tab-separated text file (fast to parse: 20,000 entries in a few ms). It is a
-//! cache: a missing, stale-versioned or corrupt file is discarded and rebuilt, never an error.
+//! Stored as a versioned tab-separated text file (fast to parse: 20,000 entries in a few ms); a save
+//! that changes few entries appends them instead of rewriting it (`journal`), so a loaded cache is
+//! changed through [`Cache::put`], [`Cache::remove`], [`Cache::replace_entries`] and
+//! [`Cache::replace_dirs`], which remember what moved. It is a cache: a missing, stale-versioned or
+//! corrupt file is discarded and rebuilt, never an error.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -16,11 +19,13 @@ use std::time::SystemTime;
 
 use crate::atomic;
 use crate::project::walk::FileClass;
+
+mod journal;
 use crate::tsv::{push_escaped, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v7";
+pub const FORMAT: &str = "lexibrarian-cache v8";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -94,6 +99,8 @@ pub struct Cache {
     /// When the cache was last saved (ns since epoch). Files modified within [`RACY_WINDOW_NS`] of it
     /// are re-hashed, since a same-size edit inside one mtime tick would otherwise go unseen.
     pub saved_at_ns: i128,
+    /// The file it was loaded from and what changed since, so that a save can append.
+    journal: journal::Journal,
 }
 
 /// Edits this close to the cache's save time are not trusted to be visible in mtime.
@@ -129,24 +136,78 @@ impl Cache {
         }
     }
 
-    /// Save atomically. `run_started_ns` is when the run that produced these entries started: an
-    /// entry whose file was modified within [`RACY_WINDOW_NS`] of it may have changed again within
-    /// the same mtime tick after it was read, so it is saved *smudged* (mtime 0) and will be read
-    /// again next time — the way git treats racily clean index entries.
+    /// Put `entry` for `rel` (a loaded cache remembers the change, so that a save can append it);
+    /// whether it differs from what was there.
+    pub fn put(&mut self, rel: String, entry: Entry) -> bool {
+        if self.entries.get(&rel) == Some(&entry) {
+            return false;
+        }
+        self.journal.changed(&rel);
+        self.entries.insert(rel, entry);
+        true
+    }
+
+    /// Forget `rel`; whether it was known.
+    pub fn remove(&mut self, rel: &str) -> bool {
+        let known = self.entries.remove(rel).is_some();
+        if known {
+            self.journal.changed(rel);
+        }
+        known
+    }
+
+    /// Replace every entry by `entries`; whether anything differed.
+    pub fn replace_entries(&mut self, entries: BTreeMap<String, Entry>) -> bool {
+        let gone: Vec<String> = self
+            .entries
+            .keys()
+            .filter(|rel| !entries.contains_key(*rel))
+            .cloned()
+            .collect();
+        let mut changed = false;
+        for rel in gone {
+            changed |= self.remove(&rel);
+        }
+        for (rel, entry) in entries {
+            changed |= self.put(rel, entry);
+        }
+        changed
+    }
+
+    /// Replace the indexed directories by `dirs`; whether they differed.
+    pub fn replace_dirs(&mut self, dirs: BTreeSet<String>) -> bool {
+        if self.dirs == dirs {
+            return false;
+        }
+        self.journal.dirs_changed();
+        self.dirs = dirs;
+        true
+    }
+
+    /// Save. `run_started_ns` is when the run that produced these entries started: an entry whose
+    /// file was modified within [`RACY_WINDOW_NS`] of it may have changed again within the same
+    /// mtime tick after it was read, so it is saved *smudged* (mtime 0) and will be read again next
+    /// time — the way git treats racily clean index entries.
+    ///
+    /// A cache loaded from `path` whose changes are few is saved by appending them to the file
+    /// ([`journal`]: one `write` instead of rendering every entry again); otherwise, and when the
+    /// appended blocks have grown past a quarter of the file, the whole cache is rewritten
+    /// atomically.
     pub fn save(&mut self, path: &Path, run_started_ns: i128) -> std::io::Result<()> {
         let racy_from = run_started_ns - RACY_WINDOW_NS;
-        for entry in self.entries.values_mut() {
-            if entry.stat.mtime_ns >= racy_from {
-                entry.stat.mtime_ns = 0;
-            }
-            if let Some(design) = &mut entry.design {
-                if design.mtime_ns >= racy_from {
-                    design.mtime_ns = 0;
-                }
+        for (rel, entry) in &mut self.entries {
+            if smudge(entry, racy_from) {
+                self.journal.changed(rel);
             }
         }
         self.saved_at_ns = run_started_ns;
-        atomic::write(path, self.render().as_bytes())
+        if journal::append(self, path)? {
+            return Ok(());
+        }
+        let text = self.render();
+        atomic::write(path, text.as_bytes())?;
+        self.journal = journal::Journal::saved_whole(text.len());
+        Ok(())
     }
 
     /// Now, in nanoseconds since the Unix epoch.
@@ -166,46 +227,68 @@ impl Cache {
         let mut out = String::with_capacity(self.entries.len() * 240 + 64);
         let _ = writeln!(out, "{FORMAT}\t{}", self.saved_at_ns);
         for dir in &self.dirs {
-            out.push_str(DIR_MARKER);
-            out.push('\t');
-            push_escaped(&mut out, dir);
-            out.push('\n');
+            push_marked(&mut out, DIR_MARKER, dir);
         }
         for (path, entry) in &self.entries {
-            push_escaped(&mut out, path);
-            out.push_str(match entry.class {
-                FileClass::Text => "\tt\t",
-                FileClass::Binary => "\tb\t",
-                FileClass::TooLarge => "\tl\t",
-                FileClass::Secret => "\ts\t",
-            });
-            let _ = write!(out, "{}\t{}\t", entry.stat.size, entry.stat.mtime_ns);
-            out.push_str(&entry.source_hash);
-            out.push('\t');
-            out.push_str(entry.interface_hash.as_deref().unwrap_or("-"));
-            match entry.design {
-                Some(stat) => {
-                    let _ = write!(out, "\t{}\t{}\t", stat.size, stat.mtime_ns);
-                }
-                None => out.push_str("\t-\t-\t"),
-            }
-            push_escaped(&mut out, &entry.description);
-            out.push('\t');
-            push_list(&mut out, &entry.deps);
-            out.push('\t');
-            push_list(&mut out, &entry.via);
-            out.push('\t');
-            push_list(&mut out, &entry.macros);
-            out.push('\t');
-            push_list(&mut out, &entry.symbols);
-            out.push('\t');
-            push_list(&mut out, &entry.externals);
-            out.push('\t');
-            push_list(&mut out, &entry.type_deps);
-            out.push('\n');
+            push_entry(&mut out, path, entry);
         }
         out
     }
+}
+
+/// A marker line: `marker`, a tab, the escaped `value`.
+fn push_marked(out: &mut String, marker: &str, value: &str) {
+    out.push_str(marker);
+    out.push('\t');
+    push_escaped(out, value);
+    out.push('\n');
+}
+
+/// One entry's line.
+fn push_entry(out: &mut String, path: &str, entry: &Entry) {
+    use std::fmt::Write as _;
+    push_escaped(out, path);
+    out.push_str(match entry.class {
+        FileClass::Text => "\tt\t",
+        FileClass::Binary => "\tb\t",
+        FileClass::TooLarge => "\tl\t",
+        FileClass::Secret => "\ts\t",
+    });
+    let _ = write!(out, "{}\t{}\t", entry.stat.size, entry.stat.mtime_ns);
+    out.push_str(&entry.source_hash);
+    out.push('\t');
+    out.push_str(entry.interface_hash.as_deref().unwrap_or("-"));
+    match entry.design {
+        Some(stat) => {
+            let _ = write!(out, "\t{}\t{}\t", stat.size, stat.mtime_ns);
+        }
+        None => out.push_str("\t-\t-\t"),
+    }
+    push_escaped(out, &entry.description);
+    for list in [
+        &entry.deps,
+        &entry.via,
+        &entry.macros,
+        &entry.symbols,
+        &entry.externals,
+        &entry.type_deps,
+    ] {
+        out.push('\t');
+        push_list(out, list);
+    }
+    out.push('\n');
+}
+
+/// Set the mtimes of `entry` (source and design file) within the racy window to 0; whether any was.
+fn smudge(entry: &mut Entry, racy_from: i128) -> bool {
+    let mut smudged = false;
+    for stat in std::iter::once(&mut entry.stat).chain(entry.design.as_mut()) {
+        if stat.mtime_ns >= racy_from && stat.mtime_ns != 0 {
+            stat.mtime_ns = 0;
+            smudged = true;
+        }
+    }
+    smudged
 }
 
 /// Paths separated by U+001F.
@@ -226,71 +309,87 @@ fn parse_list(field: &str) -> Vec<String> {
     }
 }
 
+/// The cache in `text`: the base the last full save wrote, then the blocks appended since
+/// ([`journal`]). `None` when it is from another format version or damaged.
 fn parse(text: &str) -> Option<Cache> {
-    let mut lines = text.lines();
-    let (header, saved) = lines.next()?.split_once('\t')?;
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next()?;
+    let (header, saved) = first.trim_end_matches('\n').split_once('\t')?;
     if header != FORMAT {
         return None;
     }
     let mut cache = Cache {
-        entries: BTreeMap::new(),
-        dirs: BTreeSet::new(),
         saved_at_ns: saved.parse().ok()?,
+        ..Cache::default()
     };
+    let mut reader = journal::Reader::new(first.len());
     for line in lines {
-        let fields: Vec<&str> = line.split('\t').collect();
-        if fields.len() == 2 && fields[0] == DIR_MARKER {
-            cache.dirs.insert(unescape(fields[1]));
-            continue;
-        }
-        if fields.len() != 15 {
-            return None;
-        }
-        let class = match fields[1] {
-            "t" => FileClass::Text,
-            "b" => FileClass::Binary,
-            "l" => FileClass::TooLarge,
-            "s" => FileClass::Secret,
-            _ => return None,
+        let Some(complete) = line.strip_suffix('\n') else {
+            break; // a line cut short by a run that was killed while appending
         };
-        let fields: Vec<&str> = std::iter::once(fields[0])
-            .chain(fields[2..].iter().copied())
-            .collect();
-        let design = match (fields[5], fields[6]) {
-            ("-", _) | (_, "-") => None,
-            (size, mtime) => Some(Stat {
-                size: size.parse().ok()?,
-                mtime_ns: mtime.parse().ok()?,
-            }),
-        };
-        let deps = parse_list(fields[8]);
-        let via = parse_list(fields[9]);
-        let macros = parse_list(fields[10]);
-        let symbols = parse_list(fields[11]);
-        let externals = parse_list(fields[12]);
-        let type_deps = parse_list(fields[13]);
-        cache.entries.insert(
-            unescape(fields[0]),
-            Entry {
-                class,
-                stat: Stat {
-                    size: fields[1].parse().ok()?,
-                    mtime_ns: fields[2].parse().ok()?,
-                },
-                source_hash: fields[3].to_string(),
-                interface_hash: (fields[4] != "-").then(|| fields[4].to_string()),
-                description: unescape(fields[7]),
-                deps,
-                via,
-                macros,
-                symbols,
-                externals,
-                type_deps,
-                design,
-            },
-        );
+        reader.line(&mut cache, complete, line.len())?;
     }
+    cache.journal = reader.finish();
     Some(cache)
+}
+
+/// A base line: a directory (`DIR_MARKER`) or an entry.
+fn parse_base_line(cache: &mut Cache, line: &str) -> Option<()> {
+    if let Some(dir) = line
+        .strip_prefix(DIR_MARKER)
+        .and_then(|rest| rest.strip_prefix('\t'))
+    {
+        cache.dirs.insert(unescape(dir));
+        return Some(());
+    }
+    let (path, entry) = parse_entry(line)?;
+    cache.entries.insert(path, entry);
+    Some(())
+}
+
+/// One entry's line, as [`push_entry`] wrote it.
+fn parse_entry(line: &str) -> Option<(String, Entry)> {
+    let mut fields = [""; 15];
+    let mut count = 0;
+    for field in line.split('\t') {
+        *fields.get_mut(count)? = field;
+        count += 1;
+    }
+    if count != 15 {
+        return None;
+    }
+    let class = match fields[1] {
+        "t" => FileClass::Text,
+        "b" => FileClass::Binary,
+        "l" => FileClass::TooLarge,
+        "s" => FileClass::Secret,
+        _ => return None,
+    };
+    let design = match (fields[6], fields[7]) {
+        ("-", _) | (_, "-") => None,
+        (size, mtime) => Some(Stat {
+            size: size.parse().ok()?,
+            mtime_ns: mtime.parse().ok()?,
+        }),
+    };
+    let entry = Entry {
+        class,
+        stat: Stat {
+            size: fields[2].parse().ok()?,
+            mtime_ns: fields[3].parse().ok()?,
+        },
+        source_hash: fields[4].to_string(),
+        interface_hash: (fields[5] != "-").then(|| fields[5].to_string()),
+        description: unescape(fields[8]),
+        deps: parse_list(fields[9]),
+        via: parse_list(fields[10]),
+        macros: parse_list(fields[11]),
+        symbols: parse_list(fields[12]),
+        externals: parse_list(fields[13]),
+        type_deps: parse_list(fields[14]),
+        design,
+    };
+    Some((unescape(fields[0]), entry))
 }
 
 impl Entry {

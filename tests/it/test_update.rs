@@ -388,6 +388,44 @@ fn changed_only_follows_commits_and_the_dirty_tree() {
 }
 
 #[test]
+fn a_changed_only_run_appends_to_the_update_cache_and_its_readers_see_it() {
+    let mut builder = project();
+    for i in 0..24 {
+        builder = builder.file(
+            &format!("pkg/m{i:02}.py"),
+            format!("def f{i}():\n    return {i}\n"),
+        );
+    }
+    let p = builder.init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["update", "--changed-only"]).success();
+    let cache = ".git/lexibrarian/cache";
+    let before = std::fs::read(p.path(cache)).expect("cache");
+
+    // One commit: m01 now imports m00 (a new edge of the graph the cache holds).
+    p.write(
+        "pkg/m01.py",
+        "from pkg.m00 import f0\n\ndef f1():\n    return f0()\n",
+    );
+    p.commit_all("one file");
+    p.lexictl(["update", "--changed-only"]).success();
+    let after = std::fs::read(p.path(cache)).expect("cache");
+    assert!(
+        after.starts_with(&before),
+        "the run appended to the cache, not rewrote it"
+    );
+    assert!(String::from_utf8_lossy(&after[before.len()..]).starts_with("\u{1e}block\t"));
+
+    // Readers of the cache see the appended edge.
+    let impact = p.lexi(["impact", "pkg/m00.py"]).success().stdout;
+    assert!(impact.contains("pkg/m01.py"), "{impact}");
+    // And a full update finds the library current.
+    let full = p.lexictl(["update"]).success().stdout;
+    assert!(levels(&full).is_empty(), "{full}");
+}
+
+#[test]
 fn changed_only_handles_fifty_files_renames_and_deletes_in_git() {
     let mut builder = project();
     for i in 0..50 {

@@ -143,15 +143,9 @@ pub fn save(
     let universe = &plan.universe;
     let cache = &mut plan.cache;
     let changed = if universe.complete && options.paths.is_empty() {
-        let changed = cache.entries != entries || cache.dirs != universe.dirs;
-        cache.entries = entries;
-        cache.dirs = universe.dirs.clone();
-        changed
+        let entries_changed = cache.replace_entries(entries);
+        cache.replace_dirs(universe.dirs.clone()) || entries_changed
     } else {
-        let mut changed = !scan.orphans.is_empty()
-            || entries
-                .iter()
-                .any(|(rel, entry)| cache.entries.get(rel) != Some(entry));
         // A failed move keeps its old path; a failed removal its orphan.
         let kept: HashSet<&String> = written
             .failed
@@ -159,17 +153,17 @@ pub fn save(
             .filter_map(|source| scan.moves.get(source))
             .chain(written.failed.keys().filter(|s| scan.orphans.contains(*s)))
             .collect();
-        cache
-            .entries
-            .retain(|rel, _| !scan.orphans.contains(rel) || kept.contains(rel));
-        cache.entries.extend(entries);
-        let dirs_before = cache.dirs.len();
-        cache.dirs.extend(universe.dirs.iter().cloned());
-        cache
-            .dirs
-            .retain(|dir| !report.aindex_removed.contains(&aindex_path(dir)));
-        changed |= cache.dirs.len() != dirs_before;
-        changed
+        let mut changed = false;
+        for orphan in scan.orphans.iter().filter(|rel| !kept.contains(rel)) {
+            changed |= cache.remove(orphan);
+        }
+        for (rel, entry) in entries {
+            changed |= cache.put(rel, entry);
+        }
+        let mut dirs = cache.dirs.clone();
+        dirs.extend(universe.dirs.iter().cloned());
+        dirs.retain(|dir| !report.aindex_removed.contains(&aindex_path(dir)));
+        cache.replace_dirs(dirs) || changed
     };
     // Save when anything was learned. Entries read again because their mtime was too close to the
     // last save count too: saving now moves the save time past them.
