@@ -21,7 +21,7 @@ pub fn push_escaped(out: &mut String, text: &str) {
 
 /// Undo [`push_escaped`].
 pub fn unescape(text: &str) -> String {
-    if !text.contains('\\') {
+    if !text.bytes().any(|byte| byte == b'\\') {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len());
