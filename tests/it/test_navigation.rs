@@ -622,7 +622,7 @@ fn conventions_include_the_practices_the_projects_files_declare() {
     let practices = value["practices"].as_array().expect("practices");
     assert!(practices
         .iter()
-        .any(|p| p["topic"] == "tests" && p["source"] == "package.json"));
+        .any(|p| p["topic"] == "commands" && p["source"] == "package.json"));
     // START_HERE routes to them.
     p.lexictl(["update"]).success();
     assert!(p

@@ -168,6 +168,8 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
     if listed.is_empty() {
         return;
     }
+    // The named environments first: the Python versions all run the same tests.
+    listed.sort_by_key(|env| is_python_version(env));
     let practice = format!("tox environments: {} (`tox -e <env>`).", list(&listed, 10));
     push_items(found, "commands", practice, source, listed);
     for (env, commands) in envs
@@ -181,6 +183,12 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
         let practice = format!("`tox -e {env}` runs {}.", runs.join(", "));
         push(found, "commands", practice, source);
     }
+}
+
+/// `py312`, `py3.12`, `pypy3.11`, `py3.14t`: an environment named for the interpreter.
+fn is_python_version(env: &str) -> bool {
+    let rest = env.strip_prefix("pypy").or_else(|| env.strip_prefix("py"));
+    rest.is_some_and(|r| !r.is_empty() && r.starts_with(|c: char| c.is_ascii_digit()))
 }
 
 /// One tox command (`["pytest", "-v", {replace = …}]`) as a shell line, without substitutions.
@@ -309,7 +317,10 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
                 for line in run.lines().map(str::trim) {
                     let command = line.trim_end_matches('\\').trim();
                     let first = command.split_whitespace().next().unwrap_or("");
-                    let checks = command.split_whitespace().take(3).any(is_check_command);
+                    let head: Vec<&str> = command.split_whitespace().take(3).collect();
+                    // Installing the tools is setup, not a check.
+                    let installs = head.iter().any(|w| matches!(*w, "install" | "ci" | "i"));
+                    let checks = !installs && head.iter().any(|w| is_check_command(w));
                     if checks
                         && !first.starts_with('#')
                         && first != "echo"
@@ -342,6 +353,8 @@ mod tests {
         assert!(is_check("test-ci"));
         assert!(!is_check("build"));
         assert!(!is_check("latest"));
+        assert!(is_python_version("py3.14t") && is_python_version("pypy3.11"));
+        assert!(!is_python_version("pyright") && !is_python_version("style"));
     }
 
     #[test]

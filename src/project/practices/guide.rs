@@ -133,6 +133,8 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
         practice.push_str(&format!("; sections: {}", list(&headings, 6)));
     } else if let Some(url) = first_url(&pages[0].1) {
         practice.push_str(&format!("; it points to {url}"));
+    } else {
+        practice.push_str(": read it before a change");
     }
     practice.push('.');
     push_items(found, "guide", practice, &file, headings);

@@ -94,9 +94,11 @@ pub fn detect(project: &Project) -> Practices {
             .unwrap_or(TOPICS.len())
     };
     found.sort_by_key(|p| rank(p.topic));
+    let mut warnings = sources.warnings.into_inner();
+    warnings.sort_by(|a, b| a.source.cmp(&b.source));
     Practices {
         practices: found,
-        warnings: sources.warnings.into_inner(),
+        warnings,
     }
 }
 
@@ -117,6 +119,29 @@ pub fn shown(practices: &[Practice]) -> (Vec<&Practice>, usize) {
     }
     let left = practices.len() - shown.len();
     (shown, left)
+}
+
+/// The most of each topic in [`digest`]: what a session needs before its first change.
+const DIGEST: &[(&str, usize)] = &[("checklist", 3), ("commands", 4), ("style", 3)];
+/// The most characters of one digest line.
+const DIGEST_CHARS: usize = 150;
+
+/// A few lines for the session-start bundle (`lexi orient`): the first pull-request checklist
+/// items, the check commands and the style tools, each cut short, with how many practices the
+/// full list (`lexi conventions`) has beyond them.
+pub fn digest(practices: &[Practice]) -> (Vec<String>, usize) {
+    let mut lines = Vec::new();
+    for (topic, max) in DIGEST {
+        for practice in practices.iter().filter(|p| p.topic == *topic).take(*max) {
+            lines.push(format!(
+                "- {} ({})",
+                shorten(&practice.practice, DIGEST_CHARS),
+                practice.source
+            ));
+        }
+    }
+    let left = practices.len() - lines.len();
+    (lines, left)
 }
 
 /// Reads the project's files for the parsers: bounded, never through a symlink, each parse error

@@ -46,7 +46,14 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
     }
     dirs.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
     for (dir, code) in dirs.iter().take(MAX_TEST_DIRS) {
-        let refs: Vec<&String> = code.iter().collect();
+        // Support files every runner knows are not named after what they test.
+        let mut refs: Vec<&String> = code
+            .iter()
+            .filter(|n| !matches!(n.as_str(), "conftest.py" | "__init__.py"))
+            .collect();
+        if refs.is_empty() {
+            refs = code.iter().collect();
+        }
         let count = match code.len() {
             1 => "1 file".to_string(),
             n => format!("{n} files"),
