@@ -627,5 +627,5 @@ fn conventions_include_the_practices_the_projects_files_declare() {
     p.lexictl(["update"]).success();
     assert!(p
         .read(".lexibrary/START_HERE.md")
-        .contains("Practices the project's files declare (where tests go, test runner, linters, language level, CI): `lexi conventions`"));
+        .contains("Practices the project's files declare (PR checklist, test/lint/format commands, linter settings, where tests go, language level, CI): `lexi conventions`"));
 }
