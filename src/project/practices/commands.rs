@@ -317,7 +317,12 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
                 for line in run.lines().map(str::trim) {
                     let command = line.trim_end_matches('\\').trim();
                     let first = command.split_whitespace().next().unwrap_or("");
-                    let head: Vec<&str> = command.split_whitespace().take(3).collect();
+                    // The program and its words, past runners (`uv run --group dev tox`).
+                    let head: Vec<&str> = command
+                        .split_whitespace()
+                        .filter(|w| !w.starts_with('-') && !w.contains(['/', '.', '$']))
+                        .take(6)
+                        .collect();
                     // Installing the tools is setup, not a check.
                     let installs = head.iter().any(|w| matches!(*w, "install" | "ci" | "i"));
                     let checks = !installs && head.iter().any(|w| is_check_command(w));
