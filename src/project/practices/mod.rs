@@ -1,5 +1,6 @@
-//! The practices a project's own files declare, read where its tools read them, so that a fresh
-//! library already answers "what are this project's conventions?":
+//! The practices a project's own files declare — PR checklist, check commands, linter settings,
+//! tests, language level — read where its tools read them, so a fresh library already answers
+//! "what are this project's conventions?". What is read:
 //!
 //! - the pull-request checklist (GitHub's `pull_request_template.md` locations) and the contribution
 //!   guide's headings, commands and imperative rules ([`guide`]);
