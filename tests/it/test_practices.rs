@@ -82,7 +82,7 @@ fn a_javascript_projects_eslint_rules_scripts_and_guide() {
         "- `{*.js,*.json,*.yml}`: indent_size = 2, indent_style = space. (.editorconfig)\n",
         "- CI checks with `npm run lint`, `npm run test-ci`. (.github/workflows/)\n",
         "- The contribution guide is Contributing.md; sections: Running the tests, Pull requests. (Contributing.md)\n",
-        "- The guide runs `npm test`. (Contributing.md)\n",
+        "- The contribution guide runs `npm test`. (Contributing.md)\n",
         "- Keep each pull request to one change. (Contributing.md)\n",
         "- Write the commit message in the imperative mood. (Contributing.md)\n",
     ] {
@@ -236,4 +236,43 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
     }
     assert!(!text.contains("make build"), "{text}");
+}
+
+/// A guide that only points elsewhere: the local pages it links to about contributing or pull
+/// requests are read too (two at most, pull requests first), never outside the project.
+#[test]
+fn the_guide_is_followed_to_the_pages_it_links() {
+    let p = project()
+        .fixture("rust")
+        .file(
+            "CONTRIBUTING.md",
+            "# Contributing\n\nSee the [contributing guidelines].\n\n[contributing guidelines]: docs/contributing/README.md\n[up](../CONTRIBUTING-secret.md)\n",
+        )
+        .file(
+            "docs/contributing/README.md",
+            "# Contributing\n\n## Quick start\n\n- [Issues](contributing-in-issues.md)\n- Planning a PR? Read [Pull Requests](pull-requests.md#workflow).\n- [Site](https://example.org/contributing.md)\n",
+        )
+        .file("docs/contributing/contributing-in-issues.md", "# Issues\n\n- Search before you open one.\n")
+        .file(
+            "docs/contributing/pull-requests.md",
+            "# Pull Requests\n\n## Cargo commands\n\n```\ncargo test --all-features\ncargo +1.88 clippy --all --tests\n```\n\n- Keep the second line of a commit message blank.\n",
+        )
+        .init()
+        .build();
+    let text = p
+        .lexi(["conventions", "--all"])
+        .success()
+        .no_stderr()
+        .stdout;
+    for line in [
+        "- The contribution guide is CONTRIBUTING.md (and docs/contributing/README.md, docs/contributing/pull-requests.md, which it links); sections: Quick start, Cargo commands. (CONTRIBUTING.md)\n",
+        "- The contribution guide runs `cargo test --all-features`, `cargo +1.88 clippy --all --tests`. (docs/contributing/pull-requests.md)\n",
+        "- Keep the second line of a commit message blank. (docs/contributing/pull-requests.md)\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in:\n{text}");
+    }
+    assert!(
+        !text.contains("Search before"),
+        "a third page is not read: {text}"
+    );
 }

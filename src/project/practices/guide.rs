@@ -120,14 +120,12 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
     let Some(text) = sources.text(&file) else {
         return;
     };
-    let mut pages = vec![(file.clone(), text)];
-    if let Some(linked) = linked_guide(sources, &file, &pages[0].1) {
-        pages.push(linked);
-    }
+    let pages = with_linked_pages(sources, file.clone(), text);
     let headings: Vec<String> = pages.iter().flat_map(|(_, t)| headings(t)).collect();
     let mut practice = format!("The contribution guide is {file}");
     if pages.len() > 1 {
-        practice.push_str(&format!(" (and {}, which it links)", pages[1].0));
+        let linked: Vec<&str> = pages[1..].iter().map(|(rel, _)| rel.as_str()).collect();
+        practice.push_str(&format!(" (and {}, which it links)", linked.join(", ")));
     }
     if !headings.is_empty() {
         practice.push_str(&format!("; sections: {}", list(&headings, 6)));
@@ -142,8 +140,8 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
         let commands: Vec<String> = commands(text);
         if !commands.is_empty() {
             let quoted: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
-            let practice = format!("The guide runs {}.", list(&quoted, 6));
-            push_items(found, "guide", practice, source, commands);
+            let practice = format!("The contribution guide runs {}.", list(&quoted, 6));
+            push_items(found, "commands", practice, source, commands);
         }
         for rule in rules(text, false) {
             push(found, "guide", rule, source);
@@ -163,31 +161,66 @@ fn guide_file(sources: &Sources) -> Option<String> {
     })
 }
 
-/// The local contributing page the guide links to (`docs/contributing/README.md`), read too.
-fn linked_guide(sources: &Sources, file: &str, text: &str) -> Option<(String, String)> {
-    let base = file.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let targets = text
-        .split("](")
-        .skip(1)
-        .filter_map(|rest| rest.split(')').next())
-        .chain(text.lines().filter_map(|l| {
-            l.trim()
-                .strip_prefix('[')?
-                .split_once("]: ")
-                .map(|(_, t)| t)
-        }));
-    for target in targets {
-        let target = target.trim().split('#').next().unwrap_or("");
-        let local = !target.contains("://") && !target.starts_with("mailto:");
-        let page = target.ends_with(".md") || target.ends_with(".rst");
-        if local && page && target.to_ascii_lowercase().contains("contributing") {
-            let rel = join(base, target.trim_start_matches("./"));
-            if rel != file && !rel.contains("..") {
-                return Some((rel.clone(), sources.text(&rel)?));
+/// The guide and the local pages it links to about contributing or pull requests
+/// (`docs/contributing/README.md` → `pull-requests.md`), following links from those too, at most
+/// [`MAX_LINKED`] more pages.
+fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(String, String)> {
+    let mut pages = vec![(file, text)];
+    let mut next = 0;
+    while next < pages.len() && pages.len() <= MAX_LINKED {
+        let (rel, text) = &pages[next];
+        let base = rel.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let mut found = Vec::new();
+        for target in local_links(text) {
+            let linked = join(&base, target.trim_start_matches("./"));
+            let known = pages
+                .iter()
+                .chain(&found)
+                .any(|(r, _): &(String, String)| *r == linked);
+            if !known && !linked.contains("..") && is_about_contributing(&linked) {
+                if let Some(text) = sources.text(&linked) {
+                    found.push((linked, text));
+                }
             }
         }
+        // The pull-request workflow (where the check commands are) before other pages.
+        found.sort_by_key(|(rel, _)| !rel.to_ascii_lowercase().contains("pull"));
+        let room = (MAX_LINKED + 1).saturating_sub(pages.len());
+        pages.extend(found.into_iter().take(room));
+        next += 1;
     }
-    None
+    pages
+}
+
+/// The most pages read beside the guide itself.
+const MAX_LINKED: usize = 2;
+
+/// Whether a page's name says it is about contributing or pull requests.
+fn is_about_contributing(rel: &str) -> bool {
+    let name = rel.to_ascii_lowercase();
+    let page = name.ends_with(".md") || name.ends_with(".rst");
+    page && ["contributing", "pull-request", "pull_request"]
+        .iter()
+        .any(|word| name.contains(word))
+}
+
+/// The local targets of Markdown links (`[text](target)`, `[label]: target`), without anchors.
+fn local_links(text: &str) -> Vec<&str> {
+    let inline = text
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next());
+    let references = text.lines().filter_map(|l| {
+        l.trim()
+            .strip_prefix('[')?
+            .split_once("]: ")
+            .map(|(_, t)| t)
+    });
+    inline
+        .chain(references)
+        .map(|target| target.trim().split('#').next().unwrap_or(""))
+        .filter(|t| !t.is_empty() && !t.contains("://") && !t.starts_with("mailto:"))
+        .collect()
 }
 
 fn first_url(text: &str) -> Option<String> {
