@@ -153,6 +153,7 @@ fn broken_config_files_are_warnings_with_their_line() {
         .file(".eslintrc.yml", "rules:\n  eqeqeq: [error\n  indent: 2\n")
         .file("pyproject.toml", "[tool.ruff]\nline-length = \n")
         .file("tox.ini", "[tox]\nenvlist = py312\nnot an option line\n")
+        .file("noxfile.py", "# padding\n".repeat(30_000))
         .init()
         .build();
     let text = p.lexi(["conventions"]).success().stdout;
@@ -184,7 +185,7 @@ fn broken_config_files_are_warnings_with_their_line() {
         .collect();
     assert_eq!(
         sources,
-        [".eslintrc.yml", "pyproject.toml", "tox.ini"],
+        [".eslintrc.yml", "noxfile.py", "pyproject.toml", "tox.ini"],
         "{value}"
     );
 }
