@@ -170,7 +170,7 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
     }
     // The named environments first: the Python versions all run the same tests.
     listed.sort_by_key(|env| is_python_version(env));
-    let practice = format!("tox environments: {} (`tox -e <env>`).", list(&listed, 10));
+    let practice = format!("tox environments: {} (`tox -e <env>`).", list(&listed, 6));
     push_items(found, "commands", practice, source, listed);
     for (env, commands) in envs
         .iter()

@@ -320,7 +320,13 @@ pub fn shorten(text: &str, max: usize) -> String {
         return text.to_string();
     }
     let cut: String = text.chars().take(max).collect();
-    format!("{}…", cut.trim_end())
+    // A cut inside `code` closes it, so the rest of the line is not read as code.
+    let close = if cut.matches('`').count() % 2 == 1 {
+        "`"
+    } else {
+        ""
+    };
+    format!("{}…{close}", cut.trim_end())
 }
 
 /// A TOML scalar or array as short text: `100`, `true`, `B, E, F`.
@@ -345,6 +351,12 @@ mod tests {
         let items: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         assert_eq!(list(&items, 2), "a, b and 1 more");
         assert_eq!(list(&items, 3), "a, b, c");
+    }
+
+    #[test]
+    fn a_cut_inside_code_closes_it() {
+        assert_eq!(shorten("run `tox -e style` now", 9), "run `tox…`");
+        assert_eq!(shorten("plain words here", 5), "plain…");
     }
 
     #[test]
