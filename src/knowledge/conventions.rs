@@ -23,7 +23,7 @@ use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::aindex_path;
 use crate::project::paths::ancestors_rel;
-use crate::project::practices::Practice;
+use crate::project::practices::{self, Practices};
 use crate::project::{paths, walk, Project};
 use crate::workspace::child_map::child_entries;
 use crate::workspace::lock::LibraryLock;
@@ -271,14 +271,29 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The text `lexi conventions` prints: each directory's rules, root first.
-pub fn render(dir: &str, found: &[DirConventions], practices: &[Practice]) -> String {
+/// The text `lexi conventions` prints: each directory's rules, root first, then the practices the
+/// project's files declare — the first few of each topic unless `all`, with how many were left out
+/// — and the configuration files that were skipped.
+pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bool) -> String {
     let mut out = local_conventions_text(dir, found);
-    if !practices.is_empty() {
+    let (shown, left) = match all {
+        true => (declared.practices.iter().collect(), 0),
+        false => practices::shown(&declared.practices),
+    };
+    if !shown.is_empty() {
         out.push_str("\n## Practices the project's files declare\n\n");
-        for practice in practices {
+        for practice in shown {
             out.push_str(&format!("- {} ({})\n", practice.practice, practice.source));
         }
+        if left > 0 {
+            out.push_str(&format!("- … and {left} more (`lexi conventions --all`)\n"));
+        }
+    }
+    for warning in &declared.warnings {
+        out.push_str(&format!(
+            "\nwarning: {}: {}\n",
+            warning.source, warning.message
+        ));
     }
     out
 }

@@ -6,6 +6,9 @@
 //! stays cheap: one small file, one optional note, and the same health check as
 //! `lexictl status --quiet` (the engine's stat cache, never a re-validation). When START_HERE.md is
 //! over the budget it is cut at the last whole `## ` section that fits and says where the rest is.
+//! After it, a few of the practices the project's files declare ([`practices::digest`]: the
+//! pull-request checklist, the check commands, the style tools), read live so they are never
+//! stale, with the pointer to `lexi conventions` for the rest.
 
 use std::io::ErrorKind;
 
@@ -13,7 +16,7 @@ use anyhow::Context as _;
 
 use super::iwh::{self, Found};
 use super::status::status;
-use crate::project::LIBRARY_DIR;
+use crate::project::{practices, LIBRARY_DIR};
 use crate::tokens::estimate as estimate_tokens;
 use crate::workspace::Workspace;
 
@@ -34,6 +37,10 @@ pub struct Orientation {
     pub iwh: Option<Found>,
     /// `.lexibrary/START_HERE.md`.
     pub start_here: StartHere,
+    /// The practices digest: one line each, most important first.
+    pub practices: Vec<String>,
+    /// How many more practices `lexi conventions` shows.
+    pub practices_left: usize,
     pub budget: usize,
     /// Estimated tokens of the text answer.
     pub tokens: usize,
@@ -75,9 +82,17 @@ pub fn orient(ws: &Workspace, budget: usize) -> anyhow::Result<Orientation> {
             text: String::new(),
             truncated: false,
         },
+        practices: Vec::new(),
+        practices_left: 0,
         budget,
         tokens: 0,
     };
+    if present {
+        let declared = practices::detect(project);
+        let (lines, left) = practices::digest(&declared.practices);
+        orientation.practices = lines;
+        orientation.practices_left = left;
+    }
     let spent = estimate_tokens(&orientation.to_text());
     let (text, truncated) = fit(&full, budget.saturating_sub(spent));
     orientation.start_here.text = text;
@@ -147,6 +162,20 @@ impl Orientation {
             out.push_str(&format!(
                 "\n(START_HERE.md continues beyond the {} token budget: read {LIBRARY_DIR}/START_HERE.md for the rest.)\n",
                 self.budget
+            ));
+        }
+        if !self.practices.is_empty() {
+            out.push_str("\n## Project practices (from its own files)\n\n");
+            for line in &self.practices {
+                out.push_str(line);
+                out.push('\n');
+            }
+            let more = match self.practices_left {
+                0 => String::new(),
+                n => format!("{n} more — "),
+            };
+            out.push_str(&format!(
+                "- {more}where tests go, language level, editor, CI, the contribution guide: `lexi conventions`\n"
             ));
         }
         out

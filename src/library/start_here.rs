@@ -5,7 +5,7 @@
 //! and humans may extend.
 
 /// The last row of the Convention Index: where the rules the project's own files declare are.
-pub const PRACTICES_ROW: &str = "- Practices the project's files declare (where tests go, test runner, linters, language level, CI): `lexi conventions`";
+pub const PRACTICES_ROW: &str = "- Practices the project's files declare (PR checklist, test/lint/format commands, linter settings, where tests go, language level, CI): `lexi conventions`";
 
 /// The navigation protocol: how an agent uses the library. Only commands that exist are named.
 pub const NAVIGATION_PROTOCOL: &str = "\

@@ -28,6 +28,7 @@ mod test_mcp;
 mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
+mod test_practices;
 mod test_readme;
 mod test_review;
 mod test_safety;

@@ -622,10 +622,10 @@ fn conventions_include_the_practices_the_projects_files_declare() {
     let practices = value["practices"].as_array().expect("practices");
     assert!(practices
         .iter()
-        .any(|p| p["topic"] == "tests" && p["source"] == "package.json"));
+        .any(|p| p["topic"] == "commands" && p["source"] == "package.json"));
     // START_HERE routes to them.
     p.lexictl(["update"]).success();
     assert!(p
         .read(".lexibrary/START_HERE.md")
-        .contains("Practices the project's files declare (where tests go, test runner, linters, language level, CI): `lexi conventions`"));
+        .contains("Practices the project's files declare (PR checklist, test/lint/format commands, linter settings, where tests go, language level, CI): `lexi conventions`"));
 }

@@ -15,16 +15,23 @@ use crate::project::{paths, practices, Project};
 /// Reads the `## Local Conventions` of the directory's `.aindex` and of every parent directory's,
 /// root first: a rule recorded on a parent applies below it too. Add one with
 /// `lexi convention add <dir> "<rule>"`. Then the practices the project's own files declare, each
-/// with the file it comes from: where tests live and how they are named, the test runner, linters
-/// and formatters, the language level, editor settings, CI workflows, the contribution guide.
+/// with the file it comes from, most important first: the pull-request checklist, the test/lint/
+/// format commands (package.json scripts, tox, nox, make/just, CI steps), the linters and
+/// formatters with their key settings, where tests live, the language level, editor settings, CI,
+/// the contribution guide's sections, commands and rules. The first five of each topic are shown;
+/// `--all` shows every one. JSON carries them all (`topic`, `practice`, `source`, `items`) and
+/// `warnings` for configuration files that were skipped.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi conventions\n  lexi conventions src/api\n  lexi conventions src/api --format json"
+    after_help = "Examples:\n  lexi conventions\n  lexi conventions src/api\n  lexi conventions --all\n  lexi conventions src/api --format json"
 )]
 pub struct Args {
     /// The directory, relative to the current directory (default: the current directory).
     #[arg(default_value = ".")]
     pub dir: PathBuf,
+    /// Show every practice, not only the first five of each topic.
+    #[arg(long)]
+    pub all: bool,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -35,13 +42,14 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let found = applying_in(&project, &dir)?;
     let practices = practices::detect(&project);
     match ctx.format {
-        Format::Text => print_text(&render(&dir, &found, &practices))?,
+        Format::Text => print_text(&render(&dir, &found, &practices, args.all))?,
         Format::Json => {
             let conventions: Vec<_> = found.iter().flat_map(|d| d.conventions.iter()).collect();
             print_json(&serde_json::json!({
                 "directory": dir,
                 "conventions": conventions,
-                "practices": practices,
+                "practices": practices.practices,
+                "warnings": practices.warnings,
             }))?
         }
     }

@@ -57,8 +57,10 @@ impl Tool for Orient {
     const TITLE: &'static str = "Start a session";
     const DESCRIPTION: &'static str = "Call this first in a session. Returns .lexibrary/START_HERE.md (what this codebase is, its \
          topology, where to start for a task, the conventions and the navigation protocol), a note \
-         another agent left at the project root if one waits (shown, not consumed), and a one-line \
-         health warning when the library is stale. About 800-1200 tokens, once per session.";
+         another agent left at the project root if one waits (shown, not consumed), a one-line \
+         health warning when the library is stale, and a digest of the practices the project's \
+         own files declare (PR checklist, test/lint commands, linter settings). About 800-1200 \
+         tokens, once per session.";
     const READ_ONLY: bool = true;
 
     fn inputs(_: &Call, _: &OrientArgs) -> anyhow::Result<Option<Inputs>> {

@@ -1,0 +1,373 @@
+//! The commands a contributor runs to test, lint and format, from the files that define them:
+//! `package.json` scripts (with the package manager its lockfile names), tox environments
+//! (`tox.ini`, `[tool.tox]`), nox sessions (`@nox.session` in `noxfile.py`, read as text),
+//! Makefile and justfile targets, and the commands the GitHub Actions workflows `run:`.
+
+use super::{get, ini, list, push, push_items, shorten, toml_text, Practice, Sources};
+
+/// Words that make a script, target or session one a contributor runs before a change.
+const CHECK_WORDS: &[&str] = &[
+    "test",
+    "lint",
+    "fmt",
+    "format",
+    "check",
+    "typecheck",
+    "type-check",
+    "types",
+    "typing",
+    "style",
+    "clippy",
+    "ci",
+];
+/// The most commands of one kind listed.
+const SHOWN: usize = 6;
+/// The most CI commands named in one line (the rest are counted).
+const CI_SHOWN: usize = 4;
+
+/// Tools whose name alone makes a CI step a check.
+const CHECK_TOOLS: &[&str] = &[
+    "pytest",
+    "tox",
+    "nox",
+    "mypy",
+    "pyright",
+    "ruff",
+    "flake8",
+    "black",
+    "eslint",
+    "prettier",
+    "vitest",
+    "jest",
+    "mocha",
+    "pre-commit",
+    "rustfmt",
+    "cargo-deny",
+];
+
+pub(super) fn is_check_command(word: &str) -> bool {
+    is_check(word) || CHECK_TOOLS.contains(&word)
+}
+
+fn is_check(name: &str) -> bool {
+    name.split([':', '-', '_', '.'])
+        .any(|part| CHECK_WORDS.contains(&part.to_ascii_lowercase().as_str()))
+}
+
+/// Scripts, tox, nox and make/just targets.
+pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
+    scripts(sources, found);
+    tox(sources, found);
+    nox(sources, found);
+    targets(sources, found);
+}
+
+/// The package manager that runs the scripts: the `packageManager` field, else the lockfile.
+fn package_manager(sources: &Sources, package: &serde_json::Value) -> &'static str {
+    let declared = package
+        .get("packageManager")
+        .and_then(|v| v.as_str())
+        .unwrap_or("");
+    for (name, lockfile) in [
+        ("pnpm", "pnpm-lock.yaml"),
+        ("yarn", "yarn.lock"),
+        ("bun", "bun.lockb"),
+    ] {
+        if declared.starts_with(name) || sources.is_file(lockfile) {
+            return name;
+        }
+    }
+    "npm"
+}
+
+/// `package.json` scripts that test, lint, format or check, `test` first.
+fn scripts(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some(package) = sources.json("package.json") else {
+        return;
+    };
+    let Some(scripts) = package.get("scripts").and_then(|s| s.as_object()) else {
+        return;
+    };
+    let manager = package_manager(sources, &package);
+    let mut names: Vec<&String> = scripts.keys().filter(|name| is_check(name)).collect();
+    names.sort_by_key(|name| {
+        (
+            name.as_str() != "test",
+            name.contains(':') || name.contains('-'),
+        )
+    });
+    for name in names.iter().take(SHOWN) {
+        let Some(command) = scripts.get(name.as_str()).and_then(|c| c.as_str()) else {
+            continue;
+        };
+        let run = match name.as_str() {
+            "test" => format!("{manager} test"),
+            _ => format!("{manager} run {name}"),
+        };
+        let practice = format!("`{run}` runs `{}`.", shorten(command, 80));
+        push(found, "commands", practice, "package.json");
+    }
+}
+
+/// tox's environments and the commands of the ones that are not a Python version.
+fn tox(sources: &Sources, found: &mut Vec<Practice>) {
+    let mut envs: Vec<(String, Vec<String>)> = Vec::new();
+    let (mut listed, source) = if let Some(text) = sources.text("tox.ini") {
+        let sections = match ini::parse(&text) {
+            Ok(sections) => sections,
+            Err(message) => {
+                return sources.warn("tox.ini", format!("skipped, does not parse: {message}"));
+            }
+        };
+        let listed = sections
+            .iter()
+            .find(|s| s.name == "tox")
+            .and_then(|s| s.get("envlist").or_else(|| s.get("env_list")))
+            .map(ini::values)
+            .unwrap_or_default();
+        for section in &sections {
+            if let Some(env) = section.name.strip_prefix("testenv:") {
+                let commands = section.get("commands").map(ini::values).unwrap_or_default();
+                envs.push((env.to_string(), commands.into_iter().take(2).collect()));
+            }
+        }
+        (listed, "tox.ini")
+    } else if let Some(tox) = sources.toml("pyproject.toml").and_then(|p| {
+        get(&p, &["tool", "tox"])
+            .and_then(|t| t.as_table())
+            .cloned()
+    }) {
+        let listed = tox
+            .get("env_list")
+            .or_else(|| tox.get("envlist"))
+            .and_then(|v| v.as_array())
+            .map(|items| items.iter().map(toml_text).collect())
+            .unwrap_or_default();
+        for (env, table) in tox
+            .get("env")
+            .and_then(|e| e.as_table())
+            .into_iter()
+            .flatten()
+        {
+            let commands = table
+                .get("commands")
+                .and_then(|c| c.as_array())
+                .map(|runs| runs.iter().filter_map(tox_command).take(2).collect())
+                .unwrap_or_default();
+            envs.push((env.clone(), commands));
+        }
+        (listed, "pyproject.toml")
+    } else {
+        return;
+    };
+    for (env, _) in &envs {
+        if !listed.contains(env) {
+            listed.push(env.clone());
+        }
+    }
+    if listed.is_empty() {
+        return;
+    }
+    // The named environments first: the Python versions all run the same tests.
+    listed.sort_by_key(|env| is_python_version(env));
+    let practice = format!("tox environments: {} (`tox -e <env>`).", list(&listed, 6));
+    push_items(found, "commands", practice, source, listed);
+    for (env, commands) in envs
+        .iter()
+        .filter(|(env, c)| is_check(env) && !c.is_empty())
+    {
+        let runs: Vec<String> = commands
+            .iter()
+            .map(|c| format!("`{}`", shorten(c, 80)))
+            .collect();
+        let practice = format!("`tox -e {env}` runs {}.", runs.join(", "));
+        push(found, "commands", practice, source);
+    }
+}
+
+/// `py312`, `py3.12`, `pypy3.11`, `py3.14t`: an environment named for the interpreter.
+fn is_python_version(env: &str) -> bool {
+    let rest = env.strip_prefix("pypy").or_else(|| env.strip_prefix("py"));
+    rest.is_some_and(|r| !r.is_empty() && r.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// One tox command (`["pytest", "-v", {replace = …}]`) as a shell line, without substitutions.
+fn tox_command(value: &toml::Value) -> Option<String> {
+    let words: Vec<&str> = value
+        .as_array()?
+        .iter()
+        .filter_map(|w| w.as_str())
+        .collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// The sessions a `noxfile.py` declares: the function under each `@nox.session` (or its `name=`).
+fn nox(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some(text) = sources.text("noxfile.py") else {
+        return;
+    };
+    let mut sessions = Vec::new();
+    let mut decorated: Option<Option<String>> = None;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("@nox.session") || line.starts_with("@session") {
+            let name = line
+                .split_once("name=")
+                .and_then(|(_, rest)| {
+                    rest.trim_start_matches(['"', '\''])
+                        .split(['"', '\''])
+                        .next()
+                })
+                .map(str::to_string);
+            decorated = Some(name);
+        } else if let Some(def) = line.strip_prefix("def ") {
+            if let Some(explicit) = decorated.take() {
+                let name = def.split('(').next().unwrap_or("").trim().to_string();
+                sessions.push(explicit.unwrap_or(name));
+            }
+        }
+    }
+    if sessions.is_empty() {
+        return;
+    }
+    let practice = format!(
+        "nox sessions: {} (`nox -s <session>`).",
+        list(&sessions, 10)
+    );
+    push_items(found, "commands", practice, "noxfile.py", sessions);
+}
+
+/// Makefile and justfile targets that test, lint, format or check, with their first command.
+fn targets(sources: &Sources, found: &mut Vec<Practice>) {
+    for (file, tool) in [
+        ("Makefile", "make"),
+        ("GNUmakefile", "make"),
+        ("justfile", "just"),
+        ("Justfile", "just"),
+    ] {
+        let Some(text) = sources.text(file) else {
+            continue;
+        };
+        let mut shown = 0;
+        let lines: Vec<&str> = text.lines().collect();
+        for (index, line) in lines.iter().enumerate() {
+            let Some(target) = target_name(line) else {
+                continue;
+            };
+            if !is_check(&target) || shown == SHOWN {
+                continue;
+            }
+            let recipe = lines[index + 1..]
+                .iter()
+                .take_while(|l| l.starts_with([' ', '\t']) || l.trim().is_empty())
+                .map(|l| l.trim().trim_start_matches(['@', '-']))
+                .find(|l| !l.is_empty() && !l.starts_with('#'));
+            let practice = match recipe {
+                Some(recipe) => format!("`{tool} {target}` runs `{}`.", shorten(recipe, 80)),
+                None => format!("`{tool} {target}`."),
+            };
+            push(found, "commands", practice, file);
+            shown += 1;
+        }
+        return;
+    }
+}
+
+/// The target a Makefile/justfile rule line defines (`test:`, `lint *args:`), if it is one.
+fn target_name(line: &str) -> Option<String> {
+    if line.starts_with([' ', '\t', '#', '.']) {
+        return None;
+    }
+    let (head, tail) = line.split_once(':')?;
+    if tail.starts_with('=') || head.contains('=') || head.contains('$') {
+        return None;
+    }
+    let name = head.split_whitespace().next()?;
+    name.chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .then(|| name.to_string())
+}
+
+/// The GitHub Actions workflows and the check commands their steps `run:`.
+pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
+    const DIR: &str = ".github/workflows";
+    let names: Vec<String> = sources
+        .file_names(DIR)
+        .into_iter()
+        .filter(|n| n.ends_with(".yml") || n.ends_with(".yaml"))
+        .collect();
+    if names.is_empty() {
+        return;
+    }
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    let practice = format!("CI runs GitHub Actions workflows {}.", list(&quoted, 6));
+    push(found, "ci", practice, &format!("{DIR}/"));
+    let mut runs: Vec<String> = Vec::new();
+    for name in names.iter().take(20) {
+        let Some(workflow) = sources.yaml(&format!("{DIR}/{name}")) else {
+            continue;
+        };
+        let jobs = workflow.get("jobs").and_then(|j| j.as_mapping());
+        for job in jobs.into_iter().flat_map(|m| m.values()) {
+            let steps = job.get("steps").and_then(|s| s.as_sequence());
+            for run in steps
+                .into_iter()
+                .flatten()
+                .filter_map(|s| s.get("run")?.as_str())
+            {
+                for line in run.lines().map(str::trim) {
+                    let command = line.trim_end_matches('\\').trim();
+                    let first = command.split_whitespace().next().unwrap_or("");
+                    // The program and its words, past runners (`uv run --group dev tox`).
+                    let head: Vec<&str> = command
+                        .split_whitespace()
+                        .filter(|w| !w.starts_with('-') && !w.contains(['/', '.', '$']))
+                        .take(6)
+                        .collect();
+                    // Installing the tools is setup, not a check.
+                    let installs = head.iter().any(|w| matches!(*w, "install" | "ci" | "i"));
+                    let checks = !installs && head.iter().any(|w| is_check_command(w));
+                    if checks
+                        && !first.starts_with('#')
+                        && first != "echo"
+                        && !runs.iter().any(|r| r == command)
+                    {
+                        runs.push(command.to_string());
+                    }
+                }
+            }
+        }
+    }
+    if !runs.is_empty() {
+        let quoted: Vec<String> = runs
+            .iter()
+            .map(|r| format!("`{}`", shorten(r, 60)))
+            .collect();
+        let practice = format!("CI checks with {}.", list(&quoted, CI_SHOWN));
+        push_items(found, "ci", practice, &format!("{DIR}/"), runs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_names_are_recognised_by_their_words() {
+        assert!(is_check("test"));
+        assert!(is_check("lint:fix"));
+        assert!(is_check("test-ci"));
+        assert!(!is_check("build"));
+        assert!(!is_check("latest"));
+        assert!(is_python_version("py3.14t") && is_python_version("pypy3.11"));
+        assert!(!is_python_version("pyright") && !is_python_version("style"));
+    }
+
+    #[test]
+    fn make_and_just_targets() {
+        assert_eq!(target_name("test: build").as_deref(), Some("test"));
+        assert_eq!(target_name("lint *args:").as_deref(), Some("lint"));
+        assert_eq!(target_name("CC := gcc"), None);
+        assert_eq!(target_name(".PHONY: test"), None);
+        assert_eq!(target_name("\tcargo test"), None);
+    }
+}

@@ -1,0 +1,411 @@
+//! What a contributor is asked to do, from the files GitHub shows them: the pull-request template
+//! (`pull_request_template.md` in `.github/`, `docs/` or the root, any case, or the files of
+//! `.github/PULL_REQUEST_TEMPLATE/`) — its checklist items (`- [ ] …`), imperative bullets ("Add
+//! tests…", even inside `<!-- -->`) and "should"/"must" sentences — and the contribution guide
+//! (`CONTRIBUTING*` in the root, `.github/` or `docs/`, plus the local contributing page it links
+//! to): its sections, the check commands in its code blocks, and its imperative bullets.
+
+use super::commands::is_check_command;
+use super::{list, push, push_items, shorten, Practice, Sources};
+
+/// Where GitHub looks for a pull-request template, in its order.
+const TEMPLATE_DIRS: &[&str] = &[".github", "", "docs"];
+/// The most characters of one rule.
+const RULE_CHARS: usize = 120;
+
+/// Verbs an instruction starts with ("Add tests…", "Run `pytest`…").
+const VERBS: &[&str] = &[
+    "add",
+    "always",
+    "avoid",
+    "bump",
+    "check",
+    "commit",
+    "confirm",
+    "consider",
+    "create",
+    "describe",
+    "disclose",
+    "do",
+    "document",
+    "don't",
+    "ensure",
+    "explain",
+    "fill",
+    "follow",
+    "format",
+    "include",
+    "install",
+    "keep",
+    "link",
+    "lint",
+    "make",
+    "mark",
+    "mention",
+    "never",
+    "note",
+    "open",
+    "prefer",
+    "provide",
+    "put",
+    "read",
+    "rebase",
+    "reference",
+    "remove",
+    "review",
+    "run",
+    "search",
+    "sign",
+    "squash",
+    "state",
+    "summarize",
+    "summarise",
+    "test",
+    "update",
+    "use",
+    "verify",
+    "write",
+];
+
+/// The pull-request template's checklist: one practice per item, in file order.
+pub fn checklist(sources: &Sources, found: &mut Vec<Practice>) {
+    for file in templates(sources) {
+        let Some(text) = sources.text(&file) else {
+            continue;
+        };
+        for rule in rules(&text, true) {
+            push(found, "checklist", format!("Before a PR: {rule}"), &file);
+        }
+    }
+}
+
+/// The template files, in the order GitHub would pick them.
+fn templates(sources: &Sources) -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in TEMPLATE_DIRS {
+        for name in sources.file_names(dir) {
+            if name.eq_ignore_ascii_case("pull_request_template.md") {
+                files.push(join(dir, &name));
+            }
+        }
+    }
+    for dir in [
+        ".github/PULL_REQUEST_TEMPLATE",
+        ".github/pull_request_template",
+    ] {
+        for name in sources
+            .file_names(dir)
+            .into_iter()
+            .filter(|n| n.ends_with(".md"))
+        {
+            files.push(join(dir, &name));
+        }
+    }
+    files
+}
+
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_string()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
+
+/// The contribution guide: where it is, its sections, its commands and its rules.
+pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some(file) = guide_file(sources) else {
+        return;
+    };
+    let Some(text) = sources.text(&file) else {
+        return;
+    };
+    let pages = with_linked_pages(sources, file.clone(), text);
+    let headings: Vec<String> = pages.iter().flat_map(|(_, t)| headings(t)).collect();
+    let mut practice = format!("The contribution guide is {file}");
+    if pages.len() > 1 {
+        let linked: Vec<&str> = pages[1..].iter().map(|(rel, _)| rel.as_str()).collect();
+        practice.push_str(&format!(" (and {}, which it links)", linked.join(", ")));
+    }
+    if !headings.is_empty() {
+        practice.push_str(&format!("; sections: {}", list(&headings, 6)));
+    } else if let Some(url) = first_url(&pages[0].1) {
+        practice.push_str(&format!("; it points to {url}"));
+    } else {
+        practice.push_str(": read it before a change");
+    }
+    practice.push('.');
+    push_items(found, "guide", practice, &file, headings);
+    for (source, text) in &pages {
+        let commands: Vec<String> = commands(text);
+        if !commands.is_empty() {
+            let quoted: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
+            let practice = format!("The contribution guide runs {}.", list(&quoted, 6));
+            push_items(found, "commands", practice, source, commands);
+        }
+        for rule in rules(text, false) {
+            push(found, "guide", rule, source);
+        }
+    }
+}
+
+/// The first `CONTRIBUTING*` file in the root, `.github/` or `docs/` (any case).
+fn guide_file(sources: &Sources) -> Option<String> {
+    ["", ".github", "docs"].iter().find_map(|dir| {
+        let name = sources.file_names(dir).into_iter().find(|name| {
+            let stem = name.split('.').next().unwrap_or("");
+            let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+            stem.eq_ignore_ascii_case("contributing") && matches!(ext, "" | "md" | "rst" | "txt")
+        })?;
+        Some(join(dir, &name))
+    })
+}
+
+/// The guide and the local pages it links to about contributing or pull requests
+/// (`docs/contributing/README.md` → `pull-requests.md`), following links from those too, at most
+/// [`MAX_LINKED`] more pages.
+fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(String, String)> {
+    let mut pages = vec![(file, text)];
+    let mut next = 0;
+    while next < pages.len() && pages.len() <= MAX_LINKED {
+        let (rel, text) = &pages[next];
+        let base = rel.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let mut found = Vec::new();
+        for target in local_links(text) {
+            let linked = join(&base, target.trim_start_matches("./"));
+            let known = pages
+                .iter()
+                .chain(&found)
+                .any(|(r, _): &(String, String)| *r == linked);
+            if !known && !linked.contains("..") && is_about_contributing(&linked) {
+                if let Some(text) = sources.text(&linked) {
+                    found.push((linked, text));
+                }
+            }
+        }
+        // The pull-request workflow (where the check commands are) before other pages.
+        found.sort_by_key(|(rel, _)| !rel.to_ascii_lowercase().contains("pull"));
+        let room = (MAX_LINKED + 1).saturating_sub(pages.len());
+        pages.extend(found.into_iter().take(room));
+        next += 1;
+    }
+    pages
+}
+
+/// The most pages read beside the guide itself.
+const MAX_LINKED: usize = 2;
+
+/// Whether a page's name says it is about contributing or pull requests.
+fn is_about_contributing(rel: &str) -> bool {
+    let name = rel.to_ascii_lowercase();
+    let page = name.ends_with(".md") || name.ends_with(".rst");
+    page && ["contributing", "pull-request", "pull_request"]
+        .iter()
+        .any(|word| name.contains(word))
+}
+
+/// The local targets of Markdown links (`[text](target)`, `[label]: target`), without anchors.
+fn local_links(text: &str) -> Vec<&str> {
+    let inline = text
+        .split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next());
+    let references = text.lines().filter_map(|l| {
+        l.trim()
+            .strip_prefix('[')?
+            .split_once("]: ")
+            .map(|(_, t)| t)
+    });
+    inline
+        .chain(references)
+        .map(|target| target.trim().split('#').next().unwrap_or(""))
+        .filter(|t| !t.is_empty() && !t.contains("://") && !t.starts_with("mailto:"))
+        .collect()
+}
+
+fn first_url(text: &str) -> Option<String> {
+    let at = text.find("https://")?;
+    let url: String = text[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, '>' | ')' | '`' | '"'))
+        .collect();
+    Some(url)
+}
+
+/// Markdown `##`/`###` headings and reStructuredText underlined titles (not the document title).
+fn headings(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        let md = line
+            .strip_prefix("## ")
+            .or_else(|| line.strip_prefix("### "));
+        let rst = lines.get(index + 1).filter(|under| {
+            let under = under.trim_end();
+            under.len() >= line.trim().len().max(3)
+                && under.chars().all(|c| matches!(c, '-' | '~' | '^'))
+                && !line.trim().is_empty()
+        });
+        let heading = md.map(str::trim).or(rst.map(|_| line.trim()));
+        if let Some(heading) = heading.filter(|h| !h.is_empty()) {
+            out.push(heading.to_string());
+        }
+    }
+    out
+}
+
+/// The check commands in code blocks (```` ``` ````, `$ ` prompts, reST `::` blocks).
+fn commands(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let (mut fenced, mut rst_block) = (false, false);
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if trimmed.ends_with("::") {
+            rst_block = true;
+            continue;
+        }
+        if rst_block && !trimmed.is_empty() && !line.starts_with([' ', '\t']) {
+            rst_block = false;
+        }
+        let prompt = trimmed
+            .strip_prefix("$ ")
+            .or_else(|| trimmed.strip_prefix("> "));
+        let candidate = match prompt {
+            Some(command) => command,
+            None if fenced || rst_block => trimmed,
+            None => continue,
+        };
+        let words: Vec<&str> = candidate.split_whitespace().collect();
+        let checks = words.iter().take(3).any(|w| is_check_command(w));
+        // A command starts with a program or a variable (`RUSTFLAGS=… cargo`), never prose.
+        let program = words.first().is_some_and(|w| {
+            w.contains('=') || w.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        });
+        if checks && program && !out.iter().any(|c| c == candidate) {
+            out.push(shorten(candidate, 80));
+        }
+    }
+    out
+}
+
+/// The instructions of a text: checklist items, bullets that start with a verb, and — in a
+/// template — sentences that say "should" or "must". Markdown comments are read as text.
+fn rules(text: &str, template: bool) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (bullet, item) in paragraphs(text) {
+        let item = item.replace("<!--", "").replace("-->", "");
+        let item = item.trim();
+        if let Some(checked) = item
+            .strip_prefix("[ ] ")
+            .or_else(|| item.strip_prefix("[x] "))
+        {
+            out.push(first_sentence(checked));
+        } else if bullet && starts_with_verb(item) {
+            out.push(first_sentence(item));
+        } else if template && !bullet {
+            let sentences = item.split_inclusive(". ").map(str::trim);
+            for sentence in sentences.filter(|s| s.contains(" should ") || s.contains(" must ")) {
+                out.push(first_sentence(sentence));
+            }
+        }
+    }
+    out.dedup();
+    out
+}
+
+fn starts_with_verb(item: &str) -> bool {
+    let word = item.split_whitespace().next().unwrap_or("");
+    let capitalised = word.chars().next().is_some_and(char::is_uppercase);
+    capitalised && !item.contains('?') && VERBS.contains(&word.to_lowercase().as_str())
+}
+
+/// The text up to the first ". " outside backticks and parentheses (not after "e.g"/"i.e" or a
+/// second dot), cut to [`RULE_CHARS`].
+fn first_sentence(text: &str) -> String {
+    let (mut depth, mut code, mut end) = (0i32, false, text.len());
+    let bytes = text.as_bytes();
+    for (at, ch) in text.char_indices() {
+        match ch {
+            '`' => code = !code,
+            '(' if !code => depth += 1,
+            ')' if !code => depth -= 1,
+            '.' if !code && depth <= 0 && bytes.get(at + 1) == Some(&b' ') => {
+                let before = &text[..at];
+                let abbreviation = before.ends_with("e.g") || before.ends_with("i.e");
+                if !abbreviation && !before.ends_with('.') {
+                    end = at + 1;
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    shorten(text[..end].trim(), RULE_CHARS)
+}
+
+/// Bullets (with their continuation lines) and prose paragraphs, each joined on one line:
+/// `(is a bullet, text)`. Headings and blank lines end them.
+fn paragraphs(text: &str) -> Vec<(bool, String)> {
+    let mut out: Vec<(bool, String)> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let trimmed = line.trim().trim_start_matches("<!--").trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed == "-->" {
+            open = false;
+            continue;
+        }
+        let bullet = ["- ", "* ", "+ "]
+            .iter()
+            .find_map(|marker| trimmed.strip_prefix(marker))
+            .or_else(|| {
+                let (number, rest) = trimmed.split_once(". ")?;
+                number.chars().all(|c| c.is_ascii_digit()).then_some(rest)
+            });
+        match (bullet, out.last_mut()) {
+            (Some(item), _) => {
+                out.push((true, item.to_string()));
+                open = true;
+            }
+            (None, Some((_, last))) if open => {
+                last.push(' ');
+                last.push_str(trimmed);
+            }
+            (None, _) => {
+                out.push((false, trimmed.to_string()));
+                open = true;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_template_gives_its_checklist_imperative_bullets_and_musts() {
+        let text = "<!--\nEnsure each step is complete:\n\n- Add tests that demonstrate the correct behavior of the change. Tests\n  should fail without the change.\n- What other alternatives have you explored?\n- [ ] Update CHANGES.rst.\n- Reference the issue (e.g. `fixes #1`).\n- Add `.. versionchanged::` entries. More.\n-->\n\nBug fixes and new features should include tests.\n\n## Motivation\n\nExplain the context.\n";
+        assert_eq!(
+            rules(text, true),
+            [
+                "Add tests that demonstrate the correct behavior of the change.",
+                "Update CHANGES.rst.",
+                "Reference the issue (e.g. `fixes #1`).",
+                "Add `.. versionchanged::` entries.",
+                "Bug fixes and new features should include tests."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_guide_gives_its_sections_and_check_commands() {
+        let text = "Contributing\n============\n\nRunning the tests\n-----------------\n\n.. code-block:: text\n\n    $ pip install -e .\n    $ pytest\n\n## Style\n\n```sh\npre-commit run --all-files\ngit clone x\n```\n";
+        assert_eq!(headings(text), ["Running the tests", "Style"]);
+        assert_eq!(commands(text), ["pytest", "pre-commit run --all-files"]);
+    }
+}

@@ -1,0 +1,476 @@
+//! JavaScript and Rust linters and formatters with their key settings, the pre-commit hooks and
+//! `.editorconfig`: ESLint rules (`.eslintrc*`, `eslintConfig` in package.json, flat `eslint.config.*`
+//! scanned as text — never run), Prettier options, rustfmt and Clippy settings, Cargo's `[lints]`.
+
+use super::python::json_text;
+use super::{get, list, push, push_items, shorten, toml_text, Practice, Sources};
+
+/// The most rules, options or hooks named in one line (the rest are counted).
+const SHOWN: usize = 10;
+
+/// Configuration files of tools whose settings are not summarised: (file, what it does).
+const NAMED_ONLY: &[(&str, &str)] = &[
+    ("biome.json", "Biome lints and formats the code"),
+    (".oxfmtrc.json", "oxfmt formats the code"),
+    (".oxlintrc.json", "oxlint lints the code"),
+    ("dprint.json", "dprint formats the code"),
+    (".prettierrc.js", "Prettier formats the code"),
+    (".prettierrc.cjs", "Prettier formats the code"),
+    (".prettierrc.mjs", "Prettier formats the code"),
+    ("prettier.config.js", "Prettier formats the code"),
+    ("prettier.config.mjs", "Prettier formats the code"),
+    (".eslintrc.js", "ESLint lints the code"),
+    (".eslintrc.cjs", "ESLint lints the code"),
+    ("deny.toml", "cargo-deny checks dependencies and licences"),
+];
+
+pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
+    eslint(sources, found);
+    prettier(sources, found);
+    rust(sources, found);
+    pre_commit(sources, found);
+    for (file, what) in NAMED_ONLY {
+        let said = found.iter().any(|p| p.practice.starts_with(what));
+        if !said && sources.is_file(file) {
+            push(
+                found,
+                "style",
+                format!("{what} (configured in {file})."),
+                file,
+            );
+        }
+    }
+}
+
+/// ESLint's rules from the first config it would read.
+fn eslint(sources: &Sources, found: &mut Vec<Practice>) {
+    for file in [
+        "eslint.config.js",
+        "eslint.config.mjs",
+        "eslint.config.cjs",
+        "eslint.config.ts",
+        "eslint.config.mts",
+    ] {
+        if let Some(text) = sources.text(file) {
+            let (rules, presets) = flat_config(&text);
+            let mut parts = Vec::new();
+            if !presets.is_empty() {
+                parts.push(format!("presets {}", list(&presets, 4)));
+            }
+            if !rules.is_empty() {
+                parts.push(format!("rules {}", list(&rules, SHOWN)));
+            }
+            let practice = match parts.is_empty() {
+                true => "ESLint lints the code (flat config).".to_string(),
+                false => format!("ESLint lints the code: {}.", parts.join("; ")),
+            };
+            return push_items(found, "style", practice, file, rules);
+        }
+    }
+    let legacy = [
+        ".eslintrc.json",
+        ".eslintrc",
+        ".eslintrc.yml",
+        ".eslintrc.yaml",
+    ];
+    let config = legacy
+        .into_iter()
+        .find(|file| sources.is_file(file))
+        .and_then(|file| Some((file, yaml_to_json(sources.yaml(file)?)?)))
+        .or_else(|| {
+            let package = sources.json("package.json")?;
+            Some(("package.json", package.get("eslintConfig")?.clone()))
+        });
+    let Some((file, config)) = config else {
+        return;
+    };
+    let rules = eslintrc_rules(&config);
+    let extends = match config.get("extends") {
+        Some(serde_json::Value::String(one)) => vec![one.clone()],
+        Some(serde_json::Value::Array(many)) => many.iter().map(json_text).collect(),
+        _ => Vec::new(),
+    };
+    let mut parts = Vec::new();
+    if !extends.is_empty() {
+        parts.push(format!("extends {}", list(&extends, 6)));
+    }
+    if !rules.is_empty() {
+        parts.push(format!("rules {}", list(&rules, SHOWN)));
+    }
+    let practice = match parts.is_empty() {
+        true => "ESLint lints the code.".to_string(),
+        false => format!("ESLint lints the code: {}.", parts.join("; ")),
+    };
+    push_items(found, "style", practice, file, rules);
+}
+
+/// A YAML value as JSON (a `.eslintrc` is JSON or YAML; YAML reads both).
+fn yaml_to_json(value: serde_yaml::Value) -> Option<serde_json::Value> {
+    serde_json::to_value(value).ok()
+}
+
+/// `rule` or `rule option` for every rule not turned off, in file order.
+fn eslintrc_rules(config: &serde_json::Value) -> Vec<String> {
+    let Some(rules) = config.get("rules").and_then(|r| r.as_object()) else {
+        return Vec::new();
+    };
+    rules
+        .iter()
+        .filter_map(|(name, value)| {
+            let (severity, option) = match value {
+                serde_json::Value::Array(parts) => (parts.first(), parts.get(1)),
+                other => (Some(other), None),
+            };
+            let off = severity.is_some_and(|s| s == "off" || s == 0);
+            if off {
+                return None;
+            }
+            Some(match option.filter(|o| !o.is_object() && !o.is_array()) {
+                Some(option) => format!("{name} {}", json_text(option)),
+                None => name.clone(),
+            })
+        })
+        .collect()
+}
+
+/// The rule names of every `rules: { … }` object in a flat config, and the presets it spreads
+/// (`js.configs.recommended` → `js recommended`): a text scan, the file is never run.
+fn flat_config(text: &str) -> (Vec<String>, Vec<String>) {
+    let code = strip_js_comments(text);
+    let mut rules = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find("rules") {
+        let after = rest[at + 5..].trim_start();
+        rest = &rest[at + 5..];
+        let Some(body) = after.strip_prefix(':').map(str::trim_start) else {
+            continue;
+        };
+        if let Some(object) = body.strip_prefix('{') {
+            for (key, value) in object_entries(object) {
+                let value = value.trim();
+                let off = ["'off'", "\"off\"", "0"].contains(&value)
+                    || value.starts_with("['off'")
+                    || value.starts_with("[\"off\"");
+                if !off && !rules.contains(&key) {
+                    rules.push(key);
+                }
+            }
+        }
+    }
+    let mut presets = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find(".configs") {
+        let owner: String = rest[..at]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let after = &rest[at + 8..];
+        let name: String = after
+            .trim_start_matches(['.', '[', '\'', '"'])
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '/' | '-'))
+            .collect();
+        if !owner.is_empty() && !name.is_empty() {
+            let preset = format!("{owner} {name}");
+            if !presets.contains(&preset) {
+                presets.push(preset);
+            }
+        }
+        rest = after;
+    }
+    (rules, presets)
+}
+
+/// The `key: value` entries at the top level of a JavaScript object literal whose `{` was just
+/// passed: keys unquoted, values as raw text.
+fn object_entries(text: &str) -> Vec<(String, String)> {
+    let mut entries = Vec::new();
+    let (mut depth, mut quote, mut start) = (0usize, None::<char>, 0usize);
+    let mut key: Option<String> = None;
+    for (at, ch) in text.char_indices() {
+        if let Some(q) = quote {
+            if ch == q {
+                quote = None;
+            }
+            continue;
+        }
+        match ch {
+            '\'' | '"' | '`' => quote = Some(ch),
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' if depth == 0 => {
+                if let Some(key) = key.take() {
+                    entries.push((key, text[start..at].to_string()));
+                }
+                break;
+            }
+            '}' | ']' | ')' => depth -= 1,
+            ':' if depth == 0 && key.is_none() => {
+                let raw = text[start..at].trim().trim_matches(['\'', '"']);
+                key = Some(raw.to_string());
+                start = at + 1;
+            }
+            ',' if depth == 0 => {
+                if let Some(key) = key.take() {
+                    entries.push((key, text[start..at].to_string()));
+                }
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    entries.retain(|(key, _)| !key.is_empty() && !key.starts_with("..."));
+    entries
+}
+
+/// JavaScript without `//` and `/* */` comments (strings kept; a `//` inside one is kept too).
+fn strip_js_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut quote: Option<char> = None;
+    while let Some(ch) = chars.next() {
+        if let Some(q) = quote {
+            out.push(ch);
+            if ch == '\\' {
+                out.extend(chars.next());
+            } else if ch == q {
+                quote = None;
+            }
+            continue;
+        }
+        match (ch, chars.peek()) {
+            ('/', Some('/')) => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                let mut last = ' ';
+                for c in chars.by_ref() {
+                    if last == '*' && c == '/' {
+                        break;
+                    }
+                    last = c;
+                }
+            }
+            ('\'' | '"' | '`', _) => {
+                quote = Some(ch);
+                out.push(ch);
+            }
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// Prettier's options from `.prettierrc` (JSON or YAML), `.prettierrc.{json,yml,yaml,toml}` or
+/// `prettier` in package.json.
+fn prettier(sources: &Sources, found: &mut Vec<Practice>) {
+    let files = [
+        ".prettierrc",
+        ".prettierrc.json",
+        ".prettierrc.yml",
+        ".prettierrc.yaml",
+    ];
+    let config = files
+        .into_iter()
+        .find(|file| sources.is_file(file))
+        .and_then(|file| Some((file, yaml_to_json(sources.yaml(file)?)?)))
+        .or_else(|| {
+            let table = sources.toml(".prettierrc.toml")?;
+            Some((".prettierrc.toml", serde_json::to_value(table).ok()?))
+        })
+        .or_else(|| {
+            let package = sources.json("package.json")?;
+            Some(("package.json", package.get("prettier")?.clone()))
+        });
+    let Some((file, config)) = config else {
+        return;
+    };
+    let options: Vec<String> = match &config {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .filter(|(key, value)| *key != "overrides" && !value.is_object() && !value.is_array())
+            .map(|(key, value)| format!("{key} {}", json_text(value)))
+            .collect(),
+        serde_json::Value::String(shared) => vec![format!("shared config {shared}")],
+        _ => Vec::new(),
+    };
+    let practice = match options.is_empty() {
+        true => "Prettier formats the code (default options).".to_string(),
+        false => format!("Prettier formats the code: {}.", list(&options, SHOWN)),
+    };
+    push_items(found, "style", practice, file, options);
+}
+
+/// rustfmt's and Clippy's settings, and the lint levels of Cargo.toml's `[lints]`.
+fn rust(sources: &Sources, found: &mut Vec<Practice>) {
+    for (files, what) in [
+        (["rustfmt.toml", ".rustfmt.toml"], "rustfmt formats Rust"),
+        (["clippy.toml", ".clippy.toml"], "Clippy lints Rust"),
+    ] {
+        let Some(file) = files.into_iter().find(|f| sources.is_file(f)) else {
+            continue;
+        };
+        let Some(table) = sources.toml(file) else {
+            continue;
+        };
+        let settings: Vec<String> = table
+            .iter()
+            .map(|(key, value)| format!("{key} = {}", shorten(&toml_text(value), 40)))
+            .collect();
+        let practice = match settings.is_empty() {
+            true => format!("{what} (default settings)."),
+            false => format!("{what}: {}.", list(&settings, SHOWN)),
+        };
+        push_items(found, "style", practice, file, settings);
+    }
+    let Some(cargo) = sources.toml("Cargo.toml") else {
+        return;
+    };
+    let (lints, table) = match get(&cargo, &["lints"]) {
+        Some(lints) => (lints, "[lints]"),
+        None => match get(&cargo, &["workspace", "lints"]) {
+            Some(lints) => (lints, "[workspace.lints]"),
+            None => return,
+        },
+    };
+    let mut levels = Vec::new();
+    for (tool, entries) in lints.as_table().into_iter().flatten() {
+        for (lint, value) in entries.as_table().into_iter().flatten() {
+            let level = value
+                .as_str()
+                .or_else(|| value.get("level")?.as_str())
+                .unwrap_or("?");
+            let name = if tool == "rust" {
+                lint.clone()
+            } else {
+                format!("{tool}::{lint}")
+            };
+            levels.push(format!("{name} {level}"));
+        }
+    }
+    let practice = format!(
+        "Lint levels in Cargo.toml {table}: {}.",
+        list(&levels, SHOWN)
+    );
+    push_items(found, "style", practice, "Cargo.toml", levels);
+}
+
+/// The hook ids of `.pre-commit-config.yaml`.
+fn pre_commit(sources: &Sources, found: &mut Vec<Practice>) {
+    const FILE: &str = ".pre-commit-config.yaml";
+    let Some(config) = sources.yaml(FILE) else {
+        return;
+    };
+    let ids: Vec<String> = config
+        .get("repos")
+        .and_then(|r| r.as_sequence())
+        .into_iter()
+        .flatten()
+        .filter_map(|repo| repo.get("hooks")?.as_sequence())
+        .flatten()
+        .filter_map(|hook| hook.get("id")?.as_str().map(str::to_string))
+        .collect();
+    let practice = match ids.is_empty() {
+        true => "pre-commit runs hooks before each commit.".to_string(),
+        false => format!(
+            "pre-commit runs {} before each commit (`pre-commit run --all-files`).",
+            list(&ids, SHOWN)
+        ),
+    };
+    push_items(found, "style", practice, FILE, ids);
+}
+
+/// `.editorconfig`'s settings per glob (the first three globs that set any).
+pub fn editor(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some(text) = sources.text(".editorconfig") else {
+        return;
+    };
+    let mut sections: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if let Some(glob) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            sections.push((glob.to_string(), Vec::new()));
+            continue;
+        }
+        let (Some((key, value)), Some((_, settings))) = (line.split_once('='), sections.last_mut())
+        else {
+            continue;
+        };
+        let (key, value) = (key.trim(), value.trim());
+        if matches!(
+            key,
+            "indent_style"
+                | "indent_size"
+                | "end_of_line"
+                | "max_line_length"
+                | "insert_final_newline"
+                | "trim_trailing_whitespace"
+        ) {
+            settings.push(format!("{key} = {value}"));
+        }
+    }
+    for (glob, settings) in sections.iter().filter(|(_, s)| !s.is_empty()).take(3) {
+        let files = match glob.as_str() {
+            "*" => "Every file".to_string(),
+            glob => format!("`{glob}`"),
+        };
+        let practice = format!("{files}: {}.", settings.join(", "));
+        push(found, "editor", practice, ".editorconfig");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eslintrc_rules_keep_the_first_plain_option_and_skip_off() {
+        let config: serde_json::Value = serde_json::json!({"rules": {
+            "eol-last": "error",
+            "eqeqeq": ["error", "allow-null"],
+            "indent": ["error", 2, {"SwitchCase": 1}],
+            "no-console": "off",
+            "no-unused-vars": ["error", {"args": "none"}],
+        }});
+        assert_eq!(
+            eslintrc_rules(&config),
+            [
+                "eol-last",
+                "eqeqeq allow-null",
+                "indent 2",
+                "no-unused-vars"
+            ]
+        );
+    }
+
+    #[test]
+    fn flat_config_rules_and_presets_are_read_as_text() {
+        let text = r#"
+import js from '@eslint/js'
+// rules: { commented: 'error' }
+export default [
+  js.configs.recommended,
+  ...tseslint.configs['stylistic'],
+  {
+    rules: {
+      'n/no-exports-assign': 'error',
+      eqeqeq: ['warn', 'always', { null: 'never' }],
+      'no-console': 'off',
+      "prefer-const": ["warn", { destructuring: "all" }],
+    },
+  },
+]
+"#;
+        let (rules, presets) = flat_config(text);
+        assert_eq!(rules, ["n/no-exports-assign", "eqeqeq", "prefer-const"]);
+        assert_eq!(presets, ["js recommended", "tseslint stylistic"]);
+    }
+}

@@ -1,0 +1,218 @@
+//! Where the tests live, how their files are named, and what runs them (pytest, tox, nox, cargo, a
+//! test runner's own config file). `package.json`'s `test` script is one of [`super::commands`].
+
+use super::{get, push, Practice, Sources};
+
+/// Directories that hold tests, by the names test runners look for.
+const TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__", "testing"];
+/// The most test directories named.
+const MAX_TEST_DIRS: usize = 4;
+/// Test runner configuration files: (file, what runs the tests).
+const RUNNER_FILES: &[(&str, &str)] = &[
+    ("vitest.config.ts", "Vitest runs the unit tests"),
+    ("vitest.config.js", "Vitest runs the unit tests"),
+    ("vitest.config.mts", "Vitest runs the unit tests"),
+    ("jest.config.js", "Jest runs the tests"),
+    ("jest.config.ts", "Jest runs the tests"),
+    (
+        "playwright.config.ts",
+        "Playwright runs the end-to-end tests",
+    ),
+    (".mocharc.yml", "Mocha runs the tests"),
+    (".mocharc.json", "Mocha runs the tests"),
+];
+
+/// Where the tests live, how their files are named, and what runs them.
+pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
+    let project = sources.project;
+    // The biggest test directories first: where most tests are is where a new one goes.
+    let mut dirs: Vec<(String, Vec<String>)> = Vec::new();
+    for base in package_dirs(project) {
+        for name in TEST_DIRS {
+            let dir = if base.is_empty() {
+                name.to_string()
+            } else {
+                format!("{base}/{name}")
+            };
+            let code: Vec<String> = sources
+                .file_names(&dir)
+                .into_iter()
+                .filter(|n| is_code(n))
+                .collect();
+            if !code.is_empty() {
+                dirs.push((dir, code));
+            }
+        }
+    }
+    dirs.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    for (dir, code) in dirs.iter().take(MAX_TEST_DIRS) {
+        // Support files every runner knows are not named after what they test.
+        let mut refs: Vec<&String> = code
+            .iter()
+            .filter(|n| !matches!(n.as_str(), "conftest.py" | "__init__.py"))
+            .collect();
+        if refs.is_empty() {
+            refs = code.iter().collect();
+        }
+        let count = match code.len() {
+            1 => "1 file".to_string(),
+            n => format!("{n} files"),
+        };
+        let practice = format!("Tests live in `{dir}/` ({count}); {}.", naming(&refs));
+        push(found, "tests", practice, &format!("{dir}/"));
+    }
+    if let Some(runner) = test_runner(sources) {
+        push(found, "tests", runner.0, &runner.1);
+    }
+    for (file, runner) in RUNNER_FILES {
+        if sources.is_file(file) {
+            push(found, "tests", format!("{runner}."), file);
+        }
+    }
+}
+
+/// The root, then each package one or two levels down (`tokio/`, `crates/core/`): the directories
+/// with a manifest, where a test runner looks for tests.
+fn package_dirs(project: &crate::project::Project) -> Vec<String> {
+    let mut dirs = vec![String::new()];
+    for parent in dir_names(project, "") {
+        let mut found = false;
+        if has_manifest(project, &parent) {
+            dirs.push(parent.clone());
+            found = true;
+        }
+        if !found && !parent.starts_with('.') {
+            for child in dir_names(project, &parent) {
+                let dir = format!("{parent}/{child}");
+                if has_manifest(project, &dir) {
+                    dirs.push(dir);
+                }
+            }
+        }
+    }
+    dirs
+}
+
+fn has_manifest(project: &crate::project::Project, dir: &str) -> bool {
+    ["Cargo.toml", "package.json", "pyproject.toml"]
+        .iter()
+        .any(|m| project.abs(&format!("{dir}/{m}")).is_file())
+}
+
+/// The names of the real (not symlinked) subdirectories of `dir`, sorted.
+fn dir_names(project: &crate::project::Project, dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(project.abs(dir))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| entry.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|entry| entry.file_name().into_string().ok())
+        .filter(|name| !name.starts_with('.') && name != "node_modules" && name != "target")
+        .collect();
+    names.sort();
+    names
+}
+
+fn is_code(name: &str) -> bool {
+    let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
+    matches!(
+        ext,
+        "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "mts" | "tsx" | "jsx" | "go" | "rb"
+    )
+}
+
+/// The naming pattern most test files follow (`test_*.py`, `*.test.ts`, …), or examples.
+fn naming(names: &[&String]) -> String {
+    let patterns: [(&str, NameTest); 6] = [
+        ("test_*.py", |n| {
+            n.starts_with("test_") && n.ends_with(".py")
+        }),
+        ("*_test.*", |n| stem(n).ends_with("_test")),
+        ("*.test.*", |n| stem(n).ends_with(".test")),
+        ("*.spec.*", |n| stem(n).ends_with(".spec")),
+        ("*_spec.*", |n| stem(n).ends_with("_spec")),
+        ("conftest.py", |n| n == "conftest.py"),
+    ];
+    let best = patterns
+        .iter()
+        .map(|(pattern, matches)| (pattern, names.iter().filter(|n| matches(n)).count()))
+        .max_by_key(|(_, count)| *count);
+    match best {
+        Some((pattern, count)) if count * 2 > names.len() => {
+            format!("files are named `{pattern}`")
+        }
+        _ => {
+            let examples: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
+            format!(
+                "files are named after what they test, e.g. {}",
+                examples.join(", ")
+            )
+        }
+    }
+}
+
+/// Whether a file name follows a naming pattern.
+type NameTest = fn(&str) -> bool;
+
+fn stem(name: &str) -> &str {
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+}
+
+/// What runs the tests when no `package.json` script says it, from the file that configures it.
+fn test_runner(sources: &Sources) -> Option<(String, String)> {
+    if let Some(pyproject) = sources.toml("pyproject.toml") {
+        if let Some(paths) = get(&pyproject, &["tool", "pytest", "ini_options", "testpaths"]) {
+            let paths = toml_list(paths);
+            return Some((
+                format!("pytest runs the tests (testpaths: {paths})."),
+                "pyproject.toml".to_string(),
+            ));
+        }
+    }
+    if sources.is_file("pytest.ini") {
+        return Some((
+            "pytest runs the tests.".to_string(),
+            "pytest.ini".to_string(),
+        ));
+    }
+    sources.is_file("Cargo.toml").then(|| {
+        (
+            "`cargo test` runs unit tests (`#[cfg(test)]` modules beside the code) and the integration tests.".to_string(),
+            "Cargo.toml".to_string(),
+        )
+    })
+}
+
+fn toml_list(value: &toml::Value) -> String {
+    match value {
+        toml::Value::Array(items) => items
+            .iter()
+            .filter_map(|v| v.as_str())
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => format!("`{}`", other.as_str().unwrap_or_default()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_naming_most_test_files_follow_is_named() {
+        let names: Vec<String> = ["test_app.py", "test_cli.py", "conftest.py"]
+            .map(String::from)
+            .to_vec();
+        let refs: Vec<&String> = names.iter().collect();
+        assert_eq!(naming(&refs), "files are named `test_*.py`");
+        let names: Vec<String> = ["app.use.js", "res.json.js", "utils.js"]
+            .map(String::from)
+            .to_vec();
+        let refs: Vec<&String> = names.iter().collect();
+        assert_eq!(
+            naming(&refs),
+            "files are named after what they test, e.g. `app.use.js`, `res.json.js`, `utils.js`"
+        );
+    }
+}
