@@ -29,6 +29,9 @@ use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::contract::{contracts_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
+mod reach;
+pub use reach::Reach;
+
 /// Whether the design file still describes the source as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -90,6 +93,9 @@ pub struct Lookup {
     /// The Interface Contract rendered again from the (current) source within
     /// [`CONTRACT_TOKENS`] when the design file's smaller budget cut it; `None` otherwise.
     pub fuller_contract: Option<String>,
+    /// What the graph of the last update adds ([`lookup_in`], [`lookup_full`]): the ranked tests and
+    /// the type-only dependents; `None` for a plain [`lookup`] or without a graph.
+    pub reach: Option<Reach>,
 }
 
 impl Lookup {
@@ -123,6 +129,9 @@ impl Lookup {
             }
         } else {
             out.push_str(&self.trimmed_content());
+        }
+        if let Some(reach) = &self.reach {
+            out = reach::with_reach(&out, reach, &self.source, full);
         }
         out.push('\n');
         if !self.conventions.is_empty() {
@@ -187,6 +196,12 @@ impl Lookup {
             .iter()
             .map(|section| {
                 let body = whole_body(&section.heading).unwrap_or(&section.body);
+                let body = match (&self.reach, section.heading.as_str()) {
+                    (Some(reach), heading) if heading.eq_ignore_ascii_case(sections::DEPENDENTS) => {
+                        reach::mark_type_only(body, &reach.type_only_dependents)
+                    }
+                    _ => body.to_string(),
+                };
                 serde_json::json!({"heading": section.heading, "body": body})
             })
             .collect();
@@ -203,6 +218,11 @@ impl Lookup {
             "footer": self.design.footer,
             "conventions": self.conventions,
         });
+        if let Some(reach) = &self.reach {
+            let (shown, left_out) = reach::shown_tests(reach, self.whole.is_some());
+            json["tests"] = serde_json::json!(shown);
+            json["tests_left_out"] = serde_json::json!(left_out);
+        }
         if let Some(whole) = &self.whole {
             let expanded: Vec<&str> = whole.sections.iter().map(|(h, _)| h.as_str()).collect();
             json["expanded"] = serde_json::json!(expanded);
@@ -285,6 +305,15 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
 pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     let (mut found, bytes) = read_lookup(ws.project(), source)?;
     found.whole = Some(whole_sections(&found, ws.graph(), bytes.as_deref()));
+    found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
+    Ok(found)
+}
+
+/// `lexi lookup`: [`lookup`], with what the workspace's graph of the last update adds — the tests
+/// that exercise the file, most direct first, and which dependents import it only for types.
+pub fn lookup_in(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
+    let mut found = lookup(ws.project(), source)?;
+    found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
     Ok(found)
 }
 
@@ -337,6 +366,7 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         conventions,
         whole: None,
         fuller_contract,
+        reach: None,
     };
     Ok((found, bytes))
 }

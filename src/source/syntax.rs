@@ -554,6 +554,7 @@ impl Builder {
             name: symbol.name.clone(),
             parent: symbol.parent.clone(),
             doc: None,
+            behaviour: Vec::new(),
         });
         self.seen.insert(symbol.clone());
         self.symbols.push(symbol);
@@ -572,6 +573,10 @@ impl Builder {
         let added = self.add(depth, kind, name, parent, signature);
         if added {
             if let Some(line) = self.outline.last_mut() {
+                line.behaviour = doc
+                    .as_deref()
+                    .map(super::behaviour::behaviour_lines)
+                    .unwrap_or_default();
                 line.doc = doc.map(|doc| first_paragraph(&doc));
             }
         }
@@ -593,6 +598,7 @@ impl Builder {
                 name: String::new(),
                 parent: None,
                 doc: None,
+                behaviour: Vec::new(),
             };
             self.outline.insert(mark, header);
         }
