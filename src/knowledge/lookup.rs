@@ -26,7 +26,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
-use crate::workspace::contract::{contracts_within, drift_of, Drift};
+use crate::workspace::contract::{contract_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
 mod reach;
@@ -197,7 +197,9 @@ impl Lookup {
             .map(|section| {
                 let body = whole_body(&section.heading).unwrap_or(&section.body);
                 let body = match (&self.reach, section.heading.as_str()) {
-                    (Some(reach), heading) if heading.eq_ignore_ascii_case(sections::DEPENDENTS) => {
+                    (Some(reach), heading)
+                        if heading.eq_ignore_ascii_case(sections::DEPENDENTS) =>
+                    {
                         reach::mark_type_only(body, &reach.type_only_dependents)
                     }
                     _ => body.to_string(),
@@ -371,42 +373,27 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
     Ok((found, bytes))
 }
 
-/// The contract of `source` within [`CONTRACT_TOKENS`] when the design file's budget cut its
-/// Interface Contract (`// … and N more lines`, or the members' docs of an Archivist's contract):
-/// the lookup's budget is larger than a design file's, so an agent sees the public methods it
-/// came for, with their docs, without `--full`.
+/// The contract of `source` within [`CONTRACT_TOKENS`], rendered again from the source when it says
+/// more than the design file's (whose budget is smaller): the public lines the design file cut, and
+/// the members' docs with the lines a caller must know (parameters, returns, errors, accepted
+/// forms), most important member first (`archivist::documented`), the members whose docs did not
+/// fit counted with `lexi lookup --full` as the pointer.
 fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<String> {
     let stored = design
         .body
         .sections
         .iter()
         .find(|s| s.heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT))?;
-    // A contract the Archivist wrote may have lost its members' docs to the design file's budget
-    // (they are kept only when the whole contract fits); an agent's own contract is left alone
-    // unless it is a capped one.
+    // A contract the Archivist wrote is its rendering of the source within a smaller budget; an
+    // agent's own contract is left alone unless it is a capped one.
     let archivists = design.frontmatter.updated_by == UpdatedBy::Archivist;
     if !archivists && !is_capped_contract(&stored.body) {
         return None;
     }
     // `trim_contract` estimates four characters a token; leave room for the fence.
     let room = CONTRACT_TOKENS.saturating_sub(30) * 4;
-    let (within, whole) = contracts_within(source, bytes, room)?;
-    let fuller = if within != whole && !is_capped_contract(&within) {
-        say_docs_left_out(&within)
-    } else {
-        within
-    };
+    let fuller = contract_within(source, bytes, room)?;
     Some(fuller).filter(|fuller| fuller.len() > stored.body.len())
-}
-
-/// `contract` (every line, no member docs: they did not fit) with a last line saying so, inside its
-/// closing fence.
-fn say_docs_left_out(contract: &str) -> String {
-    let body = contract.trim_end();
-    let Some(open) = body.strip_suffix("```") else {
-        return contract.to_string();
-    };
-    format!("{open}// … members' docs left out to fit: `lexi lookup --full`\n```\n")
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

@@ -120,7 +120,6 @@ fn member_match(test: &str, members: &[String]) -> u8 {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,7 +168,11 @@ mod tests {
             ("index.js", &["lib/express.js"], &[]),
             ("test/app.js", &["index.js"], &[]),
             ("test/res.send.js", &["index.js"], &[]),
-            ("test/res.json.js", &["index.js", "test/support/utils.js"], &[]),
+            (
+                "test/res.json.js",
+                &["index.js", "test/support/utils.js"],
+                &[],
+            ),
             ("test/support/utils.js", &["index.js"], &[]),
         ]);
         assert_eq!(

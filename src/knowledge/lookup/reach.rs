@@ -93,7 +93,9 @@ pub fn mark_type_only(body: &str, type_only: &[String]) -> String {
     let mut out: Vec<String> = body
         .lines()
         .map(|line| {
-            let path = line.strip_prefix("- ").map(|item| item.trim().trim_matches('`'));
+            let path = line
+                .strip_prefix("- ")
+                .map(|item| item.trim().trim_matches('`'));
             match path {
                 Some(path) if type_only.iter().any(|t| t == path) => {
                     format!("{line}{TYPE_ONLY_MARK}")
@@ -172,7 +174,9 @@ mod tests {
         let tests = text.find("## Tests").unwrap();
         assert!(text.find("## Dependents").unwrap() < tests);
         assert!(tests < text.find("## Complexity Warning").unwrap());
-        assert!(text.contains("- test/t7.js\n… and 2 more: `lexi impact lib/a.js`\n\n## Complexity"));
+        assert!(
+            text.contains("- test/t7.js\n… and 2 more: `lexi impact lib/a.js`\n\n## Complexity")
+        );
         assert!(!text.contains("test/t8.js"));
         let full = with_reach(DESIGN, &reach(10, &[]), "lib/a.js", true);
         assert!(full.contains("- test/t9.js\n") && !full.contains("more:"));

@@ -105,7 +105,9 @@ fn descriptor_accessor<'t>(descriptor: Node<'t>, src: &str) -> Option<(Node<'t>,
             }
             ("method_definition", Some("get")) => return Some((entry, Accessor::Getter)),
             ("pair", Some("value")) => {
-                value = entry.child_by_field_name("value").map(|v| (v, Accessor::Value));
+                value = entry
+                    .child_by_field_name("value")
+                    .map(|v| (v, Accessor::Value));
             }
             _ => {}
         }
@@ -178,7 +180,10 @@ impl Define<'_> {
         if properties.kind() != "object" {
             return;
         }
-        for pair in code_children(properties).into_iter().filter(|p| p.kind() == "pair") {
+        for pair in code_children(properties)
+            .into_iter()
+            .filter(|p| p.kind() == "pair")
+        {
             let (Some(key), Some(descriptor)) = (
                 pair.child_by_field_name("key"),
                 pair.child_by_field_name("value"),
@@ -246,7 +251,10 @@ mod tests {
         assert_eq!(outline, ["module.exports = req", "req.protocol  // getter"]);
         assert_eq!(
             docs(&iface),
-            [("req.protocol", "Return the protocol string \"http\" or \"https\".")]
+            [(
+                "req.protocol",
+                "Return the protocol string \"http\" or \"https\"."
+            )]
         );
     }
 
