@@ -5,8 +5,8 @@
 //! `*.test.js`, `*_test.go`, …; not `conftest.py` nor the helpers and sample apps other tests
 //! import). Tests are ordered by how directly they exercise the file: by depth (1 for a test that
 //! imports the file itself), then those named for it (`tests/test_json.py` for `json.py`) or for one
-//! of its public members (`test/res.json.js` for `lib/response.js`, which defines `res.json`), then
-//! by path. [`rank`] orders tests found any way (`lexi impact` walks the design files too);
+//! of its public members (`test/res.json.js` for `lib/response.js`, which defines `res.json`, before
+//! `test/app.json.js`, which names the member but not the file), then by path. [`rank`] orders tests found any way (`lexi impact` walks the design files too);
 //! [`reached_tests`] finds them in the graph alone, without reading a design file, for the hot
 //! `lexi lookup`.
 
@@ -23,7 +23,7 @@ pub fn rank(source: &str, found: HashMap<String, usize>, members: &[String]) -> 
     let mut ordered: Vec<(usize, u8, String)> = found
         .into_iter()
         .map(|(test, depth)| {
-            let named = name_match(&test, stem).min(member_match(&test, members));
+            let named = name_match(&test, stem).min(member_match(&test, stem, members));
             (depth, named, test)
         })
         .collect();
@@ -91,14 +91,21 @@ fn name_match(test: &str, stem: &str) -> u8 {
     }
 }
 
-/// 1 when a word of the test's name is one of `members`, the public names the source defines
-/// (`test/res.json.js` for `lib/response.js`, which defines `res.json`), of three letters or more; 2
-/// otherwise. Such a test exercises the file as directly as one named for it.
-fn member_match(test: &str, members: &[String]) -> u8 {
+/// How directly a test's name names one of `members`, the public names the source defines (bare:
+/// `json` for `res.json`), of three letters or more: 0 when it also names the source, whole or
+/// abbreviated (`test/res.json.js` for `lib/response.js`, whose `res.json` it tests), 1 when it names
+/// only the member (`test/app.json.js`, `tests/test_send.py`), 2 otherwise. Such a test exercises
+/// the file as directly as one named for it.
+fn member_match(test: &str, stem: &str, members: &[String]) -> u8 {
     let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
     let base = name
         .rsplit_once('.')
         .map_or(name.as_str(), |(base, _)| base);
+    let words = base.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
+    let words: Vec<&str> = words
+        .map(|word| word.strip_prefix("test_").unwrap_or(word))
+        .filter(|word| !matches!(*word, "test" | "tests" | "spec"))
+        .collect();
     let named = |word: &str| {
         word.len() >= 3
             && members.iter().any(|member| {
@@ -106,17 +113,16 @@ fn member_match(test: &str, members: &[String]) -> u8 {
                 last.eq_ignore_ascii_case(word)
             })
     };
-    let words = base.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
-    let words: Vec<&str> = words
-        .map(|word| word.strip_prefix("test_").unwrap_or(word))
-        .collect();
-    if words
-        .iter()
-        .any(|word| !matches!(*word, "test" | "tests" | "spec") && named(word))
-    {
-        1
-    } else {
-        2
+    let stem = stem.to_ascii_lowercase();
+    let abbreviates = |word: &str| word.len() >= 3 && stem.starts_with(word);
+    let member_words: Vec<usize> = (0..words.len()).filter(|&i| named(words[i])).collect();
+    let source_named = member_words.iter().any(|&member| {
+        (0..words.len()).any(|i| i != member && abbreviates(words[i]))
+    });
+    match (member_words.is_empty(), source_named) {
+        (true, _) => 2,
+        (false, true) => 0,
+        (false, false) => 1,
     }
 }
 
@@ -135,15 +141,14 @@ mod tests {
         assert_eq!(name_match("tests/test_json_tag.py", "json"), 1);
         assert_eq!(name_match("test/res.json.js", "json"), 1);
         assert_eq!(name_match("tests/test_basic.py", "json"), 2);
-        let members = ["res.json".to_string(), "send".to_string(), "of".to_string()];
-        assert_eq!(member_match("test/res.json.js", &members), 1);
-        assert_eq!(member_match("tests/test_send.py", &members), 1);
-        assert_eq!(
-            member_match("test/app.of.js", &members),
-            2,
-            "too short to tell"
-        );
-        assert_eq!(member_match("test/app.router.js", &members), 2);
+        let members = ["json".to_string(), "send".to_string(), "of".to_string()];
+        let matched = |test: &str| member_match(test, "response", &members);
+        assert_eq!(matched("test/res.json.js"), 0);
+        assert_eq!(matched("test/response.send.js"), 0);
+        assert_eq!(matched("test/app.json.js"), 1);
+        assert_eq!(matched("tests/test_send.py"), 1);
+        assert_eq!(matched("test/res.of.js"), 2, "too short to tell");
+        assert_eq!(matched("test/app.router.js"), 2);
     }
 
     fn graph(files: &[(&str, &[&str], &[&str])]) -> Graph {
@@ -159,14 +164,16 @@ mod tests {
     }
 
     /// express: tests import the package (`index.js` → `lib/express.js` → `lib/response.js`); those
-    /// named for a member of the response come first, a helper the tests import is no test.
+    /// named for the response and one of its members come first, then those named for a member, a
+    /// helper the tests import is no test.
     #[test]
     fn reached_tests_rank_those_named_for_a_member_first() {
         let graph = graph(&[
-            ("lib/response.js", &[], &["res.json", "res.send"]),
+            ("lib/response.js", &[], &["json", "send"]),
             ("lib/express.js", &["lib/response.js"], &[]),
             ("index.js", &["lib/express.js"], &[]),
             ("test/app.js", &["index.js"], &[]),
+            ("test/app.send.js", &["index.js"], &[]),
             ("test/res.send.js", &["index.js"], &[]),
             (
                 "test/res.json.js",
@@ -177,7 +184,12 @@ mod tests {
         ]);
         assert_eq!(
             reached_tests(&graph, "lib/response.js", 3),
-            ["test/res.json.js", "test/res.send.js", "test/app.js"]
+            [
+                "test/res.json.js",
+                "test/res.send.js",
+                "test/app.send.js",
+                "test/app.js"
+            ]
         );
         assert_eq!(reached_tests(&graph, "lib/response.js", 2), [] as [&str; 0]);
     }

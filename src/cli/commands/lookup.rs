@@ -16,7 +16,7 @@ use crate::project::paths;
 ///
 /// After the last `lexictl update`, a `## Tests` section lists the tests that exercise the file,
 /// most directly first as `lexi impact` ranks them (by how many imports away, then those named for
-/// the file or for one of its public members): the best 8 and how many more, all with `--full`. A
+/// the file or for one of its public members): the best 10 and how many more, all with `--full`. A
 /// Dependents entry that imports the file only for the type checker is marked `(type-only)`.
 ///
 /// Long sections are trimmed, never dropped: a Dependents, Dependencies or Tests list of more than

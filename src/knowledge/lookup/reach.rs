@@ -16,7 +16,7 @@ use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::reached_tests;
 
 /// Tests a plain lookup lists before counting the rest.
-pub const TESTS_SHOWN: usize = 8;
+pub const TESTS_SHOWN: usize = 10;
 
 /// What the graph of the last update tells a lookup beyond its design file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -170,16 +170,16 @@ mod tests {
 
     #[test]
     fn tests_are_added_after_the_dependents_and_capped() {
-        let text = with_reach(DESIGN, &reach(10, &[]), "lib/a.js", false);
+        let text = with_reach(DESIGN, &reach(12, &[]), "lib/a.js", false);
         let tests = text.find("## Tests").unwrap();
         assert!(text.find("## Dependents").unwrap() < tests);
         assert!(tests < text.find("## Complexity Warning").unwrap());
         assert!(
-            text.contains("- test/t7.js\n… and 2 more: `lexi impact lib/a.js`\n\n## Complexity")
+            text.contains("- test/t9.js\n… and 2 more: `lexi impact lib/a.js`\n\n## Complexity")
         );
-        assert!(!text.contains("test/t8.js"));
-        let full = with_reach(DESIGN, &reach(10, &[]), "lib/a.js", true);
-        assert!(full.contains("- test/t9.js\n") && !full.contains("more:"));
+        assert!(!text.contains("test/t10.js"));
+        let full = with_reach(DESIGN, &reach(12, &[]), "lib/a.js", true);
+        assert!(full.contains("- test/t11.js\n") && !full.contains("more:"));
     }
 
     #[test]
