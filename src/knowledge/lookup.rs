@@ -2,13 +2,17 @@
 //! Conventions inherited from every parent directory's `.aindex` (seed D-050).
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
-//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
-//! is parsed only when the footer says an agent's Interface Contract may have been left behind by
-//! the code (`workspace::contract`), which then adds a warning, or when the design file's budget cut
-//! the contract: the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the contract rendered
-//! again from the current source, most important lines first (`archivist::abridge`). `--full` ([`lookup_full`]) also
-//! makes whole what the design file's budget cut (`super::whole`): lists from the graph of the last
-//! update, a contract from the source.
+//! file, the source file (to hash it), the ancestor `.aindex` files and — `lexi lookup` through
+//! [`lookup_in`] — the dependency graph of the last update (the per-clone cache, read once): no
+//! walk, no git. The graph gives the tests that exercise the file, ranked as `lexi impact` ranks
+//! them, and marks the dependents that import it only for types ([`reach`]). The source is parsed
+//! only when the footer says an agent's Interface Contract may have been left behind by the code
+//! (`workspace::contract`), which then adds a warning, or when the design file's contract is the
+//! Archivist's (or a cut one): the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the
+//! contract rendered again from the current source — most important lines first
+//! (`archivist::abridge`), then the members' docs with what a caller must know while they fit
+//! (`archivist::documented`). `--full` ([`lookup_full`]) also makes whole what the design file's
+//! budget cut (`super::whole`): lists from the graph of the last update, a contract from the source.
 
 use std::io::ErrorKind;
 

@@ -116,9 +116,9 @@ fn member_match(test: &str, stem: &str, members: &[String]) -> u8 {
     let stem = stem.to_ascii_lowercase();
     let abbreviates = |word: &str| word.len() >= 3 && stem.starts_with(word);
     let member_words: Vec<usize> = (0..words.len()).filter(|&i| named(words[i])).collect();
-    let source_named = member_words.iter().any(|&member| {
-        (0..words.len()).any(|i| i != member && abbreviates(words[i]))
-    });
+    let source_named = member_words
+        .iter()
+        .any(|&member| (0..words.len()).any(|i| i != member && abbreviates(words[i])));
     match (member_words.is_empty(), source_named) {
         (true, _) => 2,
         (false, true) => 0,
