@@ -51,31 +51,8 @@ pub fn fit_contract(
     primary: Option<&str>,
     source: &str,
 ) -> String {
+    let kept = chosen_lines(outline, bytes, primary, source);
     let parents = parents(outline);
-    let importance = importance(outline, primary);
-    let mut order: Vec<usize> = (0..outline.len()).collect();
-    order.sort_by_key(|&i| (importance[i], i));
-    let mut kept = vec![false; outline.len()];
-    let total: usize = outline.iter().map(cost).sum();
-    // When not everything fits, the last line counting the rest takes room too.
-    let room = match total <= bytes {
-        true => bytes,
-        false => bytes.saturating_sub(rest_line(outline.len(), source).len() + 1),
-    };
-    let mut used = 0;
-    for &i in order
-        .iter()
-        .filter(|&&i| importance[i] != Importance::Header)
-    {
-        let chain = unkept_chain(i, &parents, &kept);
-        let cost: usize = chain.iter().map(|&j| cost(&outline[j])).sum();
-        if used + cost <= room {
-            used += cost;
-            for j in chain {
-                kept[j] = true;
-            }
-        }
-    }
     let mut lines: Vec<String> = outline
         .iter()
         .zip(&kept)
@@ -84,7 +61,7 @@ pub fn fit_contract(
         .collect();
     if lines.is_empty() {
         // Not even the most important line fits (a huge inline type): cut it.
-        if let Some(&first) = order.first() {
+        if let Some(&first) = by_importance(outline, primary).first() {
             let root = root_of(first, &parents);
             lines.push(cut_line(&indented(&outline[root]), bytes.saturating_sub(4)));
         }
@@ -98,24 +75,64 @@ pub fn fit_contract(
     out
 }
 
+/// The lines of `outline`, most important first (headers left out: they come with their members).
+pub fn by_importance(outline: &[OutlineLine], primary: Option<&str>) -> Vec<usize> {
+    let importance = importance(outline, primary);
+    let mut order: Vec<usize> = (0..outline.len())
+        .filter(|&i| importance[i] != Importance::Header)
+        .collect();
+    order.sort_by_key(|&i| (importance[i], i));
+    order
+}
+
+/// Which lines of `outline` [`fit_contract`] keeps within `bytes` (the last line counting the rest
+/// included when not all fit): the most important, each with the headers it sits under.
+pub fn chosen_lines(
+    outline: &[OutlineLine],
+    bytes: usize,
+    primary: Option<&str>,
+    source: &str,
+) -> Vec<bool> {
+    let parents = parents(outline);
+    let mut kept = vec![false; outline.len()];
+    let total: usize = outline.iter().map(cost).sum();
+    // When not everything fits, the last line counting the rest takes room too.
+    let room = match total <= bytes {
+        true => bytes,
+        false => bytes.saturating_sub(rest_line(outline.len(), source).len() + 1),
+    };
+    let mut used = 0;
+    for i in by_importance(outline, primary) {
+        let chain = unkept_chain(i, &parents, &kept);
+        let cost: usize = chain.iter().map(|&j| cost(&outline[j])).sum();
+        if used + cost <= room {
+            used += cost;
+            for j in chain {
+                kept[j] = true;
+            }
+        }
+    }
+    kept
+}
+
 /// Whether every line of `outline` fits in `bytes` (indentation and line breaks counted).
 pub fn fits_whole(outline: &[OutlineLine], bytes: usize) -> bool {
     outline.iter().map(cost).sum::<usize>() <= bytes
 }
 
 /// The last line of a capped contract: `// … and 12 more lines: read src/app.py`.
-fn rest_line(left: usize, source: &str) -> String {
+pub fn rest_line(left: usize, source: &str) -> String {
     let noun = if left == 1 { "line" } else { "lines" };
     format!("// … and {left} more {noun}: read {source}")
 }
 
 /// The line shown: two spaces per depth, then the signature.
-fn indented(line: &OutlineLine) -> String {
+pub fn indented(line: &OutlineLine) -> String {
     format!("{}{}", "  ".repeat(line.depth), line.text)
 }
 
 /// Bytes a line takes in the contract, its line break included.
-fn cost(line: &OutlineLine) -> usize {
+pub fn cost(line: &OutlineLine) -> usize {
     line.depth * 2 + line.text.len() + 1
 }
 

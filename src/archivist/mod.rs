@@ -12,6 +12,7 @@
 
 pub mod abridge;
 pub mod describe;
+pub mod documented;
 pub mod llm;
 pub mod structural;
 mod tested;

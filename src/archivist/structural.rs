@@ -137,9 +137,27 @@ pub fn contract_text(
     format!("```{}\n{}\n```", language.fence(), lines)
 }
 
+/// The Interface Contract `lexi lookup` shows within `bytes`: [`contract_text`]'s signatures, then
+/// as many of the members' docs as fit — first sentences and the lines a caller must know, most
+/// important member first (`super::documented`). With `usize::MAX`, everything.
+pub fn reader_contract_text(
+    language: crate::source::Language,
+    interface: &crate::source::Interface,
+    bytes: usize,
+    source: &str,
+) -> String {
+    if interface.skeleton().trim().is_empty() {
+        return "(no public interface)".to_string();
+    }
+    let primary = super::describe::primary_type(source, interface);
+    let lines =
+        super::documented::reader_contract(language, interface, bytes, primary.as_deref(), source);
+    format!("```{}\n{}\n```", language.fence(), lines)
+}
+
 /// The separator between a contract line's signature and its doc comment, by language (what
 /// `source::contract` strips when it compares a contract with the code).
-fn doc_marker(language: crate::source::Language) -> &'static str {
+pub fn doc_marker(language: crate::source::Language) -> &'static str {
     match language {
         crate::source::Language::Python => "  # ",
         _ => "  // ",
@@ -149,7 +167,7 @@ fn doc_marker(language: crate::source::Language) -> &'static str {
 /// A contract [`contract_text`] wrote, without the doc comments it appended to its lines: equal to
 /// a contract written when the docs did not fit.
 pub fn without_docs(contract: &str) -> String {
-    contract
+    without_behaviour(contract)
         .lines()
         .map(|line| {
             ["  // ", "  # "]
@@ -162,6 +180,16 @@ pub fn without_docs(contract: &str) -> String {
         .join("\n")
 }
 
+/// A contract without the behaviour lines a reader's contract adds under its members
+/// (`super::documented`): indented lines that are only a comment.
+pub fn without_behaviour(contract: &str) -> String {
+    contract
+        .lines()
+        .filter(|line| !super::documented::is_behaviour_line(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The outline with each documented line's first doc sentence appended as a trailing comment.
 fn documented_outline(
     language: crate::source::Language,
@@ -170,21 +198,33 @@ fn documented_outline(
     outline
         .iter()
         .map(|line| {
-            let sentence = line.doc.as_deref().and_then(super::describe::item_sentence);
             let mut line = line.clone();
-            if let Some(sentence) = sentence {
-                let sentence = crate::secrets::redact(&sentence).replace("```", "'''");
-                // A line with its own comment (`app[method] = …  // for each of `methods``) takes
-                // the doc after a dash.
-                let marker = match line.text.contains(doc_marker(language)) {
-                    true => " — ",
-                    false => doc_marker(language),
-                };
-                line.text = format!("{}{marker}{sentence}", line.text);
+            if let Some(suffix) = doc_suffix(language, &line) {
+                line.text.push_str(&suffix);
             }
             line
         })
         .collect()
+}
+
+/// What a contract line takes after its signature for its doc: the marker and the first doc
+/// sentence (`  // Send JSON response.`); `None` when it has no doc.
+pub fn doc_suffix(
+    language: crate::source::Language,
+    line: &crate::source::OutlineLine,
+) -> Option<String> {
+    let sentence = line
+        .doc
+        .as_deref()
+        .and_then(super::describe::item_sentence)?;
+    let sentence = crate::secrets::redact(&sentence).replace("```", "'''");
+    // A line with its own comment (`app[method] = …  // for each of `methods``) takes the doc after
+    // a dash.
+    let marker = match line.text.contains(doc_marker(language)) {
+        true => " — ",
+        false => doc_marker(language),
+    };
+    Some(format!("{marker}{sentence}"))
 }
 
 /// Whether an Interface Contract is one [`contract_text`] cut: its last line inside the fence

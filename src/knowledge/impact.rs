@@ -13,8 +13,9 @@
 //! files of the reached files are read for their descriptions and links. Tests are the reached files
 //! a test runner collects (`archivist::is_test_case`: `tests/test_*.py`, `*.test.js`, `*_test.go`,
 //! …; not `conftest.py` nor the helpers and sample apps other tests import) plus the `## Tests`
-//! sections of every design file on the way, ordered by how directly they exercise the file: by
-//! depth, then those named for it (`tests/test_json.py` for `json.py`), then by path.
+//! sections of every design file on the way, ordered by how directly they exercise the file
+//! (`workspace::test_rank`, which `lexi lookup` shares): by depth, then those named for it
+//! (`tests/test_json.py` for `json.py`) or for one of its public members, then by path.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::ErrorKind;
@@ -31,6 +32,7 @@ use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::design_path;
 use crate::project::{Project, LIBRARY_DIR};
 use crate::workspace::graph::Graph;
+use crate::workspace::test_rank::rank;
 use crate::workspace::Workspace;
 
 /// The default number of levels followed.
@@ -341,81 +343,8 @@ fn tests_of(
             *entry = (*entry).min(at);
         }
     }
-    let stem = stem_of(source);
     let members = graph.map_or(&[][..], |graph| graph.symbols(source));
-    let mut ordered: Vec<(usize, u8, String)> = tests
-        .into_iter()
-        .map(|(test, depth)| {
-            let named = name_match(&test, stem).min(member_match(&test, members));
-            (depth, named, test)
-        })
-        .collect();
-    ordered.sort();
-    ordered.into_iter().map(|(_, _, test)| test).collect()
-}
-
-/// A file's name without its directory and extensions (`src/flask/json/__init__.py` → `json`: a
-/// package's `__init__`, `mod.rs`, `index.js` take their directory's name).
-fn stem_of(path: &str) -> &str {
-    let mut parts = path.rsplit('/');
-    let name = parts.next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
-    match stem {
-        "__init__" | "mod" | "index" | "lib" => parts.next().unwrap_or(stem),
-        _ => stem,
-    }
-}
-
-/// 0 when the test's name, without its test markers, is `stem` (`test_json.py`, `json_test.go`,
-/// `json.test.js`), 1 when it contains it as a word, 2 otherwise.
-fn name_match(test: &str, stem: &str) -> u8 {
-    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
-    let base = name.split(".test.").next().unwrap_or(&name);
-    let base = base.split(".spec.").next().unwrap_or(base);
-    let base = base.rsplit_once('.').map_or(base, |(base, _)| base);
-    let base = base.strip_prefix("test_").unwrap_or(base);
-    let base = base.strip_suffix("_test").unwrap_or(base);
-    let base = base.strip_suffix("_tests").unwrap_or(base);
-    let stem = stem.to_ascii_lowercase();
-    if base == stem {
-        0
-    } else if base
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .any(|word| word == stem)
-    {
-        1
-    } else {
-        2
-    }
-}
-
-/// 1 when a word of the test's name is one of `members`, the public names the source defines
-/// (`test/res.json.js` for `lib/response.js`, which defines `res.json`), of three letters or more; 2
-/// otherwise. Such a test exercises the file as directly as one named for it.
-fn member_match(test: &str, members: &[String]) -> u8 {
-    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
-    let base = name
-        .rsplit_once('.')
-        .map_or(name.as_str(), |(base, _)| base);
-    let named = |word: &str| {
-        word.len() >= 3
-            && members.iter().any(|member| {
-                let last = member.rsplit(['.', ':']).next().unwrap_or(member);
-                last.eq_ignore_ascii_case(word)
-            })
-    };
-    let words = base.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
-    let words: Vec<&str> = words
-        .map(|word| word.strip_prefix("test_").unwrap_or(word))
-        .collect();
-    if words
-        .iter()
-        .any(|word| !matches!(*word, "test" | "tests" | "spec") && named(word))
-    {
-        1
-    } else {
-        2
-    }
+    rank(source, tests, members)
 }
 
 fn concepts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedConcept> {
@@ -700,27 +629,6 @@ pub fn shorten(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::archivist::is_test_path;
-
-    #[test]
-    fn tests_named_for_the_file_are_told_from_the_others() {
-        assert_eq!(stem_of("src/flask/json/__init__.py"), "json");
-        assert_eq!(stem_of("lib/response.js"), "response");
-        assert_eq!(name_match("tests/test_json.py", "json"), 0);
-        assert_eq!(name_match("test/json.test.js", "json"), 0);
-        assert_eq!(name_match("a/json_test.go", "json"), 0);
-        assert_eq!(name_match("tests/test_json_tag.py", "json"), 1);
-        assert_eq!(name_match("test/res.json.js", "json"), 1);
-        assert_eq!(name_match("tests/test_basic.py", "json"), 2);
-        let members = ["res.json".to_string(), "send".to_string(), "of".to_string()];
-        assert_eq!(member_match("test/res.json.js", &members), 1);
-        assert_eq!(member_match("tests/test_send.py", &members), 1);
-        assert_eq!(
-            member_match("test/app.of.js", &members),
-            2,
-            "too short to tell"
-        );
-        assert_eq!(member_match("test/app.router.js", &members), 2);
-    }
 
     #[test]
     fn test_paths_follow_the_common_conventions() {

@@ -2,13 +2,17 @@
 //! Conventions inherited from every parent directory's `.aindex` (seed D-050).
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
-//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
-//! is parsed only when the footer says an agent's Interface Contract may have been left behind by
-//! the code (`workspace::contract`), which then adds a warning, or when the design file's budget cut
-//! the contract: the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the contract rendered
-//! again from the current source, most important lines first (`archivist::abridge`). `--full` ([`lookup_full`]) also
-//! makes whole what the design file's budget cut (`super::whole`): lists from the graph of the last
-//! update, a contract from the source.
+//! file, the source file (to hash it), the ancestor `.aindex` files and — `lexi lookup` through
+//! [`lookup_in`] — the dependency graph of the last update (the per-clone cache, read once): no
+//! walk, no git. The graph gives the tests that exercise the file, ranked as `lexi impact` ranks
+//! them, and marks the dependents that import it only for types ([`reach`]). The source is parsed
+//! only when the footer says an agent's Interface Contract may have been left behind by the code
+//! (`workspace::contract`), which then adds a warning, or when the design file's contract is the
+//! Archivist's (or a cut one): the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the
+//! contract rendered again from the current source — most important lines first
+//! (`archivist::abridge`), then the members' docs with what a caller must know while they fit
+//! (`archivist::documented`). `--full` ([`lookup_full`]) also makes whole what the design file's
+//! budget cut (`super::whole`): lists from the graph of the last update, a contract from the source.
 
 use std::io::ErrorKind;
 
@@ -26,8 +30,11 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
-use crate::workspace::contract::{contracts_within, drift_of, Drift};
+use crate::workspace::contract::{contract_within, drift_of, Drift};
 use crate::workspace::Workspace;
+
+mod reach;
+pub use reach::Reach;
 
 /// Whether the design file still describes the source as it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -90,6 +97,9 @@ pub struct Lookup {
     /// The Interface Contract rendered again from the (current) source within
     /// [`CONTRACT_TOKENS`] when the design file's smaller budget cut it; `None` otherwise.
     pub fuller_contract: Option<String>,
+    /// What the graph of the last update adds ([`lookup_in`], [`lookup_full`]): the ranked tests and
+    /// the type-only dependents; `None` for a plain [`lookup`] or without a graph.
+    pub reach: Option<Reach>,
 }
 
 impl Lookup {
@@ -123,6 +133,9 @@ impl Lookup {
             }
         } else {
             out.push_str(&self.trimmed_content());
+        }
+        if let Some(reach) = &self.reach {
+            out = reach::with_reach(&out, reach, &self.source, full);
         }
         out.push('\n');
         if !self.conventions.is_empty() {
@@ -187,6 +200,14 @@ impl Lookup {
             .iter()
             .map(|section| {
                 let body = whole_body(&section.heading).unwrap_or(&section.body);
+                let body = match (&self.reach, section.heading.as_str()) {
+                    (Some(reach), heading)
+                        if heading.eq_ignore_ascii_case(sections::DEPENDENTS) =>
+                    {
+                        reach::mark_type_only(body, &reach.type_only_dependents)
+                    }
+                    _ => body.to_string(),
+                };
                 serde_json::json!({"heading": section.heading, "body": body})
             })
             .collect();
@@ -203,6 +224,11 @@ impl Lookup {
             "footer": self.design.footer,
             "conventions": self.conventions,
         });
+        if let Some(reach) = &self.reach {
+            let (shown, left_out) = reach::shown_tests(reach, self.whole.is_some());
+            json["tests"] = serde_json::json!(shown);
+            json["tests_left_out"] = serde_json::json!(left_out);
+        }
         if let Some(whole) = &self.whole {
             let expanded: Vec<&str> = whole.sections.iter().map(|(h, _)| h.as_str()).collect();
             json["expanded"] = serde_json::json!(expanded);
@@ -285,6 +311,15 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
 pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     let (mut found, bytes) = read_lookup(ws.project(), source)?;
     found.whole = Some(whole_sections(&found, ws.graph(), bytes.as_deref()));
+    found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
+    Ok(found)
+}
+
+/// `lexi lookup`: [`lookup`], with what the workspace's graph of the last update adds — the tests
+/// that exercise the file, most direct first, and which dependents import it only for types.
+pub fn lookup_in(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
+    let mut found = lookup(ws.project(), source)?;
+    found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
     Ok(found)
 }
 
@@ -337,46 +372,32 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         conventions,
         whole: None,
         fuller_contract,
+        reach: None,
     };
     Ok((found, bytes))
 }
 
-/// The contract of `source` within [`CONTRACT_TOKENS`] when the design file's budget cut its
-/// Interface Contract (`// … and N more lines`, or the members' docs of an Archivist's contract):
-/// the lookup's budget is larger than a design file's, so an agent sees the public methods it
-/// came for, with their docs, without `--full`.
+/// The contract of `source` within [`CONTRACT_TOKENS`], rendered again from the source when it says
+/// more than the design file's (whose budget is smaller): the public lines the design file cut, and
+/// the members' docs with the lines a caller must know (parameters, returns, errors, accepted
+/// forms), most important member first (`archivist::documented`), the members whose docs did not
+/// fit counted with `lexi lookup --full` as the pointer.
 fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<String> {
     let stored = design
         .body
         .sections
         .iter()
         .find(|s| s.heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT))?;
-    // A contract the Archivist wrote may have lost its members' docs to the design file's budget
-    // (they are kept only when the whole contract fits); an agent's own contract is left alone
-    // unless it is a capped one.
+    // A contract the Archivist wrote is its rendering of the source within a smaller budget; an
+    // agent's own contract is left alone unless it is a capped one.
     let archivists = design.frontmatter.updated_by == UpdatedBy::Archivist;
     if !archivists && !is_capped_contract(&stored.body) {
         return None;
     }
     // `trim_contract` estimates four characters a token; leave room for the fence.
     let room = CONTRACT_TOKENS.saturating_sub(30) * 4;
-    let (within, whole) = contracts_within(source, bytes, room)?;
-    let fuller = if within != whole && !is_capped_contract(&within) {
-        say_docs_left_out(&within)
-    } else {
-        within
-    };
+    let fuller = contract_within(source, bytes, room)?;
     Some(fuller).filter(|fuller| fuller.len() > stored.body.len())
-}
-
-/// `contract` (every line, no member docs: they did not fit) with a last line saying so, inside its
-/// closing fence.
-fn say_docs_left_out(contract: &str) -> String {
-    let body = contract.trim_end();
-    let Some(open) = body.strip_suffix("```") else {
-        return contract.to_string();
-    };
-    format!("{open}// … members' docs left out to fit: `lexi lookup --full`\n```\n")
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

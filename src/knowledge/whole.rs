@@ -12,7 +12,8 @@
 
 use super::lookup::{Lookup, Staleness};
 use crate::archivist::structural::{
-    dependency_items, is_capped_contract, is_capped_list, path_list, without_docs,
+    dependency_items, is_capped_contract, is_capped_list, path_list, without_behaviour,
+    without_docs,
 };
 use crate::library::design_file::sections;
 use crate::workspace::contract::whole_contract;
@@ -45,10 +46,13 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
             }
             let capped = is_capped_contract(&section.body);
             let whole_text = source_bytes.and_then(|bytes| whole_contract(source, bytes));
-            // Uncut but written without its docs (they did not fit): the documented one.
+            // Uncut but written without its docs (they did not fit), or without the lines a caller
+            // must know (a design file keeps first sentences only): the documented one.
             let undocumented = |whole: &String| {
-                whole.trim() != section.body.trim()
-                    && without_docs(whole).trim() == section.body.trim()
+                let stored = section.body.trim();
+                whole.trim() != stored
+                    && (without_docs(whole).trim() == stored
+                        || without_behaviour(whole).trim() == stored)
             };
             whole_text.filter(|whole| capped || undocumented(whole))
         } else if [

@@ -1,8 +1,9 @@
 //! CommonJS interfaces: what a `require`d module gives its caller. `module.exports = name` (and what
 //! `name` is), `module.exports = { a, b }`, `exports.x = …`, members assigned to the exported object
 //! or its prototype (`app.use = function use(fn)` where `var app = exports = module.exports = {}`,
-//! `Router.prototype.route = …` where `module.exports = Router`), and `Object.defineProperty(exports,
-//! 'x', …)`, and members assigned under a computed name in a loop over a list (express's
+//! `Router.prototype.route = …` where `module.exports = Router`), properties defined on it
+//! (`Object.defineProperty(req, 'x', { get })`, `Object.defineProperties`, `__defineGetter__`, a local
+//! helper that forwards to `Object.defineProperty`: [`properties`]), and members assigned under a computed name in a loop over a list (express's
 //! `methods.forEach(function (method) { app[method] = function (path) {…} })`, `for (const m of
 //! list) { proto[m] = … }`: one line, `app[method] = function (path)  // for each of `methods``,
 //! naming the values the loop body tests the name against, `(get, …)`). Also the doc comments of
@@ -14,6 +15,8 @@ use tree_sitter::Node;
 
 use super::interface::SymbolKind;
 use super::syntax::{code_children, compact, leading_doc, signature, text_of, Builder};
+
+mod properties;
 
 /// Longest chain `a = b = c = …` followed.
 const MAX_CHAIN: usize = 16;
@@ -30,6 +33,9 @@ pub(super) struct Module {
     pub docs: Vec<(String, String)>,
     /// The key in `docs` of the module's primary export.
     pub primary: Option<String>,
+    /// Top-level functions that forward an object and a name to `Object.defineProperty`, by name
+    /// (express's `defineGetter`): a call to one defines a property ([`properties`]).
+    forwarders: HashMap<String, properties::Forwarder>,
 }
 
 /// The first pass: aliases of the exported object, declaration signatures and docs.
@@ -49,6 +55,9 @@ pub(super) fn scan(root: Node<'_>, src: &str) -> Module {
                     module
                         .declarations
                         .insert(name.clone(), signature(child, src, &body));
+                    if let Some(forwarder) = properties::forwarder(child, src) {
+                        module.forwarders.insert(name.clone(), forwarder);
+                    }
                     names.push(name);
                 }
             }
@@ -171,8 +180,9 @@ pub(super) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut
             assignments(module, (first, doc), src, b);
         }
         "call_expression" => {
-            define_property(module, first, src, b);
-            for_each(module, (first, leading_doc(statement, src)), src, b);
+            let doc = leading_doc(statement, src);
+            properties::defined_properties(module, (first, doc.clone()), src, b);
+            for_each(module, (first, doc), src, b);
         }
         _ => {}
     }
@@ -443,30 +453,6 @@ fn is_function(node: Node<'_>) -> bool {
         node.kind(),
         "arrow_function" | "function_expression" | "function" | "generator_function"
     )
-}
-
-/// `Object.defineProperty(exports, 'x', …)` (or of `module.exports` or an alias of it).
-fn define_property(module: &Module, call: Node<'_>, src: &str, b: &mut Builder) {
-    let callee = call.child_by_field_name("function");
-    if callee.is_none_or(|c| compact(text_of(c, src)) != "Object.defineProperty") {
-        return;
-    }
-    let args = call
-        .child_by_field_name("arguments")
-        .map(code_children)
-        .unwrap_or_default();
-    let [target, key, ..] = args.as_slice() else {
-        return;
-    };
-    if !module.aliases.contains(&compact(text_of(*target, src))) || key.kind() != "string" {
-        return;
-    }
-    let key = text_of(*key, src).trim_matches(['"', '\'', '`']);
-    if key.is_empty() {
-        return;
-    }
-    let name = format!("{}.{key}", compact(text_of(*target, src)));
-    b.add(0, SymbolKind::Variable, &name, None, name.clone());
 }
 
 #[cfg(test)]

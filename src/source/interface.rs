@@ -158,6 +158,10 @@ pub struct OutlineLine {
     /// The declaration's own doc (`///`, JSDoc, a docstring), comment markers stripped, when it has
     /// one: the contract shows its first sentence beside the signature. Not part of any hash.
     pub doc: Option<String>,
+    /// The lines of its whole doc a caller must know beyond the first sentence (parameters,
+    /// returns, errors, accepted forms: `source::behaviour`), which `lexi lookup` shows when its
+    /// budget has room. Not part of any hash.
+    pub behaviour: Vec<String>,
 }
 
 /// The public interface of one source file.
@@ -325,6 +329,7 @@ mod tests {
                     name: String::new(),
                     parent: None,
                     doc: None,
+                    behaviour: Vec::new(),
                 })
                 .collect(),
         }

@@ -1125,7 +1125,7 @@ mod commonjs_tests {
         assert!(rows.contains(&(None, Function, "app.use", "app.use = function use(fn)")));
         assert!(rows.contains(&(None, Function, "app.head", "app.head = function get(path)")));
         assert!(rows.contains(&(None, Function, "app.get", "app.get = function get(path)")));
-        assert!(rows.contains(&(None, Variable, "app.router", "app.router")));
+        assert!(rows.contains(&(None, Variable, "app.router", "app.router  // getter")));
         assert!(!rows.iter().any(|r| r.2.starts_with("Helper")));
         assert_eq!(iface.primary.as_deref(), Some("module.exports"));
         assert_eq!(

@@ -6,6 +6,7 @@
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 
+mod behaviour;
 mod commonjs;
 pub mod contract;
 mod generated;

@@ -1003,7 +1003,7 @@ LIMIT = 10
             ),
             (
                 "\"\"\"\n    Indented\n      lines.\n\"\"\"\nx = 1\n",
-                Some("Indented\nlines."),
+                Some("Indented\n  lines."),
             ),
             ("r\"\"\"Raw \\d doc.\"\"\"\n", Some("Raw \\d doc.")),
             ("x = 1\n\"\"\"Not first.\"\"\"\n", None),

@@ -483,15 +483,30 @@ pub(super) fn leading_doc(node: Node<'_>, src: &str) -> Option<String> {
     finish_doc(&lines)
 }
 
-/// Trim every line, join with '\n', trim the result; `None` when empty.
+/// The doc of comment or docstring `lines`, dedented (see the body); `None` when empty.
 pub(super) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
+    // Like Python's `inspect.cleandoc`: the first line trimmed, the others dedented by their common
+    // indentation (nesting — a parameter's continuation, a definition list — stays readable).
+    let lines: Vec<&str> = lines.iter().map(|l| l.as_ref().trim_end()).collect();
+    let common = lines
+        .iter()
+        .skip(1)
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| line.len() - line.trim_start().len())
+        .min()
+        .unwrap_or(0);
     let joined = lines
         .iter()
-        .map(|l| l.as_ref().trim())
+        .enumerate()
+        .map(|(i, line)| match i {
+            0 => line.trim_start(),
+            _ => line.get(common..).unwrap_or_else(|| line.trim_start()),
+        })
         .collect::<Vec<_>>()
         .join("\n");
-    let trimmed = joined.trim();
-    (!trimmed.is_empty()).then(|| trimmed.to_string())
+    let trimmed = joined.trim_matches('\n');
+    let trimmed = trimmed.trim_start();
+    (!trimmed.trim().is_empty()).then(|| trimmed.to_string())
 }
 
 /// Longest item doc kept on an outline line, in bytes (only its first sentence is ever shown).
@@ -554,6 +569,7 @@ impl Builder {
             name: symbol.name.clone(),
             parent: symbol.parent.clone(),
             doc: None,
+            behaviour: Vec::new(),
         });
         self.seen.insert(symbol.clone());
         self.symbols.push(symbol);
@@ -572,6 +588,10 @@ impl Builder {
         let added = self.add(depth, kind, name, parent, signature);
         if added {
             if let Some(line) = self.outline.last_mut() {
+                line.behaviour = doc
+                    .as_deref()
+                    .map(super::behaviour::behaviour_lines)
+                    .unwrap_or_default();
                 line.doc = doc.map(|doc| first_paragraph(&doc));
             }
         }
@@ -593,6 +613,7 @@ impl Builder {
                 name: String::new(),
                 parent: None,
                 doc: None,
+                behaviour: Vec::new(),
             };
             self.outline.insert(mark, header);
         }

@@ -88,36 +88,24 @@ pub fn drift_of(
     })
 }
 
-/// The whole Interface Contract of `source` (whose bytes are `source_bytes`), as the structural
-/// Archivist writes it without a budget: what `lexi lookup --full` shows in place of a contract the
-/// design file's budget cut. `None` for a file in no supported language or one that does not parse.
+/// The whole Interface Contract of `source` (whose bytes are `source_bytes`) as a reader gets it
+/// without a budget — every line, every member's doc with the lines a caller must know
+/// (`archivist::documented`): what `lexi lookup --full` shows in place of a contract the design
+/// file's budget cut. `None` for a file in no supported language or one that does not parse.
 pub fn whole_contract(source: &str, source_bytes: &[u8]) -> Option<String> {
     contract_within(source, source_bytes, usize::MAX)
 }
 
-/// The Interface Contract of `source` as the structural Archivist writes it within `bytes` (its
-/// most important lines, the rest counted): what a plain `lexi lookup` shows when the design file's
-/// budget cut the contract shorter than the lookup's own budget.
+/// The Interface Contract of `source` as a reader gets it within `bytes`: its most important lines
+/// (the rest counted), then as many members' docs as fit, most important member first
+/// (`archivist::documented`): what a plain `lexi lookup` shows in place of the design file's
+/// shorter contract.
 pub fn contract_within(source: &str, source_bytes: &[u8], bytes: usize) -> Option<String> {
     let language = Language::from_path(Path::new(source))?;
     let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
-    Some(crate::archivist::structural::contract_text(
+    Some(crate::archivist::structural::reader_contract_text(
         language, &interface, bytes, source,
     ))
-}
-
-/// [`contract_within`] and the whole contract (every line, every member's doc) from one parse:
-/// whether the first left anything out.
-pub fn contracts_within(
-    source: &str,
-    source_bytes: &[u8],
-    bytes: usize,
-) -> Option<(String, String)> {
-    let language = Language::from_path(Path::new(source))?;
-    let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
-    let render =
-        |bytes| crate::archivist::structural::contract_text(language, &interface, bytes, source);
-    Some((render(bytes), render(usize::MAX)))
 }
 
 /// [`drift_of`] with the source read from the project's working tree.

@@ -19,6 +19,7 @@ pub mod graph;
 pub mod library;
 pub mod lock;
 pub mod state;
+pub mod test_rank;
 
 use std::cell::OnceCell;
 use std::path::Path;

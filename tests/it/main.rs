@@ -23,6 +23,7 @@ mod test_init;
 mod test_knowledge;
 mod test_llm;
 mod test_lookup;
+mod test_lookup_answers;
 mod test_man;
 mod test_mcp;
 mod test_navigation;

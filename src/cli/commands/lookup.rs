@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::lookup::{ensure_file_argument, lookup, lookup_full};
+use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::project::paths;
 
 /// Show the design file of a source file.
@@ -13,6 +13,11 @@ use crate::project::paths;
 /// Prints `.lexibrary/<file>.md` without its machine footer, a warning first if the source changed
 /// since the design file was written, and then the Local Conventions of every parent directory's
 /// `.aindex` (root first). Paths are relative to the current directory.
+///
+/// After the last `lexictl update`, a `## Tests` section lists the tests that exercise the file,
+/// most directly first as `lexi impact` ranks them (by how many imports away, then those named for
+/// the file or for one of its public members): the best 10 and how many more, all with `--full`. A
+/// Dependents entry that imports the file only for the type checker is marked `(type-only)`.
 ///
 /// Long sections are trimmed, never dropped: a Dependents, Dependencies or Tests list of more than
 /// 20 files becomes its count by directory (`lexi impact` lists dependents), and a long Interface
@@ -49,7 +54,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     ensure_file_argument(&source)?;
     let found = match args.full {
         true => lookup_full(&ws, &source)?,
-        false => lookup(ws.project(), &source)?,
+        false => lookup_in(&ws, &source)?,
     };
     match ctx.format {
         Format::Text if args.full => print_text(&found.to_full_text())?,

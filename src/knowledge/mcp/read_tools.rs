@@ -11,7 +11,7 @@ use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
-use crate::knowledge::lookup::{ensure_file_argument, lookup};
+use crate::knowledge::lookup::{ensure_file_argument, lookup_in};
 use crate::knowledge::orient::{self, orient};
 use crate::knowledge::search::{render, search_listed, Query};
 use crate::knowledge::stack::find;
@@ -27,8 +27,8 @@ fn config() -> Inputs {
     Inputs::default().file(format!("{LIBRARY_DIR}/{CONFIG_FILE}"))
 }
 
-/// What `lexi lookup <source>` reads: the design file, the source (for staleness) and the
-/// `.aindex` of every ancestor directory.
+/// What `lexi lookup <source>` reads in the project: the design file, the source (for staleness) and
+/// the `.aindex` of every ancestor directory (and, outside it, the graph's cache).
 fn lookup_inputs(source: &str) -> Inputs {
     let mut inputs = config().file(design_path(source)).file(source);
     for dir in ancestors_rel(source) {
@@ -98,13 +98,15 @@ impl Tool for Lookup {
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
-        Ok(Some(lookup_inputs(&call.path(&args.file)?)))
+        // The graph of the last update ranks the tests and marks the type-only dependents.
+        let graph = call.ws.state().cache_path();
+        Ok(Some(lookup_inputs(&call.path(&args.file)?).outside(graph)))
     }
 
     fn run(call: &Call, args: LookupArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
-        let found = lookup(call.ws.project(), &source)?;
+        let found = lookup_in(&call.ws, &source)?;
         Ok(Answer::new(found.to_text(), found.to_json()))
     }
 }
