@@ -19,6 +19,45 @@ pub fn push_escaped(out: &mut String, text: &str) {
     }
 }
 
+/// Append `items`, escaped, separated by U+001F.
+pub fn push_list(out: &mut String, items: &[String]) {
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            out.push('\u{1f}');
+        }
+        push_escaped(out, item);
+    }
+}
+
+/// Undo [`push_list`].
+pub fn parse_list(field: &str) -> Vec<String> {
+    if field.is_empty() {
+        Vec::new()
+    } else {
+        split_bytes(field, b'\x1f').map(unescape).collect()
+    }
+}
+
+/// `text` split at every `separator` byte (an ASCII one). A plain byte loop: the fields of these
+/// files are short, and `str::split`'s searcher costs more per field than the scan itself (parsing
+/// the update cache of 20,000 files took a third fewer instructions with it).
+pub fn split_bytes(text: &str, separator: u8) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.bytes().position(|byte| byte == separator) {
+            Some(at) => {
+                rest = current.get(at + 1..);
+                current.get(..at)
+            }
+            None => {
+                rest = None;
+                Some(current)
+            }
+        }
+    })
+}
+
 /// Undo [`push_escaped`].
 pub fn unescape(text: &str) -> String {
     if !text.bytes().any(|byte| byte == b'\\') {

@@ -343,8 +343,8 @@ fn tests_of(
             *entry = (*entry).min(at);
         }
     }
-    let members = graph.map_or(&[][..], |graph| graph.symbols(source));
-    rank(source, tests, members)
+    let members = graph.map(|graph| graph.symbols(source)).unwrap_or_default();
+    rank(source, tests, &members)
 }
 
 fn concepts_of(project: &Project, nodes: &[(String, Node)]) -> Vec<LinkedConcept> {

@@ -88,13 +88,13 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
 fn whole_list(graph: &Graph, source: &str, heading: &str) -> Vec<String> {
     if heading.eq_ignore_ascii_case(sections::DEPENDENCIES) {
         dependency_items(
-            graph.dependencies(source),
-            graph.type_only_dependencies(source),
+            &graph.dependencies(source),
+            &graph.type_only_dependencies(source),
         )
     } else if heading.eq_ignore_ascii_case(sections::EXTERNAL_DEPENDENCIES) {
-        graph.externals(source).to_vec()
+        graph.externals(source)
     } else if heading.eq_ignore_ascii_case(sections::DEPENDENTS) {
-        graph.dependents(source).to_vec()
+        graph.dependents(source)
     } else {
         graph.tests(source)
     }

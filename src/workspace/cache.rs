@@ -21,7 +21,7 @@ use crate::atomic;
 use crate::project::walk::FileClass;
 
 mod journal;
-use crate::tsv::{push_escaped, unescape};
+use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
@@ -291,42 +291,18 @@ fn smudge(entry: &mut Entry, racy_from: i128) -> bool {
     smudged
 }
 
-/// Paths separated by U+001F.
-fn push_list(out: &mut String, paths: &[String]) {
-    for (index, path) in paths.iter().enumerate() {
-        if index > 0 {
-            out.push('\u{1f}');
-        }
-        push_escaped(out, path);
-    }
-}
+/// The stamp of a file written too recently to be trusted (see [`stamp`]).
+pub const UNKNOWN_STAMP: &str = "unknown";
 
-fn parse_list(field: &str) -> Vec<String> {
-    if field.is_empty() {
-        Vec::new()
-    } else {
-        split_bytes(field, b'\x1f').map(unescape).collect()
+/// What identifies the update cache's content at `path` for the files derived from it (the search
+/// corpus, the graph): `size:mtime`, `absent`, or [`UNKNOWN_STAMP`] within the racy window, when a
+/// change in the same mtime tick could go unseen.
+pub fn stamp(path: &Path) -> String {
+    match Stat::of(path) {
+        None => "absent".to_string(),
+        Some(stat) if Cache::now_ns() - stat.mtime_ns < RACY_WINDOW_NS => UNKNOWN_STAMP.to_string(),
+        Some(stat) => format!("{}:{}", stat.size, stat.mtime_ns),
     }
-}
-
-/// `text` split at every `separator` byte (an ASCII one). A plain byte loop: the cache's fields are
-/// short, and `str::split`'s searcher costs more per field than the scan itself (parsing the cache
-/// of 20,000 files took a third fewer instructions with it).
-fn split_bytes(text: &str, separator: u8) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let current = rest?;
-        match current.bytes().position(|byte| byte == separator) {
-            Some(at) => {
-                rest = current.get(at + 1..);
-                current.get(..at)
-            }
-            None => {
-                rest = None;
-                Some(current)
-            }
-        }
-    })
 }
 
 /// Nanoseconds since the epoch as written: an `i64` for the next two centuries, an `i128` beyond

@@ -1,97 +1,105 @@
 //! The project's whole dependency graph and every code file's public names, as the last
-//! `lexictl update` resolved them. They are read from the stat/hash cache ([`super::cache`]), which
-//! keeps the resolved dependencies and the public item names of every file in scope, whole and
-//! sorted.
+//! `lexictl update` resolved them. They come from the stat/hash cache ([`super::cache`]), which keeps
+//! the resolved dependencies and the public item names of every file in scope, whole and sorted.
 //!
 //! Design files hold the same lists only within `token_budgets.design_file_tokens` (a capped list
-//! ends `… and N more`); `lexi impact` and `lexi lookup --full` read the graph here instead. It is as
+//! ends `… and N more`); `lexi impact` and `lexi lookup` read the graph here instead. It is as
 //! current as the last update, like the library. A clone that never ran `lexictl update` (or whose
 //! cache is unreadable or from another format) has no graph: [`Graph::load`] says `None` and the
 //! readers fall back to the design files.
+//!
+//! Parsing the whole cache costs tens of milliseconds at 20,000 files, too much for every
+//! `lexi lookup`; so the graph is kept beside the cache as a derived file (`graph`): one line per
+//! file, sorted, holding its dependencies, its importers, its type-only dependencies, its public
+//! names and its external packages, under a header naming the cache's stamp
+//! ([`super::cache::stamp`]). A reader whose stamp matches reads that file and finds the lines it
+//! needs by binary search, parsing nothing else; otherwise it builds the graph from the cache and
+//! writes the file again (not while the cache is younger than the racy window, as the search index).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::cache::Cache;
+use super::cache::{self, Cache, UNKNOWN_STAMP};
+use crate::tsv::{parse_list, push_escaped, push_list, split_bytes};
+
+/// The derived file's first line starts with this, then a tab and the cache's stamp.
+const FORMAT: &str = "lexibrarian-graph v1";
+/// Its name, beside the cache.
+const FILE_NAME: &str = "graph";
 
 /// The dependency graph of the last update.
 #[derive(Clone, Debug, Default)]
 pub struct Graph {
-    /// Each known file's resolved project dependencies, sorted.
-    dependencies: HashMap<String, Vec<String>>,
-    /// Each imported file's importers, sorted.
-    dependents: HashMap<String, Vec<String>>,
-    /// Each code file's public item names, sorted.
-    symbols: HashMap<String, Vec<String>>,
-    /// Each code file's external packages, sorted.
-    externals: HashMap<String, Vec<String>>,
-    /// Each file's dependencies imported only for the type checker, sorted (a subset of its
-    /// dependencies): edges that exist for the type checker, not at run time.
-    type_only: HashMap<String, Vec<String>>,
+    /// The derived file's text: a header line, then one line per file sorted by escaped path.
+    text: String,
+    /// Where the first file's line starts.
+    body: usize,
+}
+
+/// What the graph knows of one file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Row {
+    /// The last update saw the file (not only an import of it).
+    known: bool,
+    dependencies: Vec<String>,
+    dependents: Vec<String>,
+    type_only: Vec<String>,
+    symbols: Vec<String>,
+    externals: Vec<String>,
 }
 
 impl Graph {
-    /// The graph in the cache at `cache_path` (`StateDir::cache_path`); `None` when there is no
+    /// The graph of the cache at `cache_path` (`StateDir::cache_path`); `None` when there is no
     /// cache, or it is unreadable, corrupt, of another format or empty.
     pub fn load(cache_path: &Path) -> Option<Graph> {
+        let stamp = cache::stamp(cache_path);
+        let derived = cache_path.with_file_name(FILE_NAME);
+        if let Some(graph) = read(&derived, &stamp) {
+            return Some(graph);
+        }
         let (cache, warning) = Cache::load(cache_path);
         if warning.is_some() || cache.entries.is_empty() {
             return None;
         }
-        Some(Graph::from_cache(cache))
+        let text = render(&cache, &stamp);
+        if stamp != UNKNOWN_STAMP {
+            // Best effort: a read-only state directory only costs the next reader this build.
+            let _ = crate::atomic::write(&derived, text.as_bytes());
+        }
+        Some(Graph::from_text(text))
     }
 
     /// The graph of a loaded cache.
     pub fn from_cache(cache: Cache) -> Graph {
-        let mut graph = Graph::default();
-        for (file, entry) in cache.entries {
-            for dependency in &entry.deps {
-                graph
-                    .dependents
-                    .entry(dependency.clone())
-                    .or_default()
-                    .push(file.clone());
-            }
-            if !entry.symbols.is_empty() {
-                graph.symbols.insert(file.clone(), entry.symbols);
-            }
-            if !entry.externals.is_empty() {
-                graph.externals.insert(file.clone(), entry.externals);
-            }
-            if !entry.type_deps.is_empty() {
-                graph.type_only.insert(file.clone(), entry.type_deps);
-            }
-            graph.dependencies.insert(file, entry.deps);
-        }
-        for importers in graph.dependents.values_mut() {
-            // Entries come in path order: already sorted; a file importing itself is no dependent.
-            importers.dedup();
-        }
-        for (file, importers) in graph.dependents.iter_mut() {
-            importers.retain(|importer| importer != file);
-        }
-        graph
+        Graph::from_text(render(&cache, UNKNOWN_STAMP))
+    }
+
+    fn from_text(text: String) -> Graph {
+        let body = text.find('\n').map_or(text.len(), |end| end + 1);
+        Graph { text, body }
     }
 
     /// Whether the last update saw `file` (only then are its lists here the whole truth).
     pub fn knows(&self, file: &str) -> bool {
-        self.dependencies.contains_key(file)
+        self.row(file).is_some_and(|row| row.known)
     }
 
     /// The project files `file` imports, sorted.
-    pub fn dependencies(&self, file: &str) -> &[String] {
-        self.dependencies.get(file).map_or(&[], Vec::as_slice)
+    pub fn dependencies(&self, file: &str) -> Vec<String> {
+        self.row(file)
+            .map(|row| row.dependencies)
+            .unwrap_or_default()
     }
 
     /// The files that import `file`, sorted.
-    pub fn dependents(&self, file: &str) -> &[String] {
-        self.dependents.get(file).map_or(&[], Vec::as_slice)
+    pub fn dependents(&self, file: &str) -> Vec<String> {
+        self.row(file).map(|row| row.dependents).unwrap_or_default()
     }
 
     /// The project files `file` imports only for the type checker (Python `if TYPE_CHECKING:`),
     /// sorted.
-    pub fn type_only_dependencies(&self, file: &str) -> &[String] {
-        self.type_only.get(file).map_or(&[], Vec::as_slice)
+    pub fn type_only_dependencies(&self, file: &str) -> Vec<String> {
+        self.row(file).map(|row| row.type_only).unwrap_or_default()
     }
 
     /// Whether `importer` imports `file` only for the type checker: a change to `file` does not
@@ -104,22 +112,115 @@ impl Graph {
 
     /// The test files among the dependents of `file` (as the Archivist's `## Tests` lists them).
     pub fn tests(&self, file: &str) -> Vec<String> {
-        self.dependents(file)
-            .iter()
-            .filter(|path| crate::archivist::is_listed_test(path))
-            .cloned()
-            .collect()
+        let mut dependents = self.dependents(file);
+        dependents.retain(|path| crate::archivist::is_listed_test(path));
+        dependents
     }
 
     /// The external packages code file `file` imports, sorted (empty when unknown).
-    pub fn externals(&self, file: &str) -> &[String] {
-        self.externals.get(file).map_or(&[], Vec::as_slice)
+    pub fn externals(&self, file: &str) -> Vec<String> {
+        self.row(file).map(|row| row.externals).unwrap_or_default()
     }
 
     /// The public item names of code file `file`, sorted.
-    pub fn symbols(&self, file: &str) -> &[String] {
-        self.symbols.get(file).map_or(&[], Vec::as_slice)
+    pub fn symbols(&self, file: &str) -> Vec<String> {
+        self.row(file).map(|row| row.symbols).unwrap_or_default()
     }
+
+    /// `file`'s line, found by binary search over the sorted lines.
+    fn row(&self, file: &str) -> Option<Row> {
+        let mut key = String::with_capacity(file.len());
+        push_escaped(&mut key, file);
+        let bytes = self.text.as_bytes();
+        let (mut low, mut high) = (self.body, self.text.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            let start = bytes[low..middle]
+                .iter()
+                .rposition(|&byte| byte == b'\n')
+                .map_or(low, |at| low + at + 1);
+            let end = bytes[middle..]
+                .iter()
+                .position(|&byte| byte == b'\n')
+                .map_or(bytes.len(), |at| middle + at);
+            let line = self.text.get(start..end)?;
+            let path = line.split('\t').next().unwrap_or_default();
+            match path.cmp(key.as_str()) {
+                std::cmp::Ordering::Equal => return parse_row(line),
+                std::cmp::Ordering::Less => low = end + 1,
+                std::cmp::Ordering::Greater => high = start,
+            }
+        }
+        None
+    }
+}
+
+/// The derived file at `path` when it was built from the cache with `stamp`.
+fn read(path: &Path, stamp: &str) -> Option<Graph> {
+    if stamp == UNKNOWN_STAMP {
+        return None;
+    }
+    let text = std::fs::read_to_string(path).ok()?;
+    let header = text.split('\n').next()?;
+    (header.split_once('\t') == Some((FORMAT, stamp))).then(|| Graph::from_text(text))
+}
+
+/// The derived file's text for `cache`: every file it knows or that one of them imports.
+fn render(cache: &Cache, stamp: &str) -> String {
+    let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    for (file, entry) in &cache.entries {
+        for dependency in entry.deps.iter().filter(|dependency| *dependency != file) {
+            let importers = &mut rows.entry(escaped(dependency)).or_default().dependents;
+            // Entries come in path order: the importers stay sorted.
+            if importers.last() != Some(file) {
+                importers.push(file.clone());
+            }
+        }
+        let row = rows.entry(escaped(file)).or_default();
+        row.known = true;
+        row.dependencies = entry.deps.clone();
+        row.type_only = entry.type_deps.clone();
+        row.symbols = entry.symbols.clone();
+        row.externals = entry.externals.clone();
+    }
+    let mut out = format!("{FORMAT}\t{stamp}\n");
+    for (path, row) in &rows {
+        out.push_str(path);
+        out.push_str(if row.known { "\tk" } else { "\t-" });
+        for list in [
+            &row.dependencies,
+            &row.dependents,
+            &row.type_only,
+            &row.symbols,
+            &row.externals,
+        ] {
+            out.push('\t');
+            push_list(&mut out, list);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn escaped(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    push_escaped(&mut out, path);
+    out
+}
+
+/// One line of the derived file; `None` when it is damaged.
+fn parse_row(line: &str) -> Option<Row> {
+    let mut fields = split_bytes(line, b'\t').skip(1);
+    let known = fields.next()? == "k";
+    let mut list = || fields.next().map(parse_list);
+    Some(Row {
+        known,
+        dependencies: list()?,
+        dependents: list()?,
+        type_only: list()?,
+        symbols: list()?,
+        externals: list()?,
+    })
 }
 
 #[cfg(test)]
@@ -164,6 +265,51 @@ mod tests {
         assert!(!graph.is_type_only("src/b.rs", "src/a.rs"));
         assert_eq!(graph.type_only_dependencies("src/a.rs"), ["src/c.rs"]);
         assert!(graph.knows("src/c.rs") && !graph.knows("src/d.rs"));
+    }
+
+    #[test]
+    fn the_derived_file_answers_until_the_cache_moves() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let cache_path = dir.path().join("cache");
+        let mut cache = Cache::default();
+        cache
+            .entries
+            .insert("src/b\tc.rs".into(), entry(&["src/a.rs"], &[]));
+        cache
+            .entries
+            .insert("src/a.rs".into(), entry(&[], &["parse"]));
+        cache.save(&cache_path, 0).expect("save");
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(10);
+        let age = |path: &Path| {
+            let file = std::fs::File::options()
+                .append(true)
+                .open(path)
+                .expect("open");
+            file.set_modified(old).expect("age");
+        };
+        age(&cache_path);
+        let graph = Graph::load(&cache_path).expect("graph");
+        assert_eq!(graph.dependents("src/a.rs"), ["src/b\tc.rs"]);
+        let derived = dir.path().join(FILE_NAME);
+        assert!(derived.is_file(), "written beside the cache");
+
+        // The derived file is what answers while the stamp holds…
+        let text = std::fs::read_to_string(&derived).expect("read");
+        std::fs::write(&derived, text.replace("\tparse", "\tparsed")).expect("write");
+        assert_eq!(
+            Graph::load(&cache_path).expect("graph").symbols("src/a.rs"),
+            ["parsed"]
+        );
+        // …and is rebuilt once the cache changed.
+        cache
+            .entries
+            .insert("src/d.rs".into(), entry(&["src/a.rs"], &[]));
+        cache.save(&cache_path, 0).expect("save");
+        age(&cache_path);
+        let graph = Graph::load(&cache_path).expect("graph");
+        assert_eq!(graph.symbols("src/a.rs"), ["parse"]);
+        assert_eq!(graph.dependents("src/a.rs"), ["src/b\tc.rs", "src/d.rs"]);
+        assert!(graph.knows("src/d.rs") && !graph.knows("src/e.rs"));
     }
 
     #[test]

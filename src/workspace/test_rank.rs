@@ -35,25 +35,25 @@ pub fn rank(source: &str, found: HashMap<String, usize>, members: &[String]) -> 
 /// (type-only edges are not followed), each with the depth at which it is first reached, ranked
 /// ([`rank`]). Tests that only a design file's `## Tests` list names are not seen here.
 pub fn reached_tests(graph: &Graph, source: &str, depth: usize) -> Vec<String> {
-    let mut seen: HashSet<&str> = HashSet::from([source]);
+    let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
     let mut found: HashMap<String, usize> = HashMap::new();
-    let mut frontier: Vec<&str> = vec![source];
+    let mut frontier: Vec<String> = vec![source.to_string()];
     for level in 1..=depth {
         let mut next = Vec::new();
-        for file in frontier {
+        for file in &frontier {
             for importer in graph.dependents(file) {
-                if graph.is_type_only(importer, file) || !seen.insert(importer.as_str()) {
+                if graph.is_type_only(&importer, file) || !seen.insert(importer.clone()) {
                     continue;
                 }
-                if is_test_case(importer, graph.dependents(importer).len()) {
+                if is_test_case(&importer, graph.dependents(&importer).len()) {
                     found.insert(importer.clone(), level);
                 }
-                next.push(importer.as_str());
+                next.push(importer);
             }
         }
         frontier = next;
     }
-    rank(source, found, graph.symbols(source))
+    rank(source, found, &graph.symbols(source))
 }
 
 /// A file's name without its directory and extensions (`src/flask/json/__init__.py` → `json`: a

@@ -13,7 +13,8 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::{symbol_terms, Doc, DocKind};
-use crate::workspace::cache::{Cache, Stat, RACY_WINDOW_NS};
+use crate::workspace::cache::Cache;
+pub use crate::workspace::cache::{stamp, UNKNOWN_STAMP as UNKNOWN};
 
 /// The update cache's names, read when first needed.
 pub(super) struct CodeNames<'a> {
@@ -69,17 +70,5 @@ impl<'a> CodeNames<'a> {
                 .collect()
         });
         names.get(source).map_or(&[], Vec::as_slice)
-    }
-}
-
-/// The stamp of a file that was written too recently to be trusted.
-pub(super) const UNKNOWN: &str = "unknown";
-
-/// `size:mtime` of the file at `path`, `absent`, or [`UNKNOWN`] within the racy window.
-pub fn stamp(path: &Path) -> String {
-    match Stat::of(path) {
-        None => "absent".to_string(),
-        Some(stat) if Cache::now_ns() - stat.mtime_ns < RACY_WINDOW_NS => UNKNOWN.to_string(),
-        Some(stat) => format!("{}:{}", stat.size, stat.mtime_ns),
     }
 }
