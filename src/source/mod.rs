@@ -6,6 +6,7 @@
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 
+pub mod calls;
 mod commonjs;
 pub mod contract;
 mod generated;
@@ -98,6 +99,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
+    let calls = calls::extract(language, root, text);
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
     let mut interface = Interface {
@@ -117,6 +119,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         has_errors: root.has_error() && !extracted.syntax_ok,
         signals,
         outline: extracted.builder.outline,
+        calls,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
     // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).
@@ -125,6 +128,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     interface.bindings.shrink_to_fit();
     interface.item_docs.shrink_to_fit();
     interface.outline.shrink_to_fit();
+    interface.calls.shrink_to_fit();
     Ok(interface)
 }
 
