@@ -26,6 +26,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{contracts_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
@@ -90,6 +91,9 @@ pub struct Lookup {
     /// The Interface Contract rendered again from the (current) source within
     /// [`CONTRACT_TOKENS`] when the design file's smaller budget cut it; `None` otherwise.
     pub fuller_contract: Option<String>,
+    /// Calls and Called from (`workspace::calls`), once [`attach_calls`] read them; `None` before,
+    /// or when the last update did not see the file or found no calls.
+    pub calls: Option<CallsView>,
 }
 
 impl Lookup {
@@ -125,6 +129,9 @@ impl Lookup {
             out.push_str(&self.trimmed_content());
         }
         out.push('\n');
+        if let Some(calls) = &self.calls {
+            out.push_str(&super::calls::render(calls, full));
+        }
         if !self.conventions.is_empty() {
             out.push_str("\n## Inherited Local Conventions\n");
             for conventions in &self.conventions {
@@ -208,6 +215,10 @@ impl Lookup {
             json["expanded"] = serde_json::json!(expanded);
             json["notes"] = serde_json::json!(whole.notes);
         }
+        if let Some(calls) = &self.calls {
+            json["calls"] = serde_json::json!(calls.calls);
+            json["called_from"] = serde_json::json!(calls.called_from);
+        }
         json
     }
 
@@ -285,7 +296,15 @@ pub fn lookup(project: &Project, source: &str) -> anyhow::Result<Lookup> {
 pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     let (mut found, bytes) = read_lookup(ws.project(), source)?;
     found.whole = Some(whole_sections(&found, ws.graph(), bytes.as_deref()));
+    attach_calls(&mut found, ws);
     Ok(found)
+}
+
+/// Add the Calls and Called from the last update recorded (`workspace::calls`): one pass over the
+/// update cache that parses only the lines of the file and its importers.
+pub fn attach_calls(found: &mut Lookup, ws: &Workspace) {
+    let view = CallsView::read(&ws.state().cache_path(), &found.source);
+    found.calls = view.filter(|view| !view.is_empty());
 }
 
 /// The lookup of `source` and the source's bytes (when it has a footer and can be read).
@@ -337,6 +356,7 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         conventions,
         whole: None,
         fuller_contract,
+        calls: None,
     };
     Ok((found, bytes))
 }

@@ -20,7 +20,7 @@ use crate::tsv::{push_escaped, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v7";
+pub const FORMAT: &str = "lexibrarian-cache v8";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -80,6 +80,10 @@ pub struct Entry {
     /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted: a
     /// subset of `deps` that `lexi impact` does not follow.
     pub type_deps: Vec<String>,
+    /// Code files: each member's calls, one `source::calls::MemberCalls::encode` item a member
+    /// (`member callee .callee Type.callee`), in source order — `lexi lookup`'s Calls and Called
+    /// from (`workspace::calls`).
+    pub calls: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -202,6 +206,8 @@ impl Cache {
             push_list(&mut out, &entry.externals);
             out.push('\t');
             push_list(&mut out, &entry.type_deps);
+            out.push('\t');
+            push_list(&mut out, &entry.calls);
             out.push('\n');
         }
         out
@@ -238,59 +244,72 @@ fn parse(text: &str) -> Option<Cache> {
         saved_at_ns: saved.parse().ok()?,
     };
     for line in lines {
-        let fields: Vec<&str> = line.split('\t').collect();
-        if fields.len() == 2 && fields[0] == DIR_MARKER {
-            cache.dirs.insert(unescape(fields[1]));
-            continue;
+        if let Some(dir) = line.strip_prefix(DIR_MARKER).and_then(|r| r.strip_prefix('\t')) {
+            if !dir.contains('\t') {
+                cache.dirs.insert(unescape(dir));
+                continue;
+            }
         }
-        if fields.len() != 15 {
-            return None;
-        }
-        let class = match fields[1] {
-            "t" => FileClass::Text,
-            "b" => FileClass::Binary,
-            "l" => FileClass::TooLarge,
-            "s" => FileClass::Secret,
-            _ => return None,
-        };
-        let fields: Vec<&str> = std::iter::once(fields[0])
-            .chain(fields[2..].iter().copied())
-            .collect();
-        let design = match (fields[5], fields[6]) {
-            ("-", _) | (_, "-") => None,
-            (size, mtime) => Some(Stat {
-                size: size.parse().ok()?,
-                mtime_ns: mtime.parse().ok()?,
-            }),
-        };
-        let deps = parse_list(fields[8]);
-        let via = parse_list(fields[9]);
-        let macros = parse_list(fields[10]);
-        let symbols = parse_list(fields[11]);
-        let externals = parse_list(fields[12]);
-        let type_deps = parse_list(fields[13]);
-        cache.entries.insert(
-            unescape(fields[0]),
-            Entry {
-                class,
-                stat: Stat {
-                    size: fields[1].parse().ok()?,
-                    mtime_ns: fields[2].parse().ok()?,
-                },
-                source_hash: fields[3].to_string(),
-                interface_hash: (fields[4] != "-").then(|| fields[4].to_string()),
-                description: unescape(fields[7]),
-                deps,
-                via,
-                macros,
-                symbols,
-                externals,
-                type_deps,
-                design,
-            },
-        );
+        let (path, entry) = parse_entry(line)?;
+        cache.entries.insert(path, entry);
     }
     Some(cache)
+}
+
+/// One file's line: its path and entry; `None` when it is malformed.
+pub fn parse_entry(line: &str) -> Option<(String, Entry)> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    if fields.len() != FIELDS {
+        return None;
+    }
+    let class = match fields[1] {
+        "t" => FileClass::Text,
+        "b" => FileClass::Binary,
+        "l" => FileClass::TooLarge,
+        "s" => FileClass::Secret,
+        _ => return None,
+    };
+    let fields: Vec<&str> = std::iter::once(fields[0])
+        .chain(fields[2..].iter().copied())
+        .collect();
+    let design = match (fields[5], fields[6]) {
+        ("-", _) | (_, "-") => None,
+        (size, mtime) => Some(Stat {
+            size: size.parse().ok()?,
+            mtime_ns: mtime.parse().ok()?,
+        }),
+    };
+    let entry = Entry {
+        class,
+        stat: Stat {
+            size: fields[1].parse().ok()?,
+            mtime_ns: fields[2].parse().ok()?,
+        },
+        source_hash: fields[3].to_string(),
+        interface_hash: (fields[4] != "-").then(|| fields[4].to_string()),
+        description: unescape(fields[7]),
+        deps: parse_list(fields[8]),
+        via: parse_list(fields[9]),
+        macros: parse_list(fields[10]),
+        symbols: parse_list(fields[11]),
+        externals: parse_list(fields[12]),
+        type_deps: parse_list(fields[13]),
+        calls: parse_list(fields[14]),
+        design,
+    };
+    Some((unescape(fields[0]), entry))
+}
+
+/// The tab-separated fields of a file's line.
+const FIELDS: usize = 16;
+
+/// The raw fields a line of the cache text starts with, without parsing it: its (escaped) path and
+/// its (escaped) dependency list — what a reader scanning for one file's importers needs.
+pub fn path_and_deps(line: &str) -> Option<(&str, &str)> {
+    let mut fields = line.split('\t');
+    let path = fields.next()?;
+    let deps = fields.nth(8)?;
+    Some((path, deps))
 }
 
 impl Entry {
@@ -309,6 +328,7 @@ impl Entry {
             symbols: Vec::new(),
             externals: Vec::new(),
             type_deps: Vec::new(),
+            calls: Vec::new(),
             design: None,
         }
     }
@@ -347,6 +367,7 @@ mod tests {
             symbols: vec!["Parser".into(), "parse".into()],
             externals: vec!["serde".into(), "@scope/pkg".into()],
             type_deps: vec!["src/c.rs".into()],
+            calls: vec!["App.run go .send Vec.new".into(), "main".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,

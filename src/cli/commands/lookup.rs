@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::lookup::{ensure_file_argument, lookup, lookup_full};
+use crate::knowledge::lookup::{attach_calls, ensure_file_argument, lookup, lookup_full};
 use crate::project::paths;
 
 /// Show the design file of a source file.
@@ -49,7 +49,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     ensure_file_argument(&source)?;
     let found = match args.full {
         true => lookup_full(&ws, &source)?,
-        false => lookup(ws.project(), &source)?,
+        false => {
+            let mut found = lookup(ws.project(), &source)?;
+            attach_calls(&mut found, &ws);
+            found
+        }
     };
     match ctx.format {
         Format::Text if args.full => print_text(&found.to_full_text())?,

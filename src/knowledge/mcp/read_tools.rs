@@ -11,7 +11,7 @@ use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
-use crate::knowledge::lookup::{ensure_file_argument, lookup};
+use crate::knowledge::lookup::{attach_calls, ensure_file_argument, lookup};
 use crate::knowledge::orient::{self, orient};
 use crate::knowledge::search::{render, search_listed, Query};
 use crate::knowledge::stack::find;
@@ -96,13 +96,16 @@ impl Tool for Lookup {
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
-        Ok(Some(lookup_inputs(&call.path(&args.file)?)))
+        // Calls and Called from come from the update cache.
+        let calls = call.ws.state().cache_path();
+        Ok(Some(lookup_inputs(&call.path(&args.file)?).outside(calls)))
     }
 
     fn run(call: &Call, args: LookupArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
-        let found = lookup(call.ws.project(), &source)?;
+        let mut found = lookup(call.ws.project(), &source)?;
+        attach_calls(&mut found, &call.ws);
         Ok(Answer::new(found.to_text(), found.to_json()))
     }
 }
