@@ -11,14 +11,14 @@
 //! - make_response ← src/flask/helpers.py (make_response)
 //! ```
 //!
-//! A plain lookup shows the first [`LINE_LIMIT`] lines of each and [`FILE_LIMIT`] caller files a
-//! name, then says how many more `--full` shows.
+//! A plain lookup shows the first [`LINE_LIMIT`] lines of each, [`FILE_LIMIT`] caller files a name
+//! and as many members a file (`+N` more), then says how many more `--full` shows.
 
 use crate::workspace::calls::{CalledFrom, CallsView, MemberEdges};
 
 /// Lines of each section a plain lookup shows.
 pub const LINE_LIMIT: usize = 20;
-/// Caller files a plain lookup names per called name.
+/// Caller files a plain lookup names per called name, and calling members per file.
 pub const FILE_LIMIT: usize = 3;
 
 /// Both sections as markdown (empty sections left out), whole when `full`.
@@ -62,12 +62,28 @@ fn calls_line(edges: &MemberEdges) -> String {
 }
 
 fn called_from_line(called: &CalledFrom, full: bool) -> String {
-    let shown = if full { called.callers.len() } else { FILE_LIMIT };
+    let shown = if full {
+        called.callers.len()
+    } else {
+        FILE_LIMIT
+    };
     let mut files: Vec<String> = called
         .callers
         .iter()
         .take(shown)
-        .map(|caller| format!("{} ({})", caller.file, caller.members.join(", ")))
+        .map(|caller| {
+            let mut members: Vec<&str> = caller
+                .members
+                .iter()
+                .take(shown)
+                .map(String::as_str)
+                .collect();
+            let more = format!("+{}", caller.members.len().saturating_sub(shown));
+            if caller.members.len() > shown {
+                members.push(&more);
+            }
+            format!("{} ({})", caller.file, members.join(", "))
+        })
         .collect();
     if called.callers.len() > shown {
         files.push(format!("+{} more files", called.callers.len() - shown));
@@ -93,7 +109,7 @@ mod tests {
                 callers: (0..callers)
                     .map(|i| Caller {
                         file: format!("src/f{i}.py"),
-                        members: vec!["x".into(), "y".into()],
+                        members: vec!["x".into(), "y".into(), "z".into(), "w".into()],
                     })
                     .collect(),
             }],
@@ -107,11 +123,11 @@ mod tests {
         assert!(!text.contains("App.m20 "), "{text}");
         assert!(text.contains("- … and 2 more members (`lexi lookup --full`)"));
         assert!(text.contains(
-            "- make_response ← src/f0.py (x, y), src/f1.py (x, y), src/f2.py (x, y), +2 more files"
+            "- make_response ← src/f0.py (x, y, z, +1), src/f1.py (x, y, z, +1), src/f2.py (x, y, z, +1), +2 more files"
         ));
         let full = render(&view(22, 5), true);
-        assert!(full.contains("App.m21 → a, b") && full.contains("src/f4.py (x, y)\n"));
-        assert!(!full.contains("more"));
+        assert!(full.contains("App.m21 → a, b") && full.contains("src/f4.py (x, y, z, w)\n"));
+        assert!(!full.contains("more") && !full.contains("+1"));
     }
 
     #[test]

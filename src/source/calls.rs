@@ -17,8 +17,6 @@
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
 //! update cache as one compact item: `member callee .callee Type.callee`.
 
-use std::collections::BTreeSet;
-
 use tree_sitter::Node;
 
 use super::syntax::{text_of, walk};
@@ -258,7 +256,9 @@ fn commonjs_object(object: Node<'_>, src: &str) -> Option<(usize, usize)> {
                     .then(|| (node.start_byte(), node.end_byte()));
             }
             "member_expression" => {
-                let property = node.child_by_field_name("property").map(|p| text_of(p, src));
+                let property = node
+                    .child_by_field_name("property")
+                    .map(|p| text_of(p, src));
                 if property == Some("exports") {
                     return None;
                 }
@@ -277,11 +277,7 @@ fn is_function(node: Node<'_>) -> bool {
 }
 
 /// The encoded callee of a call node, or `None` when it names nothing (`f()()`, `(a || b)()`).
-fn callee(
-    call: Node<'_>,
-    src: &str,
-    container: Option<(usize, usize)>,
-) -> Option<String> {
+fn callee(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<String> {
     let mut function = call.child_by_field_name("function")?;
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
@@ -335,11 +331,6 @@ fn is_identifier(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
-}
-
-/// Names of the members of `calls` (bare), for matching callees against.
-pub fn member_names(calls: &[MemberCalls]) -> BTreeSet<&str> {
-    calls.iter().map(MemberCalls::name).collect()
 }
 
 #[cfg(test)]

@@ -244,7 +244,10 @@ fn parse(text: &str) -> Option<Cache> {
         saved_at_ns: saved.parse().ok()?,
     };
     for line in lines {
-        if let Some(dir) = line.strip_prefix(DIR_MARKER).and_then(|r| r.strip_prefix('\t')) {
+        if let Some(dir) = line
+            .strip_prefix(DIR_MARKER)
+            .and_then(|r| r.strip_prefix('\t'))
+        {
             if !dir.contains('\t') {
                 cache.dirs.insert(unescape(dir));
                 continue;

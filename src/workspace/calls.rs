@@ -31,13 +31,77 @@ pub const MIN_NAME: usize = 3;
 /// Method names so common on standard-library values (collections, strings, I/O, promises) that a
 /// call through an unknown object says nothing about which file it reaches.
 pub const COMMON_METHODS: &[&str] = &[
-    "add", "all", "any", "append", "apply", "as_ref", "as_str", "bind", "call", "catch", "clear",
-    "clone", "close", "collect", "contains", "copy", "count", "default", "delete", "emit", "encode",
-    "decode", "entries", "expect", "extend", "filter", "find", "flush", "for_each", "forEach",
-    "format", "from", "get", "has", "index", "insert", "into", "is_empty", "is_none", "is_some",
-    "items", "iter", "join", "keys", "len", "lock", "map", "new", "next", "open", "parse", "pop",
-    "push", "read", "reduce", "remove", "replace", "reverse", "set", "slice", "sort", "split",
-    "strip", "then", "toString", "to_owned", "to_string", "unwrap", "update", "values", "write",
+    "add",
+    "all",
+    "any",
+    "append",
+    "apply",
+    "as_ref",
+    "as_str",
+    "bind",
+    "call",
+    "catch",
+    "clear",
+    "clone",
+    "close",
+    "collect",
+    "contains",
+    "copy",
+    "count",
+    "default",
+    "delete",
+    "emit",
+    "encode",
+    "decode",
+    "entries",
+    "expect",
+    "extend",
+    "filter",
+    "find",
+    "flush",
+    "for_each",
+    "forEach",
+    "format",
+    "from",
+    "get",
+    "has",
+    "index",
+    "insert",
+    "into",
+    "is_empty",
+    "is_none",
+    "is_some",
+    "items",
+    "iter",
+    "join",
+    "keys",
+    "len",
+    "lock",
+    "map",
+    "new",
+    "next",
+    "open",
+    "parse",
+    "pop",
+    "push",
+    "read",
+    "reduce",
+    "remove",
+    "replace",
+    "reverse",
+    "set",
+    "slice",
+    "sort",
+    "split",
+    "strip",
+    "then",
+    "toString",
+    "to_owned",
+    "to_string",
+    "unwrap",
+    "update",
+    "values",
+    "write",
 ];
 
 /// One member and the members of its own file it calls.
@@ -105,8 +169,8 @@ impl CallsView {
             let Some((path, deps)) = cache::path_and_deps(line) else {
                 continue;
             };
-            let imports = deps.contains(escaped.as_str())
-                && deps.split('\u{1f}').any(|dep| dep == escaped);
+            let imports =
+                deps.contains(escaped.as_str()) && deps.split('\u{1f}').any(|dep| dep == escaped);
             if !imports && !own.deps.iter().any(|dep| dep_is(path, dep)) {
                 continue;
             }
@@ -226,4 +290,129 @@ fn callers(own: &Entry, neighbours: &BTreeMap<String, Entry>) -> Vec<CalledFrom>
                 .collect(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::cache::Cache;
+
+    fn entry(deps: &[&str], symbols: &[&str], calls: &[&str]) -> Entry {
+        Entry {
+            symbols: symbols.iter().map(|s| s.to_string()).collect(),
+            calls: calls.iter().map(|s| s.to_string()).collect(),
+            ..Entry::with_deps(deps)
+        }
+    }
+
+    /// The text a saved cache holds.
+    fn cache_text(entries: Vec<(&str, Entry)>) -> String {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cache");
+        let mut cache = Cache::default();
+        for (path, entry) in entries {
+            cache.entries.insert(path.to_string(), entry);
+        }
+        cache.save(&path, 1).expect("save");
+        std::fs::read_to_string(&path).expect("read")
+    }
+
+    #[test]
+    fn calls_within_the_file_and_callers_among_its_neighbours() {
+        let text = cache_text(vec![
+            (
+                "app.py",
+                entry(
+                    &["helpers.py"],
+                    &[
+                        "App",
+                        "make_response",
+                        "finalize_request",
+                        "run",
+                        "__init__",
+                    ],
+                    &[
+                        "App.finalize_request make_response .make_response len",
+                        "App.make_response get_flag",
+                        "App.run run",
+                    ],
+                ),
+            ),
+            (
+                "helpers.py",
+                entry(
+                    &[],
+                    &["make_response", "get_flag"],
+                    &["make_response .make_response make_response", "get_flag"],
+                ),
+            ),
+            (
+                "views.py",
+                entry(
+                    &["app.py"],
+                    &[],
+                    &["index .finalize_request .get .run .__init__", "run"],
+                ),
+            ),
+            (
+                "other.py",
+                entry(&["helpers.py"], &[], &["x .make_response"]),
+            ),
+            (
+                "main.rs",
+                entry(&["app.py"], &[], &["main App.run Other.run .len"]),
+            ),
+        ]);
+        let view = CallsView::from_cache_text(&text, "app.py").expect("view");
+        assert_eq!(
+            view.calls,
+            [MemberEdges {
+                member: "App.finalize_request".into(),
+                calls: vec!["make_response".into()],
+            }]
+        );
+        let called: Vec<(String, Vec<(String, Vec<String>)>)> = view
+            .called_from
+            .into_iter()
+            .map(|c| {
+                let callers = c.callers.into_iter().map(|c| (c.file, c.members));
+                (c.name, callers.collect())
+            })
+            .collect();
+        let row = |name: &str, file: &str, member: &str| {
+            (
+                name.to_string(),
+                vec![(file.to_string(), vec![member.to_string()])],
+            )
+        };
+        assert_eq!(
+            called,
+            [
+                row("App::run", "main.rs", "main"),
+                row("finalize_request", "views.py", "index"),
+                row("make_response", "helpers.py", "make_response"),
+                // `run` through another object; views.py's own bare `run` is its own.
+                row("run", "views.py", "index"),
+            ]
+        );
+        assert_eq!(CallsView::from_cache_text(&text, "missing.py"), None);
+        assert_eq!(
+            CallsView::from_cache_text("lexibrarian-cache v1\t0\n", "app.py"),
+            None
+        );
+    }
+
+    #[test]
+    fn a_later_line_of_the_same_file_wins() {
+        let text = cache_text(vec![("a.js", entry(&[], &[], &["f g", "g"]))]);
+        let newer = text.replace("f g\u{1f}g", "f\u{1f}g");
+        let appended = format!(
+            "{text}{}",
+            &newer[newer.find("\na.js").map_or(0, |i| i + 1)..]
+        );
+        let view = CallsView::from_cache_text(&appended, "a.js").expect("view");
+        assert!(view.calls.is_empty(), "{view:?}");
+        let first = CallsView::from_cache_text(&text, "a.js").expect("view");
+        assert_eq!(first.calls.len(), 1);
+    }
 }
