@@ -2,7 +2,9 @@
 //! Conventions inherited from every parent directory's `.aindex` (seed D-050).
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
-//! file, the source file (to hash it) and the ancestor `.aindex` files — no walk, no git. The source
+//! file, the source file (to hash it), the ancestor `.aindex` files and — for Calls and Called from
+//! ([`attach_calls`], `super::calls`) — the update cache, of which it parses only the lines of the
+//! file and its neighbours; no walk. The source
 //! is parsed only when the footer says an agent's Interface Contract may have been left behind by
 //! the code (`workspace::contract`), which then adds a warning, or when the design file's budget cut
 //! the contract: the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the contract rendered
