@@ -21,20 +21,28 @@ pub const LINE_LIMIT: usize = 20;
 /// Caller files a plain lookup names per called name, and calling members per file.
 pub const FILE_LIMIT: usize = 3;
 
-/// Both sections as markdown (empty sections left out), whole when `full`.
-pub fn render(view: &CallsView, full: bool) -> String {
+/// The last line of Called from when the design file's Dependents list was capped.
+const CAPPED: &str =
+    "- … and callers among the importers the design file does not list (`lexi lookup --full`)\n";
+
+/// Both sections as markdown (empty sections left out), whole when `full`; `capped` says Called
+/// from searched only the importers the design file lists.
+pub fn render(view: &CallsView, full: bool, capped: bool) -> String {
     let mut out = String::new();
     if !view.calls.is_empty() {
         let lines: Vec<String> = view.calls.iter().map(calls_line).collect();
         section(&mut out, "Calls", &lines, "members", full);
     }
-    if !view.called_from.is_empty() {
+    if !view.called_from.is_empty() || capped {
         let lines: Vec<String> = view
             .called_from
             .iter()
             .map(|called| called_from_line(called, full))
             .collect();
         section(&mut out, "Called from", &lines, "names", full);
+        if capped {
+            out.push_str(CAPPED);
+        }
     }
     out
 }
@@ -118,22 +126,23 @@ mod tests {
 
     #[test]
     fn sections_are_trimmed_with_a_count_unless_full() {
-        let text = render(&view(22, 5), false);
+        let text = render(&view(22, 5), false, false);
         assert!(text.contains("- App.m0 → a, b\n"), "{text}");
         assert!(!text.contains("App.m20 "), "{text}");
         assert!(text.contains("- … and 2 more members (`lexi lookup --full`)"));
         assert!(text.contains(
             "- make_response ← src/f0.py (x, y, z, +1), src/f1.py (x, y, z, +1), src/f2.py (x, y, z, +1), +2 more files"
         ));
-        let full = render(&view(22, 5), true);
+        let full = render(&view(22, 5), true, false);
         assert!(full.contains("App.m21 → a, b") && full.contains("src/f4.py (x, y, z, w)\n"));
         assert!(!full.contains("more") && !full.contains("+1"));
     }
 
     #[test]
     fn empty_sections_are_left_out() {
-        assert_eq!(render(&CallsView::default(), false), "");
-        let text = render(&view(0, 1), false);
+        assert_eq!(render(&CallsView::default(), false, false), "");
+        let text = render(&view(0, 1), false, true);
         assert!(!text.contains("## Calls\n") && text.contains("## Called from"));
+        assert!(text.ends_with(CAPPED), "{text}");
     }
 }

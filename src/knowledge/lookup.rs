@@ -96,6 +96,8 @@ pub struct Lookup {
     /// Calls and Called from (`workspace::calls`), once [`attach_calls`] read them; `None` before,
     /// or when the last update did not see the file or found no calls.
     pub calls: Option<CallsView>,
+    /// Called from searched only the importers the design file lists (it says there are more).
+    pub calls_capped: bool,
 }
 
 impl Lookup {
@@ -132,7 +134,7 @@ impl Lookup {
         }
         out.push('\n');
         if let Some(calls) = &self.calls {
-            out.push_str(&super::calls::render(calls, full));
+            out.push_str(&super::calls::render(calls, full, self.calls_capped));
         }
         if !self.conventions.is_empty() {
             out.push_str("\n## Inherited Local Conventions\n");
@@ -302,11 +304,38 @@ pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     Ok(found)
 }
 
-/// Add the Calls and Called from the last update recorded (`workspace::calls`): one pass over the
-/// update cache that parses only the lines of the file and its importers.
+/// Add the Calls and Called from the last update recorded (`workspace::calls`), reading only the
+/// update cache's lines of the file and its neighbours: the files it imports and its importers —
+/// the design file's Dependents (capped: a note then points to `--full`), or after
+/// [`lookup_full`] the graph's whole list.
 pub fn attach_calls(found: &mut Lookup, ws: &Workspace) {
-    let view = CallsView::read(&ws.state().cache_path(), &found.source);
-    found.calls = view.filter(|view| !view.is_empty());
+    let graph = found.whole.as_ref().and(ws.graph());
+    let (dependents, capped) = match graph {
+        Some(graph) => (graph.dependents(&found.source).to_vec(), false),
+        None => listed_dependents(&found.design),
+    };
+    let view = CallsView::read(&ws.state().cache_path(), &found.source, &dependents);
+    found.calls_capped = capped && view.is_some();
+    found.calls = view.filter(|view| !view.is_empty() || capped);
+}
+
+/// The Dependents the design file lists, and whether it says there are more.
+fn listed_dependents(design: &DesignFile) -> (Vec<String>, bool) {
+    let section = design
+        .body
+        .sections
+        .iter()
+        .find(|s| s.heading.eq_ignore_ascii_case(sections::DEPENDENTS));
+    match section {
+        Some(section) => (
+            list_items(&section.body)
+                .into_iter()
+                .map(|item| item.trim_matches('`').to_string())
+                .collect(),
+            section.body.contains("… and "),
+        ),
+        None => (Vec::new(), false),
+    }
 }
 
 /// The lookup of `source` and the source's bytes (when it has a footer and can be read).
@@ -359,6 +388,7 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         whole: None,
         fuller_contract,
         calls: None,
+        calls_capped: false,
     };
     Ok((found, bytes))
 }

@@ -6,9 +6,9 @@
 //! `helpers.make_response` calls `current_app.make_response`, `app.py` imports `helpers.py`).
 //!
 //! Called from follows the graph like Dependents: it is computed when read, so it moves when the
-//! callers change. The read is two passes over the cache text that parse only the lines of the file
-//! and of its neighbours (a line's path and dependency list are checked before anything else is
-//! split), so a lookup never builds the whole graph.
+//! callers change. A lookup reads only the cache lines of the file and of its neighbours (a binary
+//! search, `super::sorted_lines`) and never builds the whole graph: a plain lookup takes the
+//! importers its design file lists (capped), `--full` the graph's whole list.
 //!
 //! Matching is by final identifier, conservatively:
 //! - Calls: a bare call, or one through `self`/`this`/`Self`/the member's own object, of a name
@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::cache::{self, Entry};
+use super::sorted_lines::SortedLines;
 use crate::source::calls::{MemberCalls, Reach};
 use crate::tsv::push_escaped;
 
@@ -139,58 +140,34 @@ impl CallsView {
         self.calls.is_empty() && self.called_from.is_empty()
     }
 
-    /// The view of `source` from the cache at `cache_path`; `None` without a usable cache or when
-    /// the last update did not see `source`.
-    pub fn read(cache_path: &Path, source: &str) -> Option<CallsView> {
-        let text = std::fs::read_to_string(cache_path).ok()?;
-        CallsView::from_cache_text(&text, source)
-    }
-
-    /// [`CallsView::read`] of a cache's text.
-    pub fn from_cache_text(text: &str, source: &str) -> Option<CallsView> {
-        let mut lines = text.lines();
-        let header = lines.next()?.split('\t').next()?;
-        if header != cache::FORMAT {
-            return None;
-        }
-        let mut escaped = String::new();
-        push_escaped(&mut escaped, source);
-        // The file's own line first (the last one: a journal appends newer entries), for its deps.
-        let own_line = lines
-            .clone()
-            .filter(|line| {
-                let rest = line.strip_prefix(escaped.as_str());
-                rest.is_some_and(|rest| rest.starts_with('\t'))
-            })
-            .last()?;
-        let (_, own) = cache::parse_entry(own_line)?;
+    /// The view of `source` from the cache at `cache_path`, its neighbours being the files it
+    /// imports and `dependents` (the design file's list, or the graph's); `None` without a usable
+    /// cache or when the last update did not see `source`. Only those lines are read
+    /// ([`SortedLines`]).
+    pub fn read(cache_path: &Path, source: &str, dependents: &[String]) -> Option<CallsView> {
+        let mut lines = SortedLines::open(cache_path)?;
+        let (_, own) = cache::parse_entry(&lines.find(&escaped(source))?)?;
         let mut neighbours: BTreeMap<String, Entry> = BTreeMap::new();
-        for line in lines {
-            let Some((path, deps)) = cache::path_and_deps(line) else {
-                continue;
-            };
-            let imports =
-                deps.contains(escaped.as_str()) && deps.split('\u{1f}').any(|dep| dep == escaped);
-            if !imports && !own.deps.iter().any(|dep| dep_is(path, dep)) {
+        for file in own.deps.iter().chain(dependents) {
+            if file == source || neighbours.contains_key(file) {
                 continue;
             }
-            if let Some((path, entry)) = cache::parse_entry(line) {
-                if path != source {
-                    neighbours.insert(path, entry);
-                }
+            if let Some((path, entry)) = lines
+                .find(&escaped(file))
+                .as_deref()
+                .and_then(cache::parse_entry)
+            {
+                neighbours.insert(path, entry);
             }
         }
         Some(view(&own, &neighbours))
     }
 }
 
-/// Whether an escaped cache path is `dep`.
-fn dep_is(escaped: &str, dep: &str) -> bool {
-    if escaped.contains('\\') {
-        crate::tsv::unescape(escaped) == dep
-    } else {
-        escaped == dep
-    }
+fn escaped(path: &str) -> String {
+    let mut out = String::new();
+    push_escaped(&mut out, path);
+    out
 }
 
 /// A Python protocol method (`__init__`, `__call__`): every class has them.
@@ -305,8 +282,8 @@ mod tests {
         }
     }
 
-    /// The text a saved cache holds.
-    fn cache_text(entries: Vec<(&str, Entry)>) -> String {
+    /// A saved cache of these entries (in a temp dir kept alive by the first value).
+    fn saved(entries: Vec<(&str, Entry)>) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("cache");
         let mut cache = Cache::default();
@@ -314,12 +291,12 @@ mod tests {
             cache.entries.insert(path.to_string(), entry);
         }
         cache.save(&path, 1).expect("save");
-        std::fs::read_to_string(&path).expect("read")
+        (dir, path)
     }
 
     #[test]
     fn calls_within_the_file_and_callers_among_its_neighbours() {
-        let text = cache_text(vec![
+        let (_dir, cache) = saved(vec![
             (
                 "app.py",
                 entry(
@@ -363,7 +340,8 @@ mod tests {
                 entry(&["app.py"], &[], &["main App.run Other.run .len"]),
             ),
         ]);
-        let view = CallsView::from_cache_text(&text, "app.py").expect("view");
+        let dependents = ["views.py".to_string(), "main.rs".to_string()];
+        let view = CallsView::read(&cache, "app.py", &dependents).expect("view");
         assert_eq!(
             view.calls,
             [MemberEdges {
@@ -395,24 +373,14 @@ mod tests {
                 row("run", "views.py", "index"),
             ]
         );
-        assert_eq!(CallsView::from_cache_text(&text, "missing.py"), None);
-        assert_eq!(
-            CallsView::from_cache_text("lexibrarian-cache v1\t0\n", "app.py"),
-            None
-        );
-    }
-
-    #[test]
-    fn a_later_line_of_the_same_file_wins() {
-        let text = cache_text(vec![("a.js", entry(&[], &[], &["f g", "g"]))]);
-        let newer = text.replace("f g\u{1f}g", "f\u{1f}g");
-        let appended = format!(
-            "{text}{}",
-            &newer[newer.find("\na.js").map_or(0, |i| i + 1)..]
-        );
-        let view = CallsView::from_cache_text(&appended, "a.js").expect("view");
-        assert!(view.calls.is_empty(), "{view:?}");
-        let first = CallsView::from_cache_text(&text, "a.js").expect("view");
-        assert_eq!(first.calls.len(), 1);
+        assert_eq!(CallsView::read(&cache, "missing.py", &[]), None);
+        // Without its dependents (a capped list), only the files it imports are searched.
+        let imports_only = CallsView::read(&cache, "app.py", &[]).expect("view");
+        let names: Vec<&str> = imports_only
+            .called_from
+            .iter()
+            .map(|c| c.name.as_str())
+            .collect();
+        assert_eq!(names, ["make_response"]);
     }
 }

@@ -19,6 +19,7 @@ pub mod contract;
 pub mod graph;
 pub mod library;
 pub mod lock;
+pub mod sorted_lines;
 pub mod state;
 
 use std::cell::OnceCell;
