@@ -282,6 +282,9 @@ mod tests {
         }
     }
 
+    /// A called name and its callers: (file, members).
+    type Row = (String, Vec<(String, Vec<String>)>);
+
     /// A saved cache of these entries (in a temp dir kept alive by the first value).
     fn saved(entries: Vec<(&str, Entry)>) -> (tempfile::TempDir, std::path::PathBuf) {
         let dir = tempfile::tempdir().expect("tempdir");
@@ -349,7 +352,7 @@ mod tests {
                 calls: vec!["make_response".into()],
             }]
         );
-        let called: Vec<(String, Vec<(String, Vec<String>)>)> = view
+        let called: Vec<Row> = view
             .called_from
             .into_iter()
             .map(|c| {
