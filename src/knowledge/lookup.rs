@@ -309,7 +309,7 @@ pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
 /// the design file's Dependents (capped: a note then points to `--full`), or after
 /// [`lookup_full`] the graph's whole list.
 pub fn attach_calls(found: &mut Lookup, ws: &Workspace) {
-    let graph = found.whole.as_ref().and(ws.graph());
+    let graph = found.whole.as_ref().and_then(|_| ws.graph());
     let (dependents, capped) = match graph {
         Some(graph) => (graph.dependents(&found.source).to_vec(), false),
         None => listed_dependents(&found.design),
