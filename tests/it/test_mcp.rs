@@ -73,7 +73,8 @@ fn library() -> TestProject {
     p
 }
 
-/// Set every file of the project (but `.git/`) an hour back.
+/// Set every file of the project (but `.git/`) an hour back, and the per-clone update cache
+/// (`lookup` reads Calls from it).
 fn age(p: &TestProject) {
     fn walk(dir: &std::path::Path, when: SystemTime) {
         for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
@@ -92,7 +93,12 @@ fn age(p: &TestProject) {
             }
         }
     }
-    walk(&p.root, SystemTime::now() - Duration::from_secs(3600));
+    let when = SystemTime::now() - Duration::from_secs(3600);
+    walk(&p.root, when);
+    let state = p.root.join(".git/lexibrarian");
+    if state.is_dir() {
+        walk(&state, when);
+    }
 }
 
 /// A client session with `lexi mcp` in the project, through the SDK's child-process transport.
