@@ -2,10 +2,13 @@
 //!
 //! Generates a git-less project of 20,000 mixed-language source files in nested directories, each with
 //! a design file written by the library's own renderer (so footers and hashes are real) and a `.aindex`
-//! with Local Conventions in every directory, then spawns `lexi lookup` on a fixed pseudo-random
+//! with Local Conventions in every directory, and the update cache a `lexictl update` leaves (git-less:
+//! `.lexibrary/.cache/state/cache`; each file importing three others, with eight members calling six
+//! names each — what `## Calls` and `## Called from` read), then spawns `lexi lookup` on a fixed pseudo-random
 //! sample of files and reports the median, p90 and min wall time. Target: median under 10 ms.
 //!
-//! Run: `cargo bench --bench lookup` (options: `-- --files N --runs N`).
+//! Run: `cargo bench --bench lookup` (options: `-- --files N --runs N --no-cache`; without the cache
+//! a lookup has no Calls to read).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -35,11 +38,13 @@ fn main() {
     let _ = ENV.set(hermetic::Hermetic::new(home.path()));
     let mut files = 20_000usize;
     let mut runs = 200usize;
+    let mut with_cache = true;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--files" => files = args.next().and_then(|v| v.parse().ok()).unwrap_or(files),
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).unwrap_or(runs),
+            "--no-cache" => with_cache = false,
             _ => {} // cargo passes `--bench`
         }
     }
@@ -47,6 +52,9 @@ fn main() {
     let root = dir.path();
     let started = Instant::now();
     let sources = generate(root, files);
+    if with_cache {
+        write_cache(root, &sources);
+    }
     eprintln!(
         "generated {} source files + design files in {:.1}s",
         sources.len(),
@@ -89,6 +97,53 @@ fn spawn(lexi: &str, root: &Path, source: &str) -> Duration {
     let elapsed = started.elapsed();
     assert!(status.success(), "lexi lookup {source} failed");
     elapsed
+}
+
+/// The update cache of `sources`: each imports three pseudo-random others and has eight members
+/// calling six names each (some of them its imports' public names).
+fn write_cache(root: &Path, sources: &[String]) {
+    use lexibrarian::project::walk::FileClass;
+    use lexibrarian::workspace::cache::{Cache, Entry, Stat};
+    let mut cache = Cache::default();
+    let pick = |index: usize, salt: usize| (index * 7919 + salt * 104_729) % sources.len();
+    for (index, source) in sources.iter().enumerate() {
+        let mut deps: Vec<String> = (1..=3)
+            .map(|salt| sources[pick(index, salt)].clone())
+            .collect();
+        deps.sort();
+        deps.dedup();
+        let symbols: Vec<String> = (0..8).map(|m| format!("member{m}_{index}")).collect();
+        let calls: Vec<String> = (0..8)
+            .map(|m| {
+                let callees: Vec<String> = (0..6)
+                    .map(|c| format!(".member{c}_{}", pick(index, m + c)))
+                    .collect();
+                format!("Type{index}.member{m}_{index} {}", callees.join(" "))
+            })
+            .collect();
+        let stat = Stat {
+            size: 100,
+            mtime_ns: 1,
+        };
+        let entry = Entry {
+            source_hash: "0".repeat(64),
+            interface_hash: Some("1".repeat(64)),
+            deps,
+            symbols,
+            calls,
+            design: Some(stat),
+            ..Entry::unhashed(stat, FileClass::Text, format!("Module {index}."))
+        };
+        cache.entries.insert(source.clone(), entry);
+    }
+    let path = root.join(".lexibrary/.cache/state/cache");
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    cache.save(&path, 2).expect("save the cache");
+    eprintln!(
+        "update cache: {} entries, {} KB",
+        sources.len(),
+        std::fs::metadata(&path).map_or(0, |m| m.len() / 1024)
+    );
 }
 
 /// 20 top-level dirs × 10 subdirs × N files, cycling through four languages.

@@ -3,16 +3,18 @@
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
 //! file, the source file (to hash it), the ancestor `.aindex` files and — `lexi lookup` through
-//! [`lookup_in`] — the dependency graph of the last update (the per-clone cache, read once): no
-//! walk, no git. The graph gives the tests that exercise the file, ranked as `lexi impact` ranks
-//! them, and marks the dependents that import it only for types ([`reach`]). The source is parsed
-//! only when the footer says an agent's Interface Contract may have been left behind by the code
-//! (`workspace::contract`), which then adds a warning, or when the design file's contract is the
-//! Archivist's (or a cut one): the lookup's larger budget ([`CONTRACT_TOKENS`]) then shows the
-//! contract rendered again from the current source — most important lines first
-//! (`archivist::abridge`), then the members' docs with what a caller must know while they fit
-//! (`archivist::documented`). `--full` ([`lookup_full`]) also makes whole what the design file's
-//! budget cut (`super::whole`): lists from the graph of the last update, a contract from the source.
+//! [`lookup_in`] — the dependency graph of the last update (a derived file beside the per-clone
+//! cache, of which it reads only the lines it needs): no walk, no git. The graph gives the tests
+//! that exercise the file, ranked as `lexi impact` ranks them, marks the dependents that import it
+//! only for types ([`reach`]), and holds the calls between members ([`attach_calls`],
+//! `super::calls`). The source is parsed only when the footer says an agent's Interface Contract
+//! may have been left behind by the code (`workspace::contract`), which then adds a warning, or
+//! when the design file's contract is the Archivist's (or a cut one): the lookup's larger budget
+//! ([`CONTRACT_TOKENS`]) then shows the contract rendered again from the current source — most
+//! important lines first (`archivist::abridge`), then the members' docs with what a caller must
+//! know while they fit (`archivist::documented`). `--full` ([`lookup_full`]) also makes whole what
+//! the design file's budget cut (`super::whole`): lists from the graph of the last update, a
+//! contract from the source.
 
 use std::io::ErrorKind;
 
@@ -30,6 +32,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{contract_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
@@ -100,6 +103,9 @@ pub struct Lookup {
     /// What the graph of the last update adds ([`lookup_in`], [`lookup_full`]): the ranked tests and
     /// the type-only dependents; `None` for a plain [`lookup`] or without a graph.
     pub reach: Option<Reach>,
+    /// Calls and Called from (`workspace::calls`), once [`attach_calls`] read them; `None` before,
+    /// or when the last update did not see the file or found no calls.
+    pub calls: Option<CallsView>,
 }
 
 impl Lookup {
@@ -138,6 +144,9 @@ impl Lookup {
             out = reach::with_reach(&out, reach, &self.source, full);
         }
         out.push('\n');
+        if let Some(calls) = &self.calls {
+            out.push_str(&super::calls::render(calls, full));
+        }
         if !self.conventions.is_empty() {
             out.push_str("\n## Inherited Local Conventions\n");
             for conventions in &self.conventions {
@@ -234,6 +243,10 @@ impl Lookup {
             json["expanded"] = serde_json::json!(expanded);
             json["notes"] = serde_json::json!(whole.notes);
         }
+        if let Some(calls) = &self.calls {
+            json["calls"] = serde_json::json!(calls.calls);
+            json["called_from"] = serde_json::json!(calls.called_from);
+        }
         json
     }
 
@@ -312,15 +325,29 @@ pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     let (mut found, bytes) = read_lookup(ws.project(), source)?;
     found.whole = Some(whole_sections(&found, ws.graph(), bytes.as_deref()));
     found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
+    attach_calls(&mut found, ws);
     Ok(found)
 }
 
 /// `lexi lookup`: [`lookup`], with what the workspace's graph of the last update adds — the tests
-/// that exercise the file, most direct first, and which dependents import it only for types.
+/// that exercise the file, most direct first, which dependents import it only for types, and the
+/// calls between members.
 pub fn lookup_in(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
     let mut found = lookup(ws.project(), source)?;
     found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
+    attach_calls(&mut found, ws);
     Ok(found)
+}
+
+/// Add the Calls and Called from the last update recorded (`workspace::calls`), reading only the
+/// update cache's lines of the file and its neighbours: the files it imports and its importers —
+/// the design file's Dependents (capped: a note then points to `--full`), or after
+/// [`lookup_full`] the graph's whole list.
+pub fn attach_calls(found: &mut Lookup, ws: &Workspace) {
+    found.calls = ws
+        .graph()
+        .and_then(|graph| CallsView::read(graph, &found.source))
+        .filter(|view| !view.is_empty());
 }
 
 /// The lookup of `source` and the source's bytes (when it has a footer and can be read).
@@ -373,6 +400,7 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         whole: None,
         fuller_contract,
         reach: None,
+        calls: None,
     };
     Ok((found, bytes))
 }

@@ -2,6 +2,7 @@
 //! notes): what `lexi` answers and records. Each operation returns plain data; the CLI decides how to
 //! print it.
 
+pub mod calls;
 pub mod concepts;
 pub mod context;
 pub mod conventions;

@@ -197,6 +197,9 @@ pub struct Interface {
     /// Skeleton lines in order of first appearance (kept apart from the sorted `symbols`).
     #[serde(skip)]
     pub(super) outline: Vec<OutlineLine>,
+    /// Each member's calls, in source order (`super::calls`).
+    #[serde(skip)]
+    pub calls: Vec<super::calls::MemberCalls>,
 }
 
 impl Interface {
@@ -320,6 +323,7 @@ mod tests {
             suites: Default::default(),
             has_errors: false,
             signals: Signals::default(),
+            calls: Vec::new(),
             outline: outline
                 .into_iter()
                 .map(|(depth, text)| OutlineLine {

@@ -7,6 +7,7 @@
 //! parallel. Nothing here ever panics on malformed input.
 
 mod behaviour;
+pub mod calls;
 mod commonjs;
 pub mod contract;
 mod generated;
@@ -99,6 +100,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
+    let calls = calls::extract(language, root, text);
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
     let mut interface = Interface {
@@ -118,6 +120,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         has_errors: root.has_error() && !extracted.syntax_ok,
         signals,
         outline: extracted.builder.outline,
+        calls,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
     // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).
@@ -126,6 +129,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     interface.bindings.shrink_to_fit();
     interface.item_docs.shrink_to_fit();
     interface.outline.shrink_to_fit();
+    interface.calls.shrink_to_fit();
     Ok(interface)
 }
 

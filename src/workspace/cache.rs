@@ -25,7 +25,7 @@ use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v8";
+pub const FORMAT: &str = "lexibrarian-cache v9";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -85,6 +85,10 @@ pub struct Entry {
     /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted: a
     /// subset of `deps` that `lexi impact` does not follow.
     pub type_deps: Vec<String>,
+    /// Code files: each member's calls, one `source::calls::MemberCalls::encode` item a member
+    /// (`member callee .callee Type.callee`), in source order — `lexi lookup`'s Calls and Called
+    /// from (`workspace::calls`).
+    pub calls: Vec<String>,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -272,6 +276,7 @@ fn push_entry(out: &mut String, path: &str, entry: &Entry) {
         &entry.symbols,
         &entry.externals,
         &entry.type_deps,
+        &entry.calls,
     ] {
         out.push('\t');
         push_list(out, list);
@@ -355,15 +360,18 @@ fn parse_base_line(
     Some(())
 }
 
+/// The tab-separated fields of an entry's line.
+const FIELDS: usize = 16;
+
 /// One entry's line, as [`push_entry`] wrote it.
 fn parse_entry(line: &str) -> Option<(String, Entry)> {
-    let mut fields = [""; 15];
+    let mut fields = [""; FIELDS];
     let mut count = 0;
     for field in split_bytes(line, b'\t') {
         *fields.get_mut(count)? = field;
         count += 1;
     }
-    if count != 15 {
+    if count != FIELDS {
         return None;
     }
     let class = match fields[1] {
@@ -395,6 +403,7 @@ fn parse_entry(line: &str) -> Option<(String, Entry)> {
         symbols: parse_list(fields[12]),
         externals: parse_list(fields[13]),
         type_deps: parse_list(fields[14]),
+        calls: parse_list(fields[15]),
         design,
     };
     Some((unescape(fields[0]), entry))
@@ -416,6 +425,7 @@ impl Entry {
             symbols: Vec::new(),
             externals: Vec::new(),
             type_deps: Vec::new(),
+            calls: Vec::new(),
             design: None,
         }
     }
@@ -454,6 +464,7 @@ mod tests {
             symbols: vec!["Parser".into(), "parse".into()],
             externals: vec!["serde".into(), "@scope/pkg".into()],
             type_deps: vec!["src/c.rs".into()],
+            calls: vec!["App.run go .send Vec.new".into(), "main".into()],
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,

@@ -11,7 +11,7 @@
 //! Parsing the whole cache costs tens of milliseconds at 20,000 files, too much for every
 //! `lexi lookup`; so the graph is kept beside the cache as a derived file (`graph`): one line per
 //! file, sorted, holding its dependencies, its importers, its type-only dependencies, its public
-//! names and its external packages, under a header naming the cache's stamp
+//! names, its external packages and its members' calls, under a header naming the cache's stamp
 //! ([`super::cache::stamp`]). A reader whose stamp matches reads that file and finds the lines it
 //! needs by binary search, parsing nothing else; otherwise it builds the graph from the cache and
 //! writes the file again (not while the cache is younger than the racy window, as the search index).
@@ -23,7 +23,7 @@ use super::cache::{self, Cache, UNKNOWN_STAMP};
 use crate::tsv::{parse_list, push_escaped, push_list, split_bytes};
 
 /// The derived file's first line starts with this, then a tab and the cache's stamp.
-const FORMAT: &str = "lexibrarian-graph v1";
+const FORMAT: &str = "lexibrarian-graph v2";
 /// Its name, beside the cache.
 const FILE_NAME: &str = "graph";
 
@@ -46,6 +46,8 @@ struct Row {
     type_only: Vec<String>,
     symbols: Vec<String>,
     externals: Vec<String>,
+    /// Each member's calls, as the cache records them (`cache::Entry::calls`).
+    calls: Vec<String>,
 }
 
 impl Graph {
@@ -127,6 +129,11 @@ impl Graph {
         self.row(file).map(|row| row.symbols).unwrap_or_default()
     }
 
+    /// What each member of code file `file` calls, in source order (`cache::Entry::calls`).
+    pub fn calls(&self, file: &str) -> Vec<String> {
+        self.row(file).map(|row| row.calls).unwrap_or_default()
+    }
+
     /// `file`'s line, found by binary search over the sorted lines.
     fn row(&self, file: &str) -> Option<Row> {
         let mut key = String::with_capacity(file.len());
@@ -182,6 +189,7 @@ fn render(cache: &Cache, stamp: &str) -> String {
         row.type_only = entry.type_deps.clone();
         row.symbols = entry.symbols.clone();
         row.externals = entry.externals.clone();
+        row.calls = entry.calls.clone();
     }
     let mut out = format!("{FORMAT}\t{stamp}\n");
     for (path, row) in &rows {
@@ -193,6 +201,7 @@ fn render(cache: &Cache, stamp: &str) -> String {
             &row.type_only,
             &row.symbols,
             &row.externals,
+            &row.calls,
         ] {
             out.push('\t');
             push_list(&mut out, list);
@@ -220,6 +229,7 @@ fn parse_row(line: &str) -> Option<Row> {
         type_only: list()?,
         symbols: list()?,
         externals: list()?,
+        calls: list()?,
     })
 }
 

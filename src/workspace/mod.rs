@@ -13,6 +13,7 @@
 //! `source` and `archivist`; it never imports the layers above it.
 
 pub mod cache;
+pub mod calls;
 pub mod child_map;
 pub mod contract;
 pub mod graph;

@@ -73,8 +73,8 @@ fn library() -> TestProject {
     p
 }
 
-/// Set every file of the project (but `.git/`, except the per-clone state the graph is read from)
-/// an hour back.
+/// Set every file of the project (but `.git/`, except the per-clone state the graph and the calls
+/// are read from) an hour back.
 fn age(p: &TestProject) {
     fn walk(dir: &std::path::Path, when: SystemTime) {
         for entry in std::fs::read_dir(dir).expect("read dir").flatten() {

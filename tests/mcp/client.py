@@ -100,7 +100,10 @@ async def session_checks(root, bins, env):
             old = 1_000_000_000
             for path in [root / ".lexibrary" / "src" / "lib.rs.md", root / "src" / "lib.rs",
                          root / ".lexibrary" / ".aindex", root / ".lexibrary" / "src" / ".aindex",
-                         root / ".lexibrary" / "config.yaml", root / ".git" / "lexibrarian" / "cache"]:
+                         root / ".lexibrary" / "config.yaml",
+                         # The update cache, which lookup reads Calls from (in git or not).
+                         root / ".git" / "lexibrarian" / "cache",
+                         root / ".lexibrary" / ".cache" / "state" / "cache"]:
                 if path.exists():
                     os.utime(path, (old, old))
             # Their stats changed, so this answer is in full once more; the next one is short.

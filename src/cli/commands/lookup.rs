@@ -19,6 +19,11 @@ use crate::project::paths;
 /// the file or for one of its public members): the best 10 and how many more, all with `--full`. A
 /// Dependents entry that imports the file only for the type checker is marked `(type-only)`.
 ///
+/// After the design file, `## Calls` lists which members of the file call which of its other
+/// members (`res.send → json`), and `## Called from` which members of the files importing it, or
+/// imported by it, call its public names (`make_response ← src/flask/helpers.py (make_response)`),
+/// as the last `lexictl update` found them, matched by name.
+///
 /// Long sections are trimmed, never dropped: a Dependents, Dependencies or Tests list of more than
 /// 20 files becomes its count by directory (`lexi impact` lists dependents), and a long Interface
 /// Contract keeps its public items first, then says how many more there are.
@@ -27,7 +32,7 @@ use crate::project::paths;
 /// longer list ends `… and N more`, a longer contract `// … and N more lines: read <file>`. Such a
 /// cut contract is shown rendered again from the source (when it is unchanged) within the lookup's
 /// larger budget, most important lines first.
-/// `--full` prints every section whole: nothing trimmed, capped lists replaced by the whole lists
+/// `--full` prints every section whole: nothing trimmed (Calls and Called from included), capped lists replaced by the whole lists
 /// of the last `lexictl update`'s dependency graph, and a cut contract rendered again from the
 /// source (only when the source is unchanged since the design file was written; otherwise the
 /// stored contract stays under the staleness warning). `--format json` gives the sections as the

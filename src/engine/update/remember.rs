@@ -81,6 +81,7 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
         symbols: scanned.facts.symbols.clone(),
         externals: scanned.facts.externals.clone(),
         type_deps: scanned.facts.type_deps.clone(),
+        calls: scanned.facts.calls.clone(),
         ..listed.clone()
     })
 }
@@ -118,6 +119,7 @@ fn entry_of(
         symbols: scanned.facts.symbols.clone(),
         externals: scanned.facts.externals.clone(),
         type_deps: scanned.facts.type_deps.clone(),
+        calls: scanned.facts.calls.clone(),
         design,
     })
 }

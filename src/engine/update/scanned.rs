@@ -126,6 +126,8 @@ pub struct Facts {
     pub externals: Vec<String>,
     /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted.
     pub type_deps: Vec<String>,
+    /// Code files: each member's calls, encoded (`cache::Entry::calls`).
+    pub calls: Vec<String>,
 }
 
 /// What the scan found, by level. A design file as read is boxed: the files of a cold run have none,
@@ -371,6 +373,7 @@ impl Facts {
             symbols: entry.symbols.clone(),
             externals: entry.externals.clone(),
             type_deps: entry.type_deps.clone(),
+            calls: entry.calls.clone(),
         }
     }
 }
@@ -510,6 +513,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
             scanned.facts.interface_hash = Some(interface.hash());
             scanned.facts.macros = interface.exported_macros();
             scanned.facts.symbols = interface.public_names();
+            scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
             Some(Code {
                 language,
                 interface: Arc::new(interface),

@@ -98,7 +98,8 @@ impl Tool for Lookup {
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
-        // The graph of the last update ranks the tests and marks the type-only dependents.
+        // The graph of the last update ranks the tests, marks the type-only dependents and holds
+        // the calls.
         let graph = call.ws.state().cache_path();
         Ok(Some(lookup_inputs(&call.path(&args.file)?).outside(graph)))
     }
