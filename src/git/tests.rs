@@ -753,6 +753,20 @@ fn the_index_is_compared_with_head_unless_its_cache_tree_says_it_is_head() {
 }
 
 #[test]
+fn the_index_is_read_without_verifying_its_checksum_as_git_reads_it() {
+    let fx = Fixture::new();
+    fx.write("a.rs", "a");
+    fx.commit_all("base");
+    let index = fx.root.join(".git/index");
+    let mut bytes = std::fs::read(&index).expect("index");
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff; // a damaged trailing checksum; `git status` does not look at it either
+    std::fs::write(&index, bytes).expect("write");
+    assert!(fx.open().is_tracked("a.rs"));
+    assert_eq!(fx.open().dirty().expect("status"), vec![]);
+}
+
+#[test]
 fn tracked_paths_and_global_excludes() {
     let fx = Fixture::new();
     fx.write("a.rs", "a");
