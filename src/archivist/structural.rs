@@ -124,17 +124,33 @@ pub fn contract_text(
     bytes: usize,
     source: &str,
 ) -> String {
+    fenced(language, interface, source, |primary| {
+        let documented = documented_outline(language, interface.outline());
+        let outline = match fits_whole(&documented, bytes) {
+            true => documented.as_slice(),
+            false => interface.outline(),
+        };
+        fit_contract(outline, bytes, primary, source)
+    })
+}
+
+/// `interface`'s contract lines (given the file's primary type) in a code fence, or the line that
+/// says there is no public interface.
+fn fenced(
+    language: crate::source::Language,
+    interface: &crate::source::Interface,
+    source: &str,
+    lines: impl FnOnce(Option<&str>) -> String,
+) -> String {
     if interface.skeleton().trim().is_empty() {
         return "(no public interface)".to_string();
     }
     let primary = super::describe::primary_type(source, interface);
-    let documented = documented_outline(language, interface.outline());
-    let outline = match fits_whole(&documented, bytes) {
-        true => documented.as_slice(),
-        false => interface.outline(),
-    };
-    let lines = fit_contract(outline, bytes, primary.as_deref(), source);
-    format!("```{}\n{}\n```", language.fence(), lines)
+    format!(
+        "```{}\n{}\n```",
+        language.fence(),
+        lines(primary.as_deref())
+    )
 }
 
 /// The Interface Contract `lexi lookup` shows within `bytes`: [`contract_text`]'s signatures, then
@@ -146,13 +162,9 @@ pub fn reader_contract_text(
     bytes: usize,
     source: &str,
 ) -> String {
-    if interface.skeleton().trim().is_empty() {
-        return "(no public interface)".to_string();
-    }
-    let primary = super::describe::primary_type(source, interface);
-    let lines =
-        super::documented::reader_contract(language, interface, bytes, primary.as_deref(), source);
-    format!("```{}\n{}\n```", language.fence(), lines)
+    fenced(language, interface, source, |primary| {
+        super::documented::reader_contract(language, interface, bytes, primary, source)
+    })
 }
 
 /// The separator between a contract line's signature and its doc comment, by language (what
