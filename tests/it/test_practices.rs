@@ -13,7 +13,10 @@ fn a_python_projects_checklist_commands_and_tool_settings() {
     let p = project().fixture("python-practices").init().build();
     let text = p.lexi(["conventions"]).success().no_stderr().stdout;
     for line in [
-        "- Before a PR: Add tests that demonstrate the correct behavior of the change. (.github/pull_request_template.md)\n",
+        "- Before a PR: Before opening a PR, open a ticket describing the issue or feature the PR will address. (.github/pull_request_template.md)\n",
+        "- Before a PR: Use \"fixes\" to automatically close an issue. (.github/pull_request_template.md)\n",
+        "- Before a PR: Add tests that demonstrate the correct behavior of the change. Tests should fail without the change. (.github/pull_request_template.md)\n",
+        "- pytest runs the tests (testpaths: `tests`); a warning fails the test (`filterwarnings = error`). (pyproject.toml)\n",
         "- Before a PR: Add `.. versionchanged::` entries in any relevant code docs. (.github/pull_request_template.md)\n",
         "- tox environments: style, typing, docs, py3.12, py3.11 (`tox -e <env>`). (pyproject.toml)\n",
         "- `tox -e style` runs `pre-commit run --all-files`. (pyproject.toml)\n",

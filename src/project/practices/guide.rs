@@ -115,6 +115,7 @@ fn join(dir: &str, name: &str) -> String {
 /// The contribution guide: where it is, its sections, its commands and its rules.
 pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
     let Some(file) = guide_file(sources) else {
+        readme_contributing(sources, found);
         return;
     };
     let Some(text) = sources.text(&file) else {
@@ -147,6 +148,97 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
             push(found, "guide", rule, source);
         }
     }
+}
+
+/// Without a guide file, the README's own "Contributing" section: the guides and policies it
+/// links (express's README links the organisation's Contributing Guide and its security policy),
+/// its sub-sections, its check commands and its rules.
+fn readme_contributing(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some((file, whole)) = readme(sources) else {
+        return;
+    };
+    let Some(section) = section_about(&whole, "contribut") else {
+        return;
+    };
+    let links = linked(&section, &whole);
+    let headings = headings(&section);
+    let mut practice = format!("{file}'s Contributing section");
+    if !links.is_empty() {
+        practice.push_str(&format!(" links {}", list(&links, 4)));
+    }
+    if !headings.is_empty() {
+        practice.push_str(&format!("; sections: {}", list(&headings, 6)));
+    }
+    practice.push('.');
+    push_items(found, "guide", practice, &file, links);
+    let commands = commands(&section);
+    if !commands.is_empty() {
+        let quoted: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
+        let practice = format!(
+            "The README's Contributing section runs {}.",
+            list(&quoted, 6)
+        );
+        push_items(found, "commands", practice, &file, commands);
+    }
+    for rule in rules(&section, false) {
+        push(found, "guide", rule, &file);
+    }
+}
+
+/// The root README (any case, Markdown or plain) and its text.
+fn readme(sources: &Sources) -> Option<(String, String)> {
+    let name = sources.file_names("").into_iter().find(|name| {
+        let stem = name.split('.').next().unwrap_or("");
+        stem.eq_ignore_ascii_case("readme") && !name.ends_with(".rst")
+    })?;
+    let text = sources.text(&name)?;
+    Some((name, text))
+}
+
+/// The Markdown section whose heading holds `word` (any case), with its sub-sections: up to the
+/// next heading of its level or above.
+fn section_about(text: &str, word: &str) -> Option<String> {
+    let level = |line: &str| {
+        let hashes = line.chars().take_while(|c| *c == '#').count();
+        (hashes > 0 && line[hashes..].starts_with(' ')).then_some(hashes)
+    };
+    let mut lines = text
+        .lines()
+        .skip_while(|line| level(line).is_none() || !line.to_ascii_lowercase().contains(word));
+    let heading = lines.next()?;
+    let own = level(heading)?;
+    let body: Vec<&str> = lines
+        .take_while(|line| level(line).is_none_or(|deeper| deeper > own))
+        .collect();
+    Some(body.join("\n"))
+}
+
+/// The links of `section` as `text (url)`: inline ones and reference ones (`[Contributing
+/// Guide]` defined anywhere in `whole`), web addresses only.
+fn linked(section: &str, whole: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for piece in section.split('[').skip(1) {
+        let Some((label, rest)) = piece.split_once(']') else {
+            continue;
+        };
+        let url = match rest.strip_prefix('(') {
+            Some(inline) => inline.split(')').next().map(str::to_string),
+            None => reference(whole, label),
+        };
+        if let Some(url) = url.filter(|url| url.starts_with("http")) {
+            out.push(format!("{label} ({url})"));
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The target of the reference link `[label]: target` in `text`.
+fn reference(text: &str, label: &str) -> Option<String> {
+    let prefix = format!("[{label}]: ");
+    text.lines()
+        .find_map(|line| line.trim().strip_prefix(prefix.as_str()))
+        .map(|target| target.trim().to_string())
 }
 
 /// The first `CONTRIBUTING*` file in the root, `.github/` or `docs/` (any case).
@@ -293,7 +385,9 @@ fn commands(text: &str) -> Vec<String> {
 }
 
 /// The instructions of a text: checklist items, bullets that start with a verb, and — in a
-/// template — sentences that say "should" or "must". Markdown comments are read as text.
+/// template — prose sentences that are instructions ([`is_instruction`]); a template's bullet keeps
+/// the sentences after its first that say "should" or "must" ("Add tests…; tests should fail
+/// without the change."). Markdown comments are read as text.
 fn rules(text: &str, template: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (bullet, item) in paragraphs(text) {
@@ -305,16 +399,70 @@ fn rules(text: &str, template: bool) -> Vec<String> {
         {
             out.push(first_sentence(checked));
         } else if bullet && starts_with_verb(item) {
-            out.push(first_sentence(item));
+            out.push(match template {
+                true => with_requirements(item),
+                false => first_sentence(item),
+            });
         } else if template && !bullet {
             let sentences = item.split_inclusive(". ").map(str::trim);
-            for sentence in sentences.filter(|s| s.contains(" should ") || s.contains(" must ")) {
+            for sentence in sentences.filter(|s| is_instruction(s)) {
                 out.push(first_sentence(sentence));
             }
         }
     }
     out.dedup();
     out
+}
+
+/// A template's prose sentence that tells the contributor what to do: it says "should" or "must",
+/// starts with a verb ("Link to relevant issues…", "Use \"fixes\" to close an issue.") or with
+/// "Before …," and then one ("Before opening a PR, open a ticket…") — but not the template's own
+/// placeholder ("Replace this comment with…") nor a prompt for the PR's description ("Explain the
+/// context.").
+fn is_instruction(sentence: &str) -> bool {
+    const PROMPTS: &[&str] = &[
+        "Describe",
+        "Explain",
+        "Summarize",
+        "Summarise",
+        "Provide",
+        "Fill",
+    ];
+    let first = sentence.split_whitespace().next().unwrap_or_default();
+    if sentence.contains("this comment") || sentence.contains('?') || PROMPTS.contains(&first) {
+        return false;
+    }
+    let after_before = sentence
+        .strip_prefix("Before ")
+        .and_then(|rest| rest.split_once(", "))
+        .map(|(_, main)| capitalised(main));
+    sentence.contains(" should ")
+        || sentence.contains(" must ")
+        || starts_with_verb(sentence)
+        || after_before.is_some_and(|main| starts_with_verb(&main))
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A bullet's first sentence and the later ones that say "should" or "must", cut to
+/// [`RULE_CHARS`] twice over.
+fn with_requirements(item: &str) -> String {
+    let first = first_sentence(item);
+    let rest = item.get(first.len()..).unwrap_or_default();
+    let required: Vec<&str> = rest
+        .split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| s.contains(" should ") || s.contains(" must ") || s.starts_with("Tests "))
+        .collect();
+    match required.is_empty() {
+        true => first,
+        false => shorten(&format!("{first} {}", required.join(" ")), 2 * RULE_CHARS),
+    }
 }
 
 fn starts_with_verb(item: &str) -> bool {
@@ -389,17 +537,37 @@ mod tests {
 
     #[test]
     fn a_template_gives_its_checklist_imperative_bullets_and_musts() {
-        let text = "<!--\nEnsure each step is complete:\n\n- Add tests that demonstrate the correct behavior of the change. Tests\n  should fail without the change.\n- What other alternatives have you explored?\n- [ ] Update CHANGES.rst.\n- Reference the issue (e.g. `fixes #1`).\n- Add `.. versionchanged::` entries. More.\n-->\n\nBug fixes and new features should include tests.\n\n## Motivation\n\nExplain the context.\n";
+        let text = "<!--\nBefore opening a PR, open a ticket. Replace this comment with a description.\n\nLink issues, one per line. Use \"fixes\" to close one.\n-->\n<!--\nEnsure each step is complete:\n\n- Add tests that demonstrate the correct behavior of the change. Tests\n  should fail without the change.\n- What other alternatives have you explored?\n- [ ] Update CHANGES.rst.\n- Reference the issue (e.g. `fixes #1`).\n- Add `.. versionchanged::` entries. More.\n-->\n\nBug fixes and new features should include tests.\n\n## Motivation\n\nExplain the context.\n";
         assert_eq!(
             rules(text, true),
             [
-                "Add tests that demonstrate the correct behavior of the change.",
+                "Before opening a PR, open a ticket.",
+                "Link issues, one per line.",
+                "Use \"fixes\" to close one.",
+                "Ensure each step is complete:",
+                "Add tests that demonstrate the correct behavior of the change. Tests should fail without the change.",
                 "Update CHANGES.rst.",
                 "Reference the issue (e.g. `fixes #1`).",
                 "Add `.. versionchanged::` entries.",
                 "Bug fixes and new features should include tests."
             ]
         );
+    }
+
+    #[test]
+    fn a_readmes_contributing_section_gives_its_links_and_sub_sections() {
+        let text = "# X\n\n## Contributing\n\nSee the [Contributing Guide] and [the policy](https://e.org/policy).\n\n### Running Tests\n\n```bash\nnpm test\n```\n\n## Team\n\n[Contributing Guide]: https://e.org/CONTRIBUTING.md\n";
+        let section = section_about(text, "contribut").expect("section");
+        assert!(section.contains("Running Tests") && !section.contains("Team"));
+        assert_eq!(
+            linked(&section, text),
+            [
+                "Contributing Guide (https://e.org/CONTRIBUTING.md)",
+                "the policy (https://e.org/policy)"
+            ]
+        );
+        assert_eq!(headings(&section), ["Running Tests"]);
+        assert_eq!(commands(&section), ["npm test"]);
     }
 
     #[test]

@@ -105,16 +105,23 @@ pub fn detect(project: &Project) -> Practices {
 
 /// The most practices of one topic shown unless everything is asked for.
 pub const SHOWN_PER_TOPIC: usize = 5;
+/// The most pull-request checklist items shown unless everything is asked for: they are what a
+/// contributor is asked to do, a template holds about ten, and each is one line.
+pub const SHOWN_CHECKLIST: usize = 10;
 
-/// The practices shown by default: the first [`SHOWN_PER_TOPIC`] of each topic, and how many were
-/// left out.
+/// The practices shown by default: the first [`SHOWN_PER_TOPIC`] of each topic
+/// ([`SHOWN_CHECKLIST`] of the checklist), and how many were left out.
 pub fn shown(practices: &[Practice]) -> (Vec<&Practice>, usize) {
     let mut per_topic: BTreeMap<&str, usize> = BTreeMap::new();
     let mut shown = Vec::new();
     for practice in practices {
         let n = per_topic.entry(practice.topic).or_default();
         *n += 1;
-        if *n <= SHOWN_PER_TOPIC {
+        let limit = match practice.topic {
+            "checklist" => SHOWN_CHECKLIST,
+            _ => SHOWN_PER_TOPIC,
+        };
+        if *n <= limit {
             shown.push(practice);
         }
     }

@@ -161,10 +161,21 @@ fn stem(name: &str) -> &str {
 /// What runs the tests when no `package.json` script says it, from the file that configures it.
 fn test_runner(sources: &Sources) -> Option<(String, String)> {
     if let Some(pyproject) = sources.toml("pyproject.toml") {
-        if let Some(paths) = get(&pyproject, &["tool", "pytest", "ini_options", "testpaths"]) {
+        let options = ["tool", "pytest", "ini_options"];
+        if let Some(paths) = get(&pyproject, &[options.as_slice(), &["testpaths"]].concat()) {
             let paths = toml_list(paths);
+            let strict = get(
+                &pyproject,
+                &[options.as_slice(), &["filterwarnings"]].concat(),
+            )
+            .and_then(toml::Value::as_array)
+            .is_some_and(|filters| filters.iter().any(|f| f.as_str() == Some("error")));
+            let warnings = match strict {
+                true => "; a warning fails the test (`filterwarnings = error`)",
+                false => "",
+            };
             return Some((
-                format!("pytest runs the tests (testpaths: {paths})."),
+                format!("pytest runs the tests (testpaths: {paths}){warnings}."),
                 "pyproject.toml".to_string(),
             ));
         }
