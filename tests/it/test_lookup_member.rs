@@ -37,7 +37,12 @@ fn a_python_method_whole_with_its_callers_and_tests() {
         .stdout_lacks("## Interface Contract");
     // The qualified label names the same member.
     let qualified = p
-        .lexi(["lookup", "src/flaskish/app.py", "--member", "App.make_response"])
+        .lexi([
+            "lookup",
+            "src/flaskish/app.py",
+            "--member",
+            "App.make_response",
+        ])
         .success();
     assert_eq!(qualified.stdout, out.stdout);
 }
@@ -97,7 +102,9 @@ fn several_members_of_one_name_are_each_shown_compactly() {
         .init()
         .build();
     p.lexictl(["update"]).success();
-    let out = p.lexi(["lookup", "src/lib.rs", "--member", "send"]).success();
+    let out = p
+        .lexi(["lookup", "src/lib.rs", "--member", "send"])
+        .success();
     insta::assert_snapshot!("member_two_sends", out.stdout);
     let one = p
         .lexi(["lookup", "src/lib.rs", "--member", "Sender::send"])
@@ -115,9 +122,15 @@ fn an_unknown_member_is_an_error_naming_the_closest() {
     out.stderr_has("src/flaskish/app.py has no member `make_respons`")
         .stderr_has("did you mean: App.make_response")
         .stderr_has("hint: `lexi lookup src/flaskish/app.py` shows its Interface Contract");
-    p.lexi(["lookup", "src/flaskish/app.py", "--member", "make_response", "--full"])
-        .code(1)
-        .stderr_has("'--member <NAME>' cannot be used with '--full'");
+    p.lexi([
+        "lookup",
+        "src/flaskish/app.py",
+        "--member",
+        "make_response",
+        "--full",
+    ])
+    .code(1)
+    .stderr_has("'--member <NAME>' cannot be used with '--full'");
 }
 
 #[test]

@@ -219,12 +219,7 @@ fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
 }
 
 /// The member declared on `outline[at]`, with its calls read from `view`.
-fn member(
-    outline: &[OutlineLine],
-    at: usize,
-    whole: bool,
-    view: Option<&CallsView>,
-) -> Member {
+fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsView>) -> Member {
     let line = &outline[at];
     let label = label(line);
     let (doc, examples_left_out) = match &line.whole_doc {
@@ -355,7 +350,11 @@ fn relevant_tests(
 ) -> (Vec<TestHit>, usize) {
     let labels: Vec<String> = matches.iter().map(|m| m.label.clone()).collect();
     let names: Vec<&str> = labels.iter().map(|l| last_segment(l)).collect();
-    let ranked = rank(source, reached_depths(graph, source, DEFAULT_DEPTH), &labels);
+    let ranked = rank(
+        source,
+        reached_depths(graph, source, DEFAULT_DEPTH),
+        &labels,
+    );
     let total = ranked.len();
     let mut hits: Vec<(u8, usize, TestHit)> = ranked
         .into_iter()
@@ -371,7 +370,10 @@ fn relevant_tests(
         .collect();
     // Within a tier, the files with more test functions named for the member first.
     let named = |hit: &TestHit| {
-        let named = hit.functions.iter().filter(|f| names_any(last_segment(f), &names));
+        let named = hit
+            .functions
+            .iter()
+            .filter(|f| names_any(last_segment(f), &names));
         std::cmp::Reverse(named.count())
     };
     hits.sort_by_key(|(tier, order, hit)| (*tier, named(hit), *order));
@@ -407,7 +409,8 @@ pub fn names_any(text: &str, names: &[&str]) -> bool {
     names.iter().filter(|name| name.len() >= 3).any(|name| {
         let name = name.to_ascii_lowercase();
         text.match_indices(&name).any(|(at, _)| {
-            boundary(text[..at].chars().next_back()) && boundary(text[at + name.len()..].chars().next())
+            boundary(text[..at].chars().next_back())
+                && boundary(text[at + name.len()..].chars().next())
         })
     })
 }
@@ -468,10 +471,16 @@ mod tests {
 
     #[test]
     fn an_unknown_name_is_answered_with_the_closest_members() {
-        let all = labels(&["Flask.make_response", "Flask.make_default_options_response", "run"]);
+        let all = labels(&[
+            "Flask.make_response",
+            "Flask.make_default_options_response",
+            "run",
+        ]);
         let message = unknown_member("app.py", "make_respons", &all);
         assert!(
-            message.starts_with("app.py has no member `make_respons`\n  did you mean: Flask.make_response"),
+            message.starts_with(
+                "app.py has no member `make_respons`\n  did you mean: Flask.make_response"
+            ),
             "{message}"
         );
         assert!(!message.contains("run,"), "{message}");

@@ -1,7 +1,7 @@
 //! The text `lexi lookup --member` prints: the warnings, then per matched member its signature in
 //! a fence, its whole doc, its Calls / Called by / Called from lines, then the tests once:
 //!
-//! ```text
+//! ````text
 //! # src/flask/app.py: Flask.make_response (method)
 //!
 //! ```python
@@ -18,7 +18,7 @@
 //! ## Tests
 //!
 //! - tests/test_basic.py: test_make_response, test_response_types, +3
-//! ```
+//! ````
 
 use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
 use crate::source::Language;
