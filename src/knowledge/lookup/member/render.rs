@@ -11,13 +11,12 @@
 //!
 //! Convert the return value from a view function to an instance of …
 //!
-//! - Calls: ensure_sync
-//! - Called by: Flask.full_dispatch_request
+//! - Called by: Flask.finalize_request
 //! - Called from: src/flask/helpers.py (make_response)
 //!
 //! ## Tests
 //!
-//! - tests/test_basic.py: test_make_response, test_response_types, +3
+//! - tests/test_basic.py: test_make_response, test_make_response_with_response_instance, …
 //! ````
 
 use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
