@@ -8,7 +8,8 @@
 //!
 //! A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
 //! `Sender::send` = `Sender.send`), else by its last segment (`make_response`, `json`, `send`);
-//! several matches are each shown. An unknown name is an error naming the closest members.
+//! several matches are each shown compactly (signature and first paragraph). An unknown name is an
+//! error naming the closest members.
 
 use anyhow::{bail, Context as _};
 
@@ -22,7 +23,7 @@ use crate::workspace::Workspace;
 
 mod render;
 
-/// The doc budget of one answer, in bytes (about 1,500 tokens), shared by its matches.
+/// The doc budget of a member shown whole, in bytes (about 1,500 tokens).
 pub const DOC_BYTES: usize = 6_000;
 /// Test files shown.
 pub const TESTS_SHOWN: usize = 8;
