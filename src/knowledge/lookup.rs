@@ -36,6 +36,7 @@ use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{contract_within, drift_of, Drift};
 use crate::workspace::Workspace;
 
+pub mod member;
 mod reach;
 pub use reach::Reach;
 

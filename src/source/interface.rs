@@ -162,7 +162,13 @@ pub struct OutlineLine {
     /// returns, errors, accepted forms: `source::behaviour`), which `lexi lookup` shows when its
     /// budget has room. Not part of any hash.
     pub behaviour: Vec<String>,
+    /// The whole doc (every paragraph, dedented), at most [`MAX_WHOLE_DOC`] bytes: what `lexi
+    /// lookup --member` shows. Not part of any hash.
+    pub whole_doc: Option<String>,
 }
+
+/// Longest whole doc an [`OutlineLine`] keeps, in bytes.
+pub const MAX_WHOLE_DOC: usize = 12_000;
 
 /// The public interface of one source file.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -334,6 +340,7 @@ mod tests {
                     parent: None,
                     doc: None,
                     behaviour: Vec::new(),
+                    whole_doc: None,
                 })
                 .collect(),
         }

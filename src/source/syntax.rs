@@ -531,6 +531,19 @@ fn first_paragraph(doc: &str) -> String {
     text
 }
 
+/// A whole doc, cut at [`super::interface::MAX_WHOLE_DOC`] bytes (on a character boundary).
+fn whole_doc(mut doc: String) -> String {
+    let max = super::interface::MAX_WHOLE_DOC;
+    if doc.len() > max {
+        let mut end = max;
+        while !doc.is_char_boundary(end) {
+            end -= 1;
+        }
+        doc.truncate(end);
+    }
+    doc
+}
+
 /// Collects public symbols (deduplicated) and the skeleton outline in source order.
 #[derive(Default)]
 pub(super) struct Builder {
@@ -570,6 +583,7 @@ impl Builder {
             parent: symbol.parent.clone(),
             doc: None,
             behaviour: Vec::new(),
+            whole_doc: None,
         });
         self.seen.insert(symbol.clone());
         self.symbols.push(symbol);
@@ -592,7 +606,8 @@ impl Builder {
                     .as_deref()
                     .map(super::behaviour::behaviour_lines)
                     .unwrap_or_default();
-                line.doc = doc.map(|doc| first_paragraph(&doc));
+                line.doc = doc.as_deref().map(first_paragraph);
+                line.whole_doc = doc.map(whole_doc);
             }
         }
         added
@@ -614,6 +629,7 @@ impl Builder {
                 parent: None,
                 doc: None,
                 behaviour: Vec::new(),
+                whole_doc: None,
             };
             self.outline.insert(mark, header);
         }

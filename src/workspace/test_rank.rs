@@ -35,6 +35,16 @@ pub fn rank(source: &str, found: HashMap<String, usize>, members: &[String]) -> 
 /// (type-only edges are not followed), each with the depth at which it is first reached, ranked
 /// ([`rank`]). Tests that only a design file's `## Tests` list names are not seen here.
 pub fn reached_tests(graph: &Graph, source: &str, depth: usize) -> Vec<String> {
+    rank(
+        source,
+        reached_depths(graph, source, depth),
+        &graph.symbols(source),
+    )
+}
+
+/// The tests that reach `source` as [`reached_tests`] finds them, each with the depth at which it is
+/// first reached, unranked: `lexi lookup --member` ranks them for one member ([`rank`]).
+pub fn reached_depths(graph: &Graph, source: &str, depth: usize) -> HashMap<String, usize> {
     let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
     let mut found: HashMap<String, usize> = HashMap::new();
     let mut frontier: Vec<String> = vec![source.to_string()];
@@ -53,7 +63,7 @@ pub fn reached_tests(graph: &Graph, source: &str, depth: usize) -> Vec<String> {
         }
         frontier = next;
     }
-    rank(source, found, &graph.symbols(source))
+    found
 }
 
 /// A file's name without its directory and extensions (`src/flask/json/__init__.py` → `json`: a

@@ -25,6 +25,7 @@ mod test_knowledge;
 mod test_llm;
 mod test_lookup;
 mod test_lookup_answers;
+mod test_lookup_member;
 mod test_man;
 mod test_mcp;
 mod test_navigation;

@@ -304,6 +304,22 @@ fn a_client_of_the_stateless_2026_07_28_lifecycle_is_served_too() {
 }
 
 #[test]
+fn lookup_of_one_member_answers_what_the_cli_prints() {
+    let p = library();
+    let cli = p
+        .lexi(["lookup", "src/lib.rs", "--member", "eval"])
+        .success()
+        .stdout;
+    let session = Session::start(&p);
+    let answer = session.text("lookup", json!({"file": "src/lib.rs", "member": "eval"}));
+    let (body, _) = split_etag(&answer);
+    assert_eq!(body, cli);
+    assert!(body.starts_with("# src/lib.rs: eval (function)"), "{body}");
+    let error = session.tool_error("lookup", json!({"file": "src/lib.rs", "member": "evil"}));
+    assert!(error.contains("did you mean: eval"), "{error}");
+}
+
+#[test]
 fn lookup_answers_what_the_cli_prints_then_unchanged_until_a_file_changes() {
     let p = library();
     let cli = p.lexi(["lookup", "src/lib.rs"]).success().stdout;

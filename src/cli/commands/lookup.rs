@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
+use crate::knowledge::lookup::member::lookup_member;
 use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::project::paths;
 
@@ -38,17 +39,29 @@ use crate::project::paths;
 /// stored contract stays under the staleness warning). `--format json` gives the sections as the
 /// design file stores them (never trimmed, but capped where the design file is); with `--full`,
 /// made whole as in the text, and `expanded` names the sections that were.
+///
+/// `--member <name>` prints one member instead of the design file: its signature under the headers
+/// it sits in, its whole doc (code examples left out), the file's members it calls and that call
+/// it, the members of neighbouring files calling it, and the best 8 tests — those whose test
+/// functions call it by name first (`tests/test_basic.py: test_make_response, …`). A name matches
+/// a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment (`send`; every
+/// match is shown); an unknown name is an error listing the closest members.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json\n  lexi lookup --full src/flask/app.py"
+    after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json\n  lexi lookup --full src/flask/app.py\n  lexi lookup src/flask/app.py --member make_response\n  lexi lookup lib/response.js --member res.json"
 )]
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
     /// Print every section whole: no list summarised, capped lists from the dependency graph, a cut
     /// Interface Contract from the source.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "member")]
     pub full: bool,
+    /// Show one member of the file whole: its signature, whole doc, what it calls and what calls
+    /// it, and its most relevant tests. A qualified label (`Flask.make_response`, `res.json`,
+    /// `Sender::send`) or a last segment (`make_response`, `json`, `send`).
+    #[arg(long, value_name = "NAME")]
+    pub member: Option<String>,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -57,6 +70,14 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
     let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
+    if let Some(name) = &args.member {
+        let found = lookup_member(&ws, &source, name)?;
+        match ctx.format {
+            Format::Text => print_text(&found.to_text())?,
+            Format::Json => print_json(&found.to_json())?,
+        }
+        return Ok(Outcome::Ok);
+    }
     let found = match args.full {
         true => lookup_full(&ws, &source)?,
         false => lookup_in(&ws, &source)?,

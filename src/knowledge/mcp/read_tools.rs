@@ -11,6 +11,7 @@ use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
+use crate::knowledge::lookup::member::lookup_member;
 use crate::knowledge::lookup::{ensure_file_argument, lookup_in};
 use crate::knowledge::orient::{self, orient};
 use crate::knowledge::search::{render, search_listed, Query};
@@ -82,6 +83,11 @@ pub struct Lookup;
 pub struct LookupArgs {
     /// The source file (not its design file), relative to the project root, e.g. `src/auth/login.py`.
     file: String,
+    /// One member of the file to show whole instead of the design file: its signature, whole doc,
+    /// calls and callers, and the tests that call it. A label (`Flask.make_response`, `res.json`,
+    /// `Sender::send`) or its last segment (`make_response`).
+    #[serde(default)]
+    member: Option<String>,
 }
 
 impl Tool for Lookup {
@@ -94,7 +100,9 @@ impl Tool for Lookup {
          since the design file was written, and the Local Conventions inherited from every parent \
          directory. Cheap (one design file, typically 200-600 tokens) and cheaper than reading the \
          source: call it before editing any file. After editing, update `.lexibrary/<file>.md` and \
-         set `updated_by: agent`. For linked concepts and Stack posts too, use `context`.";
+         set `updated_by: agent`. For linked concepts and Stack posts too, use `context`. With \
+         `member` (a function or method name), only that member whole: signature, every \
+         paragraph of its doc, its callers and callees, and the tests that call it.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
@@ -107,6 +115,10 @@ impl Tool for Lookup {
     fn run(call: &Call, args: LookupArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
+        if let Some(name) = &args.member {
+            let found = lookup_member(&call.ws, &source, name)?;
+            return Ok(Answer::new(found.to_text(), found.to_json()));
+        }
         let found = lookup_in(&call.ws, &source)?;
         Ok(Answer::new(found.to_text(), found.to_json()))
     }

@@ -1,0 +1,532 @@
+//! `lexi lookup <file> --member <name>`: one member of a file, whole — what an agent about to change
+//! `make_response` needs and nothing else: its signature (under the headers it sits in), its whole
+//! doc (every paragraph, parameters, returns, errors, lists; code examples left out), the members of
+//! the file it calls and that call it, the neighbours' members calling it (`workspace::calls`, read
+//! from the graph of the last update), and the tests most relevant to it: the tests that reach the
+//! file (`workspace::test_rank`), those with test functions calling the member by name first (the
+//! graph records every test function's calls), then those named for it.
+//!
+//! A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
+//! `Sender::send` = `Sender.send`), else by its last segment (`make_response`, `json`, `send`);
+//! several matches are each shown compactly (signature and first paragraph). An unknown name is an
+//! error naming the closest members.
+
+use anyhow::{bail, Context as _};
+
+use super::{lookup, Staleness};
+use crate::knowledge::impact::DEFAULT_DEPTH;
+use crate::source::calls::{MemberCalls, Reach};
+use crate::source::{extract, Language, OutlineLine};
+use crate::workspace::calls::{Caller, CallsView};
+use crate::workspace::test_rank::{rank, reached_depths};
+use crate::workspace::Workspace;
+
+mod render;
+
+/// The doc budget of a member shown whole, in bytes (about 1,500 tokens).
+pub const DOC_BYTES: usize = 6_000;
+/// Test files shown.
+pub const TESTS_SHOWN: usize = 8;
+/// Ranked test files whose test functions are searched for calls of the member.
+const TESTS_SEARCHED: usize = 60;
+/// Test functions named per test file, and calling members per caller file.
+pub const FUNCTIONS_SHOWN: usize = 3;
+/// Caller files named in Called from.
+pub const CALLER_FILES_SHOWN: usize = 5;
+
+/// Everything `lexi lookup --member` reports.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MemberLookup {
+    pub source: String,
+    /// The name asked for.
+    pub member: String,
+    pub staleness: Staleness,
+    pub stale: bool,
+    /// The warnings a plain lookup prints above the design file.
+    pub warnings: Vec<String>,
+    /// The members the name matched, in source order.
+    pub matches: Vec<Member>,
+    /// The most relevant tests, best first.
+    pub tests: Vec<TestHit>,
+    /// Tests that reach the file but are not shown.
+    pub tests_left_out: usize,
+}
+
+/// One member of the file.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Member {
+    /// `Container.name`, or `name` for a top-level member.
+    pub label: String,
+    pub kind: &'static str,
+    /// Its signature line under the headers it sits in, indented two spaces a level.
+    pub signature: String,
+    /// Its whole doc (code examples left out), cut to the answer's budget.
+    pub doc: Option<String>,
+    /// The doc was longer than shown: than the budget, or than its first paragraph (`compact`).
+    pub doc_cut: bool,
+    /// Shown compactly (several members matched): the doc's first paragraph only.
+    pub compact: bool,
+    /// Code examples left out of the doc.
+    pub examples_left_out: usize,
+    /// Members of the file it calls.
+    pub calls: Vec<String>,
+    /// Members of the file calling it.
+    pub called_by: Vec<String>,
+    /// Members of the neighbours (importers and imports) calling it.
+    pub called_from: Vec<Caller>,
+}
+
+/// A test file and its test functions calling the member.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TestHit {
+    pub file: String,
+    pub functions: Vec<String>,
+}
+
+/// `lexi lookup <source> --member <name>`.
+pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result<MemberLookup> {
+    let found = lookup(ws.project(), source)?;
+    let language = Language::from_path(std::path::Path::new(source)).with_context(|| {
+        format!("{source}: members are known only in Rust, Python, JavaScript and TypeScript files")
+    })?;
+    let bytes = ws
+        .project()
+        .read(source)
+        .with_context(|| format!("cannot read {source}"))?;
+    let interface = extract(language, &String::from_utf8_lossy(&bytes))
+        .map_err(|err| anyhow::anyhow!("{source}: cannot be parsed ({err})"))?;
+    let outline = interface.outline();
+    let candidates: Vec<usize> = (0..outline.len())
+        .filter(|&i| is_member(&outline[i]))
+        .collect();
+    let labels: Vec<String> = candidates.iter().map(|&i| label(&outline[i])).collect();
+    let chosen = matching(&labels, name);
+    if chosen.is_empty() {
+        bail!("{}", unknown_member(source, name, &labels));
+    }
+    let view = ws.graph().and_then(|graph| CallsView::read(graph, source));
+    // Several matches are shown compactly: each doc's first paragraph.
+    let whole = chosen.len() == 1;
+    let matches: Vec<Member> = chosen
+        .iter()
+        .map(|&c| member(outline, candidates[c], whole, view.as_ref()))
+        .collect();
+    let (tests, tests_left_out) = match ws.graph() {
+        Some(graph) => relevant_tests(graph, source, &matches),
+        None => (Vec::new(), 0),
+    };
+    Ok(MemberLookup {
+        source: source.to_string(),
+        member: name.to_string(),
+        staleness: found.staleness,
+        stale: found.staleness != Staleness::Current,
+        warnings: found.warnings(),
+        matches,
+        tests,
+        tests_left_out,
+    })
+}
+
+/// An outline line that declares something (not a header, not `impl Trait for Type`).
+fn is_member(line: &OutlineLine) -> bool {
+    line.kind
+        .is_some_and(|kind| kind != crate::source::SymbolKind::Impl)
+        && !line.name.is_empty()
+}
+
+/// `Container.name`, or the name (CommonJS names are already qualified: `res.json`).
+fn label(line: &OutlineLine) -> String {
+    match &line.parent {
+        // `impl<T> Sender<T>`'s methods are `Sender.send`, as `workspace::calls` names them.
+        Some(parent) => {
+            let parent = parent.split('<').next().unwrap_or(parent).trim();
+            format!("{parent}.{}", line.name)
+        }
+        None => line.name.clone(),
+    }
+}
+
+/// The last segment of a label or a name asked for (`json` of `res.json`, `send` of `Sender::send`).
+pub fn last_segment(name: &str) -> &str {
+    name.rsplit(['.', ':', '#']).next().unwrap_or(name)
+}
+
+/// The name asked for as labels are written: `Sender::send` → `Sender.send`, `json()` → `json`.
+fn normalized(name: &str) -> String {
+    name.trim()
+        .trim_end_matches("()")
+        .replace("::", ".")
+        .replace('#', ".")
+}
+
+/// The indices of `labels` that `name` names: those equal to it, else those ending with `.name`,
+/// else (for a bare name) those whose last segment is it — case-insensitively when nothing matches
+/// exactly.
+pub fn matching(labels: &[String], name: &str) -> Vec<usize> {
+    let wanted = normalized(name);
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let suffix = format!(".{wanted}");
+    let tries: [&dyn Fn(&str) -> bool; 4] = [
+        &|label| label == wanted,
+        &|label| label.ends_with(&suffix),
+        &|label| last_segment(label) == wanted,
+        &|label| {
+            label.eq_ignore_ascii_case(&wanted)
+                || last_segment(label).eq_ignore_ascii_case(last_segment(&wanted))
+                    && (!wanted.contains('.')
+                        || label.to_lowercase().ends_with(&suffix.to_lowercase()))
+        },
+    ];
+    for matches in tries {
+        let found: Vec<usize> = (0..labels.len()).filter(|&i| matches(&labels[i])).collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
+}
+
+/// The error for a name no member has: the closest labels, and where to see them all.
+fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
+    let wanted = normalized(name).to_lowercase();
+    let mut scored: Vec<(f64, &String)> = labels
+        .iter()
+        .map(|label| {
+            let lower = label.to_lowercase();
+            let whole = strsim::jaro_winkler(&wanted, &lower);
+            let last = strsim::jaro_winkler(last_segment(&wanted), last_segment(&lower));
+            (whole.max(last), label)
+        })
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
+    let mut close: Vec<&str> = Vec::new();
+    for (_, label) in scored {
+        if !close.contains(&label.as_str()) && close.len() < 5 {
+            close.push(label);
+        }
+    }
+    let mut message = format!("{source} has no member `{name}`");
+    if !close.is_empty() {
+        message.push_str(&format!("\n  did you mean: {}?", close.join(", ")));
+    }
+    message.push_str(&format!(
+        "\n  hint: `lexi lookup {source}` shows its Interface Contract ({} members)",
+        labels.len()
+    ));
+    message
+}
+
+/// The member declared on `outline[at]`, with its calls read from `view`.
+fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsView>) -> Member {
+    let line = &outline[at];
+    let label = label(line);
+    let (doc, examples_left_out) = match &line.whole_doc {
+        Some(doc) => without_examples(doc),
+        None => (String::new(), 0),
+    };
+    let doc = crate::secrets::redact(&doc).into_owned();
+    let (doc, doc_cut) = match whole {
+        true => cut_doc(doc, DOC_BYTES),
+        false => first_paragraph(doc),
+    };
+    let (calls, called_by, called_from) = match view {
+        Some(view) => calls_of(view, &label),
+        None => Default::default(),
+    };
+    Member {
+        kind: line.kind.map_or("", |kind| kind.as_str()),
+        signature: signature(outline, at),
+        doc: (!doc.is_empty()).then_some(doc),
+        doc_cut,
+        compact: !whole,
+        examples_left_out,
+        calls,
+        called_by,
+        called_from,
+        label,
+    }
+}
+
+/// The signature of `outline[at]` under the headers it sits in, indented as the contract is.
+fn signature(outline: &[OutlineLine], at: usize) -> String {
+    let mut chain = vec![at];
+    let mut depth = outline[at].depth;
+    for i in (0..at).rev() {
+        if depth == 0 {
+            break;
+        }
+        if outline[i].depth < depth {
+            chain.push(i);
+            depth = outline[i].depth;
+        }
+    }
+    chain
+        .iter()
+        .rev()
+        .map(|&i| format!("{}{}", "  ".repeat(outline[i].depth), outline[i].text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `doc` without its fenced code blocks (examples), each replaced by one line; and how many.
+fn without_examples(doc: &str) -> (String, usize) {
+    let mut out: Vec<&str> = Vec::new();
+    let mut inside = false;
+    let mut examples = 0;
+    for line in doc.lines() {
+        let fence = line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
+        if fence && !inside {
+            examples += 1;
+            out.push("(example left out: read the source)");
+        }
+        if fence {
+            inside = !inside;
+        } else if !inside {
+            out.push(line);
+        }
+    }
+    (out.join("\n").trim().to_string(), examples)
+}
+
+/// `doc` cut at a line boundary to fit `room` bytes; whether it was cut.
+fn cut_doc(doc: String, room: usize) -> (String, bool) {
+    if doc.len() <= room {
+        return (doc, false);
+    }
+    let mut kept = String::new();
+    for line in doc.lines() {
+        if kept.len() + line.len() + 1 > room {
+            break;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+    }
+    (kept.trim_end().to_string(), true)
+}
+
+/// The first paragraph of `doc`; whether there was more.
+fn first_paragraph(doc: String) -> (String, bool) {
+    match doc.split_once("\n\n") {
+        Some((first, _)) => (first.trim_end().to_string(), true),
+        None => (doc, false),
+    }
+}
+
+/// What `label` calls in its file, which members of the file call it, and the neighbours' members
+/// calling it — matched by name as `workspace::calls` matches.
+fn calls_of(view: &CallsView, label: &str) -> (Vec<String>, Vec<String>, Vec<Caller>) {
+    let bare = last_segment(label);
+    let typed = label.replace('.', "::");
+    let calls = view
+        .calls
+        .iter()
+        .filter(|edges| edges.member == label)
+        .flat_map(|edges| edges.calls.iter().cloned())
+        .collect();
+    let called_by = view
+        .calls
+        .iter()
+        .filter(|edges| edges.calls.iter().any(|c| c == bare || c == label))
+        .map(|edges| edges.member.clone())
+        .collect();
+    let called_from = view
+        .called_from
+        .iter()
+        .filter(|called| called.name == bare || called.name == typed)
+        .flat_map(|called| called.callers.iter().cloned())
+        .collect();
+    (calls, called_by, called_from)
+}
+
+/// The tests most relevant to `matches`: those reaching the file, the ones whose test functions
+/// call a match by name first (test functions named for it first), then those named for it, then
+/// by `lexi impact`'s ranking; and how many were not shown.
+fn relevant_tests(
+    graph: &crate::workspace::graph::Graph,
+    source: &str,
+    matches: &[Member],
+) -> (Vec<TestHit>, usize) {
+    let labels: Vec<String> = matches.iter().map(|m| m.label.clone()).collect();
+    let names: Vec<&str> = labels.iter().map(|l| last_segment(l)).collect();
+    let ranked = rank(
+        source,
+        reached_depths(graph, source, DEFAULT_DEPTH),
+        &labels,
+    );
+    let total = ranked.len();
+    let mut hits: Vec<(u8, usize, TestHit)> = ranked
+        .into_iter()
+        .enumerate()
+        .map(|(order, file)| {
+            let functions = match order < TESTS_SEARCHED {
+                true => calling_functions(&graph.calls(&file), &names),
+                false => Vec::new(),
+            };
+            let tier = tier(&file, &functions, &names);
+            (tier, order, TestHit { file, functions })
+        })
+        .collect();
+    // Within a tier, the files with more test functions named for the member first.
+    let named = |hit: &TestHit| {
+        let named = hit
+            .functions
+            .iter()
+            .filter(|f| names_any(last_segment(f), &names));
+        std::cmp::Reverse(named.count())
+    };
+    hits.sort_by_key(|(tier, order, hit)| (*tier, named(hit), *order));
+    let shown: Vec<TestHit> = hits
+        .into_iter()
+        .take(TESTS_SHOWN)
+        .map(|(_, _, hit)| hit)
+        .collect();
+    let left_out = total - shown.len();
+    (shown, left_out)
+}
+
+/// 0: a test function named for the member calls it; 1: the file is named for it; 2: a test
+/// function calls it; 3: the rest.
+fn tier(file: &str, functions: &[String], names: &[&str]) -> u8 {
+    let file_name = file.rsplit('/').next().unwrap_or(file);
+    if functions.iter().any(|f| names_any(last_segment(f), names)) {
+        0
+    } else if names_any(file_name, names) {
+        1
+    } else if !functions.is_empty() {
+        2
+    } else {
+        3
+    }
+}
+
+/// Whether `text` names one of `names` (three letters or more) as a whole word: `send_recv` and
+/// `test_make_response` do, `weak_sender` does not name `send`.
+pub fn names_any(text: &str, names: &[&str]) -> bool {
+    let text = text.to_ascii_lowercase();
+    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
+    names.iter().filter(|name| name.len() >= 3).any(|name| {
+        let name = name.to_ascii_lowercase();
+        text.match_indices(&name).any(|(at, _)| {
+            boundary(text[..at].chars().next_back())
+                && boundary(text[at + name.len()..].chars().next())
+        })
+    })
+}
+
+/// The members of a test file (its encoded calls, `graph.calls`) calling one of `names`, those
+/// named for it first.
+pub fn calling_functions(encoded: &[String], names: &[&str]) -> Vec<String> {
+    let mut found: Vec<String> = encoded
+        .iter()
+        .filter_map(|item| MemberCalls::decode(item))
+        .filter(|member| {
+            member
+                .callees
+                .iter()
+                .any(|callee| names.contains(&Reach::of(callee).name()))
+        })
+        .map(|member| member.member)
+        .collect();
+    found.dedup();
+    found.sort_by_key(|function| !names_any(last_segment(function), names));
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labels(names: &[&str]) -> Vec<String> {
+        names.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_name_matches_by_label_then_by_last_segment() {
+        let all = labels(&[
+            "Flask",
+            "Flask.make_response",
+            "Flask.make_default_options_response",
+            "res.json",
+            "res.jsonp",
+            "Sender.send",
+            "Permit.send",
+            "Sender.send_timeout",
+        ]);
+        assert_eq!(matching(&all, "make_response"), [1]);
+        assert_eq!(matching(&all, "Flask.make_response"), [1]);
+        assert_eq!(matching(&all, "res.json"), [3]);
+        assert_eq!(matching(&all, "json"), [3]);
+        assert_eq!(matching(&all, "json()"), [3]);
+        assert_eq!(matching(&all, "Sender::send"), [5]);
+        assert_eq!(matching(&all, "send"), [5, 6]);
+        assert_eq!(matching(&all, "Flask"), [0]);
+        assert_eq!(matching(&all, "MAKE_RESPONSE"), [1]);
+        assert_eq!(matching(&all, "sender::SEND"), [5]);
+        assert!(matching(&all, "App.make_response").is_empty());
+        assert!(matching(&all, "respond").is_empty());
+        assert!(matching(&all, "").is_empty());
+    }
+
+    #[test]
+    fn an_unknown_name_is_answered_with_the_closest_members() {
+        let all = labels(&[
+            "Flask.make_response",
+            "Flask.make_default_options_response",
+            "run",
+        ]);
+        let message = unknown_member("app.py", "make_respons", &all);
+        assert!(
+            message.starts_with(
+                "app.py has no member `make_respons`\n  did you mean: Flask.make_response"
+            ),
+            "{message}"
+        );
+        assert!(!message.contains("run,"), "{message}");
+        assert!(message.ends_with("(3 members)"), "{message}");
+    }
+
+    #[test]
+    fn examples_are_left_out_and_long_docs_cut_at_a_line() {
+        let doc = "Sends a value.\n\n# Examples\n\n```\nlet x = 1;\n```\n\nMore.";
+        let (text, examples) = without_examples(doc);
+        assert_eq!(examples, 1);
+        assert_eq!(
+            text,
+            "Sends a value.\n\n# Examples\n\n(example left out: read the source)\n\nMore."
+        );
+        let (cut, was_cut) = cut_doc("one\ntwo\nthree".to_string(), 8);
+        assert_eq!((cut.as_str(), was_cut), ("one\ntwo", true));
+        assert_eq!(cut_doc("one".into(), 8), ("one".to_string(), false));
+    }
+
+    #[test]
+    fn test_functions_calling_the_member_named_for_it_first() {
+        let encoded = labels(&[
+            "test_response_types .make_response .get",
+            "test_other .get",
+            "test_make_response_twice .make_response",
+            "test_make_response make_response",
+            "helper Flask.make_response",
+        ]);
+        assert_eq!(
+            calling_functions(&encoded, &["make_response"]),
+            [
+                "test_make_response_twice",
+                "test_make_response",
+                "test_response_types",
+                "helper"
+            ]
+        );
+        let calling = ["test_make_response".to_string()];
+        assert_eq!(tier("tests/test_basic.py", &calling, &["make_response"]), 0);
+        assert_eq!(tier("test/res.json.js", &[], &["json"]), 1);
+        assert_eq!(tier("test/app.js", &["helper".into()], &["json"]), 2);
+        assert_eq!(tier("test/app.js", &[], &["json"]), 3);
+        assert!(names_any("send_recv", &["send"]) && names_any("abort_send", &["send"]));
+        assert!(!names_any("weak_sender", &["send"]) && !names_any("resend", &["send"]));
+        assert!(!names_any("test_a", &["a"]));
+    }
+}

@@ -1,0 +1,156 @@
+//! The text `lexi lookup --member` prints: the warnings, then per matched member its signature in
+//! a fence, its whole doc, its Calls / Called by / Called from lines, then the tests once:
+//!
+//! ````text
+//! # src/flask/app.py: Flask.make_response (method)
+//!
+//! ```python
+//! class Flask(App)
+//!   def make_response(self, rv) -> Response
+//! ```
+//!
+//! Convert the return value from a view function to an instance of …
+//!
+//! - Called by: Flask.finalize_request
+//! - Called from: src/flask/helpers.py (make_response)
+//!
+//! ## Tests
+//!
+//! - tests/test_basic.py: test_make_response, test_make_response_with_response_instance, …
+//! ````
+
+use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
+use crate::source::Language;
+
+impl MemberLookup {
+    /// The text `lexi lookup <file> --member <name>` prints.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for warning in &self.warnings {
+            out.push_str(warning);
+            out.push_str("\n\n");
+        }
+        if self.matches.len() > 1 {
+            out.push_str(&format!(
+                "{} members of {} are named `{}` (each shown compactly; ask for one by its label):\n\n",
+                self.matches.len(),
+                self.source,
+                self.member
+            ));
+        }
+        let fence = Language::from_path(std::path::Path::new(&self.source))
+            .map_or("", |language| language.fence());
+        let mut previous: Option<&Member> = None;
+        for member in &self.matches {
+            // Callers are matched by name: members of one name share them; say so once.
+            let same_callers = previous.is_some_and(|p| p.called_from == member.called_from);
+            out.push_str(&member_text(&self.source, member, fence, same_callers));
+            out.push('\n');
+            previous = Some(member);
+        }
+        out.push_str(&self.tests_text());
+        out.trim_end().to_string() + "\n"
+    }
+
+    fn tests_text(&self) -> String {
+        if self.tests.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("## Tests\n\n");
+        for hit in &self.tests {
+            out.push_str(&format!("- {}\n", test_line(hit)));
+        }
+        if self.tests_left_out > 0 {
+            out.push_str(&format!(
+                "- … and {} more test files reach the file: `lexi impact {}`\n",
+                self.tests_left_out, self.source
+            ));
+        }
+        out
+    }
+
+    /// The JSON `lexi lookup --member --format json` prints (fields in docs/commands.md).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// One member's block.
+fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -> String {
+    let mut out = format!("# {source}: {} ({})\n\n", member.label, member.kind);
+    out.push_str(&format!("```{fence}\n{}\n```\n\n", member.signature));
+    match &member.doc {
+        Some(doc) => {
+            out.push_str(doc);
+            out.push('\n');
+            if member.doc_cut {
+                out.push_str(&cut_note(source, member));
+            }
+        }
+        None => out.push_str("(no doc)\n"),
+    }
+    let mut lines: Vec<String> = Vec::new();
+    if !member.calls.is_empty() {
+        lines.push(format!("Calls: {}", member.calls.join(", ")));
+    }
+    if !member.called_by.is_empty() {
+        lines.push(format!("Called by: {}", member.called_by.join(", ")));
+    }
+    if same_callers && !member.called_from.is_empty() {
+        lines.push("Called from: as above (callers are matched by name)".to_string());
+    } else if !member.called_from.is_empty() {
+        lines.push(format!("Called from: {}", called_from(member)));
+    }
+    if !lines.is_empty() {
+        out.push('\n');
+        for line in lines {
+            out.push_str(&format!("- {line}\n"));
+        }
+    }
+    out
+}
+
+/// The line under a doc that was cut: to fit the budget, or to its first paragraph when several
+/// members matched.
+fn cut_note(source: &str, member: &Member) -> String {
+    match member.compact {
+        true => format!(
+            "(… more in its doc: `lexi lookup {source} --member {}`)\n",
+            member.label
+        ),
+        false => format!("\n(… the rest of the doc left out to fit: read {source})\n"),
+    }
+}
+
+/// `file (member, member); file (member)`, the first [`CALLER_FILES_SHOWN`] files and
+/// [`FUNCTIONS_SHOWN`] members of each.
+fn called_from(member: &Member) -> String {
+    let mut parts: Vec<String> = member
+        .called_from
+        .iter()
+        .take(CALLER_FILES_SHOWN)
+        .map(|caller| format!("{} ({})", caller.file, capped(&caller.members)))
+        .collect();
+    let more = member.called_from.len().saturating_sub(CALLER_FILES_SHOWN);
+    if more > 0 {
+        parts.push(format!("+{more} more files"));
+    }
+    parts.join("; ")
+}
+
+/// `file: test_a, test_b, +N`, or the file alone.
+fn test_line(hit: &TestHit) -> String {
+    match hit.functions.is_empty() {
+        true => hit.file.clone(),
+        false => format!("{}: {}", hit.file, capped(&hit.functions)),
+    }
+}
+
+/// `a, b, c, +N`: the first [`FUNCTIONS_SHOWN`] names and how many more.
+fn capped(names: &[String]) -> String {
+    let mut shown: Vec<String> = names.iter().take(FUNCTIONS_SHOWN).cloned().collect();
+    if names.len() > FUNCTIONS_SHOWN {
+        shown.push(format!("+{}", names.len() - FUNCTIONS_SHOWN));
+    }
+    shown.join(", ")
+}
