@@ -71,11 +71,7 @@ fn calls_line(edges: &MemberEdges) -> String {
     let mut budget = KEY_LIMIT;
     let mut hidden = 0;
     let mut with_keys = |callee: &str, keys: &[String]| {
-        let shown: Vec<String> = keys
-            .iter()
-            .take(budget)
-            .map(|k| format!("'{k}'"))
-            .collect();
+        let shown: Vec<String> = keys.iter().take(budget).map(|k| format!("'{k}'")).collect();
         budget -= shown.len();
         hidden += keys.len() - shown.len();
         if shown.is_empty() {

@@ -106,7 +106,10 @@ impl MemberCalls {
             ..MemberCalls::default()
         };
         for word in words {
-            match word.strip_prefix(KEY_MARK).and_then(|w| w.split_once(KEY_MARK)) {
+            match word
+                .strip_prefix(KEY_MARK)
+                .and_then(|w| w.split_once(KEY_MARK))
+            {
                 Some((callee, key)) => out.keys.push(KeyCall {
                     callee: callee.to_string(),
                     key: key.replace("%20", " ").replace("%25", "%"),
@@ -458,10 +461,44 @@ fn is_function(node: Node<'_>) -> bool {
 
 /// Callee names whose literal argument is text, a path or a pattern rather than a key.
 const NOT_KEYS: &[&str] = &[
-    "assert", "compile", "contains", "debug", "deprecate", "endsWith", "ends_with", "endswith",
-    "error", "expect", "find", "format", "from", "includes", "indexOf", "info", "join", "log",
-    "match", "new", "print", "push_str", "replace", "require", "search", "split", "startsWith",
-    "starts_with", "startswith", "strip", "test", "trace", "warn", "warning", "write", "writeln",
+    "assert",
+    "compile",
+    "contains",
+    "debug",
+    "debug_struct",
+    "debug_tuple",
+    "deprecate",
+    "endsWith",
+    "ends_with",
+    "endswith",
+    "error",
+    "expect",
+    "find",
+    "format",
+    "from",
+    "includes",
+    "indexOf",
+    "info",
+    "join",
+    "log",
+    "match",
+    "new",
+    "print",
+    "push_str",
+    "replace",
+    "require",
+    "search",
+    "split",
+    "startsWith",
+    "starts_with",
+    "startswith",
+    "strip",
+    "test",
+    "trace",
+    "warn",
+    "warning",
+    "write",
+    "writeln",
 ];
 
 /// Receivers whose literal arguments are messages.
@@ -699,7 +736,12 @@ mod tests {
         let member = MemberCalls {
             member: "App.run".into(),
             aliases: vec!["App.start".into()],
-            callees: vec!["go".into(), ".send@tx".into(), "Vec.new".into(), ".put".into()],
+            callees: vec![
+                "go".into(),
+                ".send@tx".into(),
+                "Vec.new".into(),
+                ".put".into(),
+            ],
             keys: vec![KeyCall {
                 callee: "app.get".into(),
                 key: "json 100% spaces".into(),
@@ -827,7 +869,13 @@ def run(app):
         let types = extract(Language::Rust, text).map(|i| i.type_refs);
         assert_eq!(
             types.ok(),
-            Some(vec!["Ignore".to_string(), "Match".into(), "Self".into(), "Some".into(), "Wrapper".into()])
+            Some(vec![
+                "Ignore".to_string(),
+                "Match".into(),
+                "Self".into(),
+                "Some".into(),
+                "Wrapper".into()
+            ])
         );
     }
 }

@@ -274,7 +274,9 @@ fn method_owners(members: &[MemberCalls]) -> BTreeMap<&str, BTreeSet<&str>> {
     let mut owners: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     let mut free: BTreeSet<&str> = BTreeSet::new();
     for member in members {
-        let owner = member.container().filter(|c| c.starts_with(char::is_uppercase));
+        let owner = member
+            .container()
+            .filter(|c| c.starts_with(char::is_uppercase));
         for name in member.names() {
             match owner {
                 Some(owner) => {
@@ -302,7 +304,12 @@ fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
         stem = parts.next().unwrap_or(stem);
     }
     std::iter::once(stem)
-        .chain(public.iter().copied().filter(|n| n.starts_with(char::is_uppercase)))
+        .chain(
+            public
+                .iter()
+                .copied()
+                .filter(|n| n.starts_with(char::is_uppercase)),
+        )
         .map(squash)
         .filter(|n| n.len() >= MIN_NAME)
         .collect()
@@ -330,7 +337,8 @@ fn types_of(entry: &Entry) -> Option<BTreeSet<&str>> {
 
 /// The neighbours' members calling `own`'s public names:
 /// - an importer's bare call (unless it defines the name), `Type::name()` of a public type, or call
-///   through an object — of a method name only when the importer mentions one of its owner types;
+///   through an object — of a method name only when the importer mentions one of its owner types
+///   or calls one of the file's free functions (which may hand it the objects: `channel()`);
 /// - an imported file's call through an object that may be the file's (see [`object_names`]): it
 ///   cannot name the file's functions, only hold its objects (a proxy, a callback's argument).
 fn callers(
@@ -353,8 +361,14 @@ fn callers(
         let calling = decode(entry);
         let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
         let types = types_of(entry);
+        // A bare call of one of the file's free functions (a constructor like `channel()`) hands
+        // the caller the file's objects without naming their types.
+        let calls_free = calling.iter().flat_map(|m| &m.callees).any(|callee| {
+            matches!(Reach::of(callee), Reach::Own(name)
+                if public.contains(name) && !owners.contains_key(name) && !defined.contains(name))
+        });
         let knows_owner = |name: &str| match (owners.get(name), &types) {
-            (Some(owners), Some(types)) => owners.iter().any(|o| types.contains(o)),
+            (Some(owners), Some(types)) => calls_free || owners.iter().any(|o| types.contains(o)),
             _ => true,
         };
         for member in &calling {
@@ -565,11 +579,15 @@ mod tests {
                 ),
             ),
             (
+                "alien.rs",
+                entry(&["bounded.rs"], &[], &["Alien.go .send@tx", "#Alien"]),
+            ),
+            (
                 "stranger.rs",
                 entry(
                     &["bounded.rs"],
                     &[],
-                    &["Stranger.go .send@tx channel", "#Stranger"],
+                    &["Stranger.go .send@tx", "Stranger.new channel", "#Stranger"],
                 ),
             ),
         ]);
@@ -584,9 +602,17 @@ mod tests {
             [
                 row(
                     "channel",
-                    &[("stranger.rs", "Stranger.go"), ("user.rs", "User.go")]
+                    &[("stranger.rs", "Stranger.new"), ("user.rs", "User.go")]
                 ),
-                row("send", &[("chan.rs", "Tx.wake"), ("user.rs", "User.go")]),
+                // alien.rs neither names `Sender`/`OwnedPermit` nor calls `channel()`.
+                row(
+                    "send",
+                    &[
+                        ("chan.rs", "Tx.wake"),
+                        ("stranger.rs", "Stranger.go"),
+                        ("user.rs", "User.go")
+                    ]
+                ),
             ]
         );
     }
