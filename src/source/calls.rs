@@ -12,10 +12,20 @@
 //!   `impl` type, the CommonJS object it is assigned to such as `res`) — a call that may land in
 //!   this file;
 //! - **typed** (Rust `Type::name()` on an uppercase path): `Type.name`;
-//! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`.
+//! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`, or
+//!   `.name@receiver` with the receiver's final identifier when it is a plain path.
+//!
+//! A CommonJS member assigned in a chain (`res.set = res.header = function header(…)`) is known by
+//! every property of the chain (`res.set`, alias `res.header`), never by the function's own name.
+//! A Rust call of a capitalised name (`Some(x)`, `Match::Ignore(x)`) builds a tuple struct or an
+//! enum variant: no call. A call whose first argument is a short string literal (a setting, a
+//! header, an environment variable, an event: `this.app.get('json spaces')`, `os.environ.get('X')`,
+//! `env::var("X")`) is also kept as a [`KeyCall`] — when it goes through another receiver or to a
+//! member of the file. Each file also records the capitalised names it mentions ([`encode_types`]),
+//! so that `workspace::calls` can tell whose method a call through an object may reach.
 //!
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
-//! update cache as one compact item: `member callee .callee Type.callee`.
+//! update cache as one compact item: `member=alias callee .callee@recv Type.callee ~recv.get~key`.
 
 use tree_sitter::Node;
 
@@ -505,7 +515,8 @@ const NOT_KEYS: &[&str] = &[
 const NOT_KEY_RECEIVERS: &[&str] = &["console", "log", "logger", "logging", "warnings", "path"];
 
 /// The first argument of a call when it is a plain string literal of at most 40 characters on one
-/// line (no escapes, no interpolation): the key in `get('json spaces')`.
+/// line, at most three words, with a letter or digit (no escapes, no interpolation, no sentence):
+/// the key in `get('json spaces')`.
 fn literal_argument(call: Node<'_>, src: &str) -> Option<String> {
     let arguments = call.child_by_field_name("arguments")?;
     let mut cursor = arguments.walk();
@@ -568,35 +579,7 @@ fn target(
                 .or_else(|| function.child_by_field_name("object"))?;
             (Some(text_of(object, src)), name)
         }
-        "scoped_identifier" => {
-            let name = text_of(function.child_by_field_name("name")?, src);
-            if name.starts_with(char::is_uppercase) {
-                return None;
-            }
-            let last = function.child_by_field_name("path").map(|path| {
-                let (start, end) = final_name(path);
-                &src[start..end]
-            });
-            let shown = |path: &str| Some(format!("{path}::{name}"));
-            return Some(match last {
-                Some(ty) if own(ty) => Target {
-                    encoded: name.to_string(),
-                    shown: key_callee(name, None).then(|| name.to_string()),
-                },
-                Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => Target {
-                    encoded: format!("{ty}.{name}"),
-                    shown: shown(ty).filter(|_| key_callee(name, Some(ty))),
-                },
-                Some(path) if is_identifier(path) => Target {
-                    encoded: format!(".{name}@{path}"),
-                    shown: shown(path).filter(|_| key_callee(name, Some(path))),
-                },
-                _ => Target {
-                    encoded: format!(".{name}"),
-                    shown: None,
-                },
-            });
-        }
+        "scoped_identifier" => return scoped_target(function, src, own),
         _ => return None,
     };
     if !is_identifier(name) || (language == Language::Rust && name.starts_with(char::is_uppercase))
@@ -620,6 +603,37 @@ fn target(
         _ => Target {
             encoded: name.to_string(),
             shown: key_callee(name, None).then(|| name.to_string()),
+        },
+    })
+}
+
+/// The callee of a Rust `a::b::name()` call (`None` for `Type::Variant(…)`).
+fn scoped_target(function: Node<'_>, src: &str, own: impl Fn(&str) -> bool) -> Option<Target> {
+    let name = text_of(function.child_by_field_name("name")?, src);
+    if name.starts_with(char::is_uppercase) {
+        return None;
+    }
+    let last = function.child_by_field_name("path").map(|path| {
+        let (start, end) = final_name(path);
+        &src[start..end]
+    });
+    let shown = |path: &str| Some(format!("{path}::{name}"));
+    Some(match last {
+        Some(ty) if own(ty) => Target {
+            encoded: name.to_string(),
+            shown: key_callee(name, None).then(|| name.to_string()),
+        },
+        Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => Target {
+            encoded: format!("{ty}.{name}"),
+            shown: shown(ty).filter(|_| key_callee(name, Some(ty))),
+        },
+        Some(path) if is_identifier(path) => Target {
+            encoded: format!(".{name}@{path}"),
+            shown: shown(path).filter(|_| key_callee(name, Some(path))),
+        },
+        _ => Target {
+            encoded: format!(".{name}"),
+            shown: None,
         },
     })
 }

@@ -11,11 +11,19 @@
 //!
 //! Matching is by final identifier, conservatively:
 //! - Calls: a bare call, or one through `self`/`this`/`Self`/the member's own object, of a name
-//!   another member of the file has; a Rust `Type::name()` when the file defines `Type.name`.
-//! - Called from: a neighbour's member calling one of the file's public names of at least
-//!   [`MIN_NAME`] characters that is no protocol method (`__init__`) — bare (and not a name the
-//!   neighbour defines itself, which would shadow it), through another object (`current_app.make_response(…)`, unless the name is one of the
-//!   [`COMMON_METHODS`] every standard library has), or as `Type::name()` of a public type.
+//!   another member of the file has (aliases included: `this.set` reaches `res.set = res.header`);
+//!   a Rust `Type::name()` when the file defines `Type.name`. Each member's literal-key calls
+//!   (`app.get('json spaces')`) are grouped by callee ([`KeyGroup`]).
+//! - Called from, for a public name of at least [`MIN_NAME`] characters that is no protocol method
+//!   (`__init__`):
+//!   - from an *importer*: a bare call (unless the importer defines the name, which would shadow
+//!     it), `Type::name()` of a public type, or a call through another object — unless the name is
+//!     one of the [`COMMON_METHODS`], and, for a method name (only members of capitalised
+//!     containers have it), only when the importer mentions one of its owner types or calls one of
+//!     the file's free functions (which may hand it the objects: tokio's `channel()`);
+//!   - from a file the viewed file *imports*: only a call through an object that may be the file's —
+//!     its receiver ends with the file's stem or one of its public type names (`current_app` of
+//!     `app.py`): such a module cannot name the file's functions, only hold its objects.
 
 use std::collections::{BTreeMap, BTreeSet};
 
