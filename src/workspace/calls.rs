@@ -369,10 +369,10 @@ fn callers(
         let calling = decode(entry);
         let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
         let types = types_of(entry);
-        // A bare call of one of the file's free functions (a constructor like `channel()`) hands
-        // the caller the file's objects without naming their types.
+        // A call of one of the file's free functions (a constructor like `channel()` or
+        // `mpsc::channel()`) hands the caller the file's objects without naming their types.
         let calls_free = calling.iter().flat_map(|m| &m.callees).any(|callee| {
-            matches!(Reach::of(callee), Reach::Own(name)
+            matches!(Reach::of(callee), Reach::Own(name) | Reach::Other(name, _)
                 if public.contains(name) && !owners.contains_key(name) && !defined.contains(name))
         });
         let knows_owner = |name: &str| match (owners.get(name), &types) {
@@ -588,14 +588,22 @@ mod tests {
             ),
             (
                 "alien.rs",
-                entry(&["bounded.rs"], &[], &["Alien.go .send@tx", "#Alien"]),
+                entry(
+                    &["bounded.rs"],
+                    &[],
+                    &["Alien.go .send@tx .spawn@tokio", "#Alien"],
+                ),
             ),
             (
                 "stranger.rs",
                 entry(
                     &["bounded.rs"],
                     &[],
-                    &["Stranger.go .send@tx", "Stranger.new channel", "#Stranger"],
+                    &[
+                        "Stranger.go .send@tx",
+                        "Stranger.new .channel@mpsc",
+                        "#Stranger",
+                    ],
                 ),
             ),
         ]);
