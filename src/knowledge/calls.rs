@@ -18,6 +18,8 @@ use crate::workspace::calls::{CalledFrom, CallsView, MemberEdges};
 
 /// Lines of each section a plain lookup shows.
 pub const LINE_LIMIT: usize = 20;
+/// Literal keys shown on one Calls line.
+pub const KEY_LIMIT: usize = 8;
 /// Caller files a plain lookup names per called name, and calling members per file.
 pub const FILE_LIMIT: usize = 3;
 
@@ -57,8 +59,46 @@ fn section(out: &mut String, heading: &str, lines: &[String], what: &str, full: 
     }
 }
 
+/// `member (= alias) → callee, set('Content-Type'), app.get('json escape'|'json spaces')`: a key
+/// group of a called member is shown in its place, the others after the calls, [`KEY_LIMIT`] keys
+/// at most (`+N keys`).
 fn calls_line(edges: &MemberEdges) -> String {
-    format!("{} → {}", edges.member, edges.calls.join(", "))
+    let mut member = edges.member.clone();
+    for alias in &edges.aliases {
+        member.push_str(" = ");
+        member.push_str(alias);
+    }
+    let mut budget = KEY_LIMIT;
+    let mut hidden = 0;
+    let mut with_keys = |callee: &str, keys: &[String]| {
+        let shown: Vec<String> = keys.iter().take(budget).map(|k| format!("'{k}'")).collect();
+        budget -= shown.len();
+        hidden += keys.len() - shown.len();
+        if shown.is_empty() {
+            callee.to_string()
+        } else {
+            format!("{callee}({})", shown.join("|"))
+        }
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for call in &edges.calls {
+        match edges.keys.iter().find(|g| &g.callee == call) {
+            Some(group) => parts.push(with_keys(call, &group.keys)),
+            None => parts.push(call.clone()),
+        }
+    }
+    for group in &edges.keys {
+        if !edges.calls.contains(&group.callee) {
+            let part = with_keys(&group.callee, &group.keys);
+            if part.contains('(') {
+                parts.push(part);
+            }
+        }
+    }
+    if hidden > 0 {
+        parts.push(format!("+{hidden} keys"));
+    }
+    format!("{member} → {}", parts.join(", "))
 }
 
 fn called_from_line(called: &CalledFrom, full: bool) -> String {
@@ -101,7 +141,9 @@ mod tests {
             calls: (0..members)
                 .map(|i| MemberEdges {
                     member: format!("App.m{i}"),
+                    aliases: Vec::new(),
                     calls: vec!["a".into(), "b".into()],
+                    keys: Vec::new(),
                 })
                 .collect(),
             called_from: vec![CalledFrom {

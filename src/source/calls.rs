@@ -12,10 +12,20 @@
 //!   `impl` type, the CommonJS object it is assigned to such as `res`) — a call that may land in
 //!   this file;
 //! - **typed** (Rust `Type::name()` on an uppercase path): `Type.name`;
-//! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`.
+//! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`, or
+//!   `.name@receiver` with the receiver's final identifier when it is a plain path.
+//!
+//! A CommonJS member assigned in a chain (`res.set = res.header = function header(…)`) is known by
+//! every property of the chain (`res.set`, alias `res.header`), never by the function's own name.
+//! A Rust call of a capitalised name (`Some(x)`, `Match::Ignore(x)`) builds a tuple struct or an
+//! enum variant: no call. A call whose first argument is a short string literal (a setting, a
+//! header, an environment variable, an event: `this.app.get('json spaces')`, `os.environ.get('X')`,
+//! `env::var("X")`) is also kept as a [`KeyCall`] — when it goes through another receiver or to a
+//! member of the file. Each file also records the capitalised names it mentions ([`encode_types`]),
+//! so that `workspace::calls` can tell whose method a call through an object may reach.
 //!
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
-//! update cache as one compact item: `member callee .callee Type.callee`.
+//! update cache as one compact item: `member=alias callee .callee@recv Type.callee ~recv.get~key`.
 
 use tree_sitter::Node;
 
@@ -27,10 +37,32 @@ use super::Language;
 pub struct MemberCalls {
     /// `name`, or `Container.name` for a method (`App.finalize_request`, `res.send`).
     pub member: String,
-    /// Callees in first-call order, deduplicated: `name` (own), `.name` (other receiver),
-    /// `Type.name` (Rust type path).
+    /// The other labels the same function is assigned to (`res.header` of
+    /// `res.set = res.header = function header(…)`).
+    pub aliases: Vec<String>,
+    /// Callees in first-call order, deduplicated: `name` (own), `.name` or `.name@receiver` (other
+    /// receiver, `receiver` its final identifier when it is a plain path), `Type.name` (Rust type
+    /// path).
     pub callees: Vec<String>,
+    /// Calls whose first argument is a short string literal — the settings, headers, environment
+    /// variables, events the member reads or writes — in first-call order, deduplicated.
+    pub keys: Vec<KeyCall>,
 }
+
+/// A call with a short string literal as its first argument: `app.get('json spaces')`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KeyCall {
+    /// The callee as written, without `this.`/`self.`: `app.get`, `set`, `os.environ.get`,
+    /// `env::var`.
+    pub callee: String,
+    /// The literal, without its quotes.
+    pub key: String,
+}
+
+/// Marks an encoded [`KeyCall`]: `~callee~key` (the key's spaces and `%` percent-escaped).
+const KEY_MARK: char = '~';
+/// Marks the encoded item of a file's referenced type names: `#Type Type …`.
+const TYPES_MARK: char = '#';
 
 impl MemberCalls {
     /// The member's bare name (`finalize_request` of `App.finalize_request`).
@@ -38,25 +70,79 @@ impl MemberCalls {
         bare(&self.member)
     }
 
-    /// The cache's item: the member, then its callees, separated by spaces.
+    /// Every bare name the member is known by (its own and its aliases').
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.name()).chain(self.aliases.iter().map(|a| bare(a)))
+    }
+
+    /// The member's container (`App` of `App.run`), if any.
+    pub fn container(&self) -> Option<&str> {
+        self.member.rsplit_once('.').map(|(container, _)| container)
+    }
+
+    /// The cache's item: the member (`=alias` each), then its callees and key calls, separated by
+    /// spaces.
     pub fn encode(&self) -> String {
         let mut out = self.member.clone();
+        for alias in &self.aliases {
+            out.push('=');
+            out.push_str(alias);
+        }
         for callee in &self.callees {
             out.push(' ');
             out.push_str(callee);
         }
+        for key in &self.keys {
+            out.push(' ');
+            out.push(KEY_MARK);
+            out.push_str(&key.callee);
+            out.push(KEY_MARK);
+            out.push_str(&key.key.replace('%', "%25").replace(' ', "%20"));
+        }
         out
     }
 
-    /// Undo [`MemberCalls::encode`]; `None` for an empty item.
+    /// Undo [`MemberCalls::encode`]; `None` for an empty item or a file's [`encode_types`] item.
     pub fn decode(item: &str) -> Option<MemberCalls> {
+        if item.starts_with(TYPES_MARK) {
+            return None;
+        }
         let mut words = item.split(' ').filter(|w| !w.is_empty());
-        let member = words.next()?.to_string();
-        Some(MemberCalls {
+        let mut labels = words.next()?.split('=').map(str::to_string);
+        let member = labels.next()?;
+        let mut out = MemberCalls {
             member,
-            callees: words.map(str::to_string).collect(),
-        })
+            aliases: labels.collect(),
+            ..MemberCalls::default()
+        };
+        for word in words {
+            match word
+                .strip_prefix(KEY_MARK)
+                .and_then(|w| w.split_once(KEY_MARK))
+            {
+                Some((callee, key)) => out.keys.push(KeyCall {
+                    callee: callee.to_string(),
+                    key: key.replace("%20", " ").replace("%25", "%"),
+                }),
+                None => out.callees.push(word.to_string()),
+            }
+        }
+        Some(out)
     }
+}
+
+/// The cache's item of the type names a file refers to (`#Sender OwnedPermit`): what a caller can
+/// name, for `workspace::calls` to tell whose method a call through an object may reach.
+pub fn encode_types(types: &[String]) -> String {
+    let mut out = String::from(TYPES_MARK);
+    out.push_str(&types.join(" "));
+    out
+}
+
+/// Undo [`encode_types`]; `None` for a member's item.
+pub fn decode_types(item: &str) -> Option<impl Iterator<Item = &str>> {
+    let rest = item.strip_prefix(TYPES_MARK)?;
+    Some(rest.split(' ').filter(|w| !w.is_empty()))
 }
 
 /// How a callee was reached, from its encoded form.
@@ -64,8 +150,8 @@ impl MemberCalls {
 pub enum Reach<'a> {
     /// A bare name or one through the member's own object.
     Own(&'a str),
-    /// Through another receiver.
-    Other(&'a str),
+    /// Through another receiver: (name, the receiver's final identifier when known).
+    Other(&'a str, Option<&'a str>),
     /// Rust `Type::name`: (type, name).
     Typed(&'a str, &'a str),
 }
@@ -73,8 +159,11 @@ pub enum Reach<'a> {
 impl<'a> Reach<'a> {
     /// Classify an encoded callee.
     pub fn of(callee: &'a str) -> Reach<'a> {
-        if let Some(name) = callee.strip_prefix('.') {
-            return Reach::Other(name);
+        if let Some(rest) = callee.strip_prefix('.') {
+            return match rest.split_once('@') {
+                Some((name, receiver)) => Reach::Other(name, Some(receiver)),
+                None => Reach::Other(rest, None),
+            };
         }
         match callee.split_once('.') {
             Some((ty, name)) => Reach::Typed(ty, name),
@@ -85,7 +174,7 @@ impl<'a> Reach<'a> {
     /// The callee's final identifier.
     pub fn name(self) -> &'a str {
         match self {
-            Reach::Own(name) | Reach::Other(name) | Reach::Typed(_, name) => name,
+            Reach::Own(name) | Reach::Other(name, _) | Reach::Typed(_, name) => name,
         }
     }
 }
@@ -134,21 +223,42 @@ struct At {
     member: Option<usize>,
 }
 
-/// The calls of every member of a parsed file, in source order.
-pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Vec<MemberCalls> {
+/// A member found by [`member`]: its name, container and the other labels it is assigned to.
+struct Found<'s> {
+    name: &'s str,
+    container: Option<(usize, usize)>,
+    aliases: Vec<String>,
+}
+
+/// What [`extract`] finds in a file.
+pub(super) struct Extracted {
+    /// The calls of every member, in source order.
+    pub members: Vec<MemberCalls>,
+    /// The capitalised names (types, classes) the file mentions, sorted; `["*"]` past
+    /// [`MAX_TYPES`].
+    pub types: Vec<String>,
+}
+
+/// Type names recorded per file at most; past it the file counts as naming every type (`*`).
+pub const MAX_TYPES: usize = 300;
+
+/// The calls of every member of a parsed file, in source order, and the type names it mentions.
+pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracted {
     let kinds = kinds(language);
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
+    let mut types: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     walk(root, At::default(), |node, at| {
         let kind = node.kind();
+        if matches!(kind, "identifier" | "type_identifier") {
+            let name = text_of(node, src);
+            if name.len() >= 3 && name.starts_with(char::is_uppercase) {
+                types.insert(name);
+            }
+        }
         if let Some(index) = at.member {
             if kind == kinds.call {
-                if let Some(callee) = callee(node, src, containers[index]) {
-                    let calls = &mut members[index].callees;
-                    if !calls.contains(&callee) {
-                        calls.push(callee);
-                    }
-                }
+                record_call(language, node, src, containers[index], &mut members[index]);
             }
             return Some(at);
         }
@@ -159,22 +269,28 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Vec<Memb
                 member: None,
             });
         }
-        if let Some((name, container)) = member(language, node, src, at) {
+        if let Some(found) = member(language, node, src, at) {
+            let container = found.container;
             let label = match container {
-                Some((start, end)) => format!("{}.{name}", &src[start..end]),
-                None => name.to_string(),
+                Some((start, end)) => format!("{}.{}", &src[start..end], found.name),
+                None => found.name.to_string(),
             };
             let index = match members.iter().position(|m| m.member == label) {
                 Some(index) => index,
                 None => {
                     members.push(MemberCalls {
                         member: label,
-                        callees: Vec::new(),
+                        ..MemberCalls::default()
                     });
                     containers.push(container);
                     members.len() - 1
                 }
             };
+            for alias in found.aliases {
+                if !members[index].aliases.contains(&alias) {
+                    members[index].aliases.push(alias);
+                }
+            }
             return Some(At {
                 container,
                 member: Some(index),
@@ -183,7 +299,49 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Vec<Memb
         Some(at)
     });
     members.retain(|m| !m.member.is_empty() && !m.member.contains(char::is_whitespace));
-    members
+    keep_member_keys(&mut members);
+    let types = if types.len() > MAX_TYPES {
+        vec!["*".to_string()]
+    } else {
+        types.into_iter().map(str::to_string).collect()
+    };
+    Extracted { members, types }
+}
+
+/// Record one call of a member: its callee, and its key call when its first argument is a literal.
+fn record_call(
+    language: Language,
+    call: Node<'_>,
+    src: &str,
+    container: Option<(usize, usize)>,
+    member: &mut MemberCalls,
+) {
+    let Some(target) = target(language, call, src, container) else {
+        return;
+    };
+    if !member.callees.contains(&target.encoded) {
+        member.callees.push(target.encoded.clone());
+    }
+    if let (Some(shown), Some(key)) = (target.shown, literal_argument(call, src)) {
+        let key = KeyCall { callee: shown, key };
+        if !member.keys.contains(&key) {
+            member.keys.push(key);
+        }
+    }
+}
+
+/// Keep only the key calls on other receivers or on the file's own members: a bare `debug('…')`
+/// or `require('…')` says nothing about a setting.
+fn keep_member_keys(members: &mut [MemberCalls]) {
+    let names: std::collections::BTreeSet<String> = members
+        .iter()
+        .flat_map(|m| m.names().map(str::to_string).collect::<Vec<_>>())
+        .collect();
+    for member in members {
+        member
+            .keys
+            .retain(|key| key.callee.contains(['.', ':']) || names.contains(&key.callee));
+    }
 }
 
 /// The byte range of a name node's last identifier (`Foo` of `a::Foo<T>`, `App` of `App`).
@@ -204,44 +362,79 @@ fn final_name(node: Node<'_>) -> (usize, usize) {
     (node.start_byte(), node.end_byte())
 }
 
-/// Whether `node` starts a member: its name and container.
-fn member<'s>(
-    language: Language,
-    node: Node<'_>,
-    src: &'s str,
-    at: At,
-) -> Option<(&'s str, Option<(usize, usize)>)> {
+/// Whether `node` starts a member: its name, container and aliases.
+fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
     let name_of = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
+    let plain = |name: &'s str, container| {
+        Some(Found {
+            name,
+            container,
+            aliases: Vec::new(),
+        })
+    };
     match (language, node.kind()) {
-        (Language::Rust, "function_item") => Some((name_of("name")?, at.container)),
-        (Language::Python, "function_definition") => Some((name_of("name")?, at.container)),
+        (Language::Rust, "function_item") => plain(name_of("name")?, at.container),
+        (Language::Python, "function_definition") => plain(name_of("name")?, at.container),
         (Language::Rust | Language::Python, _) => None,
         (_, "function_declaration" | "generator_function_declaration") => {
-            Some((name_of("name")?, None))
+            plain(name_of("name")?, None)
         }
-        (_, "method_definition") => Some((name_of("name")?, at.container)),
+        (_, "method_definition") => plain(name_of("name")?, at.container),
         (_, "variable_declarator" | "public_field_definition" | "field_definition") => {
-            let value = node.child_by_field_name("value")?;
-            is_function(value).then_some(())?;
+            let aliases = assigned_function(node.child_by_field_name("value")?, src)?;
             let name = node
                 .child_by_field_name("name")
                 .or_else(|| node.child_by_field_name("property"))?;
-            Some((text_of(name, src), at.container))
+            Some(Found {
+                name: text_of(name, src),
+                container: at.container,
+                aliases,
+            })
         }
         (_, "pair") => {
             is_function(node.child_by_field_name("value")?).then_some(())?;
-            Some((name_of("key")?, None))
+            plain(name_of("key")?, None)
         }
         (_, "assignment_expression") => {
-            is_function(node.child_by_field_name("right")?).then_some(())?;
-            let left = node.child_by_field_name("left")?;
-            (left.kind() == "member_expression").then_some(())?;
-            let name = text_of(left.child_by_field_name("property")?, src);
-            let object = left.child_by_field_name("object")?;
-            Some((name, commonjs_object(object, src)))
+            let aliases = assigned_function(node.child_by_field_name("right")?, src)?;
+            let (name, container) = commonjs_target(node.child_by_field_name("left")?, src)?;
+            Some(Found {
+                name,
+                container,
+                aliases,
+            })
         }
         _ => None,
     }
+}
+
+/// Whether `value` is a function, possibly through a chain of assignments (`res.header = function
+/// header(…)` in `res.set = res.header = function header(…)`): then the labels of the chain's
+/// properties (`res.header`).
+fn assigned_function(value: Node<'_>, src: &str) -> Option<Vec<String>> {
+    let mut aliases = Vec::new();
+    let mut value = value;
+    while value.kind() == "assignment_expression" {
+        if let Some((name, container)) = value
+            .child_by_field_name("left")
+            .and_then(|left| commonjs_target(left, src))
+        {
+            aliases.push(match container {
+                Some((start, end)) => format!("{}.{name}", &src[start..end]),
+                None => name.to_string(),
+            });
+        }
+        value = value.child_by_field_name("right")?;
+    }
+    is_function(value).then_some(aliases)
+}
+
+/// The property and container of an assignment's left side `object.property`.
+fn commonjs_target<'s>(left: Node<'_>, src: &'s str) -> Option<(&'s str, Option<(usize, usize)>)> {
+    (left.kind() == "member_expression").then_some(())?;
+    let name = text_of(left.child_by_field_name("property")?, src);
+    let object = left.child_by_field_name("object")?;
+    Some((name, commonjs_object(object, src)))
 }
 
 /// The object a CommonJS member is assigned to, as its container: `res` of `res.send`, `app` of
@@ -276,8 +469,93 @@ fn is_function(node: Node<'_>) -> bool {
     )
 }
 
-/// The encoded callee of a call node, or `None` when it names nothing (`f()()`, `(a || b)()`).
-fn callee(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<String> {
+/// Callee names whose literal argument is text, a path or a pattern rather than a key.
+const NOT_KEYS: &[&str] = &[
+    "assert",
+    "compile",
+    "contains",
+    "debug",
+    "debug_struct",
+    "debug_tuple",
+    "deprecate",
+    "endsWith",
+    "ends_with",
+    "endswith",
+    "error",
+    "expect",
+    "find",
+    "format",
+    "from",
+    "includes",
+    "indexOf",
+    "info",
+    "join",
+    "log",
+    "match",
+    "new",
+    "print",
+    "push_str",
+    "replace",
+    "require",
+    "search",
+    "split",
+    "startsWith",
+    "starts_with",
+    "startswith",
+    "strip",
+    "test",
+    "trace",
+    "warn",
+    "warning",
+    "write",
+    "writeln",
+];
+
+/// Receivers whose literal arguments are messages.
+const NOT_KEY_RECEIVERS: &[&str] = &["console", "log", "logger", "logging", "warnings", "path"];
+
+/// The first argument of a call when it is a plain string literal of at most 40 characters on one
+/// line, at most three words, with a letter or digit (no escapes, no interpolation, no sentence):
+/// the key in `get('json spaces')`.
+fn literal_argument(call: Node<'_>, src: &str) -> Option<String> {
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let first = arguments
+        .named_children(&mut cursor)
+        .find(|n| n.kind() != "comment")?;
+    if !matches!(first.kind(), "string" | "string_literal") {
+        return None;
+    }
+    let text = text_of(first, src);
+    let quote = text.chars().next()?;
+    let inner = text
+        .strip_prefix(['"', '\''])?
+        .strip_suffix(quote)
+        .filter(|_| matches!(quote, '"' | '\''))?;
+    // A key names something: a letter or digit, at most three words (no sentence, no separator).
+    let plain = inner.contains(char::is_alphanumeric)
+        && inner.matches(' ').count() <= 2
+        && inner.chars().count() <= 40
+        && !inner.contains(['\\', '"', '\'', '~', '{'])
+        && !inner.contains(char::is_control);
+    plain.then(|| inner.to_string())
+}
+
+/// A call's callee: encoded for the cache, and as shown beside a literal argument (`None` when it
+/// cannot carry a key).
+struct Target {
+    encoded: String,
+    shown: Option<String>,
+}
+
+/// The callee of a call node, or `None` when it names nothing (`f()()`, `(a || b)()`) or, in Rust,
+/// builds a value (`Some(x)`, `Match::Ignore(x)`: a tuple struct or enum variant).
+fn target(
+    language: Language,
+    call: Node<'_>,
+    src: &str,
+    container: Option<(usize, usize)>,
+) -> Option<Target> {
     let mut function = call.child_by_field_name("function")?;
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
@@ -301,29 +579,82 @@ fn callee(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Optio
                 .or_else(|| function.child_by_field_name("object"))?;
             (Some(text_of(object, src)), name)
         }
-        "scoped_identifier" => {
-            let name = text_of(function.child_by_field_name("name")?, src);
-            let last = function.child_by_field_name("path").map(|path| {
-                let (start, end) = final_name(path);
-                &src[start..end]
-            });
-            match last {
-                Some(ty) if own(ty) => (None, name),
-                Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => {
-                    return Some(format!("{ty}.{name}"));
-                }
-                _ => return Some(format!(".{name}")),
-            }
-        }
+        "scoped_identifier" => return scoped_target(function, src, own),
         _ => return None,
     };
-    if !is_identifier(name) {
+    if !is_identifier(name) || (language == Language::Rust && name.starts_with(char::is_uppercase))
+    {
         return None;
     }
     Some(match receiver {
-        Some(receiver) if !own(receiver) => format!(".{name}"),
-        _ => name.to_string(),
+        Some(receiver) if !own(receiver) => {
+            let path = plain_path(receiver);
+            let last = path.and_then(|p| p.rsplit('.').next());
+            Target {
+                encoded: match last {
+                    Some(last) => format!(".{name}@{last}"),
+                    None => format!(".{name}"),
+                },
+                shown: path
+                    .filter(|p| key_callee(name, Some(p)))
+                    .map(|p| format!("{p}.{name}")),
+            }
+        }
+        _ => Target {
+            encoded: name.to_string(),
+            shown: key_callee(name, None).then(|| name.to_string()),
+        },
     })
+}
+
+/// The callee of a Rust `a::b::name()` call (`None` for `Type::Variant(…)`).
+fn scoped_target(function: Node<'_>, src: &str, own: impl Fn(&str) -> bool) -> Option<Target> {
+    let name = text_of(function.child_by_field_name("name")?, src);
+    if name.starts_with(char::is_uppercase) {
+        return None;
+    }
+    let last = function.child_by_field_name("path").map(|path| {
+        let (start, end) = final_name(path);
+        &src[start..end]
+    });
+    let shown = |path: &str| Some(format!("{path}::{name}"));
+    Some(match last {
+        Some(ty) if own(ty) => Target {
+            encoded: name.to_string(),
+            shown: key_callee(name, None).then(|| name.to_string()),
+        },
+        Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => Target {
+            encoded: format!("{ty}.{name}"),
+            shown: shown(ty).filter(|_| key_callee(name, Some(ty))),
+        },
+        Some(path) if is_identifier(path) => Target {
+            encoded: format!(".{name}@{path}"),
+            shown: shown(path).filter(|_| key_callee(name, Some(path))),
+        },
+        _ => Target {
+            encoded: format!(".{name}"),
+            shown: None,
+        },
+    })
+}
+
+/// `receiver` as a dotted path of identifiers without a leading `this.`/`self.` (`app` of
+/// `this.app`, `os.environ`), or `None` for any other expression.
+fn plain_path(receiver: &str) -> Option<&str> {
+    let mut path = receiver;
+    while let Some(rest) = SELF_RECEIVERS
+        .iter()
+        .find_map(|s| path.strip_prefix(s).and_then(|r| r.strip_prefix('.')))
+    {
+        path = rest;
+    }
+    (path.len() <= 40 && path.split('.').all(is_identifier)).then_some(path)
+}
+
+/// Whether a call of `name` through `receiver` can read a key (no logging, formatting, paths).
+fn key_callee(name: &str, receiver: Option<&str>) -> bool {
+    let first = receiver.and_then(|r| r.split(['.', ':']).next());
+    !NOT_KEYS.contains(&name) && !first.is_some_and(|r| NOT_KEY_RECEIVERS.contains(&r))
 }
 
 fn is_identifier(name: &str) -> bool {
@@ -355,7 +686,7 @@ mod tests {
         assert_eq!(
             calls(Language::Rust, text),
             [
-                "run Parser.new .parse helper .c",
+                "run Parser.new .parse@p helper .c@b",
                 "helper Vec.new",
                 "Parser.new empty",
                 "Parser.empty new go",
@@ -375,10 +706,10 @@ mod tests {
         assert_eq!(
             calls(Language::JavaScript, text),
             [
-                "res.send json set setCharset .toString",
+                "res.send json set setCharset .toString@body",
                 "res.json stringify send",
                 "helper helper2",
-                "setCharset .replace",
+                "setCharset .replace@t",
             ]
         );
     }
@@ -394,7 +725,7 @@ mod tests {
                 "Router.handle match init",
                 "Router.match lookup",
                 "Router.onError handle",
-                "route .handle",
+                "route .handle@r",
                 "start route",
             ]
         );
@@ -409,7 +740,7 @@ mod tests {
             [
                 "App.finalize_request make_response process_response log",
                 "App.build make_response",
-                "make_response .make_response",
+                "make_response .make_response@current_app",
             ]
         );
     }
@@ -418,8 +749,22 @@ mod tests {
     fn encoding_round_trips_and_classifies() {
         let member = MemberCalls {
             member: "App.run".into(),
-            callees: vec!["go".into(), ".send".into(), "Vec.new".into()],
+            aliases: vec!["App.start".into()],
+            callees: vec![
+                "go".into(),
+                ".send@tx".into(),
+                "Vec.new".into(),
+                ".put".into(),
+            ],
+            keys: vec![KeyCall {
+                callee: "app.get".into(),
+                key: "json 100% spaces".into(),
+            }],
         };
+        assert_eq!(
+            member.encode(),
+            "App.run=App.start go .send@tx Vec.new .put ~app.get~json%20100%25%20spaces"
+        );
         assert_eq!(MemberCalls::decode(&member.encode()), Some(member.clone()));
         assert_eq!(member.name(), "run");
         let reaches: Vec<Reach<'_>> = member.callees.iter().map(|c| Reach::of(c)).collect();
@@ -427,10 +772,124 @@ mod tests {
             reaches,
             [
                 Reach::Own("go"),
-                Reach::Other("send"),
-                Reach::Typed("Vec", "new")
+                Reach::Other("send", Some("tx")),
+                Reach::Typed("Vec", "new"),
+                Reach::Other("put", None),
             ]
         );
         assert_eq!(MemberCalls::decode(""), None);
+        let types = encode_types(&["Sender".into(), "Tx".into()]);
+        assert_eq!(MemberCalls::decode(&types), None);
+        let decoded: Option<Vec<&str>> = decode_types(&types).map(Iterator::collect);
+        assert_eq!(decoded, Some(vec!["Sender", "Tx"]));
+        assert!(decode_types("App.run go").is_none());
+    }
+
+    /// `member: callee('key'|…)` lines of a text's key calls.
+    fn keys(language: Language, text: &str) -> Vec<String> {
+        let interface = extract(language, text).unwrap_or_else(|err| panic!("{err}"));
+        let line = |m: &MemberCalls| {
+            let keys: Vec<String> = m
+                .keys
+                .iter()
+                .map(|k| format!("{}('{}')", k.callee, k.key))
+                .collect();
+            format!("{}: {}", m.member, keys.join(" "))
+        };
+        interface.calls.iter().map(line).collect()
+    }
+
+    #[test]
+    fn javascript_literal_first_arguments_are_keys() {
+        let text = "res.set = res.header = function header(f, v) { this.get('Vary'); };
+                    res.get = function (f) { return 1; };
+                    res.json = function json(obj) {
+  var s = this.app.get('json spaces');
+  this.app.get('json spaces');
+  this.set('Content-Type', 'application/json');
+  debug('sending %s', s);
+  require('./x');
+  console.log('hi');
+  this.emit('close');
+  this.app.get(name);
+  this.app.get('Errors during the request teardown');
+  this.app.get('.');
+  return this.send(s);
+};
+";
+        assert_eq!(
+            keys(Language::JavaScript, text),
+            [
+                "res.set: get('Vary')",
+                "res.get: ",
+                // `debug`, `require`: no members of the file; `console.log`: a message;
+                // `emit` on this file's object but no member of it; a sentence and a separator
+                // are no keys.
+                "res.json: app.get('json spaces') set('Content-Type')",
+            ]
+        );
+    }
+
+    #[test]
+    fn python_environment_and_rust_env_var_are_keys() {
+        let py = "import os
+
+def run(app):
+    port = os.environ.get('FLASK_RUN_PORT')
+    app.config.get(\"SERVER_NAME\")
+    logger.info('started')
+    return f'x'.join(['a'])
+";
+        assert_eq!(
+            keys(Language::Python, py),
+            ["run: os.environ.get('FLASK_RUN_PORT') app.config.get('SERVER_NAME')"]
+        );
+        let rs = "fn home() -> Option<String> { std::env::var(\"HOME\").ok(); env::var_os(\"PATH\"); String::from(\"x\"); cfg.get(\"color\") }\n";
+        assert_eq!(
+            keys(Language::Rust, rs),
+            ["home: env::var('HOME') env::var_os('PATH') cfg.get('color')"]
+        );
+    }
+
+    #[test]
+    fn a_member_assigned_in_a_chain_is_known_by_every_property() {
+        let text = "res.set = res.header = function header(field, val) { return this.type(val); };
+                    res.contentType = res.type = function contentType(t) { return this.set('Content-Type', t); };
+                    var send = exports.send = function () { this.header('X', 1); };
+";
+        let interface = extract(Language::JavaScript, text).unwrap_or_else(|e| panic!("{e}"));
+        let labels: Vec<(String, Vec<String>)> = interface
+            .calls
+            .iter()
+            .map(|m| (m.member.clone(), m.aliases.clone()))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("res.set".to_string(), vec!["res.header".to_string()]),
+                ("res.contentType".to_string(), vec!["res.type".to_string()]),
+                ("send".to_string(), vec!["send".to_string()]),
+            ]
+        );
+        // `this.set(…)`, `this.header(…)`: calls of a member by an alias are kept as its keys.
+        assert_eq!(interface.calls[1].keys[0].callee, "set");
+        assert_eq!(interface.calls[2].keys[0].callee, "header");
+    }
+
+    #[test]
+    fn rust_tuple_structs_and_enum_variants_are_no_calls() {
+        let text = "fn invert(m: Match) -> Match { match m { _ => Match::Ignore(m.inner()) }; Some(1); Wrapper(2); Self::go(); Ok(build()) }\n";
+        assert_eq!(calls(Language::Rust, text), ["invert .inner@m go build"]);
+        let types = extract(Language::Rust, text).map(|i| i.type_refs);
+        assert_eq!(
+            types.ok(),
+            Some(vec![
+                "Ignore".to_string(),
+                "Match".into(),
+                "Self".into(),
+                "Some".into(),
+                "Wrapper".into()
+            ])
+        );
     }
 }

@@ -206,6 +206,9 @@ pub struct Interface {
     /// Each member's calls, in source order (`super::calls`).
     #[serde(skip)]
     pub calls: Vec<super::calls::MemberCalls>,
+    /// The capitalised names (types, classes) the file mentions (`source::calls`), for telling
+    /// whose method a call through an object may reach.
+    pub type_refs: Vec<String>,
 }
 
 impl Interface {
@@ -330,6 +333,7 @@ mod tests {
             has_errors: false,
             signals: Signals::default(),
             calls: Vec::new(),
+            type_refs: Vec::new(),
             outline: outline
                 .into_iter()
                 .map(|(depth, text)| OutlineLine {

@@ -101,6 +101,8 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
     let calls = calls::extract(language, root, text);
+    let type_refs = calls.types;
+    let calls = calls.members;
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
     let mut interface = Interface {
@@ -121,6 +123,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         signals,
         outline: extracted.builder.outline,
         calls,
+        type_refs,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
     // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).

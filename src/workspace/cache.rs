@@ -25,7 +25,7 @@ use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v9";
+pub const FORMAT: &str = "lexibrarian-cache v10";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 

@@ -11,18 +11,26 @@
 //!
 //! Matching is by final identifier, conservatively:
 //! - Calls: a bare call, or one through `self`/`this`/`Self`/the member's own object, of a name
-//!   another member of the file has; a Rust `Type::name()` when the file defines `Type.name`.
-//! - Called from: a neighbour's member calling one of the file's public names of at least
-//!   [`MIN_NAME`] characters that is no protocol method (`__init__`) — bare (and not a name the
-//!   neighbour defines itself, which would shadow it), through another object (`current_app.make_response(…)`, unless the name is one of the
-//!   [`COMMON_METHODS`] every standard library has), or as `Type::name()` of a public type.
+//!   another member of the file has (aliases included: `this.set` reaches `res.set = res.header`);
+//!   a Rust `Type::name()` when the file defines `Type.name`. Each member's literal-key calls
+//!   (`app.get('json spaces')`) are grouped by callee ([`KeyGroup`]).
+//! - Called from, for a public name of at least [`MIN_NAME`] characters that is no protocol method
+//!   (`__init__`):
+//!   - from an *importer*: a bare call (unless the importer defines the name, which would shadow
+//!     it), `Type::name()` of a public type, or a call through another object — unless the name is
+//!     one of the [`COMMON_METHODS`], and, for a method name (only members of capitalised
+//!     containers have it), only when the importer mentions one of its owner types or calls one of
+//!     the file's free functions (which may hand it the objects: tokio's `channel()`);
+//!   - from a file the viewed file *imports*: only a call through an object that may be the file's —
+//!     its receiver ends with the file's stem or one of its public type names (`current_app` of
+//!     `app.py`): such a module cannot name the file's functions, only hold its objects.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cache::{Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
-use crate::source::calls::{MemberCalls, Reach};
+use crate::source::calls::{decode_types, MemberCalls, Reach};
 
 /// Public names shorter than this are too ambiguous to match across files.
 pub const MIN_NAME: usize = 3;
@@ -103,11 +111,25 @@ pub const COMMON_METHODS: &[&str] = &[
     "write",
 ];
 
-/// One member and the members of its own file it calls.
+/// One member, the members of its own file it calls and the keys it passes as literals.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct MemberEdges {
     pub member: String,
+    /// The other names the member is assigned to (`res.header` of `res.set`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
     pub calls: Vec<String>,
+    /// Calls with a short string literal first argument, grouped by callee in first-call order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<KeyGroup>,
+}
+
+/// One callee's literal keys: `app.get` with `json escape`, `json replacer`, `json spaces`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct KeyGroup {
+    pub callee: String,
+    /// Sorted, deduplicated.
+    pub keys: Vec<String>,
 }
 
 /// A dependent's members calling one public name.
@@ -145,14 +167,26 @@ impl CallsView {
             return None;
         }
         let own = entry_in(graph, source);
-        let mut neighbours: BTreeMap<String, Entry> = BTreeMap::new();
-        for file in own.deps.iter().chain(&graph.dependents(source)) {
+        let importers = graph.dependents(source);
+        let mut neighbours: BTreeMap<String, Neighbour> = BTreeMap::new();
+        for file in own.deps.iter().chain(&importers) {
             if file != source && !neighbours.contains_key(file) {
-                neighbours.insert(file.clone(), entry_in(graph, file));
+                let neighbour = Neighbour {
+                    entry: entry_in(graph, file),
+                    imports_it: importers.contains(file),
+                };
+                neighbours.insert(file.clone(), neighbour);
             }
         }
-        Some(view(&own, &neighbours))
+        Some(view(source, &own, &neighbours))
     }
+}
+
+/// A neighbour of the file viewed: its entry and whether it imports the file (else the file
+/// imports it).
+pub struct Neighbour {
+    pub entry: Entry,
+    pub imports_it: bool,
 }
 
 /// What matching needs of `file`: its dependencies, public names and calls.
@@ -183,24 +217,26 @@ fn decode(entry: &Entry) -> Vec<MemberCalls> {
 }
 
 /// The view of a file's entry and its neighbours' entries.
-pub fn view(own: &Entry, neighbours: &BTreeMap<String, Entry>) -> CallsView {
+pub fn view(path: &str, own: &Entry, neighbours: &BTreeMap<String, Neighbour>) -> CallsView {
     let members = decode(own);
     CallsView {
         calls: edges(&members),
-        called_from: callers(own, neighbours),
+        called_from: callers(path, own, &members, neighbours),
     }
 }
 
 /// Member → member edges within one file.
 fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
-    let names: BTreeSet<&str> = members.iter().map(MemberCalls::name).collect();
+    let names: BTreeSet<&str> = members.iter().flat_map(MemberCalls::names).collect();
     let labels: BTreeSet<&str> = members.iter().map(|m| m.member.as_str()).collect();
     let mut out = Vec::new();
     for member in members {
         let mut calls: Vec<String> = Vec::new();
         for callee in &member.callees {
             let target = match Reach::of(callee) {
-                Reach::Own(name) if names.contains(name) && name != member.name() => name,
+                Reach::Own(name) if names.contains(name) && !member.names().any(|n| n == name) => {
+                    name
+                }
                 Reach::Typed(..) if labels.contains(callee.as_str()) => callee.as_str(),
                 _ => continue,
             };
@@ -208,40 +244,166 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
                 calls.push(target.to_string());
             }
         }
-        if !calls.is_empty() {
+        let keys = key_groups(member);
+        if !calls.is_empty() || !keys.is_empty() {
             out.push(MemberEdges {
                 member: member.member.clone(),
+                aliases: member.aliases.clone(),
                 calls,
+                keys,
             });
         }
     }
     out
 }
 
-/// The neighbours' members calling `own`'s public names.
-fn callers(own: &Entry, neighbours: &BTreeMap<String, Entry>) -> Vec<CalledFrom> {
+/// A member's key calls grouped by callee, in first-call order.
+fn key_groups(member: &MemberCalls) -> Vec<KeyGroup> {
+    let mut groups: Vec<KeyGroup> = Vec::new();
+    for key in &member.keys {
+        match groups.iter_mut().find(|g| g.callee == key.callee) {
+            Some(group) => group.keys.push(key.key.clone()),
+            None => groups.push(KeyGroup {
+                callee: key.callee.clone(),
+                keys: vec![key.key.clone()],
+            }),
+        }
+    }
+    for group in &mut groups {
+        group.keys.sort();
+        group.keys.dedup();
+    }
+    groups
+}
+
+/// For each method name of the file (a member of a capitalised container: a class, an `impl` or
+/// `trait` type) that no free function shares, its owner types.
+fn method_owners(members: &[MemberCalls]) -> BTreeMap<&str, BTreeSet<&str>> {
+    let mut owners: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut free: BTreeSet<&str> = BTreeSet::new();
+    for member in members {
+        let owner = member
+            .container()
+            .filter(|c| c.starts_with(char::is_uppercase));
+        for name in member.names() {
+            match owner {
+                Some(owner) => {
+                    owners.entry(name).or_default().insert(owner);
+                }
+                None => {
+                    free.insert(name);
+                }
+            }
+        }
+    }
+    owners.retain(|name, _| !free.contains(name));
+    owners
+}
+
+/// The names an object of file `path` may go by, lowercased without `_`: its stem (its directory's
+/// name for `mod.rs`, `index.js`, `__init__.py`) and its public type names — `current_app` ends
+/// with `app` of `app.py`, `permit` with `Permit`.
+fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
+    let squash = |s: &str| s.to_lowercase().replace('_', "");
+    let mut parts = path.rsplit('/');
+    let file = parts.next().unwrap_or(path);
+    let mut stem = file.split('.').next().unwrap_or(file);
+    if matches!(stem, "mod" | "index" | "__init__" | "lib") {
+        stem = parts.next().unwrap_or(stem);
+    }
+    std::iter::once(stem)
+        .chain(
+            public
+                .iter()
+                .copied()
+                .filter(|n| n.starts_with(char::is_uppercase)),
+        )
+        .map(squash)
+        .filter(|n| n.len() >= MIN_NAME)
+        .collect()
+}
+
+/// Whether a call through `receiver` may be on one of `objects`.
+fn may_be_object(receiver: Option<&str>, objects: &[String]) -> bool {
+    let Some(receiver) = receiver else {
+        return false;
+    };
+    let receiver = receiver.to_lowercase().replace('_', "");
+    objects.iter().any(|o| receiver.ends_with(o.as_str()))
+}
+
+/// The type names a neighbour's entry mentions (`None`: too many recorded, any may be).
+fn types_of(entry: &Entry) -> Option<BTreeSet<&str>> {
+    let mut types = BTreeSet::new();
+    for item in &entry.calls {
+        if let Some(names) = decode_types(item) {
+            types.extend(names);
+        }
+    }
+    (!types.contains("*")).then_some(types)
+}
+
+/// The neighbours' members calling `own`'s public names:
+/// - an importer's bare call (unless it defines the name), `Type::name()` of a public type, or call
+///   through an object — of a method name only when the importer mentions one of its owner types
+///   or calls one of the file's free functions (which may hand it the objects: `channel()`);
+/// - an imported file's call through an object that may be the file's (see [`object_names`]): it
+///   cannot name the file's functions, only hold its objects (a proxy, a callback's argument).
+fn callers(
+    path: &str,
+    own: &Entry,
+    members: &[MemberCalls],
+    neighbours: &BTreeMap<String, Neighbour>,
+) -> Vec<CalledFrom> {
     let public: BTreeSet<&str> = own
         .symbols
         .iter()
         .map(String::as_str)
         .filter(|name| name.chars().count() >= MIN_NAME && !is_dunder(name))
         .collect();
+    let owners = method_owners(members);
+    let objects = object_names(path, &public);
     let mut found: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
-    for (file, entry) in neighbours {
-        let members = decode(entry);
-        let defined: BTreeSet<&str> = members.iter().map(MemberCalls::name).collect();
-        for member in &members {
+    for (file, neighbour) in neighbours {
+        let entry = &neighbour.entry;
+        let calling = decode(entry);
+        let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
+        let types = types_of(entry);
+        // A call of one of the file's free functions (a constructor like `channel()` or
+        // `mpsc::channel()`) hands the caller the file's objects without naming their types.
+        let calls_free = calling.iter().flat_map(|m| &m.callees).any(|callee| {
+            matches!(Reach::of(callee), Reach::Own(name) | Reach::Other(name, _)
+                if public.contains(name) && !owners.contains_key(name) && !defined.contains(name))
+        });
+        let knows_owner = |name: &str| match (owners.get(name), &types) {
+            (Some(owners), Some(types)) => calls_free || owners.iter().any(|o| types.contains(o)),
+            _ => true,
+        };
+        for member in &calling {
             for callee in &member.callees {
-                let name = match Reach::of(callee) {
-                    Reach::Own(name) if public.contains(name) && !defined.contains(name) => {
-                        name.to_string()
-                    }
-                    Reach::Other(name)
-                        if public.contains(name) && !COMMON_METHODS.contains(&name) =>
+                let reach = Reach::of(callee);
+                let name = match reach {
+                    Reach::Own(name)
+                        if neighbour.imports_it
+                            && public.contains(name)
+                            && !defined.contains(name) =>
                     {
                         name.to_string()
                     }
-                    Reach::Typed(ty, name) if public.contains(ty) && public.contains(name) => {
+                    Reach::Other(name, receiver)
+                        if public.contains(name)
+                            && !COMMON_METHODS.contains(&name)
+                            && if neighbour.imports_it {
+                                knows_owner(name)
+                            } else {
+                                may_be_object(receiver, &objects)
+                            } =>
+                    {
+                        name.to_string()
+                    }
+                    Reach::Typed(ty, name)
+                        if neighbour.imports_it && public.contains(ty) && public.contains(name) =>
+                    {
                         format!("{ty}::{name}")
                     }
                     _ => continue,
@@ -319,7 +481,10 @@ mod tests {
                 entry(
                     &[],
                     &["make_response", "get_flag"],
-                    &["make_response .make_response make_response", "get_flag"],
+                    &[
+                        "make_response .make_response@current_app make_response",
+                        "get_flag .finalize_request@request",
+                    ],
                 ),
             ),
             (
@@ -327,7 +492,7 @@ mod tests {
                 entry(
                     &["app.py"],
                     &[],
-                    &["index .finalize_request .get .run .__init__", "run"],
+                    &["index .finalize_request .get .run .__init__", "run", "#App"],
                 ),
             ),
             (
@@ -344,7 +509,9 @@ mod tests {
             view.calls,
             [MemberEdges {
                 member: "App.finalize_request".into(),
+                aliases: Vec::new(),
                 calls: vec!["make_response".into()],
+                keys: Vec::new(),
             }]
         );
         let called: Vec<Row> = view
@@ -372,5 +539,137 @@ mod tests {
             ]
         );
         assert_eq!(CallsView::read(&graph, "missing.py"), None);
+    }
+
+    /// The callers of each name of `file` in `graph`: (name, [(file, members)]).
+    fn called(graph: &Graph, file: &str) -> Vec<Row> {
+        let view = CallsView::read(graph, file).expect("view");
+        let rows = view.called_from.into_iter().map(|c| {
+            let callers = c.callers.into_iter().map(|c| (c.file, c.members));
+            (c.name, callers.collect())
+        });
+        rows.collect()
+    }
+
+    #[test]
+    fn methods_through_objects_need_the_owner_type_and_imported_files_an_object_of_the_file() {
+        let graph = graph_of(vec![
+            (
+                "bounded.rs",
+                entry(
+                    &["chan.rs"],
+                    &["Sender", "OwnedPermit", "send", "channel"],
+                    &[
+                        "Sender.send .send@chan",
+                        "OwnedPermit.send .send@chan",
+                        "channel",
+                    ],
+                ),
+            ),
+            // Imported by bounded.rs: its own `Tx.send` calls another object's `send`; only a
+            // receiver named after bounded's objects could be one of them.
+            (
+                "chan.rs",
+                entry(
+                    &[],
+                    &["Tx"],
+                    &["Tx.send .send@inner", "Tx.wake .send@sender", "#Tx"],
+                ),
+            ),
+            // Importers: one names the owner type, one does not; bare calls of a free function
+            // need no type.
+            (
+                "user.rs",
+                entry(
+                    &["bounded.rs"],
+                    &[],
+                    &["User.go .send@permit channel", "#OwnedPermit User"],
+                ),
+            ),
+            (
+                "alien.rs",
+                entry(
+                    &["bounded.rs"],
+                    &[],
+                    &["Alien.go .send@tx .spawn@tokio", "#Alien"],
+                ),
+            ),
+            (
+                "stranger.rs",
+                entry(
+                    &["bounded.rs"],
+                    &[],
+                    &[
+                        "Stranger.go .send@tx",
+                        "Stranger.new .channel@mpsc",
+                        "#Stranger",
+                    ],
+                ),
+            ),
+        ]);
+        let row = |name: &str, files: &[(&str, &str)]| {
+            let files = files
+                .iter()
+                .map(|(file, member)| (file.to_string(), vec![member.to_string()]));
+            (name.to_string(), files.collect::<Vec<_>>())
+        };
+        assert_eq!(
+            called(&graph, "bounded.rs"),
+            [
+                row(
+                    "channel",
+                    &[("stranger.rs", "Stranger.new"), ("user.rs", "User.go")]
+                ),
+                // alien.rs neither names `Sender`/`OwnedPermit` nor calls `channel()`.
+                row(
+                    "send",
+                    &[
+                        ("chan.rs", "Tx.wake"),
+                        ("stranger.rs", "Stranger.go"),
+                        ("user.rs", "User.go")
+                    ]
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn aliases_are_members_and_key_calls_are_grouped_by_callee() {
+        let own = entry(
+            &[],
+            &[],
+            &[
+                "res.set=res.header .toLowerCase@field",
+                "res.json=res.toJson stringify header ~header~Content-Type ~app.get~json%20spaces ~app.get~json%20escape ~app.get~json%20spaces",
+                "stringify toJson",
+            ],
+        );
+        let view = view("response.js", &own, &BTreeMap::new());
+        assert_eq!(
+            view.calls,
+            [
+                MemberEdges {
+                    member: "res.json".into(),
+                    aliases: vec!["res.toJson".into()],
+                    calls: vec!["stringify".into(), "header".into()],
+                    keys: vec![
+                        KeyGroup {
+                            callee: "header".into(),
+                            keys: vec!["Content-Type".into()],
+                        },
+                        KeyGroup {
+                            callee: "app.get".into(),
+                            keys: vec!["json escape".into(), "json spaces".into()],
+                        },
+                    ],
+                },
+                MemberEdges {
+                    member: "stringify".into(),
+                    aliases: Vec::new(),
+                    calls: vec!["toJson".into()],
+                    keys: Vec::new(),
+                },
+            ]
+        );
     }
 }

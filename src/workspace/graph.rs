@@ -23,7 +23,7 @@ use super::cache::{self, Cache, UNKNOWN_STAMP};
 use crate::tsv::{parse_list, push_escaped, push_list, split_bytes};
 
 /// The derived file's first line starts with this, then a tab and the cache's stamp.
-const FORMAT: &str = "lexibrarian-graph v2";
+const FORMAT: &str = "lexibrarian-graph v3";
 /// Its name, beside the cache.
 const FILE_NAME: &str = "graph";
 

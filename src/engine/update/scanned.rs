@@ -514,6 +514,10 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
             scanned.facts.macros = interface.exported_macros();
             scanned.facts.symbols = interface.public_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
+            if !interface.calls.is_empty() && !interface.type_refs.is_empty() {
+                let types = crate::source::calls::encode_types(&interface.type_refs);
+                scanned.facts.calls.push(types);
+            }
             Some(Code {
                 language,
                 interface: Arc::new(interface),
