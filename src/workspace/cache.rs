@@ -296,18 +296,34 @@ fn smudge(entry: &mut Entry, racy_from: i128) -> bool {
     smudged
 }
 
-/// The stamp of a file written too recently to be trusted (see [`stamp`]).
+/// The stamp of a cache that cannot be identified (unreadable; see [`stamp`]).
 pub const UNKNOWN_STAMP: &str = "unknown";
 
 /// What identifies the update cache's content at `path` for the files derived from it (the search
-/// corpus, the graph): `size:mtime`, `absent`, or [`UNKNOWN_STAMP`] within the racy window, when a
-/// change in the same mtime tick could go unseen.
+/// corpus, the graph): `size:mtime:saved`, with `saved` the save time in its first line; `absent`;
+/// or [`UNKNOWN_STAMP`] when it cannot be read. Size and mtime alone would not do within the racy
+/// window (two saves in one mtime tick with the same size), but every save changes one of the three:
+/// a whole rewrite writes its own run's start in the first line, an append (`journal`) grows the
+/// file. So a derived file can be written and trusted right after an update.
 pub fn stamp(path: &Path) -> String {
-    match Stat::of(path) {
-        None => "absent".to_string(),
-        Some(stat) if Cache::now_ns() - stat.mtime_ns < RACY_WINDOW_NS => UNKNOWN_STAMP.to_string(),
-        Some(stat) => format!("{}:{}", stat.size, stat.mtime_ns),
+    let Some(stat) = Stat::of(path) else {
+        return "absent".to_string();
+    };
+    match saved_in_header(path) {
+        Some(saved) => format!("{}:{}:{saved}", stat.size, stat.mtime_ns),
+        None => UNKNOWN_STAMP.to_string(),
     }
+}
+
+/// The save time in the first line of the cache at `path` (the first 128 bytes are plenty).
+fn saved_in_header(path: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut head = [0u8; 128];
+    let mut file = std::fs::File::open(path).ok()?;
+    let read = file.read(&mut head).ok()?;
+    let line = std::str::from_utf8(&head[..read]).ok()?.lines().next()?;
+    let (format, saved) = line.split_once('\t')?;
+    (format == FORMAT).then(|| saved.to_string())
 }
 
 /// Nanoseconds since the epoch as written: an `i64` for the next two centuries, an `i128` beyond
@@ -529,6 +545,31 @@ mod tests {
             loaded.entries["settled"].design.map(|d| d.mtime_ns),
             Some(0)
         );
+    }
+
+    #[test]
+    fn two_saves_in_one_mtime_tick_with_the_same_size_have_different_stamps() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("cache");
+        let tick = SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_700_000_000);
+        let mut stamps = Vec::new();
+        for run_started in [1_000_000_001, 1_000_000_002] {
+            let mut cache = Cache::default();
+            cache.entries.insert("a.rs".into(), entry());
+            cache.save(&path, run_started).expect("save");
+            let file = std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .expect("open");
+            file.set_modified(tick).expect("mtime");
+            stamps.push(stamp(&path));
+        }
+        assert_ne!(stamps[0], stamps[1]);
+        assert!(stamps[0].starts_with(&format!(
+            "{}:",
+            std::fs::metadata(&path).expect("stat").len()
+        )));
+        assert_eq!(stamp(&dir.path().join("nope")), "absent");
     }
 
     #[test]

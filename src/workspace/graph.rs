@@ -14,7 +14,7 @@
 //! names, its external packages and its members' calls, under a header naming the cache's stamp
 //! ([`super::cache::stamp`]). A reader whose stamp matches reads that file and finds the lines it
 //! needs by binary search, parsing nothing else; otherwise it builds the graph from the cache and
-//! writes the file again (not while the cache is younger than the racy window, as the search index).
+//! writes the file again.
 
 use std::collections::BTreeMap;
 use std::path::Path;

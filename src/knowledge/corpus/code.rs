@@ -2,8 +2,8 @@
 //! the per-clone cache of the last `lexictl update` (`workspace::cache`, field `symbols`).
 //!
 //! A design file's Interface Contract holds what fits its budget; the cache holds every name. The
-//! corpus cache records the *stamp* of the update cache it merged (size and mtime, `absent`, or
-//! `unknown` when it was written within the last two seconds); while the stamp holds, documents
+//! corpus cache records the *stamp* of the update cache it merged (`workspace::cache::stamp`: size,
+//! mtime and save time, `absent`, or `unknown` when unreadable); while the stamp holds, documents
 //! keep the names they were merged with and the update cache is not even read. When it moved, or a
 //! document was read without names, the update cache is read once (a few milliseconds for 20,000
 //! files) and only documents whose names changed get new search terms. No source is parsed.
