@@ -14,7 +14,7 @@
 //! A plain lookup shows the first [`LINE_LIMIT`] lines of each, [`FILE_LIMIT`] caller files a name
 //! and as many members a file (`+N` more), then says how many more `--full` shows.
 
-use crate::workspace::calls::{CalledFrom, CallsView, MemberEdges};
+use crate::workspace::calls::{CalledFrom, CallsView, KeyGroup, MemberEdges};
 
 /// Lines of each section a plain lookup shows.
 pub const LINE_LIMIT: usize = 20;
@@ -59,15 +59,19 @@ fn section(out: &mut String, heading: &str, lines: &[String], what: &str, full: 
     }
 }
 
-/// `member (= alias) → callee, set('Content-Type'), app.get('json escape'|'json spaces')`: a key
-/// group of a called member is shown in its place, the others after the calls, [`KEY_LIMIT`] keys
-/// at most (`+N keys`).
+/// `member (= alias) → callee, set('Content-Type'), app.get('json escape'|'json spaces')`.
 fn calls_line(edges: &MemberEdges) -> String {
     let mut member = edges.member.clone();
     for alias in &edges.aliases {
         member.push_str(" = ");
         member.push_str(alias);
     }
+    format!("{member} → {}", callees(&edges.calls, &edges.keys))
+}
+
+/// A member's callees with the literal keys it passes them: a key group of a called member is
+/// shown in its place, the others after the calls, [`KEY_LIMIT`] keys at most (`+N keys`).
+pub fn callees(calls: &[String], key_groups: &[KeyGroup]) -> String {
     let mut budget = KEY_LIMIT;
     let mut hidden = 0;
     let mut with_keys = |callee: &str, keys: &[String]| {
@@ -81,14 +85,14 @@ fn calls_line(edges: &MemberEdges) -> String {
         }
     };
     let mut parts: Vec<String> = Vec::new();
-    for call in &edges.calls {
-        match edges.keys.iter().find(|g| &g.callee == call) {
+    for call in calls {
+        match key_groups.iter().find(|g| &g.callee == call) {
             Some(group) => parts.push(with_keys(call, &group.keys)),
             None => parts.push(call.clone()),
         }
     }
-    for group in &edges.keys {
-        if !edges.calls.contains(&group.callee) {
+    for group in key_groups {
+        if !calls.contains(&group.callee) {
             let part = with_keys(&group.callee, &group.keys);
             if part.contains('(') {
                 parts.push(part);
@@ -98,7 +102,7 @@ fn calls_line(edges: &MemberEdges) -> String {
     if hidden > 0 {
         parts.push(format!("+{hidden} keys"));
     }
-    format!("{member} → {}", parts.join(", "))
+    parts.join(", ")
 }
 
 fn called_from_line(called: &CalledFrom, full: bool) -> String {

@@ -17,7 +17,7 @@ use super::{lookup, Staleness};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::source::calls::{MemberCalls, Reach};
 use crate::source::{extract, Language, OutlineLine};
-use crate::workspace::calls::{Caller, CallsView};
+use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::test_rank::{rank, reached_depths};
 use crate::workspace::Workspace;
 
@@ -70,6 +70,9 @@ pub struct Member {
     pub examples_left_out: usize,
     /// Members of the file it calls.
     pub calls: Vec<String>,
+    /// The literal keys it passes to what it calls (`app.get('json spaces')`), by callee.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub keys: Vec<KeyGroup>,
     /// Members of the file calling it.
     pub called_by: Vec<String>,
     /// Members of the neighbours (importers and imports) calling it.
@@ -236,6 +239,10 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         Some(view) => calls_of(view, &label),
         None => Default::default(),
     };
+    let keys = view
+        .and_then(|view| view.calls.iter().find(|edges| edges.member == label))
+        .map(|edges| edges.keys.clone())
+        .unwrap_or_default();
     Member {
         kind: line.kind.map_or("", |kind| kind.as_str()),
         signature: signature(outline, at),
@@ -244,6 +251,7 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         compact: !whole,
         examples_left_out,
         calls,
+        keys,
         called_by,
         called_from,
         label,

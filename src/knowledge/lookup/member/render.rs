@@ -90,8 +90,9 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         None => out.push_str("(no doc)\n"),
     }
     let mut lines: Vec<String> = Vec::new();
-    if !member.calls.is_empty() {
-        lines.push(format!("Calls: {}", member.calls.join(", ")));
+    if !member.calls.is_empty() || !member.keys.is_empty() {
+        let callees = crate::knowledge::calls::callees(&member.calls, &member.keys);
+        lines.push(format!("Calls: {callees}"));
     }
     if !member.called_by.is_empty() {
         lines.push(format!("Called by: {}", member.called_by.join(", ")));
