@@ -16,8 +16,9 @@
 //! needs by binary search, parsing nothing else; otherwise it builds the graph from the cache and
 //! writes the file again.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use super::cache::{self, Cache, UNKNOWN_STAMP};
 use crate::tsv::{parse_list, push_escaped, push_list, split_bytes};
@@ -28,12 +29,16 @@ const FORMAT: &str = "lexibrarian-graph v3";
 const FILE_NAME: &str = "graph";
 
 /// The dependency graph of the last update.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub struct Graph {
     /// The derived file's text: a header line, then one line per file sorted by escaped path.
     text: String,
     /// Where the first file's line starts.
     body: usize,
+    /// The lines parsed so far, by path: `lexi lookup` and `lexi impact` ask for the same files
+    /// again and again (every importer's importers, each one's type-only list), and parsing a
+    /// line was most of a lookup of a central file.
+    parsed: Mutex<HashMap<String, Option<Arc<Row>>>>,
 }
 
 /// What the graph knows of one file.
@@ -78,7 +83,11 @@ impl Graph {
 
     fn from_text(text: String) -> Graph {
         let body = text.find('\n').map_or(text.len(), |end| end + 1);
-        Graph { text, body }
+        Graph {
+            text,
+            body,
+            parsed: Mutex::default(),
+        }
     }
 
     /// Whether the last update saw `file` (only then are its lists here the whole truth).
@@ -89,19 +98,23 @@ impl Graph {
     /// The project files `file` imports, sorted.
     pub fn dependencies(&self, file: &str) -> Vec<String> {
         self.row(file)
-            .map(|row| row.dependencies)
+            .map(|row| row.dependencies.clone())
             .unwrap_or_default()
     }
 
     /// The files that import `file`, sorted.
     pub fn dependents(&self, file: &str) -> Vec<String> {
-        self.row(file).map(|row| row.dependents).unwrap_or_default()
+        self.row(file)
+            .map(|row| row.dependents.clone())
+            .unwrap_or_default()
     }
 
     /// The project files `file` imports only for the type checker (Python `if TYPE_CHECKING:`),
     /// sorted.
     pub fn type_only_dependencies(&self, file: &str) -> Vec<String> {
-        self.row(file).map(|row| row.type_only).unwrap_or_default()
+        self.row(file)
+            .map(|row| row.type_only.clone())
+            .unwrap_or_default()
     }
 
     /// Whether `importer` imports `file` only for the type checker: a change to `file` does not
@@ -121,21 +134,41 @@ impl Graph {
 
     /// The external packages code file `file` imports, sorted (empty when unknown).
     pub fn externals(&self, file: &str) -> Vec<String> {
-        self.row(file).map(|row| row.externals).unwrap_or_default()
+        self.row(file)
+            .map(|row| row.externals.clone())
+            .unwrap_or_default()
     }
 
     /// The public item names of code file `file`, sorted.
     pub fn symbols(&self, file: &str) -> Vec<String> {
-        self.row(file).map(|row| row.symbols).unwrap_or_default()
+        self.row(file)
+            .map(|row| row.symbols.clone())
+            .unwrap_or_default()
     }
 
     /// What each member of code file `file` calls, in source order (`cache::Entry::calls`).
     pub fn calls(&self, file: &str) -> Vec<String> {
-        self.row(file).map(|row| row.calls).unwrap_or_default()
+        self.row(file)
+            .map(|row| row.calls.clone())
+            .unwrap_or_default()
+    }
+
+    /// `file`'s row: parsed once ([`Self::find`]), then from memory.
+    fn row(&self, file: &str) -> Option<Arc<Row>> {
+        let mut parsed = self
+            .parsed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(row) = parsed.get(file) {
+            return row.clone();
+        }
+        let row = self.find(file).map(Arc::new);
+        parsed.insert(file.to_string(), row.clone());
+        row
     }
 
     /// `file`'s line, found by binary search over the sorted lines.
-    fn row(&self, file: &str) -> Option<Row> {
+    fn find(&self, file: &str) -> Option<Row> {
         let mut key = String::with_capacity(file.len());
         push_escaped(&mut key, file);
         let bytes = self.text.as_bytes();
