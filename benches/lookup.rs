@@ -103,7 +103,7 @@ fn spawn(lexi: &str, root: &Path, source: &str) -> Duration {
 /// calling six names each (some of them its imports' public names).
 fn write_cache(root: &Path, sources: &[String]) {
     use lexibrarian::project::walk::FileClass;
-    use lexibrarian::workspace::cache::{Cache, Entry, Stat};
+    use lexibrarian::workspace::cache::{Cache, Details, Entry, Stat};
     let mut cache = Cache::default();
     let pick = |index: usize, salt: usize| (index * 7919 + salt * 104_729) % sources.len();
     for (index, source) in sources.iter().enumerate() {
@@ -129,10 +129,15 @@ fn write_cache(root: &Path, sources: &[String]) {
             source_hash: "0".repeat(64),
             interface_hash: Some("1".repeat(64)),
             deps,
-            symbols,
-            calls,
+            details: Details {
+                description: format!("Module {index}."),
+                symbols,
+                calls,
+                ..Details::default()
+            }
+            .into(),
             design: Some(stat),
-            ..Entry::unhashed(stat, FileClass::Text, format!("Module {index}."))
+            ..Entry::unhashed(stat, FileClass::Text, String::new())
         };
         cache.entries.insert(source.clone(), entry);
     }

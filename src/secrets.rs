@@ -101,6 +101,13 @@ const PATTERNS: &[(&str, &str, Rule)] = &[
     ),
 ];
 
+/// A pattern compiled without Unicode (`(?-u)`): credentials are ASCII, and Unicode word boundaries
+/// and classes made compiling the patterns cost more than a post-commit run's every other step but
+/// the git status.
+fn ascii_regex(source: &str) -> Option<Regex> {
+    Regex::new(&format!("(?-u){source}")).ok()
+}
+
 fn patterns() -> &'static [Pattern] {
     static COMPILED: OnceLock<Vec<Pattern>> = OnceLock::new();
     COMPILED.get_or_init(|| {
@@ -109,7 +116,7 @@ fn patterns() -> &'static [Pattern] {
             .filter_map(|(kind, source, rule)| {
                 Some(Pattern {
                     kind,
-                    regex: Regex::new(source).ok()?,
+                    regex: ascii_regex(source)?,
                     rule: *rule,
                 })
             })
@@ -126,7 +133,7 @@ fn high_confidence() -> Option<&'static Regex> {
             .filter(|(_, _, rule)| *rule != Rule::Likely)
             .map(|(_, source, _)| format!("(?:{source})"))
             .collect();
-        Regex::new(&alternatives.join("|")).ok()
+        ascii_regex(&alternatives.join("|"))
     })
     .as_ref()
 }
@@ -135,10 +142,9 @@ fn assignment() -> Option<&'static Regex> {
     static ASSIGNMENT: OnceLock<Option<Regex>> = OnceLock::new();
     ASSIGNMENT
         .get_or_init(|| {
-            Regex::new(
+            ascii_regex(
                 r#"(?i)\b(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?key|auth[_-]?token|token)\b\s*[:=]\s*["']?([^\s"'`]{12,})"#,
             )
-            .ok()
         })
         .as_ref()
 }

@@ -103,7 +103,7 @@ fn builder(
         match to_rel_string(rel) {
             Some(rel) => {
                 let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-                if extra.is_ignored(&rel, is_dir) {
+                if extra.is_ignored_walked(&rel, is_dir) {
                     return false;
                 }
                 !(is_dir && lexignore_is_symlink(entry.path(), &rel, &refusals))
@@ -250,6 +250,10 @@ pub fn list_dirs<'a>(
     let root_owned = root.to_path_buf();
     let filter_refusals = Arc::clone(&refusals);
     let filter_targets = targets.clone();
+    // A target's child directory is listed, not entered: walking into it read every entry it holds
+    // only to skip them (a one-file commit's run read ten directories for the one it needed).
+    let unentered: Arc<Mutex<Vec<ignore::DirEntry>>> = Arc::default();
+    let leaves = Arc::clone(&unentered);
     builder.filter_entry(move |entry| {
         let Some(rel) = entry
             .path()
@@ -260,14 +264,29 @@ pub fn list_dirs<'a>(
             return true;
         };
         let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
-        if extra.is_ignored(&rel, is_dir) {
+        if extra.is_ignored_walked(&rel, is_dir) {
             return false;
         }
         // Keep the ancestors of the targets, the targets, and their direct children.
-        (on_the_way.contains(&rel) || filter_targets.contains(parent_of(&rel)))
-            && !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals))
+        if on_the_way.contains(&rel) {
+            return !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals));
+        }
+        if !filter_targets.contains(parent_of(&rel)) {
+            return false;
+        }
+        if is_dir {
+            if !lexignore_is_symlink(entry.path(), &rel, &filter_refusals) {
+                if let Ok(mut leaves) = leaves.lock() {
+                    leaves.push(entry.clone());
+                }
+            }
+            return false;
+        }
+        !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals))
     });
-    for result in builder.build() {
+    let walked: Vec<_> = builder.build().collect();
+    let unentered = std::mem::take(&mut *unentered.lock().unwrap_or_else(|e| e.into_inner()));
+    for result in walked.into_iter().chain(unentered.into_iter().map(Ok)) {
         match visit(root, result) {
             Visit::Keep(entry) if targets.contains(parent_of(&entry.rel)) => {
                 let parent = parent_of(&entry.rel).to_string();

@@ -20,12 +20,14 @@ use std::time::SystemTime;
 use crate::atomic;
 use crate::project::walk::FileClass;
 
+mod details;
 mod journal;
-use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
+use crate::tsv::{parse_list, push_escaped, push_list, unescape};
+pub use details::{Details, LazyDetails};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v10";
+pub const FORMAT: &str = "lexibrarian-cache v11";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -67,8 +69,6 @@ pub struct Entry {
     pub source_hash: String,
     /// For code files.
     pub interface_hash: Option<String>,
-    /// The Child Map description of this file.
-    pub description: String,
     /// Resolved project dependencies, sorted.
     pub deps: Vec<String>,
     /// Module files the resolution went through (Rust re-exports), sorted: when one changes, the
@@ -76,19 +76,8 @@ pub struct Entry {
     pub via: Vec<String>,
     /// Rust: the `#[macro_export]` macros the file defines (they live at the crate's root).
     pub macros: Vec<String>,
-    /// Code files: the bare names of every public item the interface extractor yields (top-level
-    /// items and methods), sorted and deduplicated — what search indexes beyond a capped contract.
-    pub symbols: Vec<String>,
-    /// Code files: the external packages it imports, by name, sorted (what `lexi lookup --full`
-    /// shows when the design file's External Dependencies were capped).
-    pub externals: Vec<String>,
-    /// The deps imported only for the type checker (Python `if TYPE_CHECKING:`), sorted: a
-    /// subset of `deps` that `lexi impact` does not follow.
-    pub type_deps: Vec<String>,
-    /// Code files: each member's calls, one `source::calls::MemberCalls::encode` item a member
-    /// (`member callee .callee Type.callee`), in source order — `lexi lookup`'s Calls and Called
-    /// from (`workspace::calls`).
-    pub calls: Vec<String>,
+    /// Description, public names, externals, type-only deps and calls: decoded on first use.
+    pub details: LazyDetails,
     /// Stat of the design file as the engine left it, when it manages one.
     pub design: Option<Stat>,
 }
@@ -268,23 +257,14 @@ fn push_entry(out: &mut String, path: &str, entry: &Entry) {
         }
         None => out.push_str("\t-\t-\t"),
     }
-    push_escaped(out, &entry.description);
-    for list in [
-        &entry.deps,
-        &entry.via,
-        &entry.macros,
-        &entry.symbols,
-        &entry.externals,
-        &entry.type_deps,
-        &entry.calls,
-    ] {
-        out.push('\t');
+    for list in [&entry.deps, &entry.via, &entry.macros] {
         push_list(out, list);
+        out.push('\t');
     }
+    entry.details.push_to(out);
     out.push('\n');
 }
 
-/// Set the mtimes of `entry` (source and design file) within the racy window to 0; whether any was.
 fn smudge(entry: &mut Entry, racy_from: i128) -> bool {
     let mut smudged = false;
     for stat in std::iter::once(&mut entry.stat).chain(entry.design.as_mut()) {
@@ -329,17 +309,46 @@ fn saved_in_header(path: &Path) -> Option<String> {
 /// Nanoseconds since the epoch as written: an `i64` for the next two centuries, an `i128` beyond
 /// (parsing an `i128` costs several times as much).
 fn parse_ns(field: &str) -> Option<i128> {
-    match field.parse::<i64>() {
-        Ok(ns) => Some(i128::from(ns)),
-        Err(_) => field.parse().ok(),
+    match parse_decimal(field) {
+        Some(ns) => Some(i128::from(ns)),
+        None => field.parse().ok(),
     }
+}
+
+fn parse_size(field: &str) -> Option<u64> {
+    match parse_decimal(field) {
+        Some(size) => u64::try_from(size).ok(),
+        None => field.parse().ok(),
+    }
+}
+
+/// A number of at most 19 digits that fits an `i64` (every size, and every mtime in nanoseconds
+/// until the year 2262), read without the per-digit overflow checks of `str::parse` — a fifth of
+/// the cache's parse went into them. Anything else: `None`.
+fn parse_decimal(field: &str) -> Option<i64> {
+    let (negative, digits) = match field.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, field),
+    };
+    if digits.is_empty() || digits.len() > 19 {
+        return None;
+    }
+    // 19 digits are below `u64::MAX`: no step can overflow.
+    let mut value: u64 = 0;
+    for byte in digits.bytes() {
+        if !byte.is_ascii_digit() {
+            return None;
+        }
+        value = value * 10 + u64::from(byte - b'0');
+    }
+    let value = i64::try_from(value).ok()?;
+    Some(if negative { -value } else { value })
 }
 
 /// The cache in `text`: the base the last full save wrote, then the blocks appended since
 /// ([`journal`]). `None` when it is from another format version or damaged.
 fn parse(text: &str) -> Option<Cache> {
-    let mut lines = text.split_inclusive('\n');
-    let first = lines.next()?;
+    let first = text.split_inclusive('\n').next()?;
     let (header, saved) = first.trim_end_matches('\n').split_once('\t')?;
     if header != FORMAT {
         return None;
@@ -349,11 +358,11 @@ fn parse(text: &str) -> Option<Cache> {
         ..Cache::default()
     };
     let mut reader = journal::Reader::new(first.len());
-    for line in lines {
-        let Some(complete) = line.strip_suffix('\n') else {
-            break; // a line cut short by a run that was killed while appending
-        };
-        reader.line(&mut cache, complete, line.len())?;
+    let mut at = first.len();
+    // A last line without its newline was cut short by a run killed while appending: not read.
+    while let Some(length) = memchr::memchr(b'\n', text.as_bytes().get(at..)?) {
+        reader.line(&mut cache, text.get(at..at + length)?, length + 1)?;
+        at += length + 1;
     }
     cache.journal = reader.finish(&mut cache);
     Some(cache)
@@ -377,17 +386,19 @@ fn parse_base_line(
 }
 
 /// The tab-separated fields of an entry's line.
-const FIELDS: usize = 16;
+/// The fields of a line before its [`Details`]: path, class, size, mtime, source hash, interface
+/// hash, the design file's size and mtime, deps, via, macros.
+const EAGER_FIELDS: usize = 11;
 
-/// One entry's line, as [`push_entry`] wrote it.
 fn parse_entry(line: &str) -> Option<(String, Entry)> {
-    let mut fields = [""; FIELDS];
-    let mut count = 0;
-    for field in split_bytes(line, b'\t') {
-        *fields.get_mut(count)? = field;
-        count += 1;
+    let mut fields = [""; EAGER_FIELDS];
+    let mut rest = line;
+    for field in &mut fields {
+        let at = memchr::memchr(b'\t', rest.as_bytes())?;
+        *field = rest.get(..at)?;
+        rest = rest.get(at + 1..)?;
     }
-    if count != FIELDS {
+    if memchr::memchr_iter(b'\t', rest.as_bytes()).count() != details::FIELDS - 1 {
         return None;
     }
     let class = match fields[1] {
@@ -400,26 +411,22 @@ fn parse_entry(line: &str) -> Option<(String, Entry)> {
     let design = match (fields[6], fields[7]) {
         ("-", _) | (_, "-") => None,
         (size, mtime) => Some(Stat {
-            size: size.parse().ok()?,
+            size: parse_size(size)?,
             mtime_ns: parse_ns(mtime)?,
         }),
     };
     let entry = Entry {
         class,
         stat: Stat {
-            size: fields[2].parse().ok()?,
+            size: parse_size(fields[2])?,
             mtime_ns: parse_ns(fields[3])?,
         },
         source_hash: fields[4].to_string(),
         interface_hash: (fields[5] != "-").then(|| fields[5].to_string()),
-        description: unescape(fields[8]),
-        deps: parse_list(fields[9]),
-        via: parse_list(fields[10]),
-        macros: parse_list(fields[11]),
-        symbols: parse_list(fields[12]),
-        externals: parse_list(fields[13]),
-        type_deps: parse_list(fields[14]),
-        calls: parse_list(fields[15]),
+        deps: parse_list(fields[8]),
+        via: parse_list(fields[9]),
+        macros: parse_list(fields[10]),
+        details: LazyDetails::raw(rest),
         design,
     };
     Some((unescape(fields[0]), entry))
@@ -434,14 +441,14 @@ impl Entry {
             class,
             source_hash: String::new(),
             interface_hash: None,
-            description,
             deps: Vec::new(),
             via: Vec::new(),
             macros: Vec::new(),
-            symbols: Vec::new(),
-            externals: Vec::new(),
-            type_deps: Vec::new(),
-            calls: Vec::new(),
+            details: Details {
+                description,
+                ..Details::default()
+            }
+            .into(),
             design: None,
         }
     }
@@ -473,14 +480,17 @@ mod tests {
             },
             source_hash: "ab".into(),
             interface_hash: Some("cd".into()),
-            description: "Tabs\tand\\slashes | pipes".into(),
             deps: vec!["src/a b.rs".into(), "src/c.rs".into()],
             via: vec!["src/lib.rs".into()],
             macros: vec!["shout".into()],
-            symbols: vec!["Parser".into(), "parse".into()],
-            externals: vec!["serde".into(), "@scope/pkg".into()],
-            type_deps: vec!["src/c.rs".into()],
-            calls: vec!["App.run go .send Vec.new".into(), "main".into()],
+            details: Details {
+                description: "Tabs\tand\\slashes | pipes".into(),
+                symbols: vec!["Parser".into(), "parse".into()],
+                externals: vec!["serde".into(), "@scope/pkg".into()],
+                type_deps: vec!["src/c.rs".into()],
+                calls: vec!["App.run go .send Vec.new".into(), "main".into()],
+            }
+            .into(),
             design: Some(Stat {
                 size: 5,
                 mtime_ns: 6,
@@ -504,8 +514,7 @@ mod tests {
                 deps: vec![],
                 via: vec![],
                 macros: vec![],
-                symbols: vec![],
-                externals: vec![],
+                details: Details::default().into(),
                 design: None,
                 ..entry()
             },
@@ -570,6 +579,28 @@ mod tests {
             std::fs::metadata(&path).expect("stat").len()
         )));
         assert_eq!(stamp(&dir.path().join("nope")), "absent");
+    }
+
+    #[test]
+    fn numbers_parse_as_str_parse_would() {
+        for text in [
+            "0",
+            "17",
+            "-5",
+            "999999999999999999",
+            "1764000000123456789",
+            "9223372036854775807",
+            "-9223372036854775807",
+            "9223372036854775808",
+            "99999999999999999999",
+        ] {
+            assert_eq!(parse_ns(text), text.parse().ok(), "{text}");
+        }
+        for text in ["", "-", "1a", "+3", " 1", "1.5", "9999999999999999999"] {
+            assert_eq!(parse_decimal(text), None, "{text}");
+        }
+        assert_eq!(parse_size("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_size("-1"), None);
     }
 
     #[test]

@@ -27,7 +27,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::cache::{Entry, Stat};
+use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
 use crate::source::calls::{decode_types, MemberCalls, Reach};
@@ -195,10 +195,14 @@ fn entry_in(graph: &Graph, file: &str) -> Entry {
         size: 0,
         mtime_ns: 0,
     };
-    Entry {
-        deps: graph.dependencies(file),
+    let details = Details {
         symbols: graph.symbols(file),
         calls: graph.calls(file),
+        ..Details::default()
+    };
+    Entry {
+        deps: graph.dependencies(file),
+        details: details.into(),
         ..Entry::unhashed(unknown, FileClass::Text, String::new())
     }
 }
@@ -210,6 +214,8 @@ fn is_dunder(name: &str) -> bool {
 
 fn decode(entry: &Entry) -> Vec<MemberCalls> {
     entry
+        .details
+        .get()
         .calls
         .iter()
         .filter_map(|item| MemberCalls::decode(item))
@@ -335,7 +341,7 @@ fn may_be_object(receiver: Option<&str>, objects: &[String]) -> bool {
 /// The type names a neighbour's entry mentions (`None`: too many recorded, any may be).
 fn types_of(entry: &Entry) -> Option<BTreeSet<&str>> {
     let mut types = BTreeSet::new();
-    for item in &entry.calls {
+    for item in &entry.details.get().calls {
         if let Some(names) = decode_types(item) {
             types.extend(names);
         }
@@ -355,8 +361,8 @@ fn callers(
     members: &[MemberCalls],
     neighbours: &BTreeMap<String, Neighbour>,
 ) -> Vec<CalledFrom> {
-    let public: BTreeSet<&str> = own
-        .symbols
+    let symbols = &own.details.get().symbols;
+    let public: BTreeSet<&str> = symbols
         .iter()
         .map(String::as_str)
         .filter(|name| name.chars().count() >= MIN_NAME && !is_dunder(name))
@@ -436,9 +442,13 @@ mod tests {
     use crate::workspace::cache::Cache;
 
     fn entry(deps: &[&str], symbols: &[&str], calls: &[&str]) -> Entry {
-        Entry {
+        let details = Details {
             symbols: symbols.iter().map(|s| s.to_string()).collect(),
             calls: calls.iter().map(|s| s.to_string()).collect(),
+            ..Details::default()
+        };
+        Entry {
+            details: details.into(),
             ..Entry::with_deps(deps)
         }
     }

@@ -219,10 +219,11 @@ fn render(cache: &Cache, stamp: &str) -> String {
         let row = rows.entry(escaped(file)).or_default();
         row.known = true;
         row.dependencies = entry.deps.clone();
-        row.type_only = entry.type_deps.clone();
-        row.symbols = entry.symbols.clone();
-        row.externals = entry.externals.clone();
-        row.calls = entry.calls.clone();
+        let details = entry.details.get();
+        row.type_only = details.type_deps.clone();
+        row.symbols = details.symbols.clone();
+        row.externals = details.externals.clone();
+        row.calls = details.calls.clone();
     }
     let mut out = format!("{FORMAT}\t{stamp}\n");
     for (path, row) in &rows {
@@ -269,11 +270,15 @@ fn parse_row(line: &str) -> Option<Row> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workspace::cache::Entry;
+    use crate::workspace::cache::{Details, Entry};
 
     fn entry(deps: &[&str], symbols: &[&str]) -> Entry {
-        Entry {
+        let details = Details {
             symbols: symbols.iter().map(|s| s.to_string()).collect(),
+            ..Details::default()
+        };
+        Entry {
+            details: details.into(),
             ..Entry::with_deps(deps)
         }
     }
@@ -287,8 +292,13 @@ mod tests {
         cache.entries.insert(
             "src/a.rs".into(),
             Entry {
-                type_deps: vec!["src/c.rs".into()],
-                ..entry(&["src/a.rs", "src/c.rs"], &["parse"])
+                details: Details {
+                    type_deps: vec!["src/c.rs".into()],
+                    symbols: vec!["parse".into()],
+                    ..Details::default()
+                }
+                .into(),
+                ..entry(&["src/a.rs", "src/c.rs"], &[])
             },
         );
         cache

@@ -164,8 +164,12 @@ mod tests {
     fn graph(files: &[(&str, &[&str], &[&str])]) -> Graph {
         let mut cache = Cache::default();
         for (file, deps, symbols) in files {
-            let entry = Entry {
+            let details = crate::workspace::cache::Details {
                 symbols: symbols.iter().map(|s| s.to_string()).collect(),
+                ..Default::default()
+            };
+            let entry = Entry {
+                details: details.into(),
                 ..Entry::with_deps(deps)
             };
             cache.entries.insert(file.to_string(), entry);

@@ -126,7 +126,7 @@ fn write_indexes(
         entries
             .get(rel)
             .or_else(|| plan.cache.entries.get(rel))
-            .map(|entry| entry.description.clone())
+            .map(|entry| entry.details.get().description.clone())
             .filter(|description| !description.is_empty())
             .unwrap_or_else(|| "File".to_string())
     };

@@ -78,10 +78,7 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
         deps: scanned.facts.deps.clone(),
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
-        symbols: scanned.facts.symbols.clone(),
-        externals: scanned.facts.externals.clone(),
-        type_deps: scanned.facts.type_deps.clone(),
-        calls: scanned.facts.calls.clone(),
+        details: details_of(scanned, listed.details.get().description.clone()),
         ..listed.clone()
     })
 }
@@ -112,16 +109,24 @@ fn entry_of(
         class: FileClass::Text,
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned.facts.interface_hash.clone(),
-        description,
         deps: scanned.facts.deps.clone(),
         via: scanned.facts.via.clone(),
         macros: scanned.facts.macros.clone(),
+        details: details_of(scanned, description),
+        design,
+    })
+}
+
+/// The cache's details of a scanned file, with its Child Map description.
+fn details_of(scanned: &Scanned, description: String) -> cache::LazyDetails {
+    cache::Details {
+        description,
         symbols: scanned.facts.symbols.clone(),
         externals: scanned.facts.externals.clone(),
         type_deps: scanned.facts.type_deps.clone(),
         calls: scanned.facts.calls.clone(),
-        design,
-    })
+    }
+    .into()
 }
 
 /// What [`save`] needs besides the cache.

@@ -313,8 +313,8 @@ pub fn scan(
         if let Some(entry) = cache.entries.get(source) {
             scanned.facts.deps = entry.deps.clone();
             scanned.facts.via = entry.via.clone();
-            scanned.facts.externals = entry.externals.clone();
-            scanned.facts.type_deps = entry.type_deps.clone();
+            scanned.facts.externals = entry.details.get().externals.clone();
+            scanned.facts.type_deps = entry.details.get().type_deps.clone();
         }
     }
     scanned
@@ -364,16 +364,17 @@ pub fn scan_referenced(
 impl Facts {
     /// What the cache remembers of a file.
     pub fn of(entry: &crate::workspace::cache::Entry) -> Facts {
+        let details = entry.details.get();
         Facts {
             source_hash: entry.source_hash.clone(),
             interface_hash: entry.interface_hash.clone(),
             deps: entry.deps.clone(),
             via: entry.via.clone(),
             macros: entry.macros.clone(),
-            symbols: entry.symbols.clone(),
-            externals: entry.externals.clone(),
-            type_deps: entry.type_deps.clone(),
-            calls: entry.calls.clone(),
+            symbols: details.symbols.clone(),
+            externals: details.externals.clone(),
+            type_deps: details.type_deps.clone(),
+            calls: details.calls.clone(),
         }
     }
 }
@@ -401,7 +402,7 @@ fn from_cache(
         stat,
         facts: Facts::of(entry),
         state: FileState::Cached {
-            description: entry.description.clone(),
+            description: entry.details.get().description.clone(),
         },
         code: None,
         resolved_now: false,

@@ -65,8 +65,8 @@ impl<'a> CodeNames<'a> {
             cache
                 .entries
                 .into_iter()
-                .filter(|(_, entry)| !entry.symbols.is_empty())
-                .map(|(file, entry)| (file, entry.symbols))
+                .map(|(file, entry)| (file, entry.details.get().symbols.clone()))
+                .filter(|(_, symbols)| !symbols.is_empty())
                 .collect()
         });
         names.get(source).map_or(&[], Vec::as_slice)
