@@ -8,8 +8,10 @@
 //!
 //! A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
 //! `Sender::send` = `Sender.send`), else by its last segment (`make_response`, `json`, `send`);
-//! several matches are each shown compactly (signature and first paragraph). An unknown name is an
-//! error naming the closest members.
+//! several matches are each shown compactly (signature and first paragraph). A name no member of
+//! the file declares is looked for in the bases of its classes, and a member without a doc gets the
+//! doc of the member it overrides (`member/inherit.rs`). An unknown name is an error naming the
+//! closest members.
 
 use anyhow::{bail, Context as _};
 

@@ -9,10 +9,12 @@
 //! update cache: `corpus::code`) 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
 //! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
-//! (`spawn` → `task/spawn.rs`) gets 8 more for it; tests count 70 %, examples,
-//! benches and docs 60 %. Hits are ordered by how
+//! (`spawn` → `task/spawn.rs`) gets 8 more for it; tests count 70 % (their symbols holding a word
+//! once, and no bonus for being named for it), examples, benches and docs 60 %; a constant, private
+//! name or type variable holding a word counts half (`members`). Hits are ordered by how
 //! many of the query's informative words they match (a hit for both words beats a hit for one),
-//! then by score; recency only breaks the last ties. Each hit carries the reason it matched. Tags
+//! then by score; recency only breaks the last ties. Each hit carries the reason it matched,
+//! naming the members holding the words (`members: route, add_url_rule`). Tags
 //! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
 //! conventions alike.
 
@@ -84,7 +86,7 @@ pub struct Hit {
     pub tags: Vec<String>,
     /// Library-relative path of the document.
     pub path: String,
-    /// Why it matched: `title`, `path`, `symbol: route`, `tag: auth`, `description`, `body`,
+    /// Why it matched: `title`, `path`, `members: route, T_route`, `tag: auth`, `description`, `body`,
     /// `scope`, …
     pub reason: String,
     /// The ranking score ×10, rounded (0 without free text).
