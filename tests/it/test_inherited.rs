@@ -27,6 +27,13 @@ fn a_python_member_inherited_through_two_bases() {
     route
         .stdout_has("Server.route — inherited from Scaffold (src/web/scaffold.py)")
         .stdout_has("Decorate a view function");
+    // Bases naming each other: the walk stops, and finds what one of them declares.
+    p.lexi(["lookup", "src/web/cycle.py", "--member", "Left.spin"])
+        .success()
+        .stdout_has("Left.spin — inherited from Right (src/web/cycle.py)");
+    p.lexi(["lookup", "src/web/cycle.py", "--member", "missing"])
+        .code(1)
+        .stderr_has("has no member `missing`");
     // A name no base declares is still an error.
     p.lexi(["lookup", "src/web/app.py", "--member", "dispatch"])
         .code(1)

@@ -5,8 +5,8 @@
 //! A class's bases are read from its header in the outline: Python `class Flask(App, Mixin)`,
 //! JavaScript/TypeScript `class X extends Y`, Rust `impl Trait for X` (the trait's declared and
 //! provided methods) and a trait's supertraits (`trait A: B + C`). A base is looked for in the file
-//! itself, then in the project files it imports (the graph of the last update: those whose public
-//! names hold it first, then the others), each parsed at most once. The walk goes at most
+//! itself, then in the project files it imports whose public names hold it (the graph of the last
+//! update; a file the graph does not know is tried too). The walk goes at most
 //! [`MAX_DEPTH`] bases deep and never visits a class twice.
 
 use std::collections::HashSet;
@@ -18,7 +18,7 @@ use crate::workspace::Workspace;
 
 /// How many bases deep the walk goes.
 pub const MAX_DEPTH: usize = 4;
-/// Imported files parsed when no public name says which one defines a base.
+/// Imported files parsed for one base, at most.
 const FILES_PARSED: usize = 40;
 
 /// A file parsed: its path and interface.
@@ -305,8 +305,11 @@ fn resolve(ws: &Workspace, file: &Parsed, base: &str) -> Option<Parsed> {
     }
     let graph = ws.graph()?;
     let mut imports = graph.dependencies(&file.source);
-    // Files naming the base among their public names first.
-    imports.sort_by_key(|dep| !graph.symbols(dep).iter().any(|s| s == base));
+    // Files naming the base among their public names first; a file the graph knows whose names
+    // do not hold it declares no class of that name (`Display`, `Exception` are nowhere).
+    let names_it = |dep: &String| graph.symbols(dep).iter().any(|s| s == base);
+    imports.retain(|dep| !graph.knows(dep) || names_it(dep));
+    imports.sort_by_key(|dep| !names_it(dep));
     imports
         .into_iter()
         .take(FILES_PARSED)
