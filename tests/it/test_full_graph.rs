@@ -333,11 +333,14 @@ fn search_finds_a_symbol_the_contract_had_no_room_for() {
         .take(3)
         .find(|hit| hit["name"] == "src/shop/big.py")
         .unwrap_or_else(|| panic!("src/shop/big.py not in the top 3: {value}"));
-    // The symbol the query names, not the first that holds its words (`make_default_response`).
-    assert_eq!(big["reason"], "symbol: make_response", "{big}");
+    // The symbol the query names first, then the others holding its words.
+    assert_eq!(
+        big["reason"], "members: make_response, make_default_response",
+        "{big}"
+    );
     p.lexi(["search", "make_response"])
         .success()
-        .stdout_has("(symbol: make_response)");
+        .stdout_has("(members: make_response, make_default_response)");
     // A new public function after an update is found too; one removed is not.
     p.write(
         "src/shop/big.py",
@@ -356,7 +359,7 @@ fn search_finds_a_symbol_the_contract_had_no_room_for() {
         .filter(|hit| hit["name"] == "src/shop/big.py")
         .map(|hit| hit["reason"].as_str().unwrap_or_default())
         .collect();
-    assert_eq!(reasons, ["symbol: make_default_response"], "{value}");
+    assert_eq!(reasons, ["members: make_default_response"], "{value}");
 }
 
 #[test]

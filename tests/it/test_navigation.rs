@@ -332,7 +332,7 @@ fn search_answers_an_agents_questions_in_the_top_three() {
     }
     // Why it matched: the symbol that holds the word.
     p.lexi(["search", "routing"]).success().stdout_has(
-        "src/shop/scaffold.py — Shared behaviour of applications and blueprints.  (symbol: route)",
+        "src/shop/scaffold.py — Shared behaviour of applications and blueprints.  (members: route)",
     );
     // A hit for both words ranks before a hit for one, whatever the field.
     let value = p

@@ -8,8 +8,10 @@
 //!
 //! A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
 //! `Sender::send` = `Sender.send`), else by its last segment (`make_response`, `json`, `send`);
-//! several matches are each shown compactly (signature and first paragraph). An unknown name is an
-//! error naming the closest members.
+//! several matches are each shown compactly (signature and first paragraph). A name no member of
+//! the file declares is looked for in the bases of its classes, and a member without a doc gets the
+//! doc of the member it overrides (`member/inherit.rs`). An unknown name is an error naming the
+//! closest members.
 
 use anyhow::{bail, Context as _};
 
@@ -21,6 +23,7 @@ use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::test_rank::{rank, reached_depths};
 use crate::workspace::Workspace;
 
+mod inherit;
 mod render;
 
 /// The doc budget of a member shown whole, in bytes (about 1,500 tokens).
@@ -77,6 +80,13 @@ pub struct Member {
     pub called_by: Vec<String>,
     /// Members of the neighbours (importers and imports) calling it.
     pub called_from: Vec<Caller>,
+    /// Not declared in the file: `Base (base/file.py)`, the class it is inherited from
+    /// (`member/inherit.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited_from: Option<String>,
+    /// Its doc is the doc of the member it overrides: `Base.name, base/file.py`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc_inherited_from: Option<String>,
 }
 
 /// A test file and its test functions calling the member.
@@ -98,22 +108,11 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
         .with_context(|| format!("cannot read {source}"))?;
     let interface = extract(language, &String::from_utf8_lossy(&bytes))
         .map_err(|err| anyhow::anyhow!("{source}: cannot be parsed ({err})"))?;
-    let outline = interface.outline();
-    let candidates: Vec<usize> = (0..outline.len())
-        .filter(|&i| is_member(&outline[i]))
-        .collect();
-    let labels: Vec<String> = candidates.iter().map(|&i| label(&outline[i])).collect();
-    let chosen = matching(&labels, name);
-    if chosen.is_empty() {
-        bail!("{}", unknown_member(source, name, &labels));
-    }
-    let view = ws.graph().and_then(|graph| CallsView::read(graph, source));
-    // Several matches are shown compactly: each doc's first paragraph.
-    let whole = chosen.len() == 1;
-    let matches: Vec<Member> = chosen
-        .iter()
-        .map(|&c| member(outline, candidates[c], whole, view.as_ref()))
-        .collect();
+    let file = inherit::Parsed {
+        source: source.to_string(),
+        interface,
+    };
+    let matches = declared_or_inherited(ws, &file, name)?;
     let (tests, tests_left_out) = match ws.graph() {
         Some(graph) => relevant_tests(graph, source, &matches),
         None => (Vec::new(), 0),
@@ -128,6 +127,60 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
         tests,
         tests_left_out,
     })
+}
+
+/// The members of `file` named `name`, else those its classes inherit (`member/inherit.rs`);
+/// a member without a doc gets the doc of the member it overrides. An error naming the closest
+/// members when there is none.
+fn declared_or_inherited(
+    ws: &Workspace,
+    file: &inherit::Parsed,
+    name: &str,
+) -> anyhow::Result<Vec<Member>> {
+    let outline = file.interface.outline();
+    let candidates: Vec<usize> = (0..outline.len())
+        .filter(|&i| is_member(&outline[i]))
+        .collect();
+    let labels: Vec<String> = candidates.iter().map(|&i| label(&outline[i])).collect();
+    let chosen = matching(&labels, name);
+    if chosen.is_empty() {
+        let inherited = inherit::inherited_members(ws, file, name, true);
+        let whole = inherited.len() == 1;
+        return match inherited.is_empty() {
+            true => bail!("{}", unknown_member(&file.source, name, &labels)),
+            false if whole => Ok(inherited),
+            false => Ok(inherit::inherited_members(ws, file, name, false)),
+        };
+    }
+    let view = ws
+        .graph()
+        .and_then(|graph| CallsView::read(graph, &file.source));
+    // Several matches are shown compactly: each doc's first paragraph.
+    let whole = chosen.len() == 1;
+    let mut matches: Vec<Member> = chosen
+        .iter()
+        .map(|&c| member(outline, candidates[c], whole, view.as_ref()))
+        .collect();
+    for shown in matches.iter_mut().filter(|m| m.doc.is_none()) {
+        if let Some(doc) = inherit::inherited_doc(ws, file, &shown.label) {
+            apply_inherited_doc(shown, doc, whole);
+        }
+    }
+    Ok(matches)
+}
+
+/// `shown`'s doc is `doc`, inherited from the member it overrides: cut as its own would be.
+fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc, whole: bool) {
+    let (text, examples_left_out) = without_examples(&doc.text);
+    let text = crate::secrets::redact(&text).into_owned();
+    let (text, doc_cut) = match whole {
+        true => cut_doc(text, DOC_BYTES),
+        false => first_paragraph(text),
+    };
+    shown.doc = (!text.is_empty()).then_some(text);
+    shown.doc_cut = doc_cut;
+    shown.examples_left_out = examples_left_out;
+    shown.doc_inherited_from = Some(doc.from);
 }
 
 /// An outline line that declares something (not a header, not `impl Trait for Type`).
@@ -255,6 +308,8 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         called_by,
         called_from,
         label,
+        inherited_from: None,
+        doc_inherited_from: None,
     }
 }
 

@@ -33,12 +33,16 @@ impl FieldMatch {
     /// What this match adds to a document's score, given the term's `idf`: the field's weight, 60 %
     /// for a prefix, the symbols holding the term saturated as BM25 does.
     pub fn score(&self, idf: f64) -> f64 {
+        self.score_with(idf, f64::from(self.symbols))
+    }
+
+    /// [`Self::score`] with the symbols holding the term counted as `tf`.
+    pub fn score_with(&self, idf: f64, tf: f64) -> f64 {
         let factor = if self.occurs == Occurs::Exact {
             1.0
         } else {
             0.6
         };
-        let tf = f64::from(self.symbols);
         let saturated = tf * (BM25_K + 1.0) / (tf + BM25_K);
         f64::from(self.weight) * factor * saturated * idf
     }

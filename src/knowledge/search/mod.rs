@@ -9,15 +9,18 @@
 //! update cache: `corpus::code`) 6, tag 4, description or summary 2, body 1 — times its
 //! rarity in the corpus (BM25's idf: a word every file has, like the package's name, counts for
 //! almost nothing), a term that only starts a longer word counting 60 %; a design file named for a word
-//! (`spawn` → `task/spawn.rs`) gets 8 more for it; tests count 70 %, examples,
-//! benches and docs 60 %. Hits are ordered by how
+//! (`spawn` → `task/spawn.rs`) gets 8 more for it; tests count 70 % (their symbols holding a word
+//! once, and no bonus for being named for it), examples, benches and docs 60 %; a constant, private
+//! name or type variable holding a word counts half (`members`). Hits are ordered by how
 //! many of the query's informative words they match (a hit for both words beats a hit for one),
-//! then by score; recency only breaks the last ties. Each hit carries the reason it matched. Tags
+//! then by score; recency only breaks the last ties. Each hit carries the reason it matched,
+//! naming the members holding the words (`members: route, add_url_rule`). Tags
 //! are one namespace across every kind, so `--tag auth` finds concepts, design files, posts and
 //! conventions alike.
 
 mod fields;
 mod indexed;
+mod members;
 
 use rayon::prelude::*;
 
@@ -83,7 +86,7 @@ pub struct Hit {
     pub tags: Vec<String>,
     /// Library-relative path of the document.
     pub path: String,
-    /// Why it matched: `title`, `path`, `symbol: route`, `tag: auth`, `description`, `body`,
+    /// Why it matched: `title`, `path`, `members: route, T_route`, `tag: auth`, `description`, `body`,
     /// `scope`, …
     pub reason: String,
     /// The ranking score ×10, rounded (0 without free text).
@@ -435,6 +438,8 @@ impl<'a> Matcher<'a> {
         let mut word_reasons: Vec<String> = Vec::new();
         // A design file named for a word (`spawn` → `task/spawn.rs`) is about it, however often
         // other files declare it.
+        let is_test =
+            doc.kind == Some(DocKind::Design) && crate::archivist::is_test_path(&doc.name);
         let file_stem = match doc.kind {
             Some(DocKind::Design) => {
                 let name = doc.name.rsplit('/').next().unwrap_or(&doc.name);
@@ -445,13 +450,21 @@ impl<'a> Matcher<'a> {
         for (index, found) in found.iter().enumerate() {
             let Some(found) = found else { continue };
             matched += 1;
-            if file_stem.trim() == self.terms[index] {
+            // A test named for a word tests it; the code it tests is where the word lives.
+            if file_stem.trim() == self.terms[index] && !is_test {
                 score += f64::from(NAMED_FOR) * weights.idf[index];
             }
             if weights.informative[index] {
                 informative += 1;
             }
-            score += found.score(weights.idf[index]);
+            let found = tested_once(found, is_test);
+            score += match (found.field, found.occurs, is_test) {
+                (Field::Symbol, Occurs::Exact, false) if doc.kind == Some(DocKind::Design) => {
+                    let tf = members::symbols_weight(doc, &self.terms[index], found.symbols);
+                    found.score_with(weights.idf[index], tf)
+                }
+                _ => found.score(weights.idf[index]),
+            };
             let reason = found.reason(doc, &self.terms[index], &self.phrase);
             if !word_reasons.contains(&reason) {
                 word_reasons.push(reason);
@@ -482,8 +495,43 @@ impl<'a> Matcher<'a> {
                 word_reasons.insert(0, reason);
             }
         }
+        self.name_members(doc, found, &mut word_reasons);
         reasons.extend(word_reasons);
         Some((score * role_factor(doc), matched, informative))
+    }
+}
+
+impl Matcher<'_> {
+    /// The `symbol: …` reasons of a hit replaced by one `members: a, b, c` at the end, the members
+    /// holding the matched words an agent would look up next (`members::best_members`).
+    fn name_members(&self, doc: &Doc, found: &[Option<FieldMatch>], reasons: &mut Vec<String>) {
+        if !reasons.iter().any(|r| r.starts_with("symbol")) {
+            return;
+        }
+        let terms: Vec<&str> = (self.terms.iter().zip(found))
+            .filter(|(_, found)| found.is_some())
+            .map(|(term, _)| term.as_str())
+            .collect();
+        let members = members::best_members(doc, &terms, &self.phrase);
+        if members.is_empty() {
+            return;
+        }
+        reasons.retain(|reason| !reason.starts_with("symbol"));
+        // Last, so that the list the reason ends with is the members' alone.
+        reasons.push(format!("members: {}", members.join(", ")));
+    }
+}
+
+/// A test file's match with its symbols counted once: many test functions named for a word
+/// (`test_route_decorator`, `test_method_route`, …) make the file no more the place the word
+/// lives than one does.
+fn tested_once(found: &FieldMatch, is_test: bool) -> FieldMatch {
+    match is_test {
+        true => FieldMatch {
+            symbols: 1,
+            ..*found
+        },
+        false => *found,
     }
 }
 

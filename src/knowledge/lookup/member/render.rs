@@ -77,12 +77,22 @@ impl MemberLookup {
 
 /// One member's block.
 fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -> String {
-    let mut out = format!("# {source}: {} ({})\n\n", member.label, member.kind);
+    let inherited = member
+        .inherited_from
+        .as_ref()
+        .map_or(String::new(), |base| format!(" — inherited from {base}"));
+    let mut out = format!(
+        "# {source}: {}{inherited} ({})\n\n",
+        member.label, member.kind
+    );
     out.push_str(&format!("```{fence}\n{}\n```\n\n", member.signature));
     match &member.doc {
         Some(doc) => {
             out.push_str(doc);
             out.push('\n');
+            if let Some(base) = &member.doc_inherited_from {
+                out.push_str(&format!("(doc inherited from {base})\n"));
+            }
             if member.doc_cut {
                 out.push_str(&cut_note(source, member));
             }
