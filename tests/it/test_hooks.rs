@@ -90,7 +90,11 @@ fn commits_of_every_shape_leave_the_library_current() {
     p.commit_all("main");
     p.git(["merge", "-q", "--no-edit", "side"]).success();
     wait_for_worker(&p, "");
-    assert!(p.exists(".lexibrary/src/side.rs.md"));
+    assert!(
+        p.exists(".lexibrary/src/side.rs.md"),
+        "hook log:\n{}",
+        hook_log(&p, "")
+    );
     assert_current(&p, "");
     // --amend.
     p.write("src/side.rs", "pub fn side() {}\npub fn amended() {}\n");
