@@ -47,6 +47,11 @@ pub struct MemberCalls {
     /// Calls whose first argument is a short string literal — the settings, headers, environment
     /// variables, events the member reads or writes — in first-call order, deduplicated.
     pub keys: Vec<KeyCall>,
+    /// What the member raises, throws or returns as an error (`source::raises`), in first-seen
+    /// order, deduplicated — read from a fresh parse only: the cache's item leaves it out.
+    pub raises: Vec<String>,
+    /// A Rust test function (`#[test]`, `#[tokio::test]`): read from a fresh parse only.
+    pub test: bool,
 }
 
 /// A call with a short string literal as its first argument: `app.get('json spaces')`.
@@ -260,6 +265,11 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
             if kind == kinds.call {
                 record_call(language, node, src, containers[index], &mut members[index]);
             }
+            if let Some(raised) = super::raises::raise_of(language, node, src) {
+                if !members[index].raises.contains(&raised) {
+                    members[index].raises.push(raised);
+                }
+            }
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
@@ -286,6 +296,9 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
                     members.len() - 1
                 }
             };
+            if language == Language::Rust && super::rust::cfg::is_test_function(node, src) {
+                members[index].test = true;
+            }
             for alias in found.aliases {
                 if !members[index].aliases.contains(&alias) {
                     members[index].aliases.push(alias);
@@ -760,6 +773,8 @@ mod tests {
                 callee: "app.get".into(),
                 key: "json 100% spaces".into(),
             }],
+            raises: Vec::new(),
+            test: false,
         };
         assert_eq!(
             member.encode(),

@@ -2,6 +2,28 @@
 //! loom))`), judged with three-valued logic so that `cfg(not(all(test, loom)))` or `cfg(any(test,
 //! fuzzing))` count as code.
 
+/// Whether the Rust `function_item` `node` is a test: an attribute before it is `#[test]` or a
+/// test runner's (`#[tokio::test(…)]`, `#[rstest]`, `#[test_case(…)]`); `#[cfg(test)]` is not.
+pub(in crate::source) fn is_test_function(node: tree_sitter::Node<'_>, src: &str) -> bool {
+    let mut previous = node.prev_sibling();
+    while let Some(sibling) = previous {
+        match sibling.kind() {
+            "attribute_item" => {
+                let text = src.get(sibling.byte_range()).unwrap_or("");
+                let inner = text.trim_start_matches("#[").trim_end_matches(']');
+                let path = inner.split('(').next().unwrap_or(inner).trim();
+                if matches!(path, "test" | "rstest" | "test_case") || path.ends_with("::test") {
+                    return true;
+                }
+            }
+            "line_comment" | "block_comment" => {}
+            _ => return false,
+        }
+        previous = sibling.prev_sibling();
+    }
+    false
+}
+
 /// Whether one of the attributes is a `#[cfg(…)]` that holds only in test builds: its predicate is
 /// false when `test` is false, whatever every other option is (`cfg(test)`, `cfg(all(test, loom))`;
 /// not `cfg(not(test))`, `cfg(not(all(test, loom)))` or `cfg(any(test, fuzzing))`).
