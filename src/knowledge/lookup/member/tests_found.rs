@@ -80,13 +80,19 @@ pub fn relevant_tests(
             searched.push((file.clone(), decoded.collect()));
         }
     }
-    let direct = direct_hits(&ranked, &searched, source, &names);
+    let mut direct = direct_hits(&ranked, &searched, source, &names);
+    let mut indirect = Vec::new();
+    if let [label] = labels.as_slice() {
+        indirect = delegate_hits(label, own, &ranked, &searched, &direct, &names);
+        // A file shown for its delegate is not listed again as one merely reaching the file.
+        direct.retain(|hit| {
+            !hit.functions.is_empty() || !indirect.iter().any(|other| other.file == hit.file)
+        });
+        indirect.extend(indirect_hits(label, own, &searched, &direct));
+        indirect.truncate(INDIRECT_SHOWN);
+    }
     let shown: Vec<TestHit> = direct.iter().take(TESTS_SHOWN).cloned().collect();
     let left_out = direct.len() - shown.len();
-    let indirect = match labels.as_slice() {
-        [label] => indirect_hits(label, own, &ranked, &searched, &direct),
-        _ => Vec::new(),
-    };
     Found {
         tests: shown,
         left_out,
@@ -140,41 +146,60 @@ fn direct_hits(
     hits.into_iter().map(|(_, _, hit)| hit).collect()
 }
 
-/// The indirect tests of the member `label`: its delegate's test files, the test functions named
-/// for its distinctive words, those calling its callers — none already a direct hit,
-/// [`INDIRECT_SHOWN`] lines at most.
-fn indirect_hits(
+/// The test files named for the delegate of the member `label` (its last call of a member of the
+/// file) but not for the member, nor shown with functions calling the member: "tests of callee
+/// send", [`DELEGATE_FILES`] at most.
+fn delegate_hits(
     label: &str,
     own: &[MemberCalls],
     ranked: &[String],
     searched: &[(String, Vec<MemberCalls>)],
     direct: &[TestHit],
+    names: &[&str],
+) -> Vec<IndirectHit> {
+    let Some(callee) = delegate(own, label) else {
+        return Vec::new();
+    };
+    let shown = &direct[..direct.len().min(TESTS_SHOWN)];
+    let files = ranked.iter().filter(|file| {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        names_any(name, &[callee])
+            && !names_any(name, names)
+            && !shown
+                .iter()
+                .any(|hit| &hit.file == *file && !hit.functions.is_empty())
+    });
+    let functions = |file: &str| {
+        searched
+            .iter()
+            .find(|(f, _)| f == file)
+            .map(|(_, members)| calling_functions(members, &[callee]))
+            .unwrap_or_default()
+    };
+    files
+        .take(DELEGATE_FILES)
+        .map(|file| IndirectHit {
+            file: file.clone(),
+            functions: functions(file),
+            via: format!("tests of callee {callee}"),
+        })
+        .collect()
+}
+
+/// The other indirect tests of the member `label`: the test functions named for its distinctive
+/// words, those calling its callers — none already a direct hit.
+fn indirect_hits(
+    label: &str,
+    own: &[MemberCalls],
+    searched: &[(String, Vec<MemberCalls>)],
+    direct: &[TestHit],
 ) -> Vec<IndirectHit> {
     let mut out: Vec<IndirectHit> = Vec::new();
-    let shown_direct = &direct[..direct.len().min(TESTS_SHOWN)];
     let is_direct = |file: &str, function: &str| {
         direct
             .iter()
             .any(|hit| hit.file == file && hit.functions.iter().any(|f| f == function))
     };
-    if let Some(callee) = delegate(own, label) {
-        let files = ranked.iter().filter(|file| {
-            let name = file.rsplit('/').next().unwrap_or(file);
-            names_any(name, &[callee]) && !shown_direct.iter().any(|hit| &hit.file == *file)
-        });
-        for file in files.take(DELEGATE_FILES) {
-            let functions = searched
-                .iter()
-                .find(|(f, _)| f == file)
-                .map(|(_, members)| calling_functions(members, &[callee]))
-                .unwrap_or_default();
-            out.push(IndirectHit {
-                file: file.clone(),
-                functions,
-                via: format!("tests of callee {callee}"),
-            });
-        }
-    }
     let wanted = distinctive_words(label);
     let chain = callers_chain(own, label);
     for (file, members) in searched {
@@ -216,7 +241,6 @@ fn indirect_hits(
             });
         }
     }
-    out.truncate(INDIRECT_SHOWN);
     out
 }
 
