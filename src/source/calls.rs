@@ -47,6 +47,11 @@ pub struct MemberCalls {
     /// Calls whose first argument is a short string literal — the settings, headers, environment
     /// variables, events the member reads or writes — in first-call order, deduplicated.
     pub keys: Vec<KeyCall>,
+    /// What the member raises, throws or returns as an error (`source::raises`), in first-seen
+    /// order, deduplicated — read from a fresh parse only: the cache's item leaves it out.
+    pub raises: Vec<String>,
+    /// A Rust test function (`#[test]`, `#[tokio::test]`): read from a fresh parse only.
+    pub test: bool,
 }
 
 /// A call with a short string literal as its first argument: `app.get('json spaces')`.
@@ -248,6 +253,7 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     let mut types: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut test_attribute_end: Option<usize> = None;
     walk(root, At::default(), |node, at| {
         let kind = node.kind();
         if matches!(kind, "identifier" | "type_identifier") {
@@ -256,10 +262,15 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
                 types.insert(name);
             }
         }
+        // A Rust test attribute marks the function after it (its sibling, visited next).
+        if kind == "attribute_item" && super::rust::cfg::is_test_attribute(text_of(node, src)) {
+            test_attribute_end = Some(node.end_byte());
+        }
         if let Some(index) = at.member {
             if kind == kinds.call {
                 record_call(language, node, src, containers[index], &mut members[index]);
             }
+            record_raise(language, node, src, &mut members[index]);
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
@@ -286,6 +297,14 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
                     members.len() - 1
                 }
             };
+            if language == Language::Rust
+                && test_attribute_end.is_some_and(|end| {
+                    end <= node.start_byte()
+                        && super::rust::cfg::only_attributes(&src[end..node.start_byte()])
+                })
+            {
+                members[index].test = true;
+            }
             for alias in found.aliases {
                 if !members[index].aliases.contains(&alias) {
                     members[index].aliases.push(alias);
@@ -326,6 +345,15 @@ fn record_call(
         let key = KeyCall { callee: shown, key };
         if !member.keys.contains(&key) {
             member.keys.push(key);
+        }
+    }
+}
+
+/// Record what `node` raises, throws or builds as an error, if anything (`source::raises`).
+fn record_raise(language: Language, node: Node<'_>, src: &str, member: &mut MemberCalls) {
+    if let Some(raised) = super::raises::raise_of(language, node, src) {
+        if !member.raises.contains(&raised) {
+            member.raises.push(raised);
         }
     }
 }
@@ -760,6 +788,8 @@ mod tests {
                 callee: "app.get".into(),
                 key: "json 100% spaces".into(),
             }],
+            raises: Vec::new(),
+            test: false,
         };
         assert_eq!(
             member.encode(),

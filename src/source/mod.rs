@@ -16,6 +16,7 @@ mod javascript;
 mod language;
 pub mod model;
 mod python;
+mod raises;
 pub mod resolve;
 mod rust;
 mod suites;

@@ -42,8 +42,10 @@ use crate::project::paths;
 ///
 /// `--member <name>` prints one member instead of the design file: its signature under the headers
 /// it sits in, its whole doc (code examples left out), the file's members it calls and that call
-/// it, the members of neighbouring files calling it, and the best 8 tests — those whose test
-/// functions call it by name first (`tests/test_basic.py: test_make_response, …`). A name matches
+/// it, the members of neighbouring files calling it, what it raises or throws (`Raises:`), the
+/// members of the file sharing its callees and keys (`Related:`), and the best 8 tests — those whose
+/// test functions call it by name first (`tests/test_basic.py: test_make_response, …`) — then the
+/// tests reaching it indirectly (its delegate's, named for it, calling its callers). A name matches
 /// a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment (`send`; every
 /// match is shown); an unknown name is an error listing the closest members.
 #[derive(Debug, clap::Args)]

@@ -79,7 +79,8 @@ solved before. Reading these is cheaper and more reliable than re-reading source
    (reading consumes it; act on it).
 3. **Before editing a file**: `lexi lookup <file>` — or `lexi context <file>` for its concepts and Stack
    posts too. Follow the Local Conventions it lists. To change one function or method:
-   `lexi lookup <file> --member <name>` (its whole doc, who calls it, the tests that call it).
+   `lexi lookup <file> --member <name>` (its whole doc, who calls it, what it raises, the members
+   sharing its keys, the tests that reach it).
 4. **Before debugging**: `lexi stack search <error text>`; for a topic, `lexi search <words>` or
    `lexi concepts <topic>`.
 5. **After editing a file**: update `.lexibrary/<file>.md` yourself — keep `description` true, say
@@ -97,7 +98,7 @@ Never run `lexictl` (maintenance runs from git hooks and CI).
 | --- | --- | --- |
 | session start | `lexi orient` | `orient` |
 | a file's design file | `lexi lookup <file>` | `lookup` |
-| one function or method: doc, callers, tests | `lexi lookup <file> --member <name>` | `lookup` (`member`) |
+| one function or method: doc, callers, raises, tests | `lexi lookup <file> --member <name>` | `lookup` (`member`) |
 | a directory's index | `lexi index <dir>` | `index` |
 | everything about a file, concept or post | `lexi context <target>` | `context` |
 | search design files, concepts, posts | `lexi search <words> [--tag t] [--scope dir]` | `search` |

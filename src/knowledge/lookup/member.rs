@@ -16,22 +16,20 @@
 use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
-use crate::knowledge::impact::DEFAULT_DEPTH;
-use crate::source::calls::{MemberCalls, Reach};
 use crate::source::{extract, Language, OutlineLine};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
-use crate::workspace::test_rank::{rank, reached_depths};
 use crate::workspace::Workspace;
 
 mod inherit;
+mod related;
 mod render;
+mod tests_found;
+
+pub use related::Related;
+pub use tests_found::{IndirectHit, TestHit, TESTS_SHOWN};
 
 /// The doc budget of a member shown whole, in bytes (about 1,500 tokens).
 pub const DOC_BYTES: usize = 6_000;
-/// Test files shown.
-pub const TESTS_SHOWN: usize = 8;
-/// Ranked test files whose test functions are searched for calls of the member.
-const TESTS_SEARCHED: usize = 60;
 /// Test functions named per test file, and calling members per caller file.
 pub const FUNCTIONS_SHOWN: usize = 3;
 /// Caller files named in Called from.
@@ -53,6 +51,10 @@ pub struct MemberLookup {
     pub tests: Vec<TestHit>,
     /// Tests that reach the file but are not shown.
     pub tests_left_out: usize,
+    /// Tests that reach the member without calling it (one member shown whole): through its
+    /// delegate, its callers, or named for it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub indirect_tests: Vec<IndirectHit>,
 }
 
 /// One member of the file.
@@ -87,13 +89,12 @@ pub struct Member {
     /// Its doc is the doc of the member it overrides: `Base.name, base/file.py`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_inherited_from: Option<String>,
-}
-
-/// A test file and its test functions calling the member.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct TestHit {
-    pub file: String,
-    pub functions: Vec<String>,
+    /// What it raises, throws or returns as an error, from its own body (`source::raises`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub raises: Vec<String>,
+    /// Members of the file sharing callees or literal keys with it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
 }
 
 /// `lexi lookup <source> --member <name>`.
@@ -112,11 +113,13 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
         source: source.to_string(),
         interface,
     };
-    let matches = declared_or_inherited(ws, &file, name)?;
-    let (tests, tests_left_out) = match ws.graph() {
-        Some(graph) => relevant_tests(graph, source, &matches),
-        None => (Vec::new(), 0),
-    };
+    let mut matches = declared_or_inherited(ws, &file, name)?;
+    // What a declared member raises and shares with its siblings; an inherited one's are its base's.
+    for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
+        found.raises = related::raises(&file.interface.calls, &found.label);
+        found.related = related::siblings(&file.interface.calls, &found.label);
+    }
+    let tests = tests_found::relevant_tests(ws.graph(), source, &matches, &file.interface.calls);
     Ok(MemberLookup {
         source: source.to_string(),
         member: name.to_string(),
@@ -124,8 +127,9 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
         stale: found.staleness != Staleness::Current,
         warnings: found.warnings(),
         matches,
-        tests,
-        tests_left_out,
+        tests: tests.tests,
+        tests_left_out: tests.left_out,
+        indirect_tests: tests.indirect,
     })
 }
 
@@ -307,6 +311,8 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         keys,
         called_by,
         called_from,
+        raises: Vec::new(),
+        related: Vec::new(),
         label,
         inherited_from: None,
         doc_inherited_from: None,
@@ -404,100 +410,6 @@ fn calls_of(view: &CallsView, label: &str) -> (Vec<String>, Vec<String>, Vec<Cal
     (calls, called_by, called_from)
 }
 
-/// The tests most relevant to `matches`: those reaching the file, the ones whose test functions
-/// call a match by name first (test functions named for it first), then those named for it, then
-/// by `lexi impact`'s ranking; and how many were not shown.
-fn relevant_tests(
-    graph: &crate::workspace::graph::Graph,
-    source: &str,
-    matches: &[Member],
-) -> (Vec<TestHit>, usize) {
-    let labels: Vec<String> = matches.iter().map(|m| m.label.clone()).collect();
-    let names: Vec<&str> = labels.iter().map(|l| last_segment(l)).collect();
-    let ranked = rank(
-        source,
-        reached_depths(graph, source, DEFAULT_DEPTH),
-        &labels,
-    );
-    let total = ranked.len();
-    let mut hits: Vec<(u8, usize, TestHit)> = ranked
-        .into_iter()
-        .enumerate()
-        .map(|(order, file)| {
-            let functions = match order < TESTS_SEARCHED {
-                true => calling_functions(&graph.calls(&file), &names),
-                false => Vec::new(),
-            };
-            let tier = tier(&file, &functions, &names);
-            (tier, order, TestHit { file, functions })
-        })
-        .collect();
-    // Within a tier, the files with more test functions named for the member first.
-    let named = |hit: &TestHit| {
-        let named = hit
-            .functions
-            .iter()
-            .filter(|f| names_any(last_segment(f), &names));
-        std::cmp::Reverse(named.count())
-    };
-    hits.sort_by_key(|(tier, order, hit)| (*tier, named(hit), *order));
-    let shown: Vec<TestHit> = hits
-        .into_iter()
-        .take(TESTS_SHOWN)
-        .map(|(_, _, hit)| hit)
-        .collect();
-    let left_out = total - shown.len();
-    (shown, left_out)
-}
-
-/// 0: a test function named for the member calls it; 1: the file is named for it; 2: a test
-/// function calls it; 3: the rest.
-fn tier(file: &str, functions: &[String], names: &[&str]) -> u8 {
-    let file_name = file.rsplit('/').next().unwrap_or(file);
-    if functions.iter().any(|f| names_any(last_segment(f), names)) {
-        0
-    } else if names_any(file_name, names) {
-        1
-    } else if !functions.is_empty() {
-        2
-    } else {
-        3
-    }
-}
-
-/// Whether `text` names one of `names` (three letters or more) as a whole word: `send_recv` and
-/// `test_make_response` do, `weak_sender` does not name `send`.
-pub fn names_any(text: &str, names: &[&str]) -> bool {
-    let text = text.to_ascii_lowercase();
-    let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
-    names.iter().filter(|name| name.len() >= 3).any(|name| {
-        let name = name.to_ascii_lowercase();
-        text.match_indices(&name).any(|(at, _)| {
-            boundary(text[..at].chars().next_back())
-                && boundary(text[at + name.len()..].chars().next())
-        })
-    })
-}
-
-/// The members of a test file (its encoded calls, `graph.calls`) calling one of `names`, those
-/// named for it first.
-pub fn calling_functions(encoded: &[String], names: &[&str]) -> Vec<String> {
-    let mut found: Vec<String> = encoded
-        .iter()
-        .filter_map(|item| MemberCalls::decode(item))
-        .filter(|member| {
-            member
-                .callees
-                .iter()
-                .any(|callee| names.contains(&Reach::of(callee).name()))
-        })
-        .map(|member| member.member)
-        .collect();
-    found.dedup();
-    found.sort_by_key(|function| !names_any(last_segment(function), names));
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -563,33 +475,5 @@ mod tests {
         let (cut, was_cut) = cut_doc("one\ntwo\nthree".to_string(), 8);
         assert_eq!((cut.as_str(), was_cut), ("one\ntwo", true));
         assert_eq!(cut_doc("one".into(), 8), ("one".to_string(), false));
-    }
-
-    #[test]
-    fn test_functions_calling_the_member_named_for_it_first() {
-        let encoded = labels(&[
-            "test_response_types .make_response .get",
-            "test_other .get",
-            "test_make_response_twice .make_response",
-            "test_make_response make_response",
-            "helper Flask.make_response",
-        ]);
-        assert_eq!(
-            calling_functions(&encoded, &["make_response"]),
-            [
-                "test_make_response_twice",
-                "test_make_response",
-                "test_response_types",
-                "helper"
-            ]
-        );
-        let calling = ["test_make_response".to_string()];
-        assert_eq!(tier("tests/test_basic.py", &calling, &["make_response"]), 0);
-        assert_eq!(tier("test/res.json.js", &[], &["json"]), 1);
-        assert_eq!(tier("test/app.js", &["helper".into()], &["json"]), 2);
-        assert_eq!(tier("test/app.js", &[], &["json"]), 3);
-        assert!(names_any("send_recv", &["send"]) && names_any("abort_send", &["send"]));
-        assert!(!names_any("weak_sender", &["send"]) && !names_any("resend", &["send"]));
-        assert!(!names_any("test_a", &["a"]));
     }
 }

@@ -2,6 +2,23 @@
 //! loom))`), judged with three-valued logic so that `cfg(not(all(test, loom)))` or `cfg(any(test,
 //! fuzzing))` count as code.
 
+/// Whether an attribute (`#[test]`, the text of an `attribute_item`) marks a test: `#[test]` or a
+/// test runner's (`#[tokio::test(…)]`, `#[rstest]`, `#[test_case(…)]`); `#[cfg(test)]` does not.
+pub(in crate::source) fn is_test_attribute(text: &str) -> bool {
+    let inner = text.trim_start_matches("#[").trim_end_matches(']');
+    let path = inner.split('(').next().unwrap_or(inner).trim();
+    matches!(path, "test" | "rstest" | "test_case") || path.ends_with("::test")
+}
+
+/// Whether `between`, the text from the end of a test attribute to an item, holds only other
+/// attributes and comments: the attribute is the item's.
+pub(in crate::source) fn only_attributes(between: &str) -> bool {
+    let rest = between.trim();
+    rest.is_empty()
+        || (rest.starts_with("#[") || rest.starts_with("//") || rest.starts_with("/*"))
+            && !rest.contains(['{', '}', ';'])
+}
+
 /// Whether one of the attributes is a `#[cfg(…)]` that holds only in test builds: its predicate is
 /// false when `test` is false, whatever every other option is (`cfg(test)`, `cfg(all(test, loom))`;
 /// not `cfg(not(test))`, `cfg(not(all(test, loom)))` or `cfg(any(test, fuzzing))`).

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-mod cfg;
+pub(super) mod cfg;
 mod expand;
 mod paths;
 mod walk;

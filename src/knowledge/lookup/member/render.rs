@@ -13,13 +13,21 @@
 //!
 //! - Called by: Flask.finalize_request
 //! - Called from: src/flask/helpers.py (make_response)
+//! - Raises: TypeError ("The view function did not return a valid…"), …
+//! - Related: Flask.make_default_options_response (shares …)
 //!
 //! ## Tests
 //!
 //! - tests/test_basic.py: test_make_response, test_make_response_with_response_instance, …
+//! - tests/test_basic.py: test_response_types, test_response_type_errors (named for "response")
 //! ````
+//!
+//! Indirect tests follow the direct ones, each saying how it reaches the member.
 
 use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
+
+/// Raises entries shown.
+pub const RAISES_SHOWN: usize = 6;
 use crate::source::Language;
 
 impl MemberLookup {
@@ -53,7 +61,7 @@ impl MemberLookup {
     }
 
     fn tests_text(&self) -> String {
-        if self.tests.is_empty() {
+        if self.tests.is_empty() && self.indirect_tests.is_empty() {
             return String::new();
         }
         let mut out = String::from("## Tests\n\n");
@@ -65,6 +73,13 @@ impl MemberLookup {
                 "- … and {} more test files reach the file: `lexi impact {}`\n",
                 self.tests_left_out, self.source
             ));
+        }
+        for hit in &self.indirect_tests {
+            let hit_line = test_line(&TestHit {
+                file: hit.file.clone(),
+                functions: hit.functions.clone(),
+            });
+            out.push_str(&format!("- {hit_line} ({})\n", hit.via));
         }
         out
     }
@@ -112,6 +127,20 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
     } else if !member.called_from.is_empty() {
         lines.push(format!("Called from: {}", called_from(member)));
     }
+    if !member.raises.is_empty() {
+        lines.push(format!("Raises: {}", raises(&member.raises)));
+    }
+    if !member.related.is_empty() {
+        let related: Vec<String> = member
+            .related
+            .iter()
+            .map(|r| {
+                let shared = crate::knowledge::calls::callees(&r.calls, &r.keys);
+                format!("{} (shares {shared})", r.member)
+            })
+            .collect();
+        lines.push(format!("Related: {}", related.join("; ")));
+    }
     if !lines.is_empty() {
         out.push('\n');
         for line in lines {
@@ -147,6 +176,15 @@ fn called_from(member: &Member) -> String {
         parts.push(format!("+{more} more files"));
     }
     parts.join("; ")
+}
+
+/// `a, b, … and N more`: the first [`RAISES_SHOWN`] entries.
+fn raises(entries: &[String]) -> String {
+    let mut shown: Vec<String> = entries.iter().take(RAISES_SHOWN).cloned().collect();
+    if entries.len() > RAISES_SHOWN {
+        shown.push(format!("… and {} more", entries.len() - RAISES_SHOWN));
+    }
+    shown.join(", ")
 }
 
 /// `file: test_a, test_b, +N`, or the file alone.

@@ -1,0 +1,315 @@
+//! What a member raises, throws or returns as an error, read from its own body for `lexi lookup
+//! --member`'s `Raises:` line — an agent changing `make_response` should know the `TypeError`s its
+//! callers and tests expect:
+//! - Python `raise X(…)` (`X`, with the first words of a literal message), `raise e`, and a bare
+//!   `raise` (re-raises the exception being handled);
+//! - JavaScript/TypeScript `throw new X(…)`, `throw f(…)`, `throw e`;
+//! - Rust `Err(…)` constructions (`return Err(…)`, `Err(…)?`, a tail `Err(…)`) and the macros that
+//!   stop the program or return an error: `panic!`, `unreachable!`, `todo!`, `unimplemented!`,
+//!   `bail!`.
+//!
+//! Each is one short entry, `TypeError ("The view function did not return a valid…")`: the
+//! message's literal text with its interpolations as `…`, cut to [`MESSAGE_WORDS`] words.
+
+use tree_sitter::Node;
+
+use super::syntax::text_of;
+use super::Language;
+
+/// Words of a literal message kept.
+pub const MESSAGE_WORDS: usize = 8;
+/// The entry of a bare `raise`.
+pub const RE_RAISES: &str = "re-raises";
+/// Rust macros that panic or return an error.
+const RUST_MACROS: &[&str] = &["panic", "unreachable", "todo", "unimplemented", "bail"];
+
+/// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
+pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<String> {
+    match (language, node.kind()) {
+        (Language::Python, "raise_statement") => match first_named(node) {
+            None => Some(RE_RAISES.to_string()),
+            Some(raised) => Some(thrown(raised, src)),
+        },
+        (Language::JavaScript | Language::TypeScript | Language::Tsx, "throw_statement") => {
+            Some(thrown(first_named(node)?, src))
+        }
+        (Language::Rust, "call_expression") => rust_err(node, src),
+        (Language::Rust, "macro_invocation") => {
+            let name = text_of(node.child_by_field_name("macro")?, src);
+            let bare = name.rsplit("::").next().unwrap_or(name);
+            RUST_MACROS.contains(&bare).then_some(())?;
+            Some(with_message(format!("{bare}!"), first_string(node, src)))
+        }
+        _ => None,
+    }
+}
+
+/// The first named child that is no comment.
+fn first_named(node: Node<'_>) -> Option<Node<'_>> {
+    let mut cursor = node.walk();
+    let first = node
+        .named_children(&mut cursor)
+        .find(|n| !n.is_extra() && n.kind() != "comment");
+    first
+}
+
+/// The entry of a raised or thrown expression: its class or function and its message, or the
+/// expression itself (`e`, `request.routing_exception`).
+fn thrown(expression: Node<'_>, src: &str) -> String {
+    let mut node = expression;
+    // `TypeError(…).with_traceback(tb)`: the error built, not the method called on it.
+    while let Some(inner) = node
+        .child_by_field_name("function")
+        .and_then(|f| f.child_by_field_name("object"))
+        .filter(|object| matches!(object.kind(), "call" | "call_expression"))
+    {
+        node = inner;
+    }
+    let callee = node
+        .child_by_field_name("function")
+        .or_else(|| node.child_by_field_name("constructor"));
+    match callee {
+        Some(callee) => {
+            let message = node
+                .child_by_field_name("arguments")
+                .and_then(|args| first_named(args))
+                .and_then(|first| message(first, src));
+            with_message(short(text_of(callee, src)), message)
+        }
+        None => short(text_of(node, src)),
+    }
+}
+
+/// The entry of a Rust `Err(…)` call: `Err(Error::new(…)) ("message")`.
+fn rust_err(call: Node<'_>, src: &str) -> Option<String> {
+    let function = call.child_by_field_name("function")?;
+    let name = text_of(function, src);
+    (name == "Err" || name.ends_with("::Err")).then_some(())?;
+    let argument = call
+        .child_by_field_name("arguments")
+        .and_then(|args| first_named(args));
+    let Some(argument) = argument else {
+        return Some("Err".to_string());
+    };
+    let head = match argument.kind() {
+        "call_expression" => {
+            let function = argument.child_by_field_name("function")?;
+            format!("{}(…)", short(text_of(function, src)))
+        }
+        "macro_invocation" => {
+            let name = argument.child_by_field_name("macro")?;
+            format!("{}!(…)", short(text_of(name, src)))
+        }
+        "struct_expression" => {
+            let name = argument.child_by_field_name("name")?;
+            format!("{} {{ … }}", short(text_of(name, src)))
+        }
+        _ => short(text_of(argument, src)),
+    };
+    Some(with_message(
+        format!("Err({head})"),
+        first_string(argument, src),
+    ))
+}
+
+/// `entry ("message…")`, or the entry alone.
+fn with_message(entry: String, message: Option<String>) -> String {
+    match message {
+        Some(message) => format!("{entry} (\"{message}\")"),
+        None => entry,
+    }
+}
+
+/// An expression's text on one line when short, the last segment of a long path, else `…`.
+fn short(text: &str) -> String {
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= 40 {
+        return text;
+    }
+    let path = text
+        .chars()
+        .all(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | ':'));
+    let last = text.rsplit(['.', ':']).next().unwrap_or(&text);
+    match path && last.chars().count() <= 40 {
+        true => last.to_string(),
+        false => "…".to_string(),
+    }
+}
+
+/// The first string literal in `node` (itself included, three levels deep at most), as a message.
+fn first_string(node: Node<'_>, src: &str) -> Option<String> {
+    let mut frontier = vec![node];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for node in frontier {
+            if let Some(found) = message(node, src) {
+                return Some(found);
+            }
+            let mut cursor = node.walk();
+            next.extend(node.named_children(&mut cursor));
+        }
+        frontier = next;
+    }
+    None
+}
+
+/// A string literal's text (interpolations as `…`, joined pieces of a concatenation), cut to
+/// [`MESSAGE_WORDS`] words; `None` for anything but a string with a letter in it.
+fn message(node: Node<'_>, src: &str) -> Option<String> {
+    let text = match node.kind() {
+        "string" | "string_literal" | "raw_string_literal" | "template_string" => {
+            literal_text(text_of(node, src))
+        }
+        "concatenated_string" | "binary_expression" => {
+            let mut cursor = node.walk();
+            let parts: Vec<String> = node
+                .named_children(&mut cursor)
+                .filter_map(|part| message_text(part, src))
+                .collect();
+            parts.join("")
+        }
+        _ => return None,
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if !text.contains(char::is_alphabetic) {
+        return None;
+    }
+    let mut kept = words
+        .iter()
+        .take(MESSAGE_WORDS)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if words.len() > MESSAGE_WORDS {
+        kept.push('…');
+    }
+    Some(kept)
+}
+
+/// One piece of a concatenation: a literal's text, or `…` for anything computed.
+fn message_text(node: Node<'_>, src: &str) -> Option<String> {
+    match node.kind() {
+        "string" | "string_literal" | "raw_string_literal" | "template_string" => {
+            Some(literal_text(text_of(node, src)))
+        }
+        "comment" => None,
+        _ => Some("…".to_string()),
+    }
+}
+
+/// A literal without its prefix letters, quotes and escapes, its interpolations (`{x}`, `${x}`)
+/// as `…`.
+fn literal_text(literal: &str) -> String {
+    let body = literal.trim_start_matches(|c: char| c.is_ascii_alphabetic() || c == '#');
+    let body = body.trim_end_matches('#');
+    let quote = body
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'));
+    let body = match quote {
+        Some(quote) => body.trim_matches(quote),
+        None => body,
+    };
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '$' if chars.peek() == Some(&'{') => {}
+            '{' => {
+                if depth == 0 {
+                    out.push('…');
+                }
+                depth += 1;
+            }
+            '}' if depth > 0 => depth -= 1,
+            '\\' => {
+                chars.next();
+                out.push(' ');
+            }
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::source::{extract, Language};
+
+    /// `member: raise, raise` lines of a text.
+    fn raises(language: Language, text: &str) -> Vec<String> {
+        let interface = extract(language, text).unwrap_or_else(|err| panic!("{err}"));
+        interface
+            .calls
+            .iter()
+            .map(|m| format!("{}: {}", m.member, m.raises.join(" | ")))
+            .collect()
+    }
+
+    #[test]
+    fn python_raises_with_their_messages_and_bare_re_raises() {
+        let text = r#"class App:
+    def make_response(self, rv):
+        if rv is None:
+            raise TypeError(
+                f"The view function for {request.endpoint!r} did not"
+                " return a valid response. The function either returned"
+            )
+        try:
+            go()
+        except TypeError as e:
+            raise TypeError(f"{e}\nThe view function did not return").with_traceback(tb) from None
+        except KeyError:
+            raise
+        raise request.routing_exception
+        raise TypeError("The view function for … did not return a valid response. Again")
+        raise NotFound()
+"#;
+        assert_eq!(
+            raises(Language::Python, text),
+            [
+                "App.make_response: TypeError (\"The view function for … did not return…\") \
+                 | TypeError (\"… The view function did not return\") | re-raises \
+                 | request.routing_exception | NotFound"
+            ]
+        );
+    }
+
+    #[test]
+    fn javascript_throws_new_errors_calls_and_values() {
+        let text = "res.status = function status(code) {\n  if (!Number.isInteger(code)) {\n    throw new TypeError(`Invalid status code: ${JSON.stringify(code)}. Status code must be an integer.`);\n  }\n  if (code > 999) throw new RangeError('Invalid status code');\n  throw createError(404, 'Not Found');\n};\nfunction f() { try { g(); } catch (err) { throw err; } }\n";
+        assert_eq!(
+            raises(Language::JavaScript, text),
+            [
+                "res.status: TypeError (\"Invalid status code: …. Status code must be…\") \
+                 | RangeError (\"Invalid status code\") | createError",
+                "f: err",
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_errors_panics_and_bails() {
+        let text = r#"fn parse(s: &str) -> Result<u8, Error> {
+    if s.is_empty() { return Err(Error::new(ErrorKind::Empty, "glob is empty")); }
+    let x = match s { "a" => 1, _ => unreachable!("checked above: {s}") };
+    if x > 1 { Err(ParseError::Invalid)?; }
+    if x > 2 { bail!("too big"); }
+    if x > 3 { return Err(Error { glob: Some(s.to_string()), kind: ErrorKind::UnclosedAlternates }); }
+    match s.parse() { Ok(v) => Ok(v), Err(e) => Err(e) }
+}
+fn quiet() -> u8 { 1 }
+"#;
+        assert_eq!(
+            raises(Language::Rust, text),
+            [
+                "parse: Err(Error::new(…)) (\"glob is empty\") \
+                 | unreachable! (\"checked above: …\") | Err(ParseError::Invalid) \
+                 | bail! (\"too big\") | Err(Error { … }) | Err(e)",
+                "quiet: ",
+            ]
+        );
+    }
+}

@@ -1,0 +1,270 @@
+//! `lexi lookup <file> --member <name>` beyond the member's own calls: what it raises (`Raises:`),
+//! the members of its file sharing its callees and keys (`Related:`), and the tests that reach it
+//! without calling it — its delegate's tests (`res.json` → `this.send`: `test/res.send.js`), test
+//! functions named for its words (`test_response_types` for `make_response`), tests calling its
+//! callers (`via full_dispatch_request → finalize_request`) — and a Rust file's own `#[test]`
+//! functions, in a JavaScript, a Python and a Rust project.
+
+use crate::support::{project, TestProject};
+
+const RESPONSE_JS: &str = "'use strict';
+
+var res = Object.create(null);
+
+module.exports = res;
+
+/** Send a body. */
+res.send = function send(body) {
+  this.set('Content-Type', 'text/html');
+  this.end(body);
+  return this;
+};
+
+/** Send JSON. */
+res.json = function json(obj) {
+  if (obj === undefined) {
+    throw new TypeError('json body must not be undefined');
+  }
+  var spaces = this.app.get('json spaces');
+  var body = stringify(obj, this.app.get('json replacer'), spaces);
+  this.set('Content-Type', 'application/json');
+  return this.send(body);
+};
+
+/** Send JSON with a callback. */
+res.jsonp = function jsonp(obj) {
+  var body = stringify(obj, this.app.get('json replacer'), this.app.get('json spaces'));
+  this.set('Content-Type', 'text/javascript');
+  return this.send(body);
+};
+
+/** Set a header. */
+res.set = function set(field, value) {
+  this.headers[field] = value;
+  return this;
+};
+
+function stringify(value) {
+  return JSON.stringify(value);
+}
+";
+
+fn express_like() -> TestProject {
+    let test = |member: &str| {
+        format!(
+            "var res = require('..');\n\ndescribe('res', function () {{\n  describe('.{member}()', function () {{\n    it('should answer', function () {{\n      res.{member}('x');\n    }});\n  }});\n}});\n"
+        )
+    };
+    let p = project()
+        .file(
+            "package.json",
+            "{\"name\": \"mini\", \"main\": \"index.js\"}\n",
+        )
+        .file("index.js", "module.exports = require('./lib/response');\n")
+        .file("lib/response.js", RESPONSE_JS)
+        .file("test/res.json.js", test("json"))
+        .file("test/res.send.js", test("send"))
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn a_javascript_member_with_its_throws_sibling_and_delegates_tests() {
+    let p = express_like();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "res.json"])
+        .success();
+    insta::assert_snapshot!("reach_res_json", out.stdout);
+    out.stdout_has("- Raises: TypeError (\"json body must not be undefined\")")
+        .stdout_has("- Related: res.jsonp (shares ")
+        .stdout_has("- test/res.json.js\n")
+        .stdout_has("- test/res.send.js (tests of callee send)");
+    // The sibling sees it back; the delegate itself has no delegate of its own to name.
+    p.lexi(["lookup", "lib/response.js", "--member", "jsonp"])
+        .success()
+        .stdout_has("- Related: res.json (shares ");
+    p.lexi(["lookup", "lib/response.js", "--member", "send"])
+        .success()
+        .stdout_lacks("Raises:")
+        .stdout_lacks("tests of callee");
+}
+
+const APP_PY: &str = "\"\"\"The application.\"\"\"
+
+
+class App:
+    \"\"\"An application.\"\"\"
+
+    def make_response(self, rv):
+        \"\"\"Turn a view's value into a response.\"\"\"
+        if rv is None:
+            raise TypeError(
+                f\"The view function for {rv!r} did not\"
+                \" return a valid response. The function either returned None.\"
+            )
+        try:
+            return Response(rv)
+        except ValueError:
+            raise
+
+    def finalize_request(self, rv):
+        \"\"\"Make the response and process it.\"\"\"
+        return self.make_response(rv)
+
+    def full_dispatch_request(self):
+        \"\"\"Dispatch and finalize.\"\"\"
+        return self.finalize_request(self.dispatch_request())
+
+    def dispatch_request(self):
+        \"\"\"Call the view.\"\"\"
+        return 'hi'
+
+
+class Response:
+    \"\"\"A response.\"\"\"
+
+    def __init__(self, body):
+        self.body = body
+";
+
+const TEST_PY: &str = "from minapp.app import App
+
+
+def test_make_response():
+    assert App().make_response('x').body == 'x'
+
+
+def test_response_types():
+    assert App().dispatch_request() == 'hi'
+
+
+def test_full_dispatch():
+    assert App().full_dispatch_request().body == 'hi'
+
+
+def test_unrelated():
+    assert App() is not None
+";
+
+fn flask_like() -> TestProject {
+    let p = project()
+        .file(
+            "pyproject.toml",
+            "[project]\nname = \"minapp\"\nversion = \"0.1.0\"\n",
+        )
+        .file("minapp/__init__.py", "\"\"\"A small app.\"\"\"\n")
+        .file("minapp/app.py", APP_PY)
+        .file("tests/test_basic.py", TEST_PY)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn a_python_method_with_its_raises_and_the_tests_reaching_it_indirectly() {
+    let p = flask_like();
+    let out = p
+        .lexi(["lookup", "minapp/app.py", "--member", "make_response"])
+        .success();
+    insta::assert_snapshot!("reach_make_response", out.stdout);
+    out.stdout_has(
+        "- Raises: TypeError (\"The view function for … did not return…\"), re-raises",
+    )
+    .stdout_has("- tests/test_basic.py: test_make_response\n")
+    .stdout_has("- tests/test_basic.py: test_response_types (named for \"response\")")
+    .stdout_has(
+        "- tests/test_basic.py: test_full_dispatch (via full_dispatch_request → finalize_request)",
+    )
+    .stdout_lacks("test_unrelated");
+    let value = p
+        .lexi([
+            "lookup",
+            "minapp/app.py",
+            "--member",
+            "make_response",
+            "--format",
+            "json",
+        ])
+        .json();
+    let indirect = &value["indirect_tests"];
+    assert_eq!(indirect[0]["functions"][0], "test_response_types");
+    assert_eq!(
+        indirect[1]["via"],
+        "via full_dispatch_request → finalize_request"
+    );
+    assert_eq!(value["matches"][0]["raises"][1], "re-raises");
+}
+
+const BUFFER_RS: &str = "//! A buffer.
+
+/// A line buffer.
+pub struct Buffer {
+    len: usize,
+}
+
+impl Buffer {
+    /// An empty buffer.
+    pub fn new() -> Buffer {
+        Buffer { len: 0 }
+    }
+
+    /// Fill the buffer.
+    pub fn fill(&mut self) -> Result<bool, String> {
+        if self.len > 8 {
+            return Err(String::from(\"buffer is full\"));
+        }
+        self.len += 1;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> Buffer {
+        Buffer::new()
+    }
+
+    #[test]
+    fn fills_once() {
+        let mut buffer = helper();
+        buffer.fill().unwrap();
+    }
+
+    #[test]
+    fn starts_empty() {
+        assert_eq!(helper().len, 0);
+    }
+}
+";
+
+#[test]
+fn a_rust_members_inline_tests_and_crate_tests_are_its_tests() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"mini\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! A small crate.\n\npub mod buffer;\n")
+        .file("src/buffer.rs", BUFFER_RS)
+        .file(
+            "tests/buffer.rs",
+            "use mini::buffer::Buffer;\n\n#[test]\nfn fills_from_outside() {\n    let filled = Buffer::new().fill();\n    assert!(filled.is_ok());\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/buffer.rs", "--member", "Buffer::fill"])
+        .success();
+    insta::assert_snapshot!("reach_buffer_fill", out.stdout);
+    out.stdout_has("- Raises: Err(String::from(…)) (\"buffer is full\")")
+        .stdout_has("- src/buffer.rs: fills_once\n")
+        .stdout_has("- tests/buffer.rs: fills_from_outside\n")
+        .stdout_lacks("starts_empty")
+        .stdout_lacks("named for");
+}
