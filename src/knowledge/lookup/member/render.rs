@@ -65,14 +65,10 @@ impl MemberLookup {
             return String::new();
         }
         let mut out = String::from("## Tests\n\n");
+        // The tests calling it or named for it, then those reaching it indirectly (each saying
+        // how), then how many more reach its file.
         for hit in &self.tests {
             out.push_str(&format!("- {}\n", test_line(hit)));
-        }
-        if self.tests_left_out > 0 {
-            out.push_str(&format!(
-                "- … and {} more test files reach the file: `lexi impact {}`\n",
-                self.tests_left_out, self.source
-            ));
         }
         for hit in &self.indirect_tests {
             let hit_line = test_line(&TestHit {
@@ -80,6 +76,12 @@ impl MemberLookup {
                 functions: hit.functions.clone(),
             });
             out.push_str(&format!("- {hit_line} ({})\n", hit.via));
+        }
+        if self.tests_left_out > 0 {
+            out.push_str(&format!(
+                "- … and {} more test files reach the file: `lexi impact {}`\n",
+                self.tests_left_out, self.source
+            ));
         }
         out
     }
