@@ -293,8 +293,38 @@ impl OpenDirs {
 
 /// Open the regular file `rel` below `root` for reading.
 pub fn open(root: &Path, rel: impl AsRef<Path>) -> io::Result<File> {
-    let (dir, name) = parent_of(root, rel.as_ref(), false)?;
+    let rel = rel.as_ref();
+    if let Some(file) = open_resolved(root, rel)? {
+        return Ok(file);
+    }
+    let (dir, name) = parent_of(root, rel, false)?;
     dir.open_file(name)
+}
+
+/// The fast way to [`open`]: one `openat2` from the root with `RESOLVE_NO_SYMLINKS` and
+/// `RESOLVE_BENEATH` (Linux 5.6+), where the kernel refuses a symlink anywhere on the way — two
+/// opens a file instead of one a directory on the way (`validate` of 20,000 design files made
+/// 363,000 `openat` calls). `None` when it is not a regular file reached so: then the walk one
+/// component at a time opens it or words the refusal (a symlink, a special file), and stands in
+/// where `openat2` is missing.
+fn open_resolved(root: &Path, rel: &Path) -> io::Result<Option<File>> {
+    use rustix::fs::ResolveFlags;
+    components(rel)?;
+    let root_fd = rustix::fs::open(
+        root,
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+    )?;
+    let flags =
+        OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
+    let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
+    match rustix::fs::openat2(&root_fd, rel, flags, Mode::empty(), resolve) {
+        Ok(fd) if FileType::from_raw_mode(rustix::fs::fstat(&fd)?.st_mode).is_file() => {
+            Ok(Some(File::from(fd)))
+        }
+        Err(rustix::io::Errno::NOENT) => Err(rustix::io::Errno::NOENT.into()),
+        Ok(_) | Err(_) => Ok(None),
+    }
 }
 
 /// The bytes of the regular file `rel` below `root`.
