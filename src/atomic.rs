@@ -161,7 +161,9 @@ fn fill(
 /// Create a new temporary file in `dir` (mode `0666` less the umask).
 fn create_temp(dir: &Dir) -> io::Result<(OsString, std::fs::File)> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let pid = std::process::id();
+    // Once a process: `getpid` was two system calls a file written.
+    static PID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    let pid = *PID.get_or_init(std::process::id);
     let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     loop {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);

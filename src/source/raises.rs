@@ -8,8 +8,9 @@
 //!   stop the program or return an error: `panic!`, `unreachable!`, `todo!`, `unimplemented!`,
 //!   `bail!`.
 //!
-//! Each is one short entry, `TypeError ("The view function did not return a valid…")`: the
-//! message's literal text with its interpolations as `…`, cut to [`MESSAGE_WORDS`] words.
+//! Each is one short entry, `TypeError ("The view function did not return a valid response. The
+//! function either…")`: the message's literal text with its interpolations as `…`, cut to
+//! [`MESSAGE_WORDS`] words (enough to tell apart flask's four `TypeError`s of `make_response`).
 
 use tree_sitter::Node;
 
@@ -17,7 +18,7 @@ use super::syntax::text_of;
 use super::Language;
 
 /// Words of a literal message kept.
-pub const MESSAGE_WORDS: usize = 8;
+pub const MESSAGE_WORDS: usize = 12;
 /// The entry of a bare `raise`.
 pub const RE_RAISES: &str = "re-raises";
 /// Rust macros that panic or return an error.
@@ -264,13 +265,14 @@ mod tests {
         except KeyError:
             raise
         raise request.routing_exception
-        raise TypeError("The view function for … did not return a valid response. Again")
+        raise TypeError("The view function for … did not return a valid response. The same")
         raise NotFound()
 "#;
         assert_eq!(
             raises(Language::Python, text),
             [
-                "App.make_response: TypeError (\"The view function for … did not return…\") \
+                "App.make_response: TypeError (\"The view function for … did not return a valid \
+                 response. The…\") \
                  | TypeError (\"… The view function did not return\") | re-raises \
                  | request.routing_exception | NotFound"
             ]
@@ -283,7 +285,7 @@ mod tests {
         assert_eq!(
             raises(Language::JavaScript, text),
             [
-                "res.status: TypeError (\"Invalid status code: …. Status code must be…\") \
+                "res.status: TypeError (\"Invalid status code: …. Status code must be an integer.\") \
                  | RangeError (\"Invalid status code\") | createError",
                 "f: err",
             ]
