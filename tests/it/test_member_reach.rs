@@ -171,7 +171,7 @@ fn a_python_method_with_its_raises_and_the_tests_reaching_it_indirectly() {
         .success();
     insta::assert_snapshot!("reach_make_response", out.stdout);
     out.stdout_has(
-        "- Raises: TypeError (\"The view function for … did not return…\"), re-raises",
+        "- Raises: TypeError (\"The view function for … did not return a valid response. The…\"), re-raises",
     )
     .stdout_has("- tests/test_basic.py: test_make_response\n")
     .stdout_has("- tests/test_basic.py: test_response_types (named for \"response\")")
