@@ -268,3 +268,53 @@ fn a_rust_members_inline_tests_and_crate_tests_are_its_tests() {
         .stdout_lacks("starts_empty")
         .stdout_lacks("named for");
 }
+
+/// `Calls elsewhere`: the calls leaving the file — through other objects first, then imported
+/// functions and a Rust type's — without builtins, methods every value has, or the file's own
+/// members (the `Calls` line's).
+#[test]
+fn a_members_calls_that_leave_its_file() {
+    let p = project()
+        .file(
+            "lib/app.js",
+            "'use strict';\n\nvar finalhandler = require('finalhandler');\n\nvar app = module.exports = {};\n\n/** Handle a request. */\napp.handle = function handle(req, res, callback) {\n  var done = callback || finalhandler(req, res);\n  Object.setPrototypeOf(req, this.request);\n  this.lazyrouter();\n  this.router.handle(req, res, done);\n};\n\n/** Make the router. */\napp.lazyrouter = function lazyrouter() {\n  this.router = {};\n};\n",
+        )
+        .file(
+            "src/ctx.py",
+            "\"\"\"Contexts.\"\"\"\n\n\nclass Context:\n    \"\"\"A context.\"\"\"\n\n    def match_request(self):\n        \"\"\"Match the request.\"\"\"\n        if len(self.stack) > 0:\n            self.url_adapter.match(return_rule=True)\n        return self.name.lower()\n",
+        )
+        .file(
+            "src/chan.rs",
+            "//! A channel.\n\n/// Sends.\npub struct Sender;\n\nimpl Sender {\n    /// Send a value.\n    pub fn send(&self, value: u8) -> Option<u8> {\n        let permit = self.reserve().clone();\n        let _at = Instant::now();\n        permit.send(value);\n        Some(value)\n    }\n\n    /// Reserve a slot.\n    pub fn reserve(&self) -> Permit {\n        Permit\n    }\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "lib/app.js", "--member", "handle"])
+        .success()
+        .stdout_has("- Calls elsewhere: router.handle, finalhandler\n")
+        .stdout_lacks("Object.setPrototypeOf");
+    p.lexi(["lookup", "src/ctx.py", "--member", "match_request"])
+        .success()
+        .stdout_has("- Calls elsewhere: url_adapter.match\n");
+    let rust = p
+        .lexi(["lookup", "src/chan.rs", "--member", "Sender::send"])
+        .success();
+    rust.stdout_has("- Calls: reserve\n")
+        .stdout_has("- Calls elsewhere: permit.send, Instant::now\n");
+    let json = p
+        .lexi([
+            "lookup",
+            "src/chan.rs",
+            "--member",
+            "Sender::send",
+            "--format",
+            "json",
+        ])
+        .success()
+        .json();
+    assert_eq!(
+        json["matches"][0]["calls_elsewhere"],
+        serde_json::json!(["permit.send", "Instant::now"])
+    );
+}

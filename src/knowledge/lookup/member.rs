@@ -21,6 +21,7 @@ use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::Workspace;
 
 mod inherit;
+mod outside;
 mod related;
 mod render;
 mod tests_found;
@@ -78,6 +79,10 @@ pub struct Member {
     /// The literal keys it passes to what it calls (`app.get('json spaces')`), by callee.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<KeyGroup>,
+    /// Its calls that leave the file: `router.handle`, `finalhandler`, `Instant::now`
+    /// (`member/outside.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls_elsewhere: Vec<String>,
     /// Members of the file calling it.
     pub called_by: Vec<String>,
     /// Members of the neighbours (importers and imports) calling it.
@@ -115,7 +120,17 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
     };
     let mut matches = declared_or_inherited(ws, &file, name)?;
     // What a declared member raises and shares with its siblings; an inherited one's are its base's.
+    let own_names: std::collections::BTreeSet<&str> = file
+        .interface
+        .outline()
+        .iter()
+        .filter(|line| is_member(line))
+        .map(|line| last_segment(&line.name))
+        .chain(file.interface.calls.iter().map(|m| last_segment(&m.member)))
+        .collect();
     for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
+        found.calls_elsewhere =
+            outside::calls_elsewhere(&file.interface.calls, &found.label, &own_names);
         found.raises = related::raises(&file.interface.calls, &found.label);
         found.related = related::siblings(&file.interface.calls, &found.label);
     }
@@ -311,6 +326,7 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         keys,
         called_by,
         called_from,
+        calls_elsewhere: Vec::new(),
         raises: Vec::new(),
         related: Vec::new(),
         label,

@@ -121,6 +121,12 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         let callees = crate::knowledge::calls::callees(&member.calls, &member.keys);
         lines.push(format!("Calls: {callees}"));
     }
+    if !member.calls_elsewhere.is_empty() {
+        lines.push(format!(
+            "Calls elsewhere: {}",
+            elsewhere(&member.calls_elsewhere)
+        ));
+    }
     if !member.called_by.is_empty() {
         lines.push(format!("Called by: {}", member.called_by.join(", ")));
     }
@@ -204,4 +210,19 @@ fn capped(names: &[String]) -> String {
         shown.push(format!("+{}", names.len() - FUNCTIONS_SHOWN));
     }
     shown.join(", ")
+}
+
+/// The calls leaving the file, the first [`super::outside::SHOWN`] then how many more.
+fn elsewhere(calls: &[String]) -> String {
+    let shown = super::outside::SHOWN;
+    let mut line = calls
+        .iter()
+        .take(shown)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if calls.len() > shown {
+        line.push_str(&format!(", … and {} more", calls.len() - shown));
+    }
+    line
 }
