@@ -349,6 +349,53 @@ fn types_of(entry: &Entry) -> Option<BTreeSet<&str>> {
     (!types.contains("*")).then_some(types)
 }
 
+/// What an importer's calls are matched against: the file's public names, the owner types of its
+/// methods, and the names the importer defines itself.
+struct Names<'a> {
+    public: &'a BTreeSet<&'a str>,
+    owners: &'a BTreeMap<&'a str, BTreeSet<&'a str>>,
+    defined: &'a BTreeSet<&'a str>,
+}
+
+/// Whether `member` of an importer may hold the file's objects without naming their types: it, or
+/// another member of its type, calls one of the file's free functions (a constructor like
+/// `channel()` or `mpsc::channel()`; `Stranger::new` keeps the sender `Stranger::go` uses) — not
+/// the importer's other free functions (a test calling `socket.send` beside one that makes a
+/// channel).
+fn holds_objects(names: &Names<'_>, calling: &[MemberCalls], member: &MemberCalls) -> bool {
+    let makes_objects = |member: &MemberCalls| {
+        member.callees.iter().any(|callee| {
+            matches!(Reach::of(callee), Reach::Own(name) | Reach::Other(name, _)
+                if names.public.contains(name)
+                    && !names.owners.contains_key(name)
+                    && !names.defined.contains(name))
+        })
+    };
+    match container(member) {
+        None => makes_objects(member),
+        Some(owner) => calling
+            .iter()
+            .filter(|other| container(other) == Some(owner))
+            .any(makes_objects),
+    }
+}
+
+/// The file's public names long enough to match by name, without protocol methods.
+fn public_names(own: &Entry) -> BTreeSet<&str> {
+    own.details
+        .get()
+        .symbols
+        .iter()
+        .map(String::as_str)
+        .filter(|name| name.chars().count() >= MIN_NAME && !is_dunder(name))
+        .collect()
+}
+
+/// The type a member belongs to (`Stranger` of `Stranger.go`); `None` for a free function.
+fn container(member: &MemberCalls) -> Option<&str> {
+    member.member.rsplit_once('.').map(|(owner, _)| owner)
+}
+
 /// The neighbours' members calling `own`'s public names:
 /// - an importer's bare call (unless it defines the name), `Type::name()` of a public type, or call
 ///   through an object — of a method name only when the importer mentions one of its owner types
@@ -361,12 +408,7 @@ fn callers(
     members: &[MemberCalls],
     neighbours: &BTreeMap<String, Neighbour>,
 ) -> Vec<CalledFrom> {
-    let symbols = &own.details.get().symbols;
-    let public: BTreeSet<&str> = symbols
-        .iter()
-        .map(String::as_str)
-        .filter(|name| name.chars().count() >= MIN_NAME && !is_dunder(name))
-        .collect();
+    let public = public_names(own);
     let owners = method_owners(members);
     let objects = object_names(path, &public);
     let mut found: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
@@ -375,17 +417,19 @@ fn callers(
         let calling = decode(entry);
         let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
         let types = types_of(entry);
-        // A call of one of the file's free functions (a constructor like `channel()` or
-        // `mpsc::channel()`) hands the caller the file's objects without naming their types.
-        let calls_free = calling.iter().flat_map(|m| &m.callees).any(|callee| {
-            matches!(Reach::of(callee), Reach::Own(name) | Reach::Other(name, _)
-                if public.contains(name) && !owners.contains_key(name) && !defined.contains(name))
-        });
-        let knows_owner = |name: &str| match (owners.get(name), &types) {
-            (Some(owners), Some(types)) => calls_free || owners.iter().any(|o| types.contains(o)),
-            _ => true,
+        let names = Names {
+            public: &public,
+            owners: &owners,
+            defined: &defined,
         };
         for member in &calling {
+            let knows_owner = |name: &str| match (owners.get(name), &types) {
+                (Some(owners), Some(types)) => {
+                    holds_objects(&names, &calling, member)
+                        || owners.iter().any(|o| types.contains(o))
+                }
+                _ => true,
+            };
             for callee in &member.callees {
                 let reach = Reach::of(callee);
                 let name = match reach {

@@ -318,3 +318,39 @@ fn a_members_calls_that_leave_its_file() {
         serde_json::json!(["permit.send", "Instant::now"])
     );
 }
+
+/// A Rust method's tests are the test functions that may hold its objects: a file naming its type,
+/// or a function calling the file's constructor — not a test calling `send` on another type.
+#[test]
+fn a_rust_methods_tests_hold_its_type_not_only_its_name() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"mini\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! A small crate.\n\npub mod chan;\npub mod net;\n")
+        .file(
+            "src/chan.rs",
+            "//! A channel.\n\n/// Sends.\npub struct Sender;\n\n/// Make a channel.\npub fn channel() -> Sender {\n    Sender::default_one()\n}\n\nimpl Sender {\n    fn default_one() -> Sender {\n        Sender\n    }\n\n    /// Send a value.\n    pub fn send(&self, value: u8) -> u8 {\n        value\n    }\n}\n",
+        )
+        .file(
+            "src/net.rs",
+            "//! A socket.\n\n/// A socket.\npub struct Socket;\n\nimpl Socket {\n    /// Send bytes.\n    pub fn send(&self, value: u8) -> u8 {\n        value\n    }\n}\n",
+        )
+        .file(
+            "tests/chan.rs",
+            "use mini::chan;\n\n#[test]\nfn sends_through_a_channel() {\n    let tx = chan::channel();\n    tx.send(1);\n}\n",
+        )
+        .file(
+            "tests/net.rs",
+            "use mini::net::Socket;\nuse mini::chan;\n\n#[test]\nfn socket_sends() {\n    let socket = Socket;\n    socket.send(1);\n}\n\n#[test]\nfn relays_through_a_channel() {\n    let tx = chan::channel();\n    tx.send(2);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/chan.rs", "--member", "Sender::send"])
+        .success()
+        .stdout_has("- tests/chan.rs: sends_through_a_channel\n")
+        .stdout_has("- tests/net.rs: relays_through_a_channel\n")
+        .stdout_lacks("socket_sends");
+}

@@ -13,7 +13,7 @@
 use super::related::{callers_chain, delegate, distinctive_words, named_word};
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
-use crate::source::calls::{MemberCalls, Reach};
+use crate::source::calls::{decode_types, MemberCalls, Reach};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
 
@@ -76,8 +76,12 @@ pub fn relevant_tests(
     if let Some(graph) = graph {
         for file in ranked.iter().take(TESTS_SEARCHED) {
             let encoded = graph.calls(file);
-            let decoded = encoded.iter().filter_map(|i| MemberCalls::decode(i));
-            searched.push((file.clone(), decoded.collect()));
+            let decoded: Vec<MemberCalls> = encoded
+                .iter()
+                .filter_map(|i| MemberCalls::decode(i))
+                .collect();
+            let members = holding_objects(source, &labels, own, &encoded, decoded);
+            searched.push((file.clone(), members));
         }
     }
     let mut direct = direct_hits(&ranked, &searched, source, &names);
@@ -267,6 +271,49 @@ fn tier(file: &str, functions: &[String], names: &[&str]) -> u8 {
 
 /// Whether `text` names one of `names` (three letters or more) as a whole word: `send_recv` and
 /// `test_make_response` do, `weak_sender` does not name `send`.
+/// The test functions of a file (its `encoded` calls, `members` decoded) that may hold the objects
+/// of the members `labels` of `source`: for a Rust method, all of them when the file names its
+/// owner type, else those calling one of the source's free functions (a constructor such as
+/// `channel()`) — as `workspace::calls` decides for an importer's calls through objects, so
+/// `tokio/tests/udp.rs`'s `socket.send(…)` is no test of `Sender::send`, its `split_chan` (which
+/// makes an `mpsc::channel`) is. Free functions, other languages (whose objects are rarely typed
+/// in a test) and files mentioning too many types to record: all of them.
+fn holding_objects(
+    source: &str,
+    labels: &[String],
+    own: &[MemberCalls],
+    encoded: &[String],
+    members: Vec<MemberCalls>,
+) -> Vec<MemberCalls> {
+    let owners: Vec<&str> = labels
+        .iter()
+        .filter_map(|label| label.rsplit_once('.').map(|(owner, _)| owner))
+        .collect();
+    if !source.ends_with(".rs") || owners.len() < labels.len() {
+        return members;
+    }
+    let mut types = encoded
+        .iter()
+        .filter_map(|item| decode_types(item))
+        .flatten();
+    if types.any(|ty| ty == "*" || owners.contains(&ty)) {
+        return members;
+    }
+    let free: Vec<&str> = own
+        .iter()
+        .filter(|m| !m.member.contains('.') && !m.test)
+        .map(|m| m.member.as_str())
+        .collect();
+    members
+        .into_iter()
+        .filter(|m| {
+            m.callees
+                .iter()
+                .any(|callee| free.contains(&Reach::of(callee).name()))
+        })
+        .collect()
+}
+
 pub fn names_any(text: &str, names: &[&str]) -> bool {
     let text = text.to_ascii_lowercase();
     let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
