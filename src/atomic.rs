@@ -94,6 +94,29 @@ pub fn write_at(dir: &Dir, name: &OsStr, contents: &[u8]) -> io::Result<()> {
     write_in(dir, name, contents)
 }
 
+/// [`write_at`] when the caller has just looked at `name` itself: `seen` is its `lstat` then
+/// (`None`: nothing was there), which must be a regular file's. Saves the second look; returns the
+/// `fstat` of the file written (its size and modification time, for a cache).
+pub fn replace_at(
+    dir: &Dir,
+    name: &OsStr,
+    contents: &[u8],
+    seen: Option<&rustix::fs::Stat>,
+) -> io::Result<rustix::fs::Stat> {
+    if let Some(stat) = seen {
+        refuse_unless_regular(dir, name, stat)?;
+    }
+    let (temp_name, file) = create_temp(dir)?;
+    let written = fill(file, contents, seen).and_then(|stat| {
+        rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name)?;
+        Ok(stat)
+    });
+    if written.is_err() {
+        let _ = dir.remove_file(&temp_name);
+    }
+    written
+}
+
 fn trusted_parent(path: &Path) -> io::Result<(&Path, &OsStr)> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
@@ -112,38 +135,34 @@ fn trusted_parent(path: &Path) -> io::Result<(&Path, &OsStr)> {
 /// right mode, rename it over `name`.
 fn write_in(dir: &Dir, name: &OsStr, contents: &[u8]) -> io::Result<()> {
     let existing = dir.stat(name)?;
-    if let Some(stat) = &existing {
-        let kind = FileType::from_raw_mode(stat.st_mode);
-        if kind != FileType::RegularFile {
-            // Let the nofollow layer word the refusal (it names the link's target).
-            return Err(match dir.open_file(name) {
-                Err(err) => err,
-                Ok(_) => io::Error::other(format!(
-                    "{}: is not a regular file",
-                    dir.rel().join(name).display()
-                )),
-            });
-        }
+    replace_at(dir, name, contents, existing.as_ref()).map(drop)
+}
+
+/// An error unless `stat` (of `name` in `dir`) is a regular file's.
+fn refuse_unless_regular(dir: &Dir, name: &OsStr, stat: &rustix::fs::Stat) -> io::Result<()> {
+    if FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile {
+        return Ok(());
     }
-    let (temp_name, file) = create_temp(dir)?;
-    let written = fill(file, contents, existing.as_ref()).and_then(|()| {
-        rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name).map_err(Into::into)
-    });
-    if written.is_err() {
-        let _ = dir.remove_file(&temp_name);
-    }
-    written
+    // Let the nofollow layer word the refusal (it names the link's target).
+    Err(match dir.open_file(name) {
+        Err(err) => err,
+        Ok(_) => io::Error::other(format!(
+            "{}: is not a regular file",
+            dir.rel().join(name).display()
+        )),
+    })
 }
 
 /// Write the contents; give the file the existing file's mode (and owner and group, where allowed).
+/// Returns the file's `fstat` once written.
 fn fill(
     mut file: std::fs::File,
     contents: &[u8],
     existing: Option<&rustix::fs::Stat>,
-) -> io::Result<()> {
+) -> io::Result<rustix::fs::Stat> {
     file.write_all(contents)?;
+    let ours = rustix::fs::fstat(&file)?;
     if let Some(stat) = existing {
-        let ours = rustix::fs::fstat(&file)?;
         if (ours.st_uid, ours.st_gid) != (stat.st_uid, stat.st_gid) {
             // Only root may give a file away; a member may set one of its groups. Best effort.
             let owner = rustix::fs::Uid::from_raw(stat.st_uid);
@@ -155,7 +174,7 @@ fn fill(
         // After chown, which may clear set-id bits.
         rustix::fs::fchmod(&file, Mode::from_raw_mode(stat.st_mode & 0o7777))?;
     }
-    Ok(())
+    Ok(ours)
 }
 
 /// Create a new temporary file in `dir` (mode `0666` less the umask).

@@ -16,6 +16,7 @@
 
 pub mod commands;
 pub mod output;
+pub mod progress;
 pub mod values;
 
 use std::ffi::OsString;

@@ -15,6 +15,7 @@
 //! the ref only if it still points at the snapshot (compare-and-swap); on a conflict the whole step is
 //! redone. Many notes go into one commit.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use gix::refs::transaction::PreviousValue;
@@ -155,7 +156,7 @@ impl GitRepo {
         &self,
         notes_ref: &str,
         objects: &[Oid],
-        lines: &dyn Fn(usize) -> String,
+        lines: &(dyn Fn(usize) -> String + Sync),
         message: &str,
     ) -> Result<(), GitError> {
         if objects.is_empty() {
@@ -181,12 +182,14 @@ impl GitRepo {
     }
 
     /// One compare-and-swap attempt of [`append_notes`](Self::append_notes). Many notes at once
-    /// (a full update's provenance) are built in memory and written as one pack (`super::pack`).
+    /// (a full update's provenance) are built in memory and written as one pack (`super::pack`):
+    /// their blobs made and hashed in parallel and handed to the pack as they are, the notes tree
+    /// and commit through gix's object memory.
     fn try_append(
         &self,
         notes_ref: &str,
         objects: &[gix::ObjectId],
-        lines: &dyn Fn(usize) -> String,
+        lines: &(dyn Fn(usize) -> String + Sync),
         message: &str,
     ) -> Result<(), GitError> {
         let packed = objects.len() >= super::pack::PACK_FROM_NOTES;
@@ -199,30 +202,41 @@ impl GitRepo {
         };
         let mut state = gix::note::plumbing::State::new(tree, repo)
             .map_err(|err| notes_error("read the notes tree", err))?;
-        for (index, object) in objects.iter().enumerate() {
-            let mut content = match state
+        let annotated = by_object(objects);
+        let mut earlier = Vec::with_capacity(annotated.len());
+        for (object, _) in &annotated {
+            let blob = state
                 .get(object, repo)
-                .map_err(|err| notes_error("look up a note", err))?
-            {
-                Some(blob) => repo
-                    .find_blob(blob)
-                    .map_err(|err| notes_error("read a note blob", err))?
-                    .data
-                    .clone(),
-                None => Vec::new(),
-            };
-            if !content.is_empty() && !content.ends_with(b"\n") {
-                content.push(b'\n');
+                .map_err(|err| notes_error("look up a note", err))?;
+            earlier.push(match blob {
+                Some(blob) => Some(self.blob_bytes(blob)?),
+                None => None,
+            });
+        }
+        let lines_of = |at: usize| {
+            let mut joined = String::new();
+            for index in &annotated[at].1 {
+                joined.push_str(&lines(*index));
+                if !joined.ends_with('\n') {
+                    joined.push('\n');
+                }
             }
-            content.extend_from_slice(lines(index).as_bytes());
-            if !content.ends_with(b"\n") {
-                content.push(b'\n');
+            joined
+        };
+        let blobs = note_blobs(repo.object_hash(), earlier, &lines_of)?;
+        let mut packable = gix::odb::memory::Storage::default();
+        for ((object, _), (blob, content)) in annotated.iter().zip(blobs) {
+            match packed {
+                true => {
+                    packable.insert(blob, (gix::objs::Kind::Blob, content));
+                }
+                false => {
+                    repo.write_blob(&content)
+                        .map_err(GitError::read("write a note blob"))?;
+                }
             }
-            let blob = repo
-                .write_blob(&content)
-                .map_err(GitError::read("write a note blob"))?;
             state
-                .edit(*object, Some(blob.detach()), repo)
+                .edit(*object, Some(blob), repo)
                 .map_err(|err| notes_error("add a note to the notes tree", err))?;
         }
         let new_tree = state
@@ -232,9 +246,10 @@ impl GitRepo {
         let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
         let commit = self.new_notes_commit(repo, &parents, new_tree, message)?;
         if let Some(memory) = in_memory.as_mut() {
-            if let Some(objects) = memory.objects.take_object_memory() {
-                super::pack::write_pack(&self.repo, objects)?;
+            if let Some(mut objects) = memory.objects.take_object_memory() {
+                packable.extend(objects.drain());
             }
+            super::pack::write_pack(&self.repo, packable)?;
         }
         self.move_ref(notes_ref, parent, commit, &format!("notes: {message}"))
     }
@@ -483,6 +498,50 @@ pub enum MergeOutcome {
 }
 
 /// Lines of `ours`, then the lines of `theirs` that `ours` lacks, each line once; newline-terminated.
+/// Each object of `objects` once, in the order they first appear, with the indices where it
+/// appears (a text written twice in one run gets both lines).
+fn by_object(objects: &[gix::ObjectId]) -> Vec<(gix::ObjectId, Vec<usize>)> {
+    let mut at: HashMap<gix::ObjectId, usize> = HashMap::with_capacity(objects.len());
+    let mut annotated: Vec<(gix::ObjectId, Vec<usize>)> = Vec::with_capacity(objects.len());
+    for (index, object) in objects.iter().enumerate() {
+        match at.get(object) {
+            Some(&seen) => annotated[seen].1.push(index),
+            None => {
+                at.insert(*object, annotated.len());
+                annotated.push((*object, vec![index]));
+            }
+        }
+    }
+    annotated
+}
+
+/// Each note's new blob — its earlier text (if any), then `lines(i)`, each ending in a newline —
+/// with the blob's id, made in parallel.
+fn note_blobs(
+    hash: gix::hash::Kind,
+    earlier: Vec<Option<Vec<u8>>>,
+    lines: &(dyn Fn(usize) -> String + Sync),
+) -> Result<Vec<(gix::ObjectId, Vec<u8>)>, GitError> {
+    use rayon::prelude::*;
+    earlier
+        .into_par_iter()
+        .enumerate()
+        .map(|(index, earlier)| {
+            let mut content = earlier.unwrap_or_default();
+            if !content.is_empty() && !content.ends_with(b"\n") {
+                content.push(b'\n');
+            }
+            content.extend_from_slice(lines(index).as_bytes());
+            if !content.ends_with(b"\n") {
+                content.push(b'\n');
+            }
+            let id = gix::objs::compute_hash(hash, gix::objs::Kind::Blob, &content)
+                .map_err(|err| notes_error("hash a note blob", err))?;
+            Ok((id, content))
+        })
+        .collect()
+}
+
 fn union_lines(ours: &[u8], theirs: &[u8]) -> Vec<u8> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(ours.len() + theirs.len());

@@ -838,6 +838,32 @@ mod notes {
             .sum()
     }
 
+    /// The same text twice in one large append (two design files written with the same bytes):
+    /// its note gets both lines, in order.
+    #[test]
+    fn an_object_twice_in_one_packed_append_gets_both_lines() {
+        let fx = Fixture::new();
+        let repo = open(&fx);
+        let mut appends: Vec<NoteAppend> = (0..crate::git::pack::PACK_FROM_NOTES)
+            .map(|i| NoteAppend {
+                object: blob_id(format!("design {i}\n").as_bytes()).unwrap(),
+                lines: format!("{{\"n\":{i}}}"),
+            })
+            .collect();
+        appends.push(NoteAppend {
+            object: appends[3].object,
+            lines: "{\"n\":\"again\"}\n".into(),
+        });
+        repo.append_notes(PROVENANCE_NOTES, &appends, "twice")
+            .unwrap();
+        let note = open(&fx)
+            .note(PROVENANCE_NOTES, &appends[3].object)
+            .unwrap()
+            .unwrap();
+        assert_eq!(note, "{\"n\":3}\n{\"n\":\"again\"}\n");
+        fx.git(&["fsck", "--strict", "--no-dangling"]);
+    }
+
     #[test]
     fn many_notes_at_once_go_into_one_pack_that_git_reads() {
         let fx = Fixture::new();
@@ -883,6 +909,15 @@ mod notes {
         ]);
         assert_eq!(shown, "{\"n\":7}\n{\"again\":true}");
         fx.git(&["fsck", "--strict", "--no-dangling"]);
+        for index in std::fs::read_dir(fx.root.join(".git/objects/pack"))
+            .unwrap()
+            .flatten()
+        {
+            if index.path().extension().is_some_and(|ext| ext == "idx") {
+                let index = index.path().to_string_lossy().into_owned();
+                fx.git(&["verify-pack", &index]);
+            }
+        }
         let packs = std::fs::read_dir(fx.root.join(".git/objects/pack"))
             .unwrap()
             .flatten()

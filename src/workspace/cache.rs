@@ -47,6 +47,14 @@ impl Stat {
             .map(|meta| Stat::from_metadata(&meta))
     }
 
+    /// From a `stat` system call's answer (an `fstat` of a file just written).
+    pub fn from_stat(stat: &rustix::fs::Stat) -> Stat {
+        Stat {
+            size: u64::try_from(stat.st_size).unwrap_or(0),
+            mtime_ns: i128::from(stat.st_mtime) * 1_000_000_000 + i128::from(stat.st_mtime_nsec),
+        }
+    }
+
     pub fn from_metadata(meta: &std::fs::Metadata) -> Stat {
         let mtime_ns = meta
             .modified()

@@ -70,6 +70,39 @@ fn the_output_and_json_report_the_plan() {
     insta::assert_json_snapshot!("update_noop_json", value, { ".elapsed_ms" => 0 });
 }
 
+/// `--timings`: one line per phase the run went through, then the total — on stderr, so the
+/// report on stdout (text or JSON) is the same with or without it.
+#[test]
+fn timings_name_each_phase_on_stderr() {
+    let p = project().fixture("python").init().build();
+    let out = p
+        .lexictl(["update", "--timings", "--format", "json"])
+        .success();
+    let phases: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter_map(|line| line.strip_suffix(" ms"))
+        .filter_map(|line| line.rsplit_once(' ').map(|(name, _)| name.trim_end()))
+        .collect();
+    assert_eq!(
+        phases,
+        [
+            "planning",
+            "scanning",
+            "deciding",
+            "rendering",
+            "recording provenance",
+            "writing",
+            "indexing",
+            "saving",
+            "total"
+        ],
+        "{}",
+        out.stderr
+    );
+    assert!(out.json()["design_files_written"].as_u64() > Some(0));
+}
+
 #[test]
 fn a_second_update_writes_nothing_and_leaves_no_diff() {
     let p = project().fixture("typescript").init().build();

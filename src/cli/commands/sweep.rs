@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 
-use crate::cli::commands::update::{render_text, Bar};
+use crate::cli::commands::update::render_text;
 use crate::cli::output::{print_json, print_text};
+use crate::cli::progress::Bar;
 use crate::cli::{report_error, Context, Format, Outcome};
 use crate::engine::sweep::{self, format_interval, parse_interval, Check, Reason, SweepReport};
 use crate::engine::update::{Silent, UpdateOptions};

@@ -2,16 +2,15 @@
 //! `START_HERE.md` — with the configured Archivist (structural, or an LLM provider). Agents never
 //! need to run it.
 
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 
 use crate::cli::output::{print_json, print_text};
+use crate::cli::progress::{Bar, Shown, Timings};
 use crate::cli::{Context, Format, Outcome};
-use crate::engine::update::{
-    self, LlmEstimate, PlanAction, Progress, Silent, UpdateOptions, UpdateReport,
-};
+use crate::engine::update::{self, LlmEstimate, PlanAction, UpdateOptions, UpdateReport};
 use crate::project::paths;
 
 /// Generate and refresh design files, directory indexes and START_HERE.md.
@@ -29,6 +28,7 @@ Examples:
   lexictl update --check             exit 2 if anything is stale (CI gate), write nothing
   lexictl update --dry-run           the plan; with an LLM provider, the requests and input tokens
   lexictl update --verbose src/a.rs  also the imports of src/a.rs that name no project file
+  lexictl update --timings           how long each phase took (stderr)
 
 Exit codes: 0 done (or nothing stale), 1 error (or some files failed), 2 stale (with --check).")]
 pub struct Args {
@@ -59,6 +59,10 @@ pub struct Args {
     /// progress; what the hook worker runs.
     #[arg(long, hide = true)]
     pub yield_to_git: bool,
+    /// Print how long each phase of the run took (planning, scanning, writing, indexing, …) to
+    /// stderr when it is over.
+    #[arg(long)]
+    pub timings: bool,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -95,10 +99,15 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         yield_to_git: args.yield_to_git,
     };
     let bar = Bar::new();
-    let report = match &bar {
-        Some(bar) => update::run(&ws, &options, bar)?,
-        None => update::run(&ws, &options, &Silent)?,
+    let timings = args.timings.then(Timings::new);
+    let shown = Shown {
+        bar: bar.as_ref(),
+        timings: timings.as_ref(),
     };
+    let report = update::run(&ws, &options, &shown)?;
+    if let Some(timings) = &timings {
+        eprint!("{}", timings.lines(std::time::Instant::now()));
+    }
     match ctx.format {
         Format::Text => print_text(&render_text(&report, &options))?,
         Format::Json => print_json(&report)?,
@@ -342,61 +351,4 @@ fn failure_summary(report: &UpdateReport) -> String {
         "hint: everything else was written (indexes and START_HERE.md included); the failed files keep what they had, and the next `lexictl update` retries them once the cause is fixed\n",
     );
     out
-}
-
-/// A progress bar on stderr, only when stderr is a terminal (never on a pipe): the phase of the
-/// run (planning, scanning, deciding, recording provenance, writing, asking the model, indexing,
-/// saving), its count when it has one, the model's failures so far, and the time.
-pub(crate) struct Bar {
-    bar: indicatif::ProgressBar,
-    /// The current phase's name and how many of its items failed.
-    phase: std::sync::Mutex<(&'static str, usize)>,
-}
-
-impl Bar {
-    pub(crate) fn new() -> Option<Bar> {
-        if !std::io::stderr().is_terminal() {
-            return None;
-        }
-        let bar = indicatif::ProgressBar::new(0);
-        bar.enable_steady_tick(std::time::Duration::from_millis(120));
-        Some(Bar {
-            bar,
-            phase: std::sync::Mutex::new(("", 0)),
-        })
-    }
-
-    fn style(counted: bool) -> indicatif::ProgressStyle {
-        let template = match counted {
-            true => "{spinner} {msg:<24} {bar:30} {pos}/{len} {elapsed}",
-            false => "{spinner} {msg:<24} {elapsed}",
-        };
-        indicatif::ProgressStyle::with_template(template)
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-    }
-}
-
-impl Progress for Bar {
-    fn phase(&self, name: &'static str, total: usize) {
-        if let Ok(mut phase) = self.phase.lock() {
-            *phase = (name, 0);
-        }
-        self.bar.set_style(Bar::style(total > 0));
-        self.bar.set_length(total as u64);
-        self.bar.set_position(0);
-        self.bar.set_message(name);
-    }
-    fn advance(&self) {
-        self.bar.inc(1);
-    }
-    fn failed(&self) {
-        if let Ok(mut phase) = self.phase.lock() {
-            phase.1 += 1;
-            self.bar
-                .set_message(format!("{} ({} failed)", phase.0, phase.1));
-        }
-    }
-    fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
 }

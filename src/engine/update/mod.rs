@@ -225,7 +225,7 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
         progress,
     };
     let written = write::run(&target, &stages, report)?;
-    let entries = remember::entries(project, &plan, &scan, &written);
+    let entries = remember::entries(&plan, &scan, &written);
     if yielded(ws, options, report) {
         return Ok(());
     }

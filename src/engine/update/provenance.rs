@@ -14,12 +14,12 @@ use crate::library::events::{ProvenanceEvent, ProvenanceKind, EVENT_VERSION};
 pub(super) fn append_provenance(
     repo: &GitRepo,
     head: Option<&Oid>,
-    provenances: &[Provenance],
+    provenances: &[&Provenance],
 ) -> Result<(), crate::git::GitError> {
     let ts = crate::library::footer::now_rfc3339_millis();
     let keyed: Vec<(Oid, &Provenance)> = provenances
         .iter()
-        .filter_map(|provenance| Some((provenance.blob?, provenance)))
+        .filter_map(|provenance| Some((provenance.blob?, *provenance)))
         .collect();
     let objects: Vec<Oid> = keyed.iter().map(|(blob, _)| *blob).collect();
     let lines = |index: usize| {

@@ -14,21 +14,15 @@ use super::scanned::{FileState, Scanned};
 use super::write::Written;
 use super::UpdateOptions;
 use crate::git::Oid;
-use crate::project::mirror::{aindex_path, design_path};
+use crate::project::mirror::aindex_path;
 use crate::project::walk::FileClass;
-use crate::project::Project;
 use crate::source::model::ProjectModel;
-use crate::workspace::cache::{self, Stat};
+use crate::workspace::cache;
 use crate::workspace::state::{Processed, StateDir};
 
 /// The cache entries of every file this run looked at: documented files as scanned (a failed or
 /// skipped file keeps what the cache knew, so the next run looks again) and listed files.
-pub fn entries(
-    project: &Project,
-    plan: &Plan,
-    scan: &Scan,
-    written: &Written,
-) -> BTreeMap<String, cache::Entry> {
+pub fn entries(plan: &Plan, scan: &Scan, written: &Written) -> BTreeMap<String, cache::Entry> {
     let cache = &plan.cache;
     let mut entries = scan.listed.clone();
     for (rel, scanned) in &scan.files {
@@ -49,7 +43,7 @@ pub fn entries(
         }
         let entry = match scanned.is_referenced() {
             true => referenced_entry(scan, scanned),
-            false => entry_of(project, scan, written, scanned),
+            false => entry_of(scan, written, scanned),
         };
         if let Some(entry) = entry {
             entries.insert(rel.clone(), entry);
@@ -84,18 +78,12 @@ fn referenced_entry(scan: &Scan, scanned: &Scanned) -> Option<cache::Entry> {
 }
 
 /// The cache entry of a documented file after this run.
-fn entry_of(
-    project: &Project,
-    scan: &Scan,
-    written: &Written,
-    scanned: &Scanned,
-) -> Option<cache::Entry> {
+fn entry_of(scan: &Scan, written: &Written, scanned: &Scanned) -> Option<cache::Entry> {
     let rel = &scanned.source;
     // Re-stat only what this run wrote; everything else is as scanned.
-    let design = if written.written.contains(rel) {
-        Stat::of(&project.abs(&design_path(rel)))
-    } else {
-        scan.design_stats.get(rel).copied()
+    let design = match written.written.get(rel) {
+        Some(stat) => Some(*stat),
+        None => scan.design_stats.get(rel).copied(),
     };
     let description = written
         .descriptions
@@ -263,8 +251,7 @@ mod tests {
             recomputed: 0,
         };
         let mut cache = Cache::default();
-        let old = entry_of(&p.project, &scan, &Written::default(), &scan.files["a.py"])
-            .expect("an entry");
+        let old = entry_of(&scan, &Written::default(), &scan.files["a.py"]).expect("an entry");
         let mut remembered = old.clone();
         remembered.source_hash = "from the last run".into();
         cache.entries.insert("a.py".into(), remembered.clone());
@@ -280,7 +267,7 @@ mod tests {
         };
         let mut written = Written::default();
         written.failed.insert("a.py".into(), "timeout".into());
-        let entries = entries(&p.project, &plan, &scan, &written);
+        let entries = entries(&plan, &scan, &written);
         assert_eq!(entries["a.py"], remembered);
         assert_eq!(
             entries["b.py"].source_hash,

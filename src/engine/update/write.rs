@@ -46,6 +46,7 @@ use crate::nofollow::{self, OpenDirs};
 use crate::project::mirror::design_path;
 use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project};
+use crate::workspace::cache::Stat;
 use crate::workspace::state::StateDir;
 
 /// How the write stage bounds its memory: the texts of the first `render_once` decided files are
@@ -78,8 +79,9 @@ pub enum Archivists {
 /// What the write stage leaves for the later stages.
 #[derive(Default)]
 pub struct Written {
-    /// Sources whose design file was written in this run.
-    pub written: HashSet<String>,
+    /// Sources whose design file was written in this run, with the file's size and modification
+    /// time right after (for the cache: no second look).
+    pub written: HashMap<String, Stat>,
     /// The description each written design file carries.
     pub descriptions: HashMap<String, String>,
     /// Sources whose design file this run could not write (or read, or remove), with the reason.
@@ -134,7 +136,6 @@ fn run_chunked(
         written: Written::default(),
         removals: Vec::new(),
         noted: HashSet::new(),
-        dirs: OpenDirs::new(&target.project.root),
         progress,
         chunking,
     };
@@ -202,8 +203,6 @@ struct Writer<'a, 'r> {
     removals: Vec<(String, String)>,
     /// Texts (blob ids) whose provenance is already in the notes.
     noted: HashSet<Oid>,
-    /// The directories on the way to the last design file written, kept open for the next.
-    dirs: OpenDirs,
     progress: &'a dyn Progress,
     chunking: Chunking,
 }
@@ -216,15 +215,18 @@ impl Writer<'_, '_> {
     fn write_texts(&mut self, render: &Render<'_>, decisions: &Decisions) -> anyhow::Result<()> {
         let decided: Vec<(&String, &Action)> = decisions.files.iter().collect();
         let (once, twice) = decided.split_at(self.chunking.render_once.min(decided.len()));
-        let kept = render.texts(once)?;
-        let mut planned: Vec<Provenance> = kept
-            .iter()
-            .filter_map(|write| self.provenance_of(write))
-            .collect();
-        planned.extend(self.planned(render, twice)?);
+        self.progress.phase("rendering", 0);
+        let kept = self.with_provenance(render.texts(once)?);
+        let later = self.planned(render, twice)?;
         self.progress.phase("recording provenance", 0);
+        let planned: Vec<&Provenance> = kept
+            .iter()
+            .filter_map(|(_, provenance)| provenance.as_ref())
+            .chain(&later)
+            .collect();
         self.note_first(&planned);
         drop(planned);
+        drop(later);
         let model = matches!(render.archivists, Archivists::Model(_));
         let rest = twice
             .iter()
@@ -233,18 +235,24 @@ impl Writer<'_, '_> {
             })
             .count();
         self.progress.phase("writing", kept.len() + rest);
-        let chunk = self.chunking.chunk.max(1);
-        let mut write_all = |texts: Vec<Write>| {
-            for write in texts {
-                self.write(write);
-                self.progress.advance();
-            }
-        };
-        write_all(kept);
-        for files in twice.chunks(chunk) {
-            write_all(render.texts(files)?);
+        self.write_batch(kept);
+        for files in twice.chunks(self.chunking.chunk.max(1)) {
+            let texts = self.with_provenance(render.texts(files)?);
+            self.write_batch(texts);
         }
         Ok(())
+    }
+
+    /// Each text with its provenance, computed in parallel.
+    fn with_provenance(&self, texts: Vec<Write>) -> Vec<(Write, Option<Provenance>)> {
+        let (scan, in_git) = (self.scan, self.target.repo.is_some());
+        texts
+            .into_par_iter()
+            .map(|write| {
+                let provenance = provenance_of(scan, in_git, &write);
+                (write, provenance)
+            })
+            .collect()
     }
 
     /// The provenance of every text of `decided` the Archivist writes, each text rendered in
@@ -275,51 +283,58 @@ impl Writer<'_, '_> {
         Ok(planned?.into_iter().flatten().collect())
     }
 
-    /// Write one design file (or, in a run that writes nothing, count it). A failure is recorded.
-    fn write(&mut self, write: Write) {
-        let design_rel = design_path(&write.source);
-        let level = self.scan.files.get(&write.source).map(Scanned::level);
-        if level == Some(ChangeLevel::Unchanged) {
-            self.report.dependents_refreshed.push(write.source.clone());
+    /// Write design files (or, in a run that writes nothing, count them): the provenance of any
+    /// text not yet in the notes first, then the files, spread over the cores (each worker keeps
+    /// the directories of its last file open), then what became of each, in order. A failure is
+    /// recorded.
+    fn write_batch(&mut self, batch: Vec<(Write, Option<Provenance>)>) {
+        for (write, _) in &batch {
+            let level = self.scan.files.get(&write.source).map(Scanned::level);
+            if level == Some(ChangeLevel::Unchanged) {
+                self.report.dependents_refreshed.push(write.source.clone());
+            }
+            self.written
+                .descriptions
+                .insert(write.source.clone(), write.description.clone());
         }
-        self.written
-            .descriptions
-            .insert(write.source.clone(), write.description.clone());
         if !self.target.writes {
-            self.report.design_files_written += 1;
+            self.report.design_files_written += batch.len();
             return;
         }
-        match still_as_planned(&mut self.dirs, &design_rel, write.expected.as_deref()) {
-            Ok(true) => {}
-            Ok(false) => {
-                return self.warn(format!(
-                    "{design_rel}: changed while the update ran; kept the new version, discarded the Archivist's"
-                ))
-            }
-            Err(reason) => {
-                return self.fail(&write.source, format!("cannot write {design_rel}: {reason}"))
+        let unnoted: Vec<&Provenance> = batch
+            .iter()
+            .filter_map(|(_, provenance)| provenance.as_ref())
+            .filter(|provenance| provenance.blob.is_some_and(|b| !self.noted.contains(&b)))
+            .collect();
+        if !unnoted.is_empty() {
+            self.note_first(&unnoted);
+        }
+        let (root, progress) = (&self.target.project.root, self.progress);
+        let puts: Vec<Put> = batch
+            .par_iter()
+            .map_init(
+                || OpenDirs::new(root),
+                |dirs, (write, _)| {
+                    let put = put(dirs, write);
+                    progress.advance();
+                    put
+                },
+            )
+            .collect();
+        for ((write, provenance), put) in batch.into_iter().zip(puts) {
+            match put {
+                Put::Written(stat) => {
+                    self.report.design_files_written += 1;
+                    self.written.written.insert(write.source.clone(), stat);
+                    self.record(&write, provenance);
+                }
+                Put::Changed => self.warn(format!(
+                    "{}: changed while the update ran; kept the new version, discarded the Archivist's",
+                    design_path(&write.source)
+                )),
+                Put::Failed(reason) => self.fail(&write.source, reason),
             }
         }
-        let provenance = self.provenance_of(&write);
-        if let Some(provenance) = provenance.as_ref().filter(|p| p.blob.is_some()) {
-            if !provenance
-                .blob
-                .is_some_and(|blob| self.noted.contains(&blob))
-            {
-                self.note_first(std::slice::from_ref(provenance));
-            }
-        }
-        if let Err(err) = write_file(&mut self.dirs, &design_rel, write.text.as_bytes()) {
-            let reason = format!(
-                "cannot write {design_rel}: {}",
-                nofollow::reason(&design_rel, &err)
-            );
-            self.fail(&write.source, reason);
-            return;
-        }
-        self.report.design_files_written += 1;
-        self.written.written.insert(write.source.clone());
-        self.record(&write, provenance);
     }
 
     /// A file that could not be written (or removed): the reason in the report and the log.
@@ -328,15 +343,9 @@ impl Writer<'_, '_> {
         self.written.failed.insert(source.to_string(), reason);
     }
 
-    /// The provenance of a text the Archivist wrote (`None` for an agent's text whose footer is
-    /// refreshed or that moves).
-    fn provenance_of(&self, write: &Write) -> Option<Provenance> {
-        provenance_of(self.scan, self.target.repo.is_some(), write)
-    }
-
     /// Record `provenances` in the notes (one commit) before their files are written. A failure is
     /// a warning: the library itself is still written.
-    fn note_first(&mut self, provenances: &[Provenance]) {
+    fn note_first(&mut self, provenances: &[&Provenance]) {
         let (Some(repo), true) = (self.target.repo, self.target.writes) else {
             return;
         };
@@ -398,7 +407,10 @@ impl Writer<'_, '_> {
             for (scanned, result) in answers {
                 self.progress.advance();
                 match result {
-                    Ok(out) => self.write(archivist_write(scanned, out)),
+                    Ok(out) => {
+                        let texts = self.with_provenance(vec![archivist_write(scanned, out)]);
+                        self.write_batch(texts);
+                    }
                     Err(err) => {
                         self.progress.failed();
                         let reason = format!("{err:#}");
@@ -507,6 +519,42 @@ fn provenance_of(scan: &Scan, in_git: bool, write: &Write) -> Option<Provenance>
     })
 }
 
+/// What became of one text of a [`Writer::write_batch`].
+enum Put {
+    /// Written; the design file's size and modification time.
+    Written(Stat),
+    /// An edit landed since the text was planned (D-061): the edit stays.
+    Changed,
+    /// Could not be written: the reason.
+    Failed(String),
+}
+
+/// Write one text where nothing changed since it was planned, through the open directories `dirs`.
+fn put(dirs: &mut OpenDirs, write: &Write) -> Put {
+    let design_rel = design_path(&write.source);
+    let seen = match still_as_planned(dirs, &design_rel, write.expected.as_deref()) {
+        Ok(Before::AsPlanned(seen)) => seen,
+        Ok(Before::Changed) => return Put::Changed,
+        Err(reason) => return Put::Failed(format!("cannot write {design_rel}: {reason}")),
+    };
+    match write_file(dirs, &design_rel, write.text.as_bytes(), seen.as_ref()) {
+        Ok(stat) => Put::Written(Stat::from_stat(&stat)),
+        Err(err) => Put::Failed(format!(
+            "cannot write {design_rel}: {}",
+            nofollow::reason(&design_rel, &err)
+        )),
+    }
+}
+
+/// What is at a path right before it is written.
+#[derive(Debug)]
+enum Before {
+    /// What the write was planned from; the `lstat` of the file (`None`: there is none).
+    AsPlanned(Option<rustix::fs::Stat>),
+    /// Something else.
+    Changed,
+}
+
 /// D-061: whether project file `rel` still holds `expected` (`None`: there is no file), read
 /// without following symlinks through the open directories `dirs`. An error (the reason) when
 /// something that is not a regular file is in the way — a directory, a symlink — or the file cannot
@@ -515,38 +563,53 @@ fn still_as_planned(
     dirs: &mut OpenDirs,
     rel: &str,
     expected: Option<&str>,
-) -> Result<bool, String> {
+) -> Result<Before, String> {
+    let as_planned = |seen: Option<rustix::fs::Stat>, same: bool| match same {
+        true => Before::AsPlanned(seen),
+        false => Before::Changed,
+    };
     let (dir, name) = match dirs.parent_of(Path::new(rel), false) {
         Ok(found) => found,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(expected.is_none()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(as_planned(None, expected.is_none()))
+        }
         Err(err) => return Err(nofollow::reason(rel, &err)),
     };
-    let kind = dir
-        .file_type(name)
-        .map_err(|err| nofollow::reason(rel, &err))?;
-    match kind {
-        None => Ok(expected.is_none()),
-        Some(_) => {
+    let seen = dir.stat(name).map_err(|err| nofollow::reason(rel, &err))?;
+    match seen {
+        None => Ok(as_planned(None, expected.is_none())),
+        Some(stat) => {
             let mut now = Vec::new();
             dir.open_file(name)
                 .and_then(|mut file| file.read_to_end(&mut now))
                 .map_err(|err| nofollow::reason(rel, &err))?;
-            Ok(std::str::from_utf8(&now).is_ok_and(|now| Some(now) == expected))
+            let same = std::str::from_utf8(&now).is_ok_and(|now| Some(now) == expected);
+            Ok(as_planned(Some(stat), same))
         }
     }
 }
 
-/// Write project file `rel` atomically through the open directories `dirs` (created as needed). A
-/// directory on the way that vanished since it was opened is opened afresh, once.
-fn write_file(dirs: &mut OpenDirs, rel: &str, contents: &[u8]) -> std::io::Result<()> {
-    let attempt = |dirs: &mut OpenDirs| -> std::io::Result<()> {
+/// Write project file `rel` atomically through the open directories `dirs` (created as needed),
+/// `seen` being what [`still_as_planned`] found there; returns the file's `fstat`. A directory on
+/// the way that vanished since it was opened is opened afresh, once (and the file looked at again).
+fn write_file(
+    dirs: &mut OpenDirs,
+    rel: &str,
+    contents: &[u8],
+    seen: Option<&rustix::fs::Stat>,
+) -> std::io::Result<rustix::fs::Stat> {
+    let attempt = |dirs: &mut OpenDirs, seen: Option<Option<&rustix::fs::Stat>>| {
         let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
-        crate::atomic::write_at(dir, name, contents)
+        let seen = match seen {
+            Some(seen) => seen.copied(),
+            None => dir.stat(name)?,
+        };
+        crate::atomic::replace_at(dir, name, contents, seen.as_ref())
     };
-    match attempt(dirs) {
+    match attempt(dirs, Some(seen)) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             dirs.forget();
-            attempt(dirs)
+            attempt(dirs, None)
         }
         other => other,
     }
@@ -624,7 +687,7 @@ mod tests {
         target.writes = true;
         let mut report = UpdateReport::default();
         let written = run(&target, &stages(&scan, &index, &decisions), &mut report).expect("write");
-        assert!(written.written.contains("a.py"));
+        assert!(written.written.contains_key("a.py"));
         assert!(p.read(".lexibrary/a.py.md").contains("# a.py"));
         assert_eq!(
             report.generated.len(),
@@ -701,9 +764,9 @@ mod tests {
     fn a_directory_removed_during_the_run_is_created_again() {
         let (p, _state) = setup();
         let mut dirs = OpenDirs::new(&p.project.root);
-        write_file(&mut dirs, ".lexibrary/x/a.md", b"a").expect("write");
+        write_file(&mut dirs, ".lexibrary/x/a.md", b"a", None).expect("write");
         std::fs::remove_dir_all(p.project.abs(".lexibrary/x")).expect("remove");
-        write_file(&mut dirs, ".lexibrary/x/b.md", b"b").expect("write again");
+        write_file(&mut dirs, ".lexibrary/x/b.md", b"b", None).expect("write again");
         assert_eq!(p.read(".lexibrary/x/b.md"), "b");
     }
 
@@ -728,12 +791,18 @@ mod tests {
             .iter()
             .any(|w| w.contains("changed while the update ran")));
         let mut dirs = OpenDirs::new(&p.project.root);
-        assert_eq!(still_as_planned(&mut dirs, "none", None), Ok(true));
-        assert_eq!(still_as_planned(&mut dirs, "a.py", None), Ok(false));
+        assert!(matches!(
+            still_as_planned(&mut dirs, "none", None),
+            Ok(Before::AsPlanned(None))
+        ));
+        assert!(matches!(
+            still_as_planned(&mut dirs, "a.py", None),
+            Ok(Before::Changed)
+        ));
         std::fs::create_dir_all(p.project.abs("dir.md")).expect("mkdir");
         assert_eq!(
-            still_as_planned(&mut dirs, "dir.md", None),
-            Err("is a directory".to_string())
+            still_as_planned(&mut dirs, "dir.md", None).err(),
+            Some("is a directory".to_string())
         );
     }
 }
