@@ -293,12 +293,16 @@ impl OpenDirs {
 
 /// Open the regular file `rel` below `root` for reading.
 pub fn open(root: &Path, rel: impl AsRef<Path>) -> io::Result<File> {
-    let rel = rel.as_ref();
-    if let Some(file) = open_resolved(root, rel)? {
-        return Ok(file);
+    open_sized(root, rel.as_ref()).map(|(file, _)| file)
+}
+
+/// [`open`], with the file's size when the open already learnt it (no second `stat`).
+fn open_sized(root: &Path, rel: &Path) -> io::Result<(File, Option<u64>)> {
+    if let Some(opened) = open_resolved(root, rel)? {
+        return Ok(opened);
     }
     let (dir, name) = parent_of(root, rel, false)?;
-    dir.open_file(name)
+    dir.open_file(name).map(|file| (file, None))
 }
 
 /// The fast way to [`open`]: one `openat2` from the root with `RESOLVE_NO_SYMLINKS` and
@@ -307,7 +311,7 @@ pub fn open(root: &Path, rel: impl AsRef<Path>) -> io::Result<File> {
 /// 363,000 `openat` calls). `None` when it is not a regular file reached so: then the walk one
 /// component at a time opens it or words the refusal (a symlink, a special file), and stands in
 /// where `openat2` is missing.
-fn open_resolved(root: &Path, rel: &Path) -> io::Result<Option<File>> {
+fn open_resolved(root: &Path, rel: &Path) -> io::Result<Option<(File, Option<u64>)>> {
     use rustix::fs::ResolveFlags;
     components(rel)?;
     let root_fd = rustix::fs::open(
@@ -319,22 +323,29 @@ fn open_resolved(root: &Path, rel: &Path) -> io::Result<Option<File>> {
         OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NOCTTY | OFlags::NONBLOCK;
     let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS;
     match rustix::fs::openat2(&root_fd, rel, flags, Mode::empty(), resolve) {
-        Ok(fd) if FileType::from_raw_mode(rustix::fs::fstat(&fd)?.st_mode).is_file() => {
-            Ok(Some(File::from(fd)))
+        Ok(fd) => {
+            let stat = rustix::fs::fstat(&fd)?;
+            Ok(FileType::from_raw_mode(stat.st_mode)
+                .is_file()
+                .then(|| (File::from(fd), u64::try_from(stat.st_size).ok())))
         }
         Err(rustix::io::Errno::NOENT) => Err(rustix::io::Errno::NOENT.into()),
-        Ok(_) | Err(_) => Ok(None),
+        Err(_) => Ok(None),
     }
 }
 
 /// The bytes of the regular file `rel` below `root`.
 pub fn read(root: &Path, rel: impl AsRef<Path>) -> io::Result<Vec<u8>> {
-    let mut file = open(root, rel)?;
-    let mut bytes = Vec::with_capacity(
-        file.metadata()
-            .map_or(0, |meta| usize::try_from(meta.len()).unwrap_or(0)),
-    );
-    file.read_to_end(&mut bytes)?;
+    let (file, size) = open_sized(root, rel.as_ref())?;
+    let size = match size {
+        Some(size) => size,
+        None => file.metadata()?.len(),
+    };
+    // One byte more than the size, so that the read that finds the end needs no new room; read
+    // through `Take`, whose `read_to_end` does not ask the file for its size again (`File`'s
+    // does: a `statx` and an `lseek` a file).
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    file.take(u64::MAX).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
 

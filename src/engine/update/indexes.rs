@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use rayon::prelude::*;
 use rustix::fs::FileType;
 
 use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
@@ -105,7 +106,9 @@ fn write_text(
         .map_err(|err| format!("cannot write: {}", nofollow::reason(path, &err)))
 }
 
-/// The `.aindex` of each planned directory, deepest first. Returns the billboards.
+/// The `.aindex` of each planned directory, deepest first — the directories of one depth at a time
+/// in parallel (a directory reads only its children's billboards, one level deeper). Returns the
+/// billboards.
 fn write_indexes(
     project: &Project,
     scope: &Scope,
@@ -114,60 +117,110 @@ fn write_indexes(
     progress: &dyn Progress,
     report: &mut UpdateReport,
 ) -> Billboards {
-    let Earlier {
-        plan,
-        scan,
-        entries,
-    } = earlier;
     let mut billboards = Billboards::new();
-    let mut dirs: Vec<&String> = plan.universe.dirs.iter().collect();
+    let mut dirs: Vec<&String> = earlier.plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
     let describe_file = |rel: &str| -> String {
-        entries
+        earlier
+            .entries
             .get(rel)
-            .or_else(|| plan.cache.entries.get(rel))
+            .or_else(|| earlier.plan.cache.entries.get(rel))
             .map(|entry| entry.details.get().description.clone())
             .filter(|description| !description.is_empty())
             .unwrap_or_else(|| "File".to_string())
     };
-    for dir in dirs {
-        progress.advance();
-        let listed = plan
-            .universe
-            .children
-            .get(dir)
-            .map_or(&[][..], Vec::as_slice);
-        let children = Children::of(project, scan, dir, listed, &describe_file, &billboards);
-        let members: Vec<(String, String)> = listed
-            .iter()
-            .filter(|(_, kind)| *kind == EntryKind::File)
-            .map(|(name, _)| (name, join_child(dir, name)))
-            .filter(|(_, rel)| scope.groups(rel))
-            .map(|(name, rel)| (name.clone(), describe_file(&rel)))
+    let levels = dirs.chunk_by(|a, b| depth(a) == depth(b));
+    for level in levels {
+        let indexed: Vec<(String, String, UpdateReport)> = level
+            .par_iter()
+            .map(|dir| {
+                let mut own = UpdateReport::default();
+                let place = Place {
+                    project,
+                    scope,
+                    options,
+                    earlier,
+                };
+                let billboard = index_one(&place, dir, &describe_file, &billboards, &mut own);
+                progress.advance();
+                ((*dir).clone(), billboard, own)
+            })
             .collect();
-        write_group(project, options, dir, &members, report);
-        let outcome = index_directory(project, dir, children.rows, || {
-            let crate_doc = describe::has_manifest(project, dir)
-                .then(|| billboards.get(&format!("{dir}/src")).cloned())
-                .flatten();
-            let documented = children.module_description.or(crate_doc);
-            let description = first_description(project, dir, documented);
-            structural_billboard(description.as_deref(), children.files, children.dirs)
-        });
-        report.warnings.extend(outcome.warning);
-        if let Some(reason) = outcome.error {
-            fail(report, &outcome.path, reason);
-        }
-        billboards.insert(dir.clone(), outcome.billboard);
-        if let Some(text) = outcome.text {
-            if let Err(reason) = write_text(project, options, &outcome.path, &text) {
-                fail(report, &outcome.path, reason);
-                continue;
-            }
-            report.aindex_written.push(outcome.path);
+        for (dir, billboard, own) in indexed {
+            billboards.insert(dir, billboard);
+            report.warnings.extend(own.warnings);
+            report.failed.extend(own.failed);
+            report.aindex_written.extend(own.aindex_written);
+            report.aindex_removed.extend(own.aindex_removed);
         }
     }
     billboards
+}
+
+/// Where the indexes are written, and what the earlier stages found.
+struct Place<'a> {
+    project: &'a Project,
+    scope: &'a Scope,
+    options: &'a UpdateOptions,
+    earlier: Earlier<'a>,
+}
+
+/// Write the group design file and the `.aindex` of `dir` (its children's billboards in
+/// `billboards`), recording what happened in `report`. Returns `dir`'s billboard.
+fn index_one(
+    place: &Place<'_>,
+    dir: &str,
+    describe_file: &(dyn Fn(&str) -> String + Sync),
+    billboards: &Billboards,
+    report: &mut UpdateReport,
+) -> String {
+    let Place {
+        project,
+        scope,
+        options,
+        earlier,
+    } = *place;
+    let listed = earlier
+        .plan
+        .universe
+        .children
+        .get(dir)
+        .map_or(&[][..], Vec::as_slice);
+    let children = Children::of(
+        project,
+        earlier.scan,
+        dir,
+        listed,
+        describe_file,
+        billboards,
+    );
+    let members: Vec<(String, String)> = listed
+        .iter()
+        .filter(|(_, kind)| *kind == EntryKind::File)
+        .map(|(name, _)| (name, join_child(dir, name)))
+        .filter(|(_, rel)| scope.groups(rel))
+        .map(|(name, rel)| (name.clone(), describe_file(&rel)))
+        .collect();
+    write_group(project, options, dir, &members, report);
+    let outcome = index_directory(project, dir, children.rows, || {
+        let crate_doc = describe::has_manifest(project, dir)
+            .then(|| billboards.get(&format!("{dir}/src")).cloned())
+            .flatten();
+        let documented = children.module_description.or(crate_doc);
+        let description = first_description(project, dir, documented);
+        structural_billboard(description.as_deref(), children.files, children.dirs)
+    });
+    report.warnings.extend(outcome.warning);
+    if let Some(reason) = outcome.error {
+        fail(report, &outcome.path, reason);
+    }
+    if let Some(text) = outcome.text {
+        match write_text(project, options, &outcome.path, &text) {
+            Ok(()) => report.aindex_written.push(outcome.path),
+            Err(reason) => fail(report, &outcome.path, reason),
+        }
+    }
+    outcome.billboard
 }
 
 /// What a new `.aindex` says the directory is for: its manifest's `description`, else its module

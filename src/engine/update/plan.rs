@@ -118,6 +118,11 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
     std::thread::scope(|threads| -> anyhow::Result<Planned> {
         // On the fast path the cache is not needed at all: only load it when that is ruled out.
         let loading = (!fast_path_possible).then(|| threads.spawn(|| Cache::load(&cache_path)));
+        // A full run walks the tree while git reads its status (which only decides the fast path
+        // and the renames): the two overlap.
+        let scope = ws.scope()?;
+        let walking = (!fast_path_possible && !options.changed_only)
+            .then(|| threads.spawn(|| walked_universe(project, scope, &options.paths)));
         let dirty = match repo.filter(|_| full_status_wanted) {
             Some(repo) => Some(
                 repo.dirty()
@@ -133,7 +138,13 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             return Ok(Planned::UpToDate);
         }
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
-        let (mode, mut universe, mut warnings, model) = universe(ws, options, dirty.as_deref())?;
+        let walked = walking.map(|walking| {
+            walking
+                .join()
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("the walk of the project failed")))
+        });
+        let (mode, mut universe, mut warnings, model) =
+            universe(ws, options, dirty.as_deref(), walked)?;
         universe.conflicts = conflicts(ws, repo);
         let (mut cache, mut cache_warning) = loading.join().unwrap_or_else(|_| {
             (
@@ -225,11 +236,13 @@ enum Model {
     Built(ProjectModel, Vec<String>),
 }
 
-/// The files to look at, from git's changes (`--changed-only`) or from a walk, and the model.
+/// The files to look at, from git's changes (`--changed-only`) or from a walk (`walked`, when it
+/// was made already), and the model.
 fn universe(
     ws: &Workspace,
     options: &UpdateOptions,
     dirty: Option<&[Change]>,
+    walked: Option<anyhow::Result<(Universe, Vec<String>)>>,
 ) -> anyhow::Result<(Mode, Universe, Vec<String>, Model)> {
     if let Some((universe, model)) = changed_universe(ws, options, dirty)? {
         return Ok((
@@ -244,7 +257,10 @@ fn universe(
     } else {
         Mode::Paths
     };
-    let (mut universe, warnings) = walked_universe(ws.project(), ws.scope()?, &options.paths)?;
+    let (mut universe, warnings) = match walked {
+        Some(walked) => walked?,
+        None => walked_universe(ws.project(), ws.scope()?, &options.paths)?,
+    };
     if let Some(repo) = ws.repo()? {
         universe.renames = git_renames(ws, repo, dirty);
     }
