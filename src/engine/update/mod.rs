@@ -247,7 +247,20 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
         };
         remember::save(&memory, plan, &scan, &written, entries, report)?;
     }
+    free_beside(Box::new((scan, index, decisions, written)));
     Ok(())
+}
+
+/// Free what a run built — 20,000 scanned files with their facts, the reverse index, the
+/// decisions — on a thread of its own: one allocation at a time it was 70 ms of a cold 20,000-file
+/// run, spent after the work was done. The command prints its report meanwhile; a process that
+/// exits first leaves the memory to the operating system, and a long-lived one (`sweep --watch`)
+/// gets it back all the same.
+fn free_beside(built: Box<dyn Send>) {
+    // If no thread can be made, the closure — and with it `built` — is dropped here.
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(built));
 }
 
 /// Scan the planned files, resolve their imports, index the dependents, decide what to write.
