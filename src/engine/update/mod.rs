@@ -206,6 +206,9 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
         ..
     } = *run;
     let project = ws.project();
+    if plan.mode == Mode::Full && options.writes() {
+        crate::tokens::warm_up(); // START_HERE is counted at the end
+    }
     let (scan, index, decisions) = read_and_decide(ws, &plan, options, progress, report)?;
     if yielded(ws, options, report) {
         return Ok(());
