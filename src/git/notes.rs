@@ -239,9 +239,14 @@ impl GitRepo {
                 .edit(*object, Some(blob), repo)
                 .map_err(|err| notes_error("add a note to the notes tree", err))?;
         }
-        let new_tree = state
-            .write(repo)
-            .map_err(|err| notes_error("write the notes tree", err))?;
+        // Packed, the trees go to the object memory as they are, without asking the object
+        // database whether it has each already (a `stat` of a loose object path per tree: 9,000
+        // of them for 20,000 notes); the pack is written once, whatever it repeats.
+        let new_tree = match in_memory.as_ref() {
+            Some(memory) => state.write(&memory.objects),
+            None => state.write(repo),
+        }
+        .map_err(|err| notes_error("write the notes tree", err))?;
         drop(state);
         let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
         let commit = self.new_notes_commit(repo, &parents, new_tree, message)?;

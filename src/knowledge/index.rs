@@ -111,6 +111,7 @@ pub fn read_recursive(project: &Project, dir: &str) -> anyhow::Result<Vec<IndexF
         under: dir,
         max_depth: None,
         mirror_only: true,
+        named: None,
     };
     let listing = library::walk(&project.library_dir(), below);
     if let Some(error) = listing.errors.first() {

@@ -188,11 +188,26 @@ pub fn seal_block(block: &str) -> Cow<'_, str> {
 /// opened). Only blocks with a fence or markup character can; the others are not parsed.
 fn swallows_headings(block: &str) -> bool {
     const PROBE: &str = "lexibrarian-probe";
-    if !block.contains(['`', '~', '<']) {
+    if !may_open_a_block(block) {
         return false;
     }
     let probed = Document::parse(&format!("{block}\n\n## {PROBE}\n"));
     probed.sections.last().map(|s| s.heading.as_str()) != Some(PROBE)
+}
+
+/// Whether a line of `block` could start a code fence or an HTML block — what can run past the
+/// blank line before a heading. A backtick or `<` inside a line is inline (a code span, inline
+/// HTML) and ends with its paragraph. Generous: markers of lists and quotes are skipped whatever
+/// they are, so any line a container could open a block in counts.
+fn may_open_a_block(block: &str) -> bool {
+    block.lines().any(|line| {
+        let start = line.trim_start_matches(|c: char| {
+            c.is_whitespace()
+                || c.is_ascii_digit()
+                || matches!(c, '>' | '-' | '*' | '+' | '.' | ')')
+        });
+        start.starts_with("```") || start.starts_with("~~~") || start.starts_with('<')
+    })
 }
 
 /// `text` with a code fence it leaves open closed by a matching fence line.
@@ -293,6 +308,23 @@ pub fn list_items(body: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The cheap test never says "cannot swallow" of a block the markdown parser says swallows
+        /// a heading written after it.
+        #[test]
+        fn only_blocks_that_may_open_one_swallow_headings(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "`", "```", "~~~", "<", "<!--", "-->", "<div>", "<?", "]]>", "\n", "\n\n", " ",
+                "    ", "\t", "> ", "- ", "* ", "1. ", "2) ", "a", "code", "#", "|", "[x]: /u",
+            ]), 0..24)
+        ) {
+            let block = parts.concat();
+            let probed = Document::parse(&format!("{block}\n\n## probe\n"));
+            let swallowed = probed.sections.last().map(|s| s.heading.as_str()) != Some("probe");
+            proptest::prop_assert!(!swallowed || may_open_a_block(&block), "{block:?}");
+        }
+    }
 
     #[test]
     fn heading_inside_a_code_fence_is_content() {

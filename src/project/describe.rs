@@ -311,10 +311,7 @@ mod tests {
     #[test]
     fn manifests_give_descriptions_before_readmes() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let project = Project {
-            root: dir.path().to_path_buf(),
-            config: crate::project::Config::default(),
-        };
+        let project = Project::new(dir.path().to_path_buf(), crate::project::Config::default());
         std::fs::create_dir_all(dir.path().join("a")).expect("mkdir");
         std::fs::write(dir.path().join("a/README.md"), "The readme says so.\n").expect("write");
         assert_eq!(

@@ -36,8 +36,11 @@ pub const CACHE_DIR: &str = ".cache";
 /// A discovered project: its root and its merged configuration.
 #[derive(Clone, Debug)]
 pub struct Project {
+    /// The project root. Set once: the reads of a run go through [`Project::read`]'s handle on it.
     pub root: PathBuf,
     pub config: Config,
+    /// The root opened once for every read of the run (see [`nofollow::RootHandle`]).
+    handle: nofollow::RootHandle,
 }
 
 /// Why no project could be opened.
@@ -90,7 +93,16 @@ impl Project {
                 .unwrap_or_else(|| std::io::Error::other(format!("{cache} is a symbolic link")));
             return Err(ProjectError::Refused(err));
         }
-        Ok(Project { root, config })
+        Ok(Project::new(root, config))
+    }
+
+    /// The project at `root` with `config`, as given (no check that the library exists).
+    pub fn new(root: PathBuf, config: Config) -> Project {
+        Project {
+            root,
+            config,
+            handle: nofollow::RootHandle::default(),
+        }
     }
 
     /// `<root>/.lexibrary`.
@@ -106,12 +118,12 @@ impl Project {
     /// The bytes of project-relative `rel`, following no symlink below the root (a symlink is
     /// refused with an error naming it: see [`crate::nofollow`]).
     pub fn read(&self, rel: &str) -> std::io::Result<Vec<u8>> {
-        nofollow::read(&self.root, rel)
+        nofollow::read_below(&self.root, &self.handle, rel)
     }
 
     /// The text of project-relative `rel`, following no symlink below the root.
     pub fn read_to_string(&self, rel: &str) -> std::io::Result<String> {
-        nofollow::read_to_string(&self.root, rel)
+        nofollow::read_to_string_below(&self.root, &self.handle, rel)
     }
 
     /// Write project-relative `rel` atomically, following no symlink below the root (and never

@@ -638,10 +638,7 @@ mod tests {
             ),
             ("key", key.as_bytes()),
         ]);
-        let project = super::super::Project {
-            root: dir.path().to_path_buf(),
-            config: Config::default(),
-        };
+        let project = super::super::Project::new(dir.path().to_path_buf(), Config::default());
         let class = |name: &str| classify(&project, name, 5).expect("classify");
         assert_eq!(class("blob"), FileClass::Binary);
         assert_eq!(class("random"), FileClass::Binary, "no NUL, not text");

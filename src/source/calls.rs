@@ -27,8 +27,11 @@
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
 //! update cache as one compact item: `member=alias callee .callee@recv Type.callee ~recv.get~key`.
 
+mod keys;
+
 use tree_sitter::Node;
 
+use self::keys::{key_callee, literal_argument};
 use super::syntax::{text_of, walk};
 use super::Language;
 
@@ -248,13 +251,21 @@ pub(super) struct Extracted {
 pub const MAX_TYPES: usize = 300;
 
 /// The calls of every member of a parsed file, in source order, and the type names it mentions.
-pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracted {
+/// `also` sees every node of the walk too: a caller that needs one more look at each node shares
+/// this walk instead of making its own (a walk of the whole tree is the cost of extraction).
+pub(super) fn extract<'t>(
+    language: Language,
+    root: Node<'t>,
+    src: &str,
+    also: &mut dyn FnMut(Node<'t>),
+) -> Extracted {
     let kinds = kinds(language);
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     let mut types: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     walk(root, At::default(), |node, at| {
+        also(node);
         let kind = node.kind();
         if matches!(kind, "identifier" | "type_identifier") {
             let name = text_of(node, src);
@@ -282,21 +293,7 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
         }
         if let Some(found) = member(language, node, src, at) {
             let container = found.container;
-            let label = match container {
-                Some((start, end)) => format!("{}.{}", &src[start..end], found.name),
-                None => found.name.to_string(),
-            };
-            let index = match members.iter().position(|m| m.member == label) {
-                Some(index) => index,
-                None => {
-                    members.push(MemberCalls {
-                        member: label,
-                        ..MemberCalls::default()
-                    });
-                    containers.push(container);
-                    members.len() - 1
-                }
-            };
+            let index = member_index(&mut members, &mut containers, found, src);
             if language == Language::Rust
                 && test_attribute_end.is_some_and(|end| {
                     end <= node.start_byte()
@@ -304,11 +301,6 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
                 })
             {
                 members[index].test = true;
-            }
-            for alias in found.aliases {
-                if !members[index].aliases.contains(&alias) {
-                    members[index].aliases.push(alias);
-                }
             }
             return Some(At {
                 container,
@@ -325,6 +317,37 @@ pub(super) fn extract(language: Language, root: Node<'_>, src: &str) -> Extracte
         types.into_iter().map(str::to_string).collect()
     };
     Extracted { members, types }
+}
+
+/// The index of `found`'s entry in `members` (a new entry, with its container, when it has none),
+/// with `found`'s aliases added to it.
+fn member_index(
+    members: &mut Vec<MemberCalls>,
+    containers: &mut Vec<Option<(usize, usize)>>,
+    found: Found<'_>,
+    src: &str,
+) -> usize {
+    let label = match found.container {
+        Some((start, end)) => format!("{}.{}", &src[start..end], found.name),
+        None => found.name.to_string(),
+    };
+    let index = match members.iter().position(|m| m.member == label) {
+        Some(index) => index,
+        None => {
+            members.push(MemberCalls {
+                member: label,
+                ..MemberCalls::default()
+            });
+            containers.push(found.container);
+            members.len() - 1
+        }
+    };
+    for alias in found.aliases {
+        if !members[index].aliases.contains(&alias) {
+            members[index].aliases.push(alias);
+        }
+    }
+    index
 }
 
 /// Record one call of a member: its callee, and its key call when its first argument is a literal.
@@ -497,78 +520,6 @@ fn is_function(node: Node<'_>) -> bool {
     )
 }
 
-/// Callee names whose literal argument is text, a path or a pattern rather than a key.
-const NOT_KEYS: &[&str] = &[
-    "assert",
-    "compile",
-    "contains",
-    "debug",
-    "debug_struct",
-    "debug_tuple",
-    "deprecate",
-    "endsWith",
-    "ends_with",
-    "endswith",
-    "error",
-    "expect",
-    "find",
-    "format",
-    "from",
-    "includes",
-    "indexOf",
-    "info",
-    "join",
-    "log",
-    "match",
-    "new",
-    "print",
-    "push_str",
-    "replace",
-    "require",
-    "search",
-    "split",
-    "startsWith",
-    "starts_with",
-    "startswith",
-    "strip",
-    "test",
-    "trace",
-    "warn",
-    "warning",
-    "write",
-    "writeln",
-];
-
-/// Receivers whose literal arguments are messages.
-const NOT_KEY_RECEIVERS: &[&str] = &["console", "log", "logger", "logging", "warnings", "path"];
-
-/// The first argument of a call when it is a plain string literal of at most 40 characters on one
-/// line, at most three words, with a letter or digit (no escapes, no interpolation, no sentence):
-/// the key in `get('json spaces')`.
-fn literal_argument(call: Node<'_>, src: &str) -> Option<String> {
-    let arguments = call.child_by_field_name("arguments")?;
-    let mut cursor = arguments.walk();
-    let first = arguments
-        .named_children(&mut cursor)
-        .find(|n| n.kind() != "comment")?;
-    if !matches!(first.kind(), "string" | "string_literal") {
-        return None;
-    }
-    let text = text_of(first, src);
-    let quote = text.chars().next()?;
-    let inner = text
-        .strip_prefix(['"', '\''])?
-        .strip_suffix(quote)
-        .filter(|_| matches!(quote, '"' | '\''))?;
-    // A key names something: a letter or digit, at most three words (no sentence, no separator).
-    let plain = inner.contains(char::is_alphanumeric)
-        && inner.matches(' ').count() <= 2
-        && inner.chars().count() <= 40
-        && !inner.contains(['\\', '"', '\'', '~', '{'])
-        && !inner.contains(char::is_control);
-    plain.then(|| inner.to_string())
-}
-
 /// A call's callee: encoded for the cache, and as shown beside a literal argument (`None` when it
 /// cannot carry a key).
 struct Target {
@@ -677,12 +628,6 @@ fn plain_path(receiver: &str) -> Option<&str> {
         path = rest;
     }
     (path.len() <= 40 && path.split('.').all(is_identifier)).then_some(path)
-}
-
-/// Whether a call of `name` through `receiver` can read a key (no logging, formatting, paths).
-fn key_callee(name: &str, receiver: Option<&str>) -> bool {
-    let first = receiver.and_then(|r| r.split(['.', ':']).next());
-    !NOT_KEYS.contains(&name) && !first.is_some_and(|r| NOT_KEY_RECEIVERS.contains(&r))
 }
 
 fn is_identifier(name: &str) -> bool {

@@ -101,7 +101,14 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let calls = calls::extract(language, root, text);
+    let is_javascript = matches!(
+        language,
+        Language::JavaScript | Language::TypeScript | Language::Tsx
+    );
+    let mut cases = 0;
+    let calls = calls::extract(language, root, text, &mut |node| {
+        cases += usize::from(is_javascript && suites::is_case_call(node, text));
+    });
     let type_refs = calls.types;
     let calls = calls.members;
     let mut signals = extracted.signals;
@@ -114,11 +121,12 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         doc: extracted.doc,
         item_docs: extracted.item_docs,
         primary: extracted.primary,
-        suites: match language {
-            Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                suites::suites(root, text)
-            }
-            _ => Suites::default(),
+        suites: match is_javascript {
+            true => Suites {
+                top: suites::top(root, text),
+                cases,
+            },
+            false => Suites::default(),
         },
         has_errors: root.has_error() && !extracted.syntax_ok,
         signals,

@@ -7,7 +7,7 @@
 
 use tree_sitter::Node;
 
-use super::syntax::{code_children, text_of, walk};
+use super::syntax::{code_children, text_of};
 
 /// One top-level `describe` block.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -34,24 +34,24 @@ impl Suites {
     }
 }
 
-/// The suites and cases of the syntax tree `root`.
-pub(super) fn suites(root: Node<'_>, src: &str) -> Suites {
-    let mut found = Suites::default();
-    for statement in code_children(root) {
-        if let Some((title, body)) = block(statement, src, is_suite) {
-            found.top.push(Suite {
+/// The top-level suites of the syntax tree `root`. The cases are counted node by node with
+/// [`is_case_call`] during a walk the caller already makes.
+pub(super) fn top(root: Node<'_>, src: &str) -> Vec<Suite> {
+    code_children(root)
+        .into_iter()
+        .filter_map(|statement| {
+            let (title, body) = block(statement, src, is_suite)?;
+            Some(Suite {
                 title,
                 children: body.map_or_else(Vec::new, |body| child_titles(body, src)),
-            });
-        }
-    }
-    walk(root, (), |node, ()| {
-        if node.kind() == "call_expression" && callee_is(node, src, is_case) && titled(node) {
-            found.cases += 1;
-        }
-        Some(())
-    });
-    found
+            })
+        })
+        .collect()
+}
+
+/// Whether `node` is a test case: `it('title', …)`, `test.only('title', …)`, `specify(…)`.
+pub(super) fn is_case_call(node: Node<'_>, src: &str) -> bool {
+    node.kind() == "call_expression" && callee_is(node, src, is_case) && titled(node)
 }
 
 /// The titles of the suite and case blocks directly in `body`.

@@ -90,6 +90,8 @@ pub struct Part<'a> {
     pub max_depth: Option<usize>,
     /// Only the mirror (skip `concepts/`, `stack/` and the other reserved top-level names).
     pub mirror_only: bool,
+    /// Only the files of this name (`.aindex`): the others are neither listed nor `stat`ed.
+    pub named: Option<&'a str>,
 }
 
 impl Part<'static> {
@@ -98,12 +100,14 @@ impl Part<'static> {
         under: "",
         max_depth: None,
         mirror_only: false,
+        named: None,
     };
     /// The mirror: design files, indexes and notes, all the way down.
     pub const MIRROR: Part<'static> = Part {
         under: "",
         max_depth: None,
         mirror_only: true,
+        named: None,
     };
 }
 
@@ -159,7 +163,7 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
             if part.max_depth.is_none_or(|max| depth < max) {
                 subdirs.push(child);
             }
-        } else if file_type.is_file() {
+        } else if file_type.is_file() && part.named.is_none_or(|named| named == name) {
             if let Ok(meta) = entry.metadata() {
                 listing.files.push(Entry {
                     kind: classify_in(library, &child),
@@ -381,6 +385,7 @@ mod tests {
                 under: "",
                 max_depth: Some(1),
                 mirror_only: true,
+                named: None,
             },
         );
         assert_eq!(shallow.dirs, ["src", "src-x"]);

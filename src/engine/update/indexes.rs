@@ -22,7 +22,7 @@ use super::{Progress, UpdateOptions};
 use crate::library::aindex::ChildEntry;
 use crate::nofollow;
 use crate::project::describe;
-use crate::project::mirror::{aindex_path, group_path};
+use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
 use crate::project::paths::join_child;
 use crate::project::scope::Scope;
 use crate::project::walk::EntryKind;
@@ -375,6 +375,7 @@ fn mirrored_index_dirs(project: &Project, max_depth: Option<usize>) -> Vec<Strin
         under: "",
         max_depth,
         mirror_only: true,
+        named: Some(AINDEX_FILE),
     };
     let mut dirs: Vec<String> = library::walk(&project.library_dir(), part)
         .files

@@ -383,10 +383,7 @@ pub(crate) mod testing {
         pub fn new(files: &[(&str, &str)]) -> TestProject {
             let dir = tempfile::tempdir().expect("tempdir");
             std::fs::create_dir_all(dir.path().join(LIBRARY_DIR)).expect("library dir");
-            let project = Project {
-                root: dir.path().to_path_buf(),
-                config: crate::project::Config::default(),
-            };
+            let project = Project::new(dir.path().to_path_buf(), crate::project::Config::default());
             let test = TestProject { _dir: dir, project };
             for (rel, text) in files {
                 test.write(rel, text);

@@ -102,6 +102,7 @@ fn documented_under(project: &Project, dir: &str) -> Vec<String> {
         under: dir,
         max_depth: None,
         mirror_only: true,
+        named: None,
     };
     library_walk(&project.library_dir(), part)
         .files

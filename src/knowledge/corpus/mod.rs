@@ -420,6 +420,7 @@ fn knowledge_files(library: &Path) -> Vec<(String, Stat)> {
             under: dir,
             max_depth: Some(0),
             mirror_only: false,
+            named: None,
         };
         let listing = walk(library, only_dir);
         files.extend(

@@ -98,6 +98,7 @@ impl Inputs {
                 under,
                 max_depth: None,
                 mirror_only: *mirror_only,
+                named: None,
             };
             digest.line(&format!("walk {under} {mirror_only}"));
             let walked;
@@ -228,10 +229,7 @@ mod tests {
 
     fn project(dir: &std::path::Path) -> Project {
         std::fs::create_dir_all(dir.join(".lexibrary/concepts")).expect("mkdir");
-        Project {
-            root: dir.to_path_buf(),
-            config: Config::default(),
-        }
+        Project::new(dir.to_path_buf(), Config::default())
     }
 
     /// A stat that is old enough to trust: sets the file's mtime an hour back.

@@ -137,7 +137,8 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
 type Candidate<'d> = (&'d Doc, Vec<String>, Vec<Option<FieldMatch>>);
 
 /// The order of hits: grouped by kind, then the most informative words matched, the score, live
-/// before retired, the most recent, the name.
+/// before retired, the most recent, the name — and, between hits equal in all that (the rules of
+/// one conventions file), what they show: one order whether the corpus or its index found them.
 fn hit_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
     group(a.kind)
         .cmp(&group(b.kind))
@@ -146,6 +147,7 @@ fn hit_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
         .then_with(|| retired(a).cmp(&retired(b)))
         .then_with(|| b.date.cmp(&a.date))
         .then_with(|| a.name.cmp(&b.name))
+        .then_with(|| (&a.path, &a.title, &a.reason).cmp(&(&b.path, &b.title, &b.reason)))
 }
 
 fn sort_hits(hits: &mut [Hit]) {
