@@ -117,6 +117,40 @@ pub fn replace_at(
     written
 }
 
+/// Write `contents` as the new entry `name` of `dir` only if nothing is there, atomically: the
+/// rename itself refuses to replace anything (`RENAME_NOREPLACE`), so no look comes first and no
+/// window is left between a look and the write. `Ok(None)`, nothing written, when something is
+/// there. Where the filesystem cannot rename so, a look, then the rename. Returns the `fstat` of
+/// the file written.
+pub fn create_new_at(
+    dir: &Dir,
+    name: &OsStr,
+    contents: &[u8],
+) -> io::Result<Option<rustix::fs::Stat>> {
+    use rustix::fs::RenameFlags;
+    use rustix::io::Errno;
+    let (temp_name, file) = create_temp(dir)?;
+    let written = fill(file, contents, None).and_then(|stat| {
+        let flags = RenameFlags::NOREPLACE;
+        match rustix::fs::renameat_with(dir.fd(), &temp_name, dir.fd(), name, flags) {
+            Ok(()) => Ok(Some(stat)),
+            Err(Errno::EXIST) => Ok(None),
+            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => match dir.stat(name)? {
+                Some(_) => Ok(None),
+                None => {
+                    rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name)?;
+                    Ok(Some(stat))
+                }
+            },
+            Err(err) => Err(err.into()),
+        }
+    });
+    if !matches!(written, Ok(Some(_))) {
+        let _ = dir.remove_file(&temp_name);
+    }
+    written
+}
+
 fn trusted_parent(path: &Path) -> io::Result<(&Path, &OsStr)> {
     let name = path.file_name().ok_or_else(|| {
         io::Error::new(
@@ -330,6 +364,30 @@ mod tests {
             std::fs::read(dir.path().join("c/A.md")).expect("read"),
             b"a"
         );
+    }
+
+    #[test]
+    fn a_new_file_is_created_only_where_nothing_is() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (lib, name) =
+            nofollow::parent_of(dir.path(), Path::new("lib/a.md"), true).expect("dir");
+        let stat = create_new_at(&lib, name, b"ours").expect("create");
+        assert_eq!(stat.map(|stat| stat.st_size), Some(4));
+        let a = dir.path().join("lib/a.md");
+        assert_eq!(std::fs::read(&a).expect("read"), b"ours");
+        std::fs::write(&a, "theirs").expect("an edit lands");
+        assert!(create_new_at(&lib, name, b"again")
+            .expect("looked")
+            .is_none());
+        assert_eq!(std::fs::read(&a).expect("read"), b"theirs");
+        std::os::unix::fs::symlink("/etc/passwd", dir.path().join("lib/b.md")).expect("symlink");
+        let b = std::ffi::OsStr::new("b.md");
+        assert!(create_new_at(&lib, b, b"x").expect("looked").is_none());
+        assert!(std::fs::symlink_metadata(dir.path().join("lib/b.md"))
+            .expect("lstat")
+            .file_type()
+            .is_symlink());
+        assert_eq!(leftovers(&dir.path().join("lib")), ["a.md", "b.md"]);
     }
 
     #[test]

@@ -532,6 +532,14 @@ enum Put {
 /// Write one text where nothing changed since it was planned, through the open directories `dirs`.
 fn put(dirs: &mut OpenDirs, write: &Write) -> Put {
     let design_rel = design_path(&write.source);
+    if write.expected.is_none() {
+        // Planned where there was none: created only if there still is none, without a look first.
+        match create_file(dirs, &design_rel, write.text.as_bytes()) {
+            Ok(Some(stat)) => return Put::Written(Stat::from_stat(&stat)),
+            Ok(None) => {} // Something came: look at it below (an edit to keep, a symlink to refuse).
+            Err(err) => return Put::Failed(cannot_write(&design_rel, &err)),
+        }
+    }
     let seen = match still_as_planned(dirs, &design_rel, write.expected.as_deref()) {
         Ok(Before::AsPlanned(seen)) => seen,
         Ok(Before::Changed) => return Put::Changed,
@@ -539,10 +547,32 @@ fn put(dirs: &mut OpenDirs, write: &Write) -> Put {
     };
     match write_file(dirs, &design_rel, write.text.as_bytes(), seen.as_ref()) {
         Ok(stat) => Put::Written(Stat::from_stat(&stat)),
-        Err(err) => Put::Failed(format!(
-            "cannot write {design_rel}: {}",
-            nofollow::reason(&design_rel, &err)
-        )),
+        Err(err) => Put::Failed(cannot_write(&design_rel, &err)),
+    }
+}
+
+fn cannot_write(rel: &str, err: &std::io::Error) -> String {
+    format!("cannot write {rel}: {}", nofollow::reason(rel, err))
+}
+
+/// Create project file `rel` through the open directories `dirs` (created as needed) unless
+/// something is there (`Ok(None)`); returns the file's `fstat`. A directory on the way that
+/// vanished since it was opened is opened afresh, once.
+fn create_file(
+    dirs: &mut OpenDirs,
+    rel: &str,
+    contents: &[u8],
+) -> std::io::Result<Option<rustix::fs::Stat>> {
+    let attempt = |dirs: &mut OpenDirs| {
+        let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
+        crate::atomic::create_new_at(dir, name, contents)
+    };
+    match attempt(dirs) {
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            dirs.forget();
+            attempt(dirs)
+        }
+        other => other,
     }
 }
 
@@ -768,6 +798,10 @@ mod tests {
         std::fs::remove_dir_all(p.project.abs(".lexibrary/x")).expect("remove");
         write_file(&mut dirs, ".lexibrary/x/b.md", b"b", None).expect("write again");
         assert_eq!(p.read(".lexibrary/x/b.md"), "b");
+        std::fs::remove_dir_all(p.project.abs(".lexibrary/x")).expect("remove");
+        let created = create_file(&mut dirs, ".lexibrary/x/c.md", b"c").expect("create again");
+        assert!(created.is_some());
+        assert_eq!(p.read(".lexibrary/x/c.md"), "c");
     }
 
     #[test]
