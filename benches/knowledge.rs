@@ -267,8 +267,13 @@ mod mcp {
                 })
                 .collect();
             let (median, min) = median(times);
+            // The start-up target is the lookup's; a first search also pays what the CLI's does.
+            let target = match tool {
+                "lookup" => "target: median < 50 ms",
+                _ => "the search itself as on the command line",
+            };
             println!(
-                "lexi mcp, start to first answer (initialize + {name}): median {:.1} ms, min {:.1} ms (target: median < 50 ms)",
+                "lexi mcp, start to first answer (initialize + {name}): median {:.1} ms, min {:.1} ms ({target})",
                 ms(median),
                 ms(min)
             );

@@ -135,13 +135,16 @@ pub fn create_new_at(
         match rustix::fs::renameat_with(dir.fd(), &temp_name, dir.fd(), name, flags) {
             Ok(()) => Ok(Some(stat)),
             Err(Errno::EXIST) => Ok(None),
-            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP) => match dir.stat(name)? {
-                Some(_) => Ok(None),
-                None => {
-                    rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name)?;
-                    Ok(Some(stat))
+            // No such rename here (an old kernel, NFS; EPERM: a sandbox that refuses the call).
+            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP | Errno::PERM) => {
+                match dir.stat(name)? {
+                    Some(_) => Ok(None),
+                    None => {
+                        rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name)?;
+                        Ok(Some(stat))
+                    }
                 }
-            },
+            }
             Err(err) => Err(err.into()),
         }
     });

@@ -502,7 +502,6 @@ pub enum MergeOutcome {
     Merged,
 }
 
-/// Lines of `ours`, then the lines of `theirs` that `ours` lacks, each line once; newline-terminated.
 /// Each object of `objects` once, in the order they first appear, with the indices where it
 /// appears (a text written twice in one run gets both lines).
 fn by_object(objects: &[gix::ObjectId]) -> Vec<(gix::ObjectId, Vec<usize>)> {
@@ -547,6 +546,7 @@ fn note_blobs(
         .collect()
 }
 
+/// Lines of `ours`, then the lines of `theirs` that `ours` lacks, each line once; newline-terminated.
 fn union_lines(ours: &[u8], theirs: &[u8]) -> Vec<u8> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::with_capacity(ours.len() + theirs.len());

@@ -8,8 +8,8 @@
 //! needs is known already: each object's id (the object memory is keyed by it), where its entry
 //! starts and the CRC-32 of the entry as written. gix's writer would inflate and hash every object
 //! again to index the pack; for a cold 20,000-file run that and a zlib state set up per object were
-//! a fifth of the run. Here the objects are encoded in parallel, a chunk at a time (memory stays
-//! bounded by the chunk, not the pack), and the `.idx` (version 2) is written from the offsets and
+//! a fifth of the run. Here the objects are encoded in parallel, a chunk at a time (their encoded
+//! copies stay bounded by the chunk; the objects themselves are all in memory already), and the `.idx` (version 2) is written from the offsets and
 //! checksums collected on the way.
 //!
 //! **Stored, not compressed.** Each object's zlib stream is made of *stored* deflate blocks (RFC
@@ -320,6 +320,47 @@ mod tests {
         assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
         // Past one reduction block: every byte 0xff for 10,000 bytes (zlib's value).
         assert_eq!(adler32(&[0xff; 10_000]), 0xB623_EB2B);
+    }
+
+    #[test]
+    fn offsets_past_2_gib_go_to_the_large_offset_table() {
+        let id = |byte: u8| ObjectId::from_bytes_or_panic(&[byte; 20]);
+        let placed = vec![
+            Placed {
+                id: id(3),
+                offset: 7 << 32,
+                crc32: 3,
+            },
+            Placed {
+                id: id(1),
+                offset: 12,
+                crc32: 1,
+            },
+            Placed {
+                id: id(2),
+                offset: LARGE_OFFSET + 5,
+                crc32: 2,
+            },
+        ];
+        let checksum = id(9);
+        let index = index_bytes(placed, &checksum);
+        let be32 = |at: usize| u32::from_be_bytes(index[at..at + 4].try_into().expect("4 bytes"));
+        let be64 = |at: usize| u64::from_be_bytes(index[at..at + 8].try_into().expect("8 bytes"));
+        let (ids, crcs) = (8 + 256 * 4, 8 + 256 * 4 + 3 * 20);
+        let (offsets, large) = (crcs + 3 * 4, crcs + 3 * 8);
+        assert_eq!((be32(8 + 4), be32(8 + 255 * 4)), (1, 3), "fan-out");
+        assert_eq!(&index[ids..ids + 20], &[1; 20], "ids sorted");
+        assert_eq!((be32(crcs), be32(crcs + 4), be32(crcs + 8)), (1, 2, 3));
+        // In id order: 12 small; then the two large ones, indices 0 and 1 of the 64-bit table.
+        assert_eq!(be32(offsets), 12);
+        assert_eq!(be32(offsets + 4), 0x8000_0000);
+        assert_eq!(be32(offsets + 8), 0x8000_0001);
+        assert_eq!((be64(large), be64(large + 8)), (LARGE_OFFSET + 5, 7 << 32));
+        assert_eq!(
+            &index[large + 16..],
+            &[9; 20],
+            "the pack's checksum ends it"
+        );
     }
 
     #[test]

@@ -200,7 +200,8 @@ fn swallows_headings(block: &str) -> bool {
 /// HTML) and ends with its paragraph. Generous: markers of lists and quotes are skipped whatever
 /// they are, so any line a container could open a block in counts.
 fn may_open_a_block(block: &str) -> bool {
-    block.lines().any(|line| {
+    // Lines end at `\n`, `\r\n` or a lone `\r`, as the parser reads them.
+    block.split(['\n', '\r']).any(|line| {
         let start = line.trim_start_matches(|c: char| {
             c.is_whitespace()
                 || c.is_ascii_digit()
@@ -315,7 +316,7 @@ mod tests {
         #[test]
         fn only_blocks_that_may_open_one_swallow_headings(
             parts in proptest::collection::vec(proptest::sample::select(vec![
-                "`", "```", "~~~", "<", "<!--", "-->", "<div>", "<?", "]]>", "\n", "\n\n", " ",
+                "`", "```", "~~~", "<", "<!--", "-->", "<div>", "<?", "]]>", "\n", "\n\n", "\r", " ",
                 "    ", "\t", "> ", "- ", "* ", "1. ", "2) ", "a", "code", "#", "|", "[x]: /u",
             ]), 0..24)
         ) {

@@ -299,6 +299,7 @@ impl Writer<'_, '_> {
         }
         if !self.target.writes {
             self.report.design_files_written += batch.len();
+            batch.iter().for_each(|_| self.progress.advance());
             return;
         }
         let unnoted: Vec<&Provenance> = batch
@@ -405,13 +406,14 @@ impl Writer<'_, '_> {
                 });
             });
             for (scanned, result) in answers {
-                self.progress.advance();
                 match result {
+                    // `write_batch` counts the answer as it writes it.
                     Ok(out) => {
                         let texts = self.with_provenance(vec![archivist_write(scanned, out)]);
                         self.write_batch(texts);
                     }
                     Err(err) => {
+                        self.progress.advance();
                         self.progress.failed();
                         let reason = format!("{err:#}");
                         let line = format!("{}: {} failed: {reason}", scanned.source, llm.name());
@@ -533,12 +535,7 @@ enum Put {
 fn put(dirs: &mut OpenDirs, write: &Write) -> Put {
     let design_rel = design_path(&write.source);
     if write.expected.is_none() {
-        // Planned where there was none: created only if there still is none, without a look first.
-        match create_file(dirs, &design_rel, write.text.as_bytes()) {
-            Ok(Some(stat)) => return Put::Written(Stat::from_stat(&stat)),
-            Ok(None) => {} // Something came: look at it below (an edit to keep, a symlink to refuse).
-            Err(err) => return Put::Failed(cannot_write(&design_rel, &err)),
-        }
+        return put_new(dirs, &design_rel, write.text.as_bytes());
     }
     let seen = match still_as_planned(dirs, &design_rel, write.expected.as_deref()) {
         Ok(Before::AsPlanned(seen)) => seen,
@@ -549,6 +546,26 @@ fn put(dirs: &mut OpenDirs, write: &Write) -> Put {
         Ok(stat) => Put::Written(Stat::from_stat(&stat)),
         Err(err) => Put::Failed(cannot_write(&design_rel, &err)),
     }
+}
+
+/// [`put`] of a text planned where there was no file: created only if there still is none, with no
+/// look first. Something that came meanwhile is looked at: an edit is kept, a symlink or a directory
+/// refused; one that went again before the look is tried again (a few times: then it is a failure).
+fn put_new(dirs: &mut OpenDirs, rel: &str, contents: &[u8]) -> Put {
+    for _ in 0..3 {
+        match create_file(dirs, rel, contents) {
+            Ok(Some(stat)) => return Put::Written(Stat::from_stat(&stat)),
+            Ok(None) => match still_as_planned(dirs, rel, None) {
+                Ok(Before::AsPlanned(_)) => continue,
+                Ok(Before::Changed) => return Put::Changed,
+                Err(reason) => return Put::Failed(format!("cannot write {rel}: {reason}")),
+            },
+            Err(err) => return Put::Failed(cannot_write(rel, &err)),
+        }
+    }
+    Put::Failed(format!(
+        "cannot write {rel}: a file there kept appearing and vanishing"
+    ))
 }
 
 fn cannot_write(rel: &str, err: &std::io::Error) -> String {
