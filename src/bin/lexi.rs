@@ -1,9 +1,5 @@
 //! `lexi`: the agent-facing CLI. All logic lives in the library crate. Started as `git-lexi` (by
 //! the launcher of that name, or through a link so named) it names itself `git lexi` in usage.
-/// mimalloc, for the many small allocations of a run (see `Cargo.toml`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> std::process::ExitCode {
     let program = match lexibrarian::cli::invoked_as("git-lexi") {
         true => "git lexi",
