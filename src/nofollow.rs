@@ -313,16 +313,12 @@ fn open_root(root: &Path) -> io::Result<OwnedFd> {
 
 /// Open the regular file `rel` below `root` for reading.
 pub fn open(root: &Path, rel: impl AsRef<Path>) -> io::Result<File> {
-    open_sized(root, None, rel.as_ref()).map(|(file, _)| file)
+    open_sized(root, &RootHandle::default(), rel.as_ref()).map(|(file, _)| file)
 }
 
-/// [`open`], with the file's size when the open already learnt it (no second `stat`), from the
-/// root's handle when there is one.
-fn open_sized(
-    root: &Path,
-    handle: Option<&RootHandle>,
-    rel: &Path,
-) -> io::Result<(File, Option<u64>)> {
+/// [`open`] through the root's `handle`, with the file's size when the open already learnt it (no
+/// second `stat`).
+fn open_sized(root: &Path, handle: &RootHandle, rel: &Path) -> io::Result<(File, Option<u64>)> {
     if let Some(opened) = open_resolved(root, handle, rel)? {
         return Ok(opened);
     }
@@ -338,13 +334,13 @@ fn open_sized(
 /// special file), and stands in where `openat2` is missing.
 fn open_resolved(
     root: &Path,
-    handle: Option<&RootHandle>,
+    handle: &RootHandle,
     rel: &Path,
 ) -> io::Result<Option<(File, Option<u64>)>> {
     use rustix::fs::ResolveFlags;
     components(rel)?;
     let owned;
-    let root_fd = match handle.and_then(|handle| handle.fd(root)) {
+    let root_fd = match handle.fd(root) {
         Some(fd) => fd,
         None => {
             owned = open_root(root)?;
@@ -368,15 +364,12 @@ fn open_resolved(
 
 /// The bytes of the regular file `rel` below `root`.
 pub fn read(root: &Path, rel: impl AsRef<Path>) -> io::Result<Vec<u8>> {
-    read_sized(open_sized(root, None, rel.as_ref())?)
+    read_below(root, &RootHandle::default(), rel)
 }
 
 /// [`read`] through the root's `handle`.
 pub fn read_below(root: &Path, handle: &RootHandle, rel: impl AsRef<Path>) -> io::Result<Vec<u8>> {
-    read_sized(open_sized(root, Some(handle), rel.as_ref())?)
-}
-
-fn read_sized((file, size): (File, Option<u64>)) -> io::Result<Vec<u8>> {
+    let (file, size) = open_sized(root, handle, rel.as_ref())?;
     let size = match size {
         Some(size) => size,
         None => file.metadata()?.len(),
@@ -391,8 +384,7 @@ fn read_sized((file, size): (File, Option<u64>)) -> io::Result<Vec<u8>> {
 
 /// The text of the regular file `rel` below `root` (an error when it is not UTF-8).
 pub fn read_to_string(root: &Path, rel: impl AsRef<Path>) -> io::Result<String> {
-    let rel = rel.as_ref();
-    utf8(rel, read(root, rel)?)
+    read_to_string_below(root, &RootHandle::default(), rel)
 }
 
 /// [`read_to_string`] through the root's `handle`.
@@ -402,11 +394,7 @@ pub fn read_to_string_below(
     rel: impl AsRef<Path>,
 ) -> io::Result<String> {
     let rel = rel.as_ref();
-    utf8(rel, read_below(root, handle, rel)?)
-}
-
-fn utf8(rel: &Path, bytes: Vec<u8>) -> io::Result<String> {
-    String::from_utf8(bytes).map_err(|_| {
+    String::from_utf8(read_below(root, handle, rel)?).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!("{}: not valid UTF-8", rel.display()),

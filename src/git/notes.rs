@@ -224,13 +224,13 @@ impl GitRepo {
             joined
         };
         let blobs = note_blobs(repo.object_hash(), earlier, &lines_of)?;
-        let mut packable = gix::odb::memory::Storage::default();
+        let mut packable = packed.then(gix::odb::memory::Storage::default);
         for ((object, _), (blob, content)) in annotated.iter().zip(blobs) {
-            match packed {
-                true => {
+            match packable.as_mut() {
+                Some(packable) => {
                     packable.insert(blob, (gix::objs::Kind::Blob, content));
                 }
-                false => {
+                None => {
                     repo.write_blob(&content)
                         .map_err(GitError::read("write a note blob"))?;
                 }
@@ -250,7 +250,7 @@ impl GitRepo {
         drop(state);
         let parents: Vec<gix::ObjectId> = parent.into_iter().collect();
         let commit = self.new_notes_commit(repo, &parents, new_tree, message)?;
-        if let Some(memory) = in_memory.as_mut() {
+        if let (Some(memory), Some(mut packable)) = (in_memory.as_mut(), packable) {
             if let Some(mut objects) = memory.objects.take_object_memory() {
                 packable.extend(objects.drain());
             }

@@ -573,21 +573,33 @@ fn cannot_write(rel: &str, err: &std::io::Error) -> String {
 }
 
 /// Create project file `rel` through the open directories `dirs` (created as needed) unless
-/// something is there (`Ok(None)`); returns the file's `fstat`. A directory on the way that
-/// vanished since it was opened is opened afresh, once.
+/// something is there (`Ok(None)`); returns the file's `fstat`.
 fn create_file(
     dirs: &mut OpenDirs,
     rel: &str,
     contents: &[u8],
 ) -> std::io::Result<Option<rustix::fs::Stat>> {
-    let attempt = |dirs: &mut OpenDirs| {
-        let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
+    in_parent(dirs, rel, |dir, name, _| {
         crate::atomic::create_new_at(dir, name, contents)
+    })
+}
+
+/// `act` on the directory holding project file `rel` (opened through `dirs`, created as needed)
+/// and the file's name. A directory on the way that vanished since it was opened (`NotFound`) is
+/// opened afresh and `act` runs once more, told it is the second time.
+fn in_parent<T>(
+    dirs: &mut OpenDirs,
+    rel: &str,
+    act: impl Fn(&nofollow::Dir, &std::ffi::OsStr, bool) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    let attempt = |dirs: &mut OpenDirs, again: bool| {
+        let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
+        act(dir, name, again)
     };
-    match attempt(dirs) {
+    match attempt(dirs, false) {
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
             dirs.forget();
-            attempt(dirs)
+            attempt(dirs, true)
         }
         other => other,
     }
@@ -637,29 +649,21 @@ fn still_as_planned(
 }
 
 /// Write project file `rel` atomically through the open directories `dirs` (created as needed),
-/// `seen` being what [`still_as_planned`] found there; returns the file's `fstat`. A directory on
-/// the way that vanished since it was opened is opened afresh, once (and the file looked at again).
+/// `seen` being what [`still_as_planned`] found there; returns the file's `fstat`. After its
+/// directory was opened afresh, the file is looked at again.
 fn write_file(
     dirs: &mut OpenDirs,
     rel: &str,
     contents: &[u8],
     seen: Option<&rustix::fs::Stat>,
 ) -> std::io::Result<rustix::fs::Stat> {
-    let attempt = |dirs: &mut OpenDirs, seen: Option<Option<&rustix::fs::Stat>>| {
-        let (dir, name) = dirs.parent_of(Path::new(rel), true)?;
-        let seen = match seen {
-            Some(seen) => seen.copied(),
-            None => dir.stat(name)?,
+    in_parent(dirs, rel, |dir, name, again| {
+        let seen = match again {
+            false => seen.copied(),
+            true => dir.stat(name)?,
         };
         crate::atomic::replace_at(dir, name, contents, seen.as_ref())
-    };
-    match attempt(dirs, Some(seen)) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            dirs.forget();
-            attempt(dirs, None)
-        }
-        other => other,
-    }
+    })
 }
 
 /// Remove empty mirror directories from `dir` up (never `.lexibrary/` itself, never through a

@@ -137,8 +137,8 @@ pub fn search(corpus: &Corpus, query: &Query) -> Vec<Hit> {
 type Candidate<'d> = (&'d Doc, Vec<String>, Vec<Option<FieldMatch>>);
 
 /// The order of hits: grouped by kind, then the most informative words matched, the score, live
-/// before retired, the most recent, the name — and, between hits equal in all that (the rules of
-/// one conventions file), what they show: one order whether the corpus or its index found them.
+/// before retired, the most recent, the name — and, between hits equal in all that, what they
+/// show: one order whether the corpus or its index found them.
 fn hit_order(a: &Hit, b: &Hit) -> std::cmp::Ordering {
     group(a.kind)
         .cmp(&group(b.kind))
