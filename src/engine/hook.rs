@@ -41,7 +41,7 @@ pub const GUARD_ENV: &str = "LEXIBRARIAN_HOOK_WORKER";
 pub const OPERATION_WAIT: Duration = Duration::from_secs(30 * 60);
 
 /// Variables git exports to hooks that would point a child git process at the wrong place.
-const GIT_HOOK_ENV: &[&str] = &[
+pub(crate) const GIT_HOOK_ENV: &[&str] = &[
     "GIT_DIR",
     "GIT_INDEX_FILE",
     "GIT_WORK_TREE",

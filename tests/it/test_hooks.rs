@@ -334,24 +334,6 @@ fn status_reports_a_managed_hook_only_when_configured() {
     }
 }
 
-/// pre-commit itself accepts the configuration `setup --hooks` prints.
-#[test]
-#[cfg_attr(not(has_pre_commit), ignore = "needs `pre-commit` on PATH")]
-fn pre_commit_accepts_the_printed_configuration() {
-    let p = project()
-        .fixture("rust")
-        .file(".pre-commit-config.yaml", "repos: []\n")
-        .init()
-        .build();
-    let printed = p.lexictl(["setup", "--hooks", "--format", "json"]).json();
-    p.write(
-        ".pre-commit-config.yaml",
-        printed["hooks"]["snippet"].as_str().expect("snippet"),
-    );
-    p.cmd("pre-commit", ["validate-config", ".pre-commit-config.yaml"])
-        .success();
-}
-
 #[test]
 fn git_lexi_resolves_paths_from_a_subdirectory() {
     let p = hooked();
@@ -455,39 +437,4 @@ fn a_submodule_bump_reaches_the_library() {
         .read(".lexibrary/vendor/sublib/src/one.rs.md")
         .contains("pub fn one(x: u8)"));
     assert_current(&p, "");
-}
-
-/// The pre-push hook stops only a push of the checked-out work while `.lexibrary/` has uncommitted
-/// changes (naming them); another branch passes, `--no-verify` passes, and once the library is
-/// committed the push passes.
-#[test]
-fn pre_push_stops_only_a_push_that_leaves_the_library_behind() {
-    let p = hooked();
-    p.clone_bare_to("remote.git");
-    p.git(["remote", "add", "origin", "../remote.git"])
-        .success();
-    p.git(["branch", "older"]).success();
-    p.write("src/extra.rs", "//! Extra.\npub fn extra() {}\n");
-    p.commit_all("extra");
-    wait_for_worker(&p, "");
-    assert!(p.exists(".lexibrary/src/extra.rs.md"));
-    p.git(["push", "-q", "origin", "older"]).success();
-    let stopped = p.git(["push", "-q", "origin", "main"]).code(1);
-    stopped
-        .stderr_has("?? .lexibrary/src/extra.rs.md")
-        .stderr_has("git add .lexibrary && git commit");
-    p.git([
-        "push",
-        "-q",
-        "--no-verify",
-        "origin",
-        "HEAD:refs/heads/unchecked",
-    ])
-    .success();
-    p.git(["push", "-q", "origin", "HEAD:refs/heads/via-head"])
-        .code(1);
-    p.git(["add", ".lexibrary"]).success();
-    p.git(["commit", "-q", "-m", "lexibrary: update the library"])
-        .success();
-    p.git(["push", "-q", "origin", "main"]).success();
 }
