@@ -440,3 +440,33 @@ fn a_submodule_bump_reaches_the_library() {
         .contains("pub fn one(x: u8)"));
     assert_current(&p, "");
 }
+
+/// `lexictl status` reports what `lexictl update --check` finds — after `lexi describe` (which
+/// changes what an index shows) too — and, in a fresh clone with an empty cache, the committed
+/// library: its design files counted, healthy when current.
+#[test]
+fn status_agrees_with_update_check_and_sees_a_fresh_clones_library() {
+    let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["status"]).success().stdout_has("Healthy.");
+    p.lexi(["describe", "src", "The calculator's sources."])
+        .success();
+    let check = p.lexictl(["update", "--check"]).run();
+    let status = p.lexictl(["status", "--format", "json"]).run();
+    assert_eq!(
+        status.code, check.code,
+        "{}\n{}",
+        check.stdout, status.stdout
+    );
+    assert_eq!(status.code, 2, "{}", check.stdout);
+    assert_eq!(status.json()["healthy"], false);
+    p.lexictl(["update"]).success();
+    p.commit_all("described");
+    let fresh = p.clone_to("fresh");
+    let out = fresh.lexictl(["status"]).success();
+    out.stdout_has("Library: 3 design files, 3 indexes")
+        .stdout_has("Stale: 0")
+        .stdout_has("Healthy.");
+    fresh.lexictl(["update", "--check"]).success();
+}
