@@ -79,7 +79,7 @@ pub fn pre_push(start: &Path, refs: &str, program: &Path) -> anyhow::Result<PreP
         Some(pushed) => pushed,
         None => vec![Pushed {
             local_ref: "HEAD".into(),
-            commit: head.clone(),
+            commit: head,
         }],
     };
     if pushed.is_empty() {
