@@ -23,6 +23,8 @@ pub struct Config {
     pub agent_environment: Vec<AgentEnvironment>,
     /// Claude Code's hooks (docs/agents.md).
     pub claude: ClaudeConfig,
+    /// What the installed git hooks do beyond keeping the library current (docs/hooks.md).
+    pub hooks: HooksConfig,
     pub iwh: IwhConfig,
     pub llm: LlmConfig,
     pub token_budgets: TokenBudgets,
@@ -66,6 +68,27 @@ pub struct ClaudeConfig {
     /// context (a `PreToolUse` hook). Off by default; `lexictl setup --update` installs or removes
     /// the hook after a change.
     pub pre_edit_lookup: bool,
+}
+
+/// `hooks:` — what the installed git hooks may do at `git push` (docs/hooks.md "The team flow").
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HooksConfig {
+    /// `warn` (the default): a push is never refused; one line on stderr when the last commit's
+    /// library is not in it. `block`: a push of a commit whose committed library is not current
+    /// (what `lexictl update --check` says of that commit) is refused. Notes pushes are never judged.
+    pub pre_push: PrePushMode,
+}
+
+/// [`HooksConfig::pre_push`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrePushMode {
+    /// Never refuse a push; warn in one line when the last commit's library is not in it.
+    #[default]
+    Warn,
+    /// Refuse a push of a commit whose committed library is not current.
+    Block,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

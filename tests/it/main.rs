@@ -34,6 +34,7 @@ mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
 mod test_practices;
+mod test_push;
 mod test_readme;
 mod test_review;
 mod test_safety;

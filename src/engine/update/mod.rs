@@ -78,6 +78,9 @@ pub struct UpdateOptions {
     /// checked before anything is read and again before the design files and the indexes are
     /// written (the hook worker's runs; `--yield-to-git`).
     pub yield_to_git: bool,
+    /// Never ask a model, whatever `llm.provider` says: the structural Archivist writes every file
+    /// (no key needed, nothing leaves the machine). What the PR gate runs to catch up a branch's lag.
+    pub offline: bool,
 }
 
 impl UpdateOptions {
@@ -195,6 +198,16 @@ struct Run<'a> {
     archivists: &'a Archivists,
     state: &'a crate::workspace::state::StateDir,
     run_started_ns: i128,
+}
+
+/// What `lexictl update --check` finds in `ws`, as [`UpdateReport::stale_entries`]: the one
+/// staleness computation `lexictl update --check`, `lexictl status` and `lexi orient` share.
+pub fn stale_entries(ws: &Workspace) -> anyhow::Result<Vec<String>> {
+    let options = UpdateOptions {
+        check: true,
+        ..UpdateOptions::default()
+    };
+    Ok(run(ws, &options, &Silent)?.stale_entries())
 }
 
 /// Stages 2–7 on `plan`; stops early (and remembers nothing) when the run yields to git.
@@ -337,6 +350,9 @@ fn yielded(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) -
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails
 /// here, before anything is read or written; runs that write nothing never need the key.
 fn archivists(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Archivists> {
+    if options.offline {
+        return Ok(Archivists::Structural);
+    }
     let settings = LlmSettings::from_config(&ws.project().config)?;
     Ok(match settings {
         None => Archivists::Structural,
