@@ -39,7 +39,9 @@ pub struct Why {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FooterOrigin {
     pub generator: String,
-    pub generated: String,
+    /// The time an earlier version stamped into the footer (footers hold none any more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated: Option<String>,
 }
 
 /// Look up the provenance of `source`'s design file.

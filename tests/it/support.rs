@@ -341,7 +341,7 @@ impl TestProject {
         );
         let design_hash = lexibrarian::hash::sha256_hex(content.as_bytes());
         let text = format!(
-            "{content}<!-- lexibrarian:meta\nsource: {source}\nsource_hash: {source_hash}\ndesign_hash: {design_hash}\ngenerated: 2026-01-15T10:30:00Z\ngenerator: lexibrarian 0.1.0\n-->\n"
+            "{content}<!-- lexibrarian:meta\nsource: {source}\nsource_hash: {source_hash}\ndesign_hash: {design_hash}\ngenerator: lexibrarian 0.1.0\n-->\n"
         );
         self.write(&format!(".lexibrary/{source}.md"), text);
     }

@@ -92,6 +92,14 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "## Dependents\n\n- src/parser/mod.rs",
         "## Dependents\n\n(none)",
     );
+    // An agent's note appended after the footer.
+    p.write(
+        ".lexibrary/src/a.rs.md",
+        format!(
+            "{}\n## Notes\n\nAppended after the footer.\n",
+            p.read(".lexibrary/src/a.rs.md")
+        ),
+    );
     // Library files that are not: a symlink out of the repository, a temp file a killed write left.
     std::os::unix::fs::symlink("/etc/passwd", p.path(".lexibrary/src/evil.rs.md"))
         .expect("symlink");

@@ -318,6 +318,10 @@ impl Archivist for LlmArchivist {
         self.settings.provider.name()
     }
 
+    fn keeps_contract_on_content_only(&self) -> bool {
+        true
+    }
+
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput> {
         let started = Instant::now();
         let facts = StructuralArchivist.describe(input)?;

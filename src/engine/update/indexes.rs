@@ -58,16 +58,37 @@ pub fn run(
         remove_vanished_indexes(project, options, plan, report);
     }
     report.aindex_written.sort();
-    // START_HERE shows the top two levels: it may move when their indexes do.
-    let top_changed = report
-        .aindex_written
-        .iter()
-        .chain(&report.aindex_removed)
-        .any(|path| path.matches('/').count() <= 3);
-    if report.mode == Mode::Full || top_changed {
-        write_start_here(project, options, &billboards, earlier.entries, report);
-    }
+    // START_HERE ranks the top levels by what is below them anywhere in the tree: every run
+    // renders it from the whole tree (and writes it when it differs), so that it never depends on
+    // which files a run looked at.
+    let whole = whole_tree(earlier);
+    write_start_here(project, options, &billboards, &whole, report);
     Ok(())
+}
+
+/// Every file's cache entry after this run: what it looked at, over what the cache knows of the
+/// files it did not (a run over part of the tree), without the files that are gone.
+fn whole_tree<'a>(earlier: Earlier<'a>) -> std::borrow::Cow<'a, BTreeMap<String, cache::Entry>> {
+    let plan = earlier.plan;
+    if plan.mode == Mode::Full {
+        return std::borrow::Cow::Borrowed(earlier.entries);
+    }
+    let mut whole: BTreeMap<String, cache::Entry> = plan
+        .cache
+        .entries
+        .iter()
+        .filter(|(rel, _)| {
+            !earlier.scan.orphans.contains(*rel) && !plan.universe.gone.contains(*rel)
+        })
+        .map(|(rel, entry)| (rel.clone(), entry.clone()))
+        .collect();
+    whole.extend(
+        earlier
+            .entries
+            .iter()
+            .map(|(rel, entry)| (rel.clone(), entry.clone())),
+    );
+    std::borrow::Cow::Owned(whole)
 }
 
 /// A library file this stage could not read, write or remove.
@@ -203,9 +224,13 @@ fn index_one(
         .collect();
     write_group(project, options, dir, &members, report);
     let outcome = index_directory(project, dir, children.rows, || {
-        let crate_doc = describe::has_manifest(project, dir)
-            .then(|| billboards.get(&format!("{dir}/src")).cloned())
-            .flatten();
+        let crate_doc = describe::has_manifest(project, dir).then(|| {
+            let src = format!("{dir}/src");
+            billboards
+                .get(&src)
+                .cloned()
+                .unwrap_or_else(|| existing_billboard(project, &src))
+        });
         let documented = children.module_description.or(crate_doc);
         let description = first_description(project, dir, documented);
         structural_billboard(description.as_deref(), children.files, children.dirs)
@@ -309,15 +334,22 @@ impl Children {
                 .count(),
             module_description: rows
                 .iter()
-                .find_map(|row| documented_module(scan, dir, row)),
+                .find_map(|row| documented_module(project, scan, dir, row)),
             rows,
         }
     }
 }
 
 /// The description of `row` when it is a module file (`mod.rs`, `__init__.py`, …) with a doc
-/// comment: it speaks for the whole directory.
-fn documented_module(scan: &Scan, dir: &str, row: &ChildEntry) -> Option<String> {
+/// comment: it speaks for the whole directory. Whether it has one is what the scan parsed, or —
+/// when this run did not read it — what parsing it now says, so that the billboard does not depend
+/// on which files a run happened to read.
+fn documented_module(
+    project: &Project,
+    scan: &Scan,
+    dir: &str,
+    row: &ChildEntry,
+) -> Option<String> {
     if !MODULE_FILES.contains(&row.name.as_str()) {
         return None;
     }
@@ -326,9 +358,25 @@ fn documented_module(scan: &Scan, dir: &str, row: &ChildEntry) -> Option<String>
     } else {
         format!("{dir}/{}", row.name)
     };
-    let code = scan.files.get(&rel)?.code()?;
-    code.interface.doc.as_ref()?;
-    Some(row.description.clone())
+    let documented = match scan.files.get(&rel).and_then(|scanned| scanned.code()) {
+        Some(code) => code.interface.doc.is_some(),
+        None => module_doc_now(project, &rel),
+    };
+    documented.then(|| row.description.clone())
+}
+
+/// Whether the module file `rel` has a doc comment, parsed now.
+fn module_doc_now(project: &Project, rel: &str) -> bool {
+    let Some(language) = crate::source::Language::from_path(std::path::Path::new(rel))
+        .filter(|language| language.enabled_in(&project.config))
+    else {
+        return false;
+    };
+    project
+        .read_to_string(rel)
+        .ok()
+        .and_then(|text| crate::source::extract(language, &text).ok())
+        .is_some_and(|interface| interface.doc.is_some())
 }
 
 /// Remove the indexes of directories that are gone. The cache remembers which directories were

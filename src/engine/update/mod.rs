@@ -458,7 +458,6 @@ pub(crate) mod testing {
                 &crate::archivist::structural::StructuralArchivist,
                 &scanned,
                 &[],
-                &super::generate::generated_now(),
             )
             .expect("structural generation");
             self.write(&crate::project::mirror::design_path(rel), &out.text);

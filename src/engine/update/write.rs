@@ -10,8 +10,8 @@
 //! Provenance is recorded **before** the file it describes is written: one notes commit for all the
 //! structural texts before the first of them is written, one per model answer before that answer
 //! is written. The texts past the first 20,000 are therefore rendered twice: once for their
-//! provenance (each text dropped at once), then to be written; one `generated` stamp per run makes
-//! both renderings the same bytes (a text that still differs gets its own note before it is
+//! provenance (each text dropped at once), then to be written; a text holds no time, so both
+//! renderings are the same bytes (a text that still differs gets its own note before it is
 //! written). A run killed at any point leaves no Archivist-written file without its note (at worst
 //! a note for a text that never reached the disk, which nothing looks up).
 //!
@@ -144,12 +144,11 @@ fn run_chunked(
             writer.written.failed.insert(source.clone(), reason.clone());
         }
     }
-    let generated = generate::generated_now();
     let render = Render {
+        project: target.project,
         scan,
         index,
         archivists,
-        generated: &generated,
     };
     writer.write_texts(&render, decisions)?;
     let model_jobs: Vec<&Scanned> = scan
@@ -399,10 +398,7 @@ impl Writer<'_, '_> {
             threads.spawn(move || {
                 crate::engine::bounded::map(jobs, llm.settings().concurrency, |scanned| {
                     let dependents = index.dependents(&scanned.source);
-                    let _ = sender.send((
-                        *scanned,
-                        generate::regenerate(llm, scanned, dependents, &generate::generated_now()),
-                    ));
+                    let _ = sender.send((*scanned, generate::regenerate(llm, scanned, dependents)));
                 });
             });
             for (scanned, result) in answers {

@@ -120,6 +120,7 @@ fn check_design(
     );
     check.listed_paths("missing-test", sections::TESTS, &tests);
     check.source(&graph.source, design.footer.as_ref());
+    check.after_footer();
     check.contract(&graph.source, &design);
     check.provenance(&graph.source, &design, library.provenance.as_ref());
     let content = footer::split(&check.text).0;
@@ -209,6 +210,30 @@ impl DesignCheck<'_> {
                 hint: "consider splitting the source file".into(),
             });
         }
+    }
+
+    /// Text written after the footer (where an agent appending to the file puts it): `lookup`
+    /// shows it, and the next update moves it above the footer, byte for byte.
+    fn after_footer(&mut self) {
+        let (content, Some(block)) = footer::split(&self.text) else {
+            return;
+        };
+        let trailing = footer::trailing_text(block);
+        if trailing.trim().is_empty() {
+            return;
+        }
+        let block_lines = block.len() - trailing.len();
+        let line = footer::footer_line(content) + block[..block_lines].matches('\n').count();
+        self.issues.push(Issue {
+            check: "text-after-footer",
+            severity: Severity::Warning,
+            file: self.file.clone(),
+            line: Some(line),
+            message:
+                "text after the footer: `lexi lookup` shows it, but it belongs above the footer"
+                    .into(),
+            hint: "run `lexictl update`: it moves the text above the footer, byte for byte".into(),
+        });
     }
 
     /// A text the Archivist wrote (unedited, `updated_by: archivist`) without a provenance note,

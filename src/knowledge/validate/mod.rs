@@ -125,6 +125,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "the source's public interface changed since interface_hash",
     ),
     (
+        "text-after-footer",
+        Severity::Warning,
+        "text written after a design file's footer (the next update moves it above)",
+    ),
+    (
         "missing-source",
         Severity::Warning,
         "a design file whose source file is gone",
