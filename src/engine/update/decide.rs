@@ -29,14 +29,16 @@ pub enum Action {
     /// An edited design file moves with its renamed source, content kept.
     Move { from: String },
     /// Only the graph around an unchanged file moved (its importers, or what its own imports
-    /// resolve to), so its path lists no longer say what a full run would write: the structural
-    /// Archivist writes the file again from its source; a model's file gets its lists refreshed in
-    /// `current`, the text read now (whose description is `description`). `abridged`: it shows the
-    /// interface only.
+    /// resolve to), so its path lists no longer say what a full run would write — or its footer is
+    /// of an earlier format (a `generated:` time): the structural Archivist writes the file again
+    /// from its source; a model's file, and one an agent wrote (`agents`), get their lists refreshed
+    /// in `current`, the text read now (whose description is `description`). `abridged`: it shows
+    /// the interface only.
     RefreshDependents {
         current: String,
         description: String,
         abridged: bool,
+        agents: bool,
     },
 }
 
@@ -122,11 +124,17 @@ fn dependents_action(
             .map(|section| section.body.trim());
         written == expected
     });
+    let earlier_format = design
+        .footer
+        .as_ref()
+        .is_some_and(|footer| footer.generated.is_some());
     let description = design.frontmatter.description.clone();
-    (!current_lists).then_some(Action::RefreshDependents {
+    let agents = design.frontmatter.updated_by == UpdatedBy::Agent;
+    (!current_lists || earlier_format).then_some(Action::RefreshDependents {
         current,
         description,
         abridged,
+        agents,
     })
 }
 

@@ -168,7 +168,10 @@ fn regenerate_from(
     if !keep_description {
         design.frontmatter.description = output.description;
     }
-    let keep_contract = archivist.keeps_contract_on_content_only() && keeps_contract(scanned);
+    // An agent's contract is theirs while the interface holds; a model's carries its notes.
+    let agents = design.frontmatter.updated_by == UpdatedBy::Agent;
+    let keep_contract =
+        (archivist.keeps_contract_on_content_only() || agents) && keeps_contract(scanned);
     let mut owned = output.sections;
     if keep_contract {
         owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);

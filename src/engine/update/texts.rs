@@ -79,9 +79,9 @@ impl Render<'_> {
                 write.expected = None;
                 Some(write)
             }
-            Action::RefreshDependents { current, .. }
-                if matches!(self.archivists, Archivists::Structural) =>
-            {
+            Action::RefreshDependents {
+                current, agents, ..
+            } if matches!(self.archivists, Archivists::Structural) && !agents => {
                 generate::regenerate_unchanged(self.project, scanned, current, dependents)?.map(
                     |out| {
                         let mut write = archivist_write(scanned, out);
@@ -94,6 +94,7 @@ impl Render<'_> {
                 current,
                 description,
                 abridged,
+                ..
             } => {
                 let design_rel = design_path(rel);
                 let graph = generate::graph_of(scanned, dependents, *abridged);
