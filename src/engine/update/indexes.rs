@@ -141,15 +141,19 @@ fn write_indexes(
     let mut billboards = Billboards::new();
     let mut dirs: Vec<&String> = earlier.plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
-    let describe_file = |rel: &str| -> String {
+    let known = |rel: &str| {
         earlier
             .entries
             .get(rel)
             .or_else(|| earlier.plan.cache.entries.get(rel))
+    };
+    let describe_file = |rel: &str| -> String {
+        known(rel)
             .map(|entry| entry.details.get().description.clone())
             .filter(|description| !description.is_empty())
             .unwrap_or_else(|| "File".to_string())
     };
+    let documented_file = |rel: &str| known(rel).map(|entry| entry.details.get().documented);
     let levels = dirs.chunk_by(|a, b| depth(a) == depth(b));
     for level in levels {
         let indexed: Vec<(String, String, UpdateReport)> = level
@@ -162,7 +166,11 @@ fn write_indexes(
                     options,
                     earlier,
                 };
-                let billboard = index_one(&place, dir, &describe_file, &billboards, &mut own);
+                let files = Files {
+                    describe: &describe_file,
+                    documented: &documented_file,
+                };
+                let billboard = index_one(&place, dir, &files, &billboards, &mut own);
                 progress.advance();
                 ((*dir).clone(), billboard, own)
             })
@@ -186,12 +194,19 @@ struct Place<'a> {
     earlier: Earlier<'a>,
 }
 
+/// What the indexes know of each file: its Child Map description, and whether it has a module doc
+/// comment (`None`: the run knows nothing of it).
+struct Files<'a> {
+    describe: &'a (dyn Fn(&str) -> String + Sync),
+    documented: &'a (dyn Fn(&str) -> Option<bool> + Sync),
+}
+
 /// Write the group design file and the `.aindex` of `dir` (its children's billboards in
 /// `billboards`), recording what happened in `report`. Returns `dir`'s billboard.
 fn index_one(
     place: &Place<'_>,
     dir: &str,
-    describe_file: &(dyn Fn(&str) -> String + Sync),
+    files: &Files<'_>,
     billboards: &Billboards,
     report: &mut UpdateReport,
 ) -> String {
@@ -207,20 +222,13 @@ fn index_one(
         .children
         .get(dir)
         .map_or(&[][..], Vec::as_slice);
-    let children = Children::of(
-        project,
-        earlier.scan,
-        dir,
-        listed,
-        describe_file,
-        billboards,
-    );
+    let children = Children::of(project, earlier.scan, dir, listed, files, billboards);
     let members: Vec<(String, String)> = listed
         .iter()
         .filter(|(_, kind)| *kind == EntryKind::File)
         .map(|(name, _)| (name, join_child(dir, name)))
         .filter(|(_, rel)| scope.groups(rel))
-        .map(|(name, rel)| (name.clone(), describe_file(&rel)))
+        .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();
     write_group(project, options, dir, &members, report);
     let outcome = index_directory(project, dir, children.rows, || {
@@ -312,7 +320,7 @@ impl Children {
         scan: &Scan,
         dir: &str,
         listed: &[(String, EntryKind)],
-        describe_file: &dyn Fn(&str) -> String,
+        files: &Files<'_>,
         billboards: &Billboards,
     ) -> Children {
         let named = listed.iter().map(|(name, kind)| (name.as_str(), *kind));
@@ -322,7 +330,7 @@ impl Children {
                 .cloned()
                 .unwrap_or_else(|| existing_billboard(project, rel))
         };
-        let rows = child_map::rows(dir, named, describe_file, billboard_of);
+        let rows = child_map::rows(dir, named, files.describe, billboard_of);
         Children {
             files: listed
                 .iter()
@@ -334,19 +342,19 @@ impl Children {
                 .count(),
             module_description: rows
                 .iter()
-                .find_map(|row| documented_module(project, scan, dir, row)),
+                .find_map(|row| documented_module(project, scan, files, dir, row)),
             rows,
         }
     }
 }
 
 /// The description of `row` when it is a module file (`mod.rs`, `__init__.py`, …) with a doc
-/// comment: it speaks for the whole directory. Whether it has one is what the scan parsed, or —
-/// when this run did not read it — what parsing it now says, so that the billboard does not depend
-/// on which files a run happened to read.
+/// comment: it speaks for the whole directory. Whether it has one is what the scan parsed, else
+/// what the cache remembers, else what parsing it now says — never which files a run read.
 fn documented_module(
     project: &Project,
     scan: &Scan,
+    files: &Files<'_>,
     dir: &str,
     row: &ChildEntry,
 ) -> Option<String> {
@@ -360,7 +368,7 @@ fn documented_module(
     };
     let documented = match scan.files.get(&rel).and_then(|scanned| scanned.code()) {
         Some(code) => code.interface.doc.is_some(),
-        None => module_doc_now(project, &rel),
+        None => (files.documented)(&rel).unwrap_or_else(|| module_doc_now(project, &rel)),
     };
     documented.then(|| row.description.clone())
 }
@@ -537,7 +545,12 @@ mod tests {
         let mut billboards = Billboards::new();
         billboards.insert("pkg/sub".into(), "Helpers.\nMore.".into());
         let describe = |rel: &str| format!("about {rel}");
-        let children = Children::of(&p.project, &scan, "pkg", &listed, &describe, &billboards);
+        let documented = |_: &str| None;
+        let files = Files {
+            describe: &describe,
+            documented: &documented,
+        };
+        let children = Children::of(&p.project, &scan, "pkg", &listed, &files, &billboards);
         assert_eq!((children.files, children.dirs), (2, 1));
         assert_eq!(
             children.module_description.as_deref(),
