@@ -208,6 +208,15 @@ impl GitRepo {
         self.git_dir().join("lexibrarian")
     }
 
+    /// Lexibrarian's directory shared by every worktree of this clone:
+    /// `$(git rev-parse --git-common-dir)/lexibrarian`, absolute. Never committed, never cloned.
+    pub fn clone_dir(&self) -> PathBuf {
+        let common = self.repo.common_dir();
+        std::path::absolute(common)
+            .unwrap_or_else(|_| common.to_path_buf())
+            .join("lexibrarian")
+    }
+
     /// `HEAD`'s commit, or `None` when `HEAD` is unborn (no commits yet).
     pub fn head_commit(&self) -> Result<Option<Oid>, GitError> {
         let head = self.repo.head().map_err(GitError::read("read HEAD"))?;

@@ -2,7 +2,8 @@
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
 //! the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
 //! state ([`state`]), the library lock ([`lock`]), the
-//! one enumeration of `.lexibrary/` ([`library`]), the rows of a directory's Child Map
+//! one enumeration of `.lexibrary/` ([`library`]), whether this clone confirmed the project
+//! config's held settings ([`trust`]), the rows of a directory's Child Map
 //! ([`child_map`]) and the check of an agent's Interface Contract against the code ([`contract`]).
 //!
 //! Like jj's `CommandHelper`, the CLI opens a [`Workspace`] once and hands it to `engine` and
@@ -21,6 +22,7 @@ pub mod library;
 pub mod lock;
 pub mod state;
 pub mod test_rank;
+pub mod trust;
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -44,6 +46,7 @@ pub struct Workspace {
     head: OnceCell<Option<Oid>>,
     processed: OnceCell<Option<Processed>>,
     graph: OnceCell<Option<graph::Graph>>,
+    trust: OnceCell<trust::Trust>,
 }
 
 impl Workspace {
@@ -63,6 +66,7 @@ impl Workspace {
             head: OnceCell::new(),
             processed: OnceCell::new(),
             graph: OnceCell::new(),
+            trust: OnceCell::new(),
         }
     }
 
@@ -145,6 +149,32 @@ impl Workspace {
         self.graph
             .get_or_init(|| graph::Graph::load(&self.state().cache_path()))
             .as_ref()
+    }
+
+    /// Whether this clone confirmed the project config's held settings (`lexictl trust`), read once.
+    pub fn trust(&self) -> &trust::Trust {
+        self.trust.get_or_init(|| {
+            match trust::TrustStore::locate(&self.project, self.repo_if_any()) {
+                Some(store) => store.assess(&self.project.held),
+                None if self.project.held.is_empty() => trust::Trust::NothingHeld,
+                None => trust::Trust::NotConfirmed,
+            }
+        })
+    }
+
+    /// Why the project config's held settings are ignored here, if they are.
+    pub fn trust_notice(&self) -> Option<trust::Notice> {
+        trust::notice(&self.project.held, self.trust())
+    }
+
+    /// The LLM settings a run uses: the project config's held settings only where this clone
+    /// confirmed them ([`Workspace::trust`]); the person's own tiers otherwise.
+    pub fn llm(&self) -> &crate::project::config::LlmConfig {
+        if self.trust().applies() {
+            &self.project.held.llm_if_trusted
+        } else {
+            &self.project.config.llm
+        }
     }
 
     /// What the last complete update recorded in the state file, read once.

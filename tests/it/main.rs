@@ -41,6 +41,7 @@ mod test_search_members;
 mod test_stack;
 mod test_sweep;
 mod test_team;
+mod test_trust;
 mod test_uninstall;
 mod test_update;
 mod test_validate;

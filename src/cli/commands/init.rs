@@ -90,6 +90,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
 
     let report = apply(&plan)?;
+    trust_the_choices(&root);
     match ctx.format {
         Format::Text => print_text(&summary(&plan, &report, nothing_detected))?,
         Format::Json => print_json(&serde_json::json!({
@@ -102,6 +103,27 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         }))?,
     }
     Ok(Outcome::Ok)
+}
+
+/// The LLM provider, URL and key variable the person just chose in the wizard are theirs: this
+/// clone trusts them (see `lexictl trust`). Best effort: without a record they are only reported.
+fn trust_the_choices(root: &std::path::Path) {
+    let Ok(project) = crate::project::Project::open(root.to_path_buf()) else {
+        return;
+    };
+    if project.held.is_empty() {
+        return;
+    }
+    let ws = crate::workspace::Workspace::new(project);
+    let store = crate::workspace::trust::TrustStore::locate(ws.project(), ws.repo_if_any());
+    if let Some(store) = store {
+        if let Err(err) = store.confirm(&ws.project().held) {
+            eprintln!(
+                "warning: cannot record that this clone trusts the LLM settings you chose ({}): {err}\n  hint: run `lexictl trust`",
+                store.path.display()
+            );
+        }
+    }
 }
 
 /// The plan `--yes` takes: detected name, detected source roots, the agent environments chosen

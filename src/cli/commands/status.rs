@@ -99,6 +99,9 @@ fn render(found: &Status) -> String {
         };
         out.push_str(&format!("Notes {}: {state}\n", notes.name));
     }
+    if let Some(notice) = &found.untrusted_config {
+        out.push_str(&format!("Config: {notice}\n"));
+    }
     out.push_str(if found.healthy() {
         "Healthy.\n"
     } else {

@@ -9,12 +9,14 @@
 //!
 //! This module holds the findings' types, runs the checks in order and keeps what they share (link
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
-//! [`indexes`], [`files`] (symlinks and stray files) (and the secret scan in `knowledge::secrets`).
+//! [`indexes`], [`files`] (symlinks and stray files), [`config`] (project settings this clone
+//! ignores until a person confirms them) (and the secret scan in `knowledge::secrets`).
 //!
 //! Nothing here writes: fixes come from `lexictl update`, agents, humans, or `lexictl validate --fix`
 //! for the findings [`fix`] says the tool can repair itself.
 
 mod concepts;
+mod config;
 mod designs;
 mod files;
 pub mod fix;
@@ -170,6 +172,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "a file in .lexibrary/ that is not a library file (e.g. a temporary file a killed write left)",
     ),
     (
+        "trusted-config-changed",
+        Severity::Warning,
+        "a commit changed the project config's LLM provider, URL or key variable this clone had trusted (`lexictl trust`)",
+    ),
+    (
         "stack-votes-mismatch",
         Severity::Warning,
         "a vote count that differs from its complete history in git notes",
@@ -178,6 +185,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "stack-history-incomplete",
         Severity::Info,
         "a vote count the notes here cannot confirm: other clones' votes are not fetched",
+    ),
+    (
+        "untrusted-config",
+        Severity::Info,
+        "the project config's LLM provider, URL or key variable, ignored until this clone confirms them (`lexictl trust`)",
     ),
     (
         "dependents-gap",
@@ -279,6 +291,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     // Secrets anywhere under .lexibrary/ (derived caches excluded).
     issues.extend(secrets::scan_library(project, &listing));
     issues.extend(files::check(project, &listing));
+    issues.extend(config::check(ws));
     Report {
         issues: sorted(issues),
         checked: checked(&corpus),
