@@ -16,6 +16,7 @@ pub mod operation;
 pub(crate) mod pack;
 pub mod remote;
 mod revision;
+mod sparse;
 mod status;
 
 #[cfg(test)]

@@ -94,8 +94,11 @@ pub fn status(ws: &Workspace) -> Status {
         .iter()
         .filter(|(_, entry)| entry.design.is_some())
         .collect();
+    let absent = ws.absent();
     let mut stale: Vec<String> = documented
         .par_iter()
+        // Kept out of the working tree by git (a sparse checkout): present and unchanged.
+        .filter(|(source, _)| !absent.has_file(source))
         .filter_map(|(source, entry)| {
             let path = project.abs(source);
             let changed = match Stat::of(&path) {

@@ -1,6 +1,6 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
-//! the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
+//! the files git keeps out of this working tree ([`absent`]), the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
 //! state ([`state`]), the library lock ([`lock`]), the
 //! one enumeration of `.lexibrary/` ([`library`]), whether this clone confirmed the project
 //! config's held settings ([`trust`]), the rows of a directory's Child Map
@@ -13,6 +13,7 @@
 //! Layering: `workspace` sits below `engine` and `knowledge` and above `project`, `git`, `library`,
 //! `source` and `archivist`; it never imports the layers above it.
 
+pub mod absent;
 pub mod cache;
 pub mod calls;
 pub mod child_map;
@@ -47,6 +48,7 @@ pub struct Workspace {
     processed: OnceCell<Option<Processed>>,
     graph: OnceCell<Option<graph::Graph>>,
     trust: OnceCell<trust::Trust>,
+    absent: OnceCell<std::sync::Arc<absent::Absent>>,
 }
 
 impl Workspace {
@@ -67,6 +69,7 @@ impl Workspace {
             processed: OnceCell::new(),
             graph: OnceCell::new(),
             trust: OnceCell::new(),
+            absent: OnceCell::new(),
         }
     }
 
@@ -149,6 +152,24 @@ impl Workspace {
         self.graph
             .get_or_init(|| graph::Graph::load(&self.state().cache_path()))
             .as_ref()
+    }
+
+    /// The project's files git keeps out of this working tree (sparse checkout, `skip-worktree`),
+    /// read once from the index; none outside git or when the index cannot be read.
+    pub fn absent(&self) -> &std::sync::Arc<absent::Absent> {
+        self.absent.get_or_init(|| {
+            let (Some(repo), Some(prefix)) = (self.repo_if_any(), self.prefix()) else {
+                return Default::default();
+            };
+            let Ok(paths) = repo.skip_worktree_paths() else {
+                return Default::default();
+            };
+            let inside = paths.into_iter().filter_map(|path| match prefix {
+                "" => Some(path),
+                prefix => path.strip_prefix(&format!("{prefix}/")).map(str::to_string),
+            });
+            std::sync::Arc::new(absent::Absent::from_paths(&self.project, inside))
+        })
     }
 
     /// Whether this clone confirmed the project config's held settings (`lexictl trust`), read once.

@@ -282,7 +282,8 @@ fn read_and_decide(
     if options.verbose {
         report.unresolved = unresolved;
     }
-    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let mut index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    index.keep_absent_importers(project, &scan, &plan.universe.absent);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, report);
     Ok((scan, index, decisions))

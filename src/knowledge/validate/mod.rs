@@ -269,11 +269,13 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     let code_cache = ws.state().cache_path();
     let corpus = Corpus::from_listing(project, &listing, kinds, Some(&code_cache));
     let resolver = Resolver::new(&corpus);
+    let absent = ws.absent();
     let library = Library {
         project,
         corpus: &corpus,
         resolver: &resolver,
         provenance: recorded_provenance(ws),
+        absent,
     };
     let budgets = &project.config.token_budgets;
     let mut issues = designs::check(&library);
@@ -282,6 +284,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     issues.extend(indexes::check(
         project,
         &listing,
+        absent,
         budgets.aindex_tokens as usize,
     ));
     issues.extend(indexes::check_start_here(
@@ -328,6 +331,8 @@ struct Library<'a> {
     corpus: &'a Corpus,
     resolver: &'a Resolver<'a>,
     provenance: Option<HashSet<Oid>>,
+    /// The files git keeps out of this working tree (a sparse checkout): they exist, unchanged.
+    absent: &'a crate::workspace::absent::Absent,
 }
 
 /// The blob ids of every design file text with a provenance note, when the project is in git and
@@ -341,6 +346,12 @@ fn recorded_provenance(ws: &Workspace) -> Option<HashSet<Oid>> {
 }
 
 impl Library<'_> {
+    /// Whether project path `rel` is a file or directory of the tree: on disk, or kept out of the
+    /// working tree by git.
+    fn exists(&self, rel: &str) -> bool {
+        self.project.abs(rel).exists() || self.absent.has(rel)
+    }
+
     /// `.lexibrary/<path>` for a document's library-relative path.
     fn shown(&self, path: &str) -> String {
         format!("{LIBRARY_DIR}/{path}")
