@@ -52,8 +52,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     if !root.is_dir() {
         bail!("{} is not a directory", root.display());
     }
-    // Never in a bare repository or inside `.git/`: there is no working tree to document.
+    // Never in a bare repository or inside `.git/`: there is no working tree to document. Nor in a
+    // repository that cannot be read (a reftable): every later command would refuse it.
     refuse_git_dir(&root)?;
+    crate::git::GitRepo::discover(&root)?;
     if let Some(existing) = find_root(&root) {
         if existing == root {
             bail!(

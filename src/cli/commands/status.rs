@@ -24,6 +24,8 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
+    // A repository that cannot be read is an error, never a status made as if outside git.
+    ws.discovered_repo()?;
     let found = status(&ws);
     let outcome = if found.healthy() {
         Outcome::Ok

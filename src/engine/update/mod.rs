@@ -151,6 +151,9 @@ fn run_phases(
     if running.interrupted || options.check {
         report.debris_removed = interrupted::remove_debris(project, options.writes());
     }
+    if running.interrupted {
+        report.pack_debris_removed = interrupted::remove_pack_debris(ws, &state);
+    }
     if options.start_here_only {
         indexes::start_here_only(project, options, &state, &mut report);
         report.stale = report.start_here_written;

@@ -228,7 +228,7 @@ impl DesignCheck<'_> {
                 .footer
                 .as_ref()
                 .is_some_and(|footer| is_unedited(&self.text, footer));
-        let Ok(blob) = blob_id(self.text.as_bytes()) else {
+        let Ok(blob) = blob_id(self.library.object_format, self.text.as_bytes()) else {
             return;
         };
         if !archivists || recorded.contains(&blob) {

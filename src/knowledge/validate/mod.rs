@@ -275,6 +275,9 @@ fn validate_with_cache(ws: &Workspace) -> Report {
         corpus: &corpus,
         resolver: &resolver,
         provenance: recorded_provenance(ws),
+        object_format: ws
+            .repo_if_any()
+            .map_or_else(Default::default, |repo| repo.object_format()),
         absent,
     };
     let budgets = &project.config.token_budgets;
@@ -331,6 +334,8 @@ struct Library<'a> {
     corpus: &'a Corpus,
     resolver: &'a Resolver<'a>,
     provenance: Option<HashSet<Oid>>,
+    /// How the repository names blobs (what the provenance notes are keyed by).
+    object_format: crate::git::ObjectFormat,
     /// The files git keeps out of this working tree (a sparse checkout): they exist, unchanged.
     absent: &'a crate::workspace::absent::Absent,
 }
