@@ -50,12 +50,12 @@ fn a_vote_whose_post_cannot_be_written_is_not_recorded() {
     big_post(&p);
     let out = limited(&p, 8, true, "lexi stack vote ST-001 up");
     assert_eq!(out.code, 1, "{}", out.both());
-    out.stderr_has("cannot write .lexibrary/stack/ST-001-flaky-build.md; nothing was recorded");
     let kinds: Vec<String> = history(&p, "ST-001")
         .iter()
         .filter_map(|event| event["kind"].as_str().map(str::to_string))
         .collect();
     assert_eq!(kinds, ["created"], "the failed vote left no event");
+    out.stderr_has("cannot write .lexibrary/stack/ST-001-flaky-build.md; nothing was recorded");
     // The next vote counts one, not two: the history agrees with the post.
     p.lexi(["stack", "vote", "ST-001", "up"])
         .success()
@@ -92,7 +92,6 @@ fn a_post_that_cannot_be_created_leaves_no_history() {
         &format!("lexi stack post --title Big --file src/a.rs --problem p --evidence {evidence}"),
     );
     assert_eq!(out.code, 1, "{}", out.both());
-    out.stderr_has("nothing was recorded");
     // The id is allocated again, with one `created` event: not the failed post's too.
     p.lexi([
         "stack",
@@ -108,7 +107,12 @@ fn a_post_that_cannot_be_created_leaves_no_history() {
     ])
     .success()
     .stdout_has("ST-001");
-    assert_eq!(history(&p, "ST-001").len(), 1);
+    assert_eq!(
+        history(&p, "ST-001").len(),
+        1,
+        "the failed post left an event"
+    );
+    out.stderr_has("nothing was recorded");
 }
 
 /// 150 files: their provenance is one pack, far larger than one design file.
@@ -151,16 +155,16 @@ fn on_a_full_disk_no_design_file_is_written_without_its_provenance() {
     let p = many_files();
     // 32 blocks: every design file fits, the provenance pack does not.
     let out = limited(&p, 32, true, "lexictl update");
-    assert_eq!(out.code, 1, "{}", out.both());
-    out.stderr_has(
-        "not written: its provenance could not be recorded in refs/notes/lexibrarian/provenance",
-    )
-    .stderr_has("File too large");
     assert_eq!(
         (design_files(&p), notes(&p)),
         (0, 0),
         "no design file without its note"
     );
+    assert_eq!(out.code, 1, "{}", out.both());
+    out.stderr_has(
+        "not written: its provenance could not be recorded in refs/notes/lexibrarian/provenance",
+    )
+    .stderr_has("File too large");
     // Space again: the next run writes them all, each with its note.
     p.lexictl(["update"]).success();
     assert_eq!((design_files(&p), notes(&p)), (150, 150));
@@ -177,17 +181,15 @@ fn a_pack_write_killed_halfway_leaves_nothing_the_next_run_keeps() {
     let live = pack_dir.join(format!("tmp_pack_lexi-{}-x", std::process::id()));
     std::fs::write(&gits, "git").expect("write");
     std::fs::write(&live, "live").expect("write");
+    let planted = [gits.clone(), live.clone()];
+    // Every other temporary pack file (whatever its writer named it).
     let temporary = |dir: &std::path::Path| -> Vec<String> {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .expect("list")
-            .map(|entry| {
-                entry
-                    .expect("entry")
-                    .file_name()
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .filter(|name| name.starts_with("tmp_pack_lexi-") && !name.ends_with("-x"))
+            .map(|entry| entry.expect("entry").path())
+            .filter(|path| !planted.contains(path))
+            .filter_map(|path| Some(path.file_name()?.to_string_lossy().into_owned()))
+            .filter(|name| name.starts_with("tmp_pack_"))
             .collect();
         names.sort();
         names
@@ -202,8 +204,12 @@ fn a_pack_write_killed_halfway_leaves_nothing_the_next_run_keeps() {
     );
     assert_eq!(design_files(&p), 0, "provenance first: nothing written yet");
     let out = p.lexictl(["update"]).success();
+    assert_eq!(
+        temporary(&pack_dir),
+        Vec::<String>::new(),
+        "the debris is gone"
+    );
     out.stdout_has("removed the temporary pack an interrupted provenance write left in the git directory: objects/pack/tmp_pack_lexi-");
-    assert!(temporary(&pack_dir).is_empty(), "the debris is gone");
     assert!(
         gits.exists() && live.exists(),
         "what is not ours, or still written, stays"

@@ -76,16 +76,16 @@ fn a_committed_config_sends_nothing_until_this_clone_trusts_it() {
     touch(&p, 1);
     let line = line_of(&p, "api_key_env");
     let out = p.lexictl(["update"]).env("GITHUB_TOKEN", TOKEN).success();
-    out.stderr_has(&format!(
-        "warning: .lexibrary/config.yaml:{line}: llm.provider (line {line}), llm.base_url (line {line}) and llm.api_key_env (line {line}) are set by the project config and not confirmed on this clone"
-    ))
-    .stderr_has("(this run uses llm.provider: structural)")
-    .stderr_has("`lexictl trust`");
     assert!(
         server.requests().is_empty(),
         "a request left: {:?}",
         server.requests()
     );
+    out.stderr_has(&format!(
+        "warning: .lexibrary/config.yaml:{line}: llm.provider (line {line}), llm.base_url (line {line}) and llm.api_key_env (line {line}) are set by the project config and not confirmed on this clone"
+    ))
+    .stderr_has("(this run uses llm.provider: structural)")
+    .stderr_has("`lexictl trust`");
     assert!(
         !p.read(".lexibrary/src/hello.py.md").contains("Says hello"),
         "the structural Archivist wrote it"
