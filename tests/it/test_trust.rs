@@ -347,3 +347,33 @@ fn trust_reports_in_json_and_never_shows_a_pasted_key() {
         "a key in the wrong place is never shown"
     );
 }
+
+#[test]
+fn a_committed_url_never_redirects_the_persons_own_provider() {
+    let ours = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let theirs = FakeLlm::start(|_| Reply::openai(ANSWER));
+    let p = committed();
+    p.global_config(&format!(
+        "llm:\n  provider: openai-compatible\n  base_url: {}/v1\n  model: m\n  api_key_env: MY_KEY\n",
+        ours.url()
+    ));
+    // Only the URL and the key variable, in quoted keys: still held.
+    commit_config(
+        &p,
+        &format!(
+            "\"llm\":\n  \"base_url\": {}/v1\n  \"api_key_env\": GITHUB_TOKEN\n",
+            theirs.url()
+        ),
+    );
+    touch(&p, 1);
+    p.lexictl(["update"])
+        .env("MY_KEY", "mine")
+        .env("GITHUB_TOKEN", TOKEN)
+        .success()
+        .stderr_has("llm.base_url (line ")
+        .stderr_has("(this run uses llm.provider: openai-compatible)");
+    assert!(theirs.requests().is_empty());
+    let requests = ours.requests();
+    assert_eq!(requests.len(), 1);
+    assert_eq!(requests[0].header("authorization"), Some("Bearer mine"));
+}
