@@ -87,6 +87,12 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
         FileState::AgentUpdated { .. } => Some(Action::RefreshFooter),
         FileState::Renamed { from, .. } => Some(Action::Move { from: from.clone() }),
         FileState::Cached { .. } if !index.moved(&scanned.source) && !scanned.resolved_now => None,
+        // A sparse checkout that cannot see all its importers leaves its Dependents as they are.
+        FileState::Cached { .. } | FileState::Unchanged { .. }
+            if !index.knows_all_importers(&scanned.source) =>
+        {
+            None
+        }
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
             dependents_action(project, scanned, index.dependents(&scanned.source))
         }

@@ -5,7 +5,7 @@
 //! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
 //! the report, and the stage goes on with the others: one bad file never costs the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 use rustix::fs::FileType;
@@ -19,7 +19,7 @@ use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
 use super::{Progress, UpdateOptions};
-use crate::library::aindex::ChildEntry;
+use crate::library::aindex::{AIndex, ChildEntry};
 use crate::nofollow;
 use crate::project::describe;
 use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
@@ -56,6 +56,11 @@ pub fn run(
     let billboards = write_indexes(project, scope, options, earlier, progress, report);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
+    }
+    // START_HERE ranks the top directories by the code in them and the imports into them: with
+    // files outside a sparse checkout that cannot be measured here, and the one on disk stays.
+    if !plan.universe.absent.is_empty() {
+        return Ok(());
     }
     report.aindex_written.sort();
     // START_HERE ranks the top levels by what is below them anywhere in the tree: every run
@@ -141,6 +146,7 @@ fn write_indexes(
     let mut billboards = Billboards::new();
     let mut dirs: Vec<&String> = earlier.plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
+    let carried = carried_descriptions(project, earlier.plan);
     let known = |rel: &str| {
         earlier
             .entries
@@ -148,6 +154,9 @@ fn write_indexes(
             .or_else(|| earlier.plan.cache.entries.get(rel))
     };
     let describe_file = |rel: &str| -> String {
+        if let Some(description) = carried.get(rel) {
+            return description.clone();
+        }
         known(rel)
             .map(|entry| entry.details.get().description.clone())
             .filter(|description| !description.is_empty())
@@ -184,6 +193,55 @@ fn write_indexes(
         }
     }
     billboards
+}
+
+/// The Child Map descriptions of the files git keeps out of the working tree, in the directories
+/// this run indexes: what their directory's `.aindex` says of them now (they are unchanged), else
+/// their design file's description.
+fn carried_descriptions(project: &Project, plan: &Plan) -> HashMap<String, String> {
+    let absent = &plan.universe.absent;
+    let mut carried = HashMap::new();
+    if absent.is_empty() {
+        return carried;
+    }
+    for dir in &plan.universe.dirs {
+        let files: Vec<&String> = absent
+            .children(dir)
+            .iter()
+            .filter(|(_, kind)| *kind == EntryKind::File)
+            .map(|(name, _)| name)
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let path = aindex_path(dir);
+        let rows = project
+            .read_to_string(&path)
+            .ok()
+            .and_then(|text| AIndex::parse(&path, dir, &text).ok())
+            .map(|index| index.children())
+            .unwrap_or_default();
+        for name in files {
+            let rel = join_child(dir, name);
+            let description = rows
+                .iter()
+                .find(|row| row.name == *name)
+                .map(|row| row.description.clone())
+                .or_else(|| design_description(project, &rel));
+            if let Some(description) = description {
+                carried.insert(rel, description);
+            }
+        }
+    }
+    carried
+}
+
+/// The description in the frontmatter of `source`'s design file, if it has one.
+fn design_description(project: &Project, source: &str) -> Option<String> {
+    let rel = crate::project::mirror::design_path(source);
+    let text = project.read_to_string(&rel).ok()?;
+    let design = crate::library::design_file::DesignFile::parse(&rel, &text).ok()?;
+    Some(design.frontmatter.description).filter(|d| !d.is_empty())
 }
 
 /// Where the indexes are written, and what the earlier stages found.
@@ -231,7 +289,8 @@ fn index_one(
         .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();
     write_group(project, options, dir, &members, report);
-    let outcome = index_directory(project, dir, children.rows, || {
+    let whole = earlier.plan.universe.absent.children(dir).is_empty();
+    let outcome = index_directory(project, dir, children.rows, whole, || {
         let crate_doc = describe::has_manifest(project, dir).then(|| {
             let src = format!("{dir}/src");
             billboards
@@ -406,7 +465,8 @@ fn remove_vanished_indexes(
             nofollow::file_type(&project.root, &path),
             Ok(Some(FileType::RegularFile))
         );
-        if !plan.universe.dirs.contains(&dir) && present {
+        let kept_out = plan.universe.absent.has_dir(&dir);
+        if !plan.universe.dirs.contains(&dir) && present && !kept_out {
             let group = group_path(&dir);
             if options.writes() && project.remove_file(&group).is_ok() {
                 report.aindex_removed.push(group);

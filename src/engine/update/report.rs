@@ -176,6 +176,10 @@ pub struct UpdateReport {
     /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run (with
     /// `--check`: that a run would remove).
     pub debris_removed: Vec<String>,
+    /// After a killed run: the temporary pack files its provenance write left in the object
+    /// database, removed (paths relative to the git directory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pack_debris_removed: Vec<String>,
     /// Files whose model answer was over the design file budget.
     pub over_scoped: Vec<OverScoped>,
     /// With an LLM provider and `--dry-run`/`--check`: the requests a real run would send.
