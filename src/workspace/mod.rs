@@ -20,6 +20,7 @@ pub mod child_map;
 pub mod contract;
 pub mod graph;
 pub mod library;
+pub mod library_writes;
 pub mod lock;
 pub mod state;
 pub mod test_rank;

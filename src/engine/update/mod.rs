@@ -264,6 +264,8 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
             options,
             head: ws.head(),
             run_started_ns: run.run_started_ns,
+            project,
+            repo: ws.repo()?,
         };
         remember::save(&memory, plan, &scan, &written, entries, report)?;
     }

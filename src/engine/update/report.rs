@@ -167,6 +167,11 @@ pub struct UpdateReport {
     pub aindex_written: Vec<String>,
     pub aindex_removed: Vec<String>,
     pub start_here_written: bool,
+    /// Design files written (with the blob id of the text, in git) or removed (`None`), by
+    /// project-relative path: what `remember` records for the fast path after the library is
+    /// committed (`workspace::library_writes`).
+    #[serde(skip)]
+    pub design_writes: Vec<(String, Option<crate::git::Oid>)>,
     /// Design files the Archivist wrote, with their provenance (not with `--dry-run`/`--check`).
     pub generated: Vec<Provenance>,
     /// Files that could not be read, written or removed (a source, a design file, an index,

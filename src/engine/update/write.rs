@@ -343,6 +343,16 @@ impl Writer<'_, '_> {
                 Put::Written(stat) => {
                     self.report.design_files_written += 1;
                     self.written.written.insert(write.source.clone(), stat);
+                    let blob = provenance
+                        .as_ref()
+                        .and_then(|provenance| provenance.blob)
+                        .or_else(|| {
+                            let repo = self.target.repo?;
+                            repo.blob_id(write.text.as_bytes()).ok()
+                        });
+                    self.report
+                        .design_writes
+                        .push((design_path(&write.source), blob));
                     self.record(&write, provenance);
                 }
                 Put::Changed => self.warn(format!(
@@ -490,7 +500,10 @@ impl Writer<'_, '_> {
             Err(_) => return,
         }
         match project.remove_file(&design_rel) {
-            Ok(()) => self.report.design_files_removed += 1,
+            Ok(()) => {
+                self.report.design_files_removed += 1;
+                self.report.design_writes.push((design_rel.clone(), None));
+            }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => {
                 let reason = format!(
