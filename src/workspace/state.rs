@@ -260,6 +260,7 @@ mod tests {
             commit: Oid::parse("0123456789abcdef0123456789abcdef01234567").expect("oid"),
             clean: true,
             fingerprint: "f".into(),
+            library_written: false,
         };
         state
             .edit(|s| s.processed = Some(processed.clone()))
