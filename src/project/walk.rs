@@ -418,12 +418,16 @@ pub const SNIFF_BYTES: usize = 8192;
 /// The one content sniffer. Binary when the first [`SNIFF_BYTES`] bytes hold a NUL, or do not read
 /// as text: valid UTF-8 with few control characters, or (a legacy 8-bit encoding) mostly printable
 /// ASCII. Text that holds secret material ([`crate::secrets::secret_material`], over all of `bytes`)
-/// is [`FileClass::Secret`]. Costs one pass over the head and one regex pass over the file.
+/// or is a credentials file by its content ([`crate::secrets::credentials_file`]: a kubeconfig, a
+/// dotenv file with secrets, … whatever its name) is [`FileClass::Secret`]. Costs one pass over the
+/// head and two regex passes over the file.
 pub fn sniff(bytes: &[u8]) -> FileClass {
     if !looks_like_text(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
         return FileClass::Binary;
     }
-    if crate::secrets::secret_material(bytes).is_some() {
+    if crate::secrets::secret_material(bytes).is_some()
+        || crate::secrets::credentials_file(bytes).is_some()
+    {
         return FileClass::Secret;
     }
     FileClass::Text

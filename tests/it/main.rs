@@ -38,6 +38,7 @@ mod test_readme;
 mod test_review;
 mod test_safety;
 mod test_search_members;
+mod test_secrets;
 mod test_stack;
 mod test_sweep;
 mod test_team;

@@ -6,9 +6,13 @@
 //! is [`CallError::Refused`]: the key is wrong for every file, so the caller stops asking.
 //!
 //! This is the model request path's one choke point: every request to every provider is encoded
-//! here, and a request whose bytes hold secret material ([`crate::secrets::secret_material`]: a
-//! private key, a high-confidence token) is never sent, whatever put it there — a source file the
-//! update's sniffer missed, an existing design file, a template.
+//! here. A request whose bytes hold secret material ([`crate::secrets::secret_material`]: a private
+//! key, a high-confidence token) is never sent, whatever put it there — a source file, an existing
+//! design file, a template; in any other, every string is redacted ([`crate::secrets::redact`]: a
+//! password literal, a JSON Web Token, a password inside a URL becomes `…`) before it leaves.
+//!
+//! The answer's body is read up to [`MAX_BODY`] bytes: a provider (or something posing as one)
+//! cannot make the run hold more than that.
 
 use std::io::ErrorKind;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -90,9 +94,12 @@ impl Http {
         headers: &[(&str, String)],
         body: &serde_json::Value,
     ) -> Result<serde_json::Value, CallError> {
-        let payload = serde_json::to_vec(body)
-            .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))?;
-        refuse_secrets(&payload)?;
+        let encode = |body: &serde_json::Value| {
+            serde_json::to_vec(body)
+                .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))
+        };
+        refuse_secrets(&encode(body)?)?;
+        let payload = encode(&redacted(body))?;
         let mut attempt = 0;
         loop {
             let (problem, retry_after) = match self.attempt(url, headers, &payload) {
@@ -225,6 +232,22 @@ impl Attempt {
             problem,
             retry_after: None,
         }
+    }
+}
+
+/// `value` with every string redacted ([`crate::secrets::redact`]).
+fn redacted(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => Value::String(crate::secrets::redact(text).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(redacted).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(key, field)| (key.clone(), redacted(field)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

@@ -63,7 +63,9 @@ pub fn index_directory(
         },
         None => AIndex::new(dir, &billboard(), &entries),
     };
-    let rendered = index.render();
+    // Whatever it holds (a billboard, a description, a convention someone wrote), nothing
+    // credential-shaped is written.
+    let rendered = crate::secrets::redact(&index.render()).into_owned();
     IndexOutcome {
         billboard: index.billboard().to_string(),
         text: (existing.as_deref() != Some(rendered.as_str())).then_some(rendered),
