@@ -43,5 +43,6 @@ mod test_stack;
 mod test_sweep;
 mod test_team;
 mod test_uninstall;
+mod test_untrusted_output;
 mod test_update;
 mod test_validate;

@@ -80,7 +80,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
     match hook::trigger(&ctx.cwd, event, &program)? {
         Triggered::Started | Triggered::Queued => {}
-        Triggered::Skipped(why) => eprintln!("lexibrarian: {event}: skipped, {why}"),
+        Triggered::Skipped(why) => {
+            crate::cli::output::safe_eprintln!("lexibrarian: {event}: skipped, {why}")
+        }
     }
     Ok(Outcome::Ok)
 }
@@ -94,12 +96,12 @@ fn run_pre_push(ctx: &Context, program: &std::path::Path) -> anyhow::Result<Outc
     match pre_push::pre_push(&ctx.cwd, &refs, program)? {
         PrePush::Allow(note) => {
             if let Some(note) = note {
-                eprintln!("{note}");
+                crate::cli::output::safe_eprintln!("{note}");
             }
             Ok(Outcome::Ok)
         }
         PrePush::Refuse(message) => {
-            eprint!("{message}");
+            crate::cli::output::safe_eprint!("{message}");
             Ok(Outcome::Failed)
         }
     }
