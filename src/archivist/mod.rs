@@ -102,7 +102,8 @@ impl Generation {
 }
 
 /// A model's answer longer than the design file budget: the source file may do too much (seed §5).
-/// The answer is kept whole, never truncated.
+/// What is taken from the answer is cut to the budget, each cut field ending with a marker that
+/// says so (`archivist::llm::cap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct OverBudget {
     /// Tokens in the model's answer (cl100k).

@@ -26,8 +26,10 @@ const BACKOFF_BASE: Duration = Duration::from_millis(500);
 const BACKOFF_MAX: Duration = Duration::from_secs(20);
 /// Longest `retry-after` honoured; a provider asking for more fails the file (the next run retries).
 const RETRY_AFTER_MAX: Duration = Duration::from_secs(60);
-/// Largest answer body read.
-const MAX_BODY: u64 = 8 * 1024 * 1024;
+/// Largest answer body read: an answer of the most output tokens a request asks for (8,192) is
+/// some 40 KB of text, a few times that as JSON. A provider that sends more is not read further,
+/// so memory stays bounded whatever it sends (the file fails; the rest of the run goes on).
+pub const MAX_BODY: u64 = 1024 * 1024;
 
 /// Why a call failed.
 #[derive(Debug)]
@@ -199,6 +201,10 @@ impl Http {
                 }
             }
             Err(ureq::Error::Timeout(_)) => Attempt::retry(self.timed_out(url)),
+            Err(ureq::Error::BodyExceedsLimit(_)) => Attempt::failed(format!(
+                "the answer from {url} is larger than {} KiB, more than any answer a request asks for; it was not read (check llm.base_url: is it the model's API?)",
+                MAX_BODY / 1024
+            )),
             Err(err) => Attempt::retry(format!("reading the answer from {url} failed: {err}")),
         }
     }
