@@ -29,7 +29,7 @@ pub fn index_directory(
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
-    let existing = match project.read_to_string(&path) {
+    let existing = match project.read_library_text(&path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => {
