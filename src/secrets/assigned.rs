@@ -7,8 +7,9 @@
 //! but not `password_field` or `token_type`). A quoted value is a secret when it looks like a
 //! password ([`looks_like_password`]: six or more characters mixing letters with digits or symbols,
 //! not a placeholder like `changeme`, `<your-key>` or `${TOKEN}`) or looks random; an unquoted value
-//! (which may be a variable, `password = user_password`) only when it looks random, over at least
-//! twelve characters. Only the value is redacted; the name stays, so the reader still learns that
+//! (which may be a variable, `password = user_password`) only when it is a generated token — twelve
+//! characters or more, random-looking, mixing upper case, lower case and digits — and not code
+//! (`token = token1.child_token()`). Only the value is redacted; the name stays, so the reader still learns that
 //! there is a password there.
 
 use std::sync::OnceLock;
@@ -24,7 +25,7 @@ const ASSIGNMENT: &str = concat!(
     r#"api_?key|apikey|access_?key|secret_?key|private_?key|signing_?key|encryption_?key|master_?key)"#,
     r#"["']?\s*(?::\s*[A-Za-z0-9_.\[\]<>|&' ]{1,40}?\s*)?"#,
     r#"(?:===?|!==?|:=|=>|\?\?=|\|\|=|=|:)\s*"#,
-    r#"(?P<value>[bru]?"[^"\n]*"|[bru]?'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)\]}]+)"#,
+    r#"(?P<value>[bru]?"[^"\n]*"|[bru]?'[^'\n]*'|`[^`\n]*`|[A-Za-z0-9+/=_\-!@#$%^&*~]+)"#,
 );
 
 fn assignment() -> Option<&'static Regex> {
@@ -41,6 +42,13 @@ pub(super) fn hits(bytes: &[u8], out: &mut Vec<Hit>) {
         let Some(value) = captures.name("value") else {
             continue;
         };
+        // An unquoted value followed by `(`, `.`, `:` or `[` is code (`token1.child_token()`).
+        let code = bytes
+            .get(value.end())
+            .is_some_and(|next| matches!(next, b'(' | b'.' | b':' | b'['));
+        if code {
+            continue;
+        }
         if let Some(hit) = judge(value.as_bytes(), value.start()) {
             out.push(hit);
         }
@@ -73,11 +81,22 @@ fn judge(raw: &[u8], at: usize) -> Option<Hit> {
                 confidence: Confidence::Likely,
             })
         }
-        None => (raw_text.chars().count() >= 12 && looks_random(&raw_text)).then_some(Hit {
+        None => (raw_text.chars().count() >= 12 && looks_generated(&raw_text)).then_some(Hit {
             start: at,
             end: at + raw.len(),
             kind: "a high-entropy secret assignment",
             confidence: Confidence::Likely,
         }),
     }
+}
+
+/// An unquoted value that is a generated token rather than a name: random-looking, with upper-case
+/// letters, lower-case letters and digits all present (`q8Zt3LwX9vKp2RmN`, not `child_token1` or
+/// `MAX_RETRIES_2`).
+fn looks_generated(value: &str) -> bool {
+    !super::is_placeholder(value)
+        && looks_random(value)
+        && value.chars().any(|c| c.is_ascii_uppercase())
+        && value.chars().any(|c| c.is_ascii_lowercase())
+        && value.chars().any(|c| c.is_ascii_digit())
 }

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 
 use regex::bytes::Regex;
 
-use super::{ascii_regex, is_placeholder};
+use super::{ascii_regex, looks_like_password, looks_random};
 
 /// Strings at least one of which every credentials file below holds.
 const TELLTALES: &str = concat!(
@@ -150,7 +150,7 @@ fn is_pgpass_line(line: &str) -> bool {
 }
 
 /// Every line `NAME=value` (or `export NAME=value`), and a name that says secret with a real
-/// value: `DB_PASSWORD=s3cret`, not `API_KEY=` or `API_KEY=<your key>`.
+/// value: `DB_PASSWORD=s3cret1`, not `API_KEY=`, `API_KEY=<your key>` or `SECRET_KEY="config"`.
 fn is_secret_dotenv(lines: &[&str]) -> bool {
     let assignments: Vec<(&str, &str)> = lines
         .iter()
@@ -182,6 +182,8 @@ fn is_secret_dotenv(lines: &[&str]) -> bool {
         ]
         .iter()
         .any(|word| name.contains(word));
-        secret_name && !value.is_empty() && !is_placeholder(value)
+        // A real value: one that looks like a password or looks random (`SECRET_KEY="config"` in a
+        // test fixture is neither).
+        secret_name && (looks_like_password(value) || looks_random(value))
     })
 }

@@ -274,6 +274,14 @@ fn rows() -> Vec<Row> {
             "api_key: ${API_KEY}".into(),
         ),
         row(
+            "password in an INI or YAML line",
+            "Xk9#mQ2$vL7pR4tZ".into(),
+            |secret| format!("db_password = {secret}"),
+            "a high-entropy secret assignment",
+            false,
+            "db_password = $DB_PASSWORD_FROM_ENV_2".into(),
+        ),
+        row(
             "password in JSON",
             "s3cr3t!Pw".into(),
             |secret| format!("{{\"db_password\": \"{secret}\"}}"),
@@ -350,6 +358,10 @@ fn ordinary_code_is_left_alone() {
         "password_field = \"hunter2x\"",
         "TOKEN_URL = \"https://oauth2.googleapis.com/token\"",
         "let token = tokens.next()?;",
+        // tokio's tests: a call on a variable, not a value.
+        "let child_token1 = token1.child_token();",
+        "let grandchild2_token = child1_token.child_token();",
+        "MAX_TOKEN = MAX_RETRIES_2_AND_MORE",
         "secret: 'keyboard cat'",
         "SECRET_KEY = None",
         "app.secret_key = os.environ[\"SECRET_KEY\"]",
@@ -422,6 +434,8 @@ fn credentials_files_are_known_by_content() {
         ("admin:$apr1$abc$def\n", Some("an htpasswd file")),
         // Not credentials files.
         ("FLASK_APP=hello\nFLASK_DEBUG=1\n", None),
+        // flask's tests/static/config.toml: a fixture, not a secret.
+        ("TEST_KEY=\"foo\"\nSECRET_KEY=\"config\"\n", None),
         ("API_KEY=\nSECRET_TOKEN=<your token>\n", None),
         ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n", None),
         ("import os\nTOKEN=os.environ['TOKEN']\nprint(TOKEN)\n", None),
