@@ -106,7 +106,7 @@ fn is_netrc_line(line: &str) -> bool {
         .split_whitespace()
         .skip_while(|word| *word == "default")
         .collect();
-    words.len() % 2 == 0
+    words.len().is_multiple_of(2)
         && words.chunks(2).all(|pair| {
             matches!(
                 pair[0],

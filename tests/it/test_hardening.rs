@@ -233,7 +233,7 @@ fn fifos_where_ignore_files_belong_never_hang_a_command() {
         let _ = std::fs::remove_file(p.path(fifo));
         rustix::fs::mkfifoat(
             rustix::fs::CWD,
-            &p.path(fifo),
+            p.path(fifo),
             rustix::fs::Mode::from_raw_mode(0o644),
         )
         .expect("mkfifo");

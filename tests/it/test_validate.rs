@@ -168,7 +168,7 @@ fn every_problem_is_reported_once_with_its_check_id() {
     std::fs::create_dir_all(p.path("src/parser/deep")).expect("mkdir");
     rustix::fs::mkfifoat(
         rustix::fs::CWD,
-        &p.path("src/parser/deep/.gitignore"),
+        p.path("src/parser/deep/.gitignore"),
         rustix::fs::Mode::from_raw_mode(0o644),
     )
     .expect("mkfifo");
