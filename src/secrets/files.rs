@@ -38,30 +38,24 @@ pub fn credentials_file(bytes: &[u8]) -> Option<&'static str> {
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#') && !line.starts_with(';'))
         .collect();
-    let has = |needle: &str| text.contains(needle);
     if is_kubeconfig(&lines) {
         return Some("a kubeconfig");
     }
-    if has("\"service_account\"") && has("\"private_key") {
-        return Some("a cloud service account key");
+    if let Some(kind) = json_credentials(bytes) {
+        return Some(kind);
     }
-    if has("\"auths\"") && has("\"auth\"") {
-        return Some("a Docker credentials file");
-    }
-    if lines.iter().any(|line| {
-        ["_authToken=", "_auth=", "_password="]
-            .iter()
-            .any(|key| line.replace(' ', "").contains(key))
-    }) {
+    let ini = is_ini(&lines);
+    if lines.iter().any(|line| is_npm_auth_line(line)) && (ini || lines.len() <= 50) {
         return Some("an npm credentials file");
     }
-    if has("aws_secret_access_key") && lines.iter().any(|line| line.starts_with('[')) {
+    if ini && ini_value(&lines, "aws_secret_access_key").is_some() {
         return Some("an AWS credentials file");
     }
-    if lines
-        .iter()
-        .any(|line| is_section(line, &["pypi", "testpypi", "distutils"]))
-        && lines.iter().any(|line| line.starts_with("password"))
+    if ini
+        && lines
+            .iter()
+            .any(|line| is_section(line, &["pypi", "testpypi", "distutils"]))
+        && ini_value(&lines, "password").is_some()
     {
         return Some("a PyPI credentials file");
     }
@@ -84,14 +78,96 @@ pub fn credentials_file(bytes: &[u8]) -> Option<&'static str> {
     None
 }
 
-/// `apiVersion:`, `kind: Config` and the clusters/users/contexts lists at the top level.
+/// A YAML document (it starts with a top-level kubeconfig key, not a heading or code) with
+/// `apiVersion:`, `kind: Config` and the clusters, users or contexts lists.
 fn is_kubeconfig(lines: &[&str]) -> bool {
+    const KEYS: &[&str] = &[
+        "apiVersion:",
+        "kind:",
+        "clusters:",
+        "contexts:",
+        "current-context:",
+        "users:",
+        "preferences:",
+        "---",
+    ];
+    let starts_as_yaml = lines
+        .first()
+        .is_some_and(|first| KEYS.iter().any(|key| first.starts_with(key)));
     let top = |key: &str| lines.iter().any(|line| line.starts_with(key));
-    top("apiVersion:")
+    starts_as_yaml
+        && top("apiVersion:")
         && lines
             .iter()
             .any(|line| line.replace(' ', "") == "kind:Config")
         && (top("clusters:") || top("users:") || top("contexts:"))
+}
+
+/// A JSON credentials file: a Docker `config.json` whose `auths` hold an `auth`, or a cloud
+/// service account key (`"type": "service_account"` with a `private_key`). Only a file that parses
+/// as a JSON object counts (a source that mentions the keys does not).
+fn json_credentials(bytes: &[u8]) -> Option<&'static str> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+    let object = value.as_object()?;
+    let docker = object
+        .get("auths")
+        .and_then(|auths| auths.as_object())
+        .is_some_and(|auths| {
+            auths.values().any(|entry| {
+                entry
+                    .get("auth")
+                    .and_then(|auth| auth.as_str())
+                    .is_some_and(|auth| !auth.is_empty())
+            })
+        });
+    if docker {
+        return Some("a Docker credentials file");
+    }
+    let service_account = object.get("type").and_then(|kind| kind.as_str())
+        == Some("service_account")
+        && object
+            .get("private_key")
+            .and_then(|key| key.as_str())
+            .is_some_and(|key| !key.is_empty());
+    service_account.then_some("a cloud service account key")
+}
+
+/// Every line a `[section]` or a `key = value` (or `key: value`) pair: an INI-style file.
+fn is_ini(lines: &[&str]) -> bool {
+    !lines.is_empty()
+        && lines.iter().all(|line| {
+            (line.starts_with('[') && line.ends_with(']'))
+                || line.split_once(['=', ':']).is_some_and(|(key, _)| {
+                    let key = key.trim();
+                    !key.is_empty()
+                        && key.chars().all(|c| {
+                            c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '@')
+                        })
+                })
+        })
+}
+
+/// The value of `key` in an INI-style file, when it has a non-empty one.
+fn ini_value<'a>(lines: &[&'a str], key: &str) -> Option<&'a str> {
+    lines.iter().find_map(|line| {
+        let (name, value) = line.split_once(['=', ':'])?;
+        let value = value.trim();
+        (name.trim() == key && !value.is_empty()).then_some(value)
+    })
+}
+
+/// `_authToken=…`, `//registry.npmjs.org/:_authToken=…`, `_auth=…`, `_password=…`: a line of
+/// an `.npmrc` that holds a credential (the key at the start of the line, a value after it).
+fn is_npm_auth_line(line: &str) -> bool {
+    let key_part = match line.strip_prefix("//") {
+        Some(rest) => rest.split_once(":_").map(|(_, key)| key),
+        None => line.strip_prefix('_'),
+    };
+    key_part
+        .and_then(|key| key.split_once('='))
+        .is_some_and(|(key, value)| {
+            matches!(key.trim(), "authToken" | "auth" | "password") && !value.trim().is_empty()
+        })
 }
 
 fn is_section(line: &str, names: &[&str]) -> bool {

@@ -441,6 +441,23 @@ fn credentials_files_are_known_by_content() {
         ("import os\nTOKEN=os.environ['TOKEN']\nprint(TOKEN)\n", None),
         ("x = 1\n", None),
         ("# Notes\n\nmachine learning is fun\n", None),
+        // Sources that mention the keys of credentials files are not credentials files.
+        (
+            "KEYS = [\"_authToken=\", \"_auth=\"]\nif has(\"\\\"auths\\\"\") and has(\"\\\"auth\\\"\"):\n    pass\n",
+            None,
+        ),
+        (
+            "import boto3\n[x for x in y]\nkey = cfg['aws_secret_access_key']\n",
+            None,
+        ),
+        (
+            "# Deploying\n\n```yaml\napiVersion: v1\nkind: Config\nclusters: []\n```\n",
+            None,
+        ),
+        (
+            "{\"type\": \"service_account\", \"private_key\": \"k\"}\n",
+            Some("a cloud service account key"),
+        ),
     ];
     for (text, kind) in files {
         assert_eq!(credentials_file(text.as_bytes()), kind, "{text}");
