@@ -198,7 +198,7 @@ fn generate(root: &Path, files: usize) -> Vec<String> {
             source_hash: sha256_hex(text.as_bytes()),
             interface_hash: Some(sha256_hex(format!("f{index}").as_bytes())),
             design_hash: String::new(),
-            generated: "2026-01-15T10:30:00Z".into(),
+            generated: None,
             generator: "lexibrarian bench".into(),
             extra: BTreeMap::new(),
         };

@@ -9,6 +9,8 @@
 //! - `lexictl update` with nothing changed, against `git status` on the same repository (medians);
 //! - `lexictl update` after an empty commit (HEAD moved, nothing in the tree changed), against
 //!   `git status`;
+//! - the first `lexictl update` after committing the library the cold run wrote, against
+//!   `git status` (issue 29: ≤ 2×);
 //! - `lexictl update --changed-only` after a one-file commit (median), against `git status`;
 //! - `lexi lookup <file>` and `lexi search <word>` on the library just written (medians);
 //! - `git commit | cat` of a one-file change without and with the post-commit hook, and how long
@@ -96,10 +98,14 @@ fn main() {
         let _ = std::fs::remove_dir_all(root.join("../copy-of-src"));
         git(root, &["add", "-A"]);
         git(root, &["commit", "-q", "-m", "library"]);
-        run(root, lexictl, &["update", "--changed-only"]);
+        // Issue 29: the first update after committing the library the cold run wrote — whose
+        // design files the cache set aside as racy (written within two seconds of its save) — reads
+        // design files, not the tree: ≤ 2× `git status`.
+        let after_library = timed(root, lexictl, &["update"]);
 
         // The first no-op after a commit walks the tree against the cache (and arms the fast path);
         // later ones take the git-native fast path.
+        git(root, &["commit", "-q", "--allow-empty", "-m", "arm"]);
         let noop_walk = timed(root, lexictl, &["update"]);
         let noop = median(runs, || timed(root, lexictl, &["update"]));
         let status = median(runs, || {
@@ -202,6 +208,11 @@ fn main() {
             ms(changed),
             ratio(changed, status),
             ms(noop_walk),
+        );
+        println!(
+            "[{size} files] first update after committing the cold run's library {:.0} ms ({:.2}× git status, target ≤ 2×)",
+            ms(after_library),
+            ratio(after_library, status),
         );
         println!(
             "[{size} files] lexi lookup {:.1} ms (target < 10 ms); lexi search f123 {:.1} ms (target < 300 ms) (medians)",

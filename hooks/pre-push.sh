@@ -1,7 +1,8 @@
 # >>> lexibrarian v1 >>>
-# Stops a push while .lexibrary/ has uncommitted changes and says how to commit them (installed by
-# `lexictl setup --hooks`; remove with `lexictl setup --uninstall-hooks`; skip once with
-# `git push --no-verify`). Hook code after this block still reads the pushed refs on stdin.
+# Never stops a push by default: says in one line when the last commit's library is not in it (the
+# next commit carries it). With `hooks.pre_push: block` in .lexibrary/config.yaml it stops a push of
+# a commit whose library is not current. Installed by `lexictl setup --hooks`; remove with
+# `lexictl setup --uninstall-hooks`. Hook code after this block still reads the pushed refs on stdin.
 if command -v lexictl >/dev/null 2>&1; then
   lexibrarian_refs=$(cat)
   printf '%s\n' "$lexibrarian_refs" | lexictl hook pre-push "$@" || exit 1

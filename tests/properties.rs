@@ -187,7 +187,7 @@ fn value() -> impl Strategy<Value = String> {
 fn footer_strategy() -> impl Strategy<Value = Footer> {
     (
         (value(), value(), prop::option::of(value()), value()),
-        (value(), value()),
+        (prop::option::of(value()), value()),
         prop::collection::btree_map("x_[a-z_]{1,8}", value(), 0..3),
     )
         .prop_map(

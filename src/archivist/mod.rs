@@ -157,6 +157,13 @@ pub trait Archivist: Sync {
     fn name(&self) -> &str;
     /// Describe one file.
     fn describe(&self, input: &ArchivistInput<'_>) -> anyhow::Result<ArchivistOutput>;
+    /// Whether a CONTENT_ONLY change keeps the Interface Contract as it is written. A model's
+    /// contract carries its notes, worth keeping while the interface holds; the structural
+    /// Archivist's is a function of the code (its doc sentences included), written anew like the
+    /// rest, so that its design files are what a full run writes (DESIGN §10).
+    fn keeps_contract_on_content_only(&self) -> bool {
+        false
+    }
 }
 
 /// Whether a project-relative path names a test file by the common conventions of most languages.

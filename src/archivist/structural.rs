@@ -29,16 +29,7 @@ impl Archivist for StructuralArchivist {
         let mut out = match (input.language, input.interface) {
             (Some(language), Some(interface)) => code_sections(input, language, interface),
             // A non-code file code imports (JSON, CSS, a template) lists who imports it.
-            _ if !input.dependents.is_empty() => vec![Section::new(
-                sections::DEPENDENTS,
-                capped_list(
-                    input.dependents,
-                    list_cap(input.budget_tokens, &[], input.dependents),
-                    input.source,
-                    Rest::Impact,
-                ),
-            )],
-            _ => Vec::new(),
+            _ => graph_sections(&Graph::of(input)),
         };
         out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
         let mut description = super::describe::description(input);
@@ -63,45 +54,19 @@ impl Archivist for StructuralArchivist {
 }
 
 /// The sections of a code file: its Interface Contract, Dependencies, Dependents, Tests and
-/// Complexity Warning, within the budget (abridged: contract and Dependents only).
+/// Complexity Warning, within the budget (abridged: contract and Dependents only). The path lists
+/// come first ([`graph_sections`]); the contract gets the room they leave, so the contract changes
+/// only when the lists *as written* do.
 fn code_sections(
     input: &ArchivistInput<'_>,
     language: crate::source::Language,
     interface: &crate::source::Interface,
 ) -> Vec<Section> {
-    let mut out = Vec::new();
-    let room = room_for_lists(input);
-    let contract = contract_text(language, interface, room.contract, input.source);
-    out.push(Section::new(sections::INTERFACE_CONTRACT, contract));
-    if !input.abridged {
-        let dependencies = dependency_items(input.dependencies, input.type_only);
-        out.push(Section::new(
-            sections::DEPENDENCIES,
-            capped_list(&dependencies, room.list, input.source, Rest::Count),
-        ));
-        if !input.externals.is_empty() {
-            out.push(Section::new(
-                sections::EXTERNAL_DEPENDENCIES,
-                name_list(input.externals, room.externals),
-            ));
-        }
-    }
-    out.push(Section::new(
-        sections::DEPENDENTS,
-        capped_list(input.dependents, room.list, input.source, Rest::Impact),
-    ));
-    let tests: Vec<String> = input
-        .dependents
-        .iter()
-        .filter(|path| is_listed_test(path))
-        .cloned()
-        .collect();
-    if !tests.is_empty() && !input.abridged {
-        out.push(Section::new(
-            sections::TESTS,
-            capped_list(&tests, room.list, input.source, Rest::Impact),
-        ));
-    }
+    let lists = graph_sections(&Graph::of(input));
+    let room = contract_room(input.budget_tokens, &lists);
+    let contract = contract_text(language, interface, room, input.source);
+    let mut out = vec![Section::new(sections::INTERFACE_CONTRACT, contract)];
+    out.extend(lists);
     let warnings = complexity_warnings(interface);
     if !warnings.is_empty() && !input.abridged {
         out.push(Section::new(
@@ -110,6 +75,104 @@ fn code_sections(
         ));
     }
     out
+}
+
+/// The graph around one file, which its path lists show: what it imports, what imports it, the
+/// packages it uses, and the budget they share with the contract.
+#[derive(Clone, Copy, Debug)]
+pub struct Graph<'a> {
+    pub source: &'a str,
+    /// Whether the file is code (a parsed interface): code lists its Dependencies and Tests too.
+    pub code: bool,
+    pub dependencies: &'a [String],
+    pub type_only: &'a [String],
+    pub dependents: &'a [String],
+    pub externals: &'a [String],
+    pub abridged: bool,
+    pub budget_tokens: usize,
+}
+
+impl<'a> Graph<'a> {
+    /// The graph an Archivist input carries.
+    pub fn of(input: &ArchivistInput<'a>) -> Graph<'a> {
+        Graph {
+            source: input.source,
+            code: input.interface.is_some() && input.language.is_some(),
+            dependencies: input.dependencies,
+            type_only: input.type_only,
+            dependents: input.dependents,
+            externals: input.externals,
+            abridged: input.abridged,
+            budget_tokens: input.budget_tokens,
+        }
+    }
+}
+
+/// The one renderer of a design file's path lists — Dependencies, External Dependencies,
+/// Dependents and Tests — from the whole graph, in [`super::OWNED_SECTIONS`] order. Every writer
+/// (a regeneration, a Dependents refresh, a move) and the check that decides whether a file is
+/// current use it, so a list reads the same whichever run wrote it (DESIGN §10). A non-code file
+/// lists only its importers, and only when it has some.
+pub fn graph_sections(graph: &Graph<'_>) -> Vec<Section> {
+    let source = graph.source;
+    if !graph.code {
+        if graph.dependents.is_empty() {
+            return Vec::new();
+        }
+        let cap = list_cap(graph.budget_tokens, &[], graph.dependents);
+        return vec![Section::new(
+            sections::DEPENDENTS,
+            capped_list(graph.dependents, cap, source, Rest::Impact),
+        )];
+    }
+    let room = room_for_lists(graph);
+    let mut out = Vec::new();
+    if !graph.abridged {
+        let dependencies = dependency_items(graph.dependencies, graph.type_only);
+        out.push(Section::new(
+            sections::DEPENDENCIES,
+            capped_list(&dependencies, room.list, source, Rest::Count),
+        ));
+        if !graph.externals.is_empty() {
+            out.push(Section::new(
+                sections::EXTERNAL_DEPENDENCIES,
+                name_list(graph.externals, room.externals),
+            ));
+        }
+    }
+    out.push(Section::new(
+        sections::DEPENDENTS,
+        capped_list(graph.dependents, room.list, source, Rest::Impact),
+    ));
+    let tests: Vec<String> = graph
+        .dependents
+        .iter()
+        .filter(|path| is_listed_test(path))
+        .cloned()
+        .collect();
+    if !tests.is_empty() && !graph.abridged {
+        out.push(Section::new(
+            sections::TESTS,
+            capped_list(&tests, room.list, source, Rest::Impact),
+        ));
+    }
+    out
+}
+
+/// The bytes the Interface Contract may take beside `lists` (as [`graph_sections`] wrote them):
+/// what the budget leaves, less an eighth in reserve — signatures dense in punctuation (`&'a mut`,
+/// `<T: ?Sized>`) take more tokens per byte than prose (tokio's `read_buf.rs` and `oneshot.rs`
+/// were a few tokens over without it). No budget: no limit.
+fn contract_room(budget_tokens: usize, lists: &[Section]) -> usize {
+    if budget_tokens == 0 {
+        return usize::MAX;
+    }
+    let bytes = (budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    let taken: usize = lists
+        .iter()
+        .map(|section| section.heading.len() + section.body.len() + 8)
+        .sum();
+    (bytes.saturating_sub(taken) * 7 / 8).max(MIN_CONTRACT_BYTES)
 }
 
 /// The Interface Contract of `interface`: its public skeleton in a code fence, cut to the lines that
@@ -282,10 +345,8 @@ const MIN_EXTERNALS: usize = 3;
 /// The smallest Interface Contract kept, in bytes, whatever the lists take.
 const MIN_CONTRACT_BYTES: usize = 120;
 
-/// How much of the budget the contract and each list may take.
+/// How many entries each list may keep.
 struct Room {
-    /// Bytes for the Interface Contract's lines.
-    contract: usize,
     /// Entries per path list.
     list: usize,
     /// Entries in the External Dependencies list.
@@ -311,22 +372,21 @@ fn path_bytes(dependencies: &[String], dependents: &[String]) -> usize {
 }
 
 /// Share the budget: a third to the lists, the rest to the contract. No budget: no limits.
-fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
-    if input.budget_tokens == 0 {
+fn room_for_lists(graph: &Graph<'_>) -> Room {
+    if graph.budget_tokens == 0 {
         return Room {
-            contract: usize::MAX,
             list: usize::MAX,
             externals: usize::MAX,
         };
     }
-    let bytes = (input.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
-    let path_bytes = path_bytes(input.dependencies, input.dependents);
-    let tests = input
+    let bytes = (graph.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
+    let path_bytes = path_bytes(graph.dependencies, graph.dependents);
+    let tests = graph
         .dependents
         .iter()
         .filter(|p| is_listed_test(p))
         .count();
-    let lengths = [input.dependencies.len(), input.dependents.len(), tests];
+    let lengths = [graph.dependencies.len(), graph.dependents.len(), tests];
     // Every path list and the smallest contract must fit: in a crowded file (vite's
     // server/index.ts: 41 dependencies, 36 dependents, 15 tests, 8 packages) the lists keep fewer.
     let placed = |list: usize| {
@@ -336,34 +396,18 @@ fn room_for_lists(input: &ArchivistInput<'_>) -> Room {
             .sum::<usize>()
             + MIN_CONTRACT_BYTES
     };
-    let mut list = list_cap(input.budget_tokens, input.dependencies, input.dependents);
+    let mut list = list_cap(graph.budget_tokens, graph.dependencies, graph.dependents);
     while list > MIN_TIGHT_LISTED && placed(list) > bytes {
         list -= 1;
     }
-    // External packages take what one path list would, in their (shorter) names.
-    let name_bytes = 4 + input.externals.iter().map(String::len).max().unwrap_or(20);
-    let taken = |n: usize| n.min(list) * path_bytes;
-    let paths_taken = taken(input.dependencies.len()) + taken(input.dependents.len());
-    // The packages get what is left once every path list and the smallest contract are placed,
-    // at least three.
+    // External packages take what one path list would, in their (shorter) names; they get what is
+    // left once every path list and the smallest contract are placed, at least three.
+    let name_bytes = 4 + graph.externals.iter().map(String::len).max().unwrap_or(20);
     let left = bytes.saturating_sub(placed(list) + EXTERNALS_HEADING_BYTES);
     let externals = (list.saturating_mul(path_bytes) / name_bytes)
         .max(MIN_LISTED)
         .min((left / name_bytes).max(MIN_EXTERNALS));
-    let externals_taken = match input.externals.is_empty() || input.abridged {
-        true => 0,
-        false => EXTERNALS_HEADING_BYTES + input.externals.len().min(externals) * name_bytes,
-    };
-    let lists_taken = paths_taken + externals_taken;
-    // Signatures dense in punctuation (`&'a mut`, `<T: ?Sized>`) take more tokens per byte than
-    // prose: the contract keeps an eighth of its room in reserve (tokio's `read_buf.rs` and
-    // `oneshot.rs` were a few tokens over without it).
-    let contract = bytes.saturating_sub(lists_taken) * 7 / 8;
-    Room {
-        contract: contract.max(MIN_CONTRACT_BYTES),
-        list,
-        externals,
-    }
+    Room { list, externals }
 }
 
 /// What follows a Dependencies entry the file imports only for the type checker (Python

@@ -41,7 +41,7 @@ pub const GUARD_ENV: &str = "LEXIBRARIAN_HOOK_WORKER";
 pub const OPERATION_WAIT: Duration = Duration::from_secs(30 * 60);
 
 /// Variables git exports to hooks that would point a child git process at the wrong place.
-const GIT_HOOK_ENV: &[&str] = &[
+pub(crate) const GIT_HOOK_ENV: &[&str] = &[
     "GIT_DIR",
     "GIT_INDEX_FILE",
     "GIT_WORK_TREE",
@@ -143,7 +143,7 @@ pub fn worker(start: &Path, program: &Path) -> anyhow::Result<()> {
             .write(true)
             .open(lock_path(&state))
             .with_context(|| format!("cannot open {}", lock_path(&state).display()))?;
-        if lock.try_lock().is_err() {
+        if !take_lock(&lock) {
             println!(
                 "{} another worker is running; it will pick this commit up",
                 now_rfc3339()
@@ -173,6 +173,25 @@ pub fn worker(start: &Path, program: &Path) -> anyhow::Result<()> {
         if !rerun_flag(&state).exists() {
             return Ok(());
         }
+    }
+}
+
+/// How long a starting worker tries for the lock: [`worker_running`] (a hook, the pre-push check, a
+/// test) asks by taking the lock for an instant, and a worker that gave up on such a probe would
+/// leave its event waiting for the next hook. A real worker holds it for a whole update.
+const LOCK_PATIENCE: Duration = Duration::from_millis(500);
+
+/// Take the worker lock, retrying for [`LOCK_PATIENCE`]; false when another worker holds it.
+fn take_lock(lock: &File) -> bool {
+    let started = Instant::now();
+    loop {
+        if lock.try_lock().is_ok() {
+            return true;
+        }
+        if started.elapsed() >= LOCK_PATIENCE {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
 }
 

@@ -394,43 +394,102 @@ pre-push:
       run: lexictl hook pre-push {1} {2}
 ";
 
-/// What to add to `.pre-commit-config.yaml`: a whole valid file; in an existing one, add the
-/// `- repo: local` entry to its `repos:` list (then `pre-commit install --hook-type post-commit
-/// --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`). pre-commit has no
-/// post-applypatch stage, and hands pre-push no refs (the check then looks at HEAD).
-pub const PRE_COMMIT_SNIPPET: &str = "\
-repos:
-  - repo: local
-    hooks:
-      - id: lexibrarian
-        name: lexibrarian
-        entry: sh -c 'lexictl hook post-commit </dev/null >/dev/null 2>&1 || true'
-        language: system
-        stages: [post-commit]
-        always_run: true
-        pass_filenames: false
-      - id: lexibrarian-merge
-        name: lexibrarian (merge)
-        entry: sh -c 'lexictl hook post-merge </dev/null >/dev/null 2>&1 || true'
-        language: system
-        stages: [post-merge]
-        always_run: true
-        pass_filenames: false
-      - id: lexibrarian-rewrite
-        name: lexibrarian (rewrite)
-        entry: sh -c 'lexictl hook post-rewrite </dev/null >/dev/null 2>&1 || true'
-        language: system
-        stages: [post-rewrite]
-        always_run: true
-        pass_filenames: false
-      - id: lexibrarian-push
-        name: lexibrarian (the library is committed)
-        entry: sh -c 'lexictl hook pre-push </dev/null'
-        language: system
-        stages: [pre-push]
-        always_run: true
-        pass_filenames: false
-";
+/// The hooks of the pre-commit framework's configuration: (id, name, stage, command). pre-commit
+/// has no post-applypatch stage (`git am` is picked up by the next commit). The pre-push stage comes
+/// only with `hooks.pre_push: block`: pre-commit stashes the unstaged changes of the working tree
+/// while any of its hooks runs, which would hide the library the worker is writing, and the default
+/// pre-push only warns.
+fn pre_commit_hooks(
+    blocking: bool,
+) -> Vec<(&'static str, &'static str, &'static str, &'static str)> {
+    let mut hooks = vec![
+        (
+            "lexibrarian",
+            "lexibrarian",
+            "post-commit",
+            "lexictl hook post-commit </dev/null >/dev/null 2>&1 || true",
+        ),
+        (
+            "lexibrarian-merge",
+            "lexibrarian (merge)",
+            "post-merge",
+            "lexictl hook post-merge </dev/null >/dev/null 2>&1 || true",
+        ),
+        (
+            "lexibrarian-rewrite",
+            "lexibrarian (rewrite)",
+            "post-rewrite",
+            "lexictl hook post-rewrite </dev/null >/dev/null 2>&1 || true",
+        ),
+    ];
+    if blocking {
+        hooks.push((
+            "lexibrarian-push",
+            "lexibrarian (the pushed library is current)",
+            "pre-push",
+            "command -v lexictl >/dev/null 2>&1 || exit 0; lexictl hook pre-push </dev/null",
+        ));
+    }
+    hooks
+}
+
+/// What to add to `.pre-commit-config.yaml`, valid where it goes: with no `repos:` list in
+/// `existing` (no file, `repos: []`), a whole file (`whole_file`); else the `- repo: local` entry to
+/// paste right below `repos:` (or after the last entry), its `-` in the column of the file's own
+/// entries — pre-commit's sample puts them in column 0, others indent them — so that it is neither
+/// read as one of the last entry's hooks nor as a syntax error.
+pub fn pre_commit_snippet(existing: Option<&str>, blocking: bool) -> PreCommitSnippet {
+    let column = existing.and_then(repos_entry_column);
+    let pad = " ".repeat(column.unwrap_or(0));
+    let mut entry = format!("{pad}- repo: local\n{pad}  hooks:\n");
+    for (id, name, stage, command) in pre_commit_hooks(blocking) {
+        entry.push_str(&format!(
+            "{pad}    - id: {id}\n{pad}      name: {name}\n{pad}      entry: sh -c '{command}'\n{pad}      language: system\n{pad}      stages: [{stage}]\n{pad}      always_run: true\n{pad}      pass_filenames: false\n"
+        ));
+    }
+    match column {
+        Some(_) => PreCommitSnippet {
+            text: entry,
+            whole_file: false,
+        },
+        None => PreCommitSnippet {
+            text: format!("repos:\n{entry}"),
+            whole_file: true,
+        },
+    }
+}
+
+/// [`pre_commit_snippet`]'s text and whether it is a whole file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreCommitSnippet {
+    pub text: String,
+    pub whole_file: bool,
+}
+
+/// The column of the `-` of the first entry of a block `repos:` list in a pre-commit configuration.
+fn repos_entry_column(text: &str) -> Option<usize> {
+    let mut lines = text.lines();
+    lines.find(|line| {
+        let key = line.split('#').next().unwrap_or("").trim_end();
+        key == "repos:"
+    })?;
+    let first = lines.find(|line| {
+        let trimmed = line.trim();
+        !trimmed.is_empty() && !trimmed.starts_with('#')
+    })?;
+    let column = first.len() - first.trim_start().len();
+    let rest = &first[column..];
+    (rest == "-" || rest.starts_with("- ") || rest.starts_with("-\t")).then_some(column)
+}
+
+/// The `pre-commit install` command for [`pre_commit_snippet`]'s stages.
+pub fn pre_commit_install(blocking: bool) -> String {
+    let mut command = String::from("pre-commit install");
+    for (_, _, stage, _) in pre_commit_hooks(blocking) {
+        command.push_str(&format!(" --hook-type {stage}"));
+    }
+    command
+}
 
 /// The configuration files of `manager` that can exist in `workdir`, in lookup order.
 fn manager_files(manager: Manager) -> &'static [&'static str] {
@@ -614,23 +673,74 @@ mod tests {
             true
         );
 
-        let pre_commit: serde_yaml::Value =
-            serde_yaml::from_str(PRE_COMMIT_SNIPPET).expect("pre-commit");
-        let repo = &pre_commit["repos"][0];
-        assert_eq!(repo["repo"], "local");
-        let hooks = repo["hooks"]
-            .as_sequence()
-            .expect("hooks is a list under the repo");
-        // pre-commit has no post-applypatch stage: every other hook is there.
-        for hook in HOOKS.iter().filter(|hook| **hook != "post-applypatch") {
-            assert!(
-                hooks.iter().any(|h| h["stages"][0] == *hook
-                    && h["entry"]
-                        .as_str()
-                        .is_some_and(|e| e.contains(&format!("lexictl hook {hook}")))
-                    && h["language"] == "system"),
-                "pre-commit: {hook}"
+        for blocking in [false, true] {
+            let snippet = pre_commit_snippet(None, blocking);
+            assert!(snippet.whole_file);
+            let pre_commit: serde_yaml::Value =
+                serde_yaml::from_str(&snippet.text).expect("pre-commit");
+            let repo = &pre_commit["repos"][0];
+            assert_eq!(repo["repo"], "local");
+            let hooks = repo["hooks"]
+                .as_sequence()
+                .expect("hooks is a list under the repo");
+            // pre-commit has no post-applypatch stage; pre-push only when blocking.
+            for hook in HOOKS.iter().filter(|hook| **hook != "post-applypatch") {
+                let present = hooks.iter().any(|h| {
+                    h["stages"][0] == *hook
+                        && h["entry"]
+                            .as_str()
+                            .is_some_and(|e| e.contains(&format!("lexictl hook {hook}")))
+                        && h["language"] == "system"
+                });
+                assert_eq!(
+                    present,
+                    *hook != "pre-push" || blocking,
+                    "pre-commit: {hook}"
+                );
+            }
+            assert_eq!(
+                pre_commit_install(blocking).contains("--hook-type pre-push"),
+                blocking
             );
+        }
+    }
+
+    /// `text` pasted on the line below `repos:`.
+    fn below_repos(existing: &str, text: &str) -> String {
+        let at = existing.find("repos:").expect("repos:");
+        let end = at + existing[at..].find('\n').expect("line end") + 1;
+        format!("{}{text}{}", &existing[..end], &existing[end..])
+    }
+
+    /// Pasted below `repos:` or after the last entry, the entry lines up with the file's own
+    /// entries, wherever their `-` is.
+    #[test]
+    fn the_pre_commit_entry_takes_the_column_of_the_files_entries() {
+        let sample = "repos:\n-   repo: https://github.com/pre-commit/pre-commit-hooks\n    rev: v3.2.0\n    hooks:\n    -   id: trailing-whitespace\n";
+        let indented = "# team hooks\nrepos:  # all of them\n\n  - repo: https://example.com/x\n    rev: v1\n    hooks:\n      - id: x\n";
+        for (existing, column) in [(sample, 0), (indented, 2)] {
+            let snippet = pre_commit_snippet(Some(existing), false);
+            assert!(!snippet.whole_file);
+            assert!(
+                snippet
+                    .text
+                    .starts_with(&format!("{}- repo: local\n", " ".repeat(column))),
+                "{}",
+                snippet.text
+            );
+            for pasted in [
+                format!("{existing}{}", snippet.text),
+                below_repos(existing, &snippet.text),
+            ] {
+                let doc: serde_yaml::Value =
+                    serde_yaml::from_str(&pasted).unwrap_or_else(|err| panic!("{err}\n{pasted}"));
+                let repos = doc["repos"].as_sequence().expect("repos");
+                assert_eq!(repos.len(), 2, "{pasted}");
+                assert!(repos.iter().any(|repo| repo["repo"] == "local"), "{pasted}");
+            }
+        }
+        for nothing in ["repos: []\n", "", "default_stages: [pre-commit]\n"] {
+            assert!(pre_commit_snippet(Some(nothing), false).whole_file);
         }
     }
 
@@ -640,7 +750,11 @@ mod tests {
         let root = dir.path();
         std::fs::write(root.join(".pre-commit-config.yaml"), "repos: []\n").unwrap();
         assert!(!manager_configured(root, Manager::PreCommit));
-        std::fs::write(root.join(".pre-commit-config.yaml"), PRE_COMMIT_SNIPPET).unwrap();
+        std::fs::write(
+            root.join(".pre-commit-config.yaml"),
+            pre_commit_snippet(None, false).text,
+        )
+        .unwrap();
         assert!(manager_configured(root, Manager::PreCommit));
         // The old snippet's shape (hooks outside any repo entry) is not a configuration.
         std::fs::write(

@@ -49,11 +49,13 @@ impl IndexFile {
     }
 }
 
-/// The text `lexi index` prints for one or more `.aindex` files: each as written, blank-line separated.
+/// The text `lexi index` prints for one or more `.aindex` files: each as written (but the tool's
+/// billboard mark, which tells the update whose billboard it is and nothing to a reader),
+/// blank-line separated.
 pub fn to_text(files: &[IndexFile]) -> String {
     let texts: Vec<String> = files
         .iter()
-        .map(|file| without_empty_conventions(&file.text))
+        .map(|file| without_empty_conventions(crate::library::aindex::without_mark(&file.text)))
         .collect();
     format!("{}\n", texts.join("\n\n"))
 }

@@ -4,7 +4,7 @@
 //!
 //! It is what the Claude Code `SessionStart` hook runs and what the MCP `orient` tool answers, so it
 //! stays cheap: one small file, one optional note, and the same health check as
-//! `lexictl status --quiet` (the engine's stat cache, never a re-validation). When START_HERE.md is
+//! `lexictl status --quiet` (what `lexictl update --check` finds, never a re-validation). When START_HERE.md is
 //! over the budget it is cut at the last whole `## ` section that fits and says where the rest is.
 //! After it, a few of the practices the project's files declare ([`practices::digest`]: the
 //! pull-request checklist, the check commands, the style tools), read live so they are never
@@ -15,7 +15,7 @@ use std::io::ErrorKind;
 use anyhow::Context as _;
 
 use super::iwh::{self, Found};
-use super::status::status;
+use super::status::{status, StaleCheck};
 use crate::project::{practices, LIBRARY_DIR};
 use crate::tokens::estimate as estimate_tokens;
 use crate::workspace::Workspace;
@@ -58,10 +58,11 @@ pub struct StartHere {
     pub truncated: bool,
 }
 
-/// Gather the bundle for the project of `ws`, within `budget` tokens.
-pub fn orient(ws: &Workspace, budget: usize) -> anyhow::Result<Orientation> {
+/// Gather the bundle for the project of `ws`, within `budget` tokens; `check` computes the
+/// staleness the health line reports (`lexictl status`'s).
+pub fn orient(ws: &Workspace, budget: usize, check: StaleCheck) -> anyhow::Result<Orientation> {
     let project = ws.project();
-    let health = status(ws);
+    let health = status(ws, check)?;
     let note = if project.config.iwh.enabled {
         iwh::read(project, "", true)?.map(|(found, _peeked)| found)
     } else {

@@ -1,21 +1,26 @@
 //! `lexictl status`: the library's health at a glance (D-046) — artifact counts, how many design
 //! files are stale, the findings of the last `lexictl validate`, the last update, whether the hook is
-//! installed, and the state of the notes refs.
+//! installed, the state of the notes refs, and project config settings this clone ignores until a
+//! person confirms them (`lexictl trust`).
 //!
-//! It runs at every agent session start (`status --quiet`), so it must stay cheap on a 20,000-file
-//! library: staleness comes from the update engine's stat/hash cache (a `stat` per source; only
-//! files whose stat changed are hashed), counts from that cache and the small concept/Stack corpus,
-//! and issue counts from the record the last `validate` left (with its time) instead of re-validating.
-
-use rayon::prelude::*;
+//! Staleness is what `lexictl update --check` finds — the same computation, handed in by the caller
+//! as a [`StaleCheck`] (the update pipeline is the engine's; the CLI and the MCP server pass
+//! `engine::update::stale_entries`), so the two never disagree: after `lexi describe`, in a fresh
+//! clone, anywhere. When nothing changed since the last update it costs what git's status costs (the
+//! pipeline's no-op fast path); in a clone no update has run in yet it reads the whole tree once per
+//! call. Counts come from the library on disk (the committed library of a fresh clone included) and
+//! the small concept/Stack corpus, and issue counts from the record the last `validate` left (with
+//! its time) instead of re-validating.
 
 use super::corpus::{Corpus, DocKind, Kinds};
 use crate::git::hooks::{self, HooksTarget};
 use crate::git::notes::{PROVENANCE_NOTES, STACK_NOTES};
-use crate::hash::sha256_hex;
-use crate::workspace::cache::{Cache, Stat};
+use crate::workspace::library::{walk, Kind, Part};
 use crate::workspace::state::ValidationRecord;
 use crate::workspace::Workspace;
+
+/// What `lexictl update --check` finds in a workspace, one `WHAT path` entry each (empty: current).
+pub type StaleCheck = fn(&Workspace) -> anyhow::Result<Vec<String>>;
 
 /// The health summary.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -26,9 +31,10 @@ pub struct Status {
     pub concepts: std::collections::BTreeMap<String, usize>,
     /// By status (`open`, `resolved`, `outdated`, `duplicate`).
     pub stack_posts: std::collections::BTreeMap<String, usize>,
-    /// Design files whose source changed since the last update.
+    /// What `lexictl update --check` finds: files at a change level other than UNCHANGED, indexes,
+    /// START_HERE.md, agents' contracts the code left behind.
     pub stale: usize,
-    /// Up to ten of them.
+    /// Up to ten of them (`NEW src/b.rs`, `STALE_CONTRACT .lexibrary/src/a.rs.md`).
     pub stale_examples: Vec<String>,
     /// The last `lexictl validate`: when, and its counts.
     pub validation: Option<ValidationRecord>,
@@ -38,6 +44,10 @@ pub struct Status {
     /// or `no git`.
     pub hook: String,
     pub notes: Vec<NotesRef>,
+    /// The project config's settings that choose where sources and keys are sent, when this clone
+    /// has not confirmed them (`lexictl trust`): they are ignored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untrusted_config: Option<crate::workspace::trust::Notice>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -78,36 +88,18 @@ impl Status {
     }
 }
 
-/// Gather the status.
-pub fn status(ws: &Workspace) -> Status {
+/// Gather the status; `check` computes the staleness (see [`StaleCheck`]).
+pub fn status(ws: &Workspace, check: StaleCheck) -> anyhow::Result<Status> {
     let project = ws.project();
     let state = ws.state();
     let recorded = state.read();
-    let (cache, _) = Cache::load(&state.cache_path());
-    let documented: Vec<(&String, &crate::workspace::cache::Entry)> = cache
-        .entries
-        .iter()
-        .filter(|(_, entry)| entry.design.is_some())
-        .collect();
-    let mut stale: Vec<String> = documented
-        .par_iter()
-        .filter_map(|(source, entry)| {
-            let path = project.abs(source);
-            let changed = match Stat::of(&path) {
-                None => true,
-                Some(stat) if stat == entry.stat => false,
-                Some(_) => project
-                    .read(source)
-                    .map_or(true, |bytes| sha256_hex(&bytes) != entry.source_hash),
-            };
-            changed.then(|| (*source).clone())
-        })
-        .collect();
-    stale.sort();
+    let stale = check(ws)?;
+    let mirror = walk(&project.library_dir(), Part::MIRROR);
+    let count = |wanted: fn(&Kind) -> bool| mirror.files.iter().filter(|f| wanted(&f.kind)).count();
     let corpus = Corpus::load(project, Kinds::KNOWLEDGE);
     let mut status = Status {
-        design_files: documented.len(),
-        indexes: cache.dirs.len(),
+        design_files: count(|kind| matches!(kind, Kind::Design { .. } | Kind::Group { .. })),
+        indexes: count(|kind| matches!(kind, Kind::Index { .. })),
         stale: stale.len(),
         stale_examples: stale.into_iter().take(10).collect(),
         ..Status::default()
@@ -119,6 +111,7 @@ pub fn status(ws: &Workspace) -> Status {
         *status.stack_posts.entry(doc.status.clone()).or_insert(0) += 1;
     }
     status.validation = recorded.validation;
+    status.untrusted_config = ws.trust_notice();
     status.last_update = std::fs::metadata(state.cache_path())
         .and_then(|meta| meta.modified())
         .ok()
@@ -157,5 +150,5 @@ pub fn status(ws: &Workspace) -> Status {
             });
         }
     }
-    status
+    Ok(status)
 }

@@ -39,7 +39,9 @@ pub struct Why {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FooterOrigin {
     pub generator: String,
-    pub generated: String,
+    /// The time an earlier version stamped into the footer (footers hold none any more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated: Option<String>,
 }
 
 /// Look up the provenance of `source`'s design file.
@@ -58,7 +60,10 @@ pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
     };
     let as_text = String::from_utf8_lossy(&text).into_owned();
     let design = DesignFile::parse(&design_rel, &as_text)?;
-    let blob = blob_id(&text)?;
+    let format = ws
+        .repo_if_any()
+        .map_or_else(Default::default, |repo| repo.object_format());
+    let blob = blob_id(format, &text)?;
     let unedited = design
         .footer
         .as_ref()

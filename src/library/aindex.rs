@@ -18,8 +18,12 @@
 //! - Use UTC everywhere.
 //! ```
 //!
-//! Regeneration replaces the Child Map only. The billboard is written once, Local Conventions and any
-//! other section are preserved byte for byte (seed §3, Q-001).
+//! Regeneration replaces the Child Map, and a billboard the tool wrote itself; Local Conventions
+//! and any other section are preserved byte for byte (seed §3, Q-001). A billboard the tool wrote
+//! carries a last line `<!-- lexibrarian:meta billboard: <hash> -->` with a short hash of its text:
+//! while the billboard still hashes to it, it is the tool's and follows the tree (a full run and a
+//! changed-only run write the same one, DESIGN §10); once someone edits it (or `lexi describe` sets
+//! it), the hash no longer holds and it is theirs, kept as written.
 
 use super::markdown::{list_items, Document, Section};
 use super::{normalize_newlines, FormatError};
@@ -43,19 +47,26 @@ pub enum ChildKind {
     Dir,
 }
 
+/// The opening of the line that marks a billboard the tool wrote.
+const BILLBOARD_MARK: &str = "<!-- lexibrarian:meta billboard: ";
+
 /// A parsed `.aindex`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AIndex {
     /// Project-relative directory (`""` for the root).
     pub directory: String,
     pub doc: Document,
+    /// The hash of the billboard the tool last wrote here (the marker line), if any.
+    pub billboard_mark: Option<String>,
 }
 
 impl AIndex {
     /// A fresh index with a billboard, the given children and an empty Local Conventions section.
+    /// The billboard is someone's (`lexi describe`): see [`AIndex::generated`] for the tool's.
     pub fn new(directory: &str, billboard: &str, children: &[ChildEntry]) -> AIndex {
         let mut index = AIndex {
             directory: directory.to_string(),
+            billboard_mark: None,
             doc: Document {
                 title: Some(title_for(directory)),
                 preamble: billboard.trim().to_string(),
@@ -69,10 +80,18 @@ impl AIndex {
         index
     }
 
+    /// A fresh index whose billboard the tool wrote (marked as such).
+    pub fn generated(directory: &str, billboard: &str, children: &[ChildEntry]) -> AIndex {
+        let mut index = AIndex::new(directory, billboard, children);
+        index.set_generated_billboard(billboard);
+        index
+    }
+
     /// Parse an `.aindex` for `directory`. `path` names the file in errors.
     pub fn parse(path: &str, directory: &str, text: &str) -> Result<AIndex, FormatError> {
         let text = normalize_newlines(text);
-        let doc = Document::parse(&text);
+        let (text, billboard_mark) = split_mark(&text);
+        let doc = Document::parse(text);
         if doc.title.is_none() && doc.sections.is_empty() && !text.trim().is_empty() {
             return Err(FormatError::new(
                 path,
@@ -83,12 +102,36 @@ impl AIndex {
         Ok(AIndex {
             directory: directory.to_string(),
             doc,
+            billboard_mark,
         })
     }
 
     /// Canonical text, ending with a newline.
     pub fn render(&self) -> String {
-        self.doc.render()
+        let mut out = self.doc.render();
+        if let Some(mark) = &self.billboard_mark {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(&format!("\n{BILLBOARD_MARK}{mark} -->\n"));
+        }
+        out
+    }
+
+    /// Whether the billboard is the one the tool wrote (nobody changed it since), so the tool may
+    /// write it anew. An index of an earlier version has no mark: its billboard is the tool's when
+    /// it is one of the counts that version wrote ("3 files.").
+    pub fn billboard_is_generated(&self) -> bool {
+        match &self.billboard_mark {
+            Some(mark) => *mark == billboard_hash(self.billboard()),
+            None => is_count(self.billboard()),
+        }
+    }
+
+    /// Write the tool's billboard, marked as such.
+    pub fn set_generated_billboard(&mut self, billboard: &str) {
+        self.set_billboard(billboard);
+        self.billboard_mark = Some(billboard_hash(self.billboard()));
     }
 
     /// The billboard paragraph.
@@ -96,9 +139,11 @@ impl AIndex {
         &self.doc.preamble
     }
 
-    /// Replace the billboard, leaving every section untouched.
+    /// Replace the billboard with someone's, leaving every section untouched (the tool's mark goes:
+    /// the billboard is theirs now).
     pub fn set_billboard(&mut self, billboard: &str) {
         self.doc.preamble = billboard.trim().to_string();
+        self.billboard_mark = None;
     }
 
     /// The Child Map rows, parsed from the table.
@@ -127,6 +172,53 @@ impl AIndex {
     pub fn local_conventions(&self) -> Vec<String> {
         list_items(self.local_conventions_raw())
     }
+}
+
+/// The mark of a billboard: the first 16 hex digits of the SHA-256 of its text.
+fn billboard_hash(billboard: &str) -> String {
+    crate::hash::sha256_hex(billboard.trim().as_bytes())[..16].to_string()
+}
+
+/// An `.aindex` text without the tool's billboard mark line (what a reader is shown).
+pub fn without_mark(text: &str) -> &str {
+    split_mark(text).0
+}
+
+/// `text` without its billboard mark line (the last non-empty line), and the mark's hash.
+fn split_mark(text: &str) -> (&str, Option<String>) {
+    let body = text.trim_end();
+    let last_start = body.rfind('\n').map_or(0, |at| at + 1);
+    let last = &body[last_start..];
+    match last
+        .strip_prefix(BILLBOARD_MARK)
+        .and_then(|rest| rest.strip_suffix("-->"))
+    {
+        Some(hash) => (&text[..last_start], Some(hash.trim().to_string())),
+        None => (text, None),
+    }
+}
+
+/// Whether a billboard is a count of what the directory holds, as earlier versions wrote first
+/// billboards (`3 files.`, `2 files and 1 subdirectory.`, `Empty directory.`).
+fn is_count(billboard: &str) -> bool {
+    let text = billboard.trim();
+    if text == "Empty directory." {
+        return true;
+    }
+    let Some(text) = text.strip_suffix('.') else {
+        return false;
+    };
+    text.split(" and ").all(|part| {
+        let mut words = part.split(' ');
+        let counted = words.next().is_some_and(|n| n.parse::<usize>().is_ok());
+        let noun = words.next();
+        counted
+            && words.next().is_none()
+            && matches!(
+                noun,
+                Some("file" | "files" | "subdirectory" | "subdirectories")
+            )
+    })
 }
 
 /// `src/auth` → `src/auth/`; the root → `./`.

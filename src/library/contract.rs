@@ -123,7 +123,7 @@ mod tests {
             source_hash: "s".into(),
             interface_hash: Some(interface.into()),
             design_hash: String::new(),
-            generated: "2026-01-15T10:30:00Z".into(),
+            generated: None,
             generator: "lexibrarian 0.1.0".into(),
             extra: extra
                 .iter()

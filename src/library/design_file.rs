@@ -85,7 +85,9 @@ impl DesignFile {
         }
     }
 
-    /// Parse a design file. `path` names the file in errors. CRLF input is accepted.
+    /// Parse a design file. `path` names the file in errors. CRLF input is accepted. Text written
+    /// after the footer (an agent appending to the file) is part of the body, as if it were above
+    /// the footer: readers see it, and a rewrite puts it there.
     pub fn parse(path: &str, text: &str) -> Result<DesignFile, FormatError> {
         let text = normalize_newlines(text);
         let (content, footer_block) = footer::split(&text);
@@ -98,9 +100,14 @@ impl DesignFile {
             Some(yaml) => frontmatter::parse(path, yaml)?,
             None => DesignFrontmatter::default(),
         };
+        let trailing = footer_block.map_or("", footer::trailing_text);
+        let body = match trailing.trim().is_empty() {
+            true => Document::parse(split.body),
+            false => Document::parse(&format!("{}\n\n{}", split.body.trim_end(), trailing.trim())),
+        };
         Ok(DesignFile {
             frontmatter,
-            body: Document::parse(split.body),
+            body,
             footer,
         })
     }
@@ -180,7 +187,7 @@ mod tests {
             source_hash: "aa".into(),
             interface_hash: Some("bb".into()),
             design_hash: String::new(),
-            generated: "2026-01-15T10:30:00Z".into(),
+            generated: None,
             generator: "lexibrarian 0.1.0".into(),
             extra: BTreeMap::new(),
         }

@@ -6,10 +6,14 @@
 //! source_hash: <sha256>
 //! interface_hash: <sha256>      (code files only)
 //! design_hash: <sha256>
-//! generated: 2026-01-15T10:30:00Z
 //! generator: lexibrarian 0.1.0
 //! -->
 //! ```
+//!
+//! The footer holds no time: a design file is a function of the tree and of what agents wrote
+//! (DESIGN §10), so writing the same file twice gives the same bytes. When and by what a text was
+//! written is in its provenance note (`lexi why`). A `generated: <time>` line that earlier versions
+//! wrote still parses ([`Footer::generated`]) and goes the next time the file is written.
 //!
 //! The design hash is the SHA-256 of the file text *exactly as written* up to the footer's first line
 //! (DESIGN R-1). [`split`] is the one place that decides where that is, and both the writer
@@ -37,7 +41,9 @@ pub struct Footer {
     pub source_hash: String,
     pub interface_hash: Option<String>,
     pub design_hash: String,
-    pub generated: String,
+    /// The time an earlier version stamped (`generated:`); never written any more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generated: Option<String>,
     pub generator: String,
     /// Keys written by a newer version; kept so they survive a rewrite.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
@@ -56,7 +62,9 @@ impl Footer {
             push_field(&mut out, "interface_hash", interface_hash);
         }
         push_field(&mut out, "design_hash", &self.design_hash);
-        push_field(&mut out, "generated", &self.generated);
+        if let Some(generated) = &self.generated {
+            push_field(&mut out, "generated", generated);
+        }
         push_field(&mut out, "generator", &self.generator);
         for (key, value) in &self.extra {
             push_field(&mut out, key, value);
@@ -109,8 +117,8 @@ impl Footer {
         let source = take("source")?;
         let source_hash = take("source_hash")?;
         let design_hash = take("design_hash")?;
-        let generated = take("generated")?;
         let generator = take("generator")?;
+        let generated = fields.remove("generated");
         let interface_hash = fields.remove("interface_hash");
         Ok(Footer {
             source,
@@ -236,7 +244,7 @@ mod tests {
             source_hash: "11".into(),
             interface_hash: Some("22".into()),
             design_hash: String::new(),
-            generated: "2026-01-15T10:30:00Z".into(),
+            generated: None,
             generator: "lexibrarian 0.1.0".into(),
             extra: BTreeMap::new(),
         }

@@ -220,11 +220,13 @@ fn serve(stream: TcpStream, shared: &Shared) {
     }
     out.push_str("\r\n");
     out.push_str(&reply.body);
+    // Finished before the client can know it: once the reply is written the client may start its
+    // next request at once, which must not find this one still counted.
+    shared.in_flight.fetch_sub(1, Ordering::SeqCst);
     let mut stream = stream;
     // The client may have given up (a timeout test): a failed write is fine.
     let _ = stream.write_all(out.as_bytes());
     let _ = stream.flush();
-    shared.in_flight.fetch_sub(1, Ordering::SeqCst);
 }
 
 fn read_request(stream: &TcpStream) -> Option<Request> {

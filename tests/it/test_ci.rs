@@ -75,7 +75,16 @@ pub(crate) fn workflow(index: usize) -> Vec<Step> {
         .collect()
 }
 
-/// `step`'s script in `ci`, the way GitHub Actions runs it: bash, no git identity, the real clock.
+/// The files GitHub Actions hands a step (`$GITHUB_OUTPUT`, `$GITHUB_STEP_SUMMARY`, `$GITHUB_PATH`),
+/// beside the checkout `ci` (not in it).
+pub(crate) fn github_file(ci: &TestProject, name: &str) -> std::path::PathBuf {
+    let dir = ci.root.with_extension("github");
+    std::fs::create_dir_all(&dir).expect("create the runner's files dir");
+    dir.join(name)
+}
+
+/// `step`'s script in `ci`, the way GitHub Actions runs it: bash, no git identity, the real clock,
+/// its files for outputs, the summary and PATH.
 pub(crate) fn run_step<'p>(ci: &'p TestProject, step: &Step) -> Exec<'p> {
     let script = step.run.as_deref().unwrap_or_default();
     let mut exec = ci
@@ -84,7 +93,10 @@ pub(crate) fn run_step<'p>(ci: &'p TestProject, step: &Step) -> Exec<'p> {
             ["--noprofile", "--norc", "-eo", "pipefail", "-c", script],
         )
         .without_identity()
-        .real_clock();
+        .real_clock()
+        .env("GITHUB_OUTPUT", github_file(ci, "output"))
+        .env("GITHUB_STEP_SUMMARY", github_file(ci, "summary.md"))
+        .env("GITHUB_PATH", github_file(ci, "path"));
     for (key, value) in &step.env {
         exec = exec.env(key, value);
     }
@@ -112,40 +124,61 @@ fn with_remote() -> (TestProject, TestProject) {
     (p, remote)
 }
 
+/// The PR gate tells lag from lies: a PR whose library lags (made without the hooks: not one
+/// design file written) is green; one whose agent-written design file contradicts the code is red,
+/// naming the file.
 #[test]
 #[cfg_attr(not(has_bash), ignore = "needs `bash` on PATH")]
-fn the_pr_gate_passes_a_good_pr_and_stops_a_stale_one() {
+fn the_pr_gate_passes_lag_and_stops_a_lie() {
     let (_p, remote) = with_remote();
     let ci = remote.clone_to("pr");
     ci.git(["checkout", "-qb", "feature"]).success();
-    ci.write(
-        "src/lib.rs",
-        format!("{}\npub fn added() {{}}\n", ci.read("src/lib.rs")),
-    );
     let steps = workflow(0);
     assert_eq!(
         steps.iter().map(Step::name).collect::<Vec<_>>(),
         [
             "Fetch the notes",
-            "The library is current",
-            "The library is consistent",
+            "Catch up the lag",
+            "The library tells no lies",
             "Review the library changes"
         ]
     );
-    // A PR that changed a source but not its design file fails the gate.
-    ci.git(["commit", "-qam", "source only"]).success();
-    run_step(&ci, &steps[1]).code(2);
-    // The fixed PR passes every step.
-    ci.lexictl(["update"]).real_clock().success();
-    ci.commit_all("library");
+    // Lag: a source changed and a file added, no library at all.
+    ci.write(
+        "src/lib.rs",
+        format!("{}\npub fn added() {{}}\n", ci.read("src/lib.rs")),
+    );
+    ci.write("src/extra.rs", "//! Extra.\npub fn extra() {}\n");
+    ci.commit_all("source only");
+    ci.lexictl(["update", "--check"]).real_clock().code(2);
     run_all(&steps, &ci);
-    let review = ci.read("lexibrarian-review.md");
+    let review = std::fs::read_to_string(github_file(&ci, "summary.md")).expect("summary");
     assert!(review.contains("src/lib.rs"), "{review}");
+
+    // A lie: an agent's Interface Contract the code no longer matches.
+    let lie = remote.clone_to("pr-lie");
+    lie.git(["checkout", "-qb", "lie"]).success();
+    let design = lie.read(".lexibrary/src/lib.rs.md");
+    lie.write(
+        ".lexibrary/src/lib.rs.md",
+        design.replacen("updated_by: archivist", "updated_by: agent", 1),
+    );
+    let lib = lie.read("src/lib.rs").replace(
+        "pub fn eval(input: &str)",
+        "pub fn eval(input: &str, strict: bool)",
+    );
+    lie.write("src/lib.rs", lib);
+    lie.commit_all("eval: strict, the contract left behind");
+    run_step(&lie, &steps[0]).success();
+    run_step(&lie, &steps[1]).success();
+    run_step(&lie, &steps[2])
+        .code(2)
+        .stdout_has("::error file=.lexibrary/src/lib.rs.md");
 }
 
 #[test]
 #[cfg_attr(not(has_bash), ignore = "needs `bash` on PATH")]
-fn the_on_merge_job_commits_the_library_and_shares_notes() {
+fn the_on_merge_job_proposes_the_library_and_shares_notes() {
     let (_p, remote) = with_remote();
     // A merged PR that forgot the library.
     let dev = remote.clone_to("dev");
@@ -159,18 +192,26 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
         [
             "Update the library",
             "Share the notes",
-            "Commit the library"
+            "Push the library to its branch"
         ]
     );
+    let main_before = remote.git(["rev-parse", "main"]).success().stdout;
     let outputs = run_all(&steps, &ci);
+    // main (protected, maybe) is untouched; the library waits on its own branch.
     remote
-        .git(["log", "-1", "--format=%s%n%an", "main"])
+        .git(["rev-parse", "main"])
         .success()
-        .stdout_is("lexibrarian: update the library [skip ci]\nlexibrarian[bot]\n");
+        .stdout_is(&main_before);
     remote
-        .git(["ls-tree", "-r", "--name-only", "main"])
+        .git(["log", "-1", "--format=%s%n%an", "lexibrarian/library"])
+        .success()
+        .stdout_is("lexibrarian: update the library\nlexibrarian[bot]\n");
+    remote
+        .git(["ls-tree", "-r", "--name-only", "lexibrarian/library"])
         .success()
         .stdout_has(".lexibrary/src/new.rs.md");
+    let output = std::fs::read_to_string(github_file(&ci, "output")).expect("outputs");
+    assert!(output.contains("changed=true"), "{output}");
     let notes = remote
         .git(["for-each-ref", "refs/notes/lexibrarian"])
         .success()
@@ -184,55 +225,67 @@ fn the_on_merge_job_commits_the_library_and_shares_notes() {
         run_step(&ci, step).success();
     }
     remote
-        .git(["log", "-1", "--format=%s", "main"])
+        .git(["log", "-1", "--format=%s", "lexibrarian/library"])
         .success()
-        .stdout_is("lexibrarian: update the library [skip ci]\n");
+        .stdout_is("lexibrarian: update the library\n");
 }
 
-/// The install step of a recipe, parsed: its environment and script.
-fn install_step(index: usize) -> (BTreeMap<String, String>, String) {
-    #[derive(Deserialize)]
-    struct Raw {
-        jobs: BTreeMap<String, RawJob>,
-    }
-    #[derive(Deserialize)]
-    struct RawJob {
-        steps: Vec<serde_yaml::Value>,
-    }
-    let raw: Raw = serde_yaml::from_str(&yaml_block(index)).expect("the workflow parses");
-    let step = raw
-        .jobs
-        .into_values()
-        .flat_map(|job| job.steps)
-        .find(|step| step["name"] == "Install Lexibrarian")
-        .expect("an install step");
-    let env = serde_yaml::from_value(step["env"].clone()).unwrap_or_default();
-    (env, step["run"].as_str().unwrap_or("").to_string())
+/// A recipe parsed as YAML.
+fn recipe(index: usize) -> serde_yaml::Value {
+    serde_yaml::from_str(&yaml_block(index)).expect("the workflow parses")
 }
 
+/// Both recipes run on untrusted code safely (`pull_request`, a read-only token for the gate, the
+/// source of Lexibrarian written in the file because variables do not reach forks) and build
+/// Lexibrarian once per version (a cache keyed by its revision).
 #[test]
 #[cfg_attr(not(has_bash), ignore = "needs `bash` on PATH")]
-fn the_recipes_install_from_a_named_source_with_current_actions() {
+fn the_recipes_are_fast_and_safe_for_forks() {
     let p = project().build();
-    for index in 0..2 {
+    let gate = recipe(0);
+    assert_eq!(gate["on"], "pull_request");
+    assert!(!yaml_block(0).contains("on: pull_request_target"));
+    assert_eq!(gate["permissions"]["contents"], "read");
+    assert!(gate["permissions"]["pull-requests"].is_null());
+    let main = recipe(1);
+    assert!(main["permissions"]["contents"] == "write");
+    for (index, workflow) in [gate, main].iter().enumerate() {
         let block = yaml_block(index);
         assert!(
-            !block.contains("OWNER"),
-            "a placeholder is left in:\n{block}"
+            !block.contains("${{ vars.") && !block.contains("${{ secrets."),
+            "{block}"
         );
         assert!(block.contains("uses: actions/checkout@v6"), "{block}");
-        assert!(!block.contains("checkout@v4"), "{block}");
-        let (env, script) = install_step(index);
-        assert_eq!(env["LEXIBRARIAN_GIT"], "${{ vars.LEXIBRARIAN_GIT }}");
-        assert!(script.contains("cargo install --locked --git \"$LEXIBRARIAN_GIT\" lexibrarian"));
-        // Without the variable the step stops, saying what to set, before building anything.
+        assert_eq!(workflow["env"]["LEXIBRARIAN_GIT"], "");
+        let steps = workflow["jobs"]["library"]["steps"]
+            .as_sequence()
+            .expect("steps");
+        let cache = steps
+            .iter()
+            .find(|step| step["name"] == "Cache Lexibrarian")
+            .expect("a cache step");
+        assert!(cache["with"]["key"]
+            .as_str()
+            .is_some_and(|key| key.contains("env.LEXIBRARIAN_REV")));
+        let install = steps
+            .iter()
+            .find(|step| step["name"] == "Install Lexibrarian")
+            .expect("an install step");
+        assert_eq!(
+            install["if"],
+            "steps.lexibrarian.outputs.cache-hit != 'true'"
+        );
+        let script = install["run"].as_str().expect("script");
+        assert!(script.contains("--rev \"$LEXIBRARIAN_REV\" --root ~/.lexibrarian"));
+        // Without the source the step stops, saying what to set, before building anything.
         p.cmd(
             "bash",
-            ["--noprofile", "--norc", "-eo", "pipefail", "-c", &script],
+            ["--noprofile", "--norc", "-eo", "pipefail", "-c", script],
         )
         .env("LEXIBRARIAN_GIT", "")
+        .env("LEXIBRARIAN_REV", "")
         .code(1)
-        .stdout_has("::error::set the repository variable LEXIBRARIAN_GIT");
+        .stdout_has("::error::write LEXIBRARIAN_GIT and LEXIBRARIAN_REV");
     }
 }
 

@@ -14,7 +14,7 @@ fn footer(source: &str) -> Footer {
         source_hash: "a".repeat(64),
         interface_hash: Some("b".repeat(64)),
         design_hash: String::new(),
-        generated: "2026-01-15T10:30:00Z".into(),
+        generated: None,
         generator: "lexibrarian 0.1.0".into(),
         extra: BTreeMap::new(),
     }

@@ -366,24 +366,29 @@ fn search_finds_a_symbol_the_contract_had_no_room_for() {
 fn search_merges_the_names_again_when_only_the_update_cache_changed() {
     let p = big_and_crowded();
     std::fs::remove_file(p.path(UPDATE_CACHE)).expect("the update cache exists");
-    let hits = |p: &TestProject| -> Vec<String> {
+    // big.py's reason for a `make_response` search: the members that match it.
+    let reason = |p: &TestProject| -> String {
         let value = p
             .lexi(["search", "make_response", "--format", "json"])
             .json();
-        let hits = value["hits"].as_array().expect("hits").clone();
-        hits.iter()
-            .map(|hit| hit["name"].as_str().unwrap_or_default().to_string())
-            .collect()
+        value["hits"]
+            .as_array()
+            .expect("hits")
+            .iter()
+            .find(|hit| hit["name"] == "src/shop/big.py")
+            .map(|hit| hit["reason"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_default()
     };
-    // No update cache: only what the design files say.
-    assert!(!hits(&p).contains(&"src/shop/big.py".to_string()));
-    // An update that rewrites no design file brings the cache, and its names, back.
+    // No update cache: only what the design file says (its contract is cut before the end).
     let design = p.read(".lexibrary/src/shop/big.py.md");
+    assert!(!design.contains("def make_response("), "{design}");
+    assert!(!reason(&p).contains("make_response,"), "{}", reason(&p));
+    // An update that rewrites no design file brings the cache, and its names, back.
     p.lexictl(["update"]).success();
     assert_eq!(p.read(".lexibrary/src/shop/big.py.md"), design);
     assert!(
-        hits(&p).contains(&"src/shop/big.py".to_string()),
-        "{:?}",
-        hits(&p)
+        reason(&p).contains("make_response, make_default_response"),
+        "{}",
+        reason(&p)
     );
 }

@@ -44,6 +44,24 @@ fn commit_library(p: &TestProject) {
     assert_eq!(porcelain(p), "", "the library commit left changes behind");
 }
 
+/// Wait until the worker says (in the hook log, after its first `from` bytes) that it waits for
+/// `operation` to end: the positive signal that it reached the wait, where it writes nothing.
+fn worker_waits_for(p: &TestProject, from: usize, operation: &str) {
+    let needle = format!("waiting for {operation} to end");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !hook_log(p, "")
+        .get(from..)
+        .is_some_and(|log| log.contains(&needle))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the worker never waited for {operation}:\n{}",
+            hook_log(p, "")
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
 fn porcelain(p: &TestProject) -> String {
     p.git(["status", "--porcelain"]).success().stdout
 }
@@ -105,6 +123,7 @@ fn rebase_edit_amend_continue() {
     let p = team_repo();
     three_commits(&p);
     let before = update_runs(&p, "");
+    let log_before = hook_log(&p, "").len();
     p.git(["rebase", "-q", "-i", "HEAD~4"])
         .env(
             "GIT_SEQUENCE_EDITOR",
@@ -115,7 +134,7 @@ fn rebase_edit_amend_continue() {
     p.write("src/m2.rs", module(2, 7));
     p.git(["commit", "-q", "-a", "--amend", "--no-edit"])
         .success();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    worker_waits_for(&p, log_before, "a rebase");
     assert_eq!(
         porcelain(&p),
         "",
@@ -133,6 +152,7 @@ fn rebase_edit_amend_abort() {
     three_commits(&p);
     let head = p.git(["rev-parse", "HEAD"]).success().stdout;
     let before = update_runs(&p, "");
+    let log_before = hook_log(&p, "").len();
     p.git(["rebase", "-q", "-i", "HEAD~4"])
         .env(
             "GIT_SEQUENCE_EDITOR",
@@ -142,7 +162,7 @@ fn rebase_edit_amend_abort() {
     p.write("src/m1.rs", module(1, 9));
     p.git(["commit", "-q", "-a", "--amend", "--no-edit"])
         .success();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    worker_waits_for(&p, log_before, "a rebase");
     p.git(["rebase", "--abort"]).success();
     assert_eq!(p.git(["rev-parse", "HEAD"]).success().stdout, head);
     assert_one_update_after(&p, before);
@@ -241,9 +261,10 @@ fn a_bisect_is_waited_for() {
     let before = update_runs(&p, "");
     p.git(["bisect", "start", "HEAD", "HEAD~3"]).success();
     // A hook fired during the bisect (a commit made while bisecting would do this).
+    let log_before = hook_log(&p, "").len();
     p.lexictl(["hook", "post-commit"]).success();
     p.git(["bisect", "good"]).success();
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    worker_waits_for(&p, log_before, "a bisect");
     assert_eq!(update_runs(&p, ""), before, "{}", hook_log(&p, ""));
     assert!(
         hook_log(&p, "").contains("waiting for a bisect to end"),

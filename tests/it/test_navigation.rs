@@ -281,7 +281,12 @@ fn conventions_are_added_inherited_searchable_and_kept_across_updates() {
     p.lexictl(["update"]).success();
     let after = p.read(".lexibrary/src/shop/.aindex");
     assert_ne!(before, after, "the Child Map changed");
-    assert!(after.ends_with("## Local Conventions\n\n- Views return a Response, never a bare dict. (tags: http; concepts: [[ErrorPages]])\n"), "{after}");
+    assert!(after.contains("## Local Conventions\n\n- Views return a Response, never a bare dict. (tags: http; concepts: [[ErrorPages]])\n"), "{after}");
+    assert_eq!(
+        after.split("## Local Conventions").nth(1),
+        before.split("## Local Conventions").nth(1),
+        "the conventions and the billboard mark after them are kept"
+    );
     // The convention links the concept: it is no orphan.
     p.lexictl(["validate"])
         .code(2)
@@ -522,16 +527,32 @@ fn aindex_billboards_come_from_manifests_module_docs_and_readmes() {
         billboard("crates/aaa-legacy"),
         "Defines the `old` function."
     );
-    // Billboards are written once: a changed manifest does not rewrite one.
+    // The tool's billboards follow the tree (a full run from scratch would write the new one)…
     p.write(
         "crates/quill/Cargo.toml",
         "[package]\nname = \"quill\"\ndescription = \"Something else.\"\n",
     );
     p.lexictl(["update"]).success();
-    assert_eq!(
-        billboard("crates/quill"),
-        "Render Markdown in the terminal, fast."
+    assert_eq!(billboard("crates/quill"), "Something else.");
+    // …someone's are theirs: kept whatever the tree says.
+    p.lexi(["describe", "crates/quill", "The Markdown renderer."])
+        .success();
+    p.write(
+        "crates/quill/Cargo.toml",
+        "[package]\nname = \"quill\"\ndescription = \"Yet another.\"\n",
     );
+    p.lexictl(["update"]).success();
+    assert_eq!(billboard("crates/quill"), "The Markdown renderer.");
+    // So is one edited by hand in the `.aindex`.
+    let rel = ".lexibrary/crates/quill-macros/.aindex";
+    let edited = p.read(rel).replace(
+        "Procedural macros for quill themes.",
+        "Theme macros, by hand.",
+    );
+    p.write(rel, &edited);
+    p.lexictl(["update"]).success();
+    assert_eq!(billboard("crates/quill-macros"), "Theme macros, by hand.");
+    p.lexictl(["update", "--check"]).success();
 }
 
 /// A file named for the word ranks first even when another declares it more often; `--limit`

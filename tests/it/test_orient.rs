@@ -4,8 +4,9 @@
 use crate::support::project;
 
 #[test]
-fn a_fresh_library_orients_with_start_here_only() {
+fn a_current_library_orients_with_start_here_only() {
     let p = project().fixture("rust").init().build();
+    p.lexictl(["update"]).success();
     let out = p.lexi(["orient"]).success().no_stderr();
     assert_eq!(out.stdout, p.read(".lexibrary/START_HERE.md"));
     let json = p.lexi(["orient", "--format", "json"]).json();
@@ -59,7 +60,9 @@ fn a_stale_library_shows_the_status_line_first() {
         "{first:?} should start with {:?}",
         quiet.stdout
     );
-    assert!(first.contains("1 stale"), "{first}");
+    // What `update --check` finds: the file, the file whose importer it no longer is, the two
+    // indexes and START_HERE that show them.
+    assert!(first.contains("5 stale"), "{first}");
     let json = p.lexi(["orient", "--format", "json"]).json();
     assert_eq!(json["healthy"], false);
     assert_eq!(json["health"], quiet.stdout.trim_end());

@@ -549,7 +549,14 @@ fn a_concurrent_update_waits_instead_of_interleaving() {
         .expect("open lock");
     lock.lock().expect("hold the lock");
     let mut update = p.lexictl(["update"]).spawn();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    // The positive signal: it says it waits (its first line on stderr), then it must still run.
+    let mut stderr = std::io::BufReader::new(update.child.stderr.take().expect("stderr"));
+    let mut said = String::new();
+    std::io::BufRead::read_line(&mut stderr, &mut said).expect("read stderr");
+    assert!(
+        said.starts_with("waiting for another lexictl update"),
+        "{said}"
+    );
     assert!(
         update.child.try_wait().expect("poll").is_none(),
         "the second update must wait"
@@ -559,10 +566,7 @@ fn a_concurrent_update_waits_instead_of_interleaving() {
         "nothing written while waiting"
     );
     lock.unlock().expect("release");
-    update
-        .wait()
-        .success()
-        .stderr_has("waiting for another lexictl update");
+    update.wait().success();
     assert!(p.exists(".lexibrary/src/lib.rs.md"));
 }
 

@@ -92,6 +92,14 @@ fn every_problem_is_reported_once_with_its_check_id() {
         "## Dependents\n\n- src/parser/mod.rs",
         "## Dependents\n\n(none)",
     );
+    // An agent's note appended after the footer.
+    p.write(
+        ".lexibrary/src/a.rs.md",
+        format!(
+            "{}\n## Notes\n\nAppended after the footer.\n",
+            p.read(".lexibrary/src/a.rs.md")
+        ),
+    );
     // Library files that are not: a symlink out of the repository, a temp file a killed write left.
     std::os::unix::fs::symlink("/etc/passwd", p.path(".lexibrary/src/evil.rs.md"))
         .expect("symlink");
@@ -162,6 +170,10 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     p.git(["commit", "-q", "-m", "manifest", "--", "Cargo.toml"])
         .success();
+    // A project LLM server this clone trusted, moved elsewhere since.
+    p.config("llm:\n  provider: openai-compatible\n  base_url: http://127.0.0.1:9/v1\n");
+    p.lexictl(["trust"]).success();
+    p.config("llm:\n  base_url: http://attacker.example/v1\n");
     // A library file too large to read, and an ignore file that is a FIFO (made last: git's own
     // commands would wait on it).
     p.write(".lexibrary/concepts/Huge.md", "x".repeat(1_100_000));
@@ -194,8 +206,12 @@ fn every_problem_is_reported_once_with_its_check_id() {
         })
         .collect();
     insta::assert_snapshot!("validate_seeded", found.join("\n"));
-    // Every check id is exercised.
+    // Every check id is exercised (but `untrusted-config`, which a clone that trusted the settings
+    // once cannot show: test_trust.rs has it).
     for (id, _, _) in lexibrarian::knowledge::validate::CHECKS {
+        if *id == "untrusted-config" {
+            continue;
+        }
         assert!(
             found.iter().any(|line| line.contains(&format!(" {id} "))),
             "{id} not reported:\n{}",
@@ -240,7 +256,17 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     let json = p.lexictl(["status", "--format", "json"]).run().json();
     assert_eq!(json["healthy"], false);
-    assert_eq!(json["status"]["stale"], 3, "{json}");
+    // Stale is what `update --check` finds: every file at a change level, indexes, START_HERE.
+    let check = p
+        .lexictl(["update", "--check", "--format", "json"])
+        .code(2)
+        .json();
+    let items = check["items"].as_array().map_or(0, Vec::len);
+    assert!(items > 0, "{check}");
+    assert!(
+        json["status"]["stale"].as_u64() >= Some(items as u64),
+        "{json}\n{check}"
+    );
     assert_eq!(json["status"]["concepts"]["active"], 5);
     assert_eq!(json["status"]["concepts"]["deprecated"], 1);
 }

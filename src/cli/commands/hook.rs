@@ -1,6 +1,6 @@
 //! `lexictl hook <event>`: what the installed git hooks call. The post-* events return at once and
-//! leave the update to a detached background worker (`engine::hook`); pre-push decides whether a push
-//! may go (`engine::pre_push`).
+//! leave the update to a detached background worker (`engine::hook`); pre-push warns, or (opt-in)
+//! judges the pushed commits (`engine::pre_push`).
 
 use std::io::Read as _;
 
@@ -16,8 +16,11 @@ use crate::engine::pre_push::{self, PrePush};
 /// and then updates once, for what the whole operation changed; it never writes .lexibrary/ in the
 /// middle of one. Its output goes to `$(git rev-parse --git-path lexibrarian)/hook.log`.
 ///
-/// pre-push waits for that worker, then stops a push of the checked-out branch while .lexibrary/
-/// has uncommitted changes, and says how to commit them (`git push --no-verify` skips it).
+/// pre-push never refuses a push by default: when the checked-out commit's library is not in the
+/// push it prints one line (the next commit carries it). With `hooks.pre_push: block` in the config
+/// it stops a push of a commit whose committed library is not current (`lexictl update --check` of
+/// that commit), naming the files. Notes, tags and deletions are never judged; a check that cannot
+/// run lets the push go. `git push --no-verify` skips it.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Examples (what the hooks run):
@@ -50,7 +53,8 @@ pub enum Event {
         kind: Option<String>,
     },
     /// Before `git push` sends anything: the refs being pushed come on stdin, one
-    /// `<local ref> <local oid> <remote ref> <remote oid>` line each. Exit 1 stops the push.
+    /// `<local ref> <local oid> <remote ref> <remote oid>` line each. Exit 1 (only with
+    /// `hooks.pre_push: block`) stops the push.
     #[command(
         after_help = "Example (what the hook runs):\n  lexictl hook pre-push origin git@example.com:team/app.git < refs"
     )]
@@ -91,18 +95,24 @@ fn run_pre_push(ctx: &Context, program: &std::path::Path) -> anyhow::Result<Outc
     let mut refs = String::new();
     // A terminal on stdin means someone ran it by hand: there are no refs to read.
     if !std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        std::io::stdin().read_to_string(&mut refs)?;
+        // Unreadable stdin is no refs: the check falls back to HEAD.
+        let _ = std::io::stdin().read_to_string(&mut refs);
     }
-    match pre_push::pre_push(&ctx.cwd, &refs, program)? {
-        PrePush::Allow(note) => {
+    match pre_push::pre_push(&ctx.cwd, &refs, program) {
+        Ok(PrePush::Allow(note)) => {
             if let Some(note) = note {
                 crate::cli::output::safe_eprintln!("{note}");
             }
             Ok(Outcome::Ok)
         }
-        PrePush::Refuse(message) => {
+        Ok(PrePush::Refuse(message)) => {
             crate::cli::output::safe_eprint!("{message}");
             Ok(Outcome::Failed)
+        }
+        // A check that cannot run never holds code back (D-067): say why, let the push go.
+        Err(err) => {
+            crate::cli::output::safe_eprintln!("lexibrarian: pre-push check skipped: {err:#}");
+            Ok(Outcome::Ok)
         }
     }
 }

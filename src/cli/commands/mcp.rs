@@ -29,6 +29,6 @@ pub fn run(ctx: &Context, _args: &Args) -> anyhow::Result<Outcome> {
     };
     // Fail now, on stderr, if the config is broken, rather than on every call.
     crate::project::Project::open(root.clone())?;
-    crate::knowledge::mcp::serve_stdio(&root)?;
+    crate::knowledge::mcp::serve_stdio(&root, crate::engine::update::stale_entries)?;
     Ok(Outcome::Ok)
 }

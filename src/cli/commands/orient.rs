@@ -24,7 +24,7 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
-    let found = orient(&ws, args.budget)?;
+    let found = orient(&ws, args.budget, crate::engine::update::stale_entries)?;
     match ctx.format {
         Format::Json => print_json(&found)?,
         Format::Text => print_text(&found.to_text())?,

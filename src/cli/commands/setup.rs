@@ -11,6 +11,7 @@ use crate::engine::agents::{self, Plan};
 use crate::engine::uninstall;
 use crate::git::hooks::{self, HooksTarget, Manager};
 use crate::git::GitRepo;
+use crate::project::config::PrePushMode;
 use crate::project::Project;
 
 /// Connect Lexibrarian to git and to your agents.
@@ -105,7 +106,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     if args.hooks || args.uninstall_hooks {
         let repo = GitRepo::discover(&project.root)?
             .context("hooks need a git repository; this project is not inside one")?;
-        let (lines, json) = hook_files(&repo, args.hooks)?;
+        let blocking = project.config.hooks.pre_push == PrePushMode::Block;
+        let (lines, json) = hook_files(&repo, args.hooks, blocking)?;
         text.push_str(&lines);
         report.insert("hooks".into(), json);
     }
@@ -182,30 +184,18 @@ fn agent_files(project: &Project, args: &Args) -> anyhow::Result<(Vec<String>, V
 }
 
 /// Install (or remove) our block in each hook file; text lines and a JSON value describing it.
-fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_json::Value)> {
+/// With a hook manager that is not husky, what to add to its configuration instead (`blocking`:
+/// `hooks.pre_push` is `block`, which the pre-commit framework's snippet needs to know).
+fn hook_files(
+    repo: &GitRepo,
+    install: bool,
+    blocking: bool,
+) -> anyhow::Result<(String, serde_json::Value)> {
     let dir = match repo.hooks_target()? {
         HooksTarget::Dir(dir) => dir,
         HooksTarget::Manager(Manager::Husky) => repo.workdir().join(".husky"),
         HooksTarget::Manager(manager) => {
-            let (file, snippet, then) = match manager {
-                Manager::Lefthook => ("lefthook.yml", hooks::LEFTHOOK_SNIPPET, "then run `lefthook install`"),
-                _ => (
-                    ".pre-commit-config.yaml",
-                    hooks::PRE_COMMIT_SNIPPET,
-                    "then run `pre-commit install --hook-type post-commit --hook-type post-merge --hook-type post-rewrite --hook-type pre-push`",
-                ),
-            };
-            let verb = match (install, manager) {
-                (true, Manager::PreCommit) => {
-                    "add the `- repo: local` entry below to the `repos:` list of"
-                }
-                (true, _) => "add this to",
-                (false, _) => "remove the lexibrarian entries from",
-            };
-            return Ok((
-                format!("{file} manages this repository's hooks, so nothing was written; {verb} {file}, {then}:\n\n{snippet}"),
-                serde_json::json!({"manager": file, "written": false, "snippet": snippet}),
-            ));
+            return Ok(manager_snippet(repo, manager, install, blocking))
         }
     };
     let mut lines = String::new();
@@ -238,6 +228,44 @@ fn hook_files(repo: &GitRepo, install: bool) -> anyhow::Result<(String, serde_js
         files.push(serde_json::json!({"hook": hook, "path": path, "outcome": outcome}));
     }
     Ok((lines, serde_json::json!({"dir": dir, "files": files})))
+}
+
+/// What to add to (or remove from) lefthook's or the pre-commit framework's configuration. The
+/// pre-commit entry is shaped to the file it goes into (`hooks::pre_commit_snippet`).
+fn manager_snippet(
+    repo: &GitRepo,
+    manager: Manager,
+    install: bool,
+    blocking: bool,
+) -> (String, serde_json::Value) {
+    let (file, snippet, whole_file, then) = match manager {
+        Manager::PreCommit => {
+            let file = ".pre-commit-config.yaml";
+            let existing = std::fs::read_to_string(repo.workdir().join(file)).ok();
+            let snippet = hooks::pre_commit_snippet(existing.as_deref(), blocking);
+            let then = format!("then run `{}`", hooks::pre_commit_install(blocking));
+            (file, snippet.text, snippet.whole_file, then)
+        }
+        _ => (
+            "lefthook.yml",
+            hooks::LEFTHOOK_SNIPPET.to_string(),
+            false,
+            "then run `lefthook install`".to_string(),
+        ),
+    };
+    let verb = match (install, manager, whole_file) {
+        (true, Manager::PreCommit, true) => "write this as".to_string(),
+        (true, Manager::PreCommit, false) => {
+            "paste this entry right below `repos:` (its `-` in the column of your entries) in"
+                .to_string()
+        }
+        (true, _, _) => "add this to".to_string(),
+        (false, _, _) => "remove the lexibrarian entries from".to_string(),
+    };
+    (
+        format!("{file} manages this repository's hooks, so nothing was written; {verb} {file}, {then}:\n\n{snippet}"),
+        serde_json::json!({"manager": file, "written": false, "snippet": snippet, "whole_file": whole_file}),
+    )
 }
 
 /// `--uninstall [--purge] [--dry-run] [--yes]`.

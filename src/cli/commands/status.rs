@@ -3,12 +3,14 @@
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
+use crate::engine::update;
 use crate::knowledge::status::{status, Status};
 
 /// Show the library's health: counts, stale design files, the last validation, hook and notes.
 ///
-/// Cheap enough for every agent session start. Issue counts come from the last `lexictl validate`
-/// (its time is shown); stale design files are computed now. Exit 2 when there are errors,
+/// Stale files are what `lexictl update --check` finds (the same computation: the two always
+/// agree); when nothing changed since the last update that costs about a `git status`. Issue counts
+/// come from the last `lexictl validate` (its time is shown). Exit 2 when there are errors,
 /// warnings or stale files; 0 when healthy.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -24,7 +26,9 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
-    let found = status(&ws);
+    // A repository that cannot be read is an error, never a status made as if outside git.
+    ws.discovered_repo()?;
+    let found = status(&ws, update::stale_entries)?;
     let outcome = if found.healthy() {
         Outcome::Ok
     } else {
@@ -98,6 +102,9 @@ fn render(found: &Status) -> String {
             (true, false) => "in sync with a remote",
         };
         out.push_str(&format!("Notes {}: {state}\n", notes.name));
+    }
+    if let Some(notice) = &found.untrusted_config {
+        out.push_str(&format!("Config: {notice}\n"));
     }
     out.push_str(if found.healthy() {
         "Healthy.\n"

@@ -25,7 +25,8 @@ Examples:
   lexictl update src/auth            one directory (or file)
   lexictl update --changed-only      what changed since the last update, plus dirty files (git)
   git diff -z --name-only | lexictl update --changed-only -z
-  lexictl update --check             exit 2 if anything is stale (CI gate), write nothing
+  lexictl update --check             exit 2 if anything is stale (strict CI gate), write nothing
+  lexictl update --offline           never ask a model (the PR gate's catch-up, docs/ci.md)
   lexictl update --dry-run           the plan; with an LLM provider, the requests and input tokens
   lexictl update --verbose src/a.rs  also the imports of src/a.rs that name no project file
   lexictl update --timings           how long each phase took (stderr)
@@ -59,6 +60,11 @@ pub struct Args {
     /// progress; what the hook worker runs.
     #[arg(long, hide = true)]
     pub yield_to_git: bool,
+    /// Never ask a model, whatever `llm.provider` says: the structural Archivist writes every file
+    /// (no key needed, nothing leaves the machine). For CI's PR gate (docs/ci.md), which catches up
+    /// what the branch's library lags behind before `lexictl validate` judges it.
+    #[arg(long)]
+    pub offline: bool,
     /// Print how long each phase of the run took (planning, scanning, writing, indexing, …) to
     /// stderr when it is over.
     #[arg(long)]
@@ -97,6 +103,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         start_here_only: args.start_here,
         verbose: args.verbose,
         yield_to_git: args.yield_to_git,
+        offline: args.offline,
     };
     let bar = Bar::new();
     let timings = args.timings.then(Timings::new);
@@ -182,14 +189,21 @@ fn debris_line(report: &UpdateReport, options: &UpdateOptions) -> String {
     } else {
         "would remove"
     };
-    match report.debris_removed.len() {
+    let mut out = match report.debris_removed.len() {
         0 => String::new(),
         n => format!(
             "{verb} {n} temporary file{} left by an interrupted write: {}\n",
             if n == 1 { "" } else { "s" },
             report.debris_removed.join(", ")
         ),
+    };
+    if !report.pack_debris_removed.is_empty() {
+        out.push_str(&format!(
+            "removed the temporary pack an interrupted provenance write left in the git directory: {}\n",
+            report.pack_debris_removed.join(", ")
+        ));
     }
+    out
 }
 
 /// With `--verbose`: each file read and the imports that named no project file.

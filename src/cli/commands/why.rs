@@ -45,14 +45,15 @@ fn render(found: &Why) -> String {
             "edited since it was generated: this text is not what the Archivist wrote (an agent or a human changed it)\n",
         ),
         "unrecorded" => {
-            let (generator, generated) = found
-                .footer
-                .as_ref()
-                .map_or(("the Archivist", "?"), |footer| {
-                    (footer.generator.as_str(), footer.generated.as_str())
-                });
+            let origin = found.footer.as_ref().map_or_else(
+                || "the Archivist".to_string(),
+                |footer| match &footer.generated {
+                    Some(generated) => format!("{}, generated {generated}", footer.generator),
+                    None => footer.generator.clone(),
+                },
+            );
             out.push_str(&format!(
-                "written by the Archivist ({generator}, generated {generated}, per its footer); the notes here hold no event for this text\n  `lexictl notes sync` fetches other clones' events; `lexictl validate --fix` records one from the footer\n"
+                "written by the Archivist ({origin}, per its footer); the notes here hold no event for this text\n  `lexictl notes sync` fetches other clones' events; `lexictl validate --fix` records one from the footer\n"
             ));
         }
         _ => out.push_str("provenance lives in git notes; this project is not in a git repository\n"),

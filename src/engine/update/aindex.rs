@@ -1,7 +1,8 @@
 //! Generating `.aindex` files: the Child Map of a directory from what the walk found, with each file's
 //! design-file description (or a structural fallback) and each subdirectory's billboard. An existing
-//! index keeps its billboard, Local Conventions and every other section byte for byte; only the Child
-//! Map is replaced. A new index gets a structural billboard, written once.
+//! index keeps its Local Conventions and every other section byte for byte, and a billboard someone
+//! wrote; the Child Map and a billboard the tool wrote (`library::aindex`: its mark still holds)
+//! are written anew from the tree, so every run writes the same index for the same tree.
 
 use crate::library::aindex::{AIndex, ChildEntry};
 use crate::project::mirror::aindex_path;
@@ -20,12 +21,15 @@ pub struct IndexOutcome {
     pub error: Option<String>,
 }
 
-/// Compute the `.aindex` of `dir` with the given children. `billboard` supplies a first billboard
-/// when the directory has no index yet.
+/// Compute the `.aindex` of `dir` with the given children. `billboard` supplies the tool's billboard,
+/// written unless someone wrote their own — or unless the directory is not `whole` (git keeps some
+/// of it out of a sparse checkout: what the billboard is made of may be out of reach, and the one
+/// on disk stays).
 pub fn index_directory(
     project: &Project,
     dir: &str,
     entries: Vec<ChildEntry>,
+    whole: bool,
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
@@ -49,6 +53,9 @@ pub fn index_directory(
         Some(text) => match AIndex::parse(&path, dir, text) {
             Ok(mut index) => {
                 index.set_children(&entries);
+                if whole && index.billboard_is_generated() {
+                    index.set_generated_billboard(&billboard());
+                }
                 index
             }
             Err(err) => {
@@ -61,7 +68,7 @@ pub fn index_directory(
                 }
             }
         },
-        None => AIndex::new(dir, &billboard(), &entries),
+        None => AIndex::generated(dir, &billboard(), &entries),
     };
     // Whatever it holds (a billboard, a description, a convention someone wrote), nothing
     // credential-shaped is written.
@@ -75,7 +82,7 @@ pub fn index_directory(
     }
 }
 
-/// A first billboard for a directory: the description of its module file (`mod.rs`, `lib.rs`,
+/// The tool's billboard for a directory: the description of its module file (`mod.rs`, `lib.rs`,
 /// `__init__.py`, `index.ts`, …) when it has one, else a count of what it holds.
 pub fn structural_billboard(module_description: Option<&str>, files: usize, dirs: usize) -> String {
     if let Some(description) = module_description.filter(|d| !d.trim().is_empty()) {

@@ -7,12 +7,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 
 use super::dependents::ReverseIndex;
+use super::generate::LIST_SECTIONS;
 use super::report::{PlanAction, PlanItem, UpdateReport};
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, FileState, Scanned};
-use crate::archivist::structural::{capped_list, dependency_items, list_cap, path_list, Rest};
+use crate::archivist::structural::graph_sections;
 use crate::archivist::OWNED_SECTIONS;
-use crate::library::design_file::{is_unedited, sections, text_is_unedited, DesignFile, UpdatedBy};
+use crate::library::design_file::{is_unedited, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::design_path;
 use crate::project::Project;
 
@@ -27,12 +28,17 @@ pub enum Action {
     RefreshFooter,
     /// An edited design file moves with its renamed source, content kept.
     Move { from: String },
-    /// Only the importers (or the resolution of its own imports) of an unchanged file moved: its
-    /// Dependents, Tests and Dependencies are refreshed in `current`, the text read now (whose
-    /// description is `description`).
+    /// Only the graph around an unchanged file moved (its importers, or what its own imports
+    /// resolve to), so its path lists no longer say what a full run would write — or its footer is
+    /// of an earlier format (a `generated:` time): the structural Archivist writes the file again
+    /// from its source; a model's file, and one an agent wrote (`agents`), get their lists refreshed
+    /// in `current`, the text read now (whose description is `description`). `abridged`: it shows
+    /// the interface only.
     RefreshDependents {
         current: String,
         description: String,
+        abridged: bool,
+        agents: bool,
     },
 }
 
@@ -81,6 +87,12 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
         FileState::AgentUpdated { .. } => Some(Action::RefreshFooter),
         FileState::Renamed { from, .. } => Some(Action::Move { from: from.clone() }),
         FileState::Cached { .. } if !index.moved(&scanned.source) && !scanned.resolved_now => None,
+        // A sparse checkout that cannot see all its importers leaves its Dependents as they are.
+        FileState::Cached { .. } | FileState::Unchanged { .. }
+            if !index.knows_all_importers(&scanned.source) =>
+        {
+            None
+        }
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
             dependents_action(project, scanned, index.dependents(&scanned.source))
         }
@@ -89,14 +101,12 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
 }
 
 /// For an unchanged file: a Dependents refresh when its design file is exactly the Archivist's and
-/// its Dependents (or, when it was read, its Dependencies) no longer say what the index says.
+/// its path lists no longer say what [`graph_sections`] writes of the graph now.
 fn dependents_action(
     project: &Project,
     scanned: &Scanned,
     dependents: &[String],
 ) -> Option<Action> {
-    // Only code files list their importers.
-    scanned.facts.interface_hash.as_ref()?;
     let design_rel = design_path(&scanned.source);
     let current = match scanned.existing() {
         Some(existing) => existing.text.clone(),
@@ -110,24 +120,55 @@ fn dependents_action(
     if !unedited {
         return None;
     }
-    let section_of = |heading: &str| design.section(heading).map(|s| s.body.as_str());
-    let deps = &scanned.facts.deps;
-    let cap = list_cap(scanned.budget_tokens, deps, dependents);
-    let items = dependency_items(deps, &scanned.facts.type_deps);
-    let dependencies_current = !scanned.resolved_now
-        || section_of(sections::DEPENDENCIES).map_or(deps.is_empty(), |body| {
-            body == path_list(&items)
-                || body == capped_list(&items, cap, &scanned.source, Rest::Count)
-        });
-    let dependents_current = section_of(sections::DEPENDENTS).is_some_and(|body| {
-        body == path_list(dependents)
-            || body == capped_list(dependents, cap, &scanned.source, Rest::Impact)
-    });
+    let lists_hold = |abridged: bool| {
+        let lists = graph_sections(&super::generate::graph_of(scanned, dependents, abridged));
+        LIST_SECTIONS.iter().all(|heading| {
+            let written = design.section(heading).map(|section| section.body.trim());
+            let expected = lists
+                .iter()
+                .find(|section| section.heading.eq_ignore_ascii_case(heading))
+                .map(|section| section.body.trim());
+            written == expected
+        })
+    };
+    // The lists as the mapping says first: only when they do not hold is the source read to see
+    // whether it is a generated file (written abridged whatever its mapping).
+    let (current_lists, abridged) = match lists_hold(scanned.abridged) {
+        true => (true, scanned.abridged),
+        false => {
+            let abridged = shows_interface_only(project, scanned);
+            (
+                abridged != scanned.abridged && lists_hold(abridged),
+                abridged,
+            )
+        }
+    };
+    let earlier_format = design
+        .footer
+        .as_ref()
+        .is_some_and(|footer| footer.generated.is_some());
     let description = design.frontmatter.description.clone();
-    (!(dependencies_current && dependents_current)).then_some(Action::RefreshDependents {
+    let agents = design.frontmatter.updated_by == UpdatedBy::Agent;
+    (!current_lists || earlier_format).then_some(Action::RefreshDependents {
         current,
         description,
+        abridged,
+        agents,
     })
+}
+
+/// Whether `scanned`'s design file shows its interface only: mapped `abridged`, or a generated file
+/// (its first lines say so; read when the scan did not).
+pub fn shows_interface_only(project: &Project, scanned: &Scanned) -> bool {
+    if scanned.abridged {
+        return true;
+    }
+    match scanned.source_read() {
+        Some(source) => crate::source::is_generated_header(&source.text),
+        None => project.read(&scanned.source).is_ok_and(|bytes| {
+            crate::source::is_generated_header(&String::from_utf8_lossy(&bytes))
+        }),
+    }
 }
 
 /// Whether an orphan's design file goes (exactly the Archivist's output) or stays (anything an agent

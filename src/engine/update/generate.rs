@@ -4,36 +4,23 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::{capped_list, dependency_items, list_cap, Rest};
-use crate::archivist::{
-    is_listed_test, Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS,
-};
+use crate::archivist::structural::{graph_sections, Graph};
+use crate::archivist::{Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS};
 use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
-use crate::library::footer::{self, rfc3339_from_unix, Footer, OVER_SCOPED_KEY};
+use crate::library::footer::{self, Footer, OVER_SCOPED_KEY};
 use crate::library::markdown::Section;
 
-use super::scanned::{ChangeLevel, Scanned};
+use super::scanned::{ChangeLevel, Code, Existing, Scanned, Source};
 
 /// `lexibrarian <version>`, the footer's `generator`.
 pub fn generator() -> String {
     format!("lexibrarian {}", env!("CARGO_PKG_VERSION"))
 }
 
-/// The footer's `generated` time: now, or `SOURCE_DATE_EPOCH` when set (reproducible output).
-pub fn generated_now() -> String {
-    match std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|value| value.trim().parse::<u64>().ok())
-    {
-        Some(epoch) => rfc3339_from_unix(epoch),
-        None => footer::now_rfc3339(),
-    }
-}
-
-/// A fresh footer for `scanned` stamped `generated`, keeping any keys a newer version wrote into
-/// the old one.
-fn new_footer(scanned: &Scanned, generated: &str) -> Footer {
+/// A fresh footer for `scanned` (no time: see `library::footer`), keeping any keys a newer
+/// version wrote into the old one.
+fn new_footer(scanned: &Scanned) -> Footer {
     let extra = scanned
         .existing()
         .and_then(|existing| existing.design.footer.as_ref())
@@ -44,7 +31,7 @@ fn new_footer(scanned: &Scanned, generated: &str) -> Footer {
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned.facts.interface_hash.clone(),
         design_hash: String::new(),
-        generated: generated.to_string(),
+        generated: None,
         generator: generator(),
         extra,
     }
@@ -89,27 +76,52 @@ pub struct Regenerated {
     pub over_budget: Option<OverBudget>,
 }
 
+/// What a design file is written from besides the scanned file's facts: the source as read, its
+/// parsed code and the design file there now.
+#[derive(Clone, Copy)]
+pub struct Parts<'a> {
+    pub source: Option<&'a Source>,
+    pub code: Option<&'a Code>,
+    pub existing: Option<&'a Existing>,
+}
+
+impl<'a> Parts<'a> {
+    /// What the scan read of `scanned`.
+    pub fn of(scanned: &'a Scanned) -> Parts<'a> {
+        Parts {
+            source: scanned.source_read(),
+            code: scanned.code(),
+            existing: scanned.existing(),
+        }
+    }
+}
+
 /// The input the Archivist gets for a scanned file.
 pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> ArchivistInput<'a> {
-    let text = scanned
-        .source_read()
-        .map_or("", |source| source.text.as_str());
+    input_from(scanned, Parts::of(scanned), dependents)
+}
+
+/// The input the Archivist gets for `scanned` written from `parts`.
+fn input_from<'a>(
+    scanned: &'a Scanned,
+    parts: Parts<'a>,
+    dependents: &'a [String],
+) -> ArchivistInput<'a> {
+    let text = parts.source.map_or("", |source| source.text.as_str());
     ArchivistInput {
         source: &scanned.source,
         text,
-        language: scanned.code().map(|code| code.language),
-        interface: scanned.code().map(|code| code.interface.as_ref()),
+        language: parts.code.map(|code| code.language),
+        interface: parts.code.map(|code| code.interface.as_ref()),
         dependencies: &scanned.facts.deps,
         dependents,
         externals: &scanned.facts.externals,
         type_only: &scanned.facts.type_deps,
-        existing: scanned
-            .existing()
+        existing: parts
+            .existing
             .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
-        readme: scanned
-            .source_read()
-            .and_then(|source| source.readme.as_deref()),
+        readme: parts.source.and_then(|source| source.readme.as_deref()),
         abridged: scanned.abridged || crate::source::is_generated_header(text),
         budget_tokens: scanned.budget_tokens,
     }
@@ -143,19 +155,28 @@ fn keeps_contract(scanned: &Scanned) -> bool {
 }
 
 /// Generate or regenerate the design file of a scanned file at a regenerating level, its footer
-/// stamped `generated` ([`generated_now`]; the same inputs and stamp give the same text).
+/// (the same inputs give the same text).
 pub fn regenerate(
     archivist: &dyn Archivist,
     scanned: &Scanned,
     dependents: &[String],
-    generated: &str,
+) -> anyhow::Result<Regenerated> {
+    regenerate_from(archivist, scanned, Parts::of(scanned), dependents)
+}
+
+/// [`regenerate`] from `parts` (what the scan read, or what was read since).
+fn regenerate_from(
+    archivist: &dyn Archivist,
+    scanned: &Scanned,
+    parts: Parts<'_>,
+    dependents: &[String],
 ) -> anyhow::Result<Regenerated> {
     // Whatever wrote it, nothing credential-shaped reaches the library — nor a secret value of
     // the source that the text repeats where nothing says it is one.
-    let input = archivist_input(scanned, dependents);
+    let input = input_from(scanned, parts, dependents);
     let known = crate::secrets::secret_values(input.text);
     let output = archivist.describe(&input)?.redacted_with(&known);
-    let mut design = match scanned.existing() {
+    let mut design = match parts.existing {
         Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
     };
@@ -164,13 +185,16 @@ pub fn regenerate(
     if !keep_description {
         design.frontmatter.description = output.description;
     }
-    let keep_contract = keeps_contract(scanned);
+    // An agent's contract is theirs while the interface holds; a model's carries its notes.
+    let agents = design.frontmatter.updated_by == UpdatedBy::Agent;
+    let keep_contract =
+        (archivist.keeps_contract_on_content_only() || agents) && keeps_contract(scanned);
     let mut owned = output.sections;
     if keep_contract {
         owned.retain(|section| section.heading != sections::INTERFACE_CONTRACT);
     }
     merge_owned(&mut design, owned, keep_contract);
-    let mut footer = new_footer(scanned, generated);
+    let mut footer = new_footer(scanned);
     let keys = match keep_contract {
         true => kept_contract_keys(scanned),
         false => (
@@ -261,58 +285,79 @@ pub fn refresh_footer(scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    let mut footer = new_footer(scanned, &generated_now());
+    let mut footer = new_footer(scanned);
     set_contract_keys(&mut footer, kept_contract_keys(scanned));
     footer::seal(&content, footer).0
 }
 
-/// The Dependents and Tests sections for a file whose dependents changed but whose source did not,
-/// its footer stamped `generated`. Returns `None` if the design file cannot be parsed.
+/// The design file of an unchanged file whose graph moved (its importers, or what its own imports
+/// resolve to), written by the structural Archivist exactly as a full run would: the source is read
+/// again (the scan answered it from the cache) and the whole file regenerated — its contract's room
+/// depends on the lists. `None` when the source no longer is what the scan saw (it changed under
+/// the run: the next run sees it) or the design file cannot be parsed.
+pub fn regenerate_unchanged(
+    project: &crate::project::Project,
+    scanned: &Scanned,
+    current: &str,
+    dependents: &[String],
+) -> anyhow::Result<Option<Regenerated>> {
+    let design_rel = crate::project::mirror::design_path(&scanned.source);
+    let Ok(design) = DesignFile::parse(&design_rel, current) else {
+        return Ok(None);
+    };
+    let Some((source, code)) = super::scanned::read_again(project, scanned) else {
+        return Ok(None);
+    };
+    let existing = Existing {
+        text: current.to_string(),
+        design,
+    };
+    let parts = Parts {
+        source: Some(&source),
+        code: code.as_ref(),
+        existing: Some(&existing),
+    };
+    let archivist = crate::archivist::structural::StructuralArchivist;
+    regenerate_from(&archivist, scanned, parts, dependents).map(Some)
+}
+
+/// The graph `scanned` sits in, as its path lists show it ([`graph_sections`]); `abridged` says
+/// whether its design file shows the interface only.
+pub fn graph_of<'a>(scanned: &'a Scanned, dependents: &'a [String], abridged: bool) -> Graph<'a> {
+    Graph {
+        source: &scanned.source,
+        code: scanned.facts.interface_hash.is_some(),
+        dependencies: &scanned.facts.deps,
+        type_only: &scanned.facts.type_deps,
+        dependents,
+        externals: &scanned.facts.externals,
+        abridged,
+        budget_tokens: scanned.budget_tokens,
+    }
+}
+
+/// A design file whose path lists — and only those — follow the graph (a model wrote the rest, or
+/// someone's design file moved with its source): each list as [`graph_sections`] writes it, every
+/// other section kept, its footer refreshed. `None` if the design file cannot be parsed.
 pub fn refresh_dependents(
     design_rel: &str,
     design_text: &str,
+    graph: &Graph<'_>,
     scanned: &Scanned,
-    dependents: &[String],
-    generated: &str,
 ) -> Option<String> {
     let mut design = DesignFile::parse(design_rel, design_text).ok()?;
     let footer = design.footer.clone()?;
-    let cap = list_cap(scanned.budget_tokens, &scanned.facts.deps, dependents);
-    let source = scanned.source.as_str();
-    let mut owned = vec![Section::new(
-        sections::DEPENDENTS,
-        capped_list(dependents, cap, source, Rest::Impact),
-    )];
-    // The file's own imports may resolve elsewhere now (an imported module moved from `a.rs` to
-    // `a/mod.rs`): its Dependencies follow, like its Dependents.
-    if design.section(sections::DEPENDENCIES).is_some() || !scanned.facts.deps.is_empty() {
-        owned.push(Section::new(
-            sections::DEPENDENCIES,
-            capped_list(
-                &dependency_items(&scanned.facts.deps, &scanned.facts.type_deps),
-                cap,
-                source,
-                Rest::Count,
-            ),
-        ));
-    }
-    let tests: Vec<String> = dependents
-        .iter()
-        .filter(|p| is_listed_test(p))
-        .cloned()
-        .collect();
-    if !tests.is_empty() {
-        owned.push(Section::new(
-            sections::TESTS,
-            capped_list(&tests, cap, source, Rest::Impact),
-        ));
-    } else {
-        design
-            .body
-            .sections
-            .retain(|s| !s.heading.eq_ignore_ascii_case(sections::TESTS));
-    }
+    let lists = graph_sections(graph);
+    design.body.sections.retain(|section| {
+        !LIST_SECTIONS
+            .iter()
+            .any(|list| section.heading.eq_ignore_ascii_case(list))
+            || lists
+                .iter()
+                .any(|new| new.heading.eq_ignore_ascii_case(&section.heading))
+    });
     // Keep every other owned section as it is.
+    let mut owned = lists;
     for section in &design.body.sections {
         if owned_rank(&section.heading).is_some()
             && !owned
@@ -324,7 +369,7 @@ pub fn refresh_dependents(
     }
     merge_owned(&mut design, owned, true);
     let refreshed = Footer {
-        generated: generated.to_string(),
+        generated: None,
         generator: generator(),
         source_hash: scanned.facts.source_hash.clone(),
         interface_hash: scanned
@@ -337,6 +382,14 @@ pub fn refresh_dependents(
     Some(design.render_with_footer(refreshed).0)
 }
 
+/// The sections [`graph_sections`] writes.
+pub const LIST_SECTIONS: [&str; 4] = [
+    sections::DEPENDENCIES,
+    sections::EXTERNAL_DEPENDENCIES,
+    sections::DEPENDENTS,
+    sections::TESTS,
+];
+
 /// For a rename: the old design text with its title and footer pointing at the new path.
 pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     let (content, _) = footer::split(old_text);
@@ -346,7 +399,7 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
-    let mut footer = new_footer(scanned, &generated_now());
+    let mut footer = new_footer(scanned);
     set_contract_keys(&mut footer, kept_contract_keys(scanned));
     footer::seal(&content, footer).0
 }

@@ -78,6 +78,9 @@ pub struct UpdateOptions {
     /// checked before anything is read and again before the design files and the indexes are
     /// written (the hook worker's runs; `--yield-to-git`).
     pub yield_to_git: bool,
+    /// Never ask a model, whatever `llm.provider` says: the structural Archivist writes every file
+    /// (no key needed, nothing leaves the machine). What the PR gate runs to catch up a branch's lag.
+    pub offline: bool,
 }
 
 impl UpdateOptions {
@@ -147,8 +150,12 @@ fn run_phases(
         dry_run: options.dry_run,
         ..UpdateReport::default()
     };
+    untrusted_config(ws, &state, &mut report);
     if running.interrupted || options.check {
         report.debris_removed = interrupted::remove_debris(project, options.writes());
+    }
+    if running.interrupted {
+        report.pack_debris_removed = interrupted::remove_pack_debris(ws, &state);
     }
     if options.start_here_only {
         indexes::start_here_only(project, options, &state, &mut report);
@@ -195,6 +202,16 @@ struct Run<'a> {
     archivists: &'a Archivists,
     state: &'a crate::workspace::state::StateDir,
     run_started_ns: i128,
+}
+
+/// What `lexictl update --check` finds in `ws`, as [`UpdateReport::stale_entries`]: the one
+/// staleness computation `lexictl update --check`, `lexictl status` and `lexi orient` share.
+pub fn stale_entries(ws: &Workspace) -> anyhow::Result<Vec<String>> {
+    let options = UpdateOptions {
+        check: true,
+        ..UpdateOptions::default()
+    };
+    Ok(run(ws, &options, &Silent)?.stale_entries())
 }
 
 /// Stages 2–7 on `plan`; stops early (and remembers nothing) when the run yields to git.
@@ -281,7 +298,8 @@ fn read_and_decide(
     if options.verbose {
         report.unresolved = unresolved;
     }
-    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let mut index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    index.keep_absent_importers(project, &scan, &plan.universe.absent);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, report);
     Ok((scan, index, decisions))
@@ -334,10 +352,35 @@ fn yielded(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) -
     operation.is_some()
 }
 
+/// A project config whose held settings this clone has not confirmed: warned about (on stderr, so
+/// in the hook log too) and logged, naming what this run uses instead.
+fn untrusted_config(
+    ws: &Workspace,
+    state: &crate::workspace::state::StateDir,
+    report: &mut UpdateReport,
+) {
+    if let Some(notice) = ws.trust_notice() {
+        let warning = format!(
+            "{}:{}: {} (this run uses llm.provider: {})\n  hint: {}",
+            notice.file,
+            notice.line,
+            notice.message,
+            ws.llm().provider,
+            notice.hint
+        );
+        state.log(&warning);
+        report.warnings.push(warning);
+    }
+}
+
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails
 /// here, before anything is read or written; runs that write nothing never need the key.
 fn archivists(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Archivists> {
-    let settings = LlmSettings::from_config(&ws.project().config)?;
+    if options.offline {
+        return Ok(Archivists::Structural);
+    }
+    let budgets = &ws.project().config.token_budgets;
+    let settings = LlmSettings::from_llm(ws.llm(), budgets.design_file_tokens)?;
     Ok(match settings {
         None => Archivists::Structural,
         Some(settings) if options.writes() && !options.start_here_only => {
@@ -442,7 +485,6 @@ pub(crate) mod testing {
                 &crate::archivist::structural::StructuralArchivist,
                 &scanned,
                 &[],
-                &super::generate::generated_now(),
             )
             .expect("structural generation");
             self.write(&crate::project::mirror::design_path(rel), &out.text);

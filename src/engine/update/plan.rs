@@ -4,6 +4,7 @@
 //! given). The stat/hash cache loads on a second thread meanwhile.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 
@@ -18,6 +19,7 @@ use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::source::model::files::FileIndex;
 use crate::source::model::{is_manifest, shapes_model, ProjectModel};
+use crate::workspace::absent::Absent;
 use crate::workspace::cache::{Cache, Stat};
 use crate::workspace::Workspace;
 
@@ -41,6 +43,9 @@ pub struct Universe {
     pub complete: bool,
     /// Which files are in a merge conflict: git's index says, or (outside git) their text.
     pub conflicts: Conflicts,
+    /// The files git keeps out of this working tree (sparse checkout, `skip-worktree`): present
+    /// and unchanged as far as the library goes, never scanned, never orphans.
+    pub absent: Arc<Absent>,
 }
 
 impl Universe {
@@ -55,6 +60,7 @@ impl Universe {
             dirty_paths: Vec::new(),
             complete,
             conflicts: Conflicts::Text,
+            absent: Arc::default(),
         }
     }
 
@@ -68,7 +74,31 @@ impl Universe {
     pub fn exists(&self, project: &Project, rel: &str) -> bool {
         self.files.contains_key(rel)
             || self.all_files.contains(rel)
+            || self.absent.has_file(rel)
             || (!self.complete && project.abs(rel).is_file())
+    }
+
+    /// Take in the files git keeps out of the working tree: they exist (for imports and tests),
+    /// and the directories on disk that hold some list them in their Child Maps.
+    fn add_absent(&mut self, absent: &Arc<Absent>) {
+        self.absent = Arc::clone(absent);
+        if absent.is_empty() {
+            return;
+        }
+        self.all_files.extend(absent.files().cloned());
+        for (dir, children) in self.children.iter_mut() {
+            for child in absent.children(dir) {
+                if !children.iter().any(|(name, _)| *name == child.0) {
+                    children.push(child.clone());
+                }
+            }
+        }
+        for dir in &self.dirs {
+            if !self.children.contains_key(dir) && !absent.children(dir).is_empty() {
+                self.children
+                    .insert(dir.clone(), absent.children(dir).to_vec());
+            }
+        }
     }
 }
 
@@ -261,6 +291,7 @@ fn universe(
         Some(walked) => walked?,
         None => walked_universe(ws.project(), ws.scope()?, &options.paths)?,
     };
+    universe.add_absent(ws.absent());
     if let Some(repo) = ws.repo()? {
         universe.renames = git_renames(ws, repo, dirty);
     }
@@ -419,7 +450,11 @@ fn changed_universe(
     let mut universe = Universe::empty(false);
     universe.renames = touched.renames;
     universe.dirty_paths = touched.dirty.into_iter().collect();
+    // A commit pulled in may change a file outside a sparse checkout: not ours to read here.
+    let absent = ws.absent();
+    touched.paths.retain(|path| !absent.has_file(path));
     list_touched(ws.project(), ws.scope()?, &touched.paths, &mut universe)?;
+    universe.add_absent(absent);
     Ok(Some((universe, model)))
 }
 

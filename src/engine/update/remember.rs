@@ -113,6 +113,7 @@ fn details_of(scanned: &Scanned, description: String) -> cache::LazyDetails {
         externals: scanned.facts.externals.clone(),
         type_deps: scanned.facts.type_deps.clone(),
         calls: scanned.facts.calls.clone(),
+        documented: scanned.facts.documented,
     }
     .into()
 }

@@ -176,6 +176,10 @@ pub struct UpdateReport {
     /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run (with
     /// `--check`: that a run would remove).
     pub debris_removed: Vec<String>,
+    /// After a killed run: the temporary pack files its provenance write left in the object
+    /// database, removed (paths relative to the git directory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pack_debris_removed: Vec<String>,
     /// Files whose model answer was over the design file budget.
     pub over_scoped: Vec<OverScoped>,
     /// With an LLM provider and `--dry-run`/`--check`: the requests a real run would send.
@@ -215,6 +219,34 @@ impl UpdateReport {
             || !self.aindex_written.is_empty()
             || !self.aindex_removed.is_empty()
             || self.start_here_written
+    }
+
+    /// What `--check` found, one `WHAT path` entry each: every file at a change level other than
+    /// UNCHANGED (`NEW src/b.rs`), then Dependents, indexes, START_HERE.md, temporary files and
+    /// agents' contracts the code left behind — what `lexictl status` and the blocking pre-push
+    /// check report (empty exactly when `--check` would exit 0).
+    pub fn stale_entries(&self) -> Vec<String> {
+        let mut entries: Vec<String> = self
+            .items
+            .iter()
+            .map(|item| format!("{} {}", item.level.label(), item.source))
+            .collect();
+        let tagged = |tag: &str, paths: &[String]| -> Vec<String> {
+            paths.iter().map(|path| format!("{tag} {path}")).collect()
+        };
+        entries.extend(tagged("DEPENDENTS", &self.dependents_refreshed));
+        entries.extend(tagged("INDEX", &self.aindex_written));
+        entries.extend(tagged("INDEX", &self.aindex_removed));
+        if self.start_here_written {
+            entries.push("START_HERE .lexibrary/START_HERE.md".into());
+        }
+        entries.extend(tagged("DEBRIS", &self.debris_removed));
+        entries.extend(
+            self.contradictions
+                .iter()
+                .map(|drift| format!("STALE_CONTRACT {}", drift.design_file)),
+        );
+        entries
     }
 
     /// Whether some file was skipped (so the tree is not fully processed).

@@ -206,8 +206,9 @@ fn pull_in_importers(
     }
 }
 
-/// Every `#[macro_export]` macro of the project's crates: (crate root, name) → defining file, from
-/// what this run read and what the cache remembers of the rest.
+/// Every `#[macro_export]` macro of the project's crates: (crate root, name) → defining file (the
+/// first by path when several define it), from what this run read and what the cache remembers of
+/// the rest.
 struct MacroTable(HashMap<(String, String), String>);
 
 impl MacroTable {
@@ -225,9 +226,16 @@ impl MacroTable {
             let Some(target) = cargo.target_of(rel) else {
                 continue;
             };
+            // Two files of one crate exporting one name: the first by path, whichever of them
+            // this run read (the table is the same for a full and a changed-only run).
             for name in macros {
                 table
                     .entry((target.root.clone(), name.clone()))
+                    .and_modify(|known: &mut String| {
+                        if rel < known {
+                            *known = rel.clone();
+                        }
+                    })
                     .or_insert_with(|| rel.clone());
             }
         }

@@ -128,6 +128,8 @@ pub struct Facts {
     pub type_deps: Vec<String>,
     /// Code files: each member's calls, encoded (`cache::Entry::calls`).
     pub calls: Vec<String>,
+    /// Code files: whether it has a module doc comment.
+    pub documented: bool,
 }
 
 /// What the scan found, by level. A design file as read is boxed: the files of a cold run have none,
@@ -306,6 +308,9 @@ pub fn scan(
         if let Some(cached) = from_cache(cache, source, stat, design_stat, ctx.exists) {
             return cached;
         }
+        if let Some(unchanged) = design_verified(ctx, source, stat, design_stat) {
+            return unchanged;
+        }
     }
     let mut scanned = read_and_compare(ctx, source, stat, design_stat.is_some(), bytes);
     // A skipped file still imports what it imported: keep the reverse index steady.
@@ -375,6 +380,7 @@ impl Facts {
             externals: details.externals.clone(),
             type_deps: details.type_deps.clone(),
             calls: details.calls.clone(),
+            documented: details.documented,
         }
     }
 }
@@ -403,6 +409,55 @@ fn from_cache(
         facts: Facts::of(entry),
         state: FileState::Cached {
             description: entry.details.get().description.clone(),
+        },
+        code: None,
+        resolved_now: false,
+        abridged: false,
+        budget_tokens: 0,
+        warning: None,
+        error: None,
+    })
+}
+
+/// The cache vouches for the source but not for its design file — most often because the run
+/// that wrote the design file saved the cache within the racy window, so the design file's stat
+/// was smudged: the design file is read (the source is not, nor parsed) and, when it is exactly
+/// what the tool wrote for this very source (its design hash holds, its footer names the cached
+/// source and interface hashes), the file is UNCHANGED with the cache's facts. That keeps the
+/// first update after a large one (and after committing its library) a matter of reading design
+/// files, not of parsing the tree again.
+fn design_verified(
+    ctx: &ScanContext<'_>,
+    source: &str,
+    stat: Stat,
+    design_stat: Option<Stat>,
+) -> Option<Scanned> {
+    let cache = ctx.cache;
+    let entry = cache.entries.get(source)?;
+    let source_settled = entry.stat == stat
+        && cache.stat_is_settled(&stat)
+        && !entry.source_hash.is_empty()
+        && entry
+            .deps
+            .iter()
+            .chain(&entry.via)
+            .all(|dep| (ctx.exists)(dep));
+    if !source_settled || design_stat.is_none() || entry.design.is_none() {
+        return None;
+    }
+    let design_rel = design_path(source);
+    let text = ctx.project.read_to_string(&design_rel).ok()?;
+    let design = DesignFile::parse(&design_rel, &text).ok()?;
+    let footer = design.footer.as_ref()?;
+    let verified = is_unedited(&text, footer)
+        && footer.source_hash == entry.source_hash
+        && footer.interface_hash == entry.interface_hash;
+    verified.then(|| Scanned {
+        source: source.to_string(),
+        stat,
+        facts: Facts::of(entry),
+        state: FileState::Unchanged {
+            existing: Box::new(Existing { text, design }),
         },
         code: None,
         resolved_now: false,
@@ -472,6 +527,27 @@ fn read_and_compare(
     scanned
 }
 
+/// The source of a file the scan answered from the cache, read again to write its design file,
+/// with its parsed code: `None` when it cannot be read or is no longer what the scan saw.
+pub fn read_again(project: &Project, scanned: &Scanned) -> Option<(Source, Option<Code>)> {
+    let bytes = project.read(&scanned.source).ok()?;
+    if sha256_hex(&bytes) != scanned.facts.source_hash {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let code = Language::from_path(Path::new(&scanned.source))
+        .filter(|language| language.enabled_in(&project.config))
+        .and_then(|language| {
+            let interface = extract(language, &text).ok()?;
+            Some(Code {
+                language,
+                interface: Arc::new(interface),
+            })
+        });
+    let readme = directory_readme(project, &scanned.source);
+    Some((Source { text, readme }, code))
+}
+
 /// README names looked for, in order.
 const README_NAMES: &[&str] = &[
     "README.md",
@@ -515,6 +591,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
             scanned.facts.macros = interface.exported_macros();
             scanned.facts.symbols = interface.public_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
+            scanned.facts.documented = interface.doc.is_some();
             if !interface.calls.is_empty() && !interface.type_refs.is_empty() {
                 let types = crate::source::calls::encode_types(&interface.type_refs);
                 scanned.facts.calls.push(types);

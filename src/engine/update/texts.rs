@@ -1,7 +1,7 @@
 //! The design file texts of the write stage: what the structural Archivist, a footer refresh, a
 //! move or a Dependents refresh makes of each decided file. Rendered in parallel a chunk of files
-//! at a time, so a run never holds every text it writes; every text of one run carries the same
-//! `generated` stamp, so rendering a file twice gives the same bytes (the write stage computes the
+//! at a time, so a run never holds every text it writes; a text is a function of its inputs (no
+//! time in it), so rendering a file twice gives the same bytes (the write stage computes the
 //! provenance of a large run's texts before writing any of them, then renders them again to write).
 
 use rayon::prelude::*;
@@ -15,6 +15,7 @@ use super::write::Archivists;
 use crate::archivist::structural::StructuralArchivist;
 use crate::archivist::{Generation, OverBudget};
 use crate::project::mirror::design_path;
+use crate::project::Project;
 
 /// One design file text to write.
 pub struct Write {
@@ -30,11 +31,10 @@ pub struct Write {
 
 /// What every text of one run is rendered from.
 pub struct Render<'a> {
+    pub project: &'a Project,
     pub scan: &'a Scan,
     pub index: &'a ReverseIndex,
     pub archivists: &'a Archivists,
-    /// The footers' `generated` stamp of this run ([`generate::generated_now`]).
-    pub generated: &'a str,
 }
 
 impl Render<'_> {
@@ -54,12 +54,11 @@ impl Render<'_> {
             return Ok(None);
         };
         let dependents = self.index.dependents(rel);
-        let generated = self.generated;
         Ok(match action {
             Action::Regenerate if matches!(self.archivists, Archivists::Model(_)) => None,
             Action::Regenerate => Some(archivist_write(
                 scanned,
-                generate::regenerate(&StructuralArchivist, scanned, dependents, generated)?,
+                generate::regenerate(&StructuralArchivist, scanned, dependents)?,
             )),
             Action::RefreshFooter => Some(kept_write(scanned, generate::refresh_footer(scanned))),
             Action::Move { from } => {
@@ -70,14 +69,10 @@ impl Render<'_> {
                 // Its importers may have moved with it: list them at once.
                 if scanned.facts.interface_hash.is_some() {
                     let design_rel = design_path(rel);
-                    moved = generate::refresh_dependents(
-                        &design_rel,
-                        &moved,
-                        scanned,
-                        dependents,
-                        generated,
-                    )
-                    .unwrap_or(moved);
+                    let abridged = super::decide::shows_interface_only(self.project, scanned);
+                    let graph = generate::graph_of(scanned, dependents, abridged);
+                    moved = generate::refresh_dependents(&design_rel, &moved, &graph, scanned)
+                        .unwrap_or(moved);
                 }
                 let mut write = kept_write(scanned, moved);
                 // The new path has no design file yet.
@@ -85,12 +80,26 @@ impl Render<'_> {
                 Some(write)
             }
             Action::RefreshDependents {
+                current, agents, ..
+            } if matches!(self.archivists, Archivists::Structural) && !agents => {
+                generate::regenerate_unchanged(self.project, scanned, current, dependents)?.map(
+                    |out| {
+                        let mut write = archivist_write(scanned, out);
+                        write.expected = Some(current.clone());
+                        write
+                    },
+                )
+            }
+            Action::RefreshDependents {
                 current,
                 description,
+                abridged,
+                ..
             } => {
                 let design_rel = design_path(rel);
-                generate::refresh_dependents(&design_rel, current, scanned, dependents, generated)
-                    .map(|text| Write {
+                let graph = generate::graph_of(scanned, dependents, *abridged);
+                generate::refresh_dependents(&design_rel, current, &graph, scanned).map(|text| {
+                    Write {
                         source: rel.to_string(),
                         text,
                         expected: Some(current.clone()),
@@ -98,7 +107,8 @@ impl Render<'_> {
                         // Only an unedited (Archivist-written) file gets here: record it.
                         generation: Some(Generation::offline("structural", 0)),
                         over_budget: None,
-                    })
+                    }
+                })
             }
         })
     }

@@ -39,6 +39,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use cache::{SessionCache, Verdict};
 use registry::{Answer, Call, Registered};
 
+use crate::knowledge::status::StaleCheck;
 use crate::project::Project;
 use crate::workspace::Workspace;
 
@@ -58,15 +59,19 @@ pub struct Server {
     root: Arc<PathBuf>,
     tools: Arc<Vec<Box<dyn Registered>>>,
     cache: Arc<Mutex<SessionCache>>,
+    /// How the `orient` tool's health line computes staleness (`lexictl status`'s).
+    stale_check: StaleCheck,
 }
 
 impl Server {
-    /// A server for the project rooted at `root` (which holds `.lexibrary/`).
-    pub fn new(root: PathBuf) -> Server {
+    /// A server for the project rooted at `root` (which holds `.lexibrary/`); `stale_check` is
+    /// what `lexictl update --check` finds (the caller's: the update pipeline is the engine's).
+    pub fn new(root: PathBuf, stale_check: StaleCheck) -> Server {
         Server {
             root: Arc::new(root),
             tools: Arc::new(registry::registry()),
             cache: Arc::new(Mutex::new(SessionCache::default())),
+            stale_check,
         }
     }
 
@@ -101,7 +106,7 @@ impl Server {
         keyed.insert("format".into(), common.json.into());
         let key = serde_json::Value::Object(keyed).to_string();
         let prepared = tool.prepare(arguments)?;
-        let call = Call::new(Workspace::new(self.open()?));
+        let call = Call::new(Workspace::new(self.open()?), self.stale_check);
         let verdict = match prepared.inputs(&call)? {
             Some(inputs) => {
                 let all = inputs.whole_library().then(|| call.library());
@@ -294,9 +299,10 @@ fn internal(err: anyhow::Error) -> McpError {
     McpError::internal_error(error_text(&err), None)
 }
 
-/// Serve the project at `root` on stdin/stdout until the client closes stdin.
-pub fn serve_stdio(root: &Path) -> anyhow::Result<()> {
-    let server = Server::new(root.to_path_buf());
+/// Serve the project at `root` on stdin/stdout until the client closes stdin; `stale_check` as in
+/// [`Server::new`].
+pub fn serve_stdio(root: &Path, stale_check: StaleCheck) -> anyhow::Result<()> {
+    let server = Server::new(root.to_path_buf(), stale_check);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

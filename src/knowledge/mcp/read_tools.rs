@@ -71,7 +71,7 @@ impl Tool for Orient {
     }
 
     fn run(call: &Call, args: OrientArgs) -> anyhow::Result<Answer> {
-        let found = orient(&call.ws, args.budget)?;
+        let found = orient(&call.ws, args.budget, call.stale_check)?;
         Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
     }
 }

@@ -16,21 +16,25 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::cache::Inputs;
+use crate::knowledge::status::StaleCheck;
 use crate::project::paths;
 use crate::workspace::library::{walk, Listing, Part};
 use crate::workspace::Workspace;
 
 /// What a tool call has to work with: the project (opened for this call, so config edits apply at
-/// once) and where relative paths start.
+/// once), where relative paths start, and how staleness is computed (the server's, see
+/// [`crate::knowledge::status::StaleCheck`]).
 pub struct Call {
     pub ws: Workspace,
+    pub stale_check: StaleCheck,
     all: std::cell::OnceCell<Listing>,
 }
 
 impl Call {
-    pub fn new(ws: Workspace) -> Call {
+    pub fn new(ws: Workspace, stale_check: StaleCheck) -> Call {
         Call {
             ws,
+            stale_check,
             all: std::cell::OnceCell::new(),
         }
     }

@@ -100,6 +100,7 @@ fn check_design(
     };
     let mut check = DesignCheck {
         project: library.project,
+        library,
         file,
         text,
         issues: Vec::new(),
@@ -121,6 +122,7 @@ fn check_design(
     );
     check.listed_paths("missing-test", sections::TESTS, &tests);
     check.source(&graph.source, design.footer.as_ref());
+    check.after_footer();
     check.contract(&graph.source, &design);
     check.provenance(&graph.source, &design, library.provenance.as_ref());
     let content = footer::split(&check.text).0;
@@ -168,6 +170,7 @@ fn listed(design: &DesignFile, heading: &str) -> Vec<String> {
 /// One design file being checked: its path, its text and what was found so far.
 struct DesignCheck<'a> {
     project: &'a Project,
+    library: &'a Library<'a>,
     file: String,
     text: String,
     issues: Vec<Issue>,
@@ -184,7 +187,7 @@ impl DesignCheck<'_> {
             let path = item.split_whitespace().next().unwrap_or(item);
             // A path that leaves the project is never looked up: whether `../../root/.ssh/id_rsa`
             // exists on the machine that runs the check is nobody's business.
-            let Some(exists) = self.project.has_path(path) else {
+            let Some(exists) = self.library.path_exists(path) else {
                 self.issues
                     .push(invalid_path(&self.file, &self.text, heading, path));
                 continue;
@@ -204,6 +207,10 @@ impl DesignCheck<'_> {
 
     /// The documented source: it exists, it is what the footer's hashes say, it is not flagged.
     fn source(&mut self, source: &str, footer: Option<&Footer>) {
+        if self.library.absent.has_file(source) {
+            // Git keeps it out of this working tree, unchanged: nothing to compare.
+            return;
+        }
         let Ok(bytes) = self.project.read(source) else {
             self.issues.push(Issue {
                 check: "missing-source",
@@ -233,6 +240,30 @@ impl DesignCheck<'_> {
         }
     }
 
+    /// Text written after the footer (where an agent appending to the file puts it): `lookup`
+    /// shows it, and the next update moves it above the footer, byte for byte.
+    fn after_footer(&mut self) {
+        let (content, Some(block)) = footer::split(&self.text) else {
+            return;
+        };
+        let trailing = footer::trailing_text(block);
+        if trailing.trim().is_empty() {
+            return;
+        }
+        let block_lines = block.len() - trailing.len();
+        let line = footer::footer_line(content) + block[..block_lines].matches('\n').count();
+        self.issues.push(Issue {
+            check: "text-after-footer",
+            severity: Severity::Warning,
+            file: self.file.clone(),
+            line: Some(line),
+            message:
+                "text after the footer: `lexi lookup` shows it, but it belongs above the footer"
+                    .into(),
+            hint: "run `lexictl update`: it moves the text above the footer, byte for byte".into(),
+        });
+    }
+
     /// A text the Archivist wrote (unedited, `updated_by: archivist`) without a provenance note,
     /// when this clone has provenance notes to compare with.
     fn provenance(&mut self, source: &str, design: &DesignFile, recorded: Option<&HashSet<Oid>>) {
@@ -244,7 +275,7 @@ impl DesignCheck<'_> {
                 .footer
                 .as_ref()
                 .is_some_and(|footer| is_unedited(&self.text, footer));
-        let Ok(blob) = blob_id(self.text.as_bytes()) else {
+        let Ok(blob) = blob_id(self.library.object_format, self.text.as_bytes()) else {
             return;
         };
         if !archivists || recorded.contains(&blob) {

@@ -43,7 +43,7 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
 fn check_refs(library: &Library<'_>, doc: &Doc, file: &str, issues: &mut Vec<Issue>) {
     for path in &doc.files {
         let text = || library.project.read_library_text(file).unwrap_or_default();
-        let Some(exists) = library.project.has_path(path) else {
+        let Some(exists) = library.path_exists(path) else {
             issues.push(super::designs::invalid_path(
                 file,
                 &text(),
