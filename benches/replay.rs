@@ -1,15 +1,16 @@
-//! Replay real history through the hook's changed-only runs and compare with one full run (issue 29,
-//! DESIGN §10): the library must be a pure function of the tree, whatever path led to it.
+//! Replay real history through the hook's changed-only runs and compare with one full run (issue
+//! 29, DESIGN §10): the library must be a pure function of the tree, whatever path led to it.
 //!
 //! `cargo bench --bench replay -- --repo /work/corpora/flask --commits 30` clones the repository
 //! into a temp dir, checks out the commit `--commits` first-parent steps before `--rev` (HEAD by
 //! default), runs `lexictl init --yes` and a full `lexictl update` and commits the library, as a
-//! team starting would. Then for each first-parent commit, oldest first, it applies the commit's
-//! change against its first parent (a merge is its first-parent diff) blob by blob —
-//! renames as a deletion and an addition, binary files and modes exactly, submodule entries and
-//! anything under `.lexibrary/` skipped, a file our side changed too (`.gitignore`, `AGENTS.md`
-//! after `init`) merged three-way — commits it (empty when nothing applied), runs
-//! `lexictl update --changed-only` as the post-commit hook does, and commits the library.
+//! team starting would (and the hook's first run, which is a full one too). Then for each
+//! first-parent commit, oldest first, it applies the commit's change against its first parent (a
+//! merge is its first-parent diff) blob by blob — renames as a deletion and an addition, binary
+//! files and modes exactly, submodule entries and anything under `.lexibrary/` skipped, a file
+//! our side changed too (`.gitignore`, `AGENTS.md` after `init`) merged three-way — commits it
+//! (empty when nothing applied), runs `lexictl update --changed-only` as the post-commit hook
+//! does, and commits the library.
 //!
 //! From scratch: a fresh clone of the result, every generated library file removed (kept:
 //! `config.yaml`, `integrations.json`, `concepts/`, `stack/`), one full `lexictl update`. The bench
@@ -164,6 +165,11 @@ fn replay(options: &Options) -> Result<bool, String> {
     sh.lexictl(&root, &["update"]).ok()?;
     let first_full = started.elapsed();
     sh.commit_all(&root, "library (init)")?;
+    // The hook's first run after that commit is a full one (the commit adds the design files of
+    // manifests, `lib.rs`, `__init__.py`, which the changed-only planner takes for those files
+    // appearing); taken here, so that the replayed commits get changed-only runs.
+    sh.lexictl(&root, &["update", "--changed-only"]).ok()?;
+    sh.commit_all(&root, "library (first hook run)")?;
     println!(
         "  base {}: {}full update in {}",
         short(&base),
@@ -179,6 +185,7 @@ fn replay(options: &Options) -> Result<bool, String> {
     let mut stats = ReplayStats::default();
     let mut runs = Vec::new();
     let mut failed = Vec::new();
+    let mut ran_in_full = 0;
     for commit in &commits {
         apply_first_parent_change(&sh, &root, commit, &mut stats)?;
         let subject = sh
@@ -193,6 +200,9 @@ fn replay(options: &Options) -> Result<bool, String> {
         let started = Instant::now();
         let out = sh.lexictl(&root, &["update", "--changed-only"]).run()?;
         runs.push(started.elapsed());
+        if String::from_utf8_lossy(&out.stdout).starts_with("lexictl update (full)") {
+            ran_in_full += 1;
+        }
         if !out.status.success() {
             failed.push(format!(
                 "{}: exit {}: {}",
@@ -205,9 +215,10 @@ fn replay(options: &Options) -> Result<bool, String> {
     }
     stats.print(commits.len());
     println!(
-        "  changed-only runs: {} ok, {} failed; median {}, total {}",
+        "  changed-only runs: {} ok, {} failed, {} of them ran in full (a manifest or a file that shapes how imports resolve changed); median {}, total {}",
         runs.len() - failed.len(),
         failed.len(),
+        ran_in_full,
         millis(median(&runs)),
         seconds(runs.iter().sum())
     );

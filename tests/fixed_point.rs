@@ -166,7 +166,9 @@ fn a_one_byte_difference_is_reported_with_its_diff() {
     let design = lab.p.path(".lexibrary/crates/alpha/src/net.rs.md");
     let text = std::fs::read_to_string(&design).expect("net.rs has a design file");
     std::fs::write(&design, text.replacen("# crates", "#  crates", 1)).expect("plant a difference");
-    let full = lab.from_scratch().expect("a full run from scratch");
+    let full = lab
+        .full_run_from_scratch()
+        .expect("a full run from scratch");
     let report = library::compare(
         "history",
         &library::snapshot(&lab.p.root),
@@ -182,4 +184,237 @@ fn a_one_byte_difference_is_reported_with_its_diff() {
     );
 }
 
-// --- regressions: scenarios that failed -----------------------------------------------------------
+// --- regressions: scenarios that failed ----------------------------------------------------------
+
+/// Issue 29 §2a: a file added below a directory changes the directory's row in its parent's
+/// `.aindex` ("1 file and 1 subdirectory" → "2 files …"); the changed-only run leaves it stale.
+#[test]
+fn regression_a_parent_index_row_counts_the_files_added_below() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/wire/codec.rs", 1, false, &[])],
+            commits: vec![vec![add("crates/alpha/src/event.rs", 1, false, &[])]],
+        },
+    );
+}
+
+/// Issue 29 §2a: a new top-level directory makes the changed-only run rewrite START_HERE, from
+/// what it read: its `crates/` row says "The `crates/` directory." where a full run says
+/// "Holds `beta/`, `alpha/`.".
+#[test]
+fn regression_start_here_rows_come_from_the_whole_tree() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/net.rs", 1, false, &[])],
+            commits: vec![vec![add("python/tests/test_net.py", 1, false, &[])]],
+        },
+    );
+}
+
+/// Tight budgets: a structural design file over `design_file_tokens`.
+#[test]
+fn regression_a_structural_design_file_fits_its_budget() {
+    holds(
+        Property::Validates,
+        Scenario {
+            budgets: Budgets::Tight,
+            initial: vec![
+                add("crates/alpha/src/disk/shape.rs", 2, false, &[]),
+                add(
+                    "crates/alpha/tests/route.rs",
+                    3,
+                    false,
+                    &[("crates/alpha/src/disk/shape.rs", 1, QualifiedReexported)],
+                ),
+            ],
+            commits: vec![vec![Step::EditBody(
+                "crates/alpha/src/disk/shape.rs".into(),
+            )]],
+        },
+    );
+}
+
+/// A doc comment edit is CONTENT_ONLY, which keeps the Interface Contract as written: its doc
+/// comments stay those of the first run, while a full run from scratch writes the new ones.
+#[test]
+fn regression_a_doc_comment_edit_reaches_the_contract() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/net.rs", 1, true, &[])],
+            commits: vec![vec![Step::EditItemDoc("crates/alpha/src/net.rs".into(), 0)]],
+        },
+    );
+}
+
+/// A directory's billboard is written once, from its module file's doc comment; a later edit of
+/// that doc leaves it, while a full run from scratch writes the new one.
+#[test]
+fn regression_a_billboard_follows_its_module_doc() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 1, false, &[]),
+                Step::EditDirDoc("crates/alpha/src".into()),
+            ],
+            commits: vec![vec![Step::EditDirDoc("crates/alpha/src".into())]],
+        },
+    );
+}
+
+/// Issue 29 §2b: a dependency through package.json `"imports"` (`#lib/…`) is written by a full run
+/// and must survive a changed-only run of the importing file (it was dropped; fixed on main since).
+#[test]
+fn regression_an_imports_alias_dependency_survives_a_changed_only_run() {
+    let scenario = Scenario {
+        budgets: Budgets::Default,
+        initial: vec![
+            add("web/src/lib/net.js", 1, false, &[]),
+            add(
+                "web/src/app/store.js",
+                1,
+                false,
+                &[("web/src/lib/net.js", 0, Alternate)],
+            ),
+        ],
+        commits: vec![vec![Step::EditBody("web/src/app/store.js".into())]],
+    };
+    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
+    assert!(lab
+        .p
+        .read("web/src/app/store.js")
+        .contains("from '#lib/net.js'"));
+    let design = lab.p.read(".lexibrary/web/src/app/store.js.md");
+    assert!(
+        design.contains("## Dependencies\n\n- web/src/lib/net.js\n"),
+        "{design}"
+    );
+    holds(Property::ChangedOnlyEqualsFull, scenario);
+}
+
+/// The Archivist's sections of a design file an agent wrote in (here its description) follow the
+/// graph like any other: a new importer is one of its Dependents, the agent's description stays.
+#[test]
+fn regression_an_agents_design_file_lists_a_new_dependent() {
+    let scenario = Scenario {
+        budgets: Budgets::Default,
+        initial: vec![
+            add("crates/alpha/src/net.rs", 1, false, &[]),
+            add("crates/alpha/src/store.rs", 1, false, &[]),
+        ],
+        commits: vec![
+            vec![Step::AgentDescription("crates/alpha/src/net.rs".into())],
+            vec![Step::AddImport(
+                "crates/alpha/src/store.rs".into(),
+                "crates/alpha/src/net.rs".into(),
+                0,
+                Direct,
+            )],
+        ],
+    };
+    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
+    let design = lab.p.read(".lexibrary/crates/alpha/src/net.rs.md");
+    assert!(
+        design.contains("description: Agent says net matters here [agent 1].")
+            && design.contains("\n- crates/alpha/src/store.rs\n"),
+        "{design}"
+    );
+    holds(Property::ChangedOnlyEqualsFull, scenario);
+}
+
+/// An agent appends to a design file in the commit that adds a test importing its source: the
+/// changed-only run refreshes the agent's footer but leaves Dependents and Tests without the test.
+#[test]
+fn regression_an_agent_edit_and_a_new_importer_in_one_commit() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/token.rs", 1, false, &[])],
+            commits: vec![vec![
+                Step::AgentAfterFooter("crates/alpha/src/token.rs".into()),
+                add(
+                    "crates/alpha/tests/cache.rs",
+                    1,
+                    false,
+                    &[("crates/alpha/src/token.rs", 0, Direct)],
+                ),
+            ]],
+        },
+    );
+}
+
+/// An agent appends to a design file and its source moves in the same commit: the design file
+/// moves with it, and its Tags must follow the new directories.
+#[test]
+fn regression_tags_follow_a_moved_file_an_agent_wrote_in() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/shape.rs", 1, false, &[]),
+                add("crates/alpha/src/wire/frame/net.rs", 1, false, &[]),
+                Step::EditDirDoc("crates/alpha/src".into()),
+                Step::EditDirDoc("crates/alpha/src/wire".into()),
+                Step::EditDirDoc("crates/alpha/src/wire/frame".into()),
+            ],
+            commits: vec![vec![
+                Step::AgentAfterFooter("crates/alpha/src/shape.rs".into()),
+                Step::Move(
+                    "crates/alpha/src/shape.rs".into(),
+                    "crates/alpha/src/wire/frame/shape.rs".into(),
+                ),
+            ]],
+        },
+    );
+}
+
+/// Deleting a directory's last file: its `.aindex` must go (it stays), and the START_HERE the
+/// changed-only run rewrites must be the full run's (its `crates/` row says "The `crates/`
+/// directory." instead of "Holds `beta/`, `alpha/`.": written from what the run read).
+#[test]
+fn regression_deleting_a_directorys_last_file() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("python/tests/test_event.py", 1, false, &[]),
+                add("python/src/snake/sub/auth.py", 1, false, &[]),
+            ],
+            commits: vec![vec![
+                Step::EditBody("python/src/snake/sub/auth.py".into()),
+                Step::Delete("python/tests/test_event.py".into()),
+            ]],
+        },
+    );
+}
+
+/// START_HERE ranks directories by the code below them: a commit that makes `beta/` larger than
+/// `alpha/` reorders its rows and its topology in a full run, not in the changed-only one (no file
+/// count changes here, so no `.aindex` row either).
+#[test]
+fn regression_start_here_ranks_directories_from_the_whole_tree() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 2, false, &[]),
+                add("crates/beta/src/store.rs", 1, false, &[]),
+            ],
+            commits: vec![vec![
+                Step::AddItem("crates/beta/src/store.rs".into()),
+                Step::AddItem("crates/beta/src/store.rs".into()),
+            ]],
+        },
+    );
+}

@@ -1,6 +1,7 @@
 //! A library as bytes, and what differs between two of them: the report a failed property prints.
 //!
-//! A snapshot is every file under `.lexibrary/` except the gitignored `.cache/` (the lock), by path.
+//! A snapshot is every file under `.lexibrary/` except the gitignored `.cache/` (the lock), by
+//! path.
 //! The comparison lists every file that is only on one side or differs, then shows the unified diff
 //! of the first differing file (all of it when it is short, else its first lines).
 

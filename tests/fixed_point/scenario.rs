@@ -2,7 +2,8 @@
 //!
 //! A [`Lab`] is a git repository in a temp dir (the harness of `tests/it/support.rs`: hermetic
 //! environment, fixed clock). It commits the initial tree, runs `lexictl init --yes` with
-//! `scope_root: .`, a full `lexictl update` and commits the library; then for each commit of the
+//! `scope_root: .` and commits that, runs a full `lexictl update` and commits the library (and the
+//! first hook run, which is a full one too); then for each commit of the
 //! scenario it carries out the steps (code changes rendered from the model, agent edits made to the
 //! design files and `lexi describe`), commits, runs `lexictl update --changed-only` — what the
 //! post-commit hook runs — and commits the library.
@@ -15,9 +16,9 @@
 //! dependents, tests, tags) are recomputed from the tree as for any other file, instead of being
 //! trusted as the history left them.
 //!
-//! Every property returns a [`Violation`] with a readable report (what differed, the unified diff of
-//! the first differing file, what the history's runs said) and the kinds of difference found; a
-//! `lexictl` command that fails on the way is a violation too.
+//! Every property returns a [`Violation`] with a readable report (what differed, the unified diff
+//! of the first differing file, what the history's runs said) and the kinds of difference found;
+//! a `lexictl` command that fails on the way is a violation too.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -141,7 +142,7 @@ fn differences(
 }
 
 fn changed_only_equals_full(lab: &Lab) -> Result<(), Violation> {
-    let scratch = lab.from_scratch().map_err(Violation::failed)?;
+    let scratch = lab.full_run_from_scratch().map_err(Violation::failed)?;
     let history = snapshot(&lab.p.root);
     match differences("history", &history, "full", &snapshot(&scratch.root)) {
         None => Ok(()),
@@ -151,7 +152,7 @@ fn changed_only_equals_full(lab: &Lab) -> Result<(), Violation> {
 
 fn full_is_a_fixed_point(lab: &Lab) -> Result<(), Violation> {
     let mut findings = Findings::default();
-    let scratch = lab.from_scratch().map_err(Violation::failed)?;
+    let scratch = lab.full_run_from_scratch().map_err(Violation::failed)?;
     commit(&scratch, "full run");
     let check = scratch.lexictl(["update", "--check"]).run();
     if check.code != 0 {
@@ -196,7 +197,7 @@ fn full_is_a_fixed_point(lab: &Lab) -> Result<(), Violation> {
 
 fn validates(lab: &Lab) -> Result<(), Violation> {
     let mut findings = Findings::default();
-    let scratch = lab.from_scratch().map_err(Violation::failed)?;
+    let scratch = lab.full_run_from_scratch().map_err(Violation::failed)?;
     for (when, project) in [
         ("after the history", &lab.p),
         ("after a full run from scratch", &scratch),
@@ -330,8 +331,8 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// The initial tree committed, `lexictl init --yes` (scope: the whole project), a full update,
-    /// the library committed.
+    /// The initial tree committed; `lexictl init --yes` (scope: the whole project, the scenario's
+    /// budgets) committed; a full update and the first hook run, each library committed.
     fn start(scenario: &Scenario) -> Result<Lab, String> {
         let mut lab = Lab {
             p: project().build(),
@@ -351,10 +352,18 @@ impl Lab {
         if let Some(budgets) = scenario.budgets.config() {
             lab.p.config(budgets);
         }
+        // The config committed before the first update: a changed-only run that sees the config
+        // change runs in full.
+        commit(&lab.p, "lexictl init");
         let first = lexictl(&lab.p, &["update"], None)?;
         lab.log
             .push(format!("initial full run:\n{}", indent(&first)));
         commit(&lab.p, "library");
+        // The hook's first run after the library commit is a full one (the commit adds the design
+        // files of `lib.rs`, `__init__.py` and manifests, which the changed-only planner takes for
+        // those files appearing): taken here, so that the scenario's commits get changed-only runs.
+        lexictl(&lab.p, &["update", "--changed-only"], None)?;
+        commit(&lab.p, "library after the first hook run");
         Ok(lab)
     }
 
@@ -448,7 +457,7 @@ impl Lab {
     }
 
     /// A fresh clone, its generated library removed (see the module doc), then one full update.
-    pub fn from_scratch(&self) -> Result<TestProject, String> {
+    pub fn full_run_from_scratch(&self) -> Result<TestProject, String> {
         let scratch = self.p.clone_to("scratch");
         let tree = self.model.render();
         for (rel, bytes) in snapshot(&scratch.root) {

@@ -222,8 +222,8 @@ fn resolve(budgets: Budgets, adds: Vec<Op>, modules: Vec<Op>, commits: Vec<Vec<O
 
 /// Whether `step` is an agent's edit of a design file whose source's interface changed in the same
 /// commit, or the other way round. Such a design file is the agent's and its contract no longer the
-/// code's: `lexictl validate` rightly reports `stale-contract` (docs/formats.md), an agent's lie and
-/// not the tool's, so the generator does not make it. (Across commits it is fine: the next
+/// code's: `lexictl validate` rightly reports `stale-contract` (docs/formats.md), an agent's lie
+/// and not the tool's, so the generator does not make it. (Across commits it is fine: the next
 /// interface change regenerates the contract around the agent's text.)
 fn contradicts_in_one_commit(
     step: &Step,
