@@ -88,6 +88,13 @@ fn prove(property: Property) {
     }
 }
 
+/// A repository a scenario ran in that must satisfy `property`.
+fn holds_on(property: Property, lab: &scenario::Lab) {
+    if let Err(violation) = scenario::check_lab(property, lab) {
+        panic!("{property} does not hold:\n\n{}", violation.report);
+    }
+}
+
 /// A scenario that must satisfy `property` (a regression test).
 fn holds(property: Property, scenario: Scenario) {
     if let Err(violation) = check(property, &scenario) {
@@ -163,24 +170,48 @@ fn a_one_byte_difference_is_reported_with_its_diff() {
         commits: vec![],
     };
     let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
-    let design = lab.p.path(".lexibrary/crates/alpha/src/net.rs.md");
-    let text = std::fs::read_to_string(&design).expect("net.rs has a design file");
-    std::fs::write(&design, text.replacen("# crates", "#  crates", 1)).expect("plant a difference");
-    let full = lab
-        .full_run_from_scratch()
-        .expect("a full run from scratch");
-    let report = library::compare(
-        "history",
-        &library::snapshot(&lab.p.root),
-        "full",
-        &library::snapshot(&full.root),
-    )
-    .expect("the planted difference is found");
+    holds_on(Property::ChangedOnlyEqualsFull, &lab);
+    let design = ".lexibrary/crates/alpha/src/net.rs.md";
+    let text = lab.p.read(design);
+    lab.p
+        .write(design, text.replacen("# crates", "#  crates", 1));
+    let violation = scenario::check_lab(Property::ChangedOnlyEqualsFull, &lab)
+        .expect_err("the planted difference is found");
+    let report = &violation.report;
     assert!(
         report.starts_with("1 library file(s) differ")
             && report.contains("differs:          .lexibrary/crates/alpha/src/net.rs.md")
             && report.contains("-#  crates/alpha/src/net.rs\n+# crates/alpha/src/net.rs"),
         "{report}"
+    );
+    assert_eq!(
+        violation.kinds,
+        ["design file: title".to_string()].into(),
+        "{report}"
+    );
+}
+
+/// An agent's text that the library lost is reported, by kind.
+#[test]
+fn a_lost_agent_text_is_reported() {
+    let scenario = Scenario {
+        budgets: Budgets::Default,
+        initial: vec![add("crates/alpha/src/net.rs", 1, true, &[])],
+        commits: vec![vec![Step::AgentSection("crates/alpha/src/net.rs".into())]],
+    };
+    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
+    holds_on(Property::AgentTextKept, &lab);
+    let design = ".lexibrary/crates/alpha/src/net.rs.md";
+    let text = lab.p.read(design);
+    assert!(text.contains("[agent 1]"), "{text}");
+    lab.p.write(design, text.replace("[agent 1]", "[agent 0]"));
+    let violation =
+        scenario::check_lab(Property::AgentTextKept, &lab).expect_err("the lost text is found");
+    assert_eq!(
+        violation.kinds,
+        ["lost: an agent's section".to_string()].into(),
+        "{}",
+        violation.report
     );
 }
 
@@ -215,25 +246,45 @@ fn regression_start_here_rows_come_from_the_whole_tree() {
     );
 }
 
-/// Tight budgets: a structural design file over `design_file_tokens`.
+/// Issue 29 §3: the Archivist's own output breaks its budget. With `design_file_tokens: 160`, a
+/// file with three functions and five dependents is 171 tokens after the history (all five
+/// listed) and 174 after one full run (three listed and "… and 2 more: `lexi impact …`", a longer
+/// line than the two it replaces).
 #[test]
 fn regression_a_structural_design_file_fits_its_budget() {
+    let shape = "crates/alpha/src/disk/shape.rs";
     holds(
         Property::Validates,
         Scenario {
             budgets: Budgets::Tight,
             initial: vec![
-                add("crates/alpha/src/disk/shape.rs", 2, false, &[]),
+                add(shape, 3, true, &[]),
                 add(
                     "crates/alpha/tests/route.rs",
-                    3,
+                    1,
                     false,
-                    &[("crates/alpha/src/disk/shape.rs", 1, QualifiedReexported)],
+                    &[(shape, 1, QualifiedReexported)],
+                ),
+                add(
+                    "crates/alpha/tests/cache.rs",
+                    1,
+                    false,
+                    &[(shape, 1, Direct)],
+                ),
+                add(
+                    "crates/beta/src/api/v1/model.rs",
+                    1,
+                    false,
+                    &[(shape, 1, Direct)],
+                ),
+                add(
+                    "crates/beta/src/api/v1/query.rs",
+                    1,
+                    false,
+                    &[(shape, 1, Direct)],
                 ),
             ],
-            commits: vec![vec![Step::EditBody(
-                "crates/alpha/src/disk/shape.rs".into(),
-            )]],
+            commits: vec![],
         },
     );
 }
@@ -415,6 +466,26 @@ fn regression_start_here_ranks_directories_from_the_whole_tree() {
                 Step::AddItem("crates/beta/src/store.rs".into()),
                 Step::AddItem("crates/beta/src/store.rs".into()),
             ]],
+        },
+    );
+}
+
+/// Issue 29 §1: one full run is not a fixed point. With tight budgets a full run caps
+/// `lib.rs`'s Dependencies ("… and 1 more") and the second lists all four: the cap is computed
+/// from what the run knew when it wrote the file.
+#[test]
+fn regression_a_full_run_caps_a_list_as_the_next_one_does() {
+    holds(
+        Property::FullIsAFixedPoint,
+        Scenario {
+            budgets: Budgets::Tight,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 1, false, &[]),
+                add("crates/alpha/src/store.rs", 1, false, &[]),
+                add("crates/alpha/src/parse.rs", 1, false, &[]),
+                add("crates/alpha/src/wire/frame/auth.rs", 1, false, &[]),
+            ],
+            commits: vec![],
         },
     );
 }

@@ -112,12 +112,17 @@ impl Findings {
 /// Run `scenario` and check `property` on the result.
 pub fn check(property: Property, scenario: &Scenario) -> Result<(), Violation> {
     let lab = Lab::run(scenario).map_err(Violation::failed)?;
+    check_lab(property, &lab)
+}
+
+/// Check `property` on a repository a scenario was run in.
+pub fn check_lab(property: Property, lab: &Lab) -> Result<(), Violation> {
     let outcome = match property {
-        Property::ChangedOnlyEqualsFull => changed_only_equals_full(&lab),
-        Property::FullIsAFixedPoint => full_is_a_fixed_point(&lab),
-        Property::Validates => validates(&lab),
-        Property::CacheAndThreadsAgree => cache_and_threads_agree(&lab),
-        Property::AgentTextKept => agent_text_kept(&lab),
+        Property::ChangedOnlyEqualsFull => changed_only_equals_full(lab),
+        Property::FullIsAFixedPoint => full_is_a_fixed_point(lab),
+        Property::Validates => validates(lab),
+        Property::CacheAndThreadsAgree => cache_and_threads_agree(lab),
+        Property::AgentTextKept => agent_text_kept(lab),
     };
     outcome.map_err(|mut violation| {
         violation.report = format!(
@@ -237,8 +242,8 @@ fn check_ids(output: &str) -> BTreeSet<String> {
 
 fn cache_and_threads_agree(lab: &Lab) -> Result<(), Violation> {
     let base = lab.p.root.parent().expect("the project has a parent");
-    let cold1 = base.join("cold-1-thread");
-    let cold2 = base.join("cold-2-threads");
+    let cold1 = base.join(lab.new_copy_name("cold-1-thread"));
+    let cold2 = base.join(lab.new_copy_name("cold-2-threads"));
     for copy in [&cold1, &cold2] {
         lab.p
             .cmd("cp", [lab.p.root.as_os_str(), copy.as_os_str()])
@@ -328,6 +333,8 @@ pub struct Lab {
     on_disk: BTreeMap<String, String>,
     /// What each changed-only run said, and the agent edits that found no design file.
     pub log: Vec<String>,
+    /// Clones and copies made so far (each gets a new directory beside the project).
+    copies: std::cell::Cell<usize>,
 }
 
 impl Lab {
@@ -339,6 +346,7 @@ impl Lab {
             model: Model::default(),
             on_disk: BTreeMap::new(),
             log: Vec::new(),
+            copies: std::cell::Cell::new(0),
         };
         for step in &scenario.initial {
             if lab.model.apply(step)?.is_some() {
@@ -456,9 +464,15 @@ impl Lab {
         })
     }
 
+    /// A directory name beside the project that no clone or copy of this lab has taken.
+    fn new_copy_name(&self, what: &str) -> String {
+        self.copies.set(self.copies.get() + 1);
+        format!("{what}-{}", self.copies.get())
+    }
+
     /// A fresh clone, its generated library removed (see the module doc), then one full update.
     pub fn full_run_from_scratch(&self) -> Result<TestProject, String> {
-        let scratch = self.p.clone_to("scratch");
+        let scratch = self.p.clone_to(&self.new_copy_name("scratch"));
         let tree = self.model.render();
         for (rel, bytes) in snapshot(&scratch.root) {
             let inner = rel.strip_prefix(".lexibrary/").expect("in the library");

@@ -31,7 +31,7 @@ impl Budgets {
         match self {
             Budgets::Default => None,
             Budgets::Tight => Some(
-                "token_budgets:\n  design_file_tokens: 120\n  start_here_tokens: 520\n  aindex_tokens: 100\n",
+                "token_budgets:\n  design_file_tokens: 160\n  start_here_tokens: 520\n  aindex_tokens: 120\n",
             ),
         }
     }
