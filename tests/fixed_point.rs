@@ -21,10 +21,12 @@
 //! into a regression test at the end of this file — what the changed-only runs said, the files
 //! that differ and the unified diff of the first one.
 //!
-//! `cargo test` runs a few cases with a fixed seed (about two minutes for the whole target on two
-//! cores, debug build). A longer random run: `PROPTEST_CASES=200 cargo test --release --test
-//! fixed_point -- --include-ignored` (`PROPTEST_RNG_SEED=<n>` replays one;
-//! `PROPTEST_MAX_SHRINK_ITERS` bounds shrinking, 64 by default).
+//! `cargo test` runs a few cases with a fixed seed (debug build). The properties and regressions
+//! that fail on the engine of issue 29 are `#[ignore]`d until it is a pure function of the tree:
+//! `cargo test --test fixed_point -- --include-ignored` runs them all. A longer random run:
+//! `PROPTEST_CASES=200 cargo test --release --test fixed_point -- --include-ignored`
+//! (`PROPTEST_RNG_SEED=<n>` replays one; `PROPTEST_MAX_SHRINK_ITERS` bounds shrinking, 64 by
+//! default). The `survey` test tallies every kind of divergence (`fixed_point/survey.rs`).
 
 #[allow(dead_code)]
 #[path = "it/support.rs"]
@@ -106,11 +108,13 @@ fn holds(property: Property, scenario: Scenario) {
 }
 
 #[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
 fn changed_only_runs_equal_one_full_run() {
     prove(Property::ChangedOnlyEqualsFull);
 }
 
 #[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
 fn a_full_run_is_a_fixed_point() {
     prove(Property::FullIsAFixedPoint);
 }
@@ -216,10 +220,17 @@ fn a_lost_agent_text_is_reported() {
 }
 
 // --- regressions: scenarios that failed ----------------------------------------------------------
+//
+// Each is a hand-minimized counterexample a property found, named for what it shows. Those that
+// fail on the engine of issue 29 are ignored until it is a pure function of the tree; un-ignore
+// them with the fix (`cargo test --test fixed_point -- --ignored` runs them).
+
+// (a) changed-only runs after each commit equal one full run from scratch.
 
 /// Issue 29 §2a: a file added below a directory changes the directory's row in its parent's
 /// `.aindex` ("1 file and 1 subdirectory" → "2 files …"); the changed-only run leaves it stale.
 #[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
 fn regression_a_parent_index_row_counts_the_files_added_below() {
     holds(
         Property::ChangedOnlyEqualsFull,
@@ -235,6 +246,7 @@ fn regression_a_parent_index_row_counts_the_files_added_below() {
 /// what it read: its `crates/` row says "The `crates/` directory." where a full run says
 /// "Holds `beta/`, `alpha/`.".
 #[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
 fn regression_start_here_rows_come_from_the_whole_tree() {
     holds(
         Property::ChangedOnlyEqualsFull,
@@ -246,11 +258,195 @@ fn regression_start_here_rows_come_from_the_whole_tree() {
     );
 }
 
+/// START_HERE ranks directories by the code below them: a commit that makes `beta/` larger than
+/// `alpha/` reorders its rows and its topology in a full run, not in the changed-only one (no file
+/// count changes here, so no `.aindex` row either).
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_start_here_ranks_directories_from_the_whole_tree() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 2, false, &[]),
+                add("crates/beta/src/store.rs", 1, false, &[]),
+            ],
+            commits: vec![vec![
+                Step::AddItem("crates/beta/src/store.rs".into()),
+                Step::AddItem("crates/beta/src/store.rs".into()),
+            ]],
+        },
+    );
+}
+
+/// Deleting a directory's last file: its `.aindex` must go (it stays), and the START_HERE the
+/// changed-only run rewrites must be the full run's (its `crates/` row says "The `crates/`
+/// directory." instead of "Holds `beta/`, `alpha/`.": written from what the run read).
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_deleting_a_directorys_last_file() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("python/tests/test_event.py", 1, false, &[]),
+                add("python/src/snake/sub/auth.py", 1, false, &[]),
+            ],
+            commits: vec![vec![
+                Step::EditBody("python/src/snake/sub/auth.py".into()),
+                Step::Delete("python/tests/test_event.py".into()),
+            ]],
+        },
+    );
+}
+
+/// A directory's billboard is written once, from its module file's doc comment; a later edit of
+/// that doc leaves it, while a full run from scratch writes the new one.
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_a_billboard_follows_its_module_doc() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 1, false, &[]),
+                Step::EditDirDoc("crates/alpha/src".into()),
+            ],
+            commits: vec![vec![Step::EditDirDoc("crates/alpha/src".into())]],
+        },
+    );
+}
+
+/// A doc comment edit is CONTENT_ONLY, which keeps the Interface Contract as written: its doc
+/// comments stay those of the first run, while a full run from scratch writes the new ones.
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_a_doc_comment_edit_reaches_the_contract() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/net.rs", 1, true, &[])],
+            commits: vec![vec![Step::EditItemDoc("crates/alpha/src/net.rs".into(), 0)]],
+        },
+    );
+}
+
+/// Issue 29 §2b: a dependency through package.json `"imports"` (`#lib/…`) is written by a full run
+/// and must survive a changed-only run of the importing file (it was dropped; fixed on main since).
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_an_imports_alias_dependency_survives_a_changed_only_run() {
+    let scenario = Scenario {
+        budgets: Budgets::Default,
+        initial: vec![
+            add("web/src/lib/net.js", 1, false, &[]),
+            add(
+                "web/src/app/store.js",
+                1,
+                false,
+                &[("web/src/lib/net.js", 0, Alternate)],
+            ),
+        ],
+        commits: vec![vec![Step::EditBody("web/src/app/store.js".into())]],
+    };
+    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
+    assert!(lab
+        .p
+        .read("web/src/app/store.js")
+        .contains("from '#lib/net.js'"));
+    let design = lab.p.read(".lexibrary/web/src/app/store.js.md");
+    assert!(
+        design.contains("## Dependencies\n\n- web/src/lib/net.js\n"),
+        "{design}"
+    );
+    holds(Property::ChangedOnlyEqualsFull, scenario);
+}
+
+/// An agent appends to a design file in the commit that adds a test importing its source: the
+/// changed-only run refreshes the agent's footer but leaves Dependents and Tests without the test.
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_an_agent_edit_and_a_new_importer_in_one_commit() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![add("crates/alpha/src/token.rs", 1, false, &[])],
+            commits: vec![vec![
+                Step::AgentAfterFooter("crates/alpha/src/token.rs".into()),
+                add(
+                    "crates/alpha/tests/cache.rs",
+                    1,
+                    false,
+                    &[("crates/alpha/src/token.rs", 0, Direct)],
+                ),
+            ]],
+        },
+    );
+}
+
+/// An agent appends to a design file and its source moves in the same commit: the design file
+/// moves with it, and its Tags must follow the new directories.
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_tags_follow_a_moved_file_an_agent_wrote_in() {
+    holds(
+        Property::ChangedOnlyEqualsFull,
+        Scenario {
+            budgets: Budgets::Default,
+            initial: vec![
+                add("crates/alpha/src/shape.rs", 1, false, &[]),
+                add("crates/alpha/src/wire/frame/net.rs", 1, false, &[]),
+                Step::EditDirDoc("crates/alpha/src".into()),
+                Step::EditDirDoc("crates/alpha/src/wire".into()),
+                Step::EditDirDoc("crates/alpha/src/wire/frame".into()),
+            ],
+            commits: vec![vec![
+                Step::AgentAfterFooter("crates/alpha/src/shape.rs".into()),
+                Step::Move(
+                    "crates/alpha/src/shape.rs".into(),
+                    "crates/alpha/src/wire/frame/shape.rs".into(),
+                ),
+            ]],
+        },
+    );
+}
+
+// (b) full ∘ full = full.
+
+/// Issue 29 §1: one full run is not a fixed point. With tight budgets a full run caps
+/// `lib.rs`'s Dependencies ("… and 1 more") and the second lists all four: the cap is computed
+/// from what the run knew when it wrote the file.
+#[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
+fn regression_a_full_run_caps_a_list_as_the_next_one_does() {
+    holds(
+        Property::FullIsAFixedPoint,
+        Scenario {
+            budgets: Budgets::Tight,
+            initial: vec![
+                add("crates/alpha/src/net.rs", 1, false, &[]),
+                add("crates/alpha/src/store.rs", 1, false, &[]),
+                add("crates/alpha/src/parse.rs", 1, false, &[]),
+                add("crates/alpha/src/wire/frame/auth.rs", 1, false, &[]),
+            ],
+            commits: vec![],
+        },
+    );
+}
+
+// (c) `lexictl validate` finds nothing.
+
 /// Issue 29 §3: the Archivist's own output breaks its budget. With `design_file_tokens: 160`, a
 /// file with three functions and five dependents is 171 tokens after the history (all five
 /// listed) and 174 after one full run (three listed and "… and 2 more: `lexi impact …`", a longer
 /// line than the two it replaces).
 #[test]
+#[ignore = "fails until the engine is a pure function (issue 29)"]
 fn regression_a_structural_design_file_fits_its_budget() {
     let shape = "crates/alpha/src/disk/shape.rs";
     holds(
@@ -289,66 +485,7 @@ fn regression_a_structural_design_file_fits_its_budget() {
     );
 }
 
-/// A doc comment edit is CONTENT_ONLY, which keeps the Interface Contract as written: its doc
-/// comments stay those of the first run, while a full run from scratch writes the new ones.
-#[test]
-fn regression_a_doc_comment_edit_reaches_the_contract() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![add("crates/alpha/src/net.rs", 1, true, &[])],
-            commits: vec![vec![Step::EditItemDoc("crates/alpha/src/net.rs".into(), 0)]],
-        },
-    );
-}
-
-/// A directory's billboard is written once, from its module file's doc comment; a later edit of
-/// that doc leaves it, while a full run from scratch writes the new one.
-#[test]
-fn regression_a_billboard_follows_its_module_doc() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![
-                add("crates/alpha/src/net.rs", 1, false, &[]),
-                Step::EditDirDoc("crates/alpha/src".into()),
-            ],
-            commits: vec![vec![Step::EditDirDoc("crates/alpha/src".into())]],
-        },
-    );
-}
-
-/// Issue 29 §2b: a dependency through package.json `"imports"` (`#lib/…`) is written by a full run
-/// and must survive a changed-only run of the importing file (it was dropped; fixed on main since).
-#[test]
-fn regression_an_imports_alias_dependency_survives_a_changed_only_run() {
-    let scenario = Scenario {
-        budgets: Budgets::Default,
-        initial: vec![
-            add("web/src/lib/net.js", 1, false, &[]),
-            add(
-                "web/src/app/store.js",
-                1,
-                false,
-                &[("web/src/lib/net.js", 0, Alternate)],
-            ),
-        ],
-        commits: vec![vec![Step::EditBody("web/src/app/store.js".into())]],
-    };
-    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
-    assert!(lab
-        .p
-        .read("web/src/app/store.js")
-        .contains("from '#lib/net.js'"));
-    let design = lab.p.read(".lexibrary/web/src/app/store.js.md");
-    assert!(
-        design.contains("## Dependencies\n\n- web/src/lib/net.js\n"),
-        "{design}"
-    );
-    holds(Property::ChangedOnlyEqualsFull, scenario);
-}
+// Guards: scenarios that hold today and must keep holding.
 
 /// The Archivist's sections of a design file an agent wrote in (here its description) follow the
 /// graph like any other: a new importer is one of its Dependents, the agent's description stays.
@@ -378,114 +515,4 @@ fn regression_an_agents_design_file_lists_a_new_dependent() {
         "{design}"
     );
     holds(Property::ChangedOnlyEqualsFull, scenario);
-}
-
-/// An agent appends to a design file in the commit that adds a test importing its source: the
-/// changed-only run refreshes the agent's footer but leaves Dependents and Tests without the test.
-#[test]
-fn regression_an_agent_edit_and_a_new_importer_in_one_commit() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![add("crates/alpha/src/token.rs", 1, false, &[])],
-            commits: vec![vec![
-                Step::AgentAfterFooter("crates/alpha/src/token.rs".into()),
-                add(
-                    "crates/alpha/tests/cache.rs",
-                    1,
-                    false,
-                    &[("crates/alpha/src/token.rs", 0, Direct)],
-                ),
-            ]],
-        },
-    );
-}
-
-/// An agent appends to a design file and its source moves in the same commit: the design file
-/// moves with it, and its Tags must follow the new directories.
-#[test]
-fn regression_tags_follow_a_moved_file_an_agent_wrote_in() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![
-                add("crates/alpha/src/shape.rs", 1, false, &[]),
-                add("crates/alpha/src/wire/frame/net.rs", 1, false, &[]),
-                Step::EditDirDoc("crates/alpha/src".into()),
-                Step::EditDirDoc("crates/alpha/src/wire".into()),
-                Step::EditDirDoc("crates/alpha/src/wire/frame".into()),
-            ],
-            commits: vec![vec![
-                Step::AgentAfterFooter("crates/alpha/src/shape.rs".into()),
-                Step::Move(
-                    "crates/alpha/src/shape.rs".into(),
-                    "crates/alpha/src/wire/frame/shape.rs".into(),
-                ),
-            ]],
-        },
-    );
-}
-
-/// Deleting a directory's last file: its `.aindex` must go (it stays), and the START_HERE the
-/// changed-only run rewrites must be the full run's (its `crates/` row says "The `crates/`
-/// directory." instead of "Holds `beta/`, `alpha/`.": written from what the run read).
-#[test]
-fn regression_deleting_a_directorys_last_file() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![
-                add("python/tests/test_event.py", 1, false, &[]),
-                add("python/src/snake/sub/auth.py", 1, false, &[]),
-            ],
-            commits: vec![vec![
-                Step::EditBody("python/src/snake/sub/auth.py".into()),
-                Step::Delete("python/tests/test_event.py".into()),
-            ]],
-        },
-    );
-}
-
-/// START_HERE ranks directories by the code below them: a commit that makes `beta/` larger than
-/// `alpha/` reorders its rows and its topology in a full run, not in the changed-only one (no file
-/// count changes here, so no `.aindex` row either).
-#[test]
-fn regression_start_here_ranks_directories_from_the_whole_tree() {
-    holds(
-        Property::ChangedOnlyEqualsFull,
-        Scenario {
-            budgets: Budgets::Default,
-            initial: vec![
-                add("crates/alpha/src/net.rs", 2, false, &[]),
-                add("crates/beta/src/store.rs", 1, false, &[]),
-            ],
-            commits: vec![vec![
-                Step::AddItem("crates/beta/src/store.rs".into()),
-                Step::AddItem("crates/beta/src/store.rs".into()),
-            ]],
-        },
-    );
-}
-
-/// Issue 29 §1: one full run is not a fixed point. With tight budgets a full run caps
-/// `lib.rs`'s Dependencies ("… and 1 more") and the second lists all four: the cap is computed
-/// from what the run knew when it wrote the file.
-#[test]
-fn regression_a_full_run_caps_a_list_as_the_next_one_does() {
-    holds(
-        Property::FullIsAFixedPoint,
-        Scenario {
-            budgets: Budgets::Tight,
-            initial: vec![
-                add("crates/alpha/src/net.rs", 1, false, &[]),
-                add("crates/alpha/src/store.rs", 1, false, &[]),
-                add("crates/alpha/src/parse.rs", 1, false, &[]),
-                add("crates/alpha/src/wire/frame/auth.rs", 1, false, &[]),
-            ],
-            commits: vec![],
-        },
-    );
 }
