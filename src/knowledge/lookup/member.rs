@@ -174,8 +174,10 @@ pub fn lookup_member(
         .chain(calls.iter().map(|m| last_segment(&m.member)))
         .collect();
     let whole = matches.len() == 1;
+    let imported = outside::Imported::of(ws.graph(), source);
     for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
-        found.calls_elsewhere = outside::calls_elsewhere(calls, &found.label, &own_names);
+        found.calls_elsewhere =
+            outside::calls_elsewhere(calls, &found.label, &own_names, &imported);
         found.raises = related::raises(calls, &found.label);
         found.related = related::siblings(calls, &found.label);
         if let (true, Some(graph)) = (whole, ws.graph()) {
