@@ -497,6 +497,7 @@ mod tests {
                 externals: vec!["serde".into(), "@scope/pkg".into()],
                 type_deps: vec!["src/c.rs".into()],
                 calls: vec!["App.run go .send Vec.new".into(), "main".into()],
+                documented: true,
             }
             .into(),
             design: Some(Stat {
