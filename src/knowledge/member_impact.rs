@@ -187,9 +187,7 @@ impl Walk<'_> {
             }
             frontier = next;
         }
-        out.sort_by(|a, b| {
-            (a.depth, &a.file, &a.member).cmp(&(b.depth, &b.file, &b.member))
-        });
+        out.sort_by(|a, b| (a.depth, &a.file, &a.member).cmp(&(b.depth, &b.file, &b.member)));
         (out, beyond, capped)
     }
 
@@ -309,7 +307,10 @@ impl MemberImpact {
                     true => String::new(),
                     false => format!(": {}", capped(&hit.functions, 4)),
                 };
-                let via = hit.via.as_ref().map_or(String::new(), |v| format!(" ({v})"));
+                let via = hit
+                    .via
+                    .as_ref()
+                    .map_or(String::new(), |v| format!(" ({v})"));
                 out.push_str(&format!("- {}{functions}{via}\n", hit.file));
             }
             if self.tests_reaching > 0 {
@@ -350,7 +351,9 @@ impl MemberImpact {
             out.push_str(&format!("\nOverrides or implements: {up}\n"));
         }
         if !self.shown.overridden_by.is_empty() {
-            out.push_str("\n## Overridden or implemented by (a change may need the same there)\n\n");
+            out.push_str(
+                "\n## Overridden or implemented by (a change may need the same there)\n\n",
+            );
             for caller in &self.shown.overridden_by {
                 out.push_str(&format!(
                     "- {}: {}\n",

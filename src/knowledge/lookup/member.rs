@@ -59,6 +59,10 @@ pub struct MemberLookup {
     /// `sendfile`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub others: Vec<String>,
+    /// No member is named exactly so: the matches differ from the name asked for in case
+    /// (`res.sendFile` for `sendfile`), and the answer says so first.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub case_differs: bool,
     /// The tests exercising the member, most direct first (`member/tests_found.rs`): those
     /// calling it, then through helpers or callers (`via`), the files named for it, its
     /// delegate's, and — only when there is none of these — those named for one of its words.
@@ -206,6 +210,7 @@ pub fn lookup_member(
         staleness: found.staleness,
         stale: found.staleness != Staleness::Current,
         warnings: found.warnings(),
+        case_differs: case_differs(&matches, name),
         matches,
         others,
         tests: tests.tests,
@@ -274,6 +279,14 @@ fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc, whole: bool) {
     shown.doc_cut = doc_cut;
     shown.examples_left_out = examples_left_out;
     shown.doc_inherited_from = Some(doc.from);
+}
+
+/// Whether every match differs from the name asked for in case only (`res.sendFile` for
+/// `sendfile`).
+fn case_differs(matches: &[Member], name: &str) -> bool {
+    let wanted = normalized(name);
+    let wanted = last_segment(&wanted);
+    !matches.is_empty() && matches.iter().all(|m| last_segment(&m.label) != wanted)
 }
 
 /// The last segment of a label or a name asked for (`json` of `res.json`, `send` of `Sender::send`).

@@ -41,6 +41,15 @@ impl MemberLookup {
             out.push_str(warning);
             out.push_str("\n\n");
         }
+        if self.case_differs {
+            let labels: Vec<&str> = self.matches.iter().map(|m| m.label.as_str()).collect();
+            out.push_str(&format!(
+                "No member of {} is named `{}`; shown: {}, which differs in case.\n\n",
+                self.source,
+                self.member,
+                labels.join(", ")
+            ));
+        }
         if self.matches.len() > 1 {
             out.push_str(&format!(
                 "{} members of {} are named `{}` (each shown compactly; ask for one by its label):\n\n",

@@ -439,10 +439,18 @@ fn named_hits(label: &str, searched: &[(String, Vec<MemberCalls>)]) -> Vec<TestH
             .filter(|m| is_test_function(file, m))
             .filter_map(|m| Some((m.member.clone(), named_word(&m.member, &wanted)?)))
             .collect();
-        if let Some((_, word)) = named.first() {
+        // One line per word, each function under the word its name has.
+        let mut words: Vec<&str> = named.iter().map(|(_, w)| *w).collect();
+        words.dedup();
+        let mut seen = BTreeSet::new();
+        for word in words.into_iter().filter(|w| seen.insert(*w)) {
             out.push(TestHit {
                 file: file.clone(),
-                functions: named.iter().map(|(f, _)| f.clone()).collect(),
+                functions: named
+                    .iter()
+                    .filter(|(_, w)| *w == word)
+                    .map(|(f, _)| f.clone())
+                    .collect(),
                 via: Some(format!("named for \"{word}\"")),
             });
         }
