@@ -536,8 +536,7 @@ impl Impact {
                 }
                 if !reached.calls_at_run_time.is_empty() {
                     out.push_str(&format!(
-                        " (imports {} for types only, but calls {} at run time)",
-                        reached.via,
+                        " (imports it for types only, but calls {} at run time)",
                         reached.calls_at_run_time.join(", ")
                     ));
                 }

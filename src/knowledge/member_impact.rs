@@ -27,6 +27,8 @@ use crate::workspace::Workspace;
 pub const MAX_CALLERS: usize = 300;
 /// Caller lines shown per level (all with `--full`).
 pub const LEVEL_SHOWN: usize = 20;
+/// Test lines shown (all with `--full`), the most direct first.
+pub const TESTS_SHOWN: usize = 10;
 
 /// One member reached.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -35,8 +37,9 @@ pub struct CallerAt {
     pub member: String,
     /// 1 for a caller of the member itself.
     pub depth: usize,
-    /// The member it calls, one level down (`Flask.finalize_request`).
+    /// The member it calls, one level down (`Flask.finalize_request`), and that member's file.
     pub via: String,
+    pub via_file: String,
     /// It is a test (in a test file): listed, not followed.
     pub test: bool,
 }
@@ -93,17 +96,7 @@ pub fn member_impact(
         views: HashMap::new(),
     };
     let (callers, beyond, capped) = walk.callers(source, &shown, depth);
-    let mut tests = found.tests.clone();
-    for (file, members) in test_callers(&callers) {
-        if tests.iter().any(|t| t.file == file) {
-            continue;
-        }
-        tests.push(TestHit {
-            file,
-            functions: members,
-            via: Some("calls a caller".to_string()),
-        });
-    }
+    let tests = ranked_tests(&found.tests, &callers);
     let tests_reaching = found
         .tests_reaching
         .saturating_sub(tests.len().saturating_sub(found.tests.len()));
@@ -120,11 +113,48 @@ pub fn member_impact(
     })
 }
 
-/// The test callers met by the walk, by file.
-fn test_callers(callers: &[CallerAt]) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+/// The tests exercising the member, most direct first: those `lexi lookup --member` found calling
+/// it (or through in-file hops, or named for it), then the test functions the walk met calling one
+/// of its callers (`calls helpers.make_response`); the tests merely named for one of its words
+/// only when there is none of these.
+fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt]) -> Vec<TestHit> {
+    let named_for_a_word = |hit: &TestHit| {
+        hit.via
+            .as_deref()
+            .is_some_and(|via| via.starts_with("named for \""))
+    };
+    let mut tests: Vec<TestHit> = looked_up
+        .iter()
+        .filter(|hit| !named_for_a_word(hit))
+        .cloned()
+        .collect();
+    for ((file, via), functions) in test_callers(callers) {
+        let via = format!("calls {via}");
+        // A file the lookup found already keeps its line (it says how it exercises the member).
+        if tests.iter().any(|t| t.file == file) {
+            continue;
+        }
+        tests.push(TestHit {
+            file,
+            functions,
+            via: Some(via),
+        });
+    }
+    if tests.is_empty() {
+        tests = looked_up.to_vec();
+    }
+    tests
+}
+
+/// The test callers met by the walk, by file and the member they call.
+fn test_callers(callers: &[CallerAt]) -> BTreeMap<(String, String), Vec<String>> {
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for caller in callers.iter().filter(|c| c.test) {
-        out.entry(caller.file.clone())
+        let via = match caller.via_file == caller.file {
+            true => caller.via.clone(),
+            false => format!("{} of {}", caller.via, caller.via_file),
+        };
+        out.entry((caller.file.clone(), via))
             .or_default()
             .push(caller.member.clone());
     }
@@ -181,6 +211,7 @@ impl Walk<'_> {
                         member: caller,
                         depth: level,
                         via: label.clone(),
+                        via_file: file.clone(),
                         test,
                     });
                 }
@@ -266,8 +297,10 @@ impl MemberImpact {
             if at.is_empty() {
                 continue;
             }
+            let in_tests = at.iter().filter(|c| c.test).count();
+            let code: Vec<&CallerAt> = at.iter().copied().filter(|c| !c.test).collect();
             out.push_str(&format!("\n## Depth {level} ({})\n\n", at.len()));
-            let lines = grouped(&at);
+            let lines = grouped(&code);
             let shown = match full {
                 true => lines.len(),
                 false => lines.len().min(LEVEL_SHOWN),
@@ -280,6 +313,9 @@ impl MemberImpact {
                     "- … and {} more lines (`--full`)\n",
                     lines.len() - shown
                 ));
+            }
+            if in_tests > 0 {
+                out.push_str(&format!("- {in_tests} test functions (under Tests)\n"));
             }
         }
         if self.beyond > 0 {
@@ -294,15 +330,19 @@ impl MemberImpact {
                 "\nThe walk stopped after {MAX_CALLERS} callers.\n"
             ));
         }
-        self.more_text(&mut out);
+        self.more_text(&mut out, full);
         out
     }
 
     /// Tests, name matches, overrides and implementations.
-    fn more_text(&self, out: &mut String) {
+    fn more_text(&self, out: &mut String, full: bool) {
         if !self.tests.is_empty() || self.tests_reaching > 0 {
             out.push_str("\n## Tests\n\n");
-            for hit in &self.tests {
+            let shown = match full {
+                true => self.tests.len(),
+                false => self.tests.len().min(TESTS_SHOWN),
+            };
+            for hit in &self.tests[..shown] {
                 let functions = match hit.functions.is_empty() {
                     true => String::new(),
                     false => format!(": {}", capped(&hit.functions, 4)),
@@ -312,6 +352,12 @@ impl MemberImpact {
                     .as_ref()
                     .map_or(String::new(), |v| format!(" ({v})"));
                 out.push_str(&format!("- {}{functions}{via}\n", hit.file));
+            }
+            if self.tests.len() > shown {
+                out.push_str(&format!(
+                    "- … and {} more lines (`--full`)\n",
+                    self.tests.len() - shown
+                ));
             }
             if self.tests_reaching > 0 {
                 out.push_str(&format!(
@@ -374,7 +420,7 @@ impl MemberImpact {
     }
 }
 
-/// A level's callers as lines: `file: member, member (via callee)`, by file then callee.
+/// A level's callers in code as lines: `file: member, member (calls callee)`, by file then callee.
 fn grouped(at: &[&CallerAt]) -> Vec<String> {
     let mut lines: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
     for caller in at {
@@ -387,11 +433,7 @@ fn grouped(at: &[&CallerAt]) -> Vec<String> {
         .into_iter()
         .map(|((file, via), members)| {
             let members: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-            let test = match is_test_path(file) {
-                true => " [test]",
-                false => "",
-            };
-            format!("{file}: {} (calls {via}){test}", capped(&members, 6))
+            format!("{file}: {} (calls {via})", capped(&members, 6))
         })
         .collect()
 }

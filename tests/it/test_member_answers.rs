@@ -50,6 +50,14 @@ fn pyproject() -> TestProject {
             "tests/test_helpers.py",
             "import pkg\n\n\ndef test_make_response_helper():\n    pkg.make_response(\"x\")\n",
         )
+        .file(
+            "src/pkg/views.py",
+            "\"\"\"Views.\"\"\"\n\nfrom .app import App\n\n\ndef index(app: App):\n    \"\"\"The front page.\"\"\"\n    return app.make_response(\"hi\")\n",
+        )
+        .file(
+            "tests/test_views.py",
+            "from pkg import App\nfrom pkg.views import index\n\n\ndef test_index():\n    index(App())\n",
+        )
         .file("tests/static/config.json", "{\"TEST_KEY\": \"foo\"}\n")
         .file(
             "tests/test_config.py",
@@ -296,7 +304,9 @@ fn member_impact_lists_callers_by_depth_and_the_tests() {
         .stdout_has("finalize_request")
         .stdout_has("## Depth 2")
         .stdout_has("full_dispatch_request")
-        .stdout_has("tests/test_basic.py");
+        .stdout_has("tests/test_basic.py")
+        .stdout_has("- src/pkg/views.py: index (calls App.make_response)")
+        .stdout_has("- tests/test_views.py: test_index (calls index of src/pkg/views.py)");
     let json = p
         .lexi([
             "impact",
