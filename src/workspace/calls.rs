@@ -30,11 +30,12 @@
 //!   - through a *re-export*: an importer of a module that re-exports the name (`>make_response`
 //!     items: flask's `__init__.py`) calling it bare or through that module's object
 //!     (`flask.make_response(…)`).
-//!   A call through another object of a name the file defines — of a method only when the
-//!   importer mentions one of its owner types or calls one of the file's free functions (which may
-//!   hand it the objects, like tokio's `channel()`), and not one of the [`COMMON_METHODS`] — is no
-//!   resolved caller: it is kept apart as an **unresolved** name match (`res.send(…)` in a
-//!   handler: `res` may be anything).
+//!
+//! A call through another object of a name the file defines — of a method only when the
+//! importer mentions one of its owner types or calls one of the file's free functions (which may
+//! hand it the objects, like tokio's `channel()`), and not one of the [`COMMON_METHODS`] — is no
+//! resolved caller: it is kept apart as an **unresolved** name match (`res.send(…)` in a
+//! handler: `res` may be anything).
 
 use std::collections::{BTreeMap, BTreeSet};
 
