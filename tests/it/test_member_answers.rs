@@ -27,11 +27,11 @@ fn pyproject() -> TestProject {
         )
         .file(
             "src/pkg/scaffold.py",
-            "\"\"\"The scaffold.\"\"\"\n\n\nclass Scaffold:\n    def add_url_rule(self, rule, endpoint=None):\n        \"\"\"Register a rule.\"\"\"\n        self.rules.append((rule, endpoint))\n\n    def route(self, rule):\n        \"\"\"Decorate a view.\"\"\"\n        def decorator(f):\n            self.add_url_rule(rule, f.__name__)\n            return f\n        return decorator\n",
+            "\"\"\"The scaffold.\"\"\"\n\n\nclass Scaffold:\n    def add_url_rule(self, rule, endpoint=None):\n        \"\"\"Register a rule.\"\"\"\n        self.rules.append((rule, endpoint))\n\n    def route(self, rule):\n        \"\"\"Decorate a view.\"\"\"\n        def decorator(f):\n            self.add_url_rule(rule, f.__name__)\n            return f\n        return decorator\n\n    def endpoint(self, name):\n        \"\"\"Decorate an endpoint.\"\"\"\n        return name\n",
         )
         .file(
             "src/pkg/app.py",
-            "\"\"\"The application.\"\"\"\n\nfrom .scaffold import Scaffold\n\n__all__ = [\"App\"]\n\n\nclass Base(Scaffold):\n    def run(self, host=None):\n        \"\"\"Run the server.\"\"\"\n        return host\n\n\nclass App(Base):\n    def create_url_adapter(self, request):\n        \"\"\"An adapter for the request.\"\"\"\n        return (self, request)\n\n    def make_response(self, rv):\n        \"\"\"Make a response.\"\"\"\n        return rv\n\n    def finalize_request(self, rv):\n        return self.make_response(rv)\n\n    def full_dispatch_request(self):\n        return self.finalize_request(None)\n\n    def add_template_filter(self, f):\n        return f\n",
+            "\"\"\"The application.\"\"\"\n\nfrom .scaffold import Scaffold\n\n__all__ = [\"App\"]\n\n\nclass Base(Scaffold):\n    def run(self, host=None):\n        \"\"\"Run the server.\"\"\"\n        return host\n\n\nclass App(Base):\n    def create_url_adapter(self, request):\n        \"\"\"An adapter for the request.\"\"\"\n        return (self, request)\n\n    def make_response(self, rv):\n        \"\"\"Make a response.\"\"\"\n        return rv\n\n    def finalize_request(self, rv):\n        return self.make_response(rv)\n\n    def full_dispatch_request(self):\n        return self.finalize_request(None)\n\n    def add_template_filter(self, f):\n        return f\n\n    def endpoint(self, name):\n        return name.lower()\n",
         )
         .file(
             "src/pkg/helpers.py",
@@ -394,4 +394,21 @@ fn a_test_calling_another_objects_namesake_is_not_a_test_of_the_member() {
         .success();
     out.stdout_has("test/res.json.js")
         .stdout_lacks("test/res.format.js");
+}
+
+// Item 4 of "What to build": overrides both ways.
+
+#[test]
+fn an_override_names_its_base_and_the_base_its_overrides() {
+    let p = pyproject();
+    p.lexi(["lookup", "src/pkg/app.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("- Overrides: Scaffold.endpoint (src/pkg/scaffold.py)");
+    p.lexi(["lookup", "src/pkg/scaffold.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("- Overridden by: App.endpoint (src/pkg/app.py)");
+    p.lexi(["impact", "src/pkg/scaffold.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("## Overridden or implemented by")
+        .stdout_has("- src/pkg/app.py: App.endpoint");
 }
