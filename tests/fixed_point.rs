@@ -21,10 +21,8 @@
 //! into a regression test at the end of this file — what the changed-only runs said, the files
 //! that differ and the unified diff of the first one.
 //!
-//! `cargo test` runs a few cases with a fixed seed (debug build). The properties and regressions
-//! that fail on the engine of issue 29 are `#[ignore]`d until it is a pure function of the tree:
-//! `cargo test --test fixed_point -- --include-ignored` runs them all. A longer random run:
-//! `PROPTEST_CASES=200 cargo test --release --test fixed_point -- --include-ignored`
+//! `cargo test` runs a few cases with a fixed seed (debug build; every property and regression,
+//! in CI too). A longer random run: `PROPTEST_CASES=200 cargo test --release --test fixed_point`
 //! (`PROPTEST_RNG_SEED=<n>` replays one; `PROPTEST_MAX_SHRINK_ITERS` bounds shrinking, 64 by
 //! default). The `survey` test tallies every kind of divergence (`fixed_point/survey.rs`).
 
@@ -219,9 +217,7 @@ fn a_lost_agent_text_is_reported() {
 
 // --- regressions: scenarios that failed ----------------------------------------------------------
 //
-// Each is a hand-minimized counterexample a property found, named for what it shows. Those that
-// fail on the engine of issue 29 are ignored until it is a pure function of the tree; un-ignore
-// them with the fix (`cargo test --test fixed_point -- --ignored` runs them).
+// Each is a hand-minimized counterexample a property found, named for what it shows.
 
 // (a) changed-only runs after each commit equal one full run from scratch.
 

@@ -66,7 +66,14 @@ fn calls_line(edges: &MemberEdges) -> String {
         member.push_str(" = ");
         member.push_str(alias);
     }
-    format!("{member} → {}", callees(&edges.calls, &edges.keys))
+    let mut called = callees(&edges.calls, &edges.keys);
+    if edges.recursive {
+        if !called.is_empty() {
+            called.push_str(", ");
+        }
+        called.push_str("itself (recursive)");
+    }
+    format!("{member} → {called}")
 }
 
 /// A member's callees with the literal keys it passes them: a key group of a called member is
@@ -145,6 +152,7 @@ mod tests {
             calls: (0..members)
                 .map(|i| MemberEdges {
                     member: format!("App.m{i}"),
+                    recursive: false,
                     aliases: Vec::new(),
                     calls: vec!["a".into(), "b".into()],
                     keys: Vec::new(),
@@ -159,6 +167,7 @@ mod tests {
                     })
                     .collect(),
             }],
+            unresolved: Vec::new(),
         }
     }
 

@@ -4,7 +4,10 @@
 //!
 //! Edges that exist only for the type checker (Python `if TYPE_CHECKING:` imports, the graph's
 //! type-only dependencies) are not followed: a change does not reach the importer at run time. Those
-//! importers are counted apart ([`TypeOnlyImporter`]).
+//! importers are counted apart ([`TypeOnlyImporter`]) — unless the importer calls the file's
+//! members at run time all the same, through the objects it is handed (flask's `ctx.py` imports
+//! `app.py` for types and calls `self.app.create_url_adapter(…)`): then it is reached, and says
+//! which calls reach it (`workspace::calls`, resolved callers and name matches alike).
 //!
 //! The graph is the whole one the last `lexictl update` resolved (`workspace::graph`, from the
 //! per-clone cache), loaded once. A clone without it (before its first update) falls back to the
@@ -55,6 +58,10 @@ pub struct Reached {
     /// Its design file's description (empty when it has no design file).
     pub description: String,
     pub test: bool,
+    /// It imports the file it was reached through only for the type checker, but calls these of
+    /// its names at run time (`create_url_adapter`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calls_at_run_time: Vec<String>,
 }
 
 /// A file that imports a changed or reached file only for the type checker (Python
@@ -195,6 +202,22 @@ struct Reach {
     type_only: Vec<TypeOnlyImporter>,
 }
 
+/// A file depending on another at run time; `calls_at_run_time`: the names it calls though it
+/// imports the file only for types.
+struct Dependent {
+    file: String,
+    calls_at_run_time: Vec<String>,
+}
+
+impl Dependent {
+    fn new(file: &str) -> Dependent {
+        Dependent {
+            file: file.to_string(),
+            calls_at_run_time: Vec::new(),
+        }
+    }
+}
+
 /// One breadth-first walk of the dependents.
 struct Walk<'a> {
     project: &'a Project,
@@ -204,16 +227,44 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// The files that import `file` at run time, and those that import it only for the type
-    /// checker: from the graph, else (all at run time) its design file's list.
-    fn dependents(&self, file: &str, node: &Node) -> (Vec<String>, Vec<String>) {
-        match self.graph {
-            Some(graph) => graph
-                .dependents(file)
-                .iter()
-                .cloned()
-                .partition(|importer| !graph.is_type_only(importer, file)),
-            None => (node.dependents.clone(), Vec::new()),
+    /// checker: from the graph, else (all at run time) its design file's list. An importer for
+    /// types that calls the file's names at run time is a run-time one (with those names).
+    fn dependents(&self, file: &str, node: &Node) -> (Vec<Dependent>, Vec<String>) {
+        let Some(graph) = self.graph else {
+            let all = node.dependents.iter().map(|f| Dependent::new(f)).collect();
+            return (all, Vec::new());
+        };
+        let (runtime, typed): (Vec<String>, Vec<String>) = graph
+            .dependents(file)
+            .iter()
+            .cloned()
+            .partition(|importer| !graph.is_type_only(importer, file));
+        let mut runtime: Vec<Dependent> = runtime.iter().map(|f| Dependent::new(f)).collect();
+        if typed.is_empty() {
+            return (runtime, typed);
         }
+        let calls = crate::workspace::calls::CallsView::read(graph, file).unwrap_or_default();
+        let mut types_only = Vec::new();
+        for importer in typed {
+            let names: Vec<String> = calls
+                .called_from
+                .iter()
+                .chain(&calls.unresolved)
+                .filter(|called| called.callers.iter().any(|c| c.file == importer))
+                .map(|called| called.name.clone())
+                .collect::<std::collections::BTreeSet<String>>()
+                .into_iter()
+                .collect();
+            match names.is_empty() {
+                true => types_only.push(importer),
+                false => runtime.push(Dependent {
+                    file: importer,
+                    calls_at_run_time: names,
+                }),
+            }
+        }
+        runtime.sort_by(|a, b| a.file.cmp(&b.file));
+        (runtime, types_only)
     }
 
     /// Every file reached from `source` within the depth, through run-time imports.
@@ -234,7 +285,8 @@ impl Walk<'_> {
         for level in 1..=self.depth + 1 {
             let mut next = Vec::new();
             for (via, dependents) in &frontier {
-                for dependent in dependents {
+                for found in dependents {
+                    let dependent = &found.file;
                     if !seen.insert(dependent.clone()) {
                         continue;
                     }
@@ -250,6 +302,7 @@ impl Walk<'_> {
                         via: via.clone(),
                         description: node.description.clone(),
                         test: is_test_case(dependent, runtime.len() + typed.len()),
+                        calls_at_run_time: found.calls_at_run_time.clone(),
                     });
                     type_only.extend(typed.into_iter().map(|file| TypeOnlyImporter {
                         file,
@@ -481,6 +534,12 @@ impl Impact {
                 if level > 1 {
                     out.push_str(&format!(" (via {})", reached.via));
                 }
+                if !reached.calls_at_run_time.is_empty() {
+                    out.push_str(&format!(
+                        " (imports it for types only, but calls {} at run time)",
+                        reached.calls_at_run_time.join(", ")
+                    ));
+                }
                 out.push('\n');
             }
             let rest: Vec<&str> = rest.iter().map(|r| r.file.as_str()).collect();
@@ -518,7 +577,7 @@ impl Impact {
             self.type_only.len()
         ));
         out.push_str(
-            "They import it (or a file above) for the type checker only (`if TYPE_CHECKING:`, `import type`): a change does not reach them at run time.\n\n",
+            "They import it (or a file above) for the type checker only (`if TYPE_CHECKING:`, `import type`) and were not seen calling its members; they may still use the attributes of the objects they are handed.\n\n",
         );
         let cut = match full {
             true => self.type_only.len(),

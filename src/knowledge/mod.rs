@@ -12,6 +12,7 @@ pub mod index;
 pub mod iwh;
 pub mod lookup;
 pub mod mcp;
+pub mod member_impact;
 pub mod orient;
 pub mod pre_edit;
 pub mod review;

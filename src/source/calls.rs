@@ -8,9 +8,12 @@
 //! Python `def`s (in classes too). A function nested in a member is part of it. Each call inside a
 //! member is recorded by the callee's final identifier (`self.make_response(rv)` → `make_response`,
 //! `a::b::c()` → `c`) and how it was reached:
-//! - **own**: a bare name, `this`/`self`/`cls`/`Self`, or the member's own container (its class, its
-//!   `impl` type, the CommonJS object it is assigned to such as `res`) — a call that may land in
-//!   this file;
+//! - **own**: a bare name, or one through `this`/`self`/`cls`/`Self` or the member's own container
+//!   (its class, its `impl` type, the CommonJS object it is assigned to such as `res`) — a call
+//!   that may land in this file. The two are told apart (`^name` for the second): a bare call
+//!   reaches a free function (never a method: express's `send(req, path)` in `res.sendFile` calls
+//!   the `send` package, not `res.send`), a call through the member's own object reaches a method;
+//!   either reaches the member itself when it recurses;
 //! - **typed** (Rust `Type::name()` on an uppercase path): `Type.name`;
 //! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`, or
 //!   `.name@receiver` with the receiver's final identifier when it is a plain path.
@@ -24,8 +27,13 @@
 //! member of the file. Each file also records the capitalised names it mentions ([`encode_types`]),
 //! so that `workspace::calls` can tell whose method a call through an object may reach.
 //!
+//! A member assigned under a computed name inside a callback (express's `methods.forEach(function
+//! (method) { app[method] = function … })`) is the member `app[method]`, so its calls are kept.
+//!
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
-//! update cache as one compact item: `member=alias callee .callee@recv Type.callee ~recv.get~key`.
+//! update cache as one compact item: `member=alias callee ^callee .callee@recv Type.callee
+//! ~recv.get~key` (`!member` for a test function). Beside them, a file's items name the classes' bases (`%Flask App`, Rust `impl
+//! Trait for Type` as `%Type Trait`: [`encode_bases`]) and the types it mentions (`#Sender Tx`).
 
 mod keys;
 
@@ -53,7 +61,8 @@ pub struct MemberCalls {
     /// What the member raises, throws or returns as an error (`source::raises`), in first-seen
     /// order, deduplicated — read from a fresh parse only: the cache's item leaves it out.
     pub raises: Vec<String>,
-    /// A Rust test function (`#[test]`, `#[tokio::test]`): read from a fresh parse only.
+    /// A test function: a Rust `#[test]` (`#[tokio::test]`, …), a JavaScript test case (`it('…',
+    /// function () { … })`, labelled for its title).
     pub test: bool,
 }
 
@@ -71,6 +80,14 @@ pub struct KeyCall {
 const KEY_MARK: char = '~';
 /// Marks the encoded item of a file's referenced type names: `#Type Type …`.
 const TYPES_MARK: char = '#';
+/// Marks the encoded item of a class's bases: `%Class Base Base`.
+const BASES_MARK: char = '%';
+/// Marks the encoded item of the names a module re-exports: `>name name`.
+const REEXPORTS_MARK: char = '>';
+/// Marks a callee reached through the member's own object (`self.x()`, `this.x()`, `Self::x()`).
+const SELF_MARK: char = '^';
+/// Marks a test function's item: a Rust `#[test]`, a JavaScript `it('…', …)` case.
+const TEST_MARK: char = '!';
 
 impl MemberCalls {
     /// The member's bare name (`finalize_request` of `App.finalize_request`).
@@ -91,7 +108,11 @@ impl MemberCalls {
     /// The cache's item: the member (`=alias` each), then its callees and key calls, separated by
     /// spaces.
     pub fn encode(&self) -> String {
-        let mut out = self.member.clone();
+        let mut out = String::new();
+        if self.test {
+            out.push(TEST_MARK);
+        }
+        out.push_str(&self.member);
         for alias in &self.aliases {
             out.push('=');
             out.push_str(alias);
@@ -112,15 +133,22 @@ impl MemberCalls {
 
     /// Undo [`MemberCalls::encode`]; `None` for an empty item or a file's [`encode_types`] item.
     pub fn decode(item: &str) -> Option<MemberCalls> {
-        if item.starts_with(TYPES_MARK) {
+        if item.starts_with([TYPES_MARK, BASES_MARK, REEXPORTS_MARK]) {
             return None;
         }
         let mut words = item.split(' ').filter(|w| !w.is_empty());
-        let mut labels = words.next()?.split('=').map(str::to_string);
+        let first = words.next()?;
+        let test = first.starts_with(TEST_MARK);
+        let mut labels = first
+            .strip_prefix(TEST_MARK)
+            .unwrap_or(first)
+            .split('=')
+            .map(str::to_string);
         let member = labels.next()?;
         let mut out = MemberCalls {
             member,
             aliases: labels.collect(),
+            test,
             ..MemberCalls::default()
         };
         for word in words {
@@ -153,6 +181,46 @@ pub fn decode_types(item: &str) -> Option<impl Iterator<Item = &str>> {
     Some(rest.split(' ').filter(|w| !w.is_empty()))
 }
 
+/// The cache's item of a class's bases (`%Flask App`), a Rust type's traits (`%Square Shape`)
+/// or a trait's supertraits.
+pub fn encode_bases(class: &str, bases: &[String]) -> String {
+    let mut out = String::from(BASES_MARK);
+    out.push_str(class);
+    for base in bases {
+        out.push(' ');
+        out.push_str(base);
+    }
+    out
+}
+
+/// Undo [`encode_bases`]: the class and its bases; `None` for any other item.
+pub fn decode_bases(item: &str) -> Option<(&str, impl Iterator<Item = &str>)> {
+    let rest = item.strip_prefix(BASES_MARK)?;
+    let mut words = rest.split(' ').filter(|w| !w.is_empty());
+    let class = words.next()?;
+    Some((class, words))
+}
+
+/// The cache's item of the names a module re-exports (`>make_response url_for`: flask's
+/// `__init__.py`), through which its importers call what other files define.
+pub fn encode_reexports(names: &[String]) -> String {
+    let mut out = String::from(REEXPORTS_MARK);
+    out.push_str(&names.join(" "));
+    out
+}
+
+/// Undo [`encode_reexports`]; `None` for any other item.
+pub fn decode_reexports(item: &str) -> Option<impl Iterator<Item = &str>> {
+    let rest = item.strip_prefix(REEXPORTS_MARK)?;
+    Some(rest.split(' ').filter(|w| !w.is_empty()))
+}
+
+/// Whether an encoded callee was reached through the member's own object (`self.x()`), not by a
+/// bare name.
+pub fn is_self_call(callee: &str) -> bool {
+    callee.starts_with(SELF_MARK)
+}
+
 /// How a callee was reached, from its encoded form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach<'a> {
@@ -167,6 +235,7 @@ pub enum Reach<'a> {
 impl<'a> Reach<'a> {
     /// Classify an encoded callee.
     pub fn of(callee: &'a str) -> Reach<'a> {
+        let callee = callee.strip_prefix(SELF_MARK).unwrap_or(callee);
         if let Some(rest) = callee.strip_prefix('.') {
             return match rest.split_once('@') {
                 Some((name, receiver)) => Reach::Other(name, Some(receiver)),
@@ -233,9 +302,11 @@ struct At {
 
 /// A member found by [`member`]: its name, container and the other labels it is assigned to.
 struct Found<'s> {
-    name: &'s str,
+    name: std::borrow::Cow<'s, str>,
     container: Option<(usize, usize)>,
     aliases: Vec<String>,
+    /// A JavaScript test case (`it('…', function () { … })`).
+    test: bool,
 }
 
 /// What [`extract`] finds in a file.
@@ -245,6 +316,8 @@ pub(super) struct Extracted {
     /// The capitalised names (types, classes) the file mentions, sorted; `["*"]` past
     /// [`MAX_TYPES`].
     pub types: Vec<String>,
+    /// Each class's (or Rust type's, or trait's) bases, in source order: `(Flask, [App])`.
+    pub bases: Vec<(String, Vec<String>)>,
 }
 
 /// Type names recorded per file at most; past it the file counts as naming every type (`*`).
@@ -264,6 +337,7 @@ pub(super) fn extract<'t>(
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     let mut types: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
+    let mut bases: Vec<(String, Vec<String>)> = Vec::new();
     walk(root, At::default(), |node, at| {
         also(node);
         let kind = node.kind();
@@ -285,6 +359,19 @@ pub(super) fn extract<'t>(
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
+            if let Some((class, found)) = class_bases(language, node, src) {
+                match bases.iter_mut().find(|(known, _)| *known == class) {
+                    Some((_, known)) => {
+                        for base in found {
+                            if !known.contains(&base) {
+                                known.push(base);
+                            }
+                        }
+                    }
+                    None if !found.is_empty() => bases.push((class, found)),
+                    None => {}
+                }
+            }
             let name = node.child_by_field_name(field).map(final_name);
             return Some(At {
                 container: name.or(at.container),
@@ -293,7 +380,9 @@ pub(super) fn extract<'t>(
         }
         if let Some(found) = member(language, node, src, at) {
             let container = found.container;
+            let case = found.test;
             let index = member_index(&mut members, &mut containers, found, src);
+            members[index].test |= case;
             if language == Language::Rust
                 && test_attribute_end.is_some_and(|end| {
                     end <= node.start_byte()
@@ -316,7 +405,54 @@ pub(super) fn extract<'t>(
     } else {
         types.into_iter().map(str::to_string).collect()
     };
-    Extracted { members, types }
+    Extracted {
+        members,
+        types,
+        bases,
+    }
+}
+
+/// The bases a class, an `impl Trait for Type` or a trait names: `(Flask, [App])`.
+fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+    let last = |text: &str| -> String {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let text = text.split(['<', '[', '(']).next().unwrap_or("").to_string();
+        let text = text.rsplit(['.', ':']).next().unwrap_or("").to_string();
+        text
+    };
+    let name = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
+    match (language, node.kind()) {
+        (Language::Rust, "impl_item") => {
+            let ty = last(name("type")?);
+            let tr = last(name("trait")?);
+            Some((ty, vec![tr]))
+        }
+        (Language::Rust, "trait_item") => {
+            let bounds = node.child_by_field_name("bounds")?;
+            let mut cursor = bounds.walk();
+            let supers: Vec<String> = bounds
+                .named_children(&mut cursor)
+                .map(|b| last(text_of(b, src)))
+                .filter(|b| b.starts_with(char::is_alphabetic))
+                .collect();
+            Some((name("name")?.to_string(), supers))
+        }
+        (Language::Python, _) => {
+            let list = node.child_by_field_name("superclasses")?;
+            let mut cursor = list.walk();
+            let supers: Vec<String> = list
+                .named_children(&mut cursor)
+                .filter(|b| b.kind() != "keyword_argument")
+                .map(|b| last(text_of(b, src)))
+                .filter(|b| !b.is_empty() && b != "object")
+                .collect();
+            Some((name("name")?.to_string(), supers))
+        }
+        (_, _) => {
+            let class = name("name")?.to_string();
+            Some((class, super::definitions::heritage(node, src)))
+        }
+    }
 }
 
 /// The index of `found`'s entry in `members` (a new entry, with its container, when it has none),
@@ -418,9 +554,10 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
     let name_of = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
     let plain = |name: &'s str, container| {
         Some(Found {
-            name,
+            name: name.into(),
             container,
             aliases: Vec::new(),
+            test: false,
         })
     };
     match (language, node.kind()) {
@@ -437,9 +574,10 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
                 .child_by_field_name("name")
                 .or_else(|| node.child_by_field_name("property"))?;
             Some(Found {
-                name: text_of(name, src),
+                name: text_of(name, src).into(),
                 container: at.container,
                 aliases,
+                test: false,
             })
         }
         (_, "pair") => {
@@ -450,13 +588,47 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
             let aliases = assigned_function(node.child_by_field_name("right")?, src)?;
             let (name, container) = commonjs_target(node.child_by_field_name("left")?, src)?;
             Some(Found {
-                name,
+                name: name.into(),
                 container,
                 aliases,
+                test: false,
+            })
+        }
+        // A test case: its callback is a member named for its title (`should_send_json`).
+        (_, "call_expression") if super::suites::is_case_call(node, src) => {
+            let arguments = node.child_by_field_name("arguments")?;
+            let mut cursor = arguments.walk();
+            let title = arguments.named_children(&mut cursor).next()?;
+            let name = case_label(text_of(title, src));
+            (!name.is_empty()).then_some(Found {
+                name: name.into(),
+                container: None,
+                aliases: Vec::new(),
+                test: true,
             })
         }
         _ => None,
     }
+}
+
+/// A test case's title as a member's label: its words joined by `_`, at most 60 characters
+/// (`should send a json response` → `should_send_a_json_response`).
+fn case_label(title: &str) -> String {
+    let mut label = String::new();
+    for word in title
+        .trim_matches(['\'', '"', '`'])
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .filter(|w| !w.is_empty())
+    {
+        if label.len() + word.len() + 1 > 60 {
+            break;
+        }
+        if !label.is_empty() {
+            label.push('_');
+        }
+        label.push_str(word);
+    }
+    label
 }
 
 /// Whether `value` is a function, possibly through a chain of assignments (`res.header = function
@@ -480,8 +652,20 @@ fn assigned_function(value: Node<'_>, src: &str) -> Option<Vec<String>> {
     is_function(value).then_some(aliases)
 }
 
-/// The property and container of an assignment's left side `object.property`.
+/// The property and container of an assignment's left side `object.property` — or, for a
+/// computed name (`app[method]`), the whole left side as the member's name, without a container.
 fn commonjs_target<'s>(left: Node<'_>, src: &'s str) -> Option<(&'s str, Option<(usize, usize)>)> {
+    if left.kind() == "subscript_expression" {
+        let object = left.child_by_field_name("object")?;
+        let text = text_of(left, src);
+        let named = object.kind() == "identifier"
+            && !matches!(text_of(object, src), "exports" | "module" | "this")
+            && !text.contains(char::is_whitespace)
+            && left
+                .child_by_field_name("index")
+                .is_some_and(|i| i.kind() == "identifier");
+        return named.then_some((text, None));
+    }
     (left.kind() == "member_expression").then_some(())?;
     let name = text_of(left.child_by_field_name("property")?, src);
     let object = left.child_by_field_name("object")?;
@@ -579,7 +763,11 @@ fn target(
                     .map(|p| format!("{p}.{name}")),
             }
         }
-        _ => Target {
+        Some(_) => Target {
+            encoded: format!("{SELF_MARK}{name}"),
+            shown: key_callee(name, None).then(|| name.to_string()),
+        },
+        None => Target {
             encoded: name.to_string(),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
@@ -599,7 +787,7 @@ fn scoped_target(function: Node<'_>, src: &str, own: impl Fn(&str) -> bool) -> O
     let shown = |path: &str| Some(format!("{path}::{name}"));
     Some(match last {
         Some(ty) if own(ty) => Target {
-            encoded: name.to_string(),
+            encoded: format!("{SELF_MARK}{name}"),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
         Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => Target {
@@ -661,9 +849,9 @@ mod tests {
             [
                 "run Parser.new .parse@p helper .c@b",
                 "helper Vec.new",
-                "Parser.new empty",
-                "Parser.empty new go",
-                "Walk.walk step",
+                "Parser.new ^empty",
+                "Parser.empty ^new ^go",
+                "Walk.walk ^step",
             ]
         );
     }
@@ -679,8 +867,8 @@ mod tests {
         assert_eq!(
             calls(Language::JavaScript, text),
             [
-                "res.send json set setCharset .toString@body",
-                "res.json stringify send",
+                "res.send ^json ^set setCharset .toString@body",
+                "res.json stringify ^send",
                 "helper helper2",
                 "setCharset .replace@t",
             ]
@@ -695,9 +883,9 @@ mod tests {
         assert_eq!(
             calls(Language::TypeScript, text),
             [
-                "Router.handle match init",
+                "Router.handle ^match ^init",
                 "Router.match lookup",
-                "Router.onError handle",
+                "Router.onError ^handle",
                 "route .handle@r",
                 "start route",
             ]
@@ -711,8 +899,8 @@ mod tests {
         assert_eq!(
             calls(Language::Python, text),
             [
-                "App.finalize_request make_response process_response log",
-                "App.build make_response",
+                "App.finalize_request ^make_response ^process_response log",
+                "App.build ^make_response",
                 "make_response .make_response@current_app",
             ]
         );
@@ -854,7 +1042,7 @@ def run(app):
     #[test]
     fn rust_tuple_structs_and_enum_variants_are_no_calls() {
         let text = "fn invert(m: Match) -> Match { match m { _ => Match::Ignore(m.inner()) }; Some(1); Wrapper(2); Self::go(); Ok(build()) }\n";
-        assert_eq!(calls(Language::Rust, text), ["invert .inner@m go build"]);
+        assert_eq!(calls(Language::Rust, text), ["invert .inner@m ^go build"]);
         let types = extract(Language::Rust, text).map(|i| i.type_refs);
         assert_eq!(
             types.ok(),

@@ -377,7 +377,9 @@ pub(super) fn assignments(
     for left in lefts {
         if left == "module.exports" {
             let sig = format!("module.exports = {}", shape(module, value, src));
-            b.add_documented(0, SymbolKind::Variable, &left, None, (sig, doc.clone()));
+            if b.add_documented(0, SymbolKind::Variable, &left, None, (sig, doc.clone())) {
+                exported_class_members(value, src, b);
+            }
         } else if module.exported_member(&left) {
             let kind = if is_function(value) {
                 SymbolKind::Function
@@ -391,6 +393,21 @@ pub(super) fn assignments(
             b.add_documented(0, kind, &left, None, (sig, doc.clone()));
         }
     }
+}
+
+/// The public methods of a class exported as an expression (`module.exports = class Application
+/// extends Emitter { use(fn) {…} }`), under the class's name (`module.exports` when it has none).
+fn exported_class_members(value: Node<'_>, src: &str, b: &mut Builder) {
+    if value.kind() != "class" {
+        return;
+    }
+    let Some(body) = value.child_by_field_name("body") else {
+        return;
+    };
+    let name = value
+        .child_by_field_name("name")
+        .map_or("module.exports", |n| text_of(n, src));
+    super::javascript::class_members(b, name, body, src);
 }
 
 impl Module {

@@ -209,6 +209,10 @@ pub struct Interface {
     /// The capitalised names (types, classes) the file mentions (`source::calls`), for telling
     /// whose method a call through an object may reach.
     pub type_refs: Vec<String>,
+    /// Each class's bases, a Rust type's traits, a trait's supertraits (`source::calls`): what
+    /// `lexi lookup --member` follows to a member's implementations and overrides.
+    #[serde(skip)]
+    pub bases: Vec<(String, Vec<String>)>,
 }
 
 impl Interface {
@@ -247,6 +251,27 @@ impl Interface {
                 let bare = bare.map_or_else(|| s.name.rsplit('.').next(), |(_, index)| Some(index));
                 bare.filter(|name| identifier(name) && s.name != "module.exports")
                     .map(str::to_string)
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    /// The names the file re-exports from the modules it imports (Python `from .helpers import
+    /// make_response as make_response`, or listed in `__all__`; TypeScript `export { x } from`):
+    /// its importers call them through it (`flask.make_response`). Sorted, deduplicated.
+    pub fn reexported_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .symbols
+            .iter()
+            .filter(|s| s.kind == SymbolKind::Module && s.parent.is_none())
+            .map(|s| s.name.clone())
+            .filter(|name| {
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
             })
             .collect();
         names.sort();
@@ -334,6 +359,7 @@ mod tests {
             signals: Signals::default(),
             calls: Vec::new(),
             type_refs: Vec::new(),
+            bases: Vec::new(),
             outline: outline
                 .into_iter()
                 .map(|(depth, text)| OutlineLine {

@@ -228,43 +228,48 @@ impl Exports<'_, '_> {
 
     /// A class header plus its public methods and fields.
     fn class(&mut self, name: &str, sig: (String, Option<String>), body: Option<Node<'_>>) {
-        let src = self.src;
         if !self.b.add_documented(0, SymbolKind::Class, name, None, sig) {
             return;
         }
-        let Some(body) = body else { return };
-        for member in code_children(body) {
-            let kind = match member.kind() {
-                "method_definition" | "method_signature" | "abstract_method_signature" => {
-                    SymbolKind::Method
-                }
-                "public_field_definition" | "field_definition" => SymbolKind::Variable,
-                _ => continue,
-            };
-            let Some(name_node) = member
-                .child_by_field_name("name")
-                .or_else(|| member.child_by_field_name("property"))
-            else {
-                continue;
-            };
-            let hidden = name_node.kind() == "private_property_identifier"
-                || code_children(member).iter().any(|c| {
-                    c.kind() == "accessibility_modifier"
-                        && matches!(text_of(*c, src), "private" | "protected")
-                });
-            if hidden {
-                continue;
-            }
-            let excluded: Vec<Node<'_>> = member
-                .child_by_field_name("body")
-                .into_iter()
-                .chain(member.child_by_field_name("value"))
-                .collect();
-            let member_sig = (signature(member, src, &excluded), leading_doc(member, src));
-            let member_name = text_of(name_node, src);
-            self.b
-                .add_documented(1, kind, member_name, Some(name), member_sig);
+        if let Some(body) = body {
+            class_members(self.b, name, body, self.src);
         }
+    }
+}
+
+/// The public methods and fields of the class `name` whose body is `body`, one level under it
+/// (a class declaration's, or `module.exports = class Application extends Emitter { use(fn) {…} }`).
+pub(super) fn class_members(b: &mut Builder, name: &str, body: Node<'_>, src: &str) {
+    for member in code_children(body) {
+        let kind = match member.kind() {
+            "method_definition" | "method_signature" | "abstract_method_signature" => {
+                SymbolKind::Method
+            }
+            "public_field_definition" | "field_definition" => SymbolKind::Variable,
+            _ => continue,
+        };
+        let Some(name_node) = member
+            .child_by_field_name("name")
+            .or_else(|| member.child_by_field_name("property"))
+        else {
+            continue;
+        };
+        let hidden = name_node.kind() == "private_property_identifier"
+            || code_children(member).iter().any(|c| {
+                c.kind() == "accessibility_modifier"
+                    && matches!(text_of(*c, src), "private" | "protected")
+            });
+        if hidden {
+            continue;
+        }
+        let excluded: Vec<Node<'_>> = member
+            .child_by_field_name("body")
+            .into_iter()
+            .chain(member.child_by_field_name("value"))
+            .collect();
+        let member_sig = (signature(member, src, &excluded), leading_doc(member, src));
+        let member_name = text_of(name_node, src);
+        b.add_documented(1, kind, member_name, Some(name), member_sig);
     }
 }
 

@@ -10,6 +10,9 @@ mod behaviour;
 pub mod calls;
 mod commonjs;
 pub mod contract;
+pub mod definitions;
+mod file;
+pub mod flow;
 mod generated;
 mod interface;
 mod javascript;
@@ -26,6 +29,7 @@ use std::cell::RefCell;
 
 use tree_sitter::{Parser, Tree};
 
+pub use file::SourceFile;
 pub use generated::is_generated_header;
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
@@ -91,6 +95,11 @@ pub(crate) fn parse(language: Language, text: &str) -> Result<Tree, SourceError>
 /// syntax errors set `has_errors` and extraction continues best-effort.
 pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError> {
     let tree = parse(language, text)?;
+    Ok(extract_tree(language, &tree, text))
+}
+
+/// The interface of a parsed tree of `text`.
+fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     let root = tree.root_node();
     let extracted = match language {
         Language::Rust => rust::extract(root, text),
@@ -110,6 +119,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         cases += usize::from(is_javascript && suites::is_case_call(node, text));
     });
     let type_refs = calls.types;
+    let bases = calls.bases;
     let calls = calls.members;
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
@@ -133,6 +143,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
         outline: extracted.builder.outline,
         calls,
         type_refs,
+        bases,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
     // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).
@@ -142,7 +153,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
     interface.item_docs.shrink_to_fit();
     interface.outline.shrink_to_fit();
     interface.calls.shrink_to_fit();
-    Ok(interface)
+    interface
 }
 
 /// Helpers shared by the unit tests of the language modules.

@@ -473,6 +473,12 @@ fn is_short_type(node: Node<'_>, src: &str) -> bool {
     compact(text_of(node, src)).chars().count() <= SHORT_TYPE && is_type_expression(node, src, 0)
 }
 
+/// Whether an assigned value is a type (`t.Union[…]`, `str | None`, `dict[str, t.Any]`): the
+/// assignment is a type alias.
+pub(super) fn is_type_value(node: Node<'_>, src: &str) -> bool {
+    node.kind() != "identifier" && is_type_expression(node, src, 0)
+}
+
 fn is_type_expression(node: Node<'_>, src: &str, depth: usize) -> bool {
     if depth > 16 {
         return false;
@@ -616,7 +622,7 @@ fn under_type_checking(node: Node<'_>, src: &str) -> bool {
 }
 
 /// The docstring of a module or a class/function body: a string literal as the first statement.
-fn docstring(root: Node<'_>, src: &str) -> Option<String> {
+pub(super) fn docstring(root: Node<'_>, src: &str) -> Option<String> {
     let first = code_children(root).into_iter().next()?;
     if first.kind() != "expression_statement" {
         return None;

@@ -50,7 +50,7 @@ pub(super) fn top(root: Node<'_>, src: &str) -> Vec<Suite> {
 }
 
 /// Whether `node` is a test case: `it('title', …)`, `test.only('title', …)`, `specify(…)`.
-pub(super) fn is_case_call(node: Node<'_>, src: &str) -> bool {
+pub(in crate::source) fn is_case_call(node: Node<'_>, src: &str) -> bool {
     node.kind() == "call_expression" && callee_is(node, src, is_case) && titled(node)
 }
 

@@ -10,27 +10,41 @@
 //! binary search in the derived graph file, `super::graph`).
 //!
 //! Matching is by final identifier, conservatively:
-//! - Calls: a bare call, or one through `self`/`this`/`Self`/the member's own object, of a name
-//!   another member of the file has (aliases included: `this.set` reaches `res.set = res.header`);
-//!   a Rust `Type::name()` when the file defines `Type.name`. Each member's literal-key calls
-//!   (`app.get('json spaces')`) are grouped by callee ([`KeyGroup`]).
+//! - Calls: a bare call of a free function of the file, a call through `self`/`this`/`Self`/the
+//!   member's own object of a method of the file (aliases included: `this.set` reaches `res.set =
+//!   res.header`) — a bare `send(…)` never reaches the method `res.send` — and the member itself
+//!   when it recurses; a Rust `Type::name()` when the file defines `Type.name`. Each member's
+//!   literal-key calls (`app.get('json spaces')`) are grouped by callee ([`KeyGroup`]).
 //! - Called from, for a public name of at least [`MIN_NAME`] characters that is no protocol method
-//!   (`__init__`):
+//!   (`__init__`), only where resolution supports it:
 //!   - from an *importer*: a bare call (unless the importer defines the name, which would shadow
-//!     it), `Type::name()` of a public type, or a call through another object — unless the name is
-//!     one of the [`COMMON_METHODS`], and, for a method name (only members of capitalised
-//!     containers have it), only when the importer mentions one of its owner types or calls one of
-//!     the file's free functions (which may hand it the objects: tokio's `channel()`);
+//!     it), `Type::name()` of a public type, a call through the module object (`helpers.x()`:
+//!     the receiver is named for the file), a call of a method through an object named for its
+//!     owner type (`self.semaphore.acquire()`, `self.app.create_url_adapter()`) or made by the
+//!     calling member (`App().make_response(…)`, `Buffer::new().fill()`, `let tx = channel();
+//!     tx.send(…)`), and a subclass's call through `self` of a method its bases (`%Flask App`
+//!     items) get from the file;
 //!   - from a file the viewed file *imports*: only a call through an object that may be the file's —
 //!     its receiver ends with the file's stem or one of its public type names (`current_app` of
-//!     `app.py`): such a module cannot name the file's functions, only hold its objects.
+//!     `app.py`): such a module cannot name the file's functions, only hold its objects;
+//!   - through a *re-export*: an importer of a module that re-exports the name (`>make_response`
+//!     items: flask's `__init__.py`) calling it bare or through that module's object
+//!     (`flask.make_response(…)`).
+//!
+//! A call through another object of a name the file defines — of a method only when the
+//! importer mentions one of its owner types or calls one of the file's free functions (which may
+//! hand it the objects, like tokio's `channel()`), and not one of the [`COMMON_METHODS`] — is no
+//! resolved caller: it is kept apart as an **unresolved** name match (`res.send(…)` in a
+//! handler: `res` may be anything).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
-use crate::source::calls::{decode_types, MemberCalls, Reach};
+use crate::source::calls::{
+    decode_bases, decode_reexports, decode_types, is_self_call, MemberCalls, Reach,
+};
 
 /// Public names shorter than this are too ambiguous to match across files.
 pub const MIN_NAME: usize = 3;
@@ -118,7 +132,11 @@ pub struct MemberEdges {
     /// The other names the member is assigned to (`res.header` of `res.set`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<String>,
+    /// The other members of the file it calls (not itself).
     pub calls: Vec<String>,
+    /// It calls itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recursive: bool,
     /// Calls with a short string literal first argument, grouped by callee in first-call order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<KeyGroup>,
@@ -151,8 +169,13 @@ pub struct CalledFrom {
 pub struct CallsView {
     /// Members calling other members of the file, in source order.
     pub calls: Vec<MemberEdges>,
-    /// The file's public names called by its dependents, by name; callers by path.
+    /// The file's public names called by its neighbours where resolution supports it, by name;
+    /// callers by path.
     pub called_from: Vec<CalledFrom>,
+    /// The neighbours' calls of the file's names through objects resolution cannot tell
+    /// (`res.send(…)`), by name: name matches, never callers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<CalledFrom>,
 }
 
 impl CallsView {
@@ -168,25 +191,83 @@ impl CallsView {
         }
         let own = entry_in(graph, source);
         let importers = graph.dependents(source);
+        let public = public_names(&own);
+        // A module re-exports what the file defines at its top, never a method's name.
+        let own_members = decode(&own);
+        let methods = method_owners(&own_members);
         let mut neighbours: BTreeMap<String, Neighbour> = BTreeMap::new();
+        let mut reexporters: Vec<(String, Vec<String>)> = Vec::new();
         for file in own.deps.iter().chain(&importers) {
             if file != source && !neighbours.contains_key(file) {
-                let neighbour = Neighbour {
-                    entry: entry_in(graph, file),
-                    imports_it: importers.contains(file),
+                let entry = entry_in(graph, file);
+                let imports_it = importers.contains(file);
+                let names: Vec<String> = reexports_of(&entry)
+                    .into_iter()
+                    .filter(|name| {
+                        public.contains(name.as_str()) && !methods.contains_key(name.as_str())
+                    })
+                    .collect();
+                if imports_it && !names.is_empty() {
+                    reexporters.push((file.clone(), names));
+                }
+                let relation = match imports_it {
+                    true => Relation::Importer,
+                    false => Relation::Imported,
                 };
-                neighbours.insert(file.clone(), neighbour);
+                neighbours.insert(file.clone(), Neighbour { entry, relation });
+            }
+        }
+        // The importers of a module re-exporting the file's names call them through it.
+        for (reexporter, names) in reexporters {
+            let objects = object_names(&reexporter, &BTreeSet::new());
+            for file in graph.dependents(&reexporter) {
+                if file == source || neighbours.contains_key(&file) {
+                    continue;
+                }
+                let relation = Relation::Reexported {
+                    names: names.clone(),
+                    objects: objects.clone(),
+                };
+                let entry = entry_in(graph, &file);
+                neighbours.insert(file, Neighbour { entry, relation });
             }
         }
         Some(view(source, &own, &neighbours))
     }
 }
 
-/// A neighbour of the file viewed: its entry and whether it imports the file (else the file
-/// imports it).
+/// A neighbour of the file viewed: its entry and how it relates to the file.
 pub struct Neighbour {
     pub entry: Entry,
-    pub imports_it: bool,
+    pub relation: Relation,
+}
+
+/// How a neighbour relates to the file viewed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Relation {
+    /// It imports the file.
+    Importer,
+    /// The file imports it.
+    Imported,
+    /// It imports a module that re-exports `names` of the file; `objects`: the names that
+    /// module's object goes by (`flask` of `flask/__init__.py`).
+    Reexported {
+        names: Vec<String>,
+        objects: Vec<String>,
+    },
+}
+
+/// The names a file's entry says it re-exports.
+fn reexports_of(entry: &Entry) -> Vec<String> {
+    entry
+        .details
+        .get()
+        .calls
+        .iter()
+        .filter_map(|item| decode_reexports(item))
+        .flatten()
+        .map(str::to_string)
+        .collect()
 }
 
 /// What matching needs of `file`: its dependencies, public names and calls.
@@ -225,24 +306,41 @@ fn decode(entry: &Entry) -> Vec<MemberCalls> {
 /// The view of a file's entry and its neighbours' entries.
 pub fn view(path: &str, own: &Entry, neighbours: &BTreeMap<String, Neighbour>) -> CallsView {
     let members = decode(own);
+    let (called_from, unresolved) = callers(path, own, &members, neighbours);
     CallsView {
         calls: edges(&members),
-        called_from: callers(path, own, &members, neighbours),
+        called_from,
+        unresolved,
     }
 }
 
-/// Member → member edges within one file.
+/// Member → member edges within one file: a bare call reaches a free function, a call through the
+/// member's own object a method; either reaches the member itself (recursion).
 fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
-    let names: BTreeSet<&str> = members.iter().flat_map(MemberCalls::names).collect();
+    let free: BTreeSet<&str> = members
+        .iter()
+        .filter(|m| m.container().is_none())
+        .flat_map(MemberCalls::names)
+        .collect();
+    let methods: BTreeSet<&str> = members
+        .iter()
+        .filter(|m| m.container().is_some())
+        .flat_map(MemberCalls::names)
+        .collect();
     let labels: BTreeSet<&str> = members.iter().map(|m| m.member.as_str()).collect();
     let mut out = Vec::new();
     for member in members {
         let mut calls: Vec<String> = Vec::new();
+        let mut recursive = false;
         for callee in &member.callees {
+            let through_self = is_self_call(callee);
             let target = match Reach::of(callee) {
-                Reach::Own(name) if names.contains(name) && !member.names().any(|n| n == name) => {
-                    name
+                Reach::Own(name) if member.names().any(|n| n == name) => {
+                    recursive |= through_self == member.container().is_some();
+                    continue;
                 }
+                Reach::Own(name) if through_self && methods.contains(name) => name,
+                Reach::Own(name) if !through_self && free.contains(name) => name,
                 Reach::Typed(..) if labels.contains(callee.as_str()) => callee.as_str(),
                 _ => continue,
             };
@@ -251,11 +349,12 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
             }
         }
         let keys = key_groups(member);
-        if !calls.is_empty() || !keys.is_empty() {
+        if !calls.is_empty() || !keys.is_empty() || recursive {
             out.push(MemberEdges {
                 member: member.member.clone(),
                 aliases: member.aliases.clone(),
                 calls,
+                recursive,
                 keys,
             });
         }
@@ -329,13 +428,33 @@ fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
         .collect()
 }
 
-/// Whether a call through `receiver` may be on one of `objects`.
+/// The packages `path` sits in, lowercased without `_`, its stem's name left out (`src`, `flask`
+/// of `src/flask/app.py`): a call through one of them (`flask.make_response`) goes through a
+/// module, never an object of the file — even when a type of the file has its name (`Flask`).
+fn package_names(path: &str) -> Vec<String> {
+    let mut dirs: Vec<&str> = path.split('/').collect();
+    dirs.pop();
+    let stem = |p: &str| {
+        let file = p.rsplit('/').next().unwrap_or(p);
+        file.split('.').next().unwrap_or(file).to_string()
+    };
+    let own = stem(path);
+    dirs.into_iter()
+        .map(|d| d.to_lowercase().replace('_', ""))
+        .filter(|d| *d != own && !matches!(own.as_str(), "mod" | "index" | "__init__" | "lib"))
+        .collect()
+}
+
+/// Whether a call through `receiver` may be on one of `objects`: the receiver is named for one
+/// (`current_app` for `app`) or for its last word (`permit` for `OwnedPermit`).
 fn may_be_object(receiver: Option<&str>, objects: &[String]) -> bool {
     let Some(receiver) = receiver else {
         return false;
     };
     let receiver = receiver.to_lowercase().replace('_', "");
-    objects.iter().any(|o| receiver.ends_with(o.as_str()))
+    objects.iter().any(|o| {
+        receiver.ends_with(o.as_str()) || (receiver.len() >= 4 && o.ends_with(receiver.as_str()))
+    })
 }
 
 /// The type names a neighbour's entry mentions (`None`: too many recorded, any may be).
@@ -396,27 +515,49 @@ fn container(member: &MemberCalls) -> Option<&str> {
     member.member.rsplit_once('.').map(|(owner, _)| owner)
 }
 
-/// The neighbours' members calling `own`'s public names:
-/// - an importer's bare call (unless it defines the name), `Type::name()` of a public type, or call
-///   through an object — of a method name only when the importer mentions one of its owner types
-///   or calls one of the file's free functions (which may hand it the objects: `channel()`);
-/// - an imported file's call through an object that may be the file's (see [`object_names`]): it
-///   cannot name the file's functions, only hold its objects (a proxy, a callback's argument).
+/// Whether a call found in a neighbour reaches the file, and how sure that is.
+enum Found {
+    /// Resolution supports it: an import, a type, a module object, an object named for its type,
+    /// a base class, a re-export. The name as shown (`make_response`, `Sender::new`).
+    Resolved(String),
+    /// Only the name matches: a call through an object resolution cannot tell.
+    Unresolved(String),
+}
+
+/// The classes of a neighbour's entry and their bases (`%Flask App` items).
+fn bases_in(entry: &Entry) -> BTreeMap<&str, Vec<&str>> {
+    let mut bases: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for item in &entry.details.get().calls {
+        if let Some((class, names)) = decode_bases(item) {
+            bases.entry(class).or_default().extend(names);
+        }
+    }
+    bases
+}
+
+/// The neighbours' members calling `own`'s public names, resolved and unresolved (see the module
+/// doc for the rules).
 fn callers(
     path: &str,
     own: &Entry,
     members: &[MemberCalls],
     neighbours: &BTreeMap<String, Neighbour>,
-) -> Vec<CalledFrom> {
+) -> (Vec<CalledFrom>, Vec<CalledFrom>) {
     let public = public_names(own);
     let owners = method_owners(members);
     let objects = object_names(path, &public);
-    let mut found: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
+    let packages = package_names(path);
+    let through_package = |receiver: Option<&str>| {
+        receiver.is_some_and(|r| packages.contains(&r.to_lowercase().replace('_', "")))
+    };
+    let mut resolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
+    let mut unresolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
     for (file, neighbour) in neighbours {
         let entry = &neighbour.entry;
         let calling = decode(entry);
         let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
         let types = types_of(entry);
+        let bases = bases_in(entry);
         let names = Names {
             public: &public,
             owners: &owners,
@@ -430,41 +571,115 @@ fn callers(
                 }
                 _ => true,
             };
-            for callee in &member.callees {
-                let reach = Reach::of(callee);
-                let name = match reach {
-                    Reach::Own(name)
-                        if neighbour.imports_it
-                            && public.contains(name)
-                            && !defined.contains(name) =>
-                    {
-                        name.to_string()
+            // It makes an object of a method's owner type (`App()`, `Buffer::new()`) or gets one
+            // from the file's free functions (`channel()`): it calls that object's methods.
+            let makes_owner = |name: &str| {
+                let Some(types) = owners.get(name) else {
+                    return false;
+                };
+                let constructs = member.callees.iter().any(|c| match Reach::of(c) {
+                    Reach::Own(ty) => !is_self_call(c) && types.contains(ty),
+                    Reach::Typed(ty, _) => types.contains(ty),
+                    _ => false,
+                });
+                constructs || holds_objects(&names, &calling, member)
+            };
+            // A subclass's call through `self` of a method its bases get from the file.
+            let inherits = |name: &str| {
+                let class_bases = container(member).and_then(|class| bases.get(class));
+                match (owners.get(name), class_bases) {
+                    (Some(owners), Some(class_bases)) => {
+                        class_bases.iter().any(|b| owners.contains(b))
                     }
-                    Reach::Other(name, receiver)
+                    _ => false,
+                }
+            };
+            for callee in &member.callees {
+                let through_self = is_self_call(callee);
+                let found = match (&neighbour.relation, Reach::of(callee)) {
+                    (Relation::Importer, Reach::Own(name))
+                        if public.contains(name) && !defined.contains(name) =>
+                    {
+                        match !through_self || inherits(name) {
+                            true => Found::Resolved(name.to_string()),
+                            false => continue,
+                        }
+                    }
+                    (Relation::Importer, Reach::Typed(ty, name))
+                        if public.contains(ty) && public.contains(name) =>
+                    {
+                        Found::Resolved(format!("{ty}::{name}"))
+                    }
+                    (Relation::Importer, Reach::Other(name, receiver))
+                        if public.contains(name) && !COMMON_METHODS.contains(&name) =>
+                    {
+                        // A method through an object named for its file or type; a function
+                        // through its module or a package holding it (`mpsc::channel()`).
+                        let resolved = match owners.contains_key(name) {
+                            true => {
+                                (may_be_object(receiver, &objects) || makes_owner(name))
+                                    && !through_package(receiver)
+                            }
+                            false => may_be_object(receiver, &objects) || through_package(receiver),
+                        };
+                        if resolved {
+                            Found::Resolved(name.to_string())
+                        } else if knows_owner(name) {
+                            Found::Unresolved(name.to_string())
+                        } else {
+                            continue;
+                        }
+                    }
+                    (Relation::Imported, Reach::Other(name, receiver))
                         if public.contains(name)
                             && !COMMON_METHODS.contains(&name)
-                            && if neighbour.imports_it {
-                                knows_owner(name)
-                            } else {
-                                may_be_object(receiver, &objects)
-                            } =>
+                            && may_be_object(receiver, &objects)
+                            && !through_package(receiver) =>
                     {
-                        name.to_string()
+                        Found::Resolved(name.to_string())
                     }
-                    Reach::Typed(ty, name)
-                        if neighbour.imports_it && public.contains(ty) && public.contains(name) =>
+                    (Relation::Reexported { names, .. }, Reach::Own(name))
+                        if !through_self
+                            && names.iter().any(|n| n == name)
+                            && !defined.contains(name) =>
                     {
-                        format!("{ty}::{name}")
+                        Found::Resolved(name.to_string())
+                    }
+                    (Relation::Reexported { names, objects }, Reach::Other(name, receiver))
+                        if names.iter().any(|n| n == name) && may_be_object(receiver, objects) =>
+                    {
+                        Found::Resolved(name.to_string())
                     }
                     _ => continue,
                 };
-                let callers = found.entry(name).or_default().entry(file).or_default();
+                let (bucket, name) = match found {
+                    Found::Resolved(name) => (&mut resolved, name),
+                    Found::Unresolved(name) => (&mut unresolved, name),
+                };
+                let callers = bucket.entry(name).or_default().entry(file).or_default();
                 if !callers.contains(&member.member) {
                     callers.push(member.member.clone());
                 }
             }
         }
     }
+    // A member resolved as a caller of a name is no unresolved match of it too.
+    for (name, by_file) in &mut unresolved {
+        if let Some(known) = resolved.get(name) {
+            for (file, members) in by_file.iter_mut() {
+                if let Some(sure) = known.get(file) {
+                    members.retain(|m| !sure.contains(m));
+                }
+            }
+            by_file.retain(|_, members| !members.is_empty());
+        }
+    }
+    unresolved.retain(|_, by_file| !by_file.is_empty());
+    (listed(resolved), listed(unresolved))
+}
+
+/// Callers by name then file, as the view lists them.
+fn listed(found: BTreeMap<String, BTreeMap<&str, Vec<String>>>) -> Vec<CalledFrom> {
     found
         .into_iter()
         .map(|(name, by_file)| CalledFrom {
@@ -524,9 +739,10 @@ mod tests {
                         "__init__",
                     ],
                     &[
-                        "App.finalize_request make_response .make_response len",
+                        "App.finalize_request ^make_response .make_response len",
                         "App.make_response get_flag",
                         "App.run run",
+                        "walk walk helper",
                     ],
                 ),
             ),
@@ -559,14 +775,26 @@ mod tests {
             ),
         ]);
         let view = CallsView::read(&graph, "app.py").expect("view");
+        // A bare call of a method's own name is no recursion (Python: a global of that name); a
+        // free function calling itself is.
         assert_eq!(
             view.calls,
-            [MemberEdges {
-                member: "App.finalize_request".into(),
-                aliases: Vec::new(),
-                calls: vec!["make_response".into()],
-                keys: Vec::new(),
-            }]
+            [
+                MemberEdges {
+                    member: "App.finalize_request".into(),
+                    recursive: false,
+                    aliases: Vec::new(),
+                    calls: vec!["make_response".into()],
+                    keys: Vec::new(),
+                },
+                MemberEdges {
+                    member: "walk".into(),
+                    recursive: true,
+                    aliases: Vec::new(),
+                    calls: Vec::new(),
+                    keys: Vec::new(),
+                }
+            ]
         );
         let called: Vec<Row> = view
             .called_from
@@ -586,9 +814,24 @@ mod tests {
             called,
             [
                 row("App::run", "main.rs", "main"),
-                row("finalize_request", "views.py", "index"),
                 row("make_response", "helpers.py", "make_response"),
-                // `run` through another object; views.py's own bare `run` is its own.
+            ]
+        );
+        // Through an object nothing names (`x.finalize_request()`, `x.run()`): name matches only;
+        // views.py's own bare `run` is its own.
+        let view = CallsView::read(&graph, "app.py").expect("view");
+        let unresolved: Vec<Row> = view
+            .unresolved
+            .into_iter()
+            .map(|c| {
+                let callers = c.callers.into_iter().map(|c| (c.file, c.members));
+                (c.name, callers.collect())
+            })
+            .collect();
+        assert_eq!(
+            unresolved,
+            [
+                row("finalize_request", "views.py", "index"),
                 row("run", "views.py", "index"),
             ]
         );
@@ -609,7 +852,7 @@ mod tests {
     fn methods_through_objects_need_the_owner_type_and_imported_files_an_object_of_the_file() {
         let graph = graph_of(vec![
             (
-                "bounded.rs",
+                "mpsc/bounded.rs",
                 entry(
                     &["chan.rs"],
                     &["Sender", "OwnedPermit", "send", "channel"],
@@ -635,7 +878,7 @@ mod tests {
             (
                 "user.rs",
                 entry(
-                    &["bounded.rs"],
+                    &["mpsc/bounded.rs"],
                     &[],
                     &["User.go .send@permit channel", "#OwnedPermit User"],
                 ),
@@ -643,7 +886,7 @@ mod tests {
             (
                 "alien.rs",
                 entry(
-                    &["bounded.rs"],
+                    &["mpsc/bounded.rs"],
                     &[],
                     &["Alien.go .send@tx .spawn@tokio", "#Alien"],
                 ),
@@ -651,7 +894,7 @@ mod tests {
             (
                 "stranger.rs",
                 entry(
-                    &["bounded.rs"],
+                    &["mpsc/bounded.rs"],
                     &[],
                     &[
                         "Stranger.go .send@tx",
@@ -668,13 +911,14 @@ mod tests {
             (name.to_string(), files.collect::<Vec<_>>())
         };
         assert_eq!(
-            called(&graph, "bounded.rs"),
+            called(&graph, "mpsc/bounded.rs"),
             [
                 row(
                     "channel",
                     &[("stranger.rs", "Stranger.new"), ("user.rs", "User.go")]
                 ),
-                // alien.rs neither names `Sender`/`OwnedPermit` nor calls `channel()`.
+                // `permit` may be an `OwnedPermit`, `sender` a `Sender`; `Stranger.go`'s `tx` is
+                // what `Stranger.new` made with `mpsc::channel()`.
                 row(
                     "send",
                     &[
@@ -685,6 +929,10 @@ mod tests {
                 ),
             ]
         );
+        // alien.rs neither names `Sender`/`OwnedPermit` nor calls `channel()`: not even a name
+        // match.
+        let view = CallsView::read(&graph, "mpsc/bounded.rs").expect("view");
+        assert!(view.unresolved.is_empty(), "{:?}", view.unresolved);
     }
 
     #[test]
@@ -694,8 +942,9 @@ mod tests {
             &[],
             &[
                 "res.set=res.header .toLowerCase@field",
-                "res.json=res.toJson stringify header ~header~Content-Type ~app.get~json%20spaces ~app.get~json%20escape ~app.get~json%20spaces",
-                "stringify toJson",
+                "res.json=res.toJson stringify ^header ~header~Content-Type ~app.get~json%20spaces ~app.get~json%20escape ~app.get~json%20spaces",
+                "stringify toJson .stringify@JSON",
+                "res.other ^toJson",
             ],
         );
         let view = view("response.js", &own, &BTreeMap::new());
@@ -704,6 +953,7 @@ mod tests {
             [
                 MemberEdges {
                     member: "res.json".into(),
+                    recursive: false,
                     aliases: vec!["res.toJson".into()],
                     calls: vec!["stringify".into(), "header".into()],
                     keys: vec![
@@ -717,8 +967,10 @@ mod tests {
                         },
                     ],
                 },
+                // A bare `toJson()` is no call of the method `res.toJson`; `this.toJson()` is.
                 MemberEdges {
-                    member: "stringify".into(),
+                    member: "res.other".into(),
+                    recursive: false,
                     aliases: Vec::new(),
                     calls: vec!["toJson".into()],
                     keys: Vec::new(),

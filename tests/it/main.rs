@@ -30,6 +30,7 @@ mod test_lookup_answers;
 mod test_lookup_member;
 mod test_man;
 mod test_mcp;
+mod test_member_answers;
 mod test_member_reach;
 mod test_model_answers;
 mod test_navigation;

@@ -1,7 +1,8 @@
 //! Inherited members and inherited docs in `lexi lookup <file> --member <name>`: a Python class
 //! asked for a method its base's base declares, an override without a doc showing the doc of the
 //! method it overrides, a JavaScript `class … extends` base imported from another file, and a Rust
-//! trait method of `impl Trait for Type` (`fixtures/projects/inherit-*`).
+//! trait method of `impl Trait for Type` — with the members each overrides or implements and
+//! those overriding or implementing it (`fixtures/projects/inherit-*`).
 
 use crate::support::{project, TestProject};
 
@@ -90,8 +91,16 @@ fn a_rust_trait_method_for_an_implementing_type() {
         .lexi(["lookup", "src/square.rs", "--member", "Square.area"])
         .success();
     insta::assert_snapshot!("inherited_rust_area", out.stdout);
-    out.stdout_has("Square.area — inherited from trait Shape (src/shape.rs)")
-        .stdout_has("The area in square units.");
+    // Defined here, in `impl Shape for Square`: the trait's member it implements, and its doc.
+    out.stdout_has(
+        "# src/square.rs: Square.area (method, lines 9-11)\n\n```rust\nimpl Shape for Square\n",
+    )
+    .stdout_has("The area in square units.\n(doc inherited from Shape.area, src/shape.rs)")
+    .stdout_has("- Implements: trait Shape.area (src/shape.rs)\n");
+    // The trait's method lists what implements it.
+    p.lexi(["lookup", "src/shape.rs", "--member", "Shape.area"])
+        .success()
+        .stdout_has("- Implemented by: Square.area (src/square.rs)\n");
     // A provided method the impl does not override.
     p.lexi(["lookup", "src/square.rs", "--member", "name"])
         .success()

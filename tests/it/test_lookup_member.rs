@@ -86,7 +86,7 @@ fn a_commonjs_member_by_its_last_segment() {
         .lexi(["lookup", "lib/response.js", "--member", "json"])
         .success();
     insta::assert_snapshot!("member_res_json", out.stdout);
-    out.stdout_has("# lib/response.js: res.json (function)")
+    out.stdout_has("# lib/response.js: res.json (function, lines 26-31)")
         .stdout_has("- Called by: res.send")
         .stdout_lacks("res.jsonp");
 }

@@ -314,7 +314,10 @@ fn lookup_of_one_member_answers_what_the_cli_prints() {
     let answer = session.text("lookup", json!({"file": "src/lib.rs", "member": "eval"}));
     let (body, _) = split_etag(&answer);
     assert_eq!(body, cli);
-    assert!(body.starts_with("# src/lib.rs: eval (function)"), "{body}");
+    assert!(
+        body.starts_with("# src/lib.rs: eval (function, lines 6-9)"),
+        "{body}"
+    );
     let error = session.tool_error("lookup", json!({"file": "src/lib.rs", "member": "evil"}));
     assert!(error.contains("did you mean: eval"), "{error}");
 }

@@ -64,6 +64,10 @@ pub struct Args {
     /// `Sender::send`) or a last segment (`make_response`, `json`, `send`).
     #[arg(long, value_name = "NAME")]
     pub member: Option<String>,
+    /// With `--member`: every test found for the member (by default the first 5 lines, then how
+    /// many more).
+    #[arg(long, requires = "member")]
+    pub all: bool,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -73,7 +77,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
     if let Some(name) = &args.member {
-        let found = lookup_member(&ws, &source, name)?;
+        let found = lookup_member(&ws, &source, name, args.all)?;
         match ctx.format {
             Format::Text => print_text(&found.to_text())?,
             Format::Json => print_json(&found.to_json())?,

@@ -596,6 +596,15 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
                 let types = crate::source::calls::encode_types(&interface.type_refs);
                 scanned.facts.calls.push(types);
             }
+            for (class, bases) in &interface.bases {
+                let item = crate::source::calls::encode_bases(class, bases);
+                scanned.facts.calls.push(item);
+            }
+            let reexported = interface.reexported_names();
+            if !reexported.is_empty() {
+                let item = crate::source::calls::encode_reexports(&reexported);
+                scanned.facts.calls.push(item);
+            }
             Some(Code {
                 language,
                 interface: Arc::new(interface),

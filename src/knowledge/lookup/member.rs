@@ -6,9 +6,13 @@
 //! file (`workspace::test_rank`), those with test functions calling the member by name first (the
 //! graph records every test function's calls), then those named for it.
 //!
-//! A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
+//! Every member the file defines can be opened, public or private (`member/declared.rs`: the
+//! definitions of `source::definitions` and the interface's members); a constant or an alias shows
+//! its value, and a function its flow — the outline of its body (`source::flow`), read from the
+//! same parse. A name matches a member by its qualified label (`Flask.make_response`, `res.json`,
 //! `Sender::send` = `Sender.send`), else by its last segment (`make_response`, `json`, `send`);
-//! several matches are each shown compactly (signature and first paragraph). A name no member of
+//! several matches are each shown compactly (signature and first paragraph), and the members whose
+//! names differ only in case are named (`sendfile` is not `res.sendFile`). A name no member of
 //! the file declares is looked for in the bases of its classes, and a member without a doc gets the
 //! doc of the member it overrides (`member/inherit.rs`). An unknown name is an error naming the
 //! closest members.
@@ -16,10 +20,13 @@
 use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
-use crate::source::{extract, Language, OutlineLine};
+use crate::source::{Language, OutlineLine, SourceFile};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::Workspace;
 
+mod callers;
+mod declared;
+mod implementations;
 mod inherit;
 mod outside;
 mod related;
@@ -27,7 +34,7 @@ mod render;
 mod tests_found;
 
 pub use related::Related;
-pub use tests_found::{IndirectHit, TestHit, TESTS_SHOWN};
+pub use tests_found::{TestHit, TESTS_SHOWN};
 
 /// The doc budget of a member shown whole, in bytes (about 1,500 tokens).
 pub const DOC_BYTES: usize = 6_000;
@@ -48,14 +55,22 @@ pub struct MemberLookup {
     pub warnings: Vec<String>,
     /// The members the name matched, in source order.
     pub matches: Vec<Member>,
-    /// The most relevant tests, best first.
-    pub tests: Vec<TestHit>,
-    /// Tests that reach the file but are not shown.
-    pub tests_left_out: usize,
-    /// Tests that reach the member without calling it (one member shown whole): through its
-    /// delegate, its callers, or named for it.
+    /// Other members whose names differ from the name asked for only in case (`res.sendFile` for
+    /// `sendfile`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub indirect_tests: Vec<IndirectHit>,
+    pub others: Vec<String>,
+    /// No member is named exactly so: the matches differ from the name asked for in case
+    /// (`res.sendFile` for `sendfile`), and the answer says so first.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub case_differs: bool,
+    /// The tests exercising the member, most direct first (`member/tests_found.rs`): those
+    /// calling it, then through helpers or callers (`via`), the files named for it, its
+    /// delegate's, and — only when there is none of these — those named for one of its words.
+    pub tests: Vec<TestHit>,
+    /// Tests found for the member but not shown (`--all` shows them).
+    pub tests_left_out: usize,
+    /// Other test files that reach the member's file (`lexi impact` lists them).
+    pub tests_reaching: usize,
 }
 
 /// One member of the file.
@@ -64,7 +79,13 @@ pub struct Member {
     /// `Container.name`, or `name` for a top-level member.
     pub label: String,
     pub kind: &'static str,
-    /// Its signature line under the headers it sits in, indented two spaces a level.
+    /// Its first and last line in its file (unknown for a member only the interface knows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<usize>,
+    /// Its signature line under the headers it sits in, indented two spaces a level (a constant's
+    /// or an alias's whole value, cut).
     pub signature: String,
     /// Its whole doc (code examples left out), cut to the answer's budget.
     pub doc: Option<String>,
@@ -76,6 +97,9 @@ pub struct Member {
     pub examples_left_out: usize,
     /// Members of the file it calls.
     pub calls: Vec<String>,
+    /// It calls itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub recursive: bool,
     /// The literal keys it passes to what it calls (`app.get('json spaces')`), by callee.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub keys: Vec<KeyGroup>,
@@ -85,8 +109,13 @@ pub struct Member {
     pub calls_elsewhere: Vec<String>,
     /// Members of the file calling it.
     pub called_by: Vec<String>,
-    /// Members of the neighbours (importers and imports) calling it.
+    /// Members of the neighbours (importers, imports, importers of a module re-exporting it)
+    /// calling it, where resolution supports it.
     pub called_from: Vec<Caller>,
+    /// Calls of its name through objects resolution cannot tell (`res.send(…)` in a handler):
+    /// name matches, never callers (`member/callers.rs`).
+    #[serde(skip_serializing_if = "callers::NameMatches::is_empty")]
+    pub name_matches: callers::NameMatches,
     /// Not declared in the file: `Base (base/file.py)`, the class it is inherited from
     /// (`member/inherit.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -94,16 +123,36 @@ pub struct Member {
     /// Its doc is the doc of the member it overrides: `Base.name, base/file.py`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_inherited_from: Option<String>,
+    /// The member it overrides or implements, up its class's bases: `App.add_url_rule
+    /// (src/flask/sansio/app.py)`, `trait Shape.area (src/shape.rs)` (`member/implementations.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub overrides: Option<String>,
+    /// The members of its name in the classes deriving from its class (and implementing its
+    /// trait), by file.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overridden_by: Vec<Caller>,
+    /// Its class is a trait or an interface: it is implemented, not overridden.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub abstract_member: bool,
     /// What it raises, throws or returns as an error, from its own body (`source::raises`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub raises: Vec<String>,
     /// Members of the file sharing callees or literal keys with it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// The outline of its body (one member shown whole): a line a step, indented two spaces a
+    /// level (`source::flow`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub flow: Vec<String>,
 }
 
-/// `lexi lookup <source> --member <name>`.
-pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result<MemberLookup> {
+/// `lexi lookup <source> --member <name>`; every test found when `all_tests`.
+pub fn lookup_member(
+    ws: &Workspace,
+    source: &str,
+    name: &str,
+    all_tests: bool,
+) -> anyhow::Result<MemberLookup> {
     let found = lookup(ws.project(), source)?;
     let language = Language::from_path(std::path::Path::new(source)).with_context(|| {
         format!("{source}: members are known only in Rust, Python, JavaScript and TypeScript files")
@@ -112,65 +161,95 @@ pub fn lookup_member(ws: &Workspace, source: &str, name: &str) -> anyhow::Result
         .project()
         .read(source)
         .with_context(|| format!("cannot read {source}"))?;
-    let interface = extract(language, &String::from_utf8_lossy(&bytes))
+    let parsed = SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned())
         .map_err(|err| anyhow::anyhow!("{source}: cannot be parsed ({err})"))?;
     let file = inherit::Parsed {
         source: source.to_string(),
-        interface,
+        file: parsed,
     };
-    let mut matches = declared_or_inherited(ws, &file, name)?;
+    let (mut matches, others) = declared_or_inherited(ws, &file, name)?;
     // What a declared member raises and shares with its siblings; an inherited one's are its base's.
+    let calls = &file.file.interface.calls;
     let own_names: std::collections::BTreeSet<&str> = file
-        .interface
-        .outline()
+        .file
+        .definitions
         .iter()
-        .filter(|line| is_member(line))
-        .map(|line| last_segment(&line.name))
-        .chain(file.interface.calls.iter().map(|m| last_segment(&m.member)))
+        .map(|d| last_segment(&d.label))
+        .chain(calls.iter().map(|m| last_segment(&m.member)))
         .collect();
+    let whole = matches.len() == 1;
+    let imported = outside::Imported::of(ws.graph(), source);
     for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
         found.calls_elsewhere =
-            outside::calls_elsewhere(&file.interface.calls, &found.label, &own_names);
-        found.raises = related::raises(&file.interface.calls, &found.label);
-        found.related = related::siblings(&file.interface.calls, &found.label);
+            outside::calls_elsewhere(calls, &found.label, &own_names, &imported);
+        found.raises = related::raises(calls, &found.label);
+        found.related = related::siblings(calls, &found.label);
+        if let (true, Some(graph)) = (whole, ws.graph()) {
+            let name = last_segment(&found.label).to_string();
+            let resolved = found.called_from.clone();
+            found.name_matches.widen(graph, source, &name, &resolved);
+        }
+        if whole && found.label.contains('.') {
+            let interface = &file.file.interface;
+            found.overrides = inherit::overridden(ws, &file, &found.label);
+            found.overridden_by = implementations::implementations(
+                ws.graph(),
+                source,
+                &found.label,
+                &interface.bases,
+                calls,
+            );
+            let class = found.label.rsplit_once('.').map_or("", |(c, _)| c);
+            found.abstract_member = inherit::is_trait(&file.file, class);
+        }
     }
-    let tests = tests_found::relevant_tests(ws.graph(), source, &matches, &file.interface.calls);
+    let tests = tests_found::relevant_tests(ws.graph(), source, &matches, calls, all_tests);
     Ok(MemberLookup {
         source: source.to_string(),
         member: name.to_string(),
         staleness: found.staleness,
         stale: found.staleness != Staleness::Current,
         warnings: found.warnings(),
+        case_differs: case_differs(&matches, name),
         matches,
+        others,
         tests: tests.tests,
         tests_left_out: tests.left_out,
-        indirect_tests: tests.indirect,
+        tests_reaching: tests.reaching,
     })
 }
 
 /// The members of `file` named `name`, else those its classes inherit (`member/inherit.rs`);
-/// a member without a doc gets the doc of the member it overrides. An error naming the closest
-/// members when there is none.
+/// a member without a doc gets the doc of the member it overrides; and the other members whose
+/// labels match only case-insensitively. An error naming the closest members when there is none.
 fn declared_or_inherited(
     ws: &Workspace,
     file: &inherit::Parsed,
     name: &str,
-) -> anyhow::Result<Vec<Member>> {
-    let outline = file.interface.outline();
-    let candidates: Vec<usize> = (0..outline.len())
-        .filter(|&i| is_member(&outline[i]))
+) -> anyhow::Result<(Vec<Member>, Vec<String>)> {
+    let candidates = declared::declared(&file.file);
+    let labels: Vec<String> = candidates
+        .iter()
+        .map(|d| declared::label_of(&file.file, d))
         .collect();
-    let labels: Vec<String> = candidates.iter().map(|&i| label(&outline[i])).collect();
     let chosen = matching(&labels, name);
     if chosen.is_empty() {
         let inherited = inherit::inherited_members(ws, file, name, true);
         let whole = inherited.len() == 1;
         return match inherited.is_empty() {
             true => bail!("{}", unknown_member(&file.source, name, &labels)),
-            false if whole => Ok(inherited),
-            false => Ok(inherit::inherited_members(ws, file, name, false)),
+            false if whole => Ok((inherited, Vec::new())),
+            false => Ok((
+                inherit::inherited_members(ws, file, name, false),
+                Vec::new(),
+            )),
         };
     }
+    let others: Vec<String> = matching_any_case(&labels, name)
+        .into_iter()
+        .filter(|i| !chosen.contains(i))
+        .map(|i| labels[i].clone())
+        .collect();
     let view = ws
         .graph()
         .and_then(|graph| CallsView::read(graph, &file.source));
@@ -178,14 +257,14 @@ fn declared_or_inherited(
     let whole = chosen.len() == 1;
     let mut matches: Vec<Member> = chosen
         .iter()
-        .map(|&c| member(outline, candidates[c], whole, view.as_ref()))
+        .map(|&c| member(&file.file, &candidates[c], whole, view.as_ref()))
         .collect();
     for shown in matches.iter_mut().filter(|m| m.doc.is_none()) {
         if let Some(doc) = inherit::inherited_doc(ws, file, &shown.label) {
             apply_inherited_doc(shown, doc, whole);
         }
     }
-    Ok(matches)
+    Ok((matches, others))
 }
 
 /// `shown`'s doc is `doc`, inherited from the member it overrides: cut as its own would be.
@@ -202,23 +281,12 @@ fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc, whole: bool) {
     shown.doc_inherited_from = Some(doc.from);
 }
 
-/// An outline line that declares something (not a header, not `impl Trait for Type`).
-fn is_member(line: &OutlineLine) -> bool {
-    line.kind
-        .is_some_and(|kind| kind != crate::source::SymbolKind::Impl)
-        && !line.name.is_empty()
-}
-
-/// `Container.name`, or the name (CommonJS names are already qualified: `res.json`).
-fn label(line: &OutlineLine) -> String {
-    match &line.parent {
-        // `impl<T> Sender<T>`'s methods are `Sender.send`, as `workspace::calls` names them.
-        Some(parent) => {
-            let parent = parent.split('<').next().unwrap_or(parent).trim();
-            format!("{parent}.{}", line.name)
-        }
-        None => line.name.clone(),
-    }
+/// Whether every match differs from the name asked for in case only (`res.sendFile` for
+/// `sendfile`).
+fn case_differs(matches: &[Member], name: &str) -> bool {
+    let wanted = normalized(name);
+    let wanted = last_segment(&wanted);
+    !matches.is_empty() && matches.iter().all(|m| last_segment(&m.label) != wanted)
 }
 
 /// The last segment of a label or a name asked for (`json` of `res.json`, `send` of `Sender::send`).
@@ -263,6 +331,20 @@ pub fn matching(labels: &[String], name: &str) -> Vec<usize> {
     Vec::new()
 }
 
+/// The indices of `labels` that `name` names in any case: by label, or by last segment.
+fn matching_any_case(labels: &[String], name: &str) -> Vec<usize> {
+    let wanted = normalized(name).to_lowercase();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    (0..labels.len())
+        .filter(|&i| {
+            let label = labels[i].to_lowercase();
+            label == wanted || last_segment(&label) == wanted
+        })
+        .collect()
+}
+
 /// The error for a name no member has: the closest labels, and where to see them all.
 fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
     let wanted = normalized(name).to_lowercase();
@@ -294,11 +376,31 @@ fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
     message
 }
 
-/// The member declared on `outline[at]`, with its calls read from `view`.
-fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsView>) -> Member {
-    let line = &outline[at];
-    let label = label(line);
-    let (doc, examples_left_out) = match &line.whole_doc {
+/// The member `declared` of `file`, with its calls read from `view` and, shown whole, its flow.
+fn member(
+    file: &SourceFile,
+    declared: &declared::Declared<'_>,
+    whole: bool,
+    view: Option<&CallsView>,
+) -> Member {
+    let outline = file.interface.outline();
+    let line = declared.outline.map(|at| &outline[at]);
+    let definition = declared.definition;
+    let label = declared::label_of(file, declared);
+    let kind = definition
+        .map(|d| d.kind)
+        .or(line.and_then(|l| l.kind))
+        .map_or("", |kind| kind.as_str());
+    let signature = match (declared.outline, definition) {
+        (Some(at), Some(definition)) => with_value(signature(outline, at), definition),
+        (Some(at), None) => signature(outline, at),
+        (None, Some(definition)) => declared::definition_signature(file, definition),
+        (None, None) => String::new(),
+    };
+    let whole_doc = line
+        .and_then(|l| l.whole_doc.clone())
+        .or_else(|| definition.and_then(|d| d.doc.clone()));
+    let (doc, examples_left_out) = match &whole_doc {
         Some(doc) => without_examples(doc),
         None => (String::new(), 0),
     };
@@ -307,31 +409,76 @@ fn member(outline: &[OutlineLine], at: usize, whole: bool, view: Option<&CallsVi
         true => cut_doc(doc, DOC_BYTES),
         false => first_paragraph(doc),
     };
-    let (calls, called_by, called_from) = match view {
+    let edges = match view {
         Some(view) => calls_of(view, &label),
-        None => Default::default(),
+        None => Edges::default(),
     };
     let keys = view
         .and_then(|view| view.calls.iter().find(|edges| edges.member == label))
         .map(|edges| edges.keys.clone())
         .unwrap_or_default();
+    let flow = match (whole, definition) {
+        (true, Some(definition)) => flow_lines(file, definition),
+        _ => Vec::new(),
+    };
     Member {
-        kind: line.kind.map_or("", |kind| kind.as_str()),
-        signature: signature(outline, at),
+        kind,
+        line: definition.map(|d| d.line),
+        end_line: definition.map(|d| d.end_line),
+        signature,
         doc: (!doc.is_empty()).then_some(doc),
         doc_cut,
         compact: !whole,
         examples_left_out,
-        calls,
+        calls: edges.calls,
+        recursive: edges.recursive,
         keys,
-        called_by,
-        called_from,
+        called_by: edges.called_by,
+        called_from: edges.called_from,
+        name_matches: callers::NameMatches::of_neighbours(edges.unresolved),
         calls_elsewhere: Vec::new(),
         raises: Vec::new(),
         related: Vec::new(),
+        flow,
         label,
         inherited_from: None,
         doc_inherited_from: None,
+        overrides: None,
+        overridden_by: Vec::new(),
+        abstract_member: false,
+    }
+}
+
+/// The flow of `definition` as lines indented two spaces a level.
+fn flow_lines(
+    file: &SourceFile,
+    definition: &crate::source::definitions::Definition,
+) -> Vec<String> {
+    file.flow(definition)
+        .into_iter()
+        .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+        .collect()
+}
+
+/// An interface signature whose last line is a constant's or an alias's name alone replaced by
+/// its value as written (`ResponseReturnValue` → `ResponseReturnValue = t.Union[…]`).
+fn with_value(signature: String, definition: &crate::source::definitions::Definition) -> String {
+    let Some(value) = definition
+        .value
+        .as_ref()
+        .filter(|_| declared::shows_value(definition.kind))
+    else {
+        return signature;
+    };
+    let (headers, last) = match signature.rsplit_once('\n') {
+        Some((headers, last)) => (Some(headers), last),
+        None => (None, signature.as_str()),
+    };
+    let depth = (last.len() - last.trim_start().len()) / 2;
+    let value = declared::indented(value, depth);
+    match headers {
+        Some(headers) => format!("{headers}\n{value}"),
+        None => value,
     }
 }
 
@@ -402,28 +549,44 @@ fn first_paragraph(doc: String) -> (String, bool) {
 
 /// What `label` calls in its file, which members of the file call it, and the neighbours' members
 /// calling it — matched by name as `workspace::calls` matches.
-fn calls_of(view: &CallsView, label: &str) -> (Vec<String>, Vec<String>, Vec<Caller>) {
+fn calls_of(view: &CallsView, label: &str) -> Edges {
     let bare = last_segment(label);
     let typed = label.replace('.', "::");
-    let calls = view
-        .calls
-        .iter()
-        .filter(|edges| edges.member == label)
+    let own = view.calls.iter().filter(|edges| edges.member == label);
+    let calls = own
+        .clone()
         .flat_map(|edges| edges.calls.iter().cloned())
         .collect();
+    let recursive = own.clone().any(|edges| edges.recursive);
     let called_by = view
         .calls
         .iter()
         .filter(|edges| edges.calls.iter().any(|c| c == bare || c == label))
         .map(|edges| edges.member.clone())
         .collect();
-    let called_from = view
-        .called_from
-        .iter()
-        .filter(|called| called.name == bare || called.name == typed)
-        .flat_map(|called| called.callers.iter().cloned())
-        .collect();
-    (calls, called_by, called_from)
+    let of_name = |list: &[crate::workspace::calls::CalledFrom]| -> Vec<Caller> {
+        list.iter()
+            .filter(|called| called.name == bare || called.name == typed)
+            .flat_map(|called| called.callers.iter().cloned())
+            .collect()
+    };
+    Edges {
+        calls,
+        recursive,
+        called_by,
+        called_from: of_name(&view.called_from),
+        unresolved: of_name(&view.unresolved),
+    }
+}
+
+/// What the view says of one member.
+#[derive(Default)]
+struct Edges {
+    calls: Vec<String>,
+    recursive: bool,
+    called_by: Vec<String>,
+    called_from: Vec<Caller>,
+    unresolved: Vec<Caller>,
 }
 
 #[cfg(test)]

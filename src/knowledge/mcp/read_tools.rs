@@ -101,8 +101,10 @@ impl Tool for Lookup {
          directory. Cheap (one design file, typically 200-600 tokens) and cheaper than reading the \
          source: call it before editing any file. After editing, update `.lexibrary/<file>.md` and \
          set `updated_by: agent`. For linked concepts and Stack posts too, use `context`. With \
-         `member` (a function or method name), only that member whole: signature, every \
-         paragraph of its doc, its callers and callees, and the tests that call it.";
+         `member` (any function, method, class, constant or alias of the file, private ones too), \
+         only that member whole: signature (a constant's value), doc, the outline of its body \
+         (calls in order with the branches around them, returns, raises), its callers and \
+         callees, and the tests that call it.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
@@ -116,7 +118,7 @@ impl Tool for Lookup {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
         if let Some(name) = &args.member {
-            let found = lookup_member(&call.ws, &source, name)?;
+            let found = lookup_member(&call.ws, &source, name, false)?;
             return Ok(Answer::new(found.to_text(), found.to_json()));
         }
         let found = lookup_in(&call.ws, &source)?;

@@ -13,10 +13,10 @@ use crate::source::syntax::{code_children, text_of};
 use crate::source::Language;
 
 /// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
-pub(super) const MAX_MACRO_DEPTH: usize = 4;
+pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
 
 /// One body of items inside a macro call: its own syntax tree over its own text.
-pub(super) struct MacroBody {
+pub(in crate::source) struct MacroBody {
     tree: Tree,
     /// The body's text (what the tree's byte ranges index).
     pub text: String,
@@ -29,12 +29,17 @@ impl MacroBody {
     pub fn root(&self) -> Node<'_> {
         self.tree.root_node()
     }
+
+    /// The body's tree, text and rows before it (`source::SourceFile` keeps every tree of a file).
+    pub fn into_parts(self) -> (Tree, String, usize) {
+        (self.tree, self.text, self.row)
+    }
 }
 
 /// The item bodies of a macro call: the whole token tree when it parses as Rust items, or each
 /// `{ … }` branch of a `cfg_if!`-style chain (`if #[cfg(…)] { … } else if … { … } else { … }`)
 /// that does. Empty for anything else.
-pub(super) fn macro_bodies(call: Node<'_>, src: &str) -> Vec<MacroBody> {
+pub(in crate::source) fn macro_bodies(call: Node<'_>, src: &str) -> Vec<MacroBody> {
     let Some(tokens) = code_children(call)
         .into_iter()
         .find(|child| child.kind() == "token_tree")

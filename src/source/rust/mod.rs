@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use tree_sitter::Node;
 
 pub(super) mod cfg;
-mod expand;
+pub(super) mod expand;
 mod paths;
 mod walk;
 

@@ -2,17 +2,19 @@
 //! what `lexi lookup <file> --member <name>` answers when the file's class inherits the member
 //! (`Flask(App)` inherits `add_url_rule` from `App`, which overrides `Scaffold.add_url_rule`).
 //!
-//! A class's bases are read from its header in the outline: Python `class Flask(App, Mixin)`,
-//! JavaScript/TypeScript `class X extends Y`, Rust `impl Trait for X` (the trait's declared and
-//! provided methods) and a trait's supertraits (`trait A: B + C`). A base is looked for in the file
-//! itself, then in the project files it imports whose public names hold it (the graph of the last
-//! update; a file the graph does not know is tried too). The walk goes at most
+//! A class's bases are read from its definition (`source::definitions`), public or not — a
+//! private base, or one `__all__` leaves out, is a base all the same: Python `class Flask(App,
+//! Mixin)`, JavaScript/TypeScript `class X extends Y`, Rust `impl Trait for X` (the trait's
+//! declared and provided methods) and a trait's supertraits (`trait A: B + C`). A base is looked
+//! for in the file itself, then in the project files it imports whose public names hold it (the
+//! graph of the last update; a file the graph does not know is tried too). The walk goes at most
 //! [`MAX_DEPTH`] bases deep and never visits a class twice.
 
 use std::collections::HashSet;
 
+use super::declared::{declared, Declared};
 use super::{member, Member};
-use crate::source::{extract, Interface, Language, OutlineLine, SymbolKind};
+use crate::source::{Language, SourceFile, SymbolKind};
 use crate::workspace::calls::CallsView;
 use crate::workspace::Workspace;
 
@@ -21,17 +23,17 @@ pub const MAX_DEPTH: usize = 4;
 /// Imported files parsed for one base, at most.
 const FILES_PARSED: usize = 40;
 
-/// A file parsed: its path and interface.
+/// A file parsed: its path, interface and definitions.
 pub(super) struct Parsed {
     pub source: String,
-    pub interface: Interface,
+    pub file: SourceFile,
 }
 
-/// A member found in a base: the file, the class it is declared in, its outline index.
+/// A member found in a base: the file, the class it is declared in, its label there.
 struct Found {
-    file: Parsed,
+    file: std::rc::Rc<Parsed>,
     class: String,
-    at: usize,
+    label: String,
 }
 
 /// The members named `name` that the classes of `file` inherit (none declares it), each labelled
@@ -47,9 +49,8 @@ pub(super) fn inherited_members(
         Some((class, bare)) => (Some(class.to_string()), bare.to_string()),
         None => (None, normalized.clone()),
     };
-    let outline = file.interface.outline();
     let mut found: Vec<Member> = Vec::new();
-    for class in containers(outline) {
+    for class in containers(&file.file) {
         if class_wanted
             .as_deref()
             .is_some_and(|wanted| wanted != class)
@@ -61,10 +62,11 @@ pub(super) fn inherited_members(
             continue;
         };
         let mut shown = shown_member(ws, &hit, whole);
-        let trait_ = hit.file.interface.outline().iter().any(|line| {
-            line.depth == 0 && line.name == hit.class && line.kind == Some(SymbolKind::Trait)
-        });
-        let what = if trait_ { "trait " } else { "" };
+        let what = if is_trait(&hit.file.file, &hit.class) {
+            "trait "
+        } else {
+            ""
+        };
         shown.inherited_from = Some(format!("{what}{} ({})", hit.class, hit.file.source));
         shown.label = format!("{class}.{bare}");
         found.push(shown);
@@ -78,11 +80,30 @@ pub(super) fn inherited_doc(ws: &Workspace, file: &Parsed, label: &str) -> Optio
     let (class, bare) = label.rsplit_once('.')?;
     let mut visited = HashSet::from([(file.source.clone(), class.to_string())]);
     let hit = walk_documented(ws, file, class, bare, 0, &mut visited)?;
-    let line = &hit.file.interface.outline()[hit.at];
     Some(Doc {
-        text: line.whole_doc.clone()?,
+        text: doc_of(&hit.file.file, &hit.label)?,
         from: format!("{}.{bare}, {}", hit.class, hit.file.source),
     })
+}
+
+/// The member that the member `label` (`Class.name`, declared in `file`) overrides or implements:
+/// `App.add_url_rule (src/flask/sansio/app.py)`, `trait Shape.area (src/shape.rs)`.
+pub(super) fn overridden(ws: &Workspace, file: &Parsed, label: &str) -> Option<String> {
+    let (class, bare) = label.rsplit_once('.')?;
+    let mut visited = HashSet::from([(file.source.clone(), class.to_string())]);
+    let hit = walk(ws, file, class, bare, 0, &mut visited)?;
+    let what = match is_trait(&hit.file.file, &hit.class) {
+        true => "trait ",
+        false => "",
+    };
+    Some(format!("{what}{} ({})", hit.label, hit.file.source))
+}
+
+/// Whether `file` declares `name` as a trait or an interface.
+pub(super) fn is_trait(file: &SourceFile, name: &str) -> bool {
+    file.definitions
+        .iter()
+        .any(|d| d.label == name && matches!(d.kind, SymbolKind::Trait | SymbolKind::Interface))
 }
 
 /// A doc and where it comes from.
@@ -91,17 +112,34 @@ pub(super) struct Doc {
     pub from: String,
 }
 
+/// The member `label` of `file` as its file declares it.
+fn declared_as<'a>(file: &'a SourceFile, label: &str) -> Option<Declared<'a>> {
+    declared(file)
+        .into_iter()
+        .find(|d| super::declared::label_of(file, d) == label)
+}
+
+/// The doc of the member `label` of `file`: its interface's, else its definition's.
+fn doc_of(file: &SourceFile, label: &str) -> Option<String> {
+    let declared = declared_as(file, label)?;
+    declared
+        .outline
+        .and_then(|at| file.interface.outline()[at].whole_doc.clone())
+        .or_else(|| declared.definition.and_then(|d| d.doc.clone()))
+}
+
 /// The member `hit` as shown: its calls read from its own file, its doc inherited in turn when
 /// it has none.
 fn shown_member(ws: &Workspace, hit: &Found, whole: bool) -> Member {
     let view = ws
         .graph()
         .and_then(|graph| CallsView::read(graph, &hit.file.source));
-    let outline = hit.file.interface.outline();
-    let mut shown = member(outline, hit.at, whole, view.as_ref());
+    let Some(declared) = declared_as(&hit.file.file, &hit.label) else {
+        return member(&hit.file.file, &Declared::none(), whole, view.as_ref());
+    };
+    let mut shown = member(&hit.file.file, &declared, whole, view.as_ref());
     if shown.doc.is_none() {
-        let label = format!("{}.{}", hit.class, outline[hit.at].name);
-        if let Some(doc) = inherited_doc(ws, &hit.file, &label) {
+        if let Some(doc) = inherited_doc(ws, &hit.file, &hit.label) {
             super::apply_inherited_doc(&mut shown, doc, whole);
         }
     }
@@ -118,7 +156,7 @@ fn walk(
     depth: usize,
     visited: &mut HashSet<(String, String)>,
 ) -> Option<Found> {
-    walk_where(ws, file, class, bare, depth, visited, &|_| true)
+    walk_where(ws, file, class, bare, depth, visited, &|_, _| true)
 }
 
 /// [`walk`] for the first declaration of `bare` in a base that has a doc.
@@ -130,8 +168,8 @@ fn walk_documented(
     depth: usize,
     visited: &mut HashSet<(String, String)>,
 ) -> Option<Found> {
-    walk_where(ws, file, class, bare, depth, visited, &|line| {
-        line.whole_doc.is_some()
+    walk_where(ws, file, class, bare, depth, visited, &|file, label| {
+        doc_of(file, label).is_some()
     })
 }
 
@@ -142,30 +180,30 @@ fn walk_where(
     bare: &str,
     depth: usize,
     visited: &mut HashSet<(String, String)>,
-    accept: &dyn Fn(&OutlineLine) -> bool,
+    accept: &dyn Fn(&SourceFile, &str) -> bool,
 ) -> Option<Found> {
     if depth >= MAX_DEPTH {
         return None;
     }
-    for base in bases(file.interface.outline(), class) {
+    for base in bases(&file.file, class) {
         let Some(base_file) = resolve(ws, file, &base) else {
             continue;
         };
         if !visited.insert((base_file.source.clone(), base.clone())) {
             continue;
         }
-        let outline = base_file.interface.outline();
-        let declared = (0..outline.len()).find(|&i| {
-            let line = &outline[i];
-            line.name == bare
-                && line.parent.as_deref().map(bare_type) == Some(base.as_str())
-                && accept(line)
-        });
-        if let Some(at) = declared {
+        let label = format!("{base}.{bare}");
+        let declared = base_file
+            .file
+            .definitions
+            .iter()
+            .any(|d| d.label == label && !d.nested)
+            || declared_as(&base_file.file, &label).is_some();
+        if declared && accept(&base_file.file, &label) {
             return Some(Found {
                 file: base_file,
                 class: base,
-                at,
+                label,
             });
         }
         if let Some(found) = walk_where(ws, &base_file, &base, bare, depth + 1, visited, accept) {
@@ -175,12 +213,13 @@ fn walk_where(
     None
 }
 
-/// The classes, structs, enums, traits and interfaces declared at the top of an outline.
-fn containers(outline: &[OutlineLine]) -> Vec<String> {
-    let mut names: Vec<String> = outline
+/// The classes, structs, enums, traits and interfaces the file defines (not inside a function).
+fn containers(file: &SourceFile) -> Vec<String> {
+    let mut names: Vec<String> = file
+        .definitions
         .iter()
-        .filter(|line| line.depth == 0 && line.kind.is_some_and(is_container))
-        .map(|line| line.name.clone())
+        .filter(|d| !d.nested && is_container(d.kind))
+        .map(|d| d.label.clone())
         .collect();
     names.dedup();
     names
@@ -204,127 +243,71 @@ fn bare_type(name: &str) -> &str {
     name.rsplit(['.', ':']).next().unwrap_or(name)
 }
 
-/// The bases of `class` as its outline declares them: the classes in a Python header's
-/// parentheses, a JavaScript/TypeScript `extends`, a Rust trait's supertraits and the traits the
-/// file implements for a type.
-pub fn bases(outline: &[OutlineLine], class: &str) -> Vec<String> {
-    let mut found: Vec<String> = Vec::new();
-    for line in outline {
-        let Some(kind) = line.kind else { continue };
-        if kind == SymbolKind::Impl {
-            if let Some((tr, ty)) = line.name.split_once(" for ") {
-                if bare_type(ty) == class {
-                    found.push(bare_type(tr).to_string());
-                }
-            }
-            continue;
-        }
-        if line.depth != 0 || line.name != class || !is_container(kind) {
-            continue;
-        }
-        found.extend(header_bases(&line.text, kind));
-    }
-    found.retain(|base| !base.is_empty() && base != class);
-    found.dedup();
+/// The bases of `class` as its definition declares them: the classes in a Python header's
+/// parentheses, a JavaScript/TypeScript `extends` (and `implements`), a Rust trait's supertraits
+/// and the traits the file implements for a type.
+pub fn bases(file: &SourceFile, class: &str) -> Vec<String> {
+    let mut found: Vec<String> = file
+        .definitions
+        .iter()
+        .filter(|d| d.label == class && is_container(d.kind))
+        .flat_map(|d| d.bases.iter().map(|b| base_name(b)))
+        .collect();
+    found.extend(
+        file.impls
+            .iter()
+            .filter(|i| bare_type(&i.type_name) == class)
+            .map(|i| bare_type(&i.trait_name).to_string()),
+    );
+    found.retain(|base| {
+        !base.is_empty()
+            && base != class
+            && !matches!(base.as_str(), "object" | "Generic" | "Protocol")
+    });
+    let mut seen = HashSet::new();
+    found.retain(|base| seen.insert(base.clone()));
     found
 }
 
-/// The bases a class or trait header names.
-fn header_bases(text: &str, kind: SymbolKind) -> Vec<String> {
-    // A decorated class's header starts with its decorators.
-    let text = text
-        .lines()
-        .find(|line| !line.trim_start().starts_with('@'))
-        .unwrap_or(text);
-    let text = text.split('{').next().unwrap_or(text);
-    if let Some((_, after)) = text.split_once(" extends ") {
-        let end = after
-            .find(|c: char| c.is_whitespace() || c == '{' || c == '(')
-            .unwrap_or(after.len());
-        return vec![bare_type(&after[..end]).to_string()];
-    }
-    if kind == SymbolKind::Trait {
-        let Some((_, after)) = text.split_once(':') else {
-            return Vec::new();
-        };
-        let after = after.split(" where ").next().unwrap_or(after);
-        return after
-            .split('+')
-            .map(|b| bare_type(b.trim()).to_string())
-            .filter(|b| b.chars().next().is_some_and(char::is_alphabetic))
-            .collect();
-    }
-    let (Some(open), Some(close)) = (text.find('('), text.rfind(')')) else {
-        return Vec::new();
-    };
-    if text.contains("class ") && open < close {
-        return split_top_level(&text[open + 1..close])
-            .into_iter()
-            .filter(|b| !b.contains('=') && !b.starts_with('*'))
-            .map(|b| bare_type(&b).to_string())
-            .filter(|b| !matches!(b.as_str(), "object" | "Generic" | "Protocol" | ""))
-            .collect();
-    }
-    Vec::new()
-}
-
-/// `a, B[c, d], e` → `a`, `B[c, d]`, `e`.
-fn split_top_level(list: &str) -> Vec<String> {
-    let (mut parts, mut current, mut depth) = (Vec::new(), String::new(), 0i32);
-    for c in list.chars() {
-        match c {
-            '[' | '(' | '<' => depth += 1,
-            ']' | ')' | '>' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(current.trim().to_string());
-                current.clear();
-                continue;
-            }
-            _ => {}
-        }
-        current.push(c);
-    }
-    parts.push(current.trim().to_string());
-    parts
+/// A base as written (`sansio.App`, `Generic[T]`, `t.Generic[T]`) → its class name (`App`).
+fn base_name(written: &str) -> String {
+    bare_type(written).to_string()
 }
 
 /// The file declaring the class or trait `base`: `file` itself, else an imported project file —
-/// those whose public names hold `base` first.
-fn resolve(ws: &Workspace, file: &Parsed, base: &str) -> Option<Parsed> {
-    let declares = |interface: &Interface| {
-        interface
-            .outline()
+/// those whose public names hold it first.
+fn resolve(ws: &Workspace, file: &Parsed, base: &str) -> Option<std::rc::Rc<Parsed>> {
+    let declares = |parsed: &SourceFile| {
+        parsed
+            .definitions
             .iter()
-            .any(|line| line.depth == 0 && line.name == base && line.kind.is_some_and(is_container))
+            .any(|d| d.label == base && !d.nested && is_container(d.kind))
     };
-    if declares(&file.interface) {
-        return Some(Parsed {
-            source: file.source.clone(),
-            interface: file.interface.clone(),
-        });
+    if declares(&file.file) {
+        return parse(ws, &file.source).map(std::rc::Rc::new);
     }
     let graph = ws.graph()?;
     let mut imports = graph.dependencies(&file.source);
     // Files naming the base among their public names first; a file the graph knows whose names
-    // do not hold it declares no class of that name (`Display`, `Exception` are nowhere).
+    // do not hold it may still define it privately, so it is tried last.
     let names_it = |dep: &String| graph.symbols(dep).iter().any(|s| s == base);
-    imports.retain(|dep| !graph.knows(dep) || names_it(dep));
     imports.sort_by_key(|dep| !names_it(dep));
     imports
         .into_iter()
         .take(FILES_PARSED)
         .filter_map(|dep| parse(ws, &dep))
-        .find(|parsed| declares(&parsed.interface))
+        .find(|parsed| declares(&parsed.file))
+        .map(std::rc::Rc::new)
 }
 
 /// `source` parsed, when it is in a supported language and readable.
 pub(super) fn parse(ws: &Workspace, source: &str) -> Option<Parsed> {
     let language = Language::from_path(std::path::Path::new(source))?;
     let bytes = ws.project().read(source).ok()?;
-    let interface = extract(language, &String::from_utf8_lossy(&bytes)).ok()?;
+    let file = SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()?;
     Some(Parsed {
         source: source.to_string(),
-        interface,
+        file,
     })
 }
 
@@ -332,24 +315,25 @@ pub(super) fn parse(ws: &Workspace, source: &str) -> Option<Parsed> {
 mod tests {
     use super::*;
 
-    fn outline(language: Language, text: &str) -> Vec<OutlineLine> {
-        extract(language, text).expect("parse").outline().to_vec()
+    fn parsed(language: Language, text: &str) -> SourceFile {
+        SourceFile::parse(language, text.to_string()).expect("parse")
     }
 
     #[test]
-    fn bases_are_read_from_headers_and_trait_impls() {
-        let python = outline(
+    fn bases_are_read_from_definitions_and_trait_impls() {
+        let python = parsed(
             Language::Python,
-            "class Flask(sansio.App, Mixin, metaclass=Meta):\n    pass\nclass Plain:\n    pass\n",
+            "__all__ = ['Flask']\nclass Flask(sansio.App, _Mixin, metaclass=Meta):\n    pass\nclass Plain:\n    pass\nclass _Mixin(t.Generic[T]):\n    pass\n",
         );
-        assert_eq!(bases(&python, "Flask"), ["App", "Mixin"]);
+        assert_eq!(bases(&python, "Flask"), ["App", "_Mixin"]);
         assert!(bases(&python, "Plain").is_empty());
-        let js = outline(
+        assert!(bases(&python, "_Mixin").is_empty());
+        let js = parsed(
             Language::TypeScript,
             "export class Store<T> extends base.Emitter<T> implements I { go(): void {} }\n",
         );
-        assert_eq!(bases(&js, "Store"), ["Emitter"]);
-        let rust = outline(
+        assert_eq!(bases(&js, "Store"), ["Emitter", "I"]);
+        let rust = parsed(
             Language::Rust,
             "pub struct S;\nimpl fmt::Display for S { fn fmt(&self) {} }\nimpl<T> Into<T> for S<T> {}\npub trait A: B + Send where Self: Sized {}\n",
         );

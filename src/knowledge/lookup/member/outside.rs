@@ -6,6 +6,11 @@
 //! parse (`source::calls`); the file's own members are the Calls line's, the language's builtins
 //! (`len`, `isinstance`, `Some`, `Object.create`), methods every value has (`clone`, `is_empty`)
 //! and exception constructors (the Raises line's) are left out.
+//!
+//! Ranked by importance: first the calls resolved to a project file the member's file imports
+//! ([`Imported`]: a name it defines called bare, through `self` as an inherited method, as
+//! `Type::name` or through its module object — `get_host (src/flask/sansio/utils.py)`), then the
+//! calls through other objects, then the other functions; each group in call order.
 
 use std::collections::BTreeSet;
 
@@ -124,41 +129,108 @@ const BUILTIN_RECEIVERS: &[&str] = &[
     "console",
 ];
 
-/// The calls of `label` (as `file_calls` records them) that leave the file, in call order:
-/// `receiver.name` through another object first, then imported functions and `Type::name`.
+/// The project files a file imports and the names each defines: where its calls that leave it
+/// resolve.
+#[derive(Default)]
+pub struct Imported {
+    /// (file, its module object's name lowercased without `_`, its public names).
+    files: Vec<(String, String, BTreeSet<String>)>,
+}
+
+impl Imported {
+    /// The project files `source` imports, as the graph of the last update has them.
+    pub fn of(graph: Option<&crate::workspace::graph::Graph>, source: &str) -> Imported {
+        let Some(graph) = graph else {
+            return Imported::default();
+        };
+        let files = graph
+            .dependencies(source)
+            .into_iter()
+            .map(|file| {
+                let names = graph.symbols(&file).into_iter().collect();
+                let object = module_object(&file);
+                (file, object, names)
+            })
+            .collect();
+        Imported { files }
+    }
+
+    /// The file a call resolves to: a name it defines called bare or through `self` (inherited),
+    /// `Type::name` of a type it defines, `module.name` through its module object, or a call
+    /// through an object it defines (`request_started.send` of `signals.py`).
+    fn resolve(&self, reach: Reach<'_>) -> Option<&str> {
+        let defines = |names: &BTreeSet<String>, name: &str| names.contains(name);
+        self.files
+            .iter()
+            .find(|(_, object, names)| match reach {
+                Reach::Own(name) => defines(names, name),
+                Reach::Typed(ty, _) => defines(names, ty),
+                Reach::Other(name, Some(receiver)) => {
+                    (receiver.to_lowercase().replace('_', "") == *object && defines(names, name))
+                        || defines(names, receiver)
+                }
+                Reach::Other(_, None) => false,
+            })
+            .map(|(file, _, _)| file.as_str())
+    }
+}
+
+/// The name a module's object goes by (`helpers` of `src/flask/helpers.py`, `flask` of
+/// `src/flask/__init__.py`), lowercased without `_`.
+fn module_object(path: &str) -> String {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let mut stem = name.split('.').next().unwrap_or(name);
+    if matches!(stem, "__init__" | "mod" | "index" | "lib") {
+        stem = parts.next().unwrap_or(stem);
+    }
+    stem.to_lowercase().replace('_', "")
+}
+
+/// The calls of `label` (as `file_calls` records them) that leave the file, most important first:
+/// those resolved to a project file it imports (`name (file)`), then `receiver.name` through
+/// another object, then the other functions and `Type::name`; each group in call order.
 /// `file_members`: the bare names of the file's members (their calls are the Calls line's).
 pub fn calls_elsewhere(
     file_calls: &[MemberCalls],
     label: &str,
     file_members: &BTreeSet<&str>,
+    imported: &Imported,
 ) -> Vec<String> {
     let Some(calls) = file_calls.iter().find(|m| m.member == label) else {
         return Vec::new();
     };
     let keyed: BTreeSet<&str> = calls.keys.iter().map(|k| k.callee.as_str()).collect();
+    let mut resolved = Vec::new();
     let mut through_objects = Vec::new();
     let mut functions = Vec::new();
     for callee in &calls.callees {
-        match Reach::of(callee) {
+        let reach = Reach::of(callee);
+        let shown = match reach {
             Reach::Other(name, Some(receiver))
                 if !TRIVIAL_METHODS.contains(&name) && !BUILTIN_RECEIVERS.contains(&receiver) =>
             {
-                through_objects.push(format!("{receiver}.{name}"));
+                format!("{receiver}.{name}")
             }
-            Reach::Own(name) if is_outside_function(name, file_members) => {
-                functions.push(name.to_string());
-            }
-            Reach::Typed(ty, name) if !BUILTINS.contains(&ty) => {
-                functions.push(format!("{ty}::{name}"));
-            }
-            _ => {}
+            Reach::Own(name) if is_outside_function(name, file_members) => name.to_string(),
+            Reach::Typed(ty, name) if !BUILTINS.contains(&ty) => format!("{ty}::{name}"),
+            _ => continue,
+        };
+        if keyed.contains(shown.as_str()) {
+            continue;
+        }
+        match (imported.resolve(reach), reach) {
+            (Some(file), _) => resolved.push(format!("{shown} ({file})")),
+            (None, Reach::Other(..)) => through_objects.push(shown),
+            (None, _) => functions.push(shown),
         }
     }
     let mut seen = BTreeSet::new();
-    through_objects
+    resolved
         .into_iter()
+        .chain(through_objects)
         .chain(functions)
-        .filter(|call| !keyed.contains(call.as_str()) && seen.insert(call.clone()))
+        .filter(|call| seen.insert(call.clone()))
         .collect()
 }
 
@@ -205,8 +277,9 @@ mod tests {
             member("app.get", &[]),
         ];
         let own = BTreeSet::from(["get", "enabled", "handle"]);
+        let none = Imported::default();
         assert_eq!(
-            calls_elsewhere(&file, "app.handle", &own),
+            calls_elsewhere(&file, "app.handle", &own, &none),
             [
                 "router.handle",
                 "res.setHeader",
@@ -214,7 +287,24 @@ mod tests {
                 "Instant::now"
             ]
         );
-        assert!(calls_elsewhere(&file, "app.get", &own).is_empty());
-        assert!(calls_elsewhere(&file, "nope", &own).is_empty());
+        assert!(calls_elsewhere(&file, "app.get", &own, &none).is_empty());
+        assert!(calls_elsewhere(&file, "nope", &own, &none).is_empty());
+        // Calls resolved to a project file the file imports come first, with the file.
+        let imported = Imported {
+            files: vec![(
+                "lib/router/index.js".to_string(),
+                "router".to_string(),
+                BTreeSet::from(["handle".to_string()]),
+            )],
+        };
+        assert_eq!(
+            calls_elsewhere(&file, "app.handle", &own, &imported),
+            [
+                "router.handle (lib/router/index.js)",
+                "res.setHeader",
+                "finalhandler",
+                "Instant::now"
+            ]
+        );
     }
 }

@@ -15,6 +15,9 @@
 //! - Called from: src/flask/helpers.py (make_response)
 //! - Raises: TypeError ("The view function did not return a valid…"), …
 //! - Related: Flask.make_default_options_response (shares …)
+//! - Flow:
+//!     if isinstance(rv, tuple):
+//!       …
 //!
 //! ## Tests
 //!
@@ -38,6 +41,15 @@ impl MemberLookup {
             out.push_str(warning);
             out.push_str("\n\n");
         }
+        if self.case_differs {
+            let labels: Vec<&str> = self.matches.iter().map(|m| m.label.as_str()).collect();
+            out.push_str(&format!(
+                "No member of {} is named `{}`; shown: {}, which differs in case.\n\n",
+                self.source,
+                self.member,
+                labels.join(", ")
+            ));
+        }
         if self.matches.len() > 1 {
             out.push_str(&format!(
                 "{} members of {} are named `{}` (each shown compactly; ask for one by its label):\n\n",
@@ -56,31 +68,47 @@ impl MemberLookup {
             out.push('\n');
             previous = Some(member);
         }
+        if !self.others.is_empty() {
+            out.push_str(&format!(
+                "Also named so in another case: {} (ask for one by its label)\n\n",
+                self.others.join(", ")
+            ));
+        }
         out.push_str(&self.tests_text());
         out.trim_end().to_string() + "\n"
     }
 
     fn tests_text(&self) -> String {
-        if self.tests.is_empty() && self.indirect_tests.is_empty() {
+        if self.tests.is_empty() && self.tests_reaching == 0 {
             return String::new();
         }
         let mut out = String::from("## Tests\n\n");
-        // The tests calling it or named for it, then those reaching it indirectly (each saying
-        // how), then how many more reach its file.
+        // The tests calling it, then those reaching it through helpers or callers, named for it,
+        // its delegate's (each saying how); then how many more were found, and how many other
+        // tests reach its file.
         for hit in &self.tests {
-            out.push_str(&format!("- {}\n", test_line(hit)));
+            match &hit.via {
+                Some(via) => out.push_str(&format!("- {} ({via})\n", test_line(hit))),
+                None => out.push_str(&format!("- {}\n", test_line(hit))),
+            }
         }
-        for hit in &self.indirect_tests {
-            let hit_line = test_line(&TestHit {
-                file: hit.file.clone(),
-                functions: hit.functions.clone(),
-            });
-            out.push_str(&format!("- {hit_line} ({})\n", hit.via));
+        if self.tests.is_empty() {
+            out.push_str("- No test was seen calling it.\n");
         }
         if self.tests_left_out > 0 {
+            let member = self
+                .matches
+                .first()
+                .map_or(self.member.as_str(), |m| &m.label);
             out.push_str(&format!(
-                "- … and {} more test files reach the file: `lexi impact {}`\n",
+                "- … and {} more: `lexi lookup {} --member {member} --all`\n",
                 self.tests_left_out, self.source
+            ));
+        }
+        if self.tests_reaching > 0 {
+            out.push_str(&format!(
+                "- {} other test files reach the file: `lexi impact {}`\n",
+                self.tests_reaching, self.source
             ));
         }
         out
@@ -98,8 +126,13 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         .inherited_from
         .as_ref()
         .map_or(String::new(), |base| format!(" — inherited from {base}"));
+    let span = match (member.line, member.end_line) {
+        (Some(start), Some(end)) if end > start => format!(", lines {start}-{end}"),
+        (Some(start), _) => format!(", line {start}"),
+        _ => String::new(),
+    };
     let mut out = format!(
-        "# {source}: {}{inherited} ({})\n\n",
+        "# {source}: {}{inherited} ({}{span})\n\n",
         member.label, member.kind
     );
     out.push_str(&format!("```{fence}\n{}\n```\n\n", member.signature));
@@ -117,8 +150,14 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         None => out.push_str("(no doc)\n"),
     }
     let mut lines: Vec<String> = Vec::new();
-    if !member.calls.is_empty() || !member.keys.is_empty() {
-        let callees = crate::knowledge::calls::callees(&member.calls, &member.keys);
+    if !member.calls.is_empty() || !member.keys.is_empty() || member.recursive {
+        let mut callees = crate::knowledge::calls::callees(&member.calls, &member.keys);
+        if member.recursive {
+            if !callees.is_empty() {
+                callees.push_str(", ");
+            }
+            callees.push_str("itself (recursive)");
+        }
         lines.push(format!("Calls: {callees}"));
     }
     if !member.calls_elsewhere.is_empty() {
@@ -135,6 +174,35 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
     } else if !member.called_from.is_empty() {
         lines.push(format!("Called from: {}", called_from(member)));
     }
+    if !member.name_matches.is_empty() {
+        lines.push(name_matches(member));
+    }
+    if let Some(up) = &member.overrides {
+        match up.starts_with("trait ") {
+            true => lines.push(format!("Implements: {up}")),
+            false => lines.push(format!("Overrides: {up}")),
+        }
+    }
+    if !member.overridden_by.is_empty() {
+        let what = match member.abstract_member {
+            true => "Implemented by",
+            false => "Overridden by",
+        };
+        let mut files: Vec<String> = member
+            .overridden_by
+            .iter()
+            .take(CALLER_FILES_SHOWN)
+            .map(|caller| format!("{} ({})", capped(&caller.members), caller.file))
+            .collect();
+        let more = member
+            .overridden_by
+            .len()
+            .saturating_sub(CALLER_FILES_SHOWN);
+        if more > 0 {
+            files.push(format!("+{more} more files"));
+        }
+        lines.push(format!("{what}: {}", files.join("; ")));
+    }
     if !member.raises.is_empty() {
         lines.push(format!("Raises: {}", raises(&member.raises)));
     }
@@ -148,6 +216,14 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
             })
             .collect();
         lines.push(format!("Related: {}", related.join("; ")));
+    }
+    if !member.flow.is_empty() {
+        let mut flow = String::from("Flow:");
+        for step in &member.flow {
+            flow.push_str("\n    ");
+            flow.push_str(step);
+        }
+        lines.push(flow);
     }
     if !lines.is_empty() {
         out.push('\n');
@@ -184,6 +260,35 @@ fn called_from(member: &Member) -> String {
         parts.push(format!("+{more} more files"));
     }
     parts.join("; ")
+}
+
+/// The calls of the member's name that resolution cannot tell reach it: code files first (named),
+/// then how many test files.
+fn name_matches(member: &Member) -> String {
+    let name = super::last_segment(&member.label);
+    let found = &member.name_matches;
+    let (code_sites, test_sites) = found.sites();
+    let mut parts: Vec<String> = Vec::new();
+    if !found.code.is_empty() {
+        let mut files: Vec<String> = found
+            .code
+            .iter()
+            .take(CALLER_FILES_SHOWN)
+            .map(|caller| format!("{} ({})", caller.file, capped(&caller.members)))
+            .collect();
+        let more = found.code.len().saturating_sub(CALLER_FILES_SHOWN);
+        if more > 0 {
+            files.push(format!("+{more} more files"));
+        }
+        parts.push(format!("{code_sites} in code: {}", files.join("; ")));
+    }
+    if !found.tests.is_empty() {
+        parts.push(format!("{test_sites} in {} test files", found.tests.len()));
+    }
+    format!(
+        "Unresolved `.{name}(…)` calls (the object's type is unknown; not counted as callers): {}",
+        parts.join("; ")
+    )
 }
 
 /// `a, b, … and N more`: the first [`RAISES_SHOWN`] entries.

@@ -1,62 +1,92 @@
-//! The tests `lexi lookup --member` shows for one member, most direct first:
-//! - **direct**: the tests reaching the file (`workspace::test_rank`) whose test functions call the
-//!   member by name (those named for it first), then the files named for it, then the rest — and a
-//!   Rust file's own `#[test]` functions calling it (its inline `mod tests`), first of all;
-//! - **indirect** (one member shown whole): the tests of its *delegate* (`res.json` ends with
-//!   `this.send(…)`: `test/res.send.js`, "tests of callee send"), the test functions named for one
-//!   of its distinctive words (`test_response_types` for `make_response`), and those calling a
-//!   member of the file that calls it, up to three levels (test functions only: a helper of a test
-//!   file calling a common caller says little) (`via full_dispatch_request →
-//!   finalize_request`). Only the first [`TESTS_SEARCHED`] ranked test files are read: a lookup
-//!   stays a few milliseconds.
+//! The tests `lexi lookup --member` shows for one member — the tests that exercise *it*, not its
+//! file — most direct first:
+//! 1. **calling it**: test functions (Python `test_*`, Rust `#[test]` and every function of a Rust
+//!    test file, JavaScript `it('…', …)` cases) that call the member — a bare call of a free
+//!    function, `Type::name()`, or a call through an object that may be one of its own: named for
+//!    its type or file (`res.json(…)`, `app.make_response(…)`, `sem.acquire()` of a
+//!    `Semaphore`), never a package (`flask.make_response` is not `Flask.make_response`) nor an
+//!    unknown object (`request(app).send(…)`). Those named for the member first; a Rust file's own
+//!    `#[test]` functions (its inline `mod tests`) before all;
+//! 2. **through a few in-file hops**: test functions calling a helper of their file that calls it
+//!    (two helpers deep), or a member of its file that calls it, up to three levels (`via
+//!    full_dispatch_request → finalize_request`);
+//! 3. test files **named for it** (`test/res.json.js`), when nothing in them was seen calling it;
+//! 4. the tests of its **delegate** — the last member of its file it calls (`res.json` ends with
+//!    `this.send(body)`: `test/res.send.js`, "tests of callee send");
+//! 5. only when none of these exists, test functions **named for** one of its distinctive words
+//!    (`test_response_types` for `make_response`), labelled so.
+//!
+//! The tests that merely reach its file (by imports) are counted, never listed: `lexi impact`
+//! lists them. At most [`TESTS_SHOWN`] lines are shown, then how many more were found
+//! (`--all` shows them). Test files are the ones `workspace::test_rank` finds reaching the file
+//! (never a fixture, a `conftest.py` or a helper other tests import); only the first
+//! [`TESTS_SEARCHED`] of them are read, so a lookup stays a few milliseconds.
+
+use std::collections::BTreeSet;
 
 use super::related::{callers_chain, delegate, distinctive_words, named_word};
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
-use crate::source::calls::{decode_types, MemberCalls, Reach};
+use crate::source::calls::{decode_reexports, decode_types, is_self_call, MemberCalls, Reach};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
 
-/// Test files shown.
-pub const TESTS_SHOWN: usize = 8;
-/// Lines of indirect tests shown.
-pub const INDIRECT_SHOWN: usize = 6;
-/// Ranked test files whose test functions are searched for calls of the member.
-const TESTS_SEARCHED: usize = 60;
+/// Test lines shown (all with `--all`).
+pub const TESTS_SHOWN: usize = 5;
+/// Ranked test files whose test functions are read.
+const TESTS_SEARCHED: usize = 100;
+/// Helpers of a test file followed from a test function to the member.
+const HELPER_HOPS: usize = 2;
 /// Test files of the delegate shown.
 const DELEGATE_FILES: usize = 2;
 
-/// A test file and its test functions calling the member.
+/// A test file and its test functions exercising the member, and how (`None`: they call it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TestHit {
     pub file: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub functions: Vec<String>,
-}
-
-/// A test file reaching the member another way, and how.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct IndirectHit {
-    pub file: String,
-    pub functions: Vec<String>,
-    /// `tests of callee send`, `named for "response"`, `via full_dispatch_request → finalize_request`.
-    pub via: String,
+    /// `via make_app`, `via full_dispatch_request → finalize_request`, `named for json`,
+    /// `tests of callee send`, `named for "response"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
 }
 
 /// The tests found for the members shown.
 #[derive(Debug, Default)]
 pub struct Found {
+    /// The tests shown, most direct first.
     pub tests: Vec<TestHit>,
-    /// Test files reaching the file but not shown.
+    /// Tests found for the member but not shown (`--all` shows them).
     pub left_out: usize,
-    pub indirect: Vec<IndirectHit>,
+    /// Other test files reaching the member's file, not shown.
+    pub reaching: usize,
 }
 
-/// The tests of `matches` (members of `source`; `own` its fresh parse's calls).
+/// What a test's call must look like to be one of the member's.
+struct Wanted<'a> {
+    names: Vec<&'a str>,
+    /// The receivers that may be the member's objects, lowercased without `_`.
+    objects: Vec<String>,
+    /// Receivers that are packages, not objects (`flask` of `src/flask/app.py` for a method).
+    packages: Vec<String>,
+    /// A free function is among the members: a bare call may be one of its.
+    free: bool,
+    /// The members' owner types (`App`, `Buffer`): a test constructing one holds its objects.
+    owners: Vec<String>,
+    /// The free functions of the members' file (a constructor such as `channel()`): a test
+    /// calling one may hold its objects.
+    makers: Vec<String>,
+}
+
+/// The tests of `matches` (members of `source`; `own` its fresh parse's calls); all of them when
+/// `all`, else the first [`TESTS_SHOWN`].
 pub fn relevant_tests(
     graph: Option<&Graph>,
     source: &str,
     matches: &[Member],
     own: &[MemberCalls],
+    all: bool,
 ) -> Found {
     let labels: Vec<String> = matches.iter().map(|m| m.label.clone()).collect();
     let names: Vec<&str> = labels.iter().map(|l| last_segment(l)).collect();
@@ -68,6 +98,12 @@ pub fn relevant_tests(
         ),
         None => Vec::new(),
     };
+    let mut wanted = wanted(graph, source, &labels, names.clone());
+    wanted.makers = own
+        .iter()
+        .filter(|m| m.container().is_none() && !m.test)
+        .map(|m| m.member.clone())
+        .collect();
     let mut searched: Vec<(String, Vec<MemberCalls>)> = Vec::new();
     let inline: Vec<MemberCalls> = own.iter().filter(|m| m.test).cloned().collect();
     if !inline.is_empty() {
@@ -84,193 +120,351 @@ pub fn relevant_tests(
             searched.push((file.clone(), members));
         }
     }
-    let mut direct = direct_hits(&ranked, &searched, source, &names);
-    let mut indirect = Vec::new();
-    if let [label] = labels.as_slice() {
-        indirect = delegate_hits(label, own, &ranked, &searched, &direct, &names);
-        // A file shown for its delegate is not listed again as one merely reaching the file.
-        direct.retain(|hit| {
-            !hit.functions.is_empty() || !indirect.iter().any(|other| other.file == hit.file)
-        });
-        indirect.extend(indirect_hits(label, own, &searched, &direct));
-        indirect.truncate(INDIRECT_SHOWN);
+    let chain = match labels.as_slice() {
+        [label] => callers_chain(own, label),
+        _ => Vec::new(),
+    };
+    let mut hits: Vec<(u8, TestHit)> = Vec::new();
+    for (file, members) in &searched {
+        hits.extend(calling_hits(file, members, &wanted, &chain));
     }
-    let shown: Vec<TestHit> = direct.iter().take(TESTS_SHOWN).cloned().collect();
-    let left_out = direct.len() - shown.len();
+    let seen = |hits: &[(u8, TestHit)], file: &str| hits.iter().any(|(_, h)| h.file == file);
+    for file in &ranked {
+        let name = file.rsplit('/').next().unwrap_or(file);
+        if names_any(name, &names) && !seen(&hits, file) {
+            let named = names.iter().find(|n| names_any(name, &[n])).copied();
+            hits.push((
+                3,
+                TestHit {
+                    file: file.clone(),
+                    functions: Vec::new(),
+                    via: named.map(|n| format!("named for {n}")),
+                },
+            ));
+        }
+    }
+    if let [label] = labels.as_slice() {
+        for hit in delegate_hits(label, own, &ranked, &searched, &names) {
+            if !seen(&hits, &hit.file) {
+                hits.push((4, hit));
+            }
+        }
+        if hits.is_empty() {
+            hits.extend(named_hits(label, &searched).into_iter().map(|h| (5, h)));
+        }
+    }
+    // Within a tier, more functions named for the member first, then by rank.
+    let order = |file: &str| ranked.iter().position(|f| f == file).unwrap_or(0);
+    let named = |hit: &TestHit| {
+        let count = hit
+            .functions
+            .iter()
+            .filter(|f| names_any(last_segment(f), &names))
+            .count();
+        std::cmp::Reverse(count)
+    };
+    hits.sort_by_key(|(tier, hit)| {
+        let inline = hit.file != source;
+        (inline, *tier, named(hit), order(&hit.file))
+    });
+    let found: BTreeSet<&str> = hits.iter().map(|(_, h)| h.file.as_str()).collect();
+    let reaching = ranked
+        .iter()
+        .filter(|f| !found.contains(f.as_str()))
+        .count();
+    let shown = match all {
+        true => hits.len(),
+        false => hits.len().min(TESTS_SHOWN),
+    };
+    let left_out = hits.len() - shown;
     Found {
-        tests: shown,
+        tests: hits.into_iter().take(shown).map(|(_, h)| h).collect(),
         left_out,
-        indirect,
+        reaching,
     }
 }
 
-/// Every ranked test file (and the source's own tests) with its functions calling `names`, the
-/// most direct first: by [`tier`], then by how many functions are named for the member, then by
-/// rank.
-fn direct_hits(
-    ranked: &[String],
-    searched: &[(String, Vec<MemberCalls>)],
+/// A file's name without its directory and extensions; a package's `__init__`, `mod.rs`,
+/// `index.js`, `lib.rs` take their directory's name (`flask` of `src/flask/__init__.py`).
+fn stem_of(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    match stem {
+        "__init__" | "mod" | "index" | "lib" => parts.next().unwrap_or(stem),
+        _ => stem,
+    }
+}
+
+/// The receivers a test's call of the members `labels` of `source` may go through.
+fn wanted<'a>(
+    graph: Option<&Graph>,
     source: &str,
-    names: &[&str],
-) -> Vec<TestHit> {
-    let calling = |file: &str| {
-        searched
+    labels: &[String],
+    names: Vec<&'a str>,
+) -> Wanted<'a> {
+    let squash = |s: &str| s.to_lowercase().replace('_', "");
+    let mut dirs: Vec<&str> = source.split('/').collect();
+    dirs.pop();
+    let stem = stem_of(source);
+    let free = labels.iter().any(|l| !l.contains('.'));
+    let mut objects: Vec<String> = vec![squash(stem)];
+    objects.extend(
+        labels
             .iter()
-            .find(|(f, _)| f == file)
-            .map(|(_, members)| calling_functions(members, names))
-            .unwrap_or_default()
-    };
-    let mut hits: Vec<(u8, usize, TestHit)> = Vec::new();
-    let inline = calling(source);
-    if !inline.is_empty() {
-        let hit = TestHit {
-            file: source.to_string(),
-            functions: inline,
-        };
-        hits.push((0, 0, hit));
+            .filter_map(|l| l.rsplit_once('.').map(|(owner, _)| squash(owner))),
+    );
+    let mut packages: Vec<String> = Vec::new();
+    match free {
+        // A free function is called through its module or a package re-exporting it.
+        true => {
+            objects.extend(dirs.iter().map(|d| squash(d)));
+            if let Some(graph) = graph {
+                for importer in graph.dependents(source) {
+                    let reexports = graph.calls(&importer).iter().any(|item| {
+                        decode_reexports(item).is_some_and(|mut n| n.any(|n| names.contains(&n)))
+                    });
+                    if reexports {
+                        objects.push(squash(stem_of(&importer)));
+                    }
+                }
+            }
+        }
+        false => packages.extend(dirs.iter().map(|d| squash(d))),
     }
-    for (order, file) in ranked.iter().enumerate() {
-        let functions = calling(file);
-        let tier = tier(file, &functions, names);
-        let hit = TestHit {
-            file: file.clone(),
-            functions,
-        };
-        hits.push((tier, order + 1, hit));
+    objects.retain(|o| o.len() >= 2);
+    objects.sort();
+    objects.dedup();
+    // A package is never an object of the file, even named as one of its types (`flask`,
+    // `Flask`); the file's own stem may be (`app` of `app.py`).
+    packages.retain(|p| *p != squash(stem));
+    let owners = labels
+        .iter()
+        .filter_map(|l| l.rsplit_once('.').map(|(owner, _)| owner.to_string()))
+        .collect();
+    Wanted {
+        names,
+        objects,
+        packages,
+        free,
+        owners,
+        makers: Vec::new(),
     }
-    // Within a tier, the files with more test functions named for the member first.
-    let named = |hit: &TestHit| {
-        let named = hit
-            .functions
+}
+
+impl Wanted<'_> {
+    /// Whether a call through `receiver` may be on one of the member's objects: named for its
+    /// type or file (`permit`, `app`), or shortened from it (`sem` of `semaphore`).
+    fn object(&self, receiver: &str) -> bool {
+        let receiver = receiver.to_lowercase().replace('_', "");
+        if self.packages.contains(&receiver) {
+            return false;
+        }
+        self.objects.iter().any(|object| {
+            receiver.ends_with(object.as_str())
+                || (receiver.len() >= 3 && object.starts_with(receiver.as_str()))
+        })
+    }
+
+    /// Whether `member` calls one of the members wanted: a bare call of a free one, a call
+    /// through an object that may be its (see [`Wanted::object`]), or — when `member` makes one of
+    /// its objects (`App()`, `Buffer::new()`, `chan::channel()`) — through any object but a
+    /// package or `self`.
+    fn called_by(&self, member: &MemberCalls) -> bool {
+        let holds = || self.holds_objects(member);
+        member.callees.iter().any(|callee| match Reach::of(callee) {
+            Reach::Own(name) => self.free && !is_self_call(callee) && self.names.contains(&name),
+            Reach::Typed(ty, name) => self.names.contains(&name) && self.object(ty),
+            Reach::Other(name, Some(receiver)) => {
+                self.names.contains(&name)
+                    && (self.object(receiver) || (!self.package(receiver) && holds()))
+            }
+            Reach::Other(name, None) => self.names.contains(&name) && holds(),
+        })
+    }
+
+    /// Whether `member` constructs an owner type (`App()`, `Buffer::new()`) or calls a free
+    /// function of the file (`channel()`).
+    fn holds_objects(&self, member: &MemberCalls) -> bool {
+        member.callees.iter().any(|callee| match Reach::of(callee) {
+            Reach::Own(name) if !is_self_call(callee) => {
+                self.owners.iter().any(|o| o == name) || self.makers.iter().any(|m| m == name)
+            }
+            Reach::Typed(ty, _) => self.owners.iter().any(|o| o == ty),
+            Reach::Other(name, Some(receiver)) => {
+                self.makers.iter().any(|m| m == name) && self.object(receiver)
+            }
+            _ => false,
+        })
+    }
+
+    /// Whether `receiver` is one of the packages the file sits in.
+    fn package(&self, receiver: &str) -> bool {
+        self.packages
+            .contains(&receiver.to_lowercase().replace('_', ""))
+    }
+}
+
+/// The test functions of one file calling the member, directly (tier 0), through helpers of the
+/// file or members of the member's file calling it (tier 1).
+fn calling_hits(
+    file: &str,
+    members: &[MemberCalls],
+    wanted: &Wanted<'_>,
+    chain: &[super::related::ChainLink],
+) -> Vec<(u8, TestHit)> {
+    let tests: Vec<&MemberCalls> = members
+        .iter()
+        .filter(|m| is_test_function(file, m))
+        .collect();
+    let direct: Vec<String> = tests
+        .iter()
+        .filter(|m| wanted.called_by(m))
+        .map(|m| m.member.clone())
+        .collect();
+    let mut out: Vec<(u8, TestHit)> = Vec::new();
+    if !direct.is_empty() {
+        let mut functions = direct.clone();
+        functions.sort_by_key(|f| !names_any(last_segment(f), &wanted.names));
+        out.push((
+            0,
+            TestHit {
+                file: file.to_string(),
+                functions,
+                via: None,
+            },
+        ));
+    }
+    // Helpers of the file calling the member, and the helpers calling those.
+    let mut helpers: Vec<(String, String)> = members
+        .iter()
+        .filter(|m| !is_test_function(file, m) && wanted.called_by(m))
+        .map(|m| (m.name().to_string(), m.name().to_string()))
+        .collect();
+    for _ in 1..HELPER_HOPS {
+        let more: Vec<(String, String)> = members
             .iter()
-            .filter(|f| names_any(last_segment(f), names));
-        std::cmp::Reverse(named.count())
-    };
-    hits.sort_by_key(|(tier, order, hit)| (*tier, named(hit), *order));
-    hits.into_iter().map(|(_, _, hit)| hit).collect()
+            .filter(|m| !is_test_function(file, m))
+            .filter(|m| helpers.iter().all(|(name, _)| name != m.name()))
+            .filter_map(|m| {
+                let via = helpers.iter().find(|(name, _)| calls_name(m, name))?;
+                Some((m.name().to_string(), format!("{} → {}", m.name(), via.1)))
+            })
+            .collect();
+        helpers.extend(more);
+    }
+    let mut through: Vec<(String, String)> = Vec::new();
+    for test in tests.iter().filter(|m| !direct.contains(&m.member)) {
+        let helper = helpers.iter().find(|(name, _)| calls_name(test, name));
+        let link = chain.iter().find(|link| calls_name(test, &link.name));
+        let via = match (helper, link) {
+            (Some((_, via)), _) => via.clone(),
+            (None, Some(link)) => link.via.clone(),
+            (None, None) => continue,
+        };
+        through.push((via, test.member.clone()));
+    }
+    if let Some((via, _)) = through.first() {
+        let via = format!("via {via}");
+        out.push((
+            1,
+            TestHit {
+                file: file.to_string(),
+                functions: through.into_iter().map(|(_, f)| f).collect(),
+                via: Some(via),
+            },
+        ));
+    }
+    out
+}
+
+/// Whether `member` calls a function of this name (any way: a helper is called bare, a member of
+/// the source through an object).
+fn calls_name(member: &MemberCalls, name: &str) -> bool {
+    member
+        .callees
+        .iter()
+        .any(|callee| Reach::of(callee).name() == name)
 }
 
 /// The test files named for the delegate of the member `label` (its last call of a member of the
-/// file) but not for the member, nor shown with functions calling the member: "tests of callee
-/// send", [`DELEGATE_FILES`] at most.
+/// file) but not for the member: "tests of callee send", [`DELEGATE_FILES`] at most.
 fn delegate_hits(
     label: &str,
     own: &[MemberCalls],
     ranked: &[String],
     searched: &[(String, Vec<MemberCalls>)],
-    direct: &[TestHit],
     names: &[&str],
-) -> Vec<IndirectHit> {
+) -> Vec<TestHit> {
     let Some(callee) = delegate(own, label) else {
         return Vec::new();
     };
-    let shown = &direct[..direct.len().min(TESTS_SHOWN)];
     let files = ranked.iter().filter(|file| {
         let name = file.rsplit('/').next().unwrap_or(file);
-        names_any(name, &[callee])
-            && !names_any(name, names)
-            && !shown
-                .iter()
-                .any(|hit| &hit.file == *file && !hit.functions.is_empty())
+        names_any(name, &[callee]) && !names_any(name, names)
     });
     let functions = |file: &str| {
         searched
             .iter()
             .find(|(f, _)| f == file)
-            .map(|(_, members)| calling_functions(members, &[callee]))
+            .map(|(_, members)| {
+                let mut calling: Vec<String> = members
+                    .iter()
+                    .filter(|m| is_test_function(file, m) && calls_name(m, callee))
+                    .map(|m| m.member.clone())
+                    .collect();
+                calling.dedup();
+                calling
+            })
             .unwrap_or_default()
     };
     files
         .take(DELEGATE_FILES)
-        .map(|file| IndirectHit {
+        .map(|file| TestHit {
             file: file.clone(),
             functions: functions(file),
-            via: format!("tests of callee {callee}"),
+            via: Some(format!("tests of callee {callee}")),
         })
         .collect()
 }
 
-/// The other indirect tests of the member `label`: the test functions named for its distinctive
-/// words, those calling its callers — none already a direct hit.
-fn indirect_hits(
-    label: &str,
-    own: &[MemberCalls],
-    searched: &[(String, Vec<MemberCalls>)],
-    direct: &[TestHit],
-) -> Vec<IndirectHit> {
-    let mut out: Vec<IndirectHit> = Vec::new();
-    let is_direct = |file: &str, function: &str| {
-        direct
-            .iter()
-            .any(|hit| hit.file == file && hit.functions.iter().any(|f| f == function))
-    };
+/// The test functions named for a distinctive word of the member (`test_response_types` for
+/// `make_response`): what is shown when nothing better was found, labelled so.
+fn named_hits(label: &str, searched: &[(String, Vec<MemberCalls>)]) -> Vec<TestHit> {
     let wanted = distinctive_words(label);
-    let chain = callers_chain(own, label);
+    let mut out = Vec::new();
     for (file, members) in searched {
-        let mut named: Vec<(String, &str)> = Vec::new();
-        let mut through: Vec<(usize, String)> = Vec::new();
-        let tests = members
+        let named: Vec<(String, &str)> = members
             .iter()
-            .filter(|m| is_test_function(file, m) && !is_direct(file, &m.member));
-        for member in tests {
-            let link = chain.iter().position(|link| {
-                member
-                    .callees
+            .filter(|m| is_test_function(file, m))
+            .filter_map(|m| Some((m.member.clone(), named_word(&m.member, &wanted)?)))
+            .collect();
+        // One line per word, each function under the word its name has.
+        let mut words: Vec<&str> = named.iter().map(|(_, w)| *w).collect();
+        words.dedup();
+        let mut seen = BTreeSet::new();
+        for word in words.into_iter().filter(|w| seen.insert(*w)) {
+            out.push(TestHit {
+                file: file.clone(),
+                functions: named
                     .iter()
-                    .any(|c| Reach::of(c).name() == link.name)
-            });
-            if let Some(link) = link {
-                through.push((link, member.member.clone()));
-            } else if let Some(word) = named_word(&member.member, &wanted) {
-                named.push((member.member.clone(), word));
-            }
-        }
-        if let Some((_, word)) = named.first() {
-            let via = format!("named for \"{word}\"");
-            let functions = named.iter().map(|(f, _)| f.clone()).collect();
-            out.push(IndirectHit {
-                file: file.clone(),
-                functions,
-                via,
-            });
-        }
-        through.sort_by_key(|(link, _)| *link);
-        if let Some((link, _)) = through.first() {
-            let via = format!("via {}", chain[*link].via);
-            let functions = through.iter().map(|(_, f)| f.clone()).collect();
-            out.push(IndirectHit {
-                file: file.clone(),
-                functions,
-                via,
+                    .filter(|(_, w)| *w == word)
+                    .map(|(f, _)| f.clone())
+                    .collect(),
+                via: Some(format!("named for \"{word}\"")),
             });
         }
     }
     out
 }
 
-/// Whether a member of a test file is a test function: a Rust `#[test]`, a `test…` function, or
-/// any function of a Rust test file (`tests/*.rs` names its tests freely).
+/// Whether a member of a test file is a test function: a Rust `#[test]` or a JavaScript test case
+/// (marked so), a `test…` function (Python, and `TestX.test_y`), or any function of a Rust test
+/// file (`tests/*.rs` names its tests freely).
 fn is_test_function(file: &str, member: &MemberCalls) -> bool {
     member.test || last_segment(&member.member).starts_with("test") || file.ends_with(".rs")
 }
 
-/// 0: a test function named for the member calls it; 1: the file is named for it; 2: a test
-/// function calls it; 3: the rest.
-fn tier(file: &str, functions: &[String], names: &[&str]) -> u8 {
-    let file_name = file.rsplit('/').next().unwrap_or(file);
-    if functions.iter().any(|f| names_any(last_segment(f), names)) {
-        0
-    } else if names_any(file_name, names) {
-        1
-    } else if !functions.is_empty() {
-        2
-    } else {
-        3
-    }
-}
-
-/// Whether `text` names one of `names` (three letters or more) as a whole word: `send_recv` and
-/// `test_make_response` do, `weak_sender` does not name `send`.
 /// The test functions of a file (its `encoded` calls, `members` decoded) that may hold the objects
 /// of the members `labels` of `source`: for a Rust method, all of them when the file names its
 /// owner type, else those calling one of the source's free functions (a constructor such as
@@ -314,6 +508,8 @@ fn holding_objects(
         .collect()
 }
 
+/// Whether `text` names one of `names` (three letters or more) as a whole word: `send_recv` and
+/// `test_make_response` do, `weak_sender` does not name `send`.
 pub fn names_any(text: &str, names: &[&str]) -> bool {
     let text = text.to_ascii_lowercase();
     let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
@@ -326,62 +522,91 @@ pub fn names_any(text: &str, names: &[&str]) -> bool {
     })
 }
 
-/// The members of a test file calling one of `names`, those named for it first.
-pub fn calling_functions(members: &[MemberCalls], names: &[&str]) -> Vec<String> {
-    let mut found: Vec<String> = members
-        .iter()
-        .filter(|member| {
-            member
-                .callees
-                .iter()
-                .any(|callee| names.contains(&Reach::of(callee).name()))
-        })
-        .map(|member| member.member.clone())
-        .collect();
-    found.dedup();
-    found.sort_by_key(|function| !names_any(last_segment(function), names));
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn labels(names: &[&str]) -> Vec<String> {
-        names.iter().map(|s| s.to_string()).collect()
+    fn member(label: &str, callees: &[&str], test: bool) -> MemberCalls {
+        MemberCalls {
+            member: label.to_string(),
+            callees: callees.iter().map(|c| c.to_string()).collect(),
+            test,
+            ..MemberCalls::default()
+        }
+    }
+
+    fn wanted_for<'a>(source: &str, labels: &[&str], names: Vec<&'a str>) -> Wanted<'a> {
+        let labels: Vec<String> = labels.iter().map(|l| l.to_string()).collect();
+        let mut wanted = wanted(None, source, &labels, names);
+        wanted.makers = vec!["channel".to_string()];
+        wanted
     }
 
     #[test]
-    fn test_functions_calling_the_member_named_for_it_first() {
-        let decoded = |items: &[String]| -> Vec<MemberCalls> {
-            items
-                .iter()
-                .filter_map(|i| MemberCalls::decode(i))
-                .collect()
-        };
-        let encoded = labels(&[
-            "test_response_types .make_response .get",
-            "test_other .get",
-            "test_make_response_twice .make_response",
-            "test_make_response make_response",
-            "helper Flask.make_response",
-        ]);
-        assert_eq!(
-            calling_functions(&decoded(&encoded), &["make_response"]),
-            [
-                "test_make_response_twice",
-                "test_make_response",
-                "test_response_types",
-                "helper"
-            ]
+    fn a_test_calls_the_member_through_its_own_objects_only() {
+        let res = wanted_for("lib/response.js", &["res.json"], vec!["json"]);
+        assert!(res.called_by(&member("sends", &[".json@res"], true)));
+        assert!(!res.called_by(&member("parses", &[".json@express"], true)));
+        assert!(!res.called_by(&member("posts", &[".json"], true)));
+        assert!(!res.called_by(&member("local", &["^json"], true)));
+        let app = wanted_for(
+            "src/flask/app.py",
+            &["Flask.make_response"],
+            vec!["make_response"],
         );
-        let calling = ["test_make_response".to_string()];
-        assert_eq!(tier("tests/test_basic.py", &calling, &["make_response"]), 0);
-        assert_eq!(tier("test/res.json.js", &[], &["json"]), 1);
-        assert_eq!(tier("test/app.js", &["helper".into()], &["json"]), 2);
-        assert_eq!(tier("test/app.js", &[], &["json"]), 3);
+        assert!(app.called_by(&member("t", &[".make_response@app"], true)));
+        assert!(!app.called_by(&member("t", &[".make_response@flask"], true)));
+        assert!(!app.called_by(&member("t", &["make_response"], true)));
+        let helper = wanted_for(
+            "src/flask/helpers.py",
+            &["make_response"],
+            vec!["make_response"],
+        );
+        assert!(helper.called_by(&member("t", &[".make_response@flask"], true)));
+        assert!(helper.called_by(&member("t", &["make_response"], true)));
+        let sem = wanted_for(
+            "tokio/src/sync/semaphore.rs",
+            &["Semaphore.acquire"],
+            vec!["acquire"],
+        );
+        assert!(sem.called_by(&member("t", &[".acquire@sem"], true)));
+        assert!(sem.called_by(&member("t", &[".acquire@semaphore"], true)));
+        assert!(!sem.called_by(&member("t", &[".acquire@lock"], true)));
+        // A test making the objects (`Semaphore::new(1).acquire()`, `Flask().make_response(x)`,
+        // `let tx = chan::channel(); tx.send(1)`) calls through them.
+        assert!(sem.called_by(&member("t", &["Semaphore.new", ".acquire"], true)));
+        assert!(!sem.called_by(&member("t", &["Mutex.new", ".acquire"], true)));
+        assert!(app.called_by(&member("t", &["Flask", ".make_response"], true)));
+        let chan = wanted_for("src/chan.rs", &["Sender.send"], vec!["send"]);
+        assert!(chan.called_by(&member("t", &[".channel@chan", ".send@tx"], true)));
+        assert!(!chan.called_by(&member("t", &[".send@socket"], true)));
+        // A supertest chain (`request(app).post('/').send(body)`) is not a response's `send`.
+        let res = wanted_for("lib/response.js", &["res.send"], vec!["send"]);
+        assert!(!res.called_by(&member("t", &["request", ".post", ".send"], true)));
+    }
+
+    #[test]
+    fn helpers_of_the_test_file_are_followed_two_hops() {
+        let wanted = wanted_for("lib/response.js", &["res.json"], vec!["json"]);
+        let file = [
+            member("createApp", &[".json@res"], false),
+            member("makeServer", &["createApp"], false),
+            member("should_send_json", &["makeServer", ".expect"], true),
+            member("should_call_it", &[".json@res"], true),
+            member("unrelated", &[".get"], true),
+        ];
+        let hits = calling_hits("test/res.json.js", &file, &wanted, &[]);
+        assert_eq!(hits.len(), 2);
+        assert_eq!(hits[0].1.functions, ["should_call_it"]);
+        assert_eq!(hits[1].1.functions, ["should_send_json"]);
+        assert_eq!(hits[1].1.via.as_deref(), Some("via makeServer → createApp"));
+    }
+
+    #[test]
+    fn names_are_whole_words() {
         assert!(names_any("send_recv", &["send"]) && names_any("abort_send", &["send"]));
         assert!(!names_any("weak_sender", &["send"]) && !names_any("resend", &["send"]));
         assert!(!names_any("test_a", &["a"]));
+        assert!(names_any("test/res.json.js", &["json"]));
     }
 }

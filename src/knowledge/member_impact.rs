@@ -1,0 +1,448 @@
+//! `lexi impact <file> --member <name>`: what a change to one member reaches — its callers, level
+//! by level (the members calling it, then the members calling those, …), across files, each with
+//! the member it was reached through; the tests among them and the tests that exercise the member
+//! (`lookup::member`'s, those calling it first); the calls of its name resolution cannot tell
+//! (name matches, counted apart, never callers); and the members overriding or implementing it.
+//!
+//! Callers are those `workspace::calls` finds: within a file, a member calling another by name
+//! (`self.finalize_request(…)`); across files, only where resolution supports it (an import, a
+//! module object, an object named for or made from the member's type, a re-export). A caller in a
+//! test file is a test: it is listed, not followed further. The walk goes [`super::impact::DEFAULT_DEPTH`]
+//! levels (`--depth`, 1–20), each member once at the level it is first reached, at most
+//! [`MAX_CALLERS`] members in all; the graph of the last `lexictl update` is read once, and each
+//! file's calls view once.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use anyhow::bail;
+
+use super::impact::MAX_DEPTH;
+use super::lookup::member::{last_segment, lookup_member, Member, TestHit};
+use crate::archivist::is_test_path;
+use crate::workspace::calls::{Caller, CallsView};
+use crate::workspace::graph::Graph;
+use crate::workspace::Workspace;
+
+/// Callers followed in all, at most.
+pub const MAX_CALLERS: usize = 300;
+/// Caller lines shown per level (all with `--full`).
+pub const LEVEL_SHOWN: usize = 20;
+/// Test lines shown (all with `--full`), the most direct first.
+pub const TESTS_SHOWN: usize = 10;
+
+/// One member reached.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CallerAt {
+    pub file: String,
+    pub member: String,
+    /// 1 for a caller of the member itself.
+    pub depth: usize,
+    /// The member it calls, one level down (`Flask.finalize_request`), and that member's file.
+    pub via: String,
+    pub via_file: String,
+    /// It is a test (in a test file): listed, not followed.
+    pub test: bool,
+}
+
+/// Everything `lexi impact --member` reports.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MemberImpact {
+    pub source: String,
+    /// The member's label (`Flask.make_response`).
+    pub member: String,
+    pub depth: usize,
+    /// Every caller reached, by depth then file then member.
+    pub callers: Vec<CallerAt>,
+    /// Callers one level beyond `depth`, not followed.
+    pub beyond: usize,
+    /// The walk stopped at [`MAX_CALLERS`].
+    pub capped: bool,
+    /// The tests exercising the member (those calling it first, as `lexi lookup --member`
+    /// finds them), then the test callers the walk met further up.
+    pub tests: Vec<TestHit>,
+    /// Other test files reaching the member's file.
+    pub tests_reaching: usize,
+    /// The member as `lexi lookup --member` shows it: its name matches, overrides and
+    /// implementations.
+    #[serde(skip)]
+    shown: Member,
+}
+
+/// The impact of a change to the member `name` of `source`, `depth` levels of callers up.
+pub fn member_impact(
+    ws: &Workspace,
+    source: &str,
+    name: &str,
+    depth: usize,
+) -> anyhow::Result<MemberImpact> {
+    if depth == 0 || depth > MAX_DEPTH {
+        bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
+    }
+    let found = lookup_member(ws, source, name, true)?;
+    let shown = match found.matches.as_slice() {
+        [one] => one.clone(),
+        several => {
+            let labels: Vec<&str> = several.iter().map(|m| m.label.as_str()).collect();
+            bail!(
+                "{} members of {source} are named `{name}`: {}\n  hint: ask for one by its label (`--member {}`)",
+                several.len(),
+                labels.join(", "),
+                labels[0]
+            );
+        }
+    };
+    let mut walk = Walk {
+        graph: ws.graph(),
+        views: HashMap::new(),
+    };
+    let (callers, beyond, capped) = walk.callers(source, &shown, depth);
+    let tests = ranked_tests(&found.tests, &callers);
+    let tests_reaching = found
+        .tests_reaching
+        .saturating_sub(tests.len().saturating_sub(found.tests.len()));
+    Ok(MemberImpact {
+        source: source.to_string(),
+        member: shown.label.clone(),
+        depth,
+        callers,
+        beyond,
+        capped,
+        tests,
+        tests_reaching,
+        shown,
+    })
+}
+
+/// The tests exercising the member, most direct first: those `lexi lookup --member` found calling
+/// it (or through in-file hops, or named for it), then the test functions the walk met calling one
+/// of its callers (`calls helpers.make_response`); the tests merely named for one of its words
+/// only when there is none of these.
+fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt]) -> Vec<TestHit> {
+    let named_for_a_word = |hit: &TestHit| {
+        hit.via
+            .as_deref()
+            .is_some_and(|via| via.starts_with("named for \""))
+    };
+    let mut tests: Vec<TestHit> = looked_up
+        .iter()
+        .filter(|hit| !named_for_a_word(hit))
+        .cloned()
+        .collect();
+    for ((file, via), functions) in test_callers(callers) {
+        let via = format!("calls {via}");
+        // A file the lookup found already keeps its line (it says how it exercises the member).
+        if tests.iter().any(|t| t.file == file) {
+            continue;
+        }
+        tests.push(TestHit {
+            file,
+            functions,
+            via: Some(via),
+        });
+    }
+    if tests.is_empty() {
+        tests = looked_up.to_vec();
+    }
+    tests
+}
+
+/// The test callers met by the walk, by file and the member they call.
+fn test_callers(callers: &[CallerAt]) -> BTreeMap<(String, String), Vec<String>> {
+    let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for caller in callers.iter().filter(|c| c.test) {
+        let via = match caller.via_file == caller.file {
+            true => caller.via.clone(),
+            false => format!("{} of {}", caller.via, caller.via_file),
+        };
+        out.entry((caller.file.clone(), via))
+            .or_default()
+            .push(caller.member.clone());
+    }
+    out
+}
+
+/// The walk up the callers, each file's calls view read once.
+struct Walk<'a> {
+    graph: Option<&'a Graph>,
+    views: HashMap<String, Option<CallsView>>,
+}
+
+impl Walk<'_> {
+    /// The callers of `member` of `source`, `depth` levels up: every one reached, how many more lie
+    /// one level further, and whether the walk stopped at [`MAX_CALLERS`].
+    fn callers(
+        &mut self,
+        source: &str,
+        member: &Member,
+        depth: usize,
+    ) -> (Vec<CallerAt>, usize, bool) {
+        let mut seen: HashSet<(String, String)> =
+            HashSet::from([(source.to_string(), member.label.clone())]);
+        let mut out: Vec<CallerAt> = Vec::new();
+        let mut frontier: Vec<(String, String)> = vec![(source.to_string(), member.label.clone())];
+        let mut beyond = 0;
+        let mut capped = false;
+        for level in 1..=depth + 1 {
+            let mut next = Vec::new();
+            for (file, label) in &frontier {
+                let found = match level {
+                    // The member's own callers are the ones its lookup found.
+                    1 => own_callers(source, member),
+                    _ => self.callers_of(file, label),
+                };
+                for (caller_file, caller) in found {
+                    if !seen.insert((caller_file.clone(), caller.clone())) {
+                        continue;
+                    }
+                    if level > depth {
+                        beyond += 1;
+                        continue;
+                    }
+                    if out.len() >= MAX_CALLERS {
+                        capped = true;
+                        continue;
+                    }
+                    let test = is_test_path(&caller_file);
+                    if !test {
+                        next.push((caller_file.clone(), caller.clone()));
+                    }
+                    out.push(CallerAt {
+                        file: caller_file,
+                        member: caller,
+                        depth: level,
+                        via: label.clone(),
+                        via_file: file.clone(),
+                        test,
+                    });
+                }
+            }
+            frontier = next;
+        }
+        out.sort_by(|a, b| (a.depth, &a.file, &a.member).cmp(&(b.depth, &b.file, &b.member)));
+        (out, beyond, capped)
+    }
+
+    /// The members calling `label` of `file`: those of its file, then its neighbours' (resolved).
+    fn callers_of(&mut self, file: &str, label: &str) -> Vec<(String, String)> {
+        let graph = self.graph;
+        let view = self
+            .views
+            .entry(file.to_string())
+            .or_insert_with(|| graph.and_then(|graph| CallsView::read(graph, file)));
+        let Some(view) = view else {
+            return Vec::new();
+        };
+        let bare = last_segment(label);
+        let typed = label.replace('.', "::");
+        let mut out: Vec<(String, String)> = view
+            .calls
+            .iter()
+            .filter(|edges| edges.member != label && edges.calls.iter().any(|c| c == bare))
+            .map(|edges| (file.to_string(), edges.member.clone()))
+            .collect();
+        for called in &view.called_from {
+            if called.name == bare || called.name == typed {
+                out.extend(flatten(&called.callers));
+            }
+        }
+        out
+    }
+}
+
+/// The callers `lexi lookup --member` found for the member: its file's, then its neighbours'.
+fn own_callers(source: &str, member: &Member) -> Vec<(String, String)> {
+    member
+        .called_by
+        .iter()
+        .map(|caller| (source.to_string(), caller.clone()))
+        .chain(flatten(&member.called_from))
+        .collect()
+}
+
+fn flatten(callers: &[Caller]) -> Vec<(String, String)> {
+    callers
+        .iter()
+        .flat_map(|c| c.members.iter().map(|m| (c.file.clone(), m.clone())))
+        .collect()
+}
+
+impl MemberImpact {
+    /// The text `lexi impact <file> --member <name>` prints; every caller with `full`.
+    pub fn to_text(&self, full: bool) -> String {
+        let direct = self.callers.iter().filter(|c| c.depth == 1).count();
+        let in_tests = self.callers.iter().filter(|c| c.test).count();
+        let mut out = format!(
+            "# Impact of {}: {} (depth {})\n\n",
+            self.source, self.member, self.depth
+        );
+        let (code_matches, test_matches) = self.shown.name_matches.sites();
+        out.push_str(&format!(
+            "{direct} direct callers, {} within {} levels ({in_tests} in tests); {} test files exercise it",
+            self.callers.len(),
+            self.depth,
+            self.tests.len()
+        ));
+        if code_matches + test_matches > 0 {
+            out.push_str(&format!(
+                "; {} unresolved calls of its name ({code_matches} in code, {test_matches} in tests)",
+                code_matches + test_matches
+            ));
+        }
+        out.push_str(".\n");
+        if self.callers.is_empty() {
+            out.push_str("\nNo caller was found (calls through objects of unknown type are counted apart, below).\n");
+        }
+        for level in 1..=self.depth {
+            let at: Vec<&CallerAt> = self.callers.iter().filter(|c| c.depth == level).collect();
+            if at.is_empty() {
+                continue;
+            }
+            let in_tests = at.iter().filter(|c| c.test).count();
+            let code: Vec<&CallerAt> = at.iter().copied().filter(|c| !c.test).collect();
+            out.push_str(&format!("\n## Depth {level} ({})\n\n", at.len()));
+            let lines = grouped(&code);
+            let shown = match full {
+                true => lines.len(),
+                false => lines.len().min(LEVEL_SHOWN),
+            };
+            for line in &lines[..shown] {
+                out.push_str(&format!("- {line}\n"));
+            }
+            if lines.len() > shown {
+                out.push_str(&format!(
+                    "- … and {} more lines (`--full`)\n",
+                    lines.len() - shown
+                ));
+            }
+            if in_tests > 0 {
+                out.push_str(&format!("- {in_tests} test functions (under Tests)\n"));
+            }
+        }
+        if self.beyond > 0 {
+            out.push_str(&format!(
+                "\n… and {} more callers one level further (`--depth {}`).\n",
+                self.beyond,
+                self.depth + 1
+            ));
+        }
+        if self.capped {
+            out.push_str(&format!(
+                "\nThe walk stopped after {MAX_CALLERS} callers.\n"
+            ));
+        }
+        self.more_text(&mut out, full);
+        out
+    }
+
+    /// Tests, name matches, overrides and implementations.
+    fn more_text(&self, out: &mut String, full: bool) {
+        if !self.tests.is_empty() || self.tests_reaching > 0 {
+            out.push_str("\n## Tests\n\n");
+            let shown = match full {
+                true => self.tests.len(),
+                false => self.tests.len().min(TESTS_SHOWN),
+            };
+            for hit in &self.tests[..shown] {
+                let functions = match hit.functions.is_empty() {
+                    true => String::new(),
+                    false => format!(": {}", capped(&hit.functions, 4)),
+                };
+                let via = hit
+                    .via
+                    .as_ref()
+                    .map_or(String::new(), |v| format!(" ({v})"));
+                out.push_str(&format!("- {}{functions}{via}\n", hit.file));
+            }
+            if self.tests.len() > shown {
+                out.push_str(&format!(
+                    "- … and {} more lines (`--full`)\n",
+                    self.tests.len() - shown
+                ));
+            }
+            if self.tests_reaching > 0 {
+                out.push_str(&format!(
+                    "- {} other test files reach the file: `lexi impact {}`\n",
+                    self.tests_reaching, self.source
+                ));
+            }
+        }
+        let matches = &self.shown.name_matches;
+        if !matches.is_empty() {
+            out.push_str(&format!(
+                "\n## Unresolved calls of `{}` (the object's type is unknown; not followed)\n\n",
+                last_segment(&self.member)
+            ));
+            for caller in matches.code.iter().take(LEVEL_SHOWN) {
+                out.push_str(&format!(
+                    "- {}: {}\n",
+                    caller.file,
+                    capped(&caller.members, 4)
+                ));
+            }
+            if matches.code.len() > LEVEL_SHOWN {
+                out.push_str(&format!(
+                    "- … and {} more files\n",
+                    matches.code.len() - LEVEL_SHOWN
+                ));
+            }
+            if !matches.tests.is_empty() {
+                let (_, sites) = matches.sites();
+                out.push_str(&format!(
+                    "- and {sites} in {} test files\n",
+                    matches.tests.len()
+                ));
+            }
+        }
+        if let Some(up) = &self.shown.overrides {
+            out.push_str(&format!("\nOverrides or implements: {up}\n"));
+        }
+        if !self.shown.overridden_by.is_empty() {
+            out.push_str(
+                "\n## Overridden or implemented by (a change may need the same there)\n\n",
+            );
+            for caller in &self.shown.overridden_by {
+                out.push_str(&format!(
+                    "- {}: {}\n",
+                    caller.file,
+                    caller.members.join(", ")
+                ));
+            }
+        }
+    }
+
+    /// The JSON `lexi impact --member --format json` prints.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut json = serde_json::to_value(self).unwrap_or_default();
+        json["name_matches"] = serde_json::json!(self.shown.name_matches);
+        json["overrides"] = serde_json::json!(self.shown.overrides);
+        json["overridden_by"] = serde_json::json!(self.shown.overridden_by);
+        json
+    }
+}
+
+/// A level's callers in code as lines: `file: member, member (calls callee)`, by file then callee.
+fn grouped(at: &[&CallerAt]) -> Vec<String> {
+    let mut lines: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
+    for caller in at {
+        lines
+            .entry((caller.file.as_str(), caller.via.as_str()))
+            .or_default()
+            .push(caller.member.as_str());
+    }
+    lines
+        .into_iter()
+        .map(|((file, via), members)| {
+            let members: Vec<String> = members.iter().map(|m| m.to_string()).collect();
+            format!("{file}: {} (calls {via})", capped(&members, 6))
+        })
+        .collect()
+}
+
+/// `a, b, c, +N`.
+fn capped(names: &[String], shown: usize) -> String {
+    let mut out: Vec<String> = names.iter().take(shown).cloned().collect();
+    if names.len() > shown {
+        out.push(format!("+{}", names.len() - shown));
+    }
+    out.join(", ")
+}

@@ -1,0 +1,932 @@
+//! A member's flow: the outline of its body in a few lines — its calls in order, with the `if`,
+//! `for`, `while`, `try`, `match`/`switch` around them, its returns, raises and awaits — what
+//! `lexi lookup <file> --member <name>` shows so that "how does it work" is answered without the
+//! body:
+//!
+//! ```text
+//! if req.routing_exception is not None:
+//!   raise_routing_exception(req)
+//! if getattr(rule, "provide_automatic_options", False) and req.method == "OPTIONS":
+//!   return make_default_options_response(ctx)
+//! return ensure_sync(view_functions[rule.endpoint])(**view_args)
+//! ```
+//!
+//! Read from the syntax tree, so it is exact: a statement is shown (whitespace collapsed, `self.`
+//! and `this.` left out, long argument lists folded to `(…)`) when it calls something, returns,
+//! raises, throws, yields or awaits; a branch when something inside it is shown (a `try`'s
+//! handlers always are, to say what it catches); a function defined inside as its header only. A
+//! call of the member itself is marked `(recursive)`. Headers read the same in every language:
+//! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
+//! `except E:`/`catch (e):`, `finally:`, `match x:`, `case P:`/`P =>`. At most [`MAX_LINES`]
+//! lines: deeper levels fold first (`if x: …`), then the last steps are counted.
+//!
+//! Computed when asked from the file as it is: never stored, so it moves no design file.
+
+use tree_sitter::Node;
+
+use super::syntax::{code_children, text_of};
+use super::Language;
+
+/// Lines of a flow, at most.
+pub const MAX_LINES: usize = 15;
+/// Characters of one line, at most (its indentation not counted).
+pub const LINE_CHARS: usize = 90;
+/// The start of the line naming the functions and classes a body defines.
+const DEFINES: &str = "defines ";
+/// Steps looked at in one body, at most (a generated function of thousands of statements).
+const MAX_STEPS: usize = 400;
+
+/// One line of a flow.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct FlowLine {
+    /// Nesting: 0 for the body's own statements.
+    pub depth: usize,
+    pub text: String,
+}
+
+/// A step of the outline and the steps inside it.
+#[derive(Debug, Default)]
+struct Step {
+    text: String,
+    children: Vec<Step>,
+}
+
+/// The flow of the body of `definition` (a function, a method, a function bound to a name),
+/// named `name`; empty when it has no body.
+pub fn flow(language: Language, definition: Node<'_>, src: &str, name: &str) -> Vec<FlowLine> {
+    let Some(body) = body_of(definition) else {
+        return Vec::new();
+    };
+    let mut reader = Reader {
+        language,
+        src,
+        name,
+        steps: 0,
+    };
+    let steps = reader.body(body);
+    render(&steps)
+}
+
+/// The body of a function's definition: its `body` field, or the body of the function it binds
+/// (`x = function …`, `key: () => …`, `a = b = function …`).
+fn body_of(node: Node<'_>) -> Option<Node<'_>> {
+    let mut node = node;
+    for _ in 0..8 {
+        if let Some(body) = node.child_by_field_name("body") {
+            return Some(body);
+        }
+        node = node
+            .child_by_field_name("value")
+            .or_else(|| node.child_by_field_name("right"))?;
+    }
+    None
+}
+
+struct Reader<'s> {
+    language: Language,
+    src: &'s str,
+    name: &'s str,
+    /// Statements read so far.
+    steps: usize,
+}
+
+/// What a statement is to the outline.
+enum Shape<'t> {
+    /// Branches, each a header and the node holding its statements; `always`: shown even when
+    /// nothing inside is (a handler: what is caught).
+    Branches(Vec<Branch<'t>>),
+    /// A plain statement: shown when it calls, returns, raises or awaits.
+    Leaf(Node<'t>),
+    /// A definition inside the body: its name (neighbouring ones share a line).
+    Nested(String),
+    /// A block to read through (Rust `{ … }`, `unsafe { … }`).
+    Through(Node<'t>),
+    Skip,
+}
+
+struct Branch<'t> {
+    header: String,
+    body: Option<Node<'t>>,
+    always: bool,
+}
+
+impl<'t> Branch<'t> {
+    fn new(header: String, body: Option<Node<'t>>) -> Branch<'t> {
+        Branch {
+            header,
+            body,
+            always: false,
+        }
+    }
+}
+
+impl<'s> Reader<'s> {
+    /// The steps of a body (a block, or one statement standing for one).
+    fn body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
+        let mut steps = Vec::new();
+        for statement in self.statements(body) {
+            if self.steps >= MAX_STEPS {
+                break;
+            }
+            self.steps += 1;
+            self.statement(statement, &mut steps);
+        }
+        steps
+    }
+
+    /// The statements of a block; a node that is no block stands for itself.
+    fn statements<'t>(&self, body: Node<'t>) -> Vec<Node<'t>> {
+        let kind = body.kind();
+        if matches!(
+            kind,
+            "block" | "statement_block" | "switch_body" | "match_block" | "declaration_list"
+        ) {
+            return code_children(body);
+        }
+        if matches!(kind, "switch_case" | "switch_default") {
+            let value = body.child_by_field_name("value").map(|v| v.id());
+            return code_children(body)
+                .into_iter()
+                .filter(|child| Some(child.id()) != value)
+                .collect();
+        }
+        // An arrow function's expression body, a match arm's expression.
+        vec![body]
+    }
+
+    fn statement<'t>(&mut self, node: Node<'t>, out: &mut Vec<Step>) {
+        match self.shape(node) {
+            Shape::Skip => {}
+            Shape::Nested(name) => match out.last_mut() {
+                Some(last) if last.text.starts_with(DEFINES) && last.children.is_empty() => {
+                    last.text = shorten(&format!("{}, {name}", last.text), LINE_CHARS);
+                }
+                _ => out.push(Step {
+                    text: format!("{DEFINES}{name}"),
+                    children: Vec::new(),
+                }),
+            },
+            Shape::Through(block) => out.extend(self.body(block)),
+            Shape::Leaf(leaf) => {
+                if let Some(text) = self.leaf(leaf) {
+                    out.push(Step {
+                        text,
+                        children: Vec::new(),
+                    });
+                }
+            }
+            Shape::Branches(branches) => {
+                let read: Vec<(Branch<'t>, Vec<Step>)> = branches
+                    .into_iter()
+                    .map(|branch| {
+                        let steps = branch.body.map(|b| self.body(b)).unwrap_or_default();
+                        (branch, steps)
+                    })
+                    .collect();
+                // A chain (`if`/`elif`/`else`, `try`/`except`) shows whole when any part shows.
+                if read.iter().all(|(_, steps)| steps.is_empty()) {
+                    return;
+                }
+                for (branch, children) in read {
+                    if children.is_empty() && !branch.always && read_is_chain_tail(&branch) {
+                        continue;
+                    }
+                    out.push(Step {
+                        text: branch.header,
+                        children,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The outline text of a plain statement when it does something worth showing.
+    fn leaf(&self, node: Node<'_>) -> Option<String> {
+        let seen = self.notable(node);
+        if !seen.notable {
+            return None;
+        }
+        let text = text_of(node, self.src).trim_end();
+        let text = text.strip_suffix([';', ',']).unwrap_or(text);
+        let mut text = shorten(text, LINE_CHARS);
+        if seen.recursive {
+            text.push_str("  (recursive)");
+        }
+        Some(text)
+    }
+
+    fn shape<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        match self.language {
+            Language::Python => self.python(node),
+            Language::Rust => self.rust(node),
+            Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(node),
+        }
+    }
+
+    fn header(&self, node: Option<Node<'_>>) -> String {
+        node.map(|n| shorten(text_of(n, self.src), LINE_CHARS - 10))
+            .unwrap_or_default()
+    }
+
+    /// The text of `node` before its body (a `for` header, a `with` clause).
+    fn head(&self, node: Node<'_>, body: Option<Node<'_>>) -> String {
+        let end = body.map_or(node.end_byte(), |b| b.start_byte());
+        let text = self.src.get(node.start_byte()..end).unwrap_or("");
+        let text = text.trim_end().trim_end_matches(':').trim_end();
+        shorten(text, LINE_CHARS - 4)
+    }
+
+    fn python<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "if_statement" => {
+                let mut branches = vec![Branch::new(
+                    format!("if {}:", self.header(field("condition"))),
+                    field("consequence"),
+                )];
+                for clause in code_children(node) {
+                    match clause.kind() {
+                        "elif_clause" => branches.push(Branch::new(
+                            format!(
+                                "elif {}:",
+                                self.header(clause.child_by_field_name("condition"))
+                            ),
+                            clause.child_by_field_name("consequence"),
+                        )),
+                        "else_clause" => branches.push(Branch::new(
+                            "else:".to_string(),
+                            clause.child_by_field_name("body"),
+                        )),
+                        _ => {}
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "for_statement" | "while_statement" | "with_statement" => {
+                let body = field("body");
+                let mut branches = vec![Branch::new(format!("{}:", self.head(node, body)), body)];
+                if let Some(alternative) = field("alternative") {
+                    let body = alternative.child_by_field_name("body");
+                    branches.push(Branch::new("else:".to_string(), body));
+                }
+                Shape::Branches(branches)
+            }
+            "try_statement" => {
+                let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
+                for clause in code_children(node) {
+                    let block = code_children(clause)
+                        .into_iter()
+                        .find(|c| c.kind() == "block");
+                    let header = match clause.kind() {
+                        "except_clause" | "except_group_clause" => {
+                            format!("{}:", self.head(clause, block))
+                        }
+                        "else_clause" => "else:".to_string(),
+                        "finally_clause" => "finally:".to_string(),
+                        _ => continue,
+                    };
+                    let always = clause.kind() != "else_clause";
+                    branches.push(Branch {
+                        header,
+                        body: block,
+                        always,
+                    });
+                }
+                Shape::Branches(branches)
+            }
+            "match_statement" => {
+                let subject = code_children(node)
+                    .into_iter()
+                    .filter(|c| c.kind() != "block")
+                    .map(|c| text_of(c, self.src))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let header = format!("match {}:", shorten(&subject, LINE_CHARS - 10));
+                Shape::Branches(vec![Branch::new(header, field("body"))])
+            }
+            "case_clause" => {
+                let body = field("consequence");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "function_definition" | "class_definition" => self.nested(field("name")),
+            "decorated_definition" => match field("definition") {
+                Some(definition) => self.python(definition),
+                None => Shape::Skip,
+            },
+            "pass_statement"
+            | "break_statement"
+            | "continue_statement"
+            | "comment"
+            | "import_statement"
+            | "import_from_statement"
+            | "global_statement"
+            | "nonlocal_statement" => Shape::Skip,
+            _ => Shape::Leaf(node),
+        }
+    }
+
+    fn javascript<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "if_statement" => {
+                let mut branches = Vec::new();
+                let mut current = node;
+                let mut prefix = "if";
+                // `if … else if … else`: one chain.
+                for _ in 0..64 {
+                    let condition = current.child_by_field_name("condition");
+                    branches.push(Branch::new(
+                        format!("{prefix} {}:", self.header(condition.map(unparenthesized))),
+                        current.child_by_field_name("consequence"),
+                    ));
+                    let Some(alternative) = current.child_by_field_name("alternative") else {
+                        break;
+                    };
+                    let inner = code_children(alternative).into_iter().next();
+                    match inner {
+                        Some(next) if next.kind() == "if_statement" => {
+                            current = next;
+                            prefix = "else if";
+                        }
+                        _ => {
+                            branches.push(Branch::new("else:".to_string(), inner));
+                            break;
+                        }
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
+            | "with_statement" => {
+                let body = field("body");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_statement" => {
+                let body = field("body");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_case" => {
+                let header = format!("case {}:", self.header(field("value")));
+                Shape::Branches(vec![Branch::new(header, Some(node))])
+            }
+            "switch_default" => Shape::Branches(vec![Branch::new("default:".into(), Some(node))]),
+            "try_statement" => {
+                let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
+                if let Some(handler) = field("handler") {
+                    let parameter = handler.child_by_field_name("parameter");
+                    let header = match parameter {
+                        Some(p) => format!("catch ({}):", text_of(p, self.src)),
+                        None => "catch:".to_string(),
+                    };
+                    branches.push(Branch {
+                        header,
+                        body: handler.child_by_field_name("body"),
+                        always: true,
+                    });
+                }
+                if let Some(finalizer) = field("finalizer") {
+                    branches.push(Branch {
+                        header: "finally:".to_string(),
+                        body: finalizer.child_by_field_name("body"),
+                        always: true,
+                    });
+                }
+                Shape::Branches(branches)
+            }
+            "statement_block" => Shape::Through(node),
+            "function_declaration" | "generator_function_declaration" | "class_declaration" => {
+                self.nested(field("name"))
+            }
+            "lexical_declaration" | "variable_declaration" => {
+                // `var done = function (…) {…}`: a nested function, its header alone.
+                let declarators = code_children(node);
+                let function = declarators.iter().find_map(|d| {
+                    d.child_by_field_name("value")
+                        .filter(|v| is_function(*v))
+                        .map(|v| (d, v))
+                });
+                match (declarators.len(), function) {
+                    (1, Some((declarator, _))) => {
+                        self.nested(declarator.child_by_field_name("name"))
+                    }
+                    _ => Shape::Leaf(node),
+                }
+            }
+            "break_statement" | "continue_statement" | "empty_statement" | "comment"
+            | "import_statement" => Shape::Skip,
+            _ => Shape::Leaf(node),
+        }
+    }
+
+    fn rust<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "expression_statement" => match code_children(node).into_iter().next() {
+                Some(inner) if is_rust_control(inner.kind()) => self.rust(inner),
+                _ => Shape::Leaf(node),
+            },
+            "let_declaration" => match field("value") {
+                Some(value) if is_rust_control(value.kind()) => {
+                    let prefix = self.head(node, Some(value));
+                    match self.rust(value) {
+                        Shape::Branches(mut branches) => {
+                            if let Some(first) = branches.first_mut() {
+                                first.header = format!("{prefix} {}", first.header);
+                            }
+                            Shape::Branches(branches)
+                        }
+                        _ => Shape::Leaf(node),
+                    }
+                }
+                _ => Shape::Leaf(node),
+            },
+            "if_expression" => {
+                let mut branches = Vec::new();
+                let mut current = node;
+                let mut prefix = "if";
+                for _ in 0..64 {
+                    let condition = current.child_by_field_name("condition");
+                    branches.push(Branch::new(
+                        format!("{prefix} {}:", self.header(condition)),
+                        current.child_by_field_name("consequence"),
+                    ));
+                    let Some(alternative) = current.child_by_field_name("alternative") else {
+                        break;
+                    };
+                    let inner = code_children(alternative).into_iter().next();
+                    match inner {
+                        Some(next) if next.kind() == "if_expression" => {
+                            current = next;
+                            prefix = "else if";
+                        }
+                        _ => {
+                            branches.push(Branch::new("else:".to_string(), inner));
+                            break;
+                        }
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "match_expression" => {
+                let header = format!("match {}:", self.header(field("value")));
+                Shape::Branches(vec![Branch::new(header, field("body"))])
+            }
+            "match_arm" => {
+                let value = field("value");
+                let pattern = self.header(field("pattern"));
+                match value {
+                    Some(v) if v.kind() == "block" || is_rust_control(v.kind()) => {
+                        Shape::Branches(vec![Branch::new(format!("{pattern} =>"), Some(v))])
+                    }
+                    Some(v) => match self.leaf(v) {
+                        Some(_) => Shape::Leaf(node),
+                        None => Shape::Skip,
+                    },
+                    None => Shape::Skip,
+                }
+            }
+            "for_expression" | "while_expression" | "loop_expression" => {
+                let body = field("body");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "block" => Shape::Through(node),
+            "unsafe_block" | "async_block" => {
+                let block = code_children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "block");
+                let header = format!(
+                    "{}:",
+                    text_of(node, self.src)
+                        .split('{')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                );
+                Shape::Branches(vec![Branch::new(header, block)])
+            }
+            "function_item" | "struct_item" | "enum_item" | "trait_item" | "mod_item" => {
+                self.nested(field("name"))
+            }
+            "impl_item" => self.nested(field("type")),
+            "line_comment" | "block_comment" | "use_declaration" | "attribute_item"
+            | "empty_statement" | "const_item" | "static_item" => Shape::Skip,
+            _ => Shape::Leaf(node),
+        }
+    }
+
+    /// A definition inside the body, by its name.
+    fn nested<'t>(&self, name: Option<Node<'t>>) -> Shape<'t> {
+        match name {
+            Some(name) => Shape::Nested(text_of(name, self.src).to_string()),
+            None => Shape::Skip,
+        }
+    }
+
+    /// Whether a statement calls, returns, raises, throws, yields or awaits — and whether it
+    /// calls the member itself. Nested function bodies are looked into (a callback's calls are the
+    /// statement's).
+    fn notable(&self, node: Node<'_>) -> Seen {
+        let mut seen = Seen::default();
+        super::syntax::walk(node, (), |n, ()| {
+            match n.kind() {
+                "call" | "call_expression" | "new_expression" if !self.builds_value(n) => {
+                    seen.notable = true;
+                    if self.calls_itself(n) {
+                        seen.recursive = true;
+                    }
+                }
+                "return_statement" | "return_expression" | "raise_statement"
+                | "throw_statement" | "yield" | "yield_expression" | "await"
+                | "await_expression" | "try_expression" => seen.notable = true,
+                "macro_invocation" => {
+                    let name = n
+                        .child_by_field_name("macro")
+                        .map(|m| text_of(m, self.src))
+                        .unwrap_or("");
+                    if !matches!(name, "debug" | "trace" | "info" | "warn" | "error" | "dbg") {
+                        seen.notable = true;
+                    }
+                }
+                "string" | "string_literal" | "comment" | "line_comment" | "block_comment" => {
+                    return None;
+                }
+                _ => {}
+            }
+            Some(())
+        });
+        seen
+    }
+
+    /// A Rust call of a capitalised name (`Ok(x)`, `Some(x)`, `Kind::Variant(x)`) builds a value.
+    fn builds_value(&self, call: Node<'_>) -> bool {
+        self.language == Language::Rust
+            && call.child_by_field_name("function").is_some_and(|f| {
+                let text = text_of(f, self.src);
+                let last = text.rsplit("::").next().unwrap_or(text);
+                last.starts_with(char::is_uppercase)
+            })
+    }
+
+    /// A call of the member itself: bare, or through `self`/`this`/`Self`.
+    fn calls_itself(&self, call: Node<'_>) -> bool {
+        let Some(function) = call
+            .child_by_field_name("function")
+            .or_else(|| call.child_by_field_name("constructor"))
+        else {
+            return false;
+        };
+        let text: String = text_of(function, self.src)
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let callee = ["self.", "this.", "Self::", "cls."]
+            .iter()
+            .find_map(|prefix| text.strip_prefix(prefix))
+            .unwrap_or(&text);
+        callee == self.name
+    }
+}
+
+#[derive(Default)]
+struct Seen {
+    notable: bool,
+    recursive: bool,
+}
+
+/// An empty `else`/`elif` is left out; an empty `if` of a chain that shows stays (so an `else`
+/// never stands alone).
+fn read_is_chain_tail(branch: &Branch<'_>) -> bool {
+    let header = branch.header.as_str();
+    header.starts_with("else") || header.starts_with("elif")
+}
+
+fn is_rust_control(kind: &str) -> bool {
+    matches!(
+        kind,
+        "if_expression"
+            | "match_expression"
+            | "for_expression"
+            | "while_expression"
+            | "loop_expression"
+            | "unsafe_block"
+            | "block"
+    )
+}
+
+fn is_function(node: Node<'_>) -> bool {
+    matches!(
+        node.kind(),
+        "function_expression" | "function" | "arrow_function" | "generator_function"
+    )
+}
+
+/// `(cond)` → `cond`.
+fn unparenthesized(node: Node<'_>) -> Node<'_> {
+    match node.kind() {
+        "parenthesized_expression" => code_children(node).into_iter().next().unwrap_or(node),
+        _ => node,
+    }
+}
+
+/// `steps` as lines, within [`MAX_LINES`]: the deepest levels folded first (a folded step ends
+/// with ` …`), then the steps past the limit counted on a last line.
+fn render(steps: &[Step]) -> Vec<FlowLine> {
+    let deepest = depth_of(steps);
+    let mut depth = deepest;
+    while depth > 0 && count(steps, depth) > MAX_LINES {
+        depth -= 1;
+    }
+    let mut lines = Vec::new();
+    push_lines(steps, 0, depth, &mut lines);
+    if lines.len() > MAX_LINES {
+        let more = lines.len() - (MAX_LINES - 1);
+        lines.truncate(MAX_LINES - 1);
+        lines.push(FlowLine {
+            depth: 0,
+            text: format!("… and {more} more steps: read the source"),
+        });
+    }
+    lines
+}
+
+/// The levels of steps below the first.
+fn depth_of(steps: &[Step]) -> usize {
+    steps
+        .iter()
+        .map(|s| match s.children.is_empty() {
+            true => 0,
+            false => 1 + depth_of(&s.children),
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Lines shown when levels below `depth` are folded.
+fn count(steps: &[Step], depth: usize) -> usize {
+    steps
+        .iter()
+        .map(|s| match depth {
+            0 => 1,
+            _ => 1 + count(&s.children, depth - 1),
+        })
+        .sum()
+}
+
+fn push_lines(steps: &[Step], at: usize, depth: usize, out: &mut Vec<FlowLine>) {
+    for step in steps {
+        let folded = !step.children.is_empty() && at >= depth;
+        let text = match folded {
+            true => format!("{} …", step.text),
+            false => step.text.clone(),
+        };
+        out.push(FlowLine { depth: at, text });
+        if !folded {
+            push_lines(&step.children, at + 1, depth, out);
+        }
+    }
+}
+
+/// `text` on one line: whitespace collapsed, `self.`/`this.` left out, and — past `max`
+/// characters — the innermost bracket groups folded to `(…)`, `[…]`, `{…}` until it fits, then
+/// cut with `…`.
+pub fn shorten(text: &str, max: usize) -> String {
+    let mut line = String::with_capacity(text.len().min(4 * max));
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = !line.is_empty();
+            continue;
+        }
+        if space && !matches!(c, ')' | ']' | ',' | '.' | ';') && !line.ends_with(['(', '[']) {
+            line.push(' ');
+        }
+        space = false;
+        line.push(c);
+    }
+    let mut line = without_self(&line);
+    let mut level = deepest_level(&line);
+    while line.chars().count() > max && level > 0 {
+        let chars: Vec<char> = line.chars().collect();
+        if let Some(folded) = fold_level(&chars, level) {
+            line = folded;
+        }
+        level -= 1;
+    }
+    if line.chars().count() > max {
+        line = line.chars().take(max.saturating_sub(1)).collect::<String>() + "…";
+    }
+    line
+}
+
+/// `line` without the `self.`/`this.` receivers that start a name.
+fn without_self(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while !rest.is_empty() {
+        let starts_name = out
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '.'));
+        if starts_name {
+            if let Some(after) = rest
+                .strip_prefix("self.")
+                .or_else(|| rest.strip_prefix("this."))
+            {
+                rest = after;
+                continue;
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
+}
+
+/// The deepest bracket nesting of `line` outside string literals.
+fn deepest_level(line: &str) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// `chars` with the contents of the bracket groups at `level` (1: outermost) folded to `…`;
+/// `None` when nothing changed. A quote inside a group is folded with it.
+fn fold_level(chars: &[char], level: usize) -> Option<String> {
+    if level == 0 {
+        return None;
+    }
+    let mut out = String::new();
+    let mut inside = String::new();
+    let mut depth = 0usize;
+    let mut changed = false;
+    let mut quote: Option<char> = None;
+    for &c in chars {
+        let was_quoted = quote.is_some();
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            _ => {}
+        }
+        let opening = !was_quoted && matches!(c, '(' | '[' | '{');
+        let closing = !was_quoted && matches!(c, ')' | ']' | '}');
+        if closing && depth == level {
+            if !inside.is_empty() && inside != "…" {
+                changed = true;
+                out.push('…');
+            } else {
+                out.push_str(&inside);
+            }
+            inside.clear();
+        }
+        match depth >= level && !(closing && depth == level) {
+            true => inside.push(c),
+            false => out.push(c),
+        }
+        if opening {
+            depth += 1;
+        }
+        if closing {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    out.push_str(&inside);
+    changed.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SourceFile;
+    use super::*;
+
+    /// The flow of member `label` of `text`, one line a step, indented two spaces a level.
+    fn flow_of(language: Language, text: &str, label: &str) -> Vec<String> {
+        let file = SourceFile::parse(language, text.to_string()).expect("parses");
+        let definition = file.definition(label).expect("defined");
+        file.flow(definition)
+            .into_iter()
+            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+            .collect()
+    }
+
+    #[test]
+    fn python_branches_returns_raises_and_recursion() {
+        let text = "class App:\n    def dispatch_request(self, ctx):\n        \"\"\"Doc.\"\"\"\n        req = ctx.request\n        if req.routing_exception is not None:\n            self.raise_routing_exception(req)\n        elif req.x:\n            y = 1\n        else:\n            pass\n        for rule in self.rules:\n            z = 2\n        try:\n            rv = self.ensure_sync(self.view_functions[rule.endpoint])(**req.view_args)\n        except KeyError as e:\n            raise NotFound() from e\n        finally:\n            pass\n        return rv\n\n\
+                    def walk(n):\n    for c in n.children:\n        walk(c)\n    return helper(n)\n";
+        assert_eq!(
+            flow_of(Language::Python, text, "App.dispatch_request"),
+            [
+                "if req.routing_exception is not None:",
+                "  raise_routing_exception(req)",
+                "try:",
+                "  rv = ensure_sync(view_functions[rule.endpoint])(**req.view_args)",
+                "except KeyError as e:",
+                "  raise NotFound() from e",
+                "finally:",
+                "return rv",
+            ]
+        );
+        assert_eq!(
+            flow_of(Language::Python, text, "walk"),
+            [
+                "for c in n.children:",
+                "  walk(c)  (recursive)",
+                "return helper(n)",
+            ]
+        );
+    }
+
+    #[test]
+    fn javascript_chains_switches_and_callbacks() {
+        let text = "res.send = function send(body) {\n  var chunk = body;\n  switch (typeof chunk) {\n    case 'string':\n      this.type('html');\n      break;\n    case 'object':\n      return this.json(chunk);\n  }\n  if (req.fresh) this.status(304);\n  else if (x) { y = 1 }\n  else { this.end(); }\n  var done = function (err) { next(err); };\n  onFinished(this, function () { done(); });\n  return this;\n};\n";
+        assert_eq!(
+            flow_of(Language::JavaScript, text, "res.send"),
+            [
+                "switch (typeof chunk):",
+                "  case 'string':",
+                "    type('html')",
+                "  case 'object':",
+                "    return json(chunk)",
+                "if req.fresh:",
+                "  status(304)",
+                "else:",
+                "  end()",
+                "defines done",
+                "onFinished(this, function () { done(); })",
+                "return this",
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_matches_lets_and_question_marks() {
+        let text = "impl Semaphore {\n    pub async fn acquire(&self) -> Result<Permit<'_>, AcquireError> {\n        let inner = trace::async_op(|| self.ll_sem.acquire(1), self.resource_span.clone());\n        match inner.await {\n            Ok(()) => Ok(Permit { sem: self, permits: 1 }),\n            Err(e) => return Err(e),\n        }\n    }\n}\n";
+        assert_eq!(
+            flow_of(Language::Rust, text, "Semaphore.acquire"),
+            [
+                "let inner = trace::async_op(|| ll_sem.acquire(1), resource_span.clone())",
+                "match inner.await:",
+                "  Err(e) => return Err(e)",
+            ]
+        );
+    }
+
+    #[test]
+    fn long_flows_fold_deep_levels_then_count() {
+        let mut text = String::from("def big(x):\n");
+        for i in 0..12 {
+            text.push_str(&format!(
+                "    if x == {i}:\n        a{i}()\n        b{i}()\n"
+            ));
+        }
+        let lines = flow_of(Language::Python, &text, "big");
+        assert_eq!(lines.len(), 12);
+        assert_eq!(lines[0], "if x == 0: …");
+        text.push_str("    c()\n    d()\n    e()\n    f()\n");
+        let lines = flow_of(Language::Python, &text, "big");
+        assert_eq!(lines.len(), MAX_LINES);
+        assert_eq!(lines[14], "… and 2 more steps: read the source");
+    }
+
+    #[test]
+    fn long_lines_fold_their_innermost_groups() {
+        assert_eq!(
+            shorten("self.app.ensure_sync(func)(**req.view_args)", 90),
+            "app.ensure_sync(func)(**req.view_args)"
+        );
+        let call = "return f(alpha(beta, gamma), delta(epsilon), zeta)";
+        assert_eq!(shorten(call, 40), "return f(alpha(…), delta(…), zeta)");
+        assert_eq!(shorten(call, 30), "return f(…)");
+        assert_eq!(shorten("x = call(a,\n    b)", 90), "x = call(a, b)");
+        assert_eq!(shorten("g(\"(\", a(b))", 8), "g(…)");
+    }
+}

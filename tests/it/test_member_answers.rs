@@ -1,0 +1,414 @@
+//! The repros of issue 31 "What cost the answers" items 1–4, each on a small project shaped like
+//! flask or express: members that could not be opened (private functions, class expressions,
+//! object-literal exports, members inherited past `__all__`, a multi-line alias's value, a name
+//! of another case), calls dropped or wrong (recursion, callbacks' functions, the first 10 calls
+//! in source order, a caller of `res.send` that calls the `send` package), impact claiming no
+//! run-time reach where a run-time call exists, and padded test lists; and `lexi impact --member`.
+
+use crate::support::{project, TestProject};
+
+/// A flask-like package: a private helper, recursion, a multi-line alias, a class exported by
+/// `__all__` inheriting its members from another file, a context importing the app for types only
+/// and calling it at run time, and tests (a real one, a name-fragment one, a fixture config).
+fn pyproject() -> TestProject {
+    let p = project()
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file(
+            "src/pkg/__init__.py",
+            "from .app import App\nfrom .helpers import make_response\n",
+        )
+        .file(
+            "src/pkg/m.py",
+            "\"\"\"Walking trees.\"\"\"\n\n\ndef _helper(x):\n    return x + 1\n\n\ndef public(x):\n    \"\"\"The public face.\"\"\"\n    return _helper(x)\n\n\ndef walk(n):\n    \"\"\"Walk a tree.\"\"\"\n    helper(n)\n    for c in n.children:\n        walk(c)\n\n\ndef helper(n):\n    return n\n",
+        )
+        .file(
+            "src/pkg/typing.py",
+            "from __future__ import annotations\n\nimport typing as t\n\nResponseValue = t.Union[\n    \"Response\",\n    str,\n    bytes,\n]\n\nHeadersValue = t.Union[\"Headers\", t.Mapping[str, str]]\n\n# The possible types returned by a route function.\nResponseReturnValue = t.Union[\n    ResponseValue,\n    tuple[ResponseValue, HeadersValue],\n    tuple[ResponseValue, int],\n    tuple[ResponseValue, int, HeadersValue],\n    \"WSGIApplication\",\n]\n",
+        )
+        .file(
+            "src/pkg/scaffold.py",
+            "\"\"\"The scaffold.\"\"\"\n\n\nclass Scaffold:\n    def add_url_rule(self, rule, endpoint=None):\n        \"\"\"Register a rule.\"\"\"\n        self.rules.append((rule, endpoint))\n\n    def route(self, rule):\n        \"\"\"Decorate a view.\"\"\"\n        def decorator(f):\n            self.add_url_rule(rule, f.__name__)\n            return f\n        return decorator\n\n    def endpoint(self, name):\n        \"\"\"Decorate an endpoint.\"\"\"\n        return name\n",
+        )
+        .file(
+            "src/pkg/app.py",
+            "\"\"\"The application.\"\"\"\n\nfrom .scaffold import Scaffold\n\n__all__ = [\"App\"]\n\n\nclass Base(Scaffold):\n    def run(self, host=None):\n        \"\"\"Run the server.\"\"\"\n        return host\n\n\nclass App(Base):\n    def create_url_adapter(self, request):\n        \"\"\"An adapter for the request.\"\"\"\n        return (self, request)\n\n    def make_response(self, rv):\n        \"\"\"Make a response.\"\"\"\n        return rv\n\n    def finalize_request(self, rv):\n        return self.make_response(rv)\n\n    def full_dispatch_request(self):\n        return self.finalize_request(None)\n\n    def add_template_filter(self, f):\n        return f\n\n    def endpoint(self, name):\n        return name.lower()\n",
+        )
+        .file(
+            "src/pkg/helpers.py",
+            "\"\"\"Helpers.\"\"\"\n\nfrom .globals import current_app\n\n\ndef make_response(*args):\n    \"\"\"Make a response in a view.\"\"\"\n    return current_app.make_response(args)\n",
+        )
+        .file("src/pkg/globals.py", "\"\"\"Globals.\"\"\"\n\ncurrent_app = None\n")
+        .file(
+            "src/pkg/ctx.py",
+            "\"\"\"Contexts.\"\"\"\n\nimport typing as t\n\nif t.TYPE_CHECKING:\n    from .app import App\n\n\nclass RequestContext:\n    def __init__(self, app: \"App\", request):\n        self.app = app\n        self.url_adapter = app.create_url_adapter(request)\n",
+        )
+        .file(
+            "tests/test_basic.py",
+            "from pkg import App\n\n\ndef test_url_rule():\n    app = App()\n    app.add_url_rule(\"/\", \"index\")\n\n\ndef test_add_template_filter():\n    app = App()\n    app.add_template_filter(len)\n\n\ndef test_response():\n    app = App()\n    app.full_dispatch_request()\n",
+        )
+        .file(
+            "tests/test_helpers.py",
+            "import pkg\n\n\ndef test_make_response_helper():\n    pkg.make_response(\"x\")\n",
+        )
+        .file(
+            "src/pkg/views.py",
+            "\"\"\"Views.\"\"\"\n\nfrom .app import App\n\n\ndef index(app: App):\n    \"\"\"The front page.\"\"\"\n    return app.make_response(\"hi\")\n",
+        )
+        .file(
+            "tests/test_views.py",
+            "from pkg import App\nfrom pkg.views import index\n\n\ndef test_index():\n    index(App())\n",
+        )
+        .file("tests/static/config.json", "{\"TEST_KEY\": \"foo\"}\n")
+        .file(
+            "tests/test_config.py",
+            "import pkg\n\n\ndef test_config_from_file():\n    pkg.App()\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+const RESPONSE_JS: &str = "'use strict';
+
+var send = require('send');
+var helpers = require('./helpers');
+
+var res = module.exports = {};
+
+/** Send a body. */
+res.send = function send(body) {
+  this.end(body);
+  return this;
+};
+
+/** Send JSON. */
+res.json = function json(obj) {
+  var body = stringify(obj);
+  return this.send(body);
+};
+
+/** Send a file. */
+res.sendFile = function sendFile(path) {
+  var file = send(this.req, path);
+  file.pipe(this);
+};
+
+/** Handle a request: many calls, the central one last. */
+res.handle = function handle(req) {
+  a.one(); b.two(); c.three(); d.four(); e.five(); f.six();
+  g.seven(); h.eight(); i.nine(); j.ten(); k.eleven(); l.twelve();
+  return helpers.central(req);
+};
+
+function stringify(value) {
+  return JSON.stringify(value);
+}
+";
+
+/// An express-like package: a response object, an application class exported as an expression,
+/// a router exported as an object literal, methods defined in a callback, and tests.
+fn jsproject() -> TestProject {
+    let p = project()
+        .file(
+            "package.json",
+            "{\"name\": \"mini\", \"main\": \"index.js\", \"dependencies\": {\"send\": \"1\"}}\n",
+        )
+        .file("index.js", "module.exports = require('./lib/response');\n")
+        .file("lib/response.js", RESPONSE_JS)
+        .file(
+            "lib/helpers.js",
+            "'use strict';\n\nexports.central = function central(req) {\n  return req;\n};\n",
+        )
+        .file(
+            "lib/application.js",
+            "'use strict';\n\nvar Emitter = require('events');\nvar methods = require('methods');\n\nmodule.exports = class Application extends Emitter {\n  use(fn) {\n    this.stack.push(fn);\n    return this;\n  }\n\n  listen(port) {\n    return this.server.listen(port);\n  }\n};\n\nvar app = module.exports.prototype;\n\nmethods.forEach(function (method) {\n  app[method] = function (path) {\n    return this.route(path);\n  };\n});\n",
+        )
+        .file(
+            "lib/router.js",
+            "'use strict';\n\nmodule.exports = {\n  route(path) {\n    return this.stack.find(path);\n  },\n  param(name, fn) {\n    this.params[name] = fn;\n  },\n};\n",
+        )
+        .file(
+            "test/res.json.js",
+            "var res = require('..');\n\ndescribe('res', function () {\n  describe('.json()', function () {\n    it('should send json', function () {\n      res.json({});\n    });\n  });\n});\n",
+        )
+        .file(
+            "test/res.format.js",
+            "var res = require('..');\n\ndescribe('res', function () {\n  describe('.format()', function () {\n    it('should format', function () {\n      var body = fetchIt();\n      body.json();\n    });\n  });\n});\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+// Item 1: members that cannot be opened.
+
+#[test]
+fn a_private_python_function_opens() {
+    let p = pyproject();
+    p.lexi(["lookup", "src/pkg/m.py", "--member", "_helper"])
+        .success()
+        .stdout_has("_helper(x)");
+}
+
+#[test]
+fn a_private_javascript_function_opens() {
+    let p = jsproject();
+    p.lexi(["lookup", "lib/response.js", "--member", "stringify"])
+        .success()
+        .stdout_has("function stringify(value)");
+}
+
+#[test]
+fn a_name_of_another_case_is_not_answered_as_the_member() {
+    let p = jsproject();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "sendfile"])
+        .run();
+    // Answered saying the case differs: never `res.sendFile` silently, as if it were `sendfile`.
+    out.code(0).stdout_has(
+        "No member of lib/response.js is named `sendfile`; shown: res.sendFile, which differs in case.",
+    );
+    // The exact name, when it exists, is the answer.
+    p.lexi(["lookup", "lib/response.js", "--member", "sendFile"])
+        .success()
+        .stdout_lacks("differs in case");
+}
+
+#[test]
+fn a_class_exported_as_an_expression_has_its_members() {
+    let p = jsproject();
+    p.lexi(["lookup", "lib/application.js", "--member", "use"])
+        .success()
+        .stdout_has("use(fn)");
+    p.lexi(["search", "listen"])
+        .success()
+        .stdout_has("lib/application.js");
+}
+
+#[test]
+fn an_object_literal_export_has_its_members() {
+    let p = jsproject();
+    p.lexi(["lookup", "lib/router.js", "--member", "param"])
+        .success()
+        .stdout_has("param(name, fn)");
+}
+
+#[test]
+fn a_class_listed_in_all_keeps_its_inherited_members() {
+    let p = pyproject();
+    // `Base` is not in `__all__`: its members are `App`'s all the same.
+    p.lexi(["lookup", "src/pkg/app.py", "--member", "run"])
+        .success()
+        .stdout_has("def run(self, host=None)")
+        .stdout_has("Run the server.");
+    p.lexi(["lookup", "src/pkg/app.py", "--member", "route"])
+        .success()
+        .stdout_has("Scaffold")
+        .stdout_has("src/pkg/scaffold.py");
+}
+
+#[test]
+fn a_multi_line_alias_shows_its_value() {
+    let p = pyproject();
+    p.lexi([
+        "lookup",
+        "src/pkg/typing.py",
+        "--member",
+        "ResponseReturnValue",
+    ])
+    .success()
+    .stdout_has("ResponseReturnValue = t.Union[\n    ResponseValue,\n")
+    .stdout_has("    tuple[ResponseValue, int, HeadersValue],\n")
+    .stdout_has("The possible types returned by a route function.");
+}
+
+// Item 2: calls incomplete or wrong.
+
+#[test]
+fn recursion_is_a_call() {
+    let p = pyproject();
+    p.lexi(["lookup", "src/pkg/m.py", "--member", "walk"])
+        .success()
+        .stdout_has("- Calls: helper, itself (recursive)")
+        .stdout_has("walk(c)  (recursive)");
+}
+
+#[test]
+fn functions_defined_in_callbacks_keep_their_calls() {
+    let p = jsproject();
+    let out = p
+        .lexi(["lookup", "lib/application.js", "--member", "app[method]"])
+        .success();
+    out.stdout_has("route");
+}
+
+#[test]
+fn calls_elsewhere_rank_the_resolved_project_call_first() {
+    let p = jsproject();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "handle"])
+        .success();
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("Calls elsewhere"))
+        .unwrap_or_else(|| panic!("no Calls elsewhere line in\n{}", out.stdout));
+    let central = line.find("helpers.central (lib/helpers.js)");
+    let first = line.find("a.one");
+    assert!(
+        matches!((central, first), (Some(c), Some(f)) if c < f),
+        "the resolved call first: {line}"
+    );
+    assert!(line.contains("more"), "the rest counted: {line}");
+}
+
+#[test]
+fn a_call_of_a_package_is_not_a_caller_of_a_namesake() {
+    let p = jsproject();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "res.send"])
+        .success();
+    out.stdout_has("res.json");
+    let called_by = out
+        .stdout
+        .lines()
+        .find(|l| l.contains("Called by"))
+        .unwrap_or_default();
+    assert!(
+        !called_by.contains("sendFile"),
+        "res.sendFile calls the send package, not res.send: {called_by}"
+    );
+}
+
+// Item 3: impact says false things.
+
+#[test]
+fn impact_reaches_an_importer_for_types_that_calls_at_run_time() {
+    let p = pyproject();
+    let out = p.lexi(["impact", "src/pkg/app.py"]).success();
+    out.stdout_has("src/pkg/ctx.py")
+        .stdout_has("calls create_url_adapter at run time")
+        .stdout_lacks("a change does not reach them at run time");
+}
+
+#[test]
+fn member_impact_lists_callers_by_depth_and_the_tests() {
+    let p = pyproject();
+    let out = p
+        .lexi(["impact", "src/pkg/app.py", "--member", "make_response"])
+        .success();
+    insta::assert_snapshot!("impact_member_make_response", out.stdout);
+    out.stdout_has("## Depth 1")
+        .stdout_has("finalize_request")
+        .stdout_has("## Depth 2")
+        .stdout_has("full_dispatch_request")
+        .stdout_has("tests/test_basic.py")
+        .stdout_has("- src/pkg/views.py: index (calls App.make_response)")
+        .stdout_has("- tests/test_views.py: test_index (calls index of src/pkg/views.py)");
+    let json = p
+        .lexi([
+            "impact",
+            "src/pkg/app.py",
+            "--member",
+            "make_response",
+            "--format",
+            "json",
+        ])
+        .success()
+        .json();
+    let depth_of = |member: &str| {
+        json["callers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["member"].as_str().is_some_and(|m| m.ends_with(member)))
+            .and_then(|c| c["depth"].as_u64())
+    };
+    assert_eq!(depth_of("finalize_request"), Some(1));
+    assert_eq!(depth_of("full_dispatch_request"), Some(2));
+    // One level only.
+    p.lexi([
+        "impact",
+        "src/pkg/app.py",
+        "--member",
+        "make_response",
+        "--depth",
+        "1",
+    ])
+    .success()
+    .stdout_lacks("## Depth 2")
+    .stdout_has("more callers one level further");
+}
+
+#[test]
+fn member_impact_of_a_member_called_only_from_an_importer_for_types() {
+    let p = pyproject();
+    p.lexi(["impact", "src/pkg/app.py", "--member", "create_url_adapter"])
+        .success()
+        .stdout_has("src/pkg/ctx.py")
+        .stdout_lacks("does not reach");
+}
+
+#[test]
+fn member_impact_refuses_an_unknown_member_and_a_bad_depth() {
+    let p = pyproject();
+    p.lexi(["impact", "src/pkg/app.py", "--member", "nope"])
+        .code(1)
+        .stderr_has("nope");
+    p.lexi([
+        "impact",
+        "src/pkg/app.py",
+        "--member",
+        "make_response",
+        "--depth",
+        "0",
+    ])
+    .code(1)
+    .stderr_has("--depth");
+}
+
+// Item 4: tests padded, ranked low.
+
+#[test]
+fn the_tests_calling_the_member_come_first_and_no_name_fragment_match() {
+    let p = pyproject();
+    let out = p
+        .lexi(["lookup", "src/pkg/scaffold.py", "--member", "add_url_rule"])
+        .success();
+    // The test named for one of its words, labelled so; never one named for a generic verb
+    // ("add"), nor a fixture; the tests merely reaching the file counted after them, not listed.
+    out.stdout_has("- tests/test_basic.py: test_url_rule (named for \"url\")")
+        .stdout_lacks("test_add_template_filter")
+        .stdout_lacks("config.json")
+        .stdout_lacks("- tests/test_config.py\n")
+        .stdout_has("other test files reach the file");
+}
+
+#[test]
+fn a_test_calling_another_objects_namesake_is_not_a_test_of_the_member() {
+    let p = jsproject();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "res.json"])
+        .success();
+    out.stdout_has("test/res.json.js")
+        .stdout_lacks("test/res.format.js");
+}
+
+// Item 4 of "What to build": overrides both ways.
+
+#[test]
+fn an_override_names_its_base_and_the_base_its_overrides() {
+    let p = pyproject();
+    p.lexi(["lookup", "src/pkg/app.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("- Overrides: Scaffold.endpoint (src/pkg/scaffold.py)");
+    p.lexi(["lookup", "src/pkg/scaffold.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("- Overridden by: App.endpoint (src/pkg/app.py)");
+    p.lexi(["impact", "src/pkg/scaffold.py", "--member", "endpoint"])
+        .success()
+        .stdout_has("## Overridden or implemented by")
+        .stdout_has("- src/pkg/app.py: App.endpoint");
+}
