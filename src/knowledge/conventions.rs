@@ -272,8 +272,9 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
 }
 
 /// The text `lexi conventions` prints: each directory's rules, root first, then the practices the
-/// project's files declare — the first few of each topic unless `all`, with how many were left out
-/// — and the configuration files that were skipped.
+/// project's files declare — the first few of each topic unless `all`, with how many were left out,
+/// or a pointer to `--all` when a line was cut (`practices::Detail::Short`) — and the
+/// configuration files that were skipped.
 pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bool) -> String {
     let mut out = local_conventions_text(dir, found);
     let (shown, left) = match all {
@@ -287,6 +288,8 @@ pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bo
         }
         if left > 0 {
             out.push_str(&format!("- … and {left} more (`lexi conventions --all`)\n"));
+        } else if !all && declared.practices.iter().any(is_cut) {
+            out.push_str("- (cut short above: `lexi conventions --all` shows each whole)\n");
         }
     }
     for warning in &declared.warnings {
@@ -296,6 +299,16 @@ pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bo
         ));
     }
     out
+}
+
+/// Whether a practice line was cut short: a command or rule ending `…`, or a list ending "and N
+/// more".
+fn is_cut(practice: &practices::Practice) -> bool {
+    let text = &practice.practice;
+    text.contains('…')
+        || text.contains(" more (")
+        || text.contains(" more.")
+        || text.contains(" more;")
 }
 
 fn local_conventions_text(dir: &str, found: &[DirConventions]) -> String {
