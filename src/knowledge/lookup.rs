@@ -347,10 +347,11 @@ fn twins_among(
     dependencies: &[String],
     dependents: &[String],
 ) -> Vec<(String, Option<String>)> {
-    let description = super::twins::normalized(&found.design.frontmatter.description);
-    if description.is_empty() {
+    let description = &found.design.frontmatter.description;
+    if !super::twins::is_telling(&found.source, description) {
         return Vec::new();
     }
+    let description = super::twins::normalized(description);
     let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
     let name = file_name(&found.source);
     let candidates = dependencies

@@ -16,6 +16,15 @@ use crate::project::Project;
 /// Longest primary declaration shown, in bytes.
 const DECLARATION_BYTES: usize = 60;
 
+/// Whether `description` (of `source`) was written from a doc, by an agent or a model: two files
+/// sharing it are twins worth telling apart. A template's description ("Empty python source.",
+/// "Defines the `app` value.") already names what differs, or says there is nothing to tell.
+pub fn is_telling(source: &str, description: &str) -> bool {
+    let description = description.trim();
+    !description.is_empty()
+        && crate::archivist::generic::searchable_description(source, description) == description
+}
+
 /// A description as compared: trimmed, lower-cased, inner whitespace collapsed.
 pub fn normalized(description: &str) -> String {
     description
@@ -88,7 +97,7 @@ pub fn declaration_of(project: &Project, source: &str) -> Option<String> {
 pub fn distinguish(project: &Project, items: &[(String, String)]) -> BTreeMap<String, String> {
     let mut groups: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for (source, description) in items {
-        if !description.trim().is_empty() {
+        if is_telling(source, description) {
             let group = groups.entry(normalized(description)).or_default();
             if !group.contains(&source.as_str()) {
                 group.push(source);

@@ -408,6 +408,12 @@ fn sentence(line: &OutlineLine) -> String {
     format!(" — {}", cut(sentence.trim(), SENTENCE_BYTES))
 }
 
+/// A member's line without its list marker: `route(rule, **options) — Decorate a view function…`
+/// (what a search hit shows of its best member).
+pub fn member_line(line: &OutlineLine) -> String {
+    format!("{}{}", label(line), sentence(line))
+}
+
 /// `text` on one line, cut to at most `max` bytes at a character boundary with `…`.
 pub fn cut(text: &str, max: usize) -> String {
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");

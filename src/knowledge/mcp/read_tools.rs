@@ -168,7 +168,7 @@ impl Tool for Index {
         } else {
             first.to_json()
         };
-        Ok(Answer::new(to_text(&files), json))
+        Ok(Answer::new(to_text(project, &files), json))
     }
 }
 
