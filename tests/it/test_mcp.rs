@@ -24,6 +24,7 @@ const TOOLS: &[&str] = &[
     "context",
     "impact",
     "search",
+    "conventions",
     "concepts",
     "stack_search",
     "stack_view",
@@ -216,20 +217,43 @@ fn a_real_client_sees_every_tool_with_its_schema_and_the_resources() {
         let properties = tool.input_schema["properties"]
             .as_object()
             .expect("properties");
-        assert!(properties.contains_key("format"), "{}", tool.name);
         let read_only = tool
             .annotations
             .as_ref()
             .and_then(|a| a.read_only_hint)
-            .expect("read-only hint");
-        assert_eq!(properties.contains_key("full"), read_only, "{}", tool.name);
+            .unwrap_or(false);
+        let writes = [
+            "stack_post",
+            "stack_answer",
+            "stack_vote",
+            "iwh_read",
+            "iwh_write",
+            "convention_add",
+        ];
+        assert_eq!(
+            read_only,
+            !writes.contains(&tool.name.as_ref()),
+            "{}",
+            tool.name
+        );
+        // `full` is listed where it gives another answer; every read tool accepts it.
+        let complete = ["lookup", "conventions"].contains(&tool.name.as_ref());
+        assert_eq!(properties.contains_key("full"), complete, "{}", tool.name);
+        if complete {
+            assert!(description.contains("`full`"), "{description}");
+        }
     }
     let lookup = tools
         .iter()
         .find(|tool| tool.name == "lookup")
         .expect("lookup");
     assert_eq!(lookup.input_schema["required"], json!(["file"]));
-    assert_eq!(lookup.input_schema["additionalProperties"], json!(false));
+    // The description promises what a lookup gives: at most ~1k tokens, not "200-600".
+    let description = lookup.description.as_deref().unwrap_or("");
+    assert!(
+        description.contains("~1k tokens") && !description.contains("200-600"),
+        "{description}"
+    );
     let vote = tools.iter().find(|t| t.name == "stack_vote").expect("vote");
     assert_eq!(
         vote.input_schema["properties"]["direction"]["enum"],
@@ -335,8 +359,13 @@ fn lookup_answers_what_the_cli_prints_then_unchanged_until_a_file_changes() {
         "{again}"
     );
     assert!(again.len() < 300, "the short answer is short: {again}");
+    // `full: true`: the whole design file, as `lexi lookup --full` prints it (sent again each time).
     let full = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
-    assert_eq!(full, first);
+    let whole = p.lexi(["lookup", "src/lib.rs", "--full"]).success().stdout;
+    assert_eq!(split_etag(&full).0, whole);
+    assert_ne!(whole, cli);
+    let full_again = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
+    assert_eq!(split_etag(&full_again).0, whole);
     // Another spelling of the same path is another call, and its answer is the same.
     let absolute = p.root.join("src/lib.rs").display().to_string();
     let (same, _) = split_etag(&session.text("lookup", json!({"file": absolute})));

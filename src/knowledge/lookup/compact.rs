@@ -288,15 +288,49 @@ fn path_line(
             false => path.to_string(),
         })
         .collect();
-    let count = match typed {
+    let mut count = match typed {
         0 => format!("{}", all.len()),
         n => format!("{}, {n} type-only", all.len()),
     };
+    if all.len() > SPREAD_LIMIT {
+        count.push_str(&format!("; {}", spread(&all)));
+    }
     let rest = match all.len().saturating_sub(TOP_ENTRIES) {
         0 => String::new(),
         n => format!(", … +{n}"),
     };
     Some(format!("{label} ({count}): {}{rest}", shown.join(", ")))
+}
+
+/// Lists longer than this also say how they spread over directories.
+const SPREAD_LIMIT: usize = 20;
+/// Directories a spread names.
+const SPREAD_SHOWN: usize = 3;
+
+/// `src/shop/views/ 13, src/shop/api/ 12, … 2 more dirs`: the directories holding most of `paths`.
+fn spread(paths: &[String]) -> String {
+    let mut groups: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for path in paths {
+        *groups
+            .entry(crate::project::paths::parent_rel(path))
+            .or_default() += 1;
+    }
+    let mut groups: Vec<(&str, usize)> = groups.into_iter().collect();
+    groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let mut parts: Vec<String> = groups
+        .iter()
+        .take(SPREAD_SHOWN)
+        .map(|(dir, n)| match dir.is_empty() {
+            true => format!("./ {n}"),
+            false => format!("{dir}/ {n}"),
+        })
+        .collect();
+    match groups.len().saturating_sub(SPREAD_SHOWN) {
+        0 => {}
+        1 => parts.push("… 1 more dir".to_string()),
+        n => parts.push(format!("… {n} more dirs")),
+    }
+    parts.join(", ")
 }
 
 /// At most `max` names joined, the rest counted.

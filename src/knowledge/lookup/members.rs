@@ -25,7 +25,7 @@ use crate::source::{OutlineLine, SymbolKind};
 const SENTENCE_BYTES: usize = 100;
 /// Longest signature shown for a type, header or module line, in bytes.
 const LABEL_BYTES: usize = 72;
-/// Longest `also:` or `fields:` line, in bytes.
+/// Longest `also:` or `fields:` line, in bytes, when not every name fits.
 const NAMES_BYTES: usize = 200;
 
 /// One member as the section may show it.
@@ -46,6 +46,14 @@ struct Entry {
     header: bool,
 }
 
+impl Entry {
+    /// Whether the entry may get a line of its own: a value only when it has a doc (express's
+    /// `req.protocol` getter); undocumented values are only named on their `fields:` line.
+    fn has_line(&self) -> bool {
+        !self.value || !self.sentence.is_empty()
+    }
+}
+
 /// How an entry is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shown {
@@ -62,19 +70,25 @@ pub fn member_lines(outline: &[OutlineLine], primary: Option<&str>, room: usize)
     if entries.is_empty() {
         return Vec::new();
     }
-    let whole = render(&entries, &vec![Shown::Line; entries.len()]);
+    let whole = render(&entries, &vec![Shown::Line; entries.len()], usize::MAX);
     if cost(&whole) <= room {
         return whole;
     }
-    // Every member named, then, in order of importance, members given their own line (with the
-    // types they sit in) while the section fits.
+    // Every member named (each `also:` line whole when they all fit, else cut to
+    // [`NAMES_BYTES`]), then, in order of importance, members given their own line (with the types
+    // they sit in) while the section fits.
     let mut shown = vec![Shown::Named; entries.len()];
-    let mut lines = render(&entries, &shown);
+    let named = render(&entries, &shown, usize::MAX);
+    let cap = match cost(&named) <= room {
+        true => usize::MAX,
+        false => NAMES_BYTES,
+    };
+    let mut lines = render(&entries, &shown, cap);
     for index in by_importance(outline, primary) {
         let Some(entry) = by_outline[index] else {
             continue;
         };
-        if shown[entry] == Shown::Line || entries[entry].value {
+        if shown[entry] == Shown::Line || !entries[entry].has_line() {
             continue;
         }
         let mut tried = shown.clone();
@@ -83,7 +97,7 @@ pub fn member_lines(outline: &[OutlineLine], primary: Option<&str>, room: usize)
             tried[at] = Shown::Line;
             current = entries[at].parent;
         }
-        let candidate = render(&entries, &tried);
+        let candidate = render(&entries, &tried, cap);
         if cost(&candidate) <= room {
             shown = tried;
             lines = candidate;
@@ -172,7 +186,7 @@ fn entries(outline: &[OutlineLine]) -> (Vec<Entry>, Vec<Option<usize>>) {
 /// The section's lines with each entry shown as `shown` says: in source order, each line followed
 /// by its children's lines, then an `also:` line naming its children that have no line, then a
 /// `fields:` line naming its values.
-fn render(entries: &[Entry], shown: &[Shown]) -> Vec<String> {
+fn render(entries: &[Entry], shown: &[Shown], cap: usize) -> Vec<String> {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); entries.len() + 1];
     for (i, entry) in entries.iter().enumerate() {
         children[entry.parent.unwrap_or(entries.len())].push(i);
@@ -181,6 +195,7 @@ fn render(entries: &[Entry], shown: &[Shown]) -> Vec<String> {
         entries,
         shown,
         children,
+        cap,
     };
     let mut lines = Vec::new();
     tree.render_children(None, 0, &mut lines);
@@ -193,6 +208,8 @@ struct Tree<'a> {
     shown: &'a [Shown],
     /// The children of each entry, in source order; the last list holds the top-level entries.
     children: Vec<Vec<usize>>,
+    /// The longest `also:` or `fields:` line.
+    cap: usize,
 }
 
 impl Tree<'_> {
@@ -207,11 +224,11 @@ impl Tree<'_> {
         let before = lines.len();
         for &child in self.children_of(parent) {
             let entry = &self.entries[child];
-            if entry.value {
-                values.push(&entry.name);
-            } else if self.shown[child] == Shown::Line {
+            if self.shown[child] == Shown::Line && entry.has_line() {
                 lines.push(format!("{indent}- {}{}", entry.label, entry.sentence));
                 self.render_children(Some(child), depth + 1, lines);
+            } else if entry.value {
+                values.push(&entry.name);
             } else {
                 if !entry.header {
                     named.push(&entry.name);
@@ -224,14 +241,14 @@ impl Tree<'_> {
                 true => "members",
                 false => "also",
             };
-            lines.push(names_line(&indent, word, &named));
+            lines.push(names_line(&indent, word, &named, self.cap));
         }
         if !values.is_empty() {
             let word = match parent {
                 None => "values",
                 Some(_) => "fields",
             };
-            lines.push(names_line(&indent, word, &values));
+            lines.push(names_line(&indent, word, &values, self.cap));
         }
     }
 
@@ -248,8 +265,8 @@ impl Tree<'_> {
     }
 }
 
-/// `- also (14): a, b, c, … +11`: as many names as fit in [`NAMES_BYTES`], the rest counted.
-fn names_line(indent: &str, word: &str, names: &[&str]) -> String {
+/// `- also (14): a, b, c, … +11`: as many names as fit in `cap` bytes, the rest counted.
+fn names_line(indent: &str, word: &str, names: &[&str], cap: usize) -> String {
     let head = match names.len() {
         1 => format!("{indent}- {word}: "),
         n => format!("{indent}- {word} ({n}): "),
@@ -263,7 +280,7 @@ fn names_line(indent: &str, word: &str, names: &[&str]) -> String {
             String::new()
         };
         let separator = if i == 0 { "" } else { ", " };
-        if line.len() + separator.len() + name.len() + tail.len() > NAMES_BYTES && i > 0 {
+        if line.len() + separator.len() + name.len() + tail.len() > cap && i > 0 {
             line.push_str(&format!(", … +{rest}"));
             return line;
         }
