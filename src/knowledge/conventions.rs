@@ -276,6 +276,17 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
 /// or a pointer to `--all` when a line was cut (`practices::Detail::Short`) — and the
 /// configuration files that were skipped.
 pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bool) -> String {
+    render_pointing(dir, found, declared, all, "`lexi conventions --all`")
+}
+
+/// [`render`], naming `rest` as the way to every practice whole (the MCP tool's `full: true`).
+pub fn render_pointing(
+    dir: &str,
+    found: &[DirConventions],
+    declared: &Practices,
+    all: bool,
+    rest: &str,
+) -> String {
     let mut out = local_conventions_text(dir, found);
     let (shown, left) = match all {
         true => (declared.practices.iter().collect(), 0),
@@ -287,9 +298,9 @@ pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bo
             out.push_str(&format!("- {} ({})\n", practice.practice, practice.source));
         }
         if left > 0 {
-            out.push_str(&format!("- … and {left} more (`lexi conventions --all`)\n"));
+            out.push_str(&format!("- … and {left} more ({rest})\n"));
         } else if !all && declared.practices.iter().any(is_cut) {
-            out.push_str("- (cut short above: `lexi conventions --all` shows each whole)\n");
+            out.push_str(&format!("- (cut short above: {rest} shows each whole)\n"));
         }
     }
     for warning in &declared.warnings {

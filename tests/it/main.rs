@@ -45,3 +45,4 @@ mod test_team;
 mod test_uninstall;
 mod test_update;
 mod test_validate;
+mod test_views;

@@ -769,3 +769,68 @@ fn outside_a_project_the_server_does_not_start() {
     let p = project().build();
     p.lexi(["mcp"]).code(1).stderr_has("run `lexictl init`");
 }
+
+/// `tools/list` is what a client puts before the model's first question: under 6 KB for every tool,
+/// each still saying what it answers and when to call it (20.6 KB before).
+#[test]
+fn the_tool_list_is_under_6_kb() {
+    let p = library();
+    let session = Session::start(&p);
+    let tools = session
+        .runtime
+        .block_on(session.client().list_all_tools())
+        .expect("tools/list");
+    let listed = serde_json::to_string(&json!({ "tools": tools })).expect("serialize");
+    assert!(listed.len() < 6000, "{} bytes: {listed}", listed.len());
+}
+
+/// MCP clients get the conventions a change must follow whole: a `conventions` tool (the CLI's
+/// `lexi conventions`, and with `full: true` its `--all`), and `orient` points to it.
+#[test]
+fn the_conventions_tool_answers_every_practice_whole_and_orient_points_to_it() {
+    let p = library();
+    let command = "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/ --exit --timeout 5000";
+    p.write(
+        "package.json",
+        format!("{{\"name\": \"calc\", \"scripts\": {{\"test\": \"{command}\", \"lint\": \"eslint .\"}}}}\n"),
+    );
+    p.lexi(["convention", "add", "src", "Parsing never panics."])
+        .success();
+    age(&p);
+    let session = Session::start(&p);
+    // What the CLI prints, the way to the rest said as MCP says it; answered afresh every time
+    // (the practices are read from files no fingerprint covers).
+    let short = session.text("conventions", json!({"dir": "src/parser"}));
+    let cli = p.lexi(["conventions", "src/parser"]).success().stdout;
+    assert_eq!(
+        short,
+        cli.replace("`lexi conventions --all`", "`full: true`")
+    );
+    assert!(short.contains("- Parsing never panics."), "{short}");
+    assert!(short.contains("`full: true` shows each whole"), "{short}");
+    assert!(
+        !short.contains("--timeout 5000"),
+        "the premise: cut\n{short}"
+    );
+    let whole = session.text("conventions", json!({"dir": "src/parser", "full": true}));
+    assert!(
+        whole.contains(&format!("`npm test` runs `{command}`.")),
+        "{whole}"
+    );
+    assert_eq!(
+        whole,
+        p.lexi(["conventions", "src/parser", "--all"])
+            .success()
+            .stdout
+    );
+    let orient = session.text("orient", json!({}));
+    assert!(
+        orient.contains("the contribution guide: the `conventions` tool"),
+        "{orient}"
+    );
+    let practices = orient
+        .split("## Project practices")
+        .nth(1)
+        .expect("the practices digest");
+    assert!(!practices.contains("`lexi conventions`"), "{practices}");
+}

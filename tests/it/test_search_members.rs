@@ -40,3 +40,88 @@ fn routing_names_the_routing_members_of_the_code_before_its_tests() {
         assert!(reason.starts_with("members: test_route"), "{reason}");
     }
 }
+
+/// A hit that names members shows the best one on a line below it, with its parameters and the
+/// first sentence of its doc, so that the answer to "where is X done" says what X does.
+#[test]
+fn a_hit_shows_its_best_member_and_its_doc() {
+    let p = project().fixture("flask-like").init().build();
+    p.lexictl(["update"]).success();
+    let out = p.lexi(["search", "make", "response"]).success();
+    out.stdout_has("src/flaskish/app.py — ")
+        .stdout_has("(members: make_response")
+        .stdout_has("\n  → make_response(rv) — Convert the return value from a view function to an instance of");
+    let json = p
+        .lexi(["search", "make", "response", "--format", "json"])
+        .json();
+    let hit = &json["hits"][0];
+    assert_eq!(hit["member"]["name"], "make_response", "{json}");
+    assert_eq!(hit["members"][0], "make_response", "{json}");
+}
+
+/// ripgrep says "heuristically" only in doc comments and comments: no signature, no design file
+/// holds the word, and the search still finds the file, saying where it matched.
+#[test]
+fn words_only_in_comments_and_doc_comments_are_found() {
+    let p = project()
+        .file("Cargo.toml", "[package]\nname = \"grep\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .file(
+            "src/lib.rs",
+            "//! Searching.\n\npub mod searcher;\n",
+        )
+        .file(
+            "src/searcher.rs",
+            "//! Searches haystacks.\n\n/// Configures a searcher.\npub struct Searcher;\n\nimpl Searcher {\n    /// Searches a slice.\n    pub fn search(&self) -> bool {\n        // Binary detection is done _heuristically_: a NUL byte means binary.\n        let url = \"http://example.com/#anchorword\";\n        url.is_empty()\n    }\n}\n",
+        )
+        .file(
+            "src/helpers.py",
+            "def quote(text):\n    \"\"\"Quote text.\n\n    Whitespace is collapsed quixotically before quoting.\n    \"\"\"\n    return text  # never returns None\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["search", "heuristically"])
+        .success()
+        .stdout_has("src/searcher.rs — ")
+        .stdout_has("(comments)");
+    p.lexi(["search", "quixotically"])
+        .success()
+        .stdout_has("src/helpers.py — ");
+    // A string literal is no comment.
+    p.lexi(["search", "anchorword"])
+        .success()
+        .stdout_is("No matches.\n");
+}
+
+/// What the Archivist writes from a template when a file has no doc ("HTML file (1 line).",
+/// "Python source with no public items (3 lines).", "Defines the `app` value.") and the notes it
+/// adds to a capped contract never match a query: only the names they quote do.
+#[test]
+fn the_archivists_template_words_never_match() {
+    let mut long = String::from("\"\"\"Widgets.\"\"\"\n\n");
+    for i in 0..200 {
+        long.push_str(&format!(
+            "def widget_function_number_{i}(value):\n    return value\n\n"
+        ));
+    }
+    let p = project()
+        .file("templates/index.html", "<p>hi</p>\n")
+        .file("notes.txt", "hello\nworld\n")
+        .file("src/app/__main__.py", "from . import run\n\nrun()\n")
+        .file("src/app/apps.py", "app = object()\n")
+        .file("src/app/widgets.py", long)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    for generic in [
+        "lines", "line", "defines", "items", "file", "source", "public",
+    ] {
+        p.lexi(["search", generic])
+            .success()
+            .stdout_is("No matches.\n");
+    }
+    // The names a template quotes still find their file.
+    p.lexi(["search", "app"])
+        .success()
+        .stdout_has("src/app/apps.py");
+}

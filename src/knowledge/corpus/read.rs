@@ -274,13 +274,15 @@ fn searchable_design_text(design: &DesignFile) -> String {
     text
 }
 
-/// A line the tool adds to a capped Interface Contract or list to count what it left out (`// …
-/// and 12 more lines: read src/app.py`, `… and 5 more`): the same words in every file.
+/// A line the tool writes the same way in every file: the note counting what a capped Interface
+/// Contract or list left out (`// … and 12 more lines: read src/app.py`, `… and 5 more`), or the
+/// placeholder of an empty section (`(no public interface)`, `(none)`).
 fn is_tool_note(line: &str) -> bool {
-    let line = line.trim_start();
+    let line = line.trim();
     ["// …", "# …", "…"]
         .iter()
         .any(|note| line.starts_with(note))
+        || matches!(line, "(none)" | "(no public interface)")
 }
 
 /// The terms of the comments of `source` (under the project `root`), read without following a

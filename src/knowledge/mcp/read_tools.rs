@@ -475,7 +475,7 @@ impl Tool for Conventions {
             false => practices::Detail::Short,
         };
         let declared = practices::detect_with(project, detail);
-        let text = conventions::render(&dir, &found, &declared, call.full);
+        let text = conventions::render_pointing(&dir, &found, &declared, call.full, "`full: true`");
         let rules: Vec<_> = found.iter().flat_map(|d| d.conventions.iter()).collect();
         let json = serde_json::json!({
             "directory": dir,
