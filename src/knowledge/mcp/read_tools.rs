@@ -141,11 +141,9 @@ impl Tool for Index {
 
     fn inputs(call: &Call, args: &IndexArgs) -> anyhow::Result<Option<Inputs>> {
         let dir = call.path(&args.dir)?;
-        Ok(Some(if args.recursive {
-            config().mirror(&dir)
-        } else {
-            config().file(aindex_path(&dir))
-        }))
+        // Every design file's description may make a row's twin (`index::to_text`): the whole
+        // mirror, which holds every `.aindex` below too.
+        Ok(Some(config().file(aindex_path(&dir)).mirror("")))
     }
 
     fn run(call: &Call, args: IndexArgs) -> anyhow::Result<Answer> {
