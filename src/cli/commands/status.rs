@@ -26,6 +26,8 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
+    // A repository that cannot be read is an error, never a status made as if outside git.
+    ws.discovered_repo()?;
     let found = status(&ws, update::stale_entries)?;
     let outcome = if found.healthy() {
         Outcome::Ok
@@ -100,6 +102,9 @@ fn render(found: &Status) -> String {
             (true, false) => "in sync with a remote",
         };
         out.push_str(&format!("Notes {}: {state}\n", notes.name));
+    }
+    if let Some(notice) = &found.untrusted_config {
+        out.push_str(&format!("Config: {notice}\n"));
     }
     out.push_str(if found.healthy() {
         "Healthy.\n"

@@ -1,15 +1,70 @@
 //! Stage 3, **dependents**: the reverse dependency index of the files this run looks at, as it is now
 //! and as the cache remembers it, so a design file's Dependents section can follow its importers.
+//! A file git keeps out of the working tree (a sparse checkout) cannot be read: it is unchanged, so
+//! the importers of a file that are absent are what its design file lists now
+//! ([`ReverseIndex::keep_absent_importers`]).
 
 use std::collections::{HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use super::scan::Scan;
+use crate::archivist::is_listed_test;
+use crate::library::design_file::{sections, DesignFile};
+use crate::library::markdown::list_items;
+use crate::project::mirror::design_path;
+use crate::project::Project;
+use crate::workspace::absent::Absent;
 use crate::workspace::cache::Cache;
 
 /// Who imports each file this run looks at: now, and as the last run saw it.
 pub struct ReverseIndex {
     new: HashMap<String, Vec<String>>,
     old: HashMap<String, Vec<String>>,
+    /// Files whose importers this (sparse) checkout cannot all know.
+    unknowable: HashSet<String>,
+}
+
+/// What a design file's list section says: the paths shown and how many more it counts.
+struct Listed {
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Listed {
+    fn of(body: Option<&str>) -> Listed {
+        let mut listed = Listed {
+            shown: Vec::new(),
+            more: 0,
+        };
+        for item in body.map(list_items).unwrap_or_default() {
+            if let Some(path) = item.split_whitespace().next() {
+                listed.shown.push(path.trim_matches('`').to_string());
+            }
+        }
+        for line in body.unwrap_or("").lines() {
+            if let Some(rest) = line.trim().strip_prefix("… and ") {
+                listed.more = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+            }
+        }
+        listed
+    }
+
+    /// Whether `known` importers account for everything the section counted (always, when it
+    /// was not cut).
+    fn adds_up(&self, known: usize) -> bool {
+        self.more == 0 || known == self.shown.len() + self.more
+    }
+}
+
+/// The Dependents and Tests a design file records.
+struct Recorded {
+    dependents: Listed,
+    tests: Listed,
 }
 
 impl ReverseIndex {
@@ -20,6 +75,7 @@ impl ReverseIndex {
         let mut index = ReverseIndex {
             new: HashMap::new(),
             old: HashMap::new(),
+            unknowable: HashSet::new(),
         };
         let add = |map: &mut HashMap<String, Vec<String>>, file: &str, deps: &[String]| {
             for dep in deps.iter().filter(|dep| looked_at.contains(dep.as_str())) {
@@ -44,6 +100,63 @@ impl ReverseIndex {
             dependents.dedup();
         }
         index
+    }
+
+    /// Add, as importers of each scanned file, the absent files its design file lists in Dependents
+    /// or Tests: they did import it, and they have not changed. A list the design file cut ("… and
+    /// 13 more") may hide more of them: when what is known here does not add up to its count, the
+    /// file's importers cannot be known in this checkout ([`ReverseIndex::knows_all_importers`]).
+    /// Nothing to do in a full checkout.
+    pub fn keep_absent_importers(&mut self, project: &Project, scan: &Scan, absent: &Absent) {
+        if absent.is_empty() {
+            return;
+        }
+        let recorded: Vec<(&String, Recorded)> = scan
+            .files
+            .par_iter()
+            .filter_map(|(rel, scanned)| {
+                let text = match scanned.existing() {
+                    Some(existing) => existing.text.clone(),
+                    None => project.read_to_string(&design_path(rel)).ok()?,
+                };
+                let design = DesignFile::parse(&design_path(rel), &text).ok()?;
+                let listed = |heading| Listed::of(design.section(heading).map(|s| s.body.as_str()));
+                Some((
+                    rel,
+                    Recorded {
+                        dependents: listed(sections::DEPENDENTS),
+                        tests: listed(sections::TESTS),
+                    },
+                ))
+            })
+            .collect();
+        for (rel, recorded) in recorded {
+            let kept: Vec<String> = recorded
+                .dependents
+                .shown
+                .iter()
+                .chain(&recorded.tests.shown)
+                .filter(|path| absent.has_file(path))
+                .cloned()
+                .collect();
+            for map in [&mut self.new, &mut self.old] {
+                let dependents = map.entry(rel.clone()).or_default();
+                dependents.extend(kept.iter().cloned());
+                dependents.sort();
+                dependents.dedup();
+            }
+            let now = self.dependents(rel);
+            let tests = now.iter().filter(|path| is_listed_test(path)).count();
+            if !recorded.dependents.adds_up(now.len()) || !recorded.tests.adds_up(tests) {
+                self.unknowable.insert(rel.clone());
+            }
+        }
+    }
+
+    /// Whether this run knows every importer of `rel`: always in a full checkout; in a sparse one,
+    /// unless its design file's cut Dependents or Tests hide importers outside the checkout.
+    pub fn knows_all_importers(&self, rel: &str) -> bool {
+        !self.unknowable.contains(rel)
     }
 
     /// The files that import `rel` now, sorted.
@@ -122,6 +235,22 @@ mod tests {
         assert_eq!(index.dependents("c.rs"), ["a.rs", "b.rs"]);
         assert!(index.moved("c.rs"), "b.rs is a new importer");
         assert!(!index.moved("a.rs"));
+    }
+
+    #[test]
+    fn a_cut_list_counts_what_it_hides() {
+        let cut = Listed::of(Some(
+            "- src/a.py\n- `tests/t.py`\n… and 13 more: `lexi impact src/g.py`",
+        ));
+        assert_eq!(cut.shown, ["src/a.py", "tests/t.py"]);
+        assert_eq!(cut.more, 13);
+        assert!(cut.adds_up(15) && !cut.adds_up(14));
+        let whole = Listed::of(Some("- src/a.py"));
+        assert!(
+            whole.adds_up(0) && whole.adds_up(7),
+            "a whole list hides nothing"
+        );
+        assert!(Listed::of(None).shown.is_empty());
     }
 
     #[test]
