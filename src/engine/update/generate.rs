@@ -127,6 +127,22 @@ fn input_from<'a>(
     }
 }
 
+/// Every text of `design` redacted ([`crate::secrets::redact`]): the sections kept from the existing
+/// file and a kept description too, so that a regenerated design file never holds what `validate`
+/// calls a secret, whoever put it there.
+fn redact_design(design: &mut DesignFile, known: &[String]) {
+    let clean = |text: &mut String| {
+        if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact_with(text, known) {
+            *text = redacted;
+        }
+    };
+    clean(&mut design.frontmatter.description);
+    clean(&mut design.body.preamble);
+    for section in &mut design.body.sections {
+        clean(&mut section.body);
+    }
+}
+
 /// CONTENT_ONLY with an Interface Contract to keep.
 fn keeps_contract(scanned: &Scanned) -> bool {
     scanned.level() == ChangeLevel::ContentOnly
@@ -155,10 +171,11 @@ fn regenerate_from(
     parts: Parts<'_>,
     dependents: &[String],
 ) -> anyhow::Result<Regenerated> {
-    // Whatever wrote it, nothing credential-shaped reaches the library.
-    let output = archivist
-        .describe(&input_from(scanned, parts, dependents))?
-        .redacted();
+    // Whatever wrote it, nothing credential-shaped reaches the library — nor a secret value of
+    // the source that the text repeats where nothing says it is one.
+    let input = input_from(scanned, parts, dependents);
+    let known = crate::secrets::secret_values(input.text);
+    let output = archivist.describe(&input)?.redacted_with(&known);
     let mut design = match parts.existing {
         Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
@@ -193,6 +210,7 @@ fn regenerate_from(
             format!("{}/{}", over.tokens, over.budget),
         );
     }
+    redact_design(&mut design, &known);
     let (text, _) = design.render_with_footer(footer);
     Ok(Regenerated {
         text,

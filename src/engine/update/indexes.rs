@@ -107,7 +107,7 @@ fn fail(report: &mut UpdateReport, path: &str, reason: String) {
 /// The library file at `path` as it is (`None`: there is none), or why it cannot be read (a
 /// symlink is never followed): then it is left as it is.
 fn read_existing(project: &Project, path: &str) -> Result<Option<String>, String> {
-    match project.read_to_string(path) {
+    match project.read_library_text(path) {
         Ok(text) => Ok(Some(text)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(format!(
