@@ -146,6 +146,16 @@ pub fn query_terms(text: &str) -> Vec<String> {
     }
 }
 
+/// Whether `text` is one identifier of several parts (`block_on`, `addUrlRule`), not a phrase of
+/// words or a path.
+pub fn is_compound(text: &str) -> bool {
+    let mut words = raw_words(text);
+    match (words.next(), words.next()) {
+        (Some(word), None) => !word.contains(['/', '.']) && parts(word).len() > 1,
+        _ => false,
+    }
+}
+
 /// The term string of several texts: ` a b c ` (distinct terms, a space at each end).
 pub fn term_string<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
     let mut seen = HashSet::new();
@@ -258,6 +268,21 @@ pub fn symbols(contract: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_identifier_of_several_parts_is_compound() {
+        for query in [
+            "block_on",
+            "addUrlRule",
+            "make-response",
+            "Runtime::block_on",
+        ] {
+            assert!(is_compound(query), "{query}");
+        }
+        for query in ["spawn", "block on", "src/flask/app.py", "app.py", ""] {
+            assert!(!is_compound(query), "{query}");
+        }
+    }
 
     #[test]
     fn stems_bring_word_forms_together() {

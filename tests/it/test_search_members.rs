@@ -125,3 +125,41 @@ fn the_archivists_template_words_never_match() {
         .success()
         .stdout_has("src/app/apps.py");
 }
+
+/// A query that spells one member's name (`block_on`, whose `on` is a stop word) finds the files
+/// declaring that member first, before a file merely named for one of its parts (`blocking.rs`,
+/// `block.rs`) — tokio's `lexi search block_on` listed five such files before `runtime.rs`.
+#[test]
+fn a_member_name_finds_its_declaring_files_before_files_named_for_a_part_of_it() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"rt\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file(
+            "src/lib.rs",
+            "//! A runtime.\n\npub mod block;\npub mod blocking;\npub mod runtime;\npub mod task;\n",
+        )
+        .file(
+            "src/blocking.rs",
+            "//! Blocking work.\n\n/// Runs a closure on a thread where blocking is fine.\npub fn spawn_blocking() {}\n\n/// Blocks in place.\npub fn block_in_place() {}\n",
+        )
+        .file("src/block.rs", "//! A block of slots.\n\n/// A block.\npub struct Block;\n")
+        .file(
+            "src/task.rs",
+            "//! Tasks.\n\n/// Spawns a blocking task.\npub fn spawn_blocking() {}\n",
+        )
+        .file(
+            "src/runtime.rs",
+            "//! The runtime.\n\n/// The runtime.\npub struct Runtime;\n\nimpl Runtime {\n    /// Runs a future to completion on the runtime.\n    pub fn block_on(&self) {}\n\n    /// Spawns a blocking task.\n    pub fn spawn_blocking(&self) {}\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let hits = top(&p, "block_on");
+    assert_eq!(hits[0].0, "src/runtime.rs", "{hits:?}");
+    assert!(hits[0].1.contains("members: block_on"), "{hits:?}");
+    // Two words are a phrase, not a member's name: the file named for a word still comes first.
+    let hits = top(&p, "blocking work");
+    assert_eq!(hits[0].0, "src/blocking.rs", "{hits:?}");
+}

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use fields::{best_field, names_phrase, Field, FieldMatch};
 
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
-use super::terms::{occurs, query_terms, term_string, Occurs};
+use super::terms::{is_compound, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
 use crate::workspace::library::Listing;
 use crate::workspace::Workspace;
@@ -289,6 +289,8 @@ struct Matcher<'a> {
     /// The free-text terms (`super::terms::query_terms`); the lower-cased phrase they came from.
     terms: Vec<String>,
     phrase: String,
+    /// The query spells one identifier of several parts (`block_on`, `addUrlRule`).
+    compound: bool,
     tag: Option<String>,
     scope: Option<String>,
     /// Wikilink targets of the design files within `scope`.
@@ -318,6 +320,7 @@ impl<'a> Matcher<'a> {
         };
         Matcher {
             query,
+            compound: is_compound(text),
             phrase,
             terms,
             tag: query.tag.as_deref().map(|t| t.trim().to_lowercase()),
@@ -362,9 +365,9 @@ impl<'a> Matcher<'a> {
                 bound += f64::from(NAMED_FOR) * weights.idf[index];
             }
         }
-        if self.terms.len() > 1 && matched == self.terms.len() {
+        if self.phrase_bonus_applies(matched) {
             let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
-            bound += (4.0 + 6.0) * best_idf;
+            bound += (4.0 + self.exact_symbol_bonus()) * best_idf;
         }
         // One more than the rounded bound: summing in another order cannot make it too small.
         (bound * 10.0).round() as u32 + 1
@@ -505,7 +508,7 @@ impl<'a> Matcher<'a> {
         if matched == 0 {
             return None;
         }
-        if self.terms.len() > 1 && matched == self.terms.len() {
+        if self.phrase_bonus_applies(matched) {
             let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
             if doc.title.to_lowercase().contains(&self.phrase) {
                 score += 4.0 * best_idf;
@@ -515,13 +518,21 @@ impl<'a> Matcher<'a> {
             let exact = doc
                 .all_symbols()
                 .find(|symbol| names_phrase(symbol, &self.phrase));
+            let bonus = match exact {
+                Some(_) => self.exact_symbol_bonus(),
+                None => 6.0,
+            };
             if let Some(symbol) = exact.or_else(|| {
-                doc.all_symbols().find(|symbol| {
-                    let terms = term_string([symbol.as_str()]);
-                    self.terms.iter().all(|term| occurs(&terms, term).is_some())
-                })
+                (self.terms.len() > 1)
+                    .then(|| {
+                        doc.all_symbols().find(|symbol| {
+                            let terms = term_string([symbol.as_str()]);
+                            self.terms.iter().all(|term| occurs(&terms, term).is_some())
+                        })
+                    })
+                    .flatten()
             }) {
-                score += 6.0 * best_idf;
+                score += bonus * best_idf;
                 let reason = format!("symbol: {symbol}");
                 word_reasons.retain(|existing| *existing != reason);
                 word_reasons.insert(0, reason);
@@ -534,6 +545,25 @@ impl<'a> Matcher<'a> {
 }
 
 impl Matcher<'_> {
+    /// Whether the bonuses for the whole query (in the title, named by one symbol) apply to a
+    /// document matching `matched` of its terms: every term matched, and the query has several
+    /// terms or spells one identifier of several parts (`block_on`, whose `on` is a stop word).
+    fn phrase_bonus_applies(&self, matched: usize) -> bool {
+        matched == self.terms.len() && (self.terms.len() > 1 || self.compound)
+    }
+
+    /// What a symbol the query names exactly adds (× the best term's idf): 6, and for a query
+    /// that spells one identifier (`block_on`, `addUrlRule`) as much again as a file named for a
+    /// word gets — the file declaring `block_on` is about it, more than a file named `blocking.rs`
+    /// is.
+    fn exact_symbol_bonus(&self) -> f64 {
+        if self.compound {
+            6.0 + f64::from(NAMED_FOR)
+        } else {
+            6.0
+        }
+    }
+
     /// The `symbol: …` reasons of a hit replaced by one `members: a, b, c` at the end, the members
     /// holding the matched words an agent would look up next (`members::best_members`).
     fn name_members(
