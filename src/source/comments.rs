@@ -227,10 +227,11 @@ fn raw_string_end(bytes: &[u8], at: usize) -> Option<usize> {
     }
     i += 1;
     while i < bytes.len() {
-        if bytes[i] == b'"' && bytes[i + 1..].iter().take(hashes).all(|&b| b == b'#') {
-            if bytes.len() - (i + 1) >= hashes {
-                return Some(i + 1 + hashes);
-            }
+        if bytes[i] == b'"'
+            && bytes[i + 1..].iter().take(hashes).all(|&b| b == b'#')
+            && bytes.len() - (i + 1) >= hashes
+        {
+            return Some(i + 1 + hashes);
         }
         i += 1;
     }
