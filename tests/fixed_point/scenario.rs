@@ -255,7 +255,7 @@ fn cache_and_threads_agree(lab: &Lab) -> Result<(), Violation> {
             .current_dir(copy)
             .success();
         let state = copy.join(git_path.stdout.trim());
-        for cache in ["cache", "model.json"] {
+        for cache in ["cache", "model-v2.json"] {
             let _ = std::fs::remove_file(state.join(cache));
         }
     }

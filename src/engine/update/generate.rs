@@ -4,7 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::{graph_sections, Graph};
+use crate::archivist::structural::{graph_sections, path_tags, tag_list, Graph};
 use crate::archivist::{Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS};
 use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
@@ -382,6 +382,19 @@ pub fn refresh_dependents(
     Some(design.render_with_footer(refreshed).0)
 }
 
+/// Whether `design`'s path lists say what [`graph_sections`] writes of `graph`.
+pub fn lists_hold(design: &DesignFile, graph: &Graph<'_>) -> bool {
+    let lists = graph_sections(graph);
+    LIST_SECTIONS.iter().all(|heading| {
+        let written = design.section(heading).map(|section| section.body.trim());
+        let expected = lists
+            .iter()
+            .find(|section| section.heading.eq_ignore_ascii_case(heading))
+            .map(|section| section.body.trim());
+        written == expected
+    })
+}
+
 /// The sections [`graph_sections`] writes.
 pub const LIST_SECTIONS: [&str; 4] = [
     sections::DEPENDENCIES,
@@ -396,6 +409,14 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     let old_title = format!("\n# {from}\n");
     let new_title = format!("\n# {}\n", scanned.source);
     let mut content = content.replacen(&old_title, &new_title, 1);
+    // Tags the path gave follow the path; tags someone chose stay.
+    let language = scanned.code().map(|code| code.language);
+    let old_tags = format!("\n## Tags\n\n{}\n", tag_list(&path_tags(from, language)));
+    let new_tags = format!(
+        "\n## Tags\n\n{}\n",
+        tag_list(&path_tags(&scanned.source, language))
+    );
+    content = content.replacen(&old_tags, &new_tags, 1);
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }
