@@ -13,6 +13,7 @@
 pub mod abridge;
 pub mod describe;
 pub mod documented;
+pub mod generic;
 pub mod llm;
 pub mod structural;
 mod tested;

@@ -272,9 +272,21 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
 }
 
 /// The text `lexi conventions` prints: each directory's rules, root first, then the practices the
-/// project's files declare — the first few of each topic unless `all`, with how many were left out
-/// — and the configuration files that were skipped.
+/// project's files declare — the first few of each topic unless `all`, with how many were left out,
+/// or a pointer to `--all` when a line was cut (`practices::Detail::Short`) — and the
+/// configuration files that were skipped.
 pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bool) -> String {
+    render_pointing(dir, found, declared, all, "`lexi conventions --all`")
+}
+
+/// [`render`], naming `rest` as the way to every practice whole (the MCP tool's `full: true`).
+pub fn render_pointing(
+    dir: &str,
+    found: &[DirConventions],
+    declared: &Practices,
+    all: bool,
+    rest: &str,
+) -> String {
     let mut out = local_conventions_text(dir, found);
     let (shown, left) = match all {
         true => (declared.practices.iter().collect(), 0),
@@ -286,7 +298,9 @@ pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bo
             out.push_str(&format!("- {} ({})\n", practice.practice, practice.source));
         }
         if left > 0 {
-            out.push_str(&format!("- … and {left} more (`lexi conventions --all`)\n"));
+            out.push_str(&format!("- … and {left} more ({rest})\n"));
+        } else if !all && declared.practices.iter().any(is_cut) {
+            out.push_str(&format!("- (cut short above: {rest} shows each whole)\n"));
         }
     }
     for warning in &declared.warnings {
@@ -296,6 +310,16 @@ pub fn render(dir: &str, found: &[DirConventions], declared: &Practices, all: bo
         ));
     }
     out
+}
+
+/// Whether a practice line was cut short: a command or rule ending `…`, or a list ending "and N
+/// more".
+fn is_cut(practice: &practices::Practice) -> bool {
+    let text = &practice.practice;
+    text.contains('…')
+        || text.contains(" more (")
+        || text.contains(" more.")
+        || text.contains(" more;")
 }
 
 fn local_conventions_text(dir: &str, found: &[DirConventions]) -> String {

@@ -1,11 +1,12 @@
 //! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it; and
 //! `lexi describe <dir> "…"`: set a directory's billboard, creating its `.aindex` when it has none.
 
+use std::collections::BTreeMap;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
-use crate::library::aindex::AIndex;
+use crate::library::aindex::{AIndex, ChildKind};
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::{paths, walk, Project};
 use crate::workspace::child_map::child_entries;
@@ -51,13 +52,110 @@ impl IndexFile {
 
 /// The text `lexi index` prints for one or more `.aindex` files: each as written (but the tool's
 /// billboard mark, which tells the update whose billboard it is and nothing to a reader),
-/// blank-line separated.
-pub fn to_text(files: &[IndexFile]) -> String {
+/// blank-line separated; a file row whose description another design file shares says what tells
+/// it apart and where the other is ([`twin_notes`]).
+pub fn to_text(project: &Project, files: &[IndexFile]) -> String {
+    let notes = twin_notes(project, files);
     let texts: Vec<String> = files
         .iter()
-        .map(|file| without_empty_conventions(crate::library::aindex::without_mark(&file.text)))
+        .map(|file| {
+            let text = without_empty_conventions(crate::library::aindex::without_mark(&file.text));
+            with_notes(&text, &file.directory, &notes)
+        })
         .collect();
     format!("{}\n", texts.join("\n\n"))
+}
+
+/// For each file listed in `files` whose description another design file of the project shares
+/// (flask's `app.py` and `sansio/app.py`): `this one: class Flask(App); also src/flask/sansio/app.py`.
+/// The project's descriptions come from the search corpus (its cache is current after one stat of
+/// every design file); the primary declarations from the twins' design files.
+fn twin_notes(project: &Project, files: &[IndexFile]) -> BTreeMap<String, String> {
+    use crate::knowledge::corpus::{Corpus, DocKind, Kinds};
+    use crate::knowledge::twins::{distinguish, is_telling, normalized};
+    let listed: Vec<(String, String)> = files
+        .iter()
+        .flat_map(|file| {
+            let children = file.index.children();
+            let dir = file.directory.clone();
+            children
+                .into_iter()
+                .filter(|child| child.kind == ChildKind::File)
+                .map(move |child| (join(&dir, &child.name), child.description))
+        })
+        .filter(|(source, description)| is_telling(source, description))
+        .collect();
+    if listed.is_empty() {
+        return BTreeMap::new();
+    }
+    let kinds = Kinds {
+        designs: true,
+        knowledge: false,
+        design_bodies: false,
+        conventions: false,
+    };
+    let corpus = Corpus::load(project, kinds);
+    let wanted: Vec<String> = listed.iter().map(|(_, d)| normalized(d)).collect();
+    let twins: Vec<(String, String)> = corpus
+        .of_kind(DocKind::Design)
+        .filter(|doc| wanted.contains(&normalized(&doc.summary)))
+        .map(|doc| (doc.name.clone(), doc.summary.clone()))
+        .collect();
+    let apart = distinguish(project, &twins);
+    let mut notes = BTreeMap::new();
+    for (source, description) in &listed {
+        let others: Vec<&str> = twins
+            .iter()
+            .filter(|(other, d)| other != source && normalized(d) == normalized(description))
+            .map(|(other, _)| other.as_str())
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        let shown = match others.len() {
+            0..=3 => others.join(", "),
+            n => format!("{}, … +{}", others[..3].join(", "), n - 3),
+        };
+        let mut note = apart.get(source).cloned().unwrap_or_default();
+        if !note.is_empty() {
+            note.push_str("; ");
+        }
+        note.push_str(&format!("also {shown}"));
+        notes.insert(source.clone(), note);
+    }
+    notes
+}
+
+/// `dir/name` (`name` at the root).
+fn join(dir: &str, name: &str) -> String {
+    match dir.is_empty() {
+        true => name.to_string(),
+        false => format!("{dir}/{name}"),
+    }
+}
+
+/// `text` (an `.aindex` of `dir`) with each Child Map file row that has a note ending `(note)`.
+fn with_notes(text: &str, dir: &str, notes: &BTreeMap<String, String>) -> String {
+    if notes.is_empty() {
+        return text.to_string();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let note = line
+            .strip_prefix("| `")
+            .and_then(|rest| rest.split_once('`'))
+            .filter(|(_, rest)| rest.starts_with(" | file |"))
+            .and_then(|(name, _)| notes.get(&join(dir, name)));
+        match (note, line.strip_suffix(" |")) {
+            (Some(note), Some(row)) => out.push(format!("{row} ({note}) |")),
+            _ => out.push(line.to_string()),
+        }
+    }
+    let mut out = out.join("\n");
+    if text.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 /// `text` (trimmed at its end) without an empty `## Local Conventions` heading: the `.aindex` keeps

@@ -2,29 +2,28 @@
 //! Conventions inherited from every parent directory's `.aindex` (seed D-050).
 //!
 //! This is the hottest read path (agents call it before every edit), so it touches only the design
-//! file, the source file (to hash it), the ancestor `.aindex` files and — `lexi lookup` through
-//! [`lookup_in`] — the dependency graph of the last update (a derived file beside the per-clone
-//! cache, of which it reads only the lines it needs): no walk, no git. The graph gives the tests
-//! that exercise the file, ranked as `lexi impact` ranks them, marks the dependents that import it
-//! only for types ([`reach`]), and holds the calls between members ([`attach_calls`],
-//! `super::calls`). The source is parsed only when the footer says an agent's Interface Contract
-//! may have been left behind by the code (`workspace::contract`), which then adds a warning, or
-//! when the design file's contract is the Archivist's (or a cut one): the lookup's larger budget
-//! ([`CONTRACT_TOKENS`]) then shows the contract rendered again from the current source — most
-//! important lines first (`archivist::abridge`), then the members' docs with what a caller must
-//! know while they fit (`archivist::documented`). `--full` ([`lookup_full`]) also makes whole what
-//! the design file's budget cut (`super::whole`): lists from the graph of the last update, a
-//! contract from the source.
+//! file, the source file (to hash it, and to list its members), the ancestor `.aindex` files and —
+//! `lexi lookup` through [`lookup_in`] — the dependency graph of the last update (a derived file
+//! beside the per-clone cache, of which it reads only the lines it needs): no walk, no git. The
+//! graph gives the whole dependency lists, the tests that exercise the file, ranked as `lexi impact`
+//! ranks them, marks the dependents that import it only for types ([`reach`]), and holds the calls
+//! between members ([`attach_calls`], `super::calls`).
+//!
+//! A plain lookup is compact ([`compact`]): at most about 1,000 tokens whatever the file — its
+//! members one line each with their doc's first sentence (the source is parsed for them,
+//! [`members`]), one line per list with its count and top entries, and where the rest is. The
+//! source is also parsed when the footer says an agent's Interface Contract may have been left
+//! behind by the code (`workspace::contract`), which then adds a warning. `--full`
+//! ([`lookup_full`]) prints every section whole, and makes whole what the design file's budget cut
+//! (`super::whole`): lists from the graph of the last update, a contract from the source.
 
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
 
-use super::trim::{summarize_paths, trim_contract};
 use super::whole::{whole_sections, Whole};
-use crate::archivist::structural::is_capped_contract;
 use crate::hash::sha256_hex;
-use crate::library::design_file::{sections, DesignFile, UpdatedBy};
+use crate::library::design_file::{sections, DesignFile};
 use crate::library::footer;
 use crate::library::markdown::{list_items, Fence};
 use crate::project::mapping::Strategy;
@@ -33,10 +32,12 @@ use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::calls::CallsView;
-use crate::workspace::contract::{contract_within, drift_of, Drift};
+use crate::workspace::contract::{drift_of, Drift};
 use crate::workspace::Workspace;
 
+pub mod compact;
 pub mod member;
+pub mod members;
 mod reach;
 pub use reach::Reach;
 
@@ -98,9 +99,9 @@ pub struct Lookup {
     /// `--full`: the sections the design file's budget cut, whole ([`lookup_full`]); `None` for a
     /// plain lookup.
     pub whole: Option<Whole>,
-    /// The Interface Contract rendered again from the (current) source within
-    /// [`CONTRACT_TOKENS`] when the design file's smaller budget cut it; `None` otherwise.
-    pub fuller_contract: Option<String>,
+    /// What the compact view adds ([`lookup_in`]): the source's members, the graph's whole lists,
+    /// the twins; `None` for a plain [`lookup`].
+    pub compact: Option<compact::Compact>,
     /// What the graph of the last update adds ([`lookup_in`], [`lookup_full`]): the ranked tests and
     /// the type-only dependents; `None` for a plain [`lookup`] or without a graph.
     pub reach: Option<Reach>,
@@ -110,43 +111,36 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): the warnings, the
-    /// design file without its footer — long sections trimmed (`super::trim`) — then the
-    /// inherited Local Conventions, root first.
+    /// The text `lexi lookup` prints (and the MCP `lookup` tool answers): the compact view
+    /// ([`compact`]), at most [`compact::COMPACT_BYTES`].
     pub fn to_text(&self) -> String {
-        self.text(false)
+        let none = compact::Compact::default();
+        compact::render(self, self.compact.as_ref().unwrap_or(&none))
     }
 
-    /// The text `lexi lookup --full` prints: every section whole — untrimmed, and (after
-    /// [`lookup_full`]) with what the design file's budget cut made whole again.
+    /// The text `lexi lookup --full` prints: the warnings, the design file without its footer with
+    /// every section whole — (after [`lookup_full`]) what the design file's budget cut made whole
+    /// again — the tests, the calls, then the inherited Local Conventions, root first.
     pub fn to_full_text(&self) -> String {
-        self.text(true)
-    }
-
-    fn text(&self, full: bool) -> String {
         let mut out = String::new();
         for warning in self.warnings() {
             out.push_str(&warning);
             out.push_str("\n\n");
         }
-        if full {
-            match self
-                .whole
-                .as_ref()
-                .filter(|whole| !whole.sections.is_empty())
-            {
-                Some(whole) => out.push_str(&replace_sections(&self.content, &whole.sections)),
-                None => out.push_str(&self.content),
-            }
-        } else {
-            out.push_str(&self.trimmed_content());
+        match self
+            .whole
+            .as_ref()
+            .filter(|whole| !whole.sections.is_empty())
+        {
+            Some(whole) => out.push_str(&replace_sections(&self.content, &whole.sections)),
+            None => out.push_str(&self.content),
         }
         if let Some(reach) = &self.reach {
-            out = reach::with_reach(&out, reach, &self.source, full);
+            out = reach::with_reach(&out, reach, &self.source, true);
         }
         out.push('\n');
         if let Some(calls) = &self.calls {
-            out.push_str(&super::calls::render(calls, full));
+            out.push_str(&super::calls::render(calls, true));
         }
         if !self.conventions.is_empty() {
             out.push_str("\n## Inherited Local Conventions\n");
@@ -160,39 +154,6 @@ impl Lookup {
             }
         }
         out
-    }
-
-    /// The design file with long path lists summarised and a long Interface Contract cut to
-    /// [`CONTRACT_TOKENS`]; every other byte as written.
-    fn trimmed_content(&self) -> String {
-        let mut replaced: Vec<(&str, String)> = Vec::new();
-        for section in &self.design.body.sections {
-            let heading = section.heading.as_str();
-            let new_body = if [
-                sections::DEPENDENTS,
-                sections::DEPENDENCIES,
-                sections::TESTS,
-            ]
-            .iter()
-            .any(|h| heading.eq_ignore_ascii_case(h))
-            {
-                summarize_paths(&self.source, heading, &list_items(&section.body))
-            } else if heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT) {
-                let body = self.fuller_contract.as_ref().unwrap_or(&section.body);
-                trim_contract(&self.source, body, CONTRACT_TOKENS)
-                    .map(|t| t.text)
-                    .or_else(|| self.fuller_contract.clone())
-            } else {
-                None
-            };
-            if let Some(body) = new_body {
-                replaced.push((heading, body));
-            }
-        }
-        if replaced.is_empty() {
-            return self.content.clone();
-        }
-        replace_sections(&self.content, &replaced)
     }
 
     /// The JSON `lexi lookup --format json` prints (fields documented in docs/commands.md): the
@@ -278,9 +239,6 @@ impl Lookup {
     }
 }
 
-/// The part of a lookup's budget an Interface Contract may take before it is trimmed.
-pub const CONTRACT_TOKENS: usize = 1500;
-
 /// `content` with the bodies of the `## ` sections named in `replaced` swapped (headings outside
 /// code fences only).
 fn replace_sections<H: AsRef<str>>(content: &str, replaced: &[(H, String)]) -> String {
@@ -334,10 +292,93 @@ pub fn lookup_full(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
 /// that exercise the file, most direct first, which dependents import it only for types, and the
 /// calls between members.
 pub fn lookup_in(ws: &Workspace, source: &str) -> anyhow::Result<Lookup> {
-    let mut found = lookup(ws.project(), source)?;
+    let (mut found, bytes) = read_lookup(ws.project(), source)?;
     found.reach = ws.graph().and_then(|graph| reach::of(graph, source));
     attach_calls(&mut found, ws);
+    found.compact = Some(compact_parts(ws, &found, bytes.as_deref()));
     Ok(found)
+}
+
+/// Most neighbours whose design files a lookup reads to find a twin.
+const TWIN_CANDIDATES: usize = 16;
+
+/// What the compact view needs beyond the design file: the source's members (parsed from `bytes`),
+/// the graph's whole lists, and the neighbours sharing the file's description.
+fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compact::Compact {
+    let interface = bytes.and_then(|bytes| {
+        let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
+        crate::source::extract(language, &String::from_utf8_lossy(bytes)).ok()
+    });
+    let primary = interface
+        .as_ref()
+        .and_then(|interface| crate::archivist::describe::primary_type(&found.source, interface));
+    let graph = ws.graph().filter(|graph| graph.knows(&found.source));
+    let dependencies = graph.map(|graph| graph.dependencies(&found.source));
+    let dependents = graph.map(|graph| graph.dependents(&found.source));
+    let twins = twins_among(
+        ws.project(),
+        found,
+        dependencies.as_deref().unwrap_or_default(),
+        dependents.as_deref().unwrap_or_default(),
+    );
+    let declaration = match twins.is_empty() {
+        true => None,
+        false => found
+            .design
+            .section(sections::INTERFACE_CONTRACT)
+            .and_then(|contract| {
+                super::twins::primary_declaration(&contract.body, primary.as_deref())
+            }),
+    };
+    compact::Compact {
+        outline: interface.map(|interface| (interface.outline().to_vec(), primary)),
+        dependencies,
+        dependents,
+        twins,
+        declaration,
+    }
+}
+
+/// The files `found` imports, and those importing it under the same file name, whose design files
+/// give the same description, with their primary declarations (at most [`TWIN_CANDIDATES`] read).
+fn twins_among(
+    project: &Project,
+    found: &Lookup,
+    dependencies: &[String],
+    dependents: &[String],
+) -> Vec<(String, Option<String>)> {
+    let description = &found.design.frontmatter.description;
+    if !super::twins::is_telling(&found.source, description) {
+        return Vec::new();
+    }
+    let description = super::twins::normalized(description);
+    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let name = file_name(&found.source);
+    let candidates = dependencies
+        .iter()
+        .chain(dependents.iter().filter(|path| file_name(path) == name))
+        .filter(|path| **path != found.source)
+        .take(TWIN_CANDIDATES);
+    let mut twins = Vec::new();
+    for path in candidates {
+        let rel = design_path(path);
+        let Ok(text) = project.read_to_string(&rel) else {
+            continue;
+        };
+        let Ok(design) = DesignFile::parse(&rel, &text) else {
+            continue;
+        };
+        if super::twins::normalized(&design.frontmatter.description) != description {
+            continue;
+        }
+        let declaration = design
+            .section(sections::INTERFACE_CONTRACT)
+            .and_then(|contract| super::twins::primary_declaration(&contract.body, None));
+        if !twins.iter().any(|(p, _)| p == path) {
+            twins.push((path.clone(), declaration));
+        }
+    }
+    twins
 }
 
 /// Add the Calls and Called from the last update recorded (`workspace::calls`), reading only the
@@ -390,10 +431,6 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         (Some(_), None) => Staleness::SourceMissing,
     };
     let contract = drift_of(source, &design_rel, &text, &design, bytes.as_deref());
-    let fuller_contract = match (staleness, &bytes) {
-        (Staleness::Current, Some(bytes)) => fuller_contract(source, &design, bytes),
-        _ => None,
-    };
     let content = footer::split(&text).0.trim_end().to_string();
     let conventions = inherited_conventions(project, source)?;
     let found = Lookup {
@@ -405,34 +442,11 @@ fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Optio
         contract,
         conventions,
         whole: None,
-        fuller_contract,
+        compact: None,
         reach: None,
         calls: None,
     };
     Ok((found, bytes))
-}
-
-/// The contract of `source` within [`CONTRACT_TOKENS`], rendered again from the source when it says
-/// more than the design file's (whose budget is smaller): the public lines the design file cut, and
-/// the members' docs with the lines a caller must know (parameters, returns, errors, accepted
-/// forms), most important member first (`archivist::documented`), the members whose docs did not
-/// fit counted with `lexi lookup --full` as the pointer.
-fn fuller_contract(source: &str, design: &DesignFile, bytes: &[u8]) -> Option<String> {
-    let stored = design
-        .body
-        .sections
-        .iter()
-        .find(|s| s.heading.eq_ignore_ascii_case(sections::INTERFACE_CONTRACT))?;
-    // A contract the Archivist wrote is its rendering of the source within a smaller budget; an
-    // agent's own contract is left alone unless it is a capped one.
-    let archivists = design.frontmatter.updated_by == UpdatedBy::Archivist;
-    if !archivists && !is_capped_contract(&stored.body) {
-        return None;
-    }
-    // `trim_contract` estimates four characters a token; leave room for the fence.
-    let room = CONTRACT_TOKENS.saturating_sub(30) * 4;
-    let fuller = contract_within(source, bytes, room)?;
-    Some(fuller).filter(|fuller| fuller.len() > stored.body.len())
 }
 
 /// The Local Conventions of every ancestor directory of `source`, root first.

@@ -24,6 +24,7 @@ pub mod stack_view;
 pub mod status;
 pub mod terms;
 pub mod trim;
+pub mod twins;
 pub mod validate;
 pub mod whole;
 pub mod why;

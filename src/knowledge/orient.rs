@@ -141,6 +141,16 @@ impl Orientation {
     /// The text `lexi orient` prints: the health line (when something needs attention), the root
     /// note, then START_HERE.md.
     pub fn to_text(&self) -> String {
+        self.text_pointing_to("`lexi conventions`")
+    }
+
+    /// [`Self::to_text`] for an MCP client, whose way to the rest of the practices is the
+    /// `conventions` tool.
+    pub fn to_mcp_text(&self) -> String {
+        self.text_pointing_to("the `conventions` tool")
+    }
+
+    fn text_pointing_to(&self, conventions: &str) -> String {
         let mut out = String::new();
         if let Some(line) = &self.health {
             out.push_str(&format!("{line} (maintenance runs from hooks and CI)\n\n"));
@@ -176,7 +186,7 @@ impl Orientation {
                 n => format!("{n} more — "),
             };
             out.push_str(&format!(
-                "- {more}where tests go, language level, editor, CI, the contribution guide: `lexi conventions`\n"
+                "- {more}where tests go, language level, editor, CI, the contribution guide: {conventions}\n"
             ));
         }
         out

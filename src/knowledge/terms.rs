@@ -7,7 +7,8 @@
 //!   whole (`handle_exception`, `src/flask/app.py`), so exact identifiers and paths still match.
 //! - **Stemming** (light, English): a few suffixes are removed so that `routing`, `route`,
 //!   `routes`, `router` and `routed` all become `rout`, `dependencies` becomes `dependency`,
-//!   `handling`/`handler`/`handles` become `handl`. It never leaves fewer than three letters.
+//!   `handling`/`handler`/`handles` become `handl`, and `tokenizing`/`tokenizer`/`tokenization`
+//!   become `token`. It never leaves fewer than three letters.
 //! - **Term strings**: the distinct terms of a field, space-separated with a space at each end, so
 //!   that `" rout"` finds a term starting with `rout` and `" rout "` the exact term — one substring
 //!   search per field, fast enough for 20,000 documents.
@@ -23,8 +24,23 @@ const STOP_WORDS: &[&str] = &[
     "with", "why",
 ];
 
-/// The stem of one lower-case word.
+/// The stem of one lower-case word: [`inflection_stem`], then a verb made with `-ize` back to its
+/// noun or adjective (`tokenizing`, `tokenize`, `tokenizer`, `tokenization` → `token`;
+/// `normalize` → `normal`), never leaving fewer than four letters.
 pub fn stem(word: &str) -> String {
+    let base = word.strip_suffix("ization").filter(|base| base.len() >= 4);
+    let stemmed = match base {
+        Some(base) => base.to_string(),
+        None => inflection_stem(word),
+    };
+    match stemmed.strip_suffix("iz") {
+        Some(base) if base.len() >= 4 => base.to_string(),
+        _ => stemmed,
+    }
+}
+
+/// The stem of one lower-case word without its inflection (`routing`, `routes` → `rout`).
+fn inflection_stem(word: &str) -> String {
     if word.len() <= 3 || !word.bytes().all(|b| b.is_ascii_lowercase()) {
         return word.to_string();
     }
@@ -127,6 +143,16 @@ pub fn query_terms(text: &str) -> Vec<String> {
         all
     } else {
         meaningful
+    }
+}
+
+/// Whether `text` is one identifier of several parts (`block_on`, `addUrlRule`), not a phrase of
+/// words or a path.
+pub fn is_compound(text: &str) -> bool {
+    let mut words = raw_words(text);
+    match (words.next(), words.next()) {
+        (Some(word), None) => !word.contains(['/', '.']) && parts(word).len() > 1,
+        _ => false,
     }
 }
 
@@ -244,6 +270,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn one_identifier_of_several_parts_is_compound() {
+        for query in [
+            "block_on",
+            "addUrlRule",
+            "make-response",
+            "Runtime::block_on",
+        ] {
+            assert!(is_compound(query), "{query}");
+        }
+        for query in ["spawn", "block on", "src/flask/app.py", "app.py", ""] {
+            assert!(!is_compound(query), "{query}");
+        }
+    }
+
+    #[test]
     fn stems_bring_word_forms_together() {
         for word in ["routing", "route", "routes", "router", "routed", "routers"] {
             assert_eq!(stem(word), "rout", "{word}");
@@ -257,6 +298,18 @@ mod tests {
         assert_eq!(stem("use"), "use");
         assert_eq!(stem("uses"), "use");
         assert_eq!(stem("json"), "json");
+        for word in [
+            "tokenizing",
+            "tokenize",
+            "tokenizer",
+            "tokenized",
+            "tokenization",
+            "tokens",
+        ] {
+            assert_eq!(stem(word), "token", "{word}");
+        }
+        assert_eq!(stem("size"), stem("sizes"));
+        assert_eq!(stem("prize"), "priz");
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 mod behaviour;
 pub mod calls;
+pub mod comments;
 mod commonjs;
 pub mod contract;
 pub mod definitions;

@@ -54,3 +54,4 @@ mod test_uninstall;
 mod test_untrusted_output;
 mod test_update;
 mod test_validate;
+mod test_views;

@@ -1,4 +1,5 @@
-//! `lexi lookup`'s `## Calls` and `## Called from` on the `calls` fixture: express's response.js
+//! `lexi lookup --full`'s `## Calls` and `## Called from` (a plain lookup counts them on one line)
+//! on the `calls` fixture: express's response.js
 //! pattern (CommonJS members calling each other through `this.`) and flask's app.py/helpers.py
 //! pattern (`self.make_response(rv)` in the same class, `current_app.make_response(…)` in a module
 //! the application imports).
@@ -24,18 +25,20 @@ fn calls_part(stdout: &str) -> String {
 #[test]
 fn commonjs_members_calling_each_other_through_this() {
     let p = updated();
-    let out = p.lexi(["lookup", "lib/response.js"]).success();
+    let out = p.lexi(["lookup", "lib/response.js", "--full"]).success();
     insta::assert_snapshot!("calls_response_js", calls_part(&out.stdout));
 }
 
 #[test]
 fn python_methods_and_a_helper_calling_through_a_proxy() {
     let p = updated();
-    let out = p.lexi(["lookup", "src/shop/app.py"]).success();
+    let out = p.lexi(["lookup", "src/shop/app.py", "--full"]).success();
     insta::assert_snapshot!("calls_app_py", calls_part(&out.stdout));
     // A helper defines `make_response` itself: its own bare calls of it are no call into app.py,
     // but `current_app.make_response(…)` is.
-    let helpers = p.lexi(["lookup", "src/shop/helpers.py"]).success();
+    let helpers = p
+        .lexi(["lookup", "src/shop/helpers.py", "--full"])
+        .success();
     helpers.stdout_has("- get_debug_flag ← src/shop/app.py (App.make_response)");
 }
 
@@ -59,7 +62,7 @@ fn callers_follow_the_callers_changes() {
         "\"\"\"Views.\"\"\"\n\nfrom .app import App\n\n\ndef index(app: App):\n    \"\"\"The front page.\"\"\"\n    return app.finalize_request(\"hi\")\n",
     );
     p.lexictl(["update"]).success();
-    let out = p.lexi(["lookup", "src/shop/app.py"]).success();
+    let out = p.lexi(["lookup", "src/shop/app.py", "--full"]).success();
     out.stdout_has("- finalize_request ← src/shop/views.py (index)")
         .stdout_lacks("full_dispatch_request ←");
 }
@@ -72,8 +75,11 @@ fn no_sections_before_the_first_update() {
         "The application object.",
         "## Interface Contract\n\n(none)",
     );
-    p.lexi(["lookup", "src/shop/app.py"])
+    p.lexi(["lookup", "src/shop/app.py", "--full"])
         .success()
         .stdout_lacks("## Calls")
         .stdout_lacks("## Called from");
+    p.lexi(["lookup", "src/shop/app.py"])
+        .success()
+        .stdout_lacks("Calls:");
 }

@@ -37,20 +37,8 @@ fn tests_section(text: &str) -> Vec<&str> {
 fn lookup_lists_the_tests_named_for_the_file_and_its_members_first() {
     let p = express_like();
     let out = p.lexi(["lookup", "lib/response.js"]).success();
-    let tests = tests_section(&out.stdout);
-    assert_eq!(
-        tests[..4],
-        [
-            "- test/res.json.js",
-            "- test/res.jsonp.js",
-            "- test/res.send.js",
-            "- test/res.status.js"
-        ],
-        "{}",
-        out.stdout
-    );
-    assert_eq!(tests.len(), 11, "ten tests and the count of the rest");
-    assert_eq!(tests[10], "… and 3 more: `lexi impact lib/response.js`");
+    // The compact lookup: the count and the first three.
+    out.stdout_has("Tests (13): test/res.json.js, test/res.jsonp.js, test/res.send.js, … +10\n");
     assert!(
         !out.stdout.contains("test/support/utils.js"),
         "a helper is no test"
@@ -60,7 +48,22 @@ fn lookup_lists_the_tests_named_for_the_file_and_its_members_first() {
     let full = p.lexi(["lookup", "--full", "lib/response.js"]).success();
     let all = tests_section(&full.stdout);
     assert_eq!(all.len(), 13, "{}", full.stdout);
+    assert_eq!(
+        all[..4],
+        [
+            "- test/res.json.js",
+            "- test/res.jsonp.js",
+            "- test/res.send.js",
+            "- test/res.status.js"
+        ],
+        "{}",
+        full.stdout
+    );
     assert!(all.iter().all(|line| line.starts_with("- test/")));
+    assert!(
+        !full.stdout.contains("test/support/utils.js"),
+        "a helper is no test"
+    );
 
     let json = p
         .lexi(["lookup", "lib/response.js", "--format", "json"])
@@ -92,25 +95,40 @@ fn getters_defined_through_a_forwarding_helper_are_members() {
     let p = express_like();
     let out = p.lexi(["lookup", "lib/request.js"]).success();
     for line in [
-        "req.protocol  // getter — Return the protocol string \"http\" or \"https\" when requested with TLS.",
-        "req.secure  // getter — Short-hand for `req.protocol === 'https'`.",
-        "req.proxied  // getter — Whether the request came through a proxy.",
-        "req.get = function header(name)  // Return request header.",
+        "- req.protocol // getter — Return the protocol string \"http\" or \"https\" when requested with TLS.",
+        "- req.secure // getter — Short-hand for `req.protocol === 'https'`.",
+        "- req.proxied // getter — Whether the request came through a proxy.",
+        "- req.get(name) — Return request header.",
     ] {
         assert!(out.stdout.contains(line), "{line}\n{}", out.stdout);
     }
     assert!(!out.stdout.contains("defineGetter"), "{}", out.stdout);
-    let tests = tests_section(&out.stdout);
+    out.stdout_has("Tests (13): test/req.get.js, test/req.protocol.js, ");
+    let full = p.lexi(["lookup", "lib/request.js", "--full"]).success();
+    for line in [
+        "req.protocol  // getter — Return the protocol string \"http\" or \"https\" when requested with TLS.",
+        "req.get = function header(name)  // Return request header.",
+    ] {
+        assert!(full.stdout.contains(line), "{line}\n{}", full.stdout);
+    }
+    let tests = tests_section(&full.stdout);
     assert_eq!(tests[..2], ["- test/req.get.js", "- test/req.protocol.js"]);
 }
 
-/// flask's `App.make_response` lists the return values it accepts in its docstring: the lookup
-/// shows them, one line each, under the method.
+/// flask's `App.make_response` lists the return values it accepts in its docstring: the compact
+/// lookup gives the method its first sentence, `--full` (and `--member`) the forms, one line each,
+/// under the method.
 #[test]
 fn lookup_shows_a_methods_parameters_and_the_forms_it_accepts() {
     let p = flask_like();
-    let out = p.lexi(["lookup", "src/flaskish/app.py"]).success();
-    insta::assert_snapshot!("lookup_app_like_flask", out.stdout);
+    let compact = p.lexi(["lookup", "src/flaskish/app.py"]).success();
+    insta::assert_snapshot!("lookup_app_like_flask", compact.stdout);
+    compact.stdout_has(
+        "  - make_response(rv) — Convert the return value from a view function to an instance of",
+    );
+    let out = p
+        .lexi(["lookup", "src/flaskish/app.py", "--full"])
+        .success();
     for line in [
         "    # rv: the return value from the view function.",
         "    #   - str: A response object is created with the string encoded to UTF-8 as the body.",
@@ -134,8 +152,9 @@ fn lookup_shows_a_methods_parameters_and_the_forms_it_accepts() {
 fn dependents_that_import_only_for_types_are_marked() {
     let p = flask_like();
     let out = p.lexi(["lookup", "src/flaskish/app.py"]).success();
-    out.stdout_has("- src/flaskish/typing.py (type-only)")
-        .stdout_has("- src/flaskish/__init__.py\n");
+    out.stdout_has(
+        "Dependents (3, 1 type-only): src/flaskish/__init__.py, tests/test_app.py, src/flaskish/typing.py (type-only)",
+    );
     let json = p
         .lexi(["lookup", "src/flaskish/app.py", "--format", "json"])
         .success()

@@ -24,6 +24,7 @@ const TOOLS: &[&str] = &[
     "context",
     "impact",
     "search",
+    "conventions",
     "concepts",
     "stack_search",
     "stack_view",
@@ -216,20 +217,43 @@ fn a_real_client_sees_every_tool_with_its_schema_and_the_resources() {
         let properties = tool.input_schema["properties"]
             .as_object()
             .expect("properties");
-        assert!(properties.contains_key("format"), "{}", tool.name);
         let read_only = tool
             .annotations
             .as_ref()
             .and_then(|a| a.read_only_hint)
-            .expect("read-only hint");
-        assert_eq!(properties.contains_key("full"), read_only, "{}", tool.name);
+            .unwrap_or(false);
+        let writes = [
+            "stack_post",
+            "stack_answer",
+            "stack_vote",
+            "iwh_read",
+            "iwh_write",
+            "convention_add",
+        ];
+        assert_eq!(
+            read_only,
+            !writes.contains(&tool.name.as_ref()),
+            "{}",
+            tool.name
+        );
+        // `full` is listed where it gives another answer; every read tool accepts it.
+        let complete = ["lookup", "conventions"].contains(&tool.name.as_ref());
+        assert_eq!(properties.contains_key("full"), complete, "{}", tool.name);
+        if complete {
+            assert!(description.contains("`full`"), "{description}");
+        }
     }
     let lookup = tools
         .iter()
         .find(|tool| tool.name == "lookup")
         .expect("lookup");
     assert_eq!(lookup.input_schema["required"], json!(["file"]));
-    assert_eq!(lookup.input_schema["additionalProperties"], json!(false));
+    // The description promises what a lookup gives: at most ~1k tokens, not "200-600".
+    let description = lookup.description.as_deref().unwrap_or("");
+    assert!(
+        description.contains("~1k tokens") && !description.contains("200-600"),
+        "{description}"
+    );
     let vote = tools.iter().find(|t| t.name == "stack_vote").expect("vote");
     assert_eq!(
         vote.input_schema["properties"]["direction"]["enum"],
@@ -338,8 +362,13 @@ fn lookup_answers_what_the_cli_prints_then_unchanged_until_a_file_changes() {
         "{again}"
     );
     assert!(again.len() < 300, "the short answer is short: {again}");
+    // `full: true`: the whole design file, as `lexi lookup --full` prints it (sent again each time).
     let full = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
-    assert_eq!(full, first);
+    let whole = p.lexi(["lookup", "src/lib.rs", "--full"]).success().stdout;
+    assert_eq!(split_etag(&full).0, whole);
+    assert_ne!(whole, cli);
+    let full_again = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
+    assert_eq!(split_etag(&full_again).0, whole);
     // Another spelling of the same path is another call, and its answer is the same.
     let absolute = p.root.join("src/lib.rs").display().to_string();
     let (same, _) = split_etag(&session.text("lookup", json!({"file": absolute})));
@@ -742,4 +771,69 @@ fn a_client_that_leaves_at_once_is_no_error() {
 fn outside_a_project_the_server_does_not_start() {
     let p = project().build();
     p.lexi(["mcp"]).code(1).stderr_has("run `lexictl init`");
+}
+
+/// `tools/list` is what a client puts before the model's first question: under 6 KB for every tool,
+/// each still saying what it answers and when to call it (20.6 KB before).
+#[test]
+fn the_tool_list_is_under_6_kb() {
+    let p = library();
+    let session = Session::start(&p);
+    let tools = session
+        .runtime
+        .block_on(session.client().list_all_tools())
+        .expect("tools/list");
+    let listed = serde_json::to_string(&json!({ "tools": tools })).expect("serialize");
+    assert!(listed.len() < 6000, "{} bytes: {listed}", listed.len());
+}
+
+/// MCP clients get the conventions a change must follow whole: a `conventions` tool (the CLI's
+/// `lexi conventions`, and with `full: true` its `--all`), and `orient` points to it.
+#[test]
+fn the_conventions_tool_answers_every_practice_whole_and_orient_points_to_it() {
+    let p = library();
+    let command = "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/ --exit --timeout 5000";
+    p.write(
+        "package.json",
+        format!("{{\"name\": \"calc\", \"scripts\": {{\"test\": \"{command}\", \"lint\": \"eslint .\"}}}}\n"),
+    );
+    p.lexi(["convention", "add", "src", "Parsing never panics."])
+        .success();
+    age(&p);
+    let session = Session::start(&p);
+    // What the CLI prints, the way to the rest said as MCP says it; answered afresh every time
+    // (the practices are read from files no fingerprint covers).
+    let short = session.text("conventions", json!({"dir": "src/parser"}));
+    let cli = p.lexi(["conventions", "src/parser"]).success().stdout;
+    assert_eq!(
+        short,
+        cli.replace("`lexi conventions --all`", "`full: true`")
+    );
+    assert!(short.contains("- Parsing never panics."), "{short}");
+    assert!(short.contains("`full: true` shows each whole"), "{short}");
+    assert!(
+        !short.contains("--timeout 5000"),
+        "the premise: cut\n{short}"
+    );
+    let whole = session.text("conventions", json!({"dir": "src/parser", "full": true}));
+    assert!(
+        whole.contains(&format!("`npm test` runs `{command}`.")),
+        "{whole}"
+    );
+    assert_eq!(
+        whole,
+        p.lexi(["conventions", "src/parser", "--all"])
+            .success()
+            .stdout
+    );
+    let orient = session.text("orient", json!({}));
+    assert!(
+        orient.contains("the contribution guide: the `conventions` tool"),
+        "{orient}"
+    );
+    let practices = orient
+        .split("## Project practices")
+        .nth(1)
+        .expect("the practices digest");
+    assert!(!practices.contains("`lexi conventions`"), "{practices}");
 }

@@ -20,7 +20,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
 EXPECTED_TOOLS = {
-    "orient", "lookup", "index", "context", "search", "concepts", "stack_search",
+    "orient", "lookup", "index", "context", "search", "conventions", "concepts", "stack_search",
     "stack_view", "stack_post", "stack_answer", "stack_vote", "iwh_read", "iwh_write", "impact", "convention_add",
 }
 
@@ -111,7 +111,9 @@ async def session_checks(root, bins, env):
             again = await session.call_tool("lookup", {"file": "src/lib.rs"})
             check("lookup again: unchanged", text(again).startswith("unchanged since "), text(again))
             full = await session.call_tool("lookup", {"file": "src/lib.rs", "full": True})
-            check("lookup full: true", "# src/lib.rs" in text(full), text(full))
+            check("lookup full: true", "# src/lib.rs" in text(full) and "## Interface Contract" in text(full), text(full))
+            rules = await session.call_tool("conventions", {"dir": "."})
+            check("conventions", not rules.is_error and "Local Conventions" in text(rules), text(rules))
 
             refused = await session.call_tool("lookup", {"file": "../../etc/passwd"})
             check("paths outside the project are refused", refused.is_error and "outside the project root" in text(refused), text(refused))

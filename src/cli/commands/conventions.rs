@@ -18,8 +18,9 @@ use crate::project::{paths, practices, Project};
 /// with the file it comes from, most important first: the pull-request checklist, the test/lint/
 /// format commands (package.json scripts, tox, nox, make/just, CI steps), the linters and
 /// formatters with their key settings, where tests live, the language level, editor settings, CI,
-/// the contribution guide's sections, commands and rules. The first five of each topic are shown;
-/// `--all` shows every one. JSON carries them all (`topic`, `practice`, `source`, `items`) and
+/// the contribution guide's sections, commands and rules. The first five of each topic are shown,
+/// long commands and lists cut; `--all` shows every one whole (every tox environment, every word of
+/// every command). JSON carries them all, whole (`topic`, `practice`, `source`, `items`), and
 /// `warnings` for configuration files that were skipped.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -29,7 +30,7 @@ pub struct Args {
     /// The directory, relative to the current directory (default: the current directory).
     #[arg(default_value = ".")]
     pub dir: PathBuf,
-    /// Show every practice, not only the first five of each topic.
+    /// Show every practice whole: every one of each topic, no command or list cut.
     #[arg(long)]
     pub all: bool,
     #[command(flatten)]
@@ -40,7 +41,11 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let project = Project::discover(&ctx.cwd)?;
     let dir = paths::resolve(&project.root, &ctx.cwd, &args.dir)?;
     let found = applying_in(&project, &dir)?;
-    let practices = practices::detect(&project);
+    let detail = match (args.all, ctx.format) {
+        (false, Format::Text) => practices::Detail::Short,
+        _ => practices::Detail::Whole,
+    };
+    let practices = practices::detect_with(&project, detail);
     match ctx.format {
         Format::Text => print_text(&render(&dir, &found, &practices, args.all))?,
         Format::Json => {

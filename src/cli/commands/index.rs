@@ -51,7 +51,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         );
     }
     match ctx.format {
-        Format::Text => print_text(&to_text(&files))?,
+        Format::Text => print_text(&to_text(&project, &files))?,
         Format::Json if args.recursive => {
             print_json(&files.iter().map(IndexFile::to_json).collect::<Vec<_>>())?;
         }

@@ -9,35 +9,25 @@ use crate::knowledge::lookup::member::lookup_member;
 use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::project::paths;
 
-/// Show the design file of a source file.
+/// Show what a source file is for and how it connects, in about 1,000 tokens.
 ///
-/// Prints `.lexibrary/<file>.md` without its machine footer, a warning first if the source changed
-/// since the design file was written, and then the Local Conventions of every parent directory's
-/// `.aindex` (root first). Paths are relative to the current directory.
+/// Prints, compact (at most 4 KB whatever the file): a warning first if the source changed since
+/// its design file (`.lexibrary/<file>.md`) was written; the file's description (and, when a file
+/// it imports or that imports it has the same one, what tells them apart); its members, one line
+/// each — name, parameter names and the first sentence of its doc (when not all fit, the most
+/// important keep their line and the rest are named on an `also:` line); one line each for its
+/// dependencies, external packages, dependents and tests — the count and the first few (tests ranked
+/// as `lexi impact` ranks them, type-only importers last and marked) — calls, complexity and tags;
+/// sections an agent wrote (cut); the Local Conventions inherited from every parent directory (root
+/// first); and where the rest is. Paths are relative to the current directory.
 ///
-/// After the last `lexictl update`, a `## Tests` section lists the tests that exercise the file,
-/// most directly first as `lexi impact` ranks them (by how many imports away, then those named for
-/// the file or for one of its public members): the best 10 and how many more, all with `--full`. A
-/// Dependents entry that imports the file only for the type checker is marked `(type-only)`.
-///
-/// After the design file, `## Calls` lists which members of the file call which of its other
-/// members (`res.send → json`), and `## Called from` which members of the files importing it, or
-/// imported by it, call its public names (`make_response ← src/flask/helpers.py (make_response)`),
-/// as the last `lexictl update` found them, matched by name.
-///
-/// Long sections are trimmed, never dropped: a Dependents, Dependencies or Tests list of more than
-/// 20 files becomes its count by directory (`lexi impact` lists dependents), and a long Interface
-/// Contract keeps its public items first, then says how many more there are.
-///
-/// A design file itself holds only what fits its budget (`token_budgets.design_file_tokens`): a
-/// longer list ends `… and N more`, a longer contract `// … and N more lines: read <file>`. Such a
-/// cut contract is shown rendered again from the source (when it is unchanged) within the lookup's
-/// larger budget, most important lines first.
-/// `--full` prints every section whole: nothing trimmed (Calls and Called from included), capped lists replaced by the whole lists
-/// of the last `lexictl update`'s dependency graph, and a cut contract rendered again from the
-/// source (only when the source is unchanged since the design file was written; otherwise the
-/// stored contract stays under the staleness warning). `--format json` gives the sections as the
-/// design file stores them (never trimmed, but capped where the design file is); with `--full`,
+/// `--full` prints the design file whole instead (without its machine footer): nothing trimmed,
+/// capped lists replaced by the whole lists of the last `lexictl update`'s dependency graph, every
+/// test that reaches the file, `## Calls` (which members of the file call which of its other
+/// members) and `## Called from` (which members of neighbouring files call its public names) whole,
+/// and a contract the design file's budget cut rendered again from the source (only when the
+/// source is unchanged since the design file was written). `--format json` gives the sections as
+/// the design file stores them (never trimmed, but capped where the design file is); with `--full`,
 /// made whole as in the text, and `expanded` names the sections that were.
 ///
 /// `--member <name>` prints one member instead of the design file: its signature under the headers
@@ -55,8 +45,8 @@ use crate::project::paths;
 pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
-    /// Print every section whole: no list summarised, capped lists from the dependency graph, a cut
-    /// Interface Contract from the source.
+    /// Print the design file with every section whole: the whole lists of the dependency graph, every
+    /// test, every call, a cut Interface Contract rendered again from the source.
     #[arg(long, conflicts_with = "member")]
     pub full: bool,
     /// Show one member of the file whole: its signature, whole doc, what it calls and what calls

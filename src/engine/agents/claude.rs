@@ -97,11 +97,12 @@ Never run `lexictl` (maintenance runs from git hooks and CI).
 | Need | Command | MCP tool |
 | --- | --- | --- |
 | session start | `lexi orient` | `orient` |
-| a file's design file | `lexi lookup <file>` | `lookup` |
+| what a file is for: members, lists, conventions (~1k tokens) | `lexi lookup <file>` (`--full`: the whole design file) | `lookup` (`full`) |
 | one function or method: doc, callers, raises, tests | `lexi lookup <file> --member <name>` | `lookup` (`member`) |
 | a directory's index | `lexi index <dir>` | `index` |
 | everything about a file, concept or post | `lexi context <target>` | `context` |
 | search design files, concepts, posts | `lexi search <words> [--tag t] [--scope dir]` | `search` |
+| the rules a change must follow: conventions, PR checklist, test/lint commands | `lexi conventions [dir]` (`--all`: whole) | `conventions` (`full`) |
 | concepts | `lexi concepts [topic]` | `concepts` |
 | problems solved before | `lexi stack search <words>`, `lexi stack view ST-001` | `stack_search`, `stack_view` |
 | record a problem / its solution / a vote | `lexi stack post`, `lexi stack answer`, `lexi stack vote` | `stack_post`, `stack_answer`, `stack_vote` |

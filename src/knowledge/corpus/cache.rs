@@ -15,8 +15,9 @@ use crate::tsv::{push_escaped, unescape};
 use crate::workspace::cache::{Stat, RACY_WINDOW_NS};
 
 /// Version 2: symbols, conventions and per-field search terms. Version 3: the source's public
-/// names of each design document, and the stamp of the update cache they came from.
-const FORMAT_HEADER: &str = "lexibrarian-corpus 3";
+/// names of each design document, and the stamp of the update cache they came from. Version 4: the
+/// words of each source's comments, a description's template words left out, `-iz` stemmed.
+const FORMAT_HEADER: &str = "lexibrarian-corpus 4";
 const LIST_SEPARATOR: char = '\u{1f}';
 
 /// The cached records, sorted by path, and the stamp of the update cache whose names they hold
@@ -172,6 +173,7 @@ fn push_terms(bodies: &mut String, doc: &Doc) {
         &terms.tags,
         &terms.summary,
         &terms.body,
+        &terms.comments,
     ] {
         bodies.push('\t');
         push_escaped(bodies, field);
@@ -179,8 +181,8 @@ fn push_terms(bodies: &mut String, doc: &Doc) {
     bodies.push('\n');
 }
 
-/// The companion bodies file: `path<TAB>name<TAB>symbols<TAB>tags<TAB>summary<TAB>body` per line,
-/// each a term string.
+/// The companion bodies file: `path<TAB>name<TAB>symbols<TAB>tags<TAB>summary<TAB>body<TAB>comments`
+/// per line, each a term string.
 pub(super) fn read_bodies(path: &Path) -> HashMap<String, Terms> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return HashMap::new();
@@ -199,6 +201,7 @@ pub(super) fn read_bodies(path: &Path) -> HashMap<String, Terms> {
                 tags: fields.next()?,
                 summary: fields.next()?,
                 body: fields.next()?,
+                comments: fields.next()?,
             };
             Some((path, terms))
         })

@@ -38,7 +38,7 @@ use crate::workspace::cache::{Cache, Stat, RACY_WINDOW_NS};
 
 /// The index file, under `.lexibrary/.cache/`.
 pub const INDEX_FILE: &str = "corpus-index";
-const MAGIC: &[u8] = b"lexibrarian-index 1\n";
+const MAGIC: &[u8] = b"lexibrarian-index 2\n";
 const HEADER_WORDS: usize = 10;
 const HEADER_LEN: usize = MAGIC.len() + 32 + HEADER_WORDS * 8;
 /// The first character of a tag's term.
@@ -51,6 +51,8 @@ pub mod field {
     pub const TAG: u8 = 4;
     pub const SUMMARY: u8 = 8;
     pub const BODY: u8 = 16;
+    /// The source's comments (design files).
+    pub const COMMENTS: u8 = 32;
 }
 
 /// What the index was built from: every listed library file's path, size and mtime, and the update
@@ -454,6 +456,7 @@ fn doc_terms(doc: &Doc) -> Vec<(String, u8, u32)> {
         (field::TAG, terms.tags.as_str()),
         (field::SUMMARY, terms.summary.as_str()),
         (field::BODY, terms.body.as_str()),
+        (field::COMMENTS, terms.comments.as_str()),
     ];
     let mut found: HashMap<&str, (u8, u32)> = HashMap::new();
     for (bit, text) in fields {

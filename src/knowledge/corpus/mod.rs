@@ -142,10 +142,15 @@ pub struct Terms {
     pub name: String,
     pub symbols: String,
     pub tags: String,
-    /// Description, summary or the conventions' rules.
+    /// Description, summary or the conventions' rules (of a description the Archivist wrote from a
+    /// template, only the names it quotes: `archivist::generic`).
     pub summary: String,
-    /// The whole document (without frontmatter and footer).
+    /// The whole document (without frontmatter and footer; a design file without the sections the
+    /// tool generates from counts and lists).
     pub body: String,
+    /// Design: the words of its source's comments and doc comments (`source::comments`), which no
+    /// design file holds whole.
+    pub comments: String,
 }
 
 impl Terms {
@@ -156,6 +161,7 @@ impl Terms {
             tags: term_string(tags.iter().map(String::as_str)),
             summary: term_string([summary]),
             body: term_string([body]),
+            comments: String::new(),
         }
     }
 
@@ -165,6 +171,7 @@ impl Terms {
             + self.tags.len()
             + self.summary.len()
             + self.body.len()
+            + self.comments.len()
     }
 }
 

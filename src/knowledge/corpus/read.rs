@@ -56,7 +56,7 @@ pub(super) fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
     } else {
         let source = resolve_source(root, &shown).unwrap_or_else(|| path.clone());
         match DesignFile::parse(&shown, &text) {
-            Ok(design) => design_doc(source, &design, &text),
+            Ok(design) => design_doc(root, source, &design, &text),
             Err(err) => broken_named(source, err.to_string()),
         }
     };
@@ -202,7 +202,7 @@ fn stack_doc(post: &Post) -> Doc {
     }
 }
 
-fn design_doc(source: String, design: &DesignFile, text: &str) -> Doc {
+fn design_doc(root: &Path, source: String, design: &DesignFile, text: &str) -> Doc {
     let (content, _) = footer::split(text);
     let mut tags: Vec<String> = design
         .section(sections::TAGS)
@@ -223,8 +223,11 @@ fn design_doc(source: String, design: &DesignFile, text: &str) -> Doc {
         .unwrap_or_default();
     let summary = design.frontmatter.description.trim().to_string();
     let body = searchable_design_text(design);
+    let described = crate::archivist::generic::searchable_description(&source, &summary);
+    let mut terms = Terms::new(&[&source], &symbols, &tags, &described, &body);
+    terms.comments = comment_terms(root, &source);
     Doc {
-        terms: Terms::new(&[&source], &symbols, &tags, &summary, &body),
+        terms,
         title: source.clone(),
         files: vec![source.clone()],
         name: source,
@@ -244,27 +247,74 @@ fn body_of(content: &str) -> &str {
 }
 
 /// A design file's own words: its preamble and sections, without the lists of other files'
-/// paths (Dependencies, Dependents, Tests), which say nothing about what the file itself does.
+/// paths (Dependencies, Dependents, Tests), which say nothing about what the file itself does, nor
+/// what the tool writes the same way in every file: the standard headings, the Complexity Warning
+/// ("Large file: 1010 lines"), the Tags (searched as tags).
 fn searchable_design_text(design: &DesignFile) -> String {
     let mut text = design.body.preamble.clone();
     for section in &design.body.sections {
         let heading = section.heading.as_str();
+        let is = |name: &str| heading.eq_ignore_ascii_case(name);
         if [
             sections::DEPENDENCIES,
             sections::DEPENDENTS,
             sections::TESTS,
+            sections::COMPLEXITY_WARNING,
+            sections::TAGS,
         ]
         .iter()
-        .any(|skip| heading.eq_ignore_ascii_case(skip))
+        .any(|skip| is(skip))
         {
             continue;
         }
+        let standard = [
+            sections::INTERFACE_CONTRACT,
+            sections::EXTERNAL_DEPENDENCIES,
+            sections::WIKILINKS,
+            sections::STACK,
+        ]
+        .iter()
+        .any(|name| is(name));
         text.push('\n');
-        text.push_str(heading);
-        text.push('\n');
-        text.push_str(&section.body);
+        if !standard {
+            text.push_str(heading);
+            text.push('\n');
+        }
+        for line in section.body.lines().filter(|line| !is_tool_note(line)) {
+            text.push_str(line);
+            text.push('\n');
+        }
     }
     text
+}
+
+/// A line the tool writes the same way in every file: the note counting what a capped Interface
+/// Contract or list left out (`// … and 12 more lines: read src/app.py`, `… and 5 more`), or the
+/// placeholder of an empty section (`(no public interface)`, `(none)`).
+fn is_tool_note(line: &str) -> bool {
+    let line = line.trim();
+    ["// …", "# …", "…"]
+        .iter()
+        .any(|note| line.starts_with(note))
+        || matches!(line, "(none)" | "(no public interface)")
+}
+
+/// The terms of the comments of `source` (under the project `root`), read without following a
+/// symlink; empty for a file in no supported language or one that cannot be read.
+fn comment_terms(root: &Path, source: &str) -> String {
+    let Some(language) = crate::source::Language::from_path(Path::new(source)) else {
+        return String::new();
+    };
+    match crate::nofollow::read(root, source) {
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes);
+            crate::knowledge::terms::term_string([crate::source::comments::comment_text(
+                language, &text,
+            )
+            .as_str()])
+        }
+        Err(_) => String::new(),
+    }
 }
 
 fn link_targets(text: &str) -> Vec<String> {

@@ -1,7 +1,8 @@
 //! `lexi mcp`: the library as an MCP server over stdio, built on the official Rust SDK (`rmcp`).
 //!
 //! - **Tools** ([`registry`]): thin adapters over the knowledge queries — `orient`, `lookup`,
-//!   `index`, `context`, `impact`, `search`, `concepts`, `stack_search`, `stack_view`, and the writes
+//!   `index`, `context`, `impact`, `search`, `conventions`, `concepts`, `stack_search`,
+//!   `stack_view`, and the writes
 //!   `stack_post`, `stack_answer`, `stack_vote`, `iwh_read`, `iwh_write`, `convention_add` — taking the CLI's
 //!   arguments with the CLI's rules (paths relative to the project root; outside the project,
 //!   `.git/` and `.lexibrary/` refused) and answering what the CLI prints (`format: json` for its
@@ -9,7 +10,8 @@
 //!   messages do; an unknown tool is a protocol error (`-32602`).
 //! - **Resources** ([`resources`]): START_HERE.md and each concept.
 //! - **Session cache** ([`cache`]): a repeated read whose files did not change answers
-//!   "unchanged since <etag>" unless called with `full: true`.
+//!   "unchanged since <etag>" unless called with `full: true` (which also asks `lookup` and
+//!   `conventions` for their complete form).
 //! - **Transport** ([`guard`]): stdio, with every line that is not JSON-RPC answered by an error.
 //!
 //! Start-up does no more than find the project: nothing of the library is read until a call needs
@@ -48,10 +50,12 @@ const INSTRUCTIONS: &str = "\
 This server reads and writes the codebase library Lexibrarian keeps in .lexibrary/: a design file \
 per source file, an index per directory, concepts (cross-cutting rules), the Stack (problems solved \
 before) and I Was Here notes. Start a session with `orient`. Before editing a file call `lookup` \
-(or `context` for everything linked to it); before debugging, `stack_search`; to find where \
-something lives, `search`. After editing a file, update its design file .lexibrary/<file>.md and \
-set `updated_by: agent`. Paths are relative to the project root. A repeated call on unchanged files \
-answers `unchanged since <etag>`: reuse the answer you already have, or pass `full: true`.";
+(or `context` for everything linked to it); before a change, `conventions`; before debugging, \
+`stack_search`; to find where something lives, `search`. After editing a file, update its design \
+file .lexibrary/<file>.md and set `updated_by: agent`. Paths are relative to the project root. \
+`format: json` answers JSON. A repeated call on unchanged files answers `unchanged since <etag>`: \
+reuse the answer you already have, or pass `full: true`, which also gives `lookup` and \
+`conventions` whole.";
 
 /// The server: the project root, the tools, and the session cache.
 #[derive(Clone)]
@@ -104,9 +108,12 @@ impl Server {
         // The cache key: the arguments as given (keys sorted), the output format included.
         let mut keyed = arguments.clone();
         keyed.insert("format".into(), common.json.into());
+        // A whole answer (`lookup`'s `--full`) is another answer than the compact one.
+        keyed.insert("full".into(), common.full.into());
         let key = serde_json::Value::Object(keyed).to_string();
         let prepared = tool.prepare(arguments)?;
-        let call = Call::new(Workspace::new(self.open()?), self.stale_check);
+        let mut call = Call::new(Workspace::new(self.open()?), self.stale_check);
+        call.full = common.full;
         let verdict = match prepared.inputs(&call)? {
             Some(inputs) => {
                 let all = inputs.whole_library().then(|| call.library());

@@ -1,5 +1,5 @@
-//! The read tools: `orient`, `lookup`, `index`, `context`, `search`, `concepts`, `stack_search`,
-//! `stack_view`. Each takes the arguments of its `lexi` command, answers what the command prints,
+//! The read tools: `orient`, `lookup`, `index`, `context`, `search`, `conventions`, `concepts`,
+//! `stack_search`, `stack_view`. Each takes the arguments of its `lexi` command, answers what the command prints,
 //! and names the files its answer is built from for the session cache (see `cache.rs`).
 
 use serde::Deserialize;
@@ -9,10 +9,11 @@ use super::registry::{Answer, Call, Tool};
 use super::values::{ConceptStatusName, DocKindName, PostStatusName};
 use crate::knowledge::concepts::{self, canonical_names, ConceptQuery};
 use crate::knowledge::context::{self, DEFAULT_BUDGET};
+use crate::knowledge::conventions;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
 use crate::knowledge::lookup::member::lookup_member;
-use crate::knowledge::lookup::{ensure_file_argument, lookup_in};
+use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::knowledge::orient::{self, orient};
 use crate::knowledge::search::{render, search_listed, Query};
 use crate::knowledge::stack::find;
@@ -21,7 +22,7 @@ use crate::library::concept::ConceptStatus;
 use crate::library::stack::{PostStatus, STACK_DIR};
 use crate::project::mirror::{aindex_path, design_path, iwh_path};
 use crate::project::paths::{ancestors_rel, parent_rel};
-use crate::project::{CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{practices, CONFIG_FILE, LIBRARY_DIR};
 
 /// `.lexibrary/config.yaml`, which every answer depends on (scope, budgets, IWH).
 fn config() -> Inputs {
@@ -43,7 +44,6 @@ pub struct Orient;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OrientArgs {
-    /// Token budget for the whole answer (default 1200).
     #[serde(default = "orient_budget")]
     budget: usize,
 }
@@ -55,13 +55,8 @@ fn orient_budget() -> usize {
 impl Tool for Orient {
     type Args = OrientArgs;
     const NAME: &'static str = "orient";
-    const TITLE: &'static str = "Start a session";
-    const DESCRIPTION: &'static str = "Call this first in a session. Returns .lexibrary/START_HERE.md (what this codebase is, its \
-         topology, where to start for a task, the conventions and the navigation protocol), a note \
-         another agent left at the project root if one waits (shown, not consumed), a one-line \
-         health warning when the library is stale, and a digest of the practices the project's \
-         own files declare (PR checklist, test/lint commands, linter settings). About 800-1200 \
-         tokens, once per session.";
+    const DESCRIPTION: &'static str =
+        "Call first in a session: the codebase's map, where to start, its conventions, notes, health.";
     const READ_ONLY: bool = true;
 
     fn inputs(_: &Call, _: &OrientArgs) -> anyhow::Result<Option<Inputs>> {
@@ -72,7 +67,10 @@ impl Tool for Orient {
 
     fn run(call: &Call, args: OrientArgs) -> anyhow::Result<Answer> {
         let found = orient(&call.ws, args.budget, call.stale_check)?;
-        Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
+        Ok(Answer::new(
+            found.to_mcp_text(),
+            serde_json::to_value(&found)?,
+        ))
     }
 }
 
@@ -81,11 +79,8 @@ pub struct Lookup;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LookupArgs {
-    /// The source file (not its design file), relative to the project root, e.g. `src/auth/login.py`.
     file: String,
-    /// One member of the file to show whole instead of the design file: its signature, whole doc,
-    /// calls and callers, and the tests that call it. A label (`Flask.make_response`, `res.json`,
-    /// `Sender::send`) or its last segment (`make_response`).
+    /// E.g. `make_response`, `Flask.make_response`.
     #[serde(default)]
     member: Option<String>,
 }
@@ -93,18 +88,11 @@ pub struct LookupArgs {
 impl Tool for Lookup {
     type Args = LookupArgs;
     const NAME: &'static str = "lookup";
-    const TITLE: &'static str = "Look up a source file";
+    const COMPLETE_FORM: bool = true;
     const DESCRIPTION: &'static str =
-        "What one source file is for, before you read or edit it: its design file (description, \
-         interface contract, dependencies, dependents, notes), a warning when the source changed \
-         since the design file was written, and the Local Conventions inherited from every parent \
-         directory. Cheap (one design file, typically 200-600 tokens) and cheaper than reading the \
-         source: call it before editing any file. After editing, update `.lexibrary/<file>.md` and \
-         set `updated_by: agent`. For linked concepts and Stack posts too, use `context`. With \
-         `member` (any function, method, class, constant or alias of the file, private ones too), \
-         only that member whole: signature (a constant's value), doc, the outline of its body \
-         (calls in order with the branches around them, returns, raises), its callers and \
-         callees, and the tests that call it.";
+        "Before reading or editing a file: its purpose, members, dependencies, dependents, tests (at \
+         most ~1k tokens). `member`: one member whole (private ones too: signature, doc, flow, callers, \
+         tests); `full`: everything.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
@@ -121,6 +109,10 @@ impl Tool for Lookup {
             let found = lookup_member(&call.ws, &source, name, false)?;
             return Ok(Answer::new(found.to_text(), found.to_json()));
         }
+        if call.full {
+            let found = lookup_full(&call.ws, &source)?;
+            return Ok(Answer::new(found.to_full_text(), found.to_json()));
+        }
         let found = lookup_in(&call.ws, &source)?;
         Ok(Answer::new(found.to_text(), found.to_json()))
     }
@@ -131,10 +123,8 @@ pub struct Index;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IndexArgs {
-    /// The directory, relative to the project root (`.` for the root).
     #[serde(default = "dot")]
     dir: String,
-    /// Also every subdirectory's index, parents first (can be large: prefer one directory).
     #[serde(default)]
     recursive: bool,
 }
@@ -146,21 +136,15 @@ fn dot() -> String {
 impl Tool for Index {
     type Args = IndexArgs;
     const NAME: &'static str = "index";
-    const TITLE: &'static str = "Read a directory's index";
     const DESCRIPTION: &'static str =
-        "What is in a directory and what it is for: its billboard, a Child Map with one line per \
-         file and subdirectory, and the Local Conventions that apply to everything below it. Read \
-         it before working in a directory you do not know. One directory is ~100-300 tokens; \
-         `recursive: true` returns every index below (costly on big trees).";
+        "What a directory is for, one line per file and subdirectory, and its conventions.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &IndexArgs) -> anyhow::Result<Option<Inputs>> {
         let dir = call.path(&args.dir)?;
-        Ok(Some(if args.recursive {
-            config().mirror(&dir)
-        } else {
-            config().file(aindex_path(&dir))
-        }))
+        // Every design file's description may make a row's twin (`index::to_text`): the whole
+        // mirror, which holds every `.aindex` below too.
+        Ok(Some(config().file(aindex_path(&dir)).mirror("")))
     }
 
     fn run(call: &Call, args: IndexArgs) -> anyhow::Result<Answer> {
@@ -183,7 +167,7 @@ impl Tool for Index {
         } else {
             first.to_json()
         };
-        Ok(Answer::new(to_text(&files), json))
+        Ok(Answer::new(to_text(project, &files), json))
     }
 }
 
@@ -192,10 +176,8 @@ pub struct Context;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContextArgs {
-    /// A source file (relative to the project root), a concept name, title or alias, or a Stack
-    /// post id (`ST-007`).
+    /// A file, a concept or `ST-007`.
     target: String,
-    /// Token budget (default 2000); parts that do not fit are listed, not cut.
     #[serde(default = "context_budget")]
     budget: usize,
 }
@@ -207,14 +189,8 @@ fn context_budget() -> usize {
 impl Tool for Context {
     type Args = ContextArgs;
     const NAME: &'static str = "context";
-    const TITLE: &'static str = "Everything about a file, concept or post";
     const DESCRIPTION: &'static str =
-        "One call for everything the library knows about a target, within a token budget: for a \
-         source file, a waiting I Was Here note, its design file, inherited conventions, the \
-         concepts it links (summaries and rules) and related Stack posts with their accepted \
-         answers; for a concept, the concept with related concepts, posts and design files; for a \
-         post, its best answers, concepts and files. Use it before a non-trivial change; `lookup` \
-         is cheaper when the design file is enough. Costs up to the budget (default 2000 tokens).";
+        "Everything about a file, concept or Stack post: design, conventions, concepts, posts.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &ContextArgs) -> anyhow::Result<Option<Inputs>> {
@@ -248,17 +224,12 @@ pub struct Search;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// Words to look for (identifiers are split and words stemmed); hits matching more of them rank first.
     #[serde(default)]
     query: Option<String>,
-    /// Only documents with this tag (tags are shared by concepts, design files and posts).
     #[serde(default)]
     tag: Option<String>,
-    /// Only what concerns this path (relative to the project root): design files under it, posts
-    /// about files under it, concepts linked from there.
     #[serde(default)]
     scope: Option<String>,
-    /// Only these kinds of document.
     #[serde(default, rename = "type")]
     #[schemars(with = "Vec<DocKindName>")]
     kinds: Vec<DocKind>,
@@ -267,12 +238,8 @@ pub struct SearchArgs {
 impl Tool for Search {
     type Args = SearchArgs;
     const NAME: &'static str = "search";
-    const TITLE: &'static str = "Search the library";
-    const DESCRIPTION: &'static str = "Find where something lives or what is known about a topic: one lexical search over design \
-         files (what each source file does), concepts (cross-cutting rules and ideas) and Stack \
-         posts (problems solved before), one line per hit with why it matched. Give words, a tag or \
-         a scope. Cheaper than grepping the code when you do not know where to look; follow up with \
-         `lookup` or `context` on a hit.";
+    const DESCRIPTION: &'static str =
+        "Find where something lives: the files and members matching words, a tag or a scope, with why.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &SearchArgs) -> anyhow::Result<Option<Inputs>> {
@@ -309,18 +276,14 @@ pub struct Concepts;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConceptsArgs {
-    /// A word or name to look for in concept names, titles, aliases and tags (typos tolerated);
-    /// omit it for the whole catalog.
     #[serde(default)]
     topic: Option<String>,
-    /// Only concepts with this tag.
     #[serde(default)]
     tag: Option<String>,
-    /// Only concepts with this status.
     #[serde(default)]
     #[schemars(with = "Option<ConceptStatusName>")]
     status: Option<ConceptStatus>,
-    /// Include deprecated concepts.
+    /// With deprecated.
     #[serde(default)]
     all: bool,
 }
@@ -328,13 +291,8 @@ pub struct ConceptsArgs {
 impl Tool for Concepts {
     type Args = ConceptsArgs;
     const NAME: &'static str = "concepts";
-    const TITLE: &'static str = "List or find concepts";
     const DESCRIPTION: &'static str =
-        "The project's concepts: cross-cutting ideas, rules and decisions (money handling, auth, \
-         error conventions) that apply across directories, one line each with its summary. Check \
-         before an architectural decision or when a name in a design file is a [[Concept]]. With \
-         a topic, the matching ones (fuzzy). Small: one line per concept. Read one in full with \
-         `context` or the concept's resource.";
+        "The project's cross-cutting rules and decisions, one line each; `topic` finds matching ones.";
     const READ_ONLY: bool = true;
 
     fn inputs(_: &Call, _: &ConceptsArgs) -> anyhow::Result<Option<Inputs>> {
@@ -362,15 +320,12 @@ pub struct StackSearch;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackSearchArgs {
-    /// Words to look for (an error message, a symptom); omit to list posts by the other filters.
     #[serde(default)]
     query: Option<String>,
     #[serde(default)]
     tag: Option<String>,
-    /// Posts about files under this path (relative to the project root).
     #[serde(default)]
     scope: Option<String>,
-    /// Posts that reference this concept (name, title or alias).
     #[serde(default)]
     concept: Option<String>,
     #[serde(default)]
@@ -381,12 +336,9 @@ pub struct StackSearchArgs {
 impl Tool for StackSearch {
     type Args = StackSearchArgs;
     const NAME: &'static str = "stack_search";
-    const TITLE: &'static str = "Search the Stack";
     const DESCRIPTION: &'static str =
-        "Has anyone hit this problem before? Searches the Stack, the project's record of problems \
-         agents hit and how they were solved (with evidence), one line per post with status, score \
-         and title. Call it before debugging an unfamiliar error or a surprising behaviour, with \
-         the error message or symptom as the query. Cheap. Read a hit with `stack_view`.";
+        "Before debugging: problems solved before, by error message or symptom; read one with \
+         `stack_view`.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &StackSearchArgs) -> anyhow::Result<Option<Inputs>> {
@@ -429,17 +381,15 @@ pub struct StackView;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackViewArgs {
-    /// The post id, e.g. `ST-007`.
+    /// E.g. `ST-007`.
     id: String,
 }
 
 impl Tool for StackView {
     type Args = StackViewArgs;
     const NAME: &'static str = "stack_view";
-    const TITLE: &'static str = "Read a Stack post";
-    const DESCRIPTION: &'static str = "One Stack post in full: the problem, its evidence, every answer with its score (the \
-         accepted one marked) and the comments. Use it on a hit from `stack_search` or a [[ST-NNN]] \
-         link. Typically 200-800 tokens.";
+    const DESCRIPTION: &'static str =
+        "One Stack post whole: the problem, its evidence, every answer with its score, the comments.";
     const READ_ONLY: bool = true;
 
     fn inputs(_: &Call, _: &StackViewArgs) -> anyhow::Result<Option<Inputs>> {
@@ -460,9 +410,7 @@ pub struct Impact;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImpactArgs {
-    /// The source file (not its design file), relative to the project root.
     file: String,
-    /// How many levels of dependents to follow (1-20, default 3).
     #[serde(default = "impact_depth")]
     depth: usize,
 }
@@ -474,13 +422,8 @@ fn impact_depth() -> usize {
 impl Tool for Impact {
     type Args = ImpactArgs;
     const NAME: &'static str = "impact";
-    const TITLE: &'static str = "What a change to a file reaches";
     const DESCRIPTION: &'static str =
-        "Before changing a file's interface or behaviour: every file that depends on it, level by \
-         level (importers, their importers, …) with their descriptions, the tests among them, and \
-         the concepts and Stack posts linked to any of them. Follow up with `lookup` on the files \
-         you will have to change. One line per file: a central file can reach hundreds; lower \
-         `depth` to see fewer.";
+        "Before changing a file: every file depending on it, level by level, and the tests among them.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &ImpactArgs) -> anyhow::Result<Option<Inputs>> {
@@ -494,5 +437,51 @@ impl Tool for Impact {
         ensure_file_argument(&source)?;
         let found = crate::knowledge::impact::impact(&call.ws, &source, args.depth)?;
         Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
+    }
+}
+
+pub struct Conventions;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConventionsArgs {
+    #[serde(default = "dot")]
+    dir: String,
+}
+
+impl Tool for Conventions {
+    type Args = ConventionsArgs;
+    const NAME: &'static str = "conventions";
+    const COMPLETE_FORM: bool = true;
+    const DESCRIPTION: &'static str =
+        "Before a change: a directory's rules and the project's practices (checklist, commands, \
+         linters, CI). `full`: all, uncut.";
+    const READ_ONLY: bool = true;
+
+    fn inputs(call: &Call, args: &ConventionsArgs) -> anyhow::Result<Option<Inputs>> {
+        // The practices are read from the project's own files (package.json, tox, CI…), which
+        // no fingerprint covers: always answered afresh.
+        call.path(&args.dir)?;
+        Ok(None)
+    }
+
+    fn run(call: &Call, args: ConventionsArgs) -> anyhow::Result<Answer> {
+        let project = call.ws.project();
+        let dir = call.path(&args.dir)?;
+        let found = conventions::applying_in(project, &dir)?;
+        let detail = match call.full {
+            true => practices::Detail::Whole,
+            false => practices::Detail::Short,
+        };
+        let declared = practices::detect_with(project, detail);
+        let text = conventions::render_pointing(&dir, &found, &declared, call.full, "`full: true`");
+        let rules: Vec<_> = found.iter().flat_map(|d| d.conventions.iter()).collect();
+        let json = serde_json::json!({
+            "directory": dir,
+            "conventions": rules,
+            "practices": declared.practices,
+            "warnings": declared.warnings,
+        });
+        Ok(Answer::new(text, json))
     }
 }

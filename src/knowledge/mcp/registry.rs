@@ -5,7 +5,14 @@
 //!
 //! Two arguments are common to every tool and handled here, not by the adapters: `format`
 //! (`text`, the default, or `json`: the same JSON as the CLI's `--format json`) and, on read tools,
-//! `full` (answer in full even when the answer has not changed since it was last sent).
+//! `full`: the whole answer — sent again even when it has not changed since it was last sent, and
+//! for the tools whose CLI command has a complete form, that form (`lookup`: `--full`,
+//! `conventions`: `--all`; [`Call::full`]).
+//!
+//! `tools/list` is what a client puts before the model's first question, so it is kept small: each
+//! schema is made compact ([`compact_schema`]: no `null` defaults or nullable types for optional
+//! arguments, an enum of names for an enum), the annotations say only whether a tool writes, and
+//! each description says what the tool answers and when to call it in a sentence or two.
 
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
@@ -27,6 +34,8 @@ use crate::workspace::Workspace;
 pub struct Call {
     pub ws: Workspace,
     pub stale_check: StaleCheck,
+    /// The call asked for the whole answer (`full: true`): a tool with a complete form gives it.
+    pub full: bool,
     all: std::cell::OnceCell<Listing>,
 }
 
@@ -35,6 +44,7 @@ impl Call {
         Call {
             ws,
             stale_check,
+            full: false,
             all: std::cell::OnceCell::new(),
         }
     }
@@ -81,12 +91,17 @@ pub trait Tool: Send + Sync + 'static {
     type Args: DeserializeOwned + JsonSchema + 'static;
     /// Tool name (`lookup`, `stack_search`).
     const NAME: &'static str;
-    /// A human title.
-    const TITLE: &'static str;
     /// Written for a model choosing a tool: what it answers, when to use it, what it costs.
     const DESCRIPTION: &'static str;
     /// Whether the tool only reads (read tools are cached per session; write tools never).
     const READ_ONLY: bool;
+    /// Whether `full: true` gives another answer than the compact one (`lookup`, `conventions`):
+    /// then the schema lists `full`. Every read tool accepts it (to send an unchanged answer
+    /// again); the server's instructions say so once.
+    const COMPLETE_FORM: bool = false;
+    /// Whether a write removes something (`iwh_read` consumes the note it reads): then no hint says
+    /// otherwise (MCP's default for a write is "may destroy").
+    const DESTRUCTIVE: bool = false;
 
     /// The files the answer is built from ([`Inputs`]), for the session cache; `None` when the
     /// answer must never be cached (writes, and reads that consume or depend on everything).
@@ -138,15 +153,18 @@ impl<T: Tool> Registered for Adapter<T> {
 
     fn definition(&self) -> rmcp::model::Tool {
         let mut schema = input_schema::<T::Args>();
-        add_common_arguments(&mut schema, T::READ_ONLY);
-        let annotations = ToolAnnotations::with_title(T::TITLE)
-            .read_only(T::READ_ONLY)
-            .destructive(false)
-            .idempotent(T::READ_ONLY)
-            .open_world(false);
-        rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, Arc::new(schema))
-            .with_title(T::TITLE)
-            .with_annotations(annotations)
+        add_common_arguments(&mut schema, T::COMPLETE_FORM);
+        // Only what a client acts on: that a tool only reads, or that a write destroys nothing.
+        let annotations = match (T::READ_ONLY, T::DESTRUCTIVE) {
+            (true, _) => Some(ToolAnnotations::new().read_only(true)),
+            (false, false) => Some(ToolAnnotations::new().destructive(false)),
+            (false, true) => None,
+        };
+        let tool = rmcp::model::Tool::new(T::NAME, T::DESCRIPTION, Arc::new(schema));
+        match annotations {
+            Some(annotations) => tool.with_annotations(annotations),
+            None => tool,
+        }
     }
 
     fn prepare(&self, args: JsonObject) -> anyhow::Result<Box<dyn Prepared>> {
@@ -167,14 +185,88 @@ fn input_schema<A: JsonSchema>() -> JsonObject {
         Ok(serde_json::Value::Object(object)) => object,
         _ => JsonObject::new(),
     };
-    for key in ["$schema", "title", "description", "$defs"] {
+    // Unknown arguments are refused with an error naming them (`deny_unknown_fields`); the schema
+    // need not say so.
+    for key in [
+        "$schema",
+        "title",
+        "description",
+        "$defs",
+        "additionalProperties",
+    ] {
         object.remove(key);
+    }
+    if let Some(serde_json::Value::Object(properties)) = object.get_mut("properties") {
+        for property in properties.values_mut() {
+            compact_schema(property);
+        }
     }
     object
 }
 
-/// `format` on every tool, `full` on read tools, in the listed schema.
-fn add_common_arguments(schema: &mut JsonObject, read_only: bool) {
+/// One argument's schema made compact for `tools/list`: no default (an argument's description says
+/// a default worth knowing), no `null` type or value for an optional argument (leaving it out means
+/// the same), no integer format, and an enum written as `oneOf` constants with a description each
+/// made one `enum` of names (the argument's own description explains them).
+fn compact_schema(property: &mut serde_json::Value) {
+    let Some(object) = property.as_object_mut() else {
+        return;
+    };
+    for key in ["default", "format", "minimum"] {
+        object.remove(key);
+    }
+    if let Some(serde_json::Value::Array(values)) = object.get_mut("enum") {
+        values.retain(|value| !value.is_null());
+    }
+    if let Some(serde_json::Value::Array(types)) = object.get("type") {
+        let kept: Vec<serde_json::Value> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .cloned()
+            .collect();
+        let kept = match kept.as_slice() {
+            [one] => one.clone(),
+            _ => serde_json::Value::Array(kept),
+        };
+        object.insert("type".into(), kept);
+    }
+    let constants: Option<Vec<serde_json::Value>> = object
+        .get("oneOf")
+        .and_then(|one_of| one_of.as_array())
+        .map(|variants| variants.iter().map(|v| v.get("const").cloned()).collect())
+        .and_then(|constants: Option<Vec<_>>| constants);
+    if let Some(constants) = constants {
+        object.remove("oneOf");
+        object.insert("type".into(), "string".into());
+        object.insert("enum".into(), serde_json::Value::Array(constants));
+    }
+    // A nullable enum: `anyOf` of the enum and `null`.
+    if let Some(serde_json::Value::Array(any_of)) = object.get("anyOf") {
+        let kept: Vec<serde_json::Value> = any_of
+            .iter()
+            .filter(|v| v.get("type").and_then(|t| t.as_str()) != Some("null"))
+            .cloned()
+            .collect();
+        if let [only] = kept.as_slice() {
+            let mut only = only.clone();
+            compact_schema(&mut only);
+            object.remove("anyOf");
+            if let Some(fields) = only.as_object() {
+                for (key, value) in fields {
+                    object.entry(key.clone()).or_insert_with(|| value.clone());
+                }
+            }
+        }
+    }
+    if let Some(items) = object.get_mut("items") {
+        compact_schema(items);
+    }
+}
+
+/// `full` on the tools with a complete form, in the listed schema. `format` (every tool) and `full`
+/// (every read tool) are accepted whether listed or not; the server's instructions say what they do
+/// once, rather than every tool's schema again.
+fn add_common_arguments(schema: &mut JsonObject, complete_form: bool) {
     schema.insert("type".into(), "object".into());
     let properties = schema
         .entry("properties")
@@ -182,24 +274,8 @@ fn add_common_arguments(schema: &mut JsonObject, read_only: bool) {
     let Some(properties) = properties.as_object_mut() else {
         return;
     };
-    properties.insert(
-        "format".into(),
-        serde_json::json!({
-            "type": "string",
-            "enum": ["text", "json"],
-            "default": "text",
-            "description": "`text` (compact, for reading) or `json` (the CLI's --format json fields)."
-        }),
-    );
-    if read_only {
-        properties.insert(
-            "full".into(),
-            serde_json::json!({
-                "type": "boolean",
-                "default": false,
-                "description": "Answer in full even if the same answer was already sent in this session (otherwise a repeated call on unchanged files answers `unchanged since <etag>`)."
-            }),
-        );
+    if complete_form {
+        properties.insert("full".into(), serde_json::json!({"type": "boolean"}));
     }
 }
 
@@ -219,6 +295,7 @@ pub fn registry() -> Vec<Box<dyn Registered>> {
         tool::<Context>(),
         tool::<Impact>(),
         tool::<Search>(),
+        tool::<Conventions>(),
         tool::<Concepts>(),
         tool::<StackSearch>(),
         tool::<StackView>(),

@@ -1,11 +1,12 @@
 //! JSON Schemas of the library's enums as tool arguments (`status`, `scope`, `direction`, `type`),
-//! spelled as the file formats and the CLI spell them. The arguments deserialize into the library's
+//! spelled as the file formats and the CLI spell them (their comments are not doc comments: the
+//! argument's own description is the one listed). The arguments deserialize into the library's
 //! own types (which know serde, not JSON Schema); these mirrors only describe them, through
 //! `#[schemars(with = …)]`, so `library` stays free of schema concerns.
 
 use schemars::JsonSchema;
 
-/// A Stack post's status.
+// A Stack post's status.
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code)]
@@ -16,7 +17,7 @@ pub enum PostStatusName {
     Duplicate,
 }
 
-/// A concept's status.
+// A concept's status.
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code)]
@@ -26,20 +27,20 @@ pub enum ConceptStatusName {
     Deprecated,
 }
 
-/// How urgent an I Was Here note is.
+// How urgent an I Was Here note is.
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code)]
 pub enum IwhScopeName {
-    /// Be aware of this before working here.
+    // Be aware of this before working here.
     Warning,
-    /// Work was started but not finished.
+    // Work was started but not finished.
     Incomplete,
-    /// Something is broken here; fix it before proceeding.
+    // Something is broken here; fix it before proceeding.
     Blocked,
 }
 
-/// A vote's direction.
+// A vote's direction.
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code)]
@@ -48,7 +49,7 @@ pub enum DirectionName {
     Down,
 }
 
-/// A kind of library document.
+// A kind of library document.
 #[derive(JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[allow(dead_code)]

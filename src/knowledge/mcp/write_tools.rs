@@ -22,38 +22,31 @@ pub struct StackPost;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackPostArgs {
-    /// A one-line summary of the problem.
     title: String,
-    /// What goes wrong.
     problem: String,
-    /// Required: the error, failing test or observed behaviour that shows it (no speculation).
+    /// Error, failing test, behaviour.
     evidence: String,
-    /// Tags, shared with concepts and design files.
     #[serde(default)]
     tags: Vec<String>,
-    /// Source files the post is about, relative to the project root.
     #[serde(default)]
     files: Vec<String>,
-    /// Concepts it relates to, by name, title or alias.
     #[serde(default)]
     concepts: Vec<String>,
-    /// An issue-tracker (Beads) id.
+    /// A Beads id.
     #[serde(default)]
+    #[schemars(skip)]
     bead: Option<String>,
-    /// Who is writing (default: $LEXI_AUTHOR, else the git identity).
     #[serde(default)]
+    #[schemars(skip)]
     author: Option<String>,
 }
 
 impl Tool for StackPost {
     type Args = StackPostArgs;
     const NAME: &'static str = "stack_post";
-    const TITLE: &'static str = "Record a problem on the Stack";
     const DESCRIPTION: &'static str =
-        "Record a problem you hit and could not solve at once, with the evidence (error text, \
-         failing test, observed behaviour), so the next agent finds it with `stack_search`. Post \
-         after a non-trivial bug took more than one attempt; then add the solution with \
-         `stack_answer`. Writes .lexibrary/stack/ST-NNN-<slug>.md and returns its id.";
+        "Record a problem that took more than one attempt, with evidence; add the fix with \
+         `stack_answer`.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &StackPostArgs) -> anyhow::Result<Option<Inputs>> {
@@ -93,22 +86,18 @@ pub struct StackAnswer;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackAnswerArgs {
-    /// The post id, e.g. `ST-007`.
     id: String,
-    /// The answer: what solved it and why.
     body: String,
     #[serde(default)]
+    #[schemars(skip)]
     author: Option<String>,
 }
 
 impl Tool for StackAnswer {
     type Args = StackAnswerArgs;
     const NAME: &'static str = "stack_answer";
-    const TITLE: &'static str = "Answer a Stack post";
     const DESCRIPTION: &'static str =
-        "Add a solution to a Stack post: what fixed the problem and why, so the next agent who \
-         hits it can apply it. Use it on your own post once solved, or on any open post you know \
-         the answer to. Appends an answer A<n> to the post file.";
+        "Add the solution to a Stack post (yours once solved, or any open one): what fixed it and why.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &StackAnswerArgs) -> anyhow::Result<Option<Inputs>> {
@@ -130,28 +119,25 @@ pub struct StackVote;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StackVoteArgs {
-    /// The post id, e.g. `ST-007`.
     id: String,
-    /// `up` (it helped) or `down` (it is wrong or misleading; needs `comment`).
     #[schemars(with = "DirectionName")]
     direction: Direction,
-    /// Vote on this answer (A1 is 1) instead of the post.
+    /// The answer's number.
     #[serde(default)]
     answer: Option<u32>,
-    /// Why; required for a downvote. Kept in the post as a comment.
+    /// Needed for `down`.
     #[serde(default)]
     comment: Option<String>,
     #[serde(default)]
+    #[schemars(skip)]
     author: Option<String>,
 }
 
 impl Tool for StackVote {
     type Args = StackVoteArgs;
     const NAME: &'static str = "stack_vote";
-    const TITLE: &'static str = "Vote on a Stack post or answer";
-    const DESCRIPTION: &'static str = "Say whether a Stack post or one of its answers helped: `up` when it worked for you, `down` \
-         with a comment when it is wrong or outdated. Votes rank answers for the next agent and \
-         are recorded in the post and its history.";
+    const DESCRIPTION: &'static str =
+        "Vote on a Stack post or answer: `up` if it worked, `down` with a comment if wrong or outdated.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &StackVoteArgs) -> anyhow::Result<Option<Inputs>> {
@@ -181,9 +167,8 @@ pub struct IwhRead;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IwhReadArgs {
-    /// The directory, relative to the project root (`.` for the project).
+    /// `.` for the project.
     dir: String,
-    /// Show the note without consuming it.
     #[serde(default)]
     peek: bool,
 }
@@ -191,11 +176,9 @@ pub struct IwhReadArgs {
 impl Tool for IwhRead {
     type Args = IwhReadArgs;
     const NAME: &'static str = "iwh_read";
-    const TITLE: &'static str = "Read an I Was Here note";
+    const DESTRUCTIVE: bool = true;
     const DESCRIPTION: &'static str =
-        "Read the note another agent left in a directory (work left unfinished, something broken, \
-         a warning) before working there. Reading consumes the note (it is deleted) unless \
-         `peek: true`; act on it. Tiny; answers that no note waits when there is none.";
+        "Read the note another agent left in a directory before working there (deleted unless `peek`).";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &IwhReadArgs) -> anyhow::Result<Option<Inputs>> {
@@ -227,16 +210,16 @@ pub struct IwhWrite;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IwhWriteArgs {
-    /// The directory the note is about, relative to the project root (`.` for the project).
+    /// `.` for the project.
     dir: String,
-    /// warning: be aware; incomplete: work started, not finished; blocked: broken, fix first.
+    /// `blocked`: fix first.
     #[schemars(with = "IwhScopeName")]
     scope: IwhScope,
-    /// The note: what is unfinished or broken, and what the next agent should do.
+    /// What is left, what to do.
     body: String,
     #[serde(default)]
+    #[schemars(skip)]
     author: Option<String>,
-    /// Replace a note that is already waiting there.
     #[serde(default)]
     replace: bool,
 }
@@ -244,11 +227,8 @@ pub struct IwhWriteArgs {
 impl Tool for IwhWrite {
     type Args = IwhWriteArgs;
     const NAME: &'static str = "iwh_write";
-    const TITLE: &'static str = "Leave an I Was Here note";
     const DESCRIPTION: &'static str =
-        "Leave a short note in a directory for the next agent when you stop with something \
-         unfinished, broken or surprising there. Do not leave one when the work is complete. The \
-         note is gitignored and consumed by the next reader (`iwh_read`).";
+        "Leave a note in a directory for the next agent when you stop with something unfinished there.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &IwhWriteArgs) -> anyhow::Result<Option<Inputs>> {
@@ -274,14 +254,12 @@ pub struct ConventionAdd;
 #[derive(Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ConventionAddArgs {
-    /// The directory the rule applies to, relative to the project root (`.` for everything).
+    /// `.` for everything.
     dir: String,
-    /// The rule: one sentence saying what to do (or never do) there.
+    /// One sentence.
     rule: String,
-    /// Tags, shared with design files, concepts and Stack posts.
     #[serde(default)]
     tags: Vec<String>,
-    /// Concepts the rule follows from, by name, title or alias.
     #[serde(default)]
     concepts: Vec<String>,
 }
@@ -289,12 +267,8 @@ pub struct ConventionAddArgs {
 impl Tool for ConventionAdd {
     type Args = ConventionAddArgs;
     const NAME: &'static str = "convention_add";
-    const TITLE: &'static str = "Record a Local Convention";
     const DESCRIPTION: &'static str =
-        "Record a rule that everyone working below a directory must follow (\"handlers return a \
-         Response\", \"times are UTC\"), found the hard way or agreed with the user. It is shown by \
-         `lookup` and `context` for every file below, and found by `search`. Appends one line to \
-         the Local Conventions of the directory's .aindex; the same rule twice is recorded once.";
+        "Record a rule for everything below a directory; `lookup` shows it for every file there.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &ConventionAddArgs) -> anyhow::Result<Option<Inputs>> {

@@ -1,5 +1,5 @@
 //! Where a query term matches a document: the best field it occurs in (path or title, symbol, tag,
-//! description, body), how (whole or as the start of a longer term), and the reason shown for it.
+//! description, body, the source's comments), how (whole or as the start of a longer term), and the reason shown for it.
 //! Computed from a document's term strings ([`best_field`]) or from the search index's field bits
 //! ([`from_index`]): both give the same answer.
 
@@ -24,6 +24,8 @@ pub(super) enum Field {
     Tag,
     Summary,
     Body,
+    /// The source's comments and doc comments.
+    Comments,
 }
 
 /// BM25's term-frequency saturation constant.
@@ -76,6 +78,7 @@ impl FieldMatch {
             Field::Summary if doc.kind == Some(DocKind::Convention) => "convention".to_string(),
             Field::Summary => "summary".to_string(),
             Field::Body => "body".to_string(),
+            Field::Comments => "comments".to_string(),
         }
     }
 }
@@ -101,12 +104,13 @@ pub(super) fn names_phrase(symbol: &str, phrase: &str) -> bool {
 }
 
 /// The fields in the order they weigh: the weight, the field, the bit the search index gives it.
-const FIELDS: [(u32, Field, u8); 5] = [
+const FIELDS: [(u32, Field, u8); 6] = [
     (8, Field::Name, field::NAME),
     (6, Field::Symbol, field::SYMBOL),
     (4, Field::Tag, field::TAG),
     (2, Field::Summary, field::SUMMARY),
     (1, Field::Body, field::BODY),
+    (1, Field::Comments, field::COMMENTS),
 ];
 
 /// The highest-weighted field `term` occurs in, or `None`. A document that could not be parsed
@@ -119,6 +123,7 @@ pub(super) fn best_field(doc: &Doc, term: &str) -> Option<FieldMatch> {
         terms.tags.as_str(),
         terms.summary.as_str(),
         terms.body.as_str(),
+        terms.comments.as_str(),
     ];
     for ((weight, field, _), text) in FIELDS.into_iter().zip(texts) {
         if let Some(how) = occurs(text, term) {

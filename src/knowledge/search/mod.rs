@@ -20,6 +20,7 @@
 
 mod fields;
 mod indexed;
+pub mod member_docs;
 mod members;
 
 use rayon::prelude::*;
@@ -27,7 +28,7 @@ use rayon::prelude::*;
 use fields::{best_field, names_phrase, Field, FieldMatch};
 
 use super::corpus::{Corpus, Doc, DocKind, Kinds};
-use super::terms::{occurs, query_terms, term_string, Occurs};
+use super::terms::{is_compound, occurs, query_terms, term_string, Occurs};
 use crate::project::paths::ancestors_rel;
 use crate::workspace::library::Listing;
 use crate::workspace::Workspace;
@@ -96,6 +97,17 @@ pub struct Hit {
     pub matched: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The members holding the query's words, best first (`members::best_members`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
+    /// The best member's line and its doc's first sentence, read from the source for the first
+    /// hits shown ([`member_docs`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<member_docs::MemberDoc>,
+    /// What tells this design file apart from another hit with the same description
+    /// (`this one: class App(Scaffold)`, `super::twins`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub twin: Option<String>,
     #[serde(skip)]
     date: String,
     #[serde(skip)]
@@ -221,19 +233,32 @@ pub fn search_listed(
             Some(listing) => Corpus::files_from_listing(listing, Kinds::ALL),
             None => Corpus::files(project, Kinds::ALL),
         };
-        return Ok(indexed::search_files(
-            project,
-            files,
-            &code_cache,
-            query,
-            limit,
-        ));
+        let (mut hits, more) = indexed::search_files(project, files, &code_cache, query, limit);
+        annotate(project, &mut hits);
+        return Ok((hits, more));
     }
     let corpus = match listing {
         Some(listing) => Corpus::from_listing(project, listing, kinds, Some(&code_cache)),
         None => Corpus::load_with_code(project, kinds, &code_cache),
     };
-    Ok(limit_per_kind(search(&corpus, query), limit))
+    let (mut hits, more) = limit_per_kind(search(&corpus, query), limit);
+    annotate(project, &mut hits);
+    Ok((hits, more))
+}
+
+/// What the hits shown say beyond their records: the best member's line under the first ones
+/// ([`member_docs`]), and what tells apart design files shown with the same description.
+fn annotate(project: &crate::project::Project, hits: &mut [Hit]) {
+    member_docs::attach(project, hits);
+    let designs: Vec<(String, String)> = hits
+        .iter()
+        .filter(|hit| hit.kind == DocKind::Design && hit.error.is_none())
+        .map(|hit| (hit.name.clone(), hit.summary.clone()))
+        .collect();
+    let apart = super::twins::distinguish(project, &designs);
+    for hit in hits.iter_mut().filter(|hit| hit.kind == DocKind::Design) {
+        hit.twin = apart.get(&hit.name).cloned();
+    }
 }
 
 /// The parts of the corpus `query` needs: design files only when design hits or a scope are
@@ -264,6 +289,8 @@ struct Matcher<'a> {
     /// The free-text terms (`super::terms::query_terms`); the lower-cased phrase they came from.
     terms: Vec<String>,
     phrase: String,
+    /// The query spells one identifier of several parts (`block_on`, `addUrlRule`).
+    compound: bool,
     tag: Option<String>,
     scope: Option<String>,
     /// Wikilink targets of the design files within `scope`.
@@ -293,6 +320,7 @@ impl<'a> Matcher<'a> {
         };
         Matcher {
             query,
+            compound: is_compound(text),
             phrase,
             terms,
             tag: query.tag.as_deref().map(|t| t.trim().to_lowercase()),
@@ -337,9 +365,9 @@ impl<'a> Matcher<'a> {
                 bound += f64::from(NAMED_FOR) * weights.idf[index];
             }
         }
-        if self.terms.len() > 1 && matched == self.terms.len() {
+        if self.phrase_bonus_applies(matched) {
             let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
-            bound += (4.0 + 6.0) * best_idf;
+            bound += (4.0 + self.exact_symbol_bonus()) * best_idf;
         }
         // One more than the rounded bound: summing in another order cannot make it too small.
         (bound * 10.0).round() as u32 + 1
@@ -355,10 +383,11 @@ impl<'a> Matcher<'a> {
         weights: &TermWeights,
     ) -> Option<Hit> {
         let kind = doc.kind?;
+        let mut members = Vec::new();
         let (score, matched, informative) = if self.terms.is_empty() {
             (0.0, 0, 0)
         } else {
-            self.text_score(doc, found, weights, &mut reasons)?
+            self.text_score(doc, found, weights, &mut reasons, &mut members)?
         };
         Some(Hit {
             kind,
@@ -374,6 +403,9 @@ impl<'a> Matcher<'a> {
             score: (score * 10.0).round() as u32,
             matched,
             error: doc.error.clone(),
+            members,
+            member: None,
+            twin: None,
             date: doc.date.clone(),
             informative,
         })
@@ -434,6 +466,7 @@ impl<'a> Matcher<'a> {
         found: &[Option<FieldMatch>],
         weights: &TermWeights,
         reasons: &mut Vec<String>,
+        members: &mut Vec<String>,
     ) -> Option<(f64, usize, usize)> {
         let mut score = 0.0;
         let (mut matched, mut informative) = (0, 0);
@@ -475,7 +508,7 @@ impl<'a> Matcher<'a> {
         if matched == 0 {
             return None;
         }
-        if self.terms.len() > 1 && matched == self.terms.len() {
+        if self.phrase_bonus_applies(matched) {
             let best_idf = weights.idf.iter().copied().fold(0.0, f64::max);
             if doc.title.to_lowercase().contains(&self.phrase) {
                 score += 4.0 * best_idf;
@@ -485,30 +518,62 @@ impl<'a> Matcher<'a> {
             let exact = doc
                 .all_symbols()
                 .find(|symbol| names_phrase(symbol, &self.phrase));
+            let bonus = match exact {
+                Some(_) => self.exact_symbol_bonus(),
+                None => 6.0,
+            };
             if let Some(symbol) = exact.or_else(|| {
-                doc.all_symbols().find(|symbol| {
-                    let terms = term_string([symbol.as_str()]);
-                    self.terms.iter().all(|term| occurs(&terms, term).is_some())
-                })
+                (self.terms.len() > 1)
+                    .then(|| {
+                        doc.all_symbols().find(|symbol| {
+                            let terms = term_string([symbol.as_str()]);
+                            self.terms.iter().all(|term| occurs(&terms, term).is_some())
+                        })
+                    })
+                    .flatten()
             }) {
-                score += 6.0 * best_idf;
+                score += bonus * best_idf;
                 let reason = format!("symbol: {symbol}");
                 word_reasons.retain(|existing| *existing != reason);
                 word_reasons.insert(0, reason);
             }
         }
-        self.name_members(doc, found, &mut word_reasons);
+        *members = self.name_members(doc, found, &mut word_reasons);
         reasons.extend(word_reasons);
         Some((score * role_factor(doc), matched, informative))
     }
 }
 
 impl Matcher<'_> {
+    /// Whether the bonuses for the whole query (in the title, named by one symbol) apply to a
+    /// document matching `matched` of its terms: every term matched, and the query has several
+    /// terms or spells one identifier of several parts (`block_on`, whose `on` is a stop word).
+    fn phrase_bonus_applies(&self, matched: usize) -> bool {
+        matched == self.terms.len() && (self.terms.len() > 1 || self.compound)
+    }
+
+    /// What a symbol the query names exactly adds (× the best term's idf): 6, and for a query
+    /// that spells one identifier (`block_on`, `addUrlRule`) as much again as a file named for a
+    /// word gets — the file declaring `block_on` is about it, more than a file named `blocking.rs`
+    /// is.
+    fn exact_symbol_bonus(&self) -> f64 {
+        if self.compound {
+            6.0 + f64::from(NAMED_FOR)
+        } else {
+            6.0
+        }
+    }
+
     /// The `symbol: …` reasons of a hit replaced by one `members: a, b, c` at the end, the members
     /// holding the matched words an agent would look up next (`members::best_members`).
-    fn name_members(&self, doc: &Doc, found: &[Option<FieldMatch>], reasons: &mut Vec<String>) {
+    fn name_members(
+        &self,
+        doc: &Doc,
+        found: &[Option<FieldMatch>],
+        reasons: &mut Vec<String>,
+    ) -> Vec<String> {
         if !reasons.iter().any(|r| r.starts_with("symbol")) {
-            return;
+            return Vec::new();
         }
         let terms: Vec<&str> = (self.terms.iter().zip(found))
             .filter(|(_, found)| found.is_some())
@@ -516,11 +581,12 @@ impl Matcher<'_> {
             .collect();
         let members = members::best_members(doc, &terms, &self.phrase);
         if members.is_empty() {
-            return;
+            return members;
         }
         reasons.retain(|reason| !reason.starts_with("symbol"));
         // Last, so that the list the reason ends with is the members' alone.
         reasons.push(format!("members: {}", members.join(", ")));
+        members
     }
 }
 
@@ -592,13 +658,31 @@ pub fn render(hits: &[Hit]) -> String {
     out
 }
 
-/// One line per hit.
+/// One line per hit, and under a hit naming members, the best member with its doc's first
+/// sentence (`  → route(rule, **options) — Decorate a view function…`).
 pub fn render_hit(hit: &Hit) -> String {
     let summary = match &hit.error {
         Some(error) => format!("(cannot be read: {error})"),
         None => hit.summary.clone(),
     };
-    let line = match hit.kind {
+    let line = render_line(hit, &summary);
+    let line = match hit.reason.is_empty() {
+        true => line,
+        false => format!("{line}  ({})", hit.reason),
+    };
+    match &hit.member {
+        Some(member) => format!("{line}\n  {}", member.line()),
+        None => line,
+    }
+}
+
+/// The hit's own line, before its reason.
+fn render_line(hit: &Hit, summary: &str) -> String {
+    let summary = match &hit.twin {
+        Some(twin) => format!("{summary} ({twin})"),
+        None => summary.to_string(),
+    };
+    match hit.kind {
         _ if hit.error.is_some() => format!("{} — {summary}", hit.name),
         DocKind::Stack => format!(
             "{}  [{}] ▲{}  {}",
@@ -611,10 +695,5 @@ pub fn render_hit(hit: &Hit) -> String {
             format!("{} — {summary} [deprecated]", hit.name)
         }
         _ => format!("{} — {summary}", hit.name),
-    };
-    if hit.reason.is_empty() {
-        line
-    } else {
-        format!("{line}  ({})", hit.reason)
     }
 }

@@ -3,7 +3,7 @@
 //! (`tox.ini`, `[tool.tox]`), nox sessions (`@nox.session` in `noxfile.py`, read as text),
 //! Makefile and justfile targets, and the commands the GitHub Actions workflows `run:`.
 
-use super::{get, ini, list, push, push_items, shorten, toml_text, Practice, Sources};
+use super::{get, ini, push, push_items, toml_text, Practice, Sources};
 
 /// Words that make a script, target or session one a contributor runs before a change.
 const CHECK_WORDS: &[&str] = &[
@@ -96,7 +96,7 @@ fn scripts(sources: &Sources, found: &mut Vec<Practice>) {
             name.contains(':') || name.contains('-'),
         )
     });
-    for name in names.iter().take(SHOWN) {
+    for name in names.iter().take(sources.detail.limit(SHOWN)) {
         let Some(command) = scripts.get(name.as_str()).and_then(|c| c.as_str()) else {
             continue;
         };
@@ -104,7 +104,7 @@ fn scripts(sources: &Sources, found: &mut Vec<Practice>) {
             "test" => format!("{manager} test"),
             _ => format!("{manager} run {name}"),
         };
-        let practice = format!("`{run}` runs `{}`.", shorten(command, 80));
+        let practice = format!("`{run}` runs `{}`.", sources.detail.shorten(command, 80));
         push(found, "commands", practice, "package.json");
     }
 }
@@ -128,7 +128,8 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
         for section in &sections {
             if let Some(env) = section.name.strip_prefix("testenv:") {
                 let commands = section.get("commands").map(ini::values).unwrap_or_default();
-                envs.push((env.to_string(), commands.into_iter().take(2).collect()));
+                let shown = sources.detail.limit(2);
+                envs.push((env.to_string(), commands.into_iter().take(shown).collect()));
             }
         }
         (listed, "tox.ini")
@@ -152,7 +153,10 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
             let commands = table
                 .get("commands")
                 .and_then(|c| c.as_array())
-                .map(|runs| runs.iter().filter_map(tox_command).take(2).collect())
+                .map(|runs| {
+                    let shown = sources.detail.limit(2);
+                    runs.iter().filter_map(tox_command).take(shown).collect()
+                })
                 .unwrap_or_default();
             envs.push((env.clone(), commands));
         }
@@ -170,7 +174,10 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
     }
     // The named environments first: the Python versions all run the same tests.
     listed.sort_by_key(|env| is_python_version(env));
-    let practice = format!("tox environments: {} (`tox -e <env>`).", list(&listed, 6));
+    let practice = format!(
+        "tox environments: {} (`tox -e <env>`).",
+        sources.detail.list(&listed, 6)
+    );
     push_items(found, "commands", practice, source, listed);
     for (env, commands) in envs
         .iter()
@@ -178,7 +185,7 @@ fn tox(sources: &Sources, found: &mut Vec<Practice>) {
     {
         let runs: Vec<String> = commands
             .iter()
-            .map(|c| format!("`{}`", shorten(c, 80)))
+            .map(|c| format!("`{}`", sources.detail.shorten(c, 80)))
             .collect();
         let practice = format!("`tox -e {env}` runs {}.", runs.join(", "));
         push(found, "commands", practice, source);
@@ -231,7 +238,7 @@ fn nox(sources: &Sources, found: &mut Vec<Practice>) {
     }
     let practice = format!(
         "nox sessions: {} (`nox -s <session>`).",
-        list(&sessions, 10)
+        sources.detail.list(&sessions, 10)
     );
     push_items(found, "commands", practice, "noxfile.py", sessions);
 }
@@ -253,7 +260,7 @@ fn targets(sources: &Sources, found: &mut Vec<Practice>) {
             let Some(target) = target_name(line) else {
                 continue;
             };
-            if !is_check(&target) || shown == SHOWN {
+            if !is_check(&target) || shown == sources.detail.limit(SHOWN) {
                 continue;
             }
             let recipe = lines[index + 1..]
@@ -262,7 +269,10 @@ fn targets(sources: &Sources, found: &mut Vec<Practice>) {
                 .map(|l| l.trim().trim_start_matches(['@', '-']))
                 .find(|l| !l.is_empty() && !l.starts_with('#'));
             let practice = match recipe {
-                Some(recipe) => format!("`{tool} {target}` runs `{}`.", shorten(recipe, 80)),
+                Some(recipe) => format!(
+                    "`{tool} {target}` runs `{}`.",
+                    sources.detail.shorten(recipe, 80)
+                ),
                 None => format!("`{tool} {target}`."),
             };
             push(found, "commands", practice, file);
@@ -299,7 +309,10 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         return;
     }
     let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    let practice = format!("CI runs GitHub Actions workflows {}.", list(&quoted, 6));
+    let practice = format!(
+        "CI runs GitHub Actions workflows {}.",
+        sources.detail.list(&quoted, 6)
+    );
     push(found, "ci", practice, &format!("{DIR}/"));
     let mut runs: Vec<String> = Vec::new();
     for name in names.iter().take(20) {
@@ -340,9 +353,9 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
     if !runs.is_empty() {
         let quoted: Vec<String> = runs
             .iter()
-            .map(|r| format!("`{}`", shorten(r, 60)))
+            .map(|r| format!("`{}`", sources.detail.shorten(r, 60)))
             .collect();
-        let practice = format!("CI checks with {}.", list(&quoted, CI_SHOWN));
+        let practice = format!("CI checks with {}.", sources.detail.list(&quoted, CI_SHOWN));
         push_items(found, "ci", practice, &format!("{DIR}/"), runs);
     }
 }

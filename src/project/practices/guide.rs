@@ -6,7 +6,7 @@
 //! to): its sections, the check commands in its code blocks, and its imperative bullets.
 
 use super::commands::is_check_command;
-use super::{list, push, push_items, shorten, Practice, Sources};
+use super::{push, push_items, Detail, Practice, Sources};
 
 /// Where GitHub looks for a pull-request template, in its order.
 const TEMPLATE_DIRS: &[&str] = &[".github", "", "docs"];
@@ -73,7 +73,7 @@ pub fn checklist(sources: &Sources, found: &mut Vec<Practice>) {
         let Some(text) = sources.text(&file) else {
             continue;
         };
-        for rule in rules(&text, true) {
+        for rule in rules(&text, true, sources.detail) {
             push(found, "checklist", format!("Before a PR: {rule}"), &file);
         }
     }
@@ -129,7 +129,10 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
         practice.push_str(&format!(" (and {}, which it links)", linked.join(", ")));
     }
     if !headings.is_empty() {
-        practice.push_str(&format!("; sections: {}", list(&headings, 6)));
+        practice.push_str(&format!(
+            "; sections: {}",
+            sources.detail.list(&headings, 6)
+        ));
     } else if let Some(url) = first_url(&pages[0].1) {
         practice.push_str(&format!("; it points to {url}"));
     } else {
@@ -138,13 +141,16 @@ pub fn contributing(sources: &Sources, found: &mut Vec<Practice>) {
     practice.push('.');
     push_items(found, "guide", practice, &file, headings);
     for (source, text) in &pages {
-        let commands: Vec<String> = commands(text);
+        let commands: Vec<String> = commands(text, sources.detail);
         if !commands.is_empty() {
             let quoted: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
-            let practice = format!("The contribution guide runs {}.", list(&quoted, 6));
+            let practice = format!(
+                "The contribution guide runs {}.",
+                sources.detail.list(&quoted, 6)
+            );
             push_items(found, "commands", practice, source, commands);
         }
-        for rule in rules(text, false) {
+        for rule in rules(text, false, sources.detail) {
             push(found, "guide", rule, source);
         }
     }
@@ -164,23 +170,26 @@ fn readme_contributing(sources: &Sources, found: &mut Vec<Practice>) {
     let headings = headings(&section);
     let mut practice = format!("{file}'s Contributing section");
     if !links.is_empty() {
-        practice.push_str(&format!(" links {}", list(&links, 4)));
+        practice.push_str(&format!(" links {}", sources.detail.list(&links, 4)));
     }
     if !headings.is_empty() {
-        practice.push_str(&format!("; sections: {}", list(&headings, 6)));
+        practice.push_str(&format!(
+            "; sections: {}",
+            sources.detail.list(&headings, 6)
+        ));
     }
     practice.push('.');
     push_items(found, "guide", practice, &file, links);
-    let commands = commands(&section);
+    let commands = commands(&section, sources.detail);
     if !commands.is_empty() {
         let quoted: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
         let practice = format!(
             "The README's Contributing section runs {}.",
-            list(&quoted, 6)
+            sources.detail.list(&quoted, 6)
         );
         push_items(found, "commands", practice, &file, commands);
     }
-    for rule in rules(&section, false) {
+    for rule in rules(&section, false, sources.detail) {
         push(found, "guide", rule, &file);
     }
 }
@@ -347,7 +356,7 @@ fn headings(text: &str) -> Vec<String> {
 }
 
 /// The check commands in code blocks (```` ``` ````, `$ ` prompts, reST `::` blocks).
-fn commands(text: &str) -> Vec<String> {
+fn commands(text: &str, detail: Detail) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let (mut fenced, mut rst_block) = (false, false);
     for line in text.lines() {
@@ -378,7 +387,7 @@ fn commands(text: &str) -> Vec<String> {
             w.contains('=') || w.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         });
         if checks && program && !out.iter().any(|c| c == candidate) {
-            out.push(shorten(candidate, 80));
+            out.push(detail.shorten(candidate, 80));
         }
     }
     out
@@ -388,7 +397,7 @@ fn commands(text: &str) -> Vec<String> {
 /// template — prose sentences that are instructions ([`is_instruction`]); a template's bullet keeps
 /// the sentences after its first that say "should" or "must" ("Add tests…; tests should fail
 /// without the change."). Markdown comments are read as text.
-fn rules(text: &str, template: bool) -> Vec<String> {
+fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (bullet, item) in paragraphs(text) {
         let item = item.replace("<!--", "").replace("-->", "");
@@ -397,16 +406,16 @@ fn rules(text: &str, template: bool) -> Vec<String> {
             .strip_prefix("[ ] ")
             .or_else(|| item.strip_prefix("[x] "))
         {
-            out.push(first_sentence(checked));
+            out.push(first_sentence(checked, detail));
         } else if bullet && starts_with_verb(item) {
             out.push(match template {
-                true => with_requirements(item),
-                false => first_sentence(item),
+                true => with_requirements(item, detail),
+                false => first_sentence(item, detail),
             });
         } else if template && !bullet {
             let sentences = item.split_inclusive(". ").map(str::trim);
             for sentence in sentences.filter(|s| is_instruction(s)) {
-                out.push(first_sentence(sentence));
+                out.push(first_sentence(sentence, detail));
             }
         }
     }
@@ -451,8 +460,8 @@ fn capitalised(text: &str) -> String {
 
 /// A bullet's first sentence and the later ones that say "should" or "must", cut to
 /// [`RULE_CHARS`] twice over.
-fn with_requirements(item: &str) -> String {
-    let first = first_sentence(item);
+fn with_requirements(item: &str, detail: Detail) -> String {
+    let first = first_sentence(item, detail);
     let rest = item.get(first.len()..).unwrap_or_default();
     let required: Vec<&str> = rest
         .split_inclusive(". ")
@@ -461,7 +470,7 @@ fn with_requirements(item: &str) -> String {
         .collect();
     match required.is_empty() {
         true => first,
-        false => shorten(&format!("{first} {}", required.join(" ")), 2 * RULE_CHARS),
+        false => detail.shorten(&format!("{first} {}", required.join(" ")), 2 * RULE_CHARS),
     }
 }
 
@@ -473,7 +482,7 @@ fn starts_with_verb(item: &str) -> bool {
 
 /// The text up to the first ". " outside backticks and parentheses (not after "e.g"/"i.e" or a
 /// second dot), cut to [`RULE_CHARS`].
-fn first_sentence(text: &str) -> String {
+fn first_sentence(text: &str, detail: Detail) -> String {
     let (mut depth, mut code, mut end) = (0i32, false, text.len());
     let bytes = text.as_bytes();
     for (at, ch) in text.char_indices() {
@@ -492,7 +501,7 @@ fn first_sentence(text: &str) -> String {
             _ => {}
         }
     }
-    shorten(text[..end].trim(), RULE_CHARS)
+    detail.shorten(text[..end].trim(), RULE_CHARS)
 }
 
 /// Bullets (with their continuation lines) and prose paragraphs, each joined on one line:
@@ -539,7 +548,7 @@ mod tests {
     fn a_template_gives_its_checklist_imperative_bullets_and_musts() {
         let text = "<!--\nBefore opening a PR, open a ticket. Replace this comment with a description.\n\nLink issues, one per line. Use \"fixes\" to close one.\n-->\n<!--\nEnsure each step is complete:\n\n- Add tests that demonstrate the correct behavior of the change. Tests\n  should fail without the change.\n- What other alternatives have you explored?\n- [ ] Update CHANGES.rst.\n- Reference the issue (e.g. `fixes #1`).\n- Add `.. versionchanged::` entries. More.\n-->\n\nBug fixes and new features should include tests.\n\n## Motivation\n\nExplain the context.\n";
         assert_eq!(
-            rules(text, true),
+            rules(text, true, Detail::Short),
             [
                 "Before opening a PR, open a ticket.",
                 "Link issues, one per line.",
@@ -567,13 +576,16 @@ mod tests {
             ]
         );
         assert_eq!(headings(&section), ["Running Tests"]);
-        assert_eq!(commands(&section), ["npm test"]);
+        assert_eq!(commands(&section, Detail::Short), ["npm test"]);
     }
 
     #[test]
     fn a_guide_gives_its_sections_and_check_commands() {
         let text = "Contributing\n============\n\nRunning the tests\n-----------------\n\n.. code-block:: text\n\n    $ pip install -e .\n    $ pytest\n\n## Style\n\n```sh\npre-commit run --all-files\ngit clone x\n```\n";
         assert_eq!(headings(text), ["Running the tests", "Style"]);
-        assert_eq!(commands(text), ["pytest", "pre-commit run --all-files"]);
+        assert_eq!(
+            commands(text, Detail::Short),
+            ["pytest", "pre-commit run --all-files"]
+        );
     }
 }

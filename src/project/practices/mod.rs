@@ -75,9 +75,50 @@ pub const TOPICS: &[&str] = &[
 /// The largest configuration file read; a bigger one is skipped with a warning.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024;
 
-/// Every practice the project's files declare, grouped by topic in [`TOPICS`] order.
+/// How much of each practice a detection keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Long commands and rules cut, long lists cut to their first entries and counted ("and 10
+    /// more"): what `lexi conventions` shows.
+    #[default]
+    Short,
+    /// Every word of every command, rule and list: `lexi conventions --all`, the JSON.
+    Whole,
+}
+
+impl Detail {
+    /// [`list`], every item when whole.
+    pub fn list(self, items: &[String], max: usize) -> String {
+        list(items, self.limit(max))
+    }
+
+    /// [`shorten`], uncut when whole.
+    pub fn shorten(self, text: &str, max: usize) -> String {
+        match self {
+            Detail::Short => shorten(text, max),
+            Detail::Whole => text.to_string(),
+        }
+    }
+
+    /// How many of something to keep: `max`, or all when whole.
+    pub fn limit(self, max: usize) -> usize {
+        match self {
+            Detail::Short => max,
+            Detail::Whole => usize::MAX,
+        }
+    }
+}
+
+/// Every practice the project's files declare, grouped by topic in [`TOPICS`] order, long ones cut
+/// ([`Detail::Short`]).
 pub fn detect(project: &Project) -> Practices {
-    let sources = Sources::new(project);
+    detect_with(project, Detail::Short)
+}
+
+/// [`detect`], with every practice as `detail` asks.
+pub fn detect_with(project: &Project, detail: Detail) -> Practices {
+    let mut sources = Sources::new(project);
+    sources.detail = detail;
     let mut found = Vec::new();
     guide::checklist(&sources, &mut found);
     commands::detect(&sources, &mut found);
@@ -156,6 +197,8 @@ pub fn digest(practices: &[Practice]) -> (Vec<String>, usize) {
 /// recorded once as a [`Warning`].
 pub struct Sources<'a> {
     pub project: &'a Project,
+    /// How much of each practice to keep.
+    pub detail: Detail,
     warnings: RefCell<Vec<Warning>>,
 }
 
@@ -163,6 +206,7 @@ impl<'a> Sources<'a> {
     pub fn new(project: &'a Project) -> Self {
         Sources {
             project,
+            detail: Detail::Short,
             warnings: RefCell::new(Vec::new()),
         }
     }

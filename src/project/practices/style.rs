@@ -3,7 +3,7 @@
 //! scanned as text — never run), Prettier options, rustfmt and Clippy settings, Cargo's `[lints]`.
 
 use super::python::json_text;
-use super::{get, list, push, push_items, shorten, toml_text, Practice, Sources};
+use super::{get, push, push_items, toml_text, Practice, Sources};
 
 /// The most rules, options or hooks named in one line (the rest are counted).
 const SHOWN: usize = 10;
@@ -55,10 +55,10 @@ fn eslint(sources: &Sources, found: &mut Vec<Practice>) {
             let (rules, presets) = flat_config(&text);
             let mut parts = Vec::new();
             if !presets.is_empty() {
-                parts.push(format!("presets {}", list(&presets, 4)));
+                parts.push(format!("presets {}", sources.detail.list(&presets, 4)));
             }
             if !rules.is_empty() {
-                parts.push(format!("rules {}", list(&rules, SHOWN)));
+                parts.push(format!("rules {}", sources.detail.list(&rules, SHOWN)));
             }
             let practice = match parts.is_empty() {
                 true => "ESLint lints the code (flat config).".to_string(),
@@ -92,10 +92,10 @@ fn eslint(sources: &Sources, found: &mut Vec<Practice>) {
     };
     let mut parts = Vec::new();
     if !extends.is_empty() {
-        parts.push(format!("extends {}", list(&extends, 6)));
+        parts.push(format!("extends {}", sources.detail.list(&extends, 6)));
     }
     if !rules.is_empty() {
-        parts.push(format!("rules {}", list(&rules, SHOWN)));
+        parts.push(format!("rules {}", sources.detail.list(&rules, SHOWN)));
     }
     let practice = match parts.is_empty() {
         true => "ESLint lints the code.".to_string(),
@@ -305,7 +305,10 @@ fn prettier(sources: &Sources, found: &mut Vec<Practice>) {
     };
     let practice = match options.is_empty() {
         true => "Prettier formats the code (default options).".to_string(),
-        false => format!("Prettier formats the code: {}.", list(&options, SHOWN)),
+        false => format!(
+            "Prettier formats the code: {}.",
+            sources.detail.list(&options, SHOWN)
+        ),
     };
     push_items(found, "style", practice, file, options);
 }
@@ -324,11 +327,13 @@ fn rust(sources: &Sources, found: &mut Vec<Practice>) {
         };
         let settings: Vec<String> = table
             .iter()
-            .map(|(key, value)| format!("{key} = {}", shorten(&toml_text(value), 40)))
+            .map(|(key, value)| {
+                format!("{key} = {}", sources.detail.shorten(&toml_text(value), 40))
+            })
             .collect();
         let practice = match settings.is_empty() {
             true => format!("{what} (default settings)."),
-            false => format!("{what}: {}.", list(&settings, SHOWN)),
+            false => format!("{what}: {}.", sources.detail.list(&settings, SHOWN)),
         };
         push_items(found, "style", practice, file, settings);
     }
@@ -359,7 +364,7 @@ fn rust(sources: &Sources, found: &mut Vec<Practice>) {
     }
     let practice = format!(
         "Lint levels in Cargo.toml {table}: {}.",
-        list(&levels, SHOWN)
+        sources.detail.list(&levels, SHOWN)
     );
     push_items(found, "style", practice, "Cargo.toml", levels);
 }
@@ -383,7 +388,7 @@ fn pre_commit(sources: &Sources, found: &mut Vec<Practice>) {
         true => "pre-commit runs hooks before each commit.".to_string(),
         false => format!(
             "pre-commit runs {} before each commit (`pre-commit run --all-files`).",
-            list(&ids, SHOWN)
+            sources.detail.list(&ids, SHOWN)
         ),
     };
     push_items(found, "style", practice, FILE, ids);
@@ -417,7 +422,11 @@ pub fn editor(sources: &Sources, found: &mut Vec<Practice>) {
             settings.push(format!("{key} = {value}"));
         }
     }
-    for (glob, settings) in sections.iter().filter(|(_, s)| !s.is_empty()).take(3) {
+    for (glob, settings) in sections
+        .iter()
+        .filter(|(_, s)| !s.is_empty())
+        .take(sources.detail.limit(3))
+    {
         let files = match glob.as_str() {
             "*" => "Every file".to_string(),
             glob => format!("`{glob}`"),

@@ -45,7 +45,7 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
         }
     }
     dirs.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
-    for (dir, code) in dirs.iter().take(MAX_TEST_DIRS) {
+    for (dir, code) in dirs.iter().take(sources.detail.limit(MAX_TEST_DIRS)) {
         // Support files every runner knows are not named after what they test.
         let mut refs: Vec<&String> = code
             .iter()

@@ -1,0 +1,88 @@
+//! The line under a search hit that names members: the best member's name, parameter names and the
+//! first sentence of its doc, read from the source (`lookup::members` renders it as the compact
+//! `lexi lookup` does), so that an agent asking "where is routing done" reads what `route` does
+//! without another call:
+//!
+//! ```text
+//! src/flask/sansio/scaffold.py — Common behavior shared between …  (members: route, add_url_rule)
+//!   → route(rule, **options) — Decorate a view function to register it with the given URL rule…
+//! ```
+//!
+//! Only the first [`DESCRIBED_HITS`] design-file hits naming members get one (each costs a parse of
+//! its source); the sources are parsed in parallel.
+
+use rayon::prelude::*;
+
+use super::Hit;
+use crate::knowledge::corpus::DocKind;
+use crate::knowledge::lookup::members::member_line;
+use crate::project::Project;
+use crate::source::{extract, Language, OutlineLine};
+
+/// Hits whose best member is described.
+pub const DESCRIBED_HITS: usize = 5;
+
+/// A hit's best member as shown under it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MemberDoc {
+    /// The member's name as the outline gives it (`route`, `res.json`, `Builder::build`).
+    pub name: String,
+    /// Its name and parameter names, then its doc's first sentence: `route(rule, **options) — …`.
+    pub summary: String,
+}
+
+impl MemberDoc {
+    /// The line shown under the hit (without its indentation).
+    pub fn line(&self) -> String {
+        format!("→ {}", self.summary)
+    }
+}
+
+/// Give the first [`DESCRIBED_HITS`] design-file hits that name members their best member's line.
+pub fn attach(project: &Project, hits: &mut [Hit]) {
+    let wanted: Vec<usize> = (0..hits.len())
+        .filter(|&i| hits[i].kind == DocKind::Design && !hits[i].members.is_empty())
+        .take(DESCRIBED_HITS)
+        .collect();
+    let described: Vec<Option<MemberDoc>> = wanted
+        .par_iter()
+        .map(|&i| member_doc(project, &hits[i].name, &hits[i].members[0]))
+        .collect();
+    for (i, doc) in wanted.into_iter().zip(described) {
+        hits[i].member = doc;
+    }
+}
+
+/// The line of `member` in `source`'s public outline; `None` when the source cannot be read or
+/// parsed, or does not declare it publicly.
+fn member_doc(project: &Project, source: &str, member: &str) -> Option<MemberDoc> {
+    let language = Language::from_path(std::path::Path::new(source))?;
+    // Never through a symlink.
+    let bytes = project.read(source).ok()?;
+    let interface = extract(language, &String::from_utf8_lossy(&bytes)).ok()?;
+    let line = find(interface.outline(), member)?;
+    Some(MemberDoc {
+        name: line.name.clone(),
+        summary: member_line(line),
+    })
+}
+
+/// The outline line declaring `member`: by its name, else by its last segment (`json` for
+/// `res.json`), the first one with a doc among a name's signatures (`@overload`s).
+fn find<'a>(outline: &'a [OutlineLine], member: &str) -> Option<&'a OutlineLine> {
+    let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_string();
+    let named: Vec<&OutlineLine> = outline
+        .iter()
+        .filter(|line| line.kind.is_some())
+        .filter(|line| line.name == member || last(&line.name) == member)
+        .collect();
+    let exact = named.iter().filter(|line| line.name == member);
+    let documented = |line: &&&OutlineLine| line.doc.is_some();
+    exact
+        .clone()
+        .find(documented)
+        .or_else(|| named.iter().find(documented))
+        .or_else(|| exact.clone().next())
+        .or_else(|| named.first())
+        .copied()
+}
