@@ -5,6 +5,7 @@
 //! Also the filters that keep a billboard honest and safe (nothing [`crate::secrets`] flags): a licence banner, a copyright line or a count of
 //! files ("19 files and 2 subdirectories.") is never a description when a better source exists.
 
+use super::manifest::Manifest;
 use super::Project;
 
 /// README names tried in each directory, in order.
@@ -26,49 +27,16 @@ pub fn dir_description(project: &Project, dir: &str) -> Option<String> {
 }
 
 /// The first sentence of the `description` in `dir`'s manifest: `Cargo.toml`, `package.json`,
-/// `pyproject.toml`.
+/// `pyproject.toml` (`project::manifest`).
 pub fn manifest_description(project: &Project, dir: &str) -> Option<String> {
-    let read = |name: &str| project.read_to_string(&join(dir, name)).ok();
-    let from_toml = |text: String, tables: &[&[&str]]| -> Option<String> {
-        let value: toml::Table = toml::from_str(&text).ok()?;
-        tables.iter().find_map(|path| {
-            let mut table = &value;
-            for key in *path {
-                table = table.get(*key)?.as_table()?;
-            }
-            table.get("description")?.as_str().map(str::to_string)
-        })
-    };
-    let found = read("Cargo.toml")
-        .and_then(|text| from_toml(text, &[&["package"]]))
-        .or_else(|| {
-            let text = read("package.json")?;
-            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-            value.get("description")?.as_str().map(str::to_string)
-        })
-        .or_else(|| {
-            let text = read("pyproject.toml")?;
-            from_toml(text, &[&["project"], &["tool", "poetry"]])
-        })?;
+    let found = Manifest::described_in(&project.root, dir)?.description?;
     let one_line = found.split_whitespace().collect::<Vec<_>>().join(" ");
     clean(&sentence_of(&one_line))
 }
 
 /// The package name declared by the manifest in `dir` (`Cargo.toml`, `package.json`, `pyproject.toml`).
 pub fn package_name(project: &Project, dir: &str) -> Option<String> {
-    let read = |name: &str| project.read_to_string(&join(dir, name)).ok();
-    let from_toml = |text: String, table: &str| -> Option<String> {
-        let value: toml::Table = toml::from_str(&text).ok()?;
-        Some(value.get(table)?.get("name")?.as_str()?.to_string())
-    };
-    read("Cargo.toml")
-        .and_then(|text| from_toml(text, "package"))
-        .or_else(|| {
-            let value: serde_json::Value = serde_json::from_str(&read("package.json")?).ok()?;
-            Some(value.get("name")?.as_str()?.to_string())
-        })
-        .or_else(|| from_toml(read("pyproject.toml")?, "project"))
-        .filter(|name| !name.is_empty())
+    Manifest::named_in(&project.root, dir)?.name
 }
 
 /// The first sentence of prose in `dir`'s README (headings, badges, HTML, code and licence lines

@@ -7,6 +7,7 @@
 pub mod config;
 pub mod describe;
 pub mod detect;
+pub mod manifest;
 pub mod ignores;
 pub mod mapping;
 pub mod mirror;

@@ -88,7 +88,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
         FileState::Renamed { from, .. } => Some(Action::Move { from: from.clone() }),
         FileState::Cached { .. } if !index.moved(&scanned.source) && !scanned.resolved_now => None,
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
-            dependents_action(project, scanned, index.dependents(&scanned.source))
+            dependents_action(project, scanned, index.importers(&scanned.source))
         }
         _ => None,
     }
@@ -99,7 +99,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
 fn dependents_action(
     project: &Project,
     scanned: &Scanned,
-    dependents: &[String],
+    importers: crate::archivist::Importers<'_>,
 ) -> Option<Action> {
     let design_rel = design_path(&scanned.source);
     let current = match scanned.existing() {
@@ -115,7 +115,7 @@ fn dependents_action(
         return None;
     }
     let abridged = shows_interface_only(project, scanned);
-    let lists = graph_sections(&super::generate::graph_of(scanned, dependents, abridged));
+    let lists = graph_sections(&super::generate::graph_of(scanned, importers, abridged));
     let current_lists = LIST_SECTIONS.iter().all(|heading| {
         let written = design.section(heading).map(|section| section.body.trim());
         let expected = lists
@@ -258,7 +258,12 @@ mod tests {
     fn new_files_are_written_and_unchanged_ones_follow_their_importers() {
         let p = project();
         let scan = scan_of(&p, &["src/a.rs", "src/b.rs"]);
-        let index = ReverseIndex::build(&scan, &Cache::default(), true);
+        let index = ReverseIndex::build(
+            &scan,
+            &Cache::default(),
+            true,
+            &crate::project::scope::Scope::everything(),
+        );
         let decisions = decide(&p.project, &scan, &index);
         assert_eq!(decisions.files.get("src/b.rs"), Some(&Action::Regenerate));
         let refresh = decisions.files.get("src/a.rs");

@@ -294,7 +294,7 @@ fn read_and_decide(
     if options.verbose {
         report.unresolved = unresolved;
     }
-    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete, scope);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, report);
     Ok((scan, index, decisions))
@@ -457,7 +457,7 @@ pub(crate) mod testing {
             let out = super::generate::regenerate(
                 &crate::archivist::structural::StructuralArchivist,
                 &scanned,
-                &[],
+                crate::archivist::Importers::default(),
             )
             .expect("structural generation");
             self.write(&crate::project::mirror::design_path(rel), &out.text);

@@ -53,12 +53,12 @@ impl Render<'_> {
         let Some(scanned) = self.scan.files.get(rel) else {
             return Ok(None);
         };
-        let dependents = self.index.dependents(rel);
+        let importers = self.index.importers(rel);
         Ok(match action {
             Action::Regenerate if matches!(self.archivists, Archivists::Model(_)) => None,
             Action::Regenerate => Some(archivist_write(
                 scanned,
-                generate::regenerate(&StructuralArchivist, scanned, dependents)?,
+                generate::regenerate(&StructuralArchivist, scanned, importers)?,
             )),
             Action::RefreshFooter => Some(kept_write(scanned, generate::refresh_footer(scanned))),
             Action::Move { from } => {
@@ -70,7 +70,7 @@ impl Render<'_> {
                 if scanned.facts.interface_hash.is_some() {
                     let design_rel = design_path(rel);
                     let abridged = super::decide::shows_interface_only(self.project, scanned);
-                    let graph = generate::graph_of(scanned, dependents, abridged);
+                    let graph = generate::graph_of(scanned, importers, abridged);
                     moved = generate::refresh_dependents(&design_rel, &moved, &graph, scanned)
                         .unwrap_or(moved);
                 }
@@ -82,7 +82,7 @@ impl Render<'_> {
             Action::RefreshDependents {
                 current, agents, ..
             } if matches!(self.archivists, Archivists::Structural) && !agents => {
-                generate::regenerate_unchanged(self.project, scanned, current, dependents)?.map(
+                generate::regenerate_unchanged(self.project, scanned, current, importers)?.map(
                     |out| {
                         let mut write = archivist_write(scanned, out);
                         write.expected = Some(current.clone());
@@ -97,7 +97,7 @@ impl Render<'_> {
                 ..
             } => {
                 let design_rel = design_path(rel);
-                let graph = generate::graph_of(scanned, dependents, *abridged);
+                let graph = generate::graph_of(scanned, importers, *abridged);
                 generate::refresh_dependents(&design_rel, current, &graph, scanned).map(|text| {
                     Write {
                         source: rel.to_string(),
