@@ -10,7 +10,7 @@ mod behaviour;
 pub mod calls;
 mod commonjs;
 pub mod contract;
-mod generated;
+pub mod generated;
 mod interface;
 mod javascript;
 mod language;

@@ -586,7 +586,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
         Ok(interface) => {
             scanned.facts.interface_hash = Some(interface.hash());
             scanned.facts.macros = interface.exported_macros();
-            scanned.facts.symbols = interface.public_names();
+            scanned.facts.symbols = interface.searchable_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
             if !interface.calls.is_empty() && !interface.type_refs.is_empty() {
                 let types = crate::source::calls::encode_types(&interface.type_refs);

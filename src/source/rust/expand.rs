@@ -13,10 +13,10 @@ use crate::source::syntax::{code_children, text_of};
 use crate::source::Language;
 
 /// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
-pub(super) const MAX_MACRO_DEPTH: usize = 4;
+pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
 
 /// One body of items inside a macro call: its own syntax tree over its own text.
-pub(super) struct MacroBody {
+pub(in crate::source) struct MacroBody {
     tree: Tree,
     /// The body's text (what the tree's byte ranges index).
     pub text: String,
@@ -34,7 +34,7 @@ impl MacroBody {
 /// The item bodies of a macro call: the whole token tree when it parses as Rust items, or each
 /// `{ … }` branch of a `cfg_if!`-style chain (`if #[cfg(…)] { … } else if … { … } else { … }`)
 /// that does. Empty for anything else.
-pub(super) fn macro_bodies(call: Node<'_>, src: &str) -> Vec<MacroBody> {
+pub(in crate::source) fn macro_bodies(call: Node<'_>, src: &str) -> Vec<MacroBody> {
     let Some(tokens) = code_children(call)
         .into_iter()
         .find(|child| child.kind() == "token_tree")
@@ -63,6 +63,30 @@ fn is_cfg_if_chain(tokens: Node<'_>) -> bool {
 /// A `{ … }` token tree.
 fn is_brace_group(node: Node<'_>) -> bool {
     node.kind() == "token_tree" && node.child(0).is_some_and(|open| open.kind() == "{")
+}
+
+/// The tokens of an expression-position macro call (`assert_eq!(a.len(), b)`, `vec![f(x)]`) as an
+/// expression statement, when they parse cleanly as one (a tuple of the arguments): its calls are
+/// the caller's. A macro's own language (`select! { a = f => … }`) does not parse and is left.
+pub(in crate::source) fn expression_body(call: Node<'_>, src: &str) -> Option<MacroBody> {
+    let tokens = code_children(call)
+        .into_iter()
+        .find(|child| child.kind() == "token_tree")?;
+    let text = text_of(tokens, src);
+    let inner = text.get(1..text.len().checked_sub(1)?)?;
+    if inner.trim().is_empty() {
+        return None;
+    }
+    let wrapped = format!("fn __macro_tokens() {{ ({inner}); }}");
+    let tree = crate::source::parse(Language::Rust, &wrapped).ok()?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    Some(MacroBody {
+        tree,
+        text: wrapped,
+        row: tokens.start_position().row,
+    })
 }
 
 /// The inside of a delimited token tree parsed as Rust items, when it parses cleanly.
