@@ -55,10 +55,11 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
 }
 
 /// A sentence from the doc of `name`, led by its name: "`Flask`: The flask object implements …"
-/// (unless it names it already).
+/// (unless it names it already, or the name is the module's own export object: `module.exports`).
 fn named(name: &str, sentence: String) -> String {
     let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
-    if bare.is_empty() || bare == "module.exports" || sentence.contains(bare) {
+    let whole_module = matches!(bare, "exports" | "module.exports" | "default");
+    if bare.is_empty() || whole_module || sentence.contains(bare) {
         return sentence;
     }
     format!("`{bare}`: {sentence}")
@@ -253,7 +254,9 @@ pub fn describing_text(doc: &str) -> Option<String> {
             continue;
         }
         in_field = is_field_line(line);
-        let titled = lines.get(at + 1).is_some_and(|next| is_underline(next.trim()));
+        let titled = lines
+            .get(at + 1)
+            .is_some_and(|next| is_underline(next.trim()));
         if dropping || in_field || titled || is_underline(line) || is_tag_line(line) {
             continue;
         }
@@ -292,20 +295,24 @@ fn is_field_line(line: &str) -> bool {
         let name = &rest[..end];
         !name.is_empty()
             && name.len() <= 40
-            && name.chars().all(|c| c.is_alphanumeric() || " _-.".contains(c))
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || " _-.".contains(c))
     })
 }
 
 /// A TODO/FIXME/XXX/HACK/BUG note: the marker first (after a list mark), then no letter.
 fn is_note_marker(line: &str) -> bool {
     let bare = line.trim_start_matches(['-', '*', ' ', '#', '/']);
-    ["TODO", "FIXME", "XXX", "HACK", "BUG", "TBD", "KLUDGE", "OPTIMIZE"]
-        .iter()
-        .any(|marker| {
-            bare.get(..marker.len())
-                .is_some_and(|head| head.eq_ignore_ascii_case(marker))
-                && !bare[marker.len()..].starts_with(|c: char| c.is_alphanumeric())
-        })
+    [
+        "TODO", "FIXME", "XXX", "HACK", "BUG", "TBD", "KLUDGE", "OPTIMIZE",
+    ]
+    .iter()
+    .any(|marker| {
+        bare.get(..marker.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(marker))
+            && !bare[marker.len()..].starts_with(|c: char| c.is_alphanumeric())
+    })
 }
 
 /// A short legal line: a copyright notice, an SPDX identifier, "All rights reserved".
@@ -314,9 +321,16 @@ fn is_legal_line(line: &str) -> bool {
     let short_licence = (lower.contains("licen") || lower.contains("open source"))
         && lower.split_whitespace().count() <= 6;
     short_licence
-        || ["copyright", "spdx-license-identifier", "all rights reserved", "(c) ", "©", "@license"]
-            .iter()
-            .any(|word| lower.contains(word))
+        || [
+            "copyright",
+            "spdx-license-identifier",
+            "all rights reserved",
+            "(c) ",
+            "©",
+            "@license",
+        ]
+        .iter()
+        .any(|word| lower.contains(word))
 }
 
 /// The first line of a licence text, dropped with the rest of its paragraph.
@@ -349,9 +363,28 @@ pub fn is_code_line(line: &str) -> bool {
         return true;
     }
     let starts = [
-        "import ", "from ", "const ", "let ", "var ", "return ", "if (", "for (", "while (",
-        "def ", "fn ", "pub ", "use ", "#include", "require(", "module.exports", "export ",
-        "self.", "this.", "await ", "print(", "console.",
+        "import ",
+        "from ",
+        "const ",
+        "let ",
+        "var ",
+        "return ",
+        "if (",
+        "for (",
+        "while (",
+        "def ",
+        "fn ",
+        "pub ",
+        "use ",
+        "#include",
+        "require(",
+        "module.exports",
+        "export ",
+        "self.",
+        "this.",
+        "await ",
+        "print(",
+        "console.",
     ];
     if starts.iter().any(|start| line.starts_with(start)) && !line.ends_with('.') {
         return true;
@@ -359,7 +392,10 @@ pub fn is_code_line(line: &str) -> bool {
     if line.contains(" = ") && (line.ends_with(')') || line.ends_with(']')) {
         return true;
     }
-    let letters = line.chars().filter(|c| c.is_alphabetic() || *c == ' ').count();
+    let letters = line
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ')
+        .count();
     letters * 2 < line.chars().count()
 }
 
@@ -583,9 +619,7 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             }
         }
         crate::source::Language::Python if name == "__main__.py" && !dir_name.is_empty() => {
-            return format!(
-                "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
-            );
+            return format!("Runs the `{dir_name}` package as a program (`python -m {dir_name}`).");
         }
         crate::source::Language::Python if name == "conftest.py" => {
             let scope = if dir.is_empty() { "the project" } else { dir };
@@ -647,7 +681,10 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
     let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
     match functions.len() {
         0 => format!("{kind} with no public items."),
-        1 => format!("{kind} with no public items: defines the function {}.", shown[0]),
+        1 => format!(
+            "{kind} with no public items: defines the function {}.",
+            shown[0]
+        ),
         2 => format!(
             "{kind} with no public items: defines the functions {} and {}.",
             shown[0], shown[1]
@@ -824,7 +861,8 @@ mod tests {
             purpose_sentence(werkzeug).as_deref(),
             Some("A microframework based on Werkzeug.")
         );
-        let fields = ":copyright: (c) 2015 by Armin.\n:license: BSD, see LICENSE for\n    more details.\n";
+        let fields =
+            ":copyright: (c) 2015 by Armin.\n:license: BSD, see LICENSE for\n    more details.\n";
         assert_eq!(purpose_sentence(fields), None);
         for todo in [
             "TODO: use a third party library for this.",

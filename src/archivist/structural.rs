@@ -377,8 +377,8 @@ fn room_for_lists(graph: &Graph<'_>) -> Room {
         };
     }
     let bytes = (graph.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
-    let path_bytes = path_bytes(graph.dependencies, graph.dependents)
-        .max(path_bytes(&[], graph.tests));
+    let path_bytes =
+        path_bytes(graph.dependencies, graph.dependents).max(path_bytes(&[], graph.tests));
     let lengths = [
         graph.dependencies.len(),
         graph.dependents.len(),

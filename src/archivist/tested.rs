@@ -60,8 +60,16 @@ fn rust_tests(source: &str, interface: &Interface) -> Option<String> {
         return None;
     }
     // No count: a test added to the body would change it (and the design file with it).
-    let names: Vec<String> = tests.iter().take(LISTED).map(|n| format!("`{n}`")).collect();
-    let more = if tests.len() > LISTED { " and more" } else { "" };
+    let names: Vec<String> = tests
+        .iter()
+        .take(LISTED)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let more = if tests.len() > LISTED {
+        " and more"
+    } else {
+        ""
+    };
     Some(finish(format!(
         "Tests `{}`: {}{more}",
         tested_module(source),

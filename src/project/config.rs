@@ -566,10 +566,19 @@ mod tests {
             out,
             "# head\nproject_name: x\n# roots\nscope_root:\n- crates/\n- src/\n# agents\nagent_environment:\n- codex\n"
         );
-        assert_eq!(parse(Path::new("c.yaml"), &out).expect("valid").scope_root, roots);
-        let inline = with_scope_root("scope_root: src/\niwh:\n  enabled: true\n", &ScopeRoots::One(".".into()));
+        assert_eq!(
+            parse(Path::new("c.yaml"), &out).expect("valid").scope_root,
+            roots
+        );
+        let inline = with_scope_root(
+            "scope_root: src/\niwh:\n  enabled: true\n",
+            &ScopeRoots::One(".".into()),
+        );
         assert_eq!(inline, "scope_root: .\niwh:\n  enabled: true\n");
-        assert_eq!(with_scope_root("iwh: {}", &ScopeRoots::One("a/".into())), "iwh: {}\nscope_root: a/\n");
+        assert_eq!(
+            with_scope_root("iwh: {}", &ScopeRoots::One("a/".into())),
+            "iwh: {}\nscope_root: a/\n"
+        );
     }
 
     #[test]

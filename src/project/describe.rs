@@ -107,7 +107,9 @@ pub fn first_sentence(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let undescriptive = |heading: &str| {
         let lower = heading.to_lowercase();
-        UNDESCRIPTIVE_SECTIONS.iter().any(|word| lower.contains(word))
+        UNDESCRIPTIVE_SECTIONS
+            .iter()
+            .any(|word| lower.contains(word))
     };
     for (at, line) in lines.iter().enumerate() {
         let line = *line;
@@ -363,7 +365,10 @@ mod tests {
             first_sentence(note).as_deref(),
             Some("The CLI scaffolds new projects.")
         );
-        assert_eq!(first_sentence("Install with `npm install x` and go.\n"), None);
+        assert_eq!(
+            first_sentence("Install with `npm install x` and go.\n"),
+            None
+        );
     }
 
     #[test]

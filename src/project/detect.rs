@@ -20,14 +20,12 @@ pub fn project_name(root: &Path, remote_url: Option<&str>) -> String {
     if let Some(name) = Manifest::named_in(root, "").and_then(|manifest| manifest.name) {
         return name;
     }
-    remote_url
-        .and_then(repository_name)
-        .unwrap_or_else(|| {
-            root.file_name()
-                .and_then(|name| name.to_str())
-                .unwrap_or("project")
-                .to_string()
-        })
+    remote_url.and_then(repository_name).unwrap_or_else(|| {
+        root.file_name()
+            .and_then(|name| name.to_str())
+            .unwrap_or("project")
+            .to_string()
+    })
 }
 
 /// The repository name at the end of a remote URL: `git@host:acme/quill.git`, `https://host/acme/quill`.

@@ -24,7 +24,8 @@ pub enum ManifestKind {
 }
 
 impl ManifestKind {
-    pub const ALL: [ManifestKind; 3] = [ManifestKind::Cargo, ManifestKind::Npm, ManifestKind::Python];
+    pub const ALL: [ManifestKind; 3] =
+        [ManifestKind::Cargo, ManifestKind::Npm, ManifestKind::Python];
 
     /// The manifest's file name.
     pub fn file_name(self) -> &'static str {
@@ -115,7 +116,11 @@ struct Named {
 }
 
 fn first_line(err: impl std::fmt::Display) -> String {
-    err.to_string().lines().next().unwrap_or_default().to_string()
+    err.to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn cargo(text: &str) -> Result<Manifest, String> {
@@ -161,9 +166,15 @@ fn python(text: &str) -> Result<Manifest, String> {
     }
     let pyproject: PyProject = toml::from_str(text).map_err(first_line)?;
     let poetry = pyproject.tool.and_then(|tool| tool.poetry);
-    let (project, poetry) = (pyproject.project.unwrap_or_default(), poetry.unwrap_or_default());
+    let (project, poetry) = (
+        pyproject.project.unwrap_or_default(),
+        poetry.unwrap_or_default(),
+    );
     Ok(Manifest {
-        name: project.name.and_then(Field::text).or(poetry.name.and_then(Field::text)),
+        name: project
+            .name
+            .and_then(Field::text)
+            .or(poetry.name.and_then(Field::text)),
         description: project
             .description
             .and_then(Field::text)

@@ -96,6 +96,8 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("*.snap", Strategy::Skip),
     ("*.snap.new", Strategy::Skip),
     ("__snapshots__/", Strategy::Skip),
+    ("**/src/**/snapshots/", Strategy::Full),
+    ("snapshots/", Strategy::Skip),
     ("*.stderr", Strategy::Skip),
     ("*.stdout", Strategy::Skip),
     ("**/tests/**/*.out", Strategy::Skip),
@@ -158,7 +160,8 @@ fn is_language_tag(name: &str) -> bool {
         Some((code, rest)) => (code, Some(rest)),
         None => (lower.as_str(), None),
     };
-    let region_ok = rest.is_none_or(|r| (2..=4).contains(&r.len()) && r.chars().all(|c| c.is_ascii_alphanumeric()));
+    let region_ok = rest
+        .is_none_or(|r| (2..=4).contains(&r.len()) && r.chars().all(|c| c.is_ascii_alphanumeric()));
     code.len() == 2 && region_ok && LANGUAGES.split(' ').any(|known| known == code)
 }
 
@@ -190,7 +193,11 @@ pub fn translations(root: &Path) -> Vec<String> {
                 if name.starts_with('.') || matches!(name.as_str(), "node_modules" | "target") {
                     continue;
                 }
-                let rel = if dir.is_empty() { name.clone() } else { format!("{dir}/{name}") };
+                let rel = if dir.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{dir}/{name}")
+                };
                 if TRANSLATED_PARENTS.contains(&name.to_ascii_lowercase().as_str()) {
                     candidates.push(rel.clone());
                 }
@@ -290,7 +297,11 @@ impl Mapping {
                     .iter()
                     .map(|(glob, strategy)| (glob.to_string(), *strategy)),
             );
-            written.extend(translations(root).into_iter().map(|glob| (glob, Strategy::Skip)));
+            written.extend(
+                translations(root)
+                    .into_iter()
+                    .map(|glob| (glob, Strategy::Skip)),
+            );
         }
         let mut rules = Vec::new();
         let mut any = GitignoreBuilder::new("");
@@ -339,6 +350,21 @@ impl Mapping {
             .enumerate()
             .find(|(i, (matcher, _))| verdict(*i, matcher) == Verdict::Ignore)
             .map_or(Strategy::Full, |(_, (_, strategy))| *strategy)
+    }
+
+    /// The strategy rules give directory `dir` as a whole (`""`: the root): the first rule that
+    /// matches it or a directory above it, else `full`. A grouped directory's files are grouped
+    /// (bar a rule for some of them by name).
+    pub fn dir_strategy(&self, dir: &str) -> Strategy {
+        if self.rules.is_empty() || dir.is_empty() {
+            return Strategy::Full;
+        }
+        let verdicts = self.dir_verdicts(dir);
+        self.rules
+            .iter()
+            .zip(verdicts.iter())
+            .find(|(_, verdict)| **verdict == Verdict::Ignore)
+            .map_or(Strategy::Full, |((_, strategy), _)| *strategy)
     }
 
     /// Each rule's verdict for directory `dir` or, when it says nothing, for the nearest directory
@@ -520,11 +546,14 @@ mod tests {
             "dist/app.min.js",
             "AGENTS.md",
             "CLAUDE.md",
+            "clap_complete_nushell/tests/snapshots/basic.nu",
+            "examples/snapshots/pacman.txt",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Skip, "{rel}");
         }
         for rel in [
             "crates/x/src/resources/mod.rs",
+            "crates/x/src/snapshots/mod.rs",
             "src/samples.rs",
             "docs/AGENTS.md",
             "samples/hello.rs",

@@ -7,8 +7,8 @@
 pub mod config;
 pub mod describe;
 pub mod detect;
-pub mod manifest;
 pub mod ignores;
+pub mod manifest;
 pub mod mapping;
 pub mod mirror;
 pub mod paths;

@@ -289,6 +289,10 @@ fn extract_nested<'t>(
                     .collect(),
             };
             if !read.is_empty() {
+                if let Some(index) = at.member {
+                    // `bail!(…)`, `unreachable!(…)`: what the member raises.
+                    record_raise(language, node, src, &mut members[index]);
+                }
                 let container = at.container.map(|(start, end)| &src[start..end]);
                 for body in &read {
                     let inner =
@@ -765,7 +769,10 @@ mod tests {
                 "works spawn",
             ]
         );
-        assert!(interface.calls.iter().any(|m| m.member == "works" && m.test));
+        assert!(interface
+            .calls
+            .iter()
+            .any(|m| m.member == "works" && m.test));
     }
 
     #[test]

@@ -52,7 +52,10 @@ impl Packages {
         });
         let mut by_package: Vec<(String, usize)> = Vec::new();
         for (_, package) in &left {
-            match by_package.iter_mut().find(|(name, _)| *name == package.name) {
+            match by_package
+                .iter_mut()
+                .find(|(name, _)| *name == package.name)
+            {
                 Some((_, count)) => *count += 1,
                 None => by_package.push((package.name.clone(), 1)),
             }

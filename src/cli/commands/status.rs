@@ -45,7 +45,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             "out_of_scope": uncovered,
         }))?,
         _ if args.quiet => {
-            let scope = uncovered.summary().map(|_| format!("{} code files out of scope", uncovered.files));
+            let scope = uncovered
+                .summary()
+                .map(|_| format!("{} code files out of scope", uncovered.files));
             let line = match (found.quiet_line(), scope) {
                 (Some(line), Some(scope)) => Some(format!("{line}, {scope}")),
                 (None, Some(scope)) => Some(format!("lexibrarian: {scope}")),

@@ -169,7 +169,8 @@ impl ReverseIndex {
 
     /// Whether `rel`'s importers or tests changed since the last run.
     pub fn moved(&self, rel: &str) -> bool {
-        list(&self.old, rel) != self.dependents(rel) || list(&self.old_tests, rel) != self.tests(rel)
+        list(&self.old, rel) != self.dependents(rel)
+            || list(&self.old_tests, rel) != self.tests(rel)
     }
 }
 

@@ -5,7 +5,9 @@
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
 use crate::archivist::structural::{graph_sections, Graph};
-use crate::archivist::{Archivist, ArchivistInput, Generation, Importers, OverBudget, OWNED_SECTIONS};
+use crate::archivist::{
+    Archivist, ArchivistInput, Generation, Importers, OverBudget, OWNED_SECTIONS,
+};
 use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, Footer, OVER_SCOPED_KEY};

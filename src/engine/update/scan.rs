@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::plan::{path_selected, Plan, Universe};
 use super::dependents::{is_helper_candidate, HELPER_HOPS};
+use super::plan::{path_selected, Plan, Universe};
 use super::scanned::{self, ChangeLevel, Existing, ScanContext, Scanned};
 use super::Progress;
 use crate::library::design_file::DesignFile;
@@ -378,7 +378,11 @@ pub fn scan_affected(ctx: &ScanContext<'_>, scope: &Scope, scan: &mut Scan) -> V
     for (rel, scanned) in &scan.files {
         let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
         let new = &scanned.facts.deps;
-        moved.extend(old.iter().chain(new).filter(|dep| old.contains(dep) != new.contains(dep)));
+        moved.extend(
+            old.iter()
+                .chain(new)
+                .filter(|dep| old.contains(dep) != new.contains(dep)),
+        );
     }
     for orphan in &scan.orphans {
         if let Some(entry) = cache.entries.get(orphan) {
@@ -389,7 +393,11 @@ pub fn scan_affected(ctx: &ScanContext<'_>, scope: &Scope, scan: &mut Scan) -> V
     let deps_of = |rel: &str| -> Vec<String> {
         match scan.files.get(rel) {
             Some(scanned) => scanned.facts.deps.clone(),
-            None => cache.entries.get(rel).map(|e| e.deps.clone()).unwrap_or_default(),
+            None => cache
+                .entries
+                .get(rel)
+                .map(|e| e.deps.clone())
+                .unwrap_or_default(),
         }
     };
     let mut reached: BTreeSet<String> = moved.iter().map(|dep| dep.to_string()).collect();

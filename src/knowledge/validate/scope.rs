@@ -21,7 +21,13 @@ pub fn check(ws: &Workspace) -> Vec<Issue> {
     let roots: Vec<String> = uncovered
         .missing_roots
         .iter()
-        .map(|root| if root.is_empty() { ".".to_string() } else { format!("{root}/") })
+        .map(|root| {
+            if root.is_empty() {
+                ".".to_string()
+            } else {
+                format!("{root}/")
+            }
+        })
         .collect();
     vec![Issue {
         check: "code-out-of-scope",

@@ -65,8 +65,19 @@ const SOURCE_DIRS: &[&str] = &["src", "lib", "app", "bin"];
 /// Python top-level directories that are never the distribution's own package (setuptools'
 /// flat-layout discovery leaves them out too).
 const NOT_PYTHON_PACKAGES: &[&str] = &[
-    "tests", "test", "docs", "doc", "docs_src", "examples", "example", "scripts", "tools",
-    "benchmarks", "bench", "build", "dist",
+    "tests",
+    "test",
+    "docs",
+    "doc",
+    "docs_src",
+    "examples",
+    "example",
+    "scripts",
+    "tools",
+    "benchmarks",
+    "bench",
+    "build",
+    "dist",
 ];
 /// Package entry files that live at the root of a project.
 const ROOT_ENTRY_FILES: &[&str] = &["index.js", "index.ts", "index.mjs", "index.cjs"];
@@ -78,7 +89,11 @@ pub fn is_test_data(dir: &str) -> bool {
     let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
     parts.iter().enumerate().any(|(at, part)| {
         let lower = part.to_ascii_lowercase();
-        let below = |names: &[&str]| parts[..at].iter().any(|p| names.contains(&p.to_ascii_lowercase().as_str()));
+        let below = |names: &[&str]| {
+            parts[..at]
+                .iter()
+                .any(|p| names.contains(&p.to_ascii_lowercase().as_str()))
+        };
         TEST_DATA_DIRS.contains(&lower.as_str())
             || (lower == "resources" && !below(&["src"]))
             || (TEST_TREE_DATA_DIRS.contains(&lower.as_str()) && below(TEST_DIRS))
@@ -98,10 +113,9 @@ impl ProjectModel {
             .collect();
         let python_dirs: Vec<String> = self.python.packages.iter().map(|p| p.dir.clone()).collect();
         for package in &mut self.python.packages {
-            let nested = others
-                .iter()
-                .chain(&python_dirs)
-                .any(|other| !other.is_empty() && other != &package.dir && is_within(&package.dir, other));
+            let nested = others.iter().chain(&python_dirs).any(|other| {
+                !other.is_empty() && other != &package.dir && is_within(&package.dir, other)
+            });
             package.sample = nested || is_sample_dir(&package.dir);
         }
         self.python.sort_roots();
@@ -213,7 +227,12 @@ impl ProjectModel {
 /// A directory every file of which the roots cover is written as itself (ruff's fifty
 /// `crates/*` members are `crates/`), the project root never.
 pub fn scope_roots(packages: &[CodePackage], files: &FileIndex) -> Vec<String> {
-    let mut roots = minimal(packages.iter().flat_map(|p| p.roots.iter().cloned()).collect());
+    let mut roots = minimal(
+        packages
+            .iter()
+            .flat_map(|p| p.roots.iter().cloned())
+            .collect(),
+    );
     loop {
         let parents: BTreeSet<String> = roots
             .iter()
@@ -349,7 +368,10 @@ fn minimal(roots: Vec<String>) -> Vec<String> {
         return vec![String::new()];
     }
     set.iter()
-        .filter(|root| !set.iter().any(|other| other != *root && is_within(root, other)))
+        .filter(|root| {
+            !set.iter()
+                .any(|other| other != *root && is_within(root, other))
+        })
         .cloned()
         .collect()
 }
@@ -415,22 +437,28 @@ mod tests {
     #[test]
     fn workspaces_and_python_layouts() {
         let (model, files) = model(&[
-            ("package.json", r#"{"name": "mono", "private": true, "workspaces": ["packages/*"]}"#),
+            (
+                "package.json",
+                r#"{"name": "mono", "private": true, "workspaces": ["packages/*"]}"#,
+            ),
             ("pnpm-workspace.yaml", "packages:\n  - 'playgrounds/*'\n"),
             ("packages/core/package.json", r#"{"name": "core"}"#),
             ("packages/core/src/index.js", ""),
-            ("packages/core/tests/runtime/samples/a/package.json", r#"{"name": "a"}"#),
+            (
+                "packages/core/tests/runtime/samples/a/package.json",
+                r#"{"name": "a"}"#,
+            ),
             ("playgrounds/sandbox/package.json", r#"{"name": "sandbox"}"#),
             ("benchmarking/run.js", ""),
             ("pyproject.toml", "[project]\nname = \"fast-api\"\n"),
             ("fast_api/__init__.py", ""),
             ("docs_src/app/__init__.py", ""),
             ("tests/test_app.py", ""),
+            ("crates/eval/Cargo.toml", "[package]\nname = \"eval\"\n"),
             (
-                "crates/eval/Cargo.toml",
-                "[package]\nname = \"eval\"\n",
+                "crates/eval/truth/case/pyproject.toml",
+                "[project]\nname = \"case\"\n",
             ),
-            ("crates/eval/truth/case/pyproject.toml", "[project]\nname = \"case\"\n"),
             ("crates/eval/truth/case/main.py", ""),
         ]);
         let packages = model.code_packages(&files);
@@ -439,7 +467,10 @@ mod tests {
             ["crates", "fast_api", "packages", "playgrounds", "tests"]
         );
         assert_eq!(model.python.local_roots, ["crates/eval/truth/case"]);
-        assert!(!model.python.roots.contains(&"crates/eval/truth/case".to_string()));
+        assert!(!model
+            .python
+            .roots
+            .contains(&"crates/eval/truth/case".to_string()));
     }
 
     #[test]

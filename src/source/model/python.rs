@@ -63,20 +63,21 @@ impl PythonModel {
     ) -> PythonModel {
         let mut manifests = Vec::new();
         let mut packages: Vec<PythonPackage> = Vec::new();
-        let mut add = |dir: &str, declared: Vec<String>, name: Option<String>| {
-            match packages.iter_mut().find(|p| p.dir == dir) {
-                Some(package) => {
-                    package.roots.extend(declared);
-                    package.name = package.name.take().or(name);
-                }
-                None => packages.push(PythonPackage {
-                    dir: dir.to_string(),
-                    roots: declared,
-                    name,
-                    sample: false,
-                    implicit: false,
-                }),
+        let mut add = |dir: &str, declared: Vec<String>, name: Option<String>| match packages
+            .iter_mut()
+            .find(|p| p.dir == dir)
+        {
+            Some(package) => {
+                package.roots.extend(declared);
+                package.name = package.name.take().or(name);
             }
+            None => packages.push(PythonPackage {
+                dir: dir.to_string(),
+                roots: declared,
+                name,
+                sample: false,
+                implicit: false,
+            }),
         };
         for path in files.named("pyproject.toml") {
             let Some(text) = read.read(path) else {
@@ -100,7 +101,11 @@ impl PythonModel {
                 continue;
             };
             manifests.push(path.to_string());
-            add(dir_of(path), setup_cfg_root(dir_of(path), &text).into_iter().collect(), None);
+            add(
+                dir_of(path),
+                setup_cfg_root(dir_of(path), &text).into_iter().collect(),
+                None,
+            );
         }
         for path in files.named("setup.py") {
             add(dir_of(path), Vec::new(), None);
@@ -240,7 +245,11 @@ struct Tools {
 impl PyProject {
     /// The distribution's name: `[project] name`, else poetry's.
     fn name(&self) -> Option<String> {
-        let poetry = self.tool.poetry.as_ref().and_then(|p| p.get("name")?.as_str());
+        let poetry = self
+            .tool
+            .poetry
+            .as_ref()
+            .and_then(|p| p.get("name")?.as_str());
         self.project
             .as_ref()
             .and_then(|p| p.name.clone())

@@ -70,9 +70,8 @@ pub(super) fn token_paths(tokens: Node<'_>, src: &str) -> Vec<(String, usize)> {
     let mut out = Vec::new();
     let mut at = 0;
     while at < leaves.len() {
-        let is_segment = |node: Node<'_>| {
-            matches!(node.kind(), "identifier" | "self" | "super" | "crate")
-        };
+        let is_segment =
+            |node: Node<'_>| matches!(node.kind(), "identifier" | "self" | "super" | "crate");
         if !is_segment(leaves[at]) || (at > 0 && leaves[at - 1].kind() == "::") {
             at += 1;
             continue;
