@@ -64,6 +64,63 @@ pub fn create_under(root: &Path, rel: impl AsRef<Path>, contents: &[u8]) -> io::
     write_in(&dir, name, contents)
 }
 
+/// A file written in full under a temporary name beside its target, waiting to replace it: for a
+/// change that must happen together with another or not at all (a Stack vote and its event in the
+/// notes). Staging does what can fail for want of space or permission; [`Staged::commit`] only
+/// renames. Dropped without a commit, the temporary file is removed.
+pub struct Staged {
+    dir: Dir,
+    temp_name: OsString,
+    name: OsString,
+    committed: bool,
+}
+
+/// Stage `contents` for `rel` below `root`, following no symlink (as [`write_under`] would write
+/// it, mode and all), without replacing anything yet.
+pub fn stage_under(root: &Path, rel: impl AsRef<Path>, contents: &[u8]) -> io::Result<Staged> {
+    let (dir, name) = nofollow::parent_of(root, rel.as_ref(), true)?;
+    let existing = dir.stat(name)?;
+    if let Some(stat) = &existing {
+        refuse_unless_regular(&dir, name, stat)?;
+    }
+    let (temp_name, file) = create_temp(&dir)?;
+    if let Err(err) = fill(file, contents, existing.as_ref()) {
+        let _ = dir.remove_file(&temp_name);
+        return Err(err);
+    }
+    Ok(Staged {
+        name: name.to_os_string(),
+        dir,
+        temp_name,
+        committed: false,
+    })
+}
+
+impl Staged {
+    /// Put the staged file in place of its target (a rename: no space needed).
+    pub fn commit(mut self) -> io::Result<()> {
+        rustix::fs::renameat(self.dir.fd(), &self.temp_name, self.dir.fd(), &self.name)?;
+        self.committed = true;
+        Ok(())
+    }
+
+    /// Put the staged file in place only if nothing is at its target (a new file whose name must
+    /// never be reused): `Ok(false)`, and nothing renamed, when something is.
+    pub fn commit_new(mut self) -> io::Result<bool> {
+        let created = rename_noreplace(&self.dir, &self.temp_name, &self.name)?;
+        self.committed = created;
+        Ok(created)
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = self.dir.remove_file(&self.temp_name);
+        }
+    }
+}
+
 /// Write only if the file does not already hold exactly `contents`. Returns whether it wrote.
 pub fn write_if_changed(path: &Path, contents: &[u8]) -> io::Result<bool> {
     let (dir, name) = trusted_parent(path)?;
@@ -127,31 +184,33 @@ pub fn create_new_at(
     name: &OsStr,
     contents: &[u8],
 ) -> io::Result<Option<rustix::fs::Stat>> {
-    use rustix::fs::RenameFlags;
-    use rustix::io::Errno;
     let (temp_name, file) = create_temp(dir)?;
-    let written = fill(file, contents, None).and_then(|stat| {
-        let flags = RenameFlags::NOREPLACE;
-        match rustix::fs::renameat_with(dir.fd(), &temp_name, dir.fd(), name, flags) {
-            Ok(()) => Ok(Some(stat)),
-            Err(Errno::EXIST) => Ok(None),
-            // No such rename here (an old kernel, NFS; EPERM: a sandbox that refuses the call).
-            Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP | Errno::PERM) => {
-                match dir.stat(name)? {
-                    Some(_) => Ok(None),
-                    None => {
-                        rustix::fs::renameat(dir.fd(), &temp_name, dir.fd(), name)?;
-                        Ok(Some(stat))
-                    }
-                }
-            }
-            Err(err) => Err(err.into()),
-        }
-    });
+    let written = fill(file, contents, None)
+        .and_then(|stat| Ok(rename_noreplace(dir, &temp_name, name)?.then_some(stat)));
     if !matches!(written, Ok(Some(_))) {
         let _ = dir.remove_file(&temp_name);
     }
     written
+}
+
+/// Rename `temp_name` to `name` in `dir` unless something is there (`Ok(false)`, nothing renamed):
+/// `RENAME_NOREPLACE`, else a look and a rename where the filesystem cannot rename so.
+fn rename_noreplace(dir: &Dir, temp_name: &OsStr, name: &OsStr) -> io::Result<bool> {
+    use rustix::fs::RenameFlags;
+    use rustix::io::Errno;
+    match rustix::fs::renameat_with(dir.fd(), temp_name, dir.fd(), name, RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(true),
+        Err(Errno::EXIST) => Ok(false),
+        // No such rename here (an old kernel, NFS; EPERM: a sandbox that refuses the call).
+        Err(Errno::INVAL | Errno::NOSYS | Errno::NOTSUP | Errno::PERM) => match dir.stat(name)? {
+            Some(_) => Ok(false),
+            None => {
+                rustix::fs::renameat(dir.fd(), temp_name, dir.fd(), name)?;
+                Ok(true)
+            }
+        },
+        Err(err) => Err(err.into()),
+    }
 }
 
 fn trusted_parent(path: &Path) -> io::Result<(&Path, &OsStr)> {
@@ -297,6 +356,41 @@ mod tests {
         assert_eq!(
             std::fs::read(dir.path().join("x/y/z.md")).expect("read"),
             b"z"
+        );
+    }
+
+    #[test]
+    fn a_staged_file_replaces_its_target_only_when_committed() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        write_under(dir.path(), "s/post.md", b"old").expect("write");
+        let staged = stage_under(dir.path(), "s/post.md", b"new").expect("stage");
+        assert_eq!(
+            std::fs::read(dir.path().join("s/post.md")).expect("read"),
+            b"old"
+        );
+        drop(staged);
+        assert_eq!(
+            leftovers(&dir.path().join("s")),
+            ["post.md"],
+            "dropped: no temp file"
+        );
+        stage_under(dir.path(), "s/post.md", b"new")
+            .expect("stage")
+            .commit()
+            .expect("commit");
+        assert_eq!(
+            std::fs::read(dir.path().join("s/post.md")).expect("read"),
+            b"new"
+        );
+        // A new file's name is never taken from another.
+        let taken = stage_under(dir.path(), "s/post.md", b"other").expect("stage");
+        assert!(!taken.commit_new().expect("commit_new"));
+        let fresh = stage_under(dir.path(), "s/next.md", b"next").expect("stage");
+        assert!(fresh.commit_new().expect("commit_new"));
+        assert_eq!(leftovers(&dir.path().join("s")), ["next.md", "post.md"]);
+        assert_eq!(
+            std::fs::read(dir.path().join("s/post.md")).expect("read"),
+            b"new"
         );
     }
 

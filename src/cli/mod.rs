@@ -139,7 +139,8 @@ Agents use `lexi`; `lexictl` is for the people, hooks and CI jobs that keep the 
   lexictl status --quiet   one line when something needs attention, nothing when healthy
   lexictl review           what this branch did to the library, as a pull-request comment
   lexictl setup --hooks    keep the library current after every commit, in the background
-  lexictl sweep --watch    update every hour, but only when something changed";
+  lexictl sweep --watch    update every hour, but only when something changed
+  lexictl trust            use the project config's LLM provider and key variable on this clone";
 
 /// `lexictl`: the maintenance CLI.
 #[derive(Debug, Parser)]
@@ -162,6 +163,7 @@ pub enum LexictlCommand {
     Completions(commands::completions::Args),
     Man(commands::man::Args),
     Review(commands::review::Args),
+    Trust(commands::trust::Args),
 }
 
 impl LexictlCommand {
@@ -176,6 +178,7 @@ impl LexictlCommand {
             LexictlCommand::Status(args) => args.output.format,
             LexictlCommand::Sweep(args) => args.output.format,
             LexictlCommand::Man(args) => args.output.format,
+            LexictlCommand::Trust(args) => args.output.format,
             LexictlCommand::Validate(args) => args.output.format.plain().unwrap_or_default(),
             LexictlCommand::Review(args) => args.output.format.plain().unwrap_or_default(),
             LexictlCommand::Hook(_) | LexictlCommand::Completions(_) => Format::Text,
@@ -235,6 +238,7 @@ pub fn run_lexictl(program: &'static str, args: impl IntoIterator<Item = OsStrin
         LexictlCommand::Sweep(args) => commands::sweep::run(ctx, args),
         LexictlCommand::Completions(args) => commands::completions::run(ctx, args),
         LexictlCommand::Man(args) => commands::man::run(ctx, args),
+        LexictlCommand::Trust(args) => commands::trust::run(ctx, args),
     })
 }
 

@@ -99,6 +99,12 @@ pub fn record_provenance(ws: &Workspace, sources: &[String]) -> anyhow::Result<u
     Ok(events.len())
 }
 
+/// The object format of `ws`'s repository (SHA-1 outside git, where no blob id is recorded).
+fn object_format(ws: &Workspace) -> crate::git::ObjectFormat {
+    ws.repo_if_any()
+        .map_or_else(Default::default, |repo| repo.object_format())
+}
+
 /// A provenance event for `text` (the design file `design_rel`) from what its footer says.
 fn event_for(
     ws: &Workspace,
@@ -115,7 +121,7 @@ fn event_for(
         _ => footer.generator.clone(),
     };
     Ok(ProvenanceEvent {
-        blob: Some(blob_id(text.as_bytes())?.to_hex()),
+        blob: Some(blob_id(object_format(ws), text.as_bytes())?.to_hex()),
         commit: ws.head().map(Oid::to_hex),
         design_file: design_rel.to_string(),
         design_hash: footer.design_hash.clone(),

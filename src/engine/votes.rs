@@ -8,7 +8,7 @@
 
 use anyhow::Context as _;
 
-use crate::git::notes::{blob_id, STACK_NOTES};
+use crate::git::notes::STACK_NOTES;
 use crate::git::GitRepo;
 use crate::library::events::StackEvent;
 use crate::library::stack::{anchor_text, id_from_file_name, Post, STACK_DIR};
@@ -64,7 +64,7 @@ pub fn reconcile(project: &Project, git: &GitRepo) -> anyhow::Result<Vec<Reconci
         let Ok(mut post) = Post::parse(&rel, &text) else {
             continue;
         };
-        let anchor = blob_id(anchor_text(&post.meta.id).as_bytes())?;
+        let anchor = git.blob_id(anchor_text(&post.meta.id).as_bytes())?;
         let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
         let (events, _) = StackEvent::read_note(&note);
         let changed = reconcile_post(&mut post, &events, &rel);

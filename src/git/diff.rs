@@ -82,6 +82,51 @@ impl GitRepo {
         })
     }
 
+    /// Every path whose entry differs between two commits' trees, with the blob it has in `to`
+    /// (`None`: it is not a file there), without rename tracking — what a caller compares with the
+    /// blobs it expects. Directories are never listed; a path that is not UTF-8 is listed as
+    /// `None` for its content, so it never matches an expectation.
+    pub fn changed_blobs(
+        &self,
+        from: &Oid,
+        to: &Oid,
+    ) -> Result<Vec<(String, Option<Oid>)>, GitError> {
+        let (old, new) = (self.commit_tree(from)?, self.commit_tree(to)?);
+        let raw = self
+            .repo
+            .diff_tree_to_tree(Some(&old), Some(&new), gix::diff::Options::default())
+            .map_err(GitError::read("compare the two commits' trees"))?;
+        let mut out = Vec::new();
+        for change in raw {
+            let (location, kept) = match change {
+                ChangeDetached::Addition {
+                    location,
+                    entry_mode,
+                    id,
+                    ..
+                }
+                | ChangeDetached::Modification {
+                    location,
+                    entry_mode,
+                    id,
+                    ..
+                } if !entry_mode.is_tree() => {
+                    (location, is_file(entry_mode).then(|| Oid::from(id)))
+                }
+                ChangeDetached::Deletion {
+                    location,
+                    entry_mode,
+                    ..
+                } if !entry_mode.is_tree() => (location, None),
+                ChangeDetached::Rewrite { location, .. } => (location, None),
+                _ => continue,
+            };
+            let path = String::from_utf8_lossy(location.as_ref()).into_owned();
+            out.push((path, kept));
+        }
+        Ok(out)
+    }
+
     /// Whether commits `one` and `two` have the same tree (false when either cannot be read).
     pub fn same_tree(&self, one: &Oid, two: &Oid) -> bool {
         let tree_of = |id: &Oid| {

@@ -16,6 +16,7 @@ pub mod operation;
 pub(crate) mod pack;
 pub mod remote;
 mod revision;
+mod sparse;
 mod status;
 
 #[cfg(test)]
@@ -27,7 +28,7 @@ use std::path::{Path, PathBuf};
 use gix::bstr::BStr;
 
 pub use diff::GitlinkChange;
-pub use oid::Oid;
+pub use oid::{ObjectFormat, Oid};
 pub use operation::Operation;
 pub use revision::{CommitInfo, FileAt, RevSpec, Upstream};
 
@@ -80,7 +81,7 @@ pub enum GitError {
         source: gix::Error,
     },
     /// The given string is not a full hexadecimal object id.
-    #[error("{0:?} is not a commit id; expected the full 40-character hexadecimal form (as printed by `git rev-parse HEAD`)")]
+    #[error("{0:?} is not a commit id; expected the full hexadecimal form (as printed by `git rev-parse HEAD`: 40 characters, 64 in a SHA-256 repository)")]
     InvalidCommitId(String),
     /// A revision argument that does not name a commit (or a range of them).
     #[error("`{spec}` is not a revision in this repository: {message}")]
@@ -101,6 +102,10 @@ pub enum GitError {
         /// The kind of object found.
         kind: String,
     },
+    /// The repository stores what Lexibrarian reads or writes in a format gix cannot handle: working
+    /// in it would write what git never sees. The message says what to do.
+    #[error("{0}")]
+    Unsupported(String),
     /// Hooks cannot be installed where git would run them; the message says what to do instead.
     #[error("{0}")]
     Hooks(String),
@@ -179,6 +184,7 @@ impl GitRepo {
         let Some(workdir) = repo.workdir() else {
             return Ok(None);
         };
+        refuse_unsupported(&repo)?;
         let workdir = std::path::absolute(workdir).unwrap_or_else(|_| workdir.to_path_buf());
         let mut repo = repo;
         let has_identity = repo.committer().is_some_and(|signature| signature.is_ok());
@@ -206,6 +212,25 @@ impl GitRepo {
     /// directory `.git` points to when it is a file, as in submodules). Not created here.
     pub fn state_dir(&self) -> PathBuf {
         self.git_dir().join("lexibrarian")
+    }
+
+    /// Lexibrarian's directory shared by every worktree of this clone:
+    /// `$(git rev-parse --git-common-dir)/lexibrarian`, absolute. Never committed, never cloned.
+    pub fn clone_dir(&self) -> PathBuf {
+        let common = self.repo.common_dir();
+        std::path::absolute(common)
+            .unwrap_or_else(|_| common.to_path_buf())
+            .join("lexibrarian")
+    }
+
+    /// The hash function of this repository's object ids.
+    pub fn object_format(&self) -> ObjectFormat {
+        ObjectFormat::of(self.repo.object_hash())
+    }
+
+    /// The blob id `bytes` would have in this repository, without writing anything.
+    pub fn blob_id(&self, bytes: &[u8]) -> Result<Oid, GitError> {
+        notes::blob_id(self.object_format(), bytes)
     }
 
     /// `HEAD`'s commit, or `None` when `HEAD` is unborn (no commits yet).
@@ -297,6 +322,23 @@ impl GitRepo {
     /// they are not valid UTF-8.
     pub fn skipped_non_utf8(&self) -> usize {
         self.skipped_non_utf8.get()
+    }
+}
+
+/// Refuse a repository whose references live in a reftable (`extensions.refStorage = reftable`,
+/// `git init --ref-format=reftable`): gix cannot read or write them yet, so `HEAD` would read as an
+/// unborn branch and notes would be written as loose refs git never sees. (SHA-256 object ids are
+/// supported: the `sha256` feature.)
+fn refuse_unsupported(repo: &gix::Repository) -> Result<(), GitError> {
+    let config = repo.config_snapshot();
+    let storage = config.string("extensions.refStorage");
+    match storage.map(|value| String::from_utf8_lossy(&value).to_ascii_lowercase()) {
+        None => Ok(()),
+        Some(value) if value == "files" => Ok(()),
+        Some(value) => Err(GitError::Unsupported(format!(
+            "{} stores its references in a {value} (extensions.refStorage), which Lexibrarian cannot read or write yet: it would miss HEAD and write notes git never sees\n  hint: convert it with `git refs migrate --ref-format=files` (git 2.46 or later), or use a clone made with `git clone --ref-format=files`",
+            repo.git_dir().display()
+        ))),
     }
 }
 

@@ -44,6 +44,15 @@ pub struct NoteAppend {
     pub lines: String,
 }
 
+/// A notes commit an append made: where its ref was before, and the commit it points at now.
+#[derive(Debug)]
+#[must_use = "an undoable append is kept to be taken back if its change fails"]
+pub struct Appended {
+    notes_ref: String,
+    before: Option<gix::ObjectId>,
+    after: gix::ObjectId,
+}
+
 /// An identity read from git configuration (`user.name`/`user.email`, `GIT_COMMITTER_*`, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -52,6 +61,16 @@ pub struct Identity {
 }
 
 impl GitRepo {
+    /// Remove the temporary pack files a killed notes append left (see `super::pack`): their
+    /// paths, relative to the git directory.
+    pub fn remove_pack_debris(&self) -> Vec<String> {
+        let directory = self.repo.common_dir().join("objects").join("pack");
+        super::pack::remove_debris(&directory)
+            .into_iter()
+            .map(|name| format!("objects/pack/{name}"))
+            .collect()
+    }
+
     /// Write `bytes` to the object database as a blob; returns its id.
     pub fn write_blob(&self, bytes: &[u8]) -> Result<Oid, GitError> {
         let id = self
@@ -162,6 +181,66 @@ impl GitRepo {
         if objects.is_empty() {
             return Ok(());
         }
+        self.append(notes_ref, objects, lines, message).map(drop)
+    }
+
+    /// [`append_notes`](Self::append_notes) for an event that is only true together with another
+    /// change (a Stack post written with its vote): the notes commit made, for
+    /// [`undo_append`](Self::undo_append) should that change fail after all.
+    pub fn append_notes_undoable(
+        &self,
+        notes_ref: &str,
+        appends: &[NoteAppend],
+        message: &str,
+    ) -> Result<Appended, GitError> {
+        let objects: Vec<Oid> = appends.iter().map(|append| append.object).collect();
+        let lines = |index: usize| appends[index].lines.clone();
+        self.append(notes_ref, &objects, &lines, message)
+    }
+
+    /// Take back the notes commit `appended`: the ref goes back where it was, if nothing moved it
+    /// since (compare-and-swap); otherwise an error, and the events stay.
+    pub fn undo_append(&self, appended: Appended) -> Result<(), GitError> {
+        use gix::refs::transaction::{Change, LogChange, RefEdit, RefLog};
+        let expected = PreviousValue::MustExistAndMatch(gix::refs::Target::Object(appended.after));
+        let change = match appended.before {
+            Some(before) => Change::Update {
+                log: LogChange {
+                    mode: RefLog::AndReference,
+                    force_create_reflog: false,
+                    message: "notes: take back an event whose change failed".into(),
+                },
+                expected,
+                new: gix::refs::Target::Object(before),
+            },
+            None => Change::Delete {
+                expected,
+                log: RefLog::AndReference,
+            },
+        };
+        let name = appended
+            .notes_ref
+            .as_str()
+            .try_into()
+            .map_err(|err| notes_error("name the notes ref", err))?;
+        self.repo
+            .edit_reference(RefEdit {
+                change,
+                name,
+                deref: false,
+            })
+            .map_err(GitError::read("move the notes ref back"))?;
+        Ok(())
+    }
+
+    /// The compare-and-swap loop of the appends: one notes commit for `objects`.
+    fn append(
+        &self,
+        notes_ref: &str,
+        objects: &[Oid],
+        lines: &(dyn Fn(usize) -> String + Sync),
+        message: &str,
+    ) -> Result<Appended, GitError> {
         let objects: Vec<gix::ObjectId> = objects.iter().map(Oid::inner).collect();
         let mut last_error = None;
         for attempt in 0..MAX_ATTEMPTS {
@@ -170,7 +249,7 @@ impl GitRepo {
             }
             let before = self.notes_commit(notes_ref)?;
             match self.try_append(notes_ref, &objects, lines, message) {
-                Ok(()) => return Ok(()),
+                Ok(appended) => return Ok(appended),
                 Err(err) if self.lost_race(notes_ref, before) => last_error = Some(err),
                 Err(err) => return Err(err),
             }
@@ -191,7 +270,7 @@ impl GitRepo {
         objects: &[gix::ObjectId],
         lines: &(dyn Fn(usize) -> String + Sync),
         message: &str,
-    ) -> Result<(), GitError> {
+    ) -> Result<Appended, GitError> {
         let packed = objects.len() >= super::pack::PACK_FROM_NOTES;
         let mut in_memory = packed.then(|| self.repo.clone().with_object_memory());
         let repo = in_memory.as_ref().unwrap_or(&self.repo);
@@ -256,7 +335,12 @@ impl GitRepo {
             }
             super::pack::write_pack(&self.repo, packable)?;
         }
-        self.move_ref(notes_ref, parent, commit, &format!("notes: {message}"))
+        self.move_ref(notes_ref, parent, commit, &format!("notes: {message}"))?;
+        Ok(Appended {
+            notes_ref: notes_ref.to_string(),
+            before: parent,
+            after: commit,
+        })
     }
 
     /// Merge the notes at `other_ref` (e.g. fetched from a remote) into `notes_ref` as a set union:
@@ -581,10 +665,10 @@ pub fn event_id(seed: &str) -> String {
     crate::hash::sha256_hex(text.as_bytes())[..16].to_string()
 }
 
-/// The blob id `bytes` would have, without writing anything. Fails only for content crafted to
-/// collide under SHA-1 (gix detects such attacks).
-pub fn blob_id(bytes: &[u8]) -> Result<Oid, GitError> {
-    gix::objs::compute_hash(gix::hash::Kind::Sha1, gix::objs::Kind::Blob, bytes)
+/// The blob id `bytes` would have in a repository of `format`, without writing anything. Fails
+/// only for content crafted to collide under SHA-1 (gix detects such attacks).
+pub fn blob_id(format: super::ObjectFormat, bytes: &[u8]) -> Result<Oid, GitError> {
+    gix::objs::compute_hash(format.kind(), gix::objs::Kind::Blob, bytes)
         .map(Oid::from)
         .map_err(|err| notes_error("hash a blob", err))
 }

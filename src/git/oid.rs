@@ -1,19 +1,49 @@
 //! [`Oid`]: a git object id (a commit, a blob), the one type every id crosses module boundaries as.
-//! Printed, stored and serialised as 40 lowercase hex digits, parsed strictly (the full form only).
+//! Printed, stored and serialised as lowercase hex — 40 digits in a SHA-1 repository, 64 in a
+//! SHA-256 one ([`ObjectFormat`]) — and parsed strictly (the full form only).
 
 use std::fmt;
 use std::str::FromStr;
 
 use super::GitError;
 
+/// The hash function of a repository's object ids: SHA-1 (git's default) or SHA-256
+/// (`git init --object-format=sha256`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ObjectFormat {
+    #[default]
+    Sha1,
+    Sha256,
+}
+
+impl ObjectFormat {
+    pub(crate) fn kind(self) -> gix::hash::Kind {
+        match self {
+            ObjectFormat::Sha1 => gix::hash::Kind::Sha1,
+            ObjectFormat::Sha256 => gix::hash::Kind::Sha256,
+        }
+    }
+
+    pub(crate) fn of(kind: gix::hash::Kind) -> ObjectFormat {
+        match kind {
+            gix::hash::Kind::Sha256 => ObjectFormat::Sha256,
+            _ => ObjectFormat::Sha1,
+        }
+    }
+}
+
 /// A git object id: a commit, a tree or a blob.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Oid(gix::ObjectId);
 
 impl Oid {
-    /// Parse the full hexadecimal form (as `git rev-parse` prints it).
+    /// Parse the full hexadecimal form (as `git rev-parse` prints it): 40 digits (SHA-1) or 64
+    /// (SHA-256).
     pub fn parse(hex: &str) -> Result<Oid, GitError> {
-        if hex.len() != gix::hash::Kind::Sha1.len_in_hex() {
+        let full = [gix::hash::Kind::Sha1, gix::hash::Kind::Sha256]
+            .iter()
+            .any(|kind| kind.len_in_hex() == hex.len());
+        if !full {
             return Err(GitError::InvalidCommitId(hex.to_owned()));
         }
         gix::ObjectId::from_hex(hex.as_bytes())
@@ -90,6 +120,9 @@ mod tests {
             format!("\"{hex}\"")
         );
         assert!(Oid::parse("0123456").is_err());
+        let sha256 = "0123456789abcdef".repeat(4);
+        assert_eq!(Oid::parse(&sha256).expect("sha256").to_hex(), sha256);
+        assert!(Oid::parse(&"0".repeat(48)).is_err());
         assert!(Oid::parse(&"z".repeat(40)).is_err());
     }
 }

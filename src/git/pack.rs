@@ -25,6 +25,12 @@
 //! entries' CRC-32s, their offsets (31 bits, or an index into a table of 64-bit offsets), the
 //! pack's checksum and the index's own. Both files are written to temporary names and renamed, the
 //! pack first: a reader finds a pack through its index.
+//!
+//! **Debris.** A temporary file is named `tmp_pack_lexi-<pid>-…`: git's own `tmp_` prefix (so `git
+//! prune` ages it out like its own) and the writer's process id. A writer that fails removes its
+//! file; one that is killed cannot, and a pack is up to tens of megabytes. Its file is debris once
+//! its process is gone: every pack write, and the next update after a killed one, removes such
+//! files ([`remove_debris`]) — never a temporary file of git's own, nor one whose writer still runs.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -63,6 +69,7 @@ pub(crate) fn write_pack(
     }
     let hash = repo.object_hash();
     let directory = repo.common_dir().join("objects").join("pack");
+    remove_debris(&directory);
     let count = u32::try_from(objects.len()).map_err(|err| pack_error("count", err))?;
     let mut pack = Spool::new(&directory, hash)?;
     pack.write(&pack_header(count))?;
@@ -227,7 +234,7 @@ struct Spool {
 impl Spool {
     fn new(directory: &Path, hash: gix::hash::Kind) -> Result<Spool, GitError> {
         let file = tempfile::Builder::new()
-            .prefix("tmp_pack_")
+            .prefix(&format!("{TEMP_PREFIX}{}-", std::process::id()))
             .tempfile_in(directory)
             .map_err(|err| pack_error("create a temporary file", err))?;
         Ok(Spool {
@@ -270,6 +277,43 @@ impl Spool {
     }
 }
 
+/// The name of our temporary pack and index files, before the writer's pid.
+const TEMP_PREFIX: &str = "tmp_pack_lexi-";
+
+/// Remove from the pack directory `directory` the temporary files of pack writes whose process is
+/// gone (killed mid-write); the names removed.
+pub(crate) fn remove_debris(directory: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        let Some(rest) = name.strip_prefix(TEMP_PREFIX) else {
+            continue;
+        };
+        let writer = rest
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw);
+        // EPERM: it runs, as someone else.
+        let gone = writer.is_none_or(|pid| {
+            matches!(
+                rustix::process::test_kill_process(pid),
+                Err(rustix::io::Errno::SRCH)
+            )
+        });
+        if gone && std::fs::remove_file(entry.path()).is_ok() {
+            removed.push(name.to_string());
+        }
+    }
+    removed.sort();
+    removed
+}
+
 fn pack_error(action: &str, err: impl std::fmt::Display) -> GitError {
     GitError::Notes {
         action: format!("pack new objects: {action}"),
@@ -302,6 +346,35 @@ mod tests {
                 return out;
             }
         }
+    }
+
+    #[test]
+    fn only_the_temporary_files_of_gone_writers_of_ours_are_debris() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ours_live = format!("{TEMP_PREFIX}{}-abc", std::process::id());
+        // Pid 2^22 + 1 is above Linux's pid_max limit: no process has it.
+        let ours_gone = format!("{TEMP_PREFIX}4194305-abc");
+        for name in [
+            &ours_live,
+            &ours_gone,
+            &"tmp_pack_Ab12Cd".to_string(),
+            &"pack-1.pack".to_string(),
+        ] {
+            std::fs::write(dir.path().join(name), "x").expect("write");
+        }
+        assert_eq!(remove_debris(dir.path()), [ours_gone.as_str()]);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .map(|entry| {
+                entry
+                    .expect("entry")
+                    .file_name()
+                    .into_string()
+                    .expect("utf8")
+            })
+            .collect();
+        left.sort();
+        assert_eq!(left, ["pack-1.pack", "tmp_pack_Ab12Cd", ours_live.as_str()]);
     }
 
     #[test]

@@ -790,11 +790,60 @@ mod notes {
     }
 
     #[test]
+    fn an_undoable_append_is_taken_back_unless_the_ref_moved_since() {
+        let fx = Fixture::new();
+        let repo = open(&fx);
+        let anchor = repo.write_blob(b"lexibrarian:stack:ST-001\n").unwrap();
+        let append = |line: &str| {
+            vec![NoteAppend {
+                object: anchor,
+                lines: line.to_string(),
+            }]
+        };
+        // The first event of a new ref: taken back, the ref is gone again.
+        let first = repo
+            .append_notes_undoable(STACK_NOTES, &append("{\"n\":1}"), "vote")
+            .unwrap();
+        repo.undo_append(first).unwrap();
+        assert!(!repo.has_notes_ref(STACK_NOTES));
+        // A later one: the ref goes back to the event before.
+        repo.append_notes(STACK_NOTES, &append("{\"n\":1}"), "vote")
+            .unwrap();
+        let second = repo
+            .append_notes_undoable(STACK_NOTES, &append("{\"n\":2}"), "vote")
+            .unwrap();
+        repo.undo_append(second).unwrap();
+        assert_eq!(
+            repo.note(STACK_NOTES, &anchor).unwrap().unwrap(),
+            "{\"n\":1}\n"
+        );
+        fx.git(&["notes", "--ref", STACK_NOTES, "list"]);
+        // Someone appended meanwhile: nothing is taken back, and it says so.
+        let third = repo
+            .append_notes_undoable(STACK_NOTES, &append("{\"n\":3}"), "vote")
+            .unwrap();
+        repo.append_notes(STACK_NOTES, &append("{\"n\":4}"), "vote")
+            .unwrap();
+        assert!(repo.undo_append(third).is_err());
+        assert_eq!(
+            repo.note(STACK_NOTES, &anchor)
+                .unwrap()
+                .unwrap()
+                .lines()
+                .count(),
+            3
+        );
+    }
+
+    #[test]
     fn appended_notes_are_read_back_by_git_and_by_us() {
         let fx = Fixture::new();
         let repo = open(&fx);
         let anchor = repo.write_blob(b"lexibrarian:stack:ST-001\n").unwrap();
-        assert_eq!(anchor, blob_id(b"lexibrarian:stack:ST-001\n").unwrap());
+        assert_eq!(
+            anchor,
+            blob_id(Default::default(), b"lexibrarian:stack:ST-001\n").unwrap()
+        );
         let append = |line: &str| NoteAppend {
             object: anchor,
             lines: line.to_string(),
@@ -823,7 +872,8 @@ mod notes {
         );
         assert!(repo.has_notes_ref(STACK_NOTES));
         assert_eq!(
-            repo.note(STACK_NOTES, &blob_id(b"other").unwrap()).unwrap(),
+            repo.note(STACK_NOTES, &blob_id(Default::default(), b"other").unwrap())
+                .unwrap(),
             None
         );
     }
@@ -846,7 +896,7 @@ mod notes {
         let repo = open(&fx);
         let mut appends: Vec<NoteAppend> = (0..crate::git::pack::PACK_FROM_NOTES)
             .map(|i| NoteAppend {
-                object: blob_id(format!("design {i}\n").as_bytes()).unwrap(),
+                object: blob_id(Default::default(), format!("design {i}\n").as_bytes()).unwrap(),
                 lines: format!("{{\"n\":{i}}}"),
             })
             .collect();
@@ -871,7 +921,7 @@ mod notes {
         // More objects than the pack writer compresses at a time: the pack is streamed in chunks.
         let count = crate::git::pack::ENCODE_CHUNK + crate::git::pack::PACK_FROM_NOTES;
         let anchors: Vec<Oid> = (0..count)
-            .map(|i| blob_id(format!("design {i}\n").as_bytes()).unwrap())
+            .map(|i| blob_id(Default::default(), format!("design {i}\n").as_bytes()).unwrap())
             .collect();
         let appends: Vec<NoteAppend> = anchors
             .iter()

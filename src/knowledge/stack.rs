@@ -2,9 +2,12 @@
 //! vote, accept and status change also appended to the post's history in git notes (DESIGN G-3).
 //!
 //! Every write holds the `stack` lock for its whole read-modify-write, so parallel agents get distinct
-//! ids and no lost votes. The order inside the lock is: build the new post in memory, append the event
-//! to `refs/notes/lexibrarian/stack` (compare-and-swap, lossless), then write the file atomically. A
-//! failure before the file write leaves the post untouched.
+//! ids and no lost votes. A change and its event are recorded together or not at all
+//! ([`Stack::write_with_events`]): the new post is built in memory and written in full under a
+//! temporary name beside the post (where a full disk or a read-only directory fails, before anything
+//! is recorded), the event is appended to `refs/notes/lexibrarian/stack` (compare-and-swap,
+//! lossless), then the post is renamed into place; should that rename fail, the event is taken back.
+//! A failure at any step leaves the post and its history as they were.
 //!
 //! Outside a git repository the Stack works the same from frontmatter alone; `history` then says that
 //! the history is unavailable.
@@ -63,6 +66,15 @@ pub struct History {
     pub net_votes: i64,
 }
 
+/// How a post file is put in place.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A new post: only where no file is (an id is never reused).
+    New,
+    /// A post that exists: replaced.
+    Replace,
+}
+
 /// The Stack of one project.
 pub struct Stack<'w> {
     ws: &'w Workspace,
@@ -80,12 +92,13 @@ impl<'w> Stack<'w> {
 
     /// Whether vote history goes to git notes.
     pub fn has_history(&self) -> bool {
-        self.git().is_some()
+        self.git().is_ok_and(|git| git.is_some())
     }
 
-    /// The repository whose notes hold the history (opened on first use).
-    fn git(&self) -> Option<&'w GitRepo> {
-        self.ws.repo_if_any()
+    /// The repository whose notes hold the history (opened on first use); `None` outside git, an
+    /// error for a repository that cannot be read (never a history silently not kept).
+    fn git(&self) -> anyhow::Result<Option<&'w GitRepo>> {
+        self.ws.discovered_repo()
     }
 
     fn dir(&self) -> PathBuf {
@@ -148,10 +161,8 @@ impl<'w> Stack<'w> {
         let post = Post::new(meta, &new.problem, &new.evidence);
         let mut event = self.event(&id, StackEventKind::Created, &new.author);
         event.commit = self.ws.head().map(crate::git::Oid::to_hex);
-        self.record(&id, &[event])?;
         // Exclusive: an id is never reused, even by a writer that ignores our lock.
-        atomic::create_under(&self.project.root, &rel, post.render().as_bytes())
-            .with_context(|| format!("cannot create {rel}"))?;
+        self.write_with_events(&rel, &post, &[event], Place::New)?;
         Ok((id, rel))
     }
 
@@ -274,8 +285,7 @@ impl<'w> Stack<'w> {
         event.delta = Some(delta);
         event.before = Some(before);
         event.comment = comment.map(str::to_string);
-        self.record(&post.meta.id, &[event])?;
-        self.write(&rel, &post)?;
+        self.write_with_events(&rel, &post, &[event], Place::Replace)?;
         Ok((post.meta.id, net))
     }
 
@@ -306,8 +316,7 @@ impl<'w> Stack<'w> {
         event.answer = Some(answer);
         event.status = Some(PostStatus::Resolved.as_str().into());
         event.from = Some(from.as_str().into());
-        self.record(&post.meta.id, &[event])?;
-        self.write(&rel, &post)?;
+        self.write_with_events(&rel, &post, &[event], Place::Replace)?;
         Ok(post.meta.id)
     }
 
@@ -363,15 +372,14 @@ impl<'w> Stack<'w> {
         event.from = Some(from.as_str().into());
         event.of = duplicate_of;
         event.comment = reason.map(str::to_string);
-        self.record(&post.meta.id, &[event])?;
-        self.write(&rel, &post)?;
+        self.write_with_events(&rel, &post, &[event], Place::Replace)?;
         Ok((post.meta.id, true))
     }
 
     /// Whether the post (found at project-relative `rel`) may be outdated: its files changed a lot
     /// since it was written (`knowledge::stack_outdated`; needs git).
     pub fn outdated(&self, rel: &str, post: &Post) -> Option<super::stack_outdated::Outdated> {
-        let git = self.git()?;
+        let git = self.git().ok()??;
         let prefix = self.ws.prefix()?;
         super::stack_outdated::outdated(git, prefix, rel, post)
     }
@@ -380,7 +388,7 @@ impl<'w> Stack<'w> {
     pub fn history(&self, id: &str) -> anyhow::Result<History> {
         let (_, post) = self.find(id)?;
         let id = post.meta.id;
-        let Some(git) = self.git() else {
+        let Some(git) = self.git()? else {
             return Ok(History {
                 post: id,
                 available: false,
@@ -404,7 +412,7 @@ impl<'w> Stack<'w> {
 
     /// The events recorded for post `id`, if git is here.
     fn recorded(&self, id: &str) -> Option<Vec<StackEvent>> {
-        recorded_events(self.git()?, id)
+        recorded_events(self.git().ok()??, id)
             .ok()
             .map(|(events, _)| events)
     }
@@ -419,31 +427,81 @@ impl<'w> Stack<'w> {
         )
     }
 
-    /// Append events to the post's notes (a no-op outside git).
-    fn record(&self, id: &str, events: &[StackEvent]) -> anyhow::Result<()> {
-        let Some(git) = self.git() else {
+    /// Write `post` to `rel` with `events` appended to its history, or neither (module docs): the
+    /// post staged in full first, then the events recorded, then the post renamed into place — and
+    /// the events taken back if that fails.
+    fn write_with_events(
+        &self,
+        rel: &str,
+        post: &Post,
+        events: &[StackEvent],
+        place: Place,
+    ) -> anyhow::Result<()> {
+        let verb = match place {
+            Place::New => "create",
+            Place::Replace => "write",
+        };
+        let staged = atomic::stage_under(&self.project.root, rel, post.render().as_bytes())
+            .with_context(|| format!("cannot {verb} {rel}; nothing was recorded"))?;
+        let recorded = self.record(&post.meta.id, events)?;
+        let placed = match place {
+            Place::Replace => staged.commit(),
+            Place::New => staged.commit_new().and_then(|created| match created {
+                true => Ok(()),
+                false => Err(std::io::Error::new(
+                    std::io::ErrorKind::AlreadyExists,
+                    "another file took its name",
+                )),
+            }),
+        };
+        let Err(err) = placed else {
             return Ok(());
+        };
+        let taken_back = match (recorded, self.git()) {
+            (Some(appended), Ok(Some(git))) => {
+                git.undo_append(appended).map_err(|err| err.to_string())
+            }
+            _ => Ok(()),
+        };
+        Err(err).with_context(|| match taken_back {
+            Ok(()) => format!("cannot {verb} {rel}; nothing was recorded"),
+            Err(why) => format!(
+                "cannot {verb} {rel}, and its event could not be taken back from {STACK_NOTES} ({why}); `lexictl validate` reports the count the history disagrees with"
+            ),
+        })
+    }
+
+    /// Append events to the post's notes: the notes commit, to take back should the post not be
+    /// written (`None` outside git).
+    fn record(
+        &self,
+        id: &str,
+        events: &[StackEvent],
+    ) -> anyhow::Result<Option<crate::git::notes::Appended>> {
+        let Some(git) = self.git()? else {
+            return Ok(None);
         };
         let anchor = git.write_blob(anchor_text(id).as_bytes())?;
         let mut lines = String::new();
         for event in events {
             lines.push_str(&event.to_line()?);
         }
-        git.append_notes(
-            STACK_NOTES,
-            &[NoteAppend {
-                object: anchor,
-                lines,
-            }],
-            &format!(
-                "lexibrarian: {id} {}",
-                events.first().map_or("", |e| e.kind.as_str())
-            ),
-        )
-        .with_context(|| {
-            format!("cannot record the {id} event in {STACK_NOTES}; the post was not changed")
-        })?;
-        Ok(())
+        let appended = git
+            .append_notes_undoable(
+                STACK_NOTES,
+                &[NoteAppend {
+                    object: anchor,
+                    lines,
+                }],
+                &format!(
+                    "lexibrarian: {id} {}",
+                    events.first().map_or("", |e| e.kind.as_str())
+                ),
+            )
+            .with_context(|| {
+                format!("cannot record the {id} event in {STACK_NOTES}; the post was not changed")
+            })?;
+        Ok(Some(appended))
     }
 
     fn write(&self, rel: &str, post: &Post) -> anyhow::Result<()> {
@@ -509,7 +567,7 @@ fn post_files(project: &Project, id: &str) -> anyhow::Result<Vec<(String, PathBu
 /// The events recorded for post `id` in `refs/notes/lexibrarian/stack`, in note order, and the
 /// lines that are not events we understand (kept, to be shown as they are).
 pub fn recorded_events(git: &GitRepo, id: &str) -> anyhow::Result<(Vec<StackEvent>, Vec<String>)> {
-    let anchor = crate::git::notes::blob_id(anchor_text(id).as_bytes())?;
+    let anchor = git.blob_id(anchor_text(id).as_bytes())?;
     let note = git.note(STACK_NOTES, &anchor)?.unwrap_or_default();
     Ok(StackEvent::read_note(&note))
 }

@@ -1,6 +1,7 @@
 //! `lexictl status`: the library's health at a glance (D-046) — artifact counts, how many design
 //! files are stale, the findings of the last `lexictl validate`, the last update, whether the hook is
-//! installed, and the state of the notes refs.
+//! installed, the state of the notes refs, and project config settings this clone ignores until a
+//! person confirms them (`lexictl trust`).
 //!
 //! Staleness is what `lexictl update --check` finds — the same computation, handed in by the caller
 //! as a [`StaleCheck`] (the update pipeline is the engine's; the CLI and the MCP server pass
@@ -43,6 +44,10 @@ pub struct Status {
     /// or `no git`.
     pub hook: String,
     pub notes: Vec<NotesRef>,
+    /// The project config's settings that choose where sources and keys are sent, when this clone
+    /// has not confirmed them (`lexictl trust`): they are ignored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub untrusted_config: Option<crate::workspace::trust::Notice>,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -106,6 +111,7 @@ pub fn status(ws: &Workspace, check: StaleCheck) -> anyhow::Result<Status> {
         *status.stack_posts.entry(doc.status.clone()).or_insert(0) += 1;
     }
     status.validation = recorded.validation;
+    status.untrusted_config = ws.trust_notice();
     status.last_update = std::fs::metadata(state.cache_path())
         .and_then(|meta| meta.modified())
         .ok()

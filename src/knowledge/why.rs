@@ -60,7 +60,10 @@ pub fn why(ws: &Workspace, source: &str) -> anyhow::Result<Why> {
     };
     let as_text = String::from_utf8_lossy(&text).into_owned();
     let design = DesignFile::parse(&design_rel, &as_text)?;
-    let blob = blob_id(&text)?;
+    let format = ws
+        .repo_if_any()
+        .map_or_else(Default::default, |repo| repo.object_format());
+    let blob = blob_id(format, &text)?;
     let unedited = design
         .footer
         .as_ref()

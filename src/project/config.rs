@@ -1,15 +1,23 @@
-//! The two-tier configuration: `$XDG_CONFIG_HOME/lexibrarian/config.yaml` (personal defaults) under
-//! `.lexibrary/config.yaml` (the project's, which wins).
+//! The configuration tiers: `$XDG_CONFIG_HOME/lexibrarian/config.yaml` (personal defaults) under
+//! `.lexibrary/config.yaml` (the project's, which wins) under the `LEXI_LLM_*` environment variables
+//! (the person's choice for one shell or CI job).
 //!
 //! Both files are parsed with serde into the same [`Config`] type. Every struct denies unknown keys, so a
 //! typo is an error that names the file, the line and the closest valid key, instead of a setting that
 //! silently does nothing. Each file is validated on its own (so errors point at the right file and line),
-//! then the two YAML trees are deep-merged and deserialised once more.
+//! then the YAML trees are deep-merged and deserialised once more.
+//!
+//! The project config arrives with the code, so the settings that choose where data is sent are
+//! held apart from it ([`super::held`]): the merged [`Config`] never carries a project's
+//! `llm.provider`, `llm.base_url` or `llm.api_key_env`; `workspace::trust` decides whether this
+//! clone confirmed them.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+
+use super::held::{self, Held};
 
 /// The whole configuration. Every field has a default, so an empty file is a valid config.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -378,19 +386,37 @@ pub fn global_config_path() -> Option<PathBuf> {
     Some(base.join("lexibrarian").join("config.yaml"))
 }
 
-/// Load the global config (if any) and the project config of the project at `root`, project
-/// winning. A missing project config file is an error: every project has one. The project config
-/// is part of the repository, so it is read without following symlinks (a symlink out of the
-/// repository is refused, naming it); the personal config is the user's own and may be a link.
-pub fn load_project(root: &Path) -> Result<Config, ConfigError> {
+/// The variables of the environment tier: each sets the `llm` key it names, over both files.
+pub const ENV_SETTINGS: [(&str, &str); 4] = [
+    ("LEXI_LLM_PROVIDER", "provider"),
+    ("LEXI_LLM_MODEL", "model"),
+    ("LEXI_LLM_BASE_URL", "base_url"),
+    ("LEXI_LLM_API_KEY_ENV", "api_key_env"),
+];
+
+/// Load the project at `root`'s configuration: the global config (if any) under the project config,
+/// project winning, under the `LEXI_LLM_*` environment variables — except for the settings that
+/// choose where data is sent (`llm.provider`, `llm.base_url`, `llm.api_key_env`; see
+/// [`super::held`]), which the project config cannot decide alone: they are returned apart, as
+/// [`Held`], and left out of the [`Config`].
+///
+/// A missing project config file is an error: every project has one. The project config is part of
+/// the repository, so it is read without following symlinks (a symlink out of the repository is
+/// refused, naming it); the personal config is the user's own and may be a link.
+pub fn load_project(root: &Path) -> Result<(Config, Held), ConfigError> {
     let rel = format!("{}/{}", super::LIBRARY_DIR, super::CONFIG_FILE);
     let project_config = root.join(&rel);
     let text = crate::nofollow::read_to_string(root, &rel);
-    load(&project_config, text)
+    load(&project_config, &rel, text)
 }
 
-/// Merge the global config (if any) under the project config read from `project_config`.
-fn load(project_config: &Path, text: std::io::Result<String>) -> Result<Config, ConfigError> {
+/// Merge the global config (if any), the project config read from `project_config` and the
+/// environment, holding the project's sensitive settings apart.
+fn load(
+    project_config: &Path,
+    rel: &str,
+    text: std::io::Result<String>,
+) -> Result<(Config, Held), ConfigError> {
     let global = match global_config_path() {
         Some(path) if path.is_file() => {
             let text = std::fs::read_to_string(&path);
@@ -398,20 +424,79 @@ fn load(project_config: &Path, text: std::io::Result<String>) -> Result<Config, 
         }
         _ => None,
     };
-    let project = read_tree(project_config, text)?;
-    let merged = match global {
+    let text = text.map_err(|err| ConfigError {
+        path: project_config.to_path_buf(),
+        line: None,
+        message: format!("cannot read the config file: {err}"),
+        hint: None,
+    })?;
+    let whole = parse_tree(project_config, &text)?;
+    let mut project = whole.clone();
+    let settings = held::take(&mut project, &text);
+    let env = env_tree()?;
+    let config = merged(project_config, global.clone(), project, env.clone())?;
+    let mut held = Held {
+        file: rel.to_string(),
+        settings,
+        llm_if_trusted: config.llm.clone(),
+    };
+    if !held.is_empty() {
+        held.llm_if_trusted = merged(project_config, global, whole, env)?.llm;
+    }
+    Ok((config, held))
+}
+
+/// `global` under `project` under `env`, deserialised.
+fn merged(
+    project_config: &Path,
+    global: Option<serde_yaml::Value>,
+    project: serde_yaml::Value,
+    env: serde_yaml::Value,
+) -> Result<Config, ConfigError> {
+    let mut merged = match global {
         Some(mut global) => {
             merge_into(&mut global, project);
             global
         }
         None => project,
     };
+    merge_into(&mut merged, env);
     serde_yaml::from_value(merged).map_err(|err| ConfigError {
         path: project_config.to_path_buf(),
         line: None,
         message: format!("the merged global and project config is invalid: {err}"),
         hint: global_config_path().map(|path| format!("check {} as well", path.display())),
     })
+}
+
+/// The environment tier as a config tree (`{llm: {provider: …}}`; empty variables are unset).
+/// An unknown provider name is an error naming the variable.
+fn env_tree() -> Result<serde_yaml::Value, ConfigError> {
+    let mut llm = serde_yaml::Mapping::new();
+    for (variable, field) in ENV_SETTINGS {
+        let Some(value) = std::env::var(variable)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+        else {
+            continue;
+        };
+        let value = value.trim().to_string();
+        if field == "provider" && !LlmProvider::ALL.iter().any(|p| p.name() == value) {
+            let names: Vec<&str> = LlmProvider::ALL.iter().map(|p| p.name()).collect();
+            return Err(ConfigError {
+                path: PathBuf::from(format!("${variable}")),
+                line: None,
+                message: format!("`{value}` is not an llm.provider"),
+                hint: Some(format!("valid values: {}", names.join(", "))),
+            });
+        }
+        llm.insert(field.into(), serde_yaml::Value::String(value));
+    }
+    let mut tree = serde_yaml::Mapping::new();
+    if !llm.is_empty() {
+        tree.insert("llm".into(), serde_yaml::Value::Mapping(llm));
+    }
+    Ok(serde_yaml::Value::Mapping(tree))
 }
 
 /// Parse and validate one config file text. `path` is only used in error messages.

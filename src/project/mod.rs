@@ -7,6 +7,7 @@
 pub mod config;
 pub mod describe;
 pub mod detect;
+pub mod held;
 pub mod ignores;
 pub mod manifest;
 pub mod mapping;
@@ -39,7 +40,11 @@ pub const CACHE_DIR: &str = ".cache";
 pub struct Project {
     /// The project root. Set once: the reads of a run go through [`Project::read`]'s handle on it.
     pub root: PathBuf,
+    /// The merged configuration, without the project config's held settings.
     pub config: Config,
+    /// What the project config says about where data is sent: applies only where this clone
+    /// confirmed it (see [`held`] and `workspace::trust`).
+    pub held: held::Held,
     /// The root opened once for every read of the run (see [`nofollow::RootHandle`]).
     handle: nofollow::RootHandle,
 }
@@ -85,7 +90,7 @@ impl Project {
     /// without following symlinks (a symlinked `.lexibrary/` is refused with it), and a symlinked
     /// `.lexibrary/.cache/` (where locks and caches are written) is refused too.
     pub fn open(root: PathBuf) -> Result<Project, ProjectError> {
-        let config = config::load_project(&root)?;
+        let (config, held) = config::load_project(&root)?;
         let cache = format!("{LIBRARY_DIR}/{CACHE_DIR}");
         if nofollow::is_symlink(&root, &cache) {
             // Let the reader word it, naming the link and its target.
@@ -94,14 +99,21 @@ impl Project {
                 .unwrap_or_else(|| std::io::Error::other(format!("{cache} is a symbolic link")));
             return Err(ProjectError::Refused(err));
         }
-        Ok(Project::new(root, config))
+        let mut project = Project::new(root, config);
+        project.held = held;
+        Ok(project)
     }
 
     /// The project at `root` with `config`, as given (no check that the library exists).
     pub fn new(root: PathBuf, config: Config) -> Project {
+        let held = held::Held {
+            llm_if_trusted: config.llm.clone(),
+            ..held::Held::default()
+        };
         Project {
             root,
             config,
+            held,
             handle: nofollow::RootHandle::default(),
         }
     }

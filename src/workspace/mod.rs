@@ -1,8 +1,9 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
-//! the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
+//! the files git keeps out of this working tree ([`absent`]), the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
 //! state ([`state`]), the library lock ([`lock`]), the
-//! one enumeration of `.lexibrary/` ([`library`]), the rows of a directory's Child Map
+//! one enumeration of `.lexibrary/` ([`library`]), whether this clone confirmed the project
+//! config's held settings ([`trust`]), the rows of a directory's Child Map
 //! ([`child_map`]) and the check of an agent's Interface Contract against the code ([`contract`]).
 //!
 //! Like jj's `CommandHelper`, the CLI opens a [`Workspace`] once and hands it to `engine` and
@@ -12,6 +13,7 @@
 //! Layering: `workspace` sits below `engine` and `knowledge` and above `project`, `git`, `library`,
 //! `source` and `archivist`; it never imports the layers above it.
 
+pub mod absent;
 pub mod cache;
 pub mod calls;
 pub mod child_map;
@@ -19,9 +21,11 @@ pub mod contract;
 pub mod coverage;
 pub mod graph;
 pub mod library;
+pub mod library_writes;
 pub mod lock;
 pub mod state;
 pub mod test_rank;
+pub mod trust;
 
 use std::cell::OnceCell;
 use std::path::Path;
@@ -45,6 +49,8 @@ pub struct Workspace {
     head: OnceCell<Option<Oid>>,
     processed: OnceCell<Option<Processed>>,
     graph: OnceCell<Option<graph::Graph>>,
+    trust: OnceCell<trust::Trust>,
+    absent: OnceCell<std::sync::Arc<absent::Absent>>,
 }
 
 impl Workspace {
@@ -64,6 +70,8 @@ impl Workspace {
             head: OnceCell::new(),
             processed: OnceCell::new(),
             graph: OnceCell::new(),
+            trust: OnceCell::new(),
+            absent: OnceCell::new(),
         }
     }
 
@@ -146,6 +154,50 @@ impl Workspace {
         self.graph
             .get_or_init(|| graph::Graph::load(&self.state().cache_path()))
             .as_ref()
+    }
+
+    /// The project's files git keeps out of this working tree (sparse checkout, `skip-worktree`),
+    /// read once from the index; none outside git or when the index cannot be read.
+    pub fn absent(&self) -> &std::sync::Arc<absent::Absent> {
+        self.absent.get_or_init(|| {
+            let (Some(repo), Some(prefix)) = (self.repo_if_any(), self.prefix()) else {
+                return Default::default();
+            };
+            let Ok(paths) = repo.skip_worktree_paths() else {
+                return Default::default();
+            };
+            let inside = paths.into_iter().filter_map(|path| match prefix {
+                "" => Some(path),
+                prefix => path.strip_prefix(&format!("{prefix}/")).map(str::to_string),
+            });
+            std::sync::Arc::new(absent::Absent::from_paths(&self.project, inside))
+        })
+    }
+
+    /// Whether this clone confirmed the project config's held settings (`lexictl trust`), read once.
+    pub fn trust(&self) -> &trust::Trust {
+        self.trust.get_or_init(|| {
+            match trust::TrustStore::locate(&self.project, self.repo_if_any()) {
+                Some(store) => store.assess(&self.project.held),
+                None if self.project.held.is_empty() => trust::Trust::NothingHeld,
+                None => trust::Trust::NotConfirmed,
+            }
+        })
+    }
+
+    /// Why the project config's held settings are ignored here, if they are.
+    pub fn trust_notice(&self) -> Option<trust::Notice> {
+        trust::notice(&self.project.held, self.trust())
+    }
+
+    /// The LLM settings a run uses: the project config's held settings only where this clone
+    /// confirmed them ([`Workspace::trust`]); the person's own tiers otherwise.
+    pub fn llm(&self) -> &crate::project::config::LlmConfig {
+        if self.trust().applies() {
+            &self.project.held.llm_if_trusted
+        } else {
+            &self.project.config.llm
+        }
     }
 
     /// What the last complete update recorded in the state file, read once.

@@ -33,6 +33,11 @@ pub struct Processed {
     pub clean: bool,
     /// Fingerprint of the effective configuration and the tool version.
     pub fingerprint: String,
+    /// The update left the library current for the tree it saw — this commit and the uncommitted
+    /// changes `library-writes` records ([`StateDir::library_writes_path`]) with what it wrote into
+    /// the library: committing exactly that keeps the no-op fast path.
+    #[serde(default)]
+    pub library_written: bool,
 }
 
 /// The counts of the last `lexictl validate` (what `lexictl status` reports).
@@ -125,6 +130,12 @@ impl StateDir {
     /// The last project model (manifests read), for runs that touch no manifest.
     pub fn model_path(&self) -> PathBuf {
         self.dir.join("model.json")
+    }
+
+    /// What the updates since the processed commit wrote into the library
+    /// (`workspace::library_writes`).
+    pub fn library_writes_path(&self) -> PathBuf {
+        self.dir.join("library-writes")
     }
 
     /// The state file.
@@ -249,6 +260,7 @@ mod tests {
             commit: Oid::parse("0123456789abcdef0123456789abcdef01234567").expect("oid"),
             clean: true,
             fingerprint: "f".into(),
+            library_written: false,
         };
         state
             .edit(|s| s.processed = Some(processed.clone()))

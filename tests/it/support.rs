@@ -3,8 +3,9 @@
 //!
 //! - Fixture projects: `project().fixture("rust").file(path, text).init().config(yaml).build()`
 //!   makes a real git repository (one commit) in a temp dir, optionally runs `lexictl init --yes`
-//!   and merges YAML into `.lexibrary/config.yaml`. `p.clone_to("a")` and `p.clone_bare_to("remote.git")`
-//!   make more repositories beside it, sharing its home and clock.
+//!   and merges YAML into `.lexibrary/config.yaml`. `p.clone_to("a")`, `p.clone_bare_to("remote.git")`,
+//!   `p.clone_to_without_checkout("c")` and `p.clone_with_args(..)` make more repositories beside it,
+//!   sharing its home and clock.
 //! - Fluent execution that asserts as it runs: `p.lexictl(["update"]).success()`, `.code(2)`,
 //!   `.json()`, with `.stdin(..)`, `.env(..)`, `.current_dir(..)` before and `stdout_has(..)`,
 //!   `stderr_is(..)`, … after. A failed expectation prints the command, its exit code, stdout and
@@ -262,6 +263,25 @@ impl TestProject {
     /// `git clone --bare` this repository to `name` beside it, e.g. a remote to push to.
     pub fn clone_bare_to(&self, name: &str) -> TestProject {
         self.clone_with(name, &["--bare"])
+    }
+
+    /// `git clone --no-checkout` this repository to `name` beside it (for a sparse checkout).
+    pub fn clone_to_without_checkout(&self, name: &str) -> TestProject {
+        self.clone_with(name, &["--no-checkout"])
+    }
+
+    /// `git clone -q <args…> <name>` beside this repository, `args` naming the source (a
+    /// `file://` URL for a partial clone); the clone shares this project's home and clock.
+    pub fn clone_with_args(&self, name: &str, args: &[&str]) -> TestProject {
+        let root = self.shared.temp.path().join(name);
+        let mut all: Vec<OsString> = vec!["clone".into(), "-q".into()];
+        all.extend(args.iter().map(OsString::from));
+        all.push(root.clone().into());
+        self.git(all).success();
+        TestProject {
+            shared: Arc::clone(&self.shared),
+            root,
+        }
     }
 
     fn clone_with(&self, name: &str, options: &[&str]) -> TestProject {

@@ -40,8 +40,9 @@ impl WithKey for Exec<'_> {
     }
 }
 
-/// Set the project's `llm:` settings (YAML lines, unindented) and commit, so each test starts from
-/// a clean tree.
+/// Set the project's `llm:` settings (YAML lines, unindented), commit, so each test starts from
+/// a clean tree, and trust them on this clone (`lexictl trust`: a committed provider, URL or key
+/// variable applies only then; test_trust.rs tests that boundary).
 fn use_llm(p: &TestProject, settings: &str) {
     let indented: String = settings
         .lines()
@@ -50,6 +51,7 @@ fn use_llm(p: &TestProject, settings: &str) {
         .collect();
     p.config(&format!("llm:\n{indented}"));
     p.commit_all("config");
+    p.lexictl(["trust"]).success();
 }
 
 /// An LLM project talking to `server` as `provider`, key in LEXI_TEST_KEY.
@@ -376,10 +378,12 @@ fn a_missing_key_fails_at_once_naming_the_variable_and_writes_nothing() {
     assert!(server.requests().is_empty());
     assert_eq!(files_containing(&p, "lexibrarian:meta"), library_before);
     assert!(!p.exists(".lexibrary/src/double.rs.md"));
-    assert!(
-        !p.path(".git/lexibrarian").exists(),
-        "no lock, no log, no cache"
-    );
+    for left in ["update.lock", "update.log", "cache", "state.json"] {
+        assert!(
+            !p.path(".git/lexibrarian").join(left).exists(),
+            "no lock, no log, no cache: {left}"
+        );
+    }
 
     // An empty key is as good as none.
     p.lexictl(["update"])

@@ -249,6 +249,7 @@ fn key_files_are_never_documented_or_sent_to_the_model() {
         server.url()
     ));
     p.commit_all("config");
+    p.lexictl(["trust"]).success();
     p.lexictl(["update"])
         .env("LEXI_TEST_KEY", "sk-test-key")
         .success();
@@ -418,6 +419,7 @@ fn the_run_after_a_kill_9_removes_the_debris() {
     ));
     p.write("src/a.rs", "pub fn a() {}\npub fn b() {}\n");
     p.commit_all("change");
+    p.lexictl(["trust"]).success();
     let mut running = p
         .lexictl(["update", "--changed-only"])
         .env("LEXI_TEST_KEY", "k")

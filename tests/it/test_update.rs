@@ -109,8 +109,14 @@ fn a_second_update_writes_nothing_and_leaves_no_diff() {
     p.lexictl(["update"]).success();
     p.commit_all("library");
     let before = library(&p);
-    // On the real clock: an unchanged project must not even touch `generated:`.
+    // On the real clock: an unchanged project writes nothing — after its library is committed the
+    // update does not even walk the tree (the fast path), and a walk writes nothing either.
     p.lexictl(["update"])
+        .real_clock()
+        .success()
+        .stdout_has("up to date");
+    assert_eq!(library(&p), before);
+    p.lexictl(["update", "src/"])
         .real_clock()
         .success()
         .stdout_has("wrote 0 design files, removed 0, 0 .aindex, START_HERE.md unchanged");
@@ -929,4 +935,30 @@ fn ci_configuration_in_dot_directories_is_documented() {
     p.lexictl(["update", "--check"])
         .code(2)
         .stdout_has(".github/workflows/ci.yml");
+}
+
+#[test]
+fn committing_the_library_an_update_wrote_keeps_the_fast_path() {
+    // The README way: init and update (the tree dirty with what init wrote), commit it all.
+    let p = project().fixture("python").build();
+    p.lexictl(["init", "--yes"]).success();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    let first = p.lexictl(["update", "--timings"]).success();
+    first.stdout_has("up to date");
+    assert!(!first.stderr.contains("scanning"), "{}", first.stderr);
+    // A design file edited before it was committed is not what the update wrote: it is read.
+    p.lexictl(["update", "pkg/"]).success();
+    let design = ".lexibrary/pkg/__init__.py.md";
+    let edited = p
+        .read(design)
+        .replace("## Tags", "## Notes\n\nBy hand.\n\n## Tags");
+    p.write(design, &edited);
+    p.write("pkg/extra.py", "def extra():\n    pass\n");
+    p.lexictl(["update"]).success();
+    p.write(design, format!("{}\nMore by hand.\n", p.read(design)));
+    p.commit_all("library and an edit");
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("AGENT_UPDATED     pkg/__init__.py");
 }

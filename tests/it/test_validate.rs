@@ -170,6 +170,10 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     p.git(["commit", "-q", "-m", "manifest", "--", "Cargo.toml"])
         .success();
+    // A project LLM server this clone trusted, moved elsewhere since.
+    p.config("llm:\n  provider: openai-compatible\n  base_url: http://127.0.0.1:9/v1\n");
+    p.lexictl(["trust"]).success();
+    p.config("llm:\n  base_url: http://attacker.example/v1\n");
     let out = p
         .lexictl(["validate", "--severity", "info", "--format", "json"])
         .code(2);
@@ -192,8 +196,12 @@ fn every_problem_is_reported_once_with_its_check_id() {
         })
         .collect();
     insta::assert_snapshot!("validate_seeded", found.join("\n"));
-    // Every check id is exercised.
+    // Every check id is exercised (but `untrusted-config`, which a clone that trusted the settings
+    // once cannot show: test_trust.rs has it).
     for (id, _, _) in lexibrarian::knowledge::validate::CHECKS {
+        if *id == "untrusted-config" {
+            continue;
+        }
         assert!(
             found.iter().any(|line| line.contains(&format!(" {id} "))),
             "{id} not reported:\n{}",

@@ -27,10 +27,11 @@ use super::structural::{complexity_warnings, StructuralArchivist};
 use super::{Archivist, ArchivistInput, ArchivistOutput, Generation, OverBudget, OWNED_SECTIONS};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
-use crate::project::config::{Config, LlmProvider};
+use crate::project::config::{Config, LlmConfig, LlmProvider};
 
 /// Where the configuration lives, for error messages.
-const CONFIG_FILES: &str = ".lexibrary/config.yaml (or ~/.config/lexibrarian/config.yaml)";
+const CONFIG_FILES: &str =
+    ".lexibrary/config.yaml, ~/.config/lexibrarian/config.yaml or the LEXI_LLM_* variables";
 
 /// A provider that speaks to a model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +123,15 @@ pub struct LlmSettings {
 impl LlmSettings {
     /// The settings for the configured provider; `None` for `structural`. Errors name the key to fix.
     pub fn from_config(config: &Config) -> anyhow::Result<Option<LlmSettings>> {
-        let llm = &config.llm;
+        LlmSettings::from_llm(&config.llm, config.token_budgets.design_file_tokens)
+    }
+
+    /// The settings `llm` names (as `workspace::Workspace::llm` resolved them: a project's held
+    /// settings only where this clone trusts them), writing within `design_file_tokens`.
+    pub fn from_llm(
+        llm: &LlmConfig,
+        design_file_tokens: u32,
+    ) -> anyhow::Result<Option<LlmSettings>> {
         let provider = match llm.provider {
             LlmProvider::Structural => return Ok(None),
             LlmProvider::Anthropic => Provider::Anthropic,
@@ -179,7 +188,7 @@ impl LlmSettings {
             concurrency: llm.concurrency as usize,
             timeout: Duration::from_secs(llm.timeout),
             max_retries: llm.max_retries,
-            budget: config.token_budgets.design_file_tokens as usize,
+            budget: design_file_tokens as usize,
         }))
     }
 
@@ -218,14 +227,7 @@ impl LlmSettings {
     }
 }
 
-/// Whether `name` can be an environment variable name: letters, digits and `_`, not starting with a
-/// digit (what `llm.api_key_env` must be).
-pub fn is_variable_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && !name.starts_with(|c: char| c.is_ascii_digit())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
+pub use crate::project::held::is_variable_name;
 
 /// What a provider answered.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -52,8 +52,10 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     if !root.is_dir() {
         bail!("{} is not a directory", root.display());
     }
-    // Never in a bare repository or inside `.git/`: there is no working tree to document.
+    // Never in a bare repository or inside `.git/`: there is no working tree to document. Nor in a
+    // repository that cannot be read (a reftable): every later command would refuse it.
     refuse_git_dir(&root)?;
+    crate::git::GitRepo::discover(&root)?;
     if let Some(existing) = find_root(&root) {
         if existing == root {
             bail!(
@@ -90,6 +92,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
 
     let report = apply(&plan)?;
+    trust_the_choices(&root);
     match ctx.format {
         Format::Text => print_text(&summary(&plan, &report, nothing_detected))?,
         Format::Json => print_json(&serde_json::json!({
@@ -102,6 +105,27 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         }))?,
     }
     Ok(Outcome::Ok)
+}
+
+/// The LLM provider, URL and key variable the person just chose in the wizard are theirs: this
+/// clone trusts them (see `lexictl trust`). Best effort: without a record they are only reported.
+fn trust_the_choices(root: &std::path::Path) {
+    let Ok(project) = crate::project::Project::open(root.to_path_buf()) else {
+        return;
+    };
+    if project.held.is_empty() {
+        return;
+    }
+    let ws = crate::workspace::Workspace::new(project);
+    let store = crate::workspace::trust::TrustStore::locate(ws.project(), ws.repo_if_any());
+    if let Some(store) = store {
+        if let Err(err) = store.confirm(&ws.project().held) {
+            eprintln!(
+                "warning: cannot record that this clone trusts the LLM settings you chose ({}): {err}\n  hint: run `lexictl trust`",
+                store.path.display()
+            );
+        }
+    }
 }
 
 /// The plan `--yes` takes: detected name, the roots of every package's code and tests

@@ -25,6 +25,7 @@ pub mod setup;
 pub mod stack;
 pub mod status;
 pub mod sweep;
+pub mod trust;
 pub mod update;
 pub mod validate;
 pub mod why;

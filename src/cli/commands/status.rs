@@ -29,6 +29,8 @@ pub struct Args {
 
 pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let ws = ctx.workspace()?;
+    // A repository that cannot be read is an error, never a status made as if outside git.
+    ws.discovered_repo()?;
     let found = status(&ws, update::stale_entries)?;
     let project = ws.project();
     let uncovered = Packages::read(&project.root, &project.config).uncovered(ws.scope()?);
@@ -125,6 +127,9 @@ fn render(found: &Status, uncovered: &Uncovered) -> String {
             (true, false) => "in sync with a remote",
         };
         out.push_str(&format!("Notes {}: {state}\n", notes.name));
+    }
+    if let Some(notice) = &found.untrusted_config {
+        out.push_str(&format!("Config: {notice}\n"));
     }
     out.push_str(if found.healthy() && uncovered.is_empty() {
         "Healthy.\n"

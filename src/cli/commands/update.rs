@@ -189,14 +189,21 @@ fn debris_line(report: &UpdateReport, options: &UpdateOptions) -> String {
     } else {
         "would remove"
     };
-    match report.debris_removed.len() {
+    let mut out = match report.debris_removed.len() {
         0 => String::new(),
         n => format!(
             "{verb} {n} temporary file{} left by an interrupted write: {}\n",
             if n == 1 { "" } else { "s" },
             report.debris_removed.join(", ")
         ),
+    };
+    if !report.pack_debris_removed.is_empty() {
+        out.push_str(&format!(
+            "removed the temporary pack an interrupted provenance write left in the git directory: {}\n",
+            report.pack_debris_removed.join(", ")
+        ));
     }
+    out
 }
 
 /// With `--verbose`: each file read and the imports that named no project file.

@@ -65,6 +65,8 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     let mut ws = ctx.workspace()?;
+    // A repository that cannot be read is an error, never a library checked as if outside git.
+    ws.discovered_repo()?;
     let mut report = validate(&ws);
     if args.fix {
         let wanted = fixes(&report.issues);

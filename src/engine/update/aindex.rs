@@ -22,11 +22,14 @@ pub struct IndexOutcome {
 }
 
 /// Compute the `.aindex` of `dir` with the given children. `billboard` supplies the tool's billboard,
-/// written unless someone wrote their own.
+/// written unless someone wrote their own — or unless the directory is not `whole` (git keeps some
+/// of it out of a sparse checkout: what the billboard is made of may be out of reach, and the one
+/// on disk stays).
 pub fn index_directory(
     project: &Project,
     dir: &str,
     entries: Vec<ChildEntry>,
+    whole: bool,
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
@@ -50,7 +53,7 @@ pub fn index_directory(
         Some(text) => match AIndex::parse(&path, dir, text) {
             Ok(mut index) => {
                 index.set_children(&entries);
-                if index.billboard_is_generated() {
+                if whole && index.billboard_is_generated() {
                     index.set_generated_billboard(&billboard());
                 }
                 index

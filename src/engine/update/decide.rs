@@ -87,6 +87,12 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
         FileState::AgentUpdated { .. } => Some(Action::RefreshFooter),
         FileState::Renamed { from, .. } => Some(Action::Move { from: from.clone() }),
         FileState::Cached { .. } if !index.moved(&scanned.source) && !scanned.resolved_now => None,
+        // A sparse checkout that cannot see all its importers leaves its Dependents as they are.
+        FileState::Cached { .. } | FileState::Unchanged { .. }
+            if !index.knows_all_importers(&scanned.source) =>
+        {
+            None
+        }
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
             dependents_action(project, scanned, index.importers(&scanned.source))
         }
@@ -114,16 +120,29 @@ fn dependents_action(
     if !unedited {
         return None;
     }
-    let abridged = shows_interface_only(project, scanned);
-    let lists = graph_sections(&super::generate::graph_of(scanned, importers, abridged));
-    let current_lists = LIST_SECTIONS.iter().all(|heading| {
-        let written = design.section(heading).map(|section| section.body.trim());
-        let expected = lists
-            .iter()
-            .find(|section| section.heading.eq_ignore_ascii_case(heading))
-            .map(|section| section.body.trim());
-        written == expected
-    });
+    let lists_hold = |abridged: bool| {
+        let lists = graph_sections(&super::generate::graph_of(scanned, importers, abridged));
+        LIST_SECTIONS.iter().all(|heading| {
+            let written = design.section(heading).map(|section| section.body.trim());
+            let expected = lists
+                .iter()
+                .find(|section| section.heading.eq_ignore_ascii_case(heading))
+                .map(|section| section.body.trim());
+            written == expected
+        })
+    };
+    // The lists as the mapping says first: only when they do not hold is the source read to see
+    // whether it is a generated file (written abridged whatever its mapping).
+    let (current_lists, abridged) = match lists_hold(scanned.abridged) {
+        true => (true, scanned.abridged),
+        false => {
+            let abridged = shows_interface_only(project, scanned);
+            (
+                abridged != scanned.abridged && lists_hold(abridged),
+                abridged,
+            )
+        }
+    };
     let earlier_format = design
         .footer
         .as_ref()

@@ -8,12 +8,23 @@
 //! outside the scope roots, grouped fixtures) — at most [`HELPER_HOPS`] of them in a row. A test
 //! reaching code through the library itself does not count: a crate's integration tests are not
 //! the tests of every module its `lib.rs` declares.
+//!
+//! A file git keeps out of the working tree (a sparse checkout) cannot be read: it is unchanged, so
+//! the importers and tests of a file that are absent are what its design file lists now
+//! ([`ReverseIndex::keep_absent_importers`]).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use rayon::prelude::*;
+
 use super::scan::Scan;
 use crate::archivist::{is_test_case, is_test_path, Importers};
+use crate::library::design_file::{sections, DesignFile};
+use crate::library::markdown::list_items;
+use crate::project::mirror::design_path;
 use crate::project::scope::Scope;
+use crate::project::Project;
+use crate::workspace::absent::Absent;
 use crate::workspace::cache::Cache;
 
 /// Test helpers a test may go through to reach a file (`test → helpers/index → helpers/app → lib`).
@@ -26,6 +37,50 @@ pub struct ReverseIndex {
     old: HashMap<String, Vec<String>>,
     new_tests: HashMap<String, Vec<String>>,
     old_tests: HashMap<String, Vec<String>>,
+    /// Files whose importers this (sparse) checkout cannot all know.
+    unknowable: HashSet<String>,
+}
+
+/// What a design file's list section says: the paths shown and how many more it counts.
+struct Listed {
+    shown: Vec<String>,
+    more: usize,
+}
+
+impl Listed {
+    fn of(body: Option<&str>) -> Listed {
+        let mut listed = Listed {
+            shown: Vec::new(),
+            more: 0,
+        };
+        for item in body.map(list_items).unwrap_or_default() {
+            if let Some(path) = item.split_whitespace().next() {
+                listed.shown.push(path.trim_matches('`').to_string());
+            }
+        }
+        for line in body.unwrap_or("").lines() {
+            if let Some(rest) = line.trim().strip_prefix("… and ") {
+                listed.more = rest
+                    .split_whitespace()
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+            }
+        }
+        listed
+    }
+
+    /// Whether `known` importers account for everything the section counted (always, when it
+    /// was not cut).
+    fn adds_up(&self, known: usize) -> bool {
+        self.more == 0 || known == self.shown.len() + self.more
+    }
+}
+
+/// The Dependents and Tests a design file records.
+struct Recorded {
+    dependents: Listed,
+    tests: Listed,
 }
 
 /// Importers of the files a test may reach others through (test paths and files without a design
@@ -64,6 +119,17 @@ impl HelperImporters<'_> {
     }
 }
 
+/// Add `kept` to `rel`'s entry of `map`, sorted and without repeats.
+fn keep_in(map: &mut HashMap<String, Vec<String>>, rel: &str, kept: &[String]) {
+    if kept.is_empty() {
+        return;
+    }
+    let list = map.entry(rel.to_string()).or_default();
+    list.extend(kept.iter().cloned());
+    list.sort();
+    list.dedup();
+}
+
 /// `rel`'s entry of `map`, empty when it has none.
 fn list<'m>(map: &'m HashMap<String, Vec<String>>, rel: &str) -> &'m [String] {
     map.get(rel).map_or(&[], Vec::as_slice)
@@ -85,6 +151,7 @@ impl ReverseIndex {
             old: HashMap::new(),
             new_tests: HashMap::new(),
             old_tests: HashMap::new(),
+            unknowable: HashSet::new(),
         };
         let mut helpers_new = HelperImporters {
             scope,
@@ -147,6 +214,62 @@ impl ReverseIndex {
             }
         }
         index
+    }
+
+    /// Add, as importers of each scanned file, the absent files its design file lists in Dependents
+    /// or Tests: they did import it, and they have not changed. A list the design file cut ("… and
+    /// 13 more") may hide more of them: when what is known here does not add up to its count, the
+    /// file's importers cannot be known in this checkout ([`ReverseIndex::knows_all_importers`]).
+    /// Nothing to do in a full checkout.
+    pub fn keep_absent_importers(&mut self, project: &Project, scan: &Scan, absent: &Absent) {
+        if absent.is_empty() {
+            return;
+        }
+        let recorded: Vec<(&String, Recorded)> = scan
+            .files
+            .par_iter()
+            .filter_map(|(rel, scanned)| {
+                let text = match scanned.existing() {
+                    Some(existing) => existing.text.clone(),
+                    None => project.read_to_string(&design_path(rel)).ok()?,
+                };
+                let design = DesignFile::parse(&design_path(rel), &text).ok()?;
+                let listed = |heading| Listed::of(design.section(heading).map(|s| s.body.as_str()));
+                Some((
+                    rel,
+                    Recorded {
+                        dependents: listed(sections::DEPENDENTS),
+                        tests: listed(sections::TESTS),
+                    },
+                ))
+            })
+            .collect();
+        for (rel, recorded) in recorded {
+            let absent_of = |listed: &Listed| -> Vec<String> {
+                let shown = listed.shown.iter();
+                shown
+                    .filter(|path| absent.has_file(path))
+                    .cloned()
+                    .collect()
+            };
+            let (dependents, tests) = (absent_of(&recorded.dependents), absent_of(&recorded.tests));
+            for map in [&mut self.new, &mut self.old] {
+                keep_in(map, rel, &dependents);
+            }
+            for map in [&mut self.new_tests, &mut self.old_tests] {
+                keep_in(map, rel, &tests);
+            }
+            let (now, tests) = (self.dependents(rel).len(), self.tests(rel).len());
+            if !recorded.dependents.adds_up(now) || !recorded.tests.adds_up(tests) {
+                self.unknowable.insert(rel.clone());
+            }
+        }
+    }
+
+    /// Whether this run knows every importer of `rel`: always in a full checkout; in a sparse one,
+    /// unless its design file's cut Dependents or Tests hide importers outside the checkout.
+    pub fn knows_all_importers(&self, rel: &str) -> bool {
+        !self.unknowable.contains(rel)
     }
 
     /// The files that import `rel` now, sorted.
@@ -251,5 +374,21 @@ mod tests {
         assert!(!partial.moved("c.rs"));
         let complete = ReverseIndex::build(&scan, &cache, true, &Scope::everything());
         assert!(complete.dependents("c.rs").is_empty());
+    }
+
+    #[test]
+    fn a_cut_list_counts_what_it_hides() {
+        let cut = Listed::of(Some(
+            "- src/a.py\n- `tests/t.py`\n… and 13 more: `lexi impact src/g.py`",
+        ));
+        assert_eq!(cut.shown, ["src/a.py", "tests/t.py"]);
+        assert_eq!(cut.more, 13);
+        assert!(cut.adds_up(15) && !cut.adds_up(14));
+        let whole = Listed::of(Some("- src/a.py"));
+        assert!(
+            whole.adds_up(0) && whole.adds_up(7),
+            "a whole list hides nothing"
+        );
+        assert!(Listed::of(None).shown.is_empty());
     }
 }

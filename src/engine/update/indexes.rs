@@ -5,7 +5,7 @@
 //! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
 //! the report, and the stage goes on with the others: one bad file never costs the rest.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 use rustix::fs::FileType;
@@ -19,7 +19,7 @@ use super::scan::Scan;
 use super::start_here::{self, DirSummary};
 use super::write::remove_empty_mirror_dirs;
 use super::{Progress, UpdateOptions};
-use crate::library::aindex::ChildEntry;
+use crate::library::aindex::{AIndex, ChildEntry};
 use crate::nofollow;
 use crate::project::describe;
 use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
@@ -56,6 +56,11 @@ pub fn run(
     let billboards = write_indexes(project, scope, options, earlier, progress, report);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
+    }
+    // START_HERE ranks the top directories by the code in them and the imports into them: with
+    // files outside a sparse checkout that cannot be measured here, and the one on disk stays.
+    if !plan.universe.absent.is_empty() {
+        return Ok(());
     }
     report.aindex_written.sort();
     // START_HERE ranks the top levels by what is below them anywhere in the tree: every run
@@ -141,15 +146,23 @@ fn write_indexes(
     let mut billboards = Billboards::new();
     let mut dirs: Vec<&String> = earlier.plan.universe.dirs.iter().collect();
     dirs.sort_by(|a, b| depth(b).cmp(&depth(a)).then(a.cmp(b)));
-    let describe_file = |rel: &str| -> String {
+    let carried = carried_descriptions(project, earlier.plan);
+    let known = |rel: &str| {
         earlier
             .entries
             .get(rel)
             .or_else(|| earlier.plan.cache.entries.get(rel))
+    };
+    let describe_file = |rel: &str| -> String {
+        if let Some(description) = carried.get(rel) {
+            return description.clone();
+        }
+        known(rel)
             .map(|entry| entry.details.get().description.clone())
             .filter(|description| !description.is_empty())
             .unwrap_or_else(|| "File".to_string())
     };
+    let documented_file = |rel: &str| known(rel).map(|entry| entry.details.get().documented);
     let levels = dirs.chunk_by(|a, b| depth(a) == depth(b));
     for level in levels {
         let indexed: Vec<(String, String, UpdateReport)> = level
@@ -162,7 +175,11 @@ fn write_indexes(
                     options,
                     earlier,
                 };
-                let billboard = index_one(&place, dir, &describe_file, &billboards, &mut own);
+                let files = Files {
+                    describe: &describe_file,
+                    documented: &documented_file,
+                };
+                let billboard = index_one(&place, dir, &files, &billboards, &mut own);
                 progress.advance();
                 ((*dir).clone(), billboard, own)
             })
@@ -178,6 +195,55 @@ fn write_indexes(
     billboards
 }
 
+/// The Child Map descriptions of the files git keeps out of the working tree, in the directories
+/// this run indexes: what their directory's `.aindex` says of them now (they are unchanged), else
+/// their design file's description.
+fn carried_descriptions(project: &Project, plan: &Plan) -> HashMap<String, String> {
+    let absent = &plan.universe.absent;
+    let mut carried = HashMap::new();
+    if absent.is_empty() {
+        return carried;
+    }
+    for dir in &plan.universe.dirs {
+        let files: Vec<&String> = absent
+            .children(dir)
+            .iter()
+            .filter(|(_, kind)| *kind == EntryKind::File)
+            .map(|(name, _)| name)
+            .collect();
+        if files.is_empty() {
+            continue;
+        }
+        let path = aindex_path(dir);
+        let rows = project
+            .read_to_string(&path)
+            .ok()
+            .and_then(|text| AIndex::parse(&path, dir, &text).ok())
+            .map(|index| index.children())
+            .unwrap_or_default();
+        for name in files {
+            let rel = join_child(dir, name);
+            let description = rows
+                .iter()
+                .find(|row| row.name == *name)
+                .map(|row| row.description.clone())
+                .or_else(|| design_description(project, &rel));
+            if let Some(description) = description {
+                carried.insert(rel, description);
+            }
+        }
+    }
+    carried
+}
+
+/// The description in the frontmatter of `source`'s design file, if it has one.
+fn design_description(project: &Project, source: &str) -> Option<String> {
+    let rel = crate::project::mirror::design_path(source);
+    let text = project.read_to_string(&rel).ok()?;
+    let design = crate::library::design_file::DesignFile::parse(&rel, &text).ok()?;
+    Some(design.frontmatter.description).filter(|d| !d.is_empty())
+}
+
 /// Where the indexes are written, and what the earlier stages found.
 struct Place<'a> {
     project: &'a Project,
@@ -186,12 +252,19 @@ struct Place<'a> {
     earlier: Earlier<'a>,
 }
 
+/// What the indexes know of each file: its Child Map description, and whether it has a module doc
+/// comment (`None`: the run knows nothing of it).
+struct Files<'a> {
+    describe: &'a (dyn Fn(&str) -> String + Sync),
+    documented: &'a (dyn Fn(&str) -> Option<bool> + Sync),
+}
+
 /// Write the group design file and the `.aindex` of `dir` (its children's billboards in
 /// `billboards`), recording what happened in `report`. Returns `dir`'s billboard.
 fn index_one(
     place: &Place<'_>,
     dir: &str,
-    describe_file: &(dyn Fn(&str) -> String + Sync),
+    files: &Files<'_>,
     billboards: &Billboards,
     report: &mut UpdateReport,
 ) -> String {
@@ -207,14 +280,7 @@ fn index_one(
         .children
         .get(dir)
         .map_or(&[][..], Vec::as_slice);
-    let children = Children::of(
-        project,
-        earlier.scan,
-        dir,
-        listed,
-        describe_file,
-        billboards,
-    );
+    let children = Children::of(project, earlier.scan, dir, listed, files, billboards);
     // The group design file of a group root lists its files and names its subdirectories; a
     // grouped directory below one gets none (its `.aindex` describes its files); files grouped by
     // name in a directory that is not grouped get their directory's.
@@ -225,7 +291,7 @@ fn index_one(
         .filter(|(_, kind)| *kind == EntryKind::File && files_here)
         .map(|(name, _)| (name, join_child(dir, name)))
         .filter(|(_, rel)| scope.groups(rel))
-        .map(|(name, rel)| (name.clone(), describe_file(&rel)))
+        .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();
     let subdirs: Vec<String> = listed
         .iter()
@@ -233,7 +299,8 @@ fn index_one(
         .map(|(name, _)| name.clone())
         .collect();
     write_group(project, options, dir, (&members, &subdirs), report);
-    let outcome = index_directory(project, dir, children.rows, || {
+    let whole = earlier.plan.universe.absent.children(dir).is_empty();
+    let outcome = index_directory(project, dir, children.rows, whole, || {
         let crate_doc = describe::has_manifest(project, dir).then(|| {
             let src = format!("{dir}/src");
             billboards
@@ -323,7 +390,7 @@ impl Children {
         scan: &Scan,
         dir: &str,
         listed: &[(String, EntryKind)],
-        describe_file: &dyn Fn(&str) -> String,
+        files: &Files<'_>,
         billboards: &Billboards,
     ) -> Children {
         let named = listed.iter().map(|(name, kind)| (name.as_str(), *kind));
@@ -333,7 +400,7 @@ impl Children {
                 .cloned()
                 .unwrap_or_else(|| existing_billboard(project, rel))
         };
-        let rows = child_map::rows(dir, named, describe_file, billboard_of);
+        let rows = child_map::rows(dir, named, files.describe, billboard_of);
         Children {
             files: listed
                 .iter()
@@ -345,19 +412,19 @@ impl Children {
                 .count(),
             module_description: rows
                 .iter()
-                .find_map(|row| documented_module(project, scan, dir, row)),
+                .find_map(|row| documented_module(project, scan, files, dir, row)),
             rows,
         }
     }
 }
 
 /// The description of `row` when it is a module file (`mod.rs`, `__init__.py`, …) with a doc
-/// comment: it speaks for the whole directory. Whether it has one is what the scan parsed, or —
-/// when this run did not read it — what parsing it now says, so that the billboard does not depend
-/// on which files a run happened to read.
+/// comment: it speaks for the whole directory. Whether it has one is what the scan parsed, else
+/// what the cache remembers, else what parsing it now says — never which files a run read.
 fn documented_module(
     project: &Project,
     scan: &Scan,
+    files: &Files<'_>,
     dir: &str,
     row: &ChildEntry,
 ) -> Option<String> {
@@ -371,7 +438,7 @@ fn documented_module(
     };
     let documented = match scan.files.get(&rel).and_then(|scanned| scanned.code()) {
         Some(code) => code.interface.doc.is_some(),
-        None => module_doc_now(project, &rel),
+        None => (files.documented)(&rel).unwrap_or_else(|| module_doc_now(project, &rel)),
     };
     documented.then(|| row.description.clone())
 }
@@ -409,7 +476,8 @@ fn remove_vanished_indexes(
             nofollow::file_type(&project.root, &path),
             Ok(Some(FileType::RegularFile))
         );
-        if !plan.universe.dirs.contains(&dir) && present {
+        let kept_out = plan.universe.absent.has_dir(&dir);
+        if !plan.universe.dirs.contains(&dir) && present && !kept_out {
             let group = group_path(&dir);
             if options.writes() && project.remove_file(&group).is_ok() {
                 report.aindex_removed.push(group);
@@ -548,7 +616,12 @@ mod tests {
         let mut billboards = Billboards::new();
         billboards.insert("pkg/sub".into(), "Helpers.\nMore.".into());
         let describe = |rel: &str| format!("about {rel}");
-        let children = Children::of(&p.project, &scan, "pkg", &listed, &describe, &billboards);
+        let documented = |_: &str| None;
+        let files = Files {
+            describe: &describe,
+            documented: &documented,
+        };
+        let children = Children::of(&p.project, &scan, "pkg", &listed, &files, &billboards);
         assert_eq!((children.files, children.dirs), (2, 1));
         assert_eq!(
             children.module_description.as_deref(),

@@ -1,8 +1,9 @@
 //! Interrupted runs: an update that writes leaves a marker in the state directory while it runs
 //! (removed when it ends, by any path but a kill), so the next run knows the last one was killed
 //! and removes the temporary files it left in `.lexibrary/` — under the library lock, where no
-//! other update writes. A full update removes any such debris too (the walk is cheap next to it),
-//! and `--check` counts it as stale.
+//! other update writes — and the temporary pack a provenance write it was killed in left in the
+//! object database (`git::pack`). A full update removes any such debris of the library too (the walk
+//! is cheap next to it), and `--check` counts it as stale.
 
 use crate::workspace::library;
 use crate::workspace::state::StateDir;
@@ -54,4 +55,20 @@ pub fn remove_debris(project: &crate::project::Project, writes: bool) -> Vec<Str
         .into_iter()
         .map(|rel| crate::project::in_library(&rel))
         .collect()
+}
+
+/// Remove the temporary pack files of provenance writes whose process is gone (killed mid-write),
+/// logging what went; their paths, relative to the git directory.
+pub fn remove_pack_debris(ws: &crate::workspace::Workspace, state: &StateDir) -> Vec<String> {
+    let Some(repo) = ws.repo_if_any() else {
+        return Vec::new();
+    };
+    let removed = repo.remove_pack_debris();
+    if !removed.is_empty() {
+        state.log(&format!(
+            "removed the temporary pack files a killed update left: {}",
+            removed.join(", ")
+        ));
+    }
+    removed
 }

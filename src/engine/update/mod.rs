@@ -150,8 +150,12 @@ fn run_phases(
         dry_run: options.dry_run,
         ..UpdateReport::default()
     };
+    untrusted_config(ws, &state, &mut report);
     if running.interrupted || options.check {
         report.debris_removed = interrupted::remove_debris(project, options.writes());
+    }
+    if running.interrupted {
+        report.pack_debris_removed = interrupted::remove_pack_debris(ws, &state);
     }
     if options.start_here_only {
         indexes::start_here_only(project, options, &state, &mut report);
@@ -260,6 +264,8 @@ fn carry_out(run: &Run<'_>, plan: plan::Plan, report: &mut UpdateReport) -> anyh
             options,
             head: ws.head(),
             run_started_ns: run.run_started_ns,
+            project,
+            repo: ws.repo()?,
         };
         remember::save(&memory, plan, &scan, &written, entries, report)?;
     }
@@ -294,7 +300,9 @@ fn read_and_decide(
     if options.verbose {
         report.unresolved = unresolved;
     }
-    let index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete, scope);
+    let mut index =
+        dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete, scope);
+    index.keep_absent_importers(project, &scan, &plan.universe.absent);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, report);
     Ok((scan, index, decisions))
@@ -347,13 +355,35 @@ fn yielded(ws: &Workspace, options: &UpdateOptions, report: &mut UpdateReport) -
     operation.is_some()
 }
 
+/// A project config whose held settings this clone has not confirmed: warned about (on stderr, so
+/// in the hook log too) and logged, naming what this run uses instead.
+fn untrusted_config(
+    ws: &Workspace,
+    state: &crate::workspace::state::StateDir,
+    report: &mut UpdateReport,
+) {
+    if let Some(notice) = ws.trust_notice() {
+        let warning = format!(
+            "{}:{}: {} (this run uses llm.provider: {})\n  hint: {}",
+            notice.file,
+            notice.line,
+            notice.message,
+            ws.llm().provider,
+            notice.hint
+        );
+        state.log(&warning);
+        report.warnings.push(warning);
+    }
+}
+
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails
 /// here, before anything is read or written; runs that write nothing never need the key.
 fn archivists(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Archivists> {
     if options.offline {
         return Ok(Archivists::Structural);
     }
-    let settings = LlmSettings::from_config(&ws.project().config)?;
+    let budgets = &ws.project().config.token_budgets;
+    let settings = LlmSettings::from_llm(ws.llm(), budgets.design_file_tokens)?;
     Ok(match settings {
         None => Archivists::Structural,
         Some(settings) if options.writes() && !options.start_here_only => {

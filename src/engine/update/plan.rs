@@ -4,6 +4,7 @@
 //! given). The stat/hash cache loads on a second thread meanwhile.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use anyhow::Context as _;
 
@@ -18,7 +19,9 @@ use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::source::model::files::FileIndex;
 use crate::source::model::{is_manifest, shapes_model, ProjectModel};
+use crate::workspace::absent::Absent;
 use crate::workspace::cache::{Cache, Stat};
+use crate::workspace::library_writes::LibraryWrites;
 use crate::workspace::Workspace;
 
 /// What the walk (or the change list) says exists.
@@ -41,6 +44,9 @@ pub struct Universe {
     pub complete: bool,
     /// Which files are in a merge conflict: git's index says, or (outside git) their text.
     pub conflicts: Conflicts,
+    /// The files git keeps out of this working tree (sparse checkout, `skip-worktree`): present
+    /// and unchanged as far as the library goes, never scanned, never orphans.
+    pub absent: Arc<Absent>,
 }
 
 impl Universe {
@@ -55,6 +61,7 @@ impl Universe {
             dirty_paths: Vec::new(),
             complete,
             conflicts: Conflicts::Text,
+            absent: Arc::default(),
         }
     }
 
@@ -68,7 +75,31 @@ impl Universe {
     pub fn exists(&self, project: &Project, rel: &str) -> bool {
         self.files.contains_key(rel)
             || self.all_files.contains(rel)
+            || self.absent.has_file(rel)
             || (!self.complete && project.abs(rel).is_file())
+    }
+
+    /// Take in the files git keeps out of the working tree: they exist (for imports and tests),
+    /// and the directories on disk that hold some list them in their Child Maps.
+    fn add_absent(&mut self, absent: &Arc<Absent>) {
+        self.absent = Arc::clone(absent);
+        if absent.is_empty() {
+            return;
+        }
+        self.all_files.extend(absent.files().cloned());
+        for (dir, children) in self.children.iter_mut() {
+            for child in absent.children(dir) {
+                if !children.iter().any(|(name, _)| *name == child.0) {
+                    children.push(child.clone());
+                }
+            }
+        }
+        for dir in &self.dirs {
+            if !self.children.contains_key(dir) && !absent.children(dir).is_empty() {
+                self.children
+                    .insert(dir.clone(), absent.children(dir).to_vec());
+            }
+        }
     }
 }
 
@@ -80,6 +111,10 @@ pub struct Plan {
     pub warnings: Vec<String>,
     /// Git's full status showed no uncommitted change.
     pub clean_tree: bool,
+    /// The uncommitted changes git's full status showed, as the blobs their paths hold now (`None`:
+    /// deleted), when this run read a full status and writes: with what it writes into the library,
+    /// the tree its library is for once committed (`workspace::library_writes`).
+    pub uncommitted: Option<Vec<(String, Option<crate::git::Oid>)>>,
     pub cache: Cache,
     /// Why the cache was discarded, if it was (logged, not shown).
     pub cache_warning: Option<String>,
@@ -102,18 +137,23 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
     let project = ws.project();
     let fingerprint = config_fingerprint(project);
     let repo = ws.repo()?;
-    let git_sees_everything = repo.is_some_and(|repo| git_sees_what_the_walk_sees(ws, repo));
+    let git_sees_files = repo.is_some_and(|repo| git_sees_the_walks_files(ws, repo));
+    let git_sees_everything = git_sees_files
+        && repo.is_some_and(|repo| repo.is_tracked(&format!("{LIBRARY_DIR}/{CONFIG_FILE}")));
     let fast_path_possible = git_sees_everything
         && ws.processed().is_some_and(|processed| {
-            processed.clean
-                && processed.fingerprint == fingerprint
-                && repo.is_some_and(|repo| same_tree_as_head(ws, repo, &processed.commit))
+            processed.fingerprint == fingerprint
+                && repo.is_some_and(|repo| {
+                    let commit = &processed.commit;
+                    (processed.clean && same_tree_as_head(ws, repo, commit))
+                        || (processed.library_written && only_the_library_written(ws, repo, commit))
+                })
         })
         && ws.state().cache_path().is_file();
     let full_status_wanted = project.config.ignore.use_gitignore
-        && git_sees_everything
         && options.paths.is_empty()
-        && (fast_path_possible || !options.changed_only);
+        && ((git_sees_everything && fast_path_possible)
+            || (git_sees_files && !options.changed_only));
     let cache_path = ws.state().cache_path();
     std::thread::scope(|threads| -> anyhow::Result<Planned> {
         // On the fast path the cache is not needed at all: only load it when that is ruled out.
@@ -137,6 +177,12 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             }
             return Ok(Planned::UpToDate);
         }
+        let uncommitted = match (dirty.as_deref(), repo) {
+            (Some(dirty), Some(repo)) if options.writes() => {
+                uncommitted_blobs(ws.project(), repo, dirty)
+            }
+            _ => None,
+        };
         let loading = loading.unwrap_or_else(|| threads.spawn(|| Cache::load(&cache_path)));
         let walked = walking.map(|walking| {
             walking
@@ -170,6 +216,7 @@ pub fn plan(ws: &Workspace, options: &UpdateOptions) -> anyhow::Result<Planned> 
             universe,
             warnings,
             clean_tree,
+            uncommitted,
             cache,
             cache_warning,
             fingerprint,
@@ -189,18 +236,63 @@ fn same_tree_as_head(ws: &Workspace, repo: &GitRepo, processed: &crate::git::Oid
     }
 }
 
-/// After a no-op at a new commit with the processed tree: remember HEAD as processed, so that the
-/// next `--changed-only` diffs from here. Best effort: a read-only state only costs that diff.
+/// The blob each path of `dirty` holds in the working tree now (`None`: it is gone), as git would
+/// commit it; `None` when one cannot be read (a symlink, a file that vanished meanwhile). The
+/// project is the whole worktree here, so repository and project paths are the same.
+fn uncommitted_blobs(
+    project: &Project,
+    repo: &GitRepo,
+    dirty: &[Change],
+) -> Option<Vec<(String, Option<crate::git::Oid>)>> {
+    let mut out = Vec::with_capacity(dirty.len());
+    let mut blob_of = |path: &str| -> Option<()> {
+        let blob = match project.read(path) {
+            Ok(bytes) => Some(repo.blob_id(&bytes).ok()?),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
+            Err(_) => return None,
+        };
+        out.push((path.to_string(), blob));
+        Some(())
+    };
+    for change in dirty {
+        if let Change::Renamed { from, .. } = change {
+            blob_of(from)?;
+        }
+        blob_of(change.path())?;
+    }
+    Some(out)
+}
+
+/// Whether the commits since `processed` changed nothing but library files, each to exactly the
+/// text an update wrote since (`workspace::library_writes`): the library an update left was
+/// committed as it was, so nothing in the tree differs from what that update saw.
+fn only_the_library_written(ws: &Workspace, repo: &GitRepo, processed: &crate::git::Oid) -> bool {
+    let Some(head) = ws.head().filter(|head| *head != processed) else {
+        return false;
+    };
+    let Ok(changes) = repo.changed_blobs(processed, head) else {
+        return false;
+    };
+    let writes = LibraryWrites::load(&ws.state().library_writes_path());
+    !writes.0.is_empty() && writes.explains(&changes)
+}
+
+/// After a no-op at a new commit with the processed tree (or with the library an update wrote
+/// committed since): remember HEAD as processed, the library current for it, so that the next
+/// `--changed-only` diffs from here. Best effort: a read-only state only costs that diff.
 fn advance_processed(ws: &Workspace) {
     let (Some(head), Some(processed)) = (ws.head(), ws.processed()) else {
         return;
     };
-    if *head != processed.commit {
+    if *head != processed.commit || processed.library_written {
         let _ = ws.state().edit(|recorded| {
             if let Some(processed) = recorded.processed.as_mut() {
                 processed.commit = *head;
+                processed.clean = true;
+                processed.library_written = false;
             }
         });
+        let _ = std::fs::remove_file(ws.state().library_writes_path());
     }
 }
 
@@ -218,14 +310,13 @@ fn conflicts(ws: &Workspace, repo: Option<&GitRepo>) -> Conflicts {
     }
 }
 
-/// Only when git sees exactly what the walk sees may git's status stand for the walk: the project
-/// is the whole worktree, no personal excludes hide files from git (the walk ignores them, for
-/// output that is the same on every machine), and the library itself is tracked (so hand edits to
-/// it show in the status).
-fn git_sees_what_the_walk_sees(ws: &Workspace, repo: &GitRepo) -> bool {
-    ws.prefix().is_some_and(str::is_empty)
-        && !repo.has_global_excludes()
-        && repo.is_tracked(&format!("{LIBRARY_DIR}/{CONFIG_FILE}"))
+/// Whether git sees the files the walk sees: the project is the whole worktree and no personal
+/// excludes hide files from git (the walk ignores them, for output that is the same on every
+/// machine). Only then — and with the library itself tracked, so that hand edits to it show in the
+/// status — may git's status stand for the walk (the no-op fast path); a full run reads git's
+/// status whenever it sees the files, to record the uncommitted tree its library is for.
+fn git_sees_the_walks_files(ws: &Workspace, repo: &GitRepo) -> bool {
+    ws.prefix().is_some_and(str::is_empty) && !repo.has_global_excludes()
 }
 
 /// Where the project model came from.
@@ -261,6 +352,7 @@ fn universe(
         Some(walked) => walked?,
         None => walked_universe(ws.project(), ws.scope()?, &options.paths)?,
     };
+    universe.add_absent(ws.absent());
     if let Some(repo) = ws.repo()? {
         universe.renames = git_renames(ws, repo, dirty);
     }
@@ -396,9 +488,17 @@ fn changed_universe(
     // Tracked files only, and not the library's own files (the update rewrites those itself):
     // untracked files are documented once committed, or by a full update. This keeps the
     // post-commit hook's run to about half of a `git status`.
+    let library = format!("{}/", repo_path(prefix, LIBRARY_DIR));
     let dirty = match dirty {
-        Some(dirty) => dirty.to_vec(),
-        None => repo.tracked_changes_outside(&repo_path(prefix, LIBRARY_DIR))?,
+        // A full status read for the fast path says the same, once untracked files and the
+        // library's are set aside: what this run looks at never depends on which status it read.
+        Some(dirty) => dirty
+            .iter()
+            .filter(|change| !change.path().starts_with(&library))
+            .filter(|change| !matches!(change, Change::Added(path) if !repo.is_tracked(path)))
+            .cloned()
+            .collect(),
+        None => repo.tracked_changes_outside(&library)?,
     };
     // What was dirty last time may have been reverted since: look at it again.
     touched.paths.extend(ws.state().read().pending);
@@ -419,7 +519,11 @@ fn changed_universe(
     let mut universe = Universe::empty(false);
     universe.renames = touched.renames;
     universe.dirty_paths = touched.dirty.into_iter().collect();
+    // A commit pulled in may change a file outside a sparse checkout: not ours to read here.
+    let absent = ws.absent();
+    touched.paths.retain(|path| !absent.has_file(path));
     list_touched(ws.project(), ws.scope()?, &touched.paths, &mut universe)?;
+    universe.add_absent(absent);
     Ok(Some((universe, model)))
 }
 

@@ -18,6 +18,7 @@ use crate::project::mirror::aindex_path;
 use crate::project::walk::FileClass;
 use crate::source::model::ProjectModel;
 use crate::workspace::cache;
+use crate::workspace::library_writes::LibraryWrites;
 use crate::workspace::state::{Processed, StateDir};
 
 /// The cache entries of every file this run looked at: documented files as scanned (a failed or
@@ -113,6 +114,7 @@ fn details_of(scanned: &Scanned, description: String) -> cache::LazyDetails {
         externals: scanned.facts.externals.clone(),
         type_deps: scanned.facts.type_deps.clone(),
         calls: scanned.facts.calls.clone(),
+        documented: scanned.facts.documented,
     }
     .into()
 }
@@ -123,6 +125,9 @@ pub struct Memory<'a> {
     pub options: &'a UpdateOptions,
     pub head: Option<&'a Oid>,
     pub run_started_ns: i128,
+    /// The project (to read back the indexes written) and its repository, when in git.
+    pub project: &'a crate::project::Project,
+    pub repo: Option<&'a crate::git::GitRepo>,
 }
 
 /// Save the cache (when anything was learned) and record what this run processed.
@@ -207,16 +212,28 @@ fn record_processed(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
+    // A tree the run read whole (nothing skipped or failed): the library matches it as it was
+    // (clean), or the tree it saw — committed and uncommitted — once what the run wrote is committed
+    // (library_written, with the record).
+    let settled = !report.skipped_any() && report.failed.is_empty();
+    let clean = settled && plan.clean_tree && !report.stale;
+    let library_written = settled
+        && !clean
+        && plan
+            .uncommitted
+            .as_ref()
+            .is_some_and(|uncommitted| record_library_writes(memory, uncommitted, report));
+    if !library_written {
+        let _ = std::fs::remove_file(memory.state.library_writes_path());
+    }
     let processed = memory
         .head
         .filter(|_| memory.options.paths.is_empty())
         .map(|head| Processed {
             commit: *head,
-            clean: plan.clean_tree
-                && !report.stale
-                && !report.skipped_any()
-                && report.failed.is_empty(),
+            clean,
             fingerprint: plan.fingerprint.clone(),
+            library_written,
         });
     let model_fingerprint = plan.model.fingerprint();
     memory
@@ -229,6 +246,43 @@ fn record_processed(
             }
         })
         .context("cannot record what this update processed")
+}
+
+/// Record the tree this run's library is for — the uncommitted changes it saw, then what it wrote
+/// into the library: design files with the blob id of their text, the indexes and START_HERE read
+/// back — for the fast path after it is committed. False when it cannot be (outside git, a file
+/// that cannot be read back, the record not written).
+fn record_library_writes(
+    memory: &Memory<'_>,
+    uncommitted: &[(String, Option<Oid>)],
+    report: &UpdateReport,
+) -> bool {
+    let Some(repo) = memory.repo else {
+        return false;
+    };
+    let mut writes = LibraryWrites(uncommitted.iter().cloned().collect());
+    for (path, blob) in &report.design_writes {
+        if blob.is_none() && memory.project.abs(path).exists() {
+            return false; // written but its blob unknown
+        }
+        writes.0.insert(path.clone(), *blob);
+    }
+    let start_here = report
+        .start_here_written
+        .then(|| crate::project::in_library(crate::project::START_HERE_FILE));
+    for path in report.aindex_written.iter().chain(start_here.as_ref()) {
+        let Ok(bytes) = memory.project.read(path) else {
+            return false;
+        };
+        let Ok(blob) = repo.blob_id(&bytes) else {
+            return false;
+        };
+        writes.0.insert(path.clone(), Some(blob));
+    }
+    for path in &report.aindex_removed {
+        writes.0.insert(path.clone(), None);
+    }
+    writes.save(&memory.state.library_writes_path()).is_ok()
 }
 
 #[cfg(test)]
@@ -260,6 +314,7 @@ mod tests {
             universe: Universe::for_tests(),
             warnings: Vec::new(),
             clean_tree: false,
+            uncommitted: None,
             cache,
             cache_warning: None,
             fingerprint: String::new(),

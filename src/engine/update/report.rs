@@ -167,6 +167,11 @@ pub struct UpdateReport {
     pub aindex_written: Vec<String>,
     pub aindex_removed: Vec<String>,
     pub start_here_written: bool,
+    /// Design files written (with the blob id of the text, in git) or removed (`None`), by
+    /// project-relative path: what `remember` records for the fast path after the library is
+    /// committed (`workspace::library_writes`).
+    #[serde(skip)]
+    pub design_writes: Vec<(String, Option<crate::git::Oid>)>,
     /// Design files the Archivist wrote, with their provenance (not with `--dry-run`/`--check`).
     pub generated: Vec<Provenance>,
     /// Files that could not be read, written or removed (a source, a design file, an index,
@@ -176,6 +181,10 @@ pub struct UpdateReport {
     /// Temporary files left in `.lexibrary/` by a killed writer, removed by this run (with
     /// `--check`: that a run would remove).
     pub debris_removed: Vec<String>,
+    /// After a killed run: the temporary pack files its provenance write left in the object
+    /// database, removed (paths relative to the git directory).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pack_debris_removed: Vec<String>,
     /// Files whose model answer was over the design file budget.
     pub over_scoped: Vec<OverScoped>,
     /// With an LLM provider and `--dry-run`/`--check`: the requests a real run would send.

@@ -300,7 +300,10 @@ fn orphans(
             orphans.extend(mirrored_sources(project));
         }
     }
-    orphans.retain(|rel| !files.contains_key(rel) && path_selected(rel, paths));
+    // A file git keeps out of the working tree is not deleted: its design file stays.
+    orphans.retain(|rel| {
+        !files.contains_key(rel) && path_selected(rel, paths) && !universe.absent.has_file(rel)
+    });
     orphans
 }
 

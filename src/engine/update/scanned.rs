@@ -128,6 +128,8 @@ pub struct Facts {
     pub type_deps: Vec<String>,
     /// Code files: each member's calls, encoded (`cache::Entry::calls`).
     pub calls: Vec<String>,
+    /// Code files: whether it has a module doc comment.
+    pub documented: bool,
 }
 
 /// What the scan found, by level. A design file as read is boxed: the files of a cold run have none,
@@ -378,6 +380,7 @@ impl Facts {
             externals: details.externals.clone(),
             type_deps: details.type_deps.clone(),
             calls: details.calls.clone(),
+            documented: details.documented,
         }
     }
 }
@@ -588,6 +591,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
             scanned.facts.macros = interface.exported_macros();
             scanned.facts.symbols = interface.searchable_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
+            scanned.facts.documented = interface.doc.is_some();
             if !interface.calls.is_empty() && !interface.type_refs.is_empty() {
                 let types = crate::source::calls::encode_types(&interface.type_refs);
                 scanned.facts.calls.push(types);

@@ -13,7 +13,9 @@
 //! provenance (each text dropped at once), then to be written; a text holds no time, so both
 //! renderings are the same bytes (a text that still differs gets its own note before it is
 //! written). A run killed at any point leaves no Archivist-written file without its note (at worst
-//! a note for a text that never reached the disk, which nothing looks up).
+//! a note for a text that never reached the disk, which nothing looks up), and a note that cannot be
+//! recorded (a full disk, a read-only object database) keeps its text from being written: that file
+//! is a failure naming why, and the next update writes it.
 //!
 //! One file never stops the run: a design file that cannot be written or removed (a name too long
 //! for the filesystem, no permission, an immutable file, a full disk, a symlink in the way) is a
@@ -136,6 +138,7 @@ fn run_chunked(
         written: Written::default(),
         removals: Vec::new(),
         noted: HashSet::new(),
+        note_failure: None,
         progress,
         chunking,
     };
@@ -202,6 +205,8 @@ struct Writer<'a, 'r> {
     removals: Vec<(String, String)>,
     /// Texts (blob ids) whose provenance is already in the notes.
     noted: HashSet<Oid>,
+    /// Why provenance could not be recorded, when it could not: those texts are not written.
+    note_failure: Option<String>,
     progress: &'a dyn Progress,
     chunking: Chunking,
 }
@@ -244,7 +249,8 @@ impl Writer<'_, '_> {
 
     /// Each text with its provenance, computed in parallel.
     fn with_provenance(&self, texts: Vec<Write>) -> Vec<(Write, Option<Provenance>)> {
-        let (scan, in_git) = (self.scan, self.target.repo.is_some());
+        let scan = self.scan;
+        let in_git = self.target.repo.map(|repo| repo.object_format());
         texts
             .into_par_iter()
             .map(|write| {
@@ -261,10 +267,10 @@ impl Writer<'_, '_> {
         render: &Render<'_>,
         decided: &[(&String, &Action)],
     ) -> anyhow::Result<Vec<Provenance>> {
-        if !self.target.writes || self.target.repo.is_none() {
+        let Some(repo) = self.target.repo.filter(|_| self.target.writes) else {
             return Ok(Vec::new());
-        }
-        let scan = self.scan;
+        };
+        let (scan, format) = (self.scan, Some(repo.object_format()));
         let noted = |(rel, action): &(&String, &Action)| {
             let recorded = matches!(
                 action,
@@ -273,7 +279,7 @@ impl Writer<'_, '_> {
             Ok(match recorded {
                 true => render
                     .text_of(rel, action)?
-                    .and_then(|write| provenance_of(scan, true, &write)),
+                    .and_then(|write| provenance_of(scan, format, &write)),
                 false => None,
             })
         };
@@ -310,12 +316,23 @@ impl Writer<'_, '_> {
             self.note_first(&unnoted);
         }
         let (root, progress) = (&self.target.project.root, self.progress);
+        let (noted, note_failure) = (&self.noted, &self.note_failure);
         let puts: Vec<Put> = batch
             .par_iter()
             .map_init(
                 || OpenDirs::new(root),
-                |dirs, (write, _)| {
-                    let put = put(dirs, write);
+                |dirs, (write, provenance)| {
+                    // Provenance first: a text whose note could not be recorded is not written.
+                    let unrecorded = provenance
+                        .as_ref()
+                        .and_then(|provenance| provenance.blob)
+                        .is_some_and(|blob| !noted.contains(&blob));
+                    let put = match (unrecorded, note_failure) {
+                        (true, Some(why)) => Put::Failed(format!(
+                            "not written: its provenance could not be recorded in {PROVENANCE_NOTES} ({why}); the next update writes it"
+                        )),
+                        _ => put(dirs, write),
+                    };
                     progress.advance();
                     put
                 },
@@ -326,6 +343,16 @@ impl Writer<'_, '_> {
                 Put::Written(stat) => {
                     self.report.design_files_written += 1;
                     self.written.written.insert(write.source.clone(), stat);
+                    let blob = provenance
+                        .as_ref()
+                        .and_then(|provenance| provenance.blob)
+                        .or_else(|| {
+                            let repo = self.target.repo?;
+                            repo.blob_id(write.text.as_bytes()).ok()
+                        });
+                    self.report
+                        .design_writes
+                        .push((design_path(&write.source), blob));
                     self.record(&write, provenance);
                 }
                 Put::Changed => self.warn(format!(
@@ -343,8 +370,9 @@ impl Writer<'_, '_> {
         self.written.failed.insert(source.to_string(), reason);
     }
 
-    /// Record `provenances` in the notes (one commit) before their files are written. A failure is
-    /// a warning: the library itself is still written.
+    /// Record `provenances` in the notes (one commit) before their files are written. When that
+    /// fails (a full disk, a read-only object database), their files are not written: each is a
+    /// failure naming why ([`Writer::write_batch`]), and the next update writes them.
     fn note_first(&mut self, provenances: &[&Provenance]) {
         let (Some(repo), true) = (self.target.repo, self.target.writes) else {
             return;
@@ -353,10 +381,7 @@ impl Writer<'_, '_> {
             Ok(()) => self
                 .noted
                 .extend(provenances.iter().filter_map(|provenance| provenance.blob)),
-            Err(err) => {
-                let warning = format!("could not record provenance in {PROVENANCE_NOTES}: {err}");
-                self.warn(warning);
-            }
+            Err(err) => self.note_failure = Some(err.to_string()),
         }
     }
 
@@ -475,7 +500,10 @@ impl Writer<'_, '_> {
             Err(_) => return,
         }
         match project.remove_file(&design_rel) {
-            Ok(()) => self.report.design_files_removed += 1,
+            Ok(()) => {
+                self.report.design_files_removed += 1;
+                self.report.design_writes.push((design_rel.clone(), None));
+            }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => {
                 let reason = format!(
@@ -496,8 +524,13 @@ impl Writer<'_, '_> {
 }
 
 /// The provenance of a text the Archivist wrote for a file of `scan` (`None` for an agent's text
-/// whose footer is refreshed or that moves); keyed by the text's blob id `in_git`.
-fn provenance_of(scan: &Scan, in_git: bool, write: &Write) -> Option<Provenance> {
+/// whose footer is refreshed or that moves); keyed by the text's blob id in git (`in_git`: the
+/// repository's object format).
+fn provenance_of(
+    scan: &Scan,
+    in_git: Option<crate::git::ObjectFormat>,
+    write: &Write,
+) -> Option<Provenance> {
     let scanned = scan.files.get(&write.source)?;
     let generation = write.generation.as_ref()?;
     Some(Provenance {
@@ -512,8 +545,7 @@ fn provenance_of(scan: &Scan, in_git: bool, write: &Write) -> Option<Provenance>
         // database when the library is committed (a note may annotate any id); writing 20,000
         // loose objects up front would double a cold run's file creations.
         blob: in_git
-            .then(|| crate::git::notes::blob_id(write.text.as_bytes()).ok())
-            .flatten(),
+            .and_then(|format| crate::git::notes::blob_id(format, write.text.as_bytes()).ok()),
     })
 }
 
@@ -803,7 +835,8 @@ mod tests {
         );
         for rel in &all {
             let text = p.read(&design_path(rel));
-            let blob = crate::git::notes::blob_id(text.as_bytes()).expect("blob id");
+            let blob =
+                crate::git::notes::blob_id(Default::default(), text.as_bytes()).expect("blob id");
             let note = repo.note(PROVENANCE_NOTES, &blob).expect("notes");
             assert!(
                 note.is_some_and(|note| note.contains(rel)),

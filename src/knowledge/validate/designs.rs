@@ -99,6 +99,7 @@ fn check_design(
     };
     let mut check = DesignCheck {
         project: library.project,
+        library,
         file,
         text,
         issues: Vec::new(),
@@ -154,6 +155,7 @@ fn listed(design: &DesignFile, heading: &str) -> Vec<String> {
 /// One design file being checked: its path, its text and what was found so far.
 struct DesignCheck<'a> {
     project: &'a Project,
+    library: &'a Library<'a>,
     file: String,
     text: String,
     issues: Vec<Issue>,
@@ -168,7 +170,7 @@ impl DesignCheck<'_> {
                 continue;
             }
             let path = item.split_whitespace().next().unwrap_or(item);
-            if !self.project.abs(path).exists() {
+            if !self.library.exists(path) {
                 self.issues.push(Issue {
                     check,
                     severity: Severity::Error,
@@ -183,6 +185,10 @@ impl DesignCheck<'_> {
 
     /// The documented source: it exists, it is what the footer's hashes say, it is not flagged.
     fn source(&mut self, source: &str, footer: Option<&Footer>) {
+        if self.library.absent.has_file(source) {
+            // Git keeps it out of this working tree, unchanged: nothing to compare.
+            return;
+        }
         let Ok(bytes) = self.project.read(source) else {
             self.issues.push(Issue {
                 check: "missing-source",
@@ -247,7 +253,7 @@ impl DesignCheck<'_> {
                 .footer
                 .as_ref()
                 .is_some_and(|footer| is_unedited(&self.text, footer));
-        let Ok(blob) = blob_id(self.text.as_bytes()) else {
+        let Ok(blob) = blob_id(self.library.object_format, self.text.as_bytes()) else {
             return;
         };
         if !archivists || recorded.contains(&blob) {

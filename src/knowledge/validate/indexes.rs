@@ -1,6 +1,7 @@
 //! The index checks of `lexictl validate`: every `.aindex` parses, fits its token budget (its
 //! authored part: the Child Map's rows are the directory's listing, not counted) and has a
-//! Child Map that lists exactly what its directory holds (after the ignore layers); and
+//! Child Map that lists exactly what its directory holds (after the ignore layers; with what git
+//! keeps out of a sparse working tree); and
 //! `START_HERE.md` fits its budget.
 
 use std::collections::BTreeSet;
@@ -12,12 +13,18 @@ use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::{self, Listings};
 use crate::project::{Project, LIBRARY_DIR, START_HERE_FILE};
+use crate::workspace::absent::Absent;
 use crate::workspace::library::{Kind, Listing};
 
 /// Check every `.aindex` of `listing`, in parallel, against the directories' contents read in one
 /// walk (one listing per directory would read every sibling directory once per directory: quadratic
 /// in the number of siblings).
-pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) -> Vec<Issue> {
+pub(super) fn check(
+    project: &Project,
+    listing: &Listing,
+    absent: &Absent,
+    budget_tokens: usize,
+) -> Vec<Issue> {
     let dirs: Vec<&str> = listing
         .files
         .iter()
@@ -28,7 +35,7 @@ pub(super) fn check(project: &Project, listing: &Listing, budget_tokens: usize) 
         .collect();
     let contents = walk::list_dirs(&project.root, &project.config, dirs.iter().copied());
     dirs.par_iter()
-        .flat_map(|dir| check_index(project, &contents, dir, budget_tokens))
+        .flat_map(|dir| check_index(project, &contents, absent, dir, budget_tokens))
         .collect()
 }
 
@@ -71,6 +78,7 @@ fn authored_part(text: &str) -> String {
 fn check_index(
     project: &Project,
     contents: &Listings,
+    absent: &Absent,
     dir: &str,
     budget_tokens: usize,
 ) -> Vec<Issue> {
@@ -95,7 +103,9 @@ fn check_index(
     );
     if project.abs(dir).is_dir() {
         let listed: BTreeSet<String> = index.children().into_iter().map(|c| c.name).collect();
-        let (actual, refused) = entries(contents, dir);
+        let (mut actual, refused) = entries(contents, dir);
+        // What git keeps out of the working tree is still there.
+        actual.extend(absent.children(dir).iter().map(|(name, _)| name.clone()));
         if !refused.is_empty() {
             // The listing is incomplete: report the links, not a drift they cause.
             issues.extend(

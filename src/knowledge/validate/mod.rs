@@ -9,13 +9,15 @@
 //!
 //! This module holds the findings' types, runs the checks in order and keeps what they share (link
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
-//! [`indexes`], [`files`] (symlinks and stray files), [`scope`] (code the scope leaves out) (and the
-//! secret scan in `knowledge::secrets`).
+//! [`indexes`], [`files`] (symlinks and stray files), [`scope`] (code the scope leaves out),
+//! [`config`] (project settings this clone ignores until a person confirms them) (and the secret
+//! scan in `knowledge::secrets`).
 //!
 //! Nothing here writes: fixes come from `lexictl update`, agents, humans, or `lexictl validate --fix`
 //! for the findings [`fix`] says the tool can repair itself.
 
 mod concepts;
+mod config;
 mod designs;
 mod files;
 pub mod fix;
@@ -182,6 +184,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "a file in .lexibrary/ that is not a library file (e.g. a temporary file a killed write left)",
     ),
     (
+        "trusted-config-changed",
+        Severity::Warning,
+        "a commit changed the project config's LLM provider, URL or key variable this clone had trusted (`lexictl trust`)",
+    ),
+    (
         "stack-votes-mismatch",
         Severity::Warning,
         "a vote count that differs from its complete history in git notes",
@@ -190,6 +197,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "stack-history-incomplete",
         Severity::Info,
         "a vote count the notes here cannot confirm: other clones' votes are not fetched",
+    ),
+    (
+        "untrusted-config",
+        Severity::Info,
+        "the project config's LLM provider, URL or key variable, ignored until this clone confirms them (`lexictl trust`)",
     ),
     (
         "dependents-gap",
@@ -269,11 +281,16 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     let code_cache = ws.state().cache_path();
     let corpus = Corpus::from_listing(project, &listing, kinds, Some(&code_cache));
     let resolver = Resolver::new(&corpus);
+    let absent = ws.absent();
     let library = Library {
         project,
         corpus: &corpus,
         resolver: &resolver,
         provenance: recorded_provenance(ws),
+        object_format: ws
+            .repo_if_any()
+            .map_or_else(Default::default, |repo| repo.object_format()),
+        absent,
     };
     let budgets = &project.config.token_budgets;
     let mut issues = designs::check(&library);
@@ -282,6 +299,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     issues.extend(indexes::check(
         project,
         &listing,
+        absent,
         budgets.aindex_tokens as usize,
     ));
     issues.extend(indexes::check_start_here(
@@ -292,6 +310,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     issues.extend(secrets::scan_library(project, &listing));
     issues.extend(files::check(project, &listing));
     issues.extend(scope::check(ws));
+    issues.extend(config::check(ws));
     Report {
         issues: sorted(issues),
         checked: checked(&corpus),
@@ -328,6 +347,10 @@ struct Library<'a> {
     corpus: &'a Corpus,
     resolver: &'a Resolver<'a>,
     provenance: Option<HashSet<Oid>>,
+    /// How the repository names blobs (what the provenance notes are keyed by).
+    object_format: crate::git::ObjectFormat,
+    /// The files git keeps out of this working tree (a sparse checkout): they exist, unchanged.
+    absent: &'a crate::workspace::absent::Absent,
 }
 
 /// The blob ids of every design file text with a provenance note, when the project is in git and
@@ -341,6 +364,12 @@ fn recorded_provenance(ws: &Workspace) -> Option<HashSet<Oid>> {
 }
 
 impl Library<'_> {
+    /// Whether project path `rel` is a file or directory of the tree: on disk, or kept out of the
+    /// working tree by git.
+    fn exists(&self, rel: &str) -> bool {
+        self.project.abs(rel).exists() || self.absent.has(rel)
+    }
+
     /// `.lexibrary/<path>` for a document's library-relative path.
     fn shown(&self, path: &str) -> String {
         format!("{LIBRARY_DIR}/{path}")

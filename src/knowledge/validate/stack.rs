@@ -42,7 +42,7 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
 /// The files and concepts the post refers to exist.
 fn check_refs(library: &Library<'_>, doc: &Doc, file: &str, issues: &mut Vec<Issue>) {
     for path in &doc.files {
-        if !library.project.abs(path).exists() {
+        if !library.exists(path) {
             issues.push(Issue {
                 check: "stack-missing-ref",
                 severity: Severity::Error,

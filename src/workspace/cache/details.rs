@@ -26,10 +26,13 @@ pub struct Details {
     /// (`member callee .callee Type.callee`), in source order — `lexi lookup`'s Calls and Called
     /// from (`workspace::calls`).
     pub calls: Vec<String>,
+    /// Code files: whether the file has a module doc comment (a module file's then speaks for its
+    /// directory's billboard).
+    pub documented: bool,
 }
 
 /// The number of tab-separated fields [`Details`] takes in a cache line.
-pub const FIELDS: usize = 5;
+pub const FIELDS: usize = 6;
 
 /// [`Details`], either decoded or still the escaped text of its fields (decoded on first use).
 #[derive(Clone, Debug, Default)]
@@ -97,6 +100,7 @@ fn decode(text: &str) -> Details {
         externals: parse_list(next()),
         type_deps: parse_list(next()),
         calls: parse_list(next()),
+        documented: next() == "d",
     }
 }
 
@@ -111,6 +115,10 @@ fn encode(out: &mut String, details: &Details) {
         out.push('\t');
         push_list(out, list);
     }
+    out.push_str(match details.documented {
+        true => "\td",
+        false => "\t-",
+    });
 }
 
 #[cfg(test)]
@@ -124,6 +132,7 @@ mod tests {
             externals: vec!["@scope/pkg".into()],
             type_deps: vec![],
             calls: vec!["App.run go .send".into(), "main".into()],
+            documented: true,
         }
     }
 
