@@ -74,9 +74,17 @@ pub fn content_description(source: &str, text: &str) -> String {
         return format!("{kind}: {title}.");
     }
     if text.trim().is_empty() {
-        return format!("Empty {}.", kind.to_lowercase());
+        return format!("Empty {}.", empty_kind(kind));
     }
     format!("{kind}.")
+}
+
+/// A kind name after "Empty": "file", but "Python source", "TOML file" (names keep their case).
+fn empty_kind(kind: &str) -> String {
+    match kind {
+        "File" => "file".to_string(),
+        kind => kind.to_string(),
+    }
 }
 
 /// Whether `source` is a directory's index file, described by the directory's README when it has no
@@ -715,7 +723,7 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
     top.sort_by_key(|s| rank(s));
     if top.is_empty() {
         if input.text.trim().is_empty() {
-            return format!("Empty {}.", kind.to_lowercase());
+            return format!("Empty {}.", empty_kind(kind));
         }
         return private_summary(interface, kind);
     }
