@@ -668,17 +668,21 @@ fn rust_binary_name(source: &str) -> Option<String> {
     }
 }
 
-/// `text` with its first letter lowercased (`Defines …` → `defines …`), unless it starts a name.
+/// `text` with its first letter lowercased when it starts with a verb of the fallbacks (`Defines …`
+/// → `defines …`); a kind or a name keeps its case (`Rust source …`, `` `Flask` ``).
 fn lower_first(text: &str) -> String {
+    const VERBS: [&str; 4] = ["Defines ", "Exports ", "Re-exports ", "Empty "];
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) if !text.starts_with('`') => first.to_lowercase().chain(chars).collect(),
+        Some(first) if VERBS.iter().any(|verb| text.starts_with(verb)) => {
+            first.to_lowercase().chain(chars).collect()
+        }
         _ => text.to_string(),
     }
 }
 
-/// A file with no public item: its private functions by name ("Private Rust source: defines
-/// `parse`, `walk` and 4 more functions."), else its kind. Never its size.
+/// A file with no public item: its private functions by name ("Defines the private functions
+/// `parse`, `walk` and 4 more."), else its kind. Never its size.
 fn private_summary(interface: &Interface, kind: &str) -> String {
     let functions: Vec<&str> = interface
         .calls
@@ -689,16 +693,13 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
     let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
     match functions.len() {
         0 => format!("{kind} with no public items."),
-        1 => format!(
-            "{kind} with no public items: defines the function {}.",
-            shown[0]
-        ),
+        1 => format!("Defines the private function {}.", shown[0]),
         2 => format!(
-            "{kind} with no public items: defines the functions {} and {}.",
+            "Defines the private functions {} and {}.",
             shown[0], shown[1]
         ),
         n => format!(
-            "{kind} with no public items: defines the functions {} and {} more.",
+            "Defines the private functions {} and {} more.",
             shown.join(", "),
             n - 2
         ),

@@ -112,6 +112,10 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("*.der", Strategy::Skip),
     ("*.crl", Strategy::Skip),
     ("*.p7b", Strategy::Skip),
+    ("*.pem", Strategy::Skip),
+    ("*.p12", Strategy::Skip),
+    ("*.pfx", Strategy::Skip),
+    ("*.jks", Strategy::Skip),
     ("*.dat", Strategy::Skip),
     // Minified and bundled files (a long-lined file is skipped by its content too).
     ("*.min.js", Strategy::Skip),
@@ -132,6 +136,13 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("**/tests/**/samples/", Strategy::Grouped),
     ("**/test/**/samples/", Strategy::Grouped),
     ("**/__tests__/**/samples/", Strategy::Grouped),
+    // Data a test tree reads: templates, static files and data directories of test apps.
+    ("**/tests/**/templates/", Strategy::Grouped),
+    ("**/test/**/templates/", Strategy::Grouped),
+    ("**/tests/**/static/", Strategy::Grouped),
+    ("**/test/**/static/", Strategy::Grouped),
+    ("**/tests/**/data/", Strategy::Grouped),
+    ("**/test/**/data/", Strategy::Grouped),
 ];
 
 /// Directories whose language subdirectories may mirror an English original
@@ -533,6 +544,10 @@ mod tests {
             "crates/ruff_python_parser/resources/valid/expr.py",
             "crates/x/tests/fixtures/deep/a.rs",
             "lib/test-data/in.json",
+            "tests/templates/mail.txt",
+            "tests/test_apps/blueprintapp/apps/admin/static/test.txt",
+            "tests/static/index.html",
+            "tests/data/sherlock-nul.txt",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Grouped, "{rel}");
         }
@@ -540,6 +555,7 @@ mod tests {
             "tests/certs/server.crt",
             "tests/certs/server.csr",
             "tests/certs/ca.srl",
+            "tests/certs/chain.pem",
             "docs/img/sponsor.svg",
             "tests-build/tests/fail/macros.stderr",
             "crates/a/tests/cases/x.out",

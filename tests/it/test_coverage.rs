@@ -300,9 +300,16 @@ fn translations_test_resources_certificates_images_minified_bundles_and_agents_r
         )
         .file("tests/certs/ca.srl", "01\n")
         .file(
+            "tests/certs/chain.pem",
+            "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n",
+        )
+        .file(
             "tests/test_app.py",
             "from webkit.app import App\n\ndef test_app():\n    App()\n",
         )
+        .file("tests/templates/page.html", "<p>{{ name }}</p>\n")
+        .file("tests/static/config.json", "{\"debug\": true}\n")
+        .file("tests/data/input.txt", "some input\n")
         .file("webkit/static/bundle.js", &minified)
         .file(
             "docs/sponsors/acme.svg",
@@ -320,9 +327,13 @@ fn translations_test_resources_certificates_images_minified_bundles_and_agents_r
         "tests/certs/server.crt.md",
         "tests/certs/server.csr.md",
         "tests/certs/ca.srl.md",
+        "tests/certs/chain.pem.md",
         "webkit/static/bundle.js.md",
         "docs/sponsors/acme.svg.md",
         "AGENTS.md.md",
+        "tests/templates/page.html.md",
+        "tests/static/config.json.md",
+        "tests/data/input.txt.md",
     ] {
         assert!(
             !designs.contains(&noise.to_string()),
