@@ -70,6 +70,9 @@ fn named(name: &str, sentence: String) -> String {
 /// change with every edit of the body.
 pub fn content_description(source: &str, text: &str) -> String {
     let kind = crate::source::kind_name(source);
+    if let Some(sentence) = manifest_description(source, text) {
+        return sentence;
+    }
     if let Some(title) = markdown_title(source, text) {
         return format!("{kind}: {title}.");
     }
@@ -85,6 +88,35 @@ fn empty_kind(kind: &str) -> String {
         "File" => "file".to_string(),
         kind => kind.to_string(),
     }
+}
+
+/// What a package manifest declares, read by its real parser (`project::manifest`): "Cargo manifest
+/// of `grep-cli`: Utilities for search oriented command line applications.", "npm manifest of
+/// the workspace."; `None` for any other file, or one that does not parse.
+fn manifest_description(source: &str, text: &str) -> Option<String> {
+    use crate::project::manifest::{Manifest, ManifestKind};
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let (kind, label) = match name {
+        "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
+        "package.json" => (ManifestKind::Npm, "npm manifest"),
+        "pyproject.toml" => (ManifestKind::Python, "Python project manifest"),
+        _ => return None,
+    };
+    let manifest = Manifest::parse(kind, text).ok()?;
+    let what = match (&manifest.name, manifest.workspace) {
+        (Some(package), _) => format!("{label} of `{package}`"),
+        (None, true) => format!("{label} of the workspace"),
+        (None, false) => label.to_string(),
+    };
+    let about = manifest
+        .description
+        .as_deref()
+        .and_then(first_sentence)
+        .map(|sentence| sentence.trim_end_matches('.').to_string());
+    Some(match about {
+        Some(about) => format!("{what}: {about}."),
+        None => format!("{what}."),
+    })
 }
 
 /// Whether `source` is a directory's index file, described by the directory's README when it has no
@@ -600,8 +632,19 @@ fn markdown_title(source: &str, text: &str) -> Option<String> {
     if !(source.ends_with(".md") || source.ends_with(".markdown")) {
         return None;
     }
-    text.lines()
-        .find_map(|line| line.strip_prefix("# "))
+    let lines: Vec<&str> = text.lines().collect();
+    let atx = lines.iter().find_map(|line| line.strip_prefix("# "));
+    // A setext title: a line underlined with `=` (`grep-cli\n========`).
+    let setext = || {
+        lines.windows(2).find_map(|pair| {
+            let underline = pair[1].trim();
+            let is_title = !pair[0].trim().is_empty()
+                && underline.len() >= 3
+                && underline.chars().all(|c| c == '=');
+            is_title.then_some(pair[0])
+        })
+    };
+    atx.or_else(setext)
         .map(|title| title.trim().trim_end_matches('.').to_string())
         .filter(|title| !title.is_empty())
 }
@@ -640,6 +683,9 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
         }
         _ => {}
     }
+    if let Some(example) = example_name(source) {
+        return format!("Example `{example}`: {lowered}");
+    }
     if super::is_test_path(source) && !super::is_test_case(source, 0) {
         return format!("Test helpers: {lowered}");
     }
@@ -647,6 +693,15 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
         return format!("Test support: {lowered}");
     }
     definitions
+}
+
+/// The example a file under an `examples/` directory belongs to: the directory or file right below
+/// it (`examples/cookie-sessions/index.js` → `cookie-sessions`, `examples/echo.rs` → `echo`).
+fn example_name(source: &str) -> Option<&str> {
+    let mut parts = source.split('/');
+    parts.find(|part| *part == "examples" || *part == "example")?;
+    let next = parts.next()?;
+    Some(next.split('.').next().unwrap_or(next)).filter(|name| !name.is_empty())
 }
 
 /// The binary a Rust file with `fn main` is the root of, by cargo's conventions: `src/bin/rg.rs`
@@ -692,7 +747,7 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
         .collect();
     let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
     match functions.len() {
-        0 => format!("{kind} with no public items."),
+        0 => methods_summary(interface).unwrap_or_else(|| format!("{kind} with no public items.")),
         1 => format!("Defines the private function {}.", shown[0]),
         2 => format!(
             "Defines the private functions {} and {}.",
@@ -704,6 +759,35 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
             n - 2
         ),
     }
+}
+
+/// A file of methods only (Rust `impl Handle { … }` blocks of a type defined elsewhere): the type
+/// with the most methods here and its first methods ("Methods of `Handle`: `num_workers`,
+/// `num_alive_tasks` and 6 more.").
+fn methods_summary(interface: &Interface) -> Option<String> {
+    let mut by_type: Vec<(&str, Vec<&str>)> = Vec::new();
+    for member in interface.calls.iter().filter(|member| !member.test) {
+        let Some((container, name)) = member.member.rsplit_once('.') else {
+            continue;
+        };
+        match by_type.iter_mut().find(|(of, _)| *of == container) {
+            Some((_, names)) => names.push(name),
+            None => by_type.push((container, vec![name])),
+        }
+    }
+    let (container, names) = by_type
+        .iter()
+        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?;
+    let shown: Vec<String> = names.iter().take(2).map(|n| format!("`{n}`")).collect();
+    Some(match names.len() {
+        1 => format!("Methods of `{container}`: {}.", shown[0]),
+        2 => format!("Methods of `{container}`: {} and {}.", shown[0], shown[1]),
+        n => format!(
+            "Methods of `{container}`: {} and {} more.",
+            shown.join(", "),
+            n - 2
+        ),
+    })
 }
 
 /// The fallback: the primary definitions by kind and role. Types come first, then functions, then
@@ -923,5 +1007,42 @@ mod tests {
             Some("Parses e.g. things.")
         );
         assert_eq!(first_sentence("\n\n"), None);
+    }
+
+    #[test]
+    fn a_manifest_says_whose_it_is_and_what_the_package_does() {
+        let cargo = "[package]\nname = \"grep-cli\" # the crate\ndescription = \"\"\"\nUtilities for search oriented command line applications.\n\"\"\"\n";
+        assert_eq!(
+            content_description("crates/cli/Cargo.toml", cargo),
+            "Cargo manifest of `grep-cli`: Utilities for search oriented command line applications."
+        );
+        assert_eq!(
+            content_description("Cargo.toml", "[workspace]\nmembers = [\"a\"]\n"),
+            "Cargo manifest of the workspace."
+        );
+        assert_eq!(
+            content_description("package.json", "{\"name\": \"express\"}"),
+            "npm manifest of `express`."
+        );
+        assert_eq!(content_description("other.toml", "a = 1\n"), "TOML file.");
+    }
+
+    #[test]
+    fn a_setext_title_is_a_markdown_title() {
+        let text = "grep-cli\n========\nA library.\n";
+        assert_eq!(
+            content_description("crates/cli/README.md", text),
+            "Markdown document: grep-cli."
+        );
+    }
+
+    #[test]
+    fn an_example_is_named_by_its_directory_or_file() {
+        assert_eq!(
+            example_name("examples/cookie-sessions/index.js"),
+            Some("cookie-sessions")
+        );
+        assert_eq!(example_name("tokio/examples/echo.rs"), Some("echo"));
+        assert_eq!(example_name("src/lib.rs"), None);
     }
 }

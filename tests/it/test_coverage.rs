@@ -621,3 +621,54 @@ fn rust_test_functions_are_searchable_and_tests_lists_are_per_file() {
         "a Rust test file says what it tests: {adding}"
     );
 }
+
+#[test]
+fn fallbacks_tell_files_apart_by_example_manifest_and_the_type_they_implement() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\n",
+        )
+        .file(
+            "crates/cli/Cargo.toml",
+            "[package]\nname = \"grep-cli\" # the crate\nversion = \"0.1.0\"\ndescription = \"Utilities for command line applications.\"\n",
+        )
+        .file(
+            "crates/core/Cargo.toml",
+            "[package]\nname = \"grep-core\"\nversion = \"0.1.0\"\ndescription = \"The core of grep.\"\n",
+        )
+        .file("crates/core/src/lib.rs", "//! The core.\npub struct Handle;\nmod metrics;\n")
+        .file(
+            "crates/core/src/metrics.rs",
+            "use super::Handle;\n\nimpl Handle {\n    pub(crate) fn num_workers(&self) -> usize {\n        1\n    }\n\n    pub(crate) fn num_tasks(&self) -> usize {\n        2\n    }\n}\n",
+        )
+        .file("crates/cli/src/lib.rs", "//! The cli.\npub fn run() {}\n")
+        .file(
+            "examples/hello/index.js",
+            "'use strict';\nconst express = require('express');\nmodule.exports = express();\n",
+        )
+        .file(
+            "examples/cookies/index.js",
+            "'use strict';\nconst express = require('express');\nmodule.exports = express();\n",
+        )
+        .config("scope_root: .\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    assert_eq!(
+        description(&p, "crates/cli/Cargo.toml"),
+        "Cargo manifest of `grep-cli`: Utilities for command line applications."
+    );
+    assert_eq!(
+        description(&p, "crates/core/Cargo.toml"),
+        "Cargo manifest of `grep-core`: The core of grep."
+    );
+    let hello = description(&p, "examples/hello/index.js");
+    let cookies = description(&p, "examples/cookies/index.js");
+    assert!(hello.starts_with("Example `hello`"), "{hello}");
+    assert_ne!(hello, cookies);
+    assert_eq!(
+        description(&p, "crates/core/src/metrics.rs"),
+        "Methods of `Handle`: `num_workers` and `num_tasks`."
+    );
+}
