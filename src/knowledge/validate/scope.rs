@@ -24,6 +24,8 @@ pub fn check(ws: &Workspace) -> Vec<Issue> {
         .map(|root| {
             if root.is_empty() {
                 ".".to_string()
+            } else if project.root.join(root).is_file() {
+                root.clone()
             } else {
                 format!("{root}/")
             }
