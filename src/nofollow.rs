@@ -382,6 +382,32 @@ pub fn read_below(root: &Path, handle: &RootHandle, rel: impl AsRef<Path>) -> io
     Ok(bytes)
 }
 
+/// [`read_below`], but never more than `max` bytes: a larger file is an
+/// `ErrorKind::FileTooLarge` error whose message is its size, and is not read (one that grows
+/// while it is read is cut off at `max + 1` bytes and refused the same way).
+pub fn read_below_capped(
+    root: &Path,
+    handle: &RootHandle,
+    rel: impl AsRef<Path>,
+    max: u64,
+) -> io::Result<Vec<u8>> {
+    let (file, size) = open_sized(root, handle, rel.as_ref())?;
+    let size = match size {
+        Some(size) => size,
+        None => file.metadata()?.len(),
+    };
+    let too_large = |size: u64| io::Error::new(io::ErrorKind::FileTooLarge, size.to_string());
+    if size > max {
+        return Err(too_large(size));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        return Err(too_large(bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// The text of the regular file `rel` below `root` (an error when it is not UTF-8).
 pub fn read_to_string(root: &Path, rel: impl AsRef<Path>) -> io::Result<String> {
     read_to_string_below(root, &RootHandle::default(), rel)
@@ -409,6 +435,28 @@ pub fn file_type(root: &Path, rel: impl AsRef<Path>) -> io::Result<Option<FileTy
         Ok((dir, name)) => dir.file_type(name),
         Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(err),
+    }
+}
+
+/// The type of the entry at `path` itself (`lstat`: a symlink is reported as one, never followed;
+/// a FIFO is looked at, never opened); `None` when there is none.
+pub fn entry_type(path: &Path) -> Option<FileType> {
+    rustix::fs::lstat(path)
+        .ok()
+        .map(|stat| FileType::from_raw_mode(stat.st_mode))
+}
+
+/// `a FIFO`, `a socket`, … for a message about a file that is not a regular file.
+pub fn describe_type(kind: FileType) -> &'static str {
+    match kind {
+        FileType::RegularFile => "a regular file",
+        FileType::Directory => "a directory",
+        FileType::Symlink => "a symbolic link",
+        FileType::Fifo => "a FIFO",
+        FileType::Socket => "a socket",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Unknown => "not a regular file",
     }
 }
 

@@ -105,7 +105,8 @@ impl Generation {
 }
 
 /// A model's answer longer than the design file budget: the source file may do too much (seed §5).
-/// The answer is kept whole, never truncated.
+/// What is taken from the answer is cut to the budget, each cut field ending with a marker that
+/// says so (`archivist::llm::cap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct OverBudget {
     /// Tokens in the model's answer (cl100k).
@@ -132,9 +133,16 @@ impl ArchivistOutput {
     /// The output with every credential-shaped span replaced by `"…"` ([`crate::secrets::redact`],
     /// the scanner `validate` uses): literal values in signatures (default arguments, constants) and
     /// doc sentences are copied from sources, and the library must never hold what `validate` flags.
-    pub fn redacted(mut self) -> ArchivistOutput {
+    pub fn redacted(self) -> ArchivistOutput {
+        self.redacted_with(&[])
+    }
+
+    /// [`ArchivistOutput::redacted`], with the `known` secret values of the source
+    /// ([`crate::secrets::secret_values`]) redacted wherever the output repeats them (a doc comment
+    /// that quotes the password a constant below holds).
+    pub fn redacted_with(mut self, known: &[String]) -> ArchivistOutput {
         let clean = |text: &mut String| {
-            if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact(text) {
+            if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact_with(text, known) {
                 *text = redacted;
             }
         };

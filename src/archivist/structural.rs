@@ -31,7 +31,10 @@ impl Archivist for StructuralArchivist {
             // A non-code file code imports (JSON, CSS, a template) lists who imports it.
             _ => graph_sections(&Graph::of(input)),
         };
-        out.push(Section::new(sections::TAGS, tag_list(&tags(input))));
+        out.push(Section::new(
+            sections::TAGS,
+            tag_list(&path_tags(input.source, input.language)),
+        ));
         let mut description = super::describe::description(input);
         if crate::source::is_generated_header(input.text) {
             let mut chars = description.chars();
@@ -147,10 +150,12 @@ pub fn graph_sections(graph: &Graph<'_>) -> Vec<Section> {
         sections::DEPENDENTS,
         capped_list(graph.dependents, room.list, source, Rest::Impact),
     ));
+    // A cut Tests list only counts the rest: the Dependents list, cut too when it holds them,
+    // already points to `lexi impact`.
     if !graph.tests.is_empty() && !graph.abridged {
         out.push(Section::new(
             sections::TESTS,
-            capped_list(graph.tests, room.list, source, Rest::Impact),
+            capped_list(graph.tests, room.list, source, Rest::Count),
         ));
     }
     out
@@ -336,7 +341,7 @@ const EXTERNALS_HEADING_BYTES: usize = 28;
 /// Fewest entries a list keeps, whatever the budget.
 const MIN_LISTED: usize = 5;
 /// Fewest entries a list keeps when the lists would crowd out the contract.
-const MIN_TIGHT_LISTED: usize = 3;
+const MIN_TIGHT_LISTED: usize = 1;
 /// Fewest external packages listed when the budget is tight.
 const MIN_EXTERNALS: usize = 3;
 /// The smallest Interface Contract kept, in bytes, whatever the lists take.
@@ -518,24 +523,25 @@ pub fn complexity_warnings(interface: &crate::source::Interface) -> Vec<String> 
     out
 }
 
-/// Tags: the language, `tests` for test files, and the meaningful directory names on the path.
-fn tags(input: &ArchivistInput<'_>) -> Vec<String> {
+/// Tags: the language, `tests` for test files, and the meaningful directory names on the path —
+/// a function of the path alone, so a moved file's tags follow it (`engine::update::generate::moved`).
+pub fn path_tags(source: &str, language: Option<crate::source::Language>) -> Vec<String> {
     let mut tags = Vec::new();
-    if let Some(language) = input.language {
+    if let Some(language) = language {
         tags.push(match language {
             crate::source::Language::Tsx => "typescript".to_string(),
             other => other.name().to_string(),
         });
-    } else if let Some(ext) = input.source.rsplit_once('.').map(|(_, ext)| ext) {
+    } else if let Some(ext) = source.rsplit_once('.').map(|(_, ext)| ext) {
         let ext = ext.to_ascii_lowercase();
         if ext.chars().all(|c| c.is_ascii_alphanumeric()) && ext.len() <= 8 {
             tags.push(ext);
         }
     }
-    if is_test_path(input.source) {
+    if is_test_path(source) {
         tags.push("tests".to_string());
     }
-    let dirs: Vec<&str> = input.source.split('/').collect();
+    let dirs: Vec<&str> = source.split('/').collect();
     for dir in &dirs[..dirs.len().saturating_sub(1)] {
         let tag = slug(dir);
         let generic = matches!(

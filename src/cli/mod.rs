@@ -274,7 +274,7 @@ fn with_context(
     let cwd = match std::env::current_dir() {
         Ok(cwd) => cwd,
         Err(err) => {
-            eprintln!("error: cannot read the current directory: {err}");
+            output::safe_eprintln!("error: cannot read the current directory: {err}");
             return ExitCode::from(1);
         }
     };
@@ -315,10 +315,11 @@ pub(crate) fn report_error(err: &anyhow::Error) {
     {
         return;
     }
-    let _ = writeln!(out, "error: {err}");
+    let mut text = format!("error: {err}\n");
     for cause in err.chain().skip(1) {
-        let _ = writeln!(out, "  caused by: {cause}");
+        text.push_str(&format!("  caused by: {cause}\n"));
     }
+    let _ = out.write_all(output::neutralise(&text).as_bytes());
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 //! paths that are not valid UTF-8 are skipped and counted (see [`GitRepo::skipped_non_utf8`]).
 
 mod diff;
+mod fifo_guard;
 pub mod hooks;
 pub mod notes;
 mod oid;
@@ -117,6 +118,10 @@ pub enum GitError {
         /// What gix reported.
         message: String,
     },
+    /// `.gitignore` files that are FIFOs: the status opens every `.gitignore` it meets, and could
+    /// not read these (see `fifo_guard`).
+    #[error("{} is a FIFO, not a file; git's status (and this one) cannot read an ignore file that never ends — remove it", .0.join(", "))]
+    IgnoreFifo(Vec<String>),
     /// Any other failure while reading the repository.
     #[error("could not {action}; check that `git status` and `git log` work in this repository")]
     Read {

@@ -47,8 +47,11 @@ pub struct Upstream {
 pub struct FileAt {
     /// The blob id: what provenance notes are keyed by.
     pub blob: Oid,
-    /// The content as committed.
+    /// The content as committed (for a symlink: the path it points to).
     pub data: Vec<u8>,
+    /// The entry is a symbolic link (mode 120000), not a file: `data` is where it points, and
+    /// nothing is to be read through it.
+    pub symlink: bool,
 }
 
 impl GitRepo {
@@ -207,6 +210,7 @@ impl GitRepo {
         Ok(Some(FileAt {
             blob: Oid::from(blob.id),
             data: blob.data.clone(),
+            symlink: entry.mode().is_link(),
         }))
     }
 

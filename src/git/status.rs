@@ -251,8 +251,16 @@ impl GitRepo {
     /// working tree) changes plus untracked files not ignored by `.gitignore`, one entry per
     /// path, sorted by path (renames by `to`). Submodules are skipped. The index is only read,
     /// never written. In a repository without commits every file is [`Change::Added`].
+    /// A `.gitignore` that is a FIFO (which the status would wait on for ever) is an error naming
+    /// it ([`fifo_guard`](super::fifo_guard)).
     pub fn dirty(&self) -> Result<Vec<Change>, GitError> {
-        self.status_with(Vec::new(), gix::status::UntrackedFiles::Files)
+        let (status, fifos) = super::fifo_guard::guarded(&self.workdir, || {
+            self.status_with(Vec::new(), gix::status::UntrackedFiles::Files)
+        });
+        if !fifos.is_empty() {
+            return Err(GitError::IgnoreFifo(fifos));
+        }
+        status
     }
 
     /// Changes to *tracked* files only (staged and unstaged), without looking inside the

@@ -354,13 +354,19 @@ pub fn attach_calls(found: &mut Lookup, ws: &Workspace) {
 /// The lookup of `source` and the source's bytes (when it has a footer and can be read).
 fn read_lookup(project: &Project, source: &str) -> anyhow::Result<(Lookup, Option<Vec<u8>>)> {
     let design_rel = design_path(source);
-    // Never through a symlink: a linked design file is an error naming it.
-    let text = match project.read_to_string(&design_rel) {
+    // Never through a symlink (a linked design file is an error naming it), never past the size a
+    // library file may have, and only UTF-8 (errors naming the file, and its line).
+    let text = match project.read_library_text(&design_rel) {
         Ok(text) => text,
         Err(err) if err.kind() == ErrorKind::NotFound => {
             return Err(explain_missing(project, source))
         }
-        Err(err) if crate::nofollow::is_refused(&err) => return Err(err.into()),
+        Err(err)
+            if crate::nofollow::is_refused(&err)
+                || matches!(err.kind(), ErrorKind::FileTooLarge | ErrorKind::InvalidData) =>
+        {
+            return Err(err.into())
+        }
         Err(err) => {
             return Err(err).with_context(|| format!("cannot read {design_rel}"));
         }

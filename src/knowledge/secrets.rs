@@ -41,7 +41,8 @@ pub fn scan_library(project: &Project, listing: &Listing) -> Vec<Issue> {
         .par_iter()
         .flat_map(|rel| {
             let shown = format!("{LIBRARY_DIR}/{rel}");
-            match project.read(&shown) {
+            // Never past the size a library file may have (a larger one is reported as such).
+            match project.read_library(&shown) {
                 Ok(bytes) => scan_text(&shown, &String::from_utf8_lossy(&bytes)),
                 Err(_) => Vec::new(),
             }

@@ -25,8 +25,8 @@ pub const GROUP_FILE: &str = "_group.md";
 /// Suffix appended to a source file name to name its design file.
 pub const DESIGN_SUFFIX: &str = ".md";
 
-/// Top-level names inside `.lexibrary/` that the library itself owns. A source path whose mirror would
-/// land on one of them cannot get a design file.
+/// Top-level names inside `.lexibrary/` that the library itself owns. `concepts/` and `stack/` are
+/// shared with the mirror ([`SHARED_TOP_LEVEL`]); the others a source path's mirror never enters.
 pub const RESERVED_TOP_LEVEL: &[&str] = &[
     "concepts",
     "stack",
@@ -34,6 +34,58 @@ pub const RESERVED_TOP_LEVEL: &[&str] = &[
     "START_HERE.md",
     super::CACHE_DIR,
 ];
+
+/// The library's top-level directories that a project directory of the same name shares: the
+/// library's own files in them are `concepts/<Name>.md` (a concept name: letters, digits, `-`,
+/// `_`) and `stack/ST-NNN-<slug>.md`; everything else there — a `.aindex`, `stack/stack.py.md`,
+/// `concepts/sub/…` — is the mirror of the project's own `stack/` or `concepts/` directory. The
+/// reserved names count only inside `.lexibrary/`: a project may have a `stack/` of its own.
+pub const SHARED_TOP_LEVEL: &[&str] = &["concepts", "stack"];
+
+/// Whether `inner`, a path relative to `.lexibrary/`, is one of the library's own files rather than
+/// a place in the mirror: `config.yaml`, `START_HERE.md`, anything in `.cache/` or below a reserved
+/// file name, a concept file or a Stack post file (see [`SHARED_TOP_LEVEL`]).
+pub fn is_library_own(inner: &str) -> bool {
+    let (top, rest) = match inner.split_once('/') {
+        Some((top, rest)) => (top, Some(rest)),
+        None => (inner, None),
+    };
+    match rest {
+        None => RESERVED_TOP_LEVEL.contains(&top) && !SHARED_TOP_LEVEL.contains(&top),
+        Some(_) if top == super::CACHE_DIR => true,
+        Some(name) if name.contains('/') => {
+            RESERVED_TOP_LEVEL.contains(&top) && !SHARED_TOP_LEVEL.contains(&top)
+        }
+        Some(name) if top == "concepts" => is_concept_file_name(name),
+        Some(name) if top == "stack" => is_post_file_name(name),
+        Some(_) => RESERVED_TOP_LEVEL.contains(&top),
+    }
+}
+
+/// `Auth.md`, `Money-Handling.md`: the file name of a concept (what `library::concept::validate_name`
+/// accepts, with `.md`).
+fn is_concept_file_name(name: &str) -> bool {
+    name.strip_suffix(DESIGN_SUFFIX).is_some_and(|stem| {
+        stem.chars().next().is_some_and(char::is_alphanumeric)
+            && stem
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+    })
+}
+
+/// `ST-001-lexer-panics.md`, `ST-7.md`: the file name of a Stack post (`ST-`, digits, then the end
+/// or a `-`; a superset of what `library::stack::id_from_file_name` reads, so that nothing a post
+/// could be named is ever taken for a design file).
+fn is_post_file_name(name: &str) -> bool {
+    let Some(rest) = name
+        .strip_suffix(DESIGN_SUFFIX)
+        .and_then(|stem| stem.strip_prefix("ST-"))
+    else {
+        return false;
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && (rest.len() == digits || rest[digits..].starts_with('-'))
+}
 
 /// The longest file name (one path component, in bytes) the filesystems we run on allow.
 pub const NAME_MAX: usize = 255;
@@ -156,21 +208,29 @@ pub fn iwh_path(dir: &str) -> String {
 /// `.lexibrary/src/a.rs.md` → `src/a.rs`. `None` for anything that is not a design file path.
 pub fn source_for_design(design: &str) -> Option<&str> {
     let inner = design.strip_prefix(LIBRARY_DIR)?.strip_prefix('/')?;
-    let top = inner.split('/').next().unwrap_or("");
-    if RESERVED_TOP_LEVEL.contains(&top) {
+    if is_library_own(inner) {
         return None;
     }
     let source = inner.strip_suffix(DESIGN_SUFFIX)?;
     (!source.is_empty()).then_some(source)
 }
 
-/// Whether `source` can be mirrored without colliding with the library's own files.
+/// Whether `source` can be mirrored without colliding with the library's own files: its design
+/// file would not be one of them ([`is_library_own`]: `concepts/Auth` would read as a concept,
+/// `START_HERE` as the bootloader) and its directories are not reserved file names.
 pub fn is_mirrorable(source: &str) -> bool {
-    let top = source.split('/').next().unwrap_or("");
-    let collides = RESERVED_TOP_LEVEL
-        .iter()
-        .any(|reserved| top == *reserved || format!("{top}{DESIGN_SUFFIX}") == *reserved);
-    !source.is_empty() && !collides && !source.contains('\n')
+    if source.is_empty() || source.contains('\n') {
+        return false;
+    }
+    let design = design_path(source);
+    let inner = design
+        .strip_prefix(LIBRARY_DIR)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(&design);
+    let in_reserved_dir = source.split_once('/').is_some_and(|(top, _)| {
+        RESERVED_TOP_LEVEL.contains(&top) && !SHARED_TOP_LEVEL.contains(&top)
+    });
+    !is_library_own(inner) && !in_reserved_dir
 }
 
 #[cfg(test)]
@@ -254,9 +314,30 @@ mod tests {
     }
 
     #[test]
-    fn reserved_names_are_not_mirrorable() {
-        assert!(!is_mirrorable("concepts/x.rs"));
-        assert!(!is_mirrorable("START_HERE"));
+    fn reserved_names_count_only_inside_the_library() {
+        // A project's own `stack/` and `concepts/` are mirrored beside the library's files...
+        assert!(is_mirrorable("concepts/x.rs"));
+        assert!(is_mirrorable("stack/stack.py"));
+        assert!(is_mirrorable("stack/sub/ST-001-x"));
         assert!(is_mirrorable("src/concepts/x.rs"));
+        assert_eq!(
+            source_for_design(".lexibrary/stack/stack.py.md"),
+            Some("stack/stack.py")
+        );
+        assert_eq!(
+            source_for_design(".lexibrary/concepts/sub/Auth.md"),
+            Some("concepts/sub/Auth")
+        );
+        // ...unless a design file would be taken for one of the library's own files.
+        assert!(!is_mirrorable("concepts/Auth"));
+        assert!(!is_mirrorable("stack/ST-001-x"));
+        assert!(!is_mirrorable("START_HERE"));
+        assert!(!is_mirrorable(".cache/x.rs"));
+        assert!(!is_mirrorable("config.yaml/x.rs"));
+        assert_eq!(source_for_design(".lexibrary/concepts/Auth.md"), None);
+        assert_eq!(source_for_design(".lexibrary/stack/ST-001-x.md"), None);
+        assert!(is_library_own("stack/ST-12.md"));
+        assert!(!is_library_own("stack/.aindex"));
+        assert!(!is_library_own("concepts/c.py.md"));
     }
 }

@@ -34,6 +34,50 @@ pub const INTEGRATIONS_FILE: &str = "integrations.json";
 pub const START_HERE_FILE: &str = "START_HERE.md";
 /// Gitignored scratch space inside [`LIBRARY_DIR`]: locks and derived caches, never reviewed.
 pub const CACHE_DIR: &str = ".cache";
+/// The largest library file read (a design file, an index, a concept, a Stack post): a design file
+/// is a few KB within its token budget; a 32 MB one (a pull request can commit one) is reported as
+/// too large, never read whole or parsed — so no command's memory grows with what a file holds.
+pub const LIBRARY_FILE_MAX: u64 = 1024 * 1024;
+/// How a refusal to read a file over [`LIBRARY_FILE_MAX`] ends its message.
+pub const TOO_LARGE: &str = "over the 1 MiB a library file may have; not read";
+
+/// The text of the library file at `rel` below `root`, read without following a symlink and never
+/// past [`LIBRARY_FILE_MAX`]: a larger file is an `ErrorKind::FileTooLarge` error (`{rel}: N bytes,
+/// over the 1 MiB …`), text that is not UTF-8 an `ErrorKind::InvalidData` error naming its line and
+/// byte (`{rel}:3: not valid UTF-8 at byte 41`).
+pub fn read_library_text(
+    root: &std::path::Path,
+    handle: &nofollow::RootHandle,
+    rel: &str,
+) -> std::io::Result<String> {
+    let bytes = read_library(root, handle, rel)?;
+    String::from_utf8(bytes).map_err(|err| {
+        let at = err.utf8_error().valid_up_to();
+        let line = err.as_bytes()[..at].iter().filter(|b| **b == b'\n').count() + 1;
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{rel}:{line}: not valid UTF-8 at byte {at}"),
+        )
+    })
+}
+
+/// The bytes of the library file at `rel` below `root`, never past [`LIBRARY_FILE_MAX`] (see
+/// [`read_library_text`]).
+pub fn read_library(
+    root: &std::path::Path,
+    handle: &nofollow::RootHandle,
+    rel: &str,
+) -> std::io::Result<Vec<u8>> {
+    nofollow::read_below_capped(root, handle, rel, LIBRARY_FILE_MAX).map_err(|err| {
+        match err.kind() {
+            std::io::ErrorKind::FileTooLarge => std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!("{rel}: {err} bytes, {TOO_LARGE}"),
+            ),
+            _ => err,
+        }
+    })
+}
 
 /// A discovered project: its root and its merged configuration.
 #[derive(Clone, Debug)]
@@ -126,6 +170,27 @@ impl Project {
     /// The absolute path of a project-relative path.
     pub fn abs(&self, rel: &str) -> PathBuf {
         paths::join_rel(&self.root, rel)
+    }
+
+    /// The text of the library file at project-relative `rel` ([`read_library_text`]).
+    pub fn read_library_text(&self, rel: &str) -> std::io::Result<String> {
+        read_library_text(&self.root, &self.handle, rel)
+    }
+
+    /// The bytes of the library file at project-relative `rel` ([`read_library`]).
+    pub fn read_library(&self, rel: &str) -> std::io::Result<Vec<u8>> {
+        read_library(&self.root, &self.handle, rel)
+    }
+
+    /// Whether project-relative `rel` — a path read from a library file — exists: `None` when it
+    /// is not a path inside the project ([`paths::is_project_path`]; then nothing is looked up),
+    /// else whether something is there, looked at without following any symlink (one on the way
+    /// counts as nothing there: it could lead out of the project).
+    pub fn has_path(&self, rel: &str) -> Option<bool> {
+        if !paths::is_project_path(rel) {
+            return None;
+        }
+        Some(matches!(nofollow::file_type(&self.root, rel), Ok(Some(_))))
     }
 
     /// The bytes of project-relative `rel`, following no symlink below the root (a symlink is

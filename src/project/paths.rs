@@ -111,6 +111,21 @@ pub fn to_rel_string(rel: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// Whether `rel` — a path read from a library file (a design file's Dependencies, a Stack post's
+/// `refs.files`), which anyone who can open a pull request can write — names a place inside the
+/// project: relative, `/`-separated, no `..` or `.` component, no empty component, no NUL, not into
+/// `.git/`. Decided from the text alone: a path that fails is never looked up.
+pub fn is_project_path(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.contains('\0')
+        && !rel.contains('\\')
+        && rel
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..")
+        && rel.split('/').next() != Some(".git")
+}
+
 /// Join a `/`-separated project-relative path onto `root`.
 pub fn join_rel(root: &Path, rel: &str) -> PathBuf {
     let mut out = root.to_path_buf();

@@ -3,8 +3,9 @@
 //! The walk never follows symlinks (so a symlink loop cannot trap it) and prunes ignored directories
 //! before descending. Entries it cannot read become warnings, never errors: one unreadable directory
 //! must not stop a run over twenty thousand files. A `.lexignore` that is a symlink is never read
-//! through: its directory is not walked and the walk reports it in [`Walk::refused`], which the
-//! update turns into an error before it writes anything.
+//! through, and no ignore file that is a FIFO, a socket or a device is ever opened (it would block
+//! or never end): its directory is not walked and the walk reports it in [`Walk::refused`], which
+//! the update turns into an error before it writes anything.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -41,38 +42,57 @@ pub struct Entry {
 pub struct Walk {
     pub entries: Vec<Entry>,
     pub warnings: Vec<String>,
-    /// `.lexignore` files that are symlinks (project-relative): never read, their directories not
-    /// walked. Not empty means the walk is incomplete.
+    /// Ignore files that are symlinks (`.lexignore`) or special files (project-relative): never
+    /// read, their directories not walked. Not empty means the walk is incomplete.
     pub refused: Vec<String>,
 }
 
-/// Symlinked `.lexignore` files met by a walk's filter, shared between its threads.
+/// Ignore files the walk must not read, met by its filter, shared between its threads.
 type Refusals = Arc<Mutex<Vec<String>>>;
 
-/// Whether directory `dir` holds a `.lexignore` that is a symlink (which the walker would read
-/// through): if so it is recorded in `refusals`.
-fn lexignore_is_symlink(dir: &Path, rel: &str, refusals: &Refusals) -> bool {
-    let linked = dir
-        .join(LEXIGNORE_FILE)
-        .symlink_metadata()
-        .is_ok_and(|meta| meta.file_type().is_symlink());
-    if linked {
+/// Whether directory `dir` holds an ignore file the walker must not read: a `.lexignore` that is a
+/// symlink (it would be read through) or not a regular file, or — when `.gitignore` files are read —
+/// a `.gitignore` that is a FIFO, a socket or a device, itself or at the end of its link (opening a
+/// FIFO blocks until something writes to it; a device may never end). Such a file is looked at
+/// without being opened ([`crate::nofollow::entry_type`]); if there is one, it is recorded in
+/// `refusals` and the directory is not entered.
+fn unreadable_ignore_file(dir: &Path, rel: &str, use_gitignore: bool, refusals: &Refusals) -> bool {
+    use rustix::fs::FileType;
+    let lexignore = crate::nofollow::entry_type(&dir.join(LEXIGNORE_FILE))
+        .is_some_and(|kind| kind != FileType::RegularFile);
+    let gitignore = use_gitignore && {
+        let path = dir.join(GITIGNORE_FILE);
+        match crate::nofollow::entry_type(&path) {
+            None | Some(FileType::RegularFile) => false,
+            // A link to a regular file is read as git's own tools read it; a link to anything
+            // else is looked at (stat), never opened.
+            Some(FileType::Symlink) => std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()),
+            Some(_) => true,
+        }
+    };
+    for (refused, name) in [(lexignore, LEXIGNORE_FILE), (gitignore, GITIGNORE_FILE)] {
+        if !refused {
+            continue;
+        }
         let shown = if rel.is_empty() {
-            LEXIGNORE_FILE.to_string()
+            name.to_string()
         } else {
-            format!("{rel}/{LEXIGNORE_FILE}")
+            format!("{rel}/{name}")
         };
-        if let Ok(mut refused) = refusals.lock() {
-            refused.push(shown);
+        if let Ok(mut found) = refusals.lock() {
+            found.push(shown);
         }
     }
-    linked
+    lexignore || gitignore
 }
 
-/// The message for symlinked `.lexignore` files, for callers that must stop.
+/// git's ignore file, read in every directory when `ignore.use_gitignore` is on.
+const GITIGNORE_FILE: &str = ".gitignore";
+
+/// The message for ignore files the walk refused to read, for callers that must stop.
 pub fn refusal_message(refused: &[String]) -> String {
     format!(
-        "{} is a symbolic link; Lexibrarian never reads an ignore file through a link (it could point out of the repository) — replace it with a regular file",
+        "{} is a symbolic link or not a regular file (a FIFO, a socket, a device); Lexibrarian never reads an ignore file through a link or from a special file (it could point out of the repository, or never end) — replace it with a regular file",
         refused.join(", ")
     )
 }
@@ -96,6 +116,7 @@ fn builder(
         .ignore(false)
         .add_custom_ignore_filename(LEXIGNORE_FILE);
     let root_owned = root.to_path_buf();
+    let use_gitignore = config.ignore.use_gitignore;
     builder.filter_entry(move |entry| {
         let Ok(rel) = entry.path().strip_prefix(&root_owned) else {
             return true;
@@ -106,7 +127,7 @@ fn builder(
                 if extra.is_ignored_walked(&rel, is_dir) {
                     return false;
                 }
-                !(is_dir && lexignore_is_symlink(entry.path(), &rel, &refusals))
+                !(is_dir && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &refusals))
             }
             // Non-UTF-8 names are reported by the visitor, not silently dropped here.
             None => true,
@@ -119,7 +140,7 @@ fn builder(
 pub fn walk_project(root: &Path, config: &Config) -> Walk {
     let (extra, mut warnings) = ExtraIgnores::new(root, config);
     let refusals = Refusals::default();
-    if lexignore_is_symlink(root, "", &refusals) {
+    if unreadable_ignore_file(root, "", config.ignore.use_gitignore, &refusals) {
         return refused_walk(refusals, warnings);
     }
     let collected = Arc::new(Mutex::new(Walk::default()));
@@ -234,7 +255,8 @@ pub fn list_dirs<'a>(
         warnings,
         ..Listings::default()
     };
-    if lexignore_is_symlink(root, "", &refusals) {
+    let use_gitignore = config.ignore.use_gitignore;
+    if unreadable_ignore_file(root, "", use_gitignore, &refusals) {
         listings.refused = take_refusals(&refusals);
         return listings;
     }
@@ -269,20 +291,21 @@ pub fn list_dirs<'a>(
         }
         // Keep the ancestors of the targets, the targets, and their direct children.
         if on_the_way.contains(&rel) {
-            return !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals));
+            return !(is_dir
+                && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals));
         }
         if !filter_targets.contains(parent_of(&rel)) {
             return false;
         }
         if is_dir {
-            if !lexignore_is_symlink(entry.path(), &rel, &filter_refusals) {
+            if !unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals) {
                 if let Ok(mut leaves) = leaves.lock() {
                     leaves.push(entry.clone());
                 }
             }
             return false;
         }
-        !(is_dir && lexignore_is_symlink(entry.path(), &rel, &filter_refusals))
+        !(is_dir && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals))
     });
     let walked: Vec<_> = builder.build().collect();
     let unentered = std::mem::take(&mut *unentered.lock().unwrap_or_else(|e| e.into_inner()));
@@ -421,12 +444,16 @@ pub const SNIFF_BYTES: usize = 8192;
 /// The one content sniffer. Binary when the first [`SNIFF_BYTES`] bytes hold a NUL, or do not read
 /// as text: valid UTF-8 with few control characters, or (a legacy 8-bit encoding) mostly printable
 /// ASCII. Text that holds secret material ([`crate::secrets::secret_material`], over all of `bytes`)
-/// is [`FileClass::Secret`]. Costs one pass over the head and one regex pass over the file.
+/// or is a credentials file by its content ([`crate::secrets::credentials_file`]: a kubeconfig, a
+/// dotenv file with secrets, … whatever its name) is [`FileClass::Secret`]. Costs one pass over the
+/// head and two regex passes over the file.
 pub fn sniff(bytes: &[u8]) -> FileClass {
     if !looks_like_text(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
         return FileClass::Binary;
     }
-    if crate::secrets::secret_material(bytes).is_some() {
+    if crate::secrets::secret_material(bytes).is_some()
+        || crate::secrets::credentials_file(bytes).is_some()
+    {
         return FileClass::Secret;
     }
     if is_minified(&bytes[..bytes.len().min(SNIFF_BYTES)]) {

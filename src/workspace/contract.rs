@@ -134,8 +134,9 @@ pub fn library_drifts(project: &Project) -> Vec<Drift> {
             let super::library::Kind::Design { source } = &entry.kind else {
                 return None;
             };
+            // Never past the size a library file may have (`validate` reports a larger one).
             let text = project
-                .read_to_string(&crate::project::in_library(&entry.rel))
+                .read_library_text(&crate::project::in_library(&entry.rel))
                 .ok()?;
             let (content, footer) = crate::library::footer::split(&text);
             let footer = footer?;

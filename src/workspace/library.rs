@@ -11,10 +11,10 @@ use rayon::prelude::*;
 
 use super::cache::Stat;
 use crate::library::concept::CONCEPTS_DIR;
-use crate::library::stack::STACK_DIR;
+use crate::library::stack::{id_from_file_name, STACK_DIR};
 use crate::project::mirror::{
-    is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, GROUP_FILE, IWH_FILE,
-    RESERVED_TOP_LEVEL,
+    is_library_own, is_shortened, resolve_source, AINDEX_FILE, DESIGN_SUFFIX, GROUP_FILE, IWH_FILE,
+    RESERVED_TOP_LEVEL, SHARED_TOP_LEVEL,
 };
 use crate::project::{CACHE_DIR, CONFIG_FILE, INTEGRATIONS_FILE, LIBRARY_DIR};
 
@@ -88,7 +88,9 @@ pub struct Part<'a> {
     pub under: &'a str,
     /// Descend at most this many directory levels below `under` (`None`: all the way).
     pub max_depth: Option<usize>,
-    /// Only the mirror (skip `concepts/`, `stack/` and the other reserved top-level names).
+    /// Only the mirror: skip the library's own files (the config, START_HERE.md, concepts, Stack
+    /// posts; `project::mirror::is_library_own`) — what `concepts/` and `stack/` hold besides them
+    /// is the mirror of the project's own directories of those names.
     pub mirror_only: bool,
     /// Only the files of this name (`.aindex`): the others are neither listed nor `stat`ed.
     pub named: Option<&'a str>,
@@ -145,7 +147,10 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
         let at_top = rel.is_empty();
-        if at_top && (name == CACHE_DIR || (part.mirror_only && RESERVED_TOP_LEVEL.contains(&name)))
+        let shared = SHARED_TOP_LEVEL.contains(&name);
+        if at_top
+            && (name == CACHE_DIR
+                || (part.mirror_only && RESERVED_TOP_LEVEL.contains(&name) && !shared))
         {
             continue;
         }
@@ -154,6 +159,9 @@ fn walk_dir(library: &Path, rel: &str, depth: usize, part: &Part<'_>) -> Listing
         } else {
             format!("{rel}/{name}")
         };
+        if part.mirror_only && is_library_own(&child) {
+            continue;
+        }
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
@@ -270,7 +278,6 @@ fn classify_in(library: &Path, rel: &str) -> Kind {
 /// file name reads as its plain source: the walk resolves those).
 pub fn classify(rel: &str) -> Kind {
     let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
-    let top = rel.split('/').next().unwrap_or("");
     if dir.is_empty() {
         match name {
             "START_HERE.md" => return Kind::StartHere,
@@ -279,22 +286,14 @@ pub fn classify(rel: &str) -> Kind {
             _ => {}
         }
     }
-    if top == CONCEPTS_DIR && dir == CONCEPTS_DIR {
-        return if name.ends_with(".md") && !name.starts_with('.') {
-            Kind::Concept
-        } else {
-            Kind::Other
+    // The library's own files; in `concepts/` and `stack/` everything else is the mirror of the
+    // project's directories of those names (`project::mirror::SHARED_TOP_LEVEL`).
+    if is_library_own(rel) {
+        return match dir {
+            CONCEPTS_DIR => Kind::Concept,
+            STACK_DIR if id_from_file_name(name).is_some() => Kind::StackPost,
+            _ => Kind::Other,
         };
-    }
-    if top == STACK_DIR && dir == STACK_DIR {
-        return if name.ends_with(".md") && !name.starts_with('.') {
-            Kind::StackPost
-        } else {
-            Kind::Other
-        };
-    }
-    if RESERVED_TOP_LEVEL.contains(&top) && !dir.is_empty() {
-        return Kind::Other;
     }
     match name {
         AINDEX_FILE => Kind::Index {
@@ -307,11 +306,9 @@ pub fn classify(rel: &str) -> Kind {
             dir: dir.to_string(),
         },
         _ => match rel.strip_suffix(DESIGN_SUFFIX) {
-            Some(source) if !source.is_empty() && !RESERVED_TOP_LEVEL.contains(&rel) => {
-                Kind::Design {
-                    source: source.to_string(),
-                }
-            }
+            Some(source) if !source.is_empty() => Kind::Design {
+                source: source.to_string(),
+            },
             _ => Kind::Other,
         },
     }
@@ -338,7 +335,27 @@ mod tests {
         assert_eq!(classify("config.yaml"), Kind::Config);
         assert_eq!(classify("integrations.json"), Kind::Integrations);
         assert_eq!(classify("src/.lexi-tmp-abc"), Kind::Other);
-        assert_eq!(classify("concepts/nested/x.md"), Kind::Other);
+        // The mirror of a project's own `concepts/` and `stack/` directories, beside the library's
+        // concepts and posts.
+        assert_eq!(
+            classify("concepts/nested/x.md"),
+            Kind::Design {
+                source: "concepts/nested/x".into()
+            }
+        );
+        assert_eq!(
+            classify("stack/stack.py.md"),
+            Kind::Design {
+                source: "stack/stack.py".into()
+            }
+        );
+        assert_eq!(
+            classify("stack/.aindex"),
+            Kind::Index {
+                dir: "stack".into()
+            }
+        );
+        assert_eq!(classify(".cache/x.md"), Kind::Other);
         assert_eq!(
             classify("README.md"),
             Kind::Design {
@@ -378,7 +395,7 @@ mod tests {
         );
         assert_eq!(all.symlinks, ["src/evil.rs.md"]);
         let mirror = walk(lib, Part::MIRROR);
-        assert!(mirror.files.iter().all(|e| !e.rel.starts_with("concepts")));
+        assert!(mirror.files.iter().all(|e| e.rel != "concepts/A.md"));
         let shallow = walk(
             lib,
             Part {
@@ -388,7 +405,8 @@ mod tests {
                 named: None,
             },
         );
-        assert_eq!(shallow.dirs, ["src", "src-x"]);
+        // `concepts/` is entered for what the mirror may hold there; `concepts/A.md` is not listed.
+        assert_eq!(shallow.dirs, ["concepts", "src", "src-x"]);
         assert!(shallow.files.iter().all(|e| e.rel != "src/b/c.rs.md"));
     }
 

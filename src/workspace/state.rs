@@ -127,9 +127,11 @@ impl StateDir {
         self.dir.join("hook.log")
     }
 
-    /// The last project model (manifests read), for runs that touch no manifest.
+    /// The last project model (manifests read), for runs that touch no manifest. The name carries
+    /// the format: a model an older release saved (its `exports`/`imports` maps written as lists)
+    /// is never read back, the next run rebuilds it.
     pub fn model_path(&self) -> PathBuf {
-        self.dir.join("model.json")
+        self.dir.join("model-v2.json")
     }
 
     /// What the updates since the processed commit wrote into the library

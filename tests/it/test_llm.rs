@@ -539,7 +539,7 @@ fn dry_run_lists_the_requests_and_estimates_input_tokens_without_a_key() {
 }
 
 #[test]
-fn an_answer_over_budget_is_kept_whole_and_flagged_over_scoped() {
+fn an_answer_over_budget_is_cut_to_the_budget_and_flagged_over_scoped() {
     let long = format!(
         "Description: Doubles numbers.\n\n## Complexity Warning\n{}\n",
         (0..40)
@@ -559,9 +559,14 @@ fn an_answer_over_budget_is_kept_whole_and_flagged_over_scoped() {
         .success();
     let report = out.json();
     let text = p.read(".lexibrary/src/double.rs.md");
+    assert!(text.contains("- Dragon number 0 lives here"), "{text}");
     assert!(
-        text.contains("- Dragon number 39 lives here and bites."),
-        "not truncated"
+        !text.contains("- Dragon number 39 lives here and bites."),
+        "cut to the budget: {text}"
+    );
+    assert!(
+        text.contains("… [cut: the model answer was "),
+        "the design file says it was cut: {text}"
     );
     let marker = text
         .lines()

@@ -210,3 +210,67 @@ fn skip_worktree_files_are_present_and_unchanged() {
     p.lexictl(["update"]).success();
     p.git(["status", "--porcelain"]).success().stdout_is("");
 }
+
+/// Issue 30's repro on a flask-shaped project (`fixtures/projects/flask-like`: a `src/` package and
+/// a `tests/` directory that tests it): a non-cone sparse clone of the package alone, the hooks
+/// installed, a change committed and pushed — the tests' design files stay on disk and on the
+/// remote, and every command agrees the library is current.
+#[test]
+fn a_sparse_clone_of_a_flask_like_project_keeps_the_tests_design_files() {
+    let p = project()
+        .fixture("flask-like")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    let tests: Vec<String> = p
+        .git(["ls-files", ".lexibrary/tests"])
+        .success()
+        .stdout
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert!(tests.len() >= 4, "the tests are documented: {tests:?}");
+    let c = sparse_clone(
+        &p,
+        "c",
+        &[
+            "set",
+            "--no-cone",
+            "/src/",
+            "/.lexibrary/",
+            "/pyproject.toml",
+        ],
+    );
+    assert!(!c.exists("tests"), "the tests are outside the checkout");
+    let remote = p.clone_bare_to("remote.git");
+    c.git(["remote", "set-url", "origin"])
+        .args([remote.root.as_os_str()])
+        .success();
+    c.lexictl(["setup", "--hooks"]).success();
+    let app = c.read("src/flaskish/app.py");
+    c.write(
+        "src/flaskish/app.py",
+        &format!("{app}\n\ndef added():\n    return 1\n"),
+    );
+    c.commit_all("an added function");
+    wait_for_worker(&c, "");
+    c.commit_all("library");
+    wait_for_worker(&c, "");
+    c.git(["push", "-q", "origin", "main"]).success();
+    let listed = remote
+        .git(["ls-tree", "-r", "--name-only", "main", ".lexibrary/tests"])
+        .success()
+        .stdout;
+    for design in &tests {
+        assert!(
+            c.exists(design),
+            "{design} was removed: {}",
+            hook_log(&c, "")
+        );
+        assert!(listed.contains(design.as_str()), "the remote lost {design}");
+    }
+    c.lexictl(["update", "--check"]).success();
+    c.lexictl(["validate"]).success();
+}

@@ -72,7 +72,7 @@ fn every_problem_is_reported_once_with_its_check_id() {
         &p,
         ".lexibrary/src/lib.rs.md",
         "## Dependencies\n\n- src/parser/mod.rs",
-        "## Dependencies\n\n- src/parser/mod.rs\n- src/gone.rs",
+        "## Dependencies\n\n- src/parser/mod.rs\n- src/gone.rs\n- ../../outside/id_rsa",
     );
     edit(
         &p,
@@ -184,6 +184,16 @@ fn every_problem_is_reported_once_with_its_check_id() {
     p.config("llm:\n  provider: openai-compatible\n  base_url: http://127.0.0.1:9/v1\n");
     p.lexictl(["trust"]).success();
     p.config("llm:\n  base_url: http://attacker.example/v1\n");
+    // A library file too large to read, and an ignore file that is a FIFO (made last: git's own
+    // commands would wait on it).
+    p.write(".lexibrary/concepts/Huge.md", "x".repeat(1_100_000));
+    std::fs::create_dir_all(p.path("src/parser/deep")).expect("mkdir");
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        p.path("src/parser/deep/.gitignore"),
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .expect("mkfifo");
     let out = p
         .lexictl(["validate", "--severity", "info", "--format", "json"])
         .code(2);
@@ -239,7 +249,8 @@ fn every_problem_is_reported_once_with_its_check_id() {
     p.cmd("sh", ["-c", "lexictl validate --format json | cat"])
         .success()
         .json();
-    // Validate is read-only.
+    // Validate is read-only. (The FIFO goes first: `git status` would wait on it for ever.)
+    std::fs::remove_file(p.path("src/parser/deep/.gitignore")).expect("remove the FIFO");
     assert!(p
         .git(["status", "--porcelain"])
         .success()

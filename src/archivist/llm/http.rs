@@ -6,9 +6,13 @@
 //! is [`CallError::Refused`]: the key is wrong for every file, so the caller stops asking.
 //!
 //! This is the model request path's one choke point: every request to every provider is encoded
-//! here, and a request whose bytes hold secret material ([`crate::secrets::secret_material`]: a
-//! private key, a high-confidence token) is never sent, whatever put it there — a source file the
-//! update's sniffer missed, an existing design file, a template.
+//! here. A request whose bytes hold secret material ([`crate::secrets::secret_material`]: a private
+//! key, a high-confidence token) is never sent, whatever put it there — a source file, an existing
+//! design file, a template; in any other, every string is redacted ([`crate::secrets::redact`]: a
+//! password literal, a JSON Web Token, a password inside a URL becomes `…`) before it leaves.
+//!
+//! The answer's body is read up to [`MAX_BODY`] bytes: a provider (or something posing as one)
+//! cannot make the run hold more than that.
 
 use std::io::ErrorKind;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,8 +26,10 @@ const BACKOFF_BASE: Duration = Duration::from_millis(500);
 const BACKOFF_MAX: Duration = Duration::from_secs(20);
 /// Longest `retry-after` honoured; a provider asking for more fails the file (the next run retries).
 const RETRY_AFTER_MAX: Duration = Duration::from_secs(60);
-/// Largest answer body read.
-const MAX_BODY: u64 = 8 * 1024 * 1024;
+/// Largest answer body read: an answer of the most output tokens a request asks for (8,192) is
+/// some 40 KB of text, a few times that as JSON. A provider that sends more is not read further,
+/// so memory stays bounded whatever it sends (the file fails; the rest of the run goes on).
+pub const MAX_BODY: u64 = 1024 * 1024;
 
 /// Why a call failed.
 #[derive(Debug)]
@@ -90,9 +96,12 @@ impl Http {
         headers: &[(&str, String)],
         body: &serde_json::Value,
     ) -> Result<serde_json::Value, CallError> {
-        let payload = serde_json::to_vec(body)
-            .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))?;
-        refuse_secrets(&payload)?;
+        let encode = |body: &serde_json::Value| {
+            serde_json::to_vec(body)
+                .map_err(|err| CallError::Failed(format!("cannot encode the request: {err}")))
+        };
+        refuse_secrets(&encode(body)?)?;
+        let payload = encode(&redacted(body))?;
         let mut attempt = 0;
         loop {
             let (problem, retry_after) = match self.attempt(url, headers, &payload) {
@@ -192,6 +201,10 @@ impl Http {
                 }
             }
             Err(ureq::Error::Timeout(_)) => Attempt::retry(self.timed_out(url)),
+            Err(ureq::Error::BodyExceedsLimit(_)) => Attempt::failed(format!(
+                "the answer from {url} is larger than {} KiB, more than any answer a request asks for; it was not read (check llm.base_url: is it the model's API?)",
+                MAX_BODY / 1024
+            )),
             Err(err) => Attempt::retry(format!("reading the answer from {url} failed: {err}")),
         }
     }
@@ -225,6 +238,22 @@ impl Attempt {
             problem,
             retry_after: None,
         }
+    }
+}
+
+/// `value` with every string redacted ([`crate::secrets::redact`]).
+fn redacted(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(text) => Value::String(crate::secrets::redact(text).into_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(redacted).collect()),
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(key, field)| (key.clone(), redacted(field)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

@@ -8,11 +8,13 @@
 //! lives in an [`ApiKey`], whose `Debug` prints no secret, and is scrubbed from every error message.
 //!
 //! Providers: [`anthropic`] (Messages API) and [`openai`] (Chat Completions, for OpenAI and for
-//! OpenAI-compatible servers such as Ollama or vLLM). [`http`] does retries, backoff and timeouts,
-//! [`prompt`] builds the request from the templates in `src/archivist/prompts/`, [`response`] reads
-//! the answer back into sections.
+//! OpenAI-compatible servers such as Ollama or vLLM). [`http`] does retries, backoff and timeouts
+//! (and bounds the answer's size), [`prompt`] builds the request from the templates in
+//! `src/archivist/prompts/`, [`response`] reads the answer back into sections and [`cap`] keeps
+//! what is taken from it within the design file's budget.
 
 pub mod anthropic;
+pub mod cap;
 pub mod http;
 pub mod openai;
 pub mod prompt;
@@ -329,12 +331,13 @@ impl Archivist for LlmArchivist {
         let facts = StructuralArchivist.describe(input)?;
         let prompt = prompt::build(input, self.settings.budget);
         let completion = self.complete(&prompt.system, &prompt.user)?;
-        let answer = response::parse(&completion.text).map_err(|reason| anyhow!(reason))?;
-        let tokens = crate::tokens::count(completion.text.trim());
-        let over_budget = (tokens > self.settings.budget).then_some(OverBudget {
-            tokens,
-            budget: self.settings.budget,
-        });
+        let budget = self.settings.budget;
+        let answer = response::parse(cap::head(&completion.text, budget))
+            .map_err(|reason| anyhow!(reason))?;
+        let tokens = cap::answer_tokens(completion.text.trim(), budget);
+        let over_budget = (budget > 0 && tokens > budget).then_some(OverBudget { tokens, budget });
+        // Never more of it than the budget: a 5 MB answer does not become a 5 MB design file.
+        let answer = cap::cap(&answer, budget, tokens).unwrap_or(answer);
         let measured = input.interface.map(complexity_warnings).unwrap_or_default();
         Ok(ArchivistOutput {
             description: answer.description.clone(),

@@ -84,7 +84,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
     match hook::trigger(&ctx.cwd, event, &program)? {
         Triggered::Started | Triggered::Queued => {}
-        Triggered::Skipped(why) => eprintln!("lexibrarian: {event}: skipped, {why}"),
+        Triggered::Skipped(why) => {
+            crate::cli::output::safe_eprintln!("lexibrarian: {event}: skipped, {why}")
+        }
     }
     Ok(Outcome::Ok)
 }
@@ -99,17 +101,17 @@ fn run_pre_push(ctx: &Context, program: &std::path::Path) -> anyhow::Result<Outc
     match pre_push::pre_push(&ctx.cwd, &refs, program) {
         Ok(PrePush::Allow(note)) => {
             if let Some(note) = note {
-                eprintln!("{note}");
+                crate::cli::output::safe_eprintln!("{note}");
             }
             Ok(Outcome::Ok)
         }
         Ok(PrePush::Refuse(message)) => {
-            eprint!("{message}");
+            crate::cli::output::safe_eprint!("{message}");
             Ok(Outcome::Failed)
         }
         // A check that cannot run never holds code back (D-067): say why, let the push go.
         Err(err) => {
-            eprintln!("lexibrarian: pre-push check skipped: {err:#}");
+            crate::cli::output::safe_eprintln!("lexibrarian: pre-push check skipped: {err:#}");
             Ok(Outcome::Ok)
         }
     }

@@ -72,7 +72,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
 
     let interactive = args.interactive || (!args.yes && std::io::stdin().is_terminal());
     if !args.yes && !interactive {
-        eprintln!("note: stdin is not a terminal, so every default is taken (as with --yes)");
+        crate::cli::output::safe_eprintln!(
+            "note: stdin is not a terminal, so every default is taken (as with --yes)"
+        );
     }
     let chosen = (!args.agents.is_empty()).then(|| environments(&args.agents));
     // Decided before init writes AGENTS.md, which would then count as detected.
@@ -83,7 +85,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         match wizard.run(root.clone(), chosen)? {
             Some(plan) => plan,
             None => {
-                eprintln!("Nothing was created.");
+                crate::cli::output::safe_eprintln!("Nothing was created.");
                 return Ok(Outcome::Ok);
             }
         }
@@ -120,7 +122,7 @@ fn trust_the_choices(root: &std::path::Path) {
     let store = crate::workspace::trust::TrustStore::locate(ws.project(), ws.repo_if_any());
     if let Some(store) = store {
         if let Err(err) = store.confirm(&ws.project().held) {
-            eprintln!(
+            crate::cli::output::safe_eprintln!(
                 "warning: cannot record that this clone trusts the LLM settings you chose ({}): {err}\n  hint: run `lexictl trust`",
                 store.path.display()
             );

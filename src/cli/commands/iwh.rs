@@ -145,7 +145,7 @@ fn read(ctx: &Context, project: &Project, dir: &Path, peek: bool) -> anyhow::Res
                 found.path
             ));
         } else if consumed {
-            eprintln!("(consumed: {} deleted)", found.path);
+            crate::cli::output::safe_eprintln!("(consumed: {} deleted)", found.path);
         }
     }
     Ok(())

@@ -98,8 +98,13 @@ pub fn markdown(review: &Review) -> String {
                 .as_deref()
                 .map(|from| format!(" from {}", code(from)))
                 .unwrap_or_default();
+            let link = file
+                .symlink_to
+                .as_deref()
+                .map(|target| format!(" — **a symbolic link** to {}", code(target)))
+                .unwrap_or_default();
             out.push_str(&format!(
-                "- {} {}{from}\n",
+                "- {} {}{from}{link}\n",
                 code(&file.path),
                 file.change.as_str()
             ));
@@ -216,7 +221,7 @@ fn finding_item(finding: &Finding) -> String {
             "no design file ({}). Run {update} or write one.",
             code(&finding.design_file)
         ),
-        FindingKind::StaleContract => finding.message.clone(),
+        FindingKind::StaleContract | FindingKind::Symlink => finding.message.clone(),
         FindingKind::OrphanedDesign => format!(
             "{} was {}; its design file is still there. {} moves or removes it.",
             code(&finding.source),

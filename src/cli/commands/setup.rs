@@ -296,7 +296,7 @@ fn uninstall(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         },
     };
     if args.purge && !args.dry_run && !args.yes && !confirm_purge(&root)? {
-        eprintln!("nothing was removed");
+        crate::cli::output::safe_eprintln!("nothing was removed");
         return Ok(Outcome::Failed);
     }
     let options = uninstall::Options {
@@ -343,7 +343,7 @@ fn confirm_purge(root: &std::path::Path) -> anyhow::Result<bool> {
             library.display()
         );
     }
-    eprint!(
+    crate::cli::output::safe_eprint!(
         "This deletes {} (every design file, concept and Stack post), .lexignore, the notes refs and the state under the git dir.\nDelete them? [y/N] ",
         library.display()
     );

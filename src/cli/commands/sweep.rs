@@ -88,7 +88,7 @@ fn sweep_once(ws: &Workspace, format: Format, watching: bool) -> anyhow::Result<
             print_text(&render_text(update, &UpdateOptions::default()))?;
         }
         for warning in &update.warnings {
-            eprintln!("warning: {warning}");
+            crate::cli::output::safe_eprintln!("warning: {warning}");
         }
     }
     Ok(SweepReport::new(&check, update))
@@ -135,7 +135,7 @@ fn watch(ctx: &Context, args: &Args, project: &Project) -> anyhow::Result<Outcom
         },
     };
     let stop = install_stop_handler()?;
-    eprintln!(
+    crate::cli::output::safe_eprintln!(
         "{} sweep --watch: a sweep every {}; Ctrl-C to stop",
         ctx.program,
         format_interval(interval)
@@ -161,7 +161,7 @@ fn watch(ctx: &Context, args: &Args, project: &Project) -> anyhow::Result<Outcom
             Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(interval),
         }
     }
-    eprintln!("{} sweep --watch: stopped", ctx.program);
+    crate::cli::output::safe_eprintln!("{} sweep --watch: stopped", ctx.program);
     Ok(Outcome::Ok)
 }
 
@@ -183,11 +183,11 @@ fn install_stop_handler() -> anyhow::Result<Stop> {
     ctrlc::set_handler(move || {
         if presses.fetch_add(1, Ordering::SeqCst) == 0 {
             if busy_in_handler.load(Ordering::SeqCst) {
-                eprintln!("stopping after this sweep finishes (Ctrl-C again to stop at once)");
+                crate::cli::output::safe_eprintln!("stopping after this sweep finishes (Ctrl-C again to stop at once)");
             }
             let _ = sender.send(());
         } else {
-            eprintln!(
+            crate::cli::output::safe_eprintln!(
                 "stopped during a sweep; every library file is whole, and the next update finishes the job"
             );
             std::process::exit(130);

@@ -113,17 +113,17 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     };
     let report = update::run(&ws, &options, &shown)?;
     if let Some(timings) = &timings {
-        eprint!("{}", timings.lines(std::time::Instant::now()));
+        crate::cli::output::safe_eprint!("{}", timings.lines(std::time::Instant::now()));
     }
     match ctx.format {
         Format::Text => print_text(&render_text(&report, &options))?,
         Format::Json => print_json(&report)?,
     }
     for warning in &report.warnings {
-        eprintln!("warning: {warning}");
+        crate::cli::output::safe_eprintln!("warning: {warning}");
     }
     if !report.failed.is_empty() {
-        eprint!("{}", failure_summary(&report));
+        crate::cli::output::safe_eprint!("{}", failure_summary(&report));
         return Ok(Outcome::Failed);
     }
     Ok(if args.check && report.stale {

@@ -33,7 +33,7 @@ pub fn index_directory(
     billboard: impl FnOnce() -> String,
 ) -> IndexOutcome {
     let path = aindex_path(dir);
-    let existing = match project.read_to_string(&path) {
+    let existing = match project.read_library_text(&path) {
         Ok(text) => Some(text),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
         Err(err) => {
@@ -70,7 +70,9 @@ pub fn index_directory(
         },
         None => AIndex::generated(dir, &billboard(), &entries),
     };
-    let rendered = index.render();
+    // Whatever it holds (a billboard, a description, a convention someone wrote), nothing
+    // credential-shaped is written.
+    let rendered = crate::secrets::redact(&index.render()).into_owned();
     IndexOutcome {
         billboard: index.billboard().to_string(),
         text: (existing.as_deref() != Some(rendered.as_str())).then_some(rendered),

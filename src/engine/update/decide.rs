@@ -7,11 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use rayon::prelude::*;
 
 use super::dependents::ReverseIndex;
-use super::generate::LIST_SECTIONS;
 use super::report::{PlanAction, PlanItem, UpdateReport};
 use super::scan::Scan;
 use super::scanned::{ChangeLevel, FileState, Scanned};
-use crate::archivist::structural::graph_sections;
 use crate::archivist::OWNED_SECTIONS;
 use crate::library::design_file::{is_unedited, text_is_unedited, DesignFile, UpdatedBy};
 use crate::project::mirror::design_path;
@@ -101,7 +99,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
 }
 
 /// For an unchanged file: a Dependents refresh when its design file is exactly the Archivist's and
-/// its path lists no longer say what [`graph_sections`] writes of the graph now.
+/// its path lists no longer say what [`crate::archivist::structural::graph_sections`] writes of the graph now.
 fn dependents_action(
     project: &Project,
     scanned: &Scanned,
@@ -121,15 +119,10 @@ fn dependents_action(
         return None;
     }
     let lists_hold = |abridged: bool| {
-        let lists = graph_sections(&super::generate::graph_of(scanned, importers, abridged));
-        LIST_SECTIONS.iter().all(|heading| {
-            let written = design.section(heading).map(|section| section.body.trim());
-            let expected = lists
-                .iter()
-                .find(|section| section.heading.eq_ignore_ascii_case(heading))
-                .map(|section| section.body.trim());
-            written == expected
-        })
+        super::generate::lists_hold(
+            &design,
+            &super::generate::graph_of(scanned, importers, abridged),
+        )
     };
     // The lists as the mapping says first: only when they do not hold is the source read to see
     // whether it is a generated file (written abridged whatever its mapping).

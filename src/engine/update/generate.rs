@@ -4,7 +4,7 @@
 //! Merging keeps everything the Archivist does not own — unknown sections in place, frontmatter keys,
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
-use crate::archivist::structural::{graph_sections, Graph};
+use crate::archivist::structural::{graph_sections, path_tags, tag_list, Graph};
 use crate::archivist::{
     Archivist, ArchivistInput, Generation, Importers, OverBudget, OWNED_SECTIONS,
 };
@@ -130,6 +130,22 @@ fn input_from<'a>(
     }
 }
 
+/// Every text of `design` redacted ([`crate::secrets::redact`]): the sections kept from the existing
+/// file and a kept description too, so that a regenerated design file never holds what `validate`
+/// calls a secret, whoever put it there.
+fn redact_design(design: &mut DesignFile, known: &[String]) {
+    let clean = |text: &mut String| {
+        if let std::borrow::Cow::Owned(redacted) = crate::secrets::redact_with(text, known) {
+            *text = redacted;
+        }
+    };
+    clean(&mut design.frontmatter.description);
+    clean(&mut design.body.preamble);
+    for section in &mut design.body.sections {
+        clean(&mut section.body);
+    }
+}
+
 /// CONTENT_ONLY with an Interface Contract to keep.
 fn keeps_contract(scanned: &Scanned) -> bool {
     scanned.level() == ChangeLevel::ContentOnly
@@ -158,10 +174,11 @@ fn regenerate_from(
     parts: Parts<'_>,
     importers: Importers<'_>,
 ) -> anyhow::Result<Regenerated> {
-    // Whatever wrote it, nothing credential-shaped reaches the library.
-    let output = archivist
-        .describe(&input_from(scanned, parts, importers))?
-        .redacted();
+    // Whatever wrote it, nothing credential-shaped reaches the library — nor a secret value of
+    // the source that the text repeats where nothing says it is one.
+    let input = input_from(scanned, parts, importers);
+    let known = crate::secrets::secret_values(input.text);
+    let output = archivist.describe(&input)?.redacted_with(&known);
     let mut design = match parts.existing {
         Some(existing) => existing.design.clone(),
         None => DesignFile::new(&scanned.source, String::new(), Vec::new()),
@@ -196,6 +213,7 @@ fn regenerate_from(
             format!("{}/{}", over.tokens, over.budget),
         );
     }
+    redact_design(&mut design, &known);
     let (text, _) = design.render_with_footer(footer);
     Ok(Regenerated {
         text,
@@ -368,6 +386,19 @@ pub fn refresh_dependents(
     Some(design.render_with_footer(refreshed).0)
 }
 
+/// Whether `design`'s path lists say what [`graph_sections`] writes of `graph`.
+pub fn lists_hold(design: &DesignFile, graph: &Graph<'_>) -> bool {
+    let lists = graph_sections(graph);
+    LIST_SECTIONS.iter().all(|heading| {
+        let written = design.section(heading).map(|section| section.body.trim());
+        let expected = lists
+            .iter()
+            .find(|section| section.heading.eq_ignore_ascii_case(heading))
+            .map(|section| section.body.trim());
+        written == expected
+    })
+}
+
 /// The sections [`graph_sections`] writes.
 pub const LIST_SECTIONS: [&str; 4] = [
     sections::DEPENDENCIES,
@@ -382,6 +413,14 @@ pub fn moved(old_text: &str, from: &str, scanned: &Scanned) -> String {
     let old_title = format!("\n# {from}\n");
     let new_title = format!("\n# {}\n", scanned.source);
     let mut content = content.replacen(&old_title, &new_title, 1);
+    // Tags the path gave follow the path; tags someone chose stay.
+    let language = scanned.code().map(|code| code.language);
+    let old_tags = format!("\n## Tags\n\n{}\n", tag_list(&path_tags(from, language)));
+    let new_tags = format!(
+        "\n## Tags\n\n{}\n",
+        tag_list(&path_tags(&scanned.source, language))
+    );
+    content = content.replacen(&old_tags, &new_tags, 1);
     if !content.is_empty() && !content.ends_with('\n') {
         content.push('\n');
     }

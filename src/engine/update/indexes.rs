@@ -5,7 +5,7 @@
 //! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
 //! the report, and the stage goes on with the others: one bad file never costs the rest.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
 use rustix::fs::FileType;
@@ -54,8 +54,11 @@ pub fn run(
     let plan = earlier.plan;
     progress.phase("indexing", plan.universe.dirs.len());
     let billboards = write_indexes(project, scope, options, earlier, progress, report);
+    let whole = whole_tree(earlier);
     if plan.universe.complete && options.paths.is_empty() {
         remove_vanished_indexes(project, options, plan, report);
+    } else {
+        remove_emptied_indexes(project, options, plan, &whole, report);
     }
     // START_HERE ranks the top directories by the code in them and the imports into them: with
     // files outside a sparse checkout that cannot be measured here, and the one on disk stays.
@@ -66,7 +69,6 @@ pub fn run(
     // START_HERE ranks the top levels by what is below them anywhere in the tree: every run
     // renders it from the whole tree (and writes it when it differs), so that it never depends on
     // which files a run looked at.
-    let whole = whole_tree(earlier);
     write_start_here(project, options, &billboards, &whole, report);
     Ok(())
 }
@@ -107,7 +109,7 @@ fn fail(report: &mut UpdateReport, path: &str, reason: String) {
 /// The library file at `path` as it is (`None`: there is none), or why it cannot be read (a
 /// symlink is never followed): then it is left as it is.
 fn read_existing(project: &Project, path: &str) -> Result<Option<String>, String> {
-    match project.read_to_string(path) {
+    match project.read_library_text(path) {
         Ok(text) => Ok(Some(text)),
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(err) => Err(format!(
@@ -478,21 +480,75 @@ fn remove_vanished_indexes(
         );
         let kept_out = plan.universe.absent.has_dir(&dir);
         if !plan.universe.dirs.contains(&dir) && present && !kept_out {
-            let group = group_path(&dir);
-            if options.writes() && project.remove_file(&group).is_ok() {
-                report.aindex_removed.push(group);
-            }
-            if options.writes() {
-                if let Err(err) = project.remove_file(&path) {
-                    let reason = format!("cannot remove: {}", nofollow::reason(&path, &err));
-                    fail(report, &path, reason);
-                    continue;
-                }
-                remove_empty_mirror_dirs(project, &dir);
-            }
-            report.aindex_removed.push(path);
+            remove_index(project, options, &dir, report);
         }
     }
+}
+
+/// In a run over part of the tree: remove the indexes of the directories its deleted (or moved)
+/// files leave with no file of the tree below them, as a full run would.
+fn remove_emptied_indexes(
+    project: &Project,
+    options: &UpdateOptions,
+    plan: &Plan,
+    whole: &BTreeMap<String, cache::Entry>,
+    report: &mut UpdateReport,
+) {
+    let emptied: BTreeSet<&str> = plan
+        .universe
+        .gone
+        .iter()
+        .flat_map(|gone| ancestors(gone))
+        .filter(|dir| !dir.is_empty() && !plan.universe.dirs.contains(*dir))
+        .filter(|dir| !holds_a_file(whole, dir))
+        .collect();
+    for dir in emptied.into_iter().rev() {
+        let present = matches!(
+            nofollow::file_type(&project.root, aindex_path(dir)),
+            Ok(Some(FileType::RegularFile))
+        );
+        if present && !plan.universe.absent.has_dir(dir) {
+            remove_index(project, options, dir, report);
+        }
+    }
+}
+
+/// The directories above `path`, nearest first (`a/b/c.rs` → `a/b`, `a`, `""`).
+fn ancestors(path: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(path), |p| {
+        p.rsplit_once('/')
+            .map(|(dir, _)| dir)
+            .or((!p.is_empty()).then_some(""))
+    })
+    .skip(1)
+}
+
+/// Whether any file of the tree is below `dir`.
+fn holds_a_file(whole: &BTreeMap<String, cache::Entry>, dir: &str) -> bool {
+    let prefix = format!("{dir}/");
+    whole
+        .range(prefix.clone()..)
+        .next()
+        .is_some_and(|(rel, _)| rel.starts_with(&prefix))
+}
+
+/// Remove `dir`'s `.aindex` (and its group design file), then the mirror directories it leaves
+/// empty; a removal that fails is a failure of the run.
+fn remove_index(project: &Project, options: &UpdateOptions, dir: &str, report: &mut UpdateReport) {
+    let path = aindex_path(dir);
+    let group = group_path(dir);
+    if options.writes() && project.remove_file(&group).is_ok() {
+        report.aindex_removed.push(group);
+    }
+    if options.writes() {
+        if let Err(err) = project.remove_file(&path) {
+            let reason = format!("cannot remove: {}", nofollow::reason(&path, &err));
+            fail(report, &path, reason);
+            return;
+        }
+        remove_empty_mirror_dirs(project, dir);
+    }
+    report.aindex_removed.push(path);
 }
 
 /// Directories whose `.aindex` is in the mirror, down to `max_depth` levels (all with `None`),

@@ -331,7 +331,7 @@ fn resolve_orphans(
     let mut old_designs: HashMap<String, Existing> = HashMap::new();
     for orphan in orphans {
         let design_rel = design_path(orphan);
-        let Ok(text) = project.read_to_string(&design_rel) else {
+        let Ok(text) = project.read_library_text(&design_rel) else {
             continue;
         };
         let Ok(design) = DesignFile::parse(&design_rel, &text) else {

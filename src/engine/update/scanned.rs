@@ -638,12 +638,18 @@ fn read_design(
     if !design_exists {
         return Ok(None);
     }
-    let text = match project.read_to_string(design_rel) {
+    // Never past the size a library file may have: a 32 MB design file is skipped, not read.
+    let text = match project.read_library_text(design_rel) {
         Ok(text) => text,
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(err) if err.kind() == std::io::ErrorKind::InvalidData => {
+        Err(err)
+            if matches!(
+                err.kind(),
+                std::io::ErrorKind::InvalidData | std::io::ErrorKind::FileTooLarge
+            ) =>
+        {
             return Err(Unreadable::Invalid(format!(
-                "{design_rel}: not valid UTF-8 — fix it by hand; the update never overwrites a design file it cannot read"
+                "{err} — fix it by hand; the update never overwrites a design file it cannot read"
             )))
         }
         Err(err) => return Err(Unreadable::Io(read_failure(design_rel, &err))),

@@ -85,7 +85,8 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         set_ordered(&mut candidate, NAVIGATION, navigation(&shown));
         set_ordered(&mut candidate, CONVENTIONS, conventions.clone());
         set_ordered(&mut candidate, PROTOCOL, NAVIGATION_PROTOCOL.to_string());
-        let text = candidate.render();
+        // Nothing credential-shaped is written (a manifest description, a convention).
+        let text = crate::secrets::redact(&candidate.render()).into_owned();
         // Real cl100k tokens, the same count `lexictl validate` checks the budget with — but only
         // near the budget: building the tokenizer costs more than a small update.
         let estimate = crate::tokens::estimate(&text);

@@ -60,20 +60,20 @@ impl Render<'_> {
                 scanned,
                 generate::regenerate(&StructuralArchivist, scanned, importers)?,
             )),
-            Action::RefreshFooter => Some(kept_write(scanned, generate::refresh_footer(scanned))),
+            Action::RefreshFooter => {
+                let refreshed = generate::refresh_footer(scanned);
+                Some(kept_write(
+                    scanned,
+                    self.with_current_lists(rel, refreshed, scanned, importers),
+                ))
+            }
             Action::Move { from } => {
                 let old = scanned
                     .existing()
                     .map_or("", |existing| existing.text.as_str());
-                let mut moved = generate::moved(old, from, scanned);
                 // Its importers may have moved with it: list them at once.
-                if scanned.facts.interface_hash.is_some() {
-                    let design_rel = design_path(rel);
-                    let abridged = super::decide::shows_interface_only(self.project, scanned);
-                    let graph = generate::graph_of(scanned, importers, abridged);
-                    moved = generate::refresh_dependents(&design_rel, &moved, &graph, scanned)
-                        .unwrap_or(moved);
-                }
+                let moved = generate::moved(old, from, scanned);
+                let moved = self.with_current_lists(rel, moved, scanned, importers);
                 let mut write = kept_write(scanned, moved);
                 // The new path has no design file yet.
                 write.expected = None;
@@ -111,6 +111,32 @@ impl Render<'_> {
                 })
             }
         })
+    }
+}
+
+impl Render<'_> {
+    /// `text` (a design file someone else wrote, its footer refreshed or its file moved) with its
+    /// path lists as the graph says now, when they say otherwise — what the next run would do, so
+    /// that one run is enough.
+    fn with_current_lists(
+        &self,
+        rel: &str,
+        text: String,
+        scanned: &Scanned,
+        importers: crate::archivist::Importers<'_>,
+    ) -> String {
+        if scanned.facts.interface_hash.is_none() {
+            return text;
+        }
+        let design_rel = design_path(rel);
+        let abridged = super::decide::shows_interface_only(self.project, scanned);
+        let graph = generate::graph_of(scanned, importers, abridged);
+        let holds = crate::library::design_file::DesignFile::parse(&design_rel, &text)
+            .is_ok_and(|design| generate::lists_hold(&design, &graph));
+        if holds {
+            return text;
+        }
+        generate::refresh_dependents(&design_rel, &text, &graph, scanned).unwrap_or(text)
     }
 }
 

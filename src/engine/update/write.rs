@@ -398,7 +398,7 @@ impl Writer<'_, '_> {
         }
         if let Some(over) = write.over_budget {
             self.warn(format!(
-                "{}: over_scoped: the model's answer is {} tokens, over the design file budget of {} (token_budgets.design_file_tokens); the file may do too much",
+                "{}: over_scoped: the model's answer is {} tokens, over the design file budget of {} (token_budgets.design_file_tokens); what was taken from it was cut to the budget, and the file may do too much",
                 write.source, over.tokens, over.budget
             ));
             self.report.over_scoped.push(OverScoped {

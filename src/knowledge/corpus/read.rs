@@ -15,26 +15,32 @@ use crate::library::{footer, wikilink};
 use crate::project::mirror::resolve_source;
 use crate::project::LIBRARY_DIR;
 use crate::workspace::cache::Stat;
+use crate::workspace::library::{classify, Kind};
 
 /// Read and reduce one file. Unreadable or malformed files become a document carrying the error.
 pub(super) fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
     let shown = format!("{LIBRARY_DIR}/{path}");
     // Never through a symlink (the walk lists none; this closes the window after it).
     let root = library.parent().unwrap_or(library);
-    let text = match crate::nofollow::read(root, &shown) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    // Never past the size a library file may have, and only UTF-8 (what `validate` reports).
+    let text = match crate::project::read_library_text(root, &Default::default(), &shown) {
+        Ok(text) => text,
+        Err(err) if is_reported_as_is(&err) => return broken(path, stat, err.to_string()),
         Err(err) => return broken(path, stat, format!("{shown}: cannot read: {err}")),
     };
     let date = crate::library::footer::rfc3339_from_unix(
         u64::try_from(stat.mtime_ns / 1_000_000_000).unwrap_or(0),
     );
-    let mut doc = if let Some(name) = path.strip_prefix("concepts/") {
+    // What the file is by its place and name: `concepts/` and `stack/` also hold the mirror of a
+    // project's own directories of those names.
+    let kind = classify(&path);
+    let mut doc = if let (Kind::Concept, Some(name)) = (&kind, path.strip_prefix("concepts/")) {
         let name = name.trim_end_matches(".md").to_string();
         match Concept::parse(&shown, &name, &text) {
             Ok(concept) => concept_doc(&concept, &text),
             Err(err) => broken_named(name, err.to_string()),
         }
-    } else if let Some(name) = path.strip_prefix("stack/") {
+    } else if let (Kind::StackPost, Some(name)) = (&kind, path.strip_prefix("stack/")) {
         match Post::parse(&shown, &text) {
             Ok(post) => stack_doc(&post),
             Err(err) => broken_named(
@@ -57,9 +63,9 @@ pub(super) fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
     if doc.date.is_empty() {
         doc.date = date;
     }
-    doc.kind = Some(if path.starts_with("concepts/") {
+    doc.kind = Some(if kind == Kind::Concept {
         DocKind::Concept
-    } else if path.starts_with("stack/") {
+    } else if kind == Kind::StackPost {
         DocKind::Stack
     } else if index_dir(&path).is_some() {
         DocKind::Convention
@@ -69,6 +75,14 @@ pub(super) fn read_doc(library: &Path, path: String, stat: Stat) -> Doc {
     doc.path = path;
     doc.stat = Some(stat);
     doc
+}
+
+/// A read error whose message already says which file and why: too large, not UTF-8.
+fn is_reported_as_is(err: &std::io::Error) -> bool {
+    matches!(
+        err.kind(),
+        std::io::ErrorKind::FileTooLarge | std::io::ErrorKind::InvalidData
+    )
 }
 
 /// The directory of a library-relative `.aindex` path (`src/a/.aindex` → `src/a`, `.aindex` → ``).

@@ -537,7 +537,9 @@ mod tests {
         assert_eq!(category(".lexibrary/src/.aindex"), Category::Library);
         assert_eq!(category(".lexibrary/START_HERE.md"), Category::Library);
         assert_eq!(category(".lexibrary/.cache/x"), Category::Skipped);
-        assert_eq!(category(".lexibrary/stack/notes.md"), Category::Library);
+        // The mirror of a project's own `stack/` directory.
+        assert_eq!(category(".lexibrary/stack/notes.md"), Category::Design);
+        assert_eq!(category(".lexibrary/stack/.aindex"), Category::Library);
     }
 
     #[test]

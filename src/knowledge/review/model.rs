@@ -118,6 +118,9 @@ pub enum FindingKind {
     /// An agent's design file whose Interface Contract describes an interface the code no longer
     /// has at the head (`lexictl validate`'s `stale-contract`; an error there).
     StaleContract,
+    /// A library file (or `.lexignore`) that is a symbolic link at the head: never followed, and
+    /// an error (`lexictl validate`'s `symlink`).
+    Symlink,
 }
 
 impl FindingKind {
@@ -128,17 +131,18 @@ impl FindingKind {
             FindingKind::MissingDesign => "No design file",
             FindingKind::OrphanedDesign => "Design file left behind",
             FindingKind::StaleContract => "Interface Contract contradicts the code",
+            FindingKind::Symlink => "Symbolic link in the library",
         }
     }
 }
 
 /// Something the change should have done to the library. Review reports, `lexictl validate` and
-/// `lexictl update --check` gate: every finding is a warning but `stale_contract`, an error (no update
-/// fixes it; the agent must).
+/// `lexictl update --check` gate: every finding is a warning but `stale_contract` (no update fixes
+/// it; the agent must) and `symlink`, errors.
 #[derive(Clone, Debug, Serialize)]
 pub struct Finding {
     pub kind: FindingKind,
-    /// `warning`, or `error` for `stale_contract`.
+    /// `warning`, or `error` for `stale_contract` and `symlink`.
     pub severity: &'static str,
     /// The file the finding is about (the source file; the design file for `orphaned_design`).
     pub file: String,
@@ -284,12 +288,16 @@ pub struct PostHistory {
     pub answer_net_votes: BTreeMap<u32, i64>,
 }
 
-/// Any other library file.
+/// Any other library file, and any library file that is a symbolic link at the head.
 #[derive(Clone, Debug, Serialize)]
 pub struct FileChange {
     pub path: String,
     pub change: ChangeKind,
     pub from: Option<String>,
+    /// At the head the file is a symbolic link (mode 120000) to this path: reported as such,
+    /// never read through (its "content" is only where it points).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symlink_to: Option<String>,
 }
 
 /// Whether the notes refs exist in this clone.

@@ -92,6 +92,16 @@ impl<'a> Reviewer<'a> {
     ) -> anyhow::Result<Vec<Touched>> {
         let mut sources = Vec::new();
         for touch in touched {
+            if let Some(target) = self.symlink_at_head(&touch)? {
+                review.findings.push(symlink_finding(touch.path(), &target));
+                review.library_files.push(FileChange {
+                    path: touch.path().to_string(),
+                    change: touch.kind(),
+                    from: touch.renamed_from(),
+                    symlink_to: Some(target),
+                });
+                continue;
+            }
             match touch.category {
                 Category::Design => review.design_files.push(self.design_change(&touch)?),
                 Category::Concept => review.concepts.push(self.concept_change(&touch)?),
@@ -100,12 +110,28 @@ impl<'a> Reviewer<'a> {
                     path: touch.path().to_string(),
                     change: touch.kind(),
                     from: touch.renamed_from(),
+                    symlink_to: None,
                 }),
                 Category::Source => sources.push(touch),
                 Category::Skipped => {}
             }
         }
         Ok(sources)
+    }
+
+    /// Where a library file (or a `.lexignore`) that is a symbolic link at the head points: a pull
+    /// request that swaps `.lexibrary/src/a.rs.md` for a link to `/etc/passwd` shows as a link, not
+    /// as an edit whose text is `/etc/passwd`. Source files may be links; they are not looked at.
+    fn symlink_at_head(&self, touch: &Touched) -> anyhow::Result<Option<String>> {
+        let watched = touch.category != Category::Source
+            || touch.path().rsplit('/').next() == Some(LEXIGNORE_FILE);
+        if !watched || touch.category == Category::Skipped {
+            return Ok(None);
+        }
+        Ok(self
+            .at_head(touch.to.as_deref())?
+            .filter(|file| file.symlink)
+            .map(|file| String::from_utf8_lossy(&file.data).into_owned()))
     }
 
     /// What the changed `sources` should have done to the library, most important first.
@@ -140,10 +166,11 @@ impl<'a> Reviewer<'a> {
         }
         review.findings.sort_by_key(|finding| {
             let rank = match finding.kind {
-                FindingKind::StaleContract => 0,
-                FindingKind::InterfaceChanged => 1,
-                FindingKind::MissingDesign => 2,
-                FindingKind::OrphanedDesign => 3,
+                FindingKind::Symlink => 0,
+                FindingKind::StaleContract => 1,
+                FindingKind::InterfaceChanged => 2,
+                FindingKind::MissingDesign => 3,
+                FindingKind::OrphanedDesign => 4,
             };
             (rank, finding.file.clone())
         });
@@ -549,6 +576,22 @@ impl<'a> Reviewer<'a> {
 }
 
 /// A warning of `kind` about `file`, for source `source` and its design file.
+/// A `symlink` error: `path` is a symbolic link to `target` at the head.
+fn symlink_finding(path: &str, target: &str) -> Finding {
+    Finding {
+        severity: "error",
+        ..finding(
+            FindingKind::Symlink,
+            path,
+            path,
+            path.to_string(),
+            format!(
+                "{path} is a symbolic link (to {target}) at the head, not a file; Lexibrarian never reads or writes through it — a library file must be a regular file"
+            ),
+        )
+    }
+}
+
 fn finding(
     kind: FindingKind,
     file: &str,

@@ -53,7 +53,7 @@ fn check_concept(
         return;
     }
     library.check_links(doc.links.iter(), &file, issues);
-    if let Ok(text) = library.project.read_to_string(&file) {
+    if let Ok(text) = library.project.read_library_text(&file) {
         check_text(library, doc, &file, &text, issues);
     }
     if doc.status == "deprecated" && doc.pointer.is_empty() {

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{budget, line_of, malformed, Issue, Library, Severity};
+use super::{budget, line_of, malformed, read_checked, Issue, Library, Severity};
 use crate::git::notes::{blob_id, PROVENANCE_NOTES};
 use crate::git::Oid;
 use crate::hash::sha256_hex;
@@ -90,8 +90,9 @@ fn check_design(
     budget_tokens: usize,
 ) -> (Vec<Issue>, Option<Graph>) {
     let file = library.shown(&doc.path);
-    let Ok(text) = library.project.read_to_string(&file) else {
-        return (Vec::new(), None);
+    let text = match read_checked(library.project, &file) {
+        Ok(text) => text,
+        Err(issue) => return (issue.into_iter().collect(), None),
     };
     let design = match DesignFile::parse(&file, &text) {
         Ok(design) => design,
@@ -135,6 +136,20 @@ fn check_design(
     (check.issues, Some(graph))
 }
 
+/// An `invalid-path` error: `heading` of `file` lists `path`, which is not a path inside the project.
+pub(super) fn invalid_path(file: &str, text: &str, heading: &str, path: &str) -> Issue {
+    Issue {
+        check: "invalid-path",
+        severity: Severity::Error,
+        file: file.to_string(),
+        line: line_of(text, path),
+        message: format!(
+            "{heading} lists {path}, which is not a path inside the project (it was not looked up)"
+        ),
+        hint: "paths in the library are project-relative, without `..`: fix the entry, or run `lexictl update` to rewrite the section".into(),
+    }
+}
+
 /// The entries of a list section, without backticks and without placeholders like `(none)`.
 fn listed(design: &DesignFile, heading: &str) -> Vec<String> {
     let Some(section) = design.section(heading) else {
@@ -170,7 +185,14 @@ impl DesignCheck<'_> {
                 continue;
             }
             let path = item.split_whitespace().next().unwrap_or(item);
-            if !self.library.exists(path) {
+            // A path that leaves the project is never looked up: whether `../../root/.ssh/id_rsa`
+            // exists on the machine that runs the check is nobody's business.
+            let Some(exists) = self.library.path_exists(path) else {
+                self.issues
+                    .push(invalid_path(&self.file, &self.text, heading, path));
+                continue;
+            };
+            if !exists {
                 self.issues.push(Issue {
                     check,
                     severity: Severity::Error,

@@ -1,7 +1,8 @@
 //! What is in `.lexibrary/` besides the library's own files: symbolic links (which Lexibrarian never
 //! follows — one can arrive in a pull request pointing anywhere, `/etc/passwd` included) and stray
 //! files (a temporary file a killed write left, anything the library does not know). Plus a
-//! symlinked `.lexignore`, which no walk reads through.
+//! symlinked `.lexignore`, which no walk reads through, and ignore files that are FIFOs, sockets or
+//! devices, which nothing opens.
 
 use super::{Issue, Severity};
 use crate::project::ignores::LEXIGNORE_FILE;
@@ -33,6 +34,25 @@ pub(super) fn check(project: &Project, listing: &Listing) -> Vec<Issue> {
         issues.push(stray(file, temporary));
     }
     issues
+}
+
+/// An ignore file the walk refused to read: a `symlink` error when it is one, else a `special-file`
+/// error naming what it is (a FIFO, a socket, a device — never opened).
+pub(super) fn unreadable_ignore_file(project: &Project, file: &str) -> Issue {
+    match crate::nofollow::entry_type(&project.abs(file)) {
+        Some(kind) if kind != rustix::fs::FileType::Symlink => Issue {
+            check: "special-file",
+            severity: Severity::Error,
+            file: file.to_string(),
+            line: None,
+            message: format!(
+                "is {}, not a regular file; Lexibrarian never opens it (a FIFO would block, a device never end)",
+                crate::nofollow::describe_type(kind)
+            ),
+            hint: "remove it, or replace it with a regular file".into(),
+        },
+        _ => symlink(project, file),
+    }
 }
 
 /// A `symlink` error for project-relative `file`, naming where it points.

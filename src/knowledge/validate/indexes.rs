@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use rayon::prelude::*;
 
-use super::{budget, line_of, malformed, Issue, Severity};
+use super::{budget, line_of, malformed, read_checked, Issue, Severity};
 use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::{self, Listings};
@@ -43,7 +43,14 @@ pub(super) fn check(
 pub(super) fn check_start_here(project: &Project, budget_tokens: usize) -> Vec<Issue> {
     let mut issues = Vec::new();
     let file = format!("{LIBRARY_DIR}/{START_HERE_FILE}");
-    if let Ok(text) = project.read_to_string(&file) {
+    let text = match read_checked(project, &file) {
+        Ok(text) => Some(text),
+        Err(issue) => {
+            issues.extend(issue);
+            None
+        }
+    };
+    if let Some(text) = text {
         budget(
             &text,
             budget_tokens,
@@ -84,8 +91,12 @@ fn check_index(
 ) -> Vec<Issue> {
     let mut issues = Vec::new();
     let rel = aindex_path(dir);
-    let Ok(text) = project.read_to_string(&rel) else {
-        return issues;
+    let text = match read_checked(project, &rel) {
+        Ok(text) => text,
+        Err(issue) => {
+            issues.extend(issue);
+            return issues;
+        }
     };
     let index = match AIndex::parse(&rel, dir, &text) {
         Ok(index) => index,
@@ -111,7 +122,7 @@ fn check_index(
             issues.extend(
                 refused
                     .iter()
-                    .map(|file| super::files::symlink(project, file)),
+                    .map(|file| super::files::unreadable_ignore_file(project, file)),
             );
             return issues;
         }

@@ -119,6 +119,21 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "a symbolic link in .lexibrary/ (or a symlinked .lexignore): never followed",
     ),
     (
+        "special-file",
+        Severity::Error,
+        "an ignore file (.lexignore, .gitignore) that is a FIFO, a socket or a device: never opened",
+    ),
+    (
+        "invalid-path",
+        Severity::Error,
+        "a path in a library file (Dependencies, Tests, a Stack post's refs) that leaves the project: never looked up",
+    ),
+    (
+        "too-large",
+        Severity::Error,
+        "a library file over the size a library file may have (1 MiB): not read",
+    ),
+    (
         "stale-source",
         Severity::Warning,
         "the source changed since the design file's source_hash",
@@ -364,10 +379,13 @@ fn recorded_provenance(ws: &Workspace) -> Option<HashSet<Oid>> {
 }
 
 impl Library<'_> {
-    /// Whether project path `rel` is a file or directory of the tree: on disk, or kept out of the
-    /// working tree by git.
-    fn exists(&self, rel: &str) -> bool {
-        self.project.abs(rel).exists() || self.absent.has(rel)
+    /// Whether project path `rel` — read from a library file — is a file or directory of the tree:
+    /// on disk (looked at without following a symlink), or kept out of the working tree by git.
+    /// `None` when it is not a path inside the project (`../../root/.ssh/id_rsa`, `/etc/passwd`):
+    /// then nothing is looked up ([`Project::has_path`]).
+    fn path_exists(&self, rel: &str) -> Option<bool> {
+        let on_disk = self.project.has_path(rel)?;
+        Some(on_disk || self.absent.has(rel))
     }
 
     /// `.lexibrary/<path>` for a document's library-relative path.
@@ -406,7 +424,7 @@ fn broken_link(project: &Project, link: &str, target: &str, file: &str) -> Issue
         file: file.to_string(),
         // `file` is project-relative: read it from the project, not the current directory.
         line: project
-            .read_to_string(file)
+            .read_library_text(file)
             .ok()
             .and_then(|text| line_of(&text, &format!("[[{link}"))),
         message: format!("[[{link}]] does not resolve"),
@@ -442,8 +460,43 @@ fn budget(text: &str, limit: usize, file: &str, key: &str, issues: &mut Vec<Issu
     }
 }
 
-/// A malformed-file error from a parse error of `file`.
+/// The text of library file `file` for a check ([`Project::read_library_text`]: no symlink, never
+/// past the size a library file may have), or the finding that says why it cannot be checked: too
+/// large (`too-large`), not UTF-8 (`malformed-file`, with its line and byte). `Err(None)` when it
+/// cannot be read for another reason (a symlink, which `files` reports; a file gone meanwhile).
+fn read_checked(project: &Project, file: &str) -> Result<String, Option<Issue>> {
+    project.read_library_text(file).map_err(|err| {
+        matches!(
+            err.kind(),
+            std::io::ErrorKind::FileTooLarge | std::io::ErrorKind::InvalidData
+        )
+        .then(|| {
+            let mut issue = malformed(file, &err.to_string());
+            if err.kind() == std::io::ErrorKind::InvalidData {
+                issue.hint = "save it as UTF-8 (every library file is UTF-8 text; `lexi lookup` cannot read it either)".into();
+            }
+            issue
+        })
+    })
+}
+
+/// A malformed-file error from a parse error of `file` (a `too-large` error when the file was not
+/// read for its size).
 fn malformed(file: &str, error: &str) -> Issue {
+    if error.ends_with(crate::project::TOO_LARGE) {
+        return Issue {
+            check: "too-large",
+            severity: Severity::Error,
+            file: file.to_string(),
+            line: None,
+            message: error
+                .strip_prefix(&format!("{file}: "))
+                .unwrap_or(error)
+                .to_string(),
+            hint: "a library file is a few KB: trim it, or delete it and run `lexictl update`"
+                .into(),
+        };
+    }
     // Errors read `path:line: message`; keep the line as a field too.
     let line = error
         .strip_prefix(file)

@@ -42,7 +42,17 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
 /// The files and concepts the post refers to exist.
 fn check_refs(library: &Library<'_>, doc: &Doc, file: &str, issues: &mut Vec<Issue>) {
     for path in &doc.files {
-        if !library.exists(path) {
+        let text = || library.project.read_library_text(file).unwrap_or_default();
+        let Some(exists) = library.path_exists(path) else {
+            issues.push(super::designs::invalid_path(
+                file,
+                &text(),
+                "refs.files",
+                path,
+            ));
+            continue;
+        };
+        if !exists {
             issues.push(Issue {
                 check: "stack-missing-ref",
                 severity: Severity::Error,
@@ -81,7 +91,7 @@ fn votes_mismatch(library: &Library<'_>, git: &GitRepo, doc: &Doc, file: &str) -
     };
     let text = library
         .project
-        .read_to_string(&library.shown(&doc.path))
+        .read_library_text(&library.shown(&doc.path))
         .unwrap_or_default();
     let Ok(post) = Post::parse(file, &text) else {
         return Vec::new();
@@ -146,7 +156,7 @@ fn vote_issue(
 /// Info when the files the post is about changed significantly since it was written
 /// (`knowledge::stack_outdated`).
 fn possibly_outdated(library: &Library<'_>, git: &GitRepo, doc: &Doc, file: &str) -> Option<Issue> {
-    let text = std::fs::read_to_string(library.project.library_dir().join(&doc.path)).ok()?;
+    let text = library.project.read_library_text(file).ok()?;
     let post = Post::parse(file, &text).ok()?;
     let prefix = git.prefix_of(&library.project.root)?;
     let outdated = crate::knowledge::stack_outdated::outdated(git, &prefix, file, &post)?;

@@ -21,9 +21,21 @@ pub enum Ordered {
     Other(serde_json::Value),
 }
 
-/// An object as a list of entries.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+/// An object as a list of entries. It is written back as an object in the same order, so a saved
+/// project model (what a changed-only run reuses) reads back as the map it was.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OrderedMap(pub Vec<(String, Ordered)>);
+
+impl serde::Serialize for OrderedMap {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
 
 impl<'de> Deserialize<'de> for OrderedMap {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<OrderedMap, D::Error> {
@@ -387,6 +399,21 @@ mod tests {
         let (model, _, warnings) = crate::source::model::build_from(files, NodeModel::build);
         assert!(warnings.is_empty(), "{warnings:?}");
         model
+    }
+
+    #[test]
+    fn a_saved_model_reads_back_with_its_maps_in_order() {
+        let m = model(&[(
+            "web/package.json",
+            r##"{"name": "web", "imports": {"#lib/*": "./src/lib/*", "#a": {"node": "./a.js", "default": "./b.js"}}}"##,
+        )]);
+        let saved = serde_json::to_string(&m).expect("serializes");
+        let back: NodeModel = serde_json::from_str(&saved).expect("reads back");
+        assert_eq!(back, m);
+        let Some(Ordered::Map(map)) = &back.packages[0].imports else {
+            panic!("imports read back as {:?}", back.packages[0].imports)
+        };
+        assert_eq!(map.0[0].0, "#lib/*");
     }
 
     #[test]

@@ -318,7 +318,9 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
 
     /// Write `text` wrapped to the width; continuation lines keep its indentation.
     fn say(&mut self, text: &str) -> anyhow::Result<()> {
-        writeln!(self.output, "{}", wrap(text, self.width))?;
+        // Neutralised: what it shows was detected in the project (names, descriptions).
+        let text = crate::cli::output::neutralise(text);
+        writeln!(self.output, "{}", wrap(&text, self.width))?;
         Ok(())
     }
 
@@ -337,6 +339,7 @@ impl<R: BufRead, W: Write> Wizard<R, W> {
         } else {
             format!("{question} [{default}]: ")
         };
+        let prompt = crate::cli::output::neutralise(&prompt);
         write!(self.output, "{}", wrap(&prompt, self.width))?;
         self.output.flush()?;
         let answer = self.read_line()?;
