@@ -252,7 +252,7 @@ fn a_sparse_clone_of_a_flask_like_project_keeps_the_tests_design_files() {
     let app = c.read("src/flaskish/app.py");
     c.write(
         "src/flaskish/app.py",
-        &format!("{app}\n\ndef added():\n    return 1\n"),
+        format!("{app}\n\ndef added():\n    return 1\n"),
     );
     c.commit_all("an added function");
     wait_for_worker(&c, "");
