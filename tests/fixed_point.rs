@@ -499,3 +499,35 @@ fn regression_an_agents_design_file_lists_a_new_dependent() {
     );
     holds(Property::ChangedOnlyEqualsFull, scenario);
 }
+
+/// Found by a long random run (seed 2911): an agent rewrites a test file's description and the
+/// file is deleted in the same commit. The design file holds an agent's words, so the update keeps
+/// it and `validate` warns `missing-source` for a person to decide — in the history and from
+/// scratch alike. That warning is the documented outcome; anything else is a violation.
+#[test]
+fn regression_an_agents_design_file_outlives_its_deleted_source_with_a_warning() {
+    let scenario = Scenario {
+        budgets: Budgets::Default,
+        initial: vec![add("web/src/app/parse.js", 3, true, &[])],
+        commits: vec![
+            vec![add(
+                "web/src/app/store.test.js",
+                1,
+                false,
+                &[("web/src/app/parse.js", 0, Direct)],
+            )],
+            vec![
+                Step::AgentDescription("web/src/app/store.test.js".into()),
+                Step::Delete("web/src/app/store.test.js".into()),
+            ],
+        ],
+    };
+    let lab = scenario::Lab::run(&scenario).expect("the scenario runs");
+    assert!(lab.p.exists(".lexibrary/web/src/app/store.test.js.md"));
+    lab.p
+        .lexictl(["validate"])
+        .code(2)
+        .stdout_has("[missing-source]");
+    holds(Property::Validates, scenario.clone());
+    holds(Property::ChangedOnlyEqualsFull, scenario);
+}

@@ -1,15 +1,21 @@
-//! The one-sentence description of a file: what it is *for*. Sources, in order: the module's own doc
-//! (Rust `//!`, a Python module docstring, a JSDoc block about the module); else the doc of the
-//! module's primary export (what it exports as `module.exports`/`export default`, the type it is
-//! named for, or its only type); else, for an index file (`index.js`, `__init__.py`, `mod.rs`,
-//! `lib.rs`), the first sentence of its directory's README; else a summary naming the primary
-//! definitions by kind ("Defines the `Flask` class and 7 helpers"). A test file with tests of its
-//! own is described, after its module doc, by what it tests (`tested`): never by the doc of a
-//! helper class it defines.
+//! The one-sentence description of a file: what it is *for*, chosen from ranked candidates — the
+//! module's own doc (Rust `//!`, a Python module docstring, a JSDoc block about the module); for a
+//! test file with tests of its own, what it tests (`tested`), never the doc of a helper class it
+//! defines; the doc of its primary export (what it exports as `module.exports`/`export default`,
+//! the type it is named for, or its only type), named ("`Flask`: The flask object implements …",
+//! so that two files whose classes share a docstring are told apart); for an index file
+//! (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`), the first sentence of its package's README that
+//! describes the code (`project::describe::first_sentence`: never a badge table, an install note
+//! or a compatibility caveat); else what the structure tells of its role ([`role`]): the tests of a
+//! Rust test file, a command's entry point, a re-export facade, test helpers, its primary
+//! definitions. No fallback counts lines: a description changes with the interface, never with a
+//! body edit.
 //!
-//! Never a licence or copyright banner, a tag line (`@import`, `@module`, `@license`, `@flow`,
-//! `eslint-disable`, `'use strict'`, shebangs, encoding lines), an RST/markdown heading underline or a
-//! generated-file header: such lines are dropped, and a doc made only of them is no doc.
+//! A doc is read for what describes ([`describing_text`]): reST/Sphinx field lists (`:copyright:`,
+//! `:license:`, `:param x:`), licence and copyright lines, tag lines and pragmas (`@module`,
+//! `eslint-disable`, `type: ignore`, `'use strict'`, shebangs, encoding lines), heading underlines,
+//! TODO/FIXME/XXX/HACK notes and commented-out code are dropped, and a doc made only of them is no
+//! doc.
 
 use super::ArchivistInput;
 use crate::source::{Interface, Symbol, SymbolKind};
@@ -25,12 +31,7 @@ const DOMINANT_MEMBERS: usize = 5;
 pub fn description(input: &ArchivistInput<'_>) -> String {
     let kind = crate::source::kind_name(input.source);
     let Some(interface) = input.interface else {
-        if let Some(title) = markdown_title(input.source, input.text) {
-            return format!("{kind}: {title}.");
-        }
-        let lines = input.text.lines().count();
-        let unit = if lines == 1 { "line" } else { "lines" };
-        return format!("{kind} ({lines} {unit}).");
+        return content_description(input.source, input.text);
     };
     if let Some(sentence) = interface.doc.as_deref().and_then(purpose_sentence) {
         return sentence;
@@ -39,13 +40,83 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
     if let Some(sentence) = super::tested::test_file_description(input.source, interface) {
         return sentence;
     }
-    if let Some(sentence) = primary_doc(input.source, interface).and_then(purpose_sentence) {
+    if let Some((name, sentence)) = primary_doc(input.source, interface)
+        .and_then(|(name, doc)| Some((name, purpose_sentence(doc)?)))
+    {
+        return named(name, sentence);
+    }
+    if let Some(sentence) = input
+        .readme
+        .and_then(crate::project::describe::first_sentence)
+    {
         return sentence;
     }
-    if let Some(sentence) = input.readme.and_then(readme_sentence) {
+    role(input, interface, kind)
+}
+
+/// A sentence from the doc of `name`, led by its name: "`Flask`: The flask object implements …"
+/// (unless it names it already, or the name is the module's own export object: `module.exports`).
+fn named(name: &str, sentence: String) -> String {
+    let bare = name.rsplit(['.', ':']).next().unwrap_or(name);
+    let whole_module = matches!(bare, "exports" | "module.exports" | "default");
+    if bare.is_empty() || whole_module || sentence.contains(bare) {
         return sentence;
     }
-    summary(input, interface, kind)
+    format!("`{bare}`: {sentence}")
+}
+
+/// The description of a file that is not parsed code: a markdown document's title ("Markdown
+/// document: Routing."), else what kind of file it is ("YAML file."). Never a line count: it would
+/// change with every edit of the body.
+pub fn content_description(source: &str, text: &str) -> String {
+    let kind = crate::source::kind_name(source);
+    if let Some(sentence) = manifest_description(source, text) {
+        return sentence;
+    }
+    if let Some(title) = markdown_title(source, text) {
+        return format!("{kind}: {title}.");
+    }
+    if text.trim().is_empty() {
+        return format!("Empty {}.", empty_kind(kind));
+    }
+    format!("{kind}.")
+}
+
+/// A kind name after "Empty": "file", but "Python source", "TOML file" (names keep their case).
+fn empty_kind(kind: &str) -> String {
+    match kind {
+        "File" => "file".to_string(),
+        kind => kind.to_string(),
+    }
+}
+
+/// What a package manifest declares, read by its real parser (`project::manifest`): "Cargo manifest
+/// of `grep-cli`: Utilities for search oriented command line applications.", "npm manifest of
+/// the workspace."; `None` for any other file, or one that does not parse.
+fn manifest_description(source: &str, text: &str) -> Option<String> {
+    use crate::project::manifest::{Manifest, ManifestKind};
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let (kind, label) = match name {
+        "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
+        "package.json" => (ManifestKind::Npm, "npm manifest"),
+        "pyproject.toml" => (ManifestKind::Python, "Python project manifest"),
+        _ => return None,
+    };
+    let manifest = Manifest::parse(kind, text).ok()?;
+    let what = match (&manifest.name, manifest.workspace) {
+        (Some(package), _) => format!("{label} of `{package}`"),
+        (None, true) => format!("{label} of the workspace"),
+        (None, false) => label.to_string(),
+    };
+    let about = manifest
+        .description
+        .as_deref()
+        .and_then(first_sentence)
+        .map(|sentence| sentence.trim_end_matches('.').to_string());
+    Some(match about {
+        Some(about) => format!("{what}: {about}."),
+        None => format!("{what}."),
+    })
 }
 
 /// Whether `source` is a directory's index file, described by the directory's README when it has no
@@ -56,15 +127,12 @@ pub fn is_index_file(source: &str) -> bool {
     matches!(stem, "index" | "__init__" | "mod" | "lib" | "main")
 }
 
-/// The doc of the primary export: what the module exports as a whole, the top-level type or
-/// function the file is named for, or its only documented type.
-fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<&'a str> {
-    if let Some(doc) = interface
-        .primary
-        .as_deref()
-        .and_then(|p| interface.item_doc(p))
-    {
-        return Some(doc);
+/// The doc of the primary export, with its name: what the module exports as a whole, the
+/// top-level type or function the file is named for, or its only documented type.
+fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<(&'a str, &'a str)> {
+    let doc_of = |name: &'a str| interface.item_doc(name).map(|doc| (name, doc));
+    if let Some(found) = interface.primary.as_deref().and_then(doc_of) {
+        return Some(found);
     }
     let stem = module_name(source);
     let top: Vec<&Symbol> = interface
@@ -77,26 +145,26 @@ fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<&'a str> {
         !stem.is_empty()
             && (symbol == stem || symbol == format!("{stem}s") || format!("{symbol}s") == stem)
     });
-    if let Some(doc) = named_for.and_then(|s| interface.item_doc(&s.name)) {
-        return Some(doc);
+    if let Some(found) = named_for.and_then(|s| doc_of(&s.name)) {
+        return Some(found);
     }
     // A documented type named after the module (`PathPrinter` in `path.rs`, `ColorSpecs` in
     // `color.rs`, `DecompressionMatcher` in `decompress.rs`), the first in the file.
     let prefixed = top.iter().find_map(|s| {
         let prefixed = stem.len() >= 3 && is_type(s.kind) && normal(&s.name).starts_with(&stem);
-        prefixed.then(|| interface.item_doc(&s.name)).flatten()
+        prefixed.then(|| doc_of(&s.name)).flatten()
     });
     if prefixed.is_some() {
         return prefixed;
     }
     let types: Vec<&&Symbol> = top.iter().filter(|s| is_type(s.kind)).collect();
     if let [only] = types.as_slice() {
-        return interface.item_doc(&only.name);
+        return doc_of(&only.name);
     }
     if let [only] = top.as_slice() {
-        return interface.item_doc(&only.name);
+        return doc_of(&only.name);
     }
-    dominant_type(interface, &types).and_then(|name| interface.item_doc(name))
+    dominant_type(interface, &types).and_then(doc_of)
 }
 
 /// The file's primary type, whose members matter most in its contract: the type it is named for,
@@ -188,53 +256,187 @@ fn is_type(kind: SymbolKind) -> bool {
     )
 }
 
-/// The first sentence of a README that says something (headings, badges, HTML and links-only lines
-/// skipped).
-fn readme_sentence(readme: &str) -> Option<String> {
-    let mut in_fence = false;
-    let prose: Vec<&str> = readme
-        .lines()
-        .map(str::trim)
-        .filter(|line| {
-            if line.starts_with("```") {
-                in_fence = !in_fence;
-                return false;
-            }
-            !in_fence
-        })
-        .skip_while(|line| {
-            line.is_empty()
-                || line.starts_with('#')
-                || line.starts_with('<')
-                || line.starts_with("[!")
-                || line.starts_with("![")
-                || line.starts_with('[')
-                || is_underline(line)
-        })
-        .take_while(|line| !line.is_empty())
-        .collect();
-    purpose_sentence(&prose.join("\n"))
+/// The first sentence of a doc that states a purpose ([`describing_text`]); `None` when nothing
+/// is left, or what is left is a bare name, boilerplate or code.
+pub fn purpose_sentence(doc: &str) -> Option<String> {
+    let text = describing_text(doc)?;
+    let sentence = first_sentence(&text)?;
+    let useful = sentence.split_whitespace().count() >= MIN_WORDS
+        && !is_boilerplate(&sentence)
+        && !is_code_line(&sentence)
+        && !is_note_marker(&sentence);
+    useful.then_some(sentence)
 }
 
-/// The first sentence of a doc that states a purpose, banners and tag lines dropped; `None` when
-/// nothing is left or what is left is a bare name.
-pub fn purpose_sentence(doc: &str) -> Option<String> {
-    if is_banner(doc) {
-        return None;
+/// What of a doc describes, paragraph by paragraph: reST/Sphinx field lists (`:copyright: …`,
+/// `:license: …` and their continuation lines), licence and copyright lines (a licence text from
+/// its first legal line to the end of its paragraph), tag lines and pragmas, titles over an
+/// underline and the underlines, a TODO/FIXME/XXX/HACK note to the end of its paragraph, and
+/// paragraphs of commented-out code are dropped. `None` when nothing is left.
+pub fn describing_text(doc: &str) -> Option<String> {
+    let lines: Vec<&str> = doc.lines().collect();
+    let mut paragraphs: Vec<Vec<&str>> = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut in_field = false;
+    let mut dropping = false;
+    for (at, raw) in lines.iter().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(std::mem::take(&mut current));
+            }
+            in_field = false;
+            dropping = false;
+            continue;
+        }
+        // A field's continuation is indented under it.
+        if in_field && raw.starts_with([' ', '\t']) && !is_field_line(line) {
+            continue;
+        }
+        in_field = is_field_line(line);
+        let titled = lines
+            .get(at + 1)
+            .is_some_and(|next| is_underline(next.trim()));
+        if dropping || in_field || titled || is_underline(line) || is_tag_line(line) {
+            continue;
+        }
+        if is_note_marker(line)
+            || is_legal_text(line)
+            || crate::source::generated::is_marker_line(line)
+        {
+            dropping = true;
+            continue;
+        }
+        if is_legal_line(line) {
+            continue;
+        }
+        current.push(line);
     }
-    let lines: Vec<&str> = doc.lines().map(str::trim).collect();
-    // An RST title is a line over an underline: a heading, not a sentence.
-    let kept: Vec<&str> = lines
-        .iter()
-        .enumerate()
-        .filter(|(i, line)| {
-            let titled = lines.get(i + 1).is_some_and(|next| is_underline(next));
-            !titled && !is_tag_line(line) && !is_underline(line)
+    if !current.is_empty() {
+        paragraphs.push(current);
+    }
+    let kept: Vec<String> = paragraphs
+        .into_iter()
+        .filter(|paragraph| {
+            let code = paragraph.iter().filter(|line| is_code_line(line)).count();
+            code * 2 < paragraph.len() || paragraph.is_empty()
         })
-        .map(|(_, line)| *line)
+        .map(|paragraph| paragraph.join("\n"))
         .collect();
-    let sentence = first_sentence(&kept.join("\n"))?;
-    (sentence.split_whitespace().count() >= MIN_WORDS).then_some(sentence)
+    (!kept.is_empty()).then(|| kept.join("\n\n"))
+}
+
+/// A reST/Sphinx field line: `:copyright: 2010 Pallets`, `:license: BSD`, `:param x: …`.
+fn is_field_line(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix(':') else {
+        return false;
+    };
+    rest.find(':').is_some_and(|end| {
+        let name = &rest[..end];
+        !name.is_empty()
+            && name.len() <= 40
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || " _-.".contains(c))
+    })
+}
+
+/// A TODO/FIXME/XXX/HACK/BUG note: the marker first (after a list mark), then no letter.
+fn is_note_marker(line: &str) -> bool {
+    let bare = line.trim_start_matches(['-', '*', ' ', '#', '/']);
+    [
+        "TODO", "FIXME", "XXX", "HACK", "BUG", "TBD", "KLUDGE", "OPTIMIZE",
+    ]
+    .iter()
+    .any(|marker| {
+        bare.get(..marker.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(marker))
+            && !bare[marker.len()..].starts_with(|c: char| c.is_alphanumeric())
+    })
+}
+
+/// A short legal line: a copyright notice, an SPDX identifier, "All rights reserved".
+fn is_legal_line(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let short_licence = (lower.contains("licen") || lower.contains("open source"))
+        && lower.split_whitespace().count() <= 6;
+    short_licence
+        || [
+            "copyright",
+            "spdx-license-identifier",
+            "all rights reserved",
+            "(c) ",
+            "©",
+            "@license",
+        ]
+        .iter()
+        .any(|word| lower.contains(word))
+}
+
+/// The first line of a licence text, dropped with the rest of its paragraph.
+fn is_legal_text(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    [
+        "permission is hereby granted",
+        "licensed under",
+        "this program is free software",
+        "this source code is licensed",
+        "use of this source code is governed",
+        "redistribution and use in source",
+        "licensed to the apache software foundation",
+        "this file is part of",
+        "distributed under the",
+    ]
+    .iter()
+    .any(|phrase| lower.contains(phrase))
+}
+
+/// A line that reads as code rather than prose: it ends in `;`, `{` or `}`, starts with a
+/// declaration or statement keyword followed by code, holds an arrow or an assignment to a call,
+/// or is mostly punctuation.
+pub fn is_code_line(line: &str) -> bool {
+    let line = line.trim();
+    if line.is_empty() {
+        return false;
+    }
+    if line.ends_with([';', '{', '}']) || line.contains("=>") || line.contains("();") {
+        return true;
+    }
+    let starts = [
+        "import ",
+        "from ",
+        "const ",
+        "let ",
+        "var ",
+        "return ",
+        "if (",
+        "for (",
+        "while (",
+        "def ",
+        "fn ",
+        "pub ",
+        "use ",
+        "#include",
+        "require(",
+        "module.exports",
+        "export ",
+        "self.",
+        "this.",
+        "await ",
+        "print(",
+        "console.",
+    ];
+    if starts.iter().any(|start| line.starts_with(start)) && !line.ends_with('.') {
+        return true;
+    }
+    if line.contains(" = ") && (line.ends_with(')') || line.ends_with(']')) {
+        return true;
+    }
+    let letters = line
+        .chars()
+        .filter(|c| c.is_alphabetic() || *c == ' ')
+        .count();
+    letters * 2 < line.chars().count()
 }
 
 /// Longest sentence shown beside a signature in the Interface Contract, in characters.
@@ -321,7 +523,44 @@ fn is_tag_line(line: &str) -> bool {
         "@nolint",
         "@generated",
     ];
+    let pragmas = [
+        "type: ignore",
+        "noqa",
+        "pylint:",
+        "mypy:",
+        "fmt:",
+        "isort:",
+        "pyright:",
+        "ruff:",
+        "pragma:",
+        "istanbul ignore",
+        "c8 ignore",
+        "jscs:",
+        "exported ",
+        "+build",
+        "go:build",
+        "go:generate",
+        "nolint",
+        "rustfmt::",
+        "cspell:",
+        "spell-checker:",
+        "biome-ignore",
+        "deno-lint",
+        "sourcemappingurl",
+        "#region",
+        "#endregion",
+        "region ",
+        "endregion",
+        "spdx-",
+        "use client",
+        "use server",
+    ];
     tags.iter().any(|tag| lower.starts_with(tag))
+        || pragmas.iter().any(|pragma| {
+            lower
+                .trim_matches(['\'', '"', ';', ' ', '#', '/'])
+                .starts_with(pragma)
+        })
         || lower.starts_with("eslint")
         || lower.starts_with("jshint")
         || lower.starts_with("global ")
@@ -393,10 +632,162 @@ fn markdown_title(source: &str, text: &str) -> Option<String> {
     if !(source.ends_with(".md") || source.ends_with(".markdown")) {
         return None;
     }
-    text.lines()
-        .find_map(|line| line.strip_prefix("# "))
+    let lines: Vec<&str> = text.lines().collect();
+    let atx = lines.iter().find_map(|line| line.strip_prefix("# "));
+    // A setext title: a line underlined with `=` (`grep-cli\n========`).
+    let setext = || {
+        lines.windows(2).find_map(|pair| {
+            let underline = pair[1].trim();
+            let is_title = !pair[0].trim().is_empty()
+                && underline.len() >= 3
+                && underline.chars().all(|c| c == '=');
+            is_title.then_some(pair[0])
+        })
+    };
+    atx.or_else(setext)
         .map(|title| title.trim().trim_end_matches('.').to_string())
         .filter(|title| !title.is_empty())
+}
+
+/// What the structure tells of a file's role when nothing describes it: a command's entry point
+/// ("Entry point (`fn main`) of the `rg` binary."), pytest's fixtures, a module of test helpers,
+/// else its definitions ([`summary`]).
+fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String {
+    let source = input.source;
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+    let definitions = summary(input, interface, kind);
+    let lowered = lower_first(&definitions);
+    match interface.language {
+        crate::source::Language::Rust if input.text.contains("fn main(") => {
+            match rust_binary_name(source).as_deref() {
+                Some("") => return "Entry point (`fn main`) of the binary.".to_string(),
+                Some(binary) => {
+                    return format!("Entry point (`fn main`) of the `{binary}` binary.")
+                }
+                None => {}
+            }
+        }
+        crate::source::Language::Python if name == "__main__.py" && !dir_name.is_empty() => {
+            return format!("Runs the `{dir_name}` package as a program (`python -m {dir_name}`).");
+        }
+        crate::source::Language::Python if name == "conftest.py" => {
+            let scope = if dir.is_empty() { "the project" } else { dir };
+            return format!("Pytest fixtures and hooks for the tests in `{scope}`: {lowered}");
+        }
+        crate::source::Language::JavaScript | crate::source::Language::TypeScript
+            if input.text.starts_with("#!") || dir_name == "bin" =>
+        {
+            return format!("Command-line script `{name}`: {lowered}");
+        }
+        _ => {}
+    }
+    if let Some(example) = example_name(source) {
+        return format!("Example `{example}`: {lowered}");
+    }
+    if super::is_test_path(source) && !super::is_test_case(source, 0) {
+        return format!("Test helpers: {lowered}");
+    }
+    if super::is_test_path(source) && !definitions.starts_with("Tests") {
+        return format!("Test support: {lowered}");
+    }
+    definitions
+}
+
+/// The example a file under an `examples/` directory belongs to: the directory or file right below
+/// it (`examples/cookie-sessions/index.js` → `cookie-sessions`, `examples/echo.rs` → `echo`).
+fn example_name(source: &str) -> Option<&str> {
+    let mut parts = source.split('/');
+    parts.find(|part| *part == "examples" || *part == "example")?;
+    let next = parts.next()?;
+    Some(next.split('.').next().unwrap_or(next)).filter(|name| !name.is_empty())
+}
+
+/// The binary a Rust file with `fn main` is the root of, by cargo's conventions: `src/bin/rg.rs`
+/// and `src/bin/rg/main.rs` → `rg`, `src/main.rs` → its package directory's name (`""` at the
+/// root), `crates/core/main.rs` → `core`; `None` for a file of another name.
+fn rust_binary_name(source: &str) -> Option<String> {
+    let parts: Vec<&str> = source.split('/').collect();
+    let name = *parts.last()?;
+    let parent = parts.len().checked_sub(2).map(|at| parts[at]);
+    let grandparent = parts.len().checked_sub(3).map(|at| parts[at]);
+    let stem = name.strip_suffix(".rs")?;
+    match (parent, grandparent, stem) {
+        (Some("bin"), _, stem) if stem != "main" => Some(stem.to_string()),
+        (Some(dir), Some("bin"), "main") => Some(dir.to_string()),
+        (Some("src"), Some(package), "main") => Some(package.to_string()),
+        (Some(dir), _, "main") if dir != "src" => Some(dir.to_string()),
+        (_, _, "main") => Some(String::new()),
+        _ => None,
+    }
+}
+
+/// `text` with its first letter lowercased when it starts with a verb of the fallbacks (`Defines …`
+/// → `defines …`); a kind or a name keeps its case (`Rust source …`, `` `Flask` ``).
+fn lower_first(text: &str) -> String {
+    const VERBS: [&str; 4] = ["Defines ", "Exports ", "Re-exports ", "Empty "];
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) if VERBS.iter().any(|verb| text.starts_with(verb)) => {
+            first.to_lowercase().chain(chars).collect()
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// A file with no public item: its private functions by name ("Defines the private functions
+/// `parse`, `walk` and 4 more."), else its kind. Never its size.
+fn private_summary(interface: &Interface, kind: &str) -> String {
+    let functions: Vec<&str> = interface
+        .calls
+        .iter()
+        .filter(|member| member.container().is_none() && !member.test)
+        .map(|member| member.member.as_str())
+        .collect();
+    let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
+    match functions.len() {
+        0 => methods_summary(interface).unwrap_or_else(|| format!("{kind} with no public items.")),
+        1 => format!("Defines the private function {}.", shown[0]),
+        2 => format!(
+            "Defines the private functions {} and {}.",
+            shown[0], shown[1]
+        ),
+        n => format!(
+            "Defines the private functions {} and {} more.",
+            shown.join(", "),
+            n - 2
+        ),
+    }
+}
+
+/// A file of methods only (Rust `impl Handle { … }` blocks of a type defined elsewhere): the type
+/// with the most methods here and its first methods ("Methods of `Handle`: `num_workers`,
+/// `num_alive_tasks` and 6 more.").
+fn methods_summary(interface: &Interface) -> Option<String> {
+    let mut by_type: Vec<(&str, Vec<&str>)> = Vec::new();
+    for member in interface.calls.iter().filter(|member| !member.test) {
+        let Some((container, name)) = member.member.rsplit_once('.') else {
+            continue;
+        };
+        match by_type.iter_mut().find(|(of, _)| *of == container) {
+            Some((_, names)) => names.push(name),
+            None => by_type.push((container, vec![name])),
+        }
+    }
+    let (container, names) = by_type
+        .iter()
+        .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?;
+    let shown: Vec<String> = names.iter().take(2).map(|n| format!("`{n}`")).collect();
+    Some(match names.len() {
+        1 => format!("Methods of `{container}`: {}.", shown[0]),
+        2 => format!("Methods of `{container}`: {} and {}.", shown[0], shown[1]),
+        n => format!(
+            "Methods of `{container}`: {} and {} more.",
+            shown.join(", "),
+            n - 2
+        ),
+    })
 }
 
 /// The fallback: the primary definitions by kind and role. Types come first, then functions, then
@@ -417,12 +808,9 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
     top.sort_by_key(|s| rank(s));
     if top.is_empty() {
         if input.text.trim().is_empty() {
-            return format!("Empty {}.", kind.to_lowercase());
+            return format!("Empty {}.", empty_kind(kind));
         }
-        return format!(
-            "{kind} with no public items ({} lines).",
-            interface.signals.lines
-        );
+        return private_summary(interface, kind);
     }
     if let Some(value) = exported_value(&top) {
         return match top.len() - 1 {
@@ -548,21 +936,59 @@ mod tests {
             crate::source::extract(crate::source::Language::Rust, text).expect("parses");
         assert_eq!(
             primary_doc("crates/printer/src/path.rs", &interface),
-            Some("Prints file paths, one per line.")
+            Some(("PathPrinter", "Prints file paths, one per line."))
         );
         assert_eq!(primary_doc("crates/printer/src/util.rs", &interface), None);
         assert_eq!(
             primary_doc("crates/printer/src/path/mod.rs", &interface),
-            Some("Prints file paths, one per line.")
+            Some(("PathPrinter", "Prints file paths, one per line."))
         );
     }
 
+    /// Field lists are stripped, not fatal; TODO notes, pragmas, commented-out code and legal
+    /// lines never describe.
     #[test]
-    fn readme_sentence_skips_headings_and_badges() {
-        let readme = "# pkg\n\n[![ci](x)](y)\n\nParses config files for the CLI. More text.\n";
+    fn docs_are_read_for_what_describes() {
+        let werkzeug = "\n    flask\n    ~~~~~\n\n    A microframework based on Werkzeug.\n\n    :copyright: 2010 Pallets\n    :license: BSD-3-Clause\n";
         assert_eq!(
-            readme_sentence(readme).as_deref(),
-            Some("Parses config files for the CLI.")
+            purpose_sentence(werkzeug).as_deref(),
+            Some("A microframework based on Werkzeug.")
+        );
+        let fields =
+            ":copyright: (c) 2015 by Armin.\n:license: BSD, see LICENSE for\n    more details.\n";
+        assert_eq!(purpose_sentence(fields), None);
+        for todo in [
+            "TODO: use a third party library for this.",
+            "TODO: This function could be moved to\nthe utils module.",
+            "FIXME(joe) broken on windows",
+            "XXX: hack around the parser",
+            "- HACK: keep in sync with cli.rs",
+        ] {
+            assert_eq!(purpose_sentence(todo), None, "{todo}");
+        }
+        assert_eq!(
+            purpose_sentence("TODO docs\n\nA builder for commands.").as_deref(),
+            Some("A builder for commands.")
+        );
+        for code in [
+            "const x = require('./x');\nmodule.exports = x;",
+            "import os\nfrom a import b",
+            "app.use(bodyParser.json());",
+            "# type: ignore",
+            "noqa: E501",
+            "pylint: disable=unused-import",
+        ] {
+            assert_eq!(purpose_sentence(code), None, "{code}");
+        }
+        let banner = "Copyright 2020 Acme Inc.\nParses the configuration files of the CLI.";
+        assert_eq!(
+            purpose_sentence(banner).as_deref(),
+            Some("Parses the configuration files of the CLI.")
+        );
+        let mit = "Permission is hereby granted, free of charge, to any person obtaining\na copy of this software.\n\nRoutes requests to handlers.";
+        assert_eq!(
+            purpose_sentence(mit).as_deref(),
+            Some("Routes requests to handlers.")
         );
     }
 
@@ -581,5 +1007,42 @@ mod tests {
             Some("Parses e.g. things.")
         );
         assert_eq!(first_sentence("\n\n"), None);
+    }
+
+    #[test]
+    fn a_manifest_says_whose_it_is_and_what_the_package_does() {
+        let cargo = "[package]\nname = \"grep-cli\" # the crate\ndescription = \"\"\"\nUtilities for search oriented command line applications.\n\"\"\"\n";
+        assert_eq!(
+            content_description("crates/cli/Cargo.toml", cargo),
+            "Cargo manifest of `grep-cli`: Utilities for search oriented command line applications."
+        );
+        assert_eq!(
+            content_description("Cargo.toml", "[workspace]\nmembers = [\"a\"]\n"),
+            "Cargo manifest of the workspace."
+        );
+        assert_eq!(
+            content_description("package.json", "{\"name\": \"express\"}"),
+            "npm manifest of `express`."
+        );
+        assert_eq!(content_description("other.toml", "a = 1\n"), "TOML file.");
+    }
+
+    #[test]
+    fn a_setext_title_is_a_markdown_title() {
+        let text = "grep-cli\n========\nA library.\n";
+        assert_eq!(
+            content_description("crates/cli/README.md", text),
+            "Markdown document: grep-cli."
+        );
+    }
+
+    #[test]
+    fn an_example_is_named_by_its_directory_or_file() {
+        assert_eq!(
+            example_name("examples/cookie-sessions/index.js"),
+            Some("cookie-sessions")
+        );
+        assert_eq!(example_name("tokio/examples/echo.rs"), Some("echo"));
+        assert_eq!(example_name("src/lib.rs"), None);
     }
 }

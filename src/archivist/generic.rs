@@ -41,19 +41,25 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     kept.join(" ")
 }
 
-/// "HTML file (1 line).", "Python source with no public items (3 lines).", "Empty python
-/// source.", "File (0 lines).": a file's kind and size, nothing more.
+/// "HTML file.", "Python source with no public items.", "Empty Python source." — and, as older
+/// versions wrote them, "HTML file (1 line).", "Empty python source.", "File (0 lines).": a
+/// file's kind (and size), nothing more.
 fn is_size_only(text: &str, kind: &str) -> bool {
-    let empty = format!("Empty {}.", kind.to_lowercase());
+    let empty = [
+        format!("Empty {kind}."),
+        format!("Empty {}.", kind.to_lowercase()),
+    ];
     let sized = |rest: &str| {
-        rest.strip_prefix(" (")
-            .and_then(|rest| {
-                rest.strip_suffix(" lines).")
-                    .or(rest.strip_suffix(" line)."))
-            })
-            .is_some_and(|n| n.parse::<usize>().is_ok())
+        rest == "."
+            || rest
+                .strip_prefix(" (")
+                .and_then(|rest| {
+                    rest.strip_suffix(" lines).")
+                        .or(rest.strip_suffix(" line)."))
+                })
+                .is_some_and(|n| n.parse::<usize>().is_ok())
     };
-    text == empty
+    empty.iter().any(|empty| text == empty)
         || text.strip_prefix(kind).is_some_and(|rest| {
             sized(rest)
                 || rest
@@ -89,6 +95,7 @@ mod tests {
                 interface: interface.as_ref(),
                 dependencies: &[],
                 dependents: &[],
+                tests: &[],
                 externals: &[],
                 type_only: &[],
                 existing: None,
@@ -106,10 +113,11 @@ mod tests {
         let cases = [
             ("tests/static/index.html", "<p>hi</p>\n", ""),
             ("src/flask/py.typed", "", ""),
+            // A role the structure tells: a sentence of purpose, searched whole.
             (
                 "src/flask/__main__.py",
                 "from .cli import main\n\nmain()\n",
-                "",
+                "Runs the `flask` package as a program (`python -m flask`).",
             ),
             ("src/empty.py", "", ""),
             (

@@ -49,6 +49,9 @@ pub struct ArchivistInput<'a> {
     pub type_only: &'a [String],
     /// Project files that import this one, sorted.
     pub dependents: &'a [String],
+    /// The tests that reach this file, sorted: those among its importers, and those that import
+    /// it through test helpers (`engine::update::dependents`).
+    pub tests: &'a [String],
     /// The external packages it imports, by name, sorted (`Resolution::externals`).
     pub externals: &'a [String],
     /// The existing design file's text above its footer, when there is one (the LLM carries forward
@@ -150,6 +153,15 @@ impl ArchivistOutput {
         }
         self
     }
+}
+
+/// Who imports a file and which tests reach it: what its Dependents and Tests lists show.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Importers<'a> {
+    /// The files that import it, sorted.
+    pub dependents: &'a [String],
+    /// The tests that reach it directly or through test helpers, sorted.
+    pub tests: &'a [String],
 }
 
 /// A writer of design files.

@@ -6,7 +6,7 @@
 //! lists keep their most important entries (`abridge`).
 
 use super::abridge::{fit_contract, fits_whole, most_relevant};
-use super::{is_listed_test, is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
+use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
 
@@ -90,6 +90,8 @@ pub struct Graph<'a> {
     pub dependencies: &'a [String],
     pub type_only: &'a [String],
     pub dependents: &'a [String],
+    /// The tests that reach the file (its Tests list).
+    pub tests: &'a [String],
     pub externals: &'a [String],
     pub abridged: bool,
     pub budget_tokens: usize,
@@ -104,6 +106,7 @@ impl<'a> Graph<'a> {
             dependencies: input.dependencies,
             type_only: input.type_only,
             dependents: input.dependents,
+            tests: input.tests,
             externals: input.externals,
             abridged: input.abridged,
             budget_tokens: input.budget_tokens,
@@ -147,18 +150,12 @@ pub fn graph_sections(graph: &Graph<'_>) -> Vec<Section> {
         sections::DEPENDENTS,
         capped_list(graph.dependents, room.list, source, Rest::Impact),
     ));
-    let tests: Vec<String> = graph
-        .dependents
-        .iter()
-        .filter(|path| is_listed_test(path))
-        .cloned()
-        .collect();
-    // Tests are among the Dependents: a Tests list that is cut means the Dependents list is cut
-    // too, and already points to `lexi impact`.
-    if !tests.is_empty() && !graph.abridged {
+    // A cut Tests list only counts the rest: the Dependents list, cut too when it holds them,
+    // already points to `lexi impact`.
+    if !graph.tests.is_empty() && !graph.abridged {
         out.push(Section::new(
             sections::TESTS,
-            capped_list(&tests, room.list, source, Rest::Count),
+            capped_list(graph.tests, room.list, source, Rest::Count),
         ));
     }
     out
@@ -385,13 +382,13 @@ fn room_for_lists(graph: &Graph<'_>) -> Room {
         };
     }
     let bytes = (graph.budget_tokens * BYTES_PER_TOKEN).saturating_sub(FIXED_BYTES);
-    let path_bytes = path_bytes(graph.dependencies, graph.dependents);
-    let tests = graph
-        .dependents
-        .iter()
-        .filter(|p| is_listed_test(p))
-        .count();
-    let lengths = [graph.dependencies.len(), graph.dependents.len(), tests];
+    let path_bytes =
+        path_bytes(graph.dependencies, graph.dependents).max(path_bytes(&[], graph.tests));
+    let lengths = [
+        graph.dependencies.len(),
+        graph.dependents.len(),
+        graph.tests.len(),
+    ];
     // Every path list and the smallest contract must fit: in a crowded file (vite's
     // server/index.ts: 41 dependencies, 36 dependents, 15 tests, 8 packages) the lists keep fewer.
     let placed = |list: usize| {
@@ -592,6 +589,11 @@ mod tests {
         let interface = language.map(|language| extract(language, text).expect("parses"));
         let deps: Vec<String> = deps.iter().map(|d| d.to_string()).collect();
         let dependents: Vec<String> = dependents.iter().map(|d| d.to_string()).collect();
+        let tests: Vec<String> = dependents
+            .iter()
+            .filter(|d| crate::archivist::is_listed_test(d))
+            .cloned()
+            .collect();
         StructuralArchivist
             .describe(&ArchivistInput {
                 source,
@@ -600,6 +602,7 @@ mod tests {
                 interface: interface.as_ref(),
                 dependencies: &deps,
                 dependents: &dependents,
+                tests: &tests,
                 externals: &[],
                 type_only: &[],
                 existing: None,
@@ -742,6 +745,11 @@ mod tests {
             (0..15).map(|i| format!("packages/vite/src/node/__tests__/case{i:02}.spec.ts")),
         );
         let externals: Vec<String> = (0..8).map(|i| format!("@scope/package-{i}")).collect();
+        let tests: Vec<String> = dependents
+            .iter()
+            .filter(|d| d.contains("__tests__"))
+            .cloned()
+            .collect();
         let out = StructuralArchivist
             .describe(&ArchivistInput {
                 source: "packages/vite/src/node/server/index.ts",
@@ -750,6 +758,7 @@ mod tests {
                 interface: Some(&interface),
                 dependencies: &dependencies,
                 dependents: &dependents,
+                tests: &tests,
                 externals: &externals,
                 type_only: &[],
                 existing: None,
@@ -800,6 +809,7 @@ mod tests {
                     interface: Some(&interface),
                     dependencies: &[],
                     dependents: &[],
+                    tests: &[],
                     externals,
                     type_only: &[],
                     existing: None,

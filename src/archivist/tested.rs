@@ -7,7 +7,7 @@
 
 use super::describe::first_sentence;
 use super::is_test_case;
-use crate::source::{Interface, Suites, SymbolKind};
+use crate::source::{Interface, Language, Suites, SymbolKind};
 
 /// Longest description of a test file, in characters (before its last `.`).
 const MAX_CHARS: usize = 180;
@@ -16,6 +16,10 @@ const LISTED: usize = 5;
 
 /// The description of `source` when it is a test file with tests of its own; `None` otherwise.
 pub fn test_file_description(source: &str, interface: &Interface) -> Option<String> {
+    // Rust: `#[test]` functions, in a test target or a `tests.rs` unit-test module.
+    if interface.language == Language::Rust {
+        return rust_tests(source, interface);
+    }
     // What a test runner collects by its name (pytest: `test_*.py`; not `conftest.py`).
     if !is_test_case(source, 0) {
         return None;
@@ -33,6 +37,48 @@ pub fn test_file_description(source: &str, interface: &Interface) -> Option<Stri
             _ => None,
         })
         .collect();
+    listed(source, &tests)
+}
+
+/// A Rust file of `#[test]` functions (`#[tokio::test]` and the like too): an integration test of
+/// a `tests/` directory, or a `tests.rs` module of unit tests — "Tests `tcp_stream`: `connect`,
+/// `accept`, … and more.", named for the file (or its directory, for `tests.rs`, `main.rs`,
+/// `mod.rs`). `#[test]` functions are private: adding one is a body edit, so no count.
+fn rust_tests(source: &str, interface: &Interface) -> Option<String> {
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let unit_module = matches!(name, "tests.rs" | "test.rs");
+    if !is_test_case(source, 0) && !unit_module {
+        return None;
+    }
+    let tests: Vec<String> = interface
+        .calls
+        .iter()
+        .filter(|member| member.test)
+        .map(|member| member.name().to_string())
+        .collect();
+    if tests.is_empty() {
+        return None;
+    }
+    // No count: a test added to the body would change it (and the design file with it).
+    let names: Vec<String> = tests
+        .iter()
+        .take(LISTED)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let more = if tests.len() > LISTED {
+        " and more"
+    } else {
+        ""
+    };
+    Some(finish(format!(
+        "Tests `{}`: {}{more}",
+        tested_module(source),
+        names.join(", ")
+    )))
+}
+
+/// "Tests `subject` (N tests: `a`, `b`, …)." for `tests`, named as written; `None` when empty.
+fn listed(source: &str, tests: &[String]) -> Option<String> {
     if tests.is_empty() {
         return None;
     }
@@ -80,10 +126,16 @@ fn of_suites(suites: &Suites) -> String {
     finish(text)
 }
 
-/// The module a test file's name says it tests: `tests/test_json.py` → `json`.
+/// The module a test file's name says it tests: `tests/test_json.py` → `json`; a `tests.rs`,
+/// `main.rs` or `mod.rs` is named for its directory (`src/walk/tests.rs` → `walk`).
 fn tested_module(source: &str) -> &str {
-    let name = source.rsplit('/').next().unwrap_or(source);
+    let mut parts = source.rsplit('/');
+    let name = parts.next().unwrap_or(source);
     let stem = name.split('.').next().unwrap_or(name);
+    let stem = match stem {
+        "tests" | "test" | "main" | "mod" => parts.next().unwrap_or(stem),
+        _ => stem,
+    };
     let stem = stem.strip_prefix("test_").unwrap_or(stem);
     stem.strip_suffix("_test").unwrap_or(stem)
 }

@@ -21,6 +21,7 @@ use crate::project::config::{self, Config};
 use crate::project::ignores::LEXIGNORE_FILE;
 use crate::project::scope::Scope;
 use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
+use crate::workspace::coverage::Packages;
 
 /// Lines `lexictl init` (and `lexictl setup --update`) make sure `.gitignore` has: ephemeral notes,
 /// the caches, and the temporary files an interrupted write may leave.
@@ -79,6 +80,73 @@ impl Drop for Staging {
             let _ = std::fs::remove_dir_all(&self.path);
         }
     }
+}
+
+/// The scope roots `lexictl init` suggests for the project at `root`: every package's code and
+/// tests as the manifests declare them (Cargo workspace members and the root package's targets,
+/// npm/yarn/pnpm workspace packages, Python package roots; `workspace::coverage`), else the
+/// conventional source directories (`project::detect::scope_suggestions`). Empty means the whole
+/// project.
+pub fn suggested_scope(root: &Path) -> Vec<String> {
+    let packages = Packages::read(root, &Config::default());
+    match packages.scope_roots().as_slice() {
+        [] => crate::project::detect::scope_suggestions(root),
+        [whole] if whole.is_empty() => Vec::new(),
+        roots => roots.to_vec(),
+    }
+}
+
+/// What `lexictl setup --update` did to `scope_root`.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Widened {
+    /// The roots added, as written in the config.
+    pub added: Vec<String>,
+    /// What was out of scope before.
+    pub uncovered: crate::workspace::coverage::Uncovered,
+}
+
+/// `lexictl setup --update` for `scope_root`: add the roots of the packages' code an older init
+/// (or a narrower choice) left out, in place in `.lexibrary/config.yaml` (comments and other keys
+/// kept). `None` when every package's code is in scope already.
+pub fn widen_scope(project: &crate::project::Project) -> anyhow::Result<Option<Widened>> {
+    let scope = Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE))?;
+    let packages = Packages::read(&project.root, &project.config);
+    let uncovered = packages.uncovered(&scope);
+    if uncovered.is_empty() {
+        return Ok(None);
+    }
+    let written = |root: &String| match project.root.join(root).is_file() {
+        true => root.clone(),
+        false => format!("{root}/"),
+    };
+    let added: Vec<String> = uncovered.missing_roots.iter().map(written).collect();
+    let roots = match uncovered.missing_roots.iter().any(String::is_empty) {
+        true => config::ScopeRoots::One(".".to_string()),
+        false => {
+            let mut all: Vec<String> = project
+                .config
+                .scope_root
+                .as_list()
+                .into_iter()
+                .map(str::to_string)
+                .collect();
+            all.extend(added.iter().cloned());
+            config::ScopeRoots::Many(all)
+        }
+    };
+    let rel = format!("{LIBRARY_DIR}/{CONFIG_FILE}");
+    let text = crate::nofollow::read_to_string(&project.root, &rel)
+        .with_context(|| format!("cannot read {rel}"))?;
+    let updated = config::with_scope_root(&text, &roots);
+    atomic::write_under(&project.root, &rel, updated.as_bytes())
+        .with_context(|| format!("cannot write {rel}"))?;
+    Ok(Some(Widened {
+        added: match roots {
+            config::ScopeRoots::One(whole) => vec![whole],
+            config::ScopeRoots::Many(_) => added,
+        },
+        uncovered,
+    }))
 }
 
 /// Apply `plan`. Fails without leaving anything behind.

@@ -498,7 +498,8 @@ fn not_documented_by_mapping(scope: &Scope, source: &str) -> Option<anyhow::Erro
     let shown = if dir.is_empty() { "." } else { dir };
     let hint = format!("hint: map it `full` under `mapping:` in {LIBRARY_DIR}/{CONFIG_FILE} to give it a design file of its own");
     if scope.groups(source) {
-        let group = group_path(dir);
+        let root = scope.group_root_of(dir);
+        let group = group_path(root.as_deref().unwrap_or(dir));
         return Some(anyhow::anyhow!(
             "{source} is mapped `grouped`: it is described with its directory's other files in {group} (`lexi index {shown}` lists them)\n  {hint}"
         ));

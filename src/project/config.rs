@@ -643,6 +643,30 @@ mod tests {
     }
 
     #[test]
+    fn scope_root_is_replaced_in_place() {
+        let text = "# head\nproject_name: x\n# roots\nscope_root:\n- src/\n- tests/\n# agents\nagent_environment:\n- codex\n";
+        let roots = ScopeRoots::Many(vec!["crates/".into(), "src/".into()]);
+        let out = with_scope_root(text, &roots);
+        assert_eq!(
+            out,
+            "# head\nproject_name: x\n# roots\nscope_root:\n- crates/\n- src/\n# agents\nagent_environment:\n- codex\n"
+        );
+        assert_eq!(
+            parse(Path::new("c.yaml"), &out).expect("valid").scope_root,
+            roots
+        );
+        let inline = with_scope_root(
+            "scope_root: src/\niwh:\n  enabled: true\n",
+            &ScopeRoots::One(".".into()),
+        );
+        assert_eq!(inline, "scope_root: .\niwh:\n  enabled: true\n");
+        assert_eq!(
+            with_scope_root("iwh: {}", &ScopeRoots::One("a/".into())),
+            "iwh: {}\nscope_root: a/\n"
+        );
+    }
+
+    #[test]
     fn scope_root_accepts_one_path_or_a_list() {
         let one = parse(Path::new("c.yaml"), "scope_root: src/\n").expect("valid");
         assert_eq!(one.scope_root.as_list(), vec!["src/"]);
@@ -708,6 +732,44 @@ mod tests {
         assert_eq!(config.llm.model.as_deref(), Some("m1"));
         assert_eq!(config.llm.api_key_env, None);
     }
+}
+
+/// `text` (a `config.yaml`) with its top-level `scope_root` set to `roots`, everything else —
+/// comments, order, other keys — as it was: the key's line and the lines of its value are
+/// replaced in place (the key is appended when there is none).
+pub fn with_scope_root(text: &str, roots: &ScopeRoots) -> String {
+    let mut map = serde_yaml::Mapping::new();
+    let value = serde_yaml::to_value(roots).unwrap_or(serde_yaml::Value::Null);
+    map.insert(serde_yaml::Value::String("scope_root".to_string()), value);
+    let block = serde_yaml::to_string(&map).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(start) = lines.iter().position(|line| {
+        line.strip_prefix("scope_root")
+            .is_some_and(|rest| rest.trim_start().starts_with(':'))
+    }) else {
+        let mut out = text.to_string();
+        if !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&block);
+        return out;
+    };
+    // The value's lines: list items and indented lines (blank lines inside count).
+    let mut end = start + 1;
+    while end < lines.len() {
+        let line = lines[end];
+        let continues = line.starts_with(' ') || line.starts_with('\t') || line.starts_with('-');
+        if !continues {
+            break;
+        }
+        end += 1;
+    }
+    let mut out: Vec<String> = lines[..start].iter().map(|l| l.to_string()).collect();
+    out.extend(block.lines().map(str::to_string));
+    out.extend(lines[end..].iter().map(|l| l.to_string()));
+    let mut joined = out.join("\n");
+    joined.push('\n');
+    joined
 }
 
 /// Render `config` as the commented YAML file `lexictl init` writes. Keys that usually stay at their

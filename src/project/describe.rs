@@ -5,6 +5,7 @@
 //! Also the filters that keep a billboard honest and safe (nothing [`crate::secrets`] flags): a licence banner, a copyright line or a count of
 //! files ("19 files and 2 subdirectories.") is never a description when a better source exists.
 
+use super::manifest::Manifest;
 use super::Project;
 
 /// README names tried in each directory, in order.
@@ -26,49 +27,16 @@ pub fn dir_description(project: &Project, dir: &str) -> Option<String> {
 }
 
 /// The first sentence of the `description` in `dir`'s manifest: `Cargo.toml`, `package.json`,
-/// `pyproject.toml`.
+/// `pyproject.toml` (`project::manifest`).
 pub fn manifest_description(project: &Project, dir: &str) -> Option<String> {
-    let read = |name: &str| project.read_to_string(&join(dir, name)).ok();
-    let from_toml = |text: String, tables: &[&[&str]]| -> Option<String> {
-        let value: toml::Table = toml::from_str(&text).ok()?;
-        tables.iter().find_map(|path| {
-            let mut table = &value;
-            for key in *path {
-                table = table.get(*key)?.as_table()?;
-            }
-            table.get("description")?.as_str().map(str::to_string)
-        })
-    };
-    let found = read("Cargo.toml")
-        .and_then(|text| from_toml(text, &[&["package"]]))
-        .or_else(|| {
-            let text = read("package.json")?;
-            let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-            value.get("description")?.as_str().map(str::to_string)
-        })
-        .or_else(|| {
-            let text = read("pyproject.toml")?;
-            from_toml(text, &[&["project"], &["tool", "poetry"]])
-        })?;
+    let found = Manifest::described_in(&project.root, dir)?.description?;
     let one_line = found.split_whitespace().collect::<Vec<_>>().join(" ");
     clean(&sentence_of(&one_line))
 }
 
 /// The package name declared by the manifest in `dir` (`Cargo.toml`, `package.json`, `pyproject.toml`).
 pub fn package_name(project: &Project, dir: &str) -> Option<String> {
-    let read = |name: &str| project.read_to_string(&join(dir, name)).ok();
-    let from_toml = |text: String, table: &str| -> Option<String> {
-        let value: toml::Table = toml::from_str(&text).ok()?;
-        Some(value.get(table)?.get("name")?.as_str()?.to_string())
-    };
-    read("Cargo.toml")
-        .and_then(|text| from_toml(text, "package"))
-        .or_else(|| {
-            let value: serde_json::Value = serde_json::from_str(&read("package.json")?).ok()?;
-            Some(value.get("name")?.as_str()?.to_string())
-        })
-        .or_else(|| from_toml(read("pyproject.toml")?, "project"))
-        .filter(|name| !name.is_empty())
+    Manifest::named_in(&project.root, dir)?.name
 }
 
 /// The first sentence of prose in `dir`'s README (headings, badges, HTML, code and licence lines
@@ -80,22 +48,101 @@ pub fn readme_sentence(project: &Project, dir: &str) -> Option<String> {
     })
 }
 
-/// The first sentence of the first prose paragraph of a markdown or reStructuredText text that is
-/// not boilerplate.
+/// Words in a README heading whose section says nothing about what the code is for: how to
+/// install it, what it is compatible with, licences, badges, contributing, sponsors.
+const UNDESCRIPTIVE_SECTIONS: &[&str] = &[
+    "install",
+    "getting started",
+    "quick start",
+    "quickstart",
+    "compatib",
+    "requirement",
+    "licen",
+    "contribut",
+    "changelog",
+    "sponsor",
+    "backer",
+    "badge",
+    "support",
+    "security",
+    "code of conduct",
+    "donat",
+    "funding",
+    "acknowledg",
+    "credit",
+    "author",
+    "maintainer",
+    "status",
+    "version",
+    "migrat",
+    "upgrad",
+];
+
+/// Phrases of an install note or a caveat: never a description.
+const NOTE_PHRASES: &[&str] = &[
+    "npm install",
+    "npm i ",
+    "yarn add",
+    "pnpm add",
+    "pip install",
+    "uv add",
+    "poetry add",
+    "cargo add",
+    "cargo install",
+    "go get",
+    "brew install",
+    "compatibility note",
+];
+
+/// The first sentence of the first prose paragraph of a markdown or reStructuredText text that
+/// describes the code: headings, badges, tables, lists, quotes, code and HTML are skipped, and so
+/// are the sections whose heading says they are about installing, compatibility, licences,
+/// contributing and the like ([`UNDESCRIPTIVE_SECTIONS`]), install notes and caveats
+/// ([`NOTE_PHRASES`], a leading "Note"), and boilerplate.
 pub fn first_sentence(text: &str) -> Option<String> {
     let mut paragraph = String::new();
     let mut in_fence = false;
+    let mut skipping = false;
     let mut candidates = Vec::new();
-    for line in text.lines().map(str::trim) {
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let undescriptive = |heading: &str| {
+        let lower = heading.to_lowercase();
+        UNDESCRIPTIVE_SECTIONS
+            .iter()
+            .any(|word| lower.contains(word))
+    };
+    for (at, line) in lines.iter().enumerate() {
+        let line = *line;
         if line.starts_with("```") || line.starts_with("~~~") {
             in_fence = !in_fence;
             continue;
         }
-        if !in_fence && !line.is_empty() && line.chars().all(|c| "=-*~^#_+`".contains(c)) {
-            paragraph.clear(); // an underlined heading
+        if in_fence {
             continue;
         }
-        if in_fence || line.is_empty() || !is_prose_line(line) {
+        let underlined = lines
+            .get(at + 1)
+            .is_some_and(|next| next.len() >= 3 && next.chars().all(|c| "=-*~^#_+`".contains(c)));
+        if let Some(heading) = line.strip_prefix('#').filter(|_| !line.starts_with("#!")) {
+            skipping = undescriptive(heading);
+            if !paragraph.is_empty() {
+                candidates.push(std::mem::take(&mut paragraph));
+            }
+            continue;
+        }
+        if underlined && !line.is_empty() && is_prose_line(line) {
+            // An underlined heading: this line, then its rule.
+            skipping = undescriptive(line);
+            if !paragraph.is_empty() {
+                candidates.push(std::mem::take(&mut paragraph));
+            }
+            continue;
+        }
+        if !line.is_empty() && line.chars().all(|c| "=-*~^#_+`".contains(c)) {
+            paragraph.clear();
+            continue;
+        }
+        if skipping || line.is_empty() || !is_prose_line(line) {
             if !paragraph.is_empty() {
                 candidates.push(std::mem::take(&mut paragraph));
             }
@@ -109,9 +156,19 @@ pub fn first_sentence(text: &str) -> Option<String> {
     candidates.push(paragraph);
     candidates
         .iter()
-        .filter(|p| p.split_whitespace().count() >= 3)
+        .filter(|p| p.split_whitespace().count() >= 3 && !is_note(p))
         .take(6)
         .find_map(|p| clean(&sentence_of(&strip_markup(p))))
+}
+
+/// An install note or a caveat rather than a description.
+fn is_note(paragraph: &str) -> bool {
+    let lower = paragraph.to_lowercase();
+    let bare = lower.trim_start_matches(['*', '_', ' ']);
+    NOTE_PHRASES.iter().any(|phrase| lower.contains(phrase))
+        || bare.starts_with("note")
+        || bare.starts_with("warning")
+        || bare.starts_with("important")
 }
 
 /// A description tidied to one line of at most [`MAX_CHARS`], or `None` when it is empty,
@@ -287,6 +344,30 @@ mod tests {
         assert_eq!(
             first_sentence(rst).as_deref(),
             Some("Flask is a lightweight WSGI web application framework.")
+        );
+    }
+
+    /// A badge table, an install section or a compatibility note never describes the code.
+    #[test]
+    fn readme_sections_about_installing_and_badges_are_skipped() {
+        let badges = "# clap\n\n| Component | Version |\n|---|---|\n| clap | 4 |\n\nCommand Line Argument Parser for Rust.\n";
+        assert_eq!(
+            first_sentence(badges).as_deref(),
+            Some("Command Line Argument Parser for Rust.")
+        );
+        let install = "# tool\n\n## Installation\n\nRun this to get it from the registry quickly.\n\n## About\n\nTool turns logs into charts.\n";
+        assert_eq!(
+            first_sentence(install).as_deref(),
+            Some("Tool turns logs into charts.")
+        );
+        let note = "# cli\n\n**Compatibility Note**: Node 18 or later is needed to run it.\n\nThe CLI scaffolds new projects.\n";
+        assert_eq!(
+            first_sentence(note).as_deref(),
+            Some("The CLI scaffolds new projects.")
+        );
+        assert_eq!(
+            first_sentence("Install with `npm install x` and go.\n"),
+            None
         );
     }
 

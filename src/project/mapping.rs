@@ -60,8 +60,10 @@ impl Default for MappingConfig {
     }
 }
 
-/// The built-in rules: lockfiles, licence texts, vendored code, snapshots and expected output are skipped; test
-/// fixture and sample directories are grouped.
+/// The built-in rules, tried after the project's: lockfiles, licence texts, vendored code,
+/// snapshots and expected output, images, certificates, minified files and the agents' rule files
+/// are skipped; test data — fixtures, testdata, test resources, samples in a test tree — is
+/// grouped at any depth. Translations of `docs/en/` are skipped too ([`translations`]).
 pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("Cargo.lock", Strategy::Skip),
     ("package-lock.json", Strategy::Skip),
@@ -90,19 +92,149 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("UNLICENSE", Strategy::Skip),
     ("vendor/", Strategy::Skip),
     ("third_party/", Strategy::Skip),
+    // Snapshots and expected output.
     ("*.snap", Strategy::Skip),
     ("*.snap.new", Strategy::Skip),
     ("__snapshots__/", Strategy::Skip),
-    ("tests/**/*.out", Strategy::Skip),
-    ("test/**/*.out", Strategy::Skip),
-    ("testdata/**/*.out", Strategy::Skip),
+    ("**/src/**/snapshots/", Strategy::Full),
+    ("snapshots/", Strategy::Skip),
+    ("*.stderr", Strategy::Skip),
+    ("*.stdout", Strategy::Skip),
+    ("**/tests/**/*.out", Strategy::Skip),
+    ("**/test/**/*.out", Strategy::Skip),
+    ("**/testdata/**/*.out", Strategy::Skip),
+    // Images (the binary ones are listed only anyway), certificates and data dumps.
+    ("*.svg", Strategy::Skip),
+    ("*.crt", Strategy::Skip),
+    ("*.cer", Strategy::Skip),
+    ("*.csr", Strategy::Skip),
+    ("*.srl", Strategy::Skip),
+    ("*.der", Strategy::Skip),
+    ("*.crl", Strategy::Skip),
+    ("*.p7b", Strategy::Skip),
+    ("*.pem", Strategy::Skip),
+    ("*.p12", Strategy::Skip),
+    ("*.pfx", Strategy::Skip),
+    ("*.jks", Strategy::Skip),
+    ("*.dat", Strategy::Skip),
+    // Minified and bundled files (a long-lined file is skipped by its content too).
+    ("*.min.js", Strategy::Skip),
+    ("*.min.mjs", Strategy::Skip),
+    ("*.min.css", Strategy::Skip),
+    ("*.map", Strategy::Skip),
+    // The agents' rule files at the root (`lexictl init` writes their Lexibrarian section).
+    ("/AGENTS.md", Strategy::Skip),
+    ("/CLAUDE.md", Strategy::Skip),
+    // Test data, at any depth: one group design file per directory.
     ("fixtures/", Strategy::Grouped),
     ("__fixtures__/", Strategy::Grouped),
     ("testdata/", Strategy::Grouped),
-    ("tests/**/samples/", Strategy::Grouped),
-    ("test/**/samples/", Strategy::Grouped),
-    ("__tests__/**/samples/", Strategy::Grouped),
+    ("test-data/", Strategy::Grouped),
+    ("test_data/", Strategy::Grouped),
+    ("**/src/**/resources/", Strategy::Full),
+    ("resources/", Strategy::Grouped),
+    ("**/tests/**/samples/", Strategy::Grouped),
+    ("**/test/**/samples/", Strategy::Grouped),
+    ("**/__tests__/**/samples/", Strategy::Grouped),
+    // Data a test tree reads: templates, static files and data directories of test apps.
+    ("**/tests/**/templates/", Strategy::Grouped),
+    ("**/test/**/templates/", Strategy::Grouped),
+    ("**/tests/**/static/", Strategy::Grouped),
+    ("**/test/**/static/", Strategy::Grouped),
+    ("**/tests/**/data/", Strategy::Grouped),
+    ("**/test/**/data/", Strategy::Grouped),
 ];
+
+/// Directories whose language subdirectories may mirror an English original
+/// (`docs/en/` → `docs/ja/`, `docs/zh-hant/`).
+const TRANSLATED_PARENTS: &[&str] = &[
+    "docs",
+    "doc",
+    "documentation",
+    "i18n",
+    "locales",
+    "translations",
+    "content",
+    "website",
+    "site",
+];
+/// Names of an English original among a directory's language subdirectories.
+const ENGLISH: &[&str] = &["en", "en-us", "en_us", "en-gb", "en_gb"];
+/// The two-letter language codes of ISO 639-1.
+const LANGUAGES: &str = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu";
+
+/// Whether a directory name is a language tag: an ISO 639-1 code, alone or with a region or
+/// script (`pt-br`, `zh_CN`, `zh-hant`).
+fn is_language_tag(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let (code, rest) = match lower.split_once(['-', '_']) {
+        Some((code, rest)) => (code, Some(rest)),
+        None => (lower.as_str(), None),
+    };
+    let region_ok = rest
+        .is_none_or(|r| (2..=4).contains(&r.len()) && r.chars().all(|c| c.is_ascii_alphanumeric()));
+    code.len() == 2 && region_ok && LANGUAGES.split(' ').any(|known| known == code)
+}
+
+/// The translated documentation trees under `root`: in a directory of [`TRANSLATED_PARENTS`] (at
+/// the root, or one or two levels down) that holds an English original (`en/`), every other
+/// language subdirectory — `/docs/ja/`, `/docs/zh-hant/` — as an anchored pattern, sorted. Skipped
+/// by default: the English original is documented, a mirror of it only repeats it in another
+/// language.
+pub fn translations(root: &Path) -> Vec<String> {
+    let subdirs = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                    .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let mut candidates: Vec<String> = Vec::new();
+    let mut level = vec![String::new()];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for dir in &level {
+            for name in subdirs(&root.join(dir)) {
+                if name.starts_with('.') || matches!(name.as_str(), "node_modules" | "target") {
+                    continue;
+                }
+                let rel = if dir.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{dir}/{name}")
+                };
+                if TRANSLATED_PARENTS.contains(&name.to_ascii_lowercase().as_str()) {
+                    candidates.push(rel.clone());
+                }
+                next.push(rel);
+            }
+        }
+        level = next;
+    }
+    let mut out = Vec::new();
+    for parent in candidates {
+        let children = subdirs(&root.join(&parent));
+        let english = children
+            .iter()
+            .any(|c| ENGLISH.contains(&c.to_ascii_lowercase().as_str()));
+        if !english {
+            continue;
+        }
+        for child in children {
+            if is_language_tag(&child) && !ENGLISH.contains(&child.to_ascii_lowercase().as_str()) {
+                out.push(format!("/{parent}/{child}/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
 
 /// The compiled rules of a project, in order.
 #[derive(Clone, Debug)]
@@ -176,6 +308,11 @@ impl Mapping {
                     .iter()
                     .map(|(glob, strategy)| (glob.to_string(), *strategy)),
             );
+            written.extend(
+                translations(root)
+                    .into_iter()
+                    .map(|glob| (glob, Strategy::Skip)),
+            );
         }
         let mut rules = Vec::new();
         let mut any = GitignoreBuilder::new("");
@@ -224,6 +361,21 @@ impl Mapping {
             .enumerate()
             .find(|(i, (matcher, _))| verdict(*i, matcher) == Verdict::Ignore)
             .map_or(Strategy::Full, |(_, (_, strategy))| *strategy)
+    }
+
+    /// The strategy rules give directory `dir` as a whole (`""`: the root): the first rule that
+    /// matches it or a directory above it, else `full`. A grouped directory's files are grouped
+    /// (bar a rule for some of them by name).
+    pub fn dir_strategy(&self, dir: &str) -> Strategy {
+        if self.rules.is_empty() || dir.is_empty() {
+            return Strategy::Full;
+        }
+        let verdicts = self.dir_verdicts(dir);
+        self.rules
+            .iter()
+            .zip(verdicts.iter())
+            .find(|(_, verdict)| **verdict == Verdict::Ignore)
+            .map_or(Strategy::Full, |((_, strategy), _)| *strategy)
     }
 
     /// Each rule's verdict for directory `dir` or, when it says nothing, for the nearest directory
@@ -377,6 +529,79 @@ mod tests {
         for rel in ["src/lock.rs", "src/snap.rs", "src/main.out.rs", "docs/out"] {
             assert_eq!(m.strategy(rel), Strategy::Full, "{rel}");
         }
+    }
+
+    /// Test data is grouped at any depth, expected output, certificates, images, minified files
+    /// and the agents' rule files are skipped (svelte's `packages/*/tests/*/samples/**`, ruff's
+    /// `crates/*/resources/**`, `tests/certs/*.crt`).
+    #[test]
+    fn noise_is_grouped_or_skipped_at_any_depth() {
+        let m = mapping(&[]);
+        for rel in [
+            "packages/svelte/tests/runtime/samples/a/_config.js",
+            "packages/svelte/tests/runtime/samples/a/main.svelte",
+            "crates/ruff_linter/resources/test/fixtures/F401.py",
+            "crates/ruff_python_parser/resources/valid/expr.py",
+            "crates/x/tests/fixtures/deep/a.rs",
+            "lib/test-data/in.json",
+            "tests/templates/mail.txt",
+            "tests/test_apps/blueprintapp/apps/admin/static/test.txt",
+            "tests/static/index.html",
+            "tests/data/sherlock-nul.txt",
+        ] {
+            assert_eq!(m.strategy(rel), Strategy::Grouped, "{rel}");
+        }
+        for rel in [
+            "tests/certs/server.crt",
+            "tests/certs/server.csr",
+            "tests/certs/ca.srl",
+            "tests/certs/chain.pem",
+            "docs/img/sponsor.svg",
+            "tests-build/tests/fail/macros.stderr",
+            "crates/a/tests/cases/x.out",
+            "dist/app.min.js",
+            "AGENTS.md",
+            "CLAUDE.md",
+            "clap_complete_nushell/tests/snapshots/basic.nu",
+            "examples/snapshots/pacman.txt",
+        ] {
+            assert_eq!(m.strategy(rel), Strategy::Skip, "{rel}");
+        }
+        for rel in [
+            "crates/x/src/resources/mod.rs",
+            "crates/x/src/snapshots/mod.rs",
+            "src/samples.rs",
+            "docs/AGENTS.md",
+            "samples/hello.rs",
+        ] {
+            assert_eq!(m.strategy(rel), Strategy::Full, "{rel}");
+        }
+    }
+
+    /// `docs/<lang>/` mirrors of `docs/en/` are skipped; a directory of other names is not.
+    #[test]
+    fn translations_of_english_docs_are_skipped() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for sub in [
+            "docs/en/docs",
+            "docs/ja/docs",
+            "docs/zh-hant/docs",
+            "docs/pt-BR",
+            "docs/img",
+            "website/i18n/fr",
+            "guide/de",
+        ] {
+            std::fs::create_dir_all(dir.path().join(sub)).expect("mkdir");
+        }
+        assert_eq!(
+            translations(dir.path()),
+            ["/docs/ja/", "/docs/pt-BR/", "/docs/zh-hant/"]
+        );
+        let m = Mapping::new(&MappingConfig::default(), dir.path()).expect("compiles");
+        assert_eq!(m.strategy("docs/ja/docs/index.md"), Strategy::Skip);
+        assert_eq!(m.strategy("docs/en/docs/index.md"), Strategy::Full);
+        assert_eq!(m.strategy("docs/img/logo.png"), Strategy::Full);
+        assert!(is_language_tag("zh_CN") && !is_language_tag("img") && !is_language_tag("api"));
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod describe;
 pub mod detect;
 pub mod held;
 pub mod ignores;
+pub mod manifest;
 pub mod mapping;
 pub mod mirror;
 pub mod paths;

@@ -94,6 +94,28 @@ impl Scope {
         self.visible(rel) && self.strategy(rel) == Strategy::Grouped
     }
 
+    /// The group root of directory `dir`: the outermost directory at or above it that is mapped
+    /// `grouped` as a whole (`packages/svelte/tests/runtime/samples` for every sample directory
+    /// below it), whose group design file describes them all; `None` when `dir` is not grouped.
+    pub fn group_root_of(&self, dir: &str) -> Option<String> {
+        let mut found = None;
+        let mut current = dir;
+        while !current.is_empty() {
+            if self.mapping.dir_strategy(current) != Strategy::Grouped {
+                break;
+            }
+            found = Some(current.to_string());
+            current = current.rsplit_once('/').map_or("", |(parent, _)| parent);
+        }
+        found
+    }
+
+    /// Whether `dir` is a group root ([`Scope::group_root_of`] itself): it gets the group design
+    /// file, the grouped directories below it none.
+    pub fn is_group_root(&self, dir: &str) -> bool {
+        self.indexes(dir) && self.group_root_of(dir).as_deref() == Some(dir)
+    }
+
     /// In a scope root, mirrorable, and not hidden by a dot (bar the documented dot paths).
     fn visible(&self, rel: &str) -> bool {
         self.contains(rel)

@@ -414,6 +414,9 @@ pub enum FileClass {
     /// Text holding a private key or a high-confidence credential ([`crate::secrets`]): listed in
     /// its `.aindex` as secret, never documented, never sent to a model.
     Secret,
+    /// Minified or bundled text: most of its head in lines of hundreds of characters
+    /// ([`is_minified`]). Listed, not documented: nobody edits it by hand.
+    Minified,
 }
 
 /// Classify project file `rel` by extension, size and (only when needed) its content, read without
@@ -453,7 +456,30 @@ pub fn sniff(bytes: &[u8]) -> FileClass {
     {
         return FileClass::Secret;
     }
+    if is_minified(&bytes[..bytes.len().min(SNIFF_BYTES)]) {
+        return FileClass::Minified;
+    }
     FileClass::Text
+}
+
+/// Lines at least this long count as minified code.
+const MINIFIED_LINE: usize = 500;
+/// The smallest head judged: a short file with one long line is a data literal, not a bundle.
+const MINIFIED_MIN_BYTES: usize = 2048;
+
+/// Whether a text head looks minified or bundled: at least [`MINIFIED_MIN_BYTES`], and four fifths
+/// of it in lines of [`MINIFIED_LINE`] characters or more (a one-line bundle, a source map, a
+/// minified stylesheet). Hand-written code wraps long before that.
+pub fn is_minified(head: &[u8]) -> bool {
+    if head.len() < MINIFIED_MIN_BYTES {
+        return false;
+    }
+    let long: usize = head
+        .split(|byte| *byte == b'\n')
+        .map(<[u8]>::len)
+        .filter(|len| *len >= MINIFIED_LINE)
+        .sum();
+    long * 5 >= head.len() * 4
 }
 
 /// Whether `head` reads as text: no NUL, and either valid UTF-8 (a sequence cut off by the end of

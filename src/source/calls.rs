@@ -40,6 +40,7 @@ mod keys;
 use tree_sitter::Node;
 
 use self::keys::{key_callee, literal_argument};
+use super::rust::expand::MAX_MACRO_DEPTH;
 use super::syntax::{text_of, walk};
 use super::Language;
 
@@ -332,19 +333,76 @@ pub(super) fn extract<'t>(
     src: &str,
     also: &mut dyn FnMut(Node<'t>),
 ) -> Extracted {
+    extract_nested(language, root, src, also, 0)
+}
+
+/// [`extract`] of a tree `macros` Rust macro bodies deep.
+fn extract_nested<'t>(
+    language: Language,
+    root: Node<'t>,
+    src: &str,
+    also: &mut dyn FnMut(Node<'t>),
+    macros: usize,
+) -> Extracted {
     let kinds = kinds(language);
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
-    let mut types: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
     walk(root, At::default(), |node, at| {
         also(node);
         let kind = node.kind();
+        // Rust macro calls: items in `cfg_rt! { pub fn spawn(…) { … } }` are members as if the
+        // macro were expanded; the tokens of `assert!(f(x))` in a member are its calls.
+        if language == Language::Rust && kind == "macro_invocation" && macros < MAX_MACRO_DEPTH {
+            let read = match at.member {
+                None => super::rust::expand::macro_bodies(node, src),
+                Some(_) => super::rust::expand::expression_body(node, src)
+                    .into_iter()
+                    .collect(),
+            };
+            if !read.is_empty() {
+                if let Some(index) = at.member {
+                    // `bail!(…)`, `unreachable!(…)`: what the member raises.
+                    record_raise(language, node, src, &mut members[index]);
+                }
+                let container = at.container.map(|(start, end)| &src[start..end]);
+                for body in &read {
+                    let inner =
+                        extract_nested(language, body.root(), &body.text, &mut |_| {}, macros + 1);
+                    types.extend(inner.types);
+                    for found in inner.members {
+                        match at.member {
+                            Some(index) => absorb(&mut members[index], found),
+                            None => {
+                                let label = match (container, found.container()) {
+                                    (Some(container), None) => {
+                                        format!("{container}.{}", found.member)
+                                    }
+                                    _ => found.member.clone(),
+                                };
+                                match members.iter().position(|m| m.member == label) {
+                                    Some(index) => absorb(&mut members[index], found),
+                                    None => {
+                                        members.push(MemberCalls {
+                                            member: label,
+                                            ..found
+                                        });
+                                        containers.push(at.container);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                return None;
+            }
+        }
         if matches!(kind, "identifier" | "type_identifier") {
             let name = text_of(node, src);
             if name.len() >= 3 && name.starts_with(char::is_uppercase) {
-                types.insert(name);
+                types.insert(name.to_string());
             }
         }
         // A Rust test attribute marks the function after it (its sibling, visited next).
@@ -399,11 +457,13 @@ pub(super) fn extract<'t>(
         Some(at)
     });
     members.retain(|m| !m.member.is_empty() && !m.member.contains(char::is_whitespace));
-    keep_member_keys(&mut members);
+    if macros == 0 {
+        keep_member_keys(&mut members);
+    }
     let types = if types.len() > MAX_TYPES {
         vec!["*".to_string()]
     } else {
-        types.into_iter().map(str::to_string).collect()
+        types.into_iter().collect()
     };
     Extracted {
         members,
@@ -453,6 +513,27 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
             Some((class, super::definitions::heritage(node, src)))
         }
     }
+}
+
+/// Add what `found` calls, raises and is to `member` (the same function read twice, or a macro's
+/// tokens read as the calls of the member they sit in).
+fn absorb(member: &mut MemberCalls, found: MemberCalls) {
+    for callee in found.callees {
+        if !member.callees.contains(&callee) {
+            member.callees.push(callee);
+        }
+    }
+    for key in found.keys {
+        if !member.keys.contains(&key) {
+            member.keys.push(key);
+        }
+    }
+    for raised in found.raises {
+        if !member.raises.contains(&raised) {
+            member.raises.push(raised);
+        }
+    }
+    member.test |= found.test;
 }
 
 /// The index of `found`'s entry in `members` (a new entry, with its container, when it has none),
@@ -854,6 +935,32 @@ mod tests {
                 "Walk.walk ^step",
             ]
         );
+    }
+
+    /// tokio: `spawn` is defined inside `cfg_rt!` and calls `spawn_inner`; a method defined in a
+    /// macro inside an `impl` is the type's; the tokens of `assert!(…)` are the calls of the
+    /// member they are in; a `#[test]` inside a macro body is a test.
+    #[test]
+    fn rust_members_and_calls_inside_macro_bodies() {
+        let text = "cfg_rt! {\n    pub fn spawn<F>(f: F) { spawn_inner(f, SpawnMeta::new_unnamed()) }\n    pub(super) fn spawn_inner<T>(t: T) { context::with_current(|h| h.spawn(t)) }\n}\n\
+                    impl Builder {\n    cfg_rt! { pub fn spawn(self) { super::spawn::spawn_inner(self.name) } }\n    fn check(&self) { assert!(valid(self.name)); }\n}\n\
+                    cfg_test! { #[test] fn works() { spawn(1); } }\n";
+        let interface = extract(Language::Rust, text).expect("parses");
+        let encoded: Vec<String> = interface.calls.iter().map(MemberCalls::encode).collect();
+        assert_eq!(
+            encoded,
+            [
+                "spawn spawn_inner SpawnMeta.new_unnamed",
+                "spawn_inner .with_current@context .spawn@h",
+                "Builder.spawn .spawn_inner@spawn",
+                "Builder.check valid",
+                "!works spawn",
+            ]
+        );
+        assert!(interface
+            .calls
+            .iter()
+            .any(|m| m.member == "works" && m.test));
     }
 
     #[test]

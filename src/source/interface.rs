@@ -279,6 +279,22 @@ impl Interface {
         names
     }
 
+    /// The names `lexi search` finds the file by: its [`Interface::public_names`] and its Rust
+    /// test functions (`#[test]`, `#[tokio::test]`: private, but what a test is looked up by),
+    /// sorted and deduplicated.
+    pub fn searchable_names(&self) -> Vec<String> {
+        let mut names = self.public_names();
+        names.extend(
+            self.calls
+                .iter()
+                .filter(|member| member.test)
+                .map(|member| member.name().to_string()),
+        );
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// The doc comment of the top-level declaration `name`, if it has one.
     pub fn item_doc(&self, name: &str) -> Option<&str> {
         self.item_docs

@@ -14,7 +14,7 @@ pub mod contract;
 pub mod definitions;
 mod file;
 pub mod flow;
-mod generated;
+pub mod generated;
 mod interface;
 mod javascript;
 mod language;

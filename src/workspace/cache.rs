@@ -27,7 +27,7 @@ pub use details::{Details, LazyDetails};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v16";
+pub const FORMAT: &str = "lexibrarian-cache v17";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -254,6 +254,7 @@ fn push_entry(out: &mut String, path: &str, entry: &Entry) {
         FileClass::Binary => "\tb\t",
         FileClass::TooLarge => "\tl\t",
         FileClass::Secret => "\ts\t",
+        FileClass::Minified => "\tm\t",
     });
     let _ = write!(out, "{}\t{}\t", entry.stat.size, entry.stat.mtime_ns);
     out.push_str(&entry.source_hash);
@@ -414,6 +415,7 @@ fn parse_entry(line: &str) -> Option<(String, Entry)> {
         "b" => FileClass::Binary,
         "l" => FileClass::TooLarge,
         "s" => FileClass::Secret,
+        "m" => FileClass::Minified,
         _ => return None,
     };
     let design = match (fields[6], fields[7]) {

@@ -113,7 +113,8 @@ fn file_description(project: &Project, rel: &str, size: u64) -> Result<String, S
 pub const SECRET_DESCRIPTION: &str =
     "Secret: holds a private key or credential (never documented or sent to a model)";
 
-/// "Rust source (160 lines)", "Binary file (12 KB)", … from the file itself.
+/// "Markdown document: Routing.", "YAML file.", "Binary file (12 KB)", … from the file itself
+/// (never a line count: a row would change with every edit of the body).
 pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result<String, String> {
     let class =
         walk::classify(project, rel, size).map_err(|err| format!("cannot read {rel}: {err}"))?;
@@ -122,24 +123,14 @@ pub fn structural_description(project: &Project, rel: &str, size: u64) -> Result
         FileClass::Binary => format!("Binary file ({})", human_size(size)),
         FileClass::TooLarge => format!("{kind} ({}, too large to document)", human_size(size)),
         FileClass::Secret => SECRET_DESCRIPTION.to_string(),
+        FileClass::Minified => format!("Minified {}.", kind.to_lowercase()),
         FileClass::Text => {
             let bytes = project
                 .read(rel)
                 .map_err(|err| format!("cannot read {rel}: {err}"))?;
-            let lines = bytecount_lines(&bytes);
-            let unit = if lines == 1 { "line" } else { "lines" };
-            format!("{kind} ({lines} {unit})")
+            crate::archivist::describe::content_description(rel, &String::from_utf8_lossy(&bytes))
         }
     })
-}
-
-fn bytecount_lines(bytes: &[u8]) -> usize {
-    let newlines = bytes.iter().filter(|byte| **byte == b'\n').count();
-    if bytes.last().is_some_and(|byte| *byte != b'\n') {
-        newlines + 1
-    } else {
-        newlines
-    }
 }
 
 fn human_size(size: u64) -> String {

@@ -18,6 +18,7 @@ pub mod cache;
 pub mod calls;
 pub mod child_map;
 pub mod contract;
+pub mod coverage;
 pub mod graph;
 pub mod library;
 pub mod library_writes;

@@ -12,6 +12,7 @@ mod test_ci;
 mod test_cli;
 mod test_content;
 mod test_contract;
+mod test_coverage;
 mod test_externals;
 mod test_formats;
 mod test_full_graph;

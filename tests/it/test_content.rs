@@ -222,23 +222,25 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
         .config("scope_root: .\n")
         .build();
     p.lexictl(["update"]).success();
-    let group = ".lexibrary/tests/fixtures/cases/_group.md";
+    // The outermost grouped directory is the group root: its group file names the directories
+    // below it; a grouped directory below it gets none, its `.aindex` describes its files.
+    let group = ".lexibrary/tests/fixtures/_group.md";
     let text = p.read(group);
     assert!(
-        text.starts_with("# tests/fixtures/cases/ (grouped)\n\nTest data:"),
+        text.starts_with("# tests/fixtures/ (grouped)\n\nTest data:"),
         "{text}"
     );
+    assert!(text.contains("Directories: `cases/`."), "{text}");
+    assert!(!p.exists(".lexibrary/tests/fixtures/cases/_group.md"));
     // Each member is described by what it says, not its kind and size.
-    assert!(
-        text.contains("- `one.js` — Defines the `sample` constant.\n"),
-        "{text}"
-    );
-    assert!(text.contains("- `two.js` — "), "{text}");
+    let index = p.read(".lexibrary/tests/fixtures/cases/.aindex");
+    assert!(index.contains("one.js"), "{index}");
+    assert!(index.contains("the `sample` constant."), "{index}");
     assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
     // Lookup of a member says where it is described, and how to give it a design file.
     p.lexi(["lookup", "tests/fixtures/cases/one.js"])
         .code(1)
-        .stderr_has("tests/fixtures/cases/one.js is mapped `grouped`: it is described with its directory's other files in .lexibrary/tests/fixtures/cases/_group.md")
+        .stderr_has("tests/fixtures/cases/one.js is mapped `grouped`: it is described with its directory's other files in .lexibrary/tests/fixtures/_group.md")
         .stderr_has("map it `full` under `mapping:`");
     // A skipped file (a lockfile) has none either, and lookup says why.
     p.write("package-lock.json", "{}\n");

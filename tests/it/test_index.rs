@@ -121,7 +121,7 @@ fn child_map_survives_a_symlink_loop() {
     p.lexi(["describe", "src", "Sources."]).success();
     let index = p.read(".lexibrary/src/.aindex");
     assert!(
-        index.contains("| `a.rs` | file | Rust source (1 line) |"),
+        index.contains("| `a.rs` | file | Rust source. |"),
         "{index}"
     );
     assert!(

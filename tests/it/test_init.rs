@@ -43,7 +43,8 @@ fn non_tty_stdin_takes_defaults_with_a_note() {
         .stderr_has("stdin is not a terminal");
     let config = p.read(".lexibrary/config.yaml");
     assert!(config.contains("project_name: weather-cli"), "{config}");
-    assert!(config.contains("scope_root: ."), "{config}");
+    // The Python package root, not the whole project: `pkg/` holds all its code.
+    assert!(config.contains("scope_root: pkg/"), "{config}");
 }
 
 #[test]
@@ -52,7 +53,7 @@ fn detects_names_and_scope_roots_per_ecosystem() {
         ("rust", "tiny-calc", "scope_root: src/"),
         ("javascript", "todo-web", "scope_root: src/"),
         ("typescript", "orders-api", "scope_root: src/"),
-        ("python", "weather-cli", "scope_root: ."),
+        ("python", "weather-cli", "scope_root: pkg/"),
     ] {
         let p = project().fixture(fixture).init().build();
         let config = p.read(".lexibrary/config.yaml");

@@ -448,7 +448,8 @@ fn start_here_of_a_workspace_ranks_crates_and_describes_them() {
     p.config("scope_root: .\n");
     p.lexictl(["update"]).success();
     let text = p.read(".lexibrary/START_HERE.md");
-    assert!(text.starts_with("# quill — start here\n"), "{text}");
+    // A workspace without a root package is named after its repository, not its first member.
+    assert!(text.starts_with("# project — start here\n"), "{text}");
     assert!(text.contains("It documents the whole repository"), "{text}");
     assert!(
         text.contains("| Render Markdown in the terminal, fast. | `lexi index crates/quill` |"),

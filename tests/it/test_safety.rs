@@ -259,13 +259,8 @@ fn key_files_are_never_documented_or_sent_to_the_model() {
     sent.sort();
     assert_eq!(
         sent,
-        [
-            "AGENTS.md",
-            "deploy/id_ed25519.pub",
-            "lib/lib.rs",
-            "notes/readme.md"
-        ],
-        "only what holds no secret is sent (AGENTS.md is init's rule file)"
+        ["deploy/id_ed25519.pub", "lib/lib.rs", "notes/readme.md"],
+        "only what holds no secret is sent (AGENTS.md, init's rule file, is mapped `skip`)"
     );
     for request in &requests {
         for needle in [

@@ -170,6 +170,16 @@ fn every_problem_is_reported_once_with_its_check_id() {
     );
     p.git(["commit", "-q", "-m", "manifest", "--", "Cargo.toml"])
         .success();
+    // An npm workspace package the scope leaves out.
+    p.write(
+        "package.json",
+        "{\"name\": \"mono\", \"workspaces\": [\"web\"]}\n",
+    );
+    p.write(
+        "web/package.json",
+        "{\"name\": \"web\", \"main\": \"index.js\"}\n",
+    );
+    p.write("web/index.js", "module.exports = function serve() {};\n");
     // A project LLM server this clone trusted, moved elsewhere since.
     p.config("llm:\n  provider: openai-compatible\n  base_url: http://127.0.0.1:9/v1\n");
     p.lexictl(["trust"]).success();

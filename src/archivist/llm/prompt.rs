@@ -176,6 +176,7 @@ mod tests {
             externals: &[],
             type_only: &[],
             dependents: &[],
+            tests: &[],
             existing,
             content_only,
             readme: None,

@@ -130,15 +130,16 @@ fn trust_the_choices(root: &std::path::Path) {
     }
 }
 
-/// The plan `--yes` takes: detected name, detected source roots, the agent environments chosen
+/// The plan `--yes` takes: detected name, the roots of every package's code and tests
+/// (`engine::init::suggested_scope`), the agent environments chosen
 /// (`--agents`) or detected — AGENTS.md's when none is — the structural Archivist, default
 /// budgets, IWH on.
 pub fn default_plan(root: PathBuf, agents: Option<Vec<AgentEnvironment>>) -> InitPlan {
-    let suggestions = detect::scope_suggestions(&root);
+    let suggestions = crate::engine::init::suggested_scope(&root);
     let remote = crate::git::remote::config_values(&root, "remote.origin.url");
     let config = Config {
         project_name: detect::project_name(&root, remote.first().map(String::as_str)),
-        scope_root: scope_from(&suggestions),
+        scope_root: scope_from(&root, &suggestions),
         agent_environment: agents.unwrap_or_else(|| default_agents(&root)),
         ..Config::default()
     };
@@ -160,11 +161,17 @@ fn default_agents(root: &std::path::Path) -> Vec<AgentEnvironment> {
     }
 }
 
-fn scope_from(roots: &[String]) -> ScopeRoots {
+/// The config's `scope_root` for `roots`: directories written with a trailing `/`, a file
+/// (`build.rs`) as it is, none meaning the whole project (`.`).
+fn scope_from(project: &std::path::Path, roots: &[String]) -> ScopeRoots {
+    let written = |root: &String| match project.join(root).is_file() {
+        true => root.clone(),
+        false => format!("{root}/"),
+    };
     match roots {
         [] => ScopeRoots::One(".".to_string()),
-        [one] => ScopeRoots::One(format!("{one}/")),
-        many => ScopeRoots::Many(many.iter().map(|root| format!("{root}/")).collect()),
+        [one] => ScopeRoots::One(written(one)),
+        many => ScopeRoots::Many(many.iter().map(written).collect()),
     }
 }
 

@@ -34,9 +34,11 @@ pub struct Args {
     pub uninstall_hooks: bool,
     /// Refresh what Lexibrarian wrote for agents to what this version writes: the rule blocks
     /// (CLAUDE.md, AGENTS.md, .cursor/), Claude Code's hooks and skill (adding or removing the
-    /// pre-edit hook after `claude.pre_edit_lookup` changed) and the MCP entries, and add to
-    /// .gitignore any line a newer version needs (e.g. `.lexi-tmp-*`, temporary files). Anything a
-    /// person changed since is left alone and named.
+    /// pre-edit hook after `claude.pre_edit_lookup` changed) and the MCP entries, add to
+    /// .gitignore any line a newer version needs (e.g. `.lexi-tmp-*`, temporary files), and add to
+    /// `scope_root` the directories of the project's packages (Cargo workspace members, npm
+    /// workspace packages, Python package roots) whose code it leaves out. Anything a person
+    /// changed since is left alone and named.
     #[arg(long)]
     pub update: bool,
     /// Register `lexi mcp` as an MCP server for Claude Code (.mcp.json), Cursor (.cursor/mcp.json)
@@ -142,6 +144,15 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
             text.push_str("added the missing Lexibrarian lines to .gitignore\n");
         }
         report.insert("gitignore".into(), serde_json::json!(gitignore));
+        let widened = crate::engine::init::widen_scope(&project)?;
+        if let Some(widened) = &widened {
+            text.push_str(&format!(
+                "scope_root: added {} — {}; run `lexictl update` to document them\n",
+                widened.added.join(", "),
+                widened.uncovered.summary().unwrap_or_default()
+            ));
+        }
+        report.insert("scope".into(), serde_json::json!(widened));
     }
     match ctx.format {
         Format::Json => print_json(&report)?,

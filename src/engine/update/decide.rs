@@ -92,7 +92,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
             None
         }
         FileState::Cached { .. } | FileState::Unchanged { .. } => {
-            dependents_action(project, scanned, index.dependents(&scanned.source))
+            dependents_action(project, scanned, index.importers(&scanned.source))
         }
         _ => None,
     }
@@ -103,7 +103,7 @@ fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Op
 fn dependents_action(
     project: &Project,
     scanned: &Scanned,
-    dependents: &[String],
+    importers: crate::archivist::Importers<'_>,
 ) -> Option<Action> {
     let design_rel = design_path(&scanned.source);
     let current = match scanned.existing() {
@@ -121,7 +121,7 @@ fn dependents_action(
     let lists_hold = |abridged: bool| {
         super::generate::lists_hold(
             &design,
-            &super::generate::graph_of(scanned, dependents, abridged),
+            &super::generate::graph_of(scanned, importers, abridged),
         )
     };
     // The lists as the mapping says first: only when they do not hold is the source read to see
@@ -270,7 +270,12 @@ mod tests {
     fn new_files_are_written_and_unchanged_ones_follow_their_importers() {
         let p = project();
         let scan = scan_of(&p, &["src/a.rs", "src/b.rs"]);
-        let index = ReverseIndex::build(&scan, &Cache::default(), true);
+        let index = ReverseIndex::build(
+            &scan,
+            &Cache::default(),
+            true,
+            &crate::project::scope::Scope::everything(),
+        );
         let decisions = decide(&p.project, &scan, &index);
         assert_eq!(decisions.files.get("src/b.rs"), Some(&Action::Regenerate));
         let refresh = decisions.files.get("src/a.rs");

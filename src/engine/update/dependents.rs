@@ -1,26 +1,42 @@
 //! Stage 3, **dependents**: the reverse dependency index of the files this run looks at, as it is now
-//! and as the cache remembers it, so a design file's Dependents section can follow its importers.
+//! and as the cache remembers it, so a design file's Dependents section can follow its importers —
+//! and the tests that reach each file, so its Tests section can follow them.
+//!
+//! A file's tests are the test cases (`archivist::is_test_case`) among its importers, and those
+//! that reach it through *test helpers*: files that are no test case and live in a test tree
+//! (`tests/support/utils.js`, `tests/common/mod.rs`) or get no design file (`test-helpers/`
+//! outside the scope roots, grouped fixtures) — at most [`HELPER_HOPS`] of them in a row. A test
+//! reaching code through the library itself does not count: a crate's integration tests are not
+//! the tests of every module its `lib.rs` declares.
+//!
 //! A file git keeps out of the working tree (a sparse checkout) cannot be read: it is unchanged, so
-//! the importers of a file that are absent are what its design file lists now
+//! the importers and tests of a file that are absent are what its design file lists now
 //! ([`ReverseIndex::keep_absent_importers`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use rayon::prelude::*;
 
 use super::scan::Scan;
-use crate::archivist::is_listed_test;
+use crate::archivist::{is_test_case, is_test_path, Importers};
 use crate::library::design_file::{sections, DesignFile};
 use crate::library::markdown::list_items;
 use crate::project::mirror::design_path;
+use crate::project::scope::Scope;
 use crate::project::Project;
 use crate::workspace::absent::Absent;
 use crate::workspace::cache::Cache;
 
-/// Who imports each file this run looks at: now, and as the last run saw it.
+/// Test helpers a test may go through to reach a file (`test → helpers/index → helpers/app → lib`).
+pub const HELPER_HOPS: usize = 2;
+
+/// Who imports each file this run looks at, and which tests reach it: now, and as the last run saw
+/// it.
 pub struct ReverseIndex {
     new: HashMap<String, Vec<String>>,
     old: HashMap<String, Vec<String>>,
+    new_tests: HashMap<String, Vec<String>>,
+    old_tests: HashMap<String, Vec<String>>,
     /// Files whose importers this (sparse) checkout cannot all know.
     unknowable: HashSet<String>,
 }
@@ -67,37 +83,135 @@ struct Recorded {
     tests: Listed,
 }
 
+/// Importers of the files a test may reach others through (test paths and files without a design
+/// file), over the whole graph: what the tests of a file are found with.
+struct HelperImporters<'s> {
+    scope: &'s Scope,
+    importers: HashMap<String, Vec<String>>,
+}
+
+impl HelperImporters<'_> {
+    fn importers(&self, file: &str) -> &[String] {
+        self.importers.get(file).map_or(&[], Vec::as_slice)
+    }
+
+    /// The tests that reach a file whose importers are `direct`, sorted.
+    fn tests(&self, direct: &[String]) -> Vec<String> {
+        let mut found: BTreeSet<String> = BTreeSet::new();
+        let mut seen: HashSet<&str> = direct.iter().map(String::as_str).collect();
+        let mut frontier: Vec<&str> = direct.iter().map(String::as_str).collect();
+        for hop in 0..=HELPER_HOPS {
+            let mut next = Vec::new();
+            for file in frontier {
+                if is_test_case(file, self.importers(file).len()) {
+                    found.insert(file.to_string());
+                } else if hop < HELPER_HOPS && is_helper_candidate(self.scope, file) {
+                    for importer in self.importers(file) {
+                        if seen.insert(importer) {
+                            next.push(importer.as_str());
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        found.into_iter().collect()
+    }
+}
+
+/// Add `kept` to `rel`'s entry of `map`, sorted and without repeats.
+fn keep_in(map: &mut HashMap<String, Vec<String>>, rel: &str, kept: &[String]) {
+    if kept.is_empty() {
+        return;
+    }
+    let list = map.entry(rel.to_string()).or_default();
+    list.extend(kept.iter().cloned());
+    list.sort();
+    list.dedup();
+}
+
+/// `rel`'s entry of `map`, empty when it has none.
+fn list<'m>(map: &'m HashMap<String, Vec<String>>, rel: &str) -> &'m [String] {
+    map.get(rel).map_or(&[], Vec::as_slice)
+}
+
+/// Whether a test may reach other files through `file`: a file of a test tree, or one without a
+/// design file of its own (outside the scope roots, grouped, skipped).
+pub fn is_helper_candidate(scope: &Scope, file: &str) -> bool {
+    is_test_path(file) || !scope.documents(file)
+}
+
 impl ReverseIndex {
     /// Build both sides from the scanned files' imports and the cache's. `complete` says the scan
     /// covered the whole tree; otherwise unscanned files keep importing what the cache says.
-    pub fn build(scan: &Scan, cache: &Cache, complete: bool) -> ReverseIndex {
+    pub fn build(scan: &Scan, cache: &Cache, complete: bool, scope: &Scope) -> ReverseIndex {
         let looked_at: HashSet<&str> = scan.files.keys().map(String::as_str).collect();
         let mut index = ReverseIndex {
             new: HashMap::new(),
             old: HashMap::new(),
+            new_tests: HashMap::new(),
+            old_tests: HashMap::new(),
             unknowable: HashSet::new(),
+        };
+        let mut helpers_new = HelperImporters {
+            scope,
+            importers: HashMap::new(),
+        };
+        let mut helpers_old = HelperImporters {
+            scope,
+            importers: HashMap::new(),
         };
         let add = |map: &mut HashMap<String, Vec<String>>, file: &str, deps: &[String]| {
             for dep in deps.iter().filter(|dep| looked_at.contains(dep.as_str())) {
                 map.entry(dep.clone()).or_default().push(file.to_string());
             }
         };
+        let add_helpers = |helpers: &mut HelperImporters<'_>, file: &str, deps: &[String]| {
+            for dep in deps.iter().filter(|dep| is_helper_candidate(scope, dep)) {
+                helpers
+                    .importers
+                    .entry(dep.clone())
+                    .or_default()
+                    .push(file.to_string());
+            }
+        };
         for (rel, scanned) in &scan.files {
             add(&mut index.new, rel, &scanned.facts.deps);
+            add_helpers(&mut helpers_new, rel, &scanned.facts.deps);
         }
         for (rel, entry) in &cache.entries {
             if entry.deps.is_empty() {
                 continue;
             }
             add(&mut index.old, rel, &entry.deps);
+            add_helpers(&mut helpers_old, rel, &entry.deps);
             let still_there = !scan.orphans.contains(rel) && !scan.files.contains_key(rel);
             if !complete && still_there {
                 add(&mut index.new, rel, &entry.deps);
+                add_helpers(&mut helpers_new, rel, &entry.deps);
             }
         }
-        for dependents in index.new.values_mut().chain(index.old.values_mut()) {
+        let maps = index
+            .new
+            .values_mut()
+            .chain(index.old.values_mut())
+            .chain(helpers_new.importers.values_mut())
+            .chain(helpers_old.importers.values_mut());
+        for dependents in maps {
             dependents.sort();
             dependents.dedup();
+        }
+        for (rel, dependents) in &index.new {
+            let tests = helpers_new.tests(dependents);
+            if !tests.is_empty() {
+                index.new_tests.insert(rel.clone(), tests);
+            }
+        }
+        for (rel, dependents) in &index.old {
+            let tests = helpers_old.tests(dependents);
+            if !tests.is_empty() {
+                index.old_tests.insert(rel.clone(), tests);
+            }
         }
         index
     }
@@ -131,23 +245,22 @@ impl ReverseIndex {
             })
             .collect();
         for (rel, recorded) in recorded {
-            let kept: Vec<String> = recorded
-                .dependents
-                .shown
-                .iter()
-                .chain(&recorded.tests.shown)
-                .filter(|path| absent.has_file(path))
-                .cloned()
-                .collect();
+            let absent_of = |listed: &Listed| -> Vec<String> {
+                let shown = listed.shown.iter();
+                shown
+                    .filter(|path| absent.has_file(path))
+                    .cloned()
+                    .collect()
+            };
+            let (dependents, tests) = (absent_of(&recorded.dependents), absent_of(&recorded.tests));
             for map in [&mut self.new, &mut self.old] {
-                let dependents = map.entry(rel.clone()).or_default();
-                dependents.extend(kept.iter().cloned());
-                dependents.sort();
-                dependents.dedup();
+                keep_in(map, rel, &dependents);
             }
-            let now = self.dependents(rel);
-            let tests = now.iter().filter(|path| is_listed_test(path)).count();
-            if !recorded.dependents.adds_up(now.len()) || !recorded.tests.adds_up(tests) {
+            for map in [&mut self.new_tests, &mut self.old_tests] {
+                keep_in(map, rel, &tests);
+            }
+            let (now, tests) = (self.dependents(rel).len(), self.tests(rel).len());
+            if !recorded.dependents.adds_up(now) || !recorded.tests.adds_up(tests) {
                 self.unknowable.insert(rel.clone());
             }
         }
@@ -161,12 +274,26 @@ impl ReverseIndex {
 
     /// The files that import `rel` now, sorted.
     pub fn dependents(&self, rel: &str) -> &[String] {
-        self.new.get(rel).map_or(&[], Vec::as_slice)
+        list(&self.new, rel)
     }
 
-    /// Whether `rel`'s importers changed since the last run.
+    /// The tests that reach `rel` now, sorted.
+    pub fn tests(&self, rel: &str) -> &[String] {
+        list(&self.new_tests, rel)
+    }
+
+    /// What `rel`'s Dependents and Tests lists show now.
+    pub fn importers(&self, rel: &str) -> Importers<'_> {
+        Importers {
+            dependents: self.dependents(rel),
+            tests: self.tests(rel),
+        }
+    }
+
+    /// Whether `rel`'s importers or tests changed since the last run.
     pub fn moved(&self, rel: &str) -> bool {
-        self.old.get(rel).map_or(&[][..], Vec::as_slice) != self.dependents(rel)
+        list(&self.old, rel) != self.dependents(rel)
+            || list(&self.old_tests, rel) != self.tests(rel)
     }
 }
 
@@ -231,10 +358,22 @@ mod tests {
         let mut cache = Cache::default();
         cache.entries.insert("a.rs".into(), cached(&["c.rs"]));
         cache.entries.insert("c.rs".into(), cached(&[]));
-        let index = ReverseIndex::build(&scan, &cache, true);
+        let index = ReverseIndex::build(&scan, &cache, true, &Scope::everything());
         assert_eq!(index.dependents("c.rs"), ["a.rs", "b.rs"]);
         assert!(index.moved("c.rs"), "b.rs is a new importer");
         assert!(!index.moved("a.rs"));
+    }
+
+    #[test]
+    fn an_incomplete_scan_keeps_the_cached_importers_of_files_it_did_not_look_at() {
+        let scan = scan_of(vec![scanned("c.rs", &[])]);
+        let mut cache = Cache::default();
+        cache.entries.insert("a.rs".into(), cached(&["c.rs"]));
+        let partial = ReverseIndex::build(&scan, &cache, false, &Scope::everything());
+        assert_eq!(partial.dependents("c.rs"), ["a.rs"]);
+        assert!(!partial.moved("c.rs"));
+        let complete = ReverseIndex::build(&scan, &cache, true, &Scope::everything());
+        assert!(complete.dependents("c.rs").is_empty());
     }
 
     #[test]
@@ -251,17 +390,5 @@ mod tests {
             "a whole list hides nothing"
         );
         assert!(Listed::of(None).shown.is_empty());
-    }
-
-    #[test]
-    fn an_incomplete_scan_keeps_the_cached_importers_of_files_it_did_not_look_at() {
-        let scan = scan_of(vec![scanned("c.rs", &[])]);
-        let mut cache = Cache::default();
-        cache.entries.insert("a.rs".into(), cached(&["c.rs"]));
-        let partial = ReverseIndex::build(&scan, &cache, false);
-        assert_eq!(partial.dependents("c.rs"), ["a.rs"]);
-        assert!(!partial.moved("c.rs"));
-        let complete = ReverseIndex::build(&scan, &cache, true);
-        assert!(complete.dependents("c.rs").is_empty());
     }
 }

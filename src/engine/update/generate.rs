@@ -5,7 +5,9 @@
 //! an agent's description (`updated_by: agent`) — and on CONTENT_ONLY keeps the Interface Contract.
 
 use crate::archivist::structural::{graph_sections, path_tags, tag_list, Graph};
-use crate::archivist::{Archivist, ArchivistInput, Generation, OverBudget, OWNED_SECTIONS};
+use crate::archivist::{
+    Archivist, ArchivistInput, Generation, Importers, OverBudget, OWNED_SECTIONS,
+};
 use crate::library::contract::{self, CONTRACT_HASH_KEY, CONTRACT_INTERFACE_KEY};
 use crate::library::design_file::{sections, DesignFile, UpdatedBy};
 use crate::library::footer::{self, Footer, OVER_SCOPED_KEY};
@@ -97,15 +99,15 @@ impl<'a> Parts<'a> {
 }
 
 /// The input the Archivist gets for a scanned file.
-pub fn archivist_input<'a>(scanned: &'a Scanned, dependents: &'a [String]) -> ArchivistInput<'a> {
-    input_from(scanned, Parts::of(scanned), dependents)
+pub fn archivist_input<'a>(scanned: &'a Scanned, importers: Importers<'a>) -> ArchivistInput<'a> {
+    input_from(scanned, Parts::of(scanned), importers)
 }
 
 /// The input the Archivist gets for `scanned` written from `parts`.
 fn input_from<'a>(
     scanned: &'a Scanned,
     parts: Parts<'a>,
-    dependents: &'a [String],
+    importers: Importers<'a>,
 ) -> ArchivistInput<'a> {
     let text = parts.source.map_or("", |source| source.text.as_str());
     ArchivistInput {
@@ -114,7 +116,8 @@ fn input_from<'a>(
         language: parts.code.map(|code| code.language),
         interface: parts.code.map(|code| code.interface.as_ref()),
         dependencies: &scanned.facts.deps,
-        dependents,
+        dependents: importers.dependents,
+        tests: importers.tests,
         externals: &scanned.facts.externals,
         type_only: &scanned.facts.type_deps,
         existing: parts
@@ -159,9 +162,9 @@ fn keeps_contract(scanned: &Scanned) -> bool {
 pub fn regenerate(
     archivist: &dyn Archivist,
     scanned: &Scanned,
-    dependents: &[String],
+    importers: Importers<'_>,
 ) -> anyhow::Result<Regenerated> {
-    regenerate_from(archivist, scanned, Parts::of(scanned), dependents)
+    regenerate_from(archivist, scanned, Parts::of(scanned), importers)
 }
 
 /// [`regenerate`] from `parts` (what the scan read, or what was read since).
@@ -169,11 +172,11 @@ fn regenerate_from(
     archivist: &dyn Archivist,
     scanned: &Scanned,
     parts: Parts<'_>,
-    dependents: &[String],
+    importers: Importers<'_>,
 ) -> anyhow::Result<Regenerated> {
     // Whatever wrote it, nothing credential-shaped reaches the library — nor a secret value of
     // the source that the text repeats where nothing says it is one.
-    let input = input_from(scanned, parts, dependents);
+    let input = input_from(scanned, parts, importers);
     let known = crate::secrets::secret_values(input.text);
     let output = archivist.describe(&input)?.redacted_with(&known);
     let mut design = match parts.existing {
@@ -299,7 +302,7 @@ pub fn regenerate_unchanged(
     project: &crate::project::Project,
     scanned: &Scanned,
     current: &str,
-    dependents: &[String],
+    importers: Importers<'_>,
 ) -> anyhow::Result<Option<Regenerated>> {
     let design_rel = crate::project::mirror::design_path(&scanned.source);
     let Ok(design) = DesignFile::parse(&design_rel, current) else {
@@ -318,18 +321,19 @@ pub fn regenerate_unchanged(
         existing: Some(&existing),
     };
     let archivist = crate::archivist::structural::StructuralArchivist;
-    regenerate_from(&archivist, scanned, parts, dependents).map(Some)
+    regenerate_from(&archivist, scanned, parts, importers).map(Some)
 }
 
 /// The graph `scanned` sits in, as its path lists show it ([`graph_sections`]); `abridged` says
 /// whether its design file shows the interface only.
-pub fn graph_of<'a>(scanned: &'a Scanned, dependents: &'a [String], abridged: bool) -> Graph<'a> {
+pub fn graph_of<'a>(scanned: &'a Scanned, importers: Importers<'a>, abridged: bool) -> Graph<'a> {
     Graph {
         source: &scanned.source,
         code: scanned.facts.interface_hash.is_some(),
         dependencies: &scanned.facts.deps,
         type_only: &scanned.facts.type_deps,
-        dependents,
+        dependents: importers.dependents,
+        tests: importers.tests,
         externals: &scanned.facts.externals,
         abridged,
         budget_tokens: scanned.budget_tokens,

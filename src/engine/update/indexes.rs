@@ -283,14 +283,24 @@ fn index_one(
         .get(dir)
         .map_or(&[][..], Vec::as_slice);
     let children = Children::of(project, earlier.scan, dir, listed, files, billboards);
+    // The group design file of a group root lists its files and names its subdirectories; a
+    // grouped directory below one gets none (its `.aindex` describes its files); files grouped by
+    // name in a directory that is not grouped get their directory's.
+    let group_root = scope.is_group_root(dir);
+    let files_here = group_root || scope.group_root_of(dir).is_none();
     let members: Vec<(String, String)> = listed
         .iter()
-        .filter(|(_, kind)| *kind == EntryKind::File)
+        .filter(|(_, kind)| *kind == EntryKind::File && files_here)
         .map(|(name, _)| (name, join_child(dir, name)))
         .filter(|(_, rel)| scope.groups(rel))
         .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();
-    write_group(project, options, dir, &members, report);
+    let subdirs: Vec<String> = listed
+        .iter()
+        .filter(|(name, kind)| *kind == EntryKind::Dir && group_root && !name.starts_with('.'))
+        .map(|(name, _)| name.clone())
+        .collect();
+    write_group(project, options, dir, (&members, &subdirs), report);
     let whole = earlier.plan.universe.absent.children(dir).is_empty();
     let outcome = index_directory(project, dir, children.rows, whole, || {
         let crate_doc = describe::has_manifest(project, dir).then(|| {
@@ -330,12 +340,13 @@ fn first_description(project: &Project, dir: &str, module: Option<String>) -> Op
         .or_else(|| describe::conventional_purpose(dir).map(str::to_string))
 }
 
-/// Write, refresh or remove the group design file of `dir` (`members`: its `grouped` files).
+/// Write, refresh or remove the group design file of `dir` (`members`: its `grouped` files,
+/// `subdirs`: the grouped directories in it, when it is a group root).
 fn write_group(
     project: &Project,
     options: &UpdateOptions,
     dir: &str,
-    members: &[(String, String)],
+    (members, subdirs): (&[(String, String)], &[String]),
     report: &mut UpdateReport,
 ) {
     let path = group_path(dir);
@@ -343,7 +354,7 @@ fn write_group(
         Ok(existing) => existing,
         Err(reason) => return fail(report, &path, reason),
     };
-    if members.is_empty() {
+    if members.is_empty() && subdirs.is_empty() {
         if existing.is_some() {
             if options.writes() {
                 if let Err(err) = project.remove_file(&path) {
@@ -356,7 +367,7 @@ fn write_group(
         return;
     }
     let budget = project.config.token_budgets.design_file_tokens as usize;
-    let text = group::render(dir, members, budget);
+    let text = group::render(dir, members, subdirs, budget);
     if existing.as_deref() == Some(text.as_str()) {
         return;
     }

@@ -300,7 +300,8 @@ fn read_and_decide(
     if options.verbose {
         report.unresolved = unresolved;
     }
-    let mut index = dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete);
+    let mut index =
+        dependents::ReverseIndex::build(&scan, &plan.cache, plan.universe.complete, scope);
     index.keep_absent_importers(project, &scan, &plan.universe.absent);
     let decisions = decide::decide(project, &scan, &index);
     decisions.report_plan(&scan, report);
@@ -486,7 +487,7 @@ pub(crate) mod testing {
             let out = super::generate::regenerate(
                 &crate::archivist::structural::StructuralArchivist,
                 &scanned,
-                &[],
+                crate::archivist::Importers::default(),
             )
             .expect("structural generation");
             self.write(&crate::project::mirror::design_path(rel), &out.text);

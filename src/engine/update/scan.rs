@@ -9,10 +9,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use super::dependents::{is_helper_candidate, HELPER_HOPS};
 use super::plan::{path_selected, Plan, Universe};
 use super::scanned::{self, ChangeLevel, Existing, ScanContext, Scanned};
 use super::Progress;
-use crate::archivist::is_test_path;
 use crate::library::design_file::DesignFile;
 use crate::project::mapping::Strategy;
 use crate::project::mirror::{design_name, design_path};
@@ -102,11 +102,12 @@ pub fn run(
             scan.listed.insert(rel.clone(), entry);
         }
     }
-    // Test files outside the scope roots are read for their imports (the Tests of what they test).
+    // Code outside the scope roots (and grouped code: fixtures, samples) is read for its imports:
+    // test helpers and shared fixtures link the tests to what they test.
     let referenced: Vec<(&String, &Stat)> = universe
         .files
         .iter()
-        .filter(|(rel, _)| !scope.documents(rel) && is_referenced(project, rel))
+        .filter(|(rel, stat)| !scope.documents(rel) && is_referenced(project, rel, stat))
         .collect();
     let referenced: Vec<Scanned> = referenced
         .par_iter()
@@ -147,6 +148,7 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
         interface: interface.as_ref(),
         dependencies: &[],
         dependents: &[],
+        tests: &[],
         externals: &[],
         type_only: &[],
         existing: None,
@@ -159,11 +161,13 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
     Some(crate::secrets::redact(&description).into_owned())
 }
 
-/// Whether `rel` is a test file the scan reads for its imports although it is out of scope: a test
-/// path in a language whose imports are resolved, outside dot-directories.
-fn is_referenced(project: &Project, rel: &str) -> bool {
-    is_test_path(rel)
-        && !rel.split('/').any(|part| part.starts_with('.'))
+/// Whether `rel` is code the scan reads for its imports although it gets no design file (out of
+/// scope, or grouped): a file in a language whose imports are resolved, outside dot-directories,
+/// within `crawl.max_file_size_kb`. Test files, test helpers (`test-helpers/`, `tests/support/`)
+/// and shared fixtures so link the tests to the code they reach.
+fn is_referenced(project: &Project, rel: &str, stat: &Stat) -> bool {
+    !rel.split('/').any(|part| part.starts_with('.'))
+        && stat.size <= project.config.crawl.max_file_size_kb.saturating_mul(1024)
         && Language::from_path(std::path::Path::new(rel))
             .is_some_and(|language| language.enabled_in(&project.config))
 }
@@ -368,29 +372,58 @@ fn resolve_orphans(
 }
 
 /// `--changed-only`, once imports are resolved: scan the files whose Dependents move because a
-/// scanned file changed its imports, or an orphan imported them (in a full update they are scanned
+/// scanned file changed its imports, or an orphan imported them, and the files whose Tests move
+/// with them — what a test helper among those reaches (in a full update they are scanned
 /// already). Returns the files it added.
 pub fn scan_affected(ctx: &ScanContext<'_>, scope: &Scope, scan: &mut Scan) -> Vec<String> {
     let (project, cache) = (ctx.project, ctx.cache);
-    let mut affected: BTreeSet<String> = BTreeSet::new();
+    let mut moved: BTreeSet<&String> = BTreeSet::new();
     for (rel, scanned) in &scan.files {
         let old: &[String] = cache.entries.get(rel).map_or(&[], |entry| &entry.deps);
         let new = &scanned.facts.deps;
-        for dep in old.iter().chain(new) {
-            if old.contains(dep) != new.contains(dep) && !scan.files.contains_key(dep) {
-                affected.insert(dep.clone());
-            }
-        }
+        moved.extend(
+            old.iter()
+                .chain(new)
+                .filter(|dep| old.contains(dep) != new.contains(dep)),
+        );
     }
     for orphan in &scan.orphans {
         if let Some(entry) = cache.entries.get(orphan) {
-            let unscanned = entry
-                .deps
-                .iter()
-                .filter(|dep| !scan.files.contains_key(*dep));
-            affected.extend(unscanned.cloned());
+            moved.extend(&entry.deps);
         }
     }
+    // A test helper's importers moved: so did the tests of what it reaches (`dependents`).
+    let deps_of = |rel: &str| -> Vec<String> {
+        match scan.files.get(rel) {
+            Some(scanned) => scanned.facts.deps.clone(),
+            None => cache
+                .entries
+                .get(rel)
+                .map(|e| e.deps.clone())
+                .unwrap_or_default(),
+        }
+    };
+    let mut reached: BTreeSet<String> = moved.iter().map(|dep| dep.to_string()).collect();
+    let mut frontier: Vec<String> = reached
+        .iter()
+        .filter(|dep| is_helper_candidate(scope, dep))
+        .cloned()
+        .collect();
+    for _ in 0..=HELPER_HOPS {
+        let mut next = Vec::new();
+        for helper in &frontier {
+            for dep in deps_of(helper) {
+                if reached.insert(dep.clone()) && is_helper_candidate(scope, &dep) {
+                    next.push(dep);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let affected: BTreeSet<String> = reached
+        .into_iter()
+        .filter(|dep| !scan.files.contains_key(dep))
+        .collect();
     let mut added = Vec::new();
     for rel in affected {
         let (Some(stat), true) = (Stat::of(&project.abs(&rel)), scope.documents(&rel)) else {

@@ -589,7 +589,7 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
         Ok(interface) => {
             scanned.facts.interface_hash = Some(interface.hash());
             scanned.facts.macros = interface.exported_macros();
-            scanned.facts.symbols = interface.public_names();
+            scanned.facts.symbols = interface.searchable_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
             scanned.facts.documented = interface.doc.is_some();
             if !interface.calls.is_empty() && !interface.type_refs.is_empty() {

@@ -53,18 +53,18 @@ impl Render<'_> {
         let Some(scanned) = self.scan.files.get(rel) else {
             return Ok(None);
         };
-        let dependents = self.index.dependents(rel);
+        let importers = self.index.importers(rel);
         Ok(match action {
             Action::Regenerate if matches!(self.archivists, Archivists::Model(_)) => None,
             Action::Regenerate => Some(archivist_write(
                 scanned,
-                generate::regenerate(&StructuralArchivist, scanned, dependents)?,
+                generate::regenerate(&StructuralArchivist, scanned, importers)?,
             )),
             Action::RefreshFooter => {
                 let refreshed = generate::refresh_footer(scanned);
                 Some(kept_write(
                     scanned,
-                    self.with_current_lists(rel, refreshed, scanned, dependents),
+                    self.with_current_lists(rel, refreshed, scanned, importers),
                 ))
             }
             Action::Move { from } => {
@@ -73,7 +73,7 @@ impl Render<'_> {
                     .map_or("", |existing| existing.text.as_str());
                 // Its importers may have moved with it: list them at once.
                 let moved = generate::moved(old, from, scanned);
-                let moved = self.with_current_lists(rel, moved, scanned, dependents);
+                let moved = self.with_current_lists(rel, moved, scanned, importers);
                 let mut write = kept_write(scanned, moved);
                 // The new path has no design file yet.
                 write.expected = None;
@@ -82,7 +82,7 @@ impl Render<'_> {
             Action::RefreshDependents {
                 current, agents, ..
             } if matches!(self.archivists, Archivists::Structural) && !agents => {
-                generate::regenerate_unchanged(self.project, scanned, current, dependents)?.map(
+                generate::regenerate_unchanged(self.project, scanned, current, importers)?.map(
                     |out| {
                         let mut write = archivist_write(scanned, out);
                         write.expected = Some(current.clone());
@@ -97,7 +97,7 @@ impl Render<'_> {
                 ..
             } => {
                 let design_rel = design_path(rel);
-                let graph = generate::graph_of(scanned, dependents, *abridged);
+                let graph = generate::graph_of(scanned, importers, *abridged);
                 generate::refresh_dependents(&design_rel, current, &graph, scanned).map(|text| {
                     Write {
                         source: rel.to_string(),
@@ -123,14 +123,14 @@ impl Render<'_> {
         rel: &str,
         text: String,
         scanned: &Scanned,
-        dependents: &[String],
+        importers: crate::archivist::Importers<'_>,
     ) -> String {
         if scanned.facts.interface_hash.is_none() {
             return text;
         }
         let design_rel = design_path(rel);
         let abridged = super::decide::shows_interface_only(self.project, scanned);
-        let graph = generate::graph_of(scanned, dependents, abridged);
+        let graph = generate::graph_of(scanned, importers, abridged);
         let holds = crate::library::design_file::DesignFile::parse(&design_rel, &text)
             .is_ok_and(|design| generate::lists_hold(&design, &graph));
         if holds {

@@ -179,7 +179,7 @@ fn estimate(settings: &LlmSettings, jobs: &[&Scanned], index: &ReverseIndex) -> 
     let mut requests: Vec<LlmRequest> = jobs
         .par_iter()
         .map(|scanned| {
-            let input = generate::archivist_input(scanned, index.dependents(&scanned.source));
+            let input = generate::archivist_input(scanned, index.importers(&scanned.source));
             LlmRequest {
                 source: scanned.source.clone(),
                 input_tokens: settings.estimate_input_tokens(&input),
@@ -422,8 +422,8 @@ impl Writer<'_, '_> {
         std::thread::scope(|threads| {
             threads.spawn(move || {
                 crate::engine::bounded::map(jobs, llm.settings().concurrency, |scanned| {
-                    let dependents = index.dependents(&scanned.source);
-                    let _ = sender.send((*scanned, generate::regenerate(llm, scanned, dependents)));
+                    let importers = index.importers(&scanned.source);
+                    let _ = sender.send((*scanned, generate::regenerate(llm, scanned, importers)));
                 });
             });
             for (scanned, result) in answers {
@@ -732,7 +732,12 @@ mod tests {
             design_stats: Default::default(),
             recomputed: 0,
         };
-        let index = ReverseIndex::build(&scan, &Cache::default(), true);
+        let index = ReverseIndex::build(
+            &scan,
+            &Cache::default(),
+            true,
+            &crate::project::scope::Scope::everything(),
+        );
         let decisions = super::super::decide::decide(&p.project, &scan, &index);
         (scan, index, decisions)
     }

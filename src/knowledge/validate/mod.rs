@@ -9,8 +9,9 @@
 //!
 //! This module holds the findings' types, runs the checks in order and keeps what they share (link
 //! resolution, token budgets); one file per group of checks: [`designs`], [`concepts`], [`stack`],
-//! [`indexes`], [`files`] (symlinks and stray files), [`config`] (project settings this clone
-//! ignores until a person confirms them) (and the secret scan in `knowledge::secrets`).
+//! [`indexes`], [`files`] (symlinks and stray files), [`scope`] (code the scope leaves out),
+//! [`config`] (project settings this clone ignores until a person confirms them) (and the secret
+//! scan in `knowledge::secrets`).
 //!
 //! Nothing here writes: fixes come from `lexictl update`, agents, humans, or `lexictl validate --fix`
 //! for the findings [`fix`] says the tool can repair itself.
@@ -21,6 +22,7 @@ mod designs;
 mod files;
 pub mod fix;
 mod indexes;
+mod scope;
 mod stack;
 
 use std::collections::{BTreeMap, HashSet};
@@ -145,6 +147,11 @@ pub const CHECKS: &[(&str, Severity, &str)] = &[
         "text-after-footer",
         Severity::Warning,
         "text written after a design file's footer (the next update moves it above)",
+    ),
+    (
+        "code-out-of-scope",
+        Severity::Warning,
+        "code of a workspace member or package that scope_root leaves out",
     ),
     (
         "missing-source",
@@ -317,6 +324,7 @@ fn validate_with_cache(ws: &Workspace) -> Report {
     // Secrets anywhere under .lexibrary/ (derived caches excluded).
     issues.extend(secrets::scan_library(project, &listing));
     issues.extend(files::check(project, &listing));
+    issues.extend(scope::check(ws));
     issues.extend(config::check(ws));
     Report {
         issues: sorted(issues),

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::files::{dir_of, is_within, join, normalize, FileIndex, ReadFile};
+use super::files::{dir_of, glob_matches, is_within, join, normalize, FileIndex, ReadFile};
 
 /// What a target builds.
 #[derive(
@@ -59,6 +59,10 @@ pub struct Package {
     /// every dependency that is no package of the project (crates.io, git, a path outside it).
     #[serde(default)]
     pub externals: BTreeMap<String, String>,
+    /// A workspace member (or root): its workspace's `members` list it and `exclude` does not.
+    /// A package outside any workspace is its own.
+    #[serde(default)]
+    pub member: bool,
 }
 
 /// Every package and target of the project.
@@ -132,6 +136,7 @@ impl CargoModel {
                 lib: None,
                 deps: BTreeMap::new(),
                 externals: BTreeMap::new(),
+                member: is_member(&dir, manifest, manifests),
             });
             for (kind, root) in targets(files, &dir, package, manifest) {
                 self.targets.push(Target {
@@ -350,6 +355,23 @@ fn workspace_of<'a>(
     None
 }
 
+/// Whether the package in `dir` belongs to its workspace: the workspace's root, one its `members`
+/// globs name and `exclude` does not, or a package outside any workspace.
+fn is_member(dir: &str, manifest: &Manifest, manifests: &BTreeMap<String, Manifest>) -> bool {
+    let Some((root, workspace)) = workspace_of(dir, manifest, manifests) else {
+        return true;
+    };
+    if root == dir {
+        return true;
+    }
+    let relative = dir
+        .strip_prefix(root.as_str())
+        .unwrap_or(dir)
+        .trim_start_matches('/');
+    let named = |globs: &[String]| globs.iter().any(|glob| glob_matches(glob, relative));
+    named(&workspace.members) && !named(&workspace.exclude)
+}
+
 /// A dependency on a project directory.
 struct PathDependency {
     dir: String,
@@ -503,6 +525,8 @@ struct TargetDependencies {
 #[serde(default)]
 struct Workspace {
     dependencies: BTreeMap<String, toml::Value>,
+    members: Vec<String>,
+    exclude: Vec<String>,
 }
 
 #[cfg(test)]

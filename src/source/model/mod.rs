@@ -7,6 +7,7 @@
 pub mod cargo;
 pub mod files;
 pub mod node;
+pub mod packages;
 pub mod python;
 pub mod stdlib;
 
@@ -27,11 +28,12 @@ impl ProjectModel {
     /// Read every manifest among `files`. Manifests that cannot be read become warnings.
     pub fn build(files: &FileIndex, read: &dyn ReadFile) -> (ProjectModel, Vec<String>) {
         let mut warnings = Vec::new();
-        let model = ProjectModel {
+        let mut model = ProjectModel {
             cargo: CargoModel::build(files, read, &mut warnings),
             python: PythonModel::build(files, read, &mut warnings),
             node: NodeModel::build(files, read, &mut warnings),
         };
+        model.mark_samples();
         (model, warnings)
     }
 

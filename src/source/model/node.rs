@@ -72,6 +72,9 @@ pub struct NodePackage {
     pub entries: Vec<String>,
     /// Linked into `node_modules` by a workspace (importable by name from anywhere in it).
     pub linked: bool,
+    /// The root of a workspace (`workspaces` here, or a `pnpm-workspace.yaml` beside it).
+    #[serde(default)]
+    pub workspace: bool,
 }
 
 /// One `tsconfig.json` or `jsconfig.json` with `extends` applied.
@@ -126,6 +129,7 @@ impl NodeModel {
             }
         }
         for package in &mut model.packages {
+            package.workspace = workspace_globs.iter().any(|(root, _)| *root == package.dir);
             package.linked = workspace_globs.iter().any(|(root, globs)| {
                 let Some(relative) = package.dir.strip_prefix(root.as_str()) else {
                     return false;
@@ -345,6 +349,7 @@ impl PackageJson {
             imports: self.imports,
             entries,
             linked: false,
+            workspace: false,
         }
     }
 }

@@ -7,6 +7,12 @@
 //! `setup.cfg` or `setup.py`: sibling packages of a monorepo) and its `src/` (src layouts), and
 //! from the project root and its `src/`. Namespace packages (no `__init__.py`) resolve from the same
 //! roots. A directory a test adds to `sys.path` at run time is not a root.
+//!
+//! Only the project's own packages give roots every file imports from. A manifest of a sample
+//! project — in test data (`fixtures/`, `resources/`, …) or inside another package's directory
+//! (`crates/x/truth/case/pyproject.toml`; `ProjectModel::build` decides, `packages::is_sample`) —
+//! is a root for its own files only: a parser test input's `from module import *` never resolves
+//! to some unrelated fixture's `module.py`.
 
 use std::collections::BTreeSet;
 
@@ -17,10 +23,36 @@ use super::files::{dir_of, join, normalize, FileIndex, ReadFile};
 /// The directories absolute imports resolve from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PythonModel {
-    /// Declared and discovered package roots, project-relative (`""` is the project root), sorted.
+    /// The roots every file imports from, project-relative (`""` is the project root), sorted.
     pub roots: Vec<String>,
+    /// Roots of sample projects: each applies to the files inside it only, sorted.
+    #[serde(default)]
+    pub local_roots: Vec<String>,
     /// The manifests read.
     pub manifests: Vec<String>,
+    /// Each manifest's directory with the package roots it declares or lays out (`src/`), in
+    /// manifest order: what `ProjectModel::build` sorts into [`PythonModel::roots`] and
+    /// [`PythonModel::local_roots`], and where `packages` finds the project's code.
+    #[serde(default)]
+    pub packages: Vec<PythonPackage>,
+}
+
+/// One Python distribution of the project: a `pyproject.toml`, `setup.cfg` or `setup.py`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PythonPackage {
+    /// The manifest's directory.
+    pub dir: String,
+    /// The package roots it declares, else its `src/` when that holds Python (a src layout);
+    /// empty for a flat layout (the packages sit in `dir`).
+    pub roots: Vec<String>,
+    /// The name it declares (`[project] name`, poetry's), if any.
+    pub name: Option<String>,
+    /// Set by `ProjectModel::build`: a sample project (test data, or inside another package).
+    #[serde(default)]
+    pub sample: bool,
+    /// No manifest: the project root, whose directory and `src/` are roots of any layout.
+    #[serde(default)]
+    pub implicit: bool,
 }
 
 impl PythonModel {
@@ -29,21 +61,39 @@ impl PythonModel {
         read: &dyn ReadFile,
         warnings: &mut Vec<String>,
     ) -> PythonModel {
-        let mut roots: BTreeSet<String> = BTreeSet::from([String::new()]);
         let mut manifests = Vec::new();
+        let mut packages: Vec<PythonPackage> = Vec::new();
+        let mut add = |dir: &str, declared: Vec<String>, name: Option<String>| match packages
+            .iter_mut()
+            .find(|p| p.dir == dir)
+        {
+            Some(package) => {
+                package.roots.extend(declared);
+                package.name = package.name.take().or(name);
+            }
+            None => packages.push(PythonPackage {
+                dir: dir.to_string(),
+                roots: declared,
+                name,
+                sample: false,
+                implicit: false,
+            }),
+        };
         for path in files.named("pyproject.toml") {
             let Some(text) = read.read(path) else {
                 continue;
             };
             manifests.push(path.to_string());
             let dir = dir_of(path);
-            roots.insert(dir.to_string());
             match toml::from_str::<PyProject>(&text) {
-                Ok(pyproject) => roots.extend(pyproject.declared_roots(dir)),
-                Err(err) => warnings.push(format!(
-                    "{path}: not a readable pyproject.toml: {}",
-                    err.to_string().lines().next().unwrap_or_default()
-                )),
+                Ok(pyproject) => add(dir, pyproject.declared_roots(dir), pyproject.name()),
+                Err(err) => {
+                    warnings.push(format!(
+                        "{path}: not a readable pyproject.toml: {}",
+                        err.to_string().lines().next().unwrap_or_default()
+                    ));
+                    add(dir, Vec::new(), None);
+                }
             }
         }
         for path in files.named("setup.cfg") {
@@ -51,33 +101,69 @@ impl PythonModel {
                 continue;
             };
             manifests.push(path.to_string());
-            roots.insert(dir_of(path).to_string());
-            roots.extend(setup_cfg_root(dir_of(path), &text));
+            add(
+                dir_of(path),
+                setup_cfg_root(dir_of(path), &text).into_iter().collect(),
+                None,
+            );
         }
         for path in files.named("setup.py") {
-            roots.insert(dir_of(path).to_string());
+            add(dir_of(path), Vec::new(), None);
         }
-        let src_layouts: Vec<String> = roots
-            .iter()
-            .map(|base| join(base, "src"))
-            .filter(|src| files.under(src).any(|file| file.ends_with(".py")))
-            .collect();
-        roots.extend(src_layouts);
+        if !packages.iter().any(|package| package.dir.is_empty()) {
+            packages.push(PythonPackage {
+                implicit: true,
+                ..PythonPackage::default()
+            });
+        }
+        for package in &mut packages {
+            let src = join(&package.dir, "src");
+            if files.under(&src).any(|file| file.ends_with(".py")) {
+                package.roots.push(src);
+            }
+            package.roots.sort();
+            package.roots.dedup();
+        }
+        packages.sort_by(|a, b| a.dir.cmp(&b.dir));
         manifests.sort();
-        PythonModel {
-            roots: roots.into_iter().collect(),
+        let mut model = PythonModel {
+            roots: Vec::new(),
+            local_roots: Vec::new(),
             manifests,
+            packages,
+        };
+        model.sort_roots();
+        model
+    }
+
+    /// Sort the packages' roots into [`PythonModel::roots`] (the project's) and
+    /// [`PythonModel::local_roots`] (sample projects'), once [`PythonPackage::sample`] is known.
+    pub fn sort_roots(&mut self) {
+        let mut roots: BTreeSet<String> = BTreeSet::from([String::new()]);
+        let mut local = BTreeSet::new();
+        for package in &self.packages {
+            let mut own = vec![package.dir.clone()];
+            own.extend(package.roots.iter().cloned());
+            match package.sample {
+                true => local.extend(own),
+                false => roots.extend(own),
+            }
         }
+        local.retain(|root| !roots.contains(root));
+        self.roots = roots.into_iter().collect();
+        self.local_roots = local.into_iter().collect();
     }
 
     /// The roots an absolute import in `file` is looked up from, in order: the directory Python or
     /// pytest puts first on `sys.path` for it (the first ancestor that is not a package), then the
-    /// roots that contain the file (deepest first), then every other root (by path).
+    /// roots that contain the file (deepest first; a sample project's own roots among them), then
+    /// every root of the project (by path).
     pub fn roots_for(&self, file: &str, exists: &dyn Fn(&str) -> bool) -> Vec<String> {
         let mut out = vec![script_root(file, exists)];
         let mut containing: Vec<&String> = self
             .roots
             .iter()
+            .chain(&self.local_roots)
             .filter(|root| super::files::is_within(file, root))
             .collect();
         containing.sort_by_key(|root| std::cmp::Reverse(root.len()));
@@ -137,6 +223,13 @@ fn setup_cfg_root(dir: &str, text: &str) -> Option<String> {
 #[serde(default)]
 struct PyProject {
     tool: Tools,
+    project: Option<ProjectTable>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ProjectTable {
+    name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -150,6 +243,20 @@ struct Tools {
 }
 
 impl PyProject {
+    /// The distribution's name: `[project] name`, else poetry's.
+    fn name(&self) -> Option<String> {
+        let poetry = self
+            .tool
+            .poetry
+            .as_ref()
+            .and_then(|p| p.get("name")?.as_str());
+        self.project
+            .as_ref()
+            .and_then(|p| p.name.clone())
+            .or(poetry.map(str::to_string))
+            .filter(|name| !name.is_empty())
+    }
+
     fn declared_roots(&self, dir: &str) -> Vec<String> {
         let tools = &self.tool;
         let mut written: Vec<String> = Vec::new();

@@ -70,6 +70,30 @@ fn is_brace_group(node: Node<'_>) -> bool {
     node.kind() == "token_tree" && node.child(0).is_some_and(|open| open.kind() == "{")
 }
 
+/// The tokens of an expression-position macro call (`assert_eq!(a.len(), b)`, `vec![f(x)]`) as an
+/// expression statement, when they parse cleanly as one (a tuple of the arguments): its calls are
+/// the caller's. A macro's own language (`select! { a = f => … }`) does not parse and is left.
+pub(in crate::source) fn expression_body(call: Node<'_>, src: &str) -> Option<MacroBody> {
+    let tokens = code_children(call)
+        .into_iter()
+        .find(|child| child.kind() == "token_tree")?;
+    let text = text_of(tokens, src);
+    let inner = text.get(1..text.len().checked_sub(1)?)?;
+    if inner.trim().is_empty() {
+        return None;
+    }
+    let wrapped = format!("fn __macro_tokens() {{ ({inner}); }}");
+    let tree = crate::source::parse(Language::Rust, &wrapped).ok()?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    Some(MacroBody {
+        tree,
+        text: wrapped,
+        row: tokens.start_position().row,
+    })
+}
+
 /// The inside of a delimited token tree parsed as Rust items, when it parses cleanly.
 fn parse_group(group: Node<'_>, src: &str) -> Option<MacroBody> {
     let text = text_of(group, src);

@@ -541,6 +541,9 @@ pub fn parse(input: &str) -> Result<Ast, Error>";
                 ("mod:cursor", 10),
                 ("mod:ast", 11),
                 ("ast::Ast", 13),
+                ("fmt::Display", 62),
+                ("fmt::Formatter", 63),
+                ("fmt::Result", 63),
             ]
         );
         assert_eq!(
@@ -895,6 +898,7 @@ pub use self::windows::Handle";
                 ("self::unix::Handle", 39),
                 ("mod:windows", 42),
                 ("self::windows::Handle", 43),
+                ("sys::bind", 24),
             ]
         );
         assert_eq!(iface.doc.as_deref(), Some("Networking primitives."));

@@ -8,7 +8,7 @@ use tree_sitter::Node;
 
 use super::cfg::is_cfg_test;
 use super::expand::{macro_bodies, MAX_MACRO_DEPTH};
-use super::paths::{add_unbound, candidate, QualifiedPath};
+use super::paths::{add_paths, candidate, path_spec, token_paths, QualifiedPath};
 use crate::source::interface::{Binding, BindingKind, Import};
 use crate::source::syntax::{
     code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
@@ -49,7 +49,7 @@ pub(super) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     };
     walker.walk(root, State::default());
     let paths = std::mem::take(&mut walker.paths);
-    add_unbound(paths, &out.bindings, &mut out.imports);
+    add_paths(paths, &mut out.imports);
 }
 
 /// The pass over one syntax tree: the file's, or the items of a macro call inside it.
@@ -88,11 +88,9 @@ impl FileWalk<'_, '_> {
             }
             "mod_item" => self.mod_item(node, state),
             "scoped_identifier" | "scoped_type_identifier" => {
-                if state.names() {
-                    if let Some(spec) = candidate(node, self.src) {
-                        let line = self.line(node);
-                        self.paths.push(QualifiedPath { spec, line });
-                    }
+                if let Some(spec) = candidate(node, self.src) {
+                    let line = self.line(node);
+                    self.path(spec, line, state);
                 }
                 None
             }
@@ -109,6 +107,28 @@ impl FileWalk<'_, '_> {
                     ..state
                 };
                 self.macro_items(node, members)
+            }
+            // A macro call in an expression or a statement (`assert!(crate::x::f())`,
+            // `tokio::select! { … }`): the paths among its tokens, and its own path.
+            "macro_invocation" => {
+                if let Some(spec) = node
+                    .child_by_field_name("macro")
+                    .and_then(|name| candidate(name, self.src))
+                {
+                    let line = self.line(node);
+                    self.path(spec, line, state);
+                }
+                let tokens = code_children(node)
+                    .into_iter()
+                    .filter(|child| child.kind() == "token_tree");
+                for tokens in tokens {
+                    for (text, row) in token_paths(tokens, self.src) {
+                        if let Some(spec) = path_spec(&text) {
+                            self.path(spec, row + 1 + self.line_offset, state);
+                        }
+                    }
+                }
+                None
             }
             "unsafe_block" => {
                 self.out.signals.unsafe_blocks += 1;
@@ -134,6 +154,18 @@ impl FileWalk<'_, '_> {
                 ..state
             }),
             _ => Some(state),
+        }
+    }
+
+    /// A path written in code (an expression, a type, an attribute, a macro's tokens): a dependency
+    /// of the module it is in (a `crate::`/`self::`/`super::` path rebased out of inline modules),
+    /// unless it sits in test-only code.
+    fn path(&mut self, spec: String, line: usize, state: State) {
+        if state.test {
+            return;
+        }
+        if let Some(spec) = rebase(&spec, state.module_depth) {
+            self.paths.push(QualifiedPath { spec, line });
         }
     }
 

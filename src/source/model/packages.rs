@@ -1,0 +1,491 @@
+//! The project's packages as their manifests declare them — Cargo packages (workspace members and
+//! the root package), npm/yarn/pnpm workspace packages and the root package, Python distributions
+//! — and the directories that hold their code and tests: what `lexictl init` puts in scope, what
+//! `lexictl setup --update` adds to an older scope, and what `lexictl status` and `validate` count
+//! when code is left out of it.
+//!
+//! A package's directories: a package in its own directory is that directory whole (its tests,
+//! benches and examples with it); the root package is its targets' directories (Cargo: `src/`,
+//! `tests/`, `examples/`, `benches/`, `build.rs`; a facade's members come on their own), its
+//! conventional source and test directories (npm: `src/`, `lib/`, `test/` …, or the whole project
+//! when its entry point sits at the root: what `require('..')` loads), or its Python package roots
+//! (a src layout's `src/`, a flat layout's package named for the distribution, declared roots) with
+//! `tests/`.
+//!
+//! A manifest in test data (`fixtures/`, `testdata/`, `resources/` outside `src/`, `samples/` in a
+//! test tree, …) or inside another package's directory without being a workspace member of it is a
+//! *sample project* (a parser's test input, an example app): no package of the project.
+
+use std::collections::BTreeSet;
+
+use super::files::{dir_of, file_name, is_within, join, FileIndex};
+use super::ProjectModel;
+
+/// Which ecosystem declared a package.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ecosystem {
+    Cargo,
+    Node,
+    Python,
+}
+
+/// One package of the project and the directories (or files) that hold its code and tests.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CodePackage {
+    pub ecosystem: Ecosystem,
+    /// Its name (the manifest's), else its directory.
+    pub name: String,
+    /// The directory of its manifest (`""`: the project root).
+    pub dir: String,
+    /// Project-relative directories or files holding its code and tests (`""`: the whole
+    /// project), sorted.
+    pub roots: Vec<String>,
+}
+
+/// Directory names that hold test data wherever they are.
+const TEST_DATA_DIRS: &[&str] = &[
+    "fixtures",
+    "fixture",
+    "__fixtures__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "__snapshots__",
+    "snapshots",
+];
+/// Directory names that hold test data inside a test directory (`tests/**/samples/`).
+const TEST_TREE_DATA_DIRS: &[&str] = &["samples", "sample", "cases", "data", "inputs", "corpus"];
+/// Test directories.
+const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "specs", "testing"];
+/// Directories whose manifests are demos, not packages of the project.
+const SAMPLE_DIRS: &[&str] = &["examples", "example", "docs", "doc", "docs_src"];
+/// Conventional source directories of a root package without a better declaration.
+const SOURCE_DIRS: &[&str] = &["src", "lib", "app", "bin"];
+/// Python top-level directories that are never the distribution's own package (setuptools'
+/// flat-layout discovery leaves them out too).
+const NOT_PYTHON_PACKAGES: &[&str] = &[
+    "tests",
+    "test",
+    "docs",
+    "doc",
+    "docs_src",
+    "examples",
+    "example",
+    "scripts",
+    "tools",
+    "benchmarks",
+    "bench",
+    "build",
+    "dist",
+];
+/// Package entry files that live at the root of a project.
+const ROOT_ENTRY_FILES: &[&str] = &["index.js", "index.ts", "index.mjs", "index.cjs"];
+
+/// Whether directory `dir` (project-relative) is test data or inside it: a [`TEST_DATA_DIRS`]
+/// component anywhere, `resources/` outside a `src/` directory, or a [`TEST_TREE_DATA_DIRS`]
+/// component below a test directory.
+pub fn is_test_data(dir: &str) -> bool {
+    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    parts.iter().enumerate().any(|(at, part)| {
+        let lower = part.to_ascii_lowercase();
+        let below = |names: &[&str]| {
+            parts[..at]
+                .iter()
+                .any(|p| names.contains(&p.to_ascii_lowercase().as_str()))
+        };
+        TEST_DATA_DIRS.contains(&lower.as_str())
+            || (lower == "resources" && !below(&["src"]))
+            || (TEST_TREE_DATA_DIRS.contains(&lower.as_str()) && below(TEST_DIRS))
+    })
+}
+
+impl ProjectModel {
+    /// Mark sample projects among the Python distributions (test data, demos, or inside another
+    /// package's directory) and sort the Python roots accordingly.
+    pub(super) fn mark_samples(&mut self) {
+        let others: Vec<String> = self
+            .cargo
+            .packages
+            .iter()
+            .map(|p| p.dir.clone())
+            .chain(self.node.packages.iter().map(|p| p.dir.clone()))
+            .collect();
+        let python_dirs: Vec<String> = self.python.packages.iter().map(|p| p.dir.clone()).collect();
+        for package in &mut self.python.packages {
+            let nested = others.iter().chain(&python_dirs).any(|other| {
+                !other.is_empty() && other != &package.dir && is_within(&package.dir, other)
+            });
+            package.sample = nested || is_sample_dir(&package.dir);
+        }
+        self.python.sort_roots();
+    }
+
+    /// The project's packages, each with the directories holding its code and tests, in
+    /// (ecosystem, directory) order.
+    pub fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let mut out = Vec::new();
+        out.extend(self.cargo_packages(files));
+        out.extend(self.node_packages(files));
+        out.extend(self.python_packages(files));
+        out.retain(|package| !package.roots.is_empty());
+        out.sort_by(|a, b| (a.ecosystem, &a.dir).cmp(&(b.ecosystem, &b.dir)));
+        out
+    }
+
+    fn cargo_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let cargo = &self.cargo;
+        let member_dirs: Vec<&str> = cargo.packages.iter().map(|p| p.dir.as_str()).collect();
+        cargo
+            .packages
+            .iter()
+            .enumerate()
+            .filter(|(_, package)| {
+                !is_test_data(&package.dir)
+                    && (package.member
+                        || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &member_dirs)))
+            })
+            .map(|(index, package)| {
+                let roots = match package.dir.as_str() {
+                    "" => {
+                        let targets = cargo.targets.iter().filter(|t| t.package == index);
+                        let mut roots: Vec<String> =
+                            targets.map(|target| top_component(&target.root)).collect();
+                        roots.extend(existing_dirs(files, "", &["tests"]));
+                        roots
+                    }
+                    dir => vec![dir.to_string()],
+                };
+                CodePackage {
+                    ecosystem: Ecosystem::Cargo,
+                    name: package.name.clone(),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
+    }
+
+    fn node_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let node = &self.node;
+        let dirs: Vec<&str> = node.packages.iter().map(|p| p.dir.as_str()).collect();
+        node.packages
+            .iter()
+            .filter(|package| {
+                package.dir.is_empty()
+                    || package.linked
+                    || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &dirs))
+            })
+            .map(|package| {
+                let roots = match (package.dir.as_str(), package.workspace) {
+                    // A monorepo's root: only code it keeps in its own conventional directories.
+                    (dir, true) => existing_dirs(files, dir, SOURCE_DIRS)
+                        .into_iter()
+                        .chain(existing_dirs(files, dir, TEST_DIRS))
+                        .collect(),
+                    ("", false) => root_package_roots(files),
+                    (dir, false) => vec![dir.to_string()],
+                };
+                CodePackage {
+                    ecosystem: Ecosystem::Node,
+                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
+    }
+
+    fn python_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        self.python
+            .packages
+            .iter()
+            .filter(|package| !package.sample && !package.implicit)
+            .map(|package| {
+                let mut roots = package.roots.clone();
+                if roots.is_empty() {
+                    roots = match package.dir.as_str() {
+                        "" => flat_layout_packages(files, package.name.as_deref()),
+                        dir => vec![dir.to_string()],
+                    };
+                }
+                roots.extend(existing_dirs(files, &package.dir, &["tests", "test"]));
+                CodePackage {
+                    ecosystem: Ecosystem::Python,
+                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
+    }
+}
+
+/// The directories (or files) to document so that every package's code is in scope: the union of
+/// the packages' roots, none inside another, sorted (`[""]`: the whole project). Empty when the
+/// project has no package.
+/// A directory every file of which the roots cover is written as itself (ruff's fifty
+/// `crates/*` members are `crates/`), the project root never.
+pub fn scope_roots(packages: &[CodePackage], files: &FileIndex) -> Vec<String> {
+    let mut roots = minimal(
+        packages
+            .iter()
+            .flat_map(|p| p.roots.iter().cloned())
+            .collect(),
+    );
+    loop {
+        let parents: BTreeSet<String> = roots
+            .iter()
+            .filter(|root| root.contains('/'))
+            .map(|root| dir_of(root).to_string())
+            .collect();
+        let covered = |parent: &String| {
+            files
+                .under(parent)
+                .all(|file| roots.iter().any(|root| is_within(file, root)))
+        };
+        let Some(parent) = parents.iter().find(|parent| covered(parent)) else {
+            return roots;
+        };
+        let parent = parent.clone();
+        roots.retain(|root| !is_within(root, &parent));
+        roots.push(parent);
+        roots.sort();
+    }
+}
+
+/// The code files of `packages` (files in a language Lexibrarian parses) among `files` that
+/// `in_scope` leaves out, in path order, with the package each belongs to.
+pub fn code_out_of_scope<'a>(
+    packages: &'a [CodePackage],
+    files: impl Iterator<Item = &'a str>,
+    in_scope: &dyn Fn(&str) -> bool,
+) -> Vec<(&'a str, &'a CodePackage)> {
+    let mut out = Vec::new();
+    for file in files {
+        if crate::source::Language::from_path(std::path::Path::new(file)).is_none()
+            || in_scope(file)
+            || is_test_data(dir_of(file))
+        {
+            continue;
+        }
+        let owner = packages
+            .iter()
+            .filter(|package| package.roots.iter().any(|root| is_within(file, root)))
+            .max_by_key(|package| package.dir.len());
+        if let Some(owner) = owner {
+            out.push((file, owner));
+        }
+    }
+    out
+}
+
+/// Whether a manifest in `dir` is a demo or test data rather than a package of the project.
+fn is_sample_dir(dir: &str) -> bool {
+    is_test_data(dir)
+        || dir
+            .split('/')
+            .any(|part| SAMPLE_DIRS.contains(&part.to_ascii_lowercase().as_str()))
+}
+
+/// Whether `dir` lies strictly inside another non-root package directory of `dirs`.
+fn nested_in(dir: &str, dirs: &[&str]) -> bool {
+    dirs.iter()
+        .any(|other| !other.is_empty() && *other != dir && is_within(dir, other))
+}
+
+/// The first component of a path (`src` of `src/lib.rs`); a file at the top level stays whole
+/// (`build.rs`), but a crate root there (`lib.rs`) keeps its modules beside it: the whole project.
+fn top_component(path: &str) -> String {
+    match path.split_once('/') {
+        Some((first, _)) => first.to_string(),
+        None if path == "build.rs" => path.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Those of `names` that are directories holding files under `dir`.
+fn existing_dirs(files: &FileIndex, dir: &str, names: &[&str]) -> Vec<String> {
+    names
+        .iter()
+        .map(|name| join(dir, name))
+        .filter(|sub| files.under(sub).next().is_some())
+        .collect()
+}
+
+/// A single package at the root of the project: the whole project when its entry point sits at
+/// the root (what `require('..')` loads), else its conventional source and test directories, else
+/// the whole project.
+fn root_package_roots(files: &FileIndex) -> Vec<String> {
+    if ROOT_ENTRY_FILES.iter().any(|file| files.contains(file)) {
+        return vec![String::new()];
+    }
+    let sources = existing_dirs(files, "", SOURCE_DIRS);
+    if sources.is_empty() {
+        return vec![String::new()];
+    }
+    sources
+        .into_iter()
+        .chain(existing_dirs(files, "", TEST_DIRS))
+        .collect()
+}
+
+/// A flat layout at the root: the package named for the distribution (`fastapi/` of `fastapi`),
+/// else every top-level package (a directory with `__init__.py`) that is no test, doc or tool
+/// directory, else the whole project.
+fn flat_layout_packages(files: &FileIndex, name: Option<&str>) -> Vec<String> {
+    let packages: Vec<String> = files
+        .subdirs("")
+        .into_iter()
+        .filter(|dir| files.contains(&join(dir, "__init__.py")))
+        .collect();
+    let wanted = name.map(|name| name.to_ascii_lowercase().replace(['-', '.'], "_"));
+    if let Some(named) = packages
+        .iter()
+        .find(|dir| Some(dir.to_ascii_lowercase()) == wanted)
+    {
+        return vec![named.clone()];
+    }
+    let own: Vec<String> = packages
+        .into_iter()
+        .filter(|dir| !NOT_PYTHON_PACKAGES.contains(&dir.to_ascii_lowercase().as_str()))
+        .collect();
+    let modules: Vec<String> = files
+        .in_dir("")
+        .filter(|file| file.ends_with(".py") && file_name(file) != "setup.py")
+        .map(str::to_string)
+        .collect();
+    match (own.is_empty(), modules.is_empty()) {
+        (true, true) => vec![String::new()],
+        _ => own.into_iter().chain(modules).collect(),
+    }
+}
+
+/// `roots` without duplicates and without any root inside another, sorted; `""` swallows all.
+fn minimal(roots: Vec<String>) -> Vec<String> {
+    let set: BTreeSet<String> = roots.into_iter().collect();
+    if set.contains("") {
+        return vec![String::new()];
+    }
+    set.iter()
+        .filter(|root| {
+            !set.iter()
+                .any(|other| other != *root && is_within(root, other))
+        })
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(files: &[(&str, &str)]) -> (ProjectModel, FileIndex) {
+        let index = FileIndex::new(files.iter().map(|(path, _)| path.to_string()));
+        let texts: std::collections::BTreeMap<String, String> = files
+            .iter()
+            .map(|(path, text)| (path.to_string(), text.to_string()))
+            .collect();
+        let read = |rel: &str| texts.get(rel).cloned();
+        let (model, _) = ProjectModel::build(&index, &read);
+        (model, index)
+    }
+
+    /// A facade root package whose `src/` only re-exports: its members are in scope too.
+    #[test]
+    fn a_cargo_facade_puts_every_member_in_scope() {
+        let (model, files) = model(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"foo\"\n[workspace]\nmembers = [\"foo_builder\", \"foo_derive\"]\n[dependencies]\nfoo_builder = { path = \"foo_builder\" }\n",
+            ),
+            ("src/lib.rs", "pub use foo_builder::*;\n"),
+            ("tests/builder.rs", ""),
+            ("examples/demo.rs", ""),
+            ("docs/guide.md", ""),
+            ("foo_builder/Cargo.toml", "[package]\nname = \"foo_builder\"\n"),
+            ("foo_builder/src/lib.rs", ""),
+            ("foo_builder/src/command.rs", ""),
+            ("foo_derive/Cargo.toml", "[package]\nname = \"foo_derive\"\n"),
+            ("foo_derive/src/lib.rs", ""),
+            (
+                "foo_builder/tests/fixtures/case/Cargo.toml",
+                "[package]\nname = \"case\"\n",
+            ),
+        ]);
+        let packages = model.code_packages(&files);
+        assert_eq!(
+            scope_roots(&packages, &files),
+            ["examples", "foo_builder", "foo_derive", "src", "tests"]
+        );
+        let narrow = |file: &str| is_within(file, "src") || is_within(file, "tests");
+        let left: Vec<&str> = code_out_of_scope(&packages, files.under(""), &narrow)
+            .into_iter()
+            .map(|(file, _)| file)
+            .collect();
+        assert_eq!(
+            left,
+            [
+                "examples/demo.rs",
+                "foo_builder/src/command.rs",
+                "foo_builder/src/lib.rs",
+                "foo_derive/src/lib.rs"
+            ]
+        );
+    }
+
+    #[test]
+    fn workspaces_and_python_layouts() {
+        let (model, files) = model(&[
+            (
+                "package.json",
+                r#"{"name": "mono", "private": true, "workspaces": ["packages/*"]}"#,
+            ),
+            ("pnpm-workspace.yaml", "packages:\n  - 'playgrounds/*'\n"),
+            ("packages/core/package.json", r#"{"name": "core"}"#),
+            ("packages/core/src/index.js", ""),
+            (
+                "packages/core/tests/runtime/samples/a/package.json",
+                r#"{"name": "a"}"#,
+            ),
+            ("playgrounds/sandbox/package.json", r#"{"name": "sandbox"}"#),
+            ("benchmarking/run.js", ""),
+            ("pyproject.toml", "[project]\nname = \"fast-api\"\n"),
+            ("fast_api/__init__.py", ""),
+            ("docs_src/app/__init__.py", ""),
+            ("tests/test_app.py", ""),
+            ("crates/eval/Cargo.toml", "[package]\nname = \"eval\"\n"),
+            (
+                "crates/eval/truth/case/pyproject.toml",
+                "[project]\nname = \"case\"\n",
+            ),
+            ("crates/eval/truth/case/main.py", ""),
+        ]);
+        let packages = model.code_packages(&files);
+        assert_eq!(
+            scope_roots(&packages, &files),
+            ["crates", "fast_api", "packages", "playgrounds", "tests"]
+        );
+        assert_eq!(model.python.local_roots, ["crates/eval/truth/case"]);
+        assert!(!model
+            .python
+            .roots
+            .contains(&"crates/eval/truth/case".to_string()));
+    }
+
+    #[test]
+    fn test_data_directories() {
+        for dir in [
+            "tests/fixtures",
+            "crates/x/resources/test",
+            "packages/svelte/tests/runtime/samples/a",
+            "pkg/testdata",
+            "src/__snapshots__",
+        ] {
+            assert!(is_test_data(dir), "{dir}");
+        }
+        for dir in ["src/resources", "samples", "crates/x/src", "data"] {
+            assert!(!is_test_data(dir), "{dir}");
+        }
+    }
+}
