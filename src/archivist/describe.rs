@@ -45,12 +45,6 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
     {
         return named(name, sentence);
     }
-    if let Some(sentence) = input
-        .readme
-        .and_then(crate::project::describe::first_sentence)
-    {
-        return sentence;
-    }
     role(input, interface, kind)
 }
 

@@ -100,7 +100,6 @@ mod tests {
                 type_only: &[],
                 existing: None,
                 content_only: false,
-                readme: None,
                 abridged: false,
                 budget_tokens: 0,
             })

@@ -60,9 +60,6 @@ pub struct ArchivistInput<'a> {
     /// CONTENT_ONLY: the code changed but its public interface did not, and the Interface Contract is
     /// kept as it is.
     pub content_only: bool,
-    /// For an index file (`index.js`, `__init__.py`, `mod.rs`): its directory's README, which
-    /// describes it when it has no doc of its own.
-    pub readme: Option<&'a str>,
     /// Mapping strategy `abridged` (generated files by default): the interface only, within
     /// `design_file_abridged_tokens`.
     pub abridged: bool,

@@ -607,7 +607,6 @@ mod tests {
                 type_only: &[],
                 existing: None,
                 content_only: false,
-                readme: None,
                 abridged: false,
                 budget_tokens: 0,
             })
@@ -763,7 +762,6 @@ mod tests {
                 type_only: &[],
                 existing: None,
                 content_only: false,
-                readme: None,
                 abridged: false,
                 budget_tokens: 400,
             })
@@ -814,7 +812,6 @@ mod tests {
                     type_only: &[],
                     existing: None,
                     content_only: false,
-                    readme: None,
                     abridged: false,
                     budget_tokens,
                 })

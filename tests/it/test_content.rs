@@ -35,10 +35,18 @@ fn a_fresh_library_of_the_content_fixture_passes_validate_and_says_what_files_ar
     assert!(p
         .read(".lexibrary/data/site.json.md")
         .contains("## Dependents\n\n- pages/[[...slug]].js\n"));
-    // An index file without a doc of its own is described by its directory's README.
-    assert!(p
-        .read(".lexibrary/widgets/index.js.md")
-        .contains("description: Reusable form widgets for the admin pages.\n"));
+    // A directory without a doc of its own is described by its README; the index file in it by its
+    // own text (a design file never depends on another file's text, DESIGN §10).
+    let widgets = p.read(".lexibrary/widgets/.aindex");
+    assert!(
+        widgets.contains("Reusable form widgets for the admin pages."),
+        "{widgets}"
+    );
+    let index = p.read(".lexibrary/widgets/index.js.md");
+    assert!(
+        index.contains("description: Defines the `field` function."),
+        "{index}"
+    );
     for skipped in [
         "Cargo.lock",
         "package-lock.json",

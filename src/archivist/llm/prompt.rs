@@ -179,7 +179,6 @@ mod tests {
             tests: &[],
             existing,
             content_only,
-            readme: None,
             abridged: false,
             budget_tokens: 0,
         }

@@ -124,7 +124,6 @@ fn input_from<'a>(
             .existing
             .map(|existing| footer::split(&existing.text).0),
         content_only: keeps_contract(scanned),
-        readme: parts.source.and_then(|source| source.readme.as_deref()),
         abridged: scanned.abridged || crate::source::is_generated_header(text),
         budget_tokens: scanned.budget_tokens,
     }

@@ -153,7 +153,6 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
         type_only: &[],
         existing: None,
         content_only: false,
-        readme: None,
         abridged: false,
         budget_tokens: 0,
     };

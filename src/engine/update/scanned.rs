@@ -83,12 +83,11 @@ pub struct Code {
     pub interface: Arc<Interface>,
 }
 
-/// The source as read, kept only when the Archivist will write its design file.
+/// The source as read, kept only when the Archivist will write its design file. A design file is
+/// written from its source alone (and the graph): never from another file's text, such as a README,
+/// which a run that did not look at that file could not follow (DESIGN §10).
 pub struct Source {
     pub text: String,
-    /// For an index file (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`, …): its directory's README,
-    /// which describes it when it has no doc of its own ([`directory_readme`]).
-    pub readme: Option<String>,
 }
 
 /// A design file as read during the scan (for the D-061 re-check, merges and refreshes).
@@ -509,10 +508,7 @@ fn read_and_compare(
         return scanned;
     }
     scanned.code = parse_code(project, &mut scanned, &text);
-    let source_read = Source {
-        text,
-        readme: directory_readme(project, source),
-    };
+    let source_read = Source { text };
     let design_rel = design_path(source);
     match read_design(project, &design_rel, design_exists) {
         Err(Unreadable::Io(reason)) => scanned.error = Some(reason),
@@ -544,40 +540,7 @@ pub fn read_again(project: &Project, scanned: &Scanned) -> Option<(Source, Optio
                 interface: Arc::new(interface),
             })
         });
-    let readme = directory_readme(project, &scanned.source);
-    Some((Source { text, readme }, code))
-}
-
-/// README names looked for, in order.
-const README_NAMES: &[&str] = &[
-    "README.md",
-    "README",
-    "README.rst",
-    "README.txt",
-    "readme.md",
-];
-
-/// The README that speaks for index file `source`: its directory's, else — for a file directly in
-/// a `src/` directory (`src/lib.rs`, `src/index.ts`) — the one beside that `src/` (the package's).
-/// `None` for other files, or when there is none.
-fn directory_readme(project: &Project, source: &str) -> Option<String> {
-    if !crate::archivist::describe::is_index_file(source) {
-        return None;
-    }
-    let dir = crate::project::paths::parent_rel(source);
-    let mut dirs = vec![dir];
-    if dir == "src" || dir.ends_with("/src") {
-        dirs.push(crate::project::paths::parent_rel(dir));
-    }
-    dirs.into_iter().find_map(|dir| {
-        README_NAMES.iter().find_map(|name| {
-            let rel = match dir {
-                "" => name.to_string(),
-                dir => format!("{dir}/{name}"),
-            };
-            project.read_to_string(&rel).ok()
-        })
-    })
+    Some((Source { text }, code))
 }
 
 /// Parse the interface of a code file in an enabled language (its imports are resolved in the
