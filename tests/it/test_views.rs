@@ -199,3 +199,42 @@ fn files_sharing_a_description_are_told_apart_in_lookup_index_and_search() {
         "{search}"
     );
 }
+
+/// The minimum Rust version a change must keep, however the workspace pins it — inherited from
+/// `[workspace.package]` (`rust-version.workspace = true`, ripgrep) or by the members of a workspace
+/// without a root package (tokio) — and where a change is recorded (the changelog's newest section).
+#[test]
+fn conventions_give_the_minimum_rust_version_and_the_changelog_section() {
+    let inherited = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"tool\"\nversion = \"0.1.0\"\nedition.workspace = true\nrust-version.workspace = true\n\n[workspace]\nmembers = [\"crates/a\"]\n\n[workspace.package]\nedition = \"2021\"\nrust-version = \"1.80\"\n",
+        )
+        .file("src/main.rs", "fn main() {}\n")
+        .file("CHANGELOG.md", "TBD\n===\nUnreleased changes.\n\n1.0.0 (2026-01-01)\n=================\n")
+        .init()
+        .build();
+    inherited
+        .lexi(["conventions", "--all"])
+        .success()
+        .stdout_has("supports Rust 1.80 and later (rust-version)")
+        .stdout_has("Changes are recorded in CHANGELOG.md; the newest section is \"TBD\".");
+    let virtual_workspace = project()
+        .file(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"core\", \"extras/*\"]\n",
+        )
+        .file(
+            "core/Cargo.toml",
+            "[package]\nname = \"core-lib\"\nversion = \"0.1.0\"\nrust-version = \"1.70\"\n",
+        )
+        .file("core/src/lib.rs", "pub fn f() {}\n")
+        .file("CHANGES.md", "# Changelog\n\n## Unreleased\n\n- a fix\n")
+        .init()
+        .build();
+    virtual_workspace
+        .lexi(["conventions", "--all"])
+        .success()
+        .stdout_has("Supports Rust 1.70 and later (rust-version of `core-lib`)")
+        .stdout_has("Changes are recorded in CHANGES.md; the newest section is \"Unreleased\".");
+}

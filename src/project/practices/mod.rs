@@ -34,7 +34,8 @@ use super::Project;
 /// One practice: what it is about, what the project does, and the file that says so.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Practice {
-    /// `checklist`, `commands`, `style`, `tests`, `language`, `editor`, `ci` or `guide`.
+    /// `checklist`, `commands`, `style`, `tests`, `language`, `changelog`, `editor`, `ci` or
+    /// `guide`.
     pub topic: &'static str,
     /// The one line shown.
     pub practice: String,
@@ -67,6 +68,7 @@ pub const TOPICS: &[&str] = &[
     "style",
     "tests",
     "language",
+    "changelog",
     "editor",
     "ci",
     "guide",
