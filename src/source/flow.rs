@@ -328,37 +328,44 @@ impl<'s> Reader<'s> {
         }
     }
 
+    /// An `if … else if … else` chain (JavaScript `if_statement`, Rust `if_expression`: `kind`) as
+    /// one list of branches; `parenthesized`: the condition is written in parentheses, dropped.
+    fn if_chain<'t>(&self, node: Node<'t>, kind: &str, parenthesized: bool) -> Shape<'t> {
+        let mut branches = Vec::new();
+        let mut current = node;
+        let mut prefix = "if";
+        for _ in 0..64 {
+            let mut condition = current.child_by_field_name("condition");
+            if parenthesized {
+                condition = condition.map(unparenthesized);
+            }
+            branches.push(Branch::new(
+                format!("{prefix} {}:", self.header(condition)),
+                current.child_by_field_name("consequence"),
+            ));
+            let Some(alternative) = current.child_by_field_name("alternative") else {
+                break;
+            };
+            let inner = code_children(alternative).into_iter().next();
+            match inner {
+                Some(next) if next.kind() == kind => {
+                    current = next;
+                    prefix = "else if";
+                }
+                _ => {
+                    branches.push(Branch::new("else:".to_string(), inner));
+                    break;
+                }
+            }
+        }
+        Shape::Branches(branches)
+    }
+
     fn javascript<'t>(&self, node: Node<'t>) -> Shape<'t> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {
-            "if_statement" => {
-                let mut branches = Vec::new();
-                let mut current = node;
-                let mut prefix = "if";
-                // `if … else if … else`: one chain.
-                for _ in 0..64 {
-                    let condition = current.child_by_field_name("condition");
-                    branches.push(Branch::new(
-                        format!("{prefix} {}:", self.header(condition.map(unparenthesized))),
-                        current.child_by_field_name("consequence"),
-                    ));
-                    let Some(alternative) = current.child_by_field_name("alternative") else {
-                        break;
-                    };
-                    let inner = code_children(alternative).into_iter().next();
-                    match inner {
-                        Some(next) if next.kind() == "if_statement" => {
-                            current = next;
-                            prefix = "else if";
-                        }
-                        _ => {
-                            branches.push(Branch::new("else:".to_string(), inner));
-                            break;
-                        }
-                    }
-                }
-                Shape::Branches(branches)
-            }
+            // `if … else if … else`: one chain.
+            "if_statement" => self.if_chain(node, "if_statement", true),
             "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
             | "with_statement" => {
                 let body = field("body");
@@ -449,33 +456,7 @@ impl<'s> Reader<'s> {
                 }
                 _ => Shape::Leaf(node),
             },
-            "if_expression" => {
-                let mut branches = Vec::new();
-                let mut current = node;
-                let mut prefix = "if";
-                for _ in 0..64 {
-                    let condition = current.child_by_field_name("condition");
-                    branches.push(Branch::new(
-                        format!("{prefix} {}:", self.header(condition)),
-                        current.child_by_field_name("consequence"),
-                    ));
-                    let Some(alternative) = current.child_by_field_name("alternative") else {
-                        break;
-                    };
-                    let inner = code_children(alternative).into_iter().next();
-                    match inner {
-                        Some(next) if next.kind() == "if_expression" => {
-                            current = next;
-                            prefix = "else if";
-                        }
-                        _ => {
-                            branches.push(Branch::new("else:".to_string(), inner));
-                            break;
-                        }
-                    }
-                }
-                Shape::Branches(branches)
-            }
+            "if_expression" => self.if_chain(node, "if_expression", false),
             "match_expression" => {
                 let header = format!("match {}:", self.header(field("value")));
                 Shape::Branches(vec![Branch::new(header, field("body"))])

@@ -184,6 +184,22 @@ pub struct Scanned {
 }
 
 impl Scanned {
+    /// A file as the scan first sees it: its facts and state, nothing parsed, read or decided yet.
+    fn new(source: &str, stat: Stat, facts: Facts, state: FileState) -> Scanned {
+        Scanned {
+            source: source.to_string(),
+            stat,
+            facts,
+            state,
+            code: None,
+            resolved_now: false,
+            abridged: false,
+            budget_tokens: 0,
+            warning: None,
+            error: None,
+        }
+    }
+
     pub fn level(&self) -> ChangeLevel {
         match &self.state {
             FileState::Cached { .. } | FileState::Unchanged { .. } => ChangeLevel::Unchanged,
@@ -340,20 +356,14 @@ pub fn scan_referenced(
             && !entry.source_hash.is_empty()
             && entry.deps.iter().chain(&entry.via).all(|dep| exists(dep))
     });
-    let mut scanned = Scanned {
-        source: source.to_string(),
+    let mut scanned = Scanned::new(
+        source,
         stat,
-        facts: cached.map(Facts::of).unwrap_or_default(),
-        state: FileState::Referenced {
+        cached.map(Facts::of).unwrap_or_default(),
+        FileState::Referenced {
             cached: cached.is_some(),
         },
-        code: None,
-        resolved_now: false,
-        abridged: false,
-        budget_tokens: 0,
-        warning: None,
-        error: None,
-    };
+    );
     if cached.is_none() {
         // Unreadable (or a symlink): it only adds edges, so it is left out quietly.
         if let Ok(bytes) = project.read(source) {
@@ -402,19 +412,15 @@ fn from_cache(
         && cache.stat_is_settled(&stat)
         && design_stat == Some(cached_design)
         && cache.stat_is_settled(&cached_design);
-    settled.then(|| Scanned {
-        source: source.to_string(),
-        stat,
-        facts: Facts::of(entry),
-        state: FileState::Cached {
-            description: entry.details.get().description.clone(),
-        },
-        code: None,
-        resolved_now: false,
-        abridged: false,
-        budget_tokens: 0,
-        warning: None,
-        error: None,
+    settled.then(|| {
+        Scanned::new(
+            source,
+            stat,
+            Facts::of(entry),
+            FileState::Cached {
+                description: entry.details.get().description.clone(),
+            },
+        )
     })
 }
 
@@ -451,19 +457,15 @@ fn design_verified(
     let verified = is_unedited(&text, footer)
         && footer.source_hash == entry.source_hash
         && footer.interface_hash == entry.interface_hash;
-    verified.then(|| Scanned {
-        source: source.to_string(),
-        stat,
-        facts: Facts::of(entry),
-        state: FileState::Unchanged {
-            existing: Box::new(Existing { text, design }),
-        },
-        code: None,
-        resolved_now: false,
-        abridged: false,
-        budget_tokens: 0,
-        warning: None,
-        error: None,
+    verified.then(|| {
+        Scanned::new(
+            source,
+            stat,
+            Facts::of(entry),
+            FileState::Unchanged {
+                existing: Box::new(Existing { text, design }),
+            },
+        )
     })
 }
 
@@ -475,20 +477,14 @@ fn read_and_compare(
     design_exists: bool,
     bytes: Option<Vec<u8>>,
 ) -> Scanned {
-    let mut scanned = Scanned {
-        source: source.to_string(),
+    let mut scanned = Scanned::new(
+        source,
         stat,
-        facts: Facts::default(),
-        state: FileState::Skipped {
+        Facts::default(),
+        FileState::Skipped {
             level: ChangeLevel::SkippedInvalid,
         },
-        code: None,
-        resolved_now: false,
-        abridged: false,
-        budget_tokens: 0,
-        warning: None,
-        error: None,
-    };
+    );
     let project = ctx.project;
     let bytes = match bytes.map_or_else(|| project.read(source), Ok) {
         Ok(bytes) => bytes,

@@ -94,6 +94,12 @@ impl NameMatches {
 
 /// The files reaching `source` through run-time imports, nearest first, at most [`FILES_READ`].
 fn reaching(graph: &Graph, source: &str) -> Vec<String> {
+    importers_within(graph, source, true)
+}
+
+/// The files importing `source`, [`DEPTH`] levels deep, nearest first, at most [`FILES_READ`]
+/// (`run_time_only`: not through imports made only for the type checker).
+pub(super) fn importers_within(graph: &Graph, source: &str, run_time_only: bool) -> Vec<String> {
     let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
     let mut out: Vec<String> = Vec::new();
     let mut frontier = vec![source.to_string()];
@@ -101,7 +107,8 @@ fn reaching(graph: &Graph, source: &str) -> Vec<String> {
         let mut next = Vec::new();
         for file in &frontier {
             for importer in graph.dependents(file) {
-                if graph.is_type_only(&importer, file) || !seen.insert(importer.clone()) {
+                let type_only = run_time_only && graph.is_type_only(&importer, file);
+                if type_only || !seen.insert(importer.clone()) {
                     continue;
                 }
                 if out.len() >= FILES_READ {

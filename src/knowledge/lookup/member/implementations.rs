@@ -4,8 +4,8 @@
 //!   (`member/inherit.rs`): `Overrides: App.add_url_rule (src/flask/sansio/app.py)`,
 //!   `Implements: trait Shape.area (src/shape.rs)`;
 //! - **down**: the members of the same name in the classes that derive from its class — in its
-//!   file and in the files importing it, [`DEPTH`] levels of importers deep (a subclass's
-//!   subclass counts) — read from the bases the last update recorded (`%Flask App` items of the
+//!   file and in the files importing it, [`super::callers::DEPTH`] levels of importers deep (a
+//!   subclass's subclass counts) — read from the bases the last update recorded (`%Flask App` items of the
 //!   graph, `impl Shape for Square` as `%Square Shape`): `Overridden by: Flask.make_response
 //!   (src/flask/app.py)`, `Implemented by: Square.area (src/square.rs), …`.
 //!
@@ -17,11 +17,6 @@ use std::collections::{BTreeSet, HashSet};
 use crate::source::calls::{decode_bases, MemberCalls};
 use crate::workspace::calls::Caller;
 use crate::workspace::graph::Graph;
-
-/// Levels of importers looked through for derived classes.
-pub const DEPTH: usize = 3;
-/// Files read for derived classes, at most.
-const FILES_READ: usize = 400;
 
 /// The classes and member labels one file declares, with the classes' bases.
 struct FileClasses {
@@ -109,24 +104,10 @@ pub fn implementations(
     out
 }
 
-/// The files importing `source`, [`DEPTH`] levels deep, nearest first, at most [`FILES_READ`].
+/// The files importing `source`, [`super::callers::DEPTH`] levels deep, at most
+/// [`super::callers::FILES_READ`], sorted.
 fn importers(graph: &Graph, source: &str) -> Vec<String> {
-    let mut seen: HashSet<String> = HashSet::from([source.to_string()]);
-    let mut out: Vec<String> = Vec::new();
-    let mut frontier = vec![source.to_string()];
-    for _ in 0..DEPTH {
-        let mut next = Vec::new();
-        for file in &frontier {
-            for importer in graph.dependents(file) {
-                if out.len() >= FILES_READ || !seen.insert(importer.clone()) {
-                    continue;
-                }
-                out.push(importer.clone());
-                next.push(importer);
-            }
-        }
-        frontier = next;
-    }
+    let mut out = super::callers::importers_within(graph, source, false);
     out.sort();
     out
 }
