@@ -307,7 +307,7 @@ const TWIN_CANDIDATES: usize = 16;
 fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compact::Compact {
     let interface = bytes.and_then(|bytes| {
         let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
-        crate::source::extract(language, &String::from_utf8_lossy(bytes)).ok()
+        crate::source::shared::interface(language, &String::from_utf8_lossy(bytes)).ok()
     });
     let primary = interface
         .as_ref()

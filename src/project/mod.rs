@@ -167,6 +167,12 @@ impl Project {
         self.root.join(LIBRARY_DIR)
     }
 
+    /// The derived, gitignored file of cl100k token counts remembered by content
+    /// (`tokens::CountCache`), shared by `lexictl validate` and START_HERE's budget.
+    pub fn token_counts_path(&self) -> PathBuf {
+        self.library_dir().join(CACHE_DIR).join("token-counts")
+    }
+
     /// The absolute path of a project-relative path.
     pub fn abs(&self, rel: &str) -> PathBuf {
         paths::join_rel(&self.root, rel)

@@ -325,6 +325,58 @@ impl Interface {
         crate::hash::sha256_hex(buf.as_bytes())
     }
 
+    /// What other files' import resolution reads of a Rust module file, as a short hash: its
+    /// `mod` declarations and `extern crate`s, the names its module scope binds (items and `use`s)
+    /// and the macros it exports. An edit that keeps it (a body, a signature, a comment, a path in an
+    /// expression) resolves every path that goes through the file alike, so its importers are
+    /// neither read nor resolved again. Empty for other languages.
+    pub fn module_scope_hash(&self) -> String {
+        if self.language != Language::Rust {
+            return String::new();
+        }
+        let mut buf = String::new();
+        let declarations = self
+            .imports
+            .iter()
+            .filter(|import| import.spec.starts_with("mod:") || import.spec.starts_with("extern:"));
+        for import in declarations {
+            push_import(&mut buf, import);
+        }
+        for binding in &self.bindings {
+            buf.push_str("b\u{1f}");
+            buf.push_str(&binding.scope);
+            match &binding.kind {
+                BindingKind::Item(name) => buf.push_str(&format!("\u{1f}item\u{1f}{name}")),
+                BindingKind::Alias { name, path } => {
+                    buf.push_str(&format!("\u{1f}alias\u{1f}{name}\u{1f}{path}"))
+                }
+                BindingKind::Glob(path) => buf.push_str(&format!("\u{1f}glob\u{1f}{path}")),
+            }
+            buf.push('\n');
+        }
+        for name in self.exported_macros() {
+            buf.push_str("m\u{1f}");
+            buf.push_str(&name);
+            buf.push('\n');
+        }
+        short_hash(&buf)
+    }
+
+    /// What the file's own import resolution reads of it besides its module scope, as a short
+    /// hash: every import (spec, names, `#[path]`, type-only; not its line). A Rust file whose
+    /// module scope and imports are as they were resolves as it did while no module scope moved.
+    /// Empty for other languages.
+    pub fn imports_hash(&self) -> String {
+        if self.language != Language::Rust {
+            return String::new();
+        }
+        let mut buf = String::new();
+        for import in &self.imports {
+            push_import(&mut buf, import);
+        }
+        short_hash(&buf)
+    }
+
     /// The skeleton's lines, in order of first appearance, with what each declares.
     pub fn outline(&self) -> &[OutlineLine] {
         &self.outline
@@ -346,6 +398,29 @@ impl Interface {
         }
         out
     }
+}
+
+/// One import in a hashed serialisation: spec, names, `#[path]`, type-only.
+fn push_import(buf: &mut String, import: &Import) {
+    buf.push_str("i\u{1f}");
+    buf.push_str(&import.spec);
+    buf.push('\u{1f}');
+    buf.push_str(&import.names.join("\u{1e}"));
+    buf.push('\u{1f}');
+    buf.push_str(import.path.as_deref().unwrap_or(""));
+    buf.push_str(if import.type_only {
+        "\u{1f}t\n"
+    } else {
+        "\u{1f}-\n"
+    });
+}
+
+/// The first 16 hex digits of the SHA-256 of `text` (64 bits: enough to tell two versions of
+/// one file apart, a quarter of the cache bytes of a whole hash).
+fn short_hash(text: &str) -> String {
+    let mut hash = crate::hash::sha256_hex(text.as_bytes());
+    hash.truncate(16);
+    hash
 }
 
 #[cfg(test)]

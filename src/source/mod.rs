@@ -23,6 +23,7 @@ mod python;
 mod raises;
 pub mod resolve;
 mod rust;
+pub mod shared;
 mod suites;
 mod syntax;
 

@@ -27,7 +27,7 @@ pub use details::{Details, LazyDetails};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v17";
+pub const FORMAT: &str = "lexibrarian-cache v18";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
@@ -500,6 +500,8 @@ mod tests {
                 type_deps: vec!["src/c.rs".into()],
                 calls: vec!["App.run go .send Vec.new".into(), "main".into()],
                 documented: true,
+                scope_hash: "0123456789abcdef".into(),
+                imports_hash: "fedcba9876543210".into(),
             }
             .into(),
             design: Some(Stat {

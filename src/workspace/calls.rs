@@ -37,7 +37,8 @@
 //! resolved caller: it is kept apart as an **unresolved** name match (`res.send(…)` in a
 //! handler: `res` may be anything).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Mutex;
 
 use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
@@ -186,6 +187,37 @@ impl CallsView {
     /// The view of `source` in `graph`, its neighbours being the files it imports and those
     /// importing it; `None` when the last update did not see `source`.
     pub fn read(graph: &Graph, source: &str) -> Option<CallsView> {
+        type Views = (u64, HashMap<String, Option<CallsView>>);
+        static VIEWS: Mutex<Option<Views>> = Mutex::new(None);
+        let lock = || {
+            VIEWS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some((id, views)) = lock().as_ref() {
+            if let Some(view) = views.get(source).filter(|_| *id == graph.id()) {
+                return view.clone();
+            }
+        }
+        let view = CallsView::build(graph, source);
+        let mut kept = lock();
+        match kept.as_mut() {
+            Some((id, views)) if *id == graph.id() => {
+                views.insert(source.to_string(), view.clone());
+            }
+            _ => {
+                *kept = Some((
+                    graph.id(),
+                    HashMap::from([(source.to_string(), view.clone())]),
+                ))
+            }
+        }
+        view
+    }
+
+    /// The view of `source`'s calls built from the graph (what [`CallsView::read`] keeps, per
+    /// graph, for a long-lived reader).
+    fn build(graph: &Graph, source: &str) -> Option<CallsView> {
         if !graph.knows(source) {
             return None;
         }

@@ -14,7 +14,7 @@ use crate::library::contract::{contract_body, drift as footer_drift};
 use crate::library::design_file::DesignFile;
 use crate::project::Project;
 use crate::source::contract::{compare, ContractDiff};
-use crate::source::{extract, Interface, Language};
+use crate::source::{shared, Interface, Language};
 
 /// A design file whose Interface Contract no longer matches the code.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -63,14 +63,14 @@ pub fn drift_of(
     source_bytes: Option<&[u8]>,
 ) -> Option<Drift> {
     let language = Language::from_path(Path::new(source));
-    let mut parsed: Option<Interface> = None;
+    let mut parsed: Option<std::sync::Arc<Interface>> = None;
     let interface_now = || {
         let bytes = source_bytes?;
         let footer = design.footer.as_ref()?;
         if sha256_hex(bytes) == footer.source_hash && footer.interface_hash.is_some() {
             return footer.interface_hash.clone();
         }
-        let interface = extract(language?, &String::from_utf8_lossy(bytes)).ok()?;
+        let interface = shared::interface(language?, &String::from_utf8_lossy(bytes)).ok()?;
         let hash = interface.hash();
         parsed = Some(interface);
         Some(hash)
@@ -78,7 +78,7 @@ pub fn drift_of(
     let written_against = footer_drift(text, design, interface_now)?;
     let interface = match parsed {
         Some(interface) => interface,
-        None => extract(language?, &String::from_utf8_lossy(source_bytes?)).ok()?,
+        None => shared::interface(language?, &String::from_utf8_lossy(source_bytes?)).ok()?,
     };
     Some(Drift {
         source: source.to_string(),
@@ -102,7 +102,7 @@ pub fn whole_contract(source: &str, source_bytes: &[u8]) -> Option<String> {
 /// shorter contract.
 pub fn contract_within(source: &str, source_bytes: &[u8], bytes: usize) -> Option<String> {
     let language = Language::from_path(Path::new(source))?;
-    let interface = extract(language, &String::from_utf8_lossy(source_bytes)).ok()?;
+    let interface = shared::interface(language, &String::from_utf8_lossy(source_bytes)).ok()?;
     Some(crate::archivist::structural::reader_contract_text(
         language, &interface, bytes, source,
     ))

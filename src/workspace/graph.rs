@@ -39,6 +39,9 @@ pub struct Graph {
     /// again and again (every importer's importers, each one's type-only list), and parsing a
     /// line was most of a lookup of a central file.
     parsed: Mutex<HashMap<String, Option<Arc<Row>>>>,
+    /// Tells this graph from any other this process loaded (what is derived from it is kept under
+    /// it, `workspace::calls`).
+    id: u64,
 }
 
 /// What the graph knows of one file.
@@ -76,6 +79,27 @@ impl Graph {
         Some(Graph::from_text(text))
     }
 
+    /// The graph of the cache at `cache_path`, shared within the process while the cache's stamp
+    /// holds: a long-lived reader (the MCP server) keeps the rows it parsed (and what is derived
+    /// from them, `workspace::calls`) from one call to the next, and sees an update at once — it
+    /// changes the stamp. A process that asks once pays what [`Graph::load`] does.
+    pub fn shared(cache_path: &Path) -> Option<Arc<Graph>> {
+        type Kept = Option<(std::path::PathBuf, String, Option<Arc<Graph>>)>;
+        static KEPT: Mutex<Kept> = Mutex::new(None);
+        let stamp = cache::stamp(cache_path);
+        let mut kept = KEPT
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((path, kept_stamp, graph)) = kept.as_ref() {
+            if path == cache_path && *kept_stamp == stamp && stamp != UNKNOWN_STAMP {
+                return graph.clone();
+            }
+        }
+        let graph = Graph::load(cache_path).map(Arc::new);
+        *kept = Some((cache_path.to_path_buf(), stamp, graph.clone()));
+        graph
+    }
+
     /// The graph of a loaded cache.
     pub fn from_cache(cache: Cache) -> Graph {
         Graph::from_text(render(&cache, UNKNOWN_STAMP))
@@ -83,11 +107,18 @@ impl Graph {
 
     fn from_text(text: String) -> Graph {
         let body = text.find('\n').map_or(text.len(), |end| end + 1);
+        static LOADED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Graph {
             text,
             body,
             parsed: Mutex::default(),
+            id: LOADED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// What tells this graph from any other the process loaded.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Whether the last update saw `file` (only then are its lists here the whole truth).

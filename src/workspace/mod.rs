@@ -48,7 +48,7 @@ pub struct Workspace {
     prefix: OnceCell<Option<String>>,
     head: OnceCell<Option<Oid>>,
     processed: OnceCell<Option<Processed>>,
-    graph: OnceCell<Option<graph::Graph>>,
+    graph: OnceCell<Option<std::sync::Arc<graph::Graph>>>,
     trust: OnceCell<trust::Trust>,
     absent: OnceCell<std::sync::Arc<absent::Absent>>,
 }
@@ -152,8 +152,8 @@ impl Workspace {
     /// `None` before the first update (or when the cache is unreadable): read the design files.
     pub fn graph(&self) -> Option<&graph::Graph> {
         self.graph
-            .get_or_init(|| graph::Graph::load(&self.state().cache_path()))
-            .as_ref()
+            .get_or_init(|| graph::Graph::shared(&self.state().cache_path()))
+            .as_deref()
     }
 
     /// The project's files git keeps out of this working tree (sparse checkout, `skip-worktree`),

@@ -229,6 +229,46 @@ fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
 }
 
 #[test]
+fn a_body_edit_of_a_rust_module_leaves_its_importers_unread_and_a_new_item_reads_them() {
+    let p = project()
+        .fixture("cargo-workspace")
+        .init()
+        .config("scope_root: .\n")
+        .build();
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    p.lexictl(["update", "--changed-only"]).success();
+    let core = "crates/engine/src/core.rs";
+    // A body and a signature edit keep core.rs's module scope: only core.rs is read (its importers
+    // — lib.rs re-exports `Engine`, cli/main.rs and the tests use it — keep their dependencies).
+    p.write(
+        core,
+        p.read(core)
+            .replace(
+                "self.runner.go(&shout(input));",
+                "let loud = shout(input);\n        self.runner.go(&loud);",
+            )
+            .replace(
+                "pub fn run(&self, input: &str)",
+                "pub fn run(&self, input: &str) -> ()",
+            ),
+    );
+    p.commit_all("body and signature");
+    p.lexictl(["update", "--changed-only"])
+        .success()
+        .stdout_has("(changed-only): 1 interface changed\n");
+    // A new item changes what paths through core.rs may land on: its importers are resolved again.
+    p.write(core, format!("{}\npub struct Gear;\n", p.read(core)));
+    p.commit_all("new item");
+    p.lexictl(["update", "--changed-only"])
+        .success()
+        .stdout_has("(changed-only): 1 interface changed, ");
+    assert_edge(&p, "cli/main.rs", "crates/engine/src/core.rs");
+    // The library the changed-only runs wrote is the one a full run writes.
+    p.lexictl(["update", "--check"]).success();
+}
+
+#[test]
 fn a_manifest_change_reads_the_model_again_and_verbose_names_what_did_not_resolve() {
     let p = project()
         .fixture("cargo-workspace")

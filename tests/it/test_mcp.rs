@@ -404,6 +404,47 @@ fn lookup_answers_what_the_cli_prints_then_unchanged_until_a_file_changes() {
 }
 
 #[test]
+fn a_session_keeps_what_it_read_and_sees_every_change_between_two_calls_at_once() {
+    let p = library();
+    let session = Session::start(&p);
+    let search = |query: &str| session.text("search", json!({"query": query, "full": true}));
+    assert!(search("quadratic").contains("No matches"));
+    let before = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
+    assert!(!before.contains("quadratic"), "{before}");
+
+    // An update between two calls (a new function, its design file and the graph rewritten): the
+    // next search and lookup answer from the new library, not from what the session kept.
+    p.write(
+        "src/lib.rs",
+        format!(
+            "{}\n/// Solve a quadratic equation.\npub fn quadratic(a: i64) -> i64 {{\n    eval(\"1\").unwrap_or(a)\n}}\n",
+            p.read("src/lib.rs")
+        ),
+    );
+    p.lexictl(["update"]).success();
+    assert!(search("quadratic").contains("src/lib.rs"));
+    let after = session.text("lookup", json!({"file": "src/lib.rs", "full": true}));
+    assert!(after.contains("quadratic"), "{after}");
+    assert_eq!(
+        split_etag(&after).0,
+        p.lexi(["lookup", "src/lib.rs", "--full"]).success().stdout
+    );
+
+    // An agent's editor writes a design file in place (no rename, same directory): seen at once.
+    let design = ".lexibrary/src/parser/mod.rs.md";
+    p.write(
+        design,
+        p.read(design)
+            .replacen("\n## ", "\nHolds the zanzibar rules.\n\n## ", 1),
+    );
+    assert!(
+        search("zanzibar").contains("src/parser/mod.rs"),
+        "{}",
+        search("zanzibar")
+    );
+}
+
+#[test]
 fn read_tools_answer_what_their_commands_print() {
     let p = library();
     let session = Session::start(&p);

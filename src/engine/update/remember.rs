@@ -115,6 +115,8 @@ fn details_of(scanned: &Scanned, description: String) -> cache::LazyDetails {
         type_deps: scanned.facts.type_deps.clone(),
         calls: scanned.facts.calls.clone(),
         documented: scanned.facts.documented,
+        scope_hash: scanned.facts.scope_hash.clone(),
+        imports_hash: scanned.facts.imports_hash.clone(),
     }
     .into()
 }

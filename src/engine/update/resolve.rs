@@ -38,7 +38,8 @@ pub fn run(
         true => scan.files.keys().cloned().collect(),
         false => again(plan, scan),
     };
-    let mut unresolved = resolve_files(project, plan, scan, &again, &exists);
+    let steady = !everything && module_tree_steady(plan, scan);
+    let mut unresolved = resolve_files(project, plan, scan, &again, &exists, steady);
     if !plan.universe.complete {
         // Files whose Dependents move with the imports just resolved (read ones need resolving).
         let ctx = ScanContext {
@@ -49,19 +50,25 @@ pub fn run(
         };
         let added = super::scan::scan_affected(&ctx, scope, scan);
         let added = added.into_iter().collect();
-        unresolved.extend(resolve_files(project, plan, scan, &added, &exists));
+        unresolved.extend(resolve_files(project, plan, scan, &added, &exists, steady));
     }
     unresolved
 }
 
-/// Resolve the files read this run (that have not been yet) and those in `again`.
+/// Resolve the files read this run (that have not been yet) and those in `again`. With `steady`
+/// (see [`module_tree_steady`]), a read Rust file whose module scope and imports are as the cache
+/// knew them keeps the dependencies the cache holds: resolving it again would give the same.
 fn resolve_files(
     project: &Project,
     plan: &Plan,
     scan: &mut Scan,
     again: &BTreeSet<String>,
     exists: &(dyn Fn(&str) -> bool + Sync),
+    steady: bool,
 ) -> Unresolved {
+    if steady {
+        keep_cached_resolutions(plan, scan);
+    }
     let parsed = Parsed::new(project, scan);
     let jobs: Vec<(&String, Arc<Interface>)> = scan
         .files
@@ -105,8 +112,48 @@ fn resolve_files(
     unresolved
 }
 
-/// Rust files whose module scope may have changed in this run (read, with a content other than the
-/// cache knew) or that vanished: what an importer's path may have gone through.
+/// Whether every Rust module scope is as the cache knew it: no Rust file's module scope moved or
+/// vanished ([`changed_modules`]) and none is new. Rust import resolution reads nothing else of the
+/// tree (the manifests' model is the cache's, or the cache was set aside), so every Rust file whose
+/// own imports are unchanged resolves to what the cache holds.
+fn module_tree_steady(plan: &Plan, scan: &Scan) -> bool {
+    let no_new_file = scan
+        .files
+        .keys()
+        .filter(|rel| rel.ends_with(".rs"))
+        .all(|rel| plan.cache.entries.contains_key(rel));
+    no_new_file && changed_modules(plan, scan).is_empty()
+}
+
+/// Read Rust files whose module scope and imports hash as the cache's entry says take the entry's
+/// resolution (dependencies, modules gone through, externals, type-only dependencies).
+fn keep_cached_resolutions(plan: &Plan, scan: &mut Scan) {
+    for (rel, scanned) in scan.files.iter_mut() {
+        if scanned.resolved_now || scanned.code().is_none() || !rel.ends_with(".rs") {
+            continue;
+        }
+        let Some(entry) = plan.cache.entries.get(rel) else {
+            continue;
+        };
+        let details = entry.details.get();
+        let facts = &mut scanned.facts;
+        let same = |before: &str, now: &str| !before.is_empty() && before == now;
+        if same(&details.scope_hash, &facts.scope_hash)
+            && same(&details.imports_hash, &facts.imports_hash)
+        {
+            facts.deps = entry.deps.clone();
+            facts.via = entry.via.clone();
+            facts.externals = details.externals.clone();
+            facts.type_deps = details.type_deps.clone();
+            scanned.resolved_now = true;
+        }
+    }
+}
+
+/// Rust files whose module scope changed in this run (read, and what their importers' resolution
+/// reads of them — imports, bound names, exported macros — is other than the cache knew) or that
+/// vanished: what an importer's path may have gone through. An edit of a body, a signature or a
+/// comment keeps the module scope, so the file's importers are neither read nor resolved again.
 fn changed_modules(plan: &Plan, scan: &Scan) -> BTreeSet<String> {
     let is_rust = |rel: &str| rel.ends_with(".rs");
     let read: Vec<&String> = scan
@@ -119,7 +166,7 @@ fn changed_modules(plan: &Plan, scan: &Scan) -> BTreeSet<String> {
                     .cache
                     .entries
                     .get(*rel)
-                    .is_none_or(|entry| entry.source_hash != scanned.facts.source_hash)
+                    .is_none_or(|entry| scope_moved(entry, &scanned.facts))
         })
         .map(|(rel, _)| rel)
         .collect();
@@ -129,6 +176,16 @@ fn changed_modules(plan: &Plan, scan: &Scan) -> BTreeSet<String> {
         .filter(|rel| is_rust(rel))
         .cloned()
         .collect()
+}
+
+/// Whether a read file's module scope is other than the cache's entry knew: not when its content
+/// is the same, nor when both runs parsed it to the same module scope hash.
+fn scope_moved(entry: &crate::workspace::cache::Entry, now: &scanned::Facts) -> bool {
+    if entry.source_hash == now.source_hash {
+        return false;
+    }
+    let before = &entry.details.get().scope_hash;
+    before.is_empty() || now.scope_hash.is_empty() || *before != now.scope_hash
 }
 
 /// The files the cache vouched for whose imports must be resolved again: they went through (or

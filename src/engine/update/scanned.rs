@@ -129,6 +129,12 @@ pub struct Facts {
     pub calls: Vec<String>,
     /// Code files: whether it has a module doc comment.
     pub documented: bool,
+    /// Rust files: what their importers' resolution reads of them
+    /// ([`crate::source::Interface::module_scope_hash`]).
+    pub scope_hash: String,
+    /// Rust files: what their own resolution reads of them besides their module scope
+    /// ([`crate::source::Interface::imports_hash`]).
+    pub imports_hash: String,
 }
 
 /// What the scan found, by level. A design file as read is boxed: the files of a cold run have none,
@@ -390,6 +396,8 @@ impl Facts {
             type_deps: details.type_deps.clone(),
             calls: details.calls.clone(),
             documented: details.documented,
+            scope_hash: details.scope_hash.clone(),
+            imports_hash: details.imports_hash.clone(),
         }
     }
 }
@@ -551,6 +559,8 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
             scanned.facts.symbols = interface.searchable_names();
             scanned.facts.calls = interface.calls.iter().map(|m| m.encode()).collect();
             scanned.facts.documented = interface.doc.is_some();
+            scanned.facts.scope_hash = interface.module_scope_hash();
+            scanned.facts.imports_hash = interface.imports_hash();
             if !interface.calls.is_empty() && !interface.type_refs.is_empty() {
                 let types = crate::source::calls::encode_types(&interface.type_refs);
                 scanned.facts.calls.push(types);

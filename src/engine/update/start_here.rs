@@ -78,7 +78,15 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
     let conventions = convention_index(project);
     let budget = project.config.token_budgets.start_here_tokens as usize;
     let mut limit = ranked.len();
-    loop {
+    // Counts remembered by content: a run that renders the START_HERE of the last one does not
+    // build the tokenizer (~50 ms, most of a one-file update) to count it again.
+    let counts = std::sync::OnceLock::new();
+    let counted = |text: &str| {
+        counts
+            .get_or_init(|| crate::tokens::CountCache::load(&project.token_counts_path()))
+            .count(text)
+    };
+    let text = loop {
         let shown = with_parents(&ranked[..limit], dirs);
         let mut candidate = doc.clone();
         set_ordered(&mut candidate, TOPOLOGY, topology(&name, &shown));
@@ -90,12 +98,16 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
         // Real cl100k tokens, the same count `lexictl validate` checks the budget with — but only
         // near the budget: building the tokenizer costs more than a small update.
         let estimate = crate::tokens::estimate(&text);
-        if limit == 0 || estimate * 4 < budget * 3 || crate::tokens::count(&text) <= budget {
-            return text;
+        if limit == 0 || estimate * 4 < budget * 3 || counted(&text) <= budget {
+            break text;
         }
         // Over budget: drop the least important directories.
         limit = limit.saturating_sub(limit.div_ceil(4).max(1));
+    };
+    if let Some(counts) = counts.get() {
+        counts.save(&project.token_counts_path());
     }
+    text
 }
 
 /// `chosen` in rank order, each second-level directory preceded by its parent (from `all`) when the

@@ -161,7 +161,7 @@ pub fn lookup_member(
         .project()
         .read(source)
         .with_context(|| format!("cannot read {source}"))?;
-    let parsed = SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned())
+    let parsed = crate::source::shared::source_file(language, &String::from_utf8_lossy(&bytes))
         .map_err(|err| anyhow::anyhow!("{source}: cannot be parsed ({err})"))?;
     let file = inherit::Parsed {
         source: source.to_string(),

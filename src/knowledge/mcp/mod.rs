@@ -24,6 +24,7 @@ pub mod read_tools;
 pub mod registry;
 pub mod resources;
 mod values;
+mod watch;
 pub mod write_tools;
 
 use std::path::{Path, PathBuf};
@@ -63,6 +64,8 @@ pub struct Server {
     root: Arc<PathBuf>,
     tools: Arc<Vec<Box<dyn Registered>>>,
     cache: Arc<Mutex<SessionCache>>,
+    /// The library's listing, walked again only when the library changed.
+    library: Arc<Mutex<watch::LibraryWatch>>,
     /// How the `orient` tool's health line computes staleness (`lexictl status`'s).
     stale_check: StaleCheck,
 }
@@ -71,7 +74,9 @@ impl Server {
     /// A server for the project rooted at `root` (which holds `.lexibrary/`); `stale_check` is
     /// what `lexictl update --check` finds (the caller's: the update pipeline is the engine's).
     pub fn new(root: PathBuf, stale_check: StaleCheck) -> Server {
+        let library = watch::LibraryWatch::new(root.join(crate::project::LIBRARY_DIR));
         Server {
+            library: Arc::new(Mutex::new(library)),
             root: Arc::new(root),
             tools: Arc::new(registry::registry()),
             cache: Arc::new(Mutex::new(SessionCache::default())),
@@ -112,7 +117,8 @@ impl Server {
         keyed.insert("full".into(), common.full.into());
         let key = serde_json::Value::Object(keyed).to_string();
         let prepared = tool.prepare(arguments)?;
-        let mut call = Call::new(Workspace::new(self.open()?), self.stale_check);
+        let mut call = Call::new(Workspace::new(self.open()?), self.stale_check)
+            .with_library(Arc::clone(&self.library));
         call.full = common.full;
         let verdict = match prepared.inputs(&call)? {
             Some(inputs) => {

@@ -36,7 +36,9 @@ pub struct Call {
     pub stale_check: StaleCheck,
     /// The call asked for the whole answer (`full: true`): a tool with a complete form gives it.
     pub full: bool,
-    all: std::cell::OnceCell<Listing>,
+    all: std::cell::OnceCell<std::sync::Arc<Listing>>,
+    /// Where the listing comes from when the server keeps one (else it is walked for the call).
+    kept: Option<std::sync::Arc<std::sync::Mutex<super::watch::LibraryWatch>>>,
 }
 
 impl Call {
@@ -46,14 +48,31 @@ impl Call {
             stale_check,
             full: false,
             all: std::cell::OnceCell::new(),
+            kept: None,
         }
     }
 
-    /// Every file of `.lexibrary/` (`Part::ALL`), walked once per call: shared by the session
-    /// cache's fingerprint and the corpus a search loads.
+    /// The call takes the library's listing from `kept` (the server's, walked again only when the
+    /// library changed).
+    pub fn with_library(
+        mut self,
+        kept: std::sync::Arc<std::sync::Mutex<super::watch::LibraryWatch>>,
+    ) -> Call {
+        self.kept = Some(kept);
+        self
+    }
+
+    /// Every file of `.lexibrary/` (`Part::ALL`), as it is when the call starts: shared by the
+    /// session cache's fingerprint and the corpus a search loads; the server's kept listing when
+    /// nothing in the library changed since it was walked.
     pub fn library(&self) -> &Listing {
-        self.all
-            .get_or_init(|| walk(&self.ws.project().library_dir(), Part::ALL))
+        self.all.get_or_init(|| match &self.kept {
+            Some(kept) => kept
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .listing(),
+            None => std::sync::Arc::new(walk(&self.ws.project().library_dir(), Part::ALL)),
+        })
     }
 
     /// The project root: relative path arguments start here.

@@ -17,7 +17,7 @@ use super::Hit;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::lookup::members::member_line;
 use crate::project::Project;
-use crate::source::{extract, Language, OutlineLine};
+use crate::source::{shared, Language, OutlineLine};
 
 /// Hits whose best member is described.
 pub const DESCRIBED_HITS: usize = 5;
@@ -59,7 +59,7 @@ fn member_doc(project: &Project, source: &str, member: &str) -> Option<MemberDoc
     let language = Language::from_path(std::path::Path::new(source))?;
     // Never through a symlink.
     let bytes = project.read(source).ok()?;
-    let interface = extract(language, &String::from_utf8_lossy(&bytes)).ok()?;
+    let interface = shared::interface(language, &String::from_utf8_lossy(&bytes)).ok()?;
     let line = find(interface.outline(), member)?;
     Some(MemberDoc {
         name: line.name.clone(),

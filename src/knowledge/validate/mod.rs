@@ -33,7 +33,7 @@ use super::secrets;
 use crate::git::notes::PROVENANCE_NOTES;
 use crate::git::Oid;
 use crate::library::wikilink;
-use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::project::{Project, LIBRARY_DIR};
 use crate::workspace::library::{walk, Part};
 use crate::workspace::state::ValidationRecord;
 use crate::workspace::Workspace;
@@ -274,7 +274,7 @@ pub fn remember(ws: &Workspace, report: &Report) {
 pub fn validate(ws: &Workspace) -> Report {
     let project = ws.project();
     // Counting tokens is the slow part; counts are remembered by content between runs.
-    let token_cache_path = project.library_dir().join(CACHE_DIR).join("token-counts");
+    let token_cache_path = project.token_counts_path();
     let _ = TOKEN_CACHE.set(crate::tokens::CountCache::load(&token_cache_path));
     let report = validate_with_cache(ws);
     token_cache().save(&token_cache_path);

@@ -29,10 +29,16 @@ pub struct Details {
     /// Code files: whether the file has a module doc comment (a module file's then speaks for its
     /// directory's billboard).
     pub documented: bool,
+    /// Rust files: [`crate::source::Interface::module_scope_hash`], what their importers'
+    /// resolution reads of them; empty for other files.
+    pub scope_hash: String,
+    /// Rust files: [`crate::source::Interface::imports_hash`], what their own resolution reads of
+    /// them besides their module scope; empty for other files.
+    pub imports_hash: String,
 }
 
 /// The number of tab-separated fields [`Details`] takes in a cache line.
-pub const FIELDS: usize = 6;
+pub const FIELDS: usize = 8;
 
 /// [`Details`], either decoded or still the escaped text of its fields (decoded on first use).
 #[derive(Clone, Debug, Default)]
@@ -101,6 +107,8 @@ fn decode(text: &str) -> Details {
         type_deps: parse_list(next()),
         calls: parse_list(next()),
         documented: next() == "d",
+        scope_hash: next().to_string(),
+        imports_hash: next().to_string(),
     }
 }
 
@@ -119,6 +127,10 @@ fn encode(out: &mut String, details: &Details) {
         true => "\td",
         false => "\t-",
     });
+    for hash in [&details.scope_hash, &details.imports_hash] {
+        out.push('\t');
+        out.push_str(hash);
+    }
 }
 
 #[cfg(test)]
@@ -133,6 +145,8 @@ mod tests {
             type_deps: vec![],
             calls: vec!["App.run go .send".into(), "main".into()],
             documented: true,
+            scope_hash: "ab12".into(),
+            imports_hash: "cd34".into(),
         }
     }
 

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 
 use super::declared::{declared, Declared};
 use super::{member, Member};
-use crate::source::{Language, SourceFile, SymbolKind};
+use crate::source::{shared, Language, SourceFile, SymbolKind};
 use crate::workspace::calls::CallsView;
 use crate::workspace::Workspace;
 
@@ -26,7 +26,7 @@ const FILES_PARSED: usize = 40;
 /// A file parsed: its path, interface and definitions.
 pub(super) struct Parsed {
     pub source: String,
-    pub file: SourceFile,
+    pub file: std::sync::Arc<SourceFile>,
 }
 
 /// A member found in a base: the file, the class it is declared in, its label there.
@@ -295,16 +295,46 @@ fn resolve(ws: &Workspace, file: &Parsed, base: &str) -> Option<std::rc::Rc<Pars
     imports
         .into_iter()
         .take(FILES_PARSED)
+        .filter(|dep| may_declare(ws, dep, base))
         .filter_map(|dep| parse(ws, &dep))
         .find(|parsed| declares(&parsed.file))
         .map(std::rc::Rc::new)
+}
+
+/// Whether the text of `source` may declare the container `base`: it writes `base` right after a
+/// declaring keyword (`class`, `struct`, `enum`, `trait`, `interface`). What the parse finds is
+/// written so — macro bodies included — so a file without it is not parsed (a Rust type's
+/// `impl fmt::Debug` would otherwise parse every imported file looking for `Debug`).
+fn may_declare(ws: &Workspace, source: &str, base: &str) -> bool {
+    let Ok(bytes) = ws.project().read(source) else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    text.match_indices(base).any(|(at, _)| {
+        let after = text[at + base.len()..].chars().next();
+        if after.is_some_and(is_word) {
+            return false;
+        }
+        let before = text[..at].trim_end_matches([' ', '\t']);
+        if before.len() == text[..at].len() {
+            return false;
+        }
+        ["class", "struct", "enum", "trait", "interface"]
+            .iter()
+            .any(|keyword| {
+                before
+                    .strip_suffix(keyword)
+                    .is_some_and(|rest| !rest.chars().next_back().is_some_and(is_word))
+            })
+    })
 }
 
 /// `source` parsed, when it is in a supported language and readable.
 pub(super) fn parse(ws: &Workspace, source: &str) -> Option<Parsed> {
     let language = Language::from_path(std::path::Path::new(source))?;
     let bytes = ws.project().read(source).ok()?;
-    let file = SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()?;
+    let file = shared::source_file(language, &String::from_utf8_lossy(&bytes)).ok()?;
     Some(Parsed {
         source: source.to_string(),
         file,
