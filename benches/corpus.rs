@@ -299,7 +299,10 @@ fn update(root: &Path, options: &Options) {
             cost(root, "lexictl", &["update", "--changed-only"]).wall
         })
     });
-    git(root, &["checkout", "-q", "--", "."]);
+    // The library the last run wrote is committed, as the next commit would.
+    git(root, &["add", "-A"]);
+    git(root, &["commit", "-qm", "library"]);
+    run(root, "lexictl", &["update"]);
     println!(
         "\nupdate: one-file commit then `lexictl update --changed-only` ({file}), median of {}",
         options.runs
@@ -335,35 +338,42 @@ fn append_line(root: &Path, file: &str, line: &str) {
     std::fs::write(&path, text).expect("write the edited file");
 }
 
-/// Rename the first parameter of the first `pub fn name(x: T` in the file to `x2` and back on the
-/// next call: a signature edit that keeps the file compiling-shaped.
+/// Rename the first named parameter of the first public function that has one (`pub fn f(x: T`,
+/// `def f(x`, `function f(x`), adding `_b` to it, or taking it away on the next call: a signature
+/// edit.
 fn rename_a_parameter(root: &Path, file: &str) -> bool {
     let path = root.join(file);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return false;
     };
-    let Some(start) = text
-        .find("pub fn ")
-        .and_then(|at| text[at..].find('(').map(|p| at + p + 1))
-    else {
-        return false;
-    };
-    let rest = &text[start..];
-    let Some(colon) = rest.find(':').filter(|&c| {
-        rest[..c]
+    let keywords = ["pub fn ", "def ", "function "];
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        if !keywords.iter().any(|k| trimmed.starts_with(k)) {
+            continue;
+        }
+        let Some(open) = line.find('(') else { continue };
+        let params = &line[open + 1..];
+        let name: String = params
             .chars()
-            .all(|ch| ch.is_alphanumeric() || ch == '_')
-            && c > 0
-    }) else {
-        return false;
-    };
-    let name = &rest[..colon];
-    let renamed = match name.strip_suffix("_b") {
-        Some(original) => original.to_string(),
-        None => format!("{name}_b"),
-    };
-    let edited = format!("{}{}{}", &text[..start], renamed, &text[start + colon..]);
-    std::fs::write(&path, edited).is_ok()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let follows = params[name.len()..].chars().next();
+        if name.is_empty() || name == "self" || !matches!(follows, Some(':' | ',' | ')')) {
+            continue;
+        }
+        let renamed = match name.strip_suffix("_b") {
+            Some(original) => original.to_string(),
+            None => format!("{name}_b"),
+        };
+        let at = start + open + 1;
+        let edited = format!("{}{}{}", &text[..at], renamed, &text[at + name.len()..]);
+        return std::fs::write(&path, edited).is_ok();
+    }
+    false
 }
 
 // -------------------------------------------------------------------------------------- floor
@@ -388,18 +398,7 @@ fn floor(root: &Path, repo: &Path, cold: Cost, options: &Options) {
     let status = git_status(root, options.runs);
     let noop = median(options.runs, |_| cost(root, "lexictl", &["update"]).wall);
     let copy = median(options.runs, |n| {
-        let target = dir.path().join(format!("copy{n}"));
-        let started = Instant::now();
-        let ok = Command::new("cp")
-            .arg("-r")
-            .arg(root)
-            .arg(&target)
-            .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "cp -r");
-        let took = started.elapsed();
-        let _ = std::fs::remove_dir_all(&target);
-        took
+        copy_sources(root, &dir.path().join(format!("copy{n}")))
     });
     println!(
         "\nfloor: {} code files parsed once with tree-sitter alone on {} threads, median of {}",
@@ -414,7 +413,7 @@ fn floor(root: &Path, repo: &Path, cold: Cost, options: &Options) {
     );
     println!("  cold update          {:>8.0} ms wall {:>8.0} ms CPU  ({:.2}× the floor's wall, {:.2}× its CPU)", ms(cold.wall), ms(cold.cpu), ratio(cold.wall, parse.wall), ratio(cold.cpu, parse.cpu));
     println!(
-        "  cp -r of the clone   {:>8.0} ms wall  (cold is {:.1}× it)",
+        "  cp -r of the sources {:>8.0} ms wall  (cold is {:.1}× it)",
         ms(copy),
         ratio(cold.wall, copy)
     );
@@ -424,6 +423,29 @@ fn floor(root: &Path, repo: &Path, cold: Cost, options: &Options) {
         ratio(noop, status),
         ms(status)
     );
+}
+
+/// The time of `cp -r` of the work tree's top-level entries but `.git` and `.lexibrary` (the
+/// sources an update reads) into `target` (removed afterwards).
+fn copy_sources(root: &Path, target: &Path) -> Duration {
+    std::fs::create_dir_all(target).expect("mkdir");
+    let entries: Vec<PathBuf> = std::fs::read_dir(root)
+        .expect("read the clone")
+        .flatten()
+        .filter(|e| e.file_name() != ".git" && e.file_name() != ".lexibrary")
+        .map(|e| e.path())
+        .collect();
+    let started = Instant::now();
+    let ok = Command::new("cp")
+        .arg("-r")
+        .args(&entries)
+        .arg(target)
+        .status()
+        .is_ok_and(|s| s.success());
+    let took = started.elapsed();
+    assert!(ok, "cp -r");
+    let _ = std::fs::remove_dir_all(target);
+    took
 }
 
 /// Parse every text with the grammar its extension names, in parallel; wall and CPU.
@@ -529,17 +551,26 @@ fn largest_code_files(root: &Path, n: usize) -> Vec<String> {
     sized.into_iter().take(n).map(|(_, file)| file).collect()
 }
 
-/// A member of `file` the lookup opens: the first `fn`/`def`/`function` name in it.
+/// A member of `file` the lookup opens: the first line that starts (after indentation) by
+/// declaring a public Rust function, a Python function or a JavaScript function — never one inside
+/// a comment or a doc example.
 fn a_member(root: &Path, file: &str) -> Option<String> {
     let text = std::fs::read_to_string(root.join(file)).ok()?;
-    ["fn ", "def ", "function "].iter().find_map(|keyword| {
-        text.match_indices(keyword).find_map(|(at, _)| {
-            let name: String = text[at + keyword.len()..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            (name.len() > 2).then_some(name)
-        })
+    let keywords = [
+        "pub fn ",
+        "pub async fn ",
+        "def ",
+        "async def ",
+        "function ",
+    ];
+    text.lines().find_map(|line| {
+        let line = line.trim_start();
+        let rest = keywords.iter().find_map(|k| line.strip_prefix(k))?;
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        (name.len() > 2).then_some(name)
     })
 }
 
