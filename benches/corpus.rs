@@ -356,24 +356,42 @@ fn rename_a_parameter(root: &Path, file: &str) -> bool {
             continue;
         }
         let Some(open) = line.find('(') else { continue };
+        // The first `name:` (not `name::`) after the parenthesis: a parameter with a type.
         let params = &line[open + 1..];
-        let name: String = params
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let follows = params[name.len()..].chars().next();
-        if name.is_empty() || name == "self" || !matches!(follows, Some(':' | ',' | ')')) {
+        let Some((at, name)) = first_typed_parameter(params) else {
             continue;
-        }
+        };
         let renamed = match name.strip_suffix("_b") {
             Some(original) => original.to_string(),
             None => format!("{name}_b"),
         };
-        let at = start + open + 1;
+        let at = start + open + 1 + at;
         let edited = format!("{}{}{}", &text[..at], renamed, &text[at + name.len()..]);
         return std::fs::write(&path, edited).is_ok();
     }
     false
+}
+
+/// The offset and name of the first identifier followed by a single `:` in `params`, but `self`.
+fn first_typed_parameter(params: &str) -> Option<(usize, &str)> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut at = 0;
+    while at < params.len() {
+        let rest = &params[at..];
+        let len = rest.find(|c: char| !is_ident(c)).unwrap_or(rest.len());
+        if len == 0 {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let name = &rest[..len];
+        let after = &rest[len..];
+        let typed = after.starts_with(':') && !after.starts_with("::");
+        if typed && name != "self" && !name.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some((at, name));
+        }
+        at += len;
+    }
+    None
 }
 
 // -------------------------------------------------------------------------------------- floor
