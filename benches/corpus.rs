@@ -121,6 +121,10 @@ fn prepare(repo: &Path, root: &Path) -> Cost {
 // ---------------------------------------------------------------------------------------- mcp
 
 fn mcp(root: &Path, options: &Options) {
+    // Files written within two seconds of a derived cache's save are not trusted by it (racy
+    // stats) and are read again by every call until they age: wait as long, as a session that
+    // starts after an update would.
+    std::thread::sleep(Duration::from_millis(2500));
     let mut server = Server::start(root);
     let files = largest_code_files(root, 3);
     let members: Vec<(String, String)> = files
