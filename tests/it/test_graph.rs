@@ -198,8 +198,9 @@ fn javascript_resolves_workspaces_exports_imports_paths_and_jsdoc() {
     );
 }
 
-#[test]
-fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
+/// The cargo-workspace fixture, its library written, committed and current: what the hook's next
+/// `--changed-only` run starts from.
+fn cargo_workspace_with_its_library_committed() -> TestProject {
     let p = project()
         .fixture("cargo-workspace")
         .init()
@@ -208,6 +209,12 @@ fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
     p.lexictl(["update"]).success();
     p.commit_all("library");
     p.lexictl(["update", "--changed-only"]).success();
+    p
+}
+
+#[test]
+fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
+    let p = cargo_workspace_with_its_library_committed();
     // The engine now defines `Engine` in a new module; only lib.rs and the new file change.
     p.write(
         "crates/engine/src/engine.rs",
@@ -230,14 +237,7 @@ fn a_re_export_that_moves_takes_its_importers_with_it_in_a_changed_only_run() {
 
 #[test]
 fn a_body_edit_of_a_rust_module_leaves_its_importers_unread_and_a_new_item_reads_them() {
-    let p = project()
-        .fixture("cargo-workspace")
-        .init()
-        .config("scope_root: .\n")
-        .build();
-    p.lexictl(["update"]).success();
-    p.commit_all("library");
-    p.lexictl(["update", "--changed-only"]).success();
+    let p = cargo_workspace_with_its_library_committed();
     let core = "crates/engine/src/core.rs";
     // A body and a signature edit keep core.rs's module scope: only core.rs is read (its importers
     // — lib.rs re-exports `Engine`, cli/main.rs and the tests use it — keep their dependencies).
