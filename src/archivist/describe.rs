@@ -116,9 +116,7 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
 /// Whether `source` is a directory's index file, described by the directory's README when it has no
 /// doc of its own.
 pub fn is_index_file(source: &str) -> bool {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
-    matches!(stem, "index" | "__init__" | "mod" | "lib" | "main")
+    crate::source::lang::files::is_index_file(source)
 }
 
 /// The doc of the primary export, with its name: what the module exports as a whole, the

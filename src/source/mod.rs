@@ -17,7 +17,7 @@ pub mod flow;
 pub mod generated;
 mod interface;
 mod javascript;
-mod language;
+pub mod lang;
 pub mod model;
 mod python;
 mod raises;
@@ -35,7 +35,7 @@ pub use generated::is_generated_header;
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
-pub use language::{kind_name, Language};
+pub use lang::{kind_name, Language};
 pub use suites::{Suite, Suites};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
