@@ -111,10 +111,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let is_javascript = matches!(
-        language,
-        Language::JavaScript | Language::TypeScript | Language::Tsx
-    );
+    let is_javascript = language.is_javascript_family();
     let mut cases = 0;
     let calls = calls::extract(language, root, text, &mut |node| {
         cases += usize::from(is_javascript && suites::is_case_call(node, text));

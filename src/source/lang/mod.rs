@@ -3,7 +3,9 @@
 //! crate knows of it — its extensions, grammar, comment syntax, declaration keywords, visibility
 //! rule, file conventions (index and entry files, package manifests, how a test case is told from
 //! a helper) and a pointer to its extraction and import resolver. Code outside `source/` asks the
-//! registry ([`Language::spec`], [`files`]) instead of keeping its own list (docs/languages.md).
+//! registry ([`Language::spec`], [`files`]) instead of keeping its own list, and matches on a
+//! [`Language`] are exhaustive, so a language added to the enum is a compile error until each place
+//! says what it does (docs/adding-a-language.md).
 //!
 //! The registry is a leaf: it depends on the grammars only, so `project/` (config, detection) may
 //! use it as well as `source/` and everything above.
@@ -211,6 +213,15 @@ impl Language {
     /// The tree-sitter grammar used to parse this language.
     pub(crate) fn grammar(self) -> tree_sitter::Language {
         (self.spec().grammar)()
+    }
+
+    /// Whether this is one of the JavaScript family (JavaScript, TypeScript, TSX), which share
+    /// their extraction, resolver and call walk.
+    pub fn is_javascript_family(self) -> bool {
+        match self {
+            Language::JavaScript | Language::TypeScript | Language::Tsx => true,
+            Language::Rust | Language::Python => false,
+        }
     }
 }
 
