@@ -116,9 +116,7 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
 /// Whether `source` is a directory's index file, described by the directory's README when it has no
 /// doc of its own.
 pub fn is_index_file(source: &str) -> bool {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
-    matches!(stem, "index" | "__init__" | "mod" | "lib" | "main")
+    crate::source::lang::files::is_index_file(source)
 }
 
 /// The doc of the primary export, with its name: what the module exports as a whole, the
@@ -653,29 +651,35 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     let dir_name = dir.rsplit('/').next().unwrap_or(dir);
     let definitions = summary(input, interface, kind);
     let lowered = lower_first(&definitions);
-    match interface.language {
-        crate::source::Language::Rust if input.text.contains("fn main(") => {
-            match rust_binary_name(source).as_deref() {
-                Some("") => return "Entry point (`fn main`) of the binary.".to_string(),
-                Some(binary) => {
-                    return format!("Entry point (`fn main`) of the `{binary}` binary.")
-                }
-                None => {}
-            }
+    use crate::source::Language;
+    let program = match interface.language {
+        Language::Rust if input.text.contains("fn main(") => {
+            rust_binary_name(source).map(|binary| match binary.as_str() {
+                "" => "Entry point (`fn main`) of the binary.".to_string(),
+                binary => format!("Entry point (`fn main`) of the `{binary}` binary."),
+            })
         }
-        crate::source::Language::Python if name == "__main__.py" && !dir_name.is_empty() => {
-            return format!("Runs the `{dir_name}` package as a program (`python -m {dir_name}`).");
-        }
-        crate::source::Language::Python if name == "conftest.py" => {
+        Language::Rust => None,
+        Language::Python if name == "__main__.py" && !dir_name.is_empty() => Some(format!(
+            "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
+        )),
+        Language::Python if name == "conftest.py" => {
             let scope = if dir.is_empty() { "the project" } else { dir };
-            return format!("Pytest fixtures and hooks for the tests in `{scope}`: {lowered}");
+            Some(format!(
+                "Pytest fixtures and hooks for the tests in `{scope}`: {lowered}"
+            ))
         }
-        crate::source::Language::JavaScript | crate::source::Language::TypeScript
+        Language::Python => None,
+        Language::JavaScript | Language::TypeScript
             if input.text.starts_with("#!") || dir_name == "bin" =>
         {
-            return format!("Command-line script `{name}`: {lowered}");
+            Some(format!("Command-line script `{name}`: {lowered}"))
         }
-        _ => {}
+        // A `.tsx` file is not taken for a script (as before the registry).
+        Language::JavaScript | Language::TypeScript | Language::Tsx => None,
+    };
+    if let Some(program) = program {
+        return program;
     }
     if let Some(example) = example_name(source) {
         return format!("Example `{example}`: {lowered}");

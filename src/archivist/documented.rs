@@ -91,10 +91,7 @@ fn note(members: usize) -> String {
 
 /// Every doc line of `line`: its first sentence and its behaviour lines, indented under it.
 fn whole_docs(language: Language, line: &OutlineLine) -> Shown {
-    let comment = match language {
-        Language::Python => "#",
-        _ => "//",
-    };
+    let comment = language.spec().comments.line;
     let indent = "  ".repeat(line.depth + 1);
     Shown {
         suffix: doc_suffix(language, line),
@@ -155,7 +152,11 @@ fn fit_docs(docs: Vec<(usize, Shown)>, room: usize) -> (Vec<(usize, Shown)>, usi
 /// comment.
 pub fn is_behaviour_line(line: &str) -> bool {
     let text = line.trim_start();
-    line.len() - text.len() >= 2 && (text.starts_with("// ") || text.starts_with("# "))
+    line.len() - text.len() >= 2
+        && crate::source::lang::LANGUAGES.iter().any(|spec| {
+            text.strip_prefix(spec.comments.line)
+                .is_some_and(|rest| rest.starts_with(' '))
+        })
 }
 
 #[cfg(test)]

@@ -176,25 +176,7 @@ pub trait Archivist: Sync {
     }
 }
 
-/// Whether a project-relative path names a test file by the common conventions of most languages.
-pub fn is_test_path(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    let in_test_dir = lower.split('/').rev().skip(1).any(|dir| {
-        matches!(
-            dir,
-            "test" | "tests" | "__tests__" | "spec" | "specs" | "testing"
-        )
-    });
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name.split('.').next().unwrap_or(name);
-    in_test_dir
-        || stem.starts_with("test_")
-        || stem.ends_with("_test")
-        || stem.ends_with("_tests")
-        || name.contains(".test.")
-        || name.contains(".spec.")
-        || stem == "conftest"
-}
+pub use crate::source::lang::files::{is_listed_test, is_test_case, is_test_path};
 
 /// Whether a project-relative path is under an examples, benches or docs directory: code that shows
 /// or measures the project rather than being it.
@@ -206,85 +188,4 @@ pub fn is_sample_path(path: &str) -> bool {
             "examples" | "example" | "benches" | "bench" | "docs"
         )
     })
-}
-
-/// Whether a dependent goes in a design file's `## Tests` section: a test case by what its path says
-/// ([`is_test_case`] with its importers unknown) — not `conftest.py`, not a Python module outside
-/// pytest's `test_*.py`/`*_test.py`.
-pub fn is_listed_test(path: &str) -> bool {
-    is_test_case(path, 0)
-}
-
-/// Whether `path` is a test a test runner collects, not a helper, fixture or sample app that
-/// lives in the test tree; `importers` counts the files that import it. A test path
-/// ([`is_test_path`]) is a test case unless it is pytest's `conftest.py` (fixtures), a Python module
-/// outside pytest's `test_*.py`/`*_test.py` (flask's `tests/test_apps/cliapp/app.py`), or a module
-/// other files import: by several Rust test targets (`tests/common/mod.rs`; one importer is the
-/// target whose module it is), by any file elsewhere (express's `test/support/utils.js`) — unless
-/// its name says test (`*.test.js`, `*_test.go`).
-pub fn is_test_case(path: &str, importers: usize) -> bool {
-    if !is_test_path(path) {
-        return false;
-    }
-    let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let (stem, extension) = name.rsplit_once('.').unwrap_or((name, ""));
-    if stem == "conftest" {
-        return false;
-    }
-    let named_test = stem.starts_with("test_") || stem.ends_with("_test") || stem == "tests";
-    match extension {
-        "py" | "pyi" => named_test,
-        "rs" => importers <= 1,
-        _ => importers == 0 || named_test || name.contains(".test.") || name.contains(".spec."),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn test_paths_are_recognised() {
-        for path in [
-            "tests/it/main.rs",
-            "pkg/test_x.py",
-            "a/x_test.go",
-            "src/a.test.ts",
-            "web/__tests__/b.js",
-            "x.spec.tsx",
-        ] {
-            assert!(is_test_path(path), "{path}");
-        }
-        for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
-            assert!(!is_test_path(path), "{path}");
-        }
-    }
-
-    #[test]
-    fn helpers_and_fixtures_in_the_test_tree_are_not_test_cases() {
-        for (path, importers) in [
-            ("tests/test_json.py", 0),
-            ("tests/test_json.py", 3),
-            ("pkg/json_test.py", 0),
-            ("tests/tcp_accept.rs", 0),
-            ("tests/it/test_lookup.rs", 1),
-            ("test/res.json.js", 0),
-            ("web/__tests__/a.js", 0),
-            ("src/a.test.ts", 2),
-            ("a/x_test.go", 1),
-        ] {
-            assert!(is_test_case(path, importers), "{path} {importers}");
-        }
-        for (path, importers) in [
-            ("tests/conftest.py", 0),
-            ("tests/test_apps/cliapp/app.py", 0),
-            ("tests/test_apps/blueprintapp/__init__.py", 1),
-            ("tests/common/mod.rs", 5),
-            ("test/support/utils.js", 12),
-            ("src/json.py", 0),
-        ] {
-            assert!(!is_test_case(path, importers), "{path} {importers}");
-        }
-    }
 }

@@ -235,10 +235,7 @@ pub fn reader_contract_text(
 /// The separator between a contract line's signature and its doc comment, by language (what
 /// `source::contract` strips when it compares a contract with the code).
 pub fn doc_marker(language: crate::source::Language) -> &'static str {
-    match language {
-        crate::source::Language::Python => "  # ",
-        _ => "  // ",
-    }
+    language.spec().comments.trailing
 }
 
 /// A contract [`contract_text`] wrote, without the doc comments it appended to its lines: equal to
@@ -528,10 +525,7 @@ pub fn complexity_warnings(interface: &crate::source::Interface) -> Vec<String> 
 pub fn path_tags(source: &str, language: Option<crate::source::Language>) -> Vec<String> {
     let mut tags = Vec::new();
     if let Some(language) = language {
-        tags.push(match language {
-            crate::source::Language::Tsx => "typescript".to_string(),
-            other => other.name().to_string(),
-        });
+        tags.push(language.ast_language().name().to_string());
     } else if let Some(ext) = source.rsplit_once('.').map(|(_, ext)| ext) {
         let ext = ext.to_ascii_lowercase();
         if ext.chars().all(|c| c.is_ascii_alphanumeric()) && ext.len() <= 8 {

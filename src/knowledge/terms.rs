@@ -17,6 +17,8 @@
 
 use std::collections::HashSet;
 
+use crate::source::lang::LANGUAGES;
+
 /// Words too common in questions to say anything about a topic.
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "do", "does", "for", "from", "how", "i", "in",
@@ -210,30 +212,23 @@ pub fn frequency(field: &str, term: &str) -> usize {
     count
 }
 
+/// Declaration keywords of languages the registry does not parse yet, found in contracts a model
+/// wrote for their files (Go's `func`).
+const UNPARSED_KEYWORDS: &[&str] = &["func"];
+
+/// Whether `word` is a declaration keyword of a registry language (its name follows) or of
+/// [`UNPARSED_KEYWORDS`].
+fn is_declaration_keyword(word: &str) -> bool {
+    UNPARSED_KEYWORDS.contains(&word)
+        || LANGUAGES
+            .iter()
+            .any(|spec| spec.declaration_keywords.contains(&word))
+}
+
 /// The names an Interface Contract declares: the identifier after a declaration keyword
 /// (`fn`, `struct`, `class`, `def`, `function`, `const`, …), else a line's leading `name(` or
 /// `name:`.
 pub fn symbols(contract: &str) -> Vec<String> {
-    const KEYWORDS: &[&str] = &[
-        "fn",
-        "struct",
-        "enum",
-        "trait",
-        "type",
-        "union",
-        "mod",
-        "macro_rules!",
-        "class",
-        "def",
-        "function",
-        "interface",
-        "const",
-        "static",
-        "let",
-        "var",
-        "namespace",
-        "func",
-    ];
     let mut out: Vec<String> = Vec::new();
     for line in contract.lines() {
         let line = line.trim();
@@ -246,7 +241,7 @@ pub fn symbols(contract: &str) -> Vec<String> {
             .collect();
         let declared = words
             .windows(2)
-            .find(|pair| KEYWORDS.contains(&pair[0]))
+            .find(|pair| is_declaration_keyword(pair[0]))
             .map(|pair| pair[1]);
         let name = declared.or_else(|| {
             let first = words.first()?;

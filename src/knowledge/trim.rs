@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 
 use crate::project::paths::parent_rel;
+use crate::source::lang::LANGUAGES;
 use crate::tokens::estimate as estimate_tokens;
 
 /// Path lists longer than this are summarised.
@@ -191,25 +192,9 @@ fn is_public(line: &str) -> bool {
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|word| !word.is_empty())
         .find(|word| {
-            !matches!(
-                *word,
-                "pub"
-                    | "fn"
-                    | "def"
-                    | "class"
-                    | "async"
-                    | "struct"
-                    | "enum"
-                    | "const"
-                    | "export"
-                    | "function"
-                    | "static"
-                    | "let"
-                    | "var"
-                    | "type"
-                    | "trait"
-                    | "interface"
-            )
+            !LANGUAGES.iter().any(|spec| {
+                spec.declaration_keywords.contains(word) || spec.modifiers.contains(word)
+            })
         })
         .unwrap_or("");
     !(name.starts_with('_') && !(name.starts_with("__") && name.ends_with("__")))

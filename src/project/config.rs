@@ -314,25 +314,16 @@ impl AgentEnvironment {
     }
 }
 
-/// `ast.languages`: a language whose public interface is parsed with tree-sitter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AstLanguage {
-    Rust,
-    /// JavaScript, JSX included.
-    Javascript,
-    /// TypeScript, TSX included.
-    Typescript,
-    Python,
-}
+/// `ast.languages`: a language family whose public interface is parsed with tree-sitter; its
+/// home is the language registry.
+pub use crate::source::lang::AstLanguage;
 
-impl AstLanguage {
-    pub const ALL: [AstLanguage; 4] = [
-        AstLanguage::Rust,
-        AstLanguage::Javascript,
-        AstLanguage::Typescript,
-        AstLanguage::Python,
-    ];
+/// Here rather than in the registry, so that the registry stays a leaf that `project/` may use.
+impl crate::source::Language {
+    /// Whether `config` asks for this language's interfaces to be parsed.
+    pub fn enabled_in(self, config: &Config) -> bool {
+        config.ast.languages.contains(&self.ast_language())
+    }
 }
 
 impl std::fmt::Display for LlmProvider {

@@ -263,7 +263,7 @@ pub fn conventional_purpose(dir: &str) -> Option<&'static str> {
 
 /// Whether `dir` holds a package manifest (`Cargo.toml`, `package.json`, `pyproject.toml`).
 pub fn has_manifest(project: &Project, dir: &str) -> bool {
-    ["Cargo.toml", "package.json", "pyproject.toml"]
+    crate::source::lang::files::package_manifests()
         .iter()
         .any(|name| project.root.join(join(dir, name)).is_file())
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::project::config::AgentEnvironment;
 use crate::project::manifest::Manifest;
+use crate::source::lang::files;
 
 /// Environment variable names that signal an LLM provider, with the provider they imply.
 pub const LLM_KEY_VARIABLES: &[(&str, &str)] = &[
@@ -49,20 +50,16 @@ pub fn scope_suggestions(root: &Path) -> Vec<String> {
         .filter(is_dir)
         .map(|dir| dir.to_string())
         .collect();
-    let entry_at_root = ROOT_ENTRY_FILES
-        .iter()
-        .any(|file| root.join(file).is_file());
+    let entry_at_root = files::package_entries().any(|file| root.join(file).is_file());
     if code.is_empty() || entry_at_root {
         return Vec::new();
     }
-    let tests = TEST_DIRS.iter().filter(is_dir).map(|dir| dir.to_string());
+    let tests = files::SCOPE_TEST_DIRS
+        .iter()
+        .filter(is_dir)
+        .map(|dir| dir.to_string());
     code.into_iter().chain(tests).collect()
 }
-
-/// Package entry points that live at the root of a project.
-const ROOT_ENTRY_FILES: &[&str] = &["index.js", "index.ts", "index.mjs", "index.cjs"];
-/// Test directories documented beside the source directories.
-const TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__"];
 
 /// Agent environments with a footprint in `root`.
 pub fn agent_environments(root: &Path) -> Vec<AgentEnvironment> {

@@ -481,23 +481,27 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
         text
     };
     let name = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
-    match (language, node.kind()) {
-        (Language::Rust, "impl_item") => {
-            let ty = last(name("type")?);
-            let tr = last(name("trait")?);
-            Some((ty, vec![tr]))
-        }
-        (Language::Rust, "trait_item") => {
-            let bounds = node.child_by_field_name("bounds")?;
-            let mut cursor = bounds.walk();
-            let supers: Vec<String> = bounds
-                .named_children(&mut cursor)
-                .map(|b| last(text_of(b, src)))
-                .filter(|b| b.starts_with(char::is_alphabetic))
-                .collect();
-            Some((name("name")?.to_string(), supers))
-        }
-        (Language::Python, _) => {
+    match language {
+        Language::Rust => match node.kind() {
+            "impl_item" => {
+                let ty = last(name("type")?);
+                let tr = last(name("trait")?);
+                Some((ty, vec![tr]))
+            }
+            "trait_item" => {
+                let bounds = node.child_by_field_name("bounds")?;
+                let mut cursor = bounds.walk();
+                let supers: Vec<String> = bounds
+                    .named_children(&mut cursor)
+                    .map(|b| last(text_of(b, src)))
+                    .filter(|b| b.starts_with(char::is_alphabetic))
+                    .collect();
+                Some((name("name")?.to_string(), supers))
+            }
+            // Not a container of Rust's (`kinds`).
+            _ => None,
+        },
+        Language::Python => {
             let list = node.child_by_field_name("superclasses")?;
             let mut cursor = list.walk();
             let supers: Vec<String> = list
@@ -508,7 +512,7 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
                 .collect();
             Some((name("name")?.to_string(), supers))
         }
-        (_, _) => {
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let class = name("name")?.to_string();
             Some((class, super::definitions::heritage(node, src)))
         }
@@ -641,15 +645,37 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
             test: false,
         })
     };
-    match (language, node.kind()) {
-        (Language::Rust, "function_item") => plain(name_of("name")?, at.container),
-        (Language::Python, "function_definition") => plain(name_of("name")?, at.container),
-        (Language::Rust | Language::Python, _) => None,
-        (_, "function_declaration" | "generator_function_declaration") => {
-            plain(name_of("name")?, None)
+    match language {
+        Language::Rust => match node.kind() {
+            "function_item" => plain(name_of("name")?, at.container),
+            _ => None,
+        },
+        Language::Python => match node.kind() {
+            "function_definition" => plain(name_of("name")?, at.container),
+            _ => None,
+        },
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            javascript_member(node, src, at)
         }
-        (_, "method_definition") => plain(name_of("name")?, at.container),
-        (_, "variable_declarator" | "public_field_definition" | "field_definition") => {
+    }
+}
+
+/// Whether a JavaScript, TypeScript or TSX `node` starts a member: a function or method, a
+/// function assigned to a variable, field, key or CommonJS export, or a test case's callback.
+fn javascript_member<'s>(node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+    let name_of = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
+    let plain = |name: &'s str, container| {
+        Some(Found {
+            name: name.into(),
+            container,
+            aliases: Vec::new(),
+            test: false,
+        })
+    };
+    match node.kind() {
+        "function_declaration" | "generator_function_declaration" => plain(name_of("name")?, None),
+        "method_definition" => plain(name_of("name")?, at.container),
+        "variable_declarator" | "public_field_definition" | "field_definition" => {
             let aliases = assigned_function(node.child_by_field_name("value")?, src)?;
             let name = node
                 .child_by_field_name("name")
@@ -661,11 +687,11 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
                 test: false,
             })
         }
-        (_, "pair") => {
+        "pair" => {
             is_function(node.child_by_field_name("value")?).then_some(())?;
             plain(name_of("key")?, None)
         }
-        (_, "assignment_expression") => {
+        "assignment_expression" => {
             let aliases = assigned_function(node.child_by_field_name("right")?, src)?;
             let (name, container) = commonjs_target(node.child_by_field_name("left")?, src)?;
             Some(Found {
@@ -676,7 +702,7 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
             })
         }
         // A test case: its callback is a member named for its title (`should_send_json`).
-        (_, "call_expression") if super::suites::is_case_call(node, src) => {
+        "call_expression" if super::suites::is_case_call(node, src) => {
             let arguments = node.child_by_field_name("arguments")?;
             let mut cursor = arguments.walk();
             let title = arguments.named_children(&mut cursor).next()?;
@@ -808,15 +834,17 @@ fn target(
         SELF_RECEIVERS.contains(&receiver)
             || container.is_some_and(|(start, end)| &src[start..end] == receiver)
     };
+    // A call through a receiver, `a.b()`: the node kind of the callee and the field naming `b`.
+    let (access, name_field) = match language {
+        Language::Rust => ("field_expression", "field"),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            ("member_expression", "property")
+        }
+        Language::Python => ("attribute", "attribute"),
+    };
     let (receiver, name) = match function.kind() {
         "identifier" => (None, text_of(function, src)),
-        // Rust `a.b()`, JS `a.b()`, Python `a.b()`.
-        "field_expression" | "member_expression" | "attribute" => {
-            let name_field = match function.kind() {
-                "field_expression" => "field",
-                "member_expression" => "property",
-                _ => "attribute",
-            };
+        kind if kind == access => {
             let name = text_of(function.child_by_field_name(name_field)?, src);
             let object = function
                 .child_by_field_name("value")

@@ -245,16 +245,18 @@ impl<'s> Walker<'s> {
         let opens_scope = match self.language {
             // A Python block (an `if` at the module's top) is no scope; functions are.
             Language::Python => kind == "lambda",
-            _ => matches!(
-                kind,
-                "function_expression"
-                    | "function"
-                    | "arrow_function"
-                    | "generator_function"
-                    | "closure_expression"
-                    | "statement_block"
-                    | "block"
-            ),
+            Language::Rust | Language::JavaScript | Language::TypeScript | Language::Tsx => {
+                matches!(
+                    kind,
+                    "function_expression"
+                        | "function"
+                        | "arrow_function"
+                        | "generator_function"
+                        | "closure_expression"
+                        | "statement_block"
+                        | "block"
+                )
+            }
         };
         Ctx {
             top: ctx.top && !opens_scope,

@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use super::language::Language;
+use super::lang::Language;
 
 /// What kind of declaration a [`Symbol`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -17,7 +17,7 @@ pub mod flow;
 pub mod generated;
 mod interface;
 mod javascript;
-mod language;
+pub mod lang;
 pub mod model;
 mod python;
 mod raises;
@@ -36,7 +36,7 @@ pub use generated::is_generated_header;
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
-pub use language::{kind_name, Language};
+pub use lang::{kind_name, Language};
 pub use suites::{Suite, Suites};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
@@ -112,10 +112,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let is_javascript = matches!(
-        language,
-        Language::JavaScript | Language::TypeScript | Language::Tsx
-    );
+    let is_javascript = language.is_javascript_family();
     let mut cases = 0;
     let calls = calls::extract(language, root, text, &mut |node| {
         cases += usize::from(is_javascript && suites::is_case_call(node, text));

@@ -26,22 +26,28 @@ const RUST_MACROS: &[&str] = &["panic", "unreachable", "todo", "unimplemented", 
 
 /// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
 pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<String> {
-    match (language, node.kind()) {
-        (Language::Python, "raise_statement") => match first_named(node) {
-            None => Some(RE_RAISES.to_string()),
-            Some(raised) => Some(thrown(raised, src)),
+    match language {
+        Language::Python => match node.kind() {
+            "raise_statement" => match first_named(node) {
+                None => Some(RE_RAISES.to_string()),
+                Some(raised) => Some(thrown(raised, src)),
+            },
+            _ => None,
         },
-        (Language::JavaScript | Language::TypeScript | Language::Tsx, "throw_statement") => {
-            Some(thrown(first_named(node)?, src))
-        }
-        (Language::Rust, "call_expression") => rust_err(node, src),
-        (Language::Rust, "macro_invocation") => {
-            let name = text_of(node.child_by_field_name("macro")?, src);
-            let bare = name.rsplit("::").next().unwrap_or(name);
-            RUST_MACROS.contains(&bare).then_some(())?;
-            Some(with_message(format!("{bare}!"), first_string(node, src)))
-        }
-        _ => None,
+        Language::JavaScript | Language::TypeScript | Language::Tsx => match node.kind() {
+            "throw_statement" => Some(thrown(first_named(node)?, src)),
+            _ => None,
+        },
+        Language::Rust => match node.kind() {
+            "call_expression" => rust_err(node, src),
+            "macro_invocation" => {
+                let name = text_of(node.child_by_field_name("macro")?, src);
+                let bare = name.rsplit("::").next().unwrap_or(name);
+                RUST_MACROS.contains(&bare).then_some(())?;
+                Some(with_message(format!("{bare}!"), first_string(node, src)))
+            }
+            _ => None,
+        },
     }
 }
 

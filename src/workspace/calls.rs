@@ -46,6 +46,7 @@ use crate::project::walk::FileClass;
 use crate::source::calls::{
     decode_bases, decode_reexports, decode_types, is_self_call, MemberCalls, Reach,
 };
+use crate::source::lang::files::is_module_stem;
 
 /// Public names shorter than this are too ambiguous to match across files.
 pub const MIN_NAME: usize = 3;
@@ -445,7 +446,7 @@ fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
     let mut parts = path.rsplit('/');
     let file = parts.next().unwrap_or(path);
     let mut stem = file.split('.').next().unwrap_or(file);
-    if matches!(stem, "mod" | "index" | "__init__" | "lib") {
+    if is_module_stem(stem) {
         stem = parts.next().unwrap_or(stem);
     }
     std::iter::once(stem)
@@ -473,7 +474,7 @@ fn package_names(path: &str) -> Vec<String> {
     let own = stem(path);
     dirs.into_iter()
         .map(|d| d.to_lowercase().replace('_', ""))
-        .filter(|d| *d != own && !matches!(own.as_str(), "mod" | "index" | "__init__" | "lib"))
+        .filter(|d| *d != own && !is_module_stem(&own))
         .collect()
 }
 

@@ -69,13 +69,7 @@ pub fn reached_depths(graph: &Graph, source: &str, depth: usize) -> HashMap<Stri
 /// A file's name without its directory and extensions (`src/flask/json/__init__.py` → `json`: a
 /// package's `__init__`, `mod.rs`, `index.js` take their directory's name).
 fn stem_of(path: &str) -> &str {
-    let mut parts = path.rsplit('/');
-    let name = parts.next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
-    match stem {
-        "__init__" | "mod" | "index" | "lib" => parts.next().unwrap_or(stem),
-        _ => stem,
-    }
+    crate::source::lang::files::module_name(path)
 }
 
 /// 0 when the test's name, without its test markers, is `stem` (`test_json.py`, `json_test.go`,

@@ -101,17 +101,3 @@ pub fn structural_billboard(module_description: Option<&str>, files: usize, dirs
         ),
     }
 }
-
-/// File names whose design description speaks for the whole directory.
-pub const MODULE_FILES: &[&str] = &[
-    "mod.rs",
-    "lib.rs",
-    "main.rs",
-    "__init__.py",
-    "index.ts",
-    "index.tsx",
-    "index.js",
-    "index.jsx",
-    "index.mjs",
-    "README.md",
-];

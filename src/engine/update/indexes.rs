@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rayon::prelude::*;
 use rustix::fs::FileType;
 
-use super::aindex::{index_directory, structural_billboard, MODULE_FILES};
+use super::aindex::{index_directory, structural_billboard};
 use super::group;
 use super::importance;
 use super::plan::Plan;
@@ -430,7 +430,7 @@ fn documented_module(
     dir: &str,
     row: &ChildEntry,
 ) -> Option<String> {
-    if !MODULE_FILES.contains(&row.name.as_str()) {
+    if !crate::source::lang::files::is_directory_file(&row.name) {
         return None;
     }
     let rel = if dir.is_empty() {

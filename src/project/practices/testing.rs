@@ -2,9 +2,9 @@
 //! test runner's own config file). `package.json`'s `test` script is one of [`super::commands`].
 
 use super::{get, push, Practice, Sources};
+use crate::source::lang::files::{self, TEST_DIRS};
+use crate::source::Language;
 
-/// Directories that hold tests, by the names test runners look for.
-const TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__", "testing"];
 /// The most test directories named.
 const MAX_TEST_DIRS: usize = 4;
 /// Test runner configuration files: (file, what runs the tests).
@@ -94,7 +94,7 @@ fn package_dirs(project: &crate::project::Project) -> Vec<String> {
 }
 
 fn has_manifest(project: &crate::project::Project, dir: &str) -> bool {
-    ["Cargo.toml", "package.json", "pyproject.toml"]
+    files::package_manifests()
         .iter()
         .any(|m| project.abs(&format!("{dir}/{m}")).is_file())
 }
@@ -113,13 +113,16 @@ fn dir_names(project: &crate::project::Project, dir: &str) -> Vec<String> {
     names
 }
 
+/// Whether a file in a test directory is code: of a registry language, or of one whose tests are
+/// worth naming before it is parsed ([`UNPARSED_TEST_CODE`]).
 fn is_code(name: &str) -> bool {
     let ext = name.rsplit_once('.').map_or("", |(_, ext)| ext);
-    matches!(
-        ext,
-        "rs" | "py" | "js" | "mjs" | "cjs" | "ts" | "mts" | "tsx" | "jsx" | "go" | "rb"
-    )
+    Language::from_path(std::path::Path::new(name)).is_some() || UNPARSED_TEST_CODE.contains(&ext)
 }
+
+/// Extensions of test code in languages the registry does not parse yet (Go's `*_test.go`, Ruby's
+/// specs): their test directories are still where the tests live.
+const UNPARSED_TEST_CODE: &[&str] = &["go", "rb"];
 
 /// The naming pattern most test files follow (`test_*.py`, `*.test.ts`, …), or examples.
 fn naming(names: &[&String]) -> String {

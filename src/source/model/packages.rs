@@ -20,6 +20,7 @@ use std::collections::BTreeSet;
 
 use super::files::{dir_of, file_name, is_within, join, FileIndex};
 use super::ProjectModel;
+use crate::source::lang::files::{package_entries, TEST_DIRS};
 
 /// Which ecosystem declared a package.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -56,8 +57,6 @@ const TEST_DATA_DIRS: &[&str] = &[
 ];
 /// Directory names that hold test data inside a test directory (`tests/**/samples/`).
 const TEST_TREE_DATA_DIRS: &[&str] = &["samples", "sample", "cases", "data", "inputs", "corpus"];
-/// Test directories.
-const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "specs", "testing"];
 /// Directories whose manifests are demos, not packages of the project.
 const SAMPLE_DIRS: &[&str] = &["examples", "example", "docs", "doc", "docs_src"];
 /// Conventional source directories of a root package without a better declaration.
@@ -79,8 +78,6 @@ const NOT_PYTHON_PACKAGES: &[&str] = &[
     "build",
     "dist",
 ];
-/// Package entry files that live at the root of a project.
-const ROOT_ENTRY_FILES: &[&str] = &["index.js", "index.ts", "index.mjs", "index.cjs"];
 
 /// Whether directory `dir` (project-relative) is test data or inside it: a [`TEST_DATA_DIRS`]
 /// component anywhere, `resources/` outside a `src/` directory, or a [`TEST_TREE_DATA_DIRS`]
@@ -317,7 +314,7 @@ fn existing_dirs(files: &FileIndex, dir: &str, names: &[&str]) -> Vec<String> {
 /// the root (what `require('..')` loads), else its conventional source and test directories, else
 /// the whole project.
 fn root_package_roots(files: &FileIndex) -> Vec<String> {
-    if ROOT_ENTRY_FILES.iter().any(|file| files.contains(file)) {
+    if package_entries().any(|file| files.contains(file)) {
         return vec![String::new()];
     }
     let sources = existing_dirs(files, "", SOURCE_DIRS);

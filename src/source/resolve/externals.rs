@@ -14,7 +14,7 @@
 use std::collections::BTreeSet;
 
 use super::Context;
-use crate::source::language::Language;
+use crate::source::lang::Language;
 use crate::source::model::files::join;
 use crate::source::model::stdlib::is_stdlib;
 

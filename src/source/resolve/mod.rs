@@ -20,7 +20,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::interface::Interface;
-use super::language::Language;
+use super::lang::Language;
 use super::model::ProjectModel;
 
 /// What resolving one file needs from its surroundings.

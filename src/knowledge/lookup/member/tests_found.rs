@@ -187,13 +187,7 @@ pub fn relevant_tests(
 /// A file's name without its directory and extensions; a package's `__init__`, `mod.rs`,
 /// `index.js`, `lib.rs` take their directory's name (`flask` of `src/flask/__init__.py`).
 fn stem_of(path: &str) -> &str {
-    let mut parts = path.rsplit('/');
-    let name = parts.next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
-    match stem {
-        "__init__" | "mod" | "index" | "lib" => parts.next().unwrap_or(stem),
-        _ => stem,
-    }
+    crate::source::lang::files::module_name(path)
 }
 
 /// The receivers a test's call of the members `labels` of `source` may go through.

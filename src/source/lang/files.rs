@@ -1,0 +1,229 @@
+//! File conventions across the registry, each with one home: where tests live and how a test file
+//! is named ([`TEST_DIRS`], [`is_test_path`], [`is_test_case`]), which files are named for their
+//! directory ([`is_module_stem`], [`is_index_file`], [`is_directory_file`]), which mark a package
+//! ([`package_manifests`], [`package_entries`]). Per-language facts come from the
+//! [`LANGUAGES`](super::LANGUAGES) table; the rules here apply them, and hold also for files of
+//! languages the registry does not parse yet (a Go `x_test.go` is a test path).
+
+use std::path::Path;
+
+use super::{Language, TestCases, LANGUAGES};
+
+/// Directories whose files are tests, by the names test runners look for: a file under one is a
+/// test path, and `lexictl init` and `lexi conventions` look for them beside the source.
+/// In this order, the order of a package's test roots in the project model.
+pub const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "specs", "testing"];
+
+/// Test directories `lexictl init` adds to the scope beside the source directories, in this
+/// order. Narrower than [`TEST_DIRS`]: `testing` is as often a test-support package (Go's
+/// `testing/`) as a test tree, and `specs` is kept out as it was — a new scope would change what
+/// existing projects' `lexictl init` writes.
+pub const SCOPE_TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__"];
+
+/// Stems of files the test tree holds for the runner, never tests (pytest's `conftest.py`).
+const FIXTURE_STEMS: &[&str] = &["conftest"];
+
+/// Whether a project-relative path names a test file by the common conventions of most languages:
+/// under a [`TEST_DIRS`] directory, or named `test_*`, `*_test`, `*_tests`, `*_spec` (RSpec),
+/// `*.test.*`, `*.spec.*`, or a fixture file ([`FIXTURE_STEMS`]) — the names `lexi conventions`
+/// reports as test naming patterns.
+pub fn is_test_path(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let in_test_dir = lower
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| TEST_DIRS.contains(&dir));
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let stem = name.split('.').next().unwrap_or(name);
+    in_test_dir
+        || stem.starts_with("test_")
+        || stem.ends_with("_test")
+        || stem.ends_with("_tests")
+        || stem.ends_with("_spec")
+        || name.contains(".test.")
+        || name.contains(".spec.")
+        || FIXTURE_STEMS.contains(&stem)
+}
+
+/// Whether a dependent goes in a design file's `## Tests` section: a test case by what its path says
+/// ([`is_test_case`] with its importers unknown) — not `conftest.py`, not a Python module outside
+/// pytest's `test_*.py`/`*_test.py`.
+pub fn is_listed_test(path: &str) -> bool {
+    is_test_case(path, 0)
+}
+
+/// Whether `path` is a test a test runner collects, not a helper, fixture or sample app that
+/// lives in the test tree; `importers` counts the files that import it. A test path
+/// ([`is_test_path`]) is a test case unless it is a fixture file (`conftest.py`), or its language's
+/// [`TestCases`] rule says otherwise: a Python module outside pytest's `test_*.py`/`*_test.py`
+/// (flask's `tests/test_apps/cliapp/app.py`), a Rust module several test targets import
+/// (`tests/common/mod.rs`; one importer is the target whose module it is), a module of any other
+/// language that other files import (express's `test/support/utils.js`) — unless its name says
+/// test (`*.test.js`, `*_test.go`).
+pub fn is_test_case(path: &str, importers: usize) -> bool {
+    if !is_test_path(path) {
+        return false;
+    }
+    let lower = path.to_ascii_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let (stem, _) = name.rsplit_once('.').unwrap_or((name, ""));
+    if FIXTURE_STEMS.contains(&stem) {
+        return false;
+    }
+    let named_test = stem.starts_with("test_") || stem.ends_with("_test") || stem == "tests";
+    let rule = Language::from_path(Path::new(&lower))
+        .map_or(TestCases::UnimportedOrNamed, |language| {
+            language.spec().files.test_cases
+        });
+    match rule {
+        TestCases::Named => named_test,
+        TestCases::ImportedByItsTargetOnly => importers <= 1,
+        TestCases::UnimportedOrNamed => {
+            importers == 0 || named_test || name.contains(".test.") || name.contains(".spec.")
+        }
+    }
+}
+
+/// Whether a file stem names a file for its directory rather than itself (`mod`, `lib`, `index`,
+/// `__init__`): what an object or test of the file is called is the directory's name.
+pub fn is_module_stem(stem: &str) -> bool {
+    LANGUAGES
+        .iter()
+        .any(|spec| spec.files.module_stems.contains(&stem))
+}
+
+/// A file's name without its directory and extensions, or its directory's name when the stem is a
+/// module stem ([`is_module_stem`]): `json` of `src/flask/json/__init__.py`, `app` of `app.py`.
+pub fn module_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let name = parts.next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    match is_module_stem(stem) {
+        true => parts.next().unwrap_or(stem),
+        false => stem,
+    }
+}
+
+/// Whether `source` is a directory's index file — a module file or a program's entry (`main`), of
+/// any extension — described by the directory's README when it has no doc of its own.
+pub fn is_index_file(source: &str) -> bool {
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let stem = name.split('.').next().unwrap_or(name);
+    is_module_stem(stem)
+        || LANGUAGES
+            .iter()
+            .any(|spec| spec.files.entry_stems.contains(&stem))
+}
+
+/// Whether a file named `name` is one whose design description speaks for its whole directory in
+/// the `.aindex`: a language's directory file (`mod.rs`, `index.ts`, `__init__.py`) or `README.md`.
+pub fn is_directory_file(name: &str) -> bool {
+    name == "README.md"
+        || LANGUAGES
+            .iter()
+            .any(|spec| spec.files.directory_files.contains(&name))
+}
+
+/// The files that, at a project's root, make the root a package's entry point (`index.js`: what
+/// `require('..')` loads).
+pub fn package_entries() -> impl Iterator<Item = &'static str> {
+    LANGUAGES
+        .iter()
+        .flat_map(|spec| spec.files.package_entries)
+        .copied()
+}
+
+/// The package manifests of every language (`Cargo.toml`, `package.json`, `pyproject.toml`),
+/// each once, in table order.
+pub fn package_manifests() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in LANGUAGES
+        .iter()
+        .flat_map(|spec| spec.files.package_manifests)
+    {
+        if !out.contains(name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn test_paths_are_recognised() {
+        for path in [
+            "tests/it/main.rs",
+            "pkg/test_x.py",
+            "a/x_test.go",
+            "src/a.test.ts",
+            "web/__tests__/b.js",
+            "x.spec.tsx",
+            "lib/foo_spec.rb",
+        ] {
+            assert!(is_test_path(path), "{path}");
+        }
+        for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
+            assert!(!is_test_path(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn helpers_and_fixtures_in_the_test_tree_are_not_test_cases() {
+        for (path, importers) in [
+            ("tests/test_json.py", 0),
+            ("tests/test_json.py", 3),
+            ("pkg/json_test.py", 0),
+            ("tests/tcp_accept.rs", 0),
+            ("tests/it/test_lookup.rs", 1),
+            ("test/res.json.js", 0),
+            ("web/__tests__/a.js", 0),
+            ("src/a.test.ts", 2),
+            ("a/x_test.go", 1),
+        ] {
+            assert!(is_test_case(path, importers), "{path} {importers}");
+        }
+        for (path, importers) in [
+            ("tests/conftest.py", 0),
+            ("tests/test_apps/cliapp/app.py", 0),
+            ("tests/test_apps/blueprintapp/__init__.py", 1),
+            ("tests/common/mod.rs", 5),
+            ("test/support/utils.js", 12),
+            ("src/json.py", 0),
+        ] {
+            assert!(!is_test_case(path, importers), "{path} {importers}");
+        }
+    }
+
+    #[test]
+    fn directory_files_come_from_the_languages() {
+        for stem in ["mod", "lib", "index", "__init__"] {
+            assert!(is_module_stem(stem), "{stem}");
+        }
+        assert!(!is_module_stem("main"));
+        for path in ["src/main.rs", "a/index.html", "pkg/__init__.py", "lib.rs"] {
+            assert!(is_index_file(path), "{path}");
+        }
+        for name in [
+            "mod.rs",
+            "index.tsx",
+            "__init__.py",
+            "README.md",
+            "index.mjs",
+        ] {
+            assert!(is_directory_file(name), "{name}");
+        }
+        for name in ["index.cjs", "index.mts", "main.py"] {
+            assert!(!is_directory_file(name), "{name}");
+        }
+        let entries: Vec<&str> = package_entries().collect();
+        assert_eq!(entries, ["index.js", "index.mjs", "index.cjs", "index.ts"]);
+        assert_eq!(
+            package_manifests(),
+            ["Cargo.toml", "package.json", "pyproject.toml"]
+        );
+    }
+}

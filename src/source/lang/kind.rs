@@ -1,0 +1,41 @@
+//! A human name for the kind of a file, from its extension or name: for every file, parsed or not
+//! (a Go file is "Go source" before Go is in the registry).
+
+/// A human name for the kind of file, from its extension or name.
+pub fn kind_name(rel: &str) -> &'static str {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, ext)| ext.to_ascii_lowercase());
+    match name {
+        "Makefile" | "makefile" | "GNUmakefile" => return "Makefile",
+        "Dockerfile" => return "Dockerfile",
+        "LICENSE" | "LICENCE" | "COPYING" => return "License text",
+        _ => {}
+    }
+    match ext.as_deref() {
+        Some("rs") => "Rust source",
+        Some("js" | "mjs" | "cjs") => "JavaScript source",
+        Some("jsx") => "JavaScript (JSX) source",
+        Some("ts" | "mts" | "cts") => "TypeScript source",
+        Some("tsx") => "TypeScript (TSX) source",
+        Some("py" | "pyi") => "Python source",
+        Some("go") => "Go source",
+        Some("c" | "h") => "C source",
+        Some("cc" | "cpp" | "cxx" | "hpp" | "hh") => "C++ source",
+        Some("java") => "Java source",
+        Some("kt" | "kts") => "Kotlin source",
+        Some("rb") => "Ruby source",
+        Some("sh" | "bash" | "zsh") => "Shell script",
+        Some("md" | "markdown") => "Markdown document",
+        Some("toml") => "TOML file",
+        Some("yaml" | "yml") => "YAML file",
+        Some("json") => "JSON file",
+        Some("html" | "htm") => "HTML file",
+        Some("css" | "scss") => "Stylesheet",
+        Some("sql") => "SQL file",
+        Some("txt") => "Text file",
+        Some("lock") => "Lock file",
+        _ => "File",
+    }
+}

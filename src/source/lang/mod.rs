@@ -1,0 +1,302 @@
+//! The language registry: one table ([`LANGUAGES`]) lists the languages the source module parses,
+//! and one module per language ([`rust`], [`javascript`], [`python`]) holds what the rest of the
+//! crate knows of it — its extensions, grammar, comment syntax, declaration keywords, visibility
+//! rule, file conventions (index and entry files, package manifests, how a test case is told from
+//! a helper) and a pointer to its extraction and import resolver. Code outside `source/` asks the
+//! registry ([`Language::spec`], [`files`]) instead of keeping its own list, and matches on a
+//! [`Language`] are exhaustive, so a language added to the enum is a compile error until each place
+//! says what it does (docs/adding-a-language.md).
+//!
+//! The registry is a leaf: it depends on the grammars only, so `project/` (config, detection) may
+//! use it as well as `source/` and everything above.
+
+pub mod files;
+mod javascript;
+mod kind;
+mod python;
+mod rust;
+
+use std::path::Path;
+
+pub use kind::kind_name;
+
+/// A programming language whose public interface can be extracted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// Rust (`.rs`).
+    Rust,
+    /// JavaScript, including JSX (`.js`, `.mjs`, `.cjs`, `.jsx`).
+    JavaScript,
+    /// TypeScript (`.ts`, `.mts`, `.cts`, including `.d.ts`).
+    TypeScript,
+    /// TypeScript with JSX (`.tsx`).
+    Tsx,
+    /// Python (`.py`, `.pyi`).
+    Python,
+}
+
+/// `ast.languages` in the configuration: a language family whose public interface is parsed with
+/// tree-sitter. Not a duplicate of [`Language`]: TSX is parsed with its own grammar but switched
+/// on with TypeScript, so the configuration names four families for five grammars.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum AstLanguage {
+    Rust,
+    /// JavaScript, JSX included.
+    Javascript,
+    /// TypeScript, TSX included.
+    Typescript,
+    Python,
+}
+
+impl AstLanguage {
+    pub const ALL: [AstLanguage; 4] = [
+        AstLanguage::Rust,
+        AstLanguage::Javascript,
+        AstLanguage::Typescript,
+        AstLanguage::Python,
+    ];
+
+    /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
+    pub fn name(self) -> &'static str {
+        match self {
+            AstLanguage::Rust => "rust",
+            AstLanguage::Javascript => "javascript",
+            AstLanguage::Typescript => "typescript",
+            AstLanguage::Python => "python",
+        }
+    }
+}
+
+/// Everything the crate knows of one language, as data. Code that cannot be data (extraction,
+/// import resolution, call and flow walks) lives in the modules named by `extraction` and
+/// `resolver`, which match on [`Language`] exhaustively.
+pub struct Spec {
+    /// The language this entry describes.
+    pub language: Language,
+    /// Stable lowercase identifier ("rust", "tsx"); also the design file's language tag.
+    pub name: &'static str,
+    /// Human-readable name ("TypeScript (TSX)").
+    pub display_name: &'static str,
+    /// Markdown code-fence info string of its Interface Contract.
+    pub fence: &'static str,
+    /// The `ast.languages` entry that switches its parsing on.
+    pub config: AstLanguage,
+    /// File extensions, lowercase, without the dot; disjoint across the table.
+    pub extensions: &'static [&'static str],
+    /// The tree-sitter grammar that parses it.
+    pub grammar: fn() -> tree_sitter::Language,
+    /// Comment and doc-comment syntax.
+    pub comments: Comments,
+    /// Keywords a declaration's name follows (`fn`, `class`, `def`): the name is the next word.
+    pub declaration_keywords: &'static [&'static str],
+    /// Words that may come before a declaration keyword (`pub`, `export`, `async`).
+    pub modifiers: &'static [&'static str],
+    /// What makes a declaration part of the public interface (the rule; the code is in its
+    /// extraction module).
+    pub visibility: &'static str,
+    /// File conventions: index and entry files, manifests, test files.
+    pub files: FileConventions,
+    /// Where its extraction lives (symbols, imports, docs).
+    pub extraction: &'static str,
+    /// Where its import resolver and ecosystem model live.
+    pub resolver: &'static str,
+}
+
+/// A language's comment syntax.
+pub struct Comments {
+    /// The line comment marker (`//`, `#`): what Interface Contracts put before a doc.
+    pub line: &'static str,
+    /// A line comment after code on the same line (`  // `): what separates a contract line's
+    /// signature from its doc.
+    pub trailing: &'static str,
+    /// The markers of doc comments (`///`, `/**`, `"""`), as documentation of what extraction reads.
+    pub doc: &'static [&'static str],
+}
+
+/// A language's file conventions.
+pub struct FileConventions {
+    /// Stems of a file named for its directory rather than itself (`mod`, `index`, `__init__`).
+    pub module_stems: &'static [&'static str],
+    /// Stems of a program's entry file (`main`), whose description also speaks for its directory.
+    pub entry_stems: &'static [&'static str],
+    /// File names whose design description the directory's `.aindex` borrows.
+    pub directory_files: &'static [&'static str],
+    /// Files that make a project root a package's entry point (`index.js`).
+    pub package_entries: &'static [&'static str],
+    /// Manifests that mark a directory as a package (`Cargo.toml`).
+    pub package_manifests: &'static [&'static str],
+    /// How a test runner tells a test case from a helper in the test tree.
+    pub test_cases: TestCases,
+}
+
+/// How a file in the test tree is told to be a test case rather than a helper or fixture
+/// ([`files::is_test_case`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestCases {
+    /// Only files named as tests (`test_*.py`, `*_test.py`): pytest collects nothing else.
+    Named,
+    /// A file at most one other file imports: its own test target (`tests/it/main.rs` declaring
+    /// it); a module several targets share (`tests/common/mod.rs`) is a helper.
+    ImportedByItsTargetOnly,
+    /// A file nothing imports, or one named as a test (`*.test.js`, `*.spec.ts`).
+    UnimportedOrNamed,
+}
+
+/// The registry: every supported language, in [`Language`] declaration order.
+pub const LANGUAGES: [&Spec; 5] = [
+    &rust::RUST,
+    &javascript::JAVASCRIPT,
+    &javascript::TYPESCRIPT,
+    &javascript::TSX,
+    &python::PYTHON,
+];
+
+impl Language {
+    /// Every supported language, in declaration order.
+    pub const ALL: [Language; 5] = [
+        Language::Rust,
+        Language::JavaScript,
+        Language::TypeScript,
+        Language::Tsx,
+        Language::Python,
+    ];
+
+    /// This language's registry entry.
+    pub fn spec(self) -> &'static Spec {
+        LANGUAGES[self.index()]
+    }
+
+    /// The language of `path`, judged by its extension (case-insensitive); `None` if unsupported.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        LANGUAGES
+            .iter()
+            .find(|spec| spec.extensions.contains(&ext.as_str()))
+            .map(|spec| spec.language)
+    }
+
+    /// The `ast.languages` entry that switches parsing of this language on (TSX goes with TypeScript).
+    pub fn ast_language(self) -> AstLanguage {
+        self.spec().config
+    }
+
+    /// Stable lowercase identifier: "rust", "javascript", "typescript", "tsx", "python".
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// Human-readable name, e.g. "TypeScript (TSX)".
+    pub fn display_name(self) -> &'static str {
+        self.spec().display_name
+    }
+
+    /// Markdown code-fence info string for this language.
+    pub fn fence(self) -> &'static str {
+        self.spec().fence
+    }
+
+    /// Position in [`Language::ALL`] and [`LANGUAGES`]; also indexes per-thread parser caches.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Language::Rust => 0,
+            Language::JavaScript => 1,
+            Language::TypeScript => 2,
+            Language::Tsx => 3,
+            Language::Python => 4,
+        }
+    }
+
+    /// The tree-sitter grammar used to parse this language.
+    pub(crate) fn grammar(self) -> tree_sitter::Language {
+        (self.spec().grammar)()
+    }
+
+    /// Whether this is one of the JavaScript family (JavaScript, TypeScript, TSX), which share
+    /// their extraction, resolver and call walk.
+    pub fn is_javascript_family(self) -> bool {
+        match self {
+            Language::JavaScript | Language::TypeScript | Language::Tsx => true,
+            Language::Rust | Language::Python => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_languages_from_extensions() {
+        let cases = [
+            ("src/lib.rs", Some(Language::Rust)),
+            ("a/b.js", Some(Language::JavaScript)),
+            ("a/b.mjs", Some(Language::JavaScript)),
+            ("a/b.cjs", Some(Language::JavaScript)),
+            ("a/b.jsx", Some(Language::JavaScript)),
+            ("a/b.ts", Some(Language::TypeScript)),
+            ("a/b.d.ts", Some(Language::TypeScript)),
+            ("a/b.mts", Some(Language::TypeScript)),
+            ("a/b.cts", Some(Language::TypeScript)),
+            ("a/b.tsx", Some(Language::Tsx)),
+            ("a/b.py", Some(Language::Python)),
+            ("a/b.pyi", Some(Language::Python)),
+            ("a/B.RS", Some(Language::Rust)),
+            ("README.md", None),
+            ("Makefile", None),
+            ("rs", None),
+        ];
+        for (path, expected) in cases {
+            assert_eq!(Language::from_path(Path::new(path)), expected, "{path}");
+        }
+    }
+
+    #[test]
+    fn names_are_stable() {
+        let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
+        assert_eq!(names, ["rust", "javascript", "typescript", "tsx", "python"]);
+        let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
+        assert_eq!(
+            display,
+            [
+                "Rust",
+                "JavaScript",
+                "TypeScript",
+                "TypeScript (TSX)",
+                "Python"
+            ]
+        );
+        let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
+        assert_eq!(
+            fences,
+            ["rust", "javascript", "typescript", "tsx", "python"]
+        );
+        for (i, lang) in Language::ALL.iter().enumerate() {
+            assert_eq!(lang.index(), i);
+        }
+    }
+
+    #[test]
+    fn the_table_lists_each_language_once_in_order_with_disjoint_extensions() {
+        for (i, spec) in LANGUAGES.iter().enumerate() {
+            assert_eq!(spec.language, Language::ALL[i], "{}", spec.name);
+            assert_eq!(spec.language.spec().name, spec.name);
+        }
+        let mut extensions: Vec<&str> = LANGUAGES
+            .iter()
+            .flat_map(|s| s.extensions)
+            .copied()
+            .collect();
+        let all = extensions.len();
+        extensions.sort();
+        extensions.dedup();
+        assert_eq!(
+            extensions.len(),
+            all,
+            "an extension belongs to one language"
+        );
+    }
+}
