@@ -78,7 +78,7 @@ pub fn member_impact(
     if depth == 0 || depth > MAX_DEPTH {
         bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
     }
-    let found = lookup_member(ws, source, name, true)?;
+    let found = lookup_member(ws, source, name, true, false)?;
     let shown = match found.matches.as_slice() {
         [one] => one.clone(),
         several => {

@@ -68,9 +68,19 @@ pub fn flow(language: Language, definition: Node<'_>, src: &str, name: &str) -> 
 }
 
 /// The body of a function's definition: its `body` field, or the body of the function it binds
-/// (`x = function …`, `key: () => …`, `a = b = function …`).
+/// (`x = function …`, `key: () => …`, `a = b = function …`), or of a test block's callback
+/// (`it('works', function () { … })`).
 fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     let mut node = node;
+    if node.kind() == "call_expression" {
+        let args = node.child_by_field_name("arguments")?;
+        node = code_children(args).into_iter().rev().find(|arg| {
+            matches!(
+                arg.kind(),
+                "function_expression" | "function" | "arrow_function"
+            )
+        })?;
+    }
     for _ in 0..8 {
         if let Some(body) = node.child_by_field_name("body") {
             return Some(body);

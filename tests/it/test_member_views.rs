@@ -1,0 +1,141 @@
+//! The member view of `lexi lookup --member` as the agent tryouts of issue 31 needed it: a test
+//! file's test cases open as members (a JavaScript `it('…')` by its title or its slug, a Python
+//! test class's method, a Rust `#[test] fn`), and an unknown name lists the closest ones; the view
+//! answers first (signature, calls, flow, callers, tests) and gives the doc last, its first
+//! paragraph only unless `--full`, which also lifts every cap.
+
+use crate::support::{project, TestProject};
+
+/// A project whose test files hold mocha cases nested in suites, a pytest class and a Rust
+/// `#[test]`, after an update.
+fn with_tests() -> TestProject {
+    let p = project()
+        .file("package.json", "{\"name\": \"web\", \"version\": \"1.0.0\"}\n")
+        .file(
+            "lib/redirect.js",
+            "'use strict';\n\n/**\n * Redirect to `url`.\n */\nexports.redirect = function redirect(res, url) {\n  res.location(url);\n  res.end('Redirecting to ' + url);\n};\n",
+        )
+        .file(
+            "test/redirect.js",
+            "var redirect = require('../lib/redirect');\n\ndescribe('res', function(){\n  describe('.redirect(url)', function(){\n    it('should respond with html', function(done){\n      var res = fake();\n      redirect.redirect(res, 'http://google.com');\n      assert.strictEqual(res.body, 'Redirecting to http://google.com');\n      done();\n    })\n\n    it('should set the location', () => {\n      var res = fake();\n      redirect.redirect(res, '/login');\n      assert.strictEqual(res.location, '/login');\n    })\n  })\n\n  describe('when accepting text', function(){\n    it('should respond with html', function(){\n      redirect.redirect(fake(), '/');\n    })\n  })\n})\n\nfunction fake() { return {}; }\n",
+        )
+        .file(
+            "tests/test_views.py",
+            "from views import index\n\n\nclass TestIndex:\n    def test_front_page(self):\n        assert index() == 'hi'\n",
+        )
+        .file("views.py", "def index():\n    return 'hi'\n")
+        .file("Cargo.toml", "[package]\nname = \"chan\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .file(
+            "src/lib.rs",
+            "//! A channel.\n\n/// Doubles.\npub fn double(x: u8) -> u8 {\n    x * 2\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn doubles_two() {\n        assert_eq!(double(2), 4);\n    }\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn a_javascript_test_case_opens_by_its_title_or_its_slug() {
+    let p = with_tests();
+    let out = p
+        .lexi([
+            "lookup",
+            "test/redirect.js",
+            "--member",
+            "should set the location",
+        ])
+        .success();
+    insta::assert_snapshot!("member_view_js_case", out.stdout);
+    out.stdout_has(
+        "# test/redirect.js: res.redirect_url.should_set_the_location (function, lines 12-16)",
+    )
+    .stdout_has("    it('should set the location', () =>)")
+    .stdout_lacks("differs in case");
+    let slug = p
+        .lexi([
+            "lookup",
+            "test/redirect.js",
+            "--member",
+            "should_set_the_location",
+        ])
+        .success();
+    assert_eq!(slug.stdout, out.stdout);
+    // A title two suites share: each case, compactly, under its suites.
+    let two = p
+        .lexi([
+            "lookup",
+            "test/redirect.js",
+            "--member",
+            "should respond with html",
+        ])
+        .success();
+    two.stdout_has("2 members of test/redirect.js are named `should respond with html`")
+        .stdout_has("res.redirect_url.should_respond_with_html")
+        .stdout_has("res.when_accepting_text.should_respond_with_html");
+}
+
+#[test]
+fn python_and_rust_test_functions_open_as_members() {
+    let p = with_tests();
+    p.lexi([
+        "lookup",
+        "tests/test_views.py",
+        "--member",
+        "test_front_page",
+    ])
+    .success()
+    .stdout_has("# tests/test_views.py: TestIndex.test_front_page (method, lines 5-6)");
+    p.lexi(["lookup", "src/lib.rs", "--member", "doubles_two"])
+        .success()
+        .stdout_has("# src/lib.rs: doubles_two (function, lines 13-15)")
+        .stdout_has("fn doubles_two()");
+}
+
+#[test]
+fn an_unknown_test_title_lists_the_closest_cases() {
+    let p = with_tests();
+    p.lexi([
+        "lookup",
+        "test/redirect.js",
+        "--member",
+        "should set location",
+    ])
+    .code(1)
+    .stderr_has("test/redirect.js has no member `should set location`")
+    .stderr_has("did you mean: res.redirect_url.should_set_the_location");
+    // A part of a member's name is close to it.
+    p.lexi(["lookup", "tests/test_views.py", "--member", "front_pag"])
+        .code(1)
+        .stderr_has("did you mean: TestIndex.test_front_page");
+}
+
+#[test]
+fn the_view_answers_first_and_gives_the_doc_last_its_first_paragraph_unless_full() {
+    let p = project().fixture("flask-like").init().build();
+    p.lexictl(["update"]).success();
+    let args = ["lookup", "src/flaskish/app.py", "--member", "make_response"];
+    let out = p.lexi(args).success();
+    insta::assert_snapshot!("member_view_doc_last", out.stdout);
+    let text = &out.stdout;
+    let at = |needle: &str| text.find(needle).unwrap_or_else(|| panic!("no {needle}"));
+    // Signature, then the lines, then the tests, then the doc.
+    assert!(at("```python") < at("- Flow:"));
+    assert!(at("- Flow:") < at("## Tests"));
+    assert!(at("## Tests") < at("## Doc"));
+    out.stdout_lacks(".. versionchanged:: 2.2")
+        .stdout_has("(… the rest of the doc: `lexi lookup src/flaskish/app.py --member App.make_response --full`)");
+    let full = p
+        .lexi([
+            "lookup",
+            "src/flaskish/app.py",
+            "--member",
+            "make_response",
+            "--full",
+        ])
+        .success();
+    full.stdout_has(".. versionchanged:: 2.2")
+        .stdout_has(":raises TypeError: when the value is none of these.")
+        .stdout_lacks("the rest of the doc");
+    assert!(full.stdout.len() > out.stdout.len());
+}
