@@ -139,3 +139,34 @@ fn the_view_answers_first_and_gives_the_doc_last_its_first_paragraph_unless_full
         .stdout_lacks("the rest of the doc");
     assert!(full.stdout.len() > out.stdout.len());
 }
+
+#[test]
+fn impact_of_a_member_with_full_lists_every_caller_and_test() {
+    let p = project()
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file("src/pkg/__init__.py", "")
+        .file(
+            "src/pkg/core.py",
+            "def make(x):\n    \"\"\"Make it.\"\"\"\n    return x\n",
+        )
+        .file("src/pkg/users.py", USERS)
+        .file("tests/test_core.py", TESTS)
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let args = ["impact", "src/pkg/core.py", "--member", "make"];
+    let cut = p.lexi(args).success();
+    cut.stdout_has("user_5, +2 (calls make)")
+        .stdout_lacks("user_7");
+    let full = p
+        .lexi(["impact", "src/pkg/core.py", "--member", "make", "--full"])
+        .success();
+    insta::assert_snapshot!("member_view_impact_full", full.stdout);
+    full.stdout_has("user_7 (calls make)")
+        .stdout_has("test_make_5")
+        .stdout_lacks(", +");
+    assert_ne!(cut.stdout, full.stdout);
+}
+
+const USERS: &str = "from pkg.core import make\n\n\ndef user_0():\n    return make(0)\n\n\ndef user_1():\n    return make(1)\n\n\ndef user_2():\n    return make(2)\n\n\ndef user_3():\n    return make(3)\n\n\ndef user_4():\n    return make(4)\n\n\ndef user_5():\n    return make(5)\n\n\ndef user_6():\n    return make(6)\n\n\ndef user_7():\n    return make(7)\n\n";
+const TESTS: &str = "from pkg.core import make\n\n\ndef test_make_0():\n    assert make(0)\n\n\ndef test_make_1():\n    assert make(1)\n\n\ndef test_make_2():\n    assert make(2)\n\n\ndef test_make_3():\n    assert make(3)\n\n\ndef test_make_4():\n    assert make(4)\n\n\ndef test_make_5():\n    assert make(5)\n\n";

@@ -71,6 +71,9 @@ pub struct MemberLookup {
     pub tests_left_out: usize,
     /// Other test files that reach the member's file (`lexi impact` lists them).
     pub tests_reaching: usize,
+    /// Those files, in `lexi impact`'s order (`lexi impact --member --full` lists them).
+    #[serde(skip)]
+    pub tests_reaching_files: Vec<String>,
     /// Everything asked for (`--full`): the whole doc, every test, every caller and call.
     #[serde(skip)]
     pub full: bool,
@@ -230,6 +233,7 @@ pub fn lookup_member(
         tests: tests.tests,
         tests_left_out: tests.left_out,
         tests_reaching: tests.reaching,
+        tests_reaching_files: tests.reaching_files,
         full,
     })
 }
