@@ -259,7 +259,9 @@ impl Walk<'_> {
         let mut out: Vec<(String, String)> = view
             .calls
             .iter()
-            .filter(|edges| edges.member != label && edges.calls.iter().any(|c| c == bare))
+            .filter(|edges| {
+                edges.member != label && edges.calls.iter().any(|c| c == bare || c == label)
+            })
             .map(|edges| (file.to_string(), edges.member.clone()))
             .collect();
         for called in &view.called_from {

@@ -170,3 +170,47 @@ fn impact_of_a_member_with_full_lists_every_caller_and_test() {
 
 const USERS: &str = "from pkg.core import make\n\n\ndef user_0():\n    return make(0)\n\n\ndef user_1():\n    return make(1)\n\n\ndef user_2():\n    return make(2)\n\n\ndef user_3():\n    return make(3)\n\n\ndef user_4():\n    return make(4)\n\n\ndef user_5():\n    return make(5)\n\n\ndef user_6():\n    return make(6)\n\n\ndef user_7():\n    return make(7)\n\n";
 const TESTS: &str = "from pkg.core import make\n\n\ndef test_make_0():\n    assert make(0)\n\n\ndef test_make_1():\n    assert make(1)\n\n\ndef test_make_2():\n    assert make(2)\n\n\ndef test_make_3():\n    assert make(3)\n\n\ndef test_make_4():\n    assert make(4)\n\n\ndef test_make_5():\n    assert make(5)\n\n";
+
+/// A channel whose `Sender` and `Permit` both define `send`, and a module using them.
+fn channel_crate() -> TestProject {
+    let p = project()
+        .file("Cargo.toml", "[package]\nname = \"chan\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .file("src/lib.rs", "//! A channel.\n\npub mod chan;\npub mod user;\n")
+        .file(
+            "src/chan.rs",
+            "//! Channels.\n\n/// Makes a channel.\npub fn channel() -> Sender {\n    Sender\n}\n\n/// The sending half.\npub struct Sender;\n\n/// Capacity reserved.\npub struct Permit;\n\nimpl Sender {\n    /// Makes a sender.\n    pub fn new() -> Sender {\n        Sender\n    }\n\n    /// Sends, waiting.\n    pub fn send(&self, value: u8) {\n        self.reserve().send(value);\n    }\n\n    /// Sends, blocking.\n    pub fn blocking_send(&self, value: u8) {\n        self.send(value)\n    }\n\n    /// Reserves capacity.\n    pub fn reserve(&self) -> Permit {\n        Permit\n    }\n}\n\nimpl Permit {\n    /// Sends using the reserved capacity.\n    pub fn send(self, value: u8) {\n        let _ = value;\n    }\n}\n",
+        )
+        .file(
+            "src/user.rs",
+            "//! Uses the channel.\n\nuse crate::chan::{channel, Permit, Sender};\n\n/// Through a permit.\npub fn with_permit(permit: Permit) {\n    permit.send(1);\n}\n\n/// Through a sender it makes.\npub fn with_new_sender() {\n    Sender::new().send(2);\n}\n\n/// Through what `channel()` gives: the type is not told.\npub fn with_channel() {\n    let tx = channel();\n    tx.send(3);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn same_named_methods_keep_their_own_callers() {
+    let p = channel_crate();
+    let permit = p
+        .lexi(["lookup", "src/chan.rs", "--member", "Permit::send"])
+        .success();
+    insta::assert_snapshot!("member_view_permit_send", permit.stdout);
+    permit
+        .stdout_lacks("Called by: Sender.blocking_send")
+        .stdout_has("- Called from: src/user.rs (with_permit)")
+        .stdout_lacks("with_new_sender");
+    let sender = p
+        .lexi(["lookup", "src/chan.rs", "--member", "Sender::send"])
+        .success();
+    sender
+        .stdout_has("- Called by: Sender.blocking_send")
+        .stdout_has("- Called from: src/user.rs (with_new_sender)")
+        .stdout_lacks("with_permit");
+    // `tx` of `channel()` may be either: a name match, never a caller.
+    for out in [&permit, &sender] {
+        out.stdout_has("Unresolved `.send(…)` calls")
+            .stdout_has("src/user.rs (with_channel)");
+    }
+}
