@@ -14,7 +14,10 @@
 //! Read from the syntax tree, so it is exact: a statement is shown (whitespace collapsed, `self.`
 //! and `this.` left out, long argument lists folded to `(…)`) when it calls something, returns,
 //! raises, throws, yields or awaits; a branch when something inside it is shown (a `try`'s
-//! handlers always are, to say what it catches); a function defined inside as its header only. A
+//! handlers always are, to say what it catches); a function defined inside as its header only.
+//! What a Rust block ends in is said when short and not shown otherwise — its tail expression as
+//! `→ Ok(false)`, a match arm's plain value as `BinaryDetection::Quit(b) => b` — so a branch that
+//! only gives something back still shows (ripgrep's `detect_binary`: `else: → Ok(false)`). A
 //! call of the member itself is marked `(recursive)`. Headers read the same in every language:
 //! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
 //! `except E:`/`catch (e):`, `finally:`, `match x:`, `case P:`/`P =>`. At most [`MAX_LINES`]
@@ -62,6 +65,7 @@ pub fn flow(language: Language, definition: Node<'_>, src: &str, name: &str) -> 
         src,
         name,
         steps: 0,
+        depth: 0,
     };
     let steps = reader.body(body);
     render(&steps)
@@ -98,6 +102,8 @@ struct Reader<'s> {
     name: &'s str,
     /// Statements read so far.
     steps: usize,
+    /// Branches entered (a match arm's plain value shows inside one).
+    depth: usize,
 }
 
 /// What a statement is to the outline.
@@ -111,6 +117,8 @@ enum Shape<'t> {
     Nested(String),
     /// A block to read through (Rust `{ … }`, `unsafe { … }`).
     Through(Node<'t>),
+    /// What a branch gives back, as shown (a Rust match arm's value).
+    Value(String),
     Skip,
 }
 
@@ -134,14 +142,62 @@ impl<'s> Reader<'s> {
     /// The steps of a body (a block, or one statement standing for one).
     fn body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
         let mut steps = Vec::new();
-        for statement in self.statements(body) {
+        let statements = self.statements(body);
+        for (at, statement) in statements.iter().enumerate() {
             if self.steps >= MAX_STEPS {
                 break;
             }
             self.steps += 1;
-            self.statement(statement, &mut steps);
+            let before = steps.len();
+            self.statement(*statement, &mut steps);
+            let last = at + 1 == statements.len();
+            if last && steps.len() == before {
+                if let Some(text) = self.ends_in(body, *statement) {
+                    steps.push(Step {
+                        text,
+                        children: Vec::new(),
+                    });
+                }
+            }
         }
         steps
+    }
+
+    /// The body of a branch: its steps, ending with the value it ends in when it shows nothing
+    /// else.
+    fn branch_body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
+        self.depth += 1;
+        let steps = self.body(body);
+        self.depth -= 1;
+        steps
+    }
+
+    /// `→ value`: what a Rust block ends in — a branch's or the body's own (its tail expression:
+    /// `Ok(false)`, `Err(SendError(value))`, `None`) — or a match arm's value, when that last
+    /// statement is not shown otherwise; short values only, so a branch says what it gives back.
+    fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
+        if self.language != Language::Rust {
+            return None;
+        }
+        let value = match (body.kind(), last.kind()) {
+            // A match arm read as a body: its value.
+            (_, "match_arm") => last.child_by_field_name("value")?,
+            ("block", kind)
+                if !matches!(
+                    kind,
+                    "expression_statement" | "let_declaration" | "empty_statement"
+                ) && !kind.ends_with("_item")
+                    && !is_rust_control(kind) =>
+            {
+                last
+            }
+            _ => return None,
+        };
+        if is_rust_control(value.kind()) {
+            return None;
+        }
+        let text = shorten(text_of(value, self.src), LINE_CHARS);
+        (text.chars().count() < LINE_CHARS).then(|| format!("→ {text}"))
     }
 
     /// The statements of a block; a node that is no block stands for itself.
@@ -177,6 +233,10 @@ impl<'s> Reader<'s> {
                 }),
             },
             Shape::Through(block) => out.extend(self.body(block)),
+            Shape::Value(text) => out.push(Step {
+                text,
+                children: Vec::new(),
+            }),
             Shape::Leaf(leaf) => {
                 if let Some(text) = self.leaf(leaf) {
                     out.push(Step {
@@ -189,7 +249,7 @@ impl<'s> Reader<'s> {
                 let read: Vec<(Branch<'t>, Vec<Step>)> = branches
                     .into_iter()
                     .map(|branch| {
-                        let steps = branch.body.map(|b| self.body(b)).unwrap_or_default();
+                        let steps = branch.body.map(|b| self.branch_body(b)).unwrap_or_default();
                         (branch, steps)
                     })
                     .collect();
@@ -480,6 +540,15 @@ impl<'s> Reader<'s> {
                     }
                     Some(v) => match self.leaf(v) {
                         Some(_) => Shape::Leaf(node),
+                        // What the arm gives back (`BinaryDetection::Convert(b) => b`,
+                        // `_ => Ok(false)`), when short.
+                        None if self.depth > 0 => {
+                            let text = shorten(text_of(node, self.src), LINE_CHARS);
+                            match text.chars().count() < LINE_CHARS {
+                                true => Shape::Value(text.trim_end_matches(',').to_string()),
+                                false => Shape::Skip,
+                            }
+                        }
                         None => Shape::Skip,
                     },
                     None => Shape::Skip,
@@ -886,6 +955,7 @@ mod tests {
             [
                 "let inner = trace::async_op(|| ll_sem.acquire(1), resource_span.clone())",
                 "match inner.await:",
+                "  Ok(()) => Ok(Permit { sem: self, permits: 1 })",
                 "  Err(e) => return Err(e)",
             ]
         );

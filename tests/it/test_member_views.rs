@@ -214,3 +214,23 @@ fn same_named_methods_keep_their_own_callers() {
             .stdout_has("src/user.rs (with_channel)");
     }
 }
+
+#[test]
+fn a_rust_flow_says_what_each_branch_ends_in() {
+    let p = project()
+        .file("Cargo.toml", "[package]\nname = \"bin\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .file(
+            "src/lib.rs",
+            "//! Binary detection.\n\n/// How binary data is handled.\npub enum Detection {\n    /// Stop at this byte.\n    Quit(u8),\n    /// Replace this byte.\n    Convert(u8),\n    /// Do nothing.\n    None,\n}\n\n/// Whether the search stops at `buf`.\npub fn detect(detection: &Detection, buf: &[u8]) -> Result<bool, String> {\n    let byte = match detection {\n        Detection::Quit(b) => *b,\n        Detection::Convert(b) => *b,\n        Detection::None => return Ok(false),\n    };\n    if buf.is_empty() {\n        return Err(\"empty buffer\".to_string());\n    }\n    if buf.contains(&byte) {\n        matches!(detection, Detection::Quit(_)).then_some(()).ok_or(String::new())?;\n        Ok(true)\n    } else {\n        Ok(false)\n    }\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/lib.rs", "--member", "detect"])
+        .success();
+    insta::assert_snapshot!("member_view_rust_flow_ends", out.stdout);
+    out.stdout_has("      Detection::Quit(b) => *b\n")
+        .stdout_has("      → Ok(true)\n")
+        .stdout_has("    else:\n      → Ok(false)\n");
+}
