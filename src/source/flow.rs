@@ -21,9 +21,14 @@
 //! call of the member itself is marked `(recursive)`. Headers read the same in every language:
 //! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
 //! `except E:`/`catch (e):`, `finally:`, `match x:`, `case P:`/`P =>`. At most [`MAX_LINES`]
-//! lines: deeper levels fold first (`if x: …`), then the last steps are counted.
+//! lines: deeper levels fold first (`if x: …`), the room left opens folded steps again one by one
+//! in order, then the last steps are counted. A call handed an object of callbacks (express's
+//! `this.format({ text: function () { … }, html: … })`) shows, under it, each callback's key and
+//! its body's last statement (`html: body = '<!DOCTYPE html><head><title>' + …`).
 //!
 //! Computed when asked from the file as it is: never stored, so it moves no design file.
+
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
@@ -119,6 +124,9 @@ enum Shape<'t> {
     Through(Node<'t>),
     /// What a branch gives back, as shown (a Rust match arm's value).
     Value(String),
+    /// A call handed an object of callbacks (express's `this.format({ text: function () { … },
+    /// html: … })`): the call, then per callback its key and what its body ends with.
+    Callbacks(Node<'t>, Vec<String>),
     Skip,
 }
 
@@ -237,6 +245,20 @@ impl<'s> Reader<'s> {
                 text,
                 children: Vec::new(),
             }),
+            Shape::Callbacks(call, ends) => {
+                if let Some(text) = self.leaf(call) {
+                    out.push(Step {
+                        text,
+                        children: ends
+                            .into_iter()
+                            .map(|text| Step {
+                                text,
+                                children: Vec::new(),
+                            })
+                            .collect(),
+                    });
+                }
+            }
             Shape::Leaf(leaf) => {
                 if let Some(text) = self.leaf(leaf) {
                     out.push(Step {
@@ -500,8 +522,50 @@ impl<'s> Reader<'s> {
             }
             "break_statement" | "continue_statement" | "empty_statement" | "comment"
             | "import_statement" => Shape::Skip,
+            "expression_statement" => match self.callback_ends(node) {
+                Some(ends) => Shape::Callbacks(node, ends),
+                None => Shape::Leaf(node),
+            },
             _ => Shape::Leaf(node),
         }
+    }
+
+    /// For a statement calling something with an object literal of functions (`format({ text:
+    /// function () { body = … }, … })`), each function's key and its body's last statement (`text:
+    /// body = statuses.message[status] + '. Redirecting to ' + address`); none otherwise.
+    fn callback_ends(&self, statement: Node<'_>) -> Option<Vec<String>> {
+        let call = code_children(statement).into_iter().next()?;
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let object = code_children(args)
+            .into_iter()
+            .find(|a| a.kind() == "object")?;
+        let mut ends = Vec::new();
+        for pair in code_children(object) {
+            let (Some(key), Some(value)) = (
+                pair.child_by_field_name("key"),
+                pair.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if !is_function(value) {
+                continue;
+            }
+            let body = value.child_by_field_name("body")?;
+            let last = match body.kind() {
+                "statement_block" => code_children(body).into_iter().last(),
+                _ => Some(body),
+            };
+            let text = last.map_or(String::new(), |l| {
+                let text = text_of(l, self.src).trim_end();
+                shorten(text.strip_suffix(';').unwrap_or(text), LINE_CHARS - 10)
+            });
+            let key = text_of(key, self.src).trim_matches(['\'', '"']);
+            ends.push(format!("{key}: {text}"));
+        }
+        (!ends.is_empty()).then_some(ends)
     }
 
     fn rust<'t>(&self, node: Node<'t>) -> Shape<'t> {
@@ -708,8 +772,12 @@ fn render(steps: &[Step]) -> Vec<FlowLine> {
     while depth > 0 && count(steps, depth) > MAX_LINES {
         depth -= 1;
     }
+    // The room left opens folded steps one by one, in order, each by one level.
+    let mut room = MAX_LINES.saturating_sub(count(steps, depth));
+    let mut open: HashSet<*const Step> = HashSet::new();
+    open_within(steps, 0, depth, &mut room, &mut open);
     let mut lines = Vec::new();
-    push_lines(steps, 0, depth, &mut lines);
+    push_lines(steps, 0, depth, &open, &mut lines);
     if lines.len() > MAX_LINES {
         let more = lines.len() - (MAX_LINES - 1);
         lines.truncate(MAX_LINES - 1);
@@ -744,16 +812,44 @@ fn count(steps: &[Step], depth: usize) -> usize {
         .sum()
 }
 
-fn push_lines(steps: &[Step], at: usize, depth: usize, out: &mut Vec<FlowLine>) {
+/// Marks the steps folded at `depth` whose children fit in `room` lines as open, in order.
+fn open_within(
+    steps: &[Step],
+    at: usize,
+    depth: usize,
+    room: &mut usize,
+    open: &mut HashSet<*const Step>,
+) {
+    for step in steps.iter().filter(|s| !s.children.is_empty()) {
+        if at < depth {
+            open_within(&step.children, at + 1, depth, room, open);
+        } else if step.children.len() <= *room {
+            *room -= step.children.len();
+            open.insert(step as *const Step);
+        }
+    }
+}
+
+fn push_lines(
+    steps: &[Step],
+    at: usize,
+    depth: usize,
+    open: &HashSet<*const Step>,
+    out: &mut Vec<FlowLine>,
+) {
     for step in steps {
-        let folded = !step.children.is_empty() && at >= depth;
+        let opened = open.contains(&(step as *const Step));
+        let folded = !step.children.is_empty() && at >= depth && !opened;
         let text = match folded {
             true => format!("{} …", step.text),
             false => step.text.clone(),
         };
         out.push(FlowLine { depth: at, text });
-        if !folded {
-            push_lines(&step.children, at + 1, depth, out);
+        if opened {
+            // One level more: its children's own children stay folded.
+            push_lines(&step.children, at + 1, at + 1, &HashSet::new(), out);
+        } else if !folded {
+            push_lines(&step.children, at + 1, depth, open, out);
         }
     }
 }
@@ -969,9 +1065,10 @@ mod tests {
                 "    if x == {i}:\n        a{i}()\n        b{i}()\n"
             ));
         }
+        // Folded to one line a branch, the 3 lines left open the first branch again.
         let lines = flow_of(Language::Python, &text, "big");
-        assert_eq!(lines.len(), 12);
-        assert_eq!(lines[0], "if x == 0: …");
+        assert_eq!(lines.len(), 14);
+        assert_eq!(lines[..4], ["if x == 0:", "  a0()", "  b0()", "if x == 1: …"]);
         text.push_str("    c()\n    d()\n    e()\n    f()\n");
         let lines = flow_of(Language::Python, &text, "big");
         assert_eq!(lines.len(), MAX_LINES);

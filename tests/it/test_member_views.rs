@@ -234,3 +234,24 @@ fn a_rust_flow_says_what_each_branch_ends_in() {
         .stdout_has("      → Ok(true)\n")
         .stdout_has("    else:\n      → Ok(false)\n");
 }
+
+#[test]
+fn a_javascript_flow_shows_what_callbacks_handed_in_an_object_end_with() {
+    let p = project()
+        .file("package.json", "{\"name\": \"web\", \"version\": \"1.0.0\"}\n")
+        .file(
+            "lib/response.js",
+            "'use strict';\n\nvar res = module.exports = {};\n\n/**\n * Redirect to `url`.\n */\nres.redirect = function redirect(url) {\n  var address = url;\n  var body;\n  var status = 302;\n  if (!address) {\n    deprecate('Provide a url argument');\n  }\n  if (typeof address !== 'string') {\n    deprecate('Url must be a string');\n  }\n  if (typeof status !== 'number') {\n    deprecate('Status must be a number');\n  }\n  address = this.location(address).get('Location');\n  this.format({\n    text: function(){\n      body = statuses.message[status] + '. Redirecting to ' + address\n    },\n    html: function(){\n      var u = escapeHtml(address);\n      body = '<p>' + statuses.message[status] + '. Redirecting to ' + u + '</p>'\n    },\n    default: function(){\n      body = '';\n    }\n  });\n  this.status(status);\n  this.set('Content-Length', Buffer.byteLength(body));\n  if (this.req.method === 'HEAD') {\n    this.end();\n  } else {\n    this.end(body);\n  }\n};\n\nfunction deprecate(message) {\n  console.warn(message);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "lib/response.js", "--member", "res.redirect"])
+        .success();
+    insta::assert_snapshot!("member_view_js_callbacks", out.stdout);
+    // The callbacks' ends, and the room left still opens the first branches.
+    out.stdout_has("      text: body = statuses.message[status] + '. Redirecting to ' + address\n")
+        .stdout_has("      default: body = ''\n")
+        .stdout_has("      deprecate('Provide a url argument')\n");
+}
