@@ -1068,7 +1068,10 @@ mod tests {
         // Folded to one line a branch, the 3 lines left open the first branch again.
         let lines = flow_of(Language::Python, &text, "big");
         assert_eq!(lines.len(), 14);
-        assert_eq!(lines[..4], ["if x == 0:", "  a0()", "  b0()", "if x == 1: …"]);
+        assert_eq!(
+            lines[..4],
+            ["if x == 0:", "  a0()", "  b0()", "if x == 1: …"]
+        );
         text.push_str("    c()\n    d()\n    e()\n    f()\n");
         let lines = flow_of(Language::Python, &text, "big");
         assert_eq!(lines.len(), MAX_LINES);

@@ -255,3 +255,26 @@ fn a_javascript_flow_shows_what_callbacks_handed_in_an_object_end_with() {
         .stdout_has("      default: body = ''\n")
         .stdout_has("      deprecate('Provide a url argument')\n");
 }
+
+#[test]
+fn a_search_hit_in_comments_names_the_line_and_its_member() {
+    let p = project()
+        .file("Cargo.toml", "[package]\nname = \"bin\"\nversion = \"0.1.0\"\nedition = \"2021\"\n")
+        .file(
+            "src/lib.rs",
+            "//! Searching.\n\npub mod detect;\n",
+        )
+        .file(
+            "src/detect.rs",
+            "//! Detection of binary data.\n\n/// How binary data is handled.\n///\n/// Detection is done heuristically, by looking for a NUL byte.\n#[derive(Clone, Debug)]\npub enum Detection {\n    /// Stop at this byte.\n    Quit(u8),\n}\n\n/// Whether `buf` holds binary data.\npub fn detect(buf: &[u8]) -> bool {\n    // A guess: the first kilobyte is enough, speculatively.\n    buf.iter().take(1024).any(|b| *b == 0)\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p.lexi(["search", "heuristically"]).success();
+    insta::assert_snapshot!("member_view_search_in_comments", out.stdout);
+    out.stdout_has("  → line 5, doc of Detection: /// Detection is done heuristically, by looking for a NUL byte.\n");
+    p.lexi(["search", "speculatively"])
+        .success()
+        .stdout_has("  → line 14, in detect: // A guess: the first kilobyte is enough, speculatively.\n");
+}
