@@ -274,7 +274,7 @@ fn a_search_hit_in_comments_names_the_line_and_its_member() {
     let out = p.lexi(["search", "heuristically"]).success();
     insta::assert_snapshot!("member_view_search_in_comments", out.stdout);
     out.stdout_has("  → line 5, doc of Detection: /// Detection is done heuristically, by looking for a NUL byte.\n");
-    p.lexi(["search", "speculatively"])
-        .success()
-        .stdout_has("  → line 14, in detect: // A guess: the first kilobyte is enough, speculatively.\n");
+    p.lexi(["search", "speculatively"]).success().stdout_has(
+        "  → line 14, in detect: // A guess: the first kilobyte is enough, speculatively.\n",
+    );
 }
