@@ -62,23 +62,29 @@ pub struct MemberImpact {
     pub tests: Vec<TestHit>,
     /// Other test files reaching the member's file.
     pub tests_reaching: usize,
+    /// Those files (listed with `--full`).
+    #[serde(skip)]
+    tests_reaching_files: Vec<String>,
     /// The member as `lexi lookup --member` shows it: its name matches, overrides and
     /// implementations.
     #[serde(skip)]
     shown: Member,
 }
 
-/// The impact of a change to the member `name` of `source`, `depth` levels of callers up.
+/// The impact of a change to the member `name` of `source`, `depth` levels of callers up; with
+/// `full`, every test caller the walk met gets its line (not only those of files the lookup
+/// found no test in).
 pub fn member_impact(
     ws: &Workspace,
     source: &str,
     name: &str,
     depth: usize,
+    full: bool,
 ) -> anyhow::Result<MemberImpact> {
     if depth == 0 || depth > MAX_DEPTH {
         bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
     }
-    let found = lookup_member(ws, source, name, true)?;
+    let found = lookup_member(ws, source, name, true, false)?;
     let shown = match found.matches.as_slice() {
         [one] => one.clone(),
         several => {
@@ -96,10 +102,15 @@ pub fn member_impact(
         views: HashMap::new(),
     };
     let (callers, beyond, capped) = walk.callers(source, &shown, depth);
-    let tests = ranked_tests(&found.tests, &callers);
-    let tests_reaching = found
-        .tests_reaching
-        .saturating_sub(tests.len().saturating_sub(found.tests.len()));
+    let tests = ranked_tests(&found.tests, &callers, full);
+    let listed: HashSet<&str> = tests.iter().map(|t| t.file.as_str()).collect();
+    let tests_reaching_files: Vec<String> = found
+        .tests_reaching_files
+        .iter()
+        .filter(|f| !listed.contains(f.as_str()))
+        .cloned()
+        .collect();
+    let tests_reaching = tests_reaching_files.len();
     Ok(MemberImpact {
         source: source.to_string(),
         member: shown.label.clone(),
@@ -109,6 +120,7 @@ pub fn member_impact(
         capped,
         tests,
         tests_reaching,
+        tests_reaching_files,
         shown,
     })
 }
@@ -117,7 +129,7 @@ pub fn member_impact(
 /// it (or through in-file hops, or named for it), then the test functions the walk met calling one
 /// of its callers (`calls helpers.make_response`); the tests merely named for one of its words
 /// only when there is none of these.
-fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt]) -> Vec<TestHit> {
+fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt], full: bool) -> Vec<TestHit> {
     let named_for_a_word = |hit: &TestHit| {
         hit.via
             .as_deref()
@@ -130,8 +142,18 @@ fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt]) -> Vec<TestHit> {
         .collect();
     for ((file, via), functions) in test_callers(callers) {
         let via = format!("calls {via}");
-        // A file the lookup found already keeps its line (it says how it exercises the member).
-        if tests.iter().any(|t| t.file == file) {
+        // A file the lookup found already keeps its line (it says how it exercises the member);
+        // `full` lists the walk's test callers there too.
+        let listed: Vec<&String> = tests
+            .iter()
+            .filter(|t| t.file == file)
+            .flat_map(|t| t.functions.iter())
+            .collect();
+        let functions: Vec<String> = functions
+            .into_iter()
+            .filter(|f| !listed.contains(&f))
+            .collect();
+        if functions.is_empty() || (!full && tests.iter().any(|t| t.file == file)) {
             continue;
         }
         tests.push(TestHit {
@@ -237,7 +259,9 @@ impl Walk<'_> {
         let mut out: Vec<(String, String)> = view
             .calls
             .iter()
-            .filter(|edges| edges.member != label && edges.calls.iter().any(|c| c == bare))
+            .filter(|edges| {
+                edges.member != label && edges.calls.iter().any(|c| c == bare || c == label)
+            })
             .map(|edges| (file.to_string(), edges.member.clone()))
             .collect();
         for called in &view.called_from {
@@ -300,7 +324,7 @@ impl MemberImpact {
             let in_tests = at.iter().filter(|c| c.test).count();
             let code: Vec<&CallerAt> = at.iter().copied().filter(|c| !c.test).collect();
             out.push_str(&format!("\n## Depth {level} ({})\n\n", at.len()));
-            let lines = grouped(&code);
+            let lines = grouped(&code, full);
             let shown = match full {
                 true => lines.len(),
                 false => lines.len().min(LEVEL_SHOWN),
@@ -334,6 +358,14 @@ impl MemberImpact {
         out
     }
 
+    /// How many names a line shows: `shown`, or every one with `full`.
+    fn names_shown(shown: usize, full: bool) -> usize {
+        match full {
+            true => usize::MAX,
+            false => shown,
+        }
+    }
+
     /// Tests, name matches, overrides and implementations.
     fn more_text(&self, out: &mut String, full: bool) {
         if !self.tests.is_empty() || self.tests_reaching > 0 {
@@ -345,7 +377,7 @@ impl MemberImpact {
             for hit in &self.tests[..shown] {
                 let functions = match hit.functions.is_empty() {
                     true => String::new(),
-                    false => format!(": {}", capped(&hit.functions, 4)),
+                    false => format!(": {}", capped(&hit.functions, Self::names_shown(4, full))),
                 };
                 let via = hit
                     .via
@@ -359,7 +391,13 @@ impl MemberImpact {
                     self.tests.len() - shown
                 ));
             }
-            if self.tests_reaching > 0 {
+            if self.tests_reaching > 0 && full {
+                out.push_str(&format!(
+                    "- {} other test files reach the file: {}\n",
+                    self.tests_reaching,
+                    self.tests_reaching_files.join(", ")
+                ));
+            } else if self.tests_reaching > 0 {
                 out.push_str(&format!(
                     "- {} other test files reach the file: `lexi impact {}`\n",
                     self.tests_reaching, self.source
@@ -372,20 +410,30 @@ impl MemberImpact {
                 "\n## Unresolved calls of `{}` (the object's type is unknown; not followed)\n\n",
                 last_segment(&self.member)
             ));
-            for caller in matches.code.iter().take(LEVEL_SHOWN) {
+            let files = Self::names_shown(LEVEL_SHOWN, full);
+            let members = Self::names_shown(4, full);
+            for caller in matches.code.iter().take(files) {
                 out.push_str(&format!(
                     "- {}: {}\n",
                     caller.file,
-                    capped(&caller.members, 4)
+                    capped(&caller.members, members)
                 ));
             }
-            if matches.code.len() > LEVEL_SHOWN {
+            if matches.code.len() > files {
                 out.push_str(&format!(
                     "- … and {} more files\n",
-                    matches.code.len() - LEVEL_SHOWN
+                    matches.code.len() - files
                 ));
             }
-            if !matches.tests.is_empty() {
+            if full {
+                for caller in &matches.tests {
+                    out.push_str(&format!(
+                        "- {} (test): {}\n",
+                        caller.file,
+                        caller.members.join(", ")
+                    ));
+                }
+            } else if !matches.tests.is_empty() {
                 let (_, sites) = matches.sites();
                 out.push_str(&format!(
                     "- and {sites} in {} test files\n",
@@ -420,8 +468,9 @@ impl MemberImpact {
     }
 }
 
-/// A level's callers in code as lines: `file: member, member (calls callee)`, by file then callee.
-fn grouped(at: &[&CallerAt]) -> Vec<String> {
+/// A level's callers in code as lines: `file: member, member (calls callee)`, by file then callee;
+/// 6 members a line, or every one with `full`.
+fn grouped(at: &[&CallerAt], full: bool) -> Vec<String> {
     let mut lines: BTreeMap<(&str, &str), Vec<&str>> = BTreeMap::new();
     for caller in at {
         lines
@@ -433,7 +482,8 @@ fn grouped(at: &[&CallerAt]) -> Vec<String> {
         .into_iter()
         .map(|((file, via), members)| {
             let members: Vec<String> = members.iter().map(|m| m.to_string()).collect();
-            format!("{file}: {} (calls {via})", capped(&members, 6))
+            let shown = MemberImpact::names_shown(6, full);
+            format!("{file}: {} (calls {via})", capped(&members, shown))
         })
         .collect()
 }

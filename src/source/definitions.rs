@@ -576,8 +576,25 @@ impl<'s> Walker<'s> {
                 }
             }
             "assignment_expression" => self.js_assignment(node, ctx),
+            "call_expression" => self.js_test_block(node),
             _ => None,
         }
+    }
+
+    /// A test file's `describe('title', …)` or `it('title', …)`: a definition named by its title's
+    /// slug (`should_respond_with_html`), its cases nested in its suites
+    /// (`res.format_obj.should_respond_with_html`), its header the call without the callback's
+    /// body.
+    fn js_test_block<'t>(&self, node: Node<'t>) -> Option<Found<'t>> {
+        let block = super::suites::test_block(node, self.src)?;
+        let name = super::suites::title_slug(&block.title);
+        (!name.is_empty()).then_some(())?;
+        let body: Vec<Node<'_>> = block.callback.into_iter().flat_map(function_body).collect();
+        let mut found = self.found(node, &name, SymbolKind::Function);
+        found.signature = signature(node, self.src, &body);
+        found.doc = leading_doc(statement_of(node), self.src);
+        found.function = true;
+        Some(found)
     }
 
     /// `obj.prop = function …`, `app[method] = function …`, `exports.x = value` (at the top).

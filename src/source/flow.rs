@@ -14,13 +14,21 @@
 //! Read from the syntax tree, so it is exact: a statement is shown (whitespace collapsed, `self.`
 //! and `this.` left out, long argument lists folded to `(…)`) when it calls something, returns,
 //! raises, throws, yields or awaits; a branch when something inside it is shown (a `try`'s
-//! handlers always are, to say what it catches); a function defined inside as its header only. A
+//! handlers always are, to say what it catches); a function defined inside as its header only.
+//! What a Rust block ends in is said when short and not shown otherwise — its tail expression as
+//! `→ Ok(false)`, a match arm's plain value as `BinaryDetection::Quit(b) => b` — so a branch that
+//! only gives something back still shows (ripgrep's `detect_binary`: `else: → Ok(false)`). A
 //! call of the member itself is marked `(recursive)`. Headers read the same in every language:
 //! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
 //! `except E:`/`catch (e):`, `finally:`, `match x:`, `case P:`/`P =>`. At most [`MAX_LINES`]
-//! lines: deeper levels fold first (`if x: …`), then the last steps are counted.
+//! lines: deeper levels fold first (`if x: …`), the room left opens folded steps again one by one
+//! in order, then the last steps are counted. A call handed an object of callbacks (express's
+//! `this.format({ text: function () { … }, html: … })`) shows, under it, each callback's key and
+//! its body's last statement (`html: body = '<!DOCTYPE html><head><title>' + …`).
 //!
 //! Computed when asked from the file as it is: never stored, so it moves no design file.
+
+use std::collections::HashSet;
 
 use tree_sitter::Node;
 
@@ -62,15 +70,26 @@ pub fn flow(language: Language, definition: Node<'_>, src: &str, name: &str) -> 
         src,
         name,
         steps: 0,
+        depth: 0,
     };
     let steps = reader.body(body);
     render(&steps)
 }
 
 /// The body of a function's definition: its `body` field, or the body of the function it binds
-/// (`x = function …`, `key: () => …`, `a = b = function …`).
+/// (`x = function …`, `key: () => …`, `a = b = function …`), or of a test block's callback
+/// (`it('works', function () { … })`).
 fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     let mut node = node;
+    if node.kind() == "call_expression" {
+        let args = node.child_by_field_name("arguments")?;
+        node = code_children(args).into_iter().rev().find(|arg| {
+            matches!(
+                arg.kind(),
+                "function_expression" | "function" | "arrow_function"
+            )
+        })?;
+    }
     for _ in 0..8 {
         if let Some(body) = node.child_by_field_name("body") {
             return Some(body);
@@ -88,6 +107,8 @@ struct Reader<'s> {
     name: &'s str,
     /// Statements read so far.
     steps: usize,
+    /// Branches entered (a match arm's plain value shows inside one).
+    depth: usize,
 }
 
 /// What a statement is to the outline.
@@ -101,6 +122,11 @@ enum Shape<'t> {
     Nested(String),
     /// A block to read through (Rust `{ … }`, `unsafe { … }`).
     Through(Node<'t>),
+    /// What a branch gives back, as shown (a Rust match arm's value).
+    Value(String),
+    /// A call handed an object of callbacks (express's `this.format({ text: function () { … },
+    /// html: … })`): the call, then per callback its key and what its body ends with.
+    Callbacks(Node<'t>, Vec<String>),
     Skip,
 }
 
@@ -124,14 +150,62 @@ impl<'s> Reader<'s> {
     /// The steps of a body (a block, or one statement standing for one).
     fn body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
         let mut steps = Vec::new();
-        for statement in self.statements(body) {
+        let statements = self.statements(body);
+        for (at, statement) in statements.iter().enumerate() {
             if self.steps >= MAX_STEPS {
                 break;
             }
             self.steps += 1;
-            self.statement(statement, &mut steps);
+            let before = steps.len();
+            self.statement(*statement, &mut steps);
+            let last = at + 1 == statements.len();
+            if last && steps.len() == before {
+                if let Some(text) = self.ends_in(body, *statement) {
+                    steps.push(Step {
+                        text,
+                        children: Vec::new(),
+                    });
+                }
+            }
         }
         steps
+    }
+
+    /// The body of a branch: its steps, ending with the value it ends in when it shows nothing
+    /// else.
+    fn branch_body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
+        self.depth += 1;
+        let steps = self.body(body);
+        self.depth -= 1;
+        steps
+    }
+
+    /// `→ value`: what a Rust block ends in — a branch's or the body's own (its tail expression:
+    /// `Ok(false)`, `Err(SendError(value))`, `None`) — or a match arm's value, when that last
+    /// statement is not shown otherwise; short values only, so a branch says what it gives back.
+    fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
+        if self.language != Language::Rust {
+            return None;
+        }
+        let value = match (body.kind(), last.kind()) {
+            // A match arm read as a body: its value.
+            (_, "match_arm") => last.child_by_field_name("value")?,
+            ("block", kind)
+                if !matches!(
+                    kind,
+                    "expression_statement" | "let_declaration" | "empty_statement"
+                ) && !kind.ends_with("_item")
+                    && !is_rust_control(kind) =>
+            {
+                last
+            }
+            _ => return None,
+        };
+        if is_rust_control(value.kind()) {
+            return None;
+        }
+        let text = shorten(text_of(value, self.src), LINE_CHARS);
+        (text.chars().count() < LINE_CHARS).then(|| format!("→ {text}"))
     }
 
     /// The statements of a block; a node that is no block stands for itself.
@@ -167,6 +241,24 @@ impl<'s> Reader<'s> {
                 }),
             },
             Shape::Through(block) => out.extend(self.body(block)),
+            Shape::Value(text) => out.push(Step {
+                text,
+                children: Vec::new(),
+            }),
+            Shape::Callbacks(call, ends) => {
+                if let Some(text) = self.leaf(call) {
+                    out.push(Step {
+                        text,
+                        children: ends
+                            .into_iter()
+                            .map(|text| Step {
+                                text,
+                                children: Vec::new(),
+                            })
+                            .collect(),
+                    });
+                }
+            }
             Shape::Leaf(leaf) => {
                 if let Some(text) = self.leaf(leaf) {
                     out.push(Step {
@@ -179,7 +271,7 @@ impl<'s> Reader<'s> {
                 let read: Vec<(Branch<'t>, Vec<Step>)> = branches
                     .into_iter()
                     .map(|branch| {
-                        let steps = branch.body.map(|b| self.body(b)).unwrap_or_default();
+                        let steps = branch.body.map(|b| self.branch_body(b)).unwrap_or_default();
                         (branch, steps)
                     })
                     .collect();
@@ -430,8 +522,50 @@ impl<'s> Reader<'s> {
             }
             "break_statement" | "continue_statement" | "empty_statement" | "comment"
             | "import_statement" => Shape::Skip,
+            "expression_statement" => match self.callback_ends(node) {
+                Some(ends) => Shape::Callbacks(node, ends),
+                None => Shape::Leaf(node),
+            },
             _ => Shape::Leaf(node),
         }
+    }
+
+    /// For a statement calling something with an object literal of functions (`format({ text:
+    /// function () { body = … }, … })`), each function's key and its body's last statement (`text:
+    /// body = statuses.message[status] + '. Redirecting to ' + address`); none otherwise.
+    fn callback_ends(&self, statement: Node<'_>) -> Option<Vec<String>> {
+        let call = code_children(statement).into_iter().next()?;
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let object = code_children(args)
+            .into_iter()
+            .find(|a| a.kind() == "object")?;
+        let mut ends = Vec::new();
+        for pair in code_children(object) {
+            let (Some(key), Some(value)) = (
+                pair.child_by_field_name("key"),
+                pair.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if !is_function(value) {
+                continue;
+            }
+            let body = value.child_by_field_name("body")?;
+            let last = match body.kind() {
+                "statement_block" => code_children(body).into_iter().last(),
+                _ => Some(body),
+            };
+            let text = last.map_or(String::new(), |l| {
+                let text = text_of(l, self.src).trim_end();
+                shorten(text.strip_suffix(';').unwrap_or(text), LINE_CHARS - 10)
+            });
+            let key = text_of(key, self.src).trim_matches(['\'', '"']);
+            ends.push(format!("{key}: {text}"));
+        }
+        (!ends.is_empty()).then_some(ends)
     }
 
     fn rust<'t>(&self, node: Node<'t>) -> Shape<'t> {
@@ -470,6 +604,15 @@ impl<'s> Reader<'s> {
                     }
                     Some(v) => match self.leaf(v) {
                         Some(_) => Shape::Leaf(node),
+                        // What the arm gives back (`BinaryDetection::Convert(b) => b`,
+                        // `_ => Ok(false)`), when short.
+                        None if self.depth > 0 => {
+                            let text = shorten(text_of(node, self.src), LINE_CHARS);
+                            match text.chars().count() < LINE_CHARS {
+                                true => Shape::Value(text.trim_end_matches(',').to_string()),
+                                false => Shape::Skip,
+                            }
+                        }
                         None => Shape::Skip,
                     },
                     None => Shape::Skip,
@@ -629,8 +772,12 @@ fn render(steps: &[Step]) -> Vec<FlowLine> {
     while depth > 0 && count(steps, depth) > MAX_LINES {
         depth -= 1;
     }
+    // The room left opens folded steps one by one, in order, each by one level.
+    let mut room = MAX_LINES.saturating_sub(count(steps, depth));
+    let mut open: HashSet<*const Step> = HashSet::new();
+    open_within(steps, 0, depth, &mut room, &mut open);
     let mut lines = Vec::new();
-    push_lines(steps, 0, depth, &mut lines);
+    push_lines(steps, 0, depth, &open, &mut lines);
     if lines.len() > MAX_LINES {
         let more = lines.len() - (MAX_LINES - 1);
         lines.truncate(MAX_LINES - 1);
@@ -665,16 +812,44 @@ fn count(steps: &[Step], depth: usize) -> usize {
         .sum()
 }
 
-fn push_lines(steps: &[Step], at: usize, depth: usize, out: &mut Vec<FlowLine>) {
+/// Marks the steps folded at `depth` whose children fit in `room` lines as open, in order.
+fn open_within(
+    steps: &[Step],
+    at: usize,
+    depth: usize,
+    room: &mut usize,
+    open: &mut HashSet<*const Step>,
+) {
+    for step in steps.iter().filter(|s| !s.children.is_empty()) {
+        if at < depth {
+            open_within(&step.children, at + 1, depth, room, open);
+        } else if step.children.len() <= *room {
+            *room -= step.children.len();
+            open.insert(step as *const Step);
+        }
+    }
+}
+
+fn push_lines(
+    steps: &[Step],
+    at: usize,
+    depth: usize,
+    open: &HashSet<*const Step>,
+    out: &mut Vec<FlowLine>,
+) {
     for step in steps {
-        let folded = !step.children.is_empty() && at >= depth;
+        let opened = open.contains(&(step as *const Step));
+        let folded = !step.children.is_empty() && at >= depth && !opened;
         let text = match folded {
             true => format!("{} …", step.text),
             false => step.text.clone(),
         };
         out.push(FlowLine { depth: at, text });
-        if !folded {
-            push_lines(&step.children, at + 1, depth, out);
+        if opened {
+            // One level more: its children's own children stay folded.
+            push_lines(&step.children, at + 1, at + 1, &HashSet::new(), out);
+        } else if !folded {
+            push_lines(&step.children, at + 1, depth, open, out);
         }
     }
 }
@@ -876,6 +1051,7 @@ mod tests {
             [
                 "let inner = trace::async_op(|| ll_sem.acquire(1), resource_span.clone())",
                 "match inner.await:",
+                "  Ok(()) => Ok(Permit { sem: self, permits: 1 })",
                 "  Err(e) => return Err(e)",
             ]
         );
@@ -889,9 +1065,13 @@ mod tests {
                 "    if x == {i}:\n        a{i}()\n        b{i}()\n"
             ));
         }
+        // Folded to one line a branch, the 3 lines left open the first branch again.
         let lines = flow_of(Language::Python, &text, "big");
-        assert_eq!(lines.len(), 12);
-        assert_eq!(lines[0], "if x == 0: …");
+        assert_eq!(lines.len(), 14);
+        assert_eq!(
+            lines[..4],
+            ["if x == 0:", "  a0()", "  b0()", "if x == 1: …"]
+        );
         text.push_str("    c()\n    d()\n    e()\n    f()\n");
         let lines = flow_of(Language::Python, &text, "big");
         assert_eq!(lines.len(), MAX_LINES);

@@ -37,7 +37,7 @@ pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
 pub use lang::{kind_name, Language};
-pub use suites::{Suite, Suites};
+pub use suites::{title_slug, Suite, Suites};
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
 #[derive(Debug, thiserror::Error)]

@@ -90,6 +90,54 @@ fn block<'t>(
     Some((title, body))
 }
 
+/// A `describe`/`it` call as a definition of its test file (`source::definitions`): its title and
+/// the callback holding its body.
+pub(in crate::source) struct TestBlock<'t> {
+    pub title: String,
+    pub callback: Option<Node<'t>>,
+}
+
+/// `call` as a test block: `describe('res', …)`, `it.only('works', …)`; none for any other call.
+pub(in crate::source) fn test_block<'t>(call: Node<'t>, src: &str) -> Option<TestBlock<'t>> {
+    if call.kind() != "call_expression" || !titled(call) {
+        return None;
+    }
+    if !callee_is(call, src, is_suite) && !callee_is(call, src, is_case) {
+        return None;
+    }
+    let args = code_children(call.child_by_field_name("arguments")?);
+    let title = text_of(*args.first()?, src)
+        .trim_matches(['\'', '"', '`'])
+        .to_string();
+    let callback = args
+        .iter()
+        .rev()
+        .find(|arg| {
+            matches!(
+                arg.kind(),
+                "function_expression" | "function" | "arrow_function"
+            )
+        })
+        .copied();
+    Some(TestBlock { title, callback })
+}
+
+/// A test title as a member name: lowercase words joined by `_` (`should respond with html` →
+/// `should_respond_with_html`, `.format(obj)` → `format_obj`).
+pub fn title_slug(title: &str) -> String {
+    let mut out = String::new();
+    for word in title
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        if !out.is_empty() {
+            out.push('_');
+        }
+        out.push_str(&word.to_lowercase());
+    }
+    out
+}
+
 /// Whether a call's first argument is a title (`it('works', …)`, not `test.each([…])`).
 fn titled(call: Node<'_>) -> bool {
     call.child_by_field_name("arguments")

@@ -31,6 +31,13 @@
 //!     items: flask's `__init__.py`) calling it bare or through that module's object
 //!     (`flask.make_response(…)`).
 //!
+//! A method several types of the file define (tokio's `Sender::send` and `Permit::send`) is told
+//! apart by its type wherever the call tells it: a call through `self` inside one of those types
+//! is that type's (an in-file Calls edge `Sender.send`); across files, a receiver named for one
+//! type (`permit.send(…)`) or a member constructing one (`Sender::new().send(…)`) reaches
+//! `Type::name` only. Where nothing tells (`let tx = channel(); tx.send(…)`), the call is an
+//! unresolved name match, never a caller of any of them.
+//!
 //! A call through another object of a name the file defines — of a method only when the
 //! importer mentions one of its owner types or calls one of the file's free functions (which may
 //! hand it the objects, like tokio's `channel()`), and not one of the [`COMMON_METHODS`] — is no
@@ -361,6 +368,7 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
         .flat_map(MemberCalls::names)
         .collect();
     let labels: BTreeSet<&str> = members.iter().map(|m| m.member.as_str()).collect();
+    let owners = method_owners(members);
     let mut out = Vec::new();
     for member in members {
         let mut calls: Vec<String> = Vec::new();
@@ -370,6 +378,22 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
             let target = match Reach::of(callee) {
                 Reach::Own(name) if member.names().any(|n| n == name) => {
                     recursive |= through_self == member.container().is_some();
+                    continue;
+                }
+                // A method several types of the file define, called through `self`: its own
+                // type's (`self.send(…)` in `Sender.blocking_send` is `Sender.send`, not
+                // `Permit.send`).
+                Reach::Own(name)
+                    if through_self
+                        && owners.get(name).is_some_and(|o| o.len() > 1)
+                        && member
+                            .container()
+                            .is_some_and(|c| labels.contains(format!("{c}.{name}").as_str())) =>
+                {
+                    let qualified = format!("{}.{name}", member.container().unwrap_or_default());
+                    if !calls.contains(&qualified) {
+                        calls.push(qualified);
+                    }
                     continue;
                 }
                 Reach::Own(name) if through_self && methods.contains(name) => name,
@@ -655,7 +679,16 @@ fn callers(
                             }
                             false => may_be_object(receiver, &objects) || through_package(receiver),
                         };
-                        if resolved {
+                        // A method several types of the file define reaches the one whose type
+                        // the call tells (the receiver named for it, the member constructing
+                        // it); else it is only a name match.
+                        let several = owners.get(name).filter(|o| o.len() > 1);
+                        if let (true, Some(several)) = (resolved, several) {
+                            match owner_told(several, receiver, member) {
+                                Some(owner) => Found::Resolved(format!("{owner}::{name}")),
+                                None => Found::Unresolved(name.to_string()),
+                            }
+                        } else if resolved {
                             Found::Resolved(name.to_string())
                         } else if knows_owner(name) {
                             Found::Unresolved(name.to_string())
@@ -669,7 +702,13 @@ fn callers(
                             && may_be_object(receiver, &objects)
                             && !through_package(receiver) =>
                     {
-                        Found::Resolved(name.to_string())
+                        match owners.get(name).filter(|o| o.len() > 1) {
+                            Some(several) => match owner_told(several, receiver, member) {
+                                Some(owner) => Found::Resolved(format!("{owner}::{name}")),
+                                None => Found::Unresolved(name.to_string()),
+                            },
+                            None => Found::Resolved(name.to_string()),
+                        }
                     }
                     (Relation::Reexported { names, .. }, Reach::Own(name))
                         if !through_self
@@ -709,6 +748,56 @@ fn callers(
     }
     unresolved.retain(|_, by_file| !by_file.is_empty());
     (listed(resolved), listed(unresolved))
+}
+
+/// Of the types defining a method, the one a call through `receiver` by `member` reaches: the
+/// only one the receiver is named for (`permit` → `Permit`), else the only one the member
+/// constructs (`Sender::new(…)`, `Permit(…)`); `None` when nothing tells.
+fn owner_told<'a>(
+    owners: &BTreeSet<&'a str>,
+    receiver: Option<&str>,
+    member: &MemberCalls,
+) -> Option<&'a str> {
+    let only = |found: Vec<&'a str>| match found.as_slice() {
+        [one] => Some(*one),
+        _ => None,
+    };
+    if let Some(receiver) = receiver {
+        let receiver = receiver.to_lowercase().replace('_', "");
+        // Named for the whole type (`permit`, `new_permit`), else for its last word (`permit`
+        // for `OwnedPermit`).
+        let named_for = |whole: bool| -> Vec<&'a str> {
+            owners
+                .iter()
+                .copied()
+                .filter(|owner| {
+                    let owner = owner.to_lowercase();
+                    match whole {
+                        true => receiver.ends_with(owner.as_str()),
+                        false => receiver.len() >= 4 && owner.ends_with(receiver.as_str()),
+                    }
+                })
+                .collect()
+        };
+        for whole in [true, false] {
+            let named = named_for(whole);
+            if !named.is_empty() {
+                return only(named);
+            }
+        }
+    }
+    let constructed: Vec<&'a str> = owners
+        .iter()
+        .copied()
+        .filter(|owner| {
+            member.callees.iter().any(|c| match Reach::of(c) {
+                Reach::Own(ty) => !is_self_call(c) && ty == *owner,
+                Reach::Typed(ty, _) => ty == *owner,
+                _ => false,
+            })
+        })
+        .collect();
+    only(constructed)
 }
 
 /// Callers by name then file, as the view lists them.
@@ -946,26 +1035,32 @@ mod tests {
         assert_eq!(
             called(&graph, "mpsc/bounded.rs"),
             [
+                row("OwnedPermit::send", &[("user.rs", "User.go")]),
+                row("Sender::send", &[("chan.rs", "Tx.wake")]),
                 row(
                     "channel",
                     &[("stranger.rs", "Stranger.new"), ("user.rs", "User.go")]
                 ),
-                // `permit` may be an `OwnedPermit`, `sender` a `Sender`; `Stranger.go`'s `tx` is
-                // what `Stranger.new` made with `mpsc::channel()`.
-                row(
-                    "send",
-                    &[
-                        ("chan.rs", "Tx.wake"),
-                        ("stranger.rs", "Stranger.go"),
-                        ("user.rs", "User.go")
-                    ]
-                ),
             ]
         );
-        // alien.rs neither names `Sender`/`OwnedPermit` nor calls `channel()`: not even a name
-        // match.
+        // `permit` is an `OwnedPermit` (its last word), but `Stranger.go`'s `tx`, made with
+        // `mpsc::channel()`, may be a `Sender` or an `OwnedPermit`: a name match only. alien.rs
+        // neither names `Sender`/`OwnedPermit` nor calls `channel()`: not even a name match.
         let view = CallsView::read(&graph, "mpsc/bounded.rs").expect("view");
-        assert!(view.unresolved.is_empty(), "{:?}", view.unresolved);
+        let unresolved: Vec<(String, Vec<String>)> = view
+            .unresolved
+            .iter()
+            .map(|c| {
+                (
+                    c.name.clone(),
+                    c.callers.iter().map(|c| c.file.clone()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            unresolved,
+            [("send".to_string(), vec!["stranger.rs".to_string()])]
+        );
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod test_man;
 mod test_mcp;
 mod test_member_answers;
 mod test_member_reach;
+mod test_member_views;
 mod test_model_answers;
 mod test_navigation;
 mod test_notes_sync;

@@ -31,10 +31,18 @@ fn a_python_method_whole_with_its_callers_and_tests() {
         .lexi(["lookup", "src/flaskish/app.py", "--member", "make_response"])
         .success();
     insta::assert_snapshot!("member_make_response", out.stdout);
-    // Every paragraph of the doc, and no design file around it.
-    out.stdout_has(":raises TypeError: when the value is none of these.")
-        .stdout_has(".. versionchanged:: 2.2")
-        .stdout_lacks("## Interface Contract");
+    // No design file around it; every paragraph of the doc with `--full`.
+    out.stdout_lacks("## Interface Contract");
+    p.lexi([
+        "lookup",
+        "src/flaskish/app.py",
+        "--member",
+        "make_response",
+        "--full",
+    ])
+    .success()
+    .stdout_has(":raises TypeError: when the value is none of these.")
+    .stdout_has(".. versionchanged:: 2.2");
     // The qualified label names the same member.
     let qualified = p
         .lexi([
@@ -107,7 +115,7 @@ fn several_members_of_one_name_are_each_shown_compactly() {
         .success();
     insta::assert_snapshot!("member_two_sends", out.stdout);
     let one = p
-        .lexi(["lookup", "src/lib.rs", "--member", "Sender::send"])
+        .lexi(["lookup", "src/lib.rs", "--member", "Sender::send", "--full"])
         .success();
     one.stdout_has("# Errors\n\nIf the receiver is gone.")
         .stdout_lacks("Permit.send");
@@ -122,15 +130,6 @@ fn an_unknown_member_is_an_error_naming_the_closest() {
     out.stderr_has("src/flaskish/app.py has no member `make_respons`")
         .stderr_has("did you mean: App.make_response")
         .stderr_has("hint: `lexi lookup src/flaskish/app.py` shows its Interface Contract");
-    p.lexi([
-        "lookup",
-        "src/flaskish/app.py",
-        "--member",
-        "make_response",
-        "--full",
-    ])
-    .code(1)
-    .stderr_has("'--member <NAME>' cannot be used with '--full'");
 }
 
 #[test]
@@ -141,8 +140,14 @@ fn a_changed_source_is_warned_about_and_read_as_it_is_now() {
         "src/flaskish/app.py",
         app.replace(":raises TypeError:", ":raises ValueError:"),
     );
-    p.lexi(["lookup", "src/flaskish/app.py", "--member", "make_response"])
-        .success()
-        .stdout_has("> ⚠️ This doc may be outdated. Source file changed since last update.")
-        .stdout_has(":raises ValueError: when the value is none of these.");
+    p.lexi([
+        "lookup",
+        "src/flaskish/app.py",
+        "--member",
+        "make_response",
+        "--full",
+    ])
+    .success()
+    .stdout_has("> ⚠️ This doc may be outdated. Source file changed since last update.")
+    .stdout_has(":raises ValueError: when the value is none of these.");
 }

@@ -31,13 +31,16 @@ use crate::project::paths;
 /// made whole as in the text, and `expanded` names the sections that were.
 ///
 /// `--member <name>` prints one member instead of the design file: its signature under the headers
-/// it sits in, its whole doc (code examples left out), the file's members it calls and that call
-/// it, the members of neighbouring files calling it, what it raises or throws (`Raises:`), the
-/// members of the file sharing its callees and keys (`Related:`), and the best 8 tests — those whose
-/// test functions call it by name first (`tests/test_basic.py: test_make_response, …`) — then the
-/// tests reaching it indirectly (its delegate's, named for it, calling its callers). A name matches
-/// a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment (`send`; every
-/// match is shown); an unknown name is an error listing the closest members.
+/// it sits in, the file's members it calls and that call it, the members of neighbouring files
+/// calling it, what it raises or throws (`Raises:`), the members of the file sharing its callees
+/// and keys (`Related:`), its flow, the best tests — those whose test functions call it by name
+/// first (`tests/test_basic.py: test_make_response, …`), then the tests reaching it indirectly
+/// (its delegate's, named for it, calling its callers) — and last its doc's first paragraph (code
+/// examples left out). With `--full`, everything: the whole doc, every test, caller and call. A
+/// name matches a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment
+/// (`send`; every match is shown); a test case is named by its title or the title's slug
+/// (`--member 'should respond with html'`, `should_respond_with_html`); an unknown name is an
+/// error listing the closest members.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  lexi lookup src/auth/login.py\n  lexi lookup ../lib.rs --format json\n  lexi lookup --full src/flask/app.py\n  lexi lookup src/flask/app.py --member make_response\n  lexi lookup lib/response.js --member res.json"
@@ -46,8 +49,9 @@ pub struct Args {
     /// The source file (not its design file), relative to the current directory.
     pub file: PathBuf,
     /// Print the design file with every section whole: the whole lists of the dependency graph, every
-    /// test, every call, a cut Interface Contract rendered again from the source.
-    #[arg(long, conflicts_with = "member")]
+    /// test, every call, a cut Interface Contract rendered again from the source. With `--member`:
+    /// the member's whole doc and every test, caller and call.
+    #[arg(long)]
     pub full: bool,
     /// Show one member of the file whole: its signature, whole doc, what it calls and what calls
     /// it, and its most relevant tests. A qualified label (`Flask.make_response`, `res.json`,
@@ -67,7 +71,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
     if let Some(name) = &args.member {
-        let found = lookup_member(&ws, &source, name, args.all)?;
+        let found = lookup_member(&ws, &source, name, args.all, args.full)?;
         match ctx.format {
             Format::Text => print_text(&found.to_text())?,
             Format::Json => print_json(&found.to_json())?,

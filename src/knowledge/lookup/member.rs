@@ -20,7 +20,7 @@
 use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
-use crate::source::{Language, OutlineLine, SourceFile};
+use crate::source::{title_slug, Language, OutlineLine, SourceFile};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::Workspace;
 
@@ -71,6 +71,12 @@ pub struct MemberLookup {
     pub tests_left_out: usize,
     /// Other test files that reach the member's file (`lexi impact` lists them).
     pub tests_reaching: usize,
+    /// Those files, in `lexi impact`'s order (`lexi impact --member --full` lists them).
+    #[serde(skip)]
+    pub tests_reaching_files: Vec<String>,
+    /// Everything asked for (`--full`): the whole doc, every test, every caller and call.
+    #[serde(skip)]
+    pub full: bool,
 }
 
 /// One member of the file.
@@ -146,12 +152,14 @@ pub struct Member {
     pub flow: Vec<String>,
 }
 
-/// `lexi lookup <source> --member <name>`; every test found when `all_tests`.
+/// `lexi lookup <source> --member <name>`; every test found when `all_tests`; everything (the
+/// whole doc, every test, caller and call) when `full`.
 pub fn lookup_member(
     ws: &Workspace,
     source: &str,
     name: &str,
     all_tests: bool,
+    full: bool,
 ) -> anyhow::Result<MemberLookup> {
     let found = lookup(ws.project(), source)?;
     let language = Language::from_path(std::path::Path::new(source)).with_context(|| {
@@ -167,7 +175,7 @@ pub fn lookup_member(
         source: source.to_string(),
         file: parsed,
     };
-    let (mut matches, others) = declared_or_inherited(ws, &file, name)?;
+    let (mut matches, others) = declared_or_inherited(ws, &file, name, full)?;
     // What a declared member raises and shares with its siblings; an inherited one's are its base's.
     let calls = &file.file.interface.calls;
     let own_names: std::collections::BTreeSet<&str> = file
@@ -203,7 +211,16 @@ pub fn lookup_member(
             found.abstract_member = inherit::is_trait(&file.file, class);
         }
     }
-    let tests = tests_found::relevant_tests(ws.graph(), source, &matches, calls, all_tests);
+    let mut tests =
+        tests_found::relevant_tests(ws.graph(), source, &matches, calls, all_tests || full);
+    // A test is not its own test (a test case found "named for" its own words).
+    let own: Vec<&str> = matches.iter().map(|m| last_segment(&m.label)).collect();
+    for hit in tests.tests.iter_mut().filter(|hit| hit.file == source) {
+        hit.functions.retain(|f| !own.contains(&last_segment(f)));
+    }
+    tests
+        .tests
+        .retain(|hit| hit.file != source || !hit.functions.is_empty());
     Ok(MemberLookup {
         source: source.to_string(),
         member: name.to_string(),
@@ -216,6 +233,8 @@ pub fn lookup_member(
         tests: tests.tests,
         tests_left_out: tests.left_out,
         tests_reaching: tests.reaching,
+        tests_reaching_files: tests.reaching_files,
+        full,
     })
 }
 
@@ -226,6 +245,7 @@ fn declared_or_inherited(
     ws: &Workspace,
     file: &inherit::Parsed,
     name: &str,
+    full: bool,
 ) -> anyhow::Result<(Vec<Member>, Vec<String>)> {
     let candidates = declared::declared(&file.file);
     let labels: Vec<String> = candidates
@@ -236,14 +256,15 @@ fn declared_or_inherited(
     if chosen.is_empty() {
         let inherited = inherit::inherited_members(ws, file, name, true);
         let whole = inherited.len() == 1;
-        return match inherited.is_empty() {
+        let mut inherited = match inherited.is_empty() {
             true => bail!("{}", unknown_member(&file.source, name, &labels)),
-            false if whole => Ok((inherited, Vec::new())),
-            false => Ok((
-                inherit::inherited_members(ws, file, name, false),
-                Vec::new(),
-            )),
+            false if whole => inherited,
+            false => inherit::inherited_members(ws, file, name, false),
         };
+        for shown in &mut inherited {
+            shown.cut_doc(whole && full);
+        }
+        return Ok((inherited, Vec::new()));
     }
     let others: Vec<String> = matching_any_case(&labels, name)
         .into_iter()
@@ -253,7 +274,7 @@ fn declared_or_inherited(
     let view = ws
         .graph()
         .and_then(|graph| CallsView::read(graph, &file.source));
-    // Several matches are shown compactly: each doc's first paragraph.
+    // Several matches are shown compactly; one whole (its doc's first paragraph unless `full`).
     let whole = chosen.len() == 1;
     let mut matches: Vec<Member> = chosen
         .iter()
@@ -261,24 +282,38 @@ fn declared_or_inherited(
         .collect();
     for shown in matches.iter_mut().filter(|m| m.doc.is_none()) {
         if let Some(doc) = inherit::inherited_doc(ws, file, &shown.label) {
-            apply_inherited_doc(shown, doc, whole);
+            apply_inherited_doc(shown, doc);
         }
+    }
+    for shown in &mut matches {
+        shown.cut_doc(whole && full);
     }
     Ok((matches, others))
 }
 
-/// `shown`'s doc is `doc`, inherited from the member it overrides: cut as its own would be.
-fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc, whole: bool) {
+/// `shown`'s doc is `doc`, inherited from the member it overrides.
+fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc) {
     let (text, examples_left_out) = without_examples(&doc.text);
     let text = crate::secrets::redact(&text).into_owned();
-    let (text, doc_cut) = match whole {
-        true => cut_doc(text, DOC_BYTES),
-        false => first_paragraph(text),
-    };
     shown.doc = (!text.is_empty()).then_some(text);
-    shown.doc_cut = doc_cut;
     shown.examples_left_out = examples_left_out;
     shown.doc_inherited_from = Some(doc.from);
+}
+
+impl Member {
+    /// Its doc cut as shown: to its first paragraph, or (`whole`: everything asked for) to the
+    /// [`DOC_BYTES`] budget.
+    fn cut_doc(&mut self, whole: bool) {
+        let Some(doc) = self.doc.take() else {
+            return;
+        };
+        let (doc, cut) = match whole {
+            true => cut_doc(doc, DOC_BYTES),
+            false => first_paragraph(doc),
+        };
+        self.doc = (!doc.is_empty()).then_some(doc);
+        self.doc_cut = cut;
+    }
 }
 
 /// Whether every match differs from the name asked for in case only (`res.sendFile` for
@@ -286,7 +321,13 @@ fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc, whole: bool) {
 fn case_differs(matches: &[Member], name: &str) -> bool {
     let wanted = normalized(name);
     let wanted = last_segment(&wanted);
-    !matches.is_empty() && matches.iter().all(|m| last_segment(&m.label) != wanted)
+    // A test case asked by its title (`should respond with html`) is named by its slug.
+    let slug = title_slug(wanted);
+    !matches.is_empty()
+        && matches.iter().all(|m| {
+            let label = last_segment(&m.label);
+            label != wanted && (label != slug || slug == wanted.to_lowercase())
+        })
 }
 
 /// The last segment of a label or a name asked for (`json` of `res.json`, `send` of `Sender::send`).
@@ -328,7 +369,12 @@ pub fn matching(labels: &[String], name: &str) -> Vec<usize> {
             return found;
         }
     }
-    Vec::new()
+    // A test's title as written (`should respond with html`) names the case by its slug.
+    let slug = title_slug(&wanted);
+    match slug != wanted.to_lowercase() && !slug.is_empty() {
+        true => matching(labels, &slug),
+        false => Vec::new(),
+    }
 }
 
 /// The indices of `labels` that `name` names in any case: by label, or by last segment.
@@ -348,13 +394,25 @@ fn matching_any_case(labels: &[String], name: &str) -> Vec<usize> {
 /// The error for a name no member has: the closest labels, and where to see them all.
 fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
     let wanted = normalized(name).to_lowercase();
+    // A title asked as written is compared as its slug (`should respond with htm`).
+    let wanted = match wanted.contains(char::is_whitespace) {
+        true => title_slug(&wanted),
+        false => wanted,
+    };
     let mut scored: Vec<(f64, &String)> = labels
         .iter()
         .map(|label| {
             let lower = label.to_lowercase();
             let whole = strsim::jaro_winkler(&wanted, &lower);
             let last = strsim::jaro_winkler(last_segment(&wanted), last_segment(&lower));
-            (whole.max(last), label)
+            // A name part of a member's (`make_respons` of `test_make_response`) is close.
+            let part = match last_segment(&wanted).len() >= 4
+                && last_segment(&lower).contains(last_segment(&wanted))
+            {
+                true => 0.9,
+                false => 0.0,
+            };
+            (whole.max(last).max(part), label)
         })
         .filter(|(score, _)| *score >= 0.8)
         .collect();
@@ -405,10 +463,6 @@ fn member(
         None => (String::new(), 0),
     };
     let doc = crate::secrets::redact(&doc).into_owned();
-    let (doc, doc_cut) = match whole {
-        true => cut_doc(doc, DOC_BYTES),
-        false => first_paragraph(doc),
-    };
     let edges = match view {
         Some(view) => calls_of(view, &label),
         None => Edges::default(),
@@ -427,7 +481,7 @@ fn member(
         end_line: definition.map(|d| d.end_line),
         signature,
         doc: (!doc.is_empty()).then_some(doc),
-        doc_cut,
+        doc_cut: false,
         compact: !whole,
         examples_left_out,
         calls: edges.calls,

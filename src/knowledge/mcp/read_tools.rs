@@ -106,7 +106,7 @@ impl Tool for Lookup {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
         if let Some(name) = &args.member {
-            let found = lookup_member(&call.ws, &source, name, false)?;
+            let found = lookup_member(&call.ws, &source, name, false, call.full)?;
             return Ok(Answer::new(found.to_text(), found.to_json()));
         }
         if call.full {

@@ -19,6 +19,7 @@
 //! conventions alike.
 
 mod fields;
+mod in_comments;
 mod indexed;
 pub mod member_docs;
 mod members;
@@ -104,6 +105,10 @@ pub struct Hit {
     /// hits shown ([`member_docs`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub member: Option<member_docs::MemberDoc>,
+    /// Matched in its source's comments: the line holding a word and the member it is in or
+    /// documents ([`in_comments`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_comment: Option<in_comments::InComment>,
     /// What tells this design file apart from another hit with the same description
     /// (`this one: class App(Scaffold)`, `super::twins`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -234,7 +239,7 @@ pub fn search_listed(
             None => Corpus::files(project, Kinds::ALL),
         };
         let (mut hits, more) = indexed::search_files(project, files, &code_cache, query, limit);
-        annotate(project, &mut hits);
+        annotate(project, &mut hits, query);
         return Ok((hits, more));
     }
     let corpus = match listing {
@@ -242,14 +247,25 @@ pub fn search_listed(
         None => Corpus::load_with_code(project, kinds, &code_cache),
     };
     let (mut hits, more) = limit_per_kind(search(&corpus, query), limit);
-    annotate(project, &mut hits);
+    annotate(project, &mut hits, query);
     Ok((hits, more))
 }
 
 /// What the hits shown say beyond their records: the best member's line under the first ones
-/// ([`member_docs`]), and what tells apart design files shown with the same description.
-fn annotate(project: &crate::project::Project, hits: &mut [Hit]) {
+/// ([`member_docs`]), where a word matched in the source's comments sits ([`in_comments`]), and
+/// what tells apart design files shown with the same description.
+fn annotate(project: &crate::project::Project, hits: &mut [Hit], query: &Query) {
     member_docs::attach(project, hits);
+    let words: Vec<String> = query
+        .text
+        .as_deref()
+        .map(query_terms)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|term| term.to_lowercase())
+        .filter(|term| term.chars().count() >= 3)
+        .collect();
+    in_comments::attach(project, hits, &words);
     let designs: Vec<(String, String)> = hits
         .iter()
         .filter(|hit| hit.kind == DocKind::Design && hit.error.is_none())
@@ -405,6 +421,7 @@ impl<'a> Matcher<'a> {
             error: doc.error.clone(),
             members,
             member: None,
+            in_comment: None,
             twin: None,
             date: doc.date.clone(),
             informative,
@@ -670,8 +687,12 @@ pub fn render_hit(hit: &Hit) -> String {
         true => line,
         false => format!("{line}  ({})", hit.reason),
     };
-    match &hit.member {
+    let line = match &hit.member {
         Some(member) => format!("{line}\n  {}", member.line()),
+        None => line,
+    };
+    match &hit.in_comment {
+        Some(found) => format!("{line}\n  {}", found.line()),
         None => line,
     }
 }

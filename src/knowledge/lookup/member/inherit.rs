@@ -140,7 +140,7 @@ fn shown_member(ws: &Workspace, hit: &Found, whole: bool) -> Member {
     let mut shown = member(&hit.file.file, &declared, whole, view.as_ref());
     if shown.doc.is_none() {
         if let Some(doc) = inherited_doc(ws, &hit.file, &hit.label) {
-            super::apply_inherited_doc(&mut shown, doc, whole);
+            super::apply_inherited_doc(&mut shown, doc);
         }
     }
     shown

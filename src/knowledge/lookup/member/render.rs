@@ -1,5 +1,6 @@
-//! The text `lexi lookup --member` prints: the warnings, then per matched member its signature in
-//! a fence, its whole doc, its Calls / Called by / Called from lines, then the tests once:
+//! The text `lexi lookup --member` prints: the warnings, then the member's signature in a fence,
+//! its Calls / Called by / Called from / Raises / Flow lines, its tests, and only then its doc —
+//! what answers "what does it do, who calls it, what breaks" first, the prose last:
 //!
 //! ````text
 //! # src/flask/app.py: Flask.make_response (method)
@@ -8,8 +9,6 @@
 //! class Flask(App)
 //!   def make_response(self, rv) -> Response
 //! ```
-//!
-//! Convert the return value from a view function to an instance of …
 //!
 //! - Called by: Flask.finalize_request
 //! - Called from: src/flask/helpers.py (make_response)
@@ -23,9 +22,17 @@
 //!
 //! - tests/test_basic.py: test_make_response, test_make_response_with_response_instance, …
 //! - tests/test_basic.py: test_response_types, test_response_type_errors (named for "response")
+//!
+//! ## Doc
+//!
+//! Convert the return value from a view function to an instance of …
+//! (… 2,310 more bytes of doc: `lexi lookup src/flask/app.py --member Flask.make_response --full`)
 //! ````
 //!
-//! Indirect tests follow the direct ones, each saying how it reaches the member.
+//! The doc is its first paragraph unless `--full`, which also lifts every cap (tests, callers,
+//! calls, raises). Several members of one name are each shown compactly (their doc's first
+//! paragraph under their lines), the tests once after them. Indirect tests follow the direct ones,
+//! each saying how it reaches the member.
 
 use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
 
@@ -60,11 +67,23 @@ impl MemberLookup {
         }
         let fence = Language::from_path(std::path::Path::new(&self.source))
             .map_or("", |language| language.fence());
+        let caps = Caps::new(self.full);
         let mut previous: Option<&Member> = None;
+        let single = self.matches.len() == 1;
         for member in &self.matches {
             // Callers are matched by name: members of one name share them; say so once.
             let same_callers = previous.is_some_and(|p| p.called_from == member.called_from);
-            out.push_str(&member_text(&self.source, member, fence, same_callers));
+            out.push_str(&member_text(
+                &self.source,
+                member,
+                fence,
+                same_callers,
+                caps,
+            ));
+            if !single {
+                out.push('\n');
+                out.push_str(&doc_text(&self.source, member));
+            }
             out.push('\n');
             previous = Some(member);
         }
@@ -75,6 +94,15 @@ impl MemberLookup {
             ));
         }
         out.push_str(&self.tests_text());
+        if let (true, Some(member)) = (single, self.matches.first()) {
+            if !out.ends_with("\n\n") {
+                out.push('\n');
+            }
+            if member.doc.is_some() {
+                out.push_str("## Doc\n\n");
+            }
+            out.push_str(&doc_text(&self.source, member));
+        }
         out.trim_end().to_string() + "\n"
     }
 
@@ -82,14 +110,15 @@ impl MemberLookup {
         if self.tests.is_empty() && self.tests_reaching == 0 {
             return String::new();
         }
+        let caps = Caps::new(self.full);
         let mut out = String::from("## Tests\n\n");
         // The tests calling it, then those reaching it through helpers or callers, named for it,
         // its delegate's (each saying how); then how many more were found, and how many other
         // tests reach its file.
         for hit in &self.tests {
             match &hit.via {
-                Some(via) => out.push_str(&format!("- {} ({via})\n", test_line(hit))),
-                None => out.push_str(&format!("- {}\n", test_line(hit))),
+                Some(via) => out.push_str(&format!("- {} ({via})\n", test_line(hit, caps))),
+                None => out.push_str(&format!("- {}\n", test_line(hit, caps))),
             }
         }
         if self.tests.is_empty() {
@@ -120,22 +149,38 @@ impl MemberLookup {
     }
 }
 
-/// One member's block.
-fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -> String {
-    let inherited = member
-        .inherited_from
-        .as_ref()
-        .map_or(String::new(), |base| format!(" — inherited from {base}"));
-    let span = match (member.line, member.end_line) {
-        (Some(start), Some(end)) if end > start => format!(", lines {start}-{end}"),
-        (Some(start), _) => format!(", line {start}"),
-        _ => String::new(),
-    };
-    let mut out = format!(
-        "# {source}: {}{inherited} ({}{span})\n\n",
-        member.label, member.kind
-    );
-    out.push_str(&format!("```{fence}\n{}\n```\n\n", member.signature));
+/// How many entries of each list are shown: the defaults, or every one (`--full`).
+#[derive(Clone, Copy, Debug)]
+struct Caps {
+    caller_files: usize,
+    functions: usize,
+    raises: usize,
+    elsewhere: usize,
+}
+
+impl Caps {
+    fn new(full: bool) -> Caps {
+        match full {
+            true => Caps {
+                caller_files: usize::MAX,
+                functions: usize::MAX,
+                raises: usize::MAX,
+                elsewhere: usize::MAX,
+            },
+            false => Caps {
+                caller_files: CALLER_FILES_SHOWN,
+                functions: FUNCTIONS_SHOWN,
+                raises: RAISES_SHOWN,
+                elsewhere: super::outside::SHOWN,
+            },
+        }
+    }
+}
+
+/// A member's doc (its first paragraph, or all of it with `--full`), with the note saying what was
+/// left out and where its doc comes from.
+fn doc_text(source: &str, member: &Member) -> String {
+    let mut out = String::new();
     match &member.doc {
         Some(doc) => {
             out.push_str(doc);
@@ -149,6 +194,31 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         }
         None => out.push_str("(no doc)\n"),
     }
+    out
+}
+
+/// One member's block: its header, signature and lines (its doc apart, [`doc_text`]).
+fn member_text(
+    source: &str,
+    member: &Member,
+    fence: &str,
+    same_callers: bool,
+    caps: Caps,
+) -> String {
+    let inherited = member
+        .inherited_from
+        .as_ref()
+        .map_or(String::new(), |base| format!(" — inherited from {base}"));
+    let span = match (member.line, member.end_line) {
+        (Some(start), Some(end)) if end > start => format!(", lines {start}-{end}"),
+        (Some(start), _) => format!(", line {start}"),
+        _ => String::new(),
+    };
+    let mut out = format!(
+        "# {source}: {}{inherited} ({}{span})\n\n",
+        member.label, member.kind
+    );
+    out.push_str(&format!("```{fence}\n{}\n```\n", member.signature));
     let mut lines: Vec<String> = Vec::new();
     if !member.calls.is_empty() || !member.keys.is_empty() || member.recursive {
         let mut callees = crate::knowledge::calls::callees(&member.calls, &member.keys);
@@ -163,7 +233,7 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
     if !member.calls_elsewhere.is_empty() {
         lines.push(format!(
             "Calls elsewhere: {}",
-            elsewhere(&member.calls_elsewhere)
+            elsewhere(&member.calls_elsewhere, caps.elsewhere)
         ));
     }
     if !member.called_by.is_empty() {
@@ -172,10 +242,10 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
     if same_callers && !member.called_from.is_empty() {
         lines.push("Called from: as above (callers are matched by name)".to_string());
     } else if !member.called_from.is_empty() {
-        lines.push(format!("Called from: {}", called_from(member)));
+        lines.push(format!("Called from: {}", called_from(member, caps)));
     }
     if !member.name_matches.is_empty() {
-        lines.push(name_matches(member));
+        lines.push(name_matches(member, caps));
     }
     if let Some(up) = &member.overrides {
         match up.starts_with("trait ") {
@@ -191,20 +261,17 @@ fn member_text(source: &str, member: &Member, fence: &str, same_callers: bool) -
         let mut files: Vec<String> = member
             .overridden_by
             .iter()
-            .take(CALLER_FILES_SHOWN)
-            .map(|caller| format!("{} ({})", capped(&caller.members), caller.file))
+            .take(caps.caller_files)
+            .map(|caller| format!("{} ({})", capped(&caller.members, caps), caller.file))
             .collect();
-        let more = member
-            .overridden_by
-            .len()
-            .saturating_sub(CALLER_FILES_SHOWN);
+        let more = member.overridden_by.len().saturating_sub(caps.caller_files);
         if more > 0 {
             files.push(format!("+{more} more files"));
         }
         lines.push(format!("{what}: {}", files.join("; ")));
     }
     if !member.raises.is_empty() {
-        lines.push(format!("Raises: {}", raises(&member.raises)));
+        lines.push(format!("Raises: {}", raises(&member.raises, caps)));
     }
     if !member.related.is_empty() {
         let related: Vec<String> = member
@@ -242,20 +309,23 @@ fn cut_note(source: &str, member: &Member) -> String {
             "(… more in its doc: `lexi lookup {source} --member {}`)\n",
             member.label
         ),
-        false => format!("\n(… the rest of the doc left out to fit: read {source})\n"),
+        false => format!(
+            "(… the rest of the doc: `lexi lookup {source} --member {} --full`)\n",
+            member.label
+        ),
     }
 }
 
 /// `file (member, member); file (member)`, the first [`CALLER_FILES_SHOWN`] files and
 /// [`FUNCTIONS_SHOWN`] members of each.
-fn called_from(member: &Member) -> String {
+fn called_from(member: &Member, caps: Caps) -> String {
     let mut parts: Vec<String> = member
         .called_from
         .iter()
-        .take(CALLER_FILES_SHOWN)
-        .map(|caller| format!("{} ({})", caller.file, capped(&caller.members)))
+        .take(caps.caller_files)
+        .map(|caller| format!("{} ({})", caller.file, capped(&caller.members, caps)))
         .collect();
-    let more = member.called_from.len().saturating_sub(CALLER_FILES_SHOWN);
+    let more = member.called_from.len().saturating_sub(caps.caller_files);
     if more > 0 {
         parts.push(format!("+{more} more files"));
     }
@@ -264,7 +334,7 @@ fn called_from(member: &Member) -> String {
 
 /// The calls of the member's name that resolution cannot tell reach it: code files first (named),
 /// then how many test files.
-fn name_matches(member: &Member) -> String {
+fn name_matches(member: &Member, caps: Caps) -> String {
     let name = super::last_segment(&member.label);
     let found = &member.name_matches;
     let (code_sites, test_sites) = found.sites();
@@ -273,10 +343,10 @@ fn name_matches(member: &Member) -> String {
         let mut files: Vec<String> = found
             .code
             .iter()
-            .take(CALLER_FILES_SHOWN)
-            .map(|caller| format!("{} ({})", caller.file, capped(&caller.members)))
+            .take(caps.caller_files)
+            .map(|caller| format!("{} ({})", caller.file, capped(&caller.members, caps)))
             .collect();
-        let more = found.code.len().saturating_sub(CALLER_FILES_SHOWN);
+        let more = found.code.len().saturating_sub(caps.caller_files);
         if more > 0 {
             files.push(format!("+{more} more files"));
         }
@@ -292,34 +362,33 @@ fn name_matches(member: &Member) -> String {
 }
 
 /// `a, b, … and N more`: the first [`RAISES_SHOWN`] entries.
-fn raises(entries: &[String]) -> String {
-    let mut shown: Vec<String> = entries.iter().take(RAISES_SHOWN).cloned().collect();
-    if entries.len() > RAISES_SHOWN {
-        shown.push(format!("… and {} more", entries.len() - RAISES_SHOWN));
+fn raises(entries: &[String], caps: Caps) -> String {
+    let mut shown: Vec<String> = entries.iter().take(caps.raises).cloned().collect();
+    if entries.len() > caps.raises {
+        shown.push(format!("… and {} more", entries.len() - caps.raises));
     }
     shown.join(", ")
 }
 
 /// `file: test_a, test_b, +N`, or the file alone.
-fn test_line(hit: &TestHit) -> String {
+fn test_line(hit: &TestHit, caps: Caps) -> String {
     match hit.functions.is_empty() {
         true => hit.file.clone(),
-        false => format!("{}: {}", hit.file, capped(&hit.functions)),
+        false => format!("{}: {}", hit.file, capped(&hit.functions, caps)),
     }
 }
 
 /// `a, b, c, +N`: the first [`FUNCTIONS_SHOWN`] names and how many more.
-fn capped(names: &[String]) -> String {
-    let mut shown: Vec<String> = names.iter().take(FUNCTIONS_SHOWN).cloned().collect();
-    if names.len() > FUNCTIONS_SHOWN {
-        shown.push(format!("+{}", names.len() - FUNCTIONS_SHOWN));
+fn capped(names: &[String], caps: Caps) -> String {
+    let mut shown: Vec<String> = names.iter().take(caps.functions).cloned().collect();
+    if names.len() > caps.functions {
+        shown.push(format!("+{}", names.len() - caps.functions));
     }
     shown.join(", ")
 }
 
 /// The calls leaving the file, the first [`super::outside::SHOWN`] then how many more.
-fn elsewhere(calls: &[String]) -> String {
-    let shown = super::outside::SHOWN;
+fn elsewhere(calls: &[String], shown: usize) -> String {
     let mut line = calls
         .iter()
         .take(shown)

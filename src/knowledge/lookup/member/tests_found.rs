@@ -61,6 +61,8 @@ pub struct Found {
     pub left_out: usize,
     /// Other test files reaching the member's file, not shown.
     pub reaching: usize,
+    /// Those files, in `lexi impact`'s order.
+    pub reaching_files: Vec<String>,
 }
 
 /// What a test's call must look like to be one of the member's.
@@ -168,10 +170,12 @@ pub fn relevant_tests(
         (inline, *tier, named(hit), order(&hit.file))
     });
     let found: BTreeSet<&str> = hits.iter().map(|(_, h)| h.file.as_str()).collect();
-    let reaching = ranked
+    let reaching_files: Vec<String> = ranked
         .iter()
         .filter(|f| !found.contains(f.as_str()))
-        .count();
+        .cloned()
+        .collect();
+    let reaching = reaching_files.len();
     let shown = match all {
         true => hits.len(),
         false => hits.len().min(TESTS_SHOWN),
@@ -181,6 +185,7 @@ pub fn relevant_tests(
         tests: hits.into_iter().take(shown).map(|(_, h)| h).collect(),
         left_out,
         reaching,
+        reaching_files,
     }
 }
 
