@@ -16,7 +16,7 @@ use super::Hit;
 use crate::knowledge::corpus::DocKind;
 use crate::project::Project;
 use crate::source::flow::shorten;
-use crate::source::{Language, SourceFile};
+use crate::source::Language;
 
 /// Characters of the comment line shown, at most.
 const TEXT_CHARS: usize = 100;
@@ -84,7 +84,7 @@ fn in_comment(project: &Project, source: &str, words: &[String]) -> Option<InCom
         let lower = line.to_lowercase();
         is_comment(line) && words.iter().any(|w| lower.contains(w.as_str()))
     })?;
-    let file = SourceFile::parse(language, text.clone()).ok()?;
+    let file = crate::source::shared::source_file(language, &text).ok()?;
     let line = at + 1;
     // The innermost definition holding the line, else the one the comment documents.
     let holding = file
