@@ -9,14 +9,21 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{extract, Interface, Language, SourceError, SourceFile};
 
-/// More interfaces than this and the memo starts over (an MCP session over a huge repository
-/// reads a few hundred files; a parsed interface is a few times its source's size).
-const MAX_KEPT: usize = 512;
+/// More source text than this kept (by the texts' lengths) and the memo starts over: a parsed
+/// file is a few times its source's size (an MCP session over a huge repository reads a few
+/// hundred files; generated files can be megabytes each).
+const MAX_KEPT_BYTES: usize = 32 << 20;
 
 type Key = (Language, String);
 
-/// Values built from a text, by language and content, up to [`MAX_KEPT`].
-struct Memo<T>(OnceLock<Mutex<HashMap<Key, Arc<T>>>>);
+/// What a memo holds: values by key, and the bytes of text they were built from.
+struct Kept<T> {
+    values: HashMap<Key, Arc<T>>,
+    text_bytes: usize,
+}
+
+/// Values built from a text, by language and content, up to [`MAX_KEPT_BYTES`] of text.
+struct Memo<T>(OnceLock<Mutex<Kept<T>>>);
 
 impl<T> Memo<T> {
     const fn new() -> Memo<T> {
@@ -30,22 +37,29 @@ impl<T> Memo<T> {
         build: impl FnOnce() -> Result<T, SourceError>,
     ) -> Result<Arc<T>, SourceError> {
         let key = (language, crate::hash::sha256_hex(text.as_bytes()));
-        if let Some(found) = self.lock().get(&key) {
+        if let Some(found) = self.lock().values.get(&key) {
             return Ok(Arc::clone(found));
         }
         let built = Arc::new(build()?);
         let mut kept = self.lock();
-        if kept.len() >= MAX_KEPT {
-            kept.clear();
+        if kept.text_bytes + text.len() > MAX_KEPT_BYTES {
+            kept.values.clear();
+            kept.text_bytes = 0;
         }
-        kept.insert(key, Arc::clone(&built));
+        kept.text_bytes += text.len();
+        kept.values.insert(key, Arc::clone(&built));
         Ok(built)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, Arc<T>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept<T>> {
         // A panic while holding the lock leaves at worst a missing entry.
         self.0
-            .get_or_init(Mutex::default)
+            .get_or_init(|| {
+                Mutex::new(Kept {
+                    values: HashMap::new(),
+                    text_bytes: 0,
+                })
+            })
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }

@@ -269,6 +269,44 @@ fn a_body_edit_of_a_rust_module_leaves_its_importers_unread_and_a_new_item_reads
 }
 
 #[test]
+fn a_module_conflicted_then_resolved_leaves_the_graph_a_full_run_writes() {
+    let p = cargo_workspace_with_its_library_committed();
+    let core = "crates/engine/src/core.rs";
+    let original = p.read(core);
+    p.git(["checkout", "-q", "-b", "side"]).success();
+    p.write(
+        core,
+        original.replace("pub struct Engine {", "pub struct Engine {\n    side: u8,"),
+    );
+    p.commit_all("side");
+    p.git(["checkout", "-q", "main"]).success();
+    p.write(
+        core,
+        original.replace("pub struct Engine {", "pub struct Engine {\n    main: u8,"),
+    );
+    p.commit_all("main");
+    p.git(["merge", "-q", "side"]).code(1);
+    p.lexictl(["update"])
+        .success()
+        .stdout_has(&format!("SKIPPED_CONFLICT  {core}"));
+    // Resolved with a body-only difference from the text before the conflict.
+    p.write(
+        core,
+        original.replace("pub struct Engine {", "pub struct Engine {\n    both: u8,"),
+    );
+    p.commit_all("merged");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert_edge(&p, "cli/main.rs", core);
+    assert_edge(&p, "crates/engine/src/lib.rs", core);
+    // What the changed-only runs left is what a run from scratch writes.
+    let library = p.read(&format!(".lexibrary/{core}.md"));
+    std::fs::remove_dir_all(p.root.join(".git/lexibrarian")).expect("drop the state");
+    p.lexictl(["update"]).success();
+    assert_eq!(p.read(&format!(".lexibrary/{core}.md")), library);
+    p.lexictl(["update", "--check"]).success();
+}
+
+#[test]
 fn a_manifest_change_reads_the_model_again_and_verbose_names_what_did_not_resolve() {
     let p = project()
         .fixture("cargo-workspace")

@@ -35,9 +35,14 @@ pub fn entries(plan: &Plan, scan: &Scan, written: &Written) -> BTreeMap<String, 
                 .failed
                 .contains_key(rel)
                 .then(|| scan.moves.get(rel));
+            let skipped = matches!(scanned.state, FileState::Skipped { .. });
             for known in std::iter::once(rel).chain(failed_move.flatten()) {
                 if let Some(entry) = cache.entries.get(known) {
-                    entries.insert(known.clone(), entry.clone());
+                    let kept = match skipped {
+                        true => without_resolution_hashes(entry),
+                        false => entry.clone(),
+                    };
+                    entries.insert(known.clone(), kept);
                 }
             }
             continue;
@@ -61,6 +66,19 @@ pub fn entries(plan: &Plan, scan: &Scan, written: &Written) -> BTreeMap<String, 
         }
     }
     entries
+}
+
+/// A skipped file's entry (a merge conflict) with its module scope and imports hashes forgotten:
+/// its importers were resolved against the conflicted text in this run, so the next run must see
+/// its scope as moved — whatever the resolution turns out to be — and resolve them again.
+fn without_resolution_hashes(entry: &cache::Entry) -> cache::Entry {
+    let mut details = entry.details.get().clone();
+    details.scope_hash.clear();
+    details.imports_hash.clear();
+    cache::Entry {
+        details: details.into(),
+        ..entry.clone()
+    }
 }
 
 /// The cache entry of a test file read for its imports: its listed entry (class, Child Map

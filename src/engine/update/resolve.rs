@@ -67,7 +67,7 @@ fn resolve_files(
     steady: bool,
 ) -> Unresolved {
     if steady {
-        keep_cached_resolutions(plan, scan);
+        keep_cached_resolutions(plan, scan, exists);
     }
     let parsed = Parsed::new(project, scan);
     let jobs: Vec<(&String, Arc<Interface>)> = scan
@@ -125,9 +125,10 @@ fn module_tree_steady(plan: &Plan, scan: &Scan) -> bool {
     no_new_file && changed_modules(plan, scan).is_empty()
 }
 
-/// Read Rust files whose module scope and imports hash as the cache's entry says take the entry's
-/// resolution (dependencies, modules gone through, externals, type-only dependencies).
-fn keep_cached_resolutions(plan: &Plan, scan: &mut Scan) {
+/// Read Rust files whose module scope and imports hash as the cache's entry says, and whose cached
+/// dependencies and modules gone through all still exist, take the entry's resolution
+/// (dependencies, modules gone through, externals, type-only dependencies).
+fn keep_cached_resolutions(plan: &Plan, scan: &mut Scan, exists: &(dyn Fn(&str) -> bool + Sync)) {
     for (rel, scanned) in scan.files.iter_mut() {
         if scanned.resolved_now || scanned.code().is_none() || !rel.ends_with(".rs") {
             continue;
@@ -140,6 +141,7 @@ fn keep_cached_resolutions(plan: &Plan, scan: &mut Scan) {
         let same = |before: &str, now: &str| !before.is_empty() && before == now;
         if same(&details.scope_hash, &facts.scope_hash)
             && same(&details.imports_hash, &facts.imports_hash)
+            && entry.deps.iter().chain(&entry.via).all(|dep| exists(dep))
         {
             facts.deps = entry.deps.clone();
             facts.via = entry.via.clone();

@@ -39,22 +39,18 @@ impl LibraryWatch {
 
     /// Every file of the library as it is now: the last walk's when nothing changed since.
     pub fn listing(&mut self) -> Arc<Listing> {
-        if self.listing.is_some() && self.unchanged() {
-            if let Some(listing) = &self.listing {
-                return Arc::clone(listing);
-            }
-        }
-        let listing = Arc::new(self.walk());
+        let kept = self.listing.take().filter(|_| self.unchanged());
+        let listing = kept.unwrap_or_else(|| Arc::new(self.walk()));
         self.listing = Some(Arc::clone(&listing));
         listing
     }
 
     /// Whether nothing in the library changed since the last walk (always `false` without a
-    /// working watcher).
+    /// working watcher, or when the library's own directory is not watched).
     fn unchanged(&mut self) -> bool {
         #[cfg(target_os = "linux")]
         if let Some(watcher) = self.watcher.as_mut() {
-            return watcher.quiet();
+            return watcher.quiet() && watcher.watches(&self.library);
         }
         false
     }
@@ -74,12 +70,17 @@ impl LibraryWatch {
 }
 
 /// Walk until every directory listed was watched before the walk that listed it; `None` when a
-/// watch cannot be added (the caller then walks on every call).
+/// watch cannot be added, the library is on a file system whose changes inotify may not see (a
+/// network or FUSE mount), or directories keep appearing (the caller then walks on every call).
 #[cfg(target_os = "linux")]
 fn watched_walk(watcher: &mut linux::Watcher, library: &Path) -> Option<Listing> {
-    watcher.watch(library)?;
-    loop {
+    if !linux::is_local(library) {
+        return None;
+    }
+    for _ in 0..MAX_WALKS {
         watcher.drain();
+        // The root too: a drain that saw a watch go forgets them all.
+        watcher.watch(library)?;
         let listing = walk(library, Part::ALL);
         let mut added = false;
         for dir in &listing.dirs {
@@ -89,7 +90,12 @@ fn watched_walk(watcher: &mut linux::Watcher, library: &Path) -> Option<Listing>
             return Some(listing);
         }
     }
+    None
 }
+
+/// Walks one listing may take while directories keep appearing (an update writing meanwhile).
+#[cfg(target_os = "linux")]
+const MAX_WALKS: usize = 8;
 
 #[cfg(target_os = "linux")]
 mod linux {
@@ -99,6 +105,15 @@ mod linux {
     use std::path::{Path, PathBuf};
 
     use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
+
+    /// Whether `path` is on a file system whose every change this kernel makes (and so inotify
+    /// reports); `false` when it cannot be told.
+    pub fn is_local(path: &Path) -> bool {
+        rustix::fs::statfs(path).is_ok_and(|stat| {
+            let kind = stat.f_type as u32;
+            !super::linux_fs::REMOTE.contains(&kind)
+        })
+    }
 
     /// An inotify instance and the directories it watches.
     pub struct Watcher {
@@ -137,10 +152,16 @@ mod linux {
                     self.watched.insert(dir.to_path_buf());
                     Some(true)
                 }
-                // A directory that vanished in between: the next walk will not list it.
+                // A directory that vanished in between: the next walk will not list it (and a
+                // library root that is not there is not watched, so nothing is trusted).
                 Err(rustix::io::Errno::NOENT) => Some(false),
                 Err(_) => None,
             }
+        }
+
+        /// Whether `dir` is watched now.
+        pub fn watches(&self, dir: &Path) -> bool {
+            self.watched.contains(dir)
         }
 
         /// Whether no event is queued (the queue is drained either way). A removed or moved
@@ -180,6 +201,20 @@ mod linux {
             any
         }
     }
+}
+
+#[cfg(target_os = "linux")]
+mod linux_fs {
+    /// File systems whose changes may come from elsewhere than this kernel, so inotify does not
+    /// see them: NFS, SMB/CIFS, FUSE (sshfs, some container mounts), 9P (WSL 2's Windows drives).
+    pub const REMOTE: &[u32] = &[
+        0x6969,
+        0x517B,
+        0xFF53_4D42,
+        0xFE53_4D42,
+        0x6573_5546,
+        0x0102_1997,
+    ];
 }
 
 #[cfg(all(test, target_os = "linux"))]
