@@ -173,6 +173,30 @@ pub fn term_string<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
     out
 }
 
+/// The term string of one name (a symbol, a tag), kept per thread: search matches every query
+/// term against every symbol of every candidate, the same names call after call in a long-lived
+/// MCP server. The same text as `term_string([name])`.
+pub fn name_terms(name: &str) -> std::rc::Rc<str> {
+    /// Names kept per thread before the memo starts over.
+    const MAX_NAMES: usize = 100_000;
+    thread_local! {
+        static KEPT: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<str>>> =
+            std::cell::RefCell::default();
+    }
+    KEPT.with(|kept| {
+        if let Some(found) = kept.borrow().get(name) {
+            return std::rc::Rc::clone(found);
+        }
+        let terms: std::rc::Rc<str> = term_string([name]).into();
+        let mut kept = kept.borrow_mut();
+        if kept.len() >= MAX_NAMES {
+            kept.clear();
+        }
+        kept.insert(name.to_string(), std::rc::Rc::clone(&terms));
+        terms
+    })
+}
+
 /// How a term occurs in a term string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Occurs {

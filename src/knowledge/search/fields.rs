@@ -5,7 +5,7 @@
 
 use super::super::corpus::index::{field, TermMatch};
 use super::super::corpus::{Doc, DocKind};
-use super::super::terms::{frequency, occurs, term_string, Occurs};
+use super::super::terms::{frequency, name_terms, occurs, term_string, Occurs};
 
 /// Where a term matched: the field's weight and label, and how.
 #[derive(Clone, Copy, Debug)]
@@ -58,8 +58,7 @@ impl FieldMatch {
             Field::Name if design => "path".to_string(),
             Field::Name => "title".to_string(),
             Field::Symbol => {
-                let holds =
-                    |symbol: &&String| occurs(&term_string([symbol.as_str()]), term).is_some();
+                let holds = |symbol: &&String| occurs(&name_terms(symbol), term).is_some();
                 let named = doc
                     .all_symbols()
                     .find(|symbol| names_phrase(symbol, phrase))
@@ -71,7 +70,7 @@ impl FieldMatch {
                 let tag = doc
                     .tags
                     .iter()
-                    .find(|tag| occurs(&term_string([tag.as_str()]), term).is_some());
+                    .find(|tag| occurs(&name_terms(tag), term).is_some());
                 tag.map_or("tag".to_string(), |t| format!("tag: {t}"))
             }
             Field::Summary if design => "description".to_string(),

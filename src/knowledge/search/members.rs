@@ -8,7 +8,7 @@
 //! a private name or a type variable (`ROUTES`, `_route`, `T_route`); then the shorter name.
 
 use super::super::corpus::Doc;
-use super::super::terms::{occurs, term_string, Occurs};
+use super::super::terms::{name_terms, occurs, Occurs};
 use super::fields::names_phrase;
 
 /// Members named per hit.
@@ -22,7 +22,7 @@ pub(super) fn best_members(doc: &Doc, terms: &[&str], phrase: &str) -> Vec<Strin
         if scored.iter().any(|(_, seen)| *seen == symbol) {
             continue;
         }
-        let words = term_string([symbol.as_str()]);
+        let words = name_terms(symbol);
         let (mut held, mut whole) = (0usize, 0usize);
         for term in terms {
             match occurs(&words, term) {
@@ -62,7 +62,7 @@ pub(super) fn symbols_weight(doc: &Doc, term: &str, counted: u32) -> f64 {
             continue;
         }
         seen.push(symbol);
-        if occurs(&term_string([symbol.as_str()]), term) == Some(Occurs::Exact) {
+        if occurs(&name_terms(symbol), term) == Some(Occurs::Exact) {
             weight += if shape(symbol) == 2 { 0.5 } else { 1.0 };
         }
     }

@@ -543,7 +543,7 @@ impl<'a> Matcher<'a> {
                 (self.terms.len() > 1)
                     .then(|| {
                         doc.all_symbols().find(|symbol| {
-                            let terms = term_string([symbol.as_str()]);
+                            let terms = super::terms::name_terms(symbol);
                             self.terms.iter().all(|term| occurs(&terms, term).is_some())
                         })
                     })
