@@ -16,7 +16,12 @@
 //!   the library documents parsed once with tree-sitter alone, on as many threads as the update
 //!   uses (wall and CPU). Target: cold ≤ 2× the floor; and the no-op update ≤ 1.5× `git status`.
 //!
-//! Run: `cargo bench --bench corpus -- --repo ../tokio [--runs 9] [--calls 30] [--only mcp,update]`.
+//! With `--peer PATH` (an MCP server started with no arguments in the clone — codeix), the mcp
+//! section times its `get_file_symbols` and `search` beside lexi's `lookup` and `search`, calls
+//! interleaved in one run, and prints the ratios.
+//!
+//! Run: `cargo bench --bench corpus -- --repo ../tokio [--runs 9] [--calls 30] [--only mcp,update]
+//! [--peer ~/.cargo/bin/codeix]`.
 //! Every process runs in the hermetic environment of tests/common/hermetic.rs, like the tests.
 
 use std::io::{BufRead, BufReader, Write};
@@ -37,6 +42,10 @@ struct Options {
     runs: usize,
     calls: usize,
     only: Vec<String>,
+    /// Another MCP server to time beside `lexi mcp` (codeix: `--peer PATH`, started with no
+    /// arguments in the clone; its `get_file_symbols` and `search` against lexi's `lookup` and
+    /// `search`).
+    peer: Option<PathBuf>,
 }
 
 fn main() {
@@ -75,6 +84,7 @@ fn options() -> Options {
         runs: 7,
         calls: 30,
         only: Vec::new(),
+        peer: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -84,6 +94,7 @@ fn options() -> Options {
             "--calls" => {
                 options.calls = args.next().and_then(|v| v.parse().ok()).expect("--calls N")
             }
+            "--peer" => options.peer = args.next().map(PathBuf::from),
             "--only" => {
                 let list = args.next().expect("--only mcp,lookup,update,floor");
                 options.only = list.split(',').map(str::to_string).collect();
@@ -166,6 +177,60 @@ fn mcp(root: &Path, options: &Options) {
             ms(pct(&mut timed.again, 90))
         );
     }
+    if let Some(peer) = &options.peer {
+        against_peer(&mut server, peer, root, (&files, &words), options.calls);
+    }
+}
+
+/// lexi's `lookup`/`search` and the peer's `get_file_symbols`/`search`, one call of each in turn.
+fn against_peer(
+    lexi: &mut Server,
+    peer: &Path,
+    root: &Path,
+    (files, words): (&[String], &[String]),
+    calls: usize,
+) {
+    let mut other = Server::start_program(peer, &[], root);
+    let mut pairs: Vec<(String, [serde_json::Value; 2], &str, &str)> = Vec::new();
+    for file in files {
+        let ours = serde_json::json!({ "file": file, "full": true });
+        let theirs = serde_json::json!({ "file": file });
+        pairs.push((
+            format!("lookup {file}"),
+            [ours, theirs],
+            "lookup",
+            "get_file_symbols",
+        ));
+    }
+    for word in words {
+        let ours = serde_json::json!({ "query": word, "full": true });
+        let theirs = serde_json::json!({ "query": word });
+        pairs.push((format!("search {word}"), [ours, theirs], "search", "search"));
+    }
+    println!(
+        "
+mcp against {}: p50 of {calls} interleaved calls each",
+        peer.display()
+    );
+    for (label, [ours, theirs], our_tool, their_tool) in pairs {
+        let mut mine = Vec::new();
+        let mut peer_times = Vec::new();
+        // One call of each first: the peer may index the clone on its first call.
+        lexi.times(our_tool, &ours, 0);
+        other.times(their_tool, &theirs, 0);
+        for _ in 0..calls {
+            mine.push(lexi.times(our_tool, &ours, 0).first);
+            peer_times.push(other.times(their_tool, &theirs, 0).first);
+        }
+        let (a, b) = (pct(&mut mine, 50), pct(&mut peer_times, 50));
+        println!(
+            "  {:<56} lexi {:>6.2} ms  peer {:>6.2} ms  ({:.2}×)",
+            label,
+            ms(a),
+            ms(b),
+            ratio(a, b)
+        );
+    }
 }
 
 /// A `lexi mcp` process and the pipes to it.
@@ -178,14 +243,19 @@ struct Server {
 
 impl Server {
     fn start(root: &Path) -> Server {
-        let mut child = command(env!("CARGO_BIN_EXE_lexi"))
-            .arg("mcp")
+        Server::start_program(Path::new(env!("CARGO_BIN_EXE_lexi")), &["mcp"], root)
+    }
+
+    /// An MCP server `program args…` in `root`, initialised.
+    fn start_program(program: &Path, args: &[&str], root: &Path) -> Server {
+        let mut child = command(&program.to_string_lossy())
+            .args(args)
             .current_dir(root)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .expect("lexi mcp");
+            .expect("start the MCP server");
         let input = child.stdin.take().expect("stdin");
         let output = BufReader::new(child.stdout.take().expect("stdout"));
         let mut server = Server {
