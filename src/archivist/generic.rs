@@ -88,21 +88,12 @@ mod tests {
         let language = Language::from_path(std::path::Path::new(source));
         let interface = language.and_then(|language| extract(language, text).ok());
         super::super::structural::StructuralArchivist
-            .describe(&ArchivistInput {
+            .describe(&ArchivistInput::of_file(
                 source,
                 text,
                 language,
-                interface: interface.as_ref(),
-                dependencies: &[],
-                dependents: &[],
-                tests: &[],
-                externals: &[],
-                type_only: &[],
-                existing: None,
-                content_only: false,
-                abridged: false,
-                budget_tokens: 0,
-            })
+                interface.as_ref(),
+            ))
             .expect("describes")
             .description
     }

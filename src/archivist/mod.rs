@@ -68,6 +68,33 @@ pub struct ArchivistInput<'a> {
     pub budget_tokens: usize,
 }
 
+impl<'a> ArchivistInput<'a> {
+    /// A file on its own: no graph around it, no design file yet, no budget (what a description is
+    /// made from when only the file is known). Struct update syntax adds the rest.
+    pub fn of_file(
+        source: &'a str,
+        text: &'a str,
+        language: Option<Language>,
+        interface: Option<&'a Interface>,
+    ) -> ArchivistInput<'a> {
+        ArchivistInput {
+            source,
+            text,
+            language,
+            interface,
+            dependencies: &[],
+            type_only: &[],
+            dependents: &[],
+            tests: &[],
+            externals: &[],
+            existing: None,
+            content_only: false,
+            abridged: false,
+            budget_tokens: 0,
+        }
+    }
+}
+
 /// Who wrote a design file and at what cost: the provenance of one generation.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Generation {

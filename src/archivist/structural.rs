@@ -590,19 +590,10 @@ mod tests {
             .collect();
         StructuralArchivist
             .describe(&ArchivistInput {
-                source,
-                text,
-                language,
-                interface: interface.as_ref(),
                 dependencies: &deps,
                 dependents: &dependents,
                 tests: &tests,
-                externals: &[],
-                type_only: &[],
-                existing: None,
-                content_only: false,
-                abridged: false,
-                budget_tokens: 0,
+                ..ArchivistInput::of_file(source, text, language, interface.as_ref())
             })
             .expect("describes")
     }
@@ -795,19 +786,9 @@ mod tests {
         let describe = |externals: &[String], budget_tokens: usize| {
             StructuralArchivist
                 .describe(&ArchivistInput {
-                    source: "lib/app.js",
-                    text,
-                    language: Some(language),
-                    interface: Some(&interface),
-                    dependencies: &[],
-                    dependents: &[],
-                    tests: &[],
                     externals,
-                    type_only: &[],
-                    existing: None,
-                    content_only: false,
-                    abridged: false,
                     budget_tokens,
+                    ..ArchivistInput::of_file("lib/app.js", text, Some(language), Some(&interface))
                 })
                 .expect("describes")
         };

@@ -171,15 +171,12 @@ impl MemberCalls {
 /// The cache's item of the type names a file refers to (`#Sender OwnedPermit`): what a caller can
 /// name, for `workspace::calls` to tell whose method a call through an object may reach.
 pub fn encode_types(types: &[String]) -> String {
-    let mut out = String::from(TYPES_MARK);
-    out.push_str(&types.join(" "));
-    out
+    encode_words(TYPES_MARK, types)
 }
 
 /// Undo [`encode_types`]; `None` for a member's item.
 pub fn decode_types(item: &str) -> Option<impl Iterator<Item = &str>> {
-    let rest = item.strip_prefix(TYPES_MARK)?;
-    Some(rest.split(' ').filter(|w| !w.is_empty()))
+    decode_words(TYPES_MARK, item)
 }
 
 /// The cache's item of a class's bases (`%Flask App`), a Rust type's traits (`%Square Shape`)
@@ -205,14 +202,24 @@ pub fn decode_bases(item: &str) -> Option<(&str, impl Iterator<Item = &str>)> {
 /// The cache's item of the names a module re-exports (`>make_response url_for`: flask's
 /// `__init__.py`), through which its importers call what other files define.
 pub fn encode_reexports(names: &[String]) -> String {
-    let mut out = String::from(REEXPORTS_MARK);
-    out.push_str(&names.join(" "));
-    out
+    encode_words(REEXPORTS_MARK, names)
 }
 
 /// Undo [`encode_reexports`]; `None` for any other item.
 pub fn decode_reexports(item: &str) -> Option<impl Iterator<Item = &str>> {
-    let rest = item.strip_prefix(REEXPORTS_MARK)?;
+    decode_words(REEXPORTS_MARK, item)
+}
+
+/// A cache item of words after a mark (`#Sender OwnedPermit`).
+fn encode_words(mark: char, words: &[String]) -> String {
+    let mut out = String::from(mark);
+    out.push_str(&words.join(" "));
+    out
+}
+
+/// The words of a cache item `mark` starts; `None` for an item of another kind.
+fn decode_words(mark: char, item: &str) -> Option<impl Iterator<Item = &str>> {
+    let rest = item.strip_prefix(mark)?;
     Some(rest.split(' ').filter(|w| !w.is_empty()))
 }
 

@@ -62,16 +62,20 @@ impl Graph {
     /// The graph of the cache at `cache_path` (`StateDir::cache_path`); `None` when there is no
     /// cache, or it is unreadable, corrupt, of another format or empty.
     pub fn load(cache_path: &Path) -> Option<Graph> {
-        let stamp = cache::stamp(cache_path);
+        Graph::load_stamped(cache_path, &cache::stamp(cache_path))
+    }
+
+    /// [`Graph::load`] with the cache's stamp already read.
+    fn load_stamped(cache_path: &Path, stamp: &str) -> Option<Graph> {
         let derived = cache_path.with_file_name(FILE_NAME);
-        if let Some(graph) = read(&derived, &stamp) {
+        if let Some(graph) = read(&derived, stamp) {
             return Some(graph);
         }
         let (cache, warning) = Cache::load(cache_path);
         if warning.is_some() || cache.entries.is_empty() {
             return None;
         }
-        let text = render(&cache, &stamp);
+        let text = render(&cache, stamp);
         if stamp != UNKNOWN_STAMP {
             // Best effort: a read-only state directory only costs the next reader this build.
             let _ = crate::atomic::write(&derived, text.as_bytes());
@@ -95,7 +99,7 @@ impl Graph {
                 return graph.clone();
             }
         }
-        let graph = Graph::load(cache_path).map(Arc::new);
+        let graph = Graph::load_stamped(cache_path, &stamp).map(Arc::new);
         *kept = Some((cache_path.to_path_buf(), stamp, graph.clone()));
         graph
     }

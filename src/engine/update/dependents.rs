@@ -305,26 +305,18 @@ mod tests {
     use crate::workspace::cache::{Entry, Stat};
 
     fn scanned(source: &str, deps: &[&str]) -> Scanned {
-        Scanned {
-            source: source.to_string(),
-            stat: Stat {
-                size: 1,
-                mtime_ns: 1,
-            },
-            facts: Facts {
-                deps: deps.iter().map(|d| d.to_string()).collect(),
-                ..Facts::default()
-            },
-            state: FileState::Cached {
-                description: String::new(),
-            },
-            code: None,
-            resolved_now: false,
-            abridged: false,
-            budget_tokens: 0,
-            warning: None,
-            error: None,
-        }
+        let stat = Stat {
+            size: 1,
+            mtime_ns: 1,
+        };
+        let facts = Facts {
+            deps: deps.iter().map(|d| d.to_string()).collect(),
+            ..Facts::default()
+        };
+        let state = FileState::Cached {
+            description: String::new(),
+        };
+        Scanned::new(source, stat, facts, state)
     }
 
     fn cached(deps: &[&str]) -> Entry {

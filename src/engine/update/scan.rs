@@ -141,21 +141,7 @@ fn member_description(project: &Project, rel: &str) -> Option<String> {
     let language = Language::from_path(std::path::Path::new(rel))
         .filter(|language| language.enabled_in(&project.config));
     let interface = language.and_then(|language| crate::source::extract(language, &text).ok());
-    let input = crate::archivist::ArchivistInput {
-        source: rel,
-        text: &text,
-        language,
-        interface: interface.as_ref(),
-        dependencies: &[],
-        dependents: &[],
-        tests: &[],
-        externals: &[],
-        type_only: &[],
-        existing: None,
-        content_only: false,
-        abridged: false,
-        budget_tokens: 0,
-    };
+    let input = crate::archivist::ArchivistInput::of_file(rel, &text, language, interface.as_ref());
     let description = crate::archivist::describe::description(&input);
     Some(crate::secrets::redact(&description).into_owned())
 }

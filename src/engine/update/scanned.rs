@@ -191,7 +191,7 @@ pub struct Scanned {
 
 impl Scanned {
     /// A file as the scan first sees it: its facts and state, nothing parsed, read or decided yet.
-    fn new(source: &str, stat: Stat, facts: Facts, state: FileState) -> Scanned {
+    pub(super) fn new(source: &str, stat: Stat, facts: Facts, state: FileState) -> Scanned {
         Scanned {
             source: source.to_string(),
             stat,

@@ -378,13 +378,9 @@ mod tests {
     use super::*;
 
     fn model(files: &[(&str, &str)]) -> (ProjectModel, FileIndex) {
-        let index = FileIndex::new(files.iter().map(|(path, _)| path.to_string()));
-        let texts: std::collections::BTreeMap<String, String> = files
-            .iter()
-            .map(|(path, text)| (path.to_string(), text.to_string()))
-            .collect();
-        let read = |rel: &str| texts.get(rel).cloned();
-        let (model, _) = ProjectModel::build(&index, &read);
+        let (model, index, _) = crate::source::model::build_from(files, |index, read, _| {
+            ProjectModel::build(index, read).0
+        });
         (model, index)
     }
 
