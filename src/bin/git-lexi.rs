@@ -1,5 +1,6 @@
-//! `git-lexi`: makes `git lexi <command>` work. A small launcher that runs the `lexi` installed
-//! beside it (see `launcher/exec.rs`); `lexi` names itself `git lexi` when started under this name.
+//! `git-lexi`: makes `git lexi <command>` work. A small launcher that runs the `lexi` executable
+//! installed beside it under the name `git-lexi` (see `launcher/exec.rs`), which makes it name itself
+//! `git lexi`.
 #[path = "launcher/exec.rs"]
 mod launcher;
 

@@ -1,9 +1,9 @@
-//! `git-lexictl`: makes `git lexictl <command>` work. A small launcher that runs the `lexictl`
-//! installed beside it (see `launcher/exec.rs`); `lexictl` names itself `git lexictl` when started
-//! under this name.
+//! `git-lexictl`: makes `git lexictl <command>` work. A small launcher that runs the `lexi`
+//! executable installed beside it under the name `git-lexictl` (see `launcher/exec.rs`), which makes
+//! it run the maintenance CLI and name itself `git lexictl`.
 #[path = "launcher/exec.rs"]
 mod launcher;
 
 fn main() -> std::process::ExitCode {
-    launcher::exec("lexictl", "git-lexictl")
+    launcher::exec("lexi", "git-lexictl")
 }

@@ -1,9 +1,12 @@
-//! `lexi`: the agent-facing CLI. All logic lives in the library crate. Started as `git-lexi` (by
-//! the launcher of that name, or through a link so named) it names itself `git lexi` in usage.
+//! `lexi`: the one Lexibrarian executable. All logic lives in the library crate. It runs the
+//! agents' CLI, or the maintenance CLI when started as `lexictl`, and names itself `git lexi` /
+//! `git lexictl` when started under those names — by the launchers installed beside it
+//! (`launcher/exec.rs`) or through links so named ([`lexibrarian::cli::Program`]).
+
+/// mimalloc, for the many small allocations of an update (see `Cargo.toml`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
-    let program = match lexibrarian::cli::invoked_as("git-lexi") {
-        true => "git lexi",
-        false => "lexi",
-    };
-    lexibrarian::cli::run_lexi(program, std::env::args_os())
+    lexibrarian::cli::run_program(std::env::args_os())
 }

@@ -1,13 +1,8 @@
-//! `lexictl`: the maintenance CLI. All logic lives in the library crate. Started as `git-lexictl`
-//! (by the launcher of that name, or through a link so named) it names itself `git lexictl`.
-/// mimalloc, for the many small allocations of a run (see `Cargo.toml`).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+//! `lexictl`: the maintenance CLI. A small launcher that runs the `lexi` executable installed beside
+//! it under the name `lexictl` (see `launcher/exec.rs`), which makes it run the maintenance CLI.
+#[path = "launcher/exec.rs"]
+mod launcher;
 
 fn main() -> std::process::ExitCode {
-    let program = match lexibrarian::cli::invoked_as("git-lexictl") {
-        true => "git lexictl",
-        false => "lexictl",
-    };
-    lexibrarian::cli::run_lexictl(program, std::env::args_os())
+    launcher::exec("lexi", "lexictl")
 }

@@ -1,4 +1,5 @@
-//! The command-line interface of both binaries: argument definitions, dispatch, output and exit codes.
+//! The command-line interface of both CLIs (one executable; `argv[0]` picks one: [`Program`]): argument
+//! definitions, dispatch, output and exit codes.
 //!
 //! `lexi` is for coding agents (read the library, write back to it); `lexictl` is for maintainers, hooks
 //! and CI. `git-lexi` and `git-lexictl` run the same code under the names `git lexi` / `git lexictl`.
@@ -186,12 +187,48 @@ impl LexictlCommand {
     }
 }
 
-/// Whether this process was started under the file name `name` (its `argv[0]`): how `lexi` knows
-/// the `git-lexi` launcher started it.
-pub fn invoked_as(name: &str) -> bool {
-    std::env::args_os()
-        .next()
-        .is_some_and(|argv0| std::path::Path::new(&argv0).file_name() == Some(name.as_ref()))
+/// The four names one Lexibrarian executable answers to. An install holds one program (`lexi`) and
+/// three small launchers that start it under their own name (`src/bin/launcher`); a link so named
+/// works too. The name in `argv[0]` picks the CLI and the name shown in usage and help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Program {
+    Lexi,
+    GitLexi,
+    Lexictl,
+    GitLexictl,
+}
+
+impl Program {
+    /// The program named by `argv0`'s file name; any other name (a renamed copy) is `lexi`.
+    pub fn from_argv0(argv0: Option<&std::ffi::OsStr>) -> Program {
+        let name = argv0.and_then(|argv0| std::path::Path::new(argv0).file_name());
+        match name.and_then(|name| name.to_str()) {
+            Some("git-lexi") => Program::GitLexi,
+            Some("lexictl") => Program::Lexictl,
+            Some("git-lexictl") => Program::GitLexictl,
+            _ => Program::Lexi,
+        }
+    }
+
+    /// The name usage and help show: `git lexi` when git started it as a subcommand.
+    pub fn shown_name(self) -> &'static str {
+        match self {
+            Program::Lexi => "lexi",
+            Program::GitLexi => "git lexi",
+            Program::Lexictl => "lexictl",
+            Program::GitLexictl => "git lexictl",
+        }
+    }
+}
+
+/// Entry point of the one executable: runs the CLI that `argv[0]` names with the other arguments.
+pub fn run_program(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let mut args = args.into_iter().peekable();
+    let program = Program::from_argv0(args.peek().map(OsString::as_os_str));
+    match program {
+        Program::Lexi | Program::GitLexi => run_lexi(program.shown_name(), args),
+        Program::Lexictl | Program::GitLexictl => run_lexictl(program.shown_name(), args),
+    }
 }
 
 /// Entry point of `lexi` / `git-lexi`; `program` is the name shown in usage text.

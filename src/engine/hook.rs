@@ -23,6 +23,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
+use std::os::unix::process::CommandExt as _;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -34,6 +35,10 @@ use crate::workspace::state::{rotate_if_large, StateDir};
 
 /// Set in the worker's environment; a hook fired from inside it does nothing.
 pub const GUARD_ENV: &str = "LEXIBRARIAN_HOOK_WORKER";
+
+/// The name the worker and its updates are started under: the running executable is the one
+/// multi-call program (`cli::Program`), and its `argv[0]` picks the maintenance CLI.
+const MAINTENANCE_CLI: &str = "lexictl";
 
 /// How long a worker waits for a rebase, cherry-pick, `am`, merge or bisect to end. After that it
 /// leaves the rerun flag set and exits: the next hook (`git rebase --continue` fires one) or
@@ -100,6 +105,7 @@ pub(crate) fn start_worker(repo: &GitRepo, state: &StateDir, program: &Path) -> 
     let log = open_log(&log_path)?;
     let mut command = Command::new(program);
     command
+        .arg0(MAINTENANCE_CLI)
         .args(["hook", "worker"])
         .current_dir(repo.workdir())
         .stdin(Stdio::null())
@@ -223,6 +229,7 @@ fn run_update(workdir: &Path, program: &Path) {
     println!("{} lexictl update --changed-only", now_rfc3339());
     let started = Instant::now();
     let status = Command::new(program)
+        .arg0(MAINTENANCE_CLI)
         .args(["update", "--changed-only", "--yield-to-git"])
         .current_dir(workdir)
         .stdin(Stdio::null())

@@ -39,6 +39,7 @@ mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
 mod test_partial_states;
+mod test_program;
 mod test_practices;
 mod test_push;
 mod test_readme;

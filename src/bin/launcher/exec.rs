@@ -1,8 +1,9 @@
-//! The launcher behind `git-lexi` and `git-lexictl`: a few hundred kilobytes that run the full
-//! program installed beside them (`lexi`, `lexictl`) in their place, so that an install holds one
-//! copy of Lexibrarian per CLI instead of two. The program is started with `argv[0]` set to the
-//! launcher's name, which it reads to name itself `git lexi` in usage and help. The process is
-//! replaced (`exec`): exit codes, signals, standard input and output are the program's own.
+//! The launcher behind `lexictl`, `git-lexi` and `git-lexictl`: a few hundred kilobytes that run the
+//! one full program installed beside them (`lexi`) in their place, so that an install holds one copy
+//! of Lexibrarian instead of one per CLI (a multi-call executable, as busybox is, without relying on
+//! links an installer may not make). The program is started with `argv[0]` set to the launcher's
+//! name, which picks the CLI and the name shown in usage and help (`lexibrarian::cli::Program`). The
+//! process is replaced (`exec`): exit codes, signals, standard input and output are the program's own.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt as _;
@@ -17,7 +18,7 @@ pub fn exec(program: &str, launcher: &str) -> ExitCode {
     let err = Command::new(&path).arg0(launcher).args(args).exec();
     eprintln!("{launcher}: cannot run {}: {err}", path.display());
     eprintln!(
-        "hint: `{launcher}` runs `{program}`, which is installed with it (`cargo install lexibrarian` installs both); put `{program}` beside `{launcher}` or on PATH"
+        "hint: `{launcher}` runs `{program}`, which is installed with it (`cargo install lexibrarian` installs all four); put `{program}` beside `{launcher}` or on PATH"
     );
     ExitCode::from(1)
 }
