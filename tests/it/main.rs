@@ -42,6 +42,7 @@ mod test_partial_states;
 mod test_practices;
 mod test_push;
 mod test_readme;
+mod test_reference_deps;
 mod test_review;
 mod test_safety;
 mod test_search_members;
