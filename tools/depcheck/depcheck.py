@@ -111,6 +111,8 @@ def scip_edges(documents):
             if occ.roles & DEFINITION:
                 defined_in[occ.symbol].add(path)
     modules = python_modules(defined_in)
+    crate_roots = {path for symbol, paths in defined_in.items() if symbol.endswith(" crate/")
+                   for path in paths}
     edges, uses = {}, defaultdict(set)
     for path, occurrences in documents.items():
         for occ in occurrences:
@@ -119,6 +121,9 @@ def scip_edges(documents):
             uses[path].add(occ.symbol)
             if not top_level(occ.symbol):
                 continue
+            if occ.symbol.startswith("rust-analyzer ") and occ.symbol.endswith("/"):
+                if not declares_module(path, defined_in.get(occ.symbol, ()), crate_roots):
+                    continue
             module = (package_of(occ.symbol), module_name(occ.symbol))
             targets = defined_in.get(occ.symbol) or module_file(modules, module, path)
             for target in targets:
@@ -173,6 +178,23 @@ def module_file(modules, key, importer):
     if len(found) == 1 or (found and found[0][0] < found[1][0]):
         return [found[0][1]]
     return []
+
+
+def declares_module(path, module_files, crate_roots):
+    """A Rust module symbol (`flags/`) counts only in the file that declares the module
+    (`mod flags;` in its parent module file, or a crate root beside it: `tests/tests.rs`
+    declaring `mod util;`): a module named on the way to an item
+    (`crate::flags::hiargs::X`) is no use of the module file's code, and `crate/` is defined in
+    every target root of a package (rust-analyzer names one symbol for all of them)."""
+    if len(module_files) != 1:
+        return False
+    (module,) = module_files
+    directory = os.path.dirname(module)
+    if os.path.basename(module) == "mod.rs":
+        directory = os.path.dirname(directory)
+    parents = [os.path.join(directory, name) for name in ("mod.rs", "lib.rs", "main.rs")]
+    parents.append(directory + ".rs")
+    return path in parents or (path in crate_roots and os.path.dirname(path) == directory)
 
 
 def top_level(symbol):
