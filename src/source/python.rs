@@ -635,9 +635,9 @@ fn packages_used_through_submodule_imports(
         let Some((package, _)) = submodule_of(import) else {
             continue;
         };
-        let used = attributes
-            .iter()
-            .any(|(object, name)| *object == package && !imported.contains(&(package.clone(), name.clone())));
+        let used = attributes.iter().any(|(object, name)| {
+            *object == package && !imported.contains(&(package.clone(), name.clone()))
+        });
         if used && !packages.iter().any(|known| known.spec == package) {
             packages.push(Import {
                 spec: package,

@@ -19,11 +19,26 @@ fn dependencies(p: &TestProject, source: &str) -> Vec<String> {
 /// A Python package with submodules `json` and `views`, and a helper its `__init__` re-exports.
 fn python_package() -> crate::support::ProjectBuilder {
     project()
-        .file("pyproject.toml", "[project]\nname = \"web\"\nversion = \"1.0\"\n")
-        .file("src/web/__init__.py", "\"\"\"A web framework.\"\"\"\nfrom .helpers import make_response as make_response\n")
-        .file("src/web/helpers.py", "\"\"\"Helpers.\"\"\"\ndef make_response(x):\n    return x\n")
-        .file("src/web/json.py", "\"\"\"JSON.\"\"\"\ndef dumps(x):\n    return str(x)\n")
-        .file("src/web/views.py", "\"\"\"Views.\"\"\"\nclass View:\n    pass\n")
+        .file(
+            "pyproject.toml",
+            "[project]\nname = \"web\"\nversion = \"1.0\"\n",
+        )
+        .file(
+            "src/web/__init__.py",
+            "\"\"\"A web framework.\"\"\"\nfrom .helpers import make_response as make_response\n",
+        )
+        .file(
+            "src/web/helpers.py",
+            "\"\"\"Helpers.\"\"\"\ndef make_response(x):\n    return x\n",
+        )
+        .file(
+            "src/web/json.py",
+            "\"\"\"JSON.\"\"\"\ndef dumps(x):\n    return str(x)\n",
+        )
+        .file(
+            "src/web/views.py",
+            "\"\"\"Views.\"\"\"\nclass View:\n    pass\n",
+        )
         .config("scope_root: .\n")
 }
 
