@@ -126,6 +126,10 @@ def scip_edges(documents):
                     continue
             module = (package_of(occ.symbol), module_name(occ.symbol))
             targets = defined_in.get(occ.symbol) or module_file(modules, module, path)
+            if path in targets:
+                continue  # its own definition (rust-analyzer: also that of other targets)
+            if len(targets) > 1 and occ.symbol.startswith("rust-analyzer "):
+                continue  # one name in several targets of a package: which one is unknown
             for target in targets:
                 if target != path:
                     edges.setdefault((path, target), []).append((occ.line, occ.symbol))
