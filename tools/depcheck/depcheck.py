@@ -12,6 +12,7 @@ Only the Python standard library is used; run it with any Python 3.8+.
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -272,9 +273,30 @@ EXTENSIONS = {
 }
 
 
+GLOB_REEXPORT = re.compile(
+    r"^\s*(export\s*\*|export\s+type\s*\*|pub(\([^)]*\))?\s+use\s+[^;]*\*\s*;|from\s+\S+\s+import\s+\*)",
+    re.MULTILINE)
+_globs = {}
+REPOSITORY = ["."]  # set by compare: where the files `glob_reexporter` reads are
+
+
+def glob_reexporter(path):
+    """Whether the file re-exports whole modules (`export * from`, `pub use x::*;`,
+    `from x import *`): every name passes through it without an occurrence of its own."""
+    if path not in _globs:
+        try:
+            with open(os.path.join(REPOSITORY[0], path), encoding="utf-8",
+                      errors="replace") as handle:
+                _globs[path] = bool(GLOB_REEXPORT.search(handle.read()))
+        except OSError:
+            _globs[path] = False
+    return _globs[path]
+
+
 def reexported(ours, uses, source, target, symbol, depth=4):
-    """`source` reaches `target` through our edges, every file in between using `symbol` (a
-    re-export chain: `from .app import Flask` in `flask/__init__.py`)."""
+    """`source` reaches `target` through our edges, every file in between using `symbol` or
+    re-exporting whole modules (a re-export chain: `from .app import Flask` in
+    `flask/__init__.py`, `export * from '../shared/errors.js'`)."""
     frontier, seen = [source], {source}
     for _ in range(depth):
         following = []
@@ -282,7 +304,7 @@ def reexported(ours, uses, source, target, symbol, depth=4):
             for dep in ours.get(node, ()):
                 if dep == target:
                     return True
-                if dep not in seen and symbol in uses.get(dep, ()):
+                if dep not in seen and (symbol in uses.get(dep, ()) or glob_reexporter(dep)):
                     seen.add(dep)
                     following.append(dep)
         frontier = following
@@ -290,7 +312,11 @@ def reexported(ours, uses, source, target, symbol, depth=4):
 
 
 def compare(args):
+    REPOSITORY[0] = args.repo
     documents = read_scip(args.index)
+    if args.index_root:
+        prefix = args.index_root.strip("/") + "/"
+        documents = {prefix + path: occ for path, occ in documents.items()}
     theirs_all, uses = scip_edges(documents)
     scope = in_scope_files(args.repo)
     exts = EXTENSIONS[args.lang]
@@ -332,6 +358,8 @@ def compare(args):
             only_theirs.append((edge, used[0][0], used[0][1]))
 
     precision = (len(confirmed) + len(via_facade)) / len(ours) if ours else 1.0
+    runtime = ours - type_only
+    runtime_confirmed = len(runtime & (confirmed | via_facade))
     recall = (direct + len(via_reexport)) / len(theirs) if theirs else 1.0
     files = len({p for p in documents if counted(p)})
     print(f"repo {args.repo} ({args.lang}, {files} files indexed and in scope)")
@@ -339,6 +367,9 @@ def compare(args):
           f"re-exporting what it uses), theirs {len(theirs)} edges ({direct} also ours, "
           f"{len(via_reexport)} through a re-export we depend on)")
     print(f"precision {precision:.3f}  recall {recall:.3f}")
+    if runtime != ours:
+        print(f"precision of the {len(runtime)} edges not type-only "
+              f"{runtime_confirmed / len(runtime) if runtime else 1.0:.3f}")
     if args.summary:
         return
     print(f"\nonly ours ({len(only_ours)}): no reference from the file into the dependency")
@@ -361,6 +392,9 @@ def main():
                         help="count only files under this directory (repeatable)")
     parser.add_argument("--exclude", action="append", default=[],
                         help="leave out files under this directory (repeatable)")
+    parser.add_argument("--index-root", default="",
+                        help="the directory the indexer ran in, relative to the repository "
+                             "(its paths are relative to it)")
     parser.add_argument("--summary", action="store_true", help="print the figures only")
     compare(parser.parse_args())
 
