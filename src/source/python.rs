@@ -545,6 +545,8 @@ fn imported_name(node: Node<'_>, src: &str) -> Option<String> {
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
     let imports = &mut out.imports;
+    let mut submodule_imports: Vec<Import> = Vec::new();
+    let mut attributes: HashSet<(String, String)> = HashSet::new();
     walk(root, Nesting::default(), |node, nesting| {
         match node.kind() {
             "comment" => {
@@ -555,15 +557,30 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                 let mut cursor = node.walk();
                 for name in node.children_by_field_name("name", &mut cursor) {
                     if let Some(spec) = imported_name(name, src) {
-                        imports.add_import(Import {
+                        let import = Import {
                             spec,
                             line: line_of(node),
                             type_only: under_type_checking(node, src),
                             ..Import::default()
-                        });
+                        };
+                        if name.kind() == "dotted_name" && import.spec.contains('.') {
+                            submodule_imports.push(import.clone());
+                        }
+                        imports.add_import(import);
                     }
                 }
                 None
+            }
+            "attribute" => {
+                let object = node.child_by_field_name("object");
+                let attribute = node.child_by_field_name("attribute");
+                if let (Some(object), Some(attribute)) = (object, attribute) {
+                    if object.kind() == "identifier" {
+                        let pair = (text_of(object, src), text_of(attribute, src));
+                        attributes.insert((pair.0.to_string(), pair.1.to_string()));
+                    }
+                }
+                Some(nesting)
             }
             "import_from_statement" => {
                 let module = node
@@ -594,6 +611,41 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             _ => Some(nesting),
         }
     });
+    for import in packages_used_through_submodule_imports(submodule_imports, &attributes) {
+        imports.add_import(import);
+    }
+}
+
+/// `import pkg.sub` binds the name `pkg` to the package (running `pkg/__init__.py`): a file that
+/// then uses it for anything but its imported submodules (`pkg.helper()`, not only
+/// `pkg.sub.f()`) imports the package too. One import of each such package, at the first
+/// `import pkg.…` line.
+fn packages_used_through_submodule_imports(
+    submodule_imports: Vec<Import>,
+    attributes: &HashSet<(String, String)>,
+) -> Vec<Import> {
+    let submodule_of = |import: &Import| -> Option<(String, String)> {
+        let mut parts = import.spec.split('.');
+        Some((parts.next()?.to_string(), parts.next()?.to_string()))
+    };
+    let imported: HashSet<(String, String)> =
+        submodule_imports.iter().filter_map(submodule_of).collect();
+    let mut packages: Vec<Import> = Vec::new();
+    for import in &submodule_imports {
+        let Some((package, _)) = submodule_of(import) else {
+            continue;
+        };
+        let used = attributes.iter().any(|(object, name)| {
+            *object == package && !imported.contains(&(package.clone(), name.clone()))
+        });
+        if used && !packages.iter().any(|known| known.spec == package) {
+            packages.push(Import {
+                spec: package,
+                ..import.clone()
+            });
+        }
+    }
+    packages
 }
 
 /// Whether `node` sits in the body of an `if TYPE_CHECKING:` (`typing.TYPE_CHECKING`,

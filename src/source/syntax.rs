@@ -654,17 +654,26 @@ impl Imports {
     }
 
     /// Record `import`; a spec seen before gains the new import's names (and keeps its first line).
-    /// A `mod` declared twice with different `#[path]`s (`cfg` alternatives) is two imports.
+    /// A `mod` declared twice with different `#[path]`s (`cfg` alternatives) is two imports, and so
+    /// are an import of the module itself and one of names from it (Python `import flask` and
+    /// `from flask import json`: the first needs the package, the second only the submodule).
     pub fn add_import(&mut self, import: Import) {
         if import.spec.is_empty() {
             return;
         }
-        let key = match &import.path {
+        let mut key = match &import.path {
             Some(path) => format!("{}\u{1f}{path}", import.spec),
             None => import.spec.clone(),
         };
+        if import.names.is_empty() {
+            key.push_str("\u{1f}\u{1f}module");
+        }
         if self.seen.contains(&key) {
-            let same = |known: &&mut Import| known.spec == import.spec && known.path == import.path;
+            let same = |known: &&mut Import| {
+                known.spec == import.spec
+                    && known.path == import.path
+                    && known.names.is_empty() == import.names.is_empty()
+            };
             if let Some(known) = self.list.iter_mut().find(same) {
                 known.type_only &= import.type_only;
                 for name in import.names {

@@ -43,6 +43,7 @@ mod test_program;
 mod test_practices;
 mod test_push;
 mod test_readme;
+mod test_reference_deps;
 mod test_review;
 mod test_safety;
 mod test_search_members;
