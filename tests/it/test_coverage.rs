@@ -262,6 +262,83 @@ fn samples_nested_deep_in_a_package_are_grouped_at_their_root() {
     p.lexictl(["update", "--check"]).success();
 }
 
+/// Babel's layout: `packages/*/test/fixtures/<suite>/<case>/{input.js,output.json,options.json}`,
+/// thousands of directories deep. The group root documents them all; no directory below it gets an
+/// `.aindex` (12,204 of babel's 13,098 were), and an older library's are removed by the next update.
+#[test]
+fn directories_below_a_group_root_get_no_index_of_their_own() {
+    let mut builder = project()
+        .file(
+            "package.json",
+            "{\"name\": \"compiler\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+        )
+        .file(
+            "packages/parser/package.json",
+            "{\"name\": \"parser\", \"main\": \"src/index.js\"}\n",
+        )
+        .file(
+            "packages/parser/src/index.js",
+            "/** Parses JavaScript. */\nexports.parse = function parse() {};\n",
+        )
+        .file(
+            "packages/parser/test/index.js",
+            "const { parse } = require('../src/index.js');\ntest('parses', () => parse());\n",
+        )
+        .file(
+            "packages/parser/test/fixtures/README.md",
+            "# Parser fixtures\n",
+        );
+    for suite in ["es2015", "jsx"] {
+        for case in 0..4 {
+            let dir = format!("packages/parser/test/fixtures/{suite}/case-{case}");
+            builder = builder
+                .file(&format!("{dir}/input.js"), "let a = 1;\n")
+                .file(&format!("{dir}/output.json"), "{\"type\": \"File\"}\n");
+        }
+    }
+    let p = builder.init().build();
+    p.lexictl(["update"]).success();
+    let root = ".lexibrary/packages/parser/test/fixtures";
+    assert!(p.exists(&format!("{root}/.aindex")));
+    let group = p.read(&format!("{root}/_group.md"));
+    assert!(
+        group.contains("`es2015/`") && group.contains("`jsx/`"),
+        "{group}"
+    );
+    for below in ["es2015", "jsx", "es2015/case-0", "jsx/case-3"] {
+        assert!(
+            !p.exists(&format!("{root}/{below}/.aindex")),
+            "{below} has an .aindex"
+        );
+        assert!(
+            !p.exists(&format!("{root}/{below}/_group.md")),
+            "{below} has a group file"
+        );
+    }
+    p.lexi(["index", "packages/parser/test/fixtures/es2015/case-1"])
+        .code(1)
+        .stderr_has(&format!("{root}/_group.md"))
+        .stderr_has("lexi index packages/parser/test/fixtures");
+    p.lexi([
+        "lookup",
+        "packages/parser/test/fixtures/jsx/case-2/input.js",
+    ])
+    .code(1)
+    .stderr_has(&format!("{root}/_group.md"))
+    .stderr_has("lexi index packages/parser/test/fixtures`");
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+    // Mapped `full` in config, every fixture directory is indexed; mapped back, those indexes go.
+    p.config("mapping:\n  rules:\n    - glob: \"fixtures/\"\n      strategy: full\n");
+    p.lexictl(["update"]).success();
+    assert!(p.exists(&format!("{root}/jsx/.aindex")));
+    assert!(p.exists(&format!("{root}/jsx/case-3/input.js.md")));
+    p.config("mapping:\n  rules: []\n");
+    p.lexictl(["update"]).success();
+    assert!(!p.exists(&format!("{root}/jsx/case-3/.aindex")));
+    assert!(!p.exists(&format!("{root}/jsx/.aindex")));
+}
+
 #[test]
 fn translations_test_resources_certificates_images_minified_bundles_and_agents_rules_are_noise() {
     let minified = format!("!function(e){{{}}}(window);\n", "var a=1;".repeat(400));

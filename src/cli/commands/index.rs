@@ -8,7 +8,9 @@ use anyhow::bail;
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::index::{read, read_recursive, to_text, IndexFile};
-use crate::project::{paths, Project};
+use crate::project::mirror::group_path;
+use crate::project::scope::Scope;
+use crate::project::{paths, Project, CONFIG_FILE};
 
 /// Show a directory's index.
 ///
@@ -46,6 +48,13 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         read(&project, &dir)?.into_iter().collect()
     };
     if files.is_empty() {
+        if let Some(root) = group_root_above(&project, &dir) {
+            let shown_root = if root.is_empty() { "." } else { root.as_str() };
+            bail!(
+                "{shown} is grouped test data below {shown_root}/: it has no .aindex of its own; {} names it — try `lexi index {shown_root}`",
+                group_path(&root)
+            );
+        }
         bail!(
             "no .aindex for {shown} yet — run `lexictl update`, or start one with `lexi describe {shown} \"<what this directory is for>\"`"
         );
@@ -58,4 +67,15 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Format::Json => print_json(&files[0].to_json())?,
     }
     Ok(Outcome::Ok)
+}
+
+/// The group root `dir` is grouped below (it then has no `.aindex`: the group root's `_group.md`
+/// names it), if it is.
+fn group_root_above(project: &Project, dir: &str) -> Option<String> {
+    let scope =
+        Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE)).ok()?;
+    scope
+        .below_group_root(dir)
+        .then(|| scope.group_root_of(dir))
+        .flatten()
 }
