@@ -136,6 +136,14 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("**/tests/**/samples/", Strategy::Grouped),
     ("**/test/**/samples/", Strategy::Grouped),
     ("**/__tests__/**/samples/", Strategy::Grouped),
+    // Named variants in a test tree (`custom-elements-samples/`, `define-helper-fixtures/`); not
+    // outside one, where `babel-helper-fixtures/` is a package of code.
+    ("**/tests/**/*[-_]samples/", Strategy::Grouped),
+    ("**/test/**/*[-_]samples/", Strategy::Grouped),
+    ("**/__tests__/**/*[-_]samples/", Strategy::Grouped),
+    ("**/tests/**/*[-_]fixtures/", Strategy::Grouped),
+    ("**/test/**/*[-_]fixtures/", Strategy::Grouped),
+    ("**/__tests__/**/*[-_]fixtures/", Strategy::Grouped),
     // Data a test tree reads: templates, static files and data directories of test apps.
     ("**/tests/**/templates/", Strategy::Grouped),
     ("**/test/**/templates/", Strategy::Grouped),
@@ -548,6 +556,9 @@ mod tests {
             "tests/test_apps/blueprintapp/apps/admin/static/test.txt",
             "tests/static/index.html",
             "tests/data/sherlock-nul.txt",
+            "packages/svelte/tests/runtime-browser/custom-elements-samples/a/main.svelte",
+            "packages/babel-helpers/test/define-helper-fixtures/a/input.js",
+            "packages/x/test/regenerator_fixtures/b.js",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Grouped, "{rel}");
         }
@@ -573,6 +584,8 @@ mod tests {
             "src/samples.rs",
             "docs/AGENTS.md",
             "samples/hello.rs",
+            "packages/babel-helper-fixtures/src/index.ts",
+            "tests/test-samples.rs",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Full, "{rel}");
         }

@@ -243,11 +243,39 @@ fn samples_nested_deep_in_a_package_are_grouped_at_their_root() {
                 "export default { html: '<p>x</p>' };\n",
             );
     }
+    // Named variants in a test tree (svelte's `custom-elements-samples/`, babel's
+    // `define-helper-fixtures/`) are test data too; a package named so outside one is code.
+    for i in 0..5 {
+        builder = builder
+            .file(
+                &format!("packages/kit/tests/browser/custom-elements-samples/ce-{i}/main.js"),
+                "export default 2;\n",
+            )
+            .file(
+                &format!("packages/kit/test/define-helper-fixtures/h-{i}/input.js"),
+                "export default 3;\n",
+            );
+    }
+    builder = builder
+        .file(
+            "packages/kit-fixtures/package.json",
+            "{\"name\": \"kit-fixtures\", \"main\": \"src/index.js\"}\n",
+        )
+        .file(
+            "packages/kit-fixtures/src/index.js",
+            "/** Loads the fixtures of a test suite. */\nexports.load = function load() {};\n",
+        );
     let p = builder.init().build();
     p.lexictl(["update"]).success();
     let designs = design_files(&p);
-    let samples = designs.iter().filter(|d| d.contains("/samples/")).count();
+    let samples = designs
+        .iter()
+        .filter(|d| d.contains("samples/") || d.contains("/test/"))
+        .count();
     assert_eq!(samples, 0, "{designs:?}");
+    assert!(designs.contains(&"packages/kit-fixtures/src/index.js.md".to_string()));
+    assert!(p.exists(".lexibrary/packages/kit/tests/browser/custom-elements-samples/_group.md"));
+    assert!(p.exists(".lexibrary/packages/kit/test/define-helper-fixtures/_group.md"));
     let group = p.read(".lexibrary/packages/kit/tests/runtime/samples/_group.md");
     assert!(group.contains("30 directories"), "{group}");
     assert!(group.contains("`case-00/`"), "{group}");

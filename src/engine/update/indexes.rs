@@ -693,7 +693,15 @@ mod tests {
             describe: &describe,
             documented: &documented,
         };
-        let children = Children::of(&p.project, &scan, "pkg", &listed, &files, &billboards);
+        let scope = Scope::everything();
+        let children = Children::of(
+            &p.project,
+            (&scope, &scan),
+            "pkg",
+            &listed,
+            &files,
+            &billboards,
+        );
         assert_eq!((children.files, children.dirs), (2, 1));
         assert_eq!(
             children.module_description.as_deref(),
