@@ -354,6 +354,14 @@ fn directories_below_a_group_root_get_no_index_of_their_own() {
     .code(1)
     .stderr_has(&format!("{root}/_group.md"))
     .stderr_has("lexi index packages/parser/test/fixtures`");
+    p.lexi([
+        "describe",
+        "packages/parser/test/fixtures/jsx",
+        "JSX parser cases.",
+    ])
+    .code(1)
+    .stderr_has("describe packages/parser/test/fixtures instead");
+    assert!(!p.exists(&format!("{root}/jsx/.aindex")));
     p.lexictl(["validate"]).success();
     p.lexictl(["update", "--check"]).success();
     // Mapped `full` in config, every fixture directory is indexed; mapped back, those indexes go.
@@ -365,6 +373,55 @@ fn directories_below_a_group_root_get_no_index_of_their_own() {
     p.lexictl(["update"]).success();
     assert!(!p.exists(&format!("{root}/jsx/case-3/.aindex")));
     assert!(!p.exists(&format!("{root}/jsx/.aindex")));
+}
+
+/// Ruff's `.gitattributes` marks its parser's inline test inputs `linguist-generated`
+/// (`crates/ruff_python_parser/resources/inline`): generated test data is still test data, grouped
+/// (376 design files of ruff's library were theirs), while a generated source file is abridged.
+#[test]
+fn generated_test_data_is_grouped_and_generated_code_abridged() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\n",
+        )
+        .file(
+            "crates/parser/Cargo.toml",
+            "[package]\nname = \"parser\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("crates/parser/src/lib.rs", "//! Parses Python.\npub mod generated;\n")
+        .file("crates/parser/src/generated.rs", "pub struct Node;\n")
+        .file("crates/parser/resources/inline/ok/assign.py", "x = 1\n")
+        .file("crates/parser/resources/inline/err/bad.py", "def (:\n")
+        .file("crates/parser/resources/valid/expr.py", "1 + 2\n")
+        .file("tools/gen.py", "print('generate')\n")
+        .file("tools/gen.py.lock", "version = 1\n")
+        .file(
+            ".gitattributes",
+            "crates/parser/resources/inline linguist-generated=true\ncrates/parser/src/generated.rs linguist-generated=true\n",
+        )
+        .config("scope_root: .\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let designs = design_files(&p);
+    let resources: Vec<&String> = designs
+        .iter()
+        .filter(|d| d.contains("/resources/"))
+        .collect();
+    assert!(resources.is_empty(), "{resources:?}");
+    assert!(
+        !designs.contains(&"tools/gen.py.lock.md".to_string()),
+        "{designs:?}"
+    );
+    let group = p.read(".lexibrary/crates/parser/resources/_group.md");
+    assert!(group.contains("`inline/`"), "{group}");
+    assert!(!p.exists(".lexibrary/crates/parser/resources/inline/.aindex"));
+    // Abridged: the interface only.
+    let generated = p.read(".lexibrary/crates/parser/src/generated.rs.md");
+    assert!(generated.contains("pub struct Node"), "{generated}");
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
 }
 
 #[test]

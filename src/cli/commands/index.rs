@@ -7,10 +7,9 @@ use anyhow::bail;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::index::{read, read_recursive, to_text, IndexFile};
+use crate::knowledge::index::{group_root_above, read, read_recursive, to_text, IndexFile};
 use crate::project::mirror::group_path;
-use crate::project::scope::Scope;
-use crate::project::{paths, Project, CONFIG_FILE};
+use crate::project::{paths, Project};
 
 /// Show a directory's index.
 ///
@@ -67,15 +66,4 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Format::Json => print_json(&files[0].to_json())?,
     }
     Ok(Outcome::Ok)
-}
-
-/// The group root `dir` is grouped below (it then has no `.aindex`: the group root's `_group.md`
-/// names it), if it is.
-fn group_root_above(project: &Project, dir: &str) -> Option<String> {
-    let scope =
-        Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE)).ok()?;
-    scope
-        .below_group_root(dir)
-        .then(|| scope.group_root_of(dir))
-        .flatten()
 }
