@@ -424,6 +424,41 @@ fn generated_test_data_is_grouped_and_generated_code_abridged() {
     p.lexictl(["update", "--check"]).success();
 }
 
+/// A code file documented before and grouped now (a mapping rule dropped, or a newer default, as
+/// svelte's `custom-elements-samples/**/_config.js` on upgrade) is still read for the graph, but its
+/// design file goes: the library is what a fresh one would be.
+#[test]
+fn code_grouped_since_it_was_documented_keeps_no_design_file() {
+    let p = project()
+        .file(
+            "src/app.js",
+            "/** The app. */\nexports.run = function run() {};\n",
+        )
+        .file(
+            "test/app.test.js",
+            "const { load } = require('./fixtures/load.js');\ntest('runs', () => load());\n",
+        )
+        .file(
+            "test/fixtures/load.js",
+            "const { run } = require('../../src/app.js');\nexports.load = () => run();\n",
+        )
+        .config(
+            "scope_root: .\nmapping:\n  rules:\n    - glob: \"fixtures/\"\n      strategy: full\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    assert!(p.exists(".lexibrary/test/fixtures/load.js.md"));
+    p.config("mapping:\n  rules: []\n");
+    p.lexictl(["update"]).success();
+    assert!(!p.exists(".lexibrary/test/fixtures/load.js.md"));
+    // Still in the graph: the test reaches the app through it.
+    let app = p.read(".lexibrary/src/app.js.md");
+    assert!(app.contains("test/app.test.js"), "{app}");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
+}
+
 #[test]
 fn translations_test_resources_certificates_images_minified_bundles_and_agents_rules_are_noise() {
     let minified = format!("!function(e){{{}}}(window);\n", "var a=1;".repeat(400));
