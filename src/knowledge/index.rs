@@ -8,7 +8,8 @@ use anyhow::{bail, Context as _};
 
 use crate::library::aindex::{AIndex, ChildKind};
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
-use crate::project::{paths, walk, Project};
+use crate::project::scope::Scope;
+use crate::project::{paths, walk, Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::child_map::child_entries;
 use crate::workspace::library::{self, Part};
 use crate::workspace::lock::LibraryLock;
@@ -260,6 +261,12 @@ pub fn describe(project: &Project, dir: &str, billboard: &str) -> anyhow::Result
     if !dir.is_empty() && !is_listed(project, dir) {
         bail!("{shown} is ignored (by .gitignore, .lexignore or the config's ignore patterns), so it has no index");
     }
+    if let Some(root) = group_root_above(project, dir) {
+        let shown_root = if root.is_empty() { "." } else { root.as_str() };
+        bail!(
+            "{shown} is grouped test data below {shown_root}/, which has the only index of the group\n  hint: describe {shown_root} instead, or map {shown}/ `full` under `mapping:` in {LIBRARY_DIR}/{CONFIG_FILE} to index it"
+        );
+    }
     let _lock = LibraryLock::acquire(project)?;
     let mut warnings = Vec::new();
     let (index, created) = match read(project, dir)? {
@@ -284,6 +291,17 @@ pub fn describe(project: &Project, dir: &str, billboard: &str) -> anyhow::Result
         billboard: index.billboard().to_string(),
         warnings,
     })
+}
+
+/// The group root `dir` is grouped below, if it is: then `dir` has no `.aindex` (the group root's
+/// `_group.md` names it; `project::scope`).
+pub fn group_root_above(project: &Project, dir: &str) -> Option<String> {
+    let scope =
+        Scope::from_config(&project.config, &project.library_dir().join(CONFIG_FILE)).ok()?;
+    if !scope.below_group_root(dir) {
+        return None;
+    }
+    scope.group_root_of(dir)
 }
 
 /// Whether `dir` survives the ignore layers (its parent's listing has it).

@@ -495,11 +495,19 @@ fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
 /// directory's group design file describes it; `skip`: only its directory's `.aindex` lists it).
 fn not_documented_by_mapping(scope: &Scope, source: &str) -> Option<anyhow::Error> {
     let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let shown = if dir.is_empty() { "." } else { dir };
+    // A directory below a group root has no `.aindex`: its group root's lists it.
+    let indexed = match scope.group_root_of(dir) {
+        Some(root) if scope.below_group_root(dir) => root,
+        _ => dir.to_string(),
+    };
+    let shown = if indexed.is_empty() {
+        "."
+    } else {
+        indexed.as_str()
+    };
     let hint = format!("hint: map it `full` under `mapping:` in {LIBRARY_DIR}/{CONFIG_FILE} to give it a design file of its own");
     if scope.groups(source) {
-        let root = scope.group_root_of(dir);
-        let group = group_path(root.as_deref().unwrap_or(dir));
+        let group = group_path(&scope.group_root_of(dir).unwrap_or_else(|| dir.to_string()));
         return Some(anyhow::anyhow!(
             "{source} is mapped `grouped`: it is described with its directory's other files in {group} (`lexi index {shown}` lists them)\n  {hint}"
         ));

@@ -82,6 +82,8 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("flake.lock", Strategy::Skip),
     ("mix.lock", Strategy::Skip),
     ("packages.lock.json", Strategy::Skip),
+    // Any other lockfile (uv's `<script>.py.lock` beside a PEP 723 script).
+    ("*.lock", Strategy::Skip),
     ("LICENSE", Strategy::Skip),
     ("LICENSE-*", Strategy::Skip),
     ("LICENSE.*", Strategy::Skip),
@@ -136,6 +138,14 @@ pub const DEFAULT_RULES: &[(&str, Strategy)] = &[
     ("**/tests/**/samples/", Strategy::Grouped),
     ("**/test/**/samples/", Strategy::Grouped),
     ("**/__tests__/**/samples/", Strategy::Grouped),
+    // Named variants in a test tree (`custom-elements-samples/`, `define-helper-fixtures/`); not
+    // outside one, where `babel-helper-fixtures/` is a package of code.
+    ("**/tests/**/*[-_]samples/", Strategy::Grouped),
+    ("**/test/**/*[-_]samples/", Strategy::Grouped),
+    ("**/__tests__/**/*[-_]samples/", Strategy::Grouped),
+    ("**/tests/**/*[-_]fixtures/", Strategy::Grouped),
+    ("**/test/**/*[-_]fixtures/", Strategy::Grouped),
+    ("**/__tests__/**/*[-_]fixtures/", Strategy::Grouped),
     // Data a test tree reads: templates, static files and data directories of test apps.
     ("**/tests/**/templates/", Strategy::Grouped),
     ("**/test/**/templates/", Strategy::Grouped),
@@ -240,6 +250,10 @@ pub fn translations(root: &Path) -> Vec<String> {
 #[derive(Clone, Debug)]
 pub struct Mapping {
     rules: Vec<(Gitignore, Strategy)>,
+    /// Where the `linguist-generated` rules of `.gitattributes` begin and end in `rules`: they say
+    /// a file is generated, which makes a `full` file `abridged` but never documents what a later
+    /// rule (a default) skips or groups — generated test data is still test data.
+    generated: std::ops::Range<usize>,
     /// The patterns as written, for equality and error messages.
     written: Vec<(String, Strategy)>,
     /// Per directory, how each rule matches it or the nearest directory above it that a rule
@@ -285,6 +299,7 @@ impl Default for Mapping {
     fn default() -> Mapping {
         Mapping {
             rules: Vec::new(),
+            generated: 0..0,
             written: Vec::new(),
             dirs: DirMatches::default(),
             any: Gitignore::empty(),
@@ -301,7 +316,20 @@ impl Mapping {
             .iter()
             .map(|rule| (rule.glob.clone(), rule.strategy))
             .collect();
-        written.extend(gitattributes(root));
+        let attributes = gitattributes(root);
+        let generated_start = written.len();
+        written.extend(
+            attributes
+                .iter()
+                .filter(|(_, strategy)| *strategy == Strategy::Abridged)
+                .cloned(),
+        );
+        let generated = generated_start..written.len();
+        written.extend(
+            attributes
+                .into_iter()
+                .filter(|(_, strategy)| *strategy != Strategy::Abridged),
+        );
         if config.defaults {
             written.extend(
                 DEFAULT_RULES
@@ -331,6 +359,7 @@ impl Mapping {
         let any = any.build().map_err(|err| format!("mapping globs: {err}"))?;
         Ok(Mapping {
             rules,
+            generated,
             written,
             dirs: DirMatches::default(),
             any,
@@ -356,11 +385,7 @@ impl Mapping {
                 found => found,
             }
         };
-        self.rules
-            .iter()
-            .enumerate()
-            .find(|(i, (matcher, _))| verdict(*i, matcher) == Verdict::Ignore)
-            .map_or(Strategy::Full, |(_, (_, strategy))| *strategy)
+        self.first_match(|i| verdict(i, &self.rules[i].0) == Verdict::Ignore)
     }
 
     /// The strategy rules give directory `dir` as a whole (`""`: the root): the first rule that
@@ -371,11 +396,26 @@ impl Mapping {
             return Strategy::Full;
         }
         let verdicts = self.dir_verdicts(dir);
-        self.rules
-            .iter()
-            .zip(verdicts.iter())
-            .find(|(_, verdict)| **verdict == Verdict::Ignore)
-            .map_or(Strategy::Full, |((_, strategy), _)| *strategy)
+        self.first_match(|i| verdicts[i] == Verdict::Ignore)
+    }
+
+    /// The strategy of the first rule `matches` (by index), else `full`; a `linguist-generated`
+    /// rule's `abridged` gives way to a later rule's `skip` or `grouped`.
+    fn first_match(&self, matches: impl Fn(usize) -> bool) -> Strategy {
+        let Some(first) = (0..self.rules.len()).find(|&i| matches(i)) else {
+            return Strategy::Full;
+        };
+        let strategy = self.rules[first].1;
+        if !self.generated.contains(&first) {
+            return strategy;
+        }
+        let after = self.generated.end.max(first + 1);
+        match (after..self.rules.len()).find(|&i| matches(i)) {
+            Some(later) if matches!(self.rules[later].1, Strategy::Skip | Strategy::Grouped) => {
+                self.rules[later].1
+            }
+            _ => strategy,
+        }
     }
 
     /// Each rule's verdict for directory `dir` or, when it says nothing, for the nearest directory
@@ -548,6 +588,9 @@ mod tests {
             "tests/test_apps/blueprintapp/apps/admin/static/test.txt",
             "tests/static/index.html",
             "tests/data/sherlock-nul.txt",
+            "packages/svelte/tests/runtime-browser/custom-elements-samples/a/main.svelte",
+            "packages/babel-helpers/test/define-helper-fixtures/a/input.js",
+            "packages/x/test/regenerator_fixtures/b.js",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Grouped, "{rel}");
         }
@@ -573,6 +616,8 @@ mod tests {
             "src/samples.rs",
             "docs/AGENTS.md",
             "samples/hello.rs",
+            "packages/babel-helper-fixtures/src/index.ts",
+            "tests/test-samples.rs",
         ] {
             assert_eq!(m.strategy(rel), Strategy::Full, "{rel}");
         }
@@ -625,12 +670,22 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         std::fs::write(
             dir.path().join(".gitattributes"),
-            "# comment\nweb/dist/** linguist-vendored\n*.pb.go linguist-generated=true\n*.rs text\n",
+            "# comment\nweb/dist/** linguist-vendored\n*.pb.go linguist-generated=true\n*.rs text\ncrates/p/resources/inline linguist-generated=true\n",
         )
         .expect("write");
         let m = Mapping::new(&MappingConfig::default(), dir.path()).expect("compiles");
         assert_eq!(m.strategy("web/dist/app.js"), Strategy::Skip);
         assert_eq!(m.strategy("api/x.pb.go"), Strategy::Abridged);
         assert_eq!(m.strategy("src/a.rs"), Strategy::Full);
+        // Generated test data is still test data: grouped, its directory a group root's.
+        assert_eq!(
+            m.strategy("crates/p/resources/inline/ok/a.py"),
+            Strategy::Grouped
+        );
+        assert_eq!(
+            m.dir_strategy("crates/p/resources/inline"),
+            Strategy::Grouped
+        );
+        assert_eq!(m.strategy("tools/gen.py.lock"), Strategy::Skip);
     }
 }

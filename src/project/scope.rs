@@ -116,6 +116,13 @@ impl Scope {
         self.indexes(dir) && self.group_root_of(dir).as_deref() == Some(dir)
     }
 
+    /// Whether `dir` is a grouped directory strictly below its group root: its group root's
+    /// `_group.md` names it, and it gets no `.aindex` of its own (a fixture tree of thousands of
+    /// directories is one group file and one index).
+    pub fn below_group_root(&self, dir: &str) -> bool {
+        self.group_root_of(dir).is_some_and(|root| root != dir)
+    }
+
     /// In a scope root, mirrorable, and not hidden by a dot (bar the documented dot paths).
     fn visible(&self, rel: &str) -> bool {
         self.contains(rel)
@@ -123,14 +130,16 @@ impl Scope {
             && (!rel.split('/').any(|part| part.starts_with('.')) || documented_dot_path(rel))
     }
 
-    /// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one.
+    /// Whether directory `dir` gets an `.aindex`: inside a scope root, or on the way to one, and
+    /// not a grouped directory below its group root ([`Scope::below_group_root`]).
     pub fn indexes(&self, dir: &str) -> bool {
-        dir.is_empty()
+        let in_scope = dir.is_empty()
             || self.contains(dir)
             || self
                 .roots
                 .iter()
-                .any(|root| root.starts_with(&format!("{dir}/")))
+                .any(|root| root.starts_with(&format!("{dir}/")));
+        in_scope && !self.below_group_root(dir)
     }
 
     /// Whether a project-relative file path is inside some scope root.

@@ -229,9 +229,14 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
         .init()
         .config("scope_root: .\n")
         .build();
+    p.write(
+        "tests/fixtures/shared.js",
+        "export const sample = { id: 1 };\n",
+    );
     p.lexictl(["update"]).success();
-    // The outermost grouped directory is the group root: its group file names the directories
-    // below it; a grouped directory below it gets none, its `.aindex` describes its files.
+    // The outermost grouped directory is the group root: its group file lists its files and names
+    // the directories below it; a grouped directory below it gets neither a group file nor an
+    // `.aindex`.
     let group = ".lexibrary/tests/fixtures/_group.md";
     let text = p.read(group);
     assert!(
@@ -240,10 +245,15 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
     );
     assert!(text.contains("Directories: `cases/`."), "{text}");
     assert!(!p.exists(".lexibrary/tests/fixtures/cases/_group.md"));
+    assert!(!p.exists(".lexibrary/tests/fixtures/cases/.aindex"));
     // Each member is described by what it says, not its kind and size.
-    let index = p.read(".lexibrary/tests/fixtures/cases/.aindex");
-    assert!(index.contains("one.js"), "{index}");
-    assert!(index.contains("the `sample` constant."), "{index}");
+    assert!(text.contains("`shared.js`"), "{text}");
+    assert!(text.contains("the `sample` constant."), "{text}");
+    let index = p.read(".lexibrary/tests/fixtures/.aindex");
+    assert!(
+        index.contains("Grouped: named in this directory's `_group.md`"),
+        "{index}"
+    );
     assert!(!p.exists(".lexibrary/tests/fixtures/cases/one.js.md"));
     // Lookup of a member says where it is described, and how to give it a design file.
     p.lexi(["lookup", "tests/fixtures/cases/one.js"])
@@ -259,9 +269,9 @@ fn grouped_files_are_described_together_in_their_directorys_group_file() {
     p.lexictl(["validate"]).success();
     p.lexictl(["update", "--check"]).success();
     // A member leaves: the group follows; the last one leaves: the group file goes.
-    std::fs::remove_file(p.path("tests/fixtures/cases/two.js")).expect("rm");
+    std::fs::remove_file(p.path("tests/fixtures/shared.js")).expect("rm");
     p.lexictl(["update"]).success();
-    assert!(!p.read(group).contains("two.js"));
+    assert!(!p.read(group).contains("shared.js"));
     std::fs::remove_dir_all(p.path("tests/fixtures")).expect("rm -r");
     p.lexictl(["update"]).success();
     assert!(

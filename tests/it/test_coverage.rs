@@ -243,11 +243,39 @@ fn samples_nested_deep_in_a_package_are_grouped_at_their_root() {
                 "export default { html: '<p>x</p>' };\n",
             );
     }
+    // Named variants in a test tree (svelte's `custom-elements-samples/`, babel's
+    // `define-helper-fixtures/`) are test data too; a package named so outside one is code.
+    for i in 0..5 {
+        builder = builder
+            .file(
+                &format!("packages/kit/tests/browser/custom-elements-samples/ce-{i}/main.js"),
+                "export default 2;\n",
+            )
+            .file(
+                &format!("packages/kit/test/define-helper-fixtures/h-{i}/input.js"),
+                "export default 3;\n",
+            );
+    }
+    builder = builder
+        .file(
+            "packages/kit-fixtures/package.json",
+            "{\"name\": \"kit-fixtures\", \"main\": \"src/index.js\"}\n",
+        )
+        .file(
+            "packages/kit-fixtures/src/index.js",
+            "/** Loads the fixtures of a test suite. */\nexports.load = function load() {};\n",
+        );
     let p = builder.init().build();
     p.lexictl(["update"]).success();
     let designs = design_files(&p);
-    let samples = designs.iter().filter(|d| d.contains("/samples/")).count();
+    let samples = designs
+        .iter()
+        .filter(|d| d.contains("samples/") || d.contains("/test/"))
+        .count();
     assert_eq!(samples, 0, "{designs:?}");
+    assert!(designs.contains(&"packages/kit-fixtures/src/index.js.md".to_string()));
+    assert!(p.exists(".lexibrary/packages/kit/tests/browser/custom-elements-samples/_group.md"));
+    assert!(p.exists(".lexibrary/packages/kit/test/define-helper-fixtures/_group.md"));
     let group = p.read(".lexibrary/packages/kit/tests/runtime/samples/_group.md");
     assert!(group.contains("30 directories"), "{group}");
     assert!(group.contains("`case-00/`"), "{group}");
@@ -260,6 +288,175 @@ fn samples_nested_deep_in_a_package_are_grouped_at_their_root() {
     .stderr_has(".lexibrary/packages/kit/tests/runtime/samples/_group.md");
     p.lexictl(["validate"]).success();
     p.lexictl(["update", "--check"]).success();
+}
+
+/// Babel's layout: `packages/*/test/fixtures/<suite>/<case>/{input.js,output.json,options.json}`,
+/// thousands of directories deep. The group root documents them all; no directory below it gets an
+/// `.aindex` (12,204 of babel's 13,098 were), and an older library's are removed by the next update.
+#[test]
+fn directories_below_a_group_root_get_no_index_of_their_own() {
+    let mut builder = project()
+        .file(
+            "package.json",
+            "{\"name\": \"compiler\", \"private\": true, \"workspaces\": [\"packages/*\"]}\n",
+        )
+        .file(
+            "packages/parser/package.json",
+            "{\"name\": \"parser\", \"main\": \"src/index.js\"}\n",
+        )
+        .file(
+            "packages/parser/src/index.js",
+            "/** Parses JavaScript. */\nexports.parse = function parse() {};\n",
+        )
+        .file(
+            "packages/parser/test/index.js",
+            "const { parse } = require('../src/index.js');\ntest('parses', () => parse());\n",
+        )
+        .file(
+            "packages/parser/test/fixtures/README.md",
+            "# Parser fixtures\n",
+        );
+    for suite in ["es2015", "jsx"] {
+        for case in 0..4 {
+            let dir = format!("packages/parser/test/fixtures/{suite}/case-{case}");
+            builder = builder
+                .file(&format!("{dir}/input.js"), "let a = 1;\n")
+                .file(&format!("{dir}/output.json"), "{\"type\": \"File\"}\n");
+        }
+    }
+    let p = builder.init().build();
+    p.lexictl(["update"]).success();
+    let root = ".lexibrary/packages/parser/test/fixtures";
+    assert!(p.exists(&format!("{root}/.aindex")));
+    let group = p.read(&format!("{root}/_group.md"));
+    assert!(
+        group.contains("`es2015/`") && group.contains("`jsx/`"),
+        "{group}"
+    );
+    for below in ["es2015", "jsx", "es2015/case-0", "jsx/case-3"] {
+        assert!(
+            !p.exists(&format!("{root}/{below}/.aindex")),
+            "{below} has an .aindex"
+        );
+        assert!(
+            !p.exists(&format!("{root}/{below}/_group.md")),
+            "{below} has a group file"
+        );
+    }
+    p.lexi(["index", "packages/parser/test/fixtures/es2015/case-1"])
+        .code(1)
+        .stderr_has(&format!("{root}/_group.md"))
+        .stderr_has("lexi index packages/parser/test/fixtures");
+    p.lexi([
+        "lookup",
+        "packages/parser/test/fixtures/jsx/case-2/input.js",
+    ])
+    .code(1)
+    .stderr_has(&format!("{root}/_group.md"))
+    .stderr_has("lexi index packages/parser/test/fixtures`");
+    p.lexi([
+        "describe",
+        "packages/parser/test/fixtures/jsx",
+        "JSX parser cases.",
+    ])
+    .code(1)
+    .stderr_has("describe packages/parser/test/fixtures instead");
+    assert!(!p.exists(&format!("{root}/jsx/.aindex")));
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+    // Mapped `full` in config, every fixture directory is indexed; mapped back, those indexes go.
+    p.config("mapping:\n  rules:\n    - glob: \"fixtures/\"\n      strategy: full\n");
+    p.lexictl(["update"]).success();
+    assert!(p.exists(&format!("{root}/jsx/.aindex")));
+    assert!(p.exists(&format!("{root}/jsx/case-3/input.js.md")));
+    p.config("mapping:\n  rules: []\n");
+    p.lexictl(["update"]).success();
+    assert!(!p.exists(&format!("{root}/jsx/case-3/.aindex")));
+    assert!(!p.exists(&format!("{root}/jsx/.aindex")));
+}
+
+/// Ruff's `.gitattributes` marks its parser's inline test inputs `linguist-generated`
+/// (`crates/ruff_python_parser/resources/inline`): generated test data is still test data, grouped
+/// (376 design files of ruff's library were theirs), while a generated source file is abridged.
+#[test]
+fn generated_test_data_is_grouped_and_generated_code_abridged() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[workspace]\nmembers = [\"crates/*\"]\n",
+        )
+        .file(
+            "crates/parser/Cargo.toml",
+            "[package]\nname = \"parser\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("crates/parser/src/lib.rs", "//! Parses Python.\npub mod generated;\n")
+        .file("crates/parser/src/generated.rs", "pub struct Node;\n")
+        .file("crates/parser/resources/inline/ok/assign.py", "x = 1\n")
+        .file("crates/parser/resources/inline/err/bad.py", "def (:\n")
+        .file("crates/parser/resources/valid/expr.py", "1 + 2\n")
+        .file("tools/gen.py", "print('generate')\n")
+        .file("tools/gen.py.lock", "version = 1\n")
+        .file(
+            ".gitattributes",
+            "crates/parser/resources/inline linguist-generated=true\ncrates/parser/src/generated.rs linguist-generated=true\n",
+        )
+        .config("scope_root: .\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let designs = design_files(&p);
+    let resources: Vec<&String> = designs
+        .iter()
+        .filter(|d| d.contains("/resources/"))
+        .collect();
+    assert!(resources.is_empty(), "{resources:?}");
+    assert!(
+        !designs.contains(&"tools/gen.py.lock.md".to_string()),
+        "{designs:?}"
+    );
+    let group = p.read(".lexibrary/crates/parser/resources/_group.md");
+    assert!(group.contains("`inline/`"), "{group}");
+    assert!(!p.exists(".lexibrary/crates/parser/resources/inline/.aindex"));
+    // Abridged: the interface only.
+    let generated = p.read(".lexibrary/crates/parser/src/generated.rs.md");
+    assert!(generated.contains("pub struct Node"), "{generated}");
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+}
+
+/// A code file documented before and grouped now (a mapping rule dropped, or a newer default, as
+/// svelte's `custom-elements-samples/**/_config.js` on upgrade) is still read for the graph, but its
+/// design file goes: the library is what a fresh one would be.
+#[test]
+fn code_grouped_since_it_was_documented_keeps_no_design_file() {
+    let p = project()
+        .file(
+            "src/app.js",
+            "/** The app. */\nexports.run = function run() {};\n",
+        )
+        .file(
+            "test/app.test.js",
+            "const { load } = require('./fixtures/load.js');\ntest('runs', () => load());\n",
+        )
+        .file(
+            "test/fixtures/load.js",
+            "const { run } = require('../../src/app.js');\nexports.load = () => run();\n",
+        )
+        .config(
+            "scope_root: .\nmapping:\n  rules:\n    - glob: \"fixtures/\"\n      strategy: full\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    assert!(p.exists(".lexibrary/test/fixtures/load.js.md"));
+    p.config("mapping:\n  rules: []\n");
+    p.lexictl(["update"]).success();
+    assert!(!p.exists(".lexibrary/test/fixtures/load.js.md"));
+    // Still in the graph: the test reaches the app through it.
+    let app = p.read(".lexibrary/src/app.js.md");
+    assert!(app.contains("test/app.test.js"), "{app}");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
 }
 
 #[test]

@@ -7,7 +7,8 @@ use anyhow::bail;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::index::{read, read_recursive, to_text, IndexFile};
+use crate::knowledge::index::{group_root_above, read, read_recursive, to_text, IndexFile};
+use crate::project::mirror::group_path;
 use crate::project::{paths, Project};
 
 /// Show a directory's index.
@@ -46,6 +47,13 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         read(&project, &dir)?.into_iter().collect()
     };
     if files.is_empty() {
+        if let Some(root) = group_root_above(&project, &dir) {
+            let shown_root = if root.is_empty() { "." } else { root.as_str() };
+            bail!(
+                "{shown} is grouped test data below {shown_root}/: it has no .aindex of its own; {} names it — try `lexi index {shown_root}`",
+                group_path(&root)
+            );
+        }
         bail!(
             "no .aindex for {shown} yet — run `lexictl update`, or start one with `lexi describe {shown} \"<what this directory is for>\"`"
         );

@@ -68,13 +68,26 @@ pub fn decide(project: &Project, scan: &Scan, index: &ReverseIndex) -> Decisions
         })
         .collect();
     let moved_from: BTreeSet<&String> = scan.moves.values().collect();
-    let orphans = scan
+    let mut orphans: BTreeMap<String, Orphan> = scan
         .orphans
         .iter()
         .filter(|orphan| !moved_from.contains(orphan))
         .filter_map(|orphan| orphan_fate(project, orphan).map(|fate| (orphan.clone(), fate)))
         .collect();
+    orphans.extend(no_longer_documented(project, scan));
     Decisions { files, orphans }
+}
+
+/// The design files of files read only for the graph (out of scope, `grouped` or `skip`) that
+/// were documented before — a wider scope, a mapping rule or a default that grouped them since:
+/// they go like an orphan's (kept with a warning when they hold hand-written content), the file
+/// itself staying in the graph. One `open` per such file, which fails for almost all.
+fn no_longer_documented(project: &Project, scan: &Scan) -> Vec<(String, Orphan)> {
+    scan.files
+        .par_iter()
+        .filter(|(_, scanned)| scanned.is_referenced())
+        .filter_map(|(rel, _)| orphan_fate(project, rel).map(|fate| (rel.clone(), fate)))
+        .collect()
 }
 
 fn file_action(project: &Project, scanned: &Scanned, index: &ReverseIndex) -> Option<Action> {
@@ -218,6 +231,13 @@ impl Decisions {
             report.count(ChangeLevel::Deleted);
             let action = match fate {
                 Orphan::Remove { .. } => PlanAction::Remove,
+                Orphan::Keep if scan.files.contains_key(orphan) => {
+                    report.warnings.push(format!(
+                        "{orphan}: no longer documented (out of scope_root, or mapped `grouped` or `skip`) but {} holds hand-written content; kept — move what matters, then delete it",
+                        design_path(orphan)
+                    ));
+                    PlanAction::Keep
+                }
                 Orphan::Keep => {
                     report.warnings.push(format!(
                         "{orphan}: the source is gone but {} holds hand-written content; kept — move what matters, then delete it",

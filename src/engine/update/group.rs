@@ -4,7 +4,7 @@
 //! files are documented together instead of a design file each. It says what the directory holds,
 //! lists each of its files with its description and names its subdirectories (each sample of a
 //! `samples/` directory), within `design_file_tokens` (the rest counted). The grouped directories
-//! below a group root get none: their `.aindex` lists and describes their files. The indexes stage
+//! below a group root get neither a group file nor an `.aindex`. The indexes stage
 //! writes it beside the directory's `.aindex`, and removes it when nothing grouped is left.
 
 /// Directory names whose files are test data (the default `grouped` rules).

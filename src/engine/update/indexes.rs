@@ -282,10 +282,17 @@ fn index_one(
         .children
         .get(dir)
         .map_or(&[][..], Vec::as_slice);
-    let children = Children::of(project, earlier.scan, dir, listed, files, billboards);
-    // The group design file of a group root lists its files and names its subdirectories; a
-    // grouped directory below one gets none (its `.aindex` describes its files); files grouped by
-    // name in a directory that is not grouped get their directory's.
+    let children = Children::of(
+        project,
+        (scope, earlier.scan),
+        dir,
+        listed,
+        files,
+        billboards,
+    );
+    // The group design file of a group root lists its files and names its subdirectories (the
+    // grouped directories below one get neither a group file nor an `.aindex`: the plan leaves
+    // them out); files grouped by name in a directory that is not grouped get their directory's.
     let group_root = scope.is_group_root(dir);
     let files_here = group_root || scope.group_root_of(dir).is_none();
     let members: Vec<(String, String)> = listed
@@ -377,6 +384,10 @@ fn write_group(
     report.aindex_written.push(path);
 }
 
+/// The Child Map row of a grouped directory below its group root, which has no `.aindex`: the
+/// group root's `_group.md` names it.
+const GROUPED_DIR_ROW: &str = "Grouped: named in this directory's `_group.md`";
+
 /// A directory's Child Map rows and what its first billboard is made of.
 struct Children {
     rows: Vec<ChildEntry>,
@@ -387,9 +398,11 @@ struct Children {
 }
 
 impl Children {
+    /// A subdirectory is described by its billboard: this run's, else its `.aindex`'s on disk;
+    /// one that gets no `.aindex` by a fixed line (never an index a scope change left behind).
     fn of(
         project: &Project,
-        scan: &Scan,
+        (scope, scan): (&Scope, &Scan),
         dir: &str,
         listed: &[(String, EntryKind)],
         files: &Files<'_>,
@@ -397,6 +410,9 @@ impl Children {
     ) -> Children {
         let named = listed.iter().map(|(name, kind)| (name.as_str(), *kind));
         let billboard_of = |rel: &str| {
+            if scope.below_group_root(rel) {
+                return GROUPED_DIR_ROW.to_string();
+            }
             billboards
                 .get(rel)
                 .cloned()
@@ -677,7 +693,15 @@ mod tests {
             describe: &describe,
             documented: &documented,
         };
-        let children = Children::of(&p.project, &scan, "pkg", &listed, &files, &billboards);
+        let scope = Scope::everything();
+        let children = Children::of(
+            &p.project,
+            (&scope, &scan),
+            "pkg",
+            &listed,
+            &files,
+            &billboards,
+        );
         assert_eq!((children.files, children.dirs), (2, 1));
         assert_eq!(
             children.module_description.as_deref(),
