@@ -34,10 +34,12 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
         return content_description(input.source, input.text);
     };
     if let Some(sentence) = interface.doc.as_deref().and_then(purpose_sentence) {
-        return sentence;
+        return with_subject(input.source, sentence);
     }
     // A test file with tests of its own says what it tests, never what a helper class in it is.
-    if let Some(sentence) = super::tested::test_file_description(input.source, interface) {
+    if let Some(sentence) =
+        super::tested::test_file_description(input.source, input.text, interface)
+    {
         return sentence;
     }
     if let Some((name, sentence)) = primary_doc(input.source, interface)
@@ -46,6 +48,27 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
         return named(name, sentence);
     }
     role(input, interface, kind)
+}
+
+/// A test or bench file's doc sentence with the file's subject when the sentence does not name
+/// it: test targets copy their module doc ("Uring file operations tests." on six of tokio's
+/// `tests/fs_uring*.rs`), and the subject — from the file's own path — tells them apart ("Uring
+/// file operations tests (`fs_uring_read`)."). Any other file's doc sentence is kept as written.
+fn with_subject(source: &str, sentence: String) -> String {
+    let bench = source.split('/').rev().skip(1).any(|dir| dir == "benches");
+    if !(super::is_test_case(source, 0) || bench) {
+        return sentence;
+    }
+    let subject = super::tested::tested_module(source);
+    let lower = sentence.to_lowercase();
+    let named = [subject.to_lowercase(), subject.replace('_', " ").to_lowercase()]
+        .iter()
+        .any(|name| lower.contains(name.as_str()));
+    if subject.is_empty() || named {
+        return sentence;
+    }
+    let bare = sentence.trim_end_matches(['.', '!', '?', '…']);
+    format!("{bare} (`{subject}`).")
 }
 
 /// A sentence from the doc of `name`, led by its name: "`Flask`: The flask object implements …"
@@ -67,8 +90,8 @@ pub fn content_description(source: &str, text: &str) -> String {
     if let Some(sentence) = manifest_description(source, text) {
         return sentence;
     }
-    if let Some(title) = markdown_title(source, text) {
-        return format!("{kind}: {title}.");
+    if let Some(about) = markdown_about(source, text) {
+        return format!("{kind}: {about}");
     }
     if text.trim().is_empty() {
         return format!("Empty {}.", empty_kind(kind));
@@ -620,23 +643,55 @@ fn ends_with_abbreviation(text: &str) -> bool {
     )
 }
 
-fn markdown_title(source: &str, text: &str) -> Option<String> {
+/// What a markdown document is about: its title and the first sentence of its prose that
+/// describes (`project::describe::first_sentence`: never a badge, an install note or a table) —
+/// "ripgrep core — This is the core ripgrep crate." — else either alone; `None` for another file.
+fn markdown_about(source: &str, text: &str) -> Option<String> {
     if !(source.ends_with(".md") || source.ends_with(".markdown")) {
         return None;
     }
+    let title = markdown_title(text);
+    let sentence = crate::project::describe::first_sentence(text)
+        .filter(|sentence| Some(sentence.trim_end_matches('.')) != title.as_deref());
+    match (title, sentence) {
+        (Some(title), Some(sentence)) => Some(format!("{title} — {}", terminated(sentence))),
+        (Some(title), None) => Some(format!("{title}.")),
+        (None, Some(sentence)) => Some(terminated(sentence)),
+        (None, None) => None,
+    }
+}
+
+/// `sentence` ending in a period (or the mark it ends with).
+fn terminated(sentence: String) -> String {
+    match sentence.ends_with(['.', '!', '?', '…']) {
+        true => sentence,
+        false => format!("{sentence}."),
+    }
+}
+
+/// A markdown document's title: its first `# ` heading, else a setext title — a line underlined
+/// with `=` (`grep-cli\n========`), or with `-` when it is the document's first line (`ripgrep
+/// core\n------------`; further down, a `---` under a line is as often a rule).
+fn markdown_title(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let atx = lines.iter().find_map(|line| line.strip_prefix("# "));
-    // A setext title: a line underlined with `=` (`grep-cli\n========`).
+    let underlined = |line: &str, mark: char| {
+        let line = line.trim();
+        line.len() >= 3 && line.chars().all(|c| c == mark)
+    };
     let setext = || {
         lines.windows(2).find_map(|pair| {
-            let underline = pair[1].trim();
-            let is_title = !pair[0].trim().is_empty()
-                && underline.len() >= 3
-                && underline.chars().all(|c| c == '=');
+            let is_title = !pair[0].trim().is_empty() && underlined(pair[1], '=');
             is_title.then_some(pair[0])
         })
     };
+    let first_line = || {
+        let mut lines = lines.iter().skip_while(|line| line.trim().is_empty());
+        let first = lines.next()?;
+        lines.next().filter(|next| underlined(next, '-')).map(|_| *first)
+    };
     atx.or_else(setext)
+        .or_else(first_line)
         .map(|title| title.trim().trim_end_matches('.').to_string())
         .filter(|title| !title.is_empty())
 }
@@ -653,6 +708,10 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     let lowered = lower_first(&definitions);
     use crate::source::Language;
     let program = match interface.language {
+        Language::Rust if is_fuzz_target(source, input.text) => Some(format!(
+            "Fuzz target `{}`: the function a fuzzer calls with generated input.",
+            name.trim_end_matches(".rs")
+        )),
         Language::Rust if input.text.contains("fn main(") => {
             rust_binary_name(source).map(|binary| match binary.as_str() {
                 "" => "Entry point (`fn main`) of the binary.".to_string(),
@@ -681,8 +740,15 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     if let Some(program) = program {
         return program;
     }
+    if let Some((name, sentence)) = main_type_doc(source, interface) {
+        return named(&name, sentence);
+    }
     if let Some(example) = example_name(source) {
         return format!("Example `{example}`: {lowered}");
+    }
+    // A test tree's module roots say so themselves ("Declares the test modules …").
+    if definitions.starts_with("Declares the test module") {
+        return definitions;
     }
     if super::is_test_path(source) && !super::is_test_case(source, 0) {
         return format!("Test helpers: {lowered}");
@@ -691,6 +757,21 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
         return format!("Test support: {lowered}");
     }
     definitions
+}
+
+/// The doc of the file's main type ([`primary_type`]: the type it is named for, else the type
+/// with the most members) when no doc describes the module: flask's `sessions.py` is what its
+/// `SessionInterface` is, `testing.py` what its `FlaskClient` is.
+fn main_type_doc(source: &str, interface: &Interface) -> Option<(String, String)> {
+    let name = primary_type(source, interface)?;
+    let sentence = interface.item_doc(&name).and_then(purpose_sentence)?;
+    Some((name, sentence))
+}
+
+/// A cargo-fuzz target: a file of a `fuzz_targets/` directory, or one that calls `fuzz_target!`.
+fn is_fuzz_target(source: &str, text: &str) -> bool {
+    source.split('/').rev().skip(1).any(|dir| dir == "fuzz_targets")
+        || text.contains("fuzz_target!(")
 }
 
 /// The example a file under an `examples/` directory belongs to: the directory or file right below
@@ -724,7 +805,7 @@ fn rust_binary_name(source: &str) -> Option<String> {
 /// `text` with its first letter lowercased when it starts with a verb of the fallbacks (`Defines …`
 /// → `defines …`); a kind or a name keeps its case (`Rust source …`, `` `Flask` ``).
 fn lower_first(text: &str) -> String {
-    const VERBS: [&str; 4] = ["Defines ", "Exports ", "Re-exports ", "Empty "];
+    const VERBS: [&str; 5] = ["Defines ", "Exports ", "Re-exports ", "Empty ", "Declares "];
     let mut chars = text.chars();
     match chars.next() {
         Some(first) if VERBS.iter().any(|verb| text.starts_with(verb)) => {
@@ -736,7 +817,7 @@ fn lower_first(text: &str) -> String {
 
 /// A file with no public item: its private functions by name ("Defines the private functions
 /// `parse`, `walk` and 4 more."), else its kind. Never its size.
-fn private_summary(interface: &Interface, kind: &str) -> String {
+fn private_summary(source: &str, text: &str, interface: &Interface, kind: &str) -> String {
     let functions: Vec<&str> = interface
         .calls
         .iter()
@@ -745,7 +826,9 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
         .collect();
     let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
     match functions.len() {
-        0 => methods_summary(interface).unwrap_or_else(|| format!("{kind} with no public items.")),
+        0 => methods_summary(interface)
+            .or_else(|| modules_summary(source, text))
+            .unwrap_or_else(|| format!("{kind} with no public items.")),
         1 => format!("Defines the private function {}.", shown[0]),
         2 => format!(
             "Defines the private functions {} and {}.",
@@ -757,6 +840,46 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
             n - 2
         ),
     }
+}
+
+/// Most module names a summary of declarations lists.
+const LISTED_MODULES: usize = 5;
+
+/// A Rust file that declares private modules and has no item of its own — a test target's root
+/// (`tests/tests.rs`: `mod binary; mod feature; …`) or a module tree's: "Declares the test modules
+/// `binary`, `feature`, `json` and more." (no count: a private declaration is a body edit).
+fn modules_summary(source: &str, text: &str) -> Option<String> {
+    if !source.ends_with(".rs") {
+        return None;
+    }
+    let modules: Vec<&str> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            let name = line.strip_prefix("mod ")?.strip_suffix(';')?.trim();
+            let ident = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            ident.then_some(name)
+        })
+        .collect();
+    if modules.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = modules
+        .iter()
+        .take(LISTED_MODULES)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let more = if modules.len() > LISTED_MODULES {
+        " and more"
+    } else {
+        ""
+    };
+    let test = if super::is_test_path(source) { "test " } else { "" };
+    Some(format!(
+        "Declares the {test}module{} {}{more}.",
+        if modules.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
 }
 
 /// A file of methods only (Rust `impl Handle { … }` blocks of a type defined elsewhere): the type
@@ -808,7 +931,7 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
         if input.text.trim().is_empty() {
             return format!("Empty {}.", empty_kind(kind));
         }
-        return private_summary(interface, kind);
+        return private_summary(input.source, input.text, interface, kind);
     }
     if let Some(value) = exported_value(&top) {
         return match top.len() - 1 {
@@ -1031,6 +1154,142 @@ mod tests {
         assert_eq!(
             content_description("crates/cli/README.md", text),
             "Markdown document: grep-cli."
+        );
+    }
+
+    /// The description of `text` at `source`, parsed by its language.
+    fn described(source: &str, text: &str) -> String {
+        let language = crate::source::Language::from_path(std::path::Path::new(source));
+        let interface = language.and_then(|language| crate::source::extract(language, text).ok());
+        description(&ArchivistInput::of_file(
+            source,
+            text,
+            language,
+            interface.as_ref(),
+        ))
+    }
+
+    /// Test targets copy their module doc: the file's subject tells them apart.
+    #[test]
+    fn a_test_files_copied_doc_gets_its_subject() {
+        let text = "//! Uring file operations tests.
+
+#[test]
+fn read_hello() {}
+";
+        assert_eq!(
+            described("tokio/tests/fs_uring_read.rs", text),
+            "Uring file operations tests (`fs_uring_read`)."
+        );
+        assert_eq!(
+            described("tokio/tests/fs_uring_statx.rs", text),
+            "Uring file operations tests (`fs_uring_statx`)."
+        );
+        // A doc that names its subject, and any file outside a test or bench target, keep theirs.
+        let named = "//! Tests of the uring read.
+
+#[test]
+fn read_hello() {}
+";
+        assert_eq!(
+            described("tokio/tests/read.rs", named),
+            "Tests of the uring read."
+        );
+        assert_eq!(
+            described("tokio/src/fs/read.rs", text),
+            "Uring file operations tests."
+        );
+        let bench = "//! Benchmark spawning a task.
+
+fn rt() {}
+";
+        assert_eq!(
+            described("benches/time_now.rs", bench),
+            "Benchmark spawning a task (`time_now`)."
+        );
+    }
+
+    /// With no module doc, the doc of the type with the most members says what the file is for.
+    #[test]
+    fn the_main_types_doc_describes_a_file_of_several_types() {
+        let sessions = "class SessionMixin:
+    \"\"\"Expands a basic dictionary.\"\"\"
+
+    def permanent(self):
+        pass
+
+
+class SessionInterface:
+    \"\"\"The basic interface you have to implement.\"\"\"
+
+    def open_session(self):
+        pass
+
+    def save_session(self):
+        pass
+
+
+def helper():
+    pass
+";
+        assert_eq!(
+            described("src/flask/sessions.py", sessions),
+            "`SessionInterface`: The basic interface you have to implement."
+        );
+        // Undocumented, it is named with the rest.
+        let bare = "class A:
+    def a(self):
+        pass
+
+
+class B:
+    pass
+";
+        assert_eq!(
+            described("src/flask/ab.py", bare),
+            "Defines the `A` class and the `B` class."
+        );
+    }
+
+    #[test]
+    fn a_markdown_document_says_its_title_and_what_it_is_about() {
+        let core = "ripgrep core\n------------\nThis is the core ripgrep crate. In particular, `main.rs` is where.\n\n* a list\n";
+        assert_eq!(
+            content_description("crates/core/README.md", core),
+            "Markdown document: ripgrep core — This is the core ripgrep crate."
+        );
+        let badges = "grep\n----\nripgrep, as a library.\n\n[![Build status](https://x/badge.svg)](https://x)\n";
+        assert_eq!(
+            content_description("crates/grep/README.md", badges),
+            "Markdown document: grep — ripgrep, as a library."
+        );
+        let prose = "Some notes about the layout of this folder.\n";
+        assert_eq!(
+            content_description("docs/notes.md", prose),
+            "Markdown document: Some notes about the layout of this folder."
+        );
+        // A rule further down is no title.
+        assert_eq!(
+            content_description("docs/x.md", "```\ncode\n```\n\nab\n---\n"),
+            "Markdown document."
+        );
+    }
+
+    #[test]
+    fn a_fuzz_target_and_a_module_tree_root_say_what_they_are() {
+        let fuzz = "#![no_main]\nuse globset::Glob;\n\nlibfuzzer_sys::fuzz_target!(|glob_str: &str| {\n    let _ = Glob::new(glob_str);\n});\n";
+        assert_eq!(
+            described("fuzz/fuzz_targets/fuzz_glob.rs", fuzz),
+            "Fuzz target `fuzz_glob`: the function a fuzzer calls with generated input."
+        );
+        let root = "// Macros useful for testing.\n#[macro_use]\nmod macros;\n\nmod hay;\nmod util;\n\n// Tests for binary files.\nmod binary;\n#[cfg(feature = \"x\")]\nmod index;\nmod json;\n";
+        assert_eq!(
+            described("tests/tests.rs", root),
+            "Declares the test modules `macros`, `hay`, `util`, `binary`, `index` and more."
+        );
+        assert_eq!(
+            described("src/parts/mod.rs", "mod a;\nmod b;\n"),
+            "Declares the modules `a`, `b`."
         );
     }
 

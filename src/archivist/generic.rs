@@ -25,7 +25,7 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     if is_size_only(text, kind) {
         return String::new();
     }
-    let templated = ["Defines ", "Exports ", "Re-exports ", "Tests "]
+    let templated = ["Defines ", "Exports ", "Re-exports ", "Tests ", "Declares "]
         .iter()
         .any(|opening| text.starts_with(opening));
     if !templated || !(text.contains('`') || text.starts_with("Tests (")) {
