@@ -712,12 +712,17 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             "Fuzz target `{}`: the function a fuzzer calls with generated input.",
             name.trim_end_matches(".rs")
         )),
-        Language::Rust if input.text.contains("fn main(") => {
-            rust_binary_name(source).map(|binary| match binary.as_str() {
+        Language::Rust if input.text.contains("fn main(") => rust_binary_name(source)
+            .map(|binary| match binary.as_str() {
                 "" => "Entry point (`fn main`) of the binary.".to_string(),
                 binary => format!("Entry point (`fn main`) of the `{binary}` binary."),
             })
-        }
+            .or_else(|| {
+                let program = test_program_name(source)?;
+                Some(format!(
+                    "Test program `{program}` (`fn main`), built by the test suite."
+                ))
+            }),
         Language::Rust => None,
         Language::Python if name == "__main__.py" && !dir_name.is_empty() => Some(format!(
             "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
@@ -774,13 +779,42 @@ fn is_fuzz_target(source: &str, text: &str) -> bool {
         || text.contains("fuzz_target!(")
 }
 
-/// The example a file under an `examples/` directory belongs to: the directory or file right below
-/// it (`examples/cookie-sessions/index.js` → `cookie-sessions`, `examples/echo.rs` → `echo`).
-fn example_name(source: &str) -> Option<&str> {
-    let mut parts = source.split('/');
-    parts.find(|part| *part == "examples" || *part == "example")?;
-    let next = parts.next()?;
-    Some(next.split('.').next().unwrap_or(next)).filter(|name| !name.is_empty())
+/// The example a file under an `examples/` directory is, named by its path below it without the
+/// extension and without a last `index`/`main`/`mod`/`__init__` (`examples/cookie-sessions/index.js`
+/// → `cookie-sessions`, `examples/echo.rs` → `echo`, `examples/tutorial_builder/01_quick.rs` →
+/// `tutorial_builder/01_quick`, `examples/session/redis.js` → `session/redis`): two files of one
+/// example are told apart.
+fn example_name(source: &str) -> Option<String> {
+    let (_, below) = source
+        .split_once("examples/")
+        .or_else(|| source.split_once("example/"))
+        .filter(|(above, _)| above.is_empty() || above.ends_with('/'))?;
+    path_name(below)
+}
+
+/// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
+/// when nothing is left.
+fn path_name(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or(name);
+    let named = match stem {
+        "index" | "main" | "mod" | "__init__" => dir.to_string(),
+        stem if dir.is_empty() => stem.to_string(),
+        stem => format!("{dir}/{stem}"),
+    };
+    (!named.is_empty()).then_some(named)
+}
+
+/// A program a test suite builds from a test tree (a trybuild UI test, a compile-fail case): its
+/// path below the last test directory (`tests/derive_ui/bool_value_enum.rs` →
+/// `derive_ui/bool_value_enum`); `None` outside a test tree.
+fn test_program_name(source: &str) -> Option<String> {
+    let parts: Vec<&str> = source.split('/').collect();
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    let at = dirs
+        .iter()
+        .rposition(|dir| crate::source::lang::files::TEST_DIRS.contains(dir))?;
+    path_name(&parts[at + 1..].join("/"))
 }
 
 /// The binary a Rust file with `fn main` is the root of, by cargo's conventions: `src/bin/rg.rs`
@@ -1296,10 +1330,42 @@ class B:
     #[test]
     fn an_example_is_named_by_its_directory_or_file() {
         assert_eq!(
-            example_name("examples/cookie-sessions/index.js"),
+            example_name("examples/cookie-sessions/index.js").as_deref(),
             Some("cookie-sessions")
         );
-        assert_eq!(example_name("tokio/examples/echo.rs"), Some("echo"));
+        assert_eq!(
+            example_name("tokio/examples/echo.rs").as_deref(),
+            Some("echo")
+        );
         assert_eq!(example_name("src/lib.rs"), None);
+        assert_eq!(example_name("src/myexamples/a.rs"), None);
+        // Two files of one example, or two steps of one tutorial, are told apart.
+        assert_eq!(
+            example_name("examples/session/redis.js").as_deref(),
+            Some("session/redis")
+        );
+        let step = "use clap::Command;\n\nfn main() {\n    let _ = Command::new(\"x\");\n}\n";
+        assert_eq!(
+            described("examples/tutorial_builder/01_quick.rs", step),
+            "Example `tutorial_builder/01_quick`: defines the private function `main`."
+        );
+        assert_eq!(
+            described("examples/tutorial_builder/02_apps.rs", step),
+            "Example `tutorial_builder/02_apps`: defines the private function `main`."
+        );
+    }
+
+    /// A trybuild case is a program of its own, named by its path in the test tree.
+    #[test]
+    fn a_program_in_a_test_tree_is_a_test_program() {
+        let case = "#[derive(Parser)]\nstruct Opt {}\n\nfn main() {}\n";
+        assert_eq!(
+            described("tests/derive_ui/bool_value_enum.rs", case),
+            "Test program `derive_ui/bool_value_enum` (`fn main`), built by the test suite."
+        );
+        assert_eq!(
+            described("tests-build/tests/fail/macros_join.rs", case),
+            "Test program `fail/macros_join` (`fn main`), built by the test suite."
+        );
     }
 }
