@@ -61,9 +61,12 @@ fn with_subject(source: &str, sentence: String) -> String {
     }
     let subject = super::tested::tested_module(source);
     let lower = sentence.to_lowercase();
-    let named = [subject.to_lowercase(), subject.replace('_', " ").to_lowercase()]
-        .iter()
-        .any(|name| lower.contains(name.as_str()));
+    let named = [
+        subject.to_lowercase(),
+        subject.replace('_', " ").to_lowercase(),
+    ]
+    .iter()
+    .any(|name| lower.contains(name.as_str()));
     if subject.is_empty() || named {
         return sentence;
     }
@@ -688,7 +691,10 @@ fn markdown_title(text: &str) -> Option<String> {
     let first_line = || {
         let mut lines = lines.iter().skip_while(|line| line.trim().is_empty());
         let first = lines.next()?;
-        lines.next().filter(|next| underlined(next, '-')).map(|_| *first)
+        lines
+            .next()
+            .filter(|next| underlined(next, '-'))
+            .map(|_| *first)
     };
     atx.or_else(setext)
         .or_else(first_line)
@@ -751,8 +757,8 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     if let Some(example) = example_name(source) {
         return format!("Example `{example}`: {lowered}");
     }
-    // A test tree's module roots say so themselves ("Declares the test modules …").
-    if definitions.starts_with("Declares the test module") {
+    // A test tree's module roots and packages say so themselves ("Declares the test modules …").
+    if definitions.starts_with("Declares the test module") || definitions.starts_with("Marks `") {
         return definitions;
     }
     if super::is_test_path(source) && !super::is_test_case(source, 0) {
@@ -775,7 +781,11 @@ fn main_type_doc(source: &str, interface: &Interface) -> Option<(String, String)
 
 /// A cargo-fuzz target: a file of a `fuzz_targets/` directory, or one that calls `fuzz_target!`.
 fn is_fuzz_target(source: &str, text: &str) -> bool {
-    source.split('/').rev().skip(1).any(|dir| dir == "fuzz_targets")
+    source
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| dir == "fuzz_targets")
         || text.contains("fuzz_target!(")
 }
 
@@ -849,6 +859,15 @@ fn lower_first(text: &str) -> String {
     }
 }
 
+/// An empty `__init__.py`: it is there to make its directory a Python package ("Marks
+/// `tests/benchmarks` as a Python package (empty `__init__.py`)."), named by its directory.
+fn package_marker(source: &str, text: &str) -> Option<String> {
+    let dir = source.strip_suffix("/__init__.py")?;
+    text.trim()
+        .is_empty()
+        .then(|| format!("Marks `{dir}` as a Python package (empty `__init__.py`)."))
+}
+
 /// A file with no public item: its private functions by name ("Defines the private functions
 /// `parse`, `walk` and 4 more."), else its kind. Never its size.
 fn private_summary(source: &str, text: &str, interface: &Interface, kind: &str) -> String {
@@ -908,7 +927,11 @@ fn modules_summary(source: &str, text: &str) -> Option<String> {
     } else {
         ""
     };
-    let test = if super::is_test_path(source) { "test " } else { "" };
+    let test = if super::is_test_path(source) {
+        "test "
+    } else {
+        ""
+    };
     Some(format!(
         "Declares the {test}module{} {}{more}.",
         if modules.len() == 1 { "" } else { "s" },
@@ -962,6 +985,9 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
     };
     top.sort_by_key(|s| rank(s));
     if top.is_empty() {
+        if let Some(package) = package_marker(input.source, input.text) {
+            return package;
+        }
         if input.text.trim().is_empty() {
             return format!("Empty {}.", empty_kind(kind));
         }
@@ -1353,6 +1379,20 @@ class B:
             described("examples/tutorial_builder/02_apps.rs", step),
             "Example `tutorial_builder/02_apps`: defines the private function `main`."
         );
+    }
+
+    /// An empty `__init__.py` is there to make a package: it says so, and which.
+    #[test]
+    fn an_empty_package_init_says_which_package_it_makes() {
+        assert_eq!(
+            described("tests/benchmarks/__init__.py", ""),
+            "Marks `tests/benchmarks` as a Python package (empty `__init__.py`)."
+        );
+        assert_eq!(
+            described("fastapi/openapi/__init__.py", "\n"),
+            "Marks `fastapi/openapi` as a Python package (empty `__init__.py`)."
+        );
+        assert_eq!(described("src/empty.py", ""), "Empty Python source.");
     }
 
     /// A trybuild case is a program of its own, named by its path in the test tree.

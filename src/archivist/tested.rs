@@ -150,8 +150,15 @@ fn of_suites(suites: &Suites) -> String {
 }
 
 /// The module a test file's name says it tests: `tests/test_json.py` → `json`; a `tests.rs`,
-/// `main.rs` or `mod.rs` is named for its directory (`src/walk/tests.rs` → `walk`).
-pub(super) fn tested_module(source: &str) -> &str {
+/// `main.rs` or `mod.rs` is named for its directory (`src/walk/tests.rs` → `walk`). Below a
+/// subdirectory of the test tree, the subdirectory leads (`tests/test_request_params/test_body/
+/// test_list.py` → `body/list`, `tests/builder/utf8.rs` → `builder/utf8`): test trees repeat
+/// file names per area, and the area tells their files apart.
+pub(super) fn tested_module(source: &str) -> String {
+    let bare = |name: &str| -> String {
+        let name = name.strip_prefix("test_").unwrap_or(name);
+        name.strip_suffix("_test").unwrap_or(name).to_string()
+    };
     let mut parts = source.rsplit('/');
     let name = parts.next().unwrap_or(source);
     let stem = name.split('.').next().unwrap_or(name);
@@ -159,8 +166,18 @@ pub(super) fn tested_module(source: &str) -> &str {
         "tests" | "test" | "main" | "mod" => parts.next().unwrap_or(stem),
         _ => stem,
     };
-    let stem = stem.strip_prefix("test_").unwrap_or(stem);
-    stem.strip_suffix("_test").unwrap_or(stem)
+    let area = parts
+        .next()
+        .filter(|dir| !crate::source::lang::files::TEST_DIRS.contains(dir))
+        .filter(|_| {
+            source
+                .split('/')
+                .any(|dir| crate::source::lang::files::TEST_DIRS.contains(&dir))
+        });
+    match area {
+        Some(area) => format!("{}/{}", bare(area), bare(stem)),
+        None => bare(stem),
+    }
 }
 
 /// `text` as one sentence: cut to [`MAX_CHARS`], ending in a period.
@@ -211,6 +228,34 @@ mod tests {
         );
         // Only in a test target: a macro call in a library is no test.
         assert_eq!(described("src/feature.rs", Language::Rust, text), None);
+    }
+
+    /// Test trees repeat file names per area (fastapi's `test_body/test_list.py`,
+    /// `test_form/test_list.py`): the area leads the subject.
+    #[test]
+    fn a_test_file_below_an_area_of_the_test_tree_is_named_with_it() {
+        let text = "def test_schema():\n    pass\n";
+        let body = described(
+            "tests/test_request_params/test_body/test_list.py",
+            Language::Python,
+            text,
+        );
+        assert_eq!(
+            body.as_deref(),
+            Some("Tests `body/list` (1 test: `schema`).")
+        );
+        let rust = "#[test]\nfn invalid_utf8() {}\n";
+        assert_eq!(
+            described("tests/builder/utf8.rs", Language::Rust, rust).as_deref(),
+            Some("Tests `builder/utf8`: `invalid_utf8`.")
+        );
+        // Right under the test directory, or a unit-test module, the file alone names it.
+        assert_eq!(tested_module("tests/test_json.py"), "json");
+        assert_eq!(
+            tested_module("tokio/src/sync/tests/semaphore_batch.rs"),
+            "semaphore_batch"
+        );
+        assert_eq!(tested_module("crates/ignore/src/walk/tests.rs"), "walk");
     }
 
     #[test]
