@@ -25,6 +25,14 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     if is_size_only(text, kind) {
         return String::new();
     }
+    // "YAML file `ci.yml`.": the kind and the file's name — the name is its word.
+    if let Some(name) = text
+        .strip_prefix(kind)
+        .and_then(|rest| rest.strip_prefix(" `"))
+        .and_then(|rest| rest.strip_suffix("`."))
+    {
+        return name.to_string();
+    }
     let templated = [
         "Defines ",
         "Exports ",
@@ -108,7 +116,7 @@ mod tests {
     #[test]
     fn the_templates_words_are_not_searched_and_their_names_are() {
         let cases = [
-            ("tests/static/index.html", "<p>hi</p>\n", ""),
+            ("tests/static/index.html", "<p>hi</p>\n", "index.html"),
             ("src/flask/py.typed", "", ""),
             // A role the structure tells: a sentence of purpose, searched whole.
             (
