@@ -174,9 +174,9 @@ pub(super) fn tested_module(source: &str) -> String {
                 .split('/')
                 .any(|dir| crate::source::lang::files::TEST_DIRS.contains(&dir))
         });
-    match area {
-        Some(area) => format!("{}/{}", bare(area), bare(stem)),
-        None => bare(stem),
+    match area.map(bare) {
+        Some(area) if area != bare(stem) => format!("{area}/{}", bare(stem)),
+        _ => bare(stem),
     }
 }
 
@@ -251,6 +251,10 @@ mod tests {
         );
         // Right under the test directory, or a unit-test module, the file alone names it.
         assert_eq!(tested_module("tests/test_json.py"), "json");
+        assert_eq!(
+            tested_module("tests/test_recursive/test_recursive.py"),
+            "recursive"
+        );
         assert_eq!(
             tested_module("tokio/src/sync/tests/semaphore_batch.rs"),
             "semaphore_batch"
