@@ -86,7 +86,7 @@ fn named(name: &str, sentence: String) -> String {
 }
 
 /// The description of a file that is not parsed code: a markdown document's title ("Markdown
-/// document: Routing."), else what kind of file it is, and its name ("YAML file `ci.yml`."). Never a line count: it would
+/// document: Routing."), else what kind of file it is ("YAML file."). Never a line count: it would
 /// change with every edit of the body.
 pub fn content_description(source: &str, text: &str) -> String {
     let kind = crate::source::kind_name(source);
@@ -99,9 +99,7 @@ pub fn content_description(source: &str, text: &str) -> String {
     if text.trim().is_empty() {
         return format!("Empty {}.", empty_kind(kind));
     }
-    // Named, so that two files of one kind with nothing else to say are told apart.
-    let name = source.rsplit('/').next().unwrap_or(source);
-    format!("{kind} `{name}`.")
+    format!("{kind}.")
 }
 
 /// A kind name after "Empty": "file", but "Python source", "TOML file" (names keep their case).
@@ -1207,10 +1205,7 @@ mod tests {
             content_description("package.json", "{\"name\": \"express\"}"),
             "npm manifest of `express`."
         );
-        assert_eq!(
-            content_description("conf/other.toml", "a = 1\n"),
-            "TOML file `other.toml`."
-        );
+        assert_eq!(content_description("other.toml", "a = 1\n"), "TOML file.");
     }
 
     #[test]
@@ -1336,7 +1331,7 @@ class B:
         // A rule further down is no title.
         assert_eq!(
             content_description("docs/x.md", "```\ncode\n```\n\nab\n---\n"),
-            "Markdown document `x.md`."
+            "Markdown document."
         );
     }
 

@@ -25,14 +25,6 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     if is_size_only(text, kind) {
         return String::new();
     }
-    // "YAML file `ci.yml`.": the kind and the file's name — the name is its word.
-    if let Some(name) = text
-        .strip_prefix(kind)
-        .and_then(|rest| rest.strip_prefix(" `"))
-        .and_then(|rest| rest.strip_suffix("`."))
-    {
-        return name.to_string();
-    }
     let templated = [
         "Defines ",
         "Exports ",
@@ -116,7 +108,7 @@ mod tests {
     #[test]
     fn the_templates_words_are_not_searched_and_their_names_are() {
         let cases = [
-            ("tests/static/index.html", "<p>hi</p>\n", "index.html"),
+            ("tests/static/index.html", "<p>hi</p>\n", ""),
             ("src/flask/py.typed", "", ""),
             // A role the structure tells: a sentence of purpose, searched whole.
             (
