@@ -1,15 +1,16 @@
 //! The one-sentence description of a file: what it is *for*, chosen from ranked candidates — the
-//! module's own doc (Rust `//!`, a Python module docstring, a JSDoc block about the module); for a
-//! test file with tests of its own, what it tests (`tested`), never the doc of a helper class it
+//! module's own doc (Rust `//!`, a Python module docstring, a JSDoc block about the module; a test
+//! or bench file's with its subject when the doc does not name it, [`with_subject`]); for a test
+//! file with tests of its own, what it tests (`tested`), never the doc of a helper class it
 //! defines; the doc of its primary export (what it exports as `module.exports`/`export default`,
 //! the type it is named for, or its only type), named ("`Flask`: The flask object implements …",
-//! so that two files whose classes share a docstring are told apart); for an index file
-//! (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`), the first sentence of its package's README that
-//! describes the code (`project::describe::first_sentence`: never a badge table, an install note
-//! or a compatibility caveat); else what the structure tells of its role ([`role`]): the tests of a
-//! Rust test file, a command's entry point, a re-export facade, test helpers, its primary
-//! definitions. No fallback counts lines: a description changes with the interface, never with a
-//! body edit.
+//! so that two files whose classes share a docstring are told apart); else what the structure
+//! tells of its role ([`role`]): a command's entry point, a fuzz target, a program in a test tree,
+//! the doc of its main type, an example named by its path, a module tree's root, an empty
+//! package `__init__.py`, test helpers, its primary definitions. No fallback counts lines: a
+//! description changes with the interface, never with a body edit. Every candidate is the file's
+//! own text or path: a description never reads another file (a run that did not read it could
+//! not follow its edits).
 //!
 //! A doc is read for what describes ([`describing_text`]): reST/Sphinx field lists (`:copyright:`,
 //! `:license:`, `:param x:`), licence and copyright lines, tag lines and pragmas (`@module`,
