@@ -1,15 +1,16 @@
 //! The one-sentence description of a file: what it is *for*, chosen from ranked candidates — the
-//! module's own doc (Rust `//!`, a Python module docstring, a JSDoc block about the module); for a
-//! test file with tests of its own, what it tests (`tested`), never the doc of a helper class it
+//! module's own doc (Rust `//!`, a Python module docstring, a JSDoc block about the module; a test
+//! or bench file's with its subject when the doc does not name it, [`with_subject`]); for a test
+//! file with tests of its own, what it tests (`tested`), never the doc of a helper class it
 //! defines; the doc of its primary export (what it exports as `module.exports`/`export default`,
 //! the type it is named for, or its only type), named ("`Flask`: The flask object implements …",
-//! so that two files whose classes share a docstring are told apart); for an index file
-//! (`index.js`, `__init__.py`, `mod.rs`, `lib.rs`), the first sentence of its package's README that
-//! describes the code (`project::describe::first_sentence`: never a badge table, an install note
-//! or a compatibility caveat); else what the structure tells of its role ([`role`]): the tests of a
-//! Rust test file, a command's entry point, a re-export facade, test helpers, its primary
-//! definitions. No fallback counts lines: a description changes with the interface, never with a
-//! body edit.
+//! so that two files whose classes share a docstring are told apart); else what the structure
+//! tells of its role ([`role`]): a command's entry point, a fuzz target, a program in a test tree,
+//! the doc of its main type, an example named by its path, a module tree's root, an empty
+//! package `__init__.py`, test helpers, its primary definitions. No fallback counts lines: a
+//! description changes with the interface, never with a body edit. Every candidate is the file's
+//! own text or path: a description never reads another file (a run that did not read it could
+//! not follow its edits).
 //!
 //! A doc is read for what describes ([`describing_text`]): reST/Sphinx field lists (`:copyright:`,
 //! `:license:`, `:param x:`), licence and copyright lines, tag lines and pragmas (`@module`,
@@ -34,10 +35,12 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
         return content_description(input.source, input.text);
     };
     if let Some(sentence) = interface.doc.as_deref().and_then(purpose_sentence) {
-        return sentence;
+        return with_subject(input.source, sentence);
     }
     // A test file with tests of its own says what it tests, never what a helper class in it is.
-    if let Some(sentence) = super::tested::test_file_description(input.source, interface) {
+    if let Some(sentence) =
+        super::tested::test_file_description(input.source, input.text, interface)
+    {
         return sentence;
     }
     if let Some((name, sentence)) = primary_doc(input.source, interface)
@@ -46,6 +49,30 @@ pub fn description(input: &ArchivistInput<'_>) -> String {
         return named(name, sentence);
     }
     role(input, interface, kind)
+}
+
+/// A test or bench file's doc sentence with the file's subject when the sentence does not name
+/// it: test targets copy their module doc ("Uring file operations tests." on six of tokio's
+/// `tests/fs_uring*.rs`), and the subject — from the file's own path — tells them apart ("Uring
+/// file operations tests (`fs_uring_read`)."). Any other file's doc sentence is kept as written.
+fn with_subject(source: &str, sentence: String) -> String {
+    let bench = source.split('/').rev().skip(1).any(|dir| dir == "benches");
+    if !(super::is_test_case(source, 0) || bench) {
+        return sentence;
+    }
+    let subject = super::tested::tested_module(source);
+    let lower = sentence.to_lowercase();
+    let named = [
+        subject.to_lowercase(),
+        subject.replace('_', " ").to_lowercase(),
+    ]
+    .iter()
+    .any(|name| lower.contains(name.as_str()));
+    if subject.is_empty() || named {
+        return sentence;
+    }
+    let bare = sentence.trim_end_matches(['.', '!', '?', '…']);
+    format!("{bare} (`{subject}`).")
 }
 
 /// A sentence from the doc of `name`, led by its name: "`Flask`: The flask object implements …"
@@ -67,8 +94,8 @@ pub fn content_description(source: &str, text: &str) -> String {
     if let Some(sentence) = manifest_description(source, text) {
         return sentence;
     }
-    if let Some(title) = markdown_title(source, text) {
-        return format!("{kind}: {title}.");
+    if let Some(about) = markdown_about(source, text) {
+        return format!("{kind}: {about}");
     }
     if text.trim().is_empty() {
         return format!("Empty {}.", empty_kind(kind));
@@ -620,23 +647,58 @@ fn ends_with_abbreviation(text: &str) -> bool {
     )
 }
 
-fn markdown_title(source: &str, text: &str) -> Option<String> {
+/// What a markdown document is about: its title and the first sentence of its prose that
+/// describes (`project::describe::first_sentence`: never a badge, an install note or a table) —
+/// "ripgrep core — This is the core ripgrep crate." — else either alone; `None` for another file.
+fn markdown_about(source: &str, text: &str) -> Option<String> {
     if !(source.ends_with(".md") || source.ends_with(".markdown")) {
         return None;
     }
+    let title = markdown_title(text);
+    let sentence = crate::project::describe::first_sentence(text)
+        .filter(|sentence| Some(sentence.trim_end_matches('.')) != title.as_deref());
+    match (title, sentence) {
+        (Some(title), Some(sentence)) => Some(format!("{title} — {}", terminated(sentence))),
+        (Some(title), None) => Some(format!("{title}.")),
+        (None, Some(sentence)) => Some(terminated(sentence)),
+        (None, None) => None,
+    }
+}
+
+/// `sentence` ending in a period (or the mark it ends with).
+fn terminated(sentence: String) -> String {
+    match sentence.ends_with(['.', '!', '?', '…']) {
+        true => sentence,
+        false => format!("{sentence}."),
+    }
+}
+
+/// A markdown document's title: its first `# ` heading, else a setext title — a line underlined
+/// with `=` (`grep-cli\n========`), or with `-` when it is the document's first line (`ripgrep
+/// core\n------------`; further down, a `---` under a line is as often a rule).
+fn markdown_title(text: &str) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let atx = lines.iter().find_map(|line| line.strip_prefix("# "));
-    // A setext title: a line underlined with `=` (`grep-cli\n========`).
+    let underlined = |line: &str, mark: char| {
+        let line = line.trim();
+        line.len() >= 3 && line.chars().all(|c| c == mark)
+    };
     let setext = || {
         lines.windows(2).find_map(|pair| {
-            let underline = pair[1].trim();
-            let is_title = !pair[0].trim().is_empty()
-                && underline.len() >= 3
-                && underline.chars().all(|c| c == '=');
+            let is_title = !pair[0].trim().is_empty() && underlined(pair[1], '=');
             is_title.then_some(pair[0])
         })
     };
+    let first_line = || {
+        let mut lines = lines.iter().skip_while(|line| line.trim().is_empty());
+        let first = lines.next()?;
+        lines
+            .next()
+            .filter(|next| underlined(next, '-'))
+            .map(|_| *first)
+    };
     atx.or_else(setext)
+        .or_else(first_line)
         .map(|title| title.trim().trim_end_matches('.').to_string())
         .filter(|title| !title.is_empty())
 }
@@ -653,12 +715,21 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     let lowered = lower_first(&definitions);
     use crate::source::Language;
     let program = match interface.language {
-        Language::Rust if input.text.contains("fn main(") => {
-            rust_binary_name(source).map(|binary| match binary.as_str() {
+        Language::Rust if is_fuzz_target(source, input.text) => Some(format!(
+            "Fuzz target `{}`: the function a fuzzer calls with generated input.",
+            name.trim_end_matches(".rs")
+        )),
+        Language::Rust if input.text.contains("fn main(") => rust_binary_name(source)
+            .map(|binary| match binary.as_str() {
                 "" => "Entry point (`fn main`) of the binary.".to_string(),
                 binary => format!("Entry point (`fn main`) of the `{binary}` binary."),
             })
-        }
+            .or_else(|| {
+                let program = test_program_name(source)?;
+                Some(format!(
+                    "Test program `{program}` (`fn main`), built by the test suite."
+                ))
+            }),
         Language::Rust => None,
         Language::Python if name == "__main__.py" && !dir_name.is_empty() => Some(format!(
             "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
@@ -681,8 +752,15 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     if let Some(program) = program {
         return program;
     }
+    if let Some((name, sentence)) = main_type_doc(source, interface) {
+        return named(&name, sentence);
+    }
     if let Some(example) = example_name(source) {
         return format!("Example `{example}`: {lowered}");
+    }
+    // A test tree's module roots and packages say so themselves ("Declares the test modules …").
+    if definitions.starts_with("Declares the test module") || definitions.starts_with("Marks `") {
+        return definitions;
     }
     if super::is_test_path(source) && !super::is_test_case(source, 0) {
         return format!("Test helpers: {lowered}");
@@ -693,13 +771,61 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
     definitions
 }
 
-/// The example a file under an `examples/` directory belongs to: the directory or file right below
-/// it (`examples/cookie-sessions/index.js` → `cookie-sessions`, `examples/echo.rs` → `echo`).
-fn example_name(source: &str) -> Option<&str> {
-    let mut parts = source.split('/');
-    parts.find(|part| *part == "examples" || *part == "example")?;
-    let next = parts.next()?;
-    Some(next.split('.').next().unwrap_or(next)).filter(|name| !name.is_empty())
+/// The doc of the file's main type ([`primary_type`]: the type it is named for, else the type
+/// with the most members) when no doc describes the module: flask's `sessions.py` is what its
+/// `SessionInterface` is, `testing.py` what its `FlaskClient` is.
+fn main_type_doc(source: &str, interface: &Interface) -> Option<(String, String)> {
+    let name = primary_type(source, interface)?;
+    let sentence = interface.item_doc(&name).and_then(purpose_sentence)?;
+    Some((name, sentence))
+}
+
+/// A cargo-fuzz target: a file of a `fuzz_targets/` directory, or one that calls `fuzz_target!`.
+fn is_fuzz_target(source: &str, text: &str) -> bool {
+    source
+        .split('/')
+        .rev()
+        .skip(1)
+        .any(|dir| dir == "fuzz_targets")
+        || text.contains("fuzz_target!(")
+}
+
+/// The example a file under an `examples/` directory is, named by its path below it without the
+/// extension and without a last `index`/`main`/`mod`/`__init__` (`examples/cookie-sessions/index.js`
+/// → `cookie-sessions`, `examples/echo.rs` → `echo`, `examples/tutorial_builder/01_quick.rs` →
+/// `tutorial_builder/01_quick`, `examples/session/redis.js` → `session/redis`): two files of one
+/// example are told apart.
+fn example_name(source: &str) -> Option<String> {
+    let (_, below) = source
+        .split_once("examples/")
+        .or_else(|| source.split_once("example/"))
+        .filter(|(above, _)| above.is_empty() || above.ends_with('/'))?;
+    path_name(below)
+}
+
+/// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
+/// when nothing is left.
+fn path_name(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or(name);
+    let named = match stem {
+        "index" | "main" | "mod" | "__init__" => dir.to_string(),
+        stem if dir.is_empty() => stem.to_string(),
+        stem => format!("{dir}/{stem}"),
+    };
+    (!named.is_empty()).then_some(named)
+}
+
+/// A program a test suite builds from a test tree (a trybuild UI test, a compile-fail case): its
+/// path below the last test directory (`tests/derive_ui/bool_value_enum.rs` →
+/// `derive_ui/bool_value_enum`); `None` outside a test tree.
+fn test_program_name(source: &str) -> Option<String> {
+    let parts: Vec<&str> = source.split('/').collect();
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    let at = dirs
+        .iter()
+        .rposition(|dir| crate::source::lang::files::TEST_DIRS.contains(dir))?;
+    path_name(&parts[at + 1..].join("/"))
 }
 
 /// The binary a Rust file with `fn main` is the root of, by cargo's conventions: `src/bin/rg.rs`
@@ -724,7 +850,7 @@ fn rust_binary_name(source: &str) -> Option<String> {
 /// `text` with its first letter lowercased when it starts with a verb of the fallbacks (`Defines …`
 /// → `defines …`); a kind or a name keeps its case (`Rust source …`, `` `Flask` ``).
 fn lower_first(text: &str) -> String {
-    const VERBS: [&str; 4] = ["Defines ", "Exports ", "Re-exports ", "Empty "];
+    const VERBS: [&str; 5] = ["Defines ", "Exports ", "Re-exports ", "Empty ", "Declares "];
     let mut chars = text.chars();
     match chars.next() {
         Some(first) if VERBS.iter().any(|verb| text.starts_with(verb)) => {
@@ -734,9 +860,18 @@ fn lower_first(text: &str) -> String {
     }
 }
 
+/// An empty `__init__.py`: it is there to make its directory a Python package ("Marks
+/// `tests/benchmarks` as a Python package (empty `__init__.py`)."), named by its directory.
+fn package_marker(source: &str, text: &str) -> Option<String> {
+    let dir = source.strip_suffix("/__init__.py")?;
+    text.trim()
+        .is_empty()
+        .then(|| format!("Marks `{dir}` as a Python package (empty `__init__.py`)."))
+}
+
 /// A file with no public item: its private functions by name ("Defines the private functions
 /// `parse`, `walk` and 4 more."), else its kind. Never its size.
-fn private_summary(interface: &Interface, kind: &str) -> String {
+fn private_summary(source: &str, text: &str, interface: &Interface, kind: &str) -> String {
     let functions: Vec<&str> = interface
         .calls
         .iter()
@@ -745,7 +880,9 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
         .collect();
     let shown: Vec<String> = functions.iter().take(2).map(|f| format!("`{f}`")).collect();
     match functions.len() {
-        0 => methods_summary(interface).unwrap_or_else(|| format!("{kind} with no public items.")),
+        0 => methods_summary(interface)
+            .or_else(|| modules_summary(source, text))
+            .unwrap_or_else(|| format!("{kind} with no public items.")),
         1 => format!("Defines the private function {}.", shown[0]),
         2 => format!(
             "Defines the private functions {} and {}.",
@@ -757,6 +894,50 @@ fn private_summary(interface: &Interface, kind: &str) -> String {
             n - 2
         ),
     }
+}
+
+/// Most module names a summary of declarations lists.
+const LISTED_MODULES: usize = 5;
+
+/// A Rust file that declares private modules and has no item of its own — a test target's root
+/// (`tests/tests.rs`: `mod binary; mod feature; …`) or a module tree's: "Declares the test modules
+/// `binary`, `feature`, `json` and more." (no count: a private declaration is a body edit).
+fn modules_summary(source: &str, text: &str) -> Option<String> {
+    if !source.ends_with(".rs") {
+        return None;
+    }
+    let modules: Vec<&str> = text
+        .lines()
+        .filter_map(|line| {
+            let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+            let name = line.strip_prefix("mod ")?.strip_suffix(';')?.trim();
+            let ident = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            ident.then_some(name)
+        })
+        .collect();
+    if modules.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = modules
+        .iter()
+        .take(LISTED_MODULES)
+        .map(|name| format!("`{name}`"))
+        .collect();
+    let more = if modules.len() > LISTED_MODULES {
+        " and more"
+    } else {
+        ""
+    };
+    let test = if super::is_test_path(source) {
+        "test "
+    } else {
+        ""
+    };
+    Some(format!(
+        "Declares the {test}module{} {}{more}.",
+        if modules.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    ))
 }
 
 /// A file of methods only (Rust `impl Handle { … }` blocks of a type defined elsewhere): the type
@@ -805,10 +986,13 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
     };
     top.sort_by_key(|s| rank(s));
     if top.is_empty() {
+        if let Some(package) = package_marker(input.source, input.text) {
+            return package;
+        }
         if input.text.trim().is_empty() {
             return format!("Empty {}.", empty_kind(kind));
         }
-        return private_summary(interface, kind);
+        return private_summary(input.source, input.text, interface, kind);
     }
     if let Some(value) = exported_value(&top) {
         return match top.len() - 1 {
@@ -1034,13 +1218,195 @@ mod tests {
         );
     }
 
+    /// The description of `text` at `source`, parsed by its language.
+    fn described(source: &str, text: &str) -> String {
+        let language = crate::source::Language::from_path(std::path::Path::new(source));
+        let interface = language.and_then(|language| crate::source::extract(language, text).ok());
+        description(&ArchivistInput::of_file(
+            source,
+            text,
+            language,
+            interface.as_ref(),
+        ))
+    }
+
+    /// Test targets copy their module doc: the file's subject tells them apart.
+    #[test]
+    fn a_test_files_copied_doc_gets_its_subject() {
+        let text = "//! Uring file operations tests.
+
+#[test]
+fn read_hello() {}
+";
+        assert_eq!(
+            described("tokio/tests/fs_uring_read.rs", text),
+            "Uring file operations tests (`fs_uring_read`)."
+        );
+        assert_eq!(
+            described("tokio/tests/fs_uring_statx.rs", text),
+            "Uring file operations tests (`fs_uring_statx`)."
+        );
+        // A doc that names its subject, and any file outside a test or bench target, keep theirs.
+        let named = "//! Tests of the uring read.
+
+#[test]
+fn read_hello() {}
+";
+        assert_eq!(
+            described("tokio/tests/read.rs", named),
+            "Tests of the uring read."
+        );
+        assert_eq!(
+            described("tokio/src/fs/read.rs", text),
+            "Uring file operations tests."
+        );
+        let bench = "//! Benchmark spawning a task.
+
+fn rt() {}
+";
+        assert_eq!(
+            described("benches/time_now.rs", bench),
+            "Benchmark spawning a task (`time_now`)."
+        );
+    }
+
+    /// With no module doc, the doc of the type with the most members says what the file is for.
+    #[test]
+    fn the_main_types_doc_describes_a_file_of_several_types() {
+        let sessions = "class SessionMixin:
+    \"\"\"Expands a basic dictionary.\"\"\"
+
+    def permanent(self):
+        pass
+
+
+class SessionInterface:
+    \"\"\"The basic interface you have to implement.\"\"\"
+
+    def open_session(self):
+        pass
+
+    def save_session(self):
+        pass
+
+
+def helper():
+    pass
+";
+        assert_eq!(
+            described("src/flask/sessions.py", sessions),
+            "`SessionInterface`: The basic interface you have to implement."
+        );
+        // Undocumented, it is named with the rest.
+        let bare = "class A:
+    def a(self):
+        pass
+
+
+class B:
+    pass
+";
+        assert_eq!(
+            described("src/flask/ab.py", bare),
+            "Defines the `A` class and the `B` class."
+        );
+    }
+
+    #[test]
+    fn a_markdown_document_says_its_title_and_what_it_is_about() {
+        let core = "ripgrep core\n------------\nThis is the core ripgrep crate. In particular, `main.rs` is where.\n\n* a list\n";
+        assert_eq!(
+            content_description("crates/core/README.md", core),
+            "Markdown document: ripgrep core — This is the core ripgrep crate."
+        );
+        let badges = "grep\n----\nripgrep, as a library.\n\n[![Build status](https://x/badge.svg)](https://x)\n";
+        assert_eq!(
+            content_description("crates/grep/README.md", badges),
+            "Markdown document: grep — ripgrep, as a library."
+        );
+        let prose = "Some notes about the layout of this folder.\n";
+        assert_eq!(
+            content_description("docs/notes.md", prose),
+            "Markdown document: Some notes about the layout of this folder."
+        );
+        // A rule further down is no title.
+        assert_eq!(
+            content_description("docs/x.md", "```\ncode\n```\n\nab\n---\n"),
+            "Markdown document."
+        );
+    }
+
+    #[test]
+    fn a_fuzz_target_and_a_module_tree_root_say_what_they_are() {
+        let fuzz = "#![no_main]\nuse globset::Glob;\n\nlibfuzzer_sys::fuzz_target!(|glob_str: &str| {\n    let _ = Glob::new(glob_str);\n});\n";
+        assert_eq!(
+            described("fuzz/fuzz_targets/fuzz_glob.rs", fuzz),
+            "Fuzz target `fuzz_glob`: the function a fuzzer calls with generated input."
+        );
+        let root = "// Macros useful for testing.\n#[macro_use]\nmod macros;\n\nmod hay;\nmod util;\n\n// Tests for binary files.\nmod binary;\n#[cfg(feature = \"x\")]\nmod index;\nmod json;\n";
+        assert_eq!(
+            described("tests/tests.rs", root),
+            "Declares the test modules `macros`, `hay`, `util`, `binary`, `index` and more."
+        );
+        assert_eq!(
+            described("src/parts/mod.rs", "mod a;\nmod b;\n"),
+            "Declares the modules `a`, `b`."
+        );
+    }
+
     #[test]
     fn an_example_is_named_by_its_directory_or_file() {
         assert_eq!(
-            example_name("examples/cookie-sessions/index.js"),
+            example_name("examples/cookie-sessions/index.js").as_deref(),
             Some("cookie-sessions")
         );
-        assert_eq!(example_name("tokio/examples/echo.rs"), Some("echo"));
+        assert_eq!(
+            example_name("tokio/examples/echo.rs").as_deref(),
+            Some("echo")
+        );
         assert_eq!(example_name("src/lib.rs"), None);
+        assert_eq!(example_name("src/myexamples/a.rs"), None);
+        // Two files of one example, or two steps of one tutorial, are told apart.
+        assert_eq!(
+            example_name("examples/session/redis.js").as_deref(),
+            Some("session/redis")
+        );
+        let step = "use clap::Command;\n\nfn main() {\n    let _ = Command::new(\"x\");\n}\n";
+        assert_eq!(
+            described("examples/tutorial_builder/01_quick.rs", step),
+            "Example `tutorial_builder/01_quick`: defines the private function `main`."
+        );
+        assert_eq!(
+            described("examples/tutorial_builder/02_apps.rs", step),
+            "Example `tutorial_builder/02_apps`: defines the private function `main`."
+        );
+    }
+
+    /// An empty `__init__.py` is there to make a package: it says so, and which.
+    #[test]
+    fn an_empty_package_init_says_which_package_it_makes() {
+        assert_eq!(
+            described("tests/benchmarks/__init__.py", ""),
+            "Marks `tests/benchmarks` as a Python package (empty `__init__.py`)."
+        );
+        assert_eq!(
+            described("fastapi/openapi/__init__.py", "\n"),
+            "Marks `fastapi/openapi` as a Python package (empty `__init__.py`)."
+        );
+        assert_eq!(described("src/empty.py", ""), "Empty Python source.");
+    }
+
+    /// A trybuild case is a program of its own, named by its path in the test tree.
+    #[test]
+    fn a_program_in_a_test_tree_is_a_test_program() {
+        let case = "#[derive(Parser)]\nstruct Opt {}\n\nfn main() {}\n";
+        assert_eq!(
+            described("tests/derive_ui/bool_value_enum.rs", case),
+            "Test program `derive_ui/bool_value_enum` (`fn main`), built by the test suite."
+        );
+        assert_eq!(
+            described("tests-build/tests/fail/macros_join.rs", case),
+            "Test program `fail/macros_join` (`fn main`), built by the test suite."
+        );
     }
 }

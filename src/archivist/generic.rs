@@ -25,9 +25,16 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     if is_size_only(text, kind) {
         return String::new();
     }
-    let templated = ["Defines ", "Exports ", "Re-exports ", "Tests "]
-        .iter()
-        .any(|opening| text.starts_with(opening));
+    let templated = [
+        "Defines ",
+        "Exports ",
+        "Re-exports ",
+        "Tests ",
+        "Declares ",
+        "Marks ",
+    ]
+    .iter()
+    .any(|opening| text.starts_with(opening));
     if !templated || !(text.contains('`') || text.starts_with("Tests (")) {
         return text.to_string();
     }
@@ -110,6 +117,7 @@ mod tests {
                 "Runs the `flask` package as a program (`python -m flask`).",
             ),
             ("src/empty.py", "", ""),
+            ("src/pkg/__init__.py", "", "src/pkg __init__.py"),
             (
                 "app/models.py",
                 "class User:\n    pass\n\ndef load():\n    pass\n",

@@ -15,10 +15,10 @@ const MAX_CHARS: usize = 180;
 const LISTED: usize = 5;
 
 /// The description of `source` when it is a test file with tests of its own; `None` otherwise.
-pub fn test_file_description(source: &str, interface: &Interface) -> Option<String> {
+pub fn test_file_description(source: &str, text: &str, interface: &Interface) -> Option<String> {
     // Rust: `#[test]` functions, in a test target or a `tests.rs` unit-test module.
     if interface.language == Language::Rust {
-        return rust_tests(source, interface);
+        return rust_tests(source, text, interface);
     }
     // What a test runner collects by its name (pytest: `test_*.py`; not `conftest.py`).
     if !is_test_case(source, 0) {
@@ -44,18 +44,21 @@ pub fn test_file_description(source: &str, interface: &Interface) -> Option<Stri
 /// a `tests/` directory, or a `tests.rs` module of unit tests — "Tests `tcp_stream`: `connect`,
 /// `accept`, … and more.", named for the file (or its directory, for `tests.rs`, `main.rs`,
 /// `mod.rs`). `#[test]` functions are private: adding one is a body edit, so no count.
-fn rust_tests(source: &str, interface: &Interface) -> Option<String> {
+fn rust_tests(source: &str, text: &str, interface: &Interface) -> Option<String> {
     let name = source.rsplit('/').next().unwrap_or(source);
     let unit_module = matches!(name, "tests.rs" | "test.rs");
     if !is_test_case(source, 0) && !unit_module {
         return None;
     }
-    let tests: Vec<String> = interface
+    let mut tests: Vec<String> = interface
         .calls
         .iter()
         .filter(|member| member.test)
         .map(|member| member.name().to_string())
         .collect();
+    if tests.is_empty() && is_test_case(source, 0) {
+        tests = macro_tests(text);
+    }
     if tests.is_empty() {
         return None;
     }
@@ -75,6 +78,26 @@ fn rust_tests(source: &str, interface: &Interface) -> Option<String> {
         tested_module(source),
         names.join(", ")
     )))
+}
+
+/// The tests a Rust test file declares through a macro of its own, one call per test at the top
+/// level with the test's name first: ripgrep's `rgtest!(f1_sjis, |dir, cmd| { … })`.
+fn macro_tests(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|line| {
+            let (name, rest) = line.split_once('!')?;
+            let is_macro =
+                !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+            let rest = rest.trim_start().strip_prefix('(')?.trim_start();
+            let test: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let named = test.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && rest[test.len()..].trim_start().starts_with(',');
+            (is_macro && named).then_some(test)
+        })
+        .collect()
 }
 
 /// "Tests `subject` (N tests: `a`, `b`, …)." for `tests`, named as written; `None` when empty.
@@ -127,8 +150,15 @@ fn of_suites(suites: &Suites) -> String {
 }
 
 /// The module a test file's name says it tests: `tests/test_json.py` → `json`; a `tests.rs`,
-/// `main.rs` or `mod.rs` is named for its directory (`src/walk/tests.rs` → `walk`).
-fn tested_module(source: &str) -> &str {
+/// `main.rs` or `mod.rs` is named for its directory (`src/walk/tests.rs` → `walk`). Below a
+/// subdirectory of the test tree, the subdirectory leads (`tests/test_request_params/test_body/
+/// test_list.py` → `body/list`, `tests/builder/utf8.rs` → `builder/utf8`): test trees repeat
+/// file names per area, and the area tells their files apart.
+pub(super) fn tested_module(source: &str) -> String {
+    let bare = |name: &str| -> String {
+        let name = name.strip_prefix("test_").unwrap_or(name);
+        name.strip_suffix("_test").unwrap_or(name).to_string()
+    };
     let mut parts = source.rsplit('/');
     let name = parts.next().unwrap_or(source);
     let stem = name.split('.').next().unwrap_or(name);
@@ -136,8 +166,18 @@ fn tested_module(source: &str) -> &str {
         "tests" | "test" | "main" | "mod" => parts.next().unwrap_or(stem),
         _ => stem,
     };
-    let stem = stem.strip_prefix("test_").unwrap_or(stem);
-    stem.strip_suffix("_test").unwrap_or(stem)
+    let area = parts
+        .next()
+        .filter(|dir| !crate::source::lang::files::TEST_DIRS.contains(dir))
+        .filter(|_| {
+            source
+                .split('/')
+                .any(|dir| crate::source::lang::files::TEST_DIRS.contains(&dir))
+        });
+    match area.map(bare) {
+        Some(area) if area != bare(stem) => format!("{area}/{}", bare(stem)),
+        _ => bare(stem),
+    }
 }
 
 /// `text` as one sentence: cut to [`MAX_CHARS`], ending in a period.
@@ -156,7 +196,7 @@ mod tests {
 
     fn described(source: &str, language: Language, text: &str) -> Option<String> {
         let interface = extract(language, text).expect("parses");
-        test_file_description(source, &interface)
+        test_file_description(source, text, &interface)
     }
 
     #[test]
@@ -176,6 +216,50 @@ mod tests {
             ),
             None
         );
+    }
+
+    /// ripgrep's integration tests are `rgtest!(name, |dir, cmd| { … })` calls, not `#[test]`s.
+    #[test]
+    fn a_rust_test_file_of_test_macros_is_described_by_them() {
+        let text = "use crate::util::{Dir, TestCommand};\n\n// See: issue 1\nrgtest!(f1_sjis, |dir: Dir, mut cmd: TestCommand| {\n    eqnice!(\"a\", cmd.stdout());\n});\n\nrgtest!(\n    f1_utf16_auto, |dir: Dir, mut cmd: TestCommand| {}\n);\nmacro_rules! local {\n    () => {};\n}\n";
+        assert_eq!(
+            described("tests/feature.rs", Language::Rust, text).as_deref(),
+            Some("Tests `feature`: `f1_sjis`.")
+        );
+        // Only in a test target: a macro call in a library is no test.
+        assert_eq!(described("src/feature.rs", Language::Rust, text), None);
+    }
+
+    /// Test trees repeat file names per area (fastapi's `test_body/test_list.py`,
+    /// `test_form/test_list.py`): the area leads the subject.
+    #[test]
+    fn a_test_file_below_an_area_of_the_test_tree_is_named_with_it() {
+        let text = "def test_schema():\n    pass\n";
+        let body = described(
+            "tests/test_request_params/test_body/test_list.py",
+            Language::Python,
+            text,
+        );
+        assert_eq!(
+            body.as_deref(),
+            Some("Tests `body/list` (1 test: `schema`).")
+        );
+        let rust = "#[test]\nfn invalid_utf8() {}\n";
+        assert_eq!(
+            described("tests/builder/utf8.rs", Language::Rust, rust).as_deref(),
+            Some("Tests `builder/utf8`: `invalid_utf8`.")
+        );
+        // Right under the test directory, or a unit-test module, the file alone names it.
+        assert_eq!(tested_module("tests/test_json.py"), "json");
+        assert_eq!(
+            tested_module("tests/test_recursive/test_recursive.py"),
+            "recursive"
+        );
+        assert_eq!(
+            tested_module("tokio/src/sync/tests/semaphore_batch.rs"),
+            "semaphore_batch"
+        );
+        assert_eq!(tested_module("crates/ignore/src/walk/tests.rs"), "walk");
     }
 
     #[test]
