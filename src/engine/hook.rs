@@ -22,8 +22,8 @@
 //! - Nothing here ever commits. What happens at `git push` is [`super::pre_push`].
 
 use std::fs::{File, OpenOptions};
-use std::path::{Path, PathBuf};
 use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
