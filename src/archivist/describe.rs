@@ -319,6 +319,17 @@ pub fn describing_text(doc: &str) -> Option<String> {
         if dropping || in_field || titled || is_underline(line) || is_tag_line(line) {
             continue;
         }
+        match block_tag(line) {
+            Some(BlockTag::Describing(text)) => {
+                current.push(text);
+                continue;
+            }
+            Some(BlockTag::Other) => {
+                dropping = true;
+                continue;
+            }
+            None => {}
+        }
         if is_note_marker(line)
             || is_legal_text(line)
             || crate::source::generated::is_marker_line(line)
@@ -358,6 +369,43 @@ fn is_field_line(line: &str) -> bool {
                 .chars()
                 .all(|c| c.is_alphanumeric() || " _-.".contains(c))
     })
+}
+
+/// A JSDoc/Javadoc/Doxygen block tag opening a doc line: `@param {string} x`, `@returns …`,
+/// `@throws …` — the doc's description comes before its first block tag, so a tag and what follows
+/// it to the end of its paragraph never describe — except the tags whose text is the description
+/// (`@description`, `@summary`, `@brief`, `@file`, `@fileoverview`, `@overview`, `@classdesc`).
+enum BlockTag<'a> {
+    Describing(&'a str),
+    Other,
+}
+
+fn block_tag(line: &str) -> Option<BlockTag<'_>> {
+    let tag = line.strip_prefix('@')?;
+    let name_end = tag
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(tag.len());
+    let (name, rest) = tag.split_at(name_end);
+    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    const DESCRIBING: [&str; 8] = [
+        "description",
+        "desc",
+        "summary",
+        "brief",
+        "file",
+        "fileoverview",
+        "overview",
+        "classdesc",
+    ];
+    if !DESCRIBING.contains(&name) {
+        return Some(BlockTag::Other);
+    }
+    match rest.trim() {
+        "" => None,
+        text => Some(BlockTag::Describing(text)),
+    }
 }
 
 /// A TODO/FIXME/XXX/HACK/BUG note: the marker first (after a list mark), then no letter.
@@ -1151,6 +1199,28 @@ mod tests {
         assert_eq!(
             purpose_sentence("TODO docs\n\nA builder for commands.").as_deref(),
             Some("A builder for commands.")
+        );
+        // A JSDoc block tag ends the description (svelte's message templates: "MESSAGE @param …").
+        let jsdoc =
+            "Throws a compile error\n@param {null | number | NodeLike} node\n@returns {never}";
+        assert_eq!(
+            purpose_sentence(jsdoc).as_deref(),
+            Some("Throws a compile error.")
+        );
+        let placeholder = "MESSAGE\n@param {null | number | NodeLike} node\n@returns {never}";
+        assert_eq!(purpose_sentence(placeholder), None);
+        assert_eq!(
+            purpose_sentence("@param {string} x\n@returns {number}"),
+            None
+        );
+        assert_eq!(
+            purpose_sentence("@fileoverview Parses flags for the command line.\n@author Ann")
+                .as_deref(),
+            Some("Parses flags for the command line.")
+        );
+        assert_eq!(
+            purpose_sentence("Sends a response.\n\n@param {Object} body").as_deref(),
+            Some("Sends a response.")
         );
         for code in [
             "const x = require('./x');\nmodule.exports = x;",
