@@ -371,6 +371,18 @@ fn is_field_line(line: &str) -> bool {
     })
 }
 
+/// The first `limit` names, quoted and joined with commas, then " and more" when there are more.
+/// Never a count: a name added to the file would change it (and the design file with it).
+pub(super) fn quoted_list<S: AsRef<str>>(names: &[S], limit: usize) -> String {
+    let shown: Vec<String> = names
+        .iter()
+        .take(limit)
+        .map(|name| format!("`{}`", name.as_ref()))
+        .collect();
+    let more = if names.len() > limit { " and more" } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
 /// A JSDoc/Javadoc/Doxygen block tag opening a doc line: `@param {string} x`, `@returns …`,
 /// `@throws …` — the doc's description comes before its first block tag, so a tag and what follows
 /// it to the end of its paragraph never describe — except the tags whose text is the description
@@ -966,25 +978,15 @@ fn modules_summary(source: &str, text: &str) -> Option<String> {
     if modules.is_empty() {
         return None;
     }
-    let names: Vec<String> = modules
-        .iter()
-        .take(LISTED_MODULES)
-        .map(|name| format!("`{name}`"))
-        .collect();
-    let more = if modules.len() > LISTED_MODULES {
-        " and more"
-    } else {
-        ""
-    };
+    let names = quoted_list(&modules, LISTED_MODULES);
     let test = if super::is_test_path(source) {
         "test "
     } else {
         ""
     };
     Some(format!(
-        "Declares the {test}module{} {}{more}.",
+        "Declares the {test}module{} {names}.",
         if modules.len() == 1 { "" } else { "s" },
-        names.join(", ")
     ))
 }
 

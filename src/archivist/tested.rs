@@ -5,7 +5,7 @@
 //! Python: the module its name says it tests and its test functions, as pytest collects them
 //! ("Tests `json` (40 tests: `json_bad_requests`, …).").
 
-use super::describe::first_sentence;
+use super::describe::{first_sentence, quoted_list};
 use super::is_test_case;
 use crate::source::{Interface, Language, Suites, SymbolKind};
 
@@ -62,21 +62,10 @@ fn rust_tests(source: &str, text: &str, interface: &Interface) -> Option<String>
     if tests.is_empty() {
         return None;
     }
-    // No count: a test added to the body would change it (and the design file with it).
-    let names: Vec<String> = tests
-        .iter()
-        .take(LISTED)
-        .map(|n| format!("`{n}`"))
-        .collect();
-    let more = if tests.len() > LISTED {
-        " and more"
-    } else {
-        ""
-    };
     Some(finish(format!(
-        "Tests `{}`: {}{more}",
+        "Tests `{}`: {}",
         tested_module(source),
-        names.join(", ")
+        quoted_list(&tests, LISTED)
     )))
 }
 
