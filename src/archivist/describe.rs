@@ -978,16 +978,36 @@ fn modules_summary(source: &str, text: &str) -> Option<String> {
     if modules.is_empty() {
         return None;
     }
-    let names = quoted_list(&modules, LISTED_MODULES);
     let test = if super::is_test_path(source) {
         "test "
     } else {
         ""
     };
-    Some(format!(
-        "Declares the {test}module{} {names}.",
+    Some(declared_modules(&modules, test))
+}
+
+/// "Declares the modules `a`, `b` and more." — `test` is "test " for a test target's modules.
+fn declared_modules<S: AsRef<str>>(modules: &[S], test: &str) -> String {
+    format!(
+        "Declares the {test}module{} {}.",
         if modules.len() == 1 { "" } else { "s" },
-    ))
+        quoted_list(modules, LISTED_MODULES)
+    )
+}
+
+/// A module the file declares or defines (Rust `pub mod x;` or `pub mod x { … }`, TypeScript
+/// `export namespace X { … }`) rather than one it re-exports (`pub use`, `export … from`, Python
+/// `from … import`): both are [`SymbolKind::Module`], told apart by the declaration's keyword.
+fn declares_module(symbol: &Symbol) -> bool {
+    for word in symbol.signature.split_whitespace() {
+        match word {
+            "mod" | "namespace" | "module" => return true,
+            "use" | "from" | "import" | "crate" => return false,
+            _ if word.starts_with(['*', '{']) => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A file of methods only (Rust `impl Handle { … }` blocks of a type defined elsewhere): the type
@@ -1052,6 +1072,10 @@ fn summary(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> Str
         };
     }
     if top.iter().all(|s| s.kind == SymbolKind::Module) {
+        if top.iter().all(|s| declares_module(s)) {
+            let names: Vec<&str> = top.iter().map(|s| s.name.as_str()).collect();
+            return declared_modules(&names, "");
+        }
         let names: Vec<String> = top.iter().take(3).map(|s| reexport_name(s)).collect();
         let more = top.len().saturating_sub(3);
         return match more {
@@ -1423,6 +1447,42 @@ class B:
         assert_eq!(
             described("src/parts/mod.rs", "mod a;\nmod b;\n"),
             "Declares the modules `a`, `b`."
+        );
+    }
+
+    /// A public module declared or defined is no re-export (tokio's `scheduler/util/mod.rs`:
+    /// `pub(crate) mod time_alt;` said "Re-exports `time_alt`"; svelte's `export namespace _CSS`
+    /// said "Re-exports `_CSS`"); re-exports still say so.
+    #[test]
+    fn public_modules_and_namespaces_are_declared_not_re_exported() {
+        assert_eq!(
+            described(
+                "src/util/mod.rs",
+                "pub(crate) mod time_alt;\npub mod rand;\n"
+            ),
+            "Declares the modules `rand`, `time_alt`."
+        );
+        assert_eq!(
+            described(
+                "src/net.rs",
+                "pub(in crate::x) mod tcp {\n    pub fn f() {}\n}\n"
+            ),
+            "Declares the module `tcp`."
+        );
+        assert_eq!(
+            described(
+                "src/types/css.d.ts",
+                "export namespace _CSS {\n  export interface BaseNode { start: number }\n}\n"
+            ),
+            "Declares the module `_CSS`."
+        );
+        assert_eq!(
+            described("src/lib.rs", "pub use a::b;\npub mod c;\n"),
+            "Re-exports `a::b`, `c`."
+        );
+        assert_eq!(
+            described("src/events/index.js", "export { on } from './events.js';\n"),
+            "Re-exports `{ on } from './events.js'`."
         );
     }
 
