@@ -278,3 +278,32 @@ fn a_search_hit_in_comments_names_the_line_and_its_member() {
         "  → line 14, in detect: // A guess: the first kilobyte is enough, speculatively.\n",
     );
 }
+
+/// A name defined several times opens the definition in effect: Python's implementation after its
+/// `@overload` stubs (flask's `stream_with_context` opened its first stub, without doc or flow), a
+/// TypeScript implementation after its overload signatures.
+#[test]
+fn an_overloaded_name_opens_its_implementation_not_its_stubs() {
+    let p = project()
+        .file(
+            "src/helpers.py",
+            "import typing as t\n\n\n@t.overload\ndef wrap(value: int) -> int: ...\n\n\n@t.overload\ndef wrap(value: str) -> str: ...\n\n\ndef wrap(value):\n    \"\"\"Wrap a value so that it survives the request.\"\"\"\n    if value is None:\n        raise ValueError('nothing to wrap')\n    return keep(value)\n\n\ndef keep(value):\n    return value\n",
+        )
+        .file(
+            "src/parse.ts",
+            "export function parse(input: string): number;\nexport function parse(input: number): number;\n/** Parses a number from text or passes it on. */\nexport function parse(input: string | number): number {\n  return typeof input === 'number' ? input : Number(input);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/helpers.py", "--member", "wrap"])
+        .success()
+        .stdout_has("wrap (function, lines 12-16)")
+        .stdout_has("def wrap(value)")
+        .stdout_has("Raises: ValueError")
+        .stdout_has("Wrap a value so that it survives the request.");
+    p.lexi(["lookup", "src/parse.ts", "--member", "parse"])
+        .success()
+        .stdout_has("parse (function, lines 4-6)")
+        .stdout_has("Parses a number from text or passes it on.");
+}

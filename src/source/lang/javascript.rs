@@ -59,6 +59,7 @@ pub const JAVASCRIPT: Spec = Spec {
     },
     extraction: EXTRACTION,
     resolver: RESOLVER,
+    later_definition_replaces: true,
 };
 
 /// TypeScript's registry entry (`.d.ts` included).
@@ -84,6 +85,7 @@ pub const TYPESCRIPT: Spec = Spec {
     },
     extraction: EXTRACTION,
     resolver: RESOLVER,
+    later_definition_replaces: true,
 };
 
 /// TSX's registry entry: TypeScript with JSX, its own grammar, switched on with TypeScript.
@@ -109,4 +111,5 @@ pub const TSX: Spec = Spec {
     },
     extraction: EXTRACTION,
     resolver: RESOLVER,
+    later_definition_replaces: true,
 };

@@ -104,6 +104,11 @@ pub struct Spec {
     pub extraction: &'static str,
     /// Where its import resolver and ecosystem model live.
     pub resolver: &'static str,
+    /// Whether a later definition of a name in one scope replaces an earlier one (Python's `def`
+    /// after its `@overload` stubs, a TypeScript implementation after its overload signatures, a
+    /// JavaScript function declared again): the last is the one in effect. Rust's repeated names
+    /// are `cfg` alternatives, peers of which the first is shown.
+    pub later_definition_replaces: bool,
 }
 
 /// A language's comment syntax.

@@ -30,4 +30,5 @@ pub const PYTHON: Spec = Spec {
     },
     extraction: "source::python (symbols, imports, docstrings)",
     resolver: "source::resolve::python over source::model::python (package roots)",
+    later_definition_replaces: true,
 };

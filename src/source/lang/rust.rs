@@ -41,4 +41,5 @@ pub const RUST: Spec = Spec {
     },
     extraction: "source::rust (symbols, imports, docs, cfg and macro expansion)",
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
+    later_definition_replaces: false,
 };

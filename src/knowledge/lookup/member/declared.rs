@@ -35,29 +35,40 @@ pub fn label_of(file: &SourceFile, declared: &Declared<'_>) -> String {
 }
 
 /// Every member of `file`, in source order (those only its interface knows last), one per label.
+/// A label defined several times is the definition in effect: the last where a later definition
+/// replaces an earlier one (Python's implementation after its `@overload` stubs), else the first
+/// ([`crate::source::lang::Spec::later_definition_replaces`]).
 pub fn declared(file: &SourceFile) -> Vec<Declared<'_>> {
     let outline = file.interface.outline();
     let lines: Vec<(usize, String)> = (0..outline.len())
         .filter(|&i| is_member(&outline[i]))
         .map(|i| (i, outline_label(&outline[i])))
         .collect();
+    let last_wins = file.language.spec().later_definition_replaces;
     let mut out: Vec<Declared<'_>> = Vec::new();
-    let mut labels: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for definition in &file.definitions {
-        if !labels.insert(definition.label.as_str()) {
-            continue;
-        }
-        let line = lines
-            .iter()
-            .find(|(_, label)| *label == definition.label)
-            .map(|(i, _)| *i);
-        out.push(Declared {
-            outline: line,
+        let label = definition.label.as_str();
+        let mut matching_lines = lines.iter().filter(|(_, line)| line == label);
+        let line = match last_wins {
+            true => matching_lines.next_back(),
+            false => matching_lines.next(),
+        };
+        let declared = Declared {
+            outline: line.map(|(i, _)| *i),
             definition: Some(definition),
-        });
+        };
+        match at.get(label) {
+            Some(&known) if last_wins => out[known] = declared,
+            Some(_) => {}
+            None => {
+                at.insert(label, out.len());
+                out.push(declared);
+            }
+        }
     }
     for (i, label) in &lines {
-        if !labels.contains(label.as_str()) {
+        if !at.contains_key(label.as_str()) {
             out.push(Declared {
                 outline: Some(*i),
                 definition: None,
