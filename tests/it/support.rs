@@ -538,8 +538,7 @@ impl Exec<'_> {
             })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = command
-            .spawn()
+        let mut child = spawn_retrying(&mut command)
             .unwrap_or_else(|err| panic!("cannot start `{description}`: {err}"));
         if let (Some(input), Some(mut stdin)) = (input, child.stdin.take()) {
             // On a thread, so a child that prints a lot before it reads cannot block us both.
@@ -725,5 +724,22 @@ impl Output {
             "{what}\n$ {}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
             self.command, self.code, self.stdout, self.stderr
         )
+    }
+}
+
+/// Spawn `command`, again while the program is "busy" (ETXTBSY): a program a test has just
+/// written is briefly held open for writing by children other test threads fork before they
+/// exec, which makes exec fail although the file is complete.
+fn spawn_retrying(command: &mut Command) -> std::io::Result<std::process::Child> {
+    const ETXTBSY: i32 = 26;
+    let mut attempts = 0;
+    loop {
+        match command.spawn() {
+            Err(err) if err.raw_os_error() == Some(ETXTBSY) && attempts < 200 => {
+                attempts += 1;
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
     }
 }
