@@ -101,7 +101,7 @@ impl Scope {
         let mut found = None;
         let mut current = dir;
         while !current.is_empty() {
-            if self.mapping.dir_strategy(current) != Strategy::Grouped {
+            if !self.is_grouped(current) {
                 break;
             }
             found = Some(current.to_string());
@@ -113,14 +113,19 @@ impl Scope {
     /// Whether `dir` is a group root ([`Scope::group_root_of`] itself): it gets the group design
     /// file, the grouped directories below it none.
     pub fn is_group_root(&self, dir: &str) -> bool {
-        self.indexes(dir) && self.group_root_of(dir).as_deref() == Some(dir)
+        self.indexes(dir) && self.is_grouped(dir)
     }
 
     /// Whether `dir` is a grouped directory strictly below its group root: its group root's
     /// `_group.md` names it, and it gets no `.aindex` of its own (a fixture tree of thousands of
     /// directories is one group file and one index).
     pub fn below_group_root(&self, dir: &str) -> bool {
-        self.group_root_of(dir).is_some_and(|root| root != dir)
+        let parent = dir.rsplit_once('/').map(|(parent, _)| parent);
+        self.is_grouped(dir) && parent.is_some_and(|parent| self.is_grouped(parent))
+    }
+
+    fn is_grouped(&self, dir: &str) -> bool {
+        self.mapping.dir_strategy(dir) == Strategy::Grouped
     }
 
     /// In a scope root, mirrorable, and not hidden by a dot (bar the documented dot paths).

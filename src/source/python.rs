@@ -546,7 +546,8 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
     let imports = &mut out.imports;
     let mut submodule_imports: Vec<Import> = Vec::new();
-    let mut attributes: HashSet<(String, String)> = HashSet::new();
+    // `name.attribute` pairs read on plain names, as written (for `import pkg.sub`'s package).
+    let mut attributes: HashSet<(&str, &str)> = HashSet::new();
     walk(root, Nesting::default(), |node, nesting| {
         match node.kind() {
             "comment" => {
@@ -576,8 +577,7 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                 let attribute = node.child_by_field_name("attribute");
                 if let (Some(object), Some(attribute)) = (object, attribute) {
                     if object.kind() == "identifier" {
-                        let pair = (text_of(object, src), text_of(attribute, src));
-                        attributes.insert((pair.0.to_string(), pair.1.to_string()));
+                        attributes.insert((text_of(object, src), text_of(attribute, src)));
                     }
                 }
                 Some(nesting)
@@ -611,7 +611,7 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             _ => Some(nesting),
         }
     });
-    for import in packages_used_through_submodule_imports(submodule_imports, &attributes) {
+    for import in packages_used_through_submodule_imports(&submodule_imports, &attributes) {
         imports.add_import(import);
     }
 }
@@ -621,31 +621,35 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
 /// `pkg.sub.f()`) imports the package too. One import of each such package, at the first
 /// `import pkg.…` line.
 fn packages_used_through_submodule_imports(
-    submodule_imports: Vec<Import>,
-    attributes: &HashSet<(String, String)>,
+    submodule_imports: &[Import],
+    attributes: &HashSet<(&str, &str)>,
 ) -> Vec<Import> {
-    let submodule_of = |import: &Import| -> Option<(String, String)> {
-        let mut parts = import.spec.split('.');
-        Some((parts.next()?.to_string(), parts.next()?.to_string()))
-    };
-    let imported: HashSet<(String, String)> =
-        submodule_imports.iter().filter_map(submodule_of).collect();
+    let imported: HashSet<(&str, &str)> = submodule_imports
+        .iter()
+        .filter_map(|import| package_and_submodule(&import.spec))
+        .collect();
     let mut packages: Vec<Import> = Vec::new();
-    for import in &submodule_imports {
-        let Some((package, _)) = submodule_of(import) else {
+    for import in submodule_imports {
+        let Some((package, _)) = package_and_submodule(&import.spec) else {
             continue;
         };
-        let used = attributes.iter().any(|(object, name)| {
-            *object == package && !imported.contains(&(package.clone(), name.clone()))
-        });
+        let used = attributes
+            .iter()
+            .any(|pair| pair.0 == package && !imported.contains(pair));
         if used && !packages.iter().any(|known| known.spec == package) {
             packages.push(Import {
-                spec: package,
+                spec: package.to_string(),
                 ..import.clone()
             });
         }
     }
     packages
+}
+
+/// `pkg.sub.mod` → (`pkg`, `sub`): the package a dotted import binds and the name it reads on it.
+fn package_and_submodule(spec: &str) -> Option<(&str, &str)> {
+    let mut parts = spec.split('.');
+    Some((parts.next()?, parts.next()?))
 }
 
 /// Whether `node` sits in the body of an `if TYPE_CHECKING:` (`typing.TYPE_CHECKING`,

@@ -3,7 +3,7 @@
 //! cleanup and the builder that collects symbols together with their source-order outline.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
@@ -636,12 +636,17 @@ impl Builder {
     }
 }
 
-/// Imports in source order, deduplicated by spec.
+/// Imports in source order, deduplicated by [`ImportKey`].
 #[derive(Default)]
 pub(super) struct Imports {
     pub list: Vec<Import>,
-    seen: HashSet<String>,
+    /// Where each import is in `list`.
+    seen: HashMap<ImportKey, usize>,
 }
+
+/// What makes two imports one: the spec, its `#[path]`, and whether it imports the module itself
+/// (no names) or names from it.
+type ImportKey = (String, Option<String>, bool);
 
 impl Imports {
     /// Record `spec` at `line` unless already recorded or empty.
@@ -661,31 +666,23 @@ impl Imports {
         if import.spec.is_empty() {
             return;
         }
-        let mut key = match &import.path {
-            Some(path) => format!("{}\u{1f}{path}", import.spec),
-            None => import.spec.clone(),
-        };
-        if import.names.is_empty() {
-            key.push_str("\u{1f}\u{1f}module");
-        }
-        if self.seen.contains(&key) {
-            let same = |known: &&mut Import| {
-                known.spec == import.spec
-                    && known.path == import.path
-                    && known.names.is_empty() == import.names.is_empty()
-            };
-            if let Some(known) = self.list.iter_mut().find(same) {
-                known.type_only &= import.type_only;
-                for name in import.names {
-                    if !known.names.contains(&name) {
-                        known.names.push(name);
-                    }
-                }
-            }
+        let key = (
+            import.spec.clone(),
+            import.path.clone(),
+            import.names.is_empty(),
+        );
+        let Some(&at) = self.seen.get(&key) else {
+            self.seen.insert(key, self.list.len());
+            self.list.push(import);
             return;
+        };
+        let known = &mut self.list[at];
+        known.type_only &= import.type_only;
+        for name in import.names {
+            if !known.names.contains(&name) {
+                known.names.push(name);
+            }
         }
-        self.seen.insert(key);
-        self.list.push(import);
     }
 }
 
