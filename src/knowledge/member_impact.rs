@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use anyhow::bail;
 
 use super::impact::MAX_DEPTH;
-use super::lookup::member::{last_segment, lookup_member, Member, TestHit};
+use super::lookup::member::{last_segment, lookup_member, Asked, Member, TestHit};
 use crate::archivist::is_test_path;
 use crate::workspace::calls::{Caller, CallsView};
 use crate::workspace::graph::Graph;
@@ -84,7 +84,15 @@ pub fn member_impact(
     if depth == 0 || depth > MAX_DEPTH {
         bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
     }
-    let found = lookup_member(ws, source, name, true, false)?;
+    let found = lookup_member(
+        ws,
+        source,
+        name,
+        Asked {
+            all_tests: true,
+            ..Asked::default()
+        },
+    )?;
     let shown = match found.matches.as_slice() {
         [one] => one.clone(),
         several => {

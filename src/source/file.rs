@@ -6,7 +6,7 @@
 use tree_sitter::{Node, Tree};
 
 use super::definitions::{self, Definition, TraitImpl};
-use super::flow::{self, FlowLine};
+use super::flow::{self, Flow};
 use super::rust::expand::{macro_bodies, MAX_MACRO_DEPTH};
 use super::{extract_tree, parse, Interface, Language, SourceError};
 
@@ -98,10 +98,12 @@ impl SourceFile {
     }
 
     /// The flow of `definition`'s body (`source::flow`): empty for what has no body.
-    pub fn flow(&self, definition: &Definition) -> Vec<FlowLine> {
+    pub fn flow(&self, definition: &Definition, max_lines: usize) -> Flow {
         match self.node(definition) {
-            Some((node, text)) => flow::flow(self.language, node, text, &definition.name),
-            None => Vec::new(),
+            Some((node, text)) => {
+                flow::flow(self.language, node, text, &definition.name, max_lines)
+            }
+            None => Flow::default(),
         }
     }
 

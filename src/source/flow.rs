@@ -11,17 +11,17 @@
 //! return ensure_sync(view_functions[rule.endpoint])(**view_args)
 //! ```
 //!
-//! Read from the syntax tree, so it is exact: a statement is shown (whitespace collapsed, `self.`
-//! and `this.` left out, long argument lists folded to `(…)`) when it calls something, returns,
-//! raises, throws, yields or awaits; a branch when something inside it is shown (a `try`'s
-//! handlers always are, to say what it catches); a function defined inside as its header only.
-//! What a Rust block ends in is said when short and not shown otherwise — its tail expression as
-//! `→ Ok(false)`, a match arm's plain value as `BinaryDetection::Quit(b) => b` — so a branch that
-//! only gives something back still shows (ripgrep's `detect_binary`: `else: → Ok(false)`). A
-//! call of the member itself is marked `(recursive)`. Headers read the same in every language:
+//! Read from the syntax tree, so it is exact: every statement is shown (whitespace collapsed,
+//! `self.` and `this.` left out, long argument lists folded to `(…)`) — calls, returns, raises and
+//! awaits, and as much the assignments that set what they read (`var status = 302`,
+//! `self._got_first_request = True`, `this.settings[setting] = val`): what a statement does is not
+//! told by its kind, so only size cuts the outline. Comments, imports and `pass` are left out; a
+//! function defined inside shows as its header only. What a Rust block ends in reads `→ Ok(false)`
+//! (its tail expression), a match arm `BinaryDetection::Quit(b) => b`. A call of the member itself
+//! is marked `(recursive)`. Headers read the same in every language:
 //! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
 //! `except E:`/`catch (e):`, `finally:`, `match x:`, `case P:`/`P =>`. At most [`MAX_LINES`]
-//! lines: deeper levels fold first (`if x: …`), the room left opens folded steps again one by one
+//! lines unless the whole outline is asked for ([`FULL_LINES`]): deeper levels fold first (`if x: …`), the room left opens folded steps again one by one
 //! in order, then the last steps are counted. A call handed an object of callbacks (express's
 //! `this.format({ text: function () { … }, html: … })`) shows, under it, each callback's key and
 //! its body's last statement (`html: body = '<!DOCTYPE html><head><title>' + …`).
@@ -35,14 +35,24 @@ use tree_sitter::Node;
 use super::syntax::{code_children, text_of};
 use super::Language;
 
-/// Lines of a flow, at most.
-pub const MAX_LINES: usize = 15;
+/// Lines of a flow, at most, as a member is shown by default.
+pub const MAX_LINES: usize = 20;
+/// Lines of a flow asked for whole (`--full`), at most: every step a body of [`MAX_STEPS`] has.
+pub const FULL_LINES: usize = MAX_STEPS;
 /// Characters of one line, at most (its indentation not counted).
 pub const LINE_CHARS: usize = 90;
 /// The start of the line naming the functions and classes a body defines.
 const DEFINES: &str = "defines ";
 /// Steps looked at in one body, at most (a generated function of thousands of statements).
 const MAX_STEPS: usize = 400;
+
+/// A member's flow as shown.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flow {
+    pub lines: Vec<FlowLine>,
+    /// Steps were folded or left out to fit the lines asked for.
+    pub cut: bool,
+}
 
 /// One line of a flow.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -60,20 +70,25 @@ struct Step {
 }
 
 /// The flow of the body of `definition` (a function, a method, a function bound to a name),
-/// named `name`; empty when it has no body.
-pub fn flow(language: Language, definition: Node<'_>, src: &str, name: &str) -> Vec<FlowLine> {
+/// named `name`, in at most `max_lines` lines; empty when it has no body.
+pub fn flow(
+    language: Language,
+    definition: Node<'_>,
+    src: &str,
+    name: &str,
+    max_lines: usize,
+) -> Flow {
     let Some(body) = body_of(definition) else {
-        return Vec::new();
+        return Flow::default();
     };
     let mut reader = Reader {
         language,
         src,
         name,
         steps: 0,
-        depth: 0,
     };
     let steps = reader.body(body);
-    render(&steps)
+    render(&steps, max_lines)
 }
 
 /// The body of a function's definition: its `body` field, or the body of the function it binds
@@ -107,8 +122,6 @@ struct Reader<'s> {
     name: &'s str,
     /// Statements read so far.
     steps: usize,
-    /// Branches entered (a match arm's plain value shows inside one).
-    depth: usize,
 }
 
 /// What a statement is to the outline.
@@ -116,14 +129,12 @@ enum Shape<'t> {
     /// Branches, each a header and the node holding its statements; `always`: shown even when
     /// nothing inside is (a handler: what is caught).
     Branches(Vec<Branch<'t>>),
-    /// A plain statement: shown when it calls, returns, raises or awaits.
+    /// A plain statement.
     Leaf(Node<'t>),
     /// A definition inside the body: its name (neighbouring ones share a line).
     Nested(String),
     /// A block to read through (Rust `{ … }`, `unsafe { … }`).
     Through(Node<'t>),
-    /// What a branch gives back, as shown (a Rust match arm's value).
-    Value(String),
     /// A call handed an object of callbacks (express's `this.format({ text: function () { … },
     /// html: … })`): the call, then per callback its key and what its body ends with.
     Callbacks(Node<'t>, Vec<String>),
@@ -156,40 +167,26 @@ impl<'s> Reader<'s> {
                 break;
             }
             self.steps += 1;
-            let before = steps.len();
-            self.statement(*statement, &mut steps);
             let last = at + 1 == statements.len();
-            if last && steps.len() == before {
-                if let Some(text) = self.ends_in(body, *statement) {
-                    steps.push(Step {
-                        text,
-                        children: Vec::new(),
-                    });
-                }
+            match last.then(|| self.ends_in(body, *statement)).flatten() {
+                Some(text) => steps.push(Step {
+                    text,
+                    children: Vec::new(),
+                }),
+                None => self.statement(*statement, &mut steps),
             }
         }
         steps
     }
 
-    /// The body of a branch: its steps, ending with the value it ends in when it shows nothing
-    /// else.
-    fn branch_body<'t>(&mut self, body: Node<'t>) -> Vec<Step> {
-        self.depth += 1;
-        let steps = self.body(body);
-        self.depth -= 1;
-        steps
-    }
-
-    /// `→ value`: what a Rust block ends in — a branch's or the body's own (its tail expression:
-    /// `Ok(false)`, `Err(SendError(value))`, `None`) — or a match arm's value, when that last
-    /// statement is not shown otherwise; short values only, so a branch says what it gives back.
+    /// `→ value`: what a Rust block ends in — a branch's or the body's own tail expression
+    /// (`Ok(false)`, `Err(SendError(value))`, `None`), when it is no control expression (those
+    /// show as branches).
     fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
         if self.language != Language::Rust {
             return None;
         }
         let value = match (body.kind(), last.kind()) {
-            // A match arm read as a body: its value.
-            (_, "match_arm") => last.child_by_field_name("value")?,
             ("block", kind)
                 if !matches!(
                     kind,
@@ -204,8 +201,11 @@ impl<'s> Reader<'s> {
         if is_rust_control(value.kind()) {
             return None;
         }
-        let text = shorten(text_of(value, self.src), LINE_CHARS);
-        (text.chars().count() < LINE_CHARS).then(|| format!("→ {text}"))
+        let mut text = format!("→ {}", shorten(text_of(value, self.src), LINE_CHARS));
+        if self.recursive(value) {
+            text.push_str("  (recursive)");
+        }
+        Some(text)
     }
 
     /// The statements of a block; a node that is no block stands for itself.
@@ -241,10 +241,6 @@ impl<'s> Reader<'s> {
                 }),
             },
             Shape::Through(block) => out.extend(self.body(block)),
-            Shape::Value(text) => out.push(Step {
-                text,
-                children: Vec::new(),
-            }),
             Shape::Callbacks(call, ends) => {
                 if let Some(text) = self.leaf(call) {
                     out.push(Step {
@@ -271,7 +267,7 @@ impl<'s> Reader<'s> {
                 let read: Vec<(Branch<'t>, Vec<Step>)> = branches
                     .into_iter()
                     .map(|branch| {
-                        let steps = branch.body.map(|b| self.branch_body(b)).unwrap_or_default();
+                        let steps = branch.body.map(|b| self.body(b)).unwrap_or_default();
                         (branch, steps)
                     })
                     .collect();
@@ -292,16 +288,15 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// The outline text of a plain statement when it does something worth showing.
+    /// The outline text of a plain statement; none for one without text.
     fn leaf(&self, node: Node<'_>) -> Option<String> {
-        let seen = self.notable(node);
-        if !seen.notable {
-            return None;
-        }
         let text = text_of(node, self.src).trim_end();
         let text = text.strip_suffix([';', ',']).unwrap_or(text);
+        if text.is_empty() {
+            return None;
+        }
         let mut text = shorten(text, LINE_CHARS);
-        if seen.recursive {
+        if self.recursive(node) {
             text.push_str("  (recursive)");
         }
         Some(text)
@@ -333,7 +328,10 @@ impl<'s> Reader<'s> {
         match node.kind() {
             "if_statement" => {
                 let mut branches = vec![Branch::new(
-                    format!("if {}:", self.header(field("condition"))),
+                    format!(
+                        "if {}:",
+                        self.header(field("condition").map(unparenthesized))
+                    ),
                     field("consequence"),
                 )];
                 for clause in code_children(node) {
@@ -341,7 +339,9 @@ impl<'s> Reader<'s> {
                         "elif_clause" => branches.push(Branch::new(
                             format!(
                                 "elif {}:",
-                                self.header(clause.child_by_field_name("condition"))
+                                self.header(
+                                    clause.child_by_field_name("condition").map(unparenthesized)
+                                )
                             ),
                             clause.child_by_field_name("consequence"),
                         )),
@@ -404,13 +404,13 @@ impl<'s> Reader<'s> {
                 )])
             }
             "function_definition" | "class_definition" => self.nested(field("name")),
+            // A docstring (the doc says it), a bare string literal.
+            "expression_statement" if is_lone_string(node) => Shape::Skip,
             "decorated_definition" => match field("definition") {
                 Some(definition) => self.python(definition),
                 None => Shape::Skip,
             },
             "pass_statement"
-            | "break_statement"
-            | "continue_statement"
             | "comment"
             | "import_statement"
             | "import_from_statement"
@@ -513,15 +513,23 @@ impl<'s> Reader<'s> {
                         .filter(|v| is_function(*v))
                         .map(|v| (d, v))
                 });
+                let sets_nothing = declarators
+                    .iter()
+                    .all(|d| d.child_by_field_name("value").is_none());
                 match (declarators.len(), function) {
                     (1, Some((declarator, _))) => {
                         self.nested(declarator.child_by_field_name("name"))
                     }
+                    // `var body;`: a name declared, set further down.
+                    _ if sets_nothing => Shape::Skip,
                     _ => Shape::Leaf(node),
                 }
             }
-            "break_statement" | "continue_statement" | "empty_statement" | "comment"
-            | "import_statement" => Shape::Skip,
+            "empty_statement" | "comment" | "import_statement" => Shape::Skip,
+            // A `switch` case's closing `break` (a `break` elsewhere leaves a loop early: shown).
+            "break_statement" if ends_a_case(node) => Shape::Skip,
+            // A directive (`'use strict'`).
+            "expression_statement" if is_lone_string(node) => Shape::Skip,
             "expression_statement" => match self.callback_ends(node) {
                 Some(ends) => Shape::Callbacks(node, ends),
                 None => Shape::Leaf(node),
@@ -573,6 +581,7 @@ impl<'s> Reader<'s> {
         match node.kind() {
             "expression_statement" => match code_children(node).into_iter().next() {
                 Some(inner) if is_rust_control(inner.kind()) => self.rust(inner),
+                Some(inner) if self.is_diagnostic(inner) => Shape::Skip,
                 _ => Shape::Leaf(node),
             },
             "let_declaration" => match field("value") {
@@ -602,19 +611,8 @@ impl<'s> Reader<'s> {
                     Some(v) if v.kind() == "block" || is_rust_control(v.kind()) => {
                         Shape::Branches(vec![Branch::new(format!("{pattern} =>"), Some(v))])
                     }
-                    Some(v) => match self.leaf(v) {
-                        Some(_) => Shape::Leaf(node),
-                        // What the arm gives back (`BinaryDetection::Convert(b) => b`,
-                        // `_ => Ok(false)`), when short.
-                        None if self.depth > 0 => {
-                            let text = shorten(text_of(node, self.src), LINE_CHARS);
-                            match text.chars().count() < LINE_CHARS {
-                                true => Shape::Value(text.trim_end_matches(',').to_string()),
-                                false => Shape::Skip,
-                            }
-                        }
-                        None => Shape::Skip,
-                    },
+                    // `BinaryDetection::Convert(b) => b`, `_ => Ok(false)`.
+                    Some(_) => Shape::Leaf(node),
                     None => Shape::Skip,
                 }
             }
@@ -658,30 +656,16 @@ impl<'s> Reader<'s> {
         }
     }
 
-    /// Whether a statement calls, returns, raises, throws, yields or awaits — and whether it
-    /// calls the member itself. Nested function bodies are looked into (a callback's calls are the
-    /// statement's).
-    fn notable(&self, node: Node<'_>) -> Seen {
-        let mut seen = Seen::default();
+    /// Whether a statement calls the member itself. Nested function bodies are looked into (a
+    /// callback's calls are the statement's).
+    fn recursive(&self, node: Node<'_>) -> bool {
+        let mut recursive = false;
         super::syntax::walk(node, (), |n, ()| {
             match n.kind() {
-                "call" | "call_expression" | "new_expression" if !self.builds_value(n) => {
-                    seen.notable = true;
-                    if self.calls_itself(n) {
-                        seen.recursive = true;
-                    }
-                }
-                "return_statement" | "return_expression" | "raise_statement"
-                | "throw_statement" | "yield" | "yield_expression" | "await"
-                | "await_expression" | "try_expression" => seen.notable = true,
-                "macro_invocation" => {
-                    let name = n
-                        .child_by_field_name("macro")
-                        .map(|m| text_of(m, self.src))
-                        .unwrap_or("");
-                    if !matches!(name, "debug" | "trace" | "info" | "warn" | "error" | "dbg") {
-                        seen.notable = true;
-                    }
+                "call" | "call_expression" | "new_expression"
+                    if !self.builds_value(n) && self.calls_itself(n) =>
+                {
+                    recursive = true;
                 }
                 "string" | "string_literal" | "comment" | "line_comment" | "block_comment" => {
                     return None;
@@ -690,7 +674,17 @@ impl<'s> Reader<'s> {
             }
             Some(())
         });
-        seen
+        recursive
+    }
+
+    /// A developer's diagnostic: `debug!(…)`, `trace!(…)`, `dbg!(…)` (what a run logs at its
+    /// finest levels says nothing of what the member does).
+    fn is_diagnostic(&self, node: Node<'_>) -> bool {
+        node.kind() == "macro_invocation"
+            && node
+                .child_by_field_name("macro")
+                .map(|m| text_of(m, self.src))
+                .is_some_and(|name| matches!(name, "debug" | "trace" | "dbg"))
     }
 
     /// A Rust call of a capitalised name (`Ok(x)`, `Some(x)`, `Kind::Variant(x)`) builds a value.
@@ -723,12 +717,6 @@ impl<'s> Reader<'s> {
     }
 }
 
-#[derive(Default)]
-struct Seen {
-    notable: bool,
-    recursive: bool,
-}
-
 /// An empty `else`/`elif` is left out; an empty `if` of a chain that shows stays (so an `else`
 /// never stands alone).
 fn read_is_chain_tail(branch: &Branch<'_>) -> bool {
@@ -756,6 +744,20 @@ fn is_function(node: Node<'_>) -> bool {
     )
 }
 
+/// Whether `statement` is the last of a `switch` case.
+fn ends_a_case(statement: Node<'_>) -> bool {
+    statement.next_named_sibling().is_none()
+        && statement
+            .parent()
+            .is_some_and(|p| matches!(p.kind(), "switch_case" | "switch_default"))
+}
+
+/// A statement that is a string literal alone: a docstring, a directive.
+fn is_lone_string(statement: Node<'_>) -> bool {
+    let children = code_children(statement);
+    children.len() == 1 && matches!(children[0].kind(), "string" | "concatenated_string")
+}
+
 /// `(cond)` → `cond`.
 fn unparenthesized(node: Node<'_>) -> Node<'_> {
     match node.kind() {
@@ -764,29 +766,30 @@ fn unparenthesized(node: Node<'_>) -> Node<'_> {
     }
 }
 
-/// `steps` as lines, within [`MAX_LINES`]: the deepest levels folded first (a folded step ends
+/// `steps` as lines, within `max_lines`: the deepest levels folded first (a folded step ends
 /// with ` …`), then the steps past the limit counted on a last line.
-fn render(steps: &[Step]) -> Vec<FlowLine> {
+fn render(steps: &[Step], max_lines: usize) -> Flow {
     let deepest = depth_of(steps);
     let mut depth = deepest;
-    while depth > 0 && count(steps, depth) > MAX_LINES {
+    while depth > 0 && count(steps, depth) > max_lines {
         depth -= 1;
     }
     // The room left opens folded steps one by one, in order, each by one level.
-    let mut room = MAX_LINES.saturating_sub(count(steps, depth));
+    let mut room = max_lines.saturating_sub(count(steps, depth));
     let mut open: HashSet<*const Step> = HashSet::new();
     open_within(steps, 0, depth, &mut room, &mut open);
     let mut lines = Vec::new();
     push_lines(steps, 0, depth, &open, &mut lines);
-    if lines.len() > MAX_LINES {
-        let more = lines.len() - (MAX_LINES - 1);
-        lines.truncate(MAX_LINES - 1);
+    let cut = depth < deepest || lines.len() > max_lines;
+    if lines.len() > max_lines {
+        let more = lines.len() - (max_lines - 1);
+        lines.truncate(max_lines - 1);
         lines.push(FlowLine {
             depth: 0,
-            text: format!("… and {more} more steps: read the source"),
+            text: format!("… and {more} more steps"),
         });
     }
-    lines
+    Flow { lines, cut }
 }
 
 /// The levels of steps below the first.
@@ -988,21 +991,27 @@ mod tests {
     fn flow_of(language: Language, text: &str, label: &str) -> Vec<String> {
         let file = SourceFile::parse(language, text.to_string()).expect("parses");
         let definition = file.definition(label).expect("defined");
-        file.flow(definition)
+        file.flow(definition, MAX_LINES)
+            .lines
             .into_iter()
             .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
             .collect()
     }
 
     #[test]
-    fn python_branches_returns_raises_and_recursion() {
+    fn python_every_statement_branches_and_recursion_but_no_docstring() {
         let text = "class App:\n    def dispatch_request(self, ctx):\n        \"\"\"Doc.\"\"\"\n        req = ctx.request\n        if req.routing_exception is not None:\n            self.raise_routing_exception(req)\n        elif req.x:\n            y = 1\n        else:\n            pass\n        for rule in self.rules:\n            z = 2\n        try:\n            rv = self.ensure_sync(self.view_functions[rule.endpoint])(**req.view_args)\n        except KeyError as e:\n            raise NotFound() from e\n        finally:\n            pass\n        return rv\n\n\
                     def walk(n):\n    for c in n.children:\n        walk(c)\n    return helper(n)\n";
         assert_eq!(
             flow_of(Language::Python, text, "App.dispatch_request"),
             [
+                "req = ctx.request",
                 "if req.routing_exception is not None:",
                 "  raise_routing_exception(req)",
+                "elif req.x:",
+                "  y = 1",
+                "for rule in rules:",
+                "  z = 2",
                 "try:",
                 "  rv = ensure_sync(view_functions[rule.endpoint])(**req.view_args)",
                 "except KeyError as e:",
@@ -1022,11 +1031,12 @@ mod tests {
     }
 
     #[test]
-    fn javascript_chains_switches_and_callbacks() {
+    fn javascript_every_statement_chains_switches_and_callbacks() {
         let text = "res.send = function send(body) {\n  var chunk = body;\n  switch (typeof chunk) {\n    case 'string':\n      this.type('html');\n      break;\n    case 'object':\n      return this.json(chunk);\n  }\n  if (req.fresh) this.status(304);\n  else if (x) { y = 1 }\n  else { this.end(); }\n  var done = function (err) { next(err); };\n  onFinished(this, function () { done(); });\n  return this;\n};\n";
         assert_eq!(
             flow_of(Language::JavaScript, text, "res.send"),
             [
+                "var chunk = body",
                 "switch (typeof chunk):",
                 "  case 'string':",
                 "    type('html')",
@@ -1034,6 +1044,8 @@ mod tests {
                 "    return json(chunk)",
                 "if req.fresh:",
                 "  status(304)",
+                "else if x:",
+                "  y = 1",
                 "else:",
                 "  end()",
                 "defines done",
@@ -1065,17 +1077,26 @@ mod tests {
                 "    if x == {i}:\n        a{i}()\n        b{i}()\n"
             ));
         }
-        // Folded to one line a branch, the 3 lines left open the first branch again.
-        let lines = flow_of(Language::Python, &text, "big");
-        assert_eq!(lines.len(), 14);
-        assert_eq!(
-            lines[..4],
-            ["if x == 0:", "  a0()", "  b0()", "if x == 1: …"]
-        );
-        text.push_str("    c()\n    d()\n    e()\n    f()\n");
+        // Folded to one line a branch, the 8 lines left open the first four branches again.
         let lines = flow_of(Language::Python, &text, "big");
         assert_eq!(lines.len(), MAX_LINES);
-        assert_eq!(lines[14], "… and 2 more steps: read the source");
+        assert_eq!(
+            lines[9..13],
+            ["if x == 3:", "  a3()", "  b3()", "if x == 4: …"]
+        );
+        for i in 0..10 {
+            text.push_str(&format!("    c{i}()\n"));
+        }
+        let lines = flow_of(Language::Python, &text, "big");
+        assert_eq!(lines.len(), MAX_LINES);
+        assert_eq!(lines[19], "… and 3 more steps");
+        // Asked for whole: every step, nothing folded.
+        let file = SourceFile::parse(Language::Python, text).expect("parses");
+        let definition = file.definition("big").expect("defined");
+        let whole = file.flow(definition, FULL_LINES);
+        assert!(!whole.cut);
+        assert_eq!(whole.lines.len(), 12 * 3 + 10);
+        assert!(file.flow(definition, MAX_LINES).cut);
     }
 
     #[test]

@@ -412,3 +412,28 @@ fn an_override_names_its_base_and_the_base_its_overrides() {
         .stdout_has("## Overridden or implemented by")
         .stdout_has("- src/pkg/app.py: App.endpoint");
 }
+
+#[test]
+fn a_word_the_file_or_its_class_is_named_for_names_no_test_of_the_member() {
+    let p = project()
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file("src/pkg/__init__.py", "from .app import App\n")
+        .file(
+            "src/pkg/app.py",
+            "class App:\n    def wsgi_app(self, environ):\n        return environ\n\n    def __call__(self, environ):\n        return self.wsgi_app(environ)\n",
+        )
+        .file(
+            "tests/test_app.py",
+            "from pkg import App\n\n\ndef test_app_name():\n    assert App\n\n\ndef test_app_config():\n    assert App\n\n\ndef test_wsgi_environ():\n    assert App\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    // `app` names the file and the class: every test of the file is "named for" it, which says
+    // nothing of `wsgi_app`; `wsgi` is the member's own word.
+    p.lexi(["lookup", "src/pkg/app.py", "--member", "wsgi_app"])
+        .success()
+        .stdout_has("- tests/test_app.py: test_wsgi_environ (named for \"wsgi\")")
+        .stdout_lacks("test_app_name")
+        .stdout_lacks("named for \"app\"");
+}

@@ -307,3 +307,74 @@ fn an_overloaded_name_opens_its_implementation_not_its_stubs() {
         .stdout_has("parse (function, lines 4-6)")
         .stdout_has("Parses a number from text or passes it on.");
 }
+
+/// A Python function of more statements than the default flow shows, most of them assignments.
+fn long_handler() -> TestProject {
+    let mut body = String::from(
+        "def handle(request):\n    \"\"\"Handle one request, step by step.\"\"\"\n    status = 302\n    seen = request.seen\n",
+    );
+    for i in 0..10 {
+        body.push_str(&format!(
+            "    if request.step == {i}:\n        status = {}\n",
+            200 + i
+        ));
+    }
+    body.push_str("    return respond(status, seen)\n\n\ndef respond(status, seen):\n    return (status, seen)\n");
+    project().file("src/handler.py", &body).init().build()
+}
+
+#[test]
+fn a_flow_shows_every_statement_folded_by_size_and_whole_with_full() {
+    let p = long_handler();
+    p.lexictl(["update"]).success();
+    // Assignments are steps too (the value a later call reads); the docstring is not.
+    p.lexi(["lookup", "src/handler.py", "--member", "handle"])
+        .success()
+        .stdout_has("    status = 302\n    seen = request.seen\n")
+        .stdout_has("    if request.step == 0:\n      status = 200\n")
+        .stdout_has("    if request.step == 6:\n      status = 206\n    if request.step == 7: …\n")
+        .stdout_has("(folded: every step `lexi lookup src/handler.py --member handle --full`, its code `--source`)")
+        .stdout_lacks("    \"\"\"Handle one request");
+    p.lexi(["lookup", "src/handler.py", "--member", "handle", "--full"])
+        .success()
+        .stdout_has(
+            "    if request.step == 9:\n      status = 209\n    return respond(status, seen)\n",
+        )
+        .stdout_lacks("(folded:");
+}
+
+#[test]
+fn source_prints_the_members_lines_as_written_and_its_docstring_once() {
+    let p = long_handler();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/handler.py", "--member", "handle", "--source"])
+        .success();
+    out.stdout_has("## Source\n\n```python\ndef handle(request):\n    \"\"\"Handle one request, step by step.\"\"\"\n    status = 302\n")
+        .stdout_has("    return respond(status, seen)\n```\n")
+        .stdout_lacks("- Flow:")
+        .stdout_lacks("## Doc")
+        .stdout_lacks("def respond(");
+    let text = &out.stdout;
+    assert_eq!(
+        text.matches("Handle one request, step by step.").count(),
+        1,
+        "{text}"
+    );
+    // Without a member there is nothing to print the source of.
+    p.lexi(["lookup", "src/handler.py", "--source"])
+        .code(1)
+        .stderr_has("--member <NAME>");
+    // JSON carries the lines.
+    p.lexi([
+        "lookup",
+        "src/handler.py",
+        "--member",
+        "respond",
+        "--source",
+        "--format",
+        "json",
+    ])
+    .success()
+    .stdout_has("\"source_lines\": \"def respond(status, seen):\\n    return (status, seen)\"");
+}

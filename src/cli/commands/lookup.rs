@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
-use crate::knowledge::lookup::member::lookup_member;
+use crate::knowledge::lookup::member::{lookup_member, Asked};
 use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::project::paths;
 
@@ -36,7 +36,8 @@ use crate::project::paths;
 /// and keys (`Related:`), its flow, the best tests — those whose test functions call it by name
 /// first (`tests/test_basic.py: test_make_response, …`), then the tests reaching it indirectly
 /// (its delegate's, named for it, calling its callers) — and last its doc's first paragraph (code
-/// examples left out). With `--full`, everything: the whole doc, every test, caller and call. A
+/// examples left out). With `--full`, everything: the whole doc and flow, every test, caller and
+/// call. With `--source`, its lines as written (comments included) after the flow. A
 /// name matches a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment
 /// (`send`; every match is shown); a test case is named by its title or the title's slug
 /// (`--member 'should respond with html'`, `should_respond_with_html`); an unknown name is an
@@ -50,7 +51,7 @@ pub struct Args {
     pub file: PathBuf,
     /// Print the design file with every section whole: the whole lists of the dependency graph, every
     /// test, every call, a cut Interface Contract rendered again from the source. With `--member`:
-    /// the member's whole doc and every test, caller and call.
+    /// the member's whole doc and flow, and every test, caller and call.
     #[arg(long)]
     pub full: bool,
     /// Show one member of the file whole: its signature, whole doc, what it calls and what calls
@@ -62,6 +63,10 @@ pub struct Args {
     /// many more).
     #[arg(long, requires = "member")]
     pub all: bool,
+    /// With `--member`: print the member's source lines as written (comments included), for
+    /// "how does it work" when its flow is not enough; costs as many bytes as its code.
+    #[arg(long, requires = "member")]
+    pub source: bool,
     #[command(flatten)]
     pub output: crate::cli::FormatArg,
 }
@@ -71,7 +76,16 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
     if let Some(name) = &args.member {
-        let found = lookup_member(&ws, &source, name, args.all, args.full)?;
+        let found = lookup_member(
+            &ws,
+            &source,
+            name,
+            Asked {
+                all_tests: args.all,
+                full: args.full,
+                source: args.source,
+            },
+        )?;
         match ctx.format {
             Format::Text => print_text(&found.to_text())?,
             Format::Json => print_json(&found.to_json())?,

@@ -20,7 +20,7 @@
 use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
-use crate::source::{title_slug, Language, OutlineLine, SourceFile};
+use crate::source::{flow, title_slug, Language, OutlineLine, SourceFile};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::Workspace;
 
@@ -150,17 +150,70 @@ pub struct Member {
     /// level (`source::flow`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub flow: Vec<String>,
+    /// Its flow was folded or cut to the default lines (`--full` shows it whole).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub flow_cut: bool,
+    /// Its lines as written (`--source`): from its first line to its last, comments included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_lines: Option<String>,
 }
 
-/// `lexi lookup <source> --member <name>`; every test found when `all_tests`; everything (the
-/// whole doc, every test, caller and call) when `full`.
+/// Lines `first` to `last` (1-based, inclusive) of `text`, secrets redacted; none when either is
+/// unknown.
+fn lines_of(text: &str, first: Option<usize>, last: Option<usize>) -> Option<String> {
+    let (first, last) = (first?, last?);
+    let lines: Vec<&str> = text
+        .lines()
+        .skip(first.saturating_sub(1))
+        .take(last.saturating_sub(first) + 1)
+        .collect();
+    (!lines.is_empty()).then(|| crate::secrets::redact(&lines.join("\n")).into_owned())
+}
+
+/// What `lexi lookup --member` is asked to show beyond the default answer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Asked {
+    /// Every test found for the member (`--all`).
+    pub all_tests: bool,
+    /// Everything: the whole doc and flow, every test, caller and call (`--full`).
+    pub full: bool,
+    /// The member's source lines as written (`--source`).
+    pub source: bool,
+}
+
+/// How much of one member is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shown {
+    /// Several members matched: each its signature, lines and first doc paragraph.
+    Compact,
+    /// The one member matched: with its flow, within the default caps.
+    Whole,
+    /// The one member matched, with `--full`: the whole flow too.
+    Everything,
+}
+
+impl Shown {
+    fn of(matched: usize, full: bool) -> Shown {
+        match (matched, full) {
+            (1, true) => Shown::Everything,
+            (1, false) => Shown::Whole,
+            _ => Shown::Compact,
+        }
+    }
+}
+
+/// `lexi lookup <source> --member <name>`, showing what `asked` asks for.
 pub fn lookup_member(
     ws: &Workspace,
     source: &str,
     name: &str,
-    all_tests: bool,
-    full: bool,
+    asked: Asked,
 ) -> anyhow::Result<MemberLookup> {
+    let Asked {
+        all_tests,
+        full,
+        source: with_source,
+    } = asked;
     let found = lookup(ws.project(), source)?;
     let language = Language::from_path(std::path::Path::new(source)).with_context(|| {
         format!("{source}: members are known only in Rust, Python, JavaScript and TypeScript files")
@@ -169,7 +222,8 @@ pub fn lookup_member(
         .project()
         .read(source)
         .with_context(|| format!("cannot read {source}"))?;
-    let parsed = crate::source::shared::source_file(language, &String::from_utf8_lossy(&bytes))
+    let text = String::from_utf8_lossy(&bytes);
+    let parsed = crate::source::shared::source_file(language, &text)
         .map_err(|err| anyhow::anyhow!("{source}: cannot be parsed ({err})"))?;
     let file = inherit::Parsed {
         source: source.to_string(),
@@ -209,6 +263,11 @@ pub fn lookup_member(
             );
             let class = found.label.rsplit_once('.').map_or("", |(c, _)| c);
             found.abstract_member = inherit::is_trait(&file.file, class);
+        }
+    }
+    if with_source {
+        for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
+            found.source_lines = lines_of(&text, found.line, found.end_line);
         }
     }
     let mut tests =
@@ -254,12 +313,12 @@ fn declared_or_inherited(
         .collect();
     let chosen = matching(&labels, name);
     if chosen.is_empty() {
-        let inherited = inherit::inherited_members(ws, file, name, true);
+        let inherited = inherit::inherited_members(ws, file, name, Shown::of(1, full));
         let whole = inherited.len() == 1;
         let mut inherited = match inherited.is_empty() {
             true => bail!("{}", unknown_member(&file.source, name, &labels)),
             false if whole => inherited,
-            false => inherit::inherited_members(ws, file, name, false),
+            false => inherit::inherited_members(ws, file, name, Shown::Compact),
         };
         for shown in &mut inherited {
             shown.cut_doc(whole && full);
@@ -276,9 +335,10 @@ fn declared_or_inherited(
         .and_then(|graph| CallsView::read(graph, &file.source));
     // Several matches are shown compactly; one whole (its doc's first paragraph unless `full`).
     let whole = chosen.len() == 1;
+    let shown = Shown::of(chosen.len(), full);
     let mut matches: Vec<Member> = chosen
         .iter()
-        .map(|&c| member(&file.file, &candidates[c], whole, view.as_ref()))
+        .map(|&c| member(&file.file, &candidates[c], shown, view.as_ref()))
         .collect();
     for shown in matches.iter_mut().filter(|m| m.doc.is_none()) {
         if let Some(doc) = inherit::inherited_doc(ws, file, &shown.label) {
@@ -438,9 +498,10 @@ fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
 fn member(
     file: &SourceFile,
     declared: &declared::Declared<'_>,
-    whole: bool,
+    shown: Shown,
     view: Option<&CallsView>,
 ) -> Member {
+    let whole = shown != Shown::Compact;
     let outline = file.interface.outline();
     let line = declared.outline.map(|at| &outline[at]);
     let definition = declared.definition;
@@ -471,9 +532,10 @@ fn member(
         .and_then(|view| view.calls.iter().find(|edges| edges.member == label))
         .map(|edges| edges.keys.clone())
         .unwrap_or_default();
-    let flow = match (whole, definition) {
-        (true, Some(definition)) => flow_lines(file, definition),
-        _ => Vec::new(),
+    let flow = match (shown, definition) {
+        (Shown::Compact, _) | (_, None) => flow::Flow::default(),
+        (Shown::Whole, Some(definition)) => file.flow(definition, flow::MAX_LINES),
+        (Shown::Everything, Some(definition)) => file.flow(definition, flow::FULL_LINES),
     };
     Member {
         kind,
@@ -493,7 +555,13 @@ fn member(
         calls_elsewhere: Vec::new(),
         raises: Vec::new(),
         related: Vec::new(),
-        flow,
+        flow_cut: flow.cut,
+        flow: flow
+            .lines
+            .into_iter()
+            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+            .collect(),
+        source_lines: None,
         label,
         inherited_from: None,
         doc_inherited_from: None,
@@ -501,17 +569,6 @@ fn member(
         overridden_by: Vec::new(),
         abstract_member: false,
     }
-}
-
-/// The flow of `definition` as lines indented two spaces a level.
-fn flow_lines(
-    file: &SourceFile,
-    definition: &crate::source::definitions::Definition,
-) -> Vec<String> {
-    file.flow(definition)
-        .into_iter()
-        .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-        .collect()
 }
 
 /// An interface signature whose last line is a constant's or an alias's name alone replaced by

@@ -12,7 +12,7 @@ use crate::knowledge::context::{self, DEFAULT_BUDGET};
 use crate::knowledge::conventions;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::index::{self, to_text};
-use crate::knowledge::lookup::member::lookup_member;
+use crate::knowledge::lookup::member::{lookup_member, Asked};
 use crate::knowledge::lookup::{ensure_file_argument, lookup_full, lookup_in};
 use crate::knowledge::orient::{self, orient};
 use crate::knowledge::search::{render, search_listed, Query};
@@ -83,6 +83,8 @@ pub struct LookupArgs {
     /// E.g. `make_response`, `Flask.make_response`.
     #[serde(default)]
     member: Option<String>,
+    #[serde(default)]
+    source: bool,
 }
 
 impl Tool for Lookup {
@@ -92,7 +94,7 @@ impl Tool for Lookup {
     const DESCRIPTION: &'static str =
         "Before reading or editing a file: its purpose, members, dependencies, dependents, tests (at \
          most ~1k tokens). `member`: one member whole (private ones too: signature, doc, flow, callers, \
-         tests); `full`: everything.";
+         tests; `source`: its code); `full`: everything.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
@@ -106,7 +108,12 @@ impl Tool for Lookup {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
         if let Some(name) = &args.member {
-            let found = lookup_member(&call.ws, &source, name, false, call.full)?;
+            let asked = Asked {
+                full: call.full,
+                source: args.source,
+                ..Asked::default()
+            };
+            let found = lookup_member(&call.ws, &source, name, asked)?;
             return Ok(Answer::new(found.to_text(), found.to_json()));
         }
         if call.full {

@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 
 use super::declared::{declared, Declared};
-use super::{member, Member};
+use super::{member, Member, Shown};
 use crate::source::{shared, Language, SourceFile, SymbolKind};
 use crate::workspace::calls::CallsView;
 use crate::workspace::Workspace;
@@ -42,7 +42,7 @@ pub(super) fn inherited_members(
     ws: &Workspace,
     file: &Parsed,
     name: &str,
-    whole: bool,
+    shown: Shown,
 ) -> Vec<Member> {
     let normalized = super::normalized(name);
     let (class_wanted, bare) = match normalized.rsplit_once('.') {
@@ -61,7 +61,7 @@ pub(super) fn inherited_members(
         let Some(hit) = walk(ws, file, &class, &bare, 0, &mut visited) else {
             continue;
         };
-        let mut shown = shown_member(ws, &hit, whole);
+        let mut shown = shown_member(ws, &hit, shown);
         let what = if is_trait(&hit.file.file, &hit.class) {
             "trait "
         } else {
@@ -130,14 +130,14 @@ fn doc_of(file: &SourceFile, label: &str) -> Option<String> {
 
 /// The member `hit` as shown: its calls read from its own file, its doc inherited in turn when
 /// it has none.
-fn shown_member(ws: &Workspace, hit: &Found, whole: bool) -> Member {
+fn shown_member(ws: &Workspace, hit: &Found, shown: Shown) -> Member {
     let view = ws
         .graph()
         .and_then(|graph| CallsView::read(graph, &hit.file.source));
     let Some(declared) = declared_as(&hit.file.file, &hit.label) else {
-        return member(&hit.file.file, &Declared::none(), whole, view.as_ref());
+        return member(&hit.file.file, &Declared::none(), shown, view.as_ref());
     };
-    let mut shown = member(&hit.file.file, &declared, whole, view.as_ref());
+    let mut shown = member(&hit.file.file, &declared, shown, view.as_ref());
     if shown.doc.is_none() {
         if let Some(doc) = inherited_doc(ws, &hit.file, &hit.label) {
             super::apply_inherited_doc(&mut shown, doc);

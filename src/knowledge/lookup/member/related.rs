@@ -29,7 +29,7 @@ const GENERIC_WORDS: &[&str] = &[
     "make", "get", "set", "test", "tests", "new", "init", "self", "handle", "handler", "run",
     "from", "into", "with", "for", "the", "and", "create", "build", "default", "value", "data",
     "async", "try", "has", "can", "should", "when", "all", "call", "impl", "inner", "helper",
-    "add", "remove", "update", "delete", "check", "is",
+    "add", "remove", "update", "delete", "check", "is", "full", "not", "use",
 ];
 
 /// A sibling of the member and what they share.

@@ -94,7 +94,8 @@ impl MemberLookup {
             ));
         }
         out.push_str(&self.tests_text());
-        if let (true, Some(member)) = (single, self.matches.first()) {
+        let doc_apart = self.matches.first().filter(|m| !doc_in_source(m));
+        if let (true, Some(member)) = (single, doc_apart) {
             if !out.ends_with("\n\n") {
                 out.push('\n');
             }
@@ -284,13 +285,8 @@ fn member_text(
             .collect();
         lines.push(format!("Related: {}", related.join("; ")));
     }
-    if !member.flow.is_empty() {
-        let mut flow = String::from("Flow:");
-        for step in &member.flow {
-            flow.push_str("\n    ");
-            flow.push_str(step);
-        }
-        lines.push(flow);
+    if !member.flow.is_empty() && member.source_lines.is_none() {
+        lines.push(flow_text(source, member));
     }
     if !lines.is_empty() {
         out.push('\n');
@@ -298,7 +294,38 @@ fn member_text(
             out.push_str(&format!("- {line}\n"));
         }
     }
+    if let Some(text) = &member.source_lines {
+        out.push_str(&format!("\n## Source\n\n```{fence}\n{text}\n```\n"));
+    }
     out
+}
+
+/// Whether the member's source lines, shown, hold its doc (a Python docstring): then it is not
+/// shown twice.
+fn doc_in_source(member: &Member) -> bool {
+    let (Some(text), Some(doc)) = (&member.source_lines, &member.doc) else {
+        return false;
+    };
+    doc.lines()
+        .next()
+        .map(str::trim)
+        .is_some_and(|first| !first.is_empty() && text.contains(first))
+}
+
+/// `Flow:` and its lines; a flow folded or cut to the default lines says how to see it whole.
+fn flow_text(source: &str, member: &Member) -> String {
+    let mut flow = String::from("Flow:");
+    for step in &member.flow {
+        flow.push_str("\n    ");
+        flow.push_str(step);
+    }
+    if member.flow_cut {
+        flow.push_str(&format!(
+            "\n    (folded: every step `lexi lookup {source} --member {} --full`, its code `--source`)",
+            member.label
+        ));
+    }
+    flow
 }
 
 /// The line under a doc that was cut: to fit the budget, or to its first paragraph when several

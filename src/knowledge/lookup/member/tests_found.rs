@@ -24,7 +24,7 @@
 
 use std::collections::BTreeSet;
 
-use super::related::{callers_chain, delegate, distinctive_words, named_word};
+use super::related::{callers_chain, delegate, distinctive_words, named_word, words};
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::source::calls::{decode_reexports, decode_types, is_self_call, MemberCalls, Reach};
@@ -39,6 +39,9 @@ const TESTS_SEARCHED: usize = 100;
 const HELPER_HOPS: usize = 2;
 /// Test files of the delegate shown.
 const DELEGATE_FILES: usize = 2;
+/// Test files a word of a member's name may name test functions in and still be told as what
+/// names them for the member (`named for "response"`); a word more files share is too common.
+const NAMED_WORD_FILES: usize = 3;
 
 /// A test file and its test functions exercising the member, and how (`None`: they call it).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -152,7 +155,11 @@ pub fn relevant_tests(
             }
         }
         if hits.is_empty() {
-            hits.extend(named_hits(label, &searched).into_iter().map(|h| (5, h)));
+            hits.extend(
+                named_hits(source, label, &searched)
+                    .into_iter()
+                    .map(|h| (5, h)),
+            );
         }
     }
     // Within a tier, more functions named for the member first, then by rank.
@@ -428,10 +435,20 @@ fn delegate_hits(
 }
 
 /// The test functions named for a distinctive word of the member (`test_response_types` for
-/// `make_response`): what is shown when nothing better was found, labelled so.
-fn named_hits(label: &str, searched: &[(String, Vec<MemberCalls>)]) -> Vec<TestHit> {
-    let wanted = distinctive_words(label);
-    let mut out = Vec::new();
+/// `make_response`): what is shown when nothing better was found, labelled so. A word of its own
+/// name only — not one its file or its class is named for (`app` of `Flask.wsgi_app` in `app.py`
+/// names half the suite) — and only while it names test functions in at most
+/// [`NAMED_WORD_FILES`] files: a word more tests share tells nothing of this member.
+fn named_hits(source: &str, label: &str, searched: &[(String, Vec<MemberCalls>)]) -> Vec<TestHit> {
+    let mut around = words(stem_of(source));
+    if let Some((container, _)) = label.rsplit_once('.') {
+        around.extend(words(container));
+    }
+    let wanted: Vec<String> = distinctive_words(last_segment(label))
+        .into_iter()
+        .filter(|w| !around.contains(w))
+        .collect();
+    let mut out: Vec<TestHit> = Vec::new();
     for (file, members) in searched {
         let named: Vec<(String, &str)> = members
             .iter()
@@ -454,6 +471,13 @@ fn named_hits(label: &str, searched: &[(String, Vec<MemberCalls>)]) -> Vec<TestH
             });
         }
     }
+    let files_named = |via: &Option<String>| out.iter().filter(|h| &h.via == via).count();
+    let common: Vec<Option<String>> = out
+        .iter()
+        .map(|h| h.via.clone())
+        .filter(|via| files_named(via) > NAMED_WORD_FILES)
+        .collect();
+    out.retain(|h| !common.contains(&h.via));
     out
 }
 
