@@ -84,6 +84,7 @@ fn a_javascript_projects_eslint_rules_scripts_and_guide() {
         "- ESLint lints the code: rules eol-last, eqeqeq allow-null, indent 2, no-trailing-spaces, no-unused-vars. (.eslintrc.yml)\n",
         "- `{*.js,*.json,*.yml}`: indent_size = 2, indent_style = space. (.editorconfig)\n",
         "- CI checks with `npm run lint`, `npm run test-ci`. (.github/workflows/)\n",
+        "- CI job `test` (`ci.yml`) runs on a matrix: os ubuntu-latest, windows-latest, macos-latest; node-version 18, 20, 22. (.github/workflows/ci.yml)\n",
         "- The contribution guide is Contributing.md; sections: Running the tests, Pull requests. (Contributing.md)\n",
         "- The contribution guide runs `npm test`. (Contributing.md)\n",
         "- Keep each pull request to one change. (Contributing.md)\n",

@@ -319,6 +319,7 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         let Some(workflow) = sources.yaml(&format!("{DIR}/{name}")) else {
             continue;
         };
+        matrices(sources, &format!("{DIR}/{name}"), &workflow, found);
         let jobs = workflow.get("jobs").and_then(|j| j.as_mapping());
         for job in jobs.into_iter().flat_map(|m| m.values()) {
             let steps = job.get("steps").and_then(|s| s.as_sequence());
@@ -360,9 +361,135 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
     }
 }
 
+/// Values of one matrix key shown, at most, unless whole (a version list is rarely longer).
+const MATRIX_VALUES_SHOWN: usize = 9;
+/// Keys of one matrix shown, at most, unless whole.
+const MATRIX_KEYS_SHOWN: usize = 4;
+
+/// Each job of a workflow that runs on a matrix: per key, the distinct values it takes — from its
+/// lists and from its `include` entries (`os ubuntu-latest, windows-latest; node-version 18, 19,
+/// 20`): the platforms and versions the project is checked on.
+fn matrices(
+    sources: &Sources,
+    path: &str,
+    workflow: &serde_yaml::Value,
+    found: &mut Vec<Practice>,
+) {
+    let Some(jobs) = workflow.get("jobs").and_then(|j| j.as_mapping()) else {
+        return;
+    };
+    let file = path.rsplit('/').next().unwrap_or(path);
+    for (name, job) in jobs {
+        let Some(matrix) = job
+            .get("strategy")
+            .and_then(|s| s.get("matrix"))
+            .and_then(|m| m.as_mapping())
+        else {
+            continue;
+        };
+        let keys = matrix_values(matrix);
+        if keys.is_empty() {
+            continue;
+        }
+        let axes: Vec<String> = keys
+            .iter()
+            .take(sources.detail.limit(MATRIX_KEYS_SHOWN))
+            .map(|(key, values)| {
+                format!("{key} {}", sources.detail.list(values, MATRIX_VALUES_SHOWN))
+            })
+            .collect();
+        let job = name.as_str().unwrap_or("?");
+        let practice = format!(
+            "CI job `{job}` (`{file}`) runs on a matrix: {}.",
+            axes.join("; ")
+        );
+        push(found, "ci", practice, path);
+    }
+}
+
+/// The keys of a job's matrix and the distinct scalar values each takes, in first-seen order: its
+/// own lists first, then its `include` entries (`exclude` only removes combinations).
+fn matrix_values(matrix: &serde_yaml::Mapping) -> Vec<(String, Vec<String>)> {
+    let mut keys: Vec<(String, Vec<String>)> = Vec::new();
+    let mut add = |key: &str, value: &serde_yaml::Value| {
+        let Some(value) = scalar(value) else {
+            return;
+        };
+        let at = match keys.iter().position(|(k, _)| k == key) {
+            Some(at) => at,
+            None => {
+                keys.push((key.to_string(), Vec::new()));
+                keys.len() - 1
+            }
+        };
+        if !keys[at].1.contains(&value) {
+            keys[at].1.push(value);
+        }
+    };
+    for (key, values) in matrix {
+        let Some(key) = key
+            .as_str()
+            .filter(|k| !matches!(*k, "include" | "exclude"))
+        else {
+            continue;
+        };
+        for value in values.as_sequence().into_iter().flatten() {
+            add(key, value);
+        }
+    }
+    let include = matrix.get("include").and_then(|i| i.as_sequence());
+    for entry in include.into_iter().flatten().filter_map(|e| e.as_mapping()) {
+        for (key, value) in entry {
+            if let Some(key) = key.as_str() {
+                add(key, value);
+            }
+        }
+    }
+    keys
+}
+
+/// A YAML scalar as written (`18`, `ubuntu-latest`, `3.12`); none for a mapping, a list or an
+/// expression (`${{ … }}`).
+fn scalar(value: &serde_yaml::Value) -> Option<String> {
+    let text = match value {
+        serde_yaml::Value::String(s) => s.clone(),
+        serde_yaml::Value::Number(n) => n.to_string(),
+        serde_yaml::Value::Bool(b) => b.to_string(),
+        _ => return None,
+    };
+    (!text.contains("${{") && !text.is_empty()).then_some(text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_matrix_gives_each_key_its_values_from_lists_and_includes() {
+        let yaml: serde_yaml::Value = serde_yaml::from_str(
+            "os: [ubuntu-latest, windows-latest]\nnode-version: [18, 20]\ninclude:\n  - os: macos-latest\n    node-version: 20\n    experimental: true\n  - python: ${{ inputs.py }}\nexclude:\n  - os: windows-latest\n",
+        )
+        .expect("yaml");
+        let matrix = yaml.as_mapping().expect("mapping");
+        assert_eq!(
+            matrix_values(matrix),
+            [
+                (
+                    "os".to_string(),
+                    vec![
+                        "ubuntu-latest".to_string(),
+                        "windows-latest".into(),
+                        "macos-latest".into()
+                    ]
+                ),
+                (
+                    "node-version".to_string(),
+                    vec!["18".to_string(), "20".into()]
+                ),
+                ("experimental".to_string(), vec!["true".to_string()]),
+            ]
+        );
+    }
 
     #[test]
     fn check_names_are_recognised_by_their_words() {

@@ -125,12 +125,44 @@ fn eslintrc_rules(config: &serde_json::Value) -> Vec<String> {
             if off {
                 return None;
             }
+            if let (true, serde_json::Value::Array(parts)) =
+                (name.starts_with("no-restricted-"), value)
+            {
+                let banned = restricted_names(&parts[1..]);
+                if !banned.is_empty() {
+                    return Some(format!("{name} {}", banned.join(" ")));
+                }
+            }
             Some(match option.filter(|o| !o.is_object() && !o.is_array()) {
                 Some(option) => format!("{name} {}", json_text(option)),
                 None => name.clone(),
             })
         })
         .collect()
+}
+
+/// What a `no-restricted-*` rule bans: its options' names (`Buffer` of `[error, { name: Buffer,
+/// message: … }]`, `lodash` of `[error, lodash]`, the `paths` of `no-restricted-imports`).
+fn restricted_names(options: &[serde_json::Value]) -> Vec<String> {
+    let mut names = Vec::new();
+    for option in options {
+        match option {
+            serde_json::Value::String(name) => names.push(name.clone()),
+            serde_json::Value::Object(fields) => {
+                for key in ["name", "object", "property", "selector"] {
+                    if let Some(serde_json::Value::String(name)) = fields.get(key) {
+                        names.push(name.clone());
+                        break;
+                    }
+                }
+                if let Some(serde_json::Value::Array(paths)) = fields.get("paths") {
+                    names.extend(restricted_names(paths));
+                }
+            }
+            _ => {}
+        }
+    }
+    names
 }
 
 /// The rule names of every `rules: { … }` object in a flat config, and the presets it spreads
@@ -448,6 +480,8 @@ mod tests {
             "indent": ["error", 2, {"SwitchCase": 1}],
             "no-console": "off",
             "no-unused-vars": ["error", {"args": "none"}],
+            "no-restricted-globals": ["error", {"name": "Buffer", "message": "Import it."}, "event"],
+            "no-restricted-imports": ["error", {"paths": ["lodash", {"name": "moment"}]}],
         }});
         assert_eq!(
             eslintrc_rules(&config),
@@ -455,7 +489,9 @@ mod tests {
                 "eol-last",
                 "eqeqeq allow-null",
                 "indent 2",
-                "no-unused-vars"
+                "no-restricted-globals Buffer event",
+                "no-restricted-imports lodash moment",
+                "no-unused-vars",
             ]
         );
     }
