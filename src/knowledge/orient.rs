@@ -6,7 +6,9 @@
 //! stays cheap: one small file, one optional note, and the same health check as
 //! `lexictl status --quiet` (what `lexictl update --check` finds, never a re-validation). When START_HERE.md is
 //! over the budget it is cut at the last whole `## ` section that fits and says where the rest is.
-//! After it, a few of the practices the project's files declare ([`practices::digest`]: the
+//! After it, the calls that answer questions (where something lives, one member whole, what a
+//! change breaks: `## Answering questions`, so an agent needs no `--help` to find them), then a
+//! few of the practices the project's files declare ([`practices::digest`]: the
 //! pull-request checklist, the check commands, the style tools), read live so they are never
 //! stale, with the pointer to `lexi conventions` for the rest.
 
@@ -19,6 +21,30 @@ use super::status::{status, StaleCheck};
 use crate::project::{practices, LIBRARY_DIR};
 use crate::tokens::estimate as estimate_tokens;
 use crate::workspace::Workspace;
+
+/// How an agent reaches the answers: commands on the command line, tools through MCP.
+struct Ways {
+    /// The `## Answering questions` block: which call answers which kind of question.
+    questions: &'static str,
+    /// Where the rest of the practices is.
+    conventions: &'static str,
+}
+
+const CLI_WAYS: Ways = Ways {
+    questions: "\n## Answering questions\n\n\
+- Where something lives: `lexi search <words>` (files and members, with their one-line docs).\n\
+- One member: `lexi lookup <file> --member <name>` (signature, callers, raises, flow, tests); its code: add `--source`.\n\
+- What a change breaks: `lexi impact <file> [--member <name>]`.\n",
+    conventions: "`lexi conventions`",
+};
+
+const MCP_WAYS: Ways = Ways {
+    questions: "\n## Answering questions\n\n\
+- Where something lives: `search` (files and members, with their one-line docs).\n\
+- One member: `lookup` with `member` (signature, callers, raises, flow, tests); its code: `source: true`.\n\
+- What a change breaks: `impact`.\n",
+    conventions: "the `conventions` tool",
+};
 
 /// The default budget in tokens: START_HERE.md's own budget (800) with room for a note.
 pub const DEFAULT_BUDGET: usize = 1200;
@@ -139,18 +165,17 @@ fn sections(text: &str) -> Vec<&str> {
 
 impl Orientation {
     /// The text `lexi orient` prints: the health line (when something needs attention), the root
-    /// note, then START_HERE.md.
+    /// note, START_HERE.md, the commands that answer questions, then the practices.
     pub fn to_text(&self) -> String {
-        self.text_pointing_to("`lexi conventions`")
+        self.text_pointing_to(&CLI_WAYS)
     }
 
-    /// [`Self::to_text`] for an MCP client, whose way to the rest of the practices is the
-    /// `conventions` tool.
+    /// [`Self::to_text`] for an MCP client, whose ways are the server's tools.
     pub fn to_mcp_text(&self) -> String {
-        self.text_pointing_to("the `conventions` tool")
+        self.text_pointing_to(&MCP_WAYS)
     }
 
-    fn text_pointing_to(&self, conventions: &str) -> String {
+    fn text_pointing_to(&self, ways: &Ways) -> String {
         let mut out = String::new();
         if let Some(line) = &self.health {
             out.push_str(&format!("{line} (maintenance runs from hooks and CI)\n\n"));
@@ -175,6 +200,8 @@ impl Orientation {
                 self.budget
             ));
         }
+        out.push_str(ways.questions);
+        let conventions = ways.conventions;
         if !self.practices.is_empty() {
             out.push_str("\n## Project practices (from its own files)\n\n");
             for line in &self.practices {

@@ -4,11 +4,23 @@
 use crate::support::project;
 
 #[test]
-fn a_current_library_orients_with_start_here_only() {
+fn a_current_library_orients_with_start_here_and_the_calls_that_answer_questions() {
     let p = project().fixture("rust").init().build();
     p.lexictl(["update"]).success();
     let out = p.lexi(["orient"]).success().no_stderr();
-    assert_eq!(out.stdout, p.read(".lexibrary/START_HERE.md"));
+    let start_here = p.read(".lexibrary/START_HERE.md");
+    let after = out
+        .stdout
+        .strip_prefix(&start_here)
+        .unwrap_or_else(|| panic!("START_HERE first: {}", out.stdout));
+    // Which call answers which question, so no `--help` is needed to find them.
+    assert_eq!(
+        after,
+        "\n## Answering questions\n\n\
+- Where something lives: `lexi search <words>` (files and members, with their one-line docs).\n\
+- One member: `lexi lookup <file> --member <name>` (signature, callers, raises, flow, tests); its code: add `--source`.\n\
+- What a change breaks: `lexi impact <file> [--member <name>]`.\n"
+    );
     let json = p.lexi(["orient", "--format", "json"]).json();
     assert_eq!(json["healthy"], true);
     assert_eq!(json["health"], serde_json::Value::Null);
