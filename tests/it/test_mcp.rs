@@ -515,7 +515,17 @@ fn read_tools_answer_what_their_commands_print() {
     assert!(bad_depth.contains("between 1 and 20"), "{bad_depth}");
     // orient is never cached: it answers in full every time, without an etag.
     let orient = session.text("orient", json!({}));
-    assert_eq!(orient, p.lexi(["orient"]).success().stdout);
+    let cli = p.lexi(["orient"]).success().stdout;
+    let (before, _) = cli
+        .split_once("## Answering questions")
+        .expect("the CLI says which calls answer questions");
+    // The same bundle; the ways to answer are the server's tools, not commands.
+    assert!(orient.starts_with(before), "{orient}");
+    assert!(
+        orient.contains("- One member: `lookup` with `member`"),
+        "{orient}"
+    );
+    assert!(!orient.contains("lexi lookup <file> --member"), "{orient}");
     assert_eq!(session.text("orient", json!({})), orient);
 }
 
