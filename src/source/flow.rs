@@ -16,7 +16,8 @@
 //! awaits, and as much the assignments that set what they read (`var status = 302`,
 //! `self._got_first_request = True`, `this.settings[setting] = val`): what a statement does is not
 //! told by its kind, so only size cuts the outline. Comments, imports and `pass` are left out; a
-//! function defined inside shows as its header only. What a Rust block ends in reads `→ Ok(false)`
+//! function defined inside (a decorator's `wrapper`, a callback bound to a name) shows as its
+//! header with its body's steps under it, a class or type defined inside as its name. What a Rust block ends in reads `→ Ok(false)`
 //! (its tail expression), a match arm `BinaryDetection::Quit(b) => b`. A call of the member itself
 //! is marked `(recursive)`. Headers read the same in every language:
 //! `if cond:`, `elif cond:`/`else if cond:`, `else:`, `for x in xs:`, `while cond:`, `try:`,
@@ -41,7 +42,7 @@ pub const MAX_LINES: usize = 20;
 pub const FULL_LINES: usize = MAX_STEPS;
 /// Characters of one line, at most (its indentation not counted).
 pub const LINE_CHARS: usize = 90;
-/// The start of the line naming the functions and classes a body defines.
+/// The start of the line naming the classes and types a body defines.
 const DEFINES: &str = "defines ";
 /// Steps looked at in one body, at most (a generated function of thousands of statements).
 const MAX_STEPS: usize = 400;
@@ -403,7 +404,8 @@ impl<'s> Reader<'s> {
                     body,
                 )])
             }
-            "function_definition" | "class_definition" => self.nested(field("name")),
+            "function_definition" => self.nested_function(node, field("body")),
+            "class_definition" => self.nested(field("name")),
             // A docstring (the doc says it), a bare string literal.
             "expression_statement" if is_lone_string(node) => Shape::Skip,
             "decorated_definition" => match field("definition") {
@@ -502,11 +504,12 @@ impl<'s> Reader<'s> {
                 Shape::Branches(branches)
             }
             "statement_block" => Shape::Through(node),
-            "function_declaration" | "generator_function_declaration" | "class_declaration" => {
-                self.nested(field("name"))
+            "function_declaration" | "generator_function_declaration" => {
+                self.nested_function(node, field("body"))
             }
+            "class_declaration" => self.nested(field("name")),
             "lexical_declaration" | "variable_declaration" => {
-                // `var done = function (…) {…}`: a nested function, its header alone.
+                // `var done = function (…) {…}`: a nested function, its header and its body.
                 let declarators = code_children(node);
                 let function = declarators.iter().find_map(|d| {
                     d.child_by_field_name("value")
@@ -517,8 +520,8 @@ impl<'s> Reader<'s> {
                     .iter()
                     .all(|d| d.child_by_field_name("value").is_none());
                 match (declarators.len(), function) {
-                    (1, Some((declarator, _))) => {
-                        self.nested(declarator.child_by_field_name("name"))
+                    (1, Some((_, function))) => {
+                        self.nested_function(node, function.child_by_field_name("body"))
                     }
                     // `var body;`: a name declared, set further down.
                     _ if sets_nothing => Shape::Skip,
@@ -638,14 +641,24 @@ impl<'s> Reader<'s> {
                 );
                 Shape::Branches(vec![Branch::new(header, block)])
             }
-            "function_item" | "struct_item" | "enum_item" | "trait_item" | "mod_item" => {
-                self.nested(field("name"))
-            }
+            "function_item" => self.nested_function(node, field("body")),
+            "struct_item" | "enum_item" | "trait_item" | "mod_item" => self.nested(field("name")),
             "impl_item" => self.nested(field("type")),
             "line_comment" | "block_comment" | "use_declaration" | "attribute_item"
             | "empty_statement" | "const_item" | "static_item" => Shape::Skip,
             _ => Shape::Leaf(node),
         }
+    }
+
+    /// A function defined inside the body (a decorator's `wrapper`, a callback bound to a name):
+    /// its header, and its body's steps under it — what it does is part of what the member does.
+    fn nested_function<'t>(&self, node: Node<'t>, body: Option<Node<'t>>) -> Shape<'t> {
+        let header = format!("{}:", self.head(node, body));
+        Shape::Branches(vec![Branch {
+            header,
+            body,
+            always: true,
+        }])
     }
 
     /// A definition inside the body, by its name.
@@ -1020,6 +1033,17 @@ mod tests {
                 "return rv",
             ]
         );
+        let decorator = "def copy_context(f):\n    ctx = current()\n\n    @wraps(f)\n    def wrapper(*args):\n        with ctx:\n            return f(*args)\n\n    return wrapper\n";
+        assert_eq!(
+            flow_of(Language::Python, decorator, "copy_context"),
+            [
+                "ctx = current()",
+                "def wrapper(*args):",
+                "  with ctx:",
+                "    return f(*args)",
+                "return wrapper",
+            ]
+        );
         assert_eq!(
             flow_of(Language::Python, text, "walk"),
             [
@@ -1048,7 +1072,8 @@ mod tests {
                 "  y = 1",
                 "else:",
                 "  end()",
-                "defines done",
+                "var done = function (err):",
+                "  next(err)",
                 "onFinished(this, function () { done(); })",
                 "return this",
             ]
