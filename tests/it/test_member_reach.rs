@@ -367,3 +367,41 @@ fn a_rust_methods_tests_hold_its_type_not_only_its_name() {
         .stdout_has("- tests/net.rs: relays_through_a_channel\n")
         .stdout_lacks("socket_sends");
 }
+
+/// A Rust crate whose `Glob::new` is called by the inline tests of a sibling module, and a test
+/// file calling another crate's `from_str`.
+fn globs_crate() -> TestProject {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"globs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! Globs.\n\npub mod glob;\npub mod set;\n")
+        .file(
+            "src/glob.rs",
+            "//! One glob.\n\n/// A glob.\npub struct Glob;\n\nimpl Glob {\n    /// Builds a glob.\n    pub fn new(pattern: &str) -> Glob {\n        let _ = pattern;\n        Glob\n    }\n}\n\nimpl std::str::FromStr for Glob {\n    type Err = ();\n\n    fn from_str(text: &str) -> Result<Glob, ()> {\n        Ok(Glob::new(text))\n    }\n}\n",
+        )
+        .file(
+            "src/set.rs",
+            "//! Sets of globs.\n\nuse crate::glob::Glob;\n\n/// Builds a set of one.\npub fn build(pattern: &str) -> Vec<Glob> {\n    vec![Glob::new(pattern)]\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn builds_one() {\n        let _ = Glob::new(\"a\");\n    }\n}\n",
+        )
+        .file(
+            "tests/json.rs",
+            "use globs::glob::Glob;\n\n#[test]\nfn parses_json() {\n    let _: Result<u8, ()> = serde_json::from_str(\"1\");\n}\n\n#[test]\nfn parses_a_glob() {\n    let _: Result<Glob, ()> = \"a\".parse();\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn a_sibling_modules_inline_tests_are_tests_and_another_paths_namesake_is_not() {
+    let p = globs_crate();
+    p.lexi(["lookup", "src/glob.rs", "--member", "Glob::new"])
+        .success()
+        // A `#[test]` in the `mod tests` of a module calling it is a test of it.
+        .stdout_has("- src/set.rs: builds_one\n")
+        // `serde_json::from_str` is not `Glob::from_str`, the caller of `Glob::new`.
+        .stdout_lacks("parses_json");
+}

@@ -48,6 +48,9 @@ pub struct Related {
 pub struct ChainLink {
     pub name: String,
     pub via: String,
+    /// The type (class, `impl`, CommonJS object) whose method it is: a call of its name in a
+    /// test reaches it only through that type or an object named for it.
+    pub container: Option<String>,
 }
 
 /// The members of `file` other than test functions.
@@ -162,6 +165,7 @@ pub fn callers_chain(file: &[MemberCalls], label: &str) -> Vec<ChainLink> {
                     chain.push(ChainLink {
                         name: name.to_string(),
                         via: via.clone(),
+                        container: caller.container().map(str::to_string),
                     });
                 }
                 next.push((caller.names().collect(), via));

@@ -124,6 +124,23 @@ pub fn relevant_tests(
             let members = holding_objects(source, &labels, own, &encoded, decoded);
             searched.push((file.clone(), members));
         }
+        // The inline tests of the files depending on it (a Rust `#[cfg(test)] mod tests` of a
+        // sibling module calling it): test functions wherever they live.
+        for file in graph.dependents(source) {
+            if file == source || ranked.contains(&file) {
+                continue;
+            }
+            let encoded = graph.calls(&file);
+            let decoded: Vec<MemberCalls> = encoded
+                .iter()
+                .filter_map(|i| MemberCalls::decode(i))
+                .filter(|m| m.test)
+                .collect();
+            if !decoded.is_empty() {
+                let members = holding_objects(source, &labels, own, &encoded, decoded);
+                searched.push((file, members));
+            }
+        }
     }
     let chain = match labels.as_slice() {
         [label] => callers_chain(own, label),
@@ -362,7 +379,10 @@ fn calling_hits(
     let mut through: Vec<(String, String)> = Vec::new();
     for test in tests.iter().filter(|m| !direct.contains(&m.member)) {
         let helper = helpers.iter().find(|(name, _)| calls_name(test, name));
-        let link = chain.iter().find(|link| calls_name(test, &link.name));
+        let link = chain.iter().find(|link| match &link.container {
+            Some(container) => calls_method(test, container, &link.name),
+            None => calls_name(test, &link.name),
+        });
         let via = match (helper, link) {
             (Some((_, via)), _) => via.clone(),
             (None, Some(link)) => link.via.clone(),
@@ -382,6 +402,24 @@ fn calling_hits(
         ));
     }
     out
+}
+
+/// Whether `member` calls the method `name` of `container`: through the type
+/// (`Glob::from_str`), its own object, or an object named for the type (`glob.from_str()`) —
+/// never bare nor through another path (`serde_json::from_str(…)` is no call of
+/// `Glob::from_str`).
+fn calls_method(member: &MemberCalls, container: &str, name: &str) -> bool {
+    let owner = container.to_lowercase().replace('_', "");
+    member.callees.iter().any(|callee| match Reach::of(callee) {
+        Reach::Own(own) => own == name && is_self_call(callee),
+        Reach::Typed(ty, called) => called == name && ty == container,
+        Reach::Other(called, receiver) => {
+            let receiver = receiver.map(|r| r.to_lowercase().replace('_', ""));
+            called == name
+                && receiver
+                    .is_none_or(|r| r.contains(&owner) || (r.len() >= 3 && owner.contains(&r)))
+        }
+    })
 }
 
 /// Whether `member` calls a function of this name (any way: a helper is called bare, a member of
