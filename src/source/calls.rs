@@ -364,7 +364,15 @@ fn extract_nested<'t>(
         // macro were expanded; the tokens of `assert!(f(x))` in a member are its calls.
         if language == Language::Rust && kind == "macro_invocation" && macros < MAX_MACRO_DEPTH {
             let read = match at.member {
-                None => super::rust::expand::macro_bodies(node, src),
+                // A pass-through macro's items, else a local `macro_rules!` transcribed (the
+                // tests `syntax!(literal1, "a", …)` generates).
+                None => {
+                    let mut bodies = super::rust::expand::macro_bodies(node, src);
+                    if bodies.is_empty() {
+                        bodies.extend(super::rust::macro_rules::local_macro_body(node, src));
+                    }
+                    bodies
+                }
                 Some(_) => super::rust::expand::expression_body(node, src)
                     .into_iter()
                     .collect(),

@@ -405,3 +405,24 @@ fn a_sibling_modules_inline_tests_are_tests_and_another_paths_namesake_is_not() 
         // `serde_json::from_str` is not `Glob::from_str`, the caller of `Glob::new`.
         .stdout_lacks("parses_json");
 }
+
+#[test]
+fn tests_a_local_macro_generates_are_tests_of_what_they_call() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"globs\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! Globs.\n\npub mod glob;\n")
+        .file(
+            "src/glob.rs",
+            "//! One glob.\n\n/// A glob.\npub struct Glob(String);\n\nimpl Glob {\n    /// Builds a glob.\n    pub fn new(pattern: &str) -> Glob {\n        Glob(pattern.to_string())\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::Glob;\n\n    macro_rules! syntax {\n        ($name:ident, $pat:expr) => {\n            syntax!($name, $pat, true);\n        };\n        ($name:ident, $pat:expr, $ok:expr) => {\n            #[test]\n            fn $name() {\n                let glob = Glob::new($pat);\n                assert_eq!(!glob.0.is_empty(), $ok);\n            }\n        };\n    }\n\n    syntax!(literal1, \"a\");\n    syntax!(literal2, \"b\", true);\n    syntax!(empty, \"\", false);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    // The three tests exist only once `syntax!` is expanded: the first rule calls the macro again.
+    p.lexi(["lookup", "src/glob.rs", "--member", "Glob::new"])
+        .success()
+        .stdout_has("- src/glob.rs: literal1, literal2, empty\n");
+}

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 
 pub(super) mod cfg;
 pub(super) mod expand;
+pub(super) mod macro_rules;
 mod paths;
 mod walk;
 
