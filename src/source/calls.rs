@@ -36,6 +36,7 @@
 //! Trait for Type` as `%Type Trait`: [`encode_bases`]) and the types it mentions (`#Sender Tx`).
 
 mod keys;
+mod typed;
 
 use tree_sitter::Node;
 
@@ -354,6 +355,8 @@ fn extract_nested<'t>(
     let kinds = kinds(language);
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
+    // Per member, the local names whose type a declaration states (`calls/typed.rs`).
+    let mut local_types: Vec<Vec<(String, String)>> = Vec::new();
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
@@ -425,8 +428,18 @@ fn extract_nested<'t>(
             test_attribute_end = Some(node.end_byte());
         }
         if let Some(index) = at.member {
+            local_types.resize(members.len(), Vec::new());
+            local_types[index].extend(typed::declared(language, node, src));
             if kind == kinds.call {
-                record_call(language, node, src, containers[index], &mut members[index]);
+                let typed = &local_types[index];
+                record_call(
+                    language,
+                    node,
+                    src,
+                    containers[index],
+                    typed,
+                    &mut members[index],
+                );
             }
             record_raise(language, node, src, &mut members[index]);
             return Some(at);
@@ -456,6 +469,8 @@ fn extract_nested<'t>(
             let case = found.test;
             let index = member_index(&mut members, &mut containers, found, src);
             members[index].test |= case;
+            local_types.resize(members.len(), Vec::new());
+            local_types[index].extend(typed::declared(language, node, src));
             if language == Language::Rust
                 && test_attribute_end.is_some_and(|end| {
                     end <= node.start_byte()
@@ -592,11 +607,20 @@ fn record_call(
     call: Node<'_>,
     src: &str,
     container: Option<(usize, usize)>,
+    typed: &[(String, String)],
     member: &mut MemberCalls,
 ) {
-    let Some(target) = target(language, call, src, container) else {
+    let Some(mut target) = target(language, call, src, container) else {
         return;
     };
+    // `rt.block_on(…)` with `rt: &Runtime`: through a `Runtime`.
+    if let Some(receiver) = typed::bare_receiver(language, call, src) {
+        if let Some((_, ty)) = typed.iter().rev().find(|(name, _)| name == receiver) {
+            if let Reach::Other(name, Some(_)) = Reach::of(&target.encoded) {
+                target.encoded = format!(".{name}@{ty}");
+            }
+        }
+    }
     if !member.callees.contains(&target.encoded) {
         member.callees.push(target.encoded.clone());
     }
@@ -1036,7 +1060,8 @@ mod tests {
                 "Router.handle ^match ^init",
                 "Router.match lookup",
                 "Router.onError ^handle",
-                "route .handle@r",
+                // `r: Router`: a call through a `Router`.
+                "route .handle@Router",
                 "start route",
             ]
         );
@@ -1192,7 +1217,10 @@ def run(app):
     #[test]
     fn rust_tuple_structs_and_enum_variants_are_no_calls() {
         let text = "fn invert(m: Match) -> Match { match m { _ => Match::Ignore(m.inner()) }; Some(1); Wrapper(2); Self::go(); Ok(build()) }\n";
-        assert_eq!(calls(Language::Rust, text), ["invert .inner@m ^go build"]);
+        assert_eq!(
+            calls(Language::Rust, text),
+            ["invert .inner@Match ^go build"]
+        );
         let types = extract(Language::Rust, text).map(|i| i.type_refs);
         assert_eq!(
             types.ok(),

@@ -651,6 +651,14 @@ fn callers(
                     _ => false,
                 }
             };
+            // A receiver that is the very type owning the method (a name declared of that type,
+            // `ctx: AppContext`): even a common method name (`push`) is told by it.
+            let typed = |name: &str, receiver: Option<&str>| {
+                receiver.is_some_and(|r| owners.get(name).is_some_and(|o| o.contains(r)))
+            };
+            let telling = |name: &str, receiver: Option<&str>| {
+                !COMMON_METHODS.contains(&name) || typed(name, receiver)
+            };
             for callee in &member.callees {
                 let through_self = is_self_call(callee);
                 let found = match (&neighbour.relation, Reach::of(callee)) {
@@ -668,7 +676,7 @@ fn callers(
                         Found::Resolved(format!("{ty}::{name}"))
                     }
                     (Relation::Importer, Reach::Other(name, receiver))
-                        if public.contains(name) && !COMMON_METHODS.contains(&name) =>
+                        if public.contains(name) && telling(name, receiver) =>
                     {
                         // A method through an object named for its file or type; a function
                         // through its module or a package holding it (`mpsc::channel()`).
@@ -698,7 +706,7 @@ fn callers(
                     }
                     (Relation::Imported, Reach::Other(name, receiver))
                         if public.contains(name)
-                            && !COMMON_METHODS.contains(&name)
+                            && telling(name, receiver)
                             && may_be_object(receiver, &objects)
                             && !through_package(receiver) =>
                     {

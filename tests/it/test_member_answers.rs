@@ -437,3 +437,41 @@ fn a_word_the_file_or_its_class_is_named_for_names_no_test_of_the_member() {
         .stdout_lacks("test_app_name")
         .stdout_lacks("named for \"app\"");
 }
+
+#[test]
+fn a_call_through_a_name_whose_declared_type_is_the_owner_is_a_caller() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"rt\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! A runtime.\n\npub mod runtime;\npub mod local;\n")
+        .file(
+            "src/runtime.rs",
+            "//! The runtime.\n\n/// A runtime.\npub struct Runtime;\n\nimpl Runtime {\n    /// Runs a future to completion.\n    pub fn block_on(&self, value: u8) -> u8 {\n        value\n    }\n}\n",
+        )
+        .file(
+            "src/local.rs",
+            "//! Local tasks.\n\n/// A set of local tasks.\npub struct LocalSet;\n\nimpl LocalSet {\n    /// Runs the set on `rt`.\n    pub fn block_on(&self, rt: &crate::runtime::Runtime, value: u8) -> u8 {\n        rt.block_on(value)\n    }\n}\n",
+        )
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file("pkg/__init__.py", "")
+        .file(
+            "pkg/ctx.py",
+            "class AppContext:\n    def push(self):\n        return self\n",
+        )
+        .file(
+            "pkg/app.py",
+            "from __future__ import annotations\n\nfrom .ctx import AppContext\n\n\ndef run(ctx: AppContext) -> None:\n    ctx.push()\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    // `rt: &crate::runtime::Runtime`: `rt.block_on` is `Runtime::block_on`, resolved.
+    p.lexi(["lookup", "src/runtime.rs", "--member", "Runtime::block_on"])
+        .success()
+        .stdout_has("- Called from: src/local.rs (LocalSet.block_on)");
+    p.lexi(["lookup", "pkg/ctx.py", "--member", "AppContext.push"])
+        .success()
+        .stdout_has("- Called from: pkg/app.py (run)");
+}

@@ -1,0 +1,172 @@
+//! Local names whose type a declaration states, so that a call through one is a call of that
+//! type's method: `rt.block_on(…)` with `rt: &crate::runtime::Runtime` (a Rust parameter), `ctx:
+//! AppContext` (a Python annotation), `let sem: Arc<Semaphore> = …`, `const app: Express = …` —
+//! recorded as `.block_on@Runtime`, which `workspace::calls` matches to `Runtime::block_on` as it
+//! matches a receiver named for its type. Only what is written: no inference from values.
+
+use tree_sitter::Node;
+
+use crate::source::syntax::{code_children, text_of};
+use crate::source::Language;
+
+/// Smart pointers and wrappers whose methods are (through `Deref`) their content's.
+const WRAPPERS: &[&str] = &[
+    "Arc",
+    "Rc",
+    "Box",
+    "Pin",
+    "Ref",
+    "RefMut",
+    "MutexGuard",
+    "Cow",
+];
+
+/// The names `node` declares with a stated type: a function's parameters, a `let` / annotated
+/// assignment / declarator with a type; `(name, type)` pairs, the type its final identifier.
+pub(super) fn declared(language: Language, node: Node<'_>, src: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let field = |name: &str| node.child_by_field_name(name);
+    match (language, node.kind()) {
+        (Language::Rust, "let_declaration") | (_, "variable_declarator") => {
+            push(
+                &mut out,
+                field("pattern").or(field("name")),
+                field("type"),
+                src,
+            );
+        }
+        (Language::Python, "assignment") => push(&mut out, field("left"), field("type"), src),
+        _ => {}
+    }
+    if let Some(parameters) = field("parameters") {
+        for parameter in code_children(parameters) {
+            let (name, ty) = match parameter.kind() {
+                // Rust `x: T`, TypeScript `x: T` / `x?: T`.
+                "parameter" | "required_parameter" | "optional_parameter" => (
+                    parameter.child_by_field_name("pattern"),
+                    parameter.child_by_field_name("type"),
+                ),
+                // Python `x: T`, `x: T = d`.
+                "typed_parameter" => (
+                    code_children(parameter)
+                        .into_iter()
+                        .find(|c| c.kind() == "identifier"),
+                    parameter.child_by_field_name("type"),
+                ),
+                "typed_default_parameter" => (
+                    parameter.child_by_field_name("name"),
+                    parameter.child_by_field_name("type"),
+                ),
+                _ => continue,
+            };
+            push(&mut out, name, ty, src);
+        }
+    }
+    out
+}
+
+fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node<'_>>, src: &str) {
+    let (Some(name), Some(ty)) = (name, ty) else {
+        return;
+    };
+    // `mut x` in a Rust pattern.
+    let name = text_of(name, src).trim_start_matches("mut ").trim();
+    if !name.chars().all(|c| c.is_alphanumeric() || c == '_') || name.is_empty() {
+        return;
+    }
+    if let Some(ty) = type_name(text_of(ty, src)) {
+        out.push((name.to_string(), ty));
+    }
+}
+
+/// The type an annotation names, by its final identifier: `&'a mut crate::runtime::Runtime` →
+/// `Runtime`, `Arc<Semaphore>` → `Semaphore`, `t.Optional["AppContext"]` → `AppContext`, `Foo |
+/// None` → `Foo`; none for anything else (a generic parameter's lowercase name, a tuple, a
+/// function type, a generic parameter).
+pub(super) fn type_name(annotation: &str) -> Option<String> {
+    let mut text = annotation.trim().trim_start_matches(':').trim();
+    for _ in 0..4 {
+        text = text.trim_start_matches('&').trim_start();
+        if text.starts_with('\'') && !text.ends_with('\'') {
+            // A lifetime: `'a mut T`.
+            text = text
+                .split_once(' ')
+                .map_or("", |(_, rest)| rest)
+                .trim_start();
+        }
+        for prefix in ["mut ", "dyn ", "impl ", "const "] {
+            text = text.strip_prefix(prefix).unwrap_or(text).trim_start();
+        }
+        text = text.trim_matches(['"', '\'']);
+        // `Foo | None`, `Optional[Foo]`.
+        if let Some((first, _)) = text.split_once(" | ") {
+            text = first.trim();
+        }
+        let (head, inner) = match text.split_once(['<', '[']) {
+            Some((head, rest)) => (head, Some(rest)),
+            None => (text, None),
+        };
+        let last = head.rsplit(['.', ':']).next().unwrap_or(head).trim();
+        let unwrap = WRAPPERS.contains(&last) || last == "Optional";
+        match (unwrap, inner) {
+            (true, Some(inner)) => {
+                text = inner.split([',', '>', ']']).next().unwrap_or("");
+            }
+            _ => {
+                // Three letters or more: `T`, `K`, `Fut` are generic parameters' names.
+                let named = last.len() > 3
+                    && last.starts_with(char::is_uppercase)
+                    && last.chars().all(|c| c.is_alphanumeric() || c == '_');
+                return named.then(|| last.to_string());
+            }
+        }
+    }
+    None
+}
+
+/// The receiver of a call `x.name(…)` when it is a bare local name (`x`), not a path or an
+/// expression.
+pub(super) fn bare_receiver<'s>(
+    language: Language,
+    call: Node<'_>,
+    src: &'s str,
+) -> Option<&'s str> {
+    let function = call.child_by_field_name("function")?;
+    let object = match language {
+        Language::Rust => function.child_by_field_name("value"),
+        Language::Python => function.child_by_field_name("object"),
+        Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            function.child_by_field_name("object")
+        }
+    }?;
+    (object.kind() == "identifier").then(|| text_of(object, src))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotations_name_their_type_through_references_and_wrappers() {
+        assert_eq!(
+            type_name("&crate::runtime::Runtime").as_deref(),
+            Some("Runtime")
+        );
+        assert_eq!(type_name("&'a mut Runtime").as_deref(), Some("Runtime"));
+        assert_eq!(type_name("Arc<Semaphore>").as_deref(), Some("Semaphore"));
+        assert_eq!(
+            type_name("t.Optional[\"AppContext\"]").as_deref(),
+            Some("AppContext")
+        );
+        assert_eq!(
+            type_name("AppContext | None").as_deref(),
+            Some("AppContext")
+        );
+        assert_eq!(type_name(": Express").as_deref(), Some("Express"));
+        // A generic parameter says nothing of which type's method is called.
+        assert_eq!(type_name("T"), None);
+        assert_eq!(type_name("(u8, u8)"), None);
+        assert_eq!(type_name("str"), None);
+        assert_eq!(type_name("impl Fn(u8) -> u8"), None);
+    }
+}
