@@ -763,6 +763,12 @@ fn markdown_title(text: &str) -> Option<String> {
         .filter(|title| !title.is_empty())
 }
 
+/// Whether a Go file is a command's entry: `package main` with a `func main()`.
+fn is_go_command(text: &str) -> bool {
+    text.lines().any(|line| line.trim_end() == "package main")
+        && text.lines().any(|line| line.starts_with("func main()"))
+}
+
 /// What the structure tells of a file's role when nothing describes it: a command's entry point
 /// ("Entry point (`fn main`) of the `rg` binary."), pytest's fixtures, a module of test helpers,
 /// else its definitions ([`summary`]).
@@ -801,6 +807,11 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             ))
         }
         Language::Python => None,
+        Language::Go if is_go_command(input.text) => Some(match dir_name {
+            "" => "Entry point (`func main`) of the command.".to_string(),
+            dir => format!("Entry point (`func main`) of the `{dir}` command."),
+        }),
+        Language::Go => None,
         Language::JavaScript | Language::TypeScript
             if input.text.starts_with("#!") || dir_name == "bin" =>
         {
