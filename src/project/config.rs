@@ -691,7 +691,8 @@ mod tests {
         assert!(err
             .hint
             .is_some_and(|hint| hint.contains("openai-compatible")));
-        let err = parse(Path::new("c.yaml"), "ast:\n  languages: [rust, cobol]\n").expect_err("cobol");
+        let err =
+            parse(Path::new("c.yaml"), "ast:\n  languages: [rust, cobol]\n").expect_err("cobol");
         assert!(err.message.contains("`cobol`"), "{err}");
     }
 

@@ -693,7 +693,8 @@ fn has_testing_parameter(node: Node<'_>, src: &str) -> bool {
     let parameters = node
         .child_by_field_name("parameters")
         .map_or("", |p| text_of(p, src));
-    parameters.contains("testing.") || (parameters == "()" && text_of(node, src).contains("Example"))
+    parameters.contains("testing.")
+        || (parameters == "()" && text_of(node, src).contains("Example"))
 }
 
 /// Whether a JavaScript, TypeScript or TSX `node` starts a member: a function or method, a
@@ -866,9 +867,15 @@ fn target(
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
     }
+    // A Go method's receiver is named by the method (`c` of `func (c *Context) Next()`).
+    let go_receiver = match language {
+        Language::Go => super::go::receiver_name_around(call, src),
+        _ => None,
+    };
     let own = |receiver: &str| {
         SELF_RECEIVERS.contains(&receiver)
             || container.is_some_and(|(start, end)| &src[start..end] == receiver)
+            || go_receiver == Some(receiver)
     };
     // A call through a receiver, `a.b()`: the node kind of the callee and the field naming `b`.
     let (access, name_field) = match language {

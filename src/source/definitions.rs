@@ -434,9 +434,8 @@ impl<'s> Walker<'s> {
                 .or_else(|| node.parent()),
             _ => None,
         };
-        found.doc = super::go::doc_above(node, src).or_else(|| {
-            declaration.and_then(|d| super::go::doc_above(d, src))
-        });
+        found.doc = super::go::doc_above(node, src)
+            .or_else(|| declaration.and_then(|d| super::go::doc_above(d, src)));
         match kind {
             SymbolKind::Function | SymbolKind::Method => {
                 let body = node.child_by_field_name("body");

@@ -344,13 +344,13 @@ impl<'s> Reader<'s> {
                 }
                 Shape::Branches(branches)
             }
-            "for_statement" | "expression_switch_statement" | "type_switch_statement"
+            "for_statement"
+            | "expression_switch_statement"
+            | "type_switch_statement"
             | "select_statement" => {
                 let body = field("body").or(Some(node));
-                let end = field("body").map_or_else(
-                    || self.go_case_start(node),
-                    |b| Some(b.start_byte()),
-                );
+                let end = field("body")
+                    .map_or_else(|| self.go_case_start(node), |b| Some(b.start_byte()));
                 let text = self
                     .src
                     .get(node.start_byte()..end.unwrap_or(node.end_byte()))
@@ -371,7 +371,10 @@ impl<'s> Reader<'s> {
             }
             "default_case" => Shape::Branches(vec![Branch::new("default:".into(), Some(node))]),
             "block" | "statement_list" => Shape::Through(node),
-            "break_statement" | "continue_statement" | "empty_statement" | "comment"
+            "break_statement"
+            | "continue_statement"
+            | "empty_statement"
+            | "comment"
             | "fallthrough_statement" => Shape::Skip,
             _ => Shape::Leaf(node),
         }

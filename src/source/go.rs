@@ -9,7 +9,9 @@
 use tree_sitter::Node;
 
 use super::interface::{Import, SymbolKind};
-use super::syntax::{code_children, count_markers, finish_doc, line_of, text_of, walk, Extracted, Nesting};
+use super::syntax::{
+    code_children, count_markers, finish_doc, line_of, text_of, walk, Extracted, Nesting,
+};
 
 /// Longest constant value kept in a signature, in bytes; a longer one is left out.
 const MAX_VALUE: usize = 80;
@@ -36,10 +38,12 @@ pub(crate) fn is_exported(name: &str) -> bool {
 /// Whether `name` is a function `go test` runs or documents: `TestXxx`, `BenchmarkXxx`,
 /// `ExampleXxx`, `FuzzXxx` (or the bare prefix), the next character no lower-case letter.
 pub(crate) fn is_test_function(name: &str) -> bool {
-    ["Test", "Benchmark", "Example", "Fuzz"].iter().any(|prefix| {
-        name.strip_prefix(prefix)
-            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase()))
-    })
+    ["Test", "Benchmark", "Example", "Fuzz"]
+        .iter()
+        .any(|prefix| {
+            name.strip_prefix(prefix)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_lowercase()))
+        })
 }
 
 /// The type a method's receiver names (`Context` of `(c *Context)`, `Tree` of `(t *Tree[T])`).
@@ -55,6 +59,27 @@ pub(crate) fn receiver_type<'t>(method: Node<'t>) -> Option<Node<'t>> {
             "pointer_type" | "parenthesized_type" => ty = code_children(ty).into_iter().next()?,
             "generic_type" => ty = ty.child_by_field_name("type")?,
             _ => return None,
+        }
+    }
+    None
+}
+
+/// The receiver's name of the method `node` is inside (`c` of `func (c *Context) Next()`), if any.
+pub(crate) fn receiver_name_around<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        match n.kind() {
+            "method_declaration" => {
+                let receiver = n.child_by_field_name("receiver")?;
+                let parameter = code_children(receiver)
+                    .into_iter()
+                    .find(|p| p.kind() == "parameter_declaration")?;
+                return parameter
+                    .child_by_field_name("name")
+                    .map(|n| text_of(n, src));
+            }
+            "function_declaration" | "source_file" => return None,
+            _ => current = n.parent(),
         }
     }
     None
@@ -157,10 +182,7 @@ fn type_spec(spec: Node<'_>, doc: Option<String>, src: &str, out: &mut Extracted
     if kind == SymbolKind::Interface {
         sig.push_str(" interface");
     }
-    if !out
-        .builder
-        .add_documented(0, kind, name, None, (sig, doc))
-    {
+    if !out.builder.add_documented(0, kind, name, None, (sig, doc)) {
         return;
     }
     let Some(body) = body else { return };
@@ -175,8 +197,13 @@ fn type_spec(spec: Node<'_>, doc: Option<String>, src: &str, out: &mut Extracted
                 if is_exported(method) {
                     let sig = signature(member, src, None);
                     let doc = doc_above(member, src);
-                    out.builder
-                        .add_documented(1, SymbolKind::Method, method, Some(name), (sig, doc));
+                    out.builder.add_documented(
+                        1,
+                        SymbolKind::Method,
+                        method,
+                        Some(name),
+                        (sig, doc),
+                    );
                 }
             }
             "type_elem" => {
@@ -358,8 +385,8 @@ pub(crate) fn signature(node: Node<'_>, src: &str, excluded: Option<Node<'_>>) -
         if let Some(prev) = previous {
             let gap = prev.end_byte() < leaf.start_byte();
             let prev_text = text_of(prev, src);
-            let glued = matches!(prev_text, "(" | "[" | "{")
-                || matches!(text, ")" | "]" | "}" | ",");
+            let glued =
+                matches!(prev_text, "(" | "[" | "{") || matches!(text, ")" | "]" | "}" | ",");
             if gap && !glued {
                 out.push(' ');
             }
@@ -374,28 +401,30 @@ pub(crate) fn signature(node: Node<'_>, src: &str, excluded: Option<Node<'_>>) -
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
     let imports = &mut out.imports;
-    walk(root, Nesting::default(), |node, nesting| match node.kind() {
-        "comment" => {
-            signals.todo_markers += count_markers(text_of(node, src));
-            None
+    walk(root, Nesting::default(), |node, nesting| {
+        match node.kind() {
+            "comment" => {
+                signals.todo_markers += count_markers(text_of(node, src));
+                None
+            }
+            "import_spec" => {
+                let path = node
+                    .child_by_field_name("path")
+                    .map(|p| text_of(p, src).trim_matches(['"', '`']).to_string())
+                    .unwrap_or_default();
+                imports.add_import(Import {
+                    spec: path,
+                    line: line_of(node),
+                    ..Import::default()
+                });
+                None
+            }
+            "interpreted_string_literal" | "raw_string_literal" => None,
+            "function_declaration" | "method_declaration" => Some(nesting.function(true)),
+            "func_literal" => Some(nesting.function(false)),
+            "block" => Some(nesting.block(signals)),
+            _ => Some(nesting),
         }
-        "import_spec" => {
-            let path = node
-                .child_by_field_name("path")
-                .map(|p| text_of(p, src).trim_matches(['"', '`']).to_string())
-                .unwrap_or_default();
-            imports.add_import(Import {
-                spec: path,
-                line: line_of(node),
-                ..Import::default()
-            });
-            None
-        }
-        "interpreted_string_literal" | "raw_string_literal" => None,
-        "function_declaration" | "method_declaration" => Some(nesting.function(true)),
-        "func_literal" => Some(nesting.function(false)),
-        "block" => Some(nesting.block(signals)),
-        _ => Some(nesting),
     });
 }
 
@@ -478,30 +507,90 @@ func helper() {}
         let interface = parse(Language::Go, SOURCE);
         let got = rows(&interface);
         let expected = [
-            (None, SymbolKind::Constant, "DebugMode", "const DebugMode = \"debug\""),
-            (None, SymbolKind::Constant, "ReleaseMode", "const ReleaseMode string = \"release\""),
-            (None, SymbolKind::Function, "New", "func New[T any](data T, opts ...Option) (*JSON, error)"),
+            (
+                None,
+                SymbolKind::Constant,
+                "DebugMode",
+                "const DebugMode = \"debug\"",
+            ),
+            (
+                None,
+                SymbolKind::Constant,
+                "ReleaseMode",
+                "const ReleaseMode string = \"release\"",
+            ),
+            (
+                None,
+                SymbolKind::Function,
+                "New",
+                "func New[T any](data T, opts ...Option) (*JSON, error)",
+            ),
             (None, SymbolKind::Struct, "JSON", "type JSON struct"),
-            (None, SymbolKind::Interface, "Renderer", "type Renderer interface"),
-            (None, SymbolKind::TypeAlias, "HandlerFunc", "type HandlerFunc = func(*JSON)"),
+            (
+                None,
+                SymbolKind::Interface,
+                "Renderer",
+                "type Renderer interface",
+            ),
+            (
+                None,
+                SymbolKind::TypeAlias,
+                "HandlerFunc",
+                "type HandlerFunc = func(*JSON)",
+            ),
             (None, SymbolKind::Variable, "ErrMissing", "var ErrMissing"),
-            (Some("JSON"), SymbolKind::Method, "Render", "func (r JSON) Render(w http.ResponseWriter) error"),
+            (
+                Some("JSON"),
+                SymbolKind::Method,
+                "Render",
+                "func (r JSON) Render(w http.ResponseWriter) error",
+            ),
             (Some("JSON"), SymbolKind::Variable, "Data", "Data any"),
-            (Some("JSON"), SymbolKind::Variable, "Handler", "http.Handler"),
+            (
+                Some("JSON"),
+                SymbolKind::Variable,
+                "Handler",
+                "http.Handler",
+            ),
             (Some("JSON"), SymbolKind::Variable, "Indent", "Indent bool"),
-            (Some("Renderer"), SymbolKind::Interface, "Stringer", "fmt.Stringer"),
-            (Some("Renderer"), SymbolKind::Method, "Render", "Render(http.ResponseWriter) error"),
+            (
+                Some("Renderer"),
+                SymbolKind::Interface,
+                "Stringer",
+                "fmt.Stringer",
+            ),
+            (
+                Some("Renderer"),
+                SymbolKind::Method,
+                "Render",
+                "Render(http.ResponseWriter) error",
+            ),
         ];
         let mut expected = expected.to_vec();
         expected.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
         assert_eq!(got, expected);
-        assert_eq!(interface.doc.as_deref(), Some("Package render writes responses.\n\nIt knows JSON."));
+        assert_eq!(
+            interface.doc.as_deref(),
+            Some("Package render writes responses.\n\nIt knows JSON.")
+        );
         let docs = docs(&interface);
-        assert!(docs.contains(&("JSON", "JSON renders a value as JSON.")), "{docs:?}");
-        assert!(docs.contains(&("Render", "Render writes the response.")), "{docs:?}");
-        assert!(docs.contains(&("Data", "Data is what is written.")), "{docs:?}");
+        assert!(
+            docs.contains(&("JSON", "JSON renders a value as JSON.")),
+            "{docs:?}"
+        );
+        assert!(
+            docs.contains(&("Render", "Render writes the response.")),
+            "{docs:?}"
+        );
+        assert!(
+            docs.contains(&("Data", "Data is what is written.")),
+            "{docs:?}"
+        );
         assert!(docs.contains(&("Indent", "indent the output")), "{docs:?}");
-        assert!(docs.contains(&("DebugMode", "DebugMode shows everything.")), "{docs:?}");
+        assert!(
+            docs.contains(&("DebugMode", "DebugMode shows everything.")),
+            "{docs:?}"
+        );
         assert!(docs.contains(&("ReleaseMode", "Modes.")), "{docs:?}");
         assert!(!interface.has_errors);
     }
@@ -533,7 +622,14 @@ func helper() {}
 
     #[test]
     fn test_functions_are_named_by_go_test() {
-        for name in ["TestA", "Test", "Test_a", "BenchmarkX", "ExampleEngine_Run", "FuzzParse"] {
+        for name in [
+            "TestA",
+            "Test",
+            "Test_a",
+            "BenchmarkX",
+            "ExampleEngine_Run",
+            "FuzzParse",
+        ] {
             assert!(super::is_test_function(name), "{name}");
         }
         for name in ["Testing", "Tester", "Examples", "helper", "TestMode"] {

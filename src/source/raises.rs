@@ -188,10 +188,11 @@ fn first_string(node: Node<'_>, src: &str) -> Option<String> {
 /// [`MESSAGE_WORDS`] words; `None` for anything but a string with a letter in it.
 fn message(node: Node<'_>, src: &str) -> Option<String> {
     let text = match node.kind() {
-        "string" | "string_literal" | "raw_string_literal" | "template_string"
-        | "interpreted_string_literal" => {
-            literal_text(text_of(node, src))
-        }
+        "string"
+        | "string_literal"
+        | "raw_string_literal"
+        | "template_string"
+        | "interpreted_string_literal" => literal_text(text_of(node, src)),
         "concatenated_string" | "binary_expression" => {
             let mut cursor = node.walk();
             let parts: Vec<String> = node

@@ -76,7 +76,10 @@ fn test_files_are_mapped_to_the_package_they_test() {
     let p = shop();
     // `package shop` tests import nothing of their package; `package render_test` imports it.
     assert_eq!(section(&p, "cart.go", "Tests"), ["cart_test.go"]);
-    assert_eq!(section(&p, "render/text.go", "Tests"), ["render/text_test.go"]);
+    assert_eq!(
+        section(&p, "render/text.go", "Tests"),
+        ["render/text_test.go"]
+    );
     p.lexi(["lookup", "cart.go"])
         .success()
         .stdout_has("cart_test.go");
@@ -91,4 +94,29 @@ fn the_library_validates_and_a_second_update_changes_nothing() {
     p.lexictl(["update"]).success();
     let status = p.git(["status", "--porcelain"]).success();
     assert_eq!(status.stdout, "");
+}
+
+#[test]
+fn members_show_their_calls_callers_and_what_they_raise() {
+    let p = shop();
+    let new = p.lexi(["lookup", "cart.go", "--member", "New"]).success();
+    new.stdout_has("func New(owner string) *Cart")
+        .stdout_has("Raises: panic (\"shop: a cart needs an owner\")");
+    let add = p.lexi(["lookup", "cart.go", "--member", "Add"]).success();
+    add.stdout_has("Cart.Add")
+        .stdout_has("Raises: fmt.Errorf (\"add %s: %w\")");
+    // `c.Items` of `func (c *Cart)`: the receiver is the method's own.
+    let total = p.lexi(["lookup", "cart.go", "--member", "Total"]).success();
+    total.stdout_has("render.Text");
+}
+
+#[test]
+fn conventions_come_from_go_mod_and_golangci_lint() {
+    let p = shop();
+    p.lexi(["conventions"])
+        .success()
+        .stdout_has("Go 1.21 (go.mod `go` directive)")
+        .stdout_has("gofmt formats every Go file")
+        .stdout_has("linters enabled: errcheck, govet; formatters: gofmt. (.golangci.yml)")
+        .stdout_has("`go test ./...` runs the tests");
 }

@@ -237,9 +237,16 @@ mod tests {
         assert_eq!(app.path, "example.com/app");
         assert_eq!(
             app.requires,
-            ["example.com/tools", "github.com/spf13/pflag", "golang.org/x/text"]
+            [
+                "example.com/tools",
+                "github.com/spf13/pflag",
+                "golang.org/x/text"
+            ]
         );
-        assert_eq!(app.replaced, [("example.com/tools".to_string(), "tools".to_string())]);
+        assert_eq!(
+            app.replaced,
+            [("example.com/tools".to_string(), "tools".to_string())]
+        );
         assert_eq!(model.package_files("render"), ["render/json.go"]);
         assert_eq!(model.package_files(""), ["main.go"]);
     }
@@ -248,9 +255,18 @@ mod tests {
     fn import_paths_resolve_to_package_directories() {
         let model = model();
         let dir = |file: &str, import: &str| model.package_dir(file, import);
-        assert_eq!(dir("main.go", "example.com/app/render").as_deref(), Some("render"));
-        assert_eq!(dir("render/json.go", "example.com/app").as_deref(), Some(""));
-        assert_eq!(dir("main.go", "example.com/tools/gen").as_deref(), Some("tools/gen"));
+        assert_eq!(
+            dir("main.go", "example.com/app/render").as_deref(),
+            Some("render")
+        );
+        assert_eq!(
+            dir("render/json.go", "example.com/app").as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            dir("main.go", "example.com/tools/gen").as_deref(),
+            Some("tools/gen")
+        );
         assert_eq!(
             dir("main.go", "github.com/spf13/pflag").as_deref(),
             Some("vendor/github.com/spf13/pflag")
@@ -258,7 +274,10 @@ mod tests {
         assert_eq!(dir("main.go", "example.com/app/missing"), None);
         assert_eq!(dir("main.go", "example.com/application"), None);
         assert_eq!(dir("main.go", "net/http"), None);
-        assert_eq!(model.required_module("main.go", "golang.org/x/text/unicode"), Some("golang.org/x/text"));
+        assert_eq!(
+            model.required_module("main.go", "golang.org/x/text/unicode"),
+            Some("golang.org/x/text")
+        );
         assert_eq!(model.required_module("main.go", "fmt"), None);
     }
 }

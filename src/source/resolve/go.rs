@@ -40,7 +40,8 @@ pub(super) fn resolve(
 mod tests {
     use super::super::testing::Files;
 
-    const GO_MOD: &str = "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.5\n";
+    const GO_MOD: &str =
+        "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.5\n";
 
     fn files() -> Files {
         Files::new(&[
@@ -67,7 +68,10 @@ mod tests {
     fn a_test_file_depends_on_its_own_package() {
         let files = files();
         assert_eq!(files.deps("app_test.go"), ["app.go", "doc.go"]);
-        assert_eq!(files.deps("render/json_test.go"), ["render/html.go", "render/json.go"]);
+        assert_eq!(
+            files.deps("render/json_test.go"),
+            ["render/html.go", "render/json.go"]
+        );
         assert!(files.deps("render/json.go").is_empty());
     }
 }
