@@ -213,12 +213,39 @@ impl<'s> Reader<'s> {
         let kind = body.kind();
         if matches!(
             kind,
-            "block" | "statement_block" | "switch_body" | "match_block" | "declaration_list"
+            "block"
+                | "statement_block"
+                | "switch_body"
+                | "match_block"
+                | "declaration_list"
+                | "statement_list"
         ) {
             return code_children(body);
         }
-        if matches!(kind, "switch_case" | "switch_default") {
-            let value = body.child_by_field_name("value").map(|v| v.id());
+        // A Go `switch`/`select`: its cases.
+        if matches!(
+            kind,
+            "expression_switch_statement" | "type_switch_statement" | "select_statement"
+        ) {
+            return code_children(body)
+                .into_iter()
+                .filter(|child| child.kind().ends_with("_case"))
+                .collect();
+        }
+        if matches!(
+            kind,
+            "switch_case"
+                | "switch_default"
+                | "expression_case"
+                | "type_case"
+                | "default_case"
+                | "communication_case"
+        ) {
+            let value = body
+                .child_by_field_name("value")
+                .or_else(|| body.child_by_field_name("type"))
+                .or_else(|| body.child_by_field_name("communication"))
+                .map(|v| v.id());
             return code_children(body)
                 .into_iter()
                 .filter(|child| Some(child.id()) != value)
@@ -792,7 +819,15 @@ impl<'s> Reader<'s> {
             .iter()
             .find_map(|prefix| text.strip_prefix(prefix))
             .unwrap_or(&text);
-        callee == self.name
+        // A Go method through its receiver (`s.Serve` in `func (s *Server) Serve`).
+        let receiver = match self.language {
+            Language::Go => super::go::receiver_name_around(call, self.src),
+            _ => None,
+        };
+        let through_receiver = receiver
+            .and_then(|r| text.strip_prefix(r)?.strip_prefix('.'))
+            .is_some_and(|callee| callee == self.name);
+        callee == self.name || through_receiver
     }
 }
 

@@ -636,4 +636,83 @@ func helper() {}
             assert_eq!(super::is_test_function(name), name == "TestMode", "{name}");
         }
     }
+
+    const FLOWING: &str = "package x\n\nfunc (s *Server) Serve(n int) error {\n\tif n < 0 {\n\t\tpanic(\"negative\")\n\t} else if n == 0 {\n\t\treturn errors.New(\"zero\")\n\t} else {\n\t\ts.log(n)\n\t}\n\tfor i := 0; i < n; i++ {\n\t\ts.Serve(i)\n\t}\n\tswitch n {\n\tcase 1:\n\t\treturn fmt.Errorf(\"one: %d\", n)\n\tdefault:\n\t\thelper()\n\t}\n\treturn nil\n}\n\nfunc helper() {}\n\nfunc TestServe(t *testing.T) {\n\thelper()\n}\n";
+
+    #[test]
+    fn calls_raises_and_members_of_their_receiver_type() {
+        let interface = parse(Language::Go, FLOWING);
+        let serve = interface
+            .calls
+            .iter()
+            .find(|m| m.member == "Server.Serve")
+            .expect("Server.Serve is a member");
+        // `s.log`, `s.Serve`: through the method's own receiver.
+        assert!(
+            serve
+                .callees
+                .iter()
+                .any(|c| c.ends_with("log") && !c.contains('@')),
+            "{:?}",
+            serve.callees
+        );
+        assert!(
+            serve.callees.iter().any(|c| c == "helper"),
+            "{:?}",
+            serve.callees
+        );
+        assert!(
+            serve.callees.iter().any(|c| c == ".New@errors"),
+            "{:?}",
+            serve.callees
+        );
+        assert_eq!(
+            serve.raises,
+            [
+                "panic (\"negative\")",
+                "errors.New (\"zero\")",
+                "fmt.Errorf (\"one: %d\")"
+            ]
+        );
+        let test = interface.calls.iter().find(|m| m.member == "TestServe");
+        assert!(test.is_some_and(|m| m.test), "a go test function is a test");
+        assert!(!interface
+            .calls
+            .iter()
+            .any(|m| m.member == "helper" && m.test));
+    }
+
+    #[test]
+    fn flow_and_definitions_of_a_method() {
+        let file =
+            super::super::SourceFile::parse(Language::Go, FLOWING.to_string()).expect("parses");
+        let labels: Vec<&str> = file.definitions.iter().map(|d| d.label.as_str()).collect();
+        assert_eq!(labels, ["Server.Serve", "helper", "TestServe"]);
+        let serve = file.definition("Server.Serve").expect("defined");
+        assert_eq!(serve.kind, SymbolKind::Method);
+        let flow: Vec<String> = file
+            .flow(serve)
+            .iter()
+            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+            .collect();
+        assert_eq!(
+            flow,
+            [
+                "if n < 0:",
+                "  panic(\"negative\")",
+                "else if n == 0:",
+                "  return errors.New(\"zero\")",
+                "else:",
+                "  s.log(n)",
+                "for i := 0; i < n; i++:",
+                "  s.Serve(i)  (recursive)",
+                "switch n:",
+                "  case 1:",
+                "    return fmt.Errorf(\"one: %d\", n)",
+                "  default:",
+                "    helper()",
+                "return nil",
+            ]
+        );
+    }
 }
