@@ -258,6 +258,7 @@ mod tests {
             ("a/b.tsx", Some(Language::Tsx)),
             ("a/b.py", Some(Language::Python)),
             ("a/b.pyi", Some(Language::Python)),
+            ("cmd/main.go", Some(Language::Go)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -271,7 +272,10 @@ mod tests {
     #[test]
     fn names_are_stable() {
         let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
-        assert_eq!(names, ["rust", "javascript", "typescript", "tsx", "python"]);
+        assert_eq!(
+            names,
+            ["rust", "javascript", "typescript", "tsx", "python", "go"]
+        );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
         assert_eq!(
             display,
@@ -280,13 +284,14 @@ mod tests {
                 "JavaScript",
                 "TypeScript",
                 "TypeScript (TSX)",
-                "Python"
+                "Python",
+                "Go"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
         assert_eq!(
             fences,
-            ["rust", "javascript", "typescript", "tsx", "python"]
+            ["rust", "javascript", "typescript", "tsx", "python", "go"]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
             assert_eq!(lang.index(), i);
