@@ -120,3 +120,31 @@ fn conventions_come_from_go_mod_and_golangci_lint() {
         .stdout_has("linters enabled: errcheck, govet; formatters: gofmt. (.golangci.yml)")
         .stdout_has("`go test ./...` runs the tests");
 }
+
+#[test]
+fn a_file_added_to_a_package_joins_its_importers_dependencies_in_a_changed_only_run() {
+    let p = shop();
+    p.commit_all("library");
+    p.write(
+        "render/html.go",
+        "package render\n\n// HTML escapes s.\nfunc HTML(s string) string { return s }\n",
+    );
+    p.commit_all("an HTML renderer");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert_eq!(
+        section(&p, "cart.go", "Dependencies"),
+        ["render/html.go", "render/render.go", "render/text.go"]
+    );
+    assert_eq!(
+        section(&p, "render/html.go", "Dependents"),
+        ["cart.go", "render/text_test.go"]
+    );
+    p.git(["rm", "-q", "render/html.go"]).success();
+    p.commit_all("no HTML after all");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert_eq!(
+        section(&p, "cart.go", "Dependencies"),
+        ["render/render.go", "render/text.go"]
+    );
+    p.lexictl(["validate"]).success();
+}
