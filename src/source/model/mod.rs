@@ -121,6 +121,7 @@ mod tests {
             "crates/a/Cargo.toml",
             "tsconfig.base.json",
             "web/package.json",
+            "go.mod",
         ] {
             assert!(
                 is_manifest(manifest) && shapes_model(manifest),
@@ -132,6 +133,7 @@ mod tests {
             "src/main.rs",
             "tests/it.rs",
             "src/bin/tool/main.rs",
+            "render/json.go",
         ] {
             assert!(
                 !is_manifest(by_existence) && shapes_model(by_existence),
@@ -143,6 +145,8 @@ mod tests {
             "pkg/mod.py",
             "web/index.ts",
             "src/bin/tool/args.rs",
+            "render/json_test.go",
+            "render/testdata/x.go",
         ] {
             assert!(!shapes_model(other), "{other}");
         }
