@@ -118,6 +118,7 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
     use crate::project::manifest::{Manifest, ManifestKind};
     let name = source.rsplit('/').next().unwrap_or(source);
     let (kind, label) = match name {
+        "go.mod" => return go_mod_description(text),
         "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
         "package.json" => (ManifestKind::Npm, "npm manifest"),
         "pyproject.toml" => (ManifestKind::Python, "Python project manifest"),
@@ -137,6 +138,16 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
     Some(match about {
         Some(about) => format!("{what}: {about}."),
         None => format!("{what}."),
+    })
+}
+
+/// "Go module `github.com/spf13/cobra`, requiring 3 modules."; `None` without a `module` line.
+fn go_mod_description(text: &str) -> Option<String> {
+    let module = crate::source::model::go::GoModule::parse("", text)?;
+    Some(match module.requires.len() {
+        0 => format!("Go module `{}`.", module.path),
+        1 => format!("Go module `{}`, requiring 1 module.", module.path),
+        n => format!("Go module `{}`, requiring {n} modules.", module.path),
     })
 }
 

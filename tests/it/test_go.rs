@@ -69,6 +69,11 @@ fn imports_resolve_through_go_mod_to_the_files_of_the_package() {
         ["cart.go", "doc.go"]
     );
     assert!(section(&p, "render/text.go", "Dependencies").is_empty());
+    let go_mod = p.read(".lexibrary/go.mod.md");
+    assert!(
+        go_mod.contains("Go module `example.com/shop`, requiring 1 module."),
+        "{go_mod}"
+    );
 }
 
 #[test]

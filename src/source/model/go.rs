@@ -142,6 +142,13 @@ pub fn is_package_file(path: &str) -> bool {
         .any(|part| part == "testdata" || part.starts_with(['_', '.']))
 }
 
+impl GoModule {
+    /// The `go.mod` of directory `dir` whose text is `text`; `None` without a `module` line.
+    pub fn parse(dir: &str, text: &str) -> Option<GoModule> {
+        parse_go_mod(dir, text)
+    }
+}
+
 /// A `go.mod`'s module path, requirements and local replacements; `None` without `module`.
 fn parse_go_mod(dir: &str, text: &str) -> Option<GoModule> {
     let mut module = GoModule {
