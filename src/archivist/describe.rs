@@ -118,6 +118,7 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
     use crate::project::manifest::{Manifest, ManifestKind};
     let name = source.rsplit('/').next().unwrap_or(source);
     let (kind, label) = match name {
+        "go.mod" => return go_mod_description(text),
         "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
         "package.json" => (ManifestKind::Npm, "npm manifest"),
         "pyproject.toml" => (ManifestKind::Python, "Python project manifest"),
@@ -137,6 +138,16 @@ fn manifest_description(source: &str, text: &str) -> Option<String> {
     Some(match about {
         Some(about) => format!("{what}: {about}."),
         None => format!("{what}."),
+    })
+}
+
+/// "Go module `github.com/spf13/cobra`, requiring 3 modules."; `None` without a `module` line.
+fn go_mod_description(text: &str) -> Option<String> {
+    let module = crate::source::model::go::GoModule::parse("", text)?;
+    Some(match module.requires.len() {
+        0 => format!("Go module `{}`.", module.path),
+        1 => format!("Go module `{}`, requiring 1 module.", module.path),
+        n => format!("Go module `{}`, requiring {n} modules.", module.path),
     })
 }
 
@@ -763,6 +774,12 @@ fn markdown_title(text: &str) -> Option<String> {
         .filter(|title| !title.is_empty())
 }
 
+/// Whether a Go file is a command's entry: `package main` with a `func main()`.
+fn is_go_command(text: &str) -> bool {
+    text.lines().any(|line| line.trim_end() == "package main")
+        && text.lines().any(|line| line.starts_with("func main()"))
+}
+
 /// What the structure tells of a file's role when nothing describes it: a command's entry point
 /// ("Entry point (`fn main`) of the `rg` binary."), pytest's fixtures, a module of test helpers,
 /// else its definitions ([`summary`]).
@@ -801,6 +818,11 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             ))
         }
         Language::Python => None,
+        Language::Go if is_go_command(input.text) => Some(match dir_name {
+            "" => "Entry point (`func main`) of the command.".to_string(),
+            dir => format!("Entry point (`func main`) of the `{dir}` command."),
+        }),
+        Language::Go => None,
         Language::JavaScript | Language::TypeScript
             if input.text.starts_with("#!") || dir_name == "bin" =>
         {

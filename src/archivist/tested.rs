@@ -4,6 +4,8 @@
 //! them, and its number of cases ("Tests `app.router` (45 cases): methods, decode params, …").
 //! Python: the module its name says it tests and its test functions, as pytest collects them
 //! ("Tests `json` (40 tests: `json_bad_requests`, …).").
+//! Go: the file its name says it tests and its `go test` functions ("Tests `cart` (2 tests:
+//! `TestCartAdd`, `BenchmarkTotal`).").
 
 use super::describe::{first_sentence, quoted_list};
 use super::is_test_case;
@@ -32,6 +34,10 @@ pub fn test_file_description(source: &str, text: &str, interface: &Interface) ->
         .iter()
         .filter(|line| line.depth == 0)
         .filter_map(|line| match line.kind {
+            // `go test`'s `TestXxx`, `BenchmarkXxx`, `ExampleXxx`, `FuzzXxx`.
+            Some(SymbolKind::Function) if interface.language == Language::Go => {
+                crate::source::is_go_test_function(&line.name).then(|| line.name.clone())
+            }
             Some(SymbolKind::Function) => line.name.strip_prefix("test_").map(str::to_string),
             Some(SymbolKind::Class) if line.name.starts_with("Test") => Some(line.name.clone()),
             _ => None,

@@ -237,8 +237,8 @@ pub fn frequency(field: &str, term: &str) -> usize {
 }
 
 /// Declaration keywords of languages the registry does not parse yet, found in contracts a model
-/// wrote for their files (Go's `func`).
-const UNPARSED_KEYWORDS: &[&str] = &["func"];
+/// wrote for their files (none since Go's `func` is the registry's).
+const UNPARSED_KEYWORDS: &[&str] = &[];
 
 /// Whether `word` is a declaration keyword of a registry language (its name follows) or of
 /// [`UNPARSED_KEYWORDS`].

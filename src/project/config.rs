@@ -691,8 +691,9 @@ mod tests {
         assert!(err
             .hint
             .is_some_and(|hint| hint.contains("openai-compatible")));
-        let err = parse(Path::new("c.yaml"), "ast:\n  languages: [rust, go]\n").expect_err("go");
-        assert!(err.message.contains("`go`"), "{err}");
+        let err =
+            parse(Path::new("c.yaml"), "ast:\n  languages: [rust, cobol]\n").expect_err("cobol");
+        assert!(err.message.contains("`cobol`"), "{err}");
     }
 
     #[test]

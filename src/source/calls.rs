@@ -291,6 +291,11 @@ fn kinds(language: Language) -> Kinds {
             call: "call",
             containers: &[("class_definition", "name")],
         },
+        // A method is declared outside its type: `member` names its receiver's type.
+        Language::Go => Kinds {
+            call: "call_expression",
+            containers: &[],
+        },
         Language::JavaScript | Language::TypeScript | Language::Tsx => Kinds {
             call: "call_expression",
             containers: &[
@@ -542,6 +547,8 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
                 .collect();
             Some((name("name")?.to_string(), supers))
         }
+        // No containers (`kinds`): a Go type names no bases.
+        Language::Go => None,
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let class = name("name")?.to_string();
             Some((class, super::definitions::heritage(node, src)))
@@ -693,10 +700,33 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
             "function_definition" => plain(name_of("name")?, at.container),
             _ => None,
         },
+        Language::Go => match node.kind() {
+            "function_declaration" => Some(Found {
+                test: super::go::is_test_function(name_of("name")?)
+                    && has_testing_parameter(node, src),
+                ..plain(name_of("name")?, None)?
+            }),
+            // A method is a member of its receiver's type (`Context.JSON`).
+            "method_declaration" => {
+                let ty = super::go::receiver_type(node)?;
+                plain(name_of("name")?, Some((ty.start_byte(), ty.end_byte())))
+            }
+            _ => None,
+        },
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             javascript_member(node, src, at)
         }
     }
+}
+
+/// Whether a Go function takes `*testing.T`, `*testing.B`, `*testing.F` (a test, benchmark or
+/// fuzz target) or is an `ExampleXxx()` without parameters.
+fn has_testing_parameter(node: Node<'_>, src: &str) -> bool {
+    let parameters = node
+        .child_by_field_name("parameters")
+        .map_or("", |p| text_of(p, src));
+    parameters.contains("testing.")
+        || (parameters == "()" && text_of(node, src).contains("Example"))
 }
 
 /// Whether a JavaScript, TypeScript or TSX `node` starts a member: a function or method, a
@@ -869,9 +899,15 @@ fn target(
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
     }
+    // A Go method's receiver is named by the method (`c` of `func (c *Context) Next()`).
+    let go_receiver = match language {
+        Language::Go => super::go::receiver_name_around(call, src),
+        _ => None,
+    };
     let own = |receiver: &str| {
         SELF_RECEIVERS.contains(&receiver)
             || container.is_some_and(|(start, end)| &src[start..end] == receiver)
+            || go_receiver == Some(receiver)
     };
     // A call through a receiver, `a.b()`: the node kind of the callee and the field naming `b`.
     let (access, name_field) = match language {
@@ -880,6 +916,7 @@ fn target(
             ("member_expression", "property")
         }
         Language::Python => ("attribute", "attribute"),
+        Language::Go => ("selector_expression", "field"),
     };
     let (receiver, name) = match function.kind() {
         "identifier" => (None, text_of(function, src)),
@@ -887,7 +924,8 @@ fn target(
             let name = text_of(function.child_by_field_name(name_field)?, src);
             let object = function
                 .child_by_field_name("value")
-                .or_else(|| function.child_by_field_name("object"))?;
+                .or_else(|| function.child_by_field_name("object"))
+                .or_else(|| function.child_by_field_name("operand"))?;
             (Some(text_of(object, src)), name)
         }
         "scoped_identifier" => return scoped_target(function, src, own),

@@ -34,6 +34,7 @@ pub fn comment_text(language: Language, text: &str) -> String {
             c_like(text, Syntax::JAVASCRIPT, &mut out)
         }
         Language::Python => python(text, &mut out),
+        Language::Go => c_like(text, Syntax::GO, &mut out),
     }
     out
 }
@@ -59,6 +60,13 @@ impl Syntax {
         backtick_strings: false,
     };
     const JAVASCRIPT: Syntax = Syntax {
+        nested_blocks: false,
+        raw_strings: false,
+        char_literals: false,
+        backtick_strings: true,
+    };
+    /// Go: `` `…` `` raw strings, `'x'` runes read as short strings.
+    const GO: Syntax = Syntax {
         nested_blocks: false,
         raw_strings: false,
         char_literals: false,

@@ -177,6 +177,7 @@ impl<'s> Walker<'s> {
         let found = match self.language {
             Language::Python => self.python(node, ctx),
             Language::Rust => self.rust(node, ctx),
+            Language::Go => self.go(node, ctx),
             Language::JavaScript | Language::TypeScript | Language::Tsx => {
                 self.javascript(node, ctx)
             }
@@ -245,6 +246,7 @@ impl<'s> Walker<'s> {
         let opens_scope = match self.language {
             // A Python block (an `if` at the module's top) is no scope; functions are.
             Language::Python => kind == "lambda",
+            Language::Go => matches!(kind, "func_literal" | "block"),
             Language::Rust | Language::JavaScript | Language::TypeScript | Language::Tsx => {
                 matches!(
                     kind,
@@ -404,6 +406,52 @@ impl<'s> Walker<'s> {
             }
             _ => None,
         }
+    }
+
+    /// Go: functions, methods (members of their receiver's type), types, and the constants and
+    /// variables declared outside functions.
+    fn go<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
+        let src = self.src;
+        let kind = match node.kind() {
+            "function_declaration" => SymbolKind::Function,
+            "method_declaration" => SymbolKind::Method,
+            "type_spec" | "type_alias" => match node.child_by_field_name("type")?.kind() {
+                "struct_type" => SymbolKind::Struct,
+                "interface_type" => SymbolKind::Interface,
+                _ => SymbolKind::TypeAlias,
+            },
+            "const_spec" if ctx.function.is_none() => SymbolKind::Constant,
+            "var_spec" if ctx.function.is_none() => SymbolKind::Variable,
+            _ => return None,
+        };
+        let name = self.name_of(node, "name")?;
+        let mut found = self.found(node, &name, kind);
+        // A spec's doc is its own, else its declaration's (`// Modes.` above `const ( … )`).
+        let declaration = match node.kind() {
+            "type_spec" | "type_alias" | "const_spec" | "var_spec" => node
+                .parent()
+                .filter(|p| p.kind() == "var_spec_list")
+                .or_else(|| node.parent()),
+            _ => None,
+        };
+        found.doc = super::go::doc_above(node, src)
+            .or_else(|| declaration.and_then(|d| super::go::doc_above(d, src)));
+        match kind {
+            SymbolKind::Function | SymbolKind::Method => {
+                let body = node.child_by_field_name("body");
+                found.signature = super::go::signature(node, src, body);
+                found.function = true;
+                if kind == SymbolKind::Method {
+                    let ty = super::go::receiver_type(node).map(|t| text_of(t, src).to_string());
+                    found.container = Some(ty);
+                }
+            }
+            _ => {
+                found.signature = name.clone();
+                found.value = Some(value_text(node, src));
+            }
+        }
+        Some(found)
     }
 
     fn rust<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {

@@ -214,12 +214,39 @@ impl<'s> Reader<'s> {
         let kind = body.kind();
         if matches!(
             kind,
-            "block" | "statement_block" | "switch_body" | "match_block" | "declaration_list"
+            "block"
+                | "statement_block"
+                | "switch_body"
+                | "match_block"
+                | "declaration_list"
+                | "statement_list"
         ) {
             return code_children(body);
         }
-        if matches!(kind, "switch_case" | "switch_default") {
-            let value = body.child_by_field_name("value").map(|v| v.id());
+        // A Go `switch`/`select`: its cases.
+        if matches!(
+            kind,
+            "expression_switch_statement" | "type_switch_statement" | "select_statement"
+        ) {
+            return code_children(body)
+                .into_iter()
+                .filter(|child| child.kind().ends_with("_case"))
+                .collect();
+        }
+        if matches!(
+            kind,
+            "switch_case"
+                | "switch_default"
+                | "expression_case"
+                | "type_case"
+                | "default_case"
+                | "communication_case"
+        ) {
+            let value = body
+                .child_by_field_name("value")
+                .or_else(|| body.child_by_field_name("type"))
+                .or_else(|| body.child_by_field_name("communication"))
+                .map(|v| v.id());
             return code_children(body)
                 .into_iter()
                 .filter(|child| Some(child.id()) != value)
@@ -307,8 +334,81 @@ impl<'s> Reader<'s> {
         match self.language {
             Language::Python => self.python(node),
             Language::Rust => self.rust(node),
+            Language::Go => self.go(node),
             Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(node),
         }
+    }
+
+    /// Go: `if … else if … else` chains, loops, `switch`/`select` cases, blocks read through.
+    fn go<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "if_statement" => {
+                let mut branches = Vec::new();
+                let mut current = node;
+                let mut prefix = "if";
+                for _ in 0..64 {
+                    let condition = current.child_by_field_name("condition");
+                    branches.push(Branch::new(
+                        format!("{prefix} {}:", self.header(condition)),
+                        current.child_by_field_name("consequence"),
+                    ));
+                    match current.child_by_field_name("alternative") {
+                        Some(next) if next.kind() == "if_statement" => {
+                            current = next;
+                            prefix = "else if";
+                        }
+                        Some(block) => {
+                            branches.push(Branch::new("else:".to_string(), Some(block)));
+                            break;
+                        }
+                        None => break,
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "for_statement"
+            | "expression_switch_statement"
+            | "type_switch_statement"
+            | "select_statement" => {
+                let body = field("body").or(Some(node));
+                let end = field("body")
+                    .map_or_else(|| self.go_case_start(node), |b| Some(b.start_byte()));
+                let text = self
+                    .src
+                    .get(node.start_byte()..end.unwrap_or(node.end_byte()))
+                    .unwrap_or("")
+                    .trim_end()
+                    .trim_end_matches('{')
+                    .trim_end();
+                let header = format!("{}:", shorten(text, LINE_CHARS - 4));
+                Shape::Branches(vec![Branch::new(header, body)])
+            }
+            "expression_case" | "type_case" | "communication_case" => {
+                let value = field("value").or_else(|| field("type"));
+                let value = value.or_else(|| field("communication"));
+                Shape::Branches(vec![Branch::new(
+                    format!("case {}:", self.header(value)),
+                    Some(node),
+                )])
+            }
+            "default_case" => Shape::Branches(vec![Branch::new("default:".into(), Some(node))]),
+            "block" | "statement_list" => Shape::Through(node),
+            "break_statement"
+            | "continue_statement"
+            | "empty_statement"
+            | "comment"
+            | "fallthrough_statement" => Shape::Skip,
+            _ => Shape::Leaf(node),
+        }
+    }
+
+    /// Where a Go `switch`'s first case starts (its header ends there).
+    fn go_case_start(&self, node: Node<'_>) -> Option<usize> {
+        code_children(node)
+            .into_iter()
+            .find(|c| c.kind().ends_with("_case"))
+            .map(|c| c.start_byte())
     }
 
     fn header(&self, node: Option<Node<'_>>) -> String {
@@ -726,7 +826,15 @@ impl<'s> Reader<'s> {
             .iter()
             .find_map(|prefix| text.strip_prefix(prefix))
             .unwrap_or(&text);
-        callee == self.name
+        // A Go method through its receiver (`s.Serve` in `func (s *Server) Serve`).
+        let receiver = match self.language {
+            Language::Go => super::go::receiver_name_around(call, self.src),
+            _ => None,
+        };
+        let through_receiver = receiver
+            .and_then(|r| text.strip_prefix(r)?.strip_prefix('.'))
+            .is_some_and(|callee| callee == self.name);
+        callee == self.name || through_receiver
     }
 }
 

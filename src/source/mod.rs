@@ -15,6 +15,7 @@ pub mod definitions;
 mod file;
 pub mod flow;
 pub mod generated;
+mod go;
 mod interface;
 mod javascript;
 pub mod lang;
@@ -33,6 +34,7 @@ use tree_sitter::{Parser, Tree};
 
 pub use file::SourceFile;
 pub use generated::is_generated_header;
+pub(crate) use go::is_test_function as is_go_test_function;
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
@@ -52,7 +54,7 @@ pub enum SourceError {
 
 thread_local! {
     /// One parser per language per thread, created on first use.
-    static PARSERS: RefCell<[Option<Parser>; 5]> = RefCell::new(Default::default());
+    static PARSERS: RefCell<[Option<Parser>; 6]> = RefCell::new(Default::default());
 }
 
 fn new_parser(language: Language) -> Result<Parser, SourceError> {
@@ -109,6 +111,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
             javascript::extract(root, text)
         }
         Language::Python => python::extract(root, text),
+        Language::Go => go::extract(root, text),
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
@@ -264,7 +267,7 @@ mod tests {
         }
     }
 
-    const ROBUSTNESS_LANGUAGES: [Language; 5] = Language::ALL;
+    const ROBUSTNESS_LANGUAGES: [Language; 6] = Language::ALL;
 
     fn pseudo_random_bytes(len: usize, mut seed: u64) -> Vec<u8> {
         (0..len)

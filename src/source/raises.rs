@@ -38,6 +38,10 @@ pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<
             "throw_statement" => Some(thrown(first_named(node)?, src)),
             _ => None,
         },
+        Language::Go => match node.kind() {
+            "call_expression" => go_error(node, src),
+            _ => None,
+        },
         Language::Rust => match node.kind() {
             "call_expression" => rust_err(node, src),
             "macro_invocation" => {
@@ -119,6 +123,26 @@ fn rust_err(call: Node<'_>, src: &str) -> Option<String> {
     ))
 }
 
+/// Go functions that panic or build an error: `panic(…)`, `log.Fatal…(…)`, `errors.New(…)`,
+/// `fmt.Errorf(…)`.
+const GO_RAISERS: &[&str] = &[
+    "panic",
+    "errors.New",
+    "fmt.Errorf",
+    "log.Fatal",
+    "log.Fatalf",
+    "log.Panic",
+    "log.Panicf",
+];
+
+/// The entry of a Go `panic(…)` or error-building call: `errors.New ("message")`.
+fn go_error(call: Node<'_>, src: &str) -> Option<String> {
+    let function = call.child_by_field_name("function")?;
+    let name = text_of(function, src);
+    GO_RAISERS.contains(&name).then_some(())?;
+    Some(with_message(name.to_string(), first_string(call, src)))
+}
+
 /// `entry ("message…")`, or the entry alone.
 fn with_message(entry: String, message: Option<String>) -> String {
     match message {
@@ -164,9 +188,11 @@ fn first_string(node: Node<'_>, src: &str) -> Option<String> {
 /// [`MESSAGE_WORDS`] words; `None` for anything but a string with a letter in it.
 fn message(node: Node<'_>, src: &str) -> Option<String> {
     let text = match node.kind() {
-        "string" | "string_literal" | "raw_string_literal" | "template_string" => {
-            literal_text(text_of(node, src))
-        }
+        "string"
+        | "string_literal"
+        | "raw_string_literal"
+        | "template_string"
+        | "interpreted_string_literal" => literal_text(text_of(node, src)),
         "concatenated_string" | "binary_expression" => {
             let mut cursor = node.walk();
             let parts: Vec<String> = node

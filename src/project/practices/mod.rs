@@ -7,7 +7,8 @@
 //! - the commands a contributor runs: `package.json` scripts, tox environments, nox sessions,
 //!   Makefile/justfile targets, the CI workflows' `run:` steps ([`commands`]);
 //! - the linters and formatters with their key settings: ESLint rules, Ruff/flake8/Black/isort/mypy/
-//!   pyright options, rustfmt/Clippy/`[lints]`, Prettier, pre-commit hooks ([`style`], [`python`]);
+//!   pyright options, rustfmt/Clippy/`[lints]`, Prettier, pre-commit hooks, gofmt and golangci-lint
+//!   ([`style`], [`python`], [`go`]);
 //! - where tests live and how they are named, the language level, `.editorconfig` ([`testing`],
 //!   [`language`], [`style`]).
 //!
@@ -18,6 +19,7 @@
 //! [`Warning`] naming it and the line, never a panic.
 
 pub mod commands;
+pub mod go;
 pub mod guide;
 mod ini;
 pub mod language;
@@ -125,6 +127,7 @@ pub fn detect_with(project: &Project, detail: Detail) -> Practices {
     guide::checklist(&sources, &mut found);
     commands::detect(&sources, &mut found);
     python::detect(&sources, &mut found);
+    go::detect(&sources, &mut found);
     style::detect(&sources, &mut found);
     testing::detect(&sources, &mut found);
     language::detect(&sources, &mut found);

@@ -120,9 +120,9 @@ fn is_code(name: &str) -> bool {
     Language::from_path(std::path::Path::new(name)).is_some() || UNPARSED_TEST_CODE.contains(&ext)
 }
 
-/// Extensions of test code in languages the registry does not parse yet (Go's `*_test.go`, Ruby's
-/// specs): their test directories are still where the tests live.
-const UNPARSED_TEST_CODE: &[&str] = &["go", "rb"];
+/// Extensions of test code in languages the registry does not parse yet (Ruby's specs): their
+/// test directories are still where the tests live.
+const UNPARSED_TEST_CODE: &[&str] = &["rb"];
 
 /// The naming pattern most test files follow (`test_*.py`, `*.test.ts`, …), or examples.
 fn naming(names: &[&String]) -> String {

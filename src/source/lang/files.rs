@@ -213,6 +213,7 @@ mod tests {
             "__init__.py",
             "README.md",
             "index.mjs",
+            "doc.go",
         ] {
             assert!(is_directory_file(name), "{name}");
         }
@@ -223,7 +224,7 @@ mod tests {
         assert_eq!(entries, ["index.js", "index.mjs", "index.cjs", "index.ts"]);
         assert_eq!(
             package_manifests(),
-            ["Cargo.toml", "package.json", "pyproject.toml"]
+            ["Cargo.toml", "package.json", "pyproject.toml", "go.mod"]
         );
     }
 }

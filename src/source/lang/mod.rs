@@ -11,6 +11,7 @@
 //! use it as well as `source/` and everything above.
 
 pub mod files;
+mod go;
 mod javascript;
 mod kind;
 mod python;
@@ -34,6 +35,8 @@ pub enum Language {
     Tsx,
     /// Python (`.py`, `.pyi`).
     Python,
+    /// Go (`.go`).
+    Go,
 }
 
 /// `ast.languages` in the configuration: a language family whose public interface is parsed with
@@ -50,14 +53,16 @@ pub enum AstLanguage {
     /// TypeScript, TSX included.
     Typescript,
     Python,
+    Go,
 }
 
 impl AstLanguage {
-    pub const ALL: [AstLanguage; 4] = [
+    pub const ALL: [AstLanguage; 5] = [
         AstLanguage::Rust,
         AstLanguage::Javascript,
         AstLanguage::Typescript,
         AstLanguage::Python,
+        AstLanguage::Go,
     ];
 
     /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
@@ -67,6 +72,7 @@ impl AstLanguage {
             AstLanguage::Javascript => "javascript",
             AstLanguage::Typescript => "typescript",
             AstLanguage::Python => "python",
+            AstLanguage::Go => "go",
         }
     }
 }
@@ -152,22 +158,24 @@ pub enum TestCases {
 }
 
 /// The registry: every supported language, in [`Language`] declaration order.
-pub const LANGUAGES: [&Spec; 5] = [
+pub const LANGUAGES: [&Spec; 6] = [
     &rust::RUST,
     &javascript::JAVASCRIPT,
     &javascript::TYPESCRIPT,
     &javascript::TSX,
     &python::PYTHON,
+    &go::GO,
 ];
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 5] = [
+    pub const ALL: [Language; 6] = [
         Language::Rust,
         Language::JavaScript,
         Language::TypeScript,
         Language::Tsx,
         Language::Python,
+        Language::Go,
     ];
 
     /// This language's registry entry.
@@ -212,6 +220,7 @@ impl Language {
             Language::TypeScript => 2,
             Language::Tsx => 3,
             Language::Python => 4,
+            Language::Go => 5,
         }
     }
 
@@ -225,7 +234,7 @@ impl Language {
     pub fn is_javascript_family(self) -> bool {
         match self {
             Language::JavaScript | Language::TypeScript | Language::Tsx => true,
-            Language::Rust | Language::Python => false,
+            Language::Rust | Language::Python | Language::Go => false,
         }
     }
 }
@@ -249,6 +258,7 @@ mod tests {
             ("a/b.tsx", Some(Language::Tsx)),
             ("a/b.py", Some(Language::Python)),
             ("a/b.pyi", Some(Language::Python)),
+            ("cmd/main.go", Some(Language::Go)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -262,7 +272,10 @@ mod tests {
     #[test]
     fn names_are_stable() {
         let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
-        assert_eq!(names, ["rust", "javascript", "typescript", "tsx", "python"]);
+        assert_eq!(
+            names,
+            ["rust", "javascript", "typescript", "tsx", "python", "go"]
+        );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
         assert_eq!(
             display,
@@ -271,13 +284,14 @@ mod tests {
                 "JavaScript",
                 "TypeScript",
                 "TypeScript (TSX)",
-                "Python"
+                "Python",
+                "Go"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
         assert_eq!(
             fences,
-            ["rust", "javascript", "typescript", "tsx", "python"]
+            ["rust", "javascript", "typescript", "tsx", "python", "go"]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
             assert_eq!(lang.index(), i);

@@ -6,6 +6,7 @@
 
 pub mod cargo;
 pub mod files;
+pub mod go;
 pub mod node;
 pub mod packages;
 pub mod python;
@@ -13,6 +14,7 @@ pub mod stdlib;
 
 use cargo::CargoModel;
 use files::{file_name, FileIndex, ReadFile};
+use go::GoModel;
 use node::NodeModel;
 use python::PythonModel;
 
@@ -22,6 +24,9 @@ pub struct ProjectModel {
     pub cargo: CargoModel,
     pub python: PythonModel,
     pub node: NodeModel,
+    /// Left out when empty, so a tree without Go keeps the fingerprint it had.
+    #[serde(default, skip_serializing_if = "GoModel::is_empty")]
+    pub go: GoModel,
 }
 
 impl ProjectModel {
@@ -32,6 +37,7 @@ impl ProjectModel {
             cargo: CargoModel::build(files, read, &mut warnings),
             python: PythonModel::build(files, read, &mut warnings),
             node: NodeModel::build(files, read, &mut warnings),
+            go: GoModel::build(files, read, &mut warnings),
         };
         model.mark_samples();
         (model, warnings)
@@ -49,7 +55,12 @@ pub fn is_manifest(path: &str) -> bool {
     let name = file_name(path);
     matches!(
         name,
-        "Cargo.toml" | "pyproject.toml" | "setup.cfg" | "package.json" | "pnpm-workspace.yaml"
+        "Cargo.toml"
+            | "pyproject.toml"
+            | "setup.cfg"
+            | "package.json"
+            | "pnpm-workspace.yaml"
+            | "go.mod"
     ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
 }
 
@@ -57,7 +68,10 @@ pub fn is_manifest(path: &str) -> bool {
 /// existence the model depends on (a package's `__init__.py`, a Rust target cargo discovers by its
 /// place).
 pub fn shapes_model(path: &str) -> bool {
-    is_manifest(path) || file_name(path) == "__init__.py" || is_discovered_rust_target(path)
+    is_manifest(path)
+        || file_name(path) == "__init__.py"
+        || is_discovered_rust_target(path)
+        || go::is_package_file(path)
 }
 
 /// Paths cargo discovers targets at: `src/main.rs`, `src/lib.rs`, `build.rs`, `src/bin/…`,
@@ -107,6 +121,7 @@ mod tests {
             "crates/a/Cargo.toml",
             "tsconfig.base.json",
             "web/package.json",
+            "go.mod",
         ] {
             assert!(
                 is_manifest(manifest) && shapes_model(manifest),
@@ -118,6 +133,7 @@ mod tests {
             "src/main.rs",
             "tests/it.rs",
             "src/bin/tool/main.rs",
+            "render/json.go",
         ] {
             assert!(
                 !is_manifest(by_existence) && shapes_model(by_existence),
@@ -129,6 +145,8 @@ mod tests {
             "pkg/mod.py",
             "web/index.ts",
             "src/bin/tool/args.rs",
+            "render/json_test.go",
+            "render/testdata/x.go",
         ] {
             assert!(!shapes_model(other), "{other}");
         }

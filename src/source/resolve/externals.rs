@@ -79,6 +79,11 @@ pub(super) fn externals(
                 npm_package(file, spec, context)
             }
             Language::Python => python_package(file, spec, context),
+            Language::Go => context
+                .model
+                .go
+                .required_module(file, spec)
+                .map(str::to_string),
         })
         .collect();
     names.into_iter().collect()

@@ -12,6 +12,7 @@
 //! top-level modules, Cargo dependencies).
 
 mod externals;
+mod go;
 mod js;
 mod python;
 mod rust;
@@ -63,6 +64,7 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
             js::resolve(file, interface, context, &mut collected)
         }
         Language::Python => python::resolve(file, interface, context, &mut collected),
+        Language::Go => go::resolve(file, interface, context, &mut collected),
     }
     collected.deps.remove(file);
     collected.via.remove(file);
