@@ -691,7 +691,8 @@ func helper() {}
         let serve = file.definition("Server.Serve").expect("defined");
         assert_eq!(serve.kind, SymbolKind::Method);
         let flow: Vec<String> = file
-            .flow(serve)
+            .flow(serve, crate::source::flow::MAX_LINES)
+            .lines
             .iter()
             .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
             .collect();

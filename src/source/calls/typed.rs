@@ -46,6 +46,15 @@ pub(super) fn declared(language: Language, node: Node<'_>, src: &str) -> Vec<(St
                     parameter.child_by_field_name("pattern"),
                     parameter.child_by_field_name("type"),
                 ),
+                // Go `x *T` (the names before one type: `a, b T`).
+                "parameter_declaration" => {
+                    let ty = parameter.child_by_field_name("type");
+                    let mut cursor = parameter.walk();
+                    for name in parameter.children_by_field_name("name", &mut cursor) {
+                        push(&mut out, Some(name), ty, src);
+                    }
+                    continue;
+                }
                 // Python `x: T`, `x: T = d`.
                 "typed_parameter" => (
                     code_children(parameter)
@@ -79,14 +88,14 @@ fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node
     }
 }
 
-/// The type an annotation names, by its final identifier: `&'a mut crate::runtime::Runtime` →
+/// The type an annotation names, by its final identifier (`*gin.Context` → `Context`): `&'a mut crate::runtime::Runtime` →
 /// `Runtime`, `Arc<Semaphore>` → `Semaphore`, `t.Optional["AppContext"]` → `AppContext`, `Foo |
 /// None` → `Foo`; none for anything else (a generic parameter's lowercase name, a tuple, a
 /// function type, a generic parameter).
 pub(super) fn type_name(annotation: &str) -> Option<String> {
     let mut text = annotation.trim().trim_start_matches(':').trim();
     for _ in 0..4 {
-        text = text.trim_start_matches('&').trim_start();
+        text = text.trim_start_matches(['&', '*']).trim_start();
         if text.starts_with('\'') && !text.ends_with('\'') {
             // A lifetime: `'a mut T`.
             text = text
@@ -138,6 +147,7 @@ pub(super) fn bare_receiver<'s>(
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             function.child_by_field_name("object")
         }
+        Language::Go => function.child_by_field_name("operand"),
     }?;
     (object.kind() == "identifier").then(|| text_of(object, src))
 }
