@@ -272,13 +272,24 @@ fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(Stri
         let (rel, text) = &pages[next];
         let base = rel.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
         let mut found = Vec::new();
-        for target in local_links(text) {
-            let linked = join(&base, target.trim_start_matches("./"));
+        // The guide itself also names its policies (ripgrep's `AI_POLICY.md`, linked as a
+        // GitHub page of the project); pages further down only when their name says they are
+        // about contributing.
+        let from_guide = next == 0;
+        let mut targets: Vec<String> = local_links(text)
+            .into_iter()
+            .map(|target| join(&base, target.trim_start_matches("./")))
+            .collect();
+        if from_guide {
+            targets.extend(blob_paths(text));
+        }
+        for linked in targets {
             let known = pages
                 .iter()
                 .chain(&found)
                 .any(|(r, _): &(String, String)| *r == linked);
-            if !known && !linked.contains("..") && is_about_contributing(&linked) {
+            let wanted = is_about_contributing(&linked) || (from_guide && is_policy(&linked));
+            if !known && !linked.contains("..") && wanted {
                 if let Some(text) = sources.text(&linked) {
                     found.push((linked, text));
                 }
@@ -299,10 +310,49 @@ const MAX_LINKED: usize = 2;
 /// Whether a page's name says it is about contributing or pull requests.
 fn is_about_contributing(rel: &str) -> bool {
     let name = rel.to_ascii_lowercase();
-    let page = name.ends_with(".md") || name.ends_with(".rst");
-    page && ["contributing", "pull-request", "pull_request"]
-        .iter()
-        .any(|word| name.contains(word))
+    is_page(rel)
+        && ["contributing", "pull-request", "pull_request"]
+            .iter()
+            .any(|word| name.contains(word))
+}
+
+/// Whether a page's name says it is a policy or guidelines for contributors (`AI_POLICY.md`,
+/// `GUIDELINES.md`; not a code of conduct).
+fn is_policy(rel: &str) -> bool {
+    let name = rel.to_ascii_lowercase();
+    is_page(rel) && (name.contains("polic") || name.contains("guideline"))
+}
+
+/// A Markdown or reStructuredText page, by its name.
+fn is_page(rel: &str) -> bool {
+    let name = rel.to_ascii_lowercase();
+    name.ends_with(".md") || name.ends_with(".rst")
+}
+
+/// The paths of the GitHub pages of files a text links to
+/// (`https://github.com/BurntSushi/ripgrep/blob/master/AI_POLICY.md` → `AI_POLICY.md`): read
+/// from the clone when it has a file there.
+fn blob_paths(text: &str) -> Vec<String> {
+    text.split("https://github.com/")
+        .skip(1)
+        .filter_map(|rest| {
+            let url: String = rest
+                .chars()
+                .take_while(|c| !c.is_whitespace() && !matches!(c, ')' | '>' | '"' | '`' | ']'))
+                .collect();
+            // owner / repository / blob / ref / path
+            let mut parts = url.splitn(5, '/');
+            let (_, _, blob, _, path) = (
+                parts.next()?,
+                parts.next()?,
+                parts.next()?,
+                parts.next()?,
+                parts.next()?,
+            );
+            let path = path.split('#').next().unwrap_or(path);
+            (blob == "blob" && !path.is_empty()).then(|| path.to_string())
+        })
+        .collect()
 }
 
 /// The local targets of Markdown links (`[text](target)`, `[label]: target`), without anchors.
@@ -417,10 +467,39 @@ fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
             for sentence in sentences.filter(|s| is_instruction(s)) {
                 out.push(first_sentence(sentence, detail));
             }
+        } else if !bullet {
+            // What a guide's prose puts in bold is what its authors insist on ("**Autonomous
+            // agents are not allowed to be used for contributing to this project**").
+            for emphasised in bold_rules(item) {
+                out.push(first_sentence(&emphasised, detail));
+            }
         }
     }
     out.dedup();
     out
+}
+
+/// The bold spans of a paragraph that state a rule: four words or more, saying "must",
+/// "should", "not allowed", "required", "never", or starting with a verb.
+fn bold_rules(paragraph: &str) -> Vec<String> {
+    paragraph
+        .split("**")
+        .skip(1)
+        .step_by(2)
+        .map(|span| span.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|span| {
+            let lower = format!(" {} ", span.to_lowercase());
+            span.split_whitespace().count() >= 4
+                && ([" must ", " should ", " not allowed", " required", " never "]
+                    .iter()
+                    .any(|word| lower.contains(word))
+                    || starts_with_verb(span))
+        })
+        .map(|span| match span.ends_with(['.', '!']) {
+            true => span,
+            false => format!("{span}."),
+        })
+        .collect()
 }
 
 /// A template's prose sentence that tells the contributor what to do: it says "should" or "must",
@@ -577,6 +656,18 @@ mod tests {
         );
         assert_eq!(headings(&section), ["Running Tests"]);
         assert_eq!(commands(&section, Detail::Short), ["npm test"]);
+    }
+
+    #[test]
+    fn a_guides_bold_rules_and_its_projects_github_pages_are_read() {
+        let text = "Using AI is welcome. **Autonomous agents are not allowed to be used here**. Pull requests in violation will be closed.\n\n**Thanks!** See **the docs**.\n";
+        assert_eq!(
+            rules(text, false, Detail::Short),
+            ["Autonomous agents are not allowed to be used here."]
+        );
+        let links = "Follow the [AI Policy](https://github.com/BurntSushi/ripgrep/blob/master/AI_POLICY.md#use) and https://github.com/o/r/issues/1.";
+        assert_eq!(blob_paths(links), ["AI_POLICY.md"]);
+        assert!(is_policy("AI_POLICY.md") && !is_policy("CODE_OF_CONDUCT.md"));
     }
 
     #[test]
