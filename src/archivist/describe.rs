@@ -801,6 +801,7 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             ))
         }
         Language::Python => None,
+        Language::Java => None,
         Language::JavaScript | Language::TypeScript
             if input.text.starts_with("#!") || dir_name == "bin" =>
         {

@@ -312,6 +312,70 @@ impl<'s> Reader<'s> {
             Language::Python => self.python(node),
             Language::Rust => self.rust(node),
             Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(node),
+            Language::Java => self.java(node),
+        }
+    }
+
+    fn java<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "if_statement" => self.if_chain(node, "if_statement", true),
+            "for_statement" | "enhanced_for_statement" | "while_statement" | "do_statement"
+            | "synchronized_statement" => {
+                let body = field("body").or_else(|| code_children(node).into_iter().last());
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_expression" => {
+                let body = field("body");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_block_statement_group" | "switch_rule" => {
+                let label = code_children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "switch_label");
+                let header = format!("{}:", self.header(label).trim_end_matches(':'));
+                Shape::Branches(vec![Branch::new(header, Some(node))])
+            }
+            "switch_label" => Shape::Skip,
+            "try_statement" | "try_with_resources_statement" => {
+                let body = field("body");
+                let mut branches = vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )];
+                for part in code_children(node) {
+                    match part.kind() {
+                        "catch_clause" => {
+                            let parameter = code_children(part)
+                                .into_iter()
+                                .find(|c| c.kind() == "catch_formal_parameter");
+                            branches.push(Branch {
+                                header: format!("catch ({}):", self.header(parameter)),
+                                body: part.child_by_field_name("body"),
+                                always: true,
+                            });
+                        }
+                        "finally_clause" => branches.push(Branch {
+                            header: "finally:".to_string(),
+                            body: code_children(part).into_iter().find(|c| c.kind() == "block"),
+                            always: true,
+                        }),
+                        _ => {}
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "block" => Shape::Through(node),
+            "class_declaration" | "interface_declaration" | "enum_declaration"
+            | "record_declaration" => self.nested(field("name")),
+            "line_comment" | "block_comment" => Shape::Skip,
+            _ => Shape::Leaf(node),
         }
     }
 
@@ -665,7 +729,10 @@ impl<'s> Reader<'s> {
         let mut seen = Seen::default();
         super::syntax::walk(node, (), |n, ()| {
             match n.kind() {
-                "call" | "call_expression" | "new_expression" if !self.builds_value(n) => {
+                "call" | "call_expression" | "new_expression" | "method_invocation"
+                | "object_creation_expression"
+                    if !self.builds_value(n) =>
+                {
                     seen.notable = true;
                     if self.calls_itself(n) {
                         seen.recursive = true;
@@ -705,6 +772,11 @@ impl<'s> Reader<'s> {
 
     /// A call of the member itself: bare, or through `self`/`this`/`Self`.
     fn calls_itself(&self, call: Node<'_>) -> bool {
+        if call.kind() == "method_invocation" {
+            let object = call.child_by_field_name("object").map(|o| text_of(o, self.src));
+            let name = call.child_by_field_name("name").map(|n| text_of(n, self.src));
+            return name == Some(self.name) && matches!(object, None | Some("this"));
+        }
         let Some(function) = call
             .child_by_field_name("function")
             .or_else(|| call.child_by_field_name("constructor"))

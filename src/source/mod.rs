@@ -16,6 +16,7 @@ mod file;
 pub mod flow;
 pub mod generated;
 mod interface;
+pub mod java;
 mod javascript;
 pub mod lang;
 pub mod model;
@@ -52,7 +53,7 @@ pub enum SourceError {
 
 thread_local! {
     /// One parser per language per thread, created on first use.
-    static PARSERS: RefCell<[Option<Parser>; 5]> = RefCell::new(Default::default());
+    static PARSERS: RefCell<[Option<Parser>; 6]> = RefCell::new(Default::default());
 }
 
 fn new_parser(language: Language) -> Result<Parser, SourceError> {
@@ -109,6 +110,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
             javascript::extract(root, text)
         }
         Language::Python => python::extract(root, text),
+        Language::Java => java::extract(root, text),
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
@@ -264,7 +266,7 @@ mod tests {
         }
     }
 
-    const ROBUSTNESS_LANGUAGES: [Language; 5] = Language::ALL;
+    const ROBUSTNESS_LANGUAGES: [Language; 6] = Language::ALL;
 
     fn pseudo_random_bytes(len: usize, mut seed: u64) -> Vec<u8> {
         (0..len)

@@ -37,6 +37,7 @@ pub fn is_test_path(path: &str) -> bool {
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     let stem = name.split('.').next().unwrap_or(name);
     in_test_dir
+        || (name.ends_with(".java") && is_surefire_name(path))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -82,7 +83,24 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
         TestCases::UnimportedOrNamed => {
             importers == 0 || named_test || name.contains(".test.") || name.contains(".spec.")
         }
+        TestCases::SurefireNamed => is_surefire_name(path),
     }
+}
+
+/// Whether a Java file's class is one Maven Surefire or Failsafe runs by default: `Test*`,
+/// `*Test`, `*Tests`, `*TestCase` (Surefire), `*IT`, `IT*`, `*ITCase` (Failsafe).
+fn is_surefire_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let capital_after = |prefix: &str| {
+        stem.strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    capital_after("Test")
+        || capital_after("IT")
+        || ["Test", "Tests", "TestCase", "IT", "ITCase"]
+            .iter()
+            .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
 }
 
 /// Whether a file stem names a file for its directory rather than itself (`mod`, `lib`, `index`,

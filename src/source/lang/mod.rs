@@ -11,6 +11,7 @@
 //! use it as well as `source/` and everything above.
 
 pub mod files;
+mod java;
 mod javascript;
 mod kind;
 mod python;
@@ -34,6 +35,8 @@ pub enum Language {
     Tsx,
     /// Python (`.py`, `.pyi`).
     Python,
+    /// Java (`.java`).
+    Java,
 }
 
 /// `ast.languages` in the configuration: a language family whose public interface is parsed with
@@ -50,14 +53,16 @@ pub enum AstLanguage {
     /// TypeScript, TSX included.
     Typescript,
     Python,
+    Java,
 }
 
 impl AstLanguage {
-    pub const ALL: [AstLanguage; 4] = [
+    pub const ALL: [AstLanguage; 5] = [
         AstLanguage::Rust,
         AstLanguage::Javascript,
         AstLanguage::Typescript,
         AstLanguage::Python,
+        AstLanguage::Java,
     ];
 
     /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
@@ -67,6 +72,7 @@ impl AstLanguage {
             AstLanguage::Javascript => "javascript",
             AstLanguage::Typescript => "typescript",
             AstLanguage::Python => "python",
+            AstLanguage::Java => "java",
         }
     }
 }
@@ -149,25 +155,30 @@ pub enum TestCases {
     ImportedByItsTargetOnly,
     /// A file nothing imports, or one named as a test (`*.test.js`, `*.spec.ts`).
     UnimportedOrNamed,
+    /// A class Maven Surefire or Failsafe runs by its name: `Test*`, `*Test`, `*Tests`,
+    /// `*TestCase`, `*IT` (JUnit, TestNG).
+    SurefireNamed,
 }
 
 /// The registry: every supported language, in [`Language`] declaration order.
-pub const LANGUAGES: [&Spec; 5] = [
+pub const LANGUAGES: [&Spec; 6] = [
     &rust::RUST,
     &javascript::JAVASCRIPT,
     &javascript::TYPESCRIPT,
     &javascript::TSX,
     &python::PYTHON,
+    &java::JAVA,
 ];
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 5] = [
+    pub const ALL: [Language; 6] = [
         Language::Rust,
         Language::JavaScript,
         Language::TypeScript,
         Language::Tsx,
         Language::Python,
+        Language::Java,
     ];
 
     /// This language's registry entry.
@@ -212,6 +223,7 @@ impl Language {
             Language::TypeScript => 2,
             Language::Tsx => 3,
             Language::Python => 4,
+            Language::Java => 5,
         }
     }
 
@@ -225,7 +237,7 @@ impl Language {
     pub fn is_javascript_family(self) -> bool {
         match self {
             Language::JavaScript | Language::TypeScript | Language::Tsx => true,
-            Language::Rust | Language::Python => false,
+            Language::Rust | Language::Python | Language::Java => false,
         }
     }
 }
