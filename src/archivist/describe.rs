@@ -857,6 +857,10 @@ fn is_fuzz_target(source: &str, text: &str) -> bool {
 /// `tutorial_builder/01_quick`, `examples/session/redis.js` → `session/redis`): two files of one
 /// example are told apart.
 fn example_name(source: &str) -> Option<String> {
+    // A Java package (`com/example/…` below `src/main/java/`) is no example directory.
+    if source.ends_with(".java") && source.contains("/java/") {
+        return None;
+    }
     let (_, below) = source
         .split_once("examples/")
         .or_else(|| source.split_once("example/"))

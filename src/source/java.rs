@@ -640,4 +640,31 @@ mod tests {
             Some("Helpers for streams & readers.")
         );
     }
+
+    #[test]
+    fn calls_raises_bases_and_test_cases() {
+        let text = "package a;\npublic class Box extends Base implements Comparable<Box>, java.io.Serializable {\n  public Box() { this(1); init(); }\n  public int get() {\n    if (x < 0) throw new IllegalStateException(\"Not a box: \" + this);\n    return Util.clamp(helper.size(), new Range(1, 2));\n  }\n  @Test public void works() { new Box().get(); }\n}\n";
+        let interface = parse(Language::Java, text);
+        let calls: Vec<String> = interface.calls.iter().map(|m| m.encode()).collect();
+        assert_eq!(
+            calls,
+            [
+                "Box.Box ^init",
+                "Box.get IllegalStateException.IllegalStateException Util.clamp .size@helper Range.Range",
+                "!Box.works .get Box.Box",
+            ]
+        );
+        let get = interface.calls.iter().find(|m| m.member == "Box.get");
+        assert_eq!(
+            get.map(|m| m.raises.clone()),
+            Some(vec!["IllegalStateException (\"Not a box: …\")".to_string()])
+        );
+        assert_eq!(
+            interface.bases,
+            [(
+                "Box".to_string(),
+                vec!["Base".to_string(), "Comparable".to_string(), "Serializable".to_string()]
+            )]
+        );
+    }
 }

@@ -23,6 +23,7 @@ mod test_harness;
 mod test_hooks;
 mod test_index;
 mod test_inherited;
+mod test_java;
 mod test_init;
 mod test_knowledge;
 mod test_llm;

@@ -20,6 +20,7 @@
 pub mod commands;
 pub mod guide;
 mod ini;
+pub mod java;
 pub mod language;
 pub mod python;
 pub mod style;
@@ -125,6 +126,7 @@ pub fn detect_with(project: &Project, detail: Detail) -> Practices {
     guide::checklist(&sources, &mut found);
     commands::detect(&sources, &mut found);
     python::detect(&sources, &mut found);
+    java::detect(&sources, &mut found);
     style::detect(&sources, &mut found);
     testing::detect(&sources, &mut found);
     language::detect(&sources, &mut found);

@@ -5,7 +5,8 @@
 //! `source::java`) is looked up as javac does: a single-type import names it; else a type of the
 //! file's own package (no import needed: a test of `a.b` uses `a.b.Foo` as `Foo`); else a type of
 //! a package imported on demand (`import a.b.*;`). `import a.b.C;` and `import a.b.C.Inner;` depend
-//! on `C`'s file, `import static a.b.C.m;` and `import static a.b.C.*;` too; a fully qualified name
+//! on `C`'s file when the code uses the name (an import only Javadoc's `{@link}` reads is no
+//! dependency: javac compiles nothing of it), `import static a.b.C.m;` and `import static a.b.C.*;` too; a fully qualified name
 //! in code (`a.b.C.m()`) as an import. What names no project type — the JDK, libraries — stays
 //! unresolved, and `super::externals` names its package.
 
@@ -63,7 +64,12 @@ pub(super) fn resolve(
             (true, false) => name.rsplit_once('.').and_then(|(class, _)| resolver.type_file(class)),
             (true, true) => resolver.type_file(name),
             (false, false) => {
-                single.push(name.rsplit('.').next().unwrap_or(name));
+                let simple = name.rsplit('.').next().unwrap_or(name);
+                single.push(simple);
+                // An import only Javadoc reads (`{@link Since}`): javac compiles nothing of it.
+                if package.is_some_and(|p| !p.names.iter().any(|used| used == simple)) {
+                    continue;
+                }
                 resolver.type_file(name)
             }
         };
@@ -252,7 +258,7 @@ mod tests {
             ),
             (
                 "extras/src/main/java/x/Extra.java",
-                "package x;\nimport a.b.Gson;\nimport a.b.TypeAdapter.Inner;\npublic class Extra {}\n",
+                "package x;\nimport a.b.Gson;\nimport a.b.TypeAdapter.Inner;\nimport a.b.Unused;\n/** Not {@link Unused}. */\npublic class Extra { Gson g; Inner i; }\n",
             ),
             ("tools/gen/Gen.java", "package gen;\npublic class Gen { Helper h; }\n"),
             ("tools/gen/Helper.java", "package gen;\nclass Helper {}\n"),
