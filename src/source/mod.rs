@@ -2,7 +2,7 @@
 //! (symbols with normalised signatures and an `interface_hash`), its imports and their resolution
 //! to project files, its module documentation and a few complexity signals.
 //!
-//! Supported languages: Rust, JavaScript (incl. JSX), TypeScript, TSX and Python. Extraction is a
+//! Supported languages: Rust, JavaScript (incl. JSX), TypeScript, TSX, Python and Java. Extraction is a
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 

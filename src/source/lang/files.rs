@@ -83,8 +83,21 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
         TestCases::UnimportedOrNamed => {
             importers == 0 || named_test || name.contains(".test.") || name.contains(".spec.")
         }
-        TestCases::SurefireNamed => is_surefire_name(path),
+        // `Test*` is Surefire's too, but a class other tests import by that name is their helper
+        // (gson's `TestTypes`).
+        TestCases::SurefireNamed => {
+            is_surefire_name(path) && (importers == 0 || !surefire_prefix_only(path))
+        }
     }
+}
+
+/// Whether a Java file's class is a test only by Surefire's `Test*`/`IT*` prefix.
+fn surefire_prefix_only(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    !["Test", "Tests", "TestCase", "IT", "ITCase"]
+        .iter()
+        .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
 }
 
 /// Whether a Java file's class is one Maven Surefire or Failsafe runs by default: `Test*`,
@@ -201,6 +214,10 @@ mod tests {
             ("web/__tests__/a.js", 0),
             ("src/a.test.ts", 2),
             ("a/x_test.go", 1),
+            ("core/src/test/java/a/CircleTest.java", 3),
+            ("src/test/java/a/TestCircle.java", 0),
+            ("src/test/java/a/CircleIT.java", 0),
+            ("src/it/java/a/CircleTests.java", 0),
         ] {
             assert!(is_test_case(path, importers), "{path} {importers}");
         }
@@ -211,6 +228,9 @@ mod tests {
             ("tests/common/mod.rs", 5),
             ("test/support/utils.js", 12),
             ("src/json.py", 0),
+            ("src/test/java/a/TestTypes.java", 4),
+            ("src/test/java/a/MoreAsserts.java", 0),
+            ("src/test/java/a/Testing.java", 0),
         ] {
             assert!(!is_test_case(path, importers), "{path} {importers}");
         }
@@ -241,7 +261,14 @@ mod tests {
         assert_eq!(entries, ["index.js", "index.mjs", "index.cjs", "index.ts"]);
         assert_eq!(
             package_manifests(),
-            ["Cargo.toml", "package.json", "pyproject.toml"]
+            [
+                "Cargo.toml",
+                "package.json",
+                "pyproject.toml",
+                "pom.xml",
+                "build.gradle",
+                "build.gradle.kts"
+            ]
         );
     }
 }

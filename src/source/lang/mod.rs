@@ -1,5 +1,5 @@
 //! The language registry: one table ([`LANGUAGES`]) lists the languages the source module parses,
-//! and one module per language ([`rust`], [`javascript`], [`python`]) holds what the rest of the
+//! and one module per language ([`rust`], [`javascript`], [`python`], [`java`]) holds what the rest of the
 //! crate knows of it — its extensions, grammar, comment syntax, declaration keywords, visibility
 //! rule, file conventions (index and entry files, package manifests, how a test case is told from
 //! a helper) and a pointer to its extraction and import resolver. Code outside `source/` asks the
@@ -41,7 +41,7 @@ pub enum Language {
 
 /// `ast.languages` in the configuration: a language family whose public interface is parsed with
 /// tree-sitter. Not a duplicate of [`Language`]: TSX is parsed with its own grammar but switched
-/// on with TypeScript, so the configuration names four families for five grammars.
+/// on with TypeScript, so the configuration names five families for six grammars.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -155,8 +155,8 @@ pub enum TestCases {
     ImportedByItsTargetOnly,
     /// A file nothing imports, or one named as a test (`*.test.js`, `*.spec.ts`).
     UnimportedOrNamed,
-    /// A class Maven Surefire or Failsafe runs by its name: `Test*`, `*Test`, `*Tests`,
-    /// `*TestCase`, `*IT` (JUnit, TestNG).
+    /// A class Maven Surefire or Failsafe runs by its name: `*Test`, `*Tests`, `*TestCase`, `*IT`,
+    /// or `Test*` when no other file imports it (JUnit, TestNG).
     SurefireNamed,
 }
 
@@ -261,6 +261,7 @@ mod tests {
             ("a/b.tsx", Some(Language::Tsx)),
             ("a/b.py", Some(Language::Python)),
             ("a/b.pyi", Some(Language::Python)),
+            ("src/main/java/a/B.java", Some(Language::Java)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -274,7 +275,10 @@ mod tests {
     #[test]
     fn names_are_stable() {
         let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
-        assert_eq!(names, ["rust", "javascript", "typescript", "tsx", "python"]);
+        assert_eq!(
+            names,
+            ["rust", "javascript", "typescript", "tsx", "python", "java"]
+        );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
         assert_eq!(
             display,
@@ -283,13 +287,14 @@ mod tests {
                 "JavaScript",
                 "TypeScript",
                 "TypeScript (TSX)",
-                "Python"
+                "Python",
+                "Java"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
         assert_eq!(
             fences,
-            ["rust", "javascript", "typescript", "tsx", "python"]
+            ["rust", "javascript", "typescript", "tsx", "python", "java"]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
             assert_eq!(lang.index(), i);
