@@ -426,7 +426,9 @@ fn extract_nested<'t>(
             test_attribute_end = Some(node.end_byte());
         }
         if let Some(index) = at.member {
-            if kind == kinds.call || (language == Language::Java && kind == "object_creation_expression") {
+            if kind == kinds.call
+                || (language == Language::Java && kind == "object_creation_expression")
+            {
                 record_call(language, node, src, containers[index], &mut members[index]);
             }
             record_raise(language, node, src, &mut members[index]);
@@ -708,14 +710,14 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
             _ => None,
         },
         Language::Java => match node.kind() {
-            "method_declaration" | "constructor_declaration" | "compact_constructor_declaration" => {
-                Some(Found {
-                    name: name_of("name")?.into(),
-                    container: at.container,
-                    aliases: Vec::new(),
-                    test: super::java::is_test_method(node, src),
-                })
-            }
+            "method_declaration"
+            | "constructor_declaration"
+            | "compact_constructor_declaration" => Some(Found {
+                name: name_of("name")?.into(),
+                container: at.container,
+                aliases: Vec::new(),
+                test: super::java::is_test_method(node, src),
+            }),
             _ => None,
         },
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
@@ -993,10 +995,12 @@ fn java_target(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> 
         SELF_RECEIVERS.contains(&receiver)
             || container.is_some_and(|(start, end)| &src[start..end] == receiver)
     };
-    let shown = |path: Option<&str>| key_callee(name, path).then(|| match path {
-        Some(path) => format!("{path}.{name}"),
-        None => name.to_string(),
-    });
+    let shown = |path: Option<&str>| {
+        key_callee(name, path).then(|| match path {
+            Some(path) => format!("{path}.{name}"),
+            None => name.to_string(),
+        })
+    };
     Some(match receiver {
         None => Target {
             encoded: format!("{SELF_MARK}{name}"),

@@ -320,7 +320,10 @@ impl<'s> Reader<'s> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {
             "if_statement" => self.if_chain(node, "if_statement", true),
-            "for_statement" | "enhanced_for_statement" | "while_statement" | "do_statement"
+            "for_statement"
+            | "enhanced_for_statement"
+            | "while_statement"
+            | "do_statement"
             | "synchronized_statement" => {
                 let body = field("body").or_else(|| code_children(node).into_iter().last());
                 Shape::Branches(vec![Branch::new(
@@ -345,10 +348,7 @@ impl<'s> Reader<'s> {
             "switch_label" => Shape::Skip,
             "try_statement" | "try_with_resources_statement" => {
                 let body = field("body");
-                let mut branches = vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )];
+                let mut branches = vec![Branch::new(format!("{}:", self.head(node, body)), body)];
                 for part in code_children(node) {
                     match part.kind() {
                         "catch_clause" => {
@@ -363,7 +363,9 @@ impl<'s> Reader<'s> {
                         }
                         "finally_clause" => branches.push(Branch {
                             header: "finally:".to_string(),
-                            body: code_children(part).into_iter().find(|c| c.kind() == "block"),
+                            body: code_children(part)
+                                .into_iter()
+                                .find(|c| c.kind() == "block"),
                             always: true,
                         }),
                         _ => {}
@@ -372,7 +374,9 @@ impl<'s> Reader<'s> {
                 Shape::Branches(branches)
             }
             "block" => Shape::Through(node),
-            "class_declaration" | "interface_declaration" | "enum_declaration"
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
             | "record_declaration" => self.nested(field("name")),
             "line_comment" | "block_comment" => Shape::Skip,
             _ => Shape::Leaf(node),
@@ -729,7 +733,10 @@ impl<'s> Reader<'s> {
         let mut seen = Seen::default();
         super::syntax::walk(node, (), |n, ()| {
             match n.kind() {
-                "call" | "call_expression" | "new_expression" | "method_invocation"
+                "call"
+                | "call_expression"
+                | "new_expression"
+                | "method_invocation"
                 | "object_creation_expression"
                     if !self.builds_value(n) =>
                 {
@@ -773,8 +780,12 @@ impl<'s> Reader<'s> {
     /// A call of the member itself: bare, or through `self`/`this`/`Self`.
     fn calls_itself(&self, call: Node<'_>) -> bool {
         if call.kind() == "method_invocation" {
-            let object = call.child_by_field_name("object").map(|o| text_of(o, self.src));
-            let name = call.child_by_field_name("name").map(|n| text_of(n, self.src));
+            let object = call
+                .child_by_field_name("object")
+                .map(|o| text_of(o, self.src));
+            let name = call
+                .child_by_field_name("name")
+                .map(|n| text_of(n, self.src));
             return name == Some(self.name) && matches!(object, None | Some("this"));
         }
         let Some(function) = call

@@ -97,8 +97,7 @@ fn package_doc(root: Node<'_>, src: &str) -> Option<String> {
 
 /// Whether a declaration's modifiers include `word` (`public`, `static`, …).
 fn has_modifier(declaration: Node<'_>, src: &str, word: &str) -> bool {
-    modifiers(declaration)
-        .is_some_and(|m| text_of(m, src).split_whitespace().any(|w| w == word))
+    modifiers(declaration).is_some_and(|m| text_of(m, src).split_whitespace().any(|w| w == word))
 }
 
 /// A declaration's `modifiers` node.
@@ -156,7 +155,9 @@ pub(super) fn declaration_signature(node: Node<'_>, src: &str, body: Option<Node
 /// between), read as text.
 pub(super) fn javadoc(node: Node<'_>, src: &str) -> Option<String> {
     let previous = node.prev_sibling()?;
-    if previous.kind() != "block_comment" || previous.end_position().row + 2 < node.start_position().row {
+    if previous.kind() != "block_comment"
+        || previous.end_position().row + 2 < node.start_position().row
+    {
         return None;
     }
     let text = text_of(previous, src);
@@ -207,7 +208,9 @@ fn find_paragraph_tag(text: &str) -> Option<(usize, usize)> {
         let start = from + found;
         let after = lower.as_bytes().get(start + 2).copied();
         if matches!(after, Some(b'>' | b' ' | b'/')) {
-            let end = lower[start..].find('>').map_or(lower.len(), |e| start + e + 1);
+            let end = lower[start..]
+                .find('>')
+                .map_or(lower.len(), |e| start + e + 1);
             return Some((start, end));
         }
         from = start + 2;
@@ -300,13 +303,10 @@ impl Types<'_, '_> {
         let body = node.child_by_field_name("body");
         let signature = declaration_signature(node, src, body);
         let doc = javadoc(node, src);
-        if !self.b.add_documented(
-            depth,
-            kind,
-            name,
-            parent.map(|(p, _)| p),
-            (signature, doc),
-        ) {
+        if !self
+            .b
+            .add_documented(depth, kind, name, parent.map(|(p, _)| p), (signature, doc))
+        {
             return;
         }
         let Some(body) = body else { return };
@@ -376,8 +376,8 @@ impl Types<'_, '_> {
         if !self.visible(node, Some(owner)) {
             return;
         }
-        let constant = owner.1
-            || (has_modifier(node, src, "static") && has_modifier(node, src, "final"));
+        let constant =
+            owner.1 || (has_modifier(node, src, "static") && has_modifier(node, src, "final"));
         let kind = match constant {
             true => SymbolKind::Constant,
             false => SymbolKind::Variable,
@@ -434,34 +434,36 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let mut imports: Vec<Import> = Vec::new();
     let mut used: BTreeSet<&str> = BTreeSet::new();
     let mut qualified: Vec<(String, usize)> = Vec::new();
-    walk(root, Nesting::default(), |node, nesting| match node.kind() {
-        "line_comment" | "block_comment" => {
-            signals.todo_markers += count_markers(text_of(node, src));
-            None
-        }
-        "import_declaration" => {
-            imports.extend(import_of(node, src));
-            None
-        }
-        "package_declaration" => None,
-        "type_identifier" | "identifier" => {
-            let name = text_of(node, src);
-            if name.starts_with(|c: char| c.is_ascii_uppercase()) && !is_qualified_part(node) {
-                used.insert(name);
+    walk(root, Nesting::default(), |node, nesting| {
+        match node.kind() {
+            "line_comment" | "block_comment" => {
+                signals.todo_markers += count_markers(text_of(node, src));
+                None
             }
-            None
-        }
-        "scoped_type_identifier" | "field_access" | "scoped_identifier" => {
-            if let Some(name) = qualified_type(node, src) {
-                qualified.push((name, line_of(node)));
+            "import_declaration" => {
+                imports.extend(import_of(node, src));
+                None
             }
-            Some(nesting)
+            "package_declaration" => None,
+            "type_identifier" | "identifier" => {
+                let name = text_of(node, src);
+                if name.starts_with(|c: char| c.is_ascii_uppercase()) && !is_qualified_part(node) {
+                    used.insert(name);
+                }
+                None
+            }
+            "scoped_type_identifier" | "field_access" | "scoped_identifier" => {
+                if let Some(name) = qualified_type(node, src) {
+                    qualified.push((name, line_of(node)));
+                }
+                Some(nesting)
+            }
+            "method_declaration" | "constructor_declaration" | "lambda_expression" => {
+                Some(nesting.function(node.kind() != "lambda_expression"))
+            }
+            "block" | "constructor_body" | "switch_block" => Some(nesting.block(signals)),
+            _ => Some(nesting),
         }
-        "method_declaration" | "constructor_declaration" | "lambda_expression" => {
-            Some(nesting.function(node.kind() != "lambda_expression"))
-        }
-        "block" | "constructor_body" | "switch_block" => Some(nesting.block(signals)),
-        _ => Some(nesting),
     });
     let package = package_name(root, src);
     for import in imports {
@@ -485,7 +487,9 @@ fn is_qualified_part(node: Node<'_>) -> bool {
         matches!(
             parent.kind(),
             "scoped_type_identifier" | "scoped_identifier" | "field_access"
-        ) && parent.named_child(0).is_some_and(|first| first.id() != node.id())
+        ) && parent
+            .named_child(0)
+            .is_some_and(|first| first.id() != node.id())
     })
 }
 
@@ -516,16 +520,22 @@ fn import_of(node: Node<'_>, src: &str) -> Option<Import> {
 /// a constant) or has none.
 fn qualified_type(node: Node<'_>, src: &str) -> Option<String> {
     // Only the outermost qualified name of a chain: its parent is no qualified name of the same.
-    if node
-        .parent()
-        .is_some_and(|p| matches!(p.kind(), "scoped_type_identifier" | "field_access" | "scoped_identifier"))
-    {
+    if node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "scoped_type_identifier" | "field_access" | "scoped_identifier"
+        )
+    }) {
         return None;
     }
     let text = compact(text_of(node, src));
     let mut segments = Vec::new();
     for segment in text.split('.') {
-        if segment.is_empty() || !segment.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+        if segment.is_empty()
+            || !segment
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        {
             return None;
         }
         segments.push(segment);
@@ -554,14 +564,49 @@ mod tests {
         assert_eq!(
             rows(&interface),
             [
-                (None, SymbolKind::Class, "Parser", "public final class Parser<T> extends Base implements Runnable"),
+                (
+                    None,
+                    SymbolKind::Class,
+                    "Parser",
+                    "public final class Parser<T> extends Base implements Runnable"
+                ),
                 (Some("Inner"), SymbolKind::Method, "x", "public int x()"),
-                (Some("Parser"), SymbolKind::Method, "Parser", "public Parser(String name) throws IOException"),
-                (Some("Parser"), SymbolKind::Method, "run", "public void run()"),
-                (Some("Parser"), SymbolKind::Class, "Inner", "public static class Inner"),
-                (Some("Parser"), SymbolKind::Constant, "MAX", "public static final int MAX"),
-                (Some("Parser"), SymbolKind::Constant, "MIN", "public static final int MIN"),
-                (Some("Parser"), SymbolKind::Variable, "name", "protected String name"),
+                (
+                    Some("Parser"),
+                    SymbolKind::Method,
+                    "Parser",
+                    "public Parser(String name) throws IOException"
+                ),
+                (
+                    Some("Parser"),
+                    SymbolKind::Method,
+                    "run",
+                    "public void run()"
+                ),
+                (
+                    Some("Parser"),
+                    SymbolKind::Class,
+                    "Inner",
+                    "public static class Inner"
+                ),
+                (
+                    Some("Parser"),
+                    SymbolKind::Constant,
+                    "MAX",
+                    "public static final int MAX"
+                ),
+                (
+                    Some("Parser"),
+                    SymbolKind::Constant,
+                    "MIN",
+                    "public static final int MIN"
+                ),
+                (
+                    Some("Parser"),
+                    SymbolKind::Variable,
+                    "name",
+                    "protected String name"
+                ),
             ]
         );
         assert_eq!(
@@ -663,8 +708,53 @@ mod tests {
             interface.bases,
             [(
                 "Box".to_string(),
-                vec!["Base".to_string(), "Comparable".to_string(), "Serializable".to_string()]
+                vec![
+                    "Base".to_string(),
+                    "Comparable".to_string(),
+                    "Serializable".to_string()
+                ]
             )]
+        );
+    }
+
+    #[test]
+    fn definitions_and_flow_of_a_method() {
+        let text = "package a;\n/** Reads. */\npublic class Reader extends Base {\n  private int count;\n  /** Reads all. */\n  public void readAll(java.util.List<String> names) throws IOException {\n    for (String name : names) {\n      if (name.isEmpty()) {\n        continue;\n      }\n      try {\n        read(name);\n      } catch (IOException e) {\n        throw new IllegalStateException(\"cannot read\", e);\n      } finally {\n        count++;\n      }\n    }\n  }\n  void read(String name) throws IOException {}\n}\n";
+        let file =
+            crate::source::SourceFile::parse(Language::Java, text.to_string()).expect("parses");
+        let labels: Vec<(&str, SymbolKind)> = file
+            .definitions
+            .iter()
+            .map(|d| (d.label.as_str(), d.kind))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("Reader", SymbolKind::Class),
+                ("Reader.count", SymbolKind::Variable),
+                ("Reader.readAll", SymbolKind::Method),
+                ("Reader.read", SymbolKind::Method),
+            ]
+        );
+        let reader = file.definition("Reader").expect("the class");
+        assert_eq!(reader.bases, ["Base"]);
+        assert_eq!(reader.doc.as_deref(), Some("Reads."));
+        let read_all = file.definition("Reader.readAll").expect("the method");
+        let flow: Vec<String> = file
+            .flow(read_all)
+            .iter()
+            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+            .collect();
+        assert_eq!(
+            flow,
+            [
+                "for (String name : names):",
+                "  try:",
+                "    read(name)",
+                "  catch (IOException e):",
+                "    throw new IllegalStateException(\"cannot read\", e)",
+                "  finally:",
+            ]
         );
     }
 }

@@ -38,7 +38,9 @@ fn a_java_design_file_has_the_public_interface_with_javadoc() {
     let contract = p.lexi(["lookup", CIRCLE, "--full"]).success();
     contract
         .stdout_has("  public Circle(double radius)  // Creates a circle.\n")
-        .stdout_has("  public static Circle of(double radius)  // The circle of radius `radius`, shared.\n")
+        .stdout_has(
+            "  public static Circle of(double radius)  // The circle of radius `radius`, shared.\n",
+        )
         .stdout_has("- new Circle ← core/src/test/java/com/example/shapes/CircleTest.java")
         .stdout_lacks("CACHE")
         .stdout_lacks("corners");
@@ -110,9 +112,7 @@ fn junit_tests_are_mapped_to_the_classes_they_exercise() {
 #[test]
 fn inherited_members_callers_and_raises() {
     let p = updated();
-    let describe = p
-        .lexi(["lookup", CIRCLE, "--member", "describe"])
-        .success();
+    let describe = p.lexi(["lookup", CIRCLE, "--member", "describe"]).success();
     insta::assert_snapshot!("java_inherited_describe", describe.stdout);
     describe
         .stdout_has("Circle.describe — inherited from trait Shape")

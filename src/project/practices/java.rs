@@ -12,8 +12,14 @@ const STYLE_PLUGINS: &[(&str, &str)] = &[
     ("fmt-maven-plugin", "google-java-format formats the code"),
     ("googleJavaFormat", "google-java-format formats the code"),
     ("google-java-format", "google-java-format formats the code"),
-    ("error_prone_core", "Error Prone checks the code at compile time"),
-    ("net.ltgt.errorprone", "Error Prone checks the code at compile time"),
+    (
+        "error_prone_core",
+        "Error Prone checks the code at compile time",
+    ),
+    (
+        "net.ltgt.errorprone",
+        "Error Prone checks the code at compile time",
+    ),
 ];
 
 /// Maven's or Gradle's test command and style plugins.
@@ -57,7 +63,12 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
     for config in ["checkstyle.xml", "config/checkstyle/checkstyle.xml"] {
         if sources.is_file(config) && !said.iter().any(|w| w.starts_with("Checkstyle")) {
             said.push("Checkstyle");
-            push(found, "style", "Checkstyle checks the code style.".to_string(), config);
+            push(
+                found,
+                "style",
+                "Checkstyle checks the code style.".to_string(),
+                config,
+            );
         }
     }
 }

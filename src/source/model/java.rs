@@ -75,9 +75,9 @@ impl JavaModel {
 /// `java-templates`) in it.
 fn root_of(path: &str) -> Option<SourceRoot> {
     let parts: Vec<&str> = path.split('/').collect();
-    let found = (0..parts.len().saturating_sub(3)).rev().find(|&i| {
-        parts[i] == "src" && matches!(parts[i + 2], "java" | "java-templates")
-    })?;
+    let found = (0..parts.len().saturating_sub(3))
+        .rev()
+        .find(|&i| parts[i] == "src" && matches!(parts[i + 2], "java" | "java-templates"))?;
     Some(SourceRoot {
         dir: parts[..found + 3].join("/"),
         module: parts[..found].join("/"),

@@ -61,7 +61,9 @@ pub(super) fn resolve(
                 continue;
             }
             // `import static a.b.C.m;`: the class, whatever `m` is.
-            (true, false) => name.rsplit_once('.').and_then(|(class, _)| resolver.type_file(class)),
+            (true, false) => name
+                .rsplit_once('.')
+                .and_then(|(class, _)| resolver.type_file(class)),
             (true, true) => resolver.type_file(name),
             (false, false) => {
                 let simple = name.rsplit('.').next().unwrap_or(name);
@@ -292,7 +294,9 @@ mod tests {
             ]
         );
         assert_eq!(
-            files.resolve("core/src/test/java/a/b/GsonTest.java").externals,
+            files
+                .resolve("core/src/test/java/a/b/GsonTest.java")
+                .externals,
             ["org.junit"]
         );
         assert_eq!(
@@ -312,12 +316,18 @@ mod tests {
 
     #[test]
     fn external_packages_are_named_by_their_package() {
-        assert_eq!(external_package("org.junit.Test").as_deref(), Some("org.junit"));
+        assert_eq!(
+            external_package("org.junit.Test").as_deref(),
+            Some("org.junit")
+        );
         assert_eq!(
             external_package("static org.junit.Assert.*").as_deref(),
             Some("org.junit")
         );
-        assert_eq!(external_package("com.google.common.*").as_deref(), Some("com.google.common"));
+        assert_eq!(
+            external_package("com.google.common.*").as_deref(),
+            Some("com.google.common")
+        );
         assert_eq!(external_package("java.util.List"), None);
         assert_eq!(external_package("javax.lang.model.element.Element"), None);
         assert_eq!(external_package("package a.b"), None);
