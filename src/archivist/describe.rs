@@ -823,6 +823,7 @@ fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String
             dir => format!("Entry point (`func main`) of the `{dir}` command."),
         }),
         Language::Go => None,
+        Language::Java => None,
         Language::JavaScript | Language::TypeScript
             if input.text.starts_with("#!") || dir_name == "bin" =>
         {
@@ -878,6 +879,10 @@ fn is_fuzz_target(source: &str, text: &str) -> bool {
 /// `tutorial_builder/01_quick`, `examples/session/redis.js` → `session/redis`): two files of one
 /// example are told apart.
 fn example_name(source: &str) -> Option<String> {
+    // A Java package (`com/example/…` below `src/main/java/`) is no example directory.
+    if source.ends_with(".java") && source.contains("/java/") {
+        return None;
+    }
     let (_, below) = source
         .split_once("examples/")
         .or_else(|| source.split_once("example/"))

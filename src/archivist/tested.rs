@@ -22,6 +22,9 @@ pub fn test_file_description(source: &str, text: &str, interface: &Interface) ->
     if interface.language == Language::Rust {
         return rust_tests(source, text, interface);
     }
+    if interface.language == Language::Java {
+        return java_tests(source, interface);
+    }
     // What a test runner collects by its name (pytest: `test_*.py`; not `conftest.py`).
     if !is_test_case(source, 0) {
         return None;
@@ -73,6 +76,45 @@ fn rust_tests(source: &str, text: &str, interface: &Interface) -> Option<String>
         tested_module(source),
         quoted_list(&tests, LISTED)
     )))
+}
+
+/// A Java test class (named as Surefire runs it) with `@Test` methods (JUnit 4/5, TestNG;
+/// `@ParameterizedTest`, `@RepeatedTest`, `@TestFactory`): "Tests `Circle`: `area`, `radius`.",
+/// named for the class it tests (`CircleTest` → `Circle`). Test methods are often package-private:
+/// no count, as adding one is a body edit.
+fn java_tests(source: &str, interface: &Interface) -> Option<String> {
+    if !is_test_case(source, 0) {
+        return None;
+    }
+    let tests: Vec<String> = interface
+        .calls
+        .iter()
+        .filter(|member| member.test)
+        .map(|member| member.name().to_string())
+        .collect();
+    if tests.is_empty() {
+        return None;
+    }
+    Some(finish(format!(
+        "Tests `{}`: {}",
+        java_subject(source),
+        quoted_list(&tests, LISTED)
+    )))
+}
+
+/// The class a Java test class is named for: `Circle` of `CircleTest.java`, `CircleTests`,
+/// `TestCircle`, `CircleIT`.
+pub(super) fn java_subject(source: &str) -> &str {
+    let name = source.rsplit('/').next().unwrap_or(source);
+    let stem = name.split('.').next().unwrap_or(name);
+    let bare = ["Tests", "Test", "TestCase", "IT"]
+        .iter()
+        .find_map(|suffix| stem.strip_suffix(suffix).filter(|s| !s.is_empty()))
+        .or_else(|| {
+            stem.strip_prefix("Test")
+                .filter(|s| s.starts_with(|c: char| c.is_ascii_uppercase()))
+        });
+    bare.unwrap_or(stem)
 }
 
 /// The tests a Rust test file declares through a macro of its own, one call per test at the top

@@ -296,6 +296,15 @@ fn kinds(language: Language) -> Kinds {
             call: "call_expression",
             containers: &[],
         },
+        Language::Java => Kinds {
+            call: "method_invocation",
+            containers: &[
+                ("class_declaration", "name"),
+                ("interface_declaration", "name"),
+                ("enum_declaration", "name"),
+                ("record_declaration", "name"),
+            ],
+        },
         Language::JavaScript | Language::TypeScript | Language::Tsx => Kinds {
             call: "call_expression",
             containers: &[
@@ -435,7 +444,9 @@ fn extract_nested<'t>(
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(language, node, src));
-            if kind == kinds.call {
+            if kind == kinds.call
+                || (language == Language::Java && kind == "object_creation_expression")
+            {
                 let typed = &local_types[index];
                 record_call(
                     language,
@@ -553,7 +564,44 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
             let class = name("name")?.to_string();
             Some((class, super::definitions::heritage(node, src)))
         }
+        Language::Java => {
+            let class = name("name")?.to_string();
+            Some((class, java_bases(node, src)))
+        }
     }
+}
+
+/// A Java type's superclass and interfaces (`extends`, `implements`, an interface's `extends`),
+/// by simple name, in source order.
+pub(super) fn java_bases(node: Node<'_>, src: &str) -> Vec<String> {
+    let mut bases = Vec::new();
+    let mut cursor = node.walk();
+    for part in node.children(&mut cursor) {
+        if !matches!(
+            part.kind(),
+            "superclass" | "super_interfaces" | "extends_interfaces"
+        ) {
+            continue;
+        }
+        let mut types = vec![part];
+        while let Some(node) = types.pop() {
+            match node.kind() {
+                "type_identifier" | "scoped_type_identifier" | "generic_type" => {
+                    let (start, end) = java_final_name(node);
+                    let name = &src[start..end];
+                    if !bases.iter().any(|b| b == name) {
+                        bases.push(name.to_string());
+                    }
+                }
+                _ => {
+                    let mut inner = node.walk();
+                    let children: Vec<Node<'_>> = node.named_children(&mut inner).collect();
+                    types.extend(children.into_iter().rev());
+                }
+            }
+        }
+    }
+    bases
 }
 
 /// Add what `found` calls, raises and is to `member` (the same function read twice, or a macro's
@@ -711,6 +759,17 @@ fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Optio
                 let ty = super::go::receiver_type(node)?;
                 plain(name_of("name")?, Some((ty.start_byte(), ty.end_byte())))
             }
+            _ => None,
+        },
+        Language::Java => match node.kind() {
+            "method_declaration"
+            | "constructor_declaration"
+            | "compact_constructor_declaration" => Some(Found {
+                name: name_of("name")?.into(),
+                container: at.container,
+                aliases: Vec::new(),
+                test: super::java::is_test_method(node, src),
+            }),
             _ => None,
         },
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
@@ -895,6 +954,9 @@ fn target(
     src: &str,
     container: Option<(usize, usize)>,
 ) -> Option<Target> {
+    if language == Language::Java {
+        return java_target(call, src, container);
+    }
     let mut function = call.child_by_field_name("function")?;
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
@@ -917,6 +979,8 @@ fn target(
         }
         Language::Python => ("attribute", "attribute"),
         Language::Go => ("selector_expression", "field"),
+        // Calls are `method_invocation` nodes, read by `java_target`.
+        Language::Java => ("field_access", "field"),
     };
     let (receiver, name) = match function.kind() {
         "identifier" => (None, text_of(function, src)),
@@ -957,6 +1021,80 @@ fn target(
             encoded: name.to_string(),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
+    })
+}
+
+/// The byte range of a Java type's simple name (`C` of `a.b.C<T>`, `Entry` of `Map.Entry`).
+pub(super) fn java_final_name(node: Node<'_>) -> (usize, usize) {
+    let mut node = node;
+    loop {
+        let next = match node.kind() {
+            "generic_type" => node.named_child(0),
+            "scoped_type_identifier" => {
+                let count = node.named_child_count() as u32;
+                count.checked_sub(1).and_then(|last| node.named_child(last))
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => node = next,
+            None => break,
+        }
+    }
+    (node.start_byte(), node.end_byte())
+}
+
+/// The callee of a Java call: `^name` for a bare call or one through `this`/`super` (a method of
+/// the class or its bases), `Type.name` through a capitalised name (a static method) and for
+/// `new Type(…)` (`Type.Type`, its constructor), `.name@receiver` through anything else.
+fn java_target(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<Target> {
+    if call.kind() == "object_creation_expression" {
+        let (start, end) = java_final_name(call.child_by_field_name("type")?);
+        let ty = &src[start..end];
+        return is_identifier(ty).then(|| Target {
+            encoded: format!("{ty}.{ty}"),
+            shown: None,
+        });
+    }
+    let name = text_of(call.child_by_field_name("name")?, src);
+    if !is_identifier(name) {
+        return None;
+    }
+    let receiver = call.child_by_field_name("object").map(|o| text_of(o, src));
+    let own = |receiver: &str| {
+        SELF_RECEIVERS.contains(&receiver)
+            || container.is_some_and(|(start, end)| &src[start..end] == receiver)
+    };
+    let shown = |path: Option<&str>| {
+        key_callee(name, path).then(|| match path {
+            Some(path) => format!("{path}.{name}"),
+            None => name.to_string(),
+        })
+    };
+    Some(match receiver {
+        None => Target {
+            encoded: format!("{SELF_MARK}{name}"),
+            shown: shown(None),
+        },
+        Some(receiver) if own(receiver) => Target {
+            encoded: format!("{SELF_MARK}{name}"),
+            shown: shown(None),
+        },
+        Some(receiver) => {
+            let path = plain_path(receiver);
+            let last = path.and_then(|p| p.rsplit('.').next());
+            let encoded = match last {
+                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
+                    format!("{ty}.{name}")
+                }
+                Some(last) => format!(".{name}@{last}"),
+                None => format!(".{name}"),
+            };
+            Target {
+                encoded,
+                shown: path.and_then(|p| shown(Some(p))),
+            }
+        }
     })
 }
 

@@ -35,6 +35,7 @@ pub fn comment_text(language: Language, text: &str) -> String {
         }
         Language::Python => python(text, &mut out),
         Language::Go => c_like(text, Syntax::GO, &mut out),
+        Language::Java => c_like(text, Syntax::JAVA, &mut out),
     }
     out
 }
@@ -71,6 +72,13 @@ impl Syntax {
         raw_strings: false,
         char_literals: false,
         backtick_strings: true,
+    };
+    /// Java: `'x'` is a character literal, read as a string; no raw or template strings.
+    const JAVA: Syntax = Syntax {
+        nested_blocks: false,
+        raw_strings: false,
+        char_literals: false,
+        backtick_strings: false,
     };
 }
 

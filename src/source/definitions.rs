@@ -176,6 +176,7 @@ impl<'s> Walker<'s> {
         }
         let found = match self.language {
             Language::Python => self.python(node, ctx),
+            Language::Java => self.java(node, ctx),
             Language::Rust => self.rust(node, ctx),
             Language::Go => self.go(node, ctx),
             Language::JavaScript | Language::TypeScript | Language::Tsx => {
@@ -247,6 +248,7 @@ impl<'s> Walker<'s> {
             // A Python block (an `if` at the module's top) is no scope; functions are.
             Language::Python => kind == "lambda",
             Language::Go => matches!(kind, "func_literal" | "block"),
+            Language::Java => matches!(kind, "lambda_expression" | "block" | "constructor_body"),
             Language::Rust | Language::JavaScript | Language::TypeScript | Language::Tsx => {
                 matches!(
                     kind,
@@ -449,6 +451,42 @@ impl<'s> Walker<'s> {
             _ => {
                 found.signature = name.clone();
                 found.value = Some(value_text(node, src));
+            }
+        }
+        Some(found)
+    }
+
+    fn java<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
+        let src = self.src;
+        let body = node.child_by_field_name("body");
+        let kind = match node.kind() {
+            "class_declaration" | "record_declaration" => SymbolKind::Class,
+            "interface_declaration" | "annotation_type_declaration" => SymbolKind::Interface,
+            "enum_declaration" => SymbolKind::Enum,
+            "method_declaration"
+            | "constructor_declaration"
+            | "compact_constructor_declaration"
+            | "annotation_type_element_declaration" => SymbolKind::Method,
+            "field_declaration" | "constant_declaration" if ctx.function.is_none() => {
+                let declarator = node.child_by_field_name("declarator")?;
+                let name = self.name_of(declarator, "name")?;
+                let mut found = self.found(node, &name, SymbolKind::Variable);
+                found.signature = super::java::declaration_signature(node, src, None);
+                found.value = Some(value_text(node, src));
+                found.doc = super::java::javadoc(node, src);
+                return Some(found);
+            }
+            _ => return None,
+        };
+        let name = self.name_of(node, "name")?;
+        let mut found = self.found(node, &name, kind);
+        found.signature = super::java::declaration_signature(node, src, body);
+        found.doc = super::java::javadoc(node, src);
+        match kind {
+            SymbolKind::Method => found.function = true,
+            _ => {
+                found.bases = super::calls::java_bases(node, src);
+                found.opens = Some(name);
             }
         }
         Some(found)

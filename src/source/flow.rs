@@ -299,8 +299,12 @@ impl<'s> Reader<'s> {
                         (branch, steps)
                     })
                     .collect();
-                // A chain (`if`/`elif`/`else`, `try`/`except`) shows whole when any part shows.
-                if read.iter().all(|(_, steps)| steps.is_empty()) {
+                // A chain (`if`/`elif`/`else`, `try`/`except`) shows whole when any part shows;
+                // a part that always shows (a handler, a `case`, a nested function) shows it.
+                if read
+                    .iter()
+                    .all(|(branch, steps)| steps.is_empty() && !branch.always)
+                {
                     return;
                 }
                 for (branch, children) in read {
@@ -336,6 +340,74 @@ impl<'s> Reader<'s> {
             Language::Rust => self.rust(node),
             Language::Go => self.go(node),
             Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(node),
+            Language::Java => self.java(node),
+        }
+    }
+
+    fn java<'t>(&self, node: Node<'t>) -> Shape<'t> {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "if_statement" => self.if_chain(node, "if_statement", true),
+            "for_statement"
+            | "enhanced_for_statement"
+            | "while_statement"
+            | "do_statement"
+            | "synchronized_statement" => {
+                let body = field("body").or_else(|| code_children(node).into_iter().last());
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_expression" => {
+                let body = field("body");
+                Shape::Branches(vec![Branch::new(
+                    format!("{}:", self.head(node, body)),
+                    body,
+                )])
+            }
+            "switch_block_statement_group" | "switch_rule" => {
+                let label = code_children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "switch_label");
+                let header = format!("{}:", self.header(label).trim_end_matches(':'));
+                Shape::Branches(vec![Branch::new(header, Some(node))])
+            }
+            "switch_label" => Shape::Skip,
+            "try_statement" | "try_with_resources_statement" => {
+                let body = field("body");
+                let mut branches = vec![Branch::new(format!("{}:", self.head(node, body)), body)];
+                for part in code_children(node) {
+                    match part.kind() {
+                        "catch_clause" => {
+                            let parameter = code_children(part)
+                                .into_iter()
+                                .find(|c| c.kind() == "catch_formal_parameter");
+                            branches.push(Branch {
+                                header: format!("catch ({}):", self.header(parameter)),
+                                body: part.child_by_field_name("body"),
+                                always: true,
+                            });
+                        }
+                        "finally_clause" => branches.push(Branch {
+                            header: "finally:".to_string(),
+                            body: code_children(part)
+                                .into_iter()
+                                .find(|c| c.kind() == "block"),
+                            always: true,
+                        }),
+                        _ => {}
+                    }
+                }
+                Shape::Branches(branches)
+            }
+            "block" => Shape::Through(node),
+            "class_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => self.nested(field("name")),
+            "line_comment" | "block_comment" => Shape::Skip,
+            _ => Shape::Leaf(node),
         }
     }
 
@@ -575,11 +647,21 @@ impl<'s> Reader<'s> {
                     body,
                 )])
             }
+            // A case shows even when empty: it falls through to the next (`case true:` above
+            // `case false: return x`).
             "switch_case" => {
                 let header = format!("case {}:", self.header(field("value")));
-                Shape::Branches(vec![Branch::new(header, Some(node))])
+                Shape::Branches(vec![Branch {
+                    header,
+                    body: Some(node),
+                    always: true,
+                }])
             }
-            "switch_default" => Shape::Branches(vec![Branch::new("default:".into(), Some(node))]),
+            "switch_default" => Shape::Branches(vec![Branch {
+                header: "default:".into(),
+                body: Some(node),
+                always: true,
+            }]),
             "try_statement" => {
                 let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
                 if let Some(handler) = field("handler") {
@@ -775,7 +857,11 @@ impl<'s> Reader<'s> {
         let mut recursive = false;
         super::syntax::walk(node, (), |n, ()| {
             match n.kind() {
-                "call" | "call_expression" | "new_expression"
+                "call"
+                | "call_expression"
+                | "new_expression"
+                | "method_invocation"
+                | "object_creation_expression"
                     if !self.builds_value(n) && self.calls_itself(n) =>
                 {
                     recursive = true;
@@ -812,6 +898,15 @@ impl<'s> Reader<'s> {
 
     /// A call of the member itself: bare, or through `self`/`this`/`Self`.
     fn calls_itself(&self, call: Node<'_>) -> bool {
+        if call.kind() == "method_invocation" {
+            let object = call
+                .child_by_field_name("object")
+                .map(|o| text_of(o, self.src));
+            let name = call
+                .child_by_field_name("name")
+                .map(|n| text_of(n, self.src));
+            return name == Some(self.name) && matches!(object, None | Some("this"));
+        }
         let Some(function) = call
             .child_by_field_name("function")
             .or_else(|| call.child_by_field_name("constructor"))
@@ -1164,7 +1259,7 @@ mod tests {
 
     #[test]
     fn javascript_every_statement_chains_switches_and_callbacks() {
-        let text = "res.send = function send(body) {\n  var chunk = body;\n  switch (typeof chunk) {\n    case 'string':\n      this.type('html');\n      break;\n    case 'object':\n      return this.json(chunk);\n  }\n  if (req.fresh) this.status(304);\n  else if (x) { y = 1 }\n  else { this.end(); }\n  var done = function (err) { next(err); };\n  onFinished(this, function () { done(); });\n  return this;\n};\n";
+        let text = "res.send = function send(body) {\n  var chunk = body;\n  switch (typeof chunk) {\n    case 'string':\n      this.type('html');\n      break;\n    case 'number':\n    case 'object':\n      return this.json(chunk);\n  }\n  if (req.fresh) this.status(304);\n  else if (x) { y = 1 }\n  else { this.end(); }\n  var done = function (err) { next(err); };\n  onFinished(this, function () { done(); });\n  return this;\n};\n";
         assert_eq!(
             flow_of(Language::JavaScript, text, "res.send"),
             [
@@ -1172,6 +1267,7 @@ mod tests {
                 "switch (typeof chunk):",
                 "  case 'string':",
                 "    type('html')",
+                "  case 'number':",
                 "  case 'object':",
                 "    return json(chunk)",
                 "if req.fresh:",

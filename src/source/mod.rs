@@ -2,7 +2,7 @@
 //! (symbols with normalised signatures and an `interface_hash`), its imports and their resolution
 //! to project files, its module documentation and a few complexity signals.
 //!
-//! Supported languages: Rust, JavaScript (incl. JSX), TypeScript, TSX and Python. Extraction is a
+//! Supported languages: Rust, JavaScript (incl. JSX), TypeScript, TSX, Python and Java. Extraction is a
 //! pure function of (language, text); parsers are cached per thread, so [`extract`] can run in
 //! parallel. Nothing here ever panics on malformed input.
 
@@ -17,6 +17,7 @@ pub mod flow;
 pub mod generated;
 mod go;
 mod interface;
+pub mod java;
 mod javascript;
 pub mod lang;
 pub mod model;
@@ -54,7 +55,7 @@ pub enum SourceError {
 
 thread_local! {
     /// One parser per language per thread, created on first use.
-    static PARSERS: RefCell<[Option<Parser>; 6]> = RefCell::new(Default::default());
+    static PARSERS: RefCell<[Option<Parser>; 7]> = RefCell::new(Default::default());
 }
 
 fn new_parser(language: Language) -> Result<Parser, SourceError> {
@@ -112,6 +113,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
         }
         Language::Python => python::extract(root, text),
         Language::Go => go::extract(root, text),
+        Language::Java => java::extract(root, text),
     };
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
@@ -267,7 +269,7 @@ mod tests {
         }
     }
 
-    const ROBUSTNESS_LANGUAGES: [Language; 6] = Language::ALL;
+    const ROBUSTNESS_LANGUAGES: [Language; 7] = Language::ALL;
 
     fn pseudo_random_bytes(len: usize, mut seed: u64) -> Vec<u8> {
         (0..len)

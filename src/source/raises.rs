@@ -42,6 +42,10 @@ pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<
             "call_expression" => go_error(node, src),
             _ => None,
         },
+        Language::Java => match node.kind() {
+            "throw_statement" => Some(thrown(first_named(node)?, src)),
+            _ => None,
+        },
         Language::Rust => match node.kind() {
             "call_expression" => rust_err(node, src),
             "macro_invocation" => {
@@ -78,7 +82,12 @@ fn thrown(expression: Node<'_>, src: &str) -> String {
     }
     let callee = node
         .child_by_field_name("function")
-        .or_else(|| node.child_by_field_name("constructor"));
+        .or_else(|| node.child_by_field_name("constructor"))
+        // Java's `new X(…)`.
+        .or_else(|| match node.kind() {
+            "object_creation_expression" => node.child_by_field_name("type"),
+            _ => None,
+        });
     match callee {
         Some(callee) => {
             let message = node

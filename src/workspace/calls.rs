@@ -670,6 +670,12 @@ fn callers(
                             false => continue,
                         }
                     }
+                    // A Java constructor (`new Circle(…)`, encoded `Circle.Circle`).
+                    (Relation::Importer, Reach::Typed(ty, name))
+                        if ty == name && public.contains(ty) =>
+                    {
+                        Found::Resolved(format!("new {ty}"))
+                    }
                     (Relation::Importer, Reach::Typed(ty, name))
                         if public.contains(ty) && public.contains(name) =>
                     {

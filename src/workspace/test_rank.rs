@@ -75,7 +75,20 @@ fn stem_of(path: &str) -> &str {
 /// 0 when the test's name, without its test markers, is `stem` (`test_json.py`, `json_test.go`,
 /// `json.test.js`), 1 when it contains it as a word, 2 otherwise.
 fn name_match(test: &str, stem: &str) -> u8 {
-    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
+    let original = test.rsplit('/').next().unwrap_or(test);
+    // A Java test class is named for its class: `CircleTest.java`, `TestCircle.java`, `CircleIT`.
+    if let Some(class) = original.strip_suffix(".java") {
+        let subject = ["Tests", "Test", "TestCase", "IT"]
+            .iter()
+            .find_map(|suffix| class.strip_suffix(suffix).filter(|s| !s.is_empty()))
+            .or_else(|| class.strip_prefix("Test").filter(|s| !s.is_empty()))
+            .unwrap_or(class);
+        return match subject.eq_ignore_ascii_case(stem) {
+            true => 0,
+            false => 2,
+        };
+    }
+    let name = original.to_ascii_lowercase();
     let base = name.split(".test.").next().unwrap_or(&name);
     let base = base.split(".spec.").next().unwrap_or(base);
     let base = base.rsplit_once('.').map_or(base, |(base, _)| base);
@@ -134,6 +147,23 @@ fn member_match(test: &str, stem: &str, members: &[String]) -> u8 {
 mod tests {
     use super::*;
     use crate::workspace::cache::{Cache, Entry};
+
+    #[test]
+    fn a_java_test_class_is_named_for_its_class() {
+        let stem = stem_of("gson/src/main/java/com/google/gson/internal/NumberLimits.java");
+        for test in [
+            "NumberLimitsTest.java",
+            "NumberLimitsTests.java",
+            "TestNumberLimits.java",
+        ] {
+            assert_eq!(
+                name_match(&format!("src/test/java/a/{test}"), stem),
+                0,
+                "{test}"
+            );
+        }
+        assert_eq!(name_match("src/test/java/a/NumberTest.java", stem), 2);
+    }
 
     #[test]
     fn tests_named_for_the_file_are_told_from_the_others() {

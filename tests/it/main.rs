@@ -25,6 +25,7 @@ mod test_hooks;
 mod test_index;
 mod test_inherited;
 mod test_init;
+mod test_java;
 mod test_knowledge;
 mod test_llm;
 mod test_lookup;

@@ -22,6 +22,7 @@ pub mod commands;
 pub mod go;
 pub mod guide;
 mod ini;
+pub mod java;
 pub mod language;
 pub mod python;
 pub mod style;
@@ -128,6 +129,7 @@ pub fn detect_with(project: &Project, detail: Detail) -> Practices {
     commands::detect(&sources, &mut found);
     python::detect(&sources, &mut found);
     go::detect(&sources, &mut found);
+    java::detect(&sources, &mut found);
     style::detect(&sources, &mut found);
     testing::detect(&sources, &mut found);
     language::detect(&sources, &mut found);

@@ -36,11 +36,28 @@ pub(super) fn declared(language: Language, node: Node<'_>, src: &str) -> Vec<(St
             );
         }
         (Language::Python, "assignment") => push(&mut out, field("left"), field("type"), src),
+        // Java `Type a = …, b;`.
+        (Language::Java, "local_variable_declaration") => {
+            let mut cursor = node.walk();
+            for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                push(
+                    &mut out,
+                    declarator.child_by_field_name("name"),
+                    field("type"),
+                    src,
+                );
+            }
+        }
         _ => {}
     }
     if let Some(parameters) = field("parameters") {
         for parameter in code_children(parameters) {
             let (name, ty) = match parameter.kind() {
+                // Java `T x`.
+                "formal_parameter" => (
+                    parameter.child_by_field_name("name"),
+                    parameter.child_by_field_name("type"),
+                ),
                 // Rust `x: T`, TypeScript `x: T` / `x?: T`.
                 "parameter" | "required_parameter" | "optional_parameter" => (
                     parameter.child_by_field_name("pattern"),
@@ -140,6 +157,11 @@ pub(super) fn bare_receiver<'s>(
     call: Node<'_>,
     src: &'s str,
 ) -> Option<&'s str> {
+    if language == Language::Java {
+        // `method_invocation`: `object.name(…)`.
+        let object = call.child_by_field_name("object")?;
+        return (object.kind() == "identifier").then(|| text_of(object, src));
+    }
     let function = call.child_by_field_name("function")?;
     let object = match language {
         Language::Rust => function.child_by_field_name("value"),
@@ -148,6 +170,7 @@ pub(super) fn bare_receiver<'s>(
             function.child_by_field_name("object")
         }
         Language::Go => function.child_by_field_name("operand"),
+        Language::Java => None,
     }?;
     (object.kind() == "identifier").then(|| text_of(object, src))
 }

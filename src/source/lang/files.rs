@@ -37,6 +37,7 @@ pub fn is_test_path(path: &str) -> bool {
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     let stem = name.split('.').next().unwrap_or(name);
     in_test_dir
+        || (name.ends_with(".java") && is_surefire_name(path))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -82,7 +83,37 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
         TestCases::UnimportedOrNamed => {
             importers == 0 || named_test || name.contains(".test.") || name.contains(".spec.")
         }
+        // `Test*` is Surefire's too, but a class other tests import by that name is their helper
+        // (gson's `TestTypes`).
+        TestCases::SurefireNamed => {
+            is_surefire_name(path) && (importers == 0 || !surefire_prefix_only(path))
+        }
     }
+}
+
+/// Whether a Java file's class is a test only by Surefire's `Test*`/`IT*` prefix.
+fn surefire_prefix_only(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    !["Test", "Tests", "TestCase", "IT", "ITCase"]
+        .iter()
+        .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
+}
+
+/// Whether a Java file's class is one Maven Surefire or Failsafe runs by default: `Test*`,
+/// `*Test`, `*Tests`, `*TestCase` (Surefire), `*IT`, `IT*`, `*ITCase` (Failsafe).
+fn is_surefire_name(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = name.split('.').next().unwrap_or(name);
+    let capital_after = |prefix: &str| {
+        stem.strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    capital_after("Test")
+        || capital_after("IT")
+        || ["Test", "Tests", "TestCase", "IT", "ITCase"]
+            .iter()
+            .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
 }
 
 /// Whether a file stem names a file for its directory rather than itself (`mod`, `lib`, `index`,
@@ -183,6 +214,10 @@ mod tests {
             ("web/__tests__/a.js", 0),
             ("src/a.test.ts", 2),
             ("a/x_test.go", 1),
+            ("core/src/test/java/a/CircleTest.java", 3),
+            ("src/test/java/a/TestCircle.java", 0),
+            ("src/test/java/a/CircleIT.java", 0),
+            ("src/it/java/a/CircleTests.java", 0),
         ] {
             assert!(is_test_case(path, importers), "{path} {importers}");
         }
@@ -193,6 +228,9 @@ mod tests {
             ("tests/common/mod.rs", 5),
             ("test/support/utils.js", 12),
             ("src/json.py", 0),
+            ("src/test/java/a/TestTypes.java", 4),
+            ("src/test/java/a/MoreAsserts.java", 0),
+            ("src/test/java/a/Testing.java", 0),
         ] {
             assert!(!is_test_case(path, importers), "{path} {importers}");
         }
@@ -224,7 +262,15 @@ mod tests {
         assert_eq!(entries, ["index.js", "index.mjs", "index.cjs", "index.ts"]);
         assert_eq!(
             package_manifests(),
-            ["Cargo.toml", "package.json", "pyproject.toml", "go.mod"]
+            [
+                "Cargo.toml",
+                "package.json",
+                "pyproject.toml",
+                "go.mod",
+                "pom.xml",
+                "build.gradle",
+                "build.gradle.kts"
+            ]
         );
     }
 }

@@ -1,5 +1,5 @@
 //! The language registry: one table ([`LANGUAGES`]) lists the languages the source module parses,
-//! and one module per language ([`rust`], [`javascript`], [`python`]) holds what the rest of the
+//! and one module per language ([`rust`], [`javascript`], [`python`], [`java`]) holds what the rest of the
 //! crate knows of it — its extensions, grammar, comment syntax, declaration keywords, visibility
 //! rule, file conventions (index and entry files, package manifests, how a test case is told from
 //! a helper) and a pointer to its extraction and import resolver. Code outside `source/` asks the
@@ -12,6 +12,7 @@
 
 pub mod files;
 mod go;
+mod java;
 mod javascript;
 mod kind;
 mod python;
@@ -37,11 +38,13 @@ pub enum Language {
     Python,
     /// Go (`.go`).
     Go,
+    /// Java (`.java`).
+    Java,
 }
 
 /// `ast.languages` in the configuration: a language family whose public interface is parsed with
 /// tree-sitter. Not a duplicate of [`Language`]: TSX is parsed with its own grammar but switched
-/// on with TypeScript, so the configuration names four families for five grammars.
+/// on with TypeScript, so the configuration names five families for six grammars.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -54,15 +57,17 @@ pub enum AstLanguage {
     Typescript,
     Python,
     Go,
+    Java,
 }
 
 impl AstLanguage {
-    pub const ALL: [AstLanguage; 5] = [
+    pub const ALL: [AstLanguage; 6] = [
         AstLanguage::Rust,
         AstLanguage::Javascript,
         AstLanguage::Typescript,
         AstLanguage::Python,
         AstLanguage::Go,
+        AstLanguage::Java,
     ];
 
     /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
@@ -73,6 +78,7 @@ impl AstLanguage {
             AstLanguage::Typescript => "typescript",
             AstLanguage::Python => "python",
             AstLanguage::Go => "go",
+            AstLanguage::Java => "java",
         }
     }
 }
@@ -155,27 +161,32 @@ pub enum TestCases {
     ImportedByItsTargetOnly,
     /// A file nothing imports, or one named as a test (`*.test.js`, `*.spec.ts`).
     UnimportedOrNamed,
+    /// A class Maven Surefire or Failsafe runs by its name: `*Test`, `*Tests`, `*TestCase`, `*IT`,
+    /// or `Test*` when no other file imports it (JUnit, TestNG).
+    SurefireNamed,
 }
 
 /// The registry: every supported language, in [`Language`] declaration order.
-pub const LANGUAGES: [&Spec; 6] = [
+pub const LANGUAGES: [&Spec; 7] = [
     &rust::RUST,
     &javascript::JAVASCRIPT,
     &javascript::TYPESCRIPT,
     &javascript::TSX,
     &python::PYTHON,
     &go::GO,
+    &java::JAVA,
 ];
 
 impl Language {
     /// Every supported language, in declaration order.
-    pub const ALL: [Language; 6] = [
+    pub const ALL: [Language; 7] = [
         Language::Rust,
         Language::JavaScript,
         Language::TypeScript,
         Language::Tsx,
         Language::Python,
         Language::Go,
+        Language::Java,
     ];
 
     /// This language's registry entry.
@@ -221,6 +232,7 @@ impl Language {
             Language::Tsx => 3,
             Language::Python => 4,
             Language::Go => 5,
+            Language::Java => 6,
         }
     }
 
@@ -234,7 +246,7 @@ impl Language {
     pub fn is_javascript_family(self) -> bool {
         match self {
             Language::JavaScript | Language::TypeScript | Language::Tsx => true,
-            Language::Rust | Language::Python | Language::Go => false,
+            Language::Rust | Language::Python | Language::Go | Language::Java => false,
         }
     }
 }
@@ -259,6 +271,7 @@ mod tests {
             ("a/b.py", Some(Language::Python)),
             ("a/b.pyi", Some(Language::Python)),
             ("cmd/main.go", Some(Language::Go)),
+            ("src/main/java/a/B.java", Some(Language::Java)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -274,7 +287,15 @@ mod tests {
         let names: Vec<_> = Language::ALL.iter().map(|l| l.name()).collect();
         assert_eq!(
             names,
-            ["rust", "javascript", "typescript", "tsx", "python", "go"]
+            [
+                "rust",
+                "javascript",
+                "typescript",
+                "tsx",
+                "python",
+                "go",
+                "java"
+            ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
         assert_eq!(
@@ -285,13 +306,22 @@ mod tests {
                 "TypeScript",
                 "TypeScript (TSX)",
                 "Python",
-                "Go"
+                "Go",
+                "Java"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
         assert_eq!(
             fences,
-            ["rust", "javascript", "typescript", "tsx", "python", "go"]
+            [
+                "rust",
+                "javascript",
+                "typescript",
+                "tsx",
+                "python",
+                "go",
+                "java"
+            ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
             assert_eq!(lang.index(), i);

@@ -1,12 +1,13 @@
 //! The project model: what the languages' own tools read to decide how an import resolves — Cargo
 //! workspaces and targets ([`cargo`]), Python package roots ([`python`]), package.json `exports`,
-//! `imports` and workspaces and tsconfig `paths` ([`node`]) — read once per run from the manifests
+//! `imports` and workspaces and tsconfig `paths` ([`node`]), Java source roots ([`java`]) — read once per run from the manifests
 //! among the project's files, and serialisable so that a run which touches no manifest can reuse the
 //! last one instead of reading them again.
 
 pub mod cargo;
 pub mod files;
 pub mod go;
+pub mod java;
 pub mod node;
 pub mod packages;
 pub mod python;
@@ -15,6 +16,7 @@ pub mod stdlib;
 use cargo::CargoModel;
 use files::{file_name, FileIndex, ReadFile};
 use go::GoModel;
+use java::JavaModel;
 use node::NodeModel;
 use python::PythonModel;
 
@@ -27,6 +29,9 @@ pub struct ProjectModel {
     /// Left out when empty, so a tree without Go keeps the fingerprint it had.
     #[serde(default, skip_serializing_if = "GoModel::is_empty")]
     pub go: GoModel,
+    /// Java source roots; left out of the serialised model when there are none.
+    #[serde(default, skip_serializing_if = "JavaModel::is_empty")]
+    pub java: JavaModel,
 }
 
 impl ProjectModel {
@@ -38,6 +43,7 @@ impl ProjectModel {
             python: PythonModel::build(files, read, &mut warnings),
             node: NodeModel::build(files, read, &mut warnings),
             go: GoModel::build(files, read, &mut warnings),
+            java: JavaModel::build(files),
         };
         model.mark_samples();
         (model, warnings)
@@ -66,12 +72,13 @@ pub fn is_manifest(path: &str) -> bool {
 
 /// Whether adding or removing `path` can change the model: a manifest, or a file whose mere
 /// existence the model depends on (a package's `__init__.py`, a Rust target cargo discovers by its
-/// place).
+/// place, a Java file: a source root, or a type its package's files may name without an import).
 pub fn shapes_model(path: &str) -> bool {
     is_manifest(path)
         || file_name(path) == "__init__.py"
         || is_discovered_rust_target(path)
         || go::is_package_file(path)
+        || java::is_java_source(path)
 }
 
 /// Paths cargo discovers targets at: `src/main.rs`, `src/lib.rs`, `build.rs`, `src/bin/…`,

@@ -10,6 +10,8 @@
 //! - Rust: the crate a path starts with (`serde` from `serde::Serialize`, `extern crate serde`) when
 //!   it is a dependency of the file's package that is not a package of the project, named by its
 //!   manifest key (`serde_json`, `tree-sitter`). `std`, `core` and `alloc` are the language.
+//! - Java: the package of an import that names no project type (`org.junit` of `org.junit.Test`),
+//!   the JDK's left out.
 
 use std::collections::BTreeSet;
 
@@ -84,6 +86,7 @@ pub(super) fn externals(
                 .go
                 .required_module(file, spec)
                 .map(str::to_string),
+            Language::Java => super::java::external_package(spec),
         })
         .collect();
     names.into_iter().collect()

@@ -2,7 +2,8 @@
 //! them: Rust through Cargo's packages and targets and the module tree, following `use`
 //! re-exports to the file that defines the item ([`rust`]); Python through the package roots,
 //! never shadowing the standard library ([`python`]); JavaScript and TypeScript through relative
-//! paths, package.json `exports`/`imports`, workspaces and tsconfig `paths` ([`js`]).
+//! paths, package.json `exports`/`imports`, workspaces and tsconfig `paths` ([`js`]); Java through
+//! its source roots, single-type and on-demand imports and the file's own package ([`java`]).
 //!
 //! Resolution is a pure function of the file's [`Interface`], the [`ProjectModel`], an existence
 //! oracle and — for Rust re-exports — the interfaces of the module files a path goes through.
@@ -13,6 +14,7 @@
 
 mod externals;
 mod go;
+mod java;
 mod js;
 mod python;
 mod rust;
@@ -65,6 +67,7 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
         }
         Language::Python => python::resolve(file, interface, context, &mut collected),
         Language::Go => go::resolve(file, interface, context, &mut collected),
+        Language::Java => java::resolve(file, interface, context, &mut collected),
     }
     collected.deps.remove(file);
     collected.via.remove(file);

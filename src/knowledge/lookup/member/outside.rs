@@ -213,6 +213,11 @@ pub fn calls_elsewhere(
                 format!("{receiver}.{name}")
             }
             Reach::Own(name) if is_outside_function(name, file_members) => name.to_string(),
+            // A Java constructor (`new Type(…)`, encoded `Type.Type`); an exception's is Raises'.
+            Reach::Typed(ty, name) if ty == name => match is_outside_function(name, file_members) {
+                true => format!("new {ty}"),
+                false => continue,
+            },
             Reach::Typed(ty, name) if !BUILTINS.contains(&ty) => format!("{ty}::{name}"),
             _ => continue,
         };
