@@ -371,6 +371,7 @@ fn extract_nested<'t>(
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
     let mut local_types: Vec<Vec<(String, String)>> = Vec::new();
+    let returns = typed::Returns::of(language, root, src);
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
@@ -443,7 +444,7 @@ fn extract_nested<'t>(
         }
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
-            local_types[index].extend(typed::declared(language, node, src));
+            local_types[index].extend(typed::declared(language, node, src, &returns));
             if kind == kinds.call
                 || (language == Language::Java && kind == "object_creation_expression")
             {
@@ -486,7 +487,7 @@ fn extract_nested<'t>(
             let index = member_index(&mut members, &mut containers, found, src);
             members[index].test |= case;
             local_types.resize(members.len(), Vec::new());
-            local_types[index].extend(typed::declared(language, node, src));
+            local_types[index].extend(typed::declared(language, node, src, &returns));
             if language == Language::Rust
                 && test_attribute_end.is_some_and(|end| {
                     end <= node.start_byte()

@@ -462,7 +462,7 @@ fn a_call_through_a_name_whose_declared_type_is_the_owner_is_a_caller() {
         )
         .file(
             "pkg/app.py",
-            "from __future__ import annotations\n\nfrom .ctx import AppContext\n\n\ndef run(ctx: AppContext) -> None:\n    ctx.push()\n",
+            "from __future__ import annotations\n\nfrom .ctx import AppContext\n\n\ndef run(ctx: AppContext) -> None:\n    ctx.push()\n\n\nclass Flask:\n    def app_context(self) -> AppContext:\n        return AppContext()\n\n    def wsgi_app(self):\n        ctx = self.app_context()\n        ctx.push()\n",
         )
         .init()
         .build();
@@ -471,7 +471,8 @@ fn a_call_through_a_name_whose_declared_type_is_the_owner_is_a_caller() {
     p.lexi(["lookup", "src/runtime.rs", "--member", "Runtime::block_on"])
         .success()
         .stdout_has("- Called from: src/local.rs (LocalSet.block_on)");
+    // `ctx: AppContext`, and `ctx = self.app_context()` with `-> AppContext`.
     p.lexi(["lookup", "pkg/ctx.py", "--member", "AppContext.push"])
         .success()
-        .stdout_has("- Called from: pkg/app.py (run)");
+        .stdout_has("- Called from: pkg/app.py (run, Flask.wsgi_app)");
 }

@@ -2,7 +2,9 @@
 //! type's method: `rt.block_on(…)` with `rt: &crate::runtime::Runtime` (a Rust parameter), `ctx:
 //! AppContext` (a Python annotation), `let sem: Arc<Semaphore> = …`, `const app: Express = …` —
 //! recorded as `.block_on@Runtime`, which `workspace::calls` matches to `Runtime::block_on` as it
-//! matches a receiver named for its type. Only what is written: no inference from values.
+//! matches a receiver named for its type. Only what is written: a declared type, a constructor
+//! (`x = Cls(…)`, `new Cls(…)`), or a function of the file whose return type is written (`ctx =
+//! self.request_context(environ)` with `-> AppContext`).
 
 use tree_sitter::Node;
 
@@ -23,19 +25,26 @@ const WRAPPERS: &[&str] = &[
 
 /// The names `node` declares with a stated type: a function's parameters, a `let` / annotated
 /// assignment / declarator with a type; `(name, type)` pairs, the type its final identifier.
-pub(super) fn declared(language: Language, node: Node<'_>, src: &str) -> Vec<(String, String)> {
+pub(super) fn declared(
+    language: Language,
+    node: Node<'_>,
+    src: &str,
+    returns: &Returns,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let field = |name: &str| node.child_by_field_name(name);
     match (language, node.kind()) {
         (Language::Rust, "let_declaration") | (_, "variable_declarator") => {
-            push(
-                &mut out,
-                field("pattern").or(field("name")),
-                field("type"),
-                src,
-            );
+            let name = field("pattern").or(field("name"));
+            match field("type") {
+                Some(ty) => push(&mut out, name, Some(ty), src),
+                None => push_made(&mut out, name, field("value"), src, returns),
+            }
         }
-        (Language::Python, "assignment") => push(&mut out, field("left"), field("type"), src),
+        (Language::Python, "assignment") => match field("type") {
+            Some(ty) => push(&mut out, field("left"), Some(ty), src),
+            None => push_made(&mut out, field("left"), field("right"), src, returns),
+        },
         // Java `Type a = …, b;`.
         (Language::Java, "local_variable_declaration") => {
             let mut cursor = node.walk();
@@ -89,6 +98,94 @@ pub(super) fn declared(language: Language, node: Node<'_>, src: &str) -> Vec<(St
         }
     }
     out
+}
+
+/// The functions and methods of a file whose return type is written (`def app_context(self) ->
+/// AppContext`, `function make(): Router`), by name: what a local set from a call of one of them
+/// holds (`ctx = self.request_context(environ)`). Python and TypeScript; a Rust function mostly
+/// returns a `Result` or a builder, so its locals are typed by their own annotations only.
+#[derive(Debug, Default)]
+pub(super) struct Returns(Vec<(String, String)>);
+
+impl Returns {
+    /// The return types of the module's and its classes' functions.
+    pub(super) fn of(language: Language, root: Node<'_>, src: &str) -> Returns {
+        let mut out = Vec::new();
+        if matches!(
+            language,
+            Language::Python | Language::TypeScript | Language::Tsx
+        ) {
+            collect_returns(root, src, 0, &mut out);
+        }
+        Returns(out)
+    }
+
+    fn of_name(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(function, _)| function == name)
+            .map(|(_, ty)| ty.as_str())
+    }
+}
+
+/// Functions of the module and of its classes (two levels of bodies), with their return types.
+fn collect_returns(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<(String, String)>) {
+    for child in code_children(node) {
+        match child.kind() {
+            "function_definition" | "function_declaration" | "method_definition" => {
+                let name = child.child_by_field_name("name");
+                let ty = child.child_by_field_name("return_type");
+                if let (Some(name), Some(ty)) = (name, ty) {
+                    if let Some(ty) = type_name(text_of(ty, src)) {
+                        out.push((text_of(name, src).to_string(), ty));
+                    }
+                }
+            }
+            "decorated_definition" | "export_statement" => collect_returns(child, src, depth, out),
+            "class_definition" | "class_declaration" | "class" if depth < 2 => {
+                if let Some(body) = child.child_by_field_name("body") {
+                    collect_returns(body, src, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x = Cls(…)` / `new Cls(…)`: a `Cls`; `x = self.make(…)` / `make(…)` of a function of the
+/// file whose return type is written: that type.
+fn push_made(
+    out: &mut Vec<(String, String)>,
+    name: Option<Node<'_>>,
+    value: Option<Node<'_>>,
+    src: &str,
+    returns: &Returns,
+) {
+    let (Some(name), Some(value)) = (name, value) else {
+        return;
+    };
+    let callee = match value.kind() {
+        "call" | "call_expression" => value.child_by_field_name("function"),
+        "new_expression" => value.child_by_field_name("constructor"),
+        _ => None,
+    };
+    let Some(callee) = callee else {
+        return;
+    };
+    let text = text_of(callee, src);
+    let last = text.rsplit('.').next().unwrap_or(text);
+    let own = !text.contains('.') || text.starts_with("self.") || text.starts_with("this.");
+    let ty = match last.starts_with(char::is_uppercase) {
+        true => type_name(last),
+        false if own => returns.of_name(last).map(str::to_string),
+        false => None,
+    };
+    if let Some(ty) = ty {
+        let name = text_of(name, src);
+        if name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.is_empty() {
+            out.push((name.to_string(), ty));
+        }
+    }
 }
 
 fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node<'_>>, src: &str) {
@@ -178,6 +275,26 @@ pub(super) fn bare_receiver<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_local_made_by_a_constructor_or_a_typed_function_of_the_file_has_its_type() {
+        let text = "class App:\n    def request_context(self, environ) -> AppContext:\n        return AppContext(self)\n\n    def wsgi_app(self, environ):\n        ctx = self.request_context(environ)\n        other = Other()\n        plain = helper()\n        ctx.push()\n";
+        let tree = crate::source::parse(Language::Python, text).expect("parses");
+        let returns = Returns::of(Language::Python, tree.root_node(), text);
+        assert_eq!(returns.of_name("request_context"), Some("AppContext"));
+        let mut found = Vec::new();
+        crate::source::syntax::walk(tree.root_node(), (), |node, ()| {
+            found.extend(declared(Language::Python, node, text, &returns));
+            Some(())
+        });
+        assert_eq!(
+            found,
+            [
+                ("ctx".to_string(), "AppContext".to_string()),
+                ("other".to_string(), "Other".to_string()),
+            ]
+        );
+    }
 
     #[test]
     fn annotations_name_their_type_through_references_and_wrappers() {
