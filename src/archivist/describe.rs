@@ -1055,11 +1055,21 @@ fn methods_summary(interface: &Interface) -> Option<String> {
         .iter()
         .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?;
     let shown: Vec<String> = names.iter().take(2).map(|n| format!("`{n}`")).collect();
+    // Several types with as many methods (one macro making `ReadU16`, `ReadU32`, …): named so.
+    let peers = by_type
+        .iter()
+        .filter(|(_, others)| others.len() == names.len())
+        .count();
+    let types = match peers {
+        0 | 1 => format!("`{container}`"),
+        2 => format!("`{container}` and 1 more type"),
+        n => format!("`{container}` and {} more types", n - 1),
+    };
     Some(match names.len() {
-        1 => format!("Methods of `{container}`: {}.", shown[0]),
-        2 => format!("Methods of `{container}`: {} and {}.", shown[0], shown[1]),
+        1 => format!("Methods of {types}: {}.", shown[0]),
+        2 => format!("Methods of {types}: {} and {}.", shown[0], shown[1]),
         n => format!(
-            "Methods of `{container}`: {} and {} more.",
+            "Methods of {types}: {} and {} more.",
             shown.join(", "),
             n - 2
         ),
@@ -1184,6 +1194,24 @@ mod tests {
             Some("Socket")
         );
         assert_eq!(primary_type("src/f.rs", &rust("pub fn f() {}\n")), None);
+    }
+
+    #[test]
+    fn a_file_of_methods_names_its_type_and_how_many_share_its_methods() {
+        let rust = |text: &str| {
+            crate::source::extract(crate::source::Language::Rust, text).expect("parses")
+        };
+        let one = rust("impl Handle {\n    fn a(&self) {}\n    fn b(&self) {}\n}\n");
+        assert_eq!(
+            methods_summary(&one).as_deref(),
+            Some("Methods of `Handle`: `a` and `b`.")
+        );
+        // A local macro making one future per type.
+        let made = rust("macro_rules! reader {\n    ($name:ident) => {\n        impl $name {\n            fn new() {}\n            fn poll(&self) {}\n        }\n    };\n}\nreader!(ReadU8);\nreader!(ReadU16);\nreader!(ReadU32);\n");
+        assert_eq!(
+            methods_summary(&made).as_deref(),
+            Some("Methods of `ReadU16` and 2 more types: `new` and `poll`.")
+        );
     }
 
     #[test]

@@ -379,8 +379,11 @@ fn write_token(token: &Token, out: &mut String) {
 /// one (`fn literal1`, `"a" "b"`; `#[test]`, `Glob::new("a")` stay tight).
 fn push_word(out: &mut String, word: &str) {
     let wordy = |c: char| c.is_alphanumeric() || matches!(c, '_' | '"' | '\'' | '$');
-    let joins =
-        out.chars().next_back().is_some_and(wordy) && word.chars().next().is_some_and(wordy);
+    // A lifetime's apostrophe (`<'_>`, `&'a`) binds to its name.
+    let mut last_two = out.chars().rev();
+    let (last, before) = (last_two.next(), last_two.next());
+    let apostrophe = last == Some('\'') && !before.is_some_and(wordy);
+    let joins = !apostrophe && last.is_some_and(wordy) && word.chars().next().is_some_and(wordy);
     if joins {
         out.push(' ');
     }
@@ -453,6 +456,15 @@ mod tests {
         assert_eq!(
             expanded(&pass).as_deref(),
             Some("mod threaded{#[test]fn nested(){rt().block_on(x);}}")
+        );
+    }
+
+    #[test]
+    fn lifetimes_stay_whole() {
+        let text = "macro_rules! fut { ($name:ident) => { impl $name { fn poll(cx: &mut Context<'_>, s: &'static str) {} } }; }\nfut!(ReadU8);\n";
+        assert_eq!(
+            expanded(text).as_deref(),
+            Some("impl ReadU8{fn poll(cx:&mut Context<'_>,s:&'static str){}}")
         );
     }
 
