@@ -107,6 +107,29 @@ impl SourceFile {
         }
     }
 
+    /// Whether `definition` exists for the documentation only: an item under `#[cfg(doc)]`
+    /// (tokio's `select!` stub, whose real rules sit under `#[cfg(not(doc))]` beside it), told by
+    /// the attribute lines right above it.
+    pub fn is_doc_only(&self, definition: &Definition) -> bool {
+        let Some(piece) = self.pieces.first() else {
+            return false;
+        };
+        let above: Vec<&str> = piece
+            .text
+            .lines()
+            .take(definition.line.saturating_sub(1))
+            .collect();
+        let attributes: Vec<&str> = above
+            .into_iter()
+            .rev()
+            .map(str::trim)
+            .take_while(|line| line.starts_with("#[") || line.starts_with("///"))
+            .collect();
+        attributes
+            .iter()
+            .any(|line| line.replace(' ', "") == "#[cfg(doc)]")
+    }
+
     /// The definitions of `definition`'s kind and place: its own, by label.
     pub fn definition(&self, label: &str) -> Option<&Definition> {
         self.definitions.iter().find(|d| d.label == label)

@@ -378,3 +378,24 @@ fn source_prints_the_members_lines_as_written_and_its_docstring_once() {
     .success()
     .stdout_has("\"source_lines\": \"def respond(status, seen):\\n    return (status, seen)\"");
 }
+
+#[test]
+fn a_documentation_stub_gives_way_to_the_definition_the_code_compiles() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"sel\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file(
+            "src/lib.rs",
+            "//! Selecting.\n\n/// Waits on several branches.\n#[cfg(doc)]\npub fn select(branches: u8) -> u8 {\n    unimplemented!()\n}\n\n#[cfg(not(doc))]\npub fn select(branches: u8) -> u8 {\n    poll_all(branches)\n}\n\nfn poll_all(branches: u8) -> u8 {\n    branches\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/lib.rs", "--member", "select"])
+        .success()
+        .stdout_has("select (function, lines 10-12)")
+        .stdout_has("poll_all(branches)")
+        .stdout_lacks("unimplemented!()");
+}

@@ -37,7 +37,8 @@ pub fn label_of(file: &SourceFile, declared: &Declared<'_>) -> String {
 /// Every member of `file`, in source order (those only its interface knows last), one per label.
 /// A label defined several times is the definition in effect: the last where a later definition
 /// replaces an earlier one (Python's implementation after its `@overload` stubs), else the first
-/// ([`crate::source::lang::Spec::later_definition_replaces`]).
+/// ([`crate::source::lang::Spec::later_definition_replaces`]) — unless the first is a
+/// documentation stub (`#[cfg(doc)]`) and a later one is not.
 pub fn declared(file: &SourceFile) -> Vec<Declared<'_>> {
     let outline = file.interface.outline();
     let lines: Vec<(usize, String)> = (0..outline.len())
@@ -60,6 +61,15 @@ pub fn declared(file: &SourceFile) -> Vec<Declared<'_>> {
         };
         match at.get(label) {
             Some(&known) if last_wins => out[known] = declared,
+            // A documentation stub gives way to the definition the code compiles.
+            Some(&known)
+                if out[known]
+                    .definition
+                    .is_some_and(|first| file.is_doc_only(first))
+                    && !file.is_doc_only(definition) =>
+            {
+                out[known] = declared
+            }
             Some(_) => {}
             None => {
                 at.insert(label, out.len());
