@@ -32,8 +32,12 @@ pub(super) fn declared(
     returns: &Returns,
 ) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let kind = node.kind();
+    if !declares(kind) {
+        return out;
+    }
     let field = |name: &str| node.child_by_field_name(name);
-    match (language, node.kind()) {
+    match (language, kind) {
         (Language::Rust, "let_declaration") | (_, "variable_declarator") => {
             let name = field("pattern").or(field("name"));
             match field("type") {
@@ -59,7 +63,7 @@ pub(super) fn declared(
         }
         _ => {}
     }
-    if let Some(parameters) = field("parameters") {
+    if let Some(parameters) = field("parameters").filter(|_| takes_parameters(kind)) {
         for parameter in code_children(parameters) {
             let (name, ty) = match parameter.kind() {
                 // Java `T x`.
@@ -186,6 +190,23 @@ fn push_made(
             out.push((name.to_string(), ty));
         }
     }
+}
+
+/// Whether a node of this kind may declare a typed name (a cheap test: `declared` is asked of
+/// every node inside a member).
+fn declares(kind: &str) -> bool {
+    matches!(
+        kind,
+        "let_declaration" | "variable_declarator" | "assignment" | "local_variable_declaration"
+    ) || takes_parameters(kind)
+}
+
+/// A function, method, closure or constructor: its parameters are typed names.
+fn takes_parameters(kind: &str) -> bool {
+    kind.contains("function")
+        || kind.contains("method")
+        || kind.contains("constructor")
+        || matches!(kind, "closure_expression" | "func_literal" | "lambda")
 }
 
 fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node<'_>>, src: &str) {
