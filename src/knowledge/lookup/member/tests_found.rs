@@ -443,9 +443,14 @@ fn delegate_hits(
     let Some(callee) = delegate(own, label) else {
         return Vec::new();
     };
+    // The delegate is called through the member's own object (`this.set` of `app.…`): a test
+    // file named for another object's method of that name (`res.set.js`) is not its.
+    let container = label.rsplit_once('.').map(|(container, _)| container);
     let files = ranked.iter().filter(|file| {
         let name = file.rsplit('/').next().unwrap_or(file);
-        names_any(name, &[callee]) && !names_any(name, names)
+        names_any(name, &[callee])
+            && !names_any(name, names)
+            && !names_another_object(name, callee, container)
     });
     let functions = |file: &str| {
         searched
@@ -470,6 +475,18 @@ fn delegate_hits(
             via: Some(format!("tests of callee {callee}")),
         })
         .collect()
+}
+
+/// Whether a test file's name puts another object before `callee` (`res.set.js` when the
+/// delegate is `app.set`): `<object>.<callee>.<ext>`, the object not `container`.
+fn names_another_object(file_name: &str, callee: &str, container: Option<&str>) -> bool {
+    let Some(container) = container else {
+        return false;
+    };
+    let parts: Vec<&str> = file_name.split('.').collect();
+    parts
+        .windows(2)
+        .any(|pair| pair[1] == callee && !pair[0].eq_ignore_ascii_case(container))
 }
 
 /// The test functions named for a distinctive word of the member (`test_response_types` for
@@ -661,6 +678,14 @@ mod tests {
         assert_eq!(hits[0].1.functions, ["should_call_it"]);
         assert_eq!(hits[1].1.functions, ["should_send_json"]);
         assert_eq!(hits[1].1.via.as_deref(), Some("via makeServer → createApp"));
+    }
+
+    #[test]
+    fn a_test_file_named_for_another_objects_method_is_not_the_delegates() {
+        assert!(names_another_object("res.set.js", "set", Some("app")));
+        assert!(!names_another_object("app.set.js", "set", Some("app")));
+        assert!(!names_another_object("set.js", "set", Some("app")));
+        assert!(!names_another_object("res.set.js", "set", None));
     }
 
     #[test]
