@@ -382,15 +382,13 @@ fn extract_nested<'t>(
         // macro were expanded; the tokens of `assert!(f(x))` in a member are its calls.
         if language == Language::Rust && kind == "macro_invocation" && macros < MAX_MACRO_DEPTH {
             let read = match at.member {
-                // A pass-through macro's items, else a local `macro_rules!` transcribed (the
-                // tests `syntax!(literal1, "a", …)` generates).
-                None => {
-                    let mut bodies = super::rust::expand::macro_bodies(node, src);
-                    if bodies.is_empty() {
-                        bodies.extend(super::rust::macro_rules::local_macro_body(node, src));
-                    }
-                    bodies
-                }
+                // A local `macro_rules!` transcribed (the tests `syntax!(literal1, "a", …)`
+                // generates, the `fn rt()` each module of `rt_test! { … }` gets), else a
+                // pass-through macro's items.
+                None => match super::rust::macro_rules::local_macro_body(node, src) {
+                    Some(body) => vec![body],
+                    None => super::rust::expand::macro_bodies(node, src),
+                },
                 Some(_) => super::rust::expand::expression_body(node, src)
                     .into_iter()
                     .collect(),
@@ -448,7 +446,10 @@ fn extract_nested<'t>(
             if kind == kinds.call
                 || (language == Language::Java && kind == "object_creation_expression")
             {
-                let typed = &local_types[index];
+                let typed = typed::Typed {
+                    locals: &local_types[index],
+                    returns: &returns,
+                };
                 record_call(
                     language,
                     node,
@@ -663,18 +664,22 @@ fn record_call(
     call: Node<'_>,
     src: &str,
     container: Option<(usize, usize)>,
-    typed: &[(String, String)],
+    typed: typed::Typed<'_>,
     member: &mut MemberCalls,
 ) {
     let Some(mut target) = target(language, call, src, container) else {
         return;
     };
-    // `rt.block_on(…)` with `rt: &Runtime`: through a `Runtime`.
-    if let Some(receiver) = typed::bare_receiver(language, call, src) {
-        if let Some((_, ty)) = typed.iter().rev().find(|(name, _)| name == receiver) {
-            if let Reach::Other(name, Some(_)) = Reach::of(&target.encoded) {
-                target.encoded = format!(".{name}@{ty}");
-            }
+    // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() -> Arc<Runtime>`:
+    // through a `Runtime`.
+    if let Reach::Other(name, _) = Reach::of(&target.encoded) {
+        let local = typed::bare_receiver(language, call, src).and_then(|receiver| {
+            let found = typed.locals.iter().rev().find(|(n, _)| n == receiver);
+            found.map(|(_, ty)| ty.as_str())
+        });
+        let made = || typed::receiver_made(language, call, src, typed.returns);
+        if let Some(ty) = local.or_else(made) {
+            target.encoded = format!(".{name}@{ty}");
         }
     }
     if !member.callees.contains(&target.encoded) {
@@ -1222,6 +1227,20 @@ mod tests {
                 "res.json stringify ^send",
                 "helper helper2",
                 "setCharset .replace@t",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_receiver_made_by_a_function_of_the_file_has_its_return_type() {
+        let text = "fn rt() -> Arc<Runtime> {\n    Arc::new(Runtime)\n}\n\nfn nested_rt() {\n    rt().block_on(1);\n    let other = rt();\n    other.enter();\n    let r = maybe();\n    r.poll();\n}\n\nfn maybe() -> Option<Runtime> {\n    None\n}\n";
+        assert_eq!(
+            calls(Language::Rust, text),
+            [
+                "rt Arc.new",
+                // `maybe()` gives an `Option`: no type told.
+                "nested_rt .block_on@Runtime rt .enter@Runtime maybe .poll@r",
+                "maybe",
             ]
         );
     }

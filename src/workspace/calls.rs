@@ -399,6 +399,17 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
                 Reach::Own(name) if through_self && methods.contains(name) => name,
                 Reach::Own(name) if !through_self && free.contains(name) => name,
                 Reach::Typed(..) if labels.contains(callee.as_str()) => callee.as_str(),
+                // Through an object whose type is one of the file's (`self.reserve().send(…)`
+                // with `reserve` returning a `Permit`): that type's method.
+                Reach::Other(name, Some(receiver))
+                    if labels.contains(format!("{receiver}.{name}").as_str()) =>
+                {
+                    let qualified = format!("{receiver}.{name}");
+                    if !calls.contains(&qualified) {
+                        calls.push(qualified);
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             if !calls.iter().any(|c| c == target) {

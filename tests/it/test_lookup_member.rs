@@ -117,8 +117,10 @@ fn several_members_of_one_name_are_each_shown_compactly() {
     let one = p
         .lexi(["lookup", "src/lib.rs", "--member", "Sender::send", "--full"])
         .success();
+    // One member whole: `Permit.send` only as what it calls (`reserve()` returns a `Permit`).
     one.stdout_has("# Errors\n\nIf the receiver is gone.")
-        .stdout_lacks("Permit.send");
+        .stdout_has("- Calls: Permit.send, reserve\n")
+        .stdout_lacks("# src/lib.rs: Permit.send");
 }
 
 #[test]

@@ -11,6 +11,10 @@ use tree_sitter::Node;
 use crate::source::syntax::{code_children, text_of};
 use crate::source::Language;
 
+/// Return types that tell nothing of whose method a call is (a `Result` or an `Option` is
+/// unwrapped first, `Self` is the impl's own type, a builder names itself).
+const UNTELLING: &[&str] = &["Result", "Option", "Self", "String", "Vec"];
+
 /// Smart pointers and wrappers whose methods are (through `Deref`) their content's.
 const WRAPPERS: &[&str] = &[
     "Arc",
@@ -104,6 +108,13 @@ pub(super) fn declared(
     out
 }
 
+/// What a member's calls are typed by: its typed locals and the file's return types.
+#[derive(Clone, Copy)]
+pub(super) struct Typed<'a> {
+    pub locals: &'a [(String, String)],
+    pub returns: &'a Returns,
+}
+
 /// The functions and methods of a file whose return type is written (`def app_context(self) ->
 /// AppContext`, `function make(): Router`), by name: what a local set from a call of one of them
 /// holds (`ctx = self.request_context(environ)`). Python and TypeScript; a Rust function mostly
@@ -117,14 +128,15 @@ impl Returns {
         let mut out = Vec::new();
         if matches!(
             language,
-            Language::Python | Language::TypeScript | Language::Tsx
+            Language::Python | Language::TypeScript | Language::Tsx | Language::Rust
         ) {
             collect_returns(root, src, 0, &mut out);
         }
+        out.retain(|(_, ty)| !UNTELLING.contains(&ty.as_str()));
         Returns(out)
     }
 
-    fn of_name(&self, name: &str) -> Option<&str> {
+    pub(super) fn of_name(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(function, _)| function == name)
@@ -136,7 +148,10 @@ impl Returns {
 fn collect_returns(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<(String, String)>) {
     for child in code_children(node) {
         match child.kind() {
-            "function_definition" | "function_declaration" | "method_definition" => {
+            "function_definition"
+            | "function_declaration"
+            | "method_definition"
+            | "function_item" => {
                 let name = child.child_by_field_name("name");
                 let ty = child.child_by_field_name("return_type");
                 if let (Some(name), Some(ty)) = (name, ty) {
@@ -146,7 +161,9 @@ fn collect_returns(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<(Strin
                 }
             }
             "decorated_definition" | "export_statement" => collect_returns(child, src, depth, out),
-            "class_definition" | "class_declaration" | "class" if depth < 2 => {
+            "class_definition" | "class_declaration" | "class" | "mod_item" | "impl_item"
+                if depth < 2 =>
+            {
                 if let Some(body) = child.child_by_field_name("body") {
                     collect_returns(body, src, depth + 1, out);
                 }
@@ -266,6 +283,34 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The type a call's receiver has when it is itself a call of a function of the file whose
+/// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`).
+pub(super) fn receiver_made<'r>(
+    language: Language,
+    call: Node<'_>,
+    src: &str,
+    returns: &'r Returns,
+) -> Option<&'r str> {
+    let function = call.child_by_field_name("function")?;
+    let object = match language {
+        Language::Rust => function.child_by_field_name("value"),
+        Language::Python | Language::JavaScript | Language::TypeScript | Language::Tsx => {
+            function.child_by_field_name("object")
+        }
+        Language::Go | Language::Java => None,
+    }?;
+    if !matches!(object.kind(), "call_expression" | "call") {
+        return None;
+    }
+    let callee = text_of(object.child_by_field_name("function")?, src);
+    let own = ["self.", "this.", "Self::"]
+        .iter()
+        .find_map(|prefix| callee.strip_prefix(prefix))
+        .unwrap_or(callee);
+    let is_name = own.chars().all(|c| c.is_alphanumeric() || c == '_');
+    is_name.then(|| returns.of_name(own)).flatten()
 }
 
 /// The receiver of a call `x.name(…)` when it is a bare local name (`x`), not a path or an

@@ -207,6 +207,14 @@ pub fn calls_elsewhere(
     for callee in &calls.callees {
         let reach = Reach::of(callee);
         let shown = match reach {
+            // Through a type of the file (`self.reserve().send(…)` typed `Permit`): a Calls edge.
+            Reach::Other(name, Some(receiver))
+                if file_calls
+                    .iter()
+                    .any(|m| m.container() == Some(receiver) && m.name() == name) =>
+            {
+                continue
+            }
             Reach::Other(name, Some(receiver))
                 if !TRIVIAL_METHODS.contains(&name) && !BUILTIN_RECEIVERS.contains(&receiver) =>
             {
