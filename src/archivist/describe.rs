@@ -1055,11 +1055,8 @@ fn methods_summary(interface: &Interface) -> Option<String> {
         .iter()
         .max_by(|a, b| a.1.len().cmp(&b.1.len()).then(b.0.cmp(a.0)))?;
     let shown: Vec<String> = names.iter().take(2).map(|n| format!("`{n}`")).collect();
-    // Several types with as many methods (one macro making `ReadU16`, `ReadU32`, …): named so.
-    let peers = by_type
-        .iter()
-        .filter(|(_, others)| others.len() == names.len())
-        .count();
+    // Several types with the same methods (one macro making `ReadU16`, `ReadU32`, …): named so.
+    let peers = by_type.iter().filter(|(_, others)| others == names).count();
     let types = match peers {
         0 | 1 => format!("`{container}`"),
         2 => format!("`{container}` and 1 more type"),
