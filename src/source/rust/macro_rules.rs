@@ -65,6 +65,9 @@ struct Rule {
 /// The items a call of a local `macro_rules!` macro expands to, when one of its rules matches.
 pub(in crate::source) fn local_macro_body(call: Node<'_>, src: &str) -> Option<MacroBody> {
     let name = text_of(call.child_by_field_name("macro")?, src);
+    // Most calls are of macros defined elsewhere (`cfg_rt! { … }` around a whole API): no
+    // tokenising of their input unless the file defines the macro.
+    definition_before(call, src, name)?;
     let input = tokens_of(call_tokens(call)?, src);
     let mut text = transcribe(call, src, name, &input)?;
     for _ in 1..MAX_DEPTH {
