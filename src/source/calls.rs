@@ -673,12 +673,7 @@ fn record_call(
     // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() -> Arc<Runtime>`:
     // through a `Runtime`.
     if let Reach::Other(name, _) = Reach::of(&target.encoded) {
-        let local = typed::bare_receiver(language, call, src).and_then(|receiver| {
-            let found = typed.locals.iter().rev().find(|(n, _)| n == receiver);
-            found.map(|(_, ty)| ty.as_str())
-        });
-        let made = || typed::receiver_made(language, call, src, typed.returns);
-        if let Some(ty) = local.or_else(made) {
+        if let Some(ty) = typed::receiver_type(language, call, src, typed) {
             target.encoded = format!(".{name}@{ty}");
         }
     }

@@ -55,6 +55,16 @@ pub struct Flow {
     pub cut: bool,
 }
 
+impl Flow {
+    /// The lines as shown: two spaces a level, then the step.
+    pub fn indented(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
+            .collect()
+    }
+}
+
 /// One line of a flow.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct FlowLine {
@@ -1207,11 +1217,7 @@ mod tests {
     fn flow_of(language: Language, text: &str, label: &str) -> Vec<String> {
         let file = SourceFile::parse(language, text.to_string()).expect("parses");
         let definition = file.definition(label).expect("defined");
-        file.flow(definition, MAX_LINES)
-            .lines
-            .into_iter()
-            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-            .collect()
+        file.flow(definition, MAX_LINES).indented()
     }
 
     #[test]

@@ -690,12 +690,7 @@ func helper() {}
         assert_eq!(labels, ["Server.Serve", "helper", "TestServe"]);
         let serve = file.definition("Server.Serve").expect("defined");
         assert_eq!(serve.kind, SymbolKind::Method);
-        let flow: Vec<String> = file
-            .flow(serve, crate::source::flow::MAX_LINES)
-            .lines
-            .iter()
-            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-            .collect();
+        let flow = file.flow(serve, crate::source::flow::MAX_LINES).indented();
         assert_eq!(
             flow,
             [

@@ -740,12 +740,9 @@ mod tests {
         assert_eq!(reader.bases, ["Base"]);
         assert_eq!(reader.doc.as_deref(), Some("Reads."));
         let read_all = file.definition("Reader.readAll").expect("the method");
-        let flow: Vec<String> = file
+        let flow = file
             .flow(read_all, crate::source::flow::MAX_LINES)
-            .lines
-            .iter()
-            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-            .collect();
+            .indented();
         assert_eq!(
             flow,
             [

@@ -556,11 +556,7 @@ fn member(
         raises: Vec::new(),
         related: Vec::new(),
         flow_cut: flow.cut,
-        flow: flow
-            .lines
-            .into_iter()
-            .map(|line| format!("{}{}", "  ".repeat(line.depth), line.text))
-            .collect(),
+        flow: flow.indented(),
         source_lines: None,
         label,
         inherited_from: None,

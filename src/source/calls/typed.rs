@@ -15,6 +15,10 @@ use crate::source::Language;
 /// unwrapped first, `Self` is the impl's own type, a builder names itself).
 const UNTELLING: &[&str] = &["Result", "Option", "Self", "String", "Vec"];
 
+/// The shortest type name told apart from a generic parameter's (the length `workspace::calls`
+/// matches public names by across files).
+const MIN_TYPE_NAME: usize = 3;
+
 /// Smart pointers and wrappers whose methods are (through `Deref`) their content's.
 const WRAPPERS: &[&str] = &[
     "Arc",
@@ -116,9 +120,10 @@ pub(super) struct Typed<'a> {
 }
 
 /// The functions and methods of a file whose return type is written (`def app_context(self) ->
-/// AppContext`, `function make(): Router`), by name: what a local set from a call of one of them
-/// holds (`ctx = self.request_context(environ)`). Python and TypeScript; a Rust function mostly
-/// returns a `Result` or a builder, so its locals are typed by their own annotations only.
+/// AppContext`, `function make(): Router`, `fn rt() -> Arc<Runtime>`), by name: what a local set
+/// from a call of one of them holds (`ctx = self.request_context(environ)`). Python, TypeScript
+/// and Rust; a type that tells nothing of whose method is called (`Result`, `Self`: [`UNTELLING`])
+/// is left out.
 #[derive(Debug, Default)]
 pub(super) struct Returns(Vec<(String, String)>);
 
@@ -195,11 +200,11 @@ fn push_made(
     };
     let text = text_of(callee, src);
     let last = text.rsplit('.').next().unwrap_or(text);
-    let own = !text.contains('.') || text.starts_with("self.") || text.starts_with("this.");
     let ty = match last.starts_with(char::is_uppercase) {
         true => type_name(last),
-        false if own => returns.of_name(last).map(str::to_string),
-        false => None,
+        false => own_function(text)
+            .and_then(|own| returns.of_name(own))
+            .map(str::to_string),
     };
     if let Some(ty) = ty {
         let name = text_of(name, src);
@@ -242,8 +247,8 @@ fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node
 
 /// The type an annotation names, by its final identifier (`*gin.Context` → `Context`): `&'a mut crate::runtime::Runtime` →
 /// `Runtime`, `Arc<Semaphore>` → `Semaphore`, `t.Optional["AppContext"]` → `AppContext`, `Foo |
-/// None` → `Foo`; none for anything else (a generic parameter's lowercase name, a tuple, a
-/// function type, a generic parameter).
+/// None` → `Foo`; none for anything else (a lowercase name, a tuple, a function type, a
+/// generic parameter's one- or two-letter name).
 pub(super) fn type_name(annotation: &str) -> Option<String> {
     let mut text = annotation.trim().trim_start_matches(':').trim();
     for _ in 0..4 {
@@ -274,8 +279,8 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
                 text = inner.split([',', '>', ']']).next().unwrap_or("");
             }
             _ => {
-                // Three letters or more: `T`, `K`, `Fut` are generic parameters' names.
-                let named = last.len() > 3
+                // `T`, `K`, `St` are generic parameters' names; `App` is a type's.
+                let named = last.len() >= MIN_TYPE_NAME
                     && last.starts_with(char::is_uppercase)
                     && last.chars().all(|c| c.is_alphanumeric() || c == '_');
                 return named.then(|| last.to_string());
@@ -285,57 +290,56 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
     None
 }
 
-/// The type a call's receiver has when it is itself a call of a function of the file whose
+/// The type of the object a call goes through, when it is told: a local whose type is written
+/// or made (`rt.block_on(…)` with `rt: &Runtime`), or a call of a function of the file whose
 /// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`).
-pub(super) fn receiver_made<'r>(
+pub(super) fn receiver_type<'r>(
     language: Language,
     call: Node<'_>,
     src: &str,
-    returns: &'r Returns,
+    typed: Typed<'r>,
 ) -> Option<&'r str> {
+    let object = receiver(language, call)?;
+    match object.kind() {
+        "identifier" => {
+            let name = text_of(object, src);
+            let found = typed.locals.iter().rev().find(|(local, _)| local == name);
+            found.map(|(_, ty)| ty.as_str())
+        }
+        "call_expression" | "call" => {
+            let callee = text_of(object.child_by_field_name("function")?, src);
+            typed.returns.of_name(own_function(callee)?)
+        }
+        _ => None,
+    }
+}
+
+/// The function a callee names when it is the file's own: a bare name, or one through
+/// `self.`/`this.`/`cls.`/`Self::` (`make` of `self.make`; none for `self.app.make`).
+fn own_function(callee: &str) -> Option<&str> {
+    let own = ["self.", "this.", "cls.", "Self::"]
+        .iter()
+        .find_map(|prefix| callee.strip_prefix(prefix))
+        .unwrap_or(callee);
+    let is_name = !own.is_empty() && own.chars().all(|c| c.is_alphanumeric() || c == '_');
+    is_name.then_some(own)
+}
+
+/// The object a method call goes through (`x` of `x.name(…)`, `rt()` of `rt().block_on(…)`).
+fn receiver<'t>(language: Language, call: Node<'t>) -> Option<Node<'t>> {
+    if language == Language::Java {
+        // `method_invocation`: `object.name(…)`.
+        return call.child_by_field_name("object");
+    }
     let function = call.child_by_field_name("function")?;
-    let object = match language {
+    match language {
         Language::Rust => function.child_by_field_name("value"),
         Language::Python | Language::JavaScript | Language::TypeScript | Language::Tsx => {
             function.child_by_field_name("object")
         }
-        Language::Go | Language::Java => None,
-    }?;
-    if !matches!(object.kind(), "call_expression" | "call") {
-        return None;
-    }
-    let callee = text_of(object.child_by_field_name("function")?, src);
-    let own = ["self.", "this.", "Self::"]
-        .iter()
-        .find_map(|prefix| callee.strip_prefix(prefix))
-        .unwrap_or(callee);
-    let is_name = own.chars().all(|c| c.is_alphanumeric() || c == '_');
-    is_name.then(|| returns.of_name(own)).flatten()
-}
-
-/// The receiver of a call `x.name(…)` when it is a bare local name (`x`), not a path or an
-/// expression.
-pub(super) fn bare_receiver<'s>(
-    language: Language,
-    call: Node<'_>,
-    src: &'s str,
-) -> Option<&'s str> {
-    if language == Language::Java {
-        // `method_invocation`: `object.name(…)`.
-        let object = call.child_by_field_name("object")?;
-        return (object.kind() == "identifier").then(|| text_of(object, src));
-    }
-    let function = call.child_by_field_name("function")?;
-    let object = match language {
-        Language::Rust => function.child_by_field_name("value"),
-        Language::Python => function.child_by_field_name("object"),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            function.child_by_field_name("object")
-        }
         Language::Go => function.child_by_field_name("operand"),
         Language::Java => None,
-    }?;
-    (object.kind() == "identifier").then(|| text_of(object, src))
+    }
 }
 
 #[cfg(test)]
@@ -344,7 +348,7 @@ mod tests {
 
     #[test]
     fn a_local_made_by_a_constructor_or_a_typed_function_of_the_file_has_its_type() {
-        let text = "class App:\n    def request_context(self, environ) -> AppContext:\n        return AppContext(self)\n\n    def wsgi_app(self, environ):\n        ctx = self.request_context(environ)\n        other = Other()\n        plain = helper()\n        ctx.push()\n";
+        let text = "class App:\n    def request_context(self, environ) -> AppContext:\n        return AppContext(self)\n\n    def wsgi_app(self, environ):\n        ctx = self.request_context(environ)\n        other = Other()\n        plain = helper()\n        # Another object's method of that name: not the file's.\n        theirs = self.app.request_context(environ)\n        ctx.push()\n";
         let tree = crate::source::parse(Language::Python, text).expect("parses");
         let returns = Returns::of(Language::Python, tree.root_node(), text);
         assert_eq!(returns.of_name("request_context"), Some("AppContext"));
@@ -381,6 +385,7 @@ mod tests {
         assert_eq!(type_name(": Express").as_deref(), Some("Express"));
         // A generic parameter says nothing of which type's method is called.
         assert_eq!(type_name("T"), None);
+        assert_eq!(type_name("App").as_deref(), Some("App"));
         assert_eq!(type_name("(u8, u8)"), None);
         assert_eq!(type_name("str"), None);
         assert_eq!(type_name("impl Fn(u8) -> u8"), None);

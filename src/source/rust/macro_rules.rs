@@ -67,34 +67,37 @@ pub(in crate::source) fn local_macro_body(call: Node<'_>, src: &str) -> Option<M
     let name = text_of(call.child_by_field_name("macro")?, src);
     // Most calls are of macros defined elsewhere (`cfg_rt! { … }` around a whole API): no
     // tokenising of their input unless the file defines the macro.
-    definition_before(call, src, name)?;
+    let definition = definition_before(call, src, name)?;
     let input = tokens_of(call_tokens(call)?, src);
-    let mut text = transcribe(call, src, name, &input)?;
-    for _ in 1..MAX_DEPTH {
-        match expand_calls_in(call, src, &text) {
+    let mut text = transcribe(definition, src, &input)?;
+    // Each round parses the text once: to read it, or to transcribe the local calls it holds.
+    for round in 1..=MAX_DEPTH {
+        if text.len() > MAX_TEXT {
+            return None;
+        }
+        let tree = crate::source::parse(Language::Rust, &text).ok()?;
+        let expanded = match round < MAX_DEPTH {
+            true => expand_calls_in(call, src, tree.root_node(), &text),
+            false => None,
+        };
+        match expanded {
             Some(expanded) => text = expanded,
-            None => break,
+            None if tree.root_node().has_error() => return None,
+            None => {
+                return Some(MacroBody {
+                    tree,
+                    text,
+                    row: call.start_position().row,
+                })
+            }
         }
     }
-    if text.len() > MAX_TEXT {
-        return None;
-    }
-    let tree = crate::source::parse(Language::Rust, &text).ok()?;
-    if tree.root_node().has_error() {
-        return None;
-    }
-    Some(MacroBody {
-        tree,
-        text,
-        row: call.start_position().row,
-    })
+    None
 }
 
-/// `text` with its item-position calls of the local macros of `call`'s scope transcribed; none
-/// when it has no such call.
-fn expand_calls_in(call: Node<'_>, src: &str, text: &str) -> Option<String> {
-    let tree = crate::source::parse(Language::Rust, text).ok()?;
-    let root = tree.root_node();
+/// `text` (parsed as `root`) with its item-position calls of the local macros of `call`'s scope
+/// transcribed; none when it has no such call.
+fn expand_calls_in(call: Node<'_>, src: &str, root: Node<'_>, text: &str) -> Option<String> {
     let mut parts: Vec<String> = Vec::new();
     let mut expanded = false;
     let mut cursor = root.walk();
@@ -108,8 +111,9 @@ fn expand_calls_in(call: Node<'_>, src: &str, text: &str) -> Option<String> {
         };
         let transcribed = inner.and_then(|inner| {
             let name = text_of(inner.child_by_field_name("macro")?, text);
+            let definition = definition_before(call, src, name)?;
             let input = tokens_of(call_tokens(inner)?, text);
-            transcribe(call, src, name, &input)
+            transcribe(definition, src, &input)
         });
         match transcribed {
             Some(items) => {
@@ -122,9 +126,8 @@ fn expand_calls_in(call: Node<'_>, src: &str, text: &str) -> Option<String> {
     expanded.then(|| parts.join(" "))
 }
 
-/// The transcription of the local macro `name` (looked up from `call`) for `input`.
-fn transcribe(call: Node<'_>, src: &str, name: &str, input: &[Token]) -> Option<String> {
-    let definition = definition_before(call, src, name)?;
+/// The transcription of the macro `definition` for `input`: its first rule that matches.
+fn transcribe(definition: Node<'_>, src: &str, input: &[Token]) -> Option<String> {
     let rules = rules_of(definition, src);
     rules.iter().find_map(|rule| {
         let bindings = matched(&rule.pattern, input)?;
