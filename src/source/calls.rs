@@ -41,7 +41,7 @@ mod typed;
 use tree_sitter::Node;
 
 use self::keys::{key_callee, literal_argument};
-use super::rust::expand::MAX_MACRO_DEPTH;
+use super::lang::rust::expand::MAX_MACRO_DEPTH;
 use super::syntax::{text_of, walk};
 use super::Language;
 
@@ -385,11 +385,11 @@ fn extract_nested<'t>(
                 // A local `macro_rules!` transcribed (the tests `syntax!(literal1, "a", …)`
                 // generates, the `fn rt()` each module of `rt_test! { … }` gets), else a
                 // pass-through macro's items.
-                None => match super::rust::macro_rules::local_macro_body(node, src) {
+                None => match super::lang::rust::macro_rules::local_macro_body(node, src) {
                     Some(body) => vec![body],
-                    None => super::rust::expand::macro_bodies(node, src),
+                    None => super::lang::rust::expand::macro_bodies(node, src),
                 },
-                Some(_) => super::rust::expand::expression_body(node, src)
+                Some(_) => super::lang::rust::expand::expression_body(node, src)
                     .into_iter()
                     .collect(),
             };
@@ -437,7 +437,8 @@ fn extract_nested<'t>(
             }
         }
         // A Rust test attribute marks the function after it (its sibling, visited next).
-        if kind == "attribute_item" && super::rust::cfg::is_test_attribute(text_of(node, src)) {
+        if kind == "attribute_item" && super::lang::rust::cfg::is_test_attribute(text_of(node, src))
+        {
             test_attribute_end = Some(node.end_byte());
         }
         if let Some(index) = at.member {
@@ -492,7 +493,7 @@ fn extract_nested<'t>(
             if language == Language::Rust
                 && test_attribute_end.is_some_and(|end| {
                     end <= node.start_byte()
-                        && super::rust::cfg::only_attributes(&src[end..node.start_byte()])
+                        && super::lang::rust::cfg::only_attributes(&src[end..node.start_byte()])
                 })
             {
                 members[index].test = true;

@@ -9,25 +9,25 @@
 mod behaviour;
 pub mod calls;
 pub mod comments;
-mod commonjs;
 pub mod contract;
 pub mod definitions;
 mod file;
 pub mod flow;
 pub mod generated;
-mod go;
 mod interface;
-pub mod java;
-mod javascript;
 pub mod lang;
 pub mod model;
-mod python;
 mod raises;
 pub mod resolve;
-mod rust;
 pub mod shared;
 mod suites;
-mod syntax;
+pub(crate) mod syntax;
+
+use lang::go::extract as go;
+use lang::java::extract as java;
+use lang::javascript::extract as javascript;
+use lang::python::extract as python;
+use lang::rust::extract as rust;
 
 use std::cell::RefCell;
 

@@ -11,12 +11,12 @@
 //! use it as well as `source/` and everything above.
 
 pub mod files;
-mod go;
-mod java;
-mod javascript;
+pub mod go;
+pub mod java;
+pub mod javascript;
 mod kind;
-mod python;
-mod rust;
+pub mod python;
+pub mod rust;
 
 use std::path::Path;
 

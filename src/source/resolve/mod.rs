@@ -13,11 +13,12 @@
 //! top-level modules, Cargo dependencies).
 
 mod externals;
-mod go;
-mod java;
-mod js;
-mod python;
-mod rust;
+
+use super::lang::go::resolve as go;
+use super::lang::java::resolve as java;
+use super::lang::javascript::resolve as js;
+use super::lang::python::resolve as python;
+use super::lang::rust::resolve as rust;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -89,24 +90,24 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
 
 /// What the language resolvers accumulate.
 #[derive(Default)]
-struct Collected {
-    deps: BTreeSet<String>,
-    via: BTreeSet<String>,
-    unresolved: Vec<String>,
+pub(crate) struct Collected {
+    pub(crate) deps: BTreeSet<String>,
+    pub(crate) via: BTreeSet<String>,
+    pub(crate) unresolved: Vec<String>,
     /// Deps some import needs at run time.
-    runtime: BTreeSet<String>,
+    pub(crate) runtime: BTreeSet<String>,
     /// Deps some type-only import names.
-    typed: BTreeSet<String>,
+    pub(crate) typed: BTreeSet<String>,
 }
 
 impl Collected {
     /// Record the outcome of one import spec needed at run time.
-    fn record(&mut self, spec: &str, found: Option<String>) {
+    pub(crate) fn record(&mut self, spec: &str, found: Option<String>) {
         self.record_import(spec, found, false);
     }
 
     /// Record the outcome of one import spec, needed only by the type checker when `type_only`.
-    fn record_import(&mut self, spec: &str, found: Option<String>, type_only: bool) {
+    pub(crate) fn record_import(&mut self, spec: &str, found: Option<String>, type_only: bool) {
         match found {
             Some(path) => {
                 match type_only {

@@ -5,12 +5,12 @@
 //! the package. A package directory wins over a module file of the same name, and a `.pyi` stub is
 //! only the dependency when there is no source.
 
-use super::{Collected, Context};
 use crate::source::interface::{Import, Interface};
 use crate::source::model::files::{dir_of, join};
 use crate::source::model::stdlib::is_stdlib;
+use crate::source::resolve::{Collected, Context};
 
-pub(super) fn resolve(
+pub(crate) fn resolve(
     file: &str,
     interface: &Interface,
     context: &Context<'_>,
@@ -113,7 +113,7 @@ impl Resolver<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Files;
+    use crate::source::resolve::testing::Files;
 
     #[test]
     fn relative_and_absolute_modules_from_src_layouts_and_scripts() {

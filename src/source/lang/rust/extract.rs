@@ -8,14 +8,9 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-pub(super) mod cfg;
-pub(super) mod expand;
-pub(super) mod macro_rules;
-mod paths;
-mod walk;
-
-use super::interface::SymbolKind;
-use super::syntax::{
+use super::{cfg, expand, walk};
+use crate::source::interface::SymbolKind;
+use crate::source::syntax::{
     block_comment_lines, code_children, compact, finish_doc, has_child_kind, leading_doc,
     signature, text_of, walk, Builder, Extracted,
 };
@@ -27,7 +22,7 @@ use walk::walk_file;
 const MAX_MODULE_DEPTH: usize = 32;
 
 /// Extract the interface parts of a Rust syntax tree.
-pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     let mut items = Items {
         src,
@@ -420,8 +415,8 @@ impl Items<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, docs, imports, parse, rows};
-    use super::super::{Language, SymbolKind::*};
+    use crate::source::testing::{assert_hash_behaviour, docs, imports, parse, rows};
+    use crate::source::{Language, SymbolKind::*};
 
     #[test]
     fn items_and_impl_and_trait_members_keep_their_docs() {
@@ -445,7 +440,7 @@ mod tests {
         );
     }
 
-    const FIXTURE: &str = include_str!("../../../fixtures/source/rust/parser.rs");
+    const FIXTURE: &str = include_str!("../../../../fixtures/source/rust/parser.rs");
 
     #[test]
     fn extracts_the_fixture_symbols() {
@@ -909,7 +904,7 @@ pub use self::windows::Handle";
             .bindings
             .iter()
             .filter_map(|b| match &b.kind {
-                super::super::BindingKind::Item(name) => Some(name.as_str()),
+                crate::source::BindingKind::Item(name) => Some(name.as_str()),
                 _ => None,
             })
             .collect();

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
-use super::files::{dir_of, join, normalize, FileIndex, ReadFile};
+use crate::source::model::files::{dir_of, join, normalize, FileIndex, ReadFile};
 
 /// The directories absolute imports resolve from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -164,7 +164,7 @@ impl PythonModel {
             .roots
             .iter()
             .chain(&self.local_roots)
-            .filter(|root| super::files::is_within(file, root))
+            .filter(|root| crate::source::model::files::is_within(file, root))
             .collect();
         containing.sort_by_key(|root| std::cmp::Reverse(root.len()));
         out.extend(containing.into_iter().cloned());

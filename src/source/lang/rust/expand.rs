@@ -17,7 +17,7 @@ pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
 
 /// One body of items inside a macro call: its own syntax tree over its own text.
 pub(in crate::source) struct MacroBody {
-    pub(super) tree: Tree,
+    pub(crate) tree: Tree,
     /// The body's text (what the tree's byte ranges index).
     pub text: String,
     /// Rows of the file before the body's first line (add to a row of the tree for the file's).

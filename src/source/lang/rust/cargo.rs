@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::files::{dir_of, glob_matches, is_within, join, normalize, FileIndex, ReadFile};
+use crate::source::model::files::{
+    dir_of, glob_matches, is_within, join, normalize, FileIndex, ReadFile,
+};
 
 /// What a target builds.
 #[derive(

@@ -7,10 +7,10 @@
 //! there is one (the package's tsconfig `outDir` → `rootDir`, a `.ts` next to it, or `src/` for
 //! `dist/`/`lib/`/`build/`). Anything else is outside the project.
 
-use super::{Collected, Context};
 use crate::source::interface::Interface;
 use crate::source::model::files::{dir_of, join, normalize};
 use crate::source::model::node::{NodePackage, Ordered};
+use crate::source::resolve::{Collected, Context};
 
 /// Extensions tried after a specifier without one, in TypeScript's order.
 const EXTENSIONS: [&str; 10] = [
@@ -25,7 +25,7 @@ const CONDITIONS: [&str; 8] = [
 /// Build-output directories whose files usually have their source under `src/`.
 const OUTPUT_DIRS: [&str; 7] = ["dist", "lib", "build", "out", "esm", "cjs", "es"];
 
-pub(super) fn resolve(
+pub(crate) fn resolve(
     file: &str,
     interface: &Interface,
     context: &Context<'_>,
@@ -313,8 +313,8 @@ fn split_package(spec: &str) -> Option<(&str, &str)> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Files;
     use super::*;
+    use crate::source::resolve::testing::Files;
 
     #[test]
     fn relative_specifiers_with_extensions_indexes_and_typescript_sources() {

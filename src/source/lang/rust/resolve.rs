@@ -1,5 +1,5 @@
 //! Rust: `mod` declarations to module files (`x.rs`, `x/mod.rs`, `#[path]`), `use` paths through
-//! the module tree of the file's crate (`crate::`, `self::`, `super::`, names in scope) or of another
+//! the module tree of the file's crate (`crate::`, `self::`, `crate::source::resolve::`, names in scope) or of another
 //! crate of the project (a path dependency, renamed or not, or the package's own library from a
 //! binary, test or example), and `extern crate`. A path that names an item goes on to the file that
 //! defines it: through `use` re-exports (`pub use self::handle::Handle`, globs included) of the
@@ -9,14 +9,14 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{Collected, Context};
 use crate::source::interface::{BindingKind, Interface};
 use crate::source::model::files::{dir_of, file_name, join, normalize};
+use crate::source::resolve::{Collected, Context};
 
 /// How many re-exports a path is followed through.
 const MAX_HOPS: usize = 12;
 
-pub(super) fn resolve(
+pub(crate) fn resolve(
     file: &str,
     interface: &Interface,
     context: &Context<'_>,
@@ -561,7 +561,7 @@ fn join_scope(scope: &str, name: &str) -> String {
 }
 
 /// A path written inside inline module `scope` of a file, as the file's own module would write it:
-/// `self::` is the inline module, each `super::` climbs out of one inline module first.
+/// `self::` is the inline module, each `crate::source::resolve::` climbs out of one inline module first.
 fn in_file_scope(path: &str, scope: &str) -> String {
     if scope.is_empty() {
         return path.to_string();
@@ -600,7 +600,7 @@ fn passed_through(mut found: Found, module_file: &str) -> Found {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Files;
+    use crate::source::resolve::testing::Files;
 
     const WORKSPACE: &[(&str, &str)] = &[
         ("Cargo.toml", "[package]\nname = \"rip\"\n[[bin]]\nname = \"rg\"\npath = \"crates/core/main.rs\"\n[workspace]\nmembers = [\"crates/*\"]\n[dependencies]\ngrep-matcher = { path = \"crates/matcher\" }\nutilx = { package = \"grep-util\", path = \"crates/util\" }\n"),

@@ -20,21 +20,21 @@ const NOT_CRATES: &[&str] = &[
 ];
 
 /// A path written in code, and the line it is first on.
-pub(super) struct QualifiedPath {
+pub(crate) struct QualifiedPath {
     pub spec: String,
     pub line: usize,
 }
 
 /// The spec of a `scoped_identifier`/`scoped_type_identifier` that may name a module of the
 /// crate or another crate ([`path_spec`]).
-pub(super) fn candidate(node: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn candidate(node: Node<'_>, src: &str) -> Option<String> {
     path_spec(&compact(text_of(node, src)))
 }
 
 /// The spec of a path as written: its segments up to the first type's; `None` for a single
 /// segment, a path that starts with a standard crate, a primitive type or a type (`Self::new`,
 /// `Ordering::Less`), or anything that is not a plain path.
-pub(super) fn path_spec(text: &str) -> Option<String> {
+pub(crate) fn path_spec(text: &str) -> Option<String> {
     let segments: Vec<&str> = text
         .split("::")
         .map(|segment| segment.strip_prefix("r#").unwrap_or(segment))
@@ -64,7 +64,7 @@ pub(super) fn path_spec(text: &str) -> Option<String> {
 /// The paths among the tokens of a macro call (`assert_eq!(crate::x::f(), 1)`): runs of
 /// identifiers joined by `::`, string and character literals and comments left out, each with
 /// the row of its first token.
-pub(super) fn token_paths(tokens: Node<'_>, src: &str) -> Vec<(String, usize)> {
+pub(crate) fn token_paths(tokens: Node<'_>, src: &str) -> Vec<(String, usize)> {
     let mut leaves: Vec<Node<'_>> = Vec::new();
     collect_leaves(tokens, &mut leaves);
     let mut out = Vec::new();
@@ -108,7 +108,7 @@ fn collect_leaves<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
 }
 
 /// Add every path of `paths` to `imports`.
-pub(super) fn add_paths(paths: Vec<QualifiedPath>, imports: &mut Imports) {
+pub(crate) fn add_paths(paths: Vec<QualifiedPath>, imports: &mut Imports) {
     for path in paths {
         imports.add(path.spec, path.line);
     }

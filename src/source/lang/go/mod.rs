@@ -2,6 +2,10 @@
 //! declaration, capitalised (exported) names, `doc.go` as the file a package is described by,
 //! `go.mod` modules and `go test`'s `_test.go` files.
 
+pub mod extract;
+pub mod model;
+pub mod resolve;
+
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
 /// Go's registry entry.

@@ -5,10 +5,10 @@
 //! the root its `package` declaration implies (`source::resolve::java`), so projects without a
 //! build layout still resolve within themselves.
 //!
-//! A Java file that appears or vanishes shapes the model (`super::shapes_model`): it may open a
+//! A Java file that appears or vanishes shapes the model (`crate::source::model::shapes_model`): it may open a
 //! root, and the files of its package may now name it without an import.
 
-use super::files::FileIndex;
+use crate::source::model::files::FileIndex;
 
 /// The source roots of a project.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -22,7 +22,7 @@ pub(in crate::source) fn only_attributes(between: &str) -> bool {
 /// Whether one of the attributes is a `#[cfg(…)]` that holds only in test builds: its predicate is
 /// false when `test` is false, whatever every other option is (`cfg(test)`, `cfg(all(test, loom))`;
 /// not `cfg(not(test))`, `cfg(not(all(test, loom)))` or `cfg(any(test, fuzzing))`).
-pub(super) fn is_cfg_test(attrs: &[String]) -> bool {
+pub(crate) fn is_cfg_test(attrs: &[String]) -> bool {
     attrs.iter().any(|attr| {
         let Some(inner) = attr
             .strip_prefix("#[cfg(")

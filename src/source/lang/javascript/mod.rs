@@ -3,6 +3,11 @@
 //! package.json and tsconfig) and their conventions — `//` comments with `/** */` docs, exports as
 //! the interface, `index.*` as the file a directory is named by, `*.test.*`/`*.spec.*` tests.
 
+pub mod commonjs;
+pub mod extract;
+pub mod node;
+pub mod resolve;
+
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
 /// Comment syntax of the whole family.

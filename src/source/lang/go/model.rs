@@ -12,7 +12,9 @@
 
 use std::collections::BTreeMap;
 
-use super::files::{dir_of, file_name, is_within, join, normalize, FileIndex, ReadFile};
+use crate::source::model::files::{
+    dir_of, file_name, is_within, join, normalize, FileIndex, ReadFile,
+};
 
 /// One `go.mod`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use super::interface::{Import, SymbolKind};
-use super::syntax::{
+use crate::source::interface::{Import, SymbolKind};
+use crate::source::syntax::{
     code_children, compact, count_markers, finish_doc, join, line_of, signature, text_of, tokens,
     walk, Builder, Extracted, Nesting,
 };
@@ -16,7 +16,7 @@ use super::syntax::{
 const MAX_BLOCK_DEPTH: usize = 8;
 
 /// Extract the interface parts of a Python syntax tree.
-pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     let all = dunder_all(root, src);
     let mut module = Module {
@@ -475,7 +475,7 @@ fn is_short_type(node: Node<'_>, src: &str) -> bool {
 
 /// Whether an assigned value is a type (`t.Union[…]`, `str | None`, `dict[str, t.Any]`): the
 /// assignment is a type alias.
-pub(super) fn is_type_value(node: Node<'_>, src: &str) -> bool {
+pub(crate) fn is_type_value(node: Node<'_>, src: &str) -> bool {
     node.kind() != "identifier" && is_type_expression(node, src, 0)
 }
 
@@ -678,7 +678,7 @@ fn under_type_checking(node: Node<'_>, src: &str) -> bool {
 }
 
 /// The docstring of a module or a class/function body: a string literal as the first statement.
-pub(super) fn docstring(root: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn docstring(root: Node<'_>, src: &str) -> Option<String> {
     let first = code_children(root).into_iter().next()?;
     if first.kind() != "expression_statement" {
         return None;
@@ -694,8 +694,8 @@ pub(super) fn docstring(root: Node<'_>, src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, docs, parse, rows};
-    use super::super::{Language, SymbolKind::*};
+    use crate::source::testing::{assert_hash_behaviour, docs, parse, rows};
+    use crate::source::{Language, SymbolKind::*};
 
     #[test]
     fn short_types_and_the_attributes_init_sets_on_self_are_members() {
@@ -759,7 +759,7 @@ mod tests {
     }
 
     /// (spec, line, names) of each import.
-    fn named_imports(interface: &super::super::Interface) -> Vec<(&str, usize, Vec<&str>)> {
+    fn named_imports(interface: &crate::source::Interface) -> Vec<(&str, usize, Vec<&str>)> {
         interface
             .imports
             .iter()
@@ -773,7 +773,7 @@ mod tests {
             .collect()
     }
 
-    const FIXTURE: &str = include_str!("../../fixtures/source/python/inventory.py");
+    const FIXTURE: &str = include_str!("../../../../fixtures/source/python/inventory.py");
 
     #[test]
     fn extracts_the_fixture() {

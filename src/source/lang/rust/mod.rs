@@ -1,6 +1,15 @@
 //! Rust in the registry: `.rs` files, `//` comments with `///`/`//!` docs, `pub` visibility, Cargo
 //! packages, `mod.rs`/`lib.rs`/`main.rs` as the files a directory is named by, and test targets.
 
+pub mod cargo;
+pub mod cfg;
+pub mod expand;
+pub mod extract;
+pub mod macro_rules;
+mod paths;
+pub mod resolve;
+mod walk;
+
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
 /// Rust's registry entry.
@@ -30,7 +39,7 @@ pub const RUST: Spec = Spec {
         "static",
     ],
     modifiers: &["pub", "async"],
-    visibility: "`pub` items; `pub(crate)`, `pub(super)` and `pub(in …)` are not public",
+    visibility: "`pub` items; `pub(crate)`, `pub(crate)` and `pub(in …)` are not public",
     files: FileConventions {
         module_stems: &["mod", "lib"],
         entry_stems: &["main"],

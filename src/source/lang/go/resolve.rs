@@ -7,11 +7,11 @@
 //! in Go and are not dependencies here (the package is the unit; its files are siblings in the
 //! directory's `.aindex`). The standard library and other modules resolve to nothing.
 
-use super::{Collected, Context};
 use crate::source::interface::Interface;
 use crate::source::model::files::dir_of;
+use crate::source::resolve::{Collected, Context};
 
-pub(super) fn resolve(
+pub(crate) fn resolve(
     file: &str,
     interface: &Interface,
     context: &Context<'_>,
@@ -38,7 +38,7 @@ pub(super) fn resolve(
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::Files;
+    use crate::source::resolve::testing::Files;
 
     const GO_MOD: &str =
         "module example.com/app\n\ngo 1.21\n\nrequire github.com/spf13/pflag v1.0.5\n";

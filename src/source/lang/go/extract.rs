@@ -8,8 +8,8 @@
 
 use tree_sitter::Node;
 
-use super::interface::{Import, SymbolKind};
-use super::syntax::{
+use crate::source::interface::{Import, SymbolKind};
+use crate::source::syntax::{
     code_children, count_markers, finish_doc, line_of, text_of, walk, Extracted, Nesting,
 };
 
@@ -17,7 +17,7 @@ use super::syntax::{
 const MAX_VALUE: usize = 80;
 
 /// Extract the interface parts of a Go syntax tree.
-pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     for node in code_children(root) {
         declaration(node, src, &mut out);
@@ -321,7 +321,7 @@ pub(crate) fn doc_above(node: Node<'_>, src: &str) -> Option<String> {
         let mut block: Vec<String> = match text.strip_prefix("//") {
             Some(body) if is_directive(body) => Vec::new(),
             Some(body) => vec![body.strip_prefix(' ').unwrap_or(body).to_string()],
-            None => super::syntax::block_comment_lines(text),
+            None => crate::source::syntax::block_comment_lines(text),
         };
         block.append(&mut lines);
         lines = block;
@@ -430,8 +430,8 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{docs, imports, parse, rows};
-    use super::super::{Language, SymbolKind};
+    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::{Language, SymbolKind};
 
     const SOURCE: &str = r#"// Copyright 2024 The Authors.
 
@@ -685,7 +685,7 @@ func helper() {}
     #[test]
     fn flow_and_definitions_of_a_method() {
         let file =
-            super::super::SourceFile::parse(Language::Go, FLOWING.to_string()).expect("parses");
+            crate::source::SourceFile::parse(Language::Go, FLOWING.to_string()).expect("parses");
         let labels: Vec<&str> = file.definitions.iter().map(|d| d.label.as_str()).collect();
         assert_eq!(labels, ["Server.Serve", "helper", "TestServe"]);
         let serve = file.definition("Server.Serve").expect("defined");

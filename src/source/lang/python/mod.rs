@@ -1,6 +1,10 @@
 //! Python in the registry: `.py`/`.pyi` files, `#` comments with docstrings, `_name` privacy,
 //! `__init__.py` as the file a package is named by, pyproject packages and pytest's test files.
 
+pub mod extract;
+pub mod model;
+pub mod resolve;
+
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
 /// Python's registry entry.

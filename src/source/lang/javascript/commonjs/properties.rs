@@ -117,7 +117,7 @@ fn descriptor_accessor<'t>(descriptor: Node<'t>, src: &str) -> Option<(Node<'t>,
 
 /// A top-level call that defines members of the exported object: `Object.defineProperty`,
 /// `Object.defineProperties`, `x.__defineGetter__` or a call to a local [`Forwarder`].
-pub(super) fn defined_properties(
+pub(crate) fn defined_properties(
     module: &Module,
     (call, doc): (Node<'_>, Option<String>),
     src: &str,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::files::{dir_of, glob_matches, normalize, FileIndex, ReadFile};
+use crate::source::model::files::{dir_of, glob_matches, normalize, FileIndex, ReadFile};
 
 /// A JSON value that keeps object keys in the order they were written (the order `exports`
 /// conditions are tried in).
@@ -165,14 +165,14 @@ impl NodeModel {
     pub fn package_of(&self, file: &str) -> Option<&NodePackage> {
         self.packages
             .iter()
-            .find(|p| super::files::is_within(dir_of(file), &p.dir))
+            .find(|p| crate::source::model::files::is_within(dir_of(file), &p.dir))
     }
 
     /// The TypeScript config that applies to `file`: the nearest one above it.
     pub fn tsconfig_of(&self, file: &str) -> Option<&TsConfig> {
         self.tsconfigs
             .iter()
-            .find(|c| super::files::is_within(dir_of(file), &c.dir))
+            .find(|c| crate::source::model::files::is_within(dir_of(file), &c.dir))
     }
 
     /// The package `name` as code in `file` can import it: a workspace package (linked into

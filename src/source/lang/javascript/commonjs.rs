@@ -13,8 +13,8 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::interface::SymbolKind;
-use super::syntax::{code_children, compact, leading_doc, signature, text_of, Builder};
+use crate::source::interface::SymbolKind;
+use crate::source::syntax::{code_children, compact, leading_doc, signature, text_of, Builder};
 
 mod properties;
 
@@ -23,7 +23,7 @@ const MAX_CHAIN: usize = 16;
 
 /// What the first pass over the top level found.
 #[derive(Default)]
-pub(super) struct Module {
+pub(crate) struct Module {
     /// Names bound to the exported object (`app` in `var app = module.exports = {}`, `Router` in
     /// `module.exports = Router`), plus `exports` and `module.exports` themselves.
     aliases: HashSet<String>,
@@ -39,7 +39,7 @@ pub(super) struct Module {
 }
 
 /// The first pass: aliases of the exported object, declaration signatures and docs.
-pub(super) fn scan(root: Node<'_>, src: &str) -> Module {
+pub(crate) fn scan(root: Node<'_>, src: &str) -> Module {
     let mut module = Module::default();
     module.aliases.insert("exports".to_string());
     module.aliases.insert("module.exports".to_string());
@@ -170,7 +170,7 @@ fn chain_exports(value: Node<'_>, src: &str, module: &mut Module) -> bool {
 }
 
 /// The second pass: one top-level expression statement that adds to the exported interface.
-pub(super) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
+pub(crate) fn statement(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
     let Some(first) = code_children(statement).into_iter().next() else {
         return;
     };
@@ -229,7 +229,7 @@ fn for_each(module: &Module, (call, doc): (Node<'_>, Option<String>), src: &str,
 
 /// A top-level `for (const name of list) { … }` (or `for (name in object)`): the members its body
 /// assigns under `name` ([`looped_members`]).
-pub(super) fn for_loop(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
+pub(crate) fn for_loop(module: &Module, statement: Node<'_>, src: &str, b: &mut Builder) {
     let field = |name: &str| statement.child_by_field_name(name);
     let (Some(left), Some(right), Some(body)) = (field("left"), field("right"), field("body"))
     else {
@@ -319,7 +319,7 @@ fn looped_members(
 /// members of the list the loop body names.
 fn tested_values(body: Node<'_>, name: &str, src: &str) -> Vec<String> {
     let mut values: Vec<String> = Vec::new();
-    super::syntax::walk(body, (), |node, ()| {
+    crate::source::syntax::walk(body, (), |node, ()| {
         if node.kind() == "binary_expression" {
             let operator = node
                 .child_by_field_name("operator")
@@ -351,7 +351,7 @@ fn tested_values(body: Node<'_>, name: &str, src: &str) -> Vec<String> {
 
 /// `a.x = b.y = value`: every exported left side, each with the value's shape and the statement's
 /// doc (`/** Send JSON response. */ res.json = function json(obj)`).
-pub(super) fn assignments(
+pub(crate) fn assignments(
     module: &Module,
     (assign, doc): (Node<'_>, Option<String>),
     src: &str,
@@ -407,7 +407,7 @@ fn exported_class_members(value: Node<'_>, src: &str, b: &mut Builder) {
     let name = value
         .child_by_field_name("name")
         .map_or("module.exports", |n| text_of(n, src));
-    super::javascript::class_members(b, name, body, src);
+    crate::source::javascript::class_members(b, name, body, src);
 }
 
 impl Module {
@@ -474,8 +474,8 @@ fn is_function(node: Node<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{docs, parse};
-    use super::super::Language;
+    use crate::source::testing::{docs, parse};
+    use crate::source::Language;
 
     #[test]
     fn members_of_the_exported_object_and_its_prototype_keep_their_docs() {

@@ -8,15 +8,15 @@
 //! on `C`'s file when the code uses the name (an import only Javadoc's `{@link}` reads is no
 //! dependency: javac compiles nothing of it), `import static a.b.C.m;` and `import static a.b.C.*;` too; a fully qualified name
 //! in code (`a.b.C.m()`) as an import. What names no project type — the JDK, libraries — stays
-//! unresolved, and `super::externals` names its package.
+//! unresolved, and `crate::source::resolve::externals` names its package.
 
-use super::{Collected, Context};
 use crate::source::interface::Interface;
-use crate::source::java::{PACKAGE_SPEC, QUALIFIED_SPEC, STATIC_SPEC};
+use crate::source::lang::java::extract::{PACKAGE_SPEC, QUALIFIED_SPEC, STATIC_SPEC};
 use crate::source::model::files::{dir_of, join};
 use crate::source::model::java::SourceRoot;
+use crate::source::resolve::{Collected, Context};
 
-pub(super) fn resolve(
+pub(crate) fn resolve(
     file: &str,
     interface: &Interface,
     context: &Context<'_>,
@@ -187,7 +187,7 @@ impl Resolver<'_, '_> {
 
 /// Whether an import spec is Java's own (the JDK's modules: `java.*`, `javax.*` of the JDK,
 /// `jdk.*`, `sun.*`, `com.sun.*`, `org.w3c.dom`, `org.xml.sax`, `org.ietf.jgss`).
-pub(super) fn is_jdk(spec: &str) -> bool {
+pub(crate) fn is_jdk(spec: &str) -> bool {
     let name = spec.strip_prefix(STATIC_SPEC).unwrap_or(spec);
     const JDK: &[&str] = &[
         "java.",
@@ -223,7 +223,7 @@ pub(super) fn is_jdk(spec: &str) -> bool {
 /// `com.google.errorprone.annotations.Keep`, `org.junit` of `static org.junit.Assert.*`): the
 /// segments before the first capitalised one. `None` for the JDK and for the entries that are no
 /// import.
-pub(super) fn external_package(spec: &str) -> Option<String> {
+pub(crate) fn external_package(spec: &str) -> Option<String> {
     if spec.starts_with(PACKAGE_SPEC) || spec.starts_with(QUALIFIED_SPEC) || is_jdk(spec) {
         return None;
     }

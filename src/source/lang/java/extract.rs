@@ -17,8 +17,8 @@ use std::collections::BTreeSet;
 
 use tree_sitter::Node;
 
-use super::interface::{Import, SymbolKind};
-use super::syntax::{
+use crate::source::interface::{Import, SymbolKind};
+use crate::source::syntax::{
     block_comment_lines, code_children, compact, count_markers, finish_doc, line_of, text_of,
     tokens, walk, Builder, Extracted, Nesting,
 };
@@ -50,7 +50,7 @@ pub const TEST_ANNOTATIONS: &[&str] = &[
 ];
 
 /// Extract the interface parts of a Java syntax tree.
-pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     let mut types = Types {
         src,
@@ -110,7 +110,7 @@ fn modifiers(declaration: Node<'_>) -> Option<Node<'_>> {
 }
 
 /// The annotations a declaration carries (`marker_annotation`, `annotation` nodes).
-pub(super) fn annotations(declaration: Node<'_>) -> Vec<Node<'_>> {
+pub(crate) fn annotations(declaration: Node<'_>) -> Vec<Node<'_>> {
     let mut found: Vec<Node<'_>> = modifiers(declaration)
         .map(code_children)
         .unwrap_or_default()
@@ -127,7 +127,7 @@ pub(super) fn annotations(declaration: Node<'_>) -> Vec<Node<'_>> {
 }
 
 /// An annotation's simple name (`Test` of `@org.junit.Test`, `Nullable` of `@Nullable`).
-pub(super) fn annotation_name<'s>(annotation: Node<'_>, src: &'s str) -> &'s str {
+pub(crate) fn annotation_name<'s>(annotation: Node<'_>, src: &'s str) -> &'s str {
     let name = annotation
         .child_by_field_name("name")
         .map_or("", |n| text_of(n, src));
@@ -136,24 +136,24 @@ pub(super) fn annotation_name<'s>(annotation: Node<'_>, src: &'s str) -> &'s str
 
 /// Whether a method is a test case: annotated `@Test`, `@ParameterizedTest`, `@RepeatedTest`,
 /// `@TestFactory` or `@TestTemplate`.
-pub(super) fn is_test_method(method: Node<'_>, src: &str) -> bool {
+pub(crate) fn is_test_method(method: Node<'_>, src: &str) -> bool {
     annotations(method)
         .into_iter()
         .any(|a| TEST_ANNOTATIONS.contains(&annotation_name(a, src)))
 }
 
 /// A declaration's signature: its tokens without body, annotations and comments.
-pub(super) fn declaration_signature(node: Node<'_>, src: &str, body: Option<Node<'_>>) -> String {
+pub(crate) fn declaration_signature(node: Node<'_>, src: &str, body: Option<Node<'_>>) -> String {
     let mut excluded = annotations(node);
     excluded.extend(body);
     let mut toks = Vec::new();
     tokens(node, src, &excluded, &mut toks);
-    super::syntax::join(&toks)
+    crate::source::syntax::join(&toks)
 }
 
 /// The `/** … */` comment right above a declaration (line comments and blank lines may not stand
 /// between), read as text.
-pub(super) fn javadoc(node: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn javadoc(node: Node<'_>, src: &str) -> Option<String> {
     let previous = node.prev_sibling()?;
     if previous.kind() != "block_comment"
         || previous.end_position().row + 2 < node.start_position().row
@@ -396,7 +396,7 @@ impl Types<'_, '_> {
         let mut toks = Vec::new();
         tokens(node, src, &excluded, &mut toks);
         toks.retain(|tok| !matches!(tok.text.as_ref(), "," | ";"));
-        let head = super::syntax::join(&toks);
+        let head = crate::source::syntax::join(&toks);
         for declarator in &declarators {
             let Some(name) = declarator.child_by_field_name("name") else {
                 continue;
@@ -552,8 +552,8 @@ fn qualified_type(node: Node<'_>, src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{docs, imports, parse, rows};
     use super::*;
+    use crate::source::testing::{docs, imports, parse, rows};
     use crate::source::Language;
 
     #[test]

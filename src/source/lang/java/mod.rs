@@ -2,6 +2,10 @@
 //! visibility, Maven/Gradle builds as package manifests, `package-info.java` as the file a package
 //! (directory) is described by, and Surefire's test class names.
 
+pub mod extract;
+pub mod model;
+pub mod resolve;
+
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
 /// Java's registry entry.

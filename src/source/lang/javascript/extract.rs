@@ -6,14 +6,14 @@
 use tree_sitter::Node;
 
 use super::commonjs;
-use super::interface::{Import, SymbolKind};
-use super::syntax::{
+use crate::source::interface::{Import, SymbolKind};
+use crate::source::syntax::{
     block_comment_lines, code_children, count_markers, finish_doc, has_child_kind, join,
     leading_doc, line_of, signature, text_of, tokens, walk, Builder, Extracted, Nesting,
 };
 
 /// Extract the interface parts of a JavaScript/TypeScript/TSX syntax tree.
-pub(super) fn extract(root: Node<'_>, src: &str) -> Extracted {
+pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     let module = commonjs::scan(root, src);
     let mut exports = Exports {
@@ -239,7 +239,7 @@ impl Exports<'_, '_> {
 
 /// The public methods and fields of the class `name` whose body is `body`, one level under it
 /// (a class declaration's, or `module.exports = class Application extends Emitter { use(fn) {…} }`).
-pub(super) fn class_members(b: &mut Builder, name: &str, body: Node<'_>, src: &str) {
+pub(crate) fn class_members(b: &mut Builder, name: &str, body: Node<'_>, src: &str) {
     for member in code_children(body) {
         let kind = match member.kind() {
             "method_definition" | "method_signature" | "abstract_method_signature" => {
@@ -590,13 +590,13 @@ fn module_doc(root: Node<'_>, src: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testing::{assert_hash_behaviour, imports, parse, rows};
-    use super::super::{Language, SymbolKind::*};
+    use crate::source::testing::{assert_hash_behaviour, imports, parse, rows};
+    use crate::source::{Language, SymbolKind::*};
 
-    const STORE_TS: &str = include_str!("../../fixtures/source/typescript/store.ts");
-    const BUTTON_TSX: &str = include_str!("../../fixtures/source/tsx/Button.tsx");
-    const FORMAT_JS: &str = include_str!("../../fixtures/source/javascript/format.js");
-    const LEGACY_CJS: &str = include_str!("../../fixtures/source/javascript/legacy.cjs");
+    const STORE_TS: &str = include_str!("../../../../fixtures/source/typescript/store.ts");
+    const BUTTON_TSX: &str = include_str!("../../../../fixtures/source/tsx/Button.tsx");
+    const FORMAT_JS: &str = include_str!("../../../../fixtures/source/javascript/format.js");
+    const LEGACY_CJS: &str = include_str!("../../../../fixtures/source/javascript/legacy.cjs");
 
     #[test]
     fn extracts_the_typescript_fixture() {
@@ -1116,14 +1116,14 @@ function internal() {}
 
 #[cfg(test)]
 mod commonjs_tests {
-    use super::super::testing::{parse, rows};
-    use super::super::{Language, SymbolKind::*};
+    use crate::source::testing::{parse, rows};
+    use crate::source::{Language, SymbolKind::*};
 
     #[test]
     fn members_of_the_exported_object_are_its_interface() {
         let iface = parse(
             Language::JavaScript,
-            include_str!("../../fixtures/source/javascript/express_app.js"),
+            include_str!("../../../../fixtures/source/javascript/express_app.js"),
         );
         let rows = rows(&iface);
         assert!(rows.contains(&(None, Variable, "module.exports", "module.exports = {  }")));
@@ -1143,7 +1143,7 @@ mod commonjs_tests {
     fn module_exports_of_a_name_documents_the_name() {
         let iface = parse(
             Language::JavaScript,
-            include_str!("../../fixtures/source/javascript/express_res.js"),
+            include_str!("../../../../fixtures/source/javascript/express_res.js"),
         );
         let rows = rows(&iface);
         assert!(rows.contains(&(None, Variable, "module.exports", "module.exports = res")));
@@ -1156,7 +1156,7 @@ mod commonjs_tests {
     fn typescript_reexport_forms_parse_cleanly() {
         let iface = parse(
             Language::TypeScript,
-            include_str!("../../fixtures/source/typescript/reexports.ts"),
+            include_str!("../../../../fixtures/source/typescript/reexports.ts"),
         );
         assert!(!iface.has_errors, "export type * is valid TypeScript 5");
         let found = rows(&iface);
@@ -1174,7 +1174,7 @@ mod commonjs_tests {
         )));
         let iface = parse(
             Language::TypeScript,
-            include_str!("../../fixtures/source/typescript/assign.ts"),
+            include_str!("../../../../fixtures/source/typescript/assign.ts"),
         );
         assert_eq!(
             rows(&iface),

@@ -38,7 +38,7 @@ impl State {
 }
 
 /// One full pass for imports, the module's bindings and signals.
-pub(super) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
+pub(crate) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let mut walker = FileWalk {
         src,
         line_offset: 0,
