@@ -27,7 +27,6 @@ use lang::go::extract as go;
 use lang::java::extract as java;
 use lang::javascript::extract as javascript;
 use lang::python::extract as python;
-use lang::rust::extract as rust;
 
 use std::cell::RefCell;
 
@@ -106,15 +105,7 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
 /// The interface of a parsed tree of `text`.
 fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     let root = tree.root_node();
-    let extracted = match language {
-        Language::Rust => rust::extract(root, text),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            javascript::extract(root, text)
-        }
-        Language::Python => python::extract(root, text),
-        Language::Go => go::extract(root, text),
-        Language::Java => java::extract(root, text),
-    };
+    let extracted = language.walks().extract(root, text);
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
     let is_javascript = language.is_javascript_family();

@@ -14,17 +14,10 @@
 
 mod externals;
 
-use super::lang::go::resolve as go;
-use super::lang::java::resolve as java;
-use super::lang::javascript::resolve as js;
-use super::lang::python::resolve as python;
-use super::lang::rust::resolve as rust;
-
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::interface::Interface;
-use super::lang::Language;
 use super::model::ProjectModel;
 
 /// What resolving one file needs from its surroundings.
@@ -61,15 +54,10 @@ pub struct Resolution {
 /// Resolve `file`'s imports (`file` is project-relative, `/`-separated).
 pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Resolution {
     let mut collected = Collected::default();
-    match interface.language {
-        Language::Rust => rust::resolve(file, interface, context, &mut collected),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            js::resolve(file, interface, context, &mut collected)
-        }
-        Language::Python => python::resolve(file, interface, context, &mut collected),
-        Language::Go => go::resolve(file, interface, context, &mut collected),
-        Language::Java => java::resolve(file, interface, context, &mut collected),
-    }
+    interface
+        .language
+        .walks()
+        .resolve(file, interface, context, &mut collected);
     collected.deps.remove(file);
     collected.via.remove(file);
     let externals = externals::externals(file, interface.language, &collected.unresolved, context);

@@ -3,8 +3,10 @@
 //! `go.mod` modules and `go test`'s `_test.go` files.
 
 pub mod extract;
+mod flow;
 pub mod model;
 pub mod resolve;
+mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
@@ -34,6 +36,7 @@ pub const GO: Spec = Spec {
         test_cases: TestCases::Named,
     },
     extraction: "source::go (symbols, imports, doc comments, package doc)",
+    walks: &walks::GoWalks,
     resolver: "source::resolve::go over source::model::go (go.mod modules, go.work, package directories)",
     later_definition_replaces: false,
 };

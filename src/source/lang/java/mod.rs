@@ -3,8 +3,10 @@
 //! (directory) is described by, and Surefire's test class names.
 
 pub mod extract;
+mod flow;
 pub mod model;
 pub mod resolve;
+mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
@@ -46,6 +48,7 @@ pub const JAVA: Spec = Spec {
         test_cases: TestCases::SurefireNamed,
     },
     extraction: "source::java (types, members, imports, Javadoc)",
+    walks: &walks::JavaWalks,
     resolver: "source::resolve::java over source::model::java (source roots and packages)",
     later_definition_replaces: false,
 };

@@ -5,8 +5,10 @@
 
 pub mod commonjs;
 pub mod extract;
+mod flow;
 pub mod node;
 pub mod resolve;
+mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
@@ -63,6 +65,7 @@ pub const JAVASCRIPT: Spec = Spec {
         test_cases: TestCases::UnimportedOrNamed,
     },
     extraction: EXTRACTION,
+    walks: &walks::JavaScriptWalks,
     resolver: RESOLVER,
     later_definition_replaces: true,
 };
@@ -89,6 +92,7 @@ pub const TYPESCRIPT: Spec = Spec {
         test_cases: TestCases::UnimportedOrNamed,
     },
     extraction: EXTRACTION,
+    walks: &walks::JavaScriptWalks,
     resolver: RESOLVER,
     later_definition_replaces: true,
 };
@@ -115,6 +119,7 @@ pub const TSX: Spec = Spec {
         test_cases: TestCases::UnimportedOrNamed,
     },
     extraction: EXTRACTION,
+    walks: &walks::JavaScriptWalks,
     resolver: RESOLVER,
     later_definition_replaces: true,
 };

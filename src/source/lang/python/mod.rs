@@ -2,8 +2,10 @@
 //! `__init__.py` as the file a package is named by, pyproject packages and pytest's test files.
 
 pub mod extract;
+mod flow;
 pub mod model;
 pub mod resolve;
+mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
@@ -33,6 +35,7 @@ pub const PYTHON: Spec = Spec {
         test_cases: TestCases::Named,
     },
     extraction: "source::python (symbols, imports, docstrings)",
+    walks: &walks::PythonWalks,
     resolver: "source::resolve::python over source::model::python (package roots)",
     later_definition_replaces: true,
 };

@@ -5,10 +5,12 @@ pub mod cargo;
 pub mod cfg;
 pub mod expand;
 pub mod extract;
+mod flow;
 pub mod macro_rules;
 mod paths;
 pub mod resolve;
 mod walk;
+mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
 
@@ -49,6 +51,7 @@ pub const RUST: Spec = Spec {
         test_cases: TestCases::ImportedByItsTargetOnly,
     },
     extraction: "source::rust (symbols, imports, docs, cfg and macro expansion)",
+    walks: &walks::RustWalks,
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
     later_definition_replaces: false,
 };
