@@ -194,7 +194,7 @@ impl<'s> Reader<'s> {
     /// (`Ok(false)`, `Err(SendError(value))`, `None`), when it is no control expression (those
     /// show as branches).
     fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
-        if self.language != Language::Rust {
+        if !self.language.walks().blocks_end_in_values() {
             return None;
         }
         let value = match (body.kind(), last.kind()) {
@@ -455,7 +455,7 @@ impl<'s> Reader<'s> {
 
     /// A Rust call of a capitalised name (`Ok(x)`, `Some(x)`, `Kind::Variant(x)`) builds a value.
     fn builds_value(&self, call: Node<'_>) -> bool {
-        self.language == Language::Rust
+        self.language.walks().call_kinds().capitalised_builds_value
             && call.child_by_field_name("function").is_some_and(|f| {
                 let text = text_of(f, self.src);
                 let last = text.rsplit("::").next().unwrap_or(text);
@@ -489,10 +489,7 @@ impl<'s> Reader<'s> {
             .find_map(|prefix| text.strip_prefix(prefix))
             .unwrap_or(&text);
         // A Go method through its receiver (`s.Serve` in `func (s *Server) Serve`).
-        let receiver = match self.language {
-            Language::Go => super::go::receiver_name_around(call, self.src),
-            _ => None,
-        };
+        let receiver = self.language.walks().own_receiver(call, self.src);
         let through_receiver = receiver
             .and_then(|r| text.strip_prefix(r)?.strip_prefix('.'))
             .is_some_and(|callee| callee == self.name);

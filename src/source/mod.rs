@@ -20,13 +20,11 @@ pub mod model;
 mod raises;
 pub mod resolve;
 pub mod shared;
-mod suites;
+pub(crate) mod suites;
 pub(crate) mod syntax;
 
 use lang::go::extract as go;
-use lang::java::extract as java;
 use lang::javascript::extract as javascript;
-use lang::python::extract as python;
 
 use std::cell::RefCell;
 
@@ -108,10 +106,10 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     let extracted = language.walks().extract(root, text);
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let is_javascript = language.is_javascript_family();
+    let has_suites = language.walks().has_suite_calls();
     let mut cases = 0;
     let calls = calls::extract(language, root, text, &mut |node| {
-        cases += usize::from(is_javascript && suites::is_case_call(node, text));
+        cases += usize::from(has_suites && suites::is_case_call(node, text));
     });
     let type_refs = calls.types;
     let bases = calls.bases;
@@ -126,7 +124,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
         doc: extracted.doc,
         item_docs: extracted.item_docs,
         primary: extracted.primary,
-        suites: match is_javascript {
+        suites: match has_suites {
             true => Suites {
                 top: suites::top(root, text),
                 cases,

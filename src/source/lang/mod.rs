@@ -125,6 +125,11 @@ pub struct Spec {
     /// JavaScript function declared again): the last is the one in effect. Rust's repeated names
     /// are `cfg` alternatives, peers of which the first is shown.
     pub later_definition_replaces: bool,
+    /// Whether a file's imports resolve through other files' module scopes (Rust's paths go
+    /// through `mod` declarations, `use` bindings and re-exports): what they read of a file is
+    /// hashed apart (`Interface::module_scope_hash`, `imports_hash`) so that an edit keeping it
+    /// re-resolves no importer.
+    pub resolves_through_module_scopes: bool,
 }
 
 /// A language's comment syntax.
@@ -152,6 +157,23 @@ pub struct FileConventions {
     pub package_manifests: &'static [&'static str],
     /// How a test runner tells a test case from a helper in the test tree.
     pub test_cases: TestCases,
+    /// How a test file's tests are found for its description.
+    pub test_functions: TestFunctions,
+}
+
+/// How the tests of a test file are found for its description (`archivist::tested`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestFunctions {
+    /// Functions marked as tests (Rust's `#[test]`), in a test target or a `tests.rs` module of
+    /// unit tests; else the tests a macro of the file declares, one call per test.
+    Marked,
+    /// Methods marked as tests (`@Test`) in a class named as the runner collects it (JUnit,
+    /// TestNG).
+    MarkedInNamedClass,
+    /// `TestXxx`, `BenchmarkXxx`, `ExampleXxx`, `FuzzXxx` functions (`go test`).
+    GoPrefixed,
+    /// Test suites of calls (`describe`/`it`), else `test_*` functions and `Test*` classes.
+    SuitesOrNamed,
 }
 
 /// How a file in the test tree is told to be a test case rather than a helper or fixture
@@ -248,15 +270,6 @@ impl Language {
     /// The tree-sitter grammar used to parse this language.
     pub(crate) fn grammar(self) -> tree_sitter::Language {
         (self.spec().grammar)()
-    }
-
-    /// Whether this is one of the JavaScript family (JavaScript, TypeScript, TSX), which share
-    /// their extraction, resolver and call walk.
-    pub fn is_javascript_family(self) -> bool {
-        match self {
-            Language::JavaScript | Language::TypeScript | Language::Tsx => true,
-            Language::Rust | Language::Python | Language::Go | Language::Java => false,
-        }
     }
 }
 

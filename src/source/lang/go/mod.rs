@@ -2,13 +2,15 @@
 //! declaration, capitalised (exported) names, `doc.go` as the file a package is described by,
 //! `go.mod` modules and `go test`'s `_test.go` files.
 
+mod calls;
+mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
 mod walks;
 
-use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
 /// Go's registry entry.
 pub const GO: Spec = Spec {
@@ -34,9 +36,11 @@ pub const GO: Spec = Spec {
         package_entries: &[],
         package_manifests: &["go.mod"],
         test_cases: TestCases::Named,
+        test_functions: TestFunctions::GoPrefixed,
     },
     extraction: "source::go (symbols, imports, doc comments, package doc)",
     walks: &walks::GoWalks,
     resolver: "source::resolve::go over source::model::go (go.mod modules, go.work, package directories)",
     later_definition_replaces: false,
+    resolves_through_module_scopes: false,
 };

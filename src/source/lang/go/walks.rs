@@ -3,9 +3,13 @@
 
 use tree_sitter::Node;
 
+use crate::source::calls::typed::{declarator, Returns};
+use crate::source::calls::{At, CallKinds, Found, Target};
 use crate::source::comments::CLike;
+use crate::source::definitions::{Ctx, Found as Definition, Walker};
 use crate::source::flow::{Reader, Shape};
 use crate::source::interface::Interface;
+use crate::source::lang::rust::expand::MacroBody;
 use crate::source::lang::walks::Walks;
 use crate::source::raises::{first_string, with_message};
 use crate::source::resolve::{Collected, Context};
@@ -52,6 +56,104 @@ impl Walks for GoWalks {
             .required_module(file, spec)
             .map(str::to_string)
     }
+
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::member(node, src, at)
+    }
+
+    fn class_bases(&self, _: Node<'_>, _: &str) -> Option<(String, Vec<String>)> {
+        None
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        crate::source::calls::target(
+            &super::calls::CALL_KINDS,
+            call,
+            src,
+            container,
+            self.own_receiver(call, src),
+        )
+    }
+
+    fn own_receiver<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str> {
+        super::extract::receiver_name_around(call, src)
+    }
+
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("operand")
+    }
+
+    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
+
+    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
+        false
+    }
+
+    fn only_markers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if node.kind() == "variable_declarator" {
+            declarator(node, src, returns, out);
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        false
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
+
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.go(node, ctx)
+    }
+
+    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
+        None
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        matches!(kind, "func_literal" | "block")
+    }
+
+    fn has_suite_calls(&self) -> bool {
+        false
+    }
+
+    fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        is_go_command(text).then(|| match dir_name {
+            "" => "Entry point (`func main`) of the command.".to_string(),
+            dir => format!("Entry point (`func main`) of the `{dir}` command."),
+        })
+    }
 }
 
 /// Go: `` `…` `` raw strings, `'x'` runes read as short strings.
@@ -80,4 +182,10 @@ fn go_error(call: Node<'_>, src: &str) -> Option<String> {
     let name = text_of(function, src);
     GO_RAISERS.contains(&name).then_some(())?;
     Some(with_message(name.to_string(), first_string(call, src)))
+}
+
+/// Whether a Go file is a command's entry: `package main` with a `func main()`.
+fn is_go_command(text: &str) -> bool {
+    text.lines().any(|line| line.trim_end() == "package main")
+        && text.lines().any(|line| line.starts_with("func main()"))
 }

@@ -2,13 +2,15 @@
 //! visibility, Maven/Gradle builds as package manifests, `package-info.java` as the file a package
 //! (directory) is described by, and Surefire's test class names.
 
+mod calls;
+mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
 mod walks;
 
-use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
 /// Java's registry entry.
 pub const JAVA: Spec = Spec {
@@ -46,9 +48,11 @@ pub const JAVA: Spec = Spec {
         package_entries: &[],
         package_manifests: &["pom.xml", "build.gradle", "build.gradle.kts"],
         test_cases: TestCases::SurefireNamed,
+        test_functions: TestFunctions::MarkedInNamedClass,
     },
     extraction: "source::java (types, members, imports, Javadoc)",
     walks: &walks::JavaWalks,
     resolver: "source::resolve::java over source::model::java (source roots and packages)",
     later_definition_replaces: false,
+    resolves_through_module_scopes: false,
 };

@@ -3,9 +3,13 @@
 
 use tree_sitter::Node;
 
+use crate::source::calls::typed::{declarator, push, Returns};
+use crate::source::calls::{At, CallKinds, Found, Target};
 use crate::source::comments::CLike;
+use crate::source::definitions::{Ctx, Found as Definition, Walker};
 use crate::source::flow::{Reader, Shape};
 use crate::source::interface::Interface;
+use crate::source::lang::rust::expand::MacroBody;
 use crate::source::lang::walks::Walks;
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context};
@@ -46,6 +50,106 @@ impl Walks for JavaWalks {
 
     fn external_package(&self, _: &str, spec: &str, _: &Context<'_>) -> Option<String> {
         super::resolve::external_package(spec)
+    }
+
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::member(node, src, at)
+    }
+
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        super::calls::class_bases(node, src)
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        super::calls::java_target(call, src, container)
+    }
+
+    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
+
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        // `method_invocation`: `object.name(…)`.
+        call.child_by_field_name("object")
+    }
+
+    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
+
+    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
+        false
+    }
+
+    fn only_markers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        match node.kind() {
+            "variable_declarator" => declarator(node, src, returns, out),
+            // `Type a = …, b;`.
+            "local_variable_declaration" => {
+                let mut cursor = node.walk();
+                for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                    push(
+                        out,
+                        declarator.child_by_field_name("name"),
+                        node.child_by_field_name("type"),
+                        src,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        false
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
+
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.java(node, ctx)
+    }
+
+    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
+        None
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        matches!(kind, "lambda_expression" | "block" | "constructor_body")
+    }
+
+    fn has_suite_calls(&self) -> bool {
+        false
+    }
+
+    fn program_role(&self, _: &str, _: &str, _: &str) -> Option<String> {
+        None
     }
 }
 

@@ -3,14 +3,16 @@
 //! package.json and tsconfig) and their conventions — `//` comments with `/** */` docs, exports as
 //! the interface, `index.*` as the file a directory is named by, `*.test.*`/`*.spec.*` tests.
 
+mod calls;
 pub mod commonjs;
+mod definitions;
 pub mod extract;
 mod flow;
 pub mod node;
 pub mod resolve;
 mod walks;
 
-use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
 /// Comment syntax of the whole family.
 const COMMENTS: Comments = Comments {
@@ -63,11 +65,16 @@ pub const JAVASCRIPT: Spec = Spec {
         package_entries: &["index.js", "index.mjs", "index.cjs"],
         package_manifests: &["package.json"],
         test_cases: TestCases::UnimportedOrNamed,
+        test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks,
+    walks: &walks::JavaScriptWalks {
+        typed: false,
+        scripts: true,
+    },
     resolver: RESOLVER,
     later_definition_replaces: true,
+    resolves_through_module_scopes: false,
 };
 
 /// TypeScript's registry entry (`.d.ts` included).
@@ -90,11 +97,16 @@ pub const TYPESCRIPT: Spec = Spec {
         package_entries: &["index.ts"],
         package_manifests: &["package.json"],
         test_cases: TestCases::UnimportedOrNamed,
+        test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks,
+    walks: &walks::JavaScriptWalks {
+        typed: true,
+        scripts: true,
+    },
     resolver: RESOLVER,
     later_definition_replaces: true,
+    resolves_through_module_scopes: false,
 };
 
 /// TSX's registry entry: TypeScript with JSX, its own grammar, switched on with TypeScript.
@@ -117,9 +129,14 @@ pub const TSX: Spec = Spec {
         package_entries: &[],
         package_manifests: &["package.json"],
         test_cases: TestCases::UnimportedOrNamed,
+        test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks,
+    walks: &walks::JavaScriptWalks {
+        typed: true,
+        scripts: false,
+    },
     resolver: RESOLVER,
     later_definition_replaces: true,
+    resolves_through_module_scopes: false,
 };

@@ -3,16 +3,26 @@
 
 use tree_sitter::Node;
 
+use crate::source::calls::typed::{declarator, Returns};
+use crate::source::calls::{At, CallKinds, Found, Target};
 use crate::source::comments::CLike;
+use crate::source::definitions::{Ctx, Found as Definition, Walker};
 use crate::source::flow::{Reader, Shape};
 use crate::source::interface::Interface;
+use crate::source::lang::rust::expand::MacroBody;
 use crate::source::lang::walks::Walks;
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context};
 use crate::source::syntax::Extracted;
 
 /// JavaScript, TypeScript and TSX's arms of the shared walks.
-pub struct JavaScriptWalks;
+pub struct JavaScriptWalks {
+    /// TypeScript and TSX: written return types type the receivers their functions make.
+    pub typed: bool,
+    /// JavaScript and TypeScript: a file with a `#!` line or in a `bin/` directory is a
+    /// command-line script (a `.tsx` file is not).
+    pub scripts: bool,
+}
 
 impl Walks for JavaScriptWalks {
     fn extract(&self, root: Node<'_>, text: &str) -> Extracted {
@@ -46,6 +56,106 @@ impl Walks for JavaScriptWalks {
 
     fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
         npm_package(file, spec, context)
+    }
+
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::javascript_member(node, src, at)
+    }
+
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        super::calls::class_bases(node, src)
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
+    }
+
+    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
+
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("object")
+    }
+
+    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
+
+    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
+        false
+    }
+
+    fn only_markers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if node.kind() == "variable_declarator" {
+            declarator(node, src, returns, out);
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        self.typed
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
+
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.javascript(node, ctx)
+    }
+
+    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
+        None
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        matches!(
+            kind,
+            "function_expression"
+                | "function"
+                | "arrow_function"
+                | "generator_function"
+                | "closure_expression"
+                | "statement_block"
+                | "block"
+        )
+    }
+
+    fn has_suite_calls(&self) -> bool {
+        true
+    }
+
+    fn program_role(&self, source: &str, text: &str, summary: &str) -> Option<String> {
+        let name = source.rsplit('/').next().unwrap_or(source);
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        (self.scripts && (text.starts_with("#!") || dir_name == "bin"))
+            .then(|| format!("Command-line script `{name}`: {summary}"))
     }
 }
 

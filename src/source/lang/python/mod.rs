@@ -1,13 +1,15 @@
 //! Python in the registry: `.py`/`.pyi` files, `#` comments with docstrings, `_name` privacy,
 //! `__init__.py` as the file a package is named by, pyproject packages and pytest's test files.
 
+mod calls;
+mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
 mod walks;
 
-use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
 /// Python's registry entry.
 pub const PYTHON: Spec = Spec {
@@ -33,9 +35,11 @@ pub const PYTHON: Spec = Spec {
         package_entries: &[],
         package_manifests: &["pyproject.toml"],
         test_cases: TestCases::Named,
+        test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: "source::python (symbols, imports, docstrings)",
     walks: &walks::PythonWalks,
     resolver: "source::resolve::python over source::model::python (package roots)",
     later_definition_replaces: true,
+    resolves_through_module_scopes: false,
 };

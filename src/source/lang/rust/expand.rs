@@ -16,7 +16,7 @@ use crate::source::Language;
 pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
 
 /// One body of items inside a macro call: its own syntax tree over its own text.
-pub(in crate::source) struct MacroBody {
+pub(crate) struct MacroBody {
     pub(crate) tree: Tree,
     /// The body's text (what the tree's byte ranges index).
     pub text: String,

@@ -1,8 +1,10 @@
 //! Rust in the registry: `.rs` files, `//` comments with `///`/`//!` docs, `pub` visibility, Cargo
 //! packages, `mod.rs`/`lib.rs`/`main.rs` as the files a directory is named by, and test targets.
 
+mod calls;
 pub mod cargo;
 pub mod cfg;
+mod definitions;
 pub mod expand;
 pub mod extract;
 mod flow;
@@ -12,7 +14,7 @@ pub mod resolve;
 mod walk;
 mod walks;
 
-use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases};
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
 /// Rust's registry entry.
 pub const RUST: Spec = Spec {
@@ -49,9 +51,11 @@ pub const RUST: Spec = Spec {
         package_entries: &[],
         package_manifests: &["Cargo.toml"],
         test_cases: TestCases::ImportedByItsTargetOnly,
+        test_functions: TestFunctions::Marked,
     },
     extraction: "source::rust (symbols, imports, docs, cfg and macro expansion)",
     walks: &walks::RustWalks,
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
     later_definition_replaces: false,
+    resolves_through_module_scopes: true,
 };
