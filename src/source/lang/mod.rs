@@ -1,14 +1,15 @@
 //! The language registry: one table ([`LANGUAGES`]) lists the languages the source module parses,
-//! and one module per language ([`rust`], [`javascript`], [`python`], [`java`]) holds what the rest of the
-//! crate knows of it — its extensions, grammar, comment syntax, declaration keywords, visibility
-//! rule, file conventions (index and entry files, package manifests, how a test case is told from
-//! a helper) and a pointer to its extraction and import resolver. Code outside `source/` asks the
-//! registry ([`Language::spec`], [`files`]) instead of keeping its own list, and matches on a
-//! [`Language`] are exhaustive, so a language added to the enum is a compile error until each place
-//! says what it does (docs/adding-a-language.md).
+//! and one directory per language ([`rust`], [`javascript`], [`python`], [`go`], [`java`]) holds
+//! everything the crate knows of it — its registry entry ([`Spec`]: extensions, grammar, comment
+//! syntax, declaration keywords, visibility rule, file conventions), its extraction, its import
+//! resolver and ecosystem model, and its [`walks::Walks`]: its arms of every shared walk (calls,
+//! flow, definitions, raises, comments). Code outside asks the registry ([`Language::spec`],
+//! [`Language::walks`], [`files`]) instead of keeping its own list; the shared walks keep no list
+//! of languages, and every `Walks` method is required, so a language added is a compile error
+//! until it says what it does in each (docs/adding-a-language.md).
 //!
-//! The registry is a leaf: it depends on the grammars only, so `project/` (config, detection) may
-//! use it as well as `source/` and everything above.
+//! The registry's data (this module, [`files`], [`kind_name`]) depends on the grammars only, so
+//! `project/` (config, detection) may read it; the languages' code below it is `source/`'s.
 
 pub mod files;
 pub mod go;

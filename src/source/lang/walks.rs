@@ -5,14 +5,13 @@
 //! method is required: a language added without saying what it does in a walk is a compile error,
 //! never another language's behaviour.
 
-use tree_sitter::Node;
+use tree_sitter::{Node, Tree};
 
 use crate::source::calls::typed::Returns;
 use crate::source::calls::{At, CallKinds, Found, Target};
 use crate::source::definitions::{Ctx, Found as Definition, Walker};
 use crate::source::flow::{Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::rust::expand::MacroBody;
 use crate::source::resolve::{Collected, Context};
 use crate::source::syntax::Extracted;
 
@@ -120,4 +119,26 @@ pub(crate) trait Walks: Sync {
     /// Whether its test files declare suites of calls (`describe('…', …)`, `it('…', …)`), read
     /// into [`crate::source::Suites`].
     fn has_suite_calls(&self) -> bool;
+}
+
+/// The code a macro call stands for (one body of items, or the expression its tokens form): its
+/// own syntax tree over its own text, read as if the macro were expanded.
+pub(crate) struct MacroBody {
+    pub(crate) tree: Tree,
+    /// The body's text (what the tree's byte ranges index).
+    pub text: String,
+    /// Rows of the file before the body's first line (add to a row of the tree for the file's).
+    pub row: usize,
+}
+
+impl MacroBody {
+    /// The root (`source_file`) of the body's items.
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
+    /// The body's tree, text and rows before it (`source::SourceFile` keeps every tree of a file).
+    pub fn into_parts(self) -> (Tree, String, usize) {
+        (self.tree, self.text, self.row)
+    }
 }

@@ -1,5 +1,6 @@
 //! Java in the shared walks ([`Walks`]): its extraction, comment scanner, what raises an
-//! error, its flow shapes, its import resolver and the external packages of its imports.
+//! error, calls and members, typed receivers, definitions, flow shapes, program roles, its import
+//! resolver and the external packages of its imports.
 
 use tree_sitter::Node;
 
@@ -9,8 +10,7 @@ use crate::source::comments::CLike;
 use crate::source::definitions::{Ctx, Found as Definition, Walker};
 use crate::source::flow::{Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::rust::expand::MacroBody;
-use crate::source::lang::walks::Walks;
+use crate::source::lang::walks::{MacroBody, Walks};
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context};
 use crate::source::syntax::Extracted;

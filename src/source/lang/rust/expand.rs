@@ -7,34 +7,14 @@
 //! items. A body that does not parse cleanly is a macro's own language (`$x:ident`, a DSL) and is
 //! not read. `macro_rules!` definitions are a different node and are never read this way.
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::Node;
 
+use crate::source::lang::walks::MacroBody;
 use crate::source::syntax::{code_children, text_of};
 use crate::source::Language;
 
 /// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
 pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
-
-/// One body of items inside a macro call: its own syntax tree over its own text.
-pub(crate) struct MacroBody {
-    pub(crate) tree: Tree,
-    /// The body's text (what the tree's byte ranges index).
-    pub text: String,
-    /// Rows of the file before the body's first line (add to a row of the tree for the file's).
-    pub row: usize,
-}
-
-impl MacroBody {
-    /// The root (`source_file`) of the body's items.
-    pub fn root(&self) -> Node<'_> {
-        self.tree.root_node()
-    }
-
-    /// The body's tree, text and rows before it (`source::SourceFile` keeps every tree of a file).
-    pub fn into_parts(self) -> (Tree, String, usize) {
-        (self.tree, self.text, self.row)
-    }
-}
 
 /// The item bodies of a macro call: the whole token tree when it parses as Rust items, or each
 /// `{ … }` branch of a `cfg_if!`-style chain (`if #[cfg(…)] { … } else if … { … } else { … }`)

@@ -16,7 +16,7 @@
 
 use tree_sitter::Node;
 
-use super::expand::MacroBody;
+use crate::source::lang::walks::MacroBody;
 use crate::source::syntax::text_of;
 use crate::source::Language;
 
