@@ -41,9 +41,9 @@ pub(crate) mod typed;
 use tree_sitter::Node;
 
 use self::keys::{key_callee, literal_argument};
-use super::lang::rust::expand::MAX_MACRO_DEPTH;
+use super::raises::RaiseSyntax;
 use super::syntax::{text_of, walk};
-use super::Language;
+use super::syntax::{MacroBody, MAX_MACRO_DEPTH};
 
 /// The calls of one member.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -289,6 +289,42 @@ pub(crate) struct CallKinds {
     pub capitalised_builds_value: bool,
 }
 
+/// How one language's calls are read (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
+    /// The node kinds its calls are read from.
+    fn call_kinds(&self) -> &'static CallKinds;
+
+    /// Whether `node` starts a member (a function, a method): its name, container and aliases.
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>>;
+
+    /// The bases a container node (a class, an `impl Trait for Type`, a trait) names.
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)>;
+
+    /// The callee of a call node, `None` when it names nothing; `container` is the byte range of
+    /// the name of the container the call sits in.
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target>;
+
+    /// The name the member around `call` gives its own object, when the language names it (a Go
+    /// method's receiver, `c` of `func (c *Context) Next()`).
+    fn own_receiver<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str>;
+
+    /// The code a macro call stands for, to be read as if expanded (Rust: a local
+    /// `macro_rules!` transcribed, a pass-through macro's items, or inside a member the
+    /// expression its tokens form); empty for any other node.
+    fn macro_calls(&self, node: Node<'_>, src: &str, in_member: bool) -> Vec<MacroBody>;
+
+    /// Whether `node` marks the function after it as a test (Rust's `#[test]`).
+    fn test_marker(&self, node: Node<'_>, src: &str) -> bool;
+
+    /// Whether `between` (the text from a test marker to a function) holds only more markers.
+    fn only_markers(&self, between: &str) -> bool;
+}
+
 /// A base as named in a class or `impl` header, reduced to its final identifier: `Shape` of
 /// `shapes::Shape<T>`, `App` of `sansio.app.App`.
 pub(crate) fn base_name(text: &str) -> String {
@@ -343,29 +379,29 @@ pub const MAX_TYPES: usize = 300;
 /// `also` sees every node of the walk too: a caller that needs one more look at each node shares
 /// this walk instead of making its own (a walk of the whole tree is the cost of extraction).
 pub(super) fn extract<'t>(
-    language: Language,
+    syntax: &dyn CallSyntax,
     root: Node<'t>,
     src: &str,
     also: &mut dyn FnMut(Node<'t>),
 ) -> Extracted {
-    extract_nested(language, root, src, also, 0)
+    extract_nested(syntax, root, src, also, 0)
 }
 
 /// [`extract`] of a tree `macros` Rust macro bodies deep.
 fn extract_nested<'t>(
-    language: Language,
+    syntax: &dyn CallSyntax,
     root: Node<'t>,
     src: &str,
     also: &mut dyn FnMut(Node<'t>),
     macros: usize,
 ) -> Extracted {
-    let walks = language.walks();
+    let walks = syntax;
     let kinds = walks.call_kinds();
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
     let mut local_types: Vec<Vec<(String, String)>> = Vec::new();
-    let returns = typed::Returns::of(language, root, src);
+    let returns = typed::Returns::of(syntax, root, src);
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
@@ -379,12 +415,12 @@ fn extract_nested<'t>(
             if !read.is_empty() {
                 if let Some(index) = at.member {
                     // `bail!(…)`, `unreachable!(…)`: what the member raises.
-                    record_raise(language, node, src, &mut members[index]);
+                    record_raise(syntax, node, src, &mut members[index]);
                 }
                 let container = at.container.map(|(start, end)| &src[start..end]);
                 for body in &read {
                     let inner =
-                        extract_nested(language, body.root(), &body.text, &mut |_| {}, macros + 1);
+                        extract_nested(syntax, body.root(), &body.text, &mut |_| {}, macros + 1);
                     types.extend(inner.types);
                     for found in inner.members {
                         match at.member {
@@ -425,14 +461,14 @@ fn extract_nested<'t>(
         }
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
-            local_types[index].extend(typed::declared(language, node, src, &returns));
+            local_types[index].extend(typed::declared(syntax, node, src, &returns));
             if kind == kinds.call || kinds.creation == Some(kind) {
                 let typed = typed::Typed {
                     locals: &local_types[index],
                     returns: &returns,
                 };
                 record_call(
-                    language,
+                    syntax,
                     node,
                     src,
                     containers[index],
@@ -440,7 +476,7 @@ fn extract_nested<'t>(
                     &mut members[index],
                 );
             }
-            record_raise(language, node, src, &mut members[index]);
+            record_raise(syntax, node, src, &mut members[index]);
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
@@ -469,7 +505,7 @@ fn extract_nested<'t>(
             let index = member_index(&mut members, &mut containers, found, src);
             members[index].test |= case;
             local_types.resize(members.len(), Vec::new());
-            local_types[index].extend(typed::declared(language, node, src, &returns));
+            local_types[index].extend(typed::declared(syntax, node, src, &returns));
             if test_attribute_end.is_some_and(|end| {
                 end <= node.start_byte() && walks.only_markers(&src[end..node.start_byte()])
             }) {
@@ -552,20 +588,20 @@ fn member_index(
 
 /// Record one call of a member: its callee, and its key call when its first argument is a literal.
 fn record_call(
-    language: Language,
+    syntax: &dyn CallSyntax,
     call: Node<'_>,
     src: &str,
     container: Option<(usize, usize)>,
     typed: typed::Typed<'_>,
     member: &mut MemberCalls,
 ) {
-    let Some(mut target) = language.walks().call_target(call, src, container) else {
+    let Some(mut target) = syntax.call_target(call, src, container) else {
         return;
     };
     // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() -> Arc<Runtime>`:
     // through a `Runtime`.
     if let Reach::Other(name, _) = Reach::of(&target.encoded) {
-        if let Some(ty) = typed::receiver_type(language, call, src, typed) {
+        if let Some(ty) = typed::receiver_type(syntax, call, src, typed) {
             target.encoded = format!(".{name}@{ty}");
         }
     }
@@ -581,8 +617,8 @@ fn record_call(
 }
 
 /// Record what `node` raises, throws or builds as an error, if anything (`source::raises`).
-fn record_raise(language: Language, node: Node<'_>, src: &str, member: &mut MemberCalls) {
-    if let Some(raised) = super::raises::raise_of(language, node, src) {
+fn record_raise(syntax: &dyn CallSyntax, node: Node<'_>, src: &str, member: &mut MemberCalls) {
+    if let Some(raised) = syntax.raise_of(node, src) {
         if !member.raises.contains(&raised) {
             member.raises.push(raised);
         }
@@ -749,6 +785,7 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 mod tests {
     use super::*;
     use crate::source::extract;
+    use crate::source::Language;
 
     /// `member callee …` lines of a text.
     fn calls(language: Language, text: &str) -> Vec<String> {

@@ -10,13 +10,18 @@
 //! expressions are not told from division, so one holding `//` may add a few words; search only
 //! loses precision there, never a file.
 
-use super::Language;
+/// How one language's comments are scanned (its [`crate::source::lang::walks::Walks`]).
+pub trait CommentSyntax {
+    /// The text of every comment of `text`, markers left in, one comment a line, appended to
+    /// `out`.
+    fn comment_text(&self, text: &str, out: &mut String);
+}
 
 /// The most bytes of a file scanned.
 const MAX_SCANNED: usize = 512 * 1024;
 
 /// The text of every comment of `text` (a `language` file), markers left in, one comment a line.
-pub fn comment_text(language: Language, text: &str) -> String {
+pub fn comment_text(syntax: &dyn CommentSyntax, text: &str) -> String {
     let text = match text.len() > MAX_SCANNED {
         true => {
             let mut end = MAX_SCANNED;
@@ -28,7 +33,7 @@ pub fn comment_text(language: Language, text: &str) -> String {
         false => text,
     };
     let mut out = String::new();
-    language.walks().comment_text(text, &mut out);
+    syntax.comment_text(text, &mut out);
     out
 }
 
@@ -220,11 +225,16 @@ fn raw_string_end(bytes: &[u8], at: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Language;
+
+    fn comment_text_of(language: Language, text: &str) -> String {
+        comment_text(language.walks(), text)
+    }
 
     #[test]
     fn rust_comments_without_strings_chars_or_lifetimes() {
         let text = "//! Module doc.\n/// Binary detection is done _heuristically_.\nfn f<'a>(x: &'a str) -> char {\n    let url = \"http://not.a/comment\"; // trailing note\n    let raw = r#\"// nor \"this\"\"#;\n    /* block /* nested */ still */\n    '/'\n}\n";
-        let text = comment_text(Language::Rust, text);
+        let text = comment_text_of(Language::Rust, text);
         assert_eq!(
             text,
             "Module doc.\nBinary detection is done _heuristically_.\ntrailing note\nblock /* nested */ still\n"
@@ -234,7 +244,7 @@ mod tests {
     #[test]
     fn javascript_comments_and_jsdoc() {
         let text = "/**\n * Send JSON response.\n * @param {object} obj\n */\nres.json = function (obj) {\n  var s = 'it\\'s // no comment';\n  var t = `template // no`;\n  return send(s); // sends it\n};\n";
-        let text = comment_text(Language::JavaScript, text);
+        let text = comment_text_of(Language::JavaScript, text);
         assert!(text.contains("Send JSON response."), "{text}");
         assert!(text.contains("sends it"), "{text}");
         assert!(
@@ -246,7 +256,7 @@ mod tests {
     #[test]
     fn python_comments_and_docstrings() {
         let text = "# Tokenizing helpers.\ndef tokens(s):\n    \"\"\"Split `s` into tokens, heuristically.\"\"\"\n    url = 'http://x#not-a-comment'\n    return s.split()  # whitespace only\n";
-        let text = comment_text(Language::Python, text);
+        let text = comment_text_of(Language::Python, text);
         assert_eq!(
             text,
             "Tokenizing helpers.\nSplit `s` into tokens, heuristically.\nwhitespace only\n"
@@ -266,7 +276,7 @@ mod tests {
                 "é'",
                 "'\\",
             ] {
-                comment_text(language, text);
+                comment_text_of(language, text);
             }
         }
     }

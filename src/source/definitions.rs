@@ -18,8 +18,7 @@
 use tree_sitter::Node;
 
 use super::interface::SymbolKind;
-use super::syntax::{code_children, compact, signature, text_of, walk};
-use super::Language;
+use super::syntax::{code_children, compact, signature, text_of, walk, MacroBody};
 
 /// Lines of a constant's or an alias's value shown, at most.
 pub const VALUE_LINES: usize = 12;
@@ -84,6 +83,23 @@ pub(crate) struct Collected {
     pub macro_calls: Vec<(usize, usize, Option<String>)>,
 }
 
+/// How one language's definitions are read (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait DefinitionSyntax: Sync {
+    /// The definition `node` makes, if any.
+    fn definition<'t>(&self, walker: &Walker<'_>, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>>;
+
+    /// The walk's state below a node that defines nothing, when the language changes it (a Rust
+    /// `impl` opens its type as the container); `None` to keep the shared rule.
+    fn descend(&self, walker: &mut Walker<'_>, node: Node<'_>, ctx: Ctx) -> Option<Ctx>;
+
+    /// Whether a node of `kind` opens a scope: below it, nothing is at the file's top.
+    fn opens_scope(&self, kind: &str) -> bool;
+
+    /// The items a macro call [`Self::descend`] recorded stands for (Rust's `cfg_rt! { … }`),
+    /// to be read as if expanded; empty for any other node.
+    fn macro_items(&self, call: Node<'_>, src: &str) -> Vec<MacroBody>;
+}
+
 /// Where the walk is.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Ctx {
@@ -105,9 +121,14 @@ pub(super) struct Place {
 }
 
 /// Every definition of a parsed tree.
-pub(super) fn collect(language: Language, root: Node<'_>, src: &str, place: Place) -> Collected {
+pub(super) fn collect(
+    syntax: &'static dyn DefinitionSyntax,
+    root: Node<'_>,
+    src: &str,
+    place: Place,
+) -> Collected {
     let mut walker = Walker {
-        language,
+        syntax,
         src,
         tree: place.tree,
         rows: place.rows,
@@ -131,7 +152,7 @@ pub(super) fn collect(language: Language, root: Node<'_>, src: &str, place: Plac
 }
 
 pub(crate) struct Walker<'s> {
-    pub(crate) language: Language,
+    pub(crate) syntax: &'static dyn DefinitionSyntax,
     pub(crate) src: &'s str,
     pub(crate) tree: usize,
     pub(crate) rows: usize,
@@ -174,7 +195,7 @@ impl<'s> Walker<'s> {
         ) {
             return None;
         }
-        let found = self.language.walks().definition(self, node, ctx);
+        let found = self.syntax.definition(self, node, ctx);
         let Some(found) = found else {
             return Some(self.descend(node, ctx));
         };
@@ -208,7 +229,7 @@ impl<'s> Walker<'s> {
     /// The state below a node that defines nothing: `top` ends inside any function or block,
     /// an `impl` opens its type as the container.
     pub(crate) fn descend(&mut self, node: Node<'_>, ctx: Ctx) -> Ctx {
-        let walks = self.language.walks();
+        let walks = self.syntax;
         if let Some(inside) = walks.descend(self, node, ctx) {
             return inside;
         }
@@ -540,6 +561,7 @@ pub(crate) fn strip_indent(line: &str, indent: usize) -> &str {
 mod tests {
     use super::super::SourceFile;
     use super::*;
+    use crate::source::Language;
 
     /// `label (kind) parent` rows of every definition of `text`.
     fn rows(language: Language, text: &str) -> Vec<String> {

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::definitions::{self, Definition, TraitImpl};
 use super::flow::{self, Flow};
-use super::lang::rust::expand::{macro_bodies, MAX_MACRO_DEPTH};
+use super::syntax::MAX_MACRO_DEPTH;
 use super::{extract_tree, parse, Interface, Language, SourceError};
 
 /// One tree of the file: the file's own (index 0) or a macro body's, with its text.
@@ -53,7 +53,12 @@ impl SourceFile {
             rows,
             container,
         };
-        let found = definitions::collect(self.language, piece.tree.root_node(), &piece.text, place);
+        let found = definitions::collect(
+            self.language.walks(),
+            piece.tree.root_node(),
+            &piece.text,
+            place,
+        );
         self.definitions.extend(found.definitions);
         self.impls.extend(found.impls);
         if depth >= MAX_MACRO_DEPTH {
@@ -62,15 +67,10 @@ impl SourceFile {
         let mut bodies = Vec::new();
         for (start, end, container) in found.macro_calls {
             let piece = &self.pieces[index];
-            let Some(call) = piece
-                .tree
-                .root_node()
-                .descendant_for_byte_range(start, end)
-                .filter(|node| node.kind() == "macro_invocation")
-            else {
+            let Some(call) = piece.tree.root_node().descendant_for_byte_range(start, end) else {
                 continue;
             };
-            for body in macro_bodies(call, &piece.text) {
+            for body in self.language.walks().macro_items(call, &piece.text) {
                 bodies.push((body.into_parts(), container.clone()));
             }
         }
@@ -100,9 +100,13 @@ impl SourceFile {
     /// The flow of `definition`'s body (`source::flow`): empty for what has no body.
     pub fn flow(&self, definition: &Definition, max_lines: usize) -> Flow {
         match self.node(definition) {
-            Some((node, text)) => {
-                flow::flow(self.language, node, text, &definition.name, max_lines)
-            }
+            Some((node, text)) => flow::flow(
+                self.language.walks(),
+                node,
+                text,
+                &definition.name,
+                max_lines,
+            ),
             None => Flow::default(),
         }
     }

@@ -33,8 +33,8 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
+use super::calls::CallSyntax;
 use super::syntax::{code_children, text_of};
-use super::Language;
 
 /// Lines of a flow, at most, as a member is shown by default.
 pub const MAX_LINES: usize = 20;
@@ -82,8 +82,8 @@ struct Step {
 
 /// The flow of the body of `definition` (a function, a method, a function bound to a name),
 /// named `name`, in at most `max_lines` lines; empty when it has no body.
-pub fn flow(
-    language: Language,
+pub(crate) fn flow(
+    syntax: &'static dyn FlowSyntax,
     definition: Node<'_>,
     src: &str,
     name: &str,
@@ -93,7 +93,7 @@ pub fn flow(
         return Flow::default();
     };
     let mut reader = Reader {
-        language,
+        syntax,
         src,
         name,
         steps: 0,
@@ -127,8 +127,17 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
+/// How one language's statements show in a flow (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait FlowSyntax: CallSyntax {
+    /// How a statement shows in a member's flow.
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t>;
+
+    /// Whether a block ends in a value (Rust's tail expressions), shown as `→ value`.
+    fn blocks_end_in_values(&self) -> bool;
+}
+
 pub(crate) struct Reader<'s> {
-    language: Language,
+    syntax: &'static dyn FlowSyntax,
     pub(crate) src: &'s str,
     name: &'s str,
     /// Statements read so far.
@@ -194,7 +203,7 @@ impl<'s> Reader<'s> {
     /// (`Ok(false)`, `Err(SendError(value))`, `None`), when it is no control expression (those
     /// show as branches).
     fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
-        if !self.language.walks().blocks_end_in_values() {
+        if !self.syntax.blocks_end_in_values() {
             return None;
         }
         let value = match (body.kind(), last.kind()) {
@@ -345,7 +354,7 @@ impl<'s> Reader<'s> {
     }
 
     fn shape<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        self.language.walks().flow_shape(self, node)
+        self.syntax.flow_shape(self, node)
     }
 
     pub(crate) fn header(&self, node: Option<Node<'_>>) -> String {
@@ -455,7 +464,7 @@ impl<'s> Reader<'s> {
 
     /// A Rust call of a capitalised name (`Ok(x)`, `Some(x)`, `Kind::Variant(x)`) builds a value.
     fn builds_value(&self, call: Node<'_>) -> bool {
-        self.language.walks().call_kinds().capitalised_builds_value
+        self.syntax.call_kinds().capitalised_builds_value
             && call.child_by_field_name("function").is_some_and(|f| {
                 let text = text_of(f, self.src);
                 let last = text.rsplit("::").next().unwrap_or(text);
@@ -489,7 +498,7 @@ impl<'s> Reader<'s> {
             .find_map(|prefix| text.strip_prefix(prefix))
             .unwrap_or(&text);
         // A Go method through its receiver (`s.Serve` in `func (s *Server) Serve`).
-        let receiver = self.language.walks().own_receiver(call, self.src);
+        let receiver = self.syntax.own_receiver(call, self.src);
         let through_receiver = receiver
             .and_then(|r| text.strip_prefix(r)?.strip_prefix('.'))
             .is_some_and(|callee| callee == self.name);
@@ -766,6 +775,7 @@ fn fold_level(chars: &[char], level: usize) -> Option<String> {
 mod tests {
     use super::super::SourceFile;
     use super::*;
+    use crate::source::Language;
 
     /// The flow of member `label` of `text`, one line a step, indented two spaces a level.
     fn flow_of(language: Language, text: &str, label: &str) -> Vec<String> {

@@ -103,12 +103,13 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
 /// The interface of a parsed tree of `text`.
 fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     let root = tree.root_node();
-    let extracted = language.walks().extract(root, text);
+    let walks = language.walks();
+    let extracted = walks.extract(root, text);
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let has_suites = language.walks().has_suite_calls();
+    let has_suites = walks.has_suite_calls();
     let mut cases = 0;
-    let calls = calls::extract(language, root, text, &mut |node| {
+    let calls = calls::extract(walks, root, text, &mut |node| {
         cases += usize::from(has_suites && suites::is_case_call(node, text));
     });
     let type_refs = calls.types;

@@ -15,16 +15,16 @@
 use tree_sitter::Node;
 
 use super::syntax::text_of;
-use super::Language;
 
 /// Words of a literal message kept.
 pub const MESSAGE_WORDS: usize = 12;
 /// The entry of a bare `raise`.
 pub const RE_RAISES: &str = "re-raises";
 
-/// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
-pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<String> {
-    language.walks().raise_of(node, src)
+/// What raises an error in one language (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait RaiseSyntax {
+    /// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String>;
 }
 
 /// The first named child that is no comment.

@@ -473,7 +473,12 @@ pub(crate) mod testing {
                 exported_macro: &exported_macro,
             };
             if let Some(code) = scanned.code() {
-                let resolution = resolve(rel, &code.interface, &context);
+                let resolution = resolve(
+                    code.interface.language.walks(),
+                    rel,
+                    &code.interface,
+                    &context,
+                );
                 scanned.facts.deps = resolution.deps;
                 scanned.facts.type_deps = resolution.type_only;
                 scanned.resolved_now = true;

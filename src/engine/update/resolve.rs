@@ -93,7 +93,10 @@ fn resolve_files(
     };
     let resolved: Vec<(String, Resolution)> = jobs
         .par_iter()
-        .map(|(rel, interface)| ((*rel).clone(), resolve(rel, interface, &context)))
+        .map(|(rel, interface)| {
+            let syntax = interface.language.walks();
+            ((*rel).clone(), resolve(syntax, rel, interface, &context))
+        })
         .collect();
     let mut unresolved = Unresolved::new();
     for (rel, resolution) in resolved {

@@ -309,7 +309,8 @@ fn comment_terms(root: &Path, source: &str) -> String {
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes);
             crate::knowledge::terms::term_string([crate::source::comments::comment_text(
-                language, &text,
+                language.walks(),
+                &text,
             )
             .as_str()])
         }

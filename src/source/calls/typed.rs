@@ -9,7 +9,6 @@
 use tree_sitter::Node;
 
 use crate::source::syntax::{code_children, text_of};
-use crate::source::Language;
 
 /// Return types that tell nothing of whose method a call is (a `Result` or an `Option` is
 /// unwrapped first, `Self` is the impl's own type, a builder names itself).
@@ -31,6 +30,24 @@ const WRAPPERS: &[&str] = &[
     "Cow",
 ];
 
+/// How one language's locals and receivers are typed (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait TypedSyntax {
+    /// The object a method call goes through (`x` of `x.name(…)`, `rt()` of `rt().block_on(…)`).
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>>;
+
+    /// The local names `node` declares with a stated or made type, appended to `out`.
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    );
+
+    /// Whether its functions' written return types type the receivers they make.
+    fn reads_return_types(&self) -> bool;
+}
+
 /// A declarator's name and type (Rust `let x: T = …`, JavaScript/TypeScript/Java `x = …`), or the
 /// type of the value it is made from.
 pub(crate) fn declarator(
@@ -50,7 +67,7 @@ pub(crate) fn declarator(
 /// The names `node` declares with a stated type: a function's parameters, a `let` / annotated
 /// assignment / declarator with a type; `(name, type)` pairs, the type its final identifier.
 pub(super) fn declared(
-    language: Language,
+    syntax: &dyn TypedSyntax,
     node: Node<'_>,
     src: &str,
     returns: &Returns,
@@ -61,7 +78,7 @@ pub(super) fn declared(
         return out;
     }
     let field = |name: &str| node.child_by_field_name(name);
-    language.walks().declared(node, src, returns, &mut out);
+    syntax.declared(node, src, returns, &mut out);
     if let Some(parameters) = field("parameters").filter(|_| takes_parameters(kind)) {
         for parameter in code_children(parameters) {
             let (name, ty) = match parameter.kind() {
@@ -120,9 +137,9 @@ pub(crate) struct Returns(Vec<(String, String)>);
 
 impl Returns {
     /// The return types of the module's and its classes' functions.
-    pub(super) fn of(language: Language, root: Node<'_>, src: &str) -> Returns {
+    pub(super) fn of(syntax: &dyn TypedSyntax, root: Node<'_>, src: &str) -> Returns {
         let mut out = Vec::new();
-        if language.walks().reads_return_types() {
+        if syntax.reads_return_types() {
             collect_returns(root, src, 0, &mut out);
         }
         out.retain(|(_, ty)| !UNTELLING.contains(&ty.as_str()));
@@ -287,12 +304,12 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
 /// or made (`rt.block_on(…)` with `rt: &Runtime`), or a call of a function of the file whose
 /// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`).
 pub(super) fn receiver_type<'r>(
-    language: Language,
+    syntax: &dyn TypedSyntax,
     call: Node<'_>,
     src: &str,
     typed: Typed<'r>,
 ) -> Option<&'r str> {
-    let object = language.walks().call_receiver(call)?;
+    let object = syntax.call_receiver(call)?;
     match object.kind() {
         "identifier" => {
             let name = text_of(object, src);
@@ -321,16 +338,17 @@ fn own_function(callee: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Language;
 
     #[test]
     fn a_local_made_by_a_constructor_or_a_typed_function_of_the_file_has_its_type() {
         let text = "class App:\n    def request_context(self, environ) -> AppContext:\n        return AppContext(self)\n\n    def wsgi_app(self, environ):\n        ctx = self.request_context(environ)\n        other = Other()\n        plain = helper()\n        # Another object's method of that name: not the file's.\n        theirs = self.app.request_context(environ)\n        ctx.push()\n";
         let tree = crate::source::parse(Language::Python, text).expect("parses");
-        let returns = Returns::of(Language::Python, tree.root_node(), text);
+        let returns = Returns::of(Language::Python.walks(), tree.root_node(), text);
         assert_eq!(returns.of_name("request_context"), Some("AppContext"));
         let mut found = Vec::new();
         crate::source::syntax::walk(tree.root_node(), (), |node, ()| {
-            found.extend(declared(Language::Python, node, text, &returns));
+            found.extend(declared(Language::Python.walks(), node, text, &returns));
             Some(())
         });
         assert_eq!(

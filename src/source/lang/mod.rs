@@ -11,6 +11,7 @@
 //! The registry's data (this module, [`files`], [`kind_name`]) depends on the grammars only, so
 //! `project/` (config, detection) may read it; the languages' code below it is `source/`'s.
 
+mod dispatch;
 pub mod files;
 pub mod go;
 pub mod java;
@@ -116,9 +117,6 @@ pub struct Spec {
     pub files: FileConventions,
     /// Where its extraction lives (symbols, imports, docs).
     pub extraction: &'static str,
-    /// Its arms of the shared walks (extraction, calls, flow, definitions, raises, comments,
-    /// import resolution), in its own directory.
-    pub(crate) walks: &'static dyn walks::Walks,
     /// Where its import resolver and ecosystem model live.
     pub resolver: &'static str,
     /// Whether a later definition of a name in one scope replaces an earlier one (Python's `def`
@@ -219,11 +217,6 @@ impl Language {
     /// This language's registry entry.
     pub fn spec(self) -> &'static Spec {
         LANGUAGES[self.index()]
-    }
-
-    /// This language's arms of the shared walks.
-    pub(crate) fn walks(self) -> &'static dyn walks::Walks {
-        self.spec().walks
     }
 
     /// The language of `path`, judged by its extension (case-insensitive); `None` if unsupported.

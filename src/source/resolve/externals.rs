@@ -16,18 +16,17 @@
 use std::collections::BTreeSet;
 
 use super::Context;
-use crate::source::lang::Language;
 
 /// The external packages among `file`'s unresolved import specs.
 pub(super) fn externals(
+    syntax: &dyn super::ResolveSyntax,
     file: &str,
-    language: Language,
     unresolved: &[String],
     context: &Context<'_>,
 ) -> Vec<String> {
     let names: BTreeSet<String> = unresolved
         .iter()
-        .filter_map(|spec| language.walks().external_package(file, spec, context))
+        .filter_map(|spec| syntax.external_package(file, spec, context))
         .collect();
     names.into_iter().collect()
 }

@@ -51,16 +51,34 @@ pub struct Resolution {
     pub type_only: Vec<String>,
 }
 
+/// How one language's imports resolve (its [`crate::source::lang::walks::Walks`]).
+pub(crate) trait ResolveSyntax {
+    /// Resolve `file`'s imports to project files.
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    );
+
+    /// The external package an unresolved import spec names, by the name its ecosystem gives it;
+    /// `None` when it names the language's runtime or nothing.
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String>;
+}
+
 /// Resolve `file`'s imports (`file` is project-relative, `/`-separated).
-pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Resolution {
+pub(crate) fn resolve(
+    syntax: &dyn ResolveSyntax,
+    file: &str,
+    interface: &Interface,
+    context: &Context<'_>,
+) -> Resolution {
     let mut collected = Collected::default();
-    interface
-        .language
-        .walks()
-        .resolve(file, interface, context, &mut collected);
+    syntax.resolve(file, interface, context, &mut collected);
     collected.deps.remove(file);
     collected.via.remove(file);
-    let externals = externals::externals(file, interface.language, &collected.unresolved, context);
+    let externals = externals::externals(syntax, file, &collected.unresolved, context);
     let type_only = collected
         .typed
         .iter()
@@ -173,7 +191,7 @@ pub(crate) mod testing {
                 interface_of: &interface_of,
                 exported_macro: &exported_macro,
             };
-            resolve(rel, &interface, &context)
+            resolve(interface.language.walks(), rel, &interface, &context)
         }
 
         pub fn deps(&self, rel: &str) -> Vec<String> {

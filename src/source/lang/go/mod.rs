@@ -8,7 +8,7 @@ pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
-mod walks;
+pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
@@ -39,7 +39,6 @@ pub const GO: Spec = Spec {
         test_functions: TestFunctions::GoPrefixed,
     },
     extraction: "source::go (symbols, imports, doc comments, package doc)",
-    walks: &walks::GoWalks,
     resolver: "source::resolve::go over source::model::go (go.mod modules, go.work, package directories)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,

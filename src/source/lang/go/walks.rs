@@ -4,17 +4,20 @@
 
 use tree_sitter::Node;
 
-use crate::source::calls::typed::{declarator, Returns};
-use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
+use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
-use crate::source::definitions::{Ctx, Found as Definition, Walker};
-use crate::source::flow::{Reader, Shape};
+use crate::source::comments::CommentSyntax;
+use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
+use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::walks::{MacroBody, Walks};
+use crate::source::lang::walks::Walks;
+use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_string, with_message};
-use crate::source::resolve::{Collected, Context};
+use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::text_of;
 use crate::source::syntax::Extracted;
+use crate::source::syntax::MacroBody;
 
 /// Go's arms of the shared walks.
 pub struct GoWalks;
@@ -24,39 +27,21 @@ impl Walks for GoWalks {
         super::extract::extract(root, text)
     }
 
-    fn comment_text(&self, text: &str, out: &mut String) {
-        crate::source::comments::c_like(text, COMMENTS, out);
+    fn has_suite_calls(&self) -> bool {
+        false
     }
 
-    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
-            "call_expression" => go_error(node, src),
-            _ => None,
-        }
+    fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        is_go_command(text).then(|| match dir_name {
+            "" => "Entry point (`func main`) of the command.".to_string(),
+            dir => format!("Entry point (`func main`) of the `{dir}` command."),
+        })
     }
+}
 
-    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
-        reader.go(node)
-    }
-
-    fn resolve(
-        &self,
-        file: &str,
-        interface: &Interface,
-        context: &Context<'_>,
-        out: &mut Collected,
-    ) {
-        super::resolve::resolve(file, interface, context, out);
-    }
-
-    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-        context
-            .model
-            .go
-            .required_module(file, spec)
-            .map(str::to_string)
-    }
-
+impl CallSyntax for GoWalks {
     fn call_kinds(&self) -> &'static CallKinds {
         &super::calls::CALL_KINDS
     }
@@ -88,11 +73,6 @@ impl Walks for GoWalks {
         super::extract::receiver_name_around(call, src)
     }
 
-    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
-        call.child_by_field_name("function")?
-            .child_by_field_name("operand")
-    }
-
     fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
         Vec::new()
     }
@@ -103,6 +83,13 @@ impl Walks for GoWalks {
 
     fn only_markers(&self, _: &str) -> bool {
         false
+    }
+}
+
+impl TypedSyntax for GoWalks {
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("operand")
     }
 
     fn declared(
@@ -120,11 +107,28 @@ impl Walks for GoWalks {
     fn reads_return_types(&self) -> bool {
         false
     }
+}
+
+impl RaiseSyntax for GoWalks {
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "call_expression" => go_error(node, src),
+            _ => None,
+        }
+    }
+}
+
+impl FlowSyntax for GoWalks {
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.go(node)
+    }
 
     fn blocks_end_in_values(&self) -> bool {
         false
     }
+}
 
+impl DefinitionSyntax for GoWalks {
     fn definition<'t>(
         &self,
         walker: &Walker<'_>,
@@ -142,17 +146,34 @@ impl Walks for GoWalks {
         matches!(kind, "func_literal" | "block")
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
+    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
+        Vec::new()
+    }
+}
+
+impl CommentSyntax for GoWalks {
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::c_like(text, COMMENTS, out);
+    }
+}
+
+impl ResolveSyntax for GoWalks {
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
     }
 
-    fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
-        is_go_command(text).then(|| match dir_name {
-            "" => "Entry point (`func main`) of the command.".to_string(),
-            dir => format!("Entry point (`func main`) of the `{dir}` command."),
-        })
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+        context
+            .model
+            .go
+            .required_module(file, spec)
+            .map(str::to_string)
     }
 }
 

@@ -8,7 +8,7 @@ pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
-mod walks;
+pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
@@ -51,7 +51,6 @@ pub const JAVA: Spec = Spec {
         test_functions: TestFunctions::MarkedInNamedClass,
     },
     extraction: "source::java (types, members, imports, Javadoc)",
-    walks: &walks::JavaWalks,
     resolver: "source::resolve::java over source::model::java (source roots and packages)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,

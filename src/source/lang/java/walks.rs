@@ -4,16 +4,19 @@
 
 use tree_sitter::Node;
 
-use crate::source::calls::typed::{declarator, push, Returns};
-use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::calls::typed::{declarator, push, Returns, TypedSyntax};
+use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
-use crate::source::definitions::{Ctx, Found as Definition, Walker};
-use crate::source::flow::{Reader, Shape};
+use crate::source::comments::CommentSyntax;
+use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
+use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::walks::{MacroBody, Walks};
+use crate::source::lang::walks::Walks;
+use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown};
-use crate::source::resolve::{Collected, Context};
+use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
+use crate::source::syntax::MacroBody;
 
 /// Java's arms of the shared walks.
 pub struct JavaWalks;
@@ -23,35 +26,16 @@ impl Walks for JavaWalks {
         super::extract::extract(root, text)
     }
 
-    fn comment_text(&self, text: &str, out: &mut String) {
-        crate::source::comments::c_like(text, COMMENTS, out);
+    fn has_suite_calls(&self) -> bool {
+        false
     }
 
-    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
-            "throw_statement" => Some(thrown(first_named(node)?, src)),
-            _ => None,
-        }
+    fn program_role(&self, _: &str, _: &str, _: &str) -> Option<String> {
+        None
     }
+}
 
-    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
-        reader.java(node)
-    }
-
-    fn resolve(
-        &self,
-        file: &str,
-        interface: &Interface,
-        context: &Context<'_>,
-        out: &mut Collected,
-    ) {
-        super::resolve::resolve(file, interface, context, out);
-    }
-
-    fn external_package(&self, _: &str, spec: &str, _: &Context<'_>) -> Option<String> {
-        super::resolve::external_package(spec)
-    }
-
+impl CallSyntax for JavaWalks {
     fn call_kinds(&self) -> &'static CallKinds {
         &super::calls::CALL_KINDS
     }
@@ -77,11 +61,6 @@ impl Walks for JavaWalks {
         None
     }
 
-    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
-        // `method_invocation`: `object.name(…)`.
-        call.child_by_field_name("object")
-    }
-
     fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
         Vec::new()
     }
@@ -92,6 +71,13 @@ impl Walks for JavaWalks {
 
     fn only_markers(&self, _: &str) -> bool {
         false
+    }
+}
+
+impl TypedSyntax for JavaWalks {
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        // `method_invocation`: `object.name(…)`.
+        call.child_by_field_name("object")
     }
 
     fn declared(
@@ -122,11 +108,28 @@ impl Walks for JavaWalks {
     fn reads_return_types(&self) -> bool {
         false
     }
+}
+
+impl RaiseSyntax for JavaWalks {
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "throw_statement" => Some(thrown(first_named(node)?, src)),
+            _ => None,
+        }
+    }
+}
+
+impl FlowSyntax for JavaWalks {
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.java(node)
+    }
 
     fn blocks_end_in_values(&self) -> bool {
         false
     }
+}
 
+impl DefinitionSyntax for JavaWalks {
     fn definition<'t>(
         &self,
         walker: &Walker<'_>,
@@ -144,12 +147,30 @@ impl Walks for JavaWalks {
         matches!(kind, "lambda_expression" | "block" | "constructor_body")
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
+    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
+        Vec::new()
+    }
+}
+
+impl CommentSyntax for JavaWalks {
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::c_like(text, COMMENTS, out);
+    }
+}
+
+impl ResolveSyntax for JavaWalks {
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
     }
 
-    fn program_role(&self, _: &str, _: &str, _: &str) -> Option<String> {
-        None
+    fn external_package(&self, _: &str, spec: &str, _: &Context<'_>) -> Option<String> {
+        super::resolve::external_package(spec)
     }
 }
 

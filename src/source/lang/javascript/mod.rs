@@ -10,7 +10,7 @@ pub mod extract;
 mod flow;
 pub mod node;
 pub mod resolve;
-mod walks;
+pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
@@ -68,10 +68,6 @@ pub const JAVASCRIPT: Spec = Spec {
         test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks {
-        typed: false,
-        scripts: true,
-    },
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
@@ -100,10 +96,6 @@ pub const TYPESCRIPT: Spec = Spec {
         test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks {
-        typed: true,
-        scripts: true,
-    },
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
@@ -132,10 +124,6 @@ pub const TSX: Spec = Spec {
         test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: EXTRACTION,
-    walks: &walks::JavaScriptWalks {
-        typed: true,
-        scripts: false,
-    },
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,

@@ -4,16 +4,19 @@
 
 use tree_sitter::Node;
 
-use crate::source::calls::typed::{declarator, Returns};
-use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
+use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
-use crate::source::definitions::{Ctx, Found as Definition, Walker};
-use crate::source::flow::{Reader, Shape};
+use crate::source::comments::CommentSyntax;
+use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
+use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::walks::{MacroBody, Walks};
+use crate::source::lang::walks::Walks;
+use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown};
-use crate::source::resolve::{Collected, Context};
+use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
+use crate::source::syntax::MacroBody;
 
 /// JavaScript, TypeScript and TSX's arms of the shared walks.
 pub struct JavaScriptWalks {
@@ -29,35 +32,20 @@ impl Walks for JavaScriptWalks {
         super::extract::extract(root, text)
     }
 
-    fn comment_text(&self, text: &str, out: &mut String) {
-        crate::source::comments::c_like(text, COMMENTS, out);
+    fn has_suite_calls(&self) -> bool {
+        true
     }
 
-    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
-            "throw_statement" => Some(thrown(first_named(node)?, src)),
-            _ => None,
-        }
+    fn program_role(&self, source: &str, text: &str, summary: &str) -> Option<String> {
+        let name = source.rsplit('/').next().unwrap_or(source);
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        (self.scripts && (text.starts_with("#!") || dir_name == "bin"))
+            .then(|| format!("Command-line script `{name}`: {summary}"))
     }
+}
 
-    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
-        reader.javascript(node)
-    }
-
-    fn resolve(
-        &self,
-        file: &str,
-        interface: &Interface,
-        context: &Context<'_>,
-        out: &mut Collected,
-    ) {
-        super::resolve::resolve(file, interface, context, out);
-    }
-
-    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-        npm_package(file, spec, context)
-    }
-
+impl CallSyntax for JavaScriptWalks {
     fn call_kinds(&self) -> &'static CallKinds {
         &super::calls::CALL_KINDS
     }
@@ -83,11 +71,6 @@ impl Walks for JavaScriptWalks {
         None
     }
 
-    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
-        call.child_by_field_name("function")?
-            .child_by_field_name("object")
-    }
-
     fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
         Vec::new()
     }
@@ -98,6 +81,13 @@ impl Walks for JavaScriptWalks {
 
     fn only_markers(&self, _: &str) -> bool {
         false
+    }
+}
+
+impl TypedSyntax for JavaScriptWalks {
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("object")
     }
 
     fn declared(
@@ -115,11 +105,28 @@ impl Walks for JavaScriptWalks {
     fn reads_return_types(&self) -> bool {
         self.typed
     }
+}
+
+impl RaiseSyntax for JavaScriptWalks {
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "throw_statement" => Some(thrown(first_named(node)?, src)),
+            _ => None,
+        }
+    }
+}
+
+impl FlowSyntax for JavaScriptWalks {
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.javascript(node)
+    }
 
     fn blocks_end_in_values(&self) -> bool {
         false
     }
+}
 
+impl DefinitionSyntax for JavaScriptWalks {
     fn definition<'t>(
         &self,
         walker: &Walker<'_>,
@@ -146,16 +153,30 @@ impl Walks for JavaScriptWalks {
         )
     }
 
-    fn has_suite_calls(&self) -> bool {
-        true
+    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
+        Vec::new()
+    }
+}
+
+impl CommentSyntax for JavaScriptWalks {
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::c_like(text, COMMENTS, out);
+    }
+}
+
+impl ResolveSyntax for JavaScriptWalks {
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
     }
 
-    fn program_role(&self, source: &str, text: &str, summary: &str) -> Option<String> {
-        let name = source.rsplit('/').next().unwrap_or(source);
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
-        (self.scripts && (text.starts_with("#!") || dir_name == "bin"))
-            .then(|| format!("Command-line script `{name}`: {summary}"))
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+        npm_package(file, spec, context)
     }
 }
 

@@ -7,7 +7,7 @@ pub mod extract;
 mod flow;
 pub mod model;
 pub mod resolve;
-mod walks;
+pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
@@ -38,7 +38,6 @@ pub const PYTHON: Spec = Spec {
         test_functions: TestFunctions::SuitesOrNamed,
     },
     extraction: "source::python (symbols, imports, docstrings)",
-    walks: &walks::PythonWalks,
     resolver: "source::resolve::python over source::model::python (package roots)",
     later_definition_replaces: true,
     resolves_through_module_scopes: false,

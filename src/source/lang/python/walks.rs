@@ -4,17 +4,20 @@
 
 use tree_sitter::Node;
 
-use crate::source::calls::typed::{declarator, push, push_made, Returns};
-use crate::source::calls::{At, CallKinds, Found, Target};
-use crate::source::definitions::{Ctx, Found as Definition, Walker};
-use crate::source::flow::{Reader, Shape};
+use crate::source::calls::typed::{declarator, push, push_made, Returns, TypedSyntax};
+use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::comments::CommentSyntax;
+use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
+use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::walks::{MacroBody, Walks};
+use crate::source::lang::walks::Walks;
 use crate::source::model::files::join;
 use crate::source::model::stdlib::is_stdlib;
+use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown, RE_RAISES};
-use crate::source::resolve::{Collected, Context};
+use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
+use crate::source::syntax::MacroBody;
 
 /// Python's arms of the shared walks.
 pub struct PythonWalks;
@@ -24,38 +27,30 @@ impl Walks for PythonWalks {
         super::extract::extract(root, text)
     }
 
-    fn comment_text(&self, text: &str, out: &mut String) {
-        crate::source::comments::python(text, out);
+    fn has_suite_calls(&self) -> bool {
+        false
     }
 
-    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
-            "raise_statement" => match first_named(node) {
-                None => Some(RE_RAISES.to_string()),
-                Some(raised) => Some(thrown(raised, src)),
-            },
+    fn program_role(&self, source: &str, _: &str, summary: &str) -> Option<String> {
+        let name = source.rsplit('/').next().unwrap_or(source);
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        match name {
+            "__main__.py" if !dir_name.is_empty() => Some(format!(
+                "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
+            )),
+            "conftest.py" => {
+                let scope = if dir.is_empty() { "the project" } else { dir };
+                Some(format!(
+                    "Pytest fixtures and hooks for the tests in `{scope}`: {summary}"
+                ))
+            }
             _ => None,
         }
     }
+}
 
-    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
-        reader.python(node)
-    }
-
-    fn resolve(
-        &self,
-        file: &str,
-        interface: &Interface,
-        context: &Context<'_>,
-        out: &mut Collected,
-    ) {
-        super::resolve::resolve(file, interface, context, out);
-    }
-
-    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-        python_package(file, spec, context)
-    }
-
+impl CallSyntax for PythonWalks {
     fn call_kinds(&self) -> &'static CallKinds {
         &super::calls::CALL_KINDS
     }
@@ -81,11 +76,6 @@ impl Walks for PythonWalks {
         None
     }
 
-    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
-        call.child_by_field_name("function")?
-            .child_by_field_name("object")
-    }
-
     fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
         Vec::new()
     }
@@ -96,6 +86,13 @@ impl Walks for PythonWalks {
 
     fn only_markers(&self, _: &str) -> bool {
         false
+    }
+}
+
+impl TypedSyntax for PythonWalks {
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("object")
     }
 
     fn declared(
@@ -119,11 +116,31 @@ impl Walks for PythonWalks {
     fn reads_return_types(&self) -> bool {
         true
     }
+}
+
+impl RaiseSyntax for PythonWalks {
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "raise_statement" => match first_named(node) {
+                None => Some(RE_RAISES.to_string()),
+                Some(raised) => Some(thrown(raised, src)),
+            },
+            _ => None,
+        }
+    }
+}
+
+impl FlowSyntax for PythonWalks {
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.python(node)
+    }
 
     fn blocks_end_in_values(&self) -> bool {
         false
     }
+}
 
+impl DefinitionSyntax for PythonWalks {
     fn definition<'t>(
         &self,
         walker: &Walker<'_>,
@@ -142,26 +159,30 @@ impl Walks for PythonWalks {
         kind == "lambda"
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
+    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
+        Vec::new()
+    }
+}
+
+impl CommentSyntax for PythonWalks {
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::python(text, out);
+    }
+}
+
+impl ResolveSyntax for PythonWalks {
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
     }
 
-    fn program_role(&self, source: &str, _: &str, summary: &str) -> Option<String> {
-        let name = source.rsplit('/').next().unwrap_or(source);
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
-        match name {
-            "__main__.py" if !dir_name.is_empty() => Some(format!(
-                "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
-            )),
-            "conftest.py" => {
-                let scope = if dir.is_empty() { "the project" } else { dir };
-                Some(format!(
-                    "Pytest fixtures and hooks for the tests in `{scope}`: {summary}"
-                ))
-            }
-            _ => None,
-        }
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+        python_package(file, spec, context)
     }
 }
 

@@ -9,12 +9,9 @@
 
 use tree_sitter::Node;
 
-use crate::source::lang::walks::MacroBody;
+use crate::source::syntax::MacroBody;
 use crate::source::syntax::{code_children, text_of};
 use crate::source::Language;
-
-/// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
-pub(in crate::source) const MAX_MACRO_DEPTH: usize = 4;
 
 /// The item bodies of a macro call: the whole token tree when it parses as Rust items, or each
 /// `{ … }` branch of a `cfg_if!`-style chain (`if #[cfg(…)] { … } else if … { … } else { … }`)

@@ -10,12 +10,13 @@ use tree_sitter::Node;
 
 use super::{cfg, expand, walk};
 use crate::source::interface::SymbolKind;
+use crate::source::syntax::MAX_MACRO_DEPTH;
 use crate::source::syntax::{
     block_comment_lines, code_children, compact, finish_doc, has_child_kind, leading_doc,
     signature, text_of, walk, Builder, Extracted,
 };
 use cfg::is_cfg_test;
-use expand::{macro_bodies, MAX_MACRO_DEPTH};
+use expand::macro_bodies;
 use walk::walk_file;
 
 /// Inline modules nested deeper than this are not descended into.

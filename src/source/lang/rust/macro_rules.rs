@@ -16,8 +16,8 @@
 
 use tree_sitter::Node;
 
-use crate::source::lang::walks::MacroBody;
 use crate::source::syntax::text_of;
+use crate::source::syntax::MacroBody;
 use crate::source::Language;
 
 /// Transcriptions of transcriptions followed at most (a macro whose rules call it again).

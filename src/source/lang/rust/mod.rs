@@ -12,7 +12,7 @@ pub mod macro_rules;
 mod paths;
 pub mod resolve;
 mod walk;
-mod walks;
+pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
@@ -54,7 +54,6 @@ pub const RUST: Spec = Spec {
         test_functions: TestFunctions::Marked,
     },
     extraction: "source::rust (symbols, imports, docs, cfg and macro expansion)",
-    walks: &walks::RustWalks,
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
     later_definition_replaces: false,
     resolves_through_module_scopes: true,

@@ -7,9 +7,10 @@
 use tree_sitter::Node;
 
 use super::cfg::is_cfg_test;
-use super::expand::{macro_bodies, MAX_MACRO_DEPTH};
+use super::expand::macro_bodies;
 use super::paths::{add_paths, candidate, path_spec, token_paths, QualifiedPath};
 use crate::source::interface::{Binding, BindingKind, Import};
+use crate::source::syntax::MAX_MACRO_DEPTH;
 use crate::source::syntax::{
     code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
 };

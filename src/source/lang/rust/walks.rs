@@ -4,17 +4,20 @@
 
 use tree_sitter::Node;
 
-use crate::source::calls::typed::{declarator, Returns};
-use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
+use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
-use crate::source::definitions::{Ctx, Found as Definition, Walker};
-use crate::source::flow::{Reader, Shape};
+use crate::source::comments::CommentSyntax;
+use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
+use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
-use crate::source::lang::walks::{MacroBody, Walks};
+use crate::source::lang::walks::Walks;
+use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, first_string, short, with_message};
-use crate::source::resolve::{Collected, Context};
+use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::text_of;
 use crate::source::syntax::Extracted;
+use crate::source::syntax::MacroBody;
 
 /// Rust's arms of the shared walks.
 pub struct RustWalks;
@@ -22,143 +25,6 @@ pub struct RustWalks;
 impl Walks for RustWalks {
     fn extract(&self, root: Node<'_>, text: &str) -> Extracted {
         super::extract::extract(root, text)
-    }
-
-    fn comment_text(&self, text: &str, out: &mut String) {
-        crate::source::comments::c_like(text, COMMENTS, out);
-    }
-
-    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
-        match node.kind() {
-            "call_expression" => rust_err(node, src),
-            "macro_invocation" => {
-                let name = text_of(node.child_by_field_name("macro")?, src);
-                let bare = name.rsplit("::").next().unwrap_or(name);
-                RUST_MACROS.contains(&bare).then_some(())?;
-                Some(with_message(format!("{bare}!"), first_string(node, src)))
-            }
-            _ => None,
-        }
-    }
-
-    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
-        reader.rust(node)
-    }
-
-    fn resolve(
-        &self,
-        file: &str,
-        interface: &Interface,
-        context: &Context<'_>,
-        out: &mut Collected,
-    ) {
-        super::resolve::resolve(file, interface, context, out);
-    }
-
-    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-        rust_crate(file, spec, context)
-    }
-
-    fn call_kinds(&self) -> &'static CallKinds {
-        &super::calls::CALL_KINDS
-    }
-
-    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
-        super::calls::member(node, src, at)
-    }
-
-    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
-        super::calls::class_bases(node, src)
-    }
-
-    fn call_target(
-        &self,
-        call: Node<'_>,
-        src: &str,
-        container: Option<(usize, usize)>,
-    ) -> Option<Target> {
-        crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
-    }
-
-    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
-    }
-
-    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
-        call.child_by_field_name("function")?
-            .child_by_field_name("value")
-    }
-
-    fn macro_calls(&self, node: Node<'_>, src: &str, in_member: bool) -> Vec<MacroBody> {
-        if node.kind() != "macro_invocation" {
-            return Vec::new();
-        }
-        match in_member {
-            // A local `macro_rules!` transcribed (the tests `syntax!(literal1, "a", …)`
-            // generates, the `fn rt()` each module of `rt_test! { … }` gets), else a
-            // pass-through macro's items.
-            false => match super::macro_rules::local_macro_body(node, src) {
-                Some(body) => vec![body],
-                None => super::expand::macro_bodies(node, src),
-            },
-            true => super::expand::expression_body(node, src)
-                .into_iter()
-                .collect(),
-        }
-    }
-
-    fn test_marker(&self, node: Node<'_>, src: &str) -> bool {
-        node.kind() == "attribute_item" && super::cfg::is_test_attribute(text_of(node, src))
-    }
-
-    fn only_markers(&self, between: &str) -> bool {
-        super::cfg::only_attributes(between)
-    }
-
-    fn declared(
-        &self,
-        node: Node<'_>,
-        src: &str,
-        returns: &Returns,
-        out: &mut Vec<(String, String)>,
-    ) {
-        if matches!(node.kind(), "let_declaration" | "variable_declarator") {
-            declarator(node, src, returns, out);
-        }
-    }
-
-    fn reads_return_types(&self) -> bool {
-        true
-    }
-
-    fn blocks_end_in_values(&self) -> bool {
-        true
-    }
-
-    fn definition<'t>(
-        &self,
-        walker: &Walker<'_>,
-        node: Node<'t>,
-        ctx: Ctx,
-    ) -> Option<Definition<'t>> {
-        walker.rust(node, ctx)
-    }
-
-    fn descend(&self, walker: &mut Walker<'_>, node: Node<'_>, ctx: Ctx) -> Option<Ctx> {
-        walker.rust_descend(node, ctx)
-    }
-
-    fn opens_scope(&self, kind: &str) -> bool {
-        matches!(
-            kind,
-            "function_expression"
-                | "function"
-                | "arrow_function"
-                | "generator_function"
-                | "closure_expression"
-                | "statement_block"
-                | "block"
-        )
     }
 
     fn has_suite_calls(&self) -> bool {
@@ -187,6 +53,164 @@ impl Walks for RustWalks {
                     "Test program `{program}` (`fn main`), built by the test suite."
                 ))
             })
+    }
+}
+
+impl CallSyntax for RustWalks {
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::member(node, src, at)
+    }
+
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        super::calls::class_bases(node, src)
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
+    }
+
+    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
+
+    fn macro_calls(&self, node: Node<'_>, src: &str, in_member: bool) -> Vec<MacroBody> {
+        if node.kind() != "macro_invocation" {
+            return Vec::new();
+        }
+        match in_member {
+            // A local `macro_rules!` transcribed (the tests `syntax!(literal1, "a", …)`
+            // generates, the `fn rt()` each module of `rt_test! { … }` gets), else a
+            // pass-through macro's items.
+            false => match super::macro_rules::local_macro_body(node, src) {
+                Some(body) => vec![body],
+                None => super::expand::macro_bodies(node, src),
+            },
+            true => super::expand::expression_body(node, src)
+                .into_iter()
+                .collect(),
+        }
+    }
+
+    fn test_marker(&self, node: Node<'_>, src: &str) -> bool {
+        node.kind() == "attribute_item" && super::cfg::is_test_attribute(text_of(node, src))
+    }
+
+    fn only_markers(&self, between: &str) -> bool {
+        super::cfg::only_attributes(between)
+    }
+}
+
+impl TypedSyntax for RustWalks {
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("value")
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        if matches!(node.kind(), "let_declaration" | "variable_declarator") {
+            declarator(node, src, returns, out);
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        true
+    }
+}
+
+impl RaiseSyntax for RustWalks {
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "call_expression" => rust_err(node, src),
+            "macro_invocation" => {
+                let name = text_of(node.child_by_field_name("macro")?, src);
+                let bare = name.rsplit("::").next().unwrap_or(name);
+                RUST_MACROS.contains(&bare).then_some(())?;
+                Some(with_message(format!("{bare}!"), first_string(node, src)))
+            }
+            _ => None,
+        }
+    }
+}
+
+impl FlowSyntax for RustWalks {
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.rust(node)
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        true
+    }
+}
+
+impl DefinitionSyntax for RustWalks {
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.rust(node, ctx)
+    }
+
+    fn descend(&self, walker: &mut Walker<'_>, node: Node<'_>, ctx: Ctx) -> Option<Ctx> {
+        walker.rust_descend(node, ctx)
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        matches!(
+            kind,
+            "function_expression"
+                | "function"
+                | "arrow_function"
+                | "generator_function"
+                | "closure_expression"
+                | "statement_block"
+                | "block"
+        )
+    }
+
+    fn macro_items(&self, call: Node<'_>, src: &str) -> Vec<MacroBody> {
+        match call.kind() {
+            "macro_invocation" => super::expand::macro_bodies(call, src),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl CommentSyntax for RustWalks {
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::c_like(text, COMMENTS, out);
+    }
+}
+
+impl ResolveSyntax for RustWalks {
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
+    }
+
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+        rust_crate(file, spec, context)
     }
 }
 
