@@ -198,14 +198,20 @@ mod tests {
 
     #[test]
     fn file_name_and_dir_split_at_the_last_slash() {
-        assert_eq!(rel("src/flask/app.py").split_name(), ("src/flask", "app.py"));
+        assert_eq!(
+            rel("src/flask/app.py").split_name(),
+            ("src/flask", "app.py")
+        );
         assert_eq!(rel("src/flask/app.py").file_name(), "app.py");
         assert_eq!(rel("src/flask/app.py").dir(), "src/flask");
         // A root-level file: its directory is the root.
         assert_eq!(rel("setup.py").split_name(), ("", "setup.py"));
         assert_eq!(rel("setup.py").parent(), None);
         assert_eq!(rel("src/a.rs").parent(), Some(rel("src")));
-        assert_eq!(rel("a/b/c").parent().and_then(RelPath::parent), Some(rel("a")));
+        assert_eq!(
+            rel("a/b/c").parent().and_then(RelPath::parent),
+            Some(rel("a"))
+        );
         // Hidden directories are directories like any other.
         assert_eq!(rel(".github/workflows/ci.yml").dir(), ".github/workflows");
         // A trailing slash leaves an empty file name (the string's last part), never the directory's.

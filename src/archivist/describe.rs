@@ -19,6 +19,7 @@
 //! doc.
 
 use super::ArchivistInput;
+use crate::relpath::RelPath;
 use crate::source::{Interface, Symbol, SymbolKind};
 
 /// Longest description kept from a doc comment.
@@ -116,8 +117,7 @@ fn empty_kind(kind: &str) -> String {
 /// the workspace."; `None` for any other file, or one that does not parse.
 fn manifest_description(source: &str, text: &str) -> Option<String> {
     use crate::project::manifest::{Manifest, ManifestKind};
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let (kind, label) = match name {
+    let (kind, label) = match RelPath::new(source).file_name() {
         "go.mod" => return go_mod_description(text),
         "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
         "package.json" => (ManifestKind::Npm, "npm manifest"),
@@ -257,10 +257,10 @@ fn dominant_type<'a>(interface: &Interface, types: &[&&'a Symbol]) -> Option<&'a
 /// The module's name, normalised: the file's stem, or its directory's name for an index file
 /// (`hyperlink/mod.rs` → `hyperlink`).
 fn module_name(source: &str) -> String {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
+    let path = RelPath::new(source);
+    let stem = path.stem();
     if is_index_file(source) {
-        let dir = source.rsplit('/').nth(1).unwrap_or("");
+        let dir = path.parent().map_or("", RelPath::file_name);
         if !dir.is_empty() && dir != "src" {
             return normal(dir);
         }
@@ -785,9 +785,8 @@ fn is_go_command(text: &str) -> bool {
 /// else its definitions ([`summary`]).
 fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String {
     let source = input.source;
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+    let (dir, name) = RelPath::new(source).split_name();
+    let dir_name = RelPath::new(dir).file_name();
     let definitions = summary(input, interface, kind);
     let lowered = lower_first(&definitions);
     use crate::source::Language;
@@ -893,9 +892,9 @@ fn example_name(source: &str) -> Option<String> {
 /// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
 /// when nothing is left.
 fn path_name(path: &str) -> Option<String> {
-    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let stem = name.split('.').next().unwrap_or(name);
-    let named = match stem {
+    let path = RelPath::new(path);
+    let dir = path.dir();
+    let named = match path.stem() {
         "index" | "main" | "mod" | "__init__" => dir.to_string(),
         stem if dir.is_empty() => stem.to_string(),
         stem => format!("{dir}/{stem}"),

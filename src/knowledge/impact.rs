@@ -20,6 +20,7 @@
 //! (`workspace::test_rank`, which `lexi lookup` shares): by depth, then those named for it
 //! (`tests/test_json.py` for `json.py`) or for one of its public members, then by path.
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::ErrorKind;
 
@@ -653,7 +654,7 @@ fn counted_by_directory(files: &[&str]) -> String {
     }
     let mut dirs: BTreeMap<&str, usize> = BTreeMap::new();
     for file in files {
-        let dir = file.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        let dir = RelPath::new(file).parent().map_or(".", RelPath::as_str);
         *dirs.entry(dir).or_default() += 1;
     }
     let mut dirs: Vec<(&str, usize)> = dirs.into_iter().collect();

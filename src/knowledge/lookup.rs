@@ -17,6 +17,7 @@
 //! ([`lookup_full`]) prints every section whole, and makes whole what the design file's budget cut
 //! (`super::whole`): lists from the graph of the last update, a contract from the source.
 
+use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
@@ -352,7 +353,7 @@ fn twins_among(
         return Vec::new();
     }
     let description = super::twins::normalized(description);
-    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let file_name = |path: &str| RelPath::new(path).file_name().to_string();
     let name = file_name(&found.source);
     let candidates = dependencies
         .iter()
@@ -494,7 +495,7 @@ fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
 /// Why a file in scope has no design file of its own: its mapping strategy (`grouped`: its
 /// directory's group design file describes it; `skip`: only its directory's `.aindex` lists it).
 fn not_documented_by_mapping(scope: &Scope, source: &str) -> Option<anyhow::Error> {
-    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let dir = RelPath::new(source).dir();
     // A directory below a group root has no `.aindex`: its group root's lists it.
     let indexed = match scope.group_root_of(dir) {
         Some(root) if scope.below_group_root(dir) => root,

@@ -7,6 +7,7 @@
 
 use super::manifest::Manifest;
 use super::Project;
+use crate::relpath::RelPath;
 
 /// README names tried in each directory, in order.
 const READMES: &[&str] = &[
@@ -245,8 +246,7 @@ pub fn is_count(text: &str) -> bool {
 
 /// What a directory of this name holds by convention.
 pub fn conventional_purpose(dir: &str) -> Option<&'static str> {
-    let name = dir.rsplit('/').next().unwrap_or(dir);
-    Some(match name {
+    Some(match RelPath::new(dir).file_name() {
         "tests" | "test" => "Tests.",
         "testdata" | "fixtures" => "Test data and fixtures.",
         "docs" | "doc" => "Documentation.",

@@ -14,6 +14,7 @@
 //! `linguist-generated` (abridged) patterns after the project's rules. A file whose first lines say
 //! it is generated (`@generated`, "DO NOT EDIT") is abridged too (`source::is_generated_header`).
 
+use crate::relpath::RelPath;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -372,7 +373,7 @@ impl Mapping {
         if self.rules.is_empty() {
             return Strategy::Full;
         }
-        let parent = rel.rsplit_once('/').map(|(dir, _)| dir);
+        let parent = RelPath::new(rel).parent().map(RelPath::as_str);
         let above = parent.map(|dir| self.dir_verdicts(dir));
         let matched_at_all = !self.any.matched(rel, false).is_none();
         let verdict = |i: usize, matcher: &Gitignore| {
@@ -429,9 +430,9 @@ impl Mapping {
         {
             return found;
         }
-        let above = dir
-            .rsplit_once('/')
-            .map(|(parent, _)| self.dir_verdicts(parent));
+        let above = RelPath::new(dir)
+            .parent()
+            .map(|parent| self.dir_verdicts(parent.as_str()));
         let verdicts: Arc<[Verdict]> = self
             .rules
             .iter()

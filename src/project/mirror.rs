@@ -9,6 +9,7 @@
 //! digits of the SHA-256 of the whole name>.md` ([`design_name`]) — stable, at most 255 bytes, and
 //! found again from the source directory's listing or the footer's `source:` ([`resolve_source`]).
 
+use crate::relpath::RelPath;
 use std::borrow::Cow;
 use std::path::Path;
 
@@ -97,13 +98,10 @@ const SHORTENED_HASH_LEN: usize = 16;
 /// `src/a.rs` → `.lexibrary/src/a.rs.md` (with the file name shortened when it would be too long:
 /// see [`design_name`]).
 pub fn design_path(source: &str) -> String {
-    let (dir, name) = match source.rsplit_once('/') {
-        Some((dir, name)) => (Some(dir), name),
-        None => (None, source),
-    };
-    match dir {
-        Some(dir) => format!("{LIBRARY_DIR}/{dir}/{}", design_name(name)),
-        None => format!("{LIBRARY_DIR}/{}", design_name(name)),
+    let source = RelPath::new(source);
+    match source.parent() {
+        Some(dir) => format!("{LIBRARY_DIR}/{dir}/{}", design_name(source.file_name())),
+        None => format!("{LIBRARY_DIR}/{}", design_name(source.file_name())),
     }
 }
 
@@ -148,7 +146,7 @@ pub fn is_shortened(name: &str) -> bool {
 /// else the name read plainly. `None` for anything that is not a design file path.
 pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
     let plain = source_for_design(design)?;
-    let name = design.rsplit('/').next().unwrap_or(design);
+    let name = RelPath::new(design).file_name();
     if !is_shortened(name) {
         return Some(plain.to_string());
     }

@@ -4,6 +4,7 @@
 //! normalised lexically, and must land inside the project root. Paths into `.git/` are refused, and
 //! paths into `.lexibrary/` are reported as library files rather than sources.
 
+use crate::relpath::RelPath;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a user-supplied path cannot be used.
@@ -137,16 +138,12 @@ pub fn join_rel(root: &Path, rel: &str) -> PathBuf {
 
 /// The parent directory of a project-relative path (`""` for top-level entries).
 pub fn parent_rel(rel: &str) -> &str {
-    rel.rfind('/').map_or("", |cut| &rel[..cut])
+    RelPath::new(rel).dir()
 }
 
 /// `name` inside project-relative directory `dir` (`""` for the root).
 pub fn join_child(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
+    RelPath::new(dir).join(name).into_string()
 }
 
 /// Every ancestor directory of a project-relative path, from the root (`""`) down to its parent.

@@ -7,6 +7,7 @@
 //! or never end): its directory is not walked and the walk reports it in [`Walk::refused`], which
 //! the update turns into an error before it writes anything.
 
+use crate::relpath::RelPath;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -328,7 +329,7 @@ pub fn list_dirs<'a>(
 
 /// The directory holding project-relative `rel` (`""` for the root and its children).
 fn parent_of(rel: &str) -> &str {
-    rel.rfind('/').map_or("", |cut| &rel[..cut])
+    RelPath::new(rel).dir()
 }
 
 /// Whether `ancestor` is a proper ancestor of `dir` (the root `""` is everyone's).

@@ -7,6 +7,7 @@
 //!
 //! A file that has the bit but is on disk anyway is an ordinary file (the walk finds it).
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::project::paths::{ancestors_rel, join_child, parent_rel};
@@ -50,14 +51,14 @@ impl Absent {
                 if !dir_on_disk(child) {
                     absent.dirs.insert(child.clone());
                     if dir_on_disk(parent) {
-                        let name = child.rsplit('/').next().unwrap_or(child).to_string();
+                        let name = RelPath::new(child).file_name().to_string();
                         absent.child(parent, name, EntryKind::Dir);
                     }
                 }
             }
             let parent = parent_rel(&rel).to_string();
             if dir_on_disk(&parent) {
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                let name = RelPath::new(&rel).file_name().to_string();
                 absent.child(&parent, name, EntryKind::File);
             }
             absent.files.insert(rel);

@@ -6,6 +6,7 @@
 //! Here, below both, because the update engine writes Child Maps and `lexi describe` (knowledge)
 //! creates an `.aindex` with one.
 
+use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
@@ -54,7 +55,7 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
         .map(|entry| (entry.rel.as_str(), entry.size))
         .collect();
     let listed = listing.entries.iter().map(|entry| {
-        let name = entry.rel.rsplit('/').next().unwrap_or(entry.rel.as_str());
+        let name = RelPath::new(&entry.rel).file_name();
         (name, entry.kind)
     });
     let describe_file = |rel: &str| {

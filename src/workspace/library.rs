@@ -5,6 +5,7 @@
 //! The derived `.cache/` is never listed. Symlinks are never followed: they are reported on their own
 //! (a library file that is a symlink is suspicious — see `lexictl validate`), never as files.
 
+use crate::relpath::RelPath;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -56,14 +57,12 @@ pub struct Entry {
 impl Entry {
     /// The directory part of [`Entry::rel`] (`""` at the top).
     pub fn dir(&self) -> &str {
-        self.rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+        RelPath::new(&self.rel).dir()
     }
 
     /// The file name part of [`Entry::rel`].
     pub fn name(&self) -> &str {
-        self.rel
-            .rsplit_once('/')
-            .map_or(&self.rel, |(_, name)| name)
+        RelPath::new(&self.rel).file_name()
     }
 }
 
@@ -262,7 +261,7 @@ fn debris_in(library: &Path, rel: &str, debris: &mut Vec<String>) {
 /// to its source (`project::mirror::resolve_source`).
 fn classify_in(library: &Path, rel: &str) -> Kind {
     let kind = classify(rel);
-    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let name = RelPath::new(rel).file_name();
     match (&kind, library.parent()) {
         (Kind::Design { .. }, Some(root)) if is_shortened(name) => {
             match resolve_source(root, &format!("{LIBRARY_DIR}/{rel}")) {
@@ -277,7 +276,7 @@ fn classify_in(library: &Path, rel: &str) -> Kind {
 /// What the file at `rel` (relative to `.lexibrary/`) is, from its path alone (a shortened design
 /// file name reads as its plain source: the walk resolves those).
 pub fn classify(rel: &str) -> Kind {
-    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let (dir, name) = RelPath::new(rel).split_name();
     if dir.is_empty() {
         match name {
             "START_HERE.md" => return Kind::StartHere,

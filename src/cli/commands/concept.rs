@@ -1,5 +1,6 @@
 //! `lexi concept new|link`: create a concept from the template, or link one from a design file.
 
+use crate::relpath::RelPath;
 use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
@@ -68,10 +69,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         } => {
             let path = create(&project, name, title.as_deref(), tags, aliases)?;
             let shown = format!("{}/{path}", crate::project::LIBRARY_DIR);
-            let name = path
-                .rsplit('/')
-                .next()
-                .and_then(|file| file.strip_suffix(".md"))
+            let name = RelPath::new(&path)
+                .file_name()
+                .strip_suffix(".md")
                 .unwrap_or(name);
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"name": name, "path": shown, "status": "draft"}))?,

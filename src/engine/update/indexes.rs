@@ -5,6 +5,7 @@
 //! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
 //! the report, and the stage goes on with the others: one bad file never costs the rest.
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
@@ -532,8 +533,9 @@ fn remove_emptied_indexes(
 /// The directories above `path`, nearest first (`a/b/c.rs` → `a/b`, `a`, `""`).
 fn ancestors(path: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(path), |p| {
-        p.rsplit_once('/')
-            .map(|(dir, _)| dir)
+        RelPath::new(p)
+            .parent()
+            .map(RelPath::as_str)
             .or((!p.is_empty()).then_some(""))
     })
     .skip(1)
@@ -613,8 +615,8 @@ fn write_start_here(
     }
     // A package or a dot-directory is one entry: what is inside it is its own index's business.
     summaries.retain(|dir, _| {
-        dir.rsplit_once('/').is_none_or(|(parent, _)| {
-            !parent.starts_with('.') && !describe::has_manifest(project, parent)
+        RelPath::new(dir).parent().is_none_or(|parent| {
+            !parent.as_str().starts_with('.') && !describe::has_manifest(project, parent.as_str())
         })
     });
     let listed: Vec<String> = summaries.keys().cloned().collect();

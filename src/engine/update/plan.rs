@@ -3,6 +3,7 @@
 //! commit plus what is dirty (`--changed-only`), or every file a walk finds (full, or the paths
 //! given). The stat/hash cache loads on a second thread meanwhile.
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -405,7 +406,7 @@ fn walked_universe(
             .children
             .entry(parent)
             .or_default()
-            .push((file_name(&entry.rel).to_string(), entry.kind));
+            .push((RelPath::new(&entry.rel).file_name().to_string(), entry.kind));
         match entry.kind {
             EntryKind::File => {
                 universe.all_files.insert(entry.rel.clone());
@@ -599,7 +600,7 @@ fn list_touched(
         let children = listings
             .of(&dir)
             .values()
-            .map(|entry| (file_name(&entry.rel).to_string(), entry.kind))
+            .map(|entry| (RelPath::new(&entry.rel).file_name().to_string(), entry.kind))
             .collect();
         universe.children.insert(dir, children);
     }
@@ -721,11 +722,6 @@ fn git_renames(ws: &Workspace, repo: &GitRepo, dirty: Option<&[Change]>) -> Vec<
         }
     }
     renames
-}
-
-/// The last component of a `/`-separated path.
-fn file_name(rel: &str) -> &str {
-    rel.rsplit('/').next().unwrap_or(rel)
 }
 
 #[cfg(test)]

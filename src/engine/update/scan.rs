@@ -4,6 +4,7 @@
 //! become orphans — or, when a new file has the same content or git saw a rename, the new file's.
 //! In a `--changed-only` run, files whose Dependents move with a changed import are scanned too.
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -179,7 +180,7 @@ fn design_file_stats<'a>(
             let found = mirror_dir_stats(project, dir);
             rels.iter()
                 .filter_map(|rel| {
-                    let name = design_name(rel.rsplit('/').next().unwrap_or(rel));
+                    let name = design_name(RelPath::new(rel).file_name());
                     found
                         .get(name.as_ref())
                         .map(|stat| (rel.to_string(), *stat))

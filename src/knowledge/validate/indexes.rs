@@ -4,6 +4,7 @@
 //! keeps out of a sparse working tree); and
 //! `START_HERE.md` fits its budget.
 
+use crate::relpath::RelPath;
 use std::collections::BTreeSet;
 
 use rayon::prelude::*;
@@ -139,10 +140,7 @@ fn entries(contents: &Listings, dir: &str) -> (BTreeSet<String>, Vec<String>) {
         .get(dir)
         .into_iter()
         .flatten()
-        .map(|entry| {
-            let name = entry.rel.rsplit('/').next().unwrap_or(&entry.rel);
-            name.to_string()
-        })
+        .map(|entry| RelPath::new(&entry.rel).file_name().to_string())
         .collect();
     (names, contents.refused_for(dir))
 }

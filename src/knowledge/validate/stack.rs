@@ -4,6 +4,7 @@
 //! (`library::votes`) — and (info) whether the files it is about changed a lot since it was written
 //! (`knowledge::stack_outdated`).
 
+use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{line_of, malformed, Issue, Library, Severity};
@@ -20,7 +21,7 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
     let mut by_id: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for doc in library.corpus.of_kind(DocKind::Stack) {
         let file = library.shown(&doc.path);
-        let name = doc.path.rsplit('/').next().unwrap_or(&doc.path);
+        let name = RelPath::new(&doc.path).file_name();
         if let Some(id) = id_from_file_name(name) {
             by_id.entry(id).or_default().push(file.clone());
         }

@@ -7,6 +7,7 @@
 
 use super::commands::is_check_command;
 use super::{push, push_items, Detail, Practice, Sources};
+use crate::relpath::RelPath;
 
 /// Where GitHub looks for a pull-request template, in its order.
 const TEMPLATE_DIRS: &[&str] = &[".github", "", "docs"];
@@ -270,7 +271,7 @@ fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(Stri
     let mut next = 0;
     while next < pages.len() && pages.len() <= MAX_LINKED {
         let (rel, text) = &pages[next];
-        let base = rel.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let base = RelPath::new(rel).dir().to_string();
         let mut found = Vec::new();
         // The guide itself also names its policies (ripgrep's `AI_POLICY.md`, linked as a
         // GitHub page of the project); pages further down only when their name says they are

@@ -2,6 +2,7 @@
 //! project-relative, `/`-separated paths with existence checks and directory listings, plus a way to
 //! read a file's text (manifests only).
 
+use crate::relpath::RelPath;
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
@@ -88,12 +89,12 @@ impl<F: Fn(&str) -> Option<String> + Sync> ReadFile for F {
 
 /// Directory part of a path (`""` for a top-level file).
 pub fn dir_of(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
+    RelPath::new(path).dir()
 }
 
 /// Last path component.
 pub fn file_name(path: &str) -> &str {
-    path.rfind('/').map_or(path, |i| &path[i + 1..])
+    RelPath::new(path).file_name()
 }
 
 /// `dir/rest`, with either side possibly empty.
