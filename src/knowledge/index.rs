@@ -1,6 +1,7 @@
 //! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it; and
 //! `lexi describe <dir> "…"`: set a directory's billboard, creating its `.aindex` when it has none.
 
+use crate::relpath::RelPath;
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 
@@ -9,7 +10,7 @@ use anyhow::{bail, Context as _};
 use crate::library::aindex::{AIndex, ChildKind};
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::scope::Scope;
-use crate::project::{paths, walk, Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{walk, Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::child_map::child_entries;
 use crate::workspace::library::{self, Part};
 use crate::workspace::lock::LibraryLock;
@@ -306,7 +307,7 @@ pub fn group_root_above(project: &Project, dir: &str) -> Option<String> {
 
 /// Whether `dir` survives the ignore layers (its parent's listing has it).
 fn is_listed(project: &Project, dir: &str) -> bool {
-    walk::list_dir(&project.root, &project.config, paths::parent_rel(dir))
+    walk::list_dir(&project.root, &project.config, RelPath::new(dir).dir())
         .entries
         .iter()
         .any(|entry| entry.rel == dir)

@@ -4,6 +4,7 @@
 //! A note that does not parse is never deleted by `read`: it is shown raw with the parse error, and the
 //! caller decides. Writing refuses to replace a waiting note unless asked to, so no signal is lost.
 
+use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
@@ -267,7 +268,7 @@ fn ensure_directory(project: &Project, dir: &str) -> anyhow::Result<()> {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => bail!(
             "{dir} is a file; I Was Here notes belong to directories (try `{}`)",
-            crate::project::paths::parent_rel(dir).to_string() + "/"
+            RelPath::new(dir).dir().to_string() + "/"
         ),
         Err(_) => bail!("{} is not a directory in this project", shown_dir(dir)),
     }

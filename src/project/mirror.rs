@@ -150,7 +150,7 @@ pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
     if !is_shortened(name) {
         return Some(plain.to_string());
     }
-    let dir = super::paths::parent_rel(plain);
+    let dir = RelPath::new(plain).dir();
     let listed = std::fs::read_dir(super::paths::join_rel(root, dir))
         .into_iter()
         .flatten()
@@ -158,7 +158,7 @@ pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .find(|source_name| design_name(source_name) == name);
     if let Some(source_name) = listed {
-        return Some(super::paths::join_child(dir, &source_name));
+        return Some(RelPath::new(dir).join(&source_name).into_string());
     }
     let from_footer = crate::nofollow::read_to_string(root, design)
         .ok()

@@ -4,7 +4,6 @@
 //! normalised lexically, and must land inside the project root. Paths into `.git/` are refused, and
 //! paths into `.lexibrary/` are reported as library files rather than sources.
 
-use crate::relpath::RelPath;
 use std::path::{Component, Path, PathBuf};
 
 /// Why a user-supplied path cannot be used.
@@ -136,16 +135,6 @@ pub fn join_rel(root: &Path, rel: &str) -> PathBuf {
     out
 }
 
-/// The parent directory of a project-relative path (`""` for top-level entries).
-pub fn parent_rel(rel: &str) -> &str {
-    RelPath::new(rel).dir()
-}
-
-/// `name` inside project-relative directory `dir` (`""` for the root).
-pub fn join_child(dir: &str, name: &str) -> String {
-    RelPath::new(dir).join(name).into_string()
-}
-
 /// Every ancestor directory of a project-relative path, from the root (`""`) down to its parent.
 pub fn ancestors_rel(rel: &str) -> Vec<&str> {
     let mut out = vec![""];
@@ -209,7 +198,5 @@ mod tests {
     fn ancestors_run_from_root_to_parent() {
         assert_eq!(ancestors_rel("a/b/c.rs"), vec!["", "a", "a/b"]);
         assert_eq!(ancestors_rel("c.rs"), vec![""]);
-        assert_eq!(parent_rel("a/b/c.rs"), "a/b");
-        assert_eq!(parent_rel("c.rs"), "");
     }
 }

@@ -231,10 +231,10 @@ impl Listings {
         self.refused
             .iter()
             .filter(|file| {
-                let holder = parent_of(file);
+                let holder = RelPath::new(file).dir();
                 holder == dir
                     || is_ancestor(holder, dir)
-                    || (!holder.is_empty() && parent_of(holder) == dir)
+                    || (!holder.is_empty() && RelPath::new(holder).dir() == dir)
             })
             .cloned()
             .collect()
@@ -266,7 +266,7 @@ pub fn list_dirs<'a>(
     for target in &targets {
         let mut at = target.as_str();
         while on_the_way.insert(at.to_string()) && !at.is_empty() {
-            at = parent_of(at);
+            at = RelPath::new(at).dir();
         }
     }
     let mut builder = builder(root, config, Arc::new(extra.clone()), Arc::clone(&refusals));
@@ -295,7 +295,7 @@ pub fn list_dirs<'a>(
             return !(is_dir
                 && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals));
         }
-        if !filter_targets.contains(parent_of(&rel)) {
+        if !filter_targets.contains(RelPath::new(&rel).dir()) {
             return false;
         }
         if is_dir {
@@ -312,8 +312,8 @@ pub fn list_dirs<'a>(
     let unentered = std::mem::take(&mut *unentered.lock().unwrap_or_else(|e| e.into_inner()));
     for result in walked.into_iter().chain(unentered.into_iter().map(Ok)) {
         match visit(root, result) {
-            Visit::Keep(entry) if targets.contains(parent_of(&entry.rel)) => {
-                let parent = parent_of(&entry.rel).to_string();
+            Visit::Keep(entry) if targets.contains(RelPath::new(&entry.rel).dir()) => {
+                let parent = RelPath::new(&entry.rel).dir().to_string();
                 listings.children.entry(parent).or_default().push(entry);
             }
             Visit::Keep(_) | Visit::Skip => {}
@@ -325,11 +325,6 @@ pub fn list_dirs<'a>(
     }
     listings.refused = take_refusals(&refusals);
     listings
-}
-
-/// The directory holding project-relative `rel` (`""` for the root and its children).
-fn parent_of(rel: &str) -> &str {
-    RelPath::new(rel).dir()
 }
 
 /// Whether `ancestor` is a proper ancestor of `dir` (the root `""` is everyone's).

@@ -10,7 +10,7 @@
 use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::project::paths::{ancestors_rel, join_child, parent_rel};
+use crate::project::paths::ancestors_rel;
 use crate::project::walk::EntryKind;
 use crate::project::{Project, LIBRARY_DIR};
 
@@ -39,8 +39,8 @@ impl Absent {
             if rel.split('/').next() == Some(LIBRARY_DIR) {
                 continue;
             }
-            let missing =
-                !dir_on_disk(parent_rel(&rel)) || project.abs(&rel).symlink_metadata().is_err();
+            let missing = !dir_on_disk(RelPath::new(&rel).dir())
+                || project.abs(&rel).symlink_metadata().is_err();
             if !missing {
                 continue;
             }
@@ -56,7 +56,7 @@ impl Absent {
                     }
                 }
             }
-            let parent = parent_rel(&rel).to_string();
+            let parent = RelPath::new(&rel).dir().to_string();
             if dir_on_disk(&parent) {
                 let name = RelPath::new(&rel).file_name().to_string();
                 absent.child(&parent, name, EntryKind::File);
@@ -111,7 +111,7 @@ impl Absent {
     pub fn child_paths<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = String> + 'a {
         self.children(dir)
             .iter()
-            .map(move |(name, _)| join_child(dir, name))
+            .map(move |(name, _)| RelPath::new(dir).join(name).into_string())
     }
 }
 

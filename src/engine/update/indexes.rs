@@ -24,7 +24,6 @@ use crate::library::aindex::{AIndex, ChildEntry};
 use crate::nofollow;
 use crate::project::describe;
 use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
-use crate::project::paths::join_child;
 use crate::project::scope::Scope;
 use crate::project::walk::EntryKind;
 use crate::project::{in_library, Project, START_HERE_FILE};
@@ -225,7 +224,7 @@ fn carried_descriptions(project: &Project, plan: &Plan) -> HashMap<String, Strin
             .map(|index| index.children())
             .unwrap_or_default();
         for name in files {
-            let rel = join_child(dir, name);
+            let rel = RelPath::new(dir).join(name).into_string();
             let description = rows
                 .iter()
                 .find(|row| row.name == *name)
@@ -299,7 +298,7 @@ fn index_one(
     let members: Vec<(String, String)> = listed
         .iter()
         .filter(|(_, kind)| *kind == EntryKind::File && files_here)
-        .map(|(name, _)| (name, join_child(dir, name)))
+        .map(|(name, _)| (name, RelPath::new(dir).join(name).into_string()))
         .filter(|(_, rel)| scope.groups(rel))
         .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();

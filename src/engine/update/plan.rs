@@ -14,7 +14,7 @@ use super::report::Mode;
 use super::UpdateOptions;
 use crate::git::{Change, GitRepo};
 use crate::project::mirror::{resolve_source, source_for_design};
-use crate::project::paths::{ancestors_rel, parent_rel};
+use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
@@ -401,7 +401,7 @@ fn walked_universe(
     let mut universe = Universe::empty(true);
     let mut all_dirs = BTreeSet::from([String::new()]);
     for entry in &walk.entries {
-        let parent = parent_rel(&entry.rel).to_string();
+        let parent = RelPath::new(&entry.rel).dir().to_string();
         universe
             .children
             .entry(parent)
@@ -583,11 +583,11 @@ fn list_touched(
     }
     let wanted = touched
         .iter()
-        .map(|path| parent_rel(path))
+        .map(|path| RelPath::new(path).dir())
         .chain(universe.dirs.iter().map(String::as_str));
     let listings = Listings::read(project, wanted);
     for path in touched {
-        match listings.of(parent_rel(path)).get(path) {
+        match listings.of(RelPath::new(path).dir()).get(path) {
             Some(entry) if entry.kind == EntryKind::File => {
                 universe.files.insert(path.clone(), stat_of(entry));
             }
