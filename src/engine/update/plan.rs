@@ -439,10 +439,7 @@ fn dir_selected(dir: &str, paths: &[String]) -> bool {
 
 /// Whether file `rel` is one of `paths` or below one (all when none are given).
 pub fn path_selected(rel: &str, paths: &[String]) -> bool {
-    paths.is_empty()
-        || paths
-            .iter()
-            .any(|p| p.is_empty() || rel == p || rel.starts_with(&format!("{p}/")))
+    paths.is_empty() || paths.iter().any(|p| RelPath::new(rel).starts_with(p))
 }
 
 /// With `--changed-only` in git: the files changed since the last processed commit (inside the

@@ -125,9 +125,7 @@ pub fn normalize(dir: &str, rel: &str) -> Option<String> {
 
 /// Whether `path` is `dir` or inside it.
 pub fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty()
-        || path == dir
-        || (path.len() > dir.len() && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/')
+    RelPath::new(path).starts_with(dir)
 }
 
 /// Match a path against a glob of `/`-separated components where `*` and `?` match within one
