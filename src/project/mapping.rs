@@ -215,11 +215,7 @@ pub fn translations(root: &Path) -> Vec<String> {
                 if name.starts_with('.') || matches!(name.as_str(), "node_modules" | "target") {
                     continue;
                 }
-                let rel = if dir.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{dir}/{name}")
-                };
+                let rel = RelPath::new(dir).join(&name).into_string();
                 if TRANSLATED_PARENTS.contains(&name.to_ascii_lowercase().as_str()) {
                     candidates.push(rel.clone());
                 }
@@ -531,11 +527,7 @@ mod tests {
         ];
         for dir in dirs {
             for name in names {
-                let rel = if dir.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{dir}/{name}")
-                };
+                let rel = RelPath::new(dir).join(name).into_string();
                 // Twice: the second answer comes from the cache.
                 assert_eq!(m.strategy(&rel), reference(&rel), "{rel}");
                 assert_eq!(m.strategy(&rel), reference(&rel), "{rel}");

@@ -75,11 +75,7 @@ fn unreadable_ignore_file(dir: &Path, rel: &str, use_gitignore: bool, refusals: 
         if !refused {
             continue;
         }
-        let shown = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        };
+        let shown = RelPath::new(rel).join(name).into_string();
         if let Ok(mut found) = refusals.lock() {
             found.push(shown);
         }

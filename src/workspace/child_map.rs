@@ -26,11 +26,7 @@ pub fn rows<'a>(
     listed
         .into_iter()
         .map(|(name, kind)| {
-            let rel = if dir.is_empty() {
-                name.to_string()
-            } else {
-                format!("{dir}/{name}")
-            };
+            let rel = RelPath::new(dir).join(name).into_string();
             let (kind, description) = match kind {
                 EntryKind::File => (ChildKind::File, describe_file(&rel)),
                 EntryKind::Dir => (ChildKind::Dir, billboard_summary(&billboard_of(&rel))),

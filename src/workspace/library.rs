@@ -243,10 +243,7 @@ fn debris_in(library: &Path, rel: &str, debris: &mut Vec<String>) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let child = match rel.is_empty() {
-            true => name.to_string(),
-            false => format!("{rel}/{name}"),
-        };
+        let child = RelPath::new(rel).join(name).into_string();
         if name.starts_with(crate::atomic::TEMP_PREFIX) {
             if crate::atomic::is_debris(name) && entry.file_type().is_ok_and(|t| t.is_file()) {
                 debris.push(child);

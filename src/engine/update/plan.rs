@@ -486,7 +486,7 @@ fn changed_universe(
     // Tracked files only, and not the library's own files (the update rewrites those itself):
     // untracked files are documented once committed, or by a full update. This keeps the
     // post-commit hook's run to about half of a `git status`.
-    let library = format!("{}/", repo_path(prefix, LIBRARY_DIR));
+    let library = format!("{}/", RelPath::new(prefix).join(LIBRARY_DIR));
     let dirty = match dirty {
         // A full status read for the fast path says the same, once untracked files and the
         // library's are set aside: what this run looks at never depends on which status it read.
@@ -678,15 +678,6 @@ fn project_path(prefix: &str, path: &str) -> Option<String> {
     match prefix {
         "" => Some(path.to_string()),
         prefix => path.strip_prefix(&format!("{prefix}/")).map(str::to_string),
-    }
-}
-
-/// `rel` (project-relative) as a repository path.
-fn repo_path(prefix: &str, rel: &str) -> String {
-    if prefix.is_empty() {
-        rel.to_string()
-    } else {
-        format!("{prefix}/{rel}")
     }
 }
 

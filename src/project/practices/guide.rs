@@ -86,7 +86,7 @@ fn templates(sources: &Sources) -> Vec<String> {
     for dir in TEMPLATE_DIRS {
         for name in sources.file_names(dir) {
             if name.eq_ignore_ascii_case("pull_request_template.md") {
-                files.push(join(dir, &name));
+                files.push(RelPath::new(dir).join(&name).into_string());
             }
         }
     }
@@ -99,18 +99,10 @@ fn templates(sources: &Sources) -> Vec<String> {
             .into_iter()
             .filter(|n| n.ends_with(".md"))
         {
-            files.push(join(dir, &name));
+            files.push(RelPath::new(dir).join(&name).into_string());
         }
     }
     files
-}
-
-fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
 }
 
 /// The contribution guide: where it is, its sections, its commands and its rules.
@@ -259,7 +251,7 @@ fn guide_file(sources: &Sources) -> Option<String> {
             let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
             stem.eq_ignore_ascii_case("contributing") && matches!(ext, "" | "md" | "rst" | "txt")
         })?;
-        Some(join(dir, &name))
+        Some(RelPath::new(dir).join(&name).into_string())
     })
 }
 
@@ -279,7 +271,11 @@ fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(Stri
         let from_guide = next == 0;
         let mut targets: Vec<String> = local_links(text)
             .into_iter()
-            .map(|target| join(&base, target.trim_start_matches("./")))
+            .map(|target| {
+                RelPath::new(&base)
+                    .join(target.trim_start_matches("./"))
+                    .into_string()
+            })
             .collect();
         if from_guide {
             targets.extend(blob_paths(text));
