@@ -13,7 +13,6 @@
 //! to what is there and never rewrites the other items. The write happens under the library lock
 //! and atomically; a directory without an `.aindex` gets one with its current Child Map.
 
-use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
@@ -26,6 +25,7 @@ use crate::project::mirror::aindex_path;
 use crate::project::paths::ancestors_rel;
 use crate::project::practices::{self, Practices};
 use crate::project::{walk, Project};
+use crate::relpath::RelPath;
 use crate::workspace::child_map::child_entries;
 use crate::workspace::lock::LibraryLock;
 

@@ -20,7 +20,6 @@
 //! (`workspace::test_rank`, which `lexi lookup` shares): by depth, then those named for it
 //! (`tests/test_json.py` for `json.py`) or for one of its public members, then by path.
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::ErrorKind;
 
@@ -35,6 +34,7 @@ use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::design_path;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::rank;
 use crate::workspace::Workspace;

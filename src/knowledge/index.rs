@@ -1,7 +1,6 @@
 //! `lexi index <dir> [-r]`: read a directory's `.aindex`, or every `.aindex` below it; and
 //! `lexi describe <dir> "…"`: set a directory's billboard, creating its `.aindex` when it has none.
 
-use crate::relpath::RelPath;
 use std::collections::BTreeMap;
 use std::io::ErrorKind;
 
@@ -11,6 +10,7 @@ use crate::library::aindex::{AIndex, ChildKind};
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::scope::Scope;
 use crate::project::{walk, Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::child_map::child_entries;
 use crate::workspace::library::{self, Part};
 use crate::workspace::lock::LibraryLock;

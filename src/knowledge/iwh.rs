@@ -4,7 +4,6 @@
 //! A note that does not parse is never deleted by `read`: it is shown raw with the parse error, and the
 //! caller decides. Writing refuses to replace a waiting note unless asked to, so no signal is lost.
 
-use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
@@ -13,6 +12,7 @@ use crate::library::footer::now_rfc3339;
 use crate::library::iwh::{Iwh, IwhMeta, IwhScope};
 use crate::project::mirror::{iwh_path, IWH_FILE};
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::library::{walk, Part};
 
 /// A note found in the library.

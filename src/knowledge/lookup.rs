@@ -17,7 +17,6 @@
 //! ([`lookup_full`]) prints every section whole, and makes whole what the design file's budget cut
 //! (`super::whole`): lists from the graph of the last update, a contract from the source.
 
-use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use anyhow::{bail, Context as _};
@@ -32,6 +31,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{drift_of, Drift};
 use crate::workspace::Workspace;

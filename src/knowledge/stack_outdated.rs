@@ -12,12 +12,12 @@
 //! info (`stack-possibly-outdated`), `lexi stack view` as a warning; marking the post is the
 //! agent's call (`lexi stack mark-outdated`).
 
-use crate::relpath::RelPath;
 use std::path::Path;
 
 use crate::git::{GitRepo, Oid};
 use crate::library::events::StackEventKind;
 use crate::library::stack::{Post, PostStatus};
+use crate::relpath::RelPath;
 use crate::source::{extract, Language};
 
 /// Below this share of lines kept, a file counts as mostly rewritten.

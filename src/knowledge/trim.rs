@@ -9,9 +9,9 @@
 //!   source order; an item whose members do not fit keeps its first line. The rest is counted:
 //!   "… and N more items (`lexi lookup --full <file>`)".
 
-use crate::relpath::RelPath;
 use std::collections::BTreeMap;
 
+use crate::relpath::RelPath;
 use crate::source::lang::LANGUAGES;
 use crate::tokens::estimate as estimate_tokens;
 

@@ -14,7 +14,6 @@
 //! `linguist-generated` (abridged) patterns after the project's rules. A file whose first lines say
 //! it is generated (`@generated`, "DO NOT EDIT") is abridged too (`source::is_generated_header`).
 
-use crate::relpath::RelPath;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -22,6 +21,8 @@ use std::sync::{Arc, RwLock};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 use serde::{Deserialize, Serialize};
+
+use crate::relpath::RelPath;
 
 /// How a file is documented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,11 +9,12 @@
 //! digits of the SHA-256 of the whole name>.md` ([`design_name`]) — stable, at most 255 bytes, and
 //! found again from the source directory's listing or the footer's `source:` ([`resolve_source`]).
 
-use crate::relpath::RelPath;
 use std::borrow::Cow;
 use std::path::Path;
 
 use super::LIBRARY_DIR;
+
+use crate::relpath::RelPath;
 
 /// File name of a directory index inside the mirror.
 pub const AINDEX_FILE: &str = ".aindex";

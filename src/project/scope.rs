@@ -6,8 +6,9 @@
 use super::config::{Config, ConfigError};
 use super::mapping::{Mapping, Strategy};
 use super::paths::{normalize, to_rel_string};
-use crate::relpath::RelPath;
 use std::path::Path;
+
+use crate::relpath::RelPath;
 
 /// The normalised scope roots of a project (`""` is the whole project).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,6 @@
 //! or never end): its directory is not walked and the walk reports it in [`Walk::refused`], which
 //! the update turns into an error before it writes anything.
 
-use crate::relpath::RelPath;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -17,6 +16,8 @@ use ignore::{WalkBuilder, WalkState};
 use super::config::Config;
 use super::ignores::{ExtraIgnores, LEXIGNORE_FILE};
 use super::paths::to_rel_string;
+
+use crate::relpath::RelPath;
 
 /// Whether an entry is a file or a directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]

@@ -7,12 +7,12 @@
 //!
 //! A file that has the bit but is on disk anyway is an ordinary file (the walk finds it).
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::project::paths::ancestors_rel;
 use crate::project::walk::EntryKind;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::relpath::RelPath;
 
 /// The absent files (project-relative) and the directories that are absent with them.
 #[derive(Clone, Debug, Default)]

@@ -44,13 +44,13 @@
 //! resolved caller: it is kept apart as an **unresolved** name match (`res.send(…)` in a
 //! handler: `res` may be anything).
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Mutex;
 
 use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
+use crate::relpath::RelPath;
 use crate::source::calls::{
     decode_bases, decode_reexports, decode_types, is_self_call, MemberCalls, Reach,
 };

@@ -6,7 +6,6 @@
 //! Here, below both, because the update engine writes Child Maps and `lexi describe` (knowledge)
 //! creates an `.aindex` with one.
 
-use crate::relpath::RelPath;
 use std::io::ErrorKind;
 
 use crate::library::aindex::{AIndex, ChildEntry, ChildKind};
@@ -14,6 +13,7 @@ use crate::library::design_file::DesignFile;
 use crate::project::mirror::{aindex_path, design_path};
 use crate::project::walk::{self, EntryKind, FileClass};
 use crate::project::Project;
+use crate::relpath::RelPath;
 
 /// The one producer of Child Map rows: one per child of `dir` as `listed` (name, kind) gives them,
 /// a file described by `describe_file(rel)`, a subdirectory by the first line of `billboard_of(rel)`.

@@ -5,7 +5,6 @@
 //! The derived `.cache/` is never listed. Symlinks are never followed: they are reported on their own
 //! (a library file that is a symlink is suspicious — see `lexictl validate`), never as files.
 
-use crate::relpath::RelPath;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -18,6 +17,7 @@ use crate::project::mirror::{
     RESERVED_TOP_LEVEL, SHARED_TOP_LEVEL,
 };
 use crate::project::{CACHE_DIR, CONFIG_FILE, INTEGRATIONS_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 
 /// What a file under `.lexibrary/` is, from where it sits and its name.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,11 +10,11 @@
 //! [`reached_tests`] finds them in the graph alone, without reading a design file, for the hot
 //! `lexi lookup`.
 
-use crate::relpath::RelPath;
 use std::collections::{HashMap, HashSet};
 
 use super::graph::Graph;
 use crate::archivist::is_test_case;
+use crate::relpath::RelPath;
 
 /// `found` (each test with the depth at which it reaches `source`) ordered by how directly each
 /// exercises `source`: by depth, then those named for the source's stem or for one of `members`

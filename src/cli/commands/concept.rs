@@ -1,12 +1,12 @@
 //! `lexi concept new|link`: create a concept from the template, or link one from a design file.
 
-use crate::relpath::RelPath;
 use std::path::PathBuf;
 
 use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::concepts::{create, link};
 use crate::project::{paths, Project};
+use crate::relpath::RelPath;
 
 /// Create or link concepts.
 #[derive(Debug, clap::Args)]

@@ -5,7 +5,6 @@
 //! An index that cannot be read or written (a symlink, no permission, a full disk) is a failure in
 //! the report, and the stage goes on with the others: one bad file never costs the rest.
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use rayon::prelude::*;
@@ -27,6 +26,7 @@ use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
 use crate::project::scope::Scope;
 use crate::project::walk::EntryKind;
 use crate::project::{in_library, Project, START_HERE_FILE};
+use crate::relpath::RelPath;
 use crate::workspace::cache;
 use crate::workspace::child_map::{self, existing_billboard};
 use crate::workspace::library::{self, Kind, Part};

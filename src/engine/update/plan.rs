@@ -3,7 +3,6 @@
 //! commit plus what is dirty (`--changed-only`), or every file a walk finds (full, or the paths
 //! given). The stat/hash cache loads on a second thread meanwhile.
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -18,6 +17,7 @@ use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::source::model::files::FileIndex;
 use crate::source::model::{is_manifest, shapes_model, ProjectModel};
 use crate::workspace::absent::Absent;

@@ -4,7 +4,6 @@
 //! become orphans — or, when a new file has the same content or git saw a rename, the new file's.
 //! In a `--changed-only` run, files whose Dependents move with a changed import are scanned too.
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -20,6 +19,7 @@ use crate::project::mirror::{design_name, design_path};
 use crate::project::scope::Scope;
 use crate::project::walk::{self, FileClass};
 use crate::project::Project;
+use crate::relpath::RelPath;
 use crate::source::Language;
 use crate::workspace::cache::{self, Cache, Stat};
 use crate::workspace::library::{self, Kind, Part};

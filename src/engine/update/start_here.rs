@@ -5,13 +5,13 @@
 //! go first, never the ones that sort last by name. The Ontology section, and any section a human
 //! adds, is kept as written; the generated intro follows `scope_root`.
 
-use crate::relpath::RelPath;
 use std::collections::BTreeMap;
 
 use crate::library::frontmatter;
 use crate::library::markdown::{Document, Section};
 use crate::library::start_here::{intro, NAVIGATION_PROTOCOL, PRACTICES_ROW};
 use crate::project::{describe, detect, in_library, Project};
+use crate::relpath::RelPath;
 use crate::workspace::cache;
 
 /// A directory as START_HERE shows it.

@@ -22,7 +22,6 @@
 //! failure recorded with its reason, like a source the scan could not read, and the run goes on —
 //! indexes and START_HERE included — to exit 1 with a summary.
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use std::io::Read as _;
@@ -48,6 +47,7 @@ use crate::git::{GitRepo, Oid};
 use crate::nofollow::{self, OpenDirs};
 use crate::project::mirror::design_path;
 use crate::project::{in_library, Project};
+use crate::relpath::RelPath;
 use crate::workspace::cache::Stat;
 use crate::workspace::state::StateDir;
 

@@ -4,7 +4,6 @@
 //! keeps out of a sparse working tree); and
 //! `START_HERE.md` fits its budget.
 
-use crate::relpath::RelPath;
 use std::collections::BTreeSet;
 
 use rayon::prelude::*;
@@ -14,6 +13,7 @@ use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::{self, Listings};
 use crate::project::{Project, LIBRARY_DIR, START_HERE_FILE};
+use crate::relpath::RelPath;
 use crate::workspace::absent::Absent;
 use crate::workspace::library::{Kind, Listing};
 

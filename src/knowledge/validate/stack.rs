@@ -4,7 +4,6 @@
 //! (`library::votes`) — and (info) whether the files it is about changed a lot since it was written
 //! (`knowledge::stack_outdated`).
 
-use crate::relpath::RelPath;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::{line_of, malformed, Issue, Library, Severity};
@@ -14,6 +13,7 @@ use crate::knowledge::corpus::{Doc, DocKind};
 use crate::knowledge::stack::recorded_events;
 use crate::library::stack::{id_from_file_name, Post};
 use crate::library::votes::{tally, Tally};
+use crate::relpath::RelPath;
 
 /// Check every post; `git` (when the project is in a repository) holds the vote history.
 pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> {

@@ -5,10 +5,11 @@
 //! [`LANGUAGES`](super::LANGUAGES) table; the rules here apply them, and hold also for files of
 //! languages the registry does not parse yet (a Go `x_test.go` is a test path).
 
-use crate::relpath::RelPath;
 use std::path::Path;
 
 use super::{Language, TestCases, LANGUAGES};
+
+use crate::relpath::RelPath;
 
 /// Directories whose files are tests, by the names test runners look for: a file under one is a
 /// test path, and `lexictl init` and `lexi conventions` look for them beside the source.

@@ -2,9 +2,10 @@
 //! project-relative, `/`-separated paths with existence checks and directory listings, plus a way to
 //! read a file's text (manifests only).
 
-use crate::relpath::RelPath;
 use std::collections::BTreeSet;
 use std::ops::Bound;
+
+use crate::relpath::RelPath;
 
 /// Every project file, sorted.
 #[derive(Clone, Debug, Default)]

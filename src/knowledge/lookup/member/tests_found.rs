@@ -22,12 +22,12 @@
 //! (never a fixture, a `conftest.py` or a helper other tests import); only the first
 //! [`TESTS_SEARCHED`] of them are read, so a lookup stays a few milliseconds.
 
-use crate::relpath::RelPath;
 use std::collections::BTreeSet;
 
 use super::related::{callers_chain, delegate, distinctive_words, named_word, words};
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
+use crate::relpath::RelPath;
 use crate::source::calls::{decode_reexports, decode_types, is_self_call, MemberCalls, Reach};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
