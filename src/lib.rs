@@ -32,7 +32,8 @@
 //! - Small leaves used everywhere: [`atomic`] (atomic writes), [`nofollow`] (reading and writing
 //!   below a root without following symlinks), [`hash`] (SHA-256 hex), [`secrets`] (the one
 //!   secret scanner), [`tokens`]
-//!   (token counts and estimates), [`tsv`] (escaping for the cache's text format).
+//!   (token counts and estimates), [`tsv`] (escaping for the cache's text format), [`relpath`]
+//!   (project-relative paths: file name, stem, directory, join).
 
 pub mod archivist;
 pub mod atomic;
@@ -44,6 +45,7 @@ pub mod knowledge;
 pub mod library;
 pub mod nofollow;
 pub mod project;
+pub mod relpath;
 pub mod secrets;
 pub mod source;
 pub mod tokens;

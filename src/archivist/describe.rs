@@ -19,6 +19,7 @@
 //! doc.
 
 use super::ArchivistInput;
+use crate::relpath::RelPath;
 use crate::source::{Interface, Symbol, SymbolKind};
 
 /// Longest description kept from a doc comment.
@@ -116,8 +117,7 @@ fn empty_kind(kind: &str) -> String {
 /// the workspace."; `None` for any other file, or one that does not parse.
 fn manifest_description(source: &str, text: &str) -> Option<String> {
     use crate::project::manifest::{Manifest, ManifestKind};
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let (kind, label) = match name {
+    let (kind, label) = match RelPath::new(source).file_name() {
         "go.mod" => return go_mod_description(text),
         "Cargo.toml" => (ManifestKind::Cargo, "Cargo manifest"),
         "package.json" => (ManifestKind::Npm, "npm manifest"),
@@ -257,10 +257,10 @@ fn dominant_type<'a>(interface: &Interface, types: &[&&'a Symbol]) -> Option<&'a
 /// The module's name, normalised: the file's stem, or its directory's name for an index file
 /// (`hyperlink/mod.rs` → `hyperlink`).
 fn module_name(source: &str) -> String {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
+    let path = RelPath::new(source);
+    let stem = path.stem();
     if is_index_file(source) {
-        let dir = source.rsplit('/').nth(1).unwrap_or("");
+        let dir = path.parent().map_or("", RelPath::file_name);
         if !dir.is_empty() && dir != "src" {
             return normal(dir);
         }

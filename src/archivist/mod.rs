@@ -19,6 +19,7 @@ pub mod structural;
 mod tested;
 
 use crate::library::markdown::Section;
+use crate::relpath::RelPath;
 use crate::source::{Interface, Language};
 
 /// Which sections the Archivist owns. Anything else in a design file belongs to agents and humans.
@@ -208,7 +209,7 @@ pub use crate::source::lang::files::{is_listed_test, is_test_case, is_test_path}
 /// Whether a project-relative path is under an examples, benches or docs directory: code that shows
 /// or measures the project rather than being it.
 pub fn is_sample_path(path: &str) -> bool {
-    let dirs = path.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    let dirs = RelPath::new(path).dir();
     dirs.split('/').any(|dir| {
         matches!(
             dir.to_ascii_lowercase().as_str(),

@@ -9,6 +9,7 @@
 
 use super::describe::{first_sentence, quoted_list};
 use super::is_test_case;
+use crate::relpath::RelPath;
 use crate::source::lang::TestFunctions;
 use crate::source::{Interface, Suites, SymbolKind};
 
@@ -55,8 +56,7 @@ pub fn test_file_description(source: &str, text: &str, interface: &Interface) ->
 /// `accept`, … and more.", named for the file (or its directory, for `tests.rs`, `main.rs`,
 /// `mod.rs`). `#[test]` functions are private: adding one is a body edit, so no count.
 fn rust_tests(source: &str, text: &str, interface: &Interface) -> Option<String> {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let unit_module = matches!(name, "tests.rs" | "test.rs");
+    let unit_module = matches!(RelPath::new(source).file_name(), "tests.rs" | "test.rs");
     if !is_test_case(source, 0) && !unit_module {
         return None;
     }
@@ -106,8 +106,7 @@ fn java_tests(source: &str, interface: &Interface) -> Option<String> {
 /// The class a Java test class is named for: `Circle` of `CircleTest.java`, `CircleTests`,
 /// `TestCircle`, `CircleIT`.
 pub(super) fn java_subject(source: &str) -> &str {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
+    let stem = RelPath::new(source).stem();
     let bare = ["Tests", "Test", "TestCase", "IT"]
         .iter()
         .find_map(|suffix| stem.strip_suffix(suffix).filter(|s| !s.is_empty()))

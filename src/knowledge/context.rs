@@ -15,6 +15,7 @@
 //! accepted answers. For a concept: the concept, its related concepts, posts and the design files
 //! that link it. For a post: the post, its accepted and best answers, its concepts and files.
 
+use crate::relpath::RelPath;
 use anyhow::bail;
 
 use super::concepts::Resolver;
@@ -29,7 +30,6 @@ use crate::library::markdown::list_items;
 use crate::library::stack::Post;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::{design_path, iwh_path};
-use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project, LIBRARY_DIR};
 use crate::tokens::estimate as estimate_tokens;
 
@@ -270,7 +270,7 @@ fn file_blocks(
     source: &str,
     builder: &mut Builder,
 ) -> anyhow::Result<()> {
-    iwh_block(project, parent_rel(source), builder);
+    iwh_block(project, RelPath::new(source).dir(), builder);
     let found = lookup(project, source)?;
     design_blocks(&found, builder);
     for conventions in &found.conventions {

@@ -24,7 +24,8 @@ use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::aindex_path;
 use crate::project::paths::ancestors_rel;
 use crate::project::practices::{self, Practices};
-use crate::project::{paths, walk, Project};
+use crate::project::{walk, Project};
+use crate::relpath::RelPath;
 use crate::workspace::child_map::child_entries;
 use crate::workspace::lock::LibraryLock;
 
@@ -261,7 +262,7 @@ fn ensure_indexed_dir(project: &Project, dir: &str) -> anyhow::Result<()> {
         bail!("{shown} is not a directory in the project");
     }
     let listed = dir.is_empty()
-        || walk::list_dir(&project.root, &project.config, paths::parent_rel(dir))
+        || walk::list_dir(&project.root, &project.config, RelPath::new(dir).dir())
             .entries
             .iter()
             .any(|entry| entry.rel == dir);

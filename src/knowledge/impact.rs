@@ -34,6 +34,7 @@ use crate::library::markdown::list_items;
 use crate::library::wikilink::{self, Wikilink};
 use crate::project::mirror::design_path;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::rank;
 use crate::workspace::Workspace;
@@ -653,7 +654,7 @@ fn counted_by_directory(files: &[&str]) -> String {
     }
     let mut dirs: BTreeMap<&str, usize> = BTreeMap::new();
     for file in files {
-        let dir = file.rsplit_once('/').map_or(".", |(dir, _)| dir);
+        let dir = RelPath::new(file).parent().map_or(".", RelPath::as_str);
         *dirs.entry(dir).or_default() += 1;
     }
     let mut dirs: Vec<(&str, usize)> = dirs.into_iter().collect();

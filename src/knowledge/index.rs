@@ -9,7 +9,8 @@ use anyhow::{bail, Context as _};
 use crate::library::aindex::{AIndex, ChildKind};
 use crate::project::mirror::{aindex_path, AINDEX_FILE};
 use crate::project::scope::Scope;
-use crate::project::{paths, walk, Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::project::{walk, Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::child_map::child_entries;
 use crate::workspace::library::{self, Part};
 use crate::workspace::lock::LibraryLock;
@@ -82,7 +83,12 @@ fn twin_notes(project: &Project, files: &[IndexFile]) -> BTreeMap<String, String
             children
                 .into_iter()
                 .filter(|child| child.kind == ChildKind::File)
-                .map(move |child| (join(&dir, &child.name), child.description))
+                .map(move |child| {
+                    (
+                        RelPath::new(&dir).join(&child.name).into_string(),
+                        child.description,
+                    )
+                })
         })
         .filter(|(source, description)| is_telling(source, description))
         .collect();
@@ -127,14 +133,6 @@ fn twin_notes(project: &Project, files: &[IndexFile]) -> BTreeMap<String, String
     notes
 }
 
-/// `dir/name` (`name` at the root).
-fn join(dir: &str, name: &str) -> String {
-    match dir.is_empty() {
-        true => name.to_string(),
-        false => format!("{dir}/{name}"),
-    }
-}
-
 /// `text` (an `.aindex` of `dir`) with each Child Map file row that has a note ending `(note)`.
 fn with_notes(text: &str, dir: &str, notes: &BTreeMap<String, String>) -> String {
     if notes.is_empty() {
@@ -146,7 +144,7 @@ fn with_notes(text: &str, dir: &str, notes: &BTreeMap<String, String>) -> String
             .strip_prefix("| `")
             .and_then(|rest| rest.split_once('`'))
             .filter(|(_, rest)| rest.starts_with(" | file |"))
-            .and_then(|(name, _)| notes.get(&join(dir, name)));
+            .and_then(|(name, _)| notes.get(&RelPath::new(dir).join(name).into_string()));
         match (note, line.strip_suffix(" |")) {
             (Some(note), Some(row)) => out.push(format!("{row} ({note}) |")),
             _ => out.push(line.to_string()),
@@ -306,7 +304,7 @@ pub fn group_root_above(project: &Project, dir: &str) -> Option<String> {
 
 /// Whether `dir` survives the ignore layers (its parent's listing has it).
 fn is_listed(project: &Project, dir: &str) -> bool {
-    walk::list_dir(&project.root, &project.config, paths::parent_rel(dir))
+    walk::list_dir(&project.root, &project.config, RelPath::new(dir).dir())
         .entries
         .iter()
         .any(|entry| entry.rel == dir)

@@ -12,6 +12,7 @@ use crate::library::footer::now_rfc3339;
 use crate::library::iwh::{Iwh, IwhMeta, IwhScope};
 use crate::project::mirror::{iwh_path, IWH_FILE};
 use crate::project::{Project, CACHE_DIR, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::library::{walk, Part};
 
 /// A note found in the library.
@@ -267,7 +268,7 @@ fn ensure_directory(project: &Project, dir: &str) -> anyhow::Result<()> {
         Ok(meta) if meta.is_dir() => Ok(()),
         Ok(_) => bail!(
             "{dir} is a file; I Was Here notes belong to directories (try `{}`)",
-            crate::project::paths::parent_rel(dir).to_string() + "/"
+            RelPath::new(dir).dir().to_string() + "/"
         ),
         Err(_) => bail!("{} is not a directory in this project", shown_dir(dir)),
     }

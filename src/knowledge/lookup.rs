@@ -31,6 +31,7 @@ use crate::project::mirror::{design_path, group_path};
 use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{drift_of, Drift};
 use crate::workspace::Workspace;
@@ -352,7 +353,7 @@ fn twins_among(
         return Vec::new();
     }
     let description = super::twins::normalized(description);
-    let file_name = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    let file_name = |path: &str| RelPath::new(path).file_name().to_string();
     let name = file_name(&found.source);
     let candidates = dependencies
         .iter()
@@ -494,7 +495,7 @@ fn explain_missing(project: &Project, source: &str) -> anyhow::Error {
 /// Why a file in scope has no design file of its own: its mapping strategy (`grouped`: its
 /// directory's group design file describes it; `skip`: only its directory's `.aindex` lists it).
 fn not_documented_by_mapping(scope: &Scope, source: &str) -> Option<anyhow::Error> {
-    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let dir = RelPath::new(source).dir();
     // A directory below a group root has no `.aindex`: its group root's lists it.
     let indexed = match scope.group_root_of(dir) {
         Some(root) if scope.below_group_root(dir) => root,

@@ -17,6 +17,7 @@ use std::path::Path;
 use crate::git::{GitRepo, Oid};
 use crate::library::events::StackEventKind;
 use crate::library::stack::{Post, PostStatus};
+use crate::relpath::RelPath;
 use crate::source::{extract, Language};
 
 /// Below this share of lines kept, a file counts as mostly rewritten.
@@ -73,7 +74,12 @@ pub fn outdated(git: &GitRepo, prefix: &str, rel: &str, post: &Post) -> Option<O
         return None;
     }
     let head = git.head_commit().ok()??;
-    let since = post_commit(git, &head, &repo_path(prefix, rel), &post.meta.id)?;
+    let since = post_commit(
+        git,
+        &head,
+        &RelPath::new(prefix).join(rel).into_string(),
+        &post.meta.id,
+    )?;
     if since == head {
         return None;
     }
@@ -83,7 +89,7 @@ pub fn outdated(git: &GitRepo, prefix: &str, rel: &str, post: &Post) -> Option<O
         .files
         .iter()
         .filter_map(|file| {
-            let path = repo_path(prefix, file);
+            let path = RelPath::new(prefix).join(file).into_string();
             let then = git.file_at(&since, &path).ok()??;
             let now = git.file_at(&head, &path).ok()??;
             how_changed(file, &then.data, &now.data).map(|how| FileChanged {
@@ -130,13 +136,6 @@ fn how_changed(file: &str, then: &[u8], now: &[u8]) -> Option<&'static str> {
     }
     let kept = similar::TextDiff::from_lines(then.as_ref(), now.as_ref()).ratio();
     (kept < REWRITE_RATIO).then_some("most of it was rewritten")
-}
-
-fn repo_path(prefix: &str, rel: &str) -> String {
-    match prefix {
-        "" => rel.to_string(),
-        prefix => format!("{prefix}/{rel}"),
-    }
 }
 
 #[cfg(test)]

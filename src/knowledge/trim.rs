@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::project::paths::parent_rel;
+use crate::relpath::RelPath;
 use crate::source::lang::LANGUAGES;
 use crate::tokens::estimate as estimate_tokens;
 
@@ -28,7 +28,7 @@ pub fn summarize_paths(source: &str, heading: &str, items: &[String]) -> Option<
     }
     let mut groups: BTreeMap<&str, usize> = BTreeMap::new();
     for item in items {
-        *groups.entry(parent_rel(item)).or_default() += 1;
+        *groups.entry(RelPath::new(item).dir()).or_default() += 1;
     }
     let mut groups: Vec<(&str, usize)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));

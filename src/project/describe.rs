@@ -7,6 +7,7 @@
 
 use super::manifest::Manifest;
 use super::Project;
+use crate::relpath::RelPath;
 
 /// README names tried in each directory, in order.
 const READMES: &[&str] = &[
@@ -43,7 +44,9 @@ pub fn package_name(project: &Project, dir: &str) -> Option<String> {
 /// skipped).
 pub fn readme_sentence(project: &Project, dir: &str) -> Option<String> {
     READMES.iter().find_map(|name| {
-        let text = project.read_to_string(&join(dir, name)).ok()?;
+        let text = project
+            .read_to_string(&RelPath::new(dir).join(name).into_string())
+            .ok()?;
         first_sentence(&text)
     })
 }
@@ -245,8 +248,7 @@ pub fn is_count(text: &str) -> bool {
 
 /// What a directory of this name holds by convention.
 pub fn conventional_purpose(dir: &str) -> Option<&'static str> {
-    let name = dir.rsplit('/').next().unwrap_or(dir);
-    Some(match name {
+    Some(match RelPath::new(dir).file_name() {
         "tests" | "test" => "Tests.",
         "testdata" | "fixtures" => "Test data and fixtures.",
         "docs" | "doc" => "Documentation.",
@@ -265,15 +267,12 @@ pub fn conventional_purpose(dir: &str) -> Option<&'static str> {
 pub fn has_manifest(project: &Project, dir: &str) -> bool {
     crate::source::lang::files::package_manifests()
         .iter()
-        .any(|name| project.root.join(join(dir, name)).is_file())
-}
-
-fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
+        .any(|name| {
+            project
+                .root
+                .join(RelPath::new(dir).join(name).into_string())
+                .is_file()
+        })
 }
 
 /// Whether a trimmed line can be prose (not a heading, badge, image, HTML, table, directive or rule).

@@ -22,6 +22,8 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 use serde::{Deserialize, Serialize};
 
+use crate::relpath::RelPath;
+
 /// How a file is documented.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -214,11 +216,7 @@ pub fn translations(root: &Path) -> Vec<String> {
                 if name.starts_with('.') || matches!(name.as_str(), "node_modules" | "target") {
                     continue;
                 }
-                let rel = if dir.is_empty() {
-                    name.clone()
-                } else {
-                    format!("{dir}/{name}")
-                };
+                let rel = RelPath::new(dir).join(&name).into_string();
                 if TRANSLATED_PARENTS.contains(&name.to_ascii_lowercase().as_str()) {
                     candidates.push(rel.clone());
                 }
@@ -372,7 +370,7 @@ impl Mapping {
         if self.rules.is_empty() {
             return Strategy::Full;
         }
-        let parent = rel.rsplit_once('/').map(|(dir, _)| dir);
+        let parent = RelPath::new(rel).parent().map(RelPath::as_str);
         let above = parent.map(|dir| self.dir_verdicts(dir));
         let matched_at_all = !self.any.matched(rel, false).is_none();
         let verdict = |i: usize, matcher: &Gitignore| {
@@ -429,9 +427,9 @@ impl Mapping {
         {
             return found;
         }
-        let above = dir
-            .rsplit_once('/')
-            .map(|(parent, _)| self.dir_verdicts(parent));
+        let above = RelPath::new(dir)
+            .parent()
+            .map(|parent| self.dir_verdicts(parent.as_str()));
         let verdicts: Arc<[Verdict]> = self
             .rules
             .iter()
@@ -530,11 +528,7 @@ mod tests {
         ];
         for dir in dirs {
             for name in names {
-                let rel = if dir.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{dir}/{name}")
-                };
+                let rel = RelPath::new(dir).join(name).into_string();
                 // Twice: the second answer comes from the cache.
                 assert_eq!(m.strategy(&rel), reference(&rel), "{rel}");
                 assert_eq!(m.strategy(&rel), reference(&rel), "{rel}");

@@ -14,6 +14,8 @@ use std::path::Path;
 
 use super::LIBRARY_DIR;
 
+use crate::relpath::RelPath;
+
 /// File name of a directory index inside the mirror.
 pub const AINDEX_FILE: &str = ".aindex";
 /// File name of an I Was Here note inside the mirror.
@@ -97,13 +99,10 @@ const SHORTENED_HASH_LEN: usize = 16;
 /// `src/a.rs` → `.lexibrary/src/a.rs.md` (with the file name shortened when it would be too long:
 /// see [`design_name`]).
 pub fn design_path(source: &str) -> String {
-    let (dir, name) = match source.rsplit_once('/') {
-        Some((dir, name)) => (Some(dir), name),
-        None => (None, source),
-    };
-    match dir {
-        Some(dir) => format!("{LIBRARY_DIR}/{dir}/{}", design_name(name)),
-        None => format!("{LIBRARY_DIR}/{}", design_name(name)),
+    let source = RelPath::new(source);
+    match source.parent() {
+        Some(dir) => format!("{LIBRARY_DIR}/{dir}/{}", design_name(source.file_name())),
+        None => format!("{LIBRARY_DIR}/{}", design_name(source.file_name())),
     }
 }
 
@@ -148,11 +147,11 @@ pub fn is_shortened(name: &str) -> bool {
 /// else the name read plainly. `None` for anything that is not a design file path.
 pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
     let plain = source_for_design(design)?;
-    let name = design.rsplit('/').next().unwrap_or(design);
+    let name = RelPath::new(design).file_name();
     if !is_shortened(name) {
         return Some(plain.to_string());
     }
-    let dir = super::paths::parent_rel(plain);
+    let dir = RelPath::new(plain).dir();
     let listed = std::fs::read_dir(super::paths::join_rel(root, dir))
         .into_iter()
         .flatten()
@@ -160,7 +159,7 @@ pub fn resolve_source(root: &Path, design: &str) -> Option<String> {
         .filter_map(|entry| entry.file_name().into_string().ok())
         .find(|source_name| design_name(source_name) == name);
     if let Some(source_name) = listed {
-        return Some(super::paths::join_child(dir, &source_name));
+        return Some(RelPath::new(dir).join(&source_name).into_string());
     }
     let from_footer = crate::nofollow::read_to_string(root, design)
         .ok()

@@ -135,20 +135,6 @@ pub fn join_rel(root: &Path, rel: &str) -> PathBuf {
     out
 }
 
-/// The parent directory of a project-relative path (`""` for top-level entries).
-pub fn parent_rel(rel: &str) -> &str {
-    rel.rfind('/').map_or("", |cut| &rel[..cut])
-}
-
-/// `name` inside project-relative directory `dir` (`""` for the root).
-pub fn join_child(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
-}
-
 /// Every ancestor directory of a project-relative path, from the root (`""`) down to its parent.
 pub fn ancestors_rel(rel: &str) -> Vec<&str> {
     let mut out = vec![""];
@@ -212,7 +198,5 @@ mod tests {
     fn ancestors_run_from_root_to_parent() {
         assert_eq!(ancestors_rel("a/b/c.rs"), vec!["", "a", "a/b"]);
         assert_eq!(ancestors_rel("c.rs"), vec![""]);
-        assert_eq!(parent_rel("a/b/c.rs"), "a/b");
-        assert_eq!(parent_rel("c.rs"), "");
     }
 }

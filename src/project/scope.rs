@@ -8,6 +8,8 @@ use super::mapping::{Mapping, Strategy};
 use super::paths::{normalize, to_rel_string};
 use std::path::Path;
 
+use crate::relpath::RelPath;
+
 /// The normalised scope roots of a project (`""` is the whole project).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Scope {
@@ -105,7 +107,7 @@ impl Scope {
                 break;
             }
             found = Some(current.to_string());
-            current = current.rsplit_once('/').map_or("", |(parent, _)| parent);
+            current = RelPath::new(current).dir();
         }
         found
     }
@@ -120,7 +122,7 @@ impl Scope {
     /// `_group.md` names it, and it gets no `.aindex` of its own (a fixture tree of thousands of
     /// directories is one group file and one index).
     pub fn below_group_root(&self, dir: &str) -> bool {
-        let parent = dir.rsplit_once('/').map(|(parent, _)| parent);
+        let parent = RelPath::new(dir).parent().map(RelPath::as_str);
         self.is_grouped(dir) && parent.is_some_and(|parent| self.is_grouped(parent))
     }
 

@@ -17,6 +17,8 @@ use super::config::Config;
 use super::ignores::{ExtraIgnores, LEXIGNORE_FILE};
 use super::paths::to_rel_string;
 
+use crate::relpath::RelPath;
+
 /// Whether an entry is a file or a directory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -74,11 +76,7 @@ fn unreadable_ignore_file(dir: &Path, rel: &str, use_gitignore: bool, refusals: 
         if !refused {
             continue;
         }
-        let shown = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        };
+        let shown = RelPath::new(rel).join(name).into_string();
         if let Ok(mut found) = refusals.lock() {
             found.push(shown);
         }
@@ -230,10 +228,10 @@ impl Listings {
         self.refused
             .iter()
             .filter(|file| {
-                let holder = parent_of(file);
+                let holder = RelPath::new(file).dir();
                 holder == dir
                     || is_ancestor(holder, dir)
-                    || (!holder.is_empty() && parent_of(holder) == dir)
+                    || (!holder.is_empty() && RelPath::new(holder).dir() == dir)
             })
             .cloned()
             .collect()
@@ -265,7 +263,7 @@ pub fn list_dirs<'a>(
     for target in &targets {
         let mut at = target.as_str();
         while on_the_way.insert(at.to_string()) && !at.is_empty() {
-            at = parent_of(at);
+            at = RelPath::new(at).dir();
         }
     }
     let mut builder = builder(root, config, Arc::new(extra.clone()), Arc::clone(&refusals));
@@ -294,7 +292,7 @@ pub fn list_dirs<'a>(
             return !(is_dir
                 && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals));
         }
-        if !filter_targets.contains(parent_of(&rel)) {
+        if !filter_targets.contains(RelPath::new(&rel).dir()) {
             return false;
         }
         if is_dir {
@@ -311,8 +309,8 @@ pub fn list_dirs<'a>(
     let unentered = std::mem::take(&mut *unentered.lock().unwrap_or_else(|e| e.into_inner()));
     for result in walked.into_iter().chain(unentered.into_iter().map(Ok)) {
         match visit(root, result) {
-            Visit::Keep(entry) if targets.contains(parent_of(&entry.rel)) => {
-                let parent = parent_of(&entry.rel).to_string();
+            Visit::Keep(entry) if targets.contains(RelPath::new(&entry.rel).dir()) => {
+                let parent = RelPath::new(&entry.rel).dir().to_string();
                 listings.children.entry(parent).or_default().push(entry);
             }
             Visit::Keep(_) | Visit::Skip => {}
@@ -324,11 +322,6 @@ pub fn list_dirs<'a>(
     }
     listings.refused = take_refusals(&refusals);
     listings
-}
-
-/// The directory holding project-relative `rel` (`""` for the root and its children).
-fn parent_of(rel: &str) -> &str {
-    rel.rfind('/').map_or("", |cut| &rel[..cut])
 }
 
 /// Whether `ancestor` is a proper ancestor of `dir` (the root `""` is everyone's).

@@ -42,7 +42,7 @@ pub use suites::{title_slug, Suite, Suites};
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
 #[derive(Debug, thiserror::Error)]
 pub enum SourceError {
-    /// The grammar could not be loaded (ABI mismatch).
+    /// The grammar could not be loaded (ABI mismatch, or not built in: its cargo feature is off).
     #[error("tree-sitter could not load the {0} grammar: {1}")]
     Grammar(&'static str, String),
     /// tree-sitter returned no tree.
@@ -56,9 +56,18 @@ thread_local! {
 }
 
 fn new_parser(language: Language) -> Result<Parser, SourceError> {
+    let grammar = language.grammar().ok_or_else(|| {
+        SourceError::Grammar(
+            language.name(),
+            format!(
+                "this build lacks it (cargo feature {})",
+                language.ast_language().feature()
+            ),
+        )
+    })?;
     let mut parser = Parser::new();
     parser
-        .set_language(&language.grammar())
+        .set_language(&grammar)
         .map_err(|e| SourceError::Grammar(language.name(), e.to_string()))?;
     Ok(parser)
 }

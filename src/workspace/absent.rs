@@ -9,9 +9,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::project::paths::{ancestors_rel, join_child, parent_rel};
+use crate::project::paths::ancestors_rel;
 use crate::project::walk::EntryKind;
 use crate::project::{Project, LIBRARY_DIR};
+use crate::relpath::RelPath;
 
 /// The absent files (project-relative) and the directories that are absent with them.
 #[derive(Clone, Debug, Default)]
@@ -38,8 +39,8 @@ impl Absent {
             if rel.split('/').next() == Some(LIBRARY_DIR) {
                 continue;
             }
-            let missing =
-                !dir_on_disk(parent_rel(&rel)) || project.abs(&rel).symlink_metadata().is_err();
+            let missing = !dir_on_disk(RelPath::new(&rel).dir())
+                || project.abs(&rel).symlink_metadata().is_err();
             if !missing {
                 continue;
             }
@@ -50,14 +51,14 @@ impl Absent {
                 if !dir_on_disk(child) {
                     absent.dirs.insert(child.clone());
                     if dir_on_disk(parent) {
-                        let name = child.rsplit('/').next().unwrap_or(child).to_string();
+                        let name = RelPath::new(child).file_name().to_string();
                         absent.child(parent, name, EntryKind::Dir);
                     }
                 }
             }
-            let parent = parent_rel(&rel).to_string();
+            let parent = RelPath::new(&rel).dir().to_string();
             if dir_on_disk(&parent) {
-                let name = rel.rsplit('/').next().unwrap_or(&rel).to_string();
+                let name = RelPath::new(&rel).file_name().to_string();
                 absent.child(&parent, name, EntryKind::File);
             }
             absent.files.insert(rel);
@@ -110,7 +111,7 @@ impl Absent {
     pub fn child_paths<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = String> + 'a {
         self.children(dir)
             .iter()
-            .map(move |(name, _)| join_child(dir, name))
+            .map(move |(name, _)| RelPath::new(dir).join(name).into_string())
     }
 }
 

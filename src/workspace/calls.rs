@@ -50,6 +50,7 @@ use std::sync::Mutex;
 use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
+use crate::relpath::RelPath;
 use crate::source::calls::{
     decode_bases, decode_reexports, decode_types, is_self_call, MemberCalls, Reach,
 };
@@ -478,12 +479,7 @@ fn method_owners(members: &[MemberCalls]) -> BTreeMap<&str, BTreeSet<&str>> {
 /// with `app` of `app.py`, `permit` with `Permit`.
 fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
     let squash = |s: &str| s.to_lowercase().replace('_', "");
-    let mut parts = path.rsplit('/');
-    let file = parts.next().unwrap_or(path);
-    let mut stem = file.split('.').next().unwrap_or(file);
-    if is_module_stem(stem) {
-        stem = parts.next().unwrap_or(stem);
-    }
+    let stem = crate::source::lang::files::module_name(path);
     std::iter::once(stem)
         .chain(
             public
@@ -502,11 +498,7 @@ fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
 fn package_names(path: &str) -> Vec<String> {
     let mut dirs: Vec<&str> = path.split('/').collect();
     dirs.pop();
-    let stem = |p: &str| {
-        let file = p.rsplit('/').next().unwrap_or(p);
-        file.split('.').next().unwrap_or(file).to_string()
-    };
-    let own = stem(path);
+    let own = RelPath::new(path).stem().to_string();
     dirs.into_iter()
         .map(|d| d.to_lowercase().replace('_', ""))
         .filter(|d| *d != own && !is_module_stem(&own))

@@ -13,6 +13,7 @@ use crate::library::design_file::DesignFile;
 use crate::project::mirror::{aindex_path, design_path};
 use crate::project::walk::{self, EntryKind, FileClass};
 use crate::project::Project;
+use crate::relpath::RelPath;
 
 /// The one producer of Child Map rows: one per child of `dir` as `listed` (name, kind) gives them,
 /// a file described by `describe_file(rel)`, a subdirectory by the first line of `billboard_of(rel)`.
@@ -25,11 +26,7 @@ pub fn rows<'a>(
     listed
         .into_iter()
         .map(|(name, kind)| {
-            let rel = if dir.is_empty() {
-                name.to_string()
-            } else {
-                format!("{dir}/{name}")
-            };
+            let rel = RelPath::new(dir).join(name).into_string();
             let (kind, description) = match kind {
                 EntryKind::File => (ChildKind::File, describe_file(&rel)),
                 EntryKind::Dir => (ChildKind::Dir, billboard_summary(&billboard_of(&rel))),
@@ -54,7 +51,7 @@ pub fn child_entries(project: &Project, dir: &str) -> (Vec<ChildEntry>, Vec<Stri
         .map(|entry| (entry.rel.as_str(), entry.size))
         .collect();
     let listed = listing.entries.iter().map(|entry| {
-        let name = entry.rel.rsplit('/').next().unwrap_or(entry.rel.as_str());
+        let name = RelPath::new(&entry.rel).file_name();
         (name, entry.kind)
     });
     let describe_file = |rel: &str| {

@@ -17,6 +17,7 @@ use crate::project::mirror::{
     RESERVED_TOP_LEVEL, SHARED_TOP_LEVEL,
 };
 use crate::project::{CACHE_DIR, CONFIG_FILE, INTEGRATIONS_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 
 /// What a file under `.lexibrary/` is, from where it sits and its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,14 +57,12 @@ pub struct Entry {
 impl Entry {
     /// The directory part of [`Entry::rel`] (`""` at the top).
     pub fn dir(&self) -> &str {
-        self.rel.rsplit_once('/').map_or("", |(dir, _)| dir)
+        RelPath::new(&self.rel).dir()
     }
 
     /// The file name part of [`Entry::rel`].
     pub fn name(&self) -> &str {
-        self.rel
-            .rsplit_once('/')
-            .map_or(&self.rel, |(_, name)| name)
+        RelPath::new(&self.rel).file_name()
     }
 }
 
@@ -244,10 +243,7 @@ fn debris_in(library: &Path, rel: &str, debris: &mut Vec<String>) {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let child = match rel.is_empty() {
-            true => name.to_string(),
-            false => format!("{rel}/{name}"),
-        };
+        let child = RelPath::new(rel).join(name).into_string();
         if name.starts_with(crate::atomic::TEMP_PREFIX) {
             if crate::atomic::is_debris(name) && entry.file_type().is_ok_and(|t| t.is_file()) {
                 debris.push(child);
@@ -262,7 +258,7 @@ fn debris_in(library: &Path, rel: &str, debris: &mut Vec<String>) {
 /// to its source (`project::mirror::resolve_source`).
 fn classify_in(library: &Path, rel: &str) -> Kind {
     let kind = classify(rel);
-    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let name = RelPath::new(rel).file_name();
     match (&kind, library.parent()) {
         (Kind::Design { .. }, Some(root)) if is_shortened(name) => {
             match resolve_source(root, &format!("{LIBRARY_DIR}/{rel}")) {
@@ -277,7 +273,7 @@ fn classify_in(library: &Path, rel: &str) -> Kind {
 /// What the file at `rel` (relative to `.lexibrary/`) is, from its path alone (a shortened design
 /// file name reads as its plain source: the walk resolves those).
 pub fn classify(rel: &str) -> Kind {
-    let (dir, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+    let (dir, name) = RelPath::new(rel).split_name();
     if dir.is_empty() {
         match name {
             "START_HERE.md" => return Kind::StartHere,

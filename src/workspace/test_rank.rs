@@ -14,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::graph::Graph;
 use crate::archivist::is_test_case;
+use crate::relpath::RelPath;
 
 /// `found` (each test with the depth at which it reaches `source`) ordered by how directly each
 /// exercises `source`: by depth, then those named for the source's stem or for one of `members`
@@ -75,7 +76,7 @@ fn stem_of(path: &str) -> &str {
 /// 0 when the test's name, without its test markers, is `stem` (`test_json.py`, `json_test.go`,
 /// `json.test.js`), 1 when it contains it as a word, 2 otherwise.
 fn name_match(test: &str, stem: &str) -> u8 {
-    let original = test.rsplit('/').next().unwrap_or(test);
+    let original = RelPath::new(test).file_name();
     // A Java test class is named for its class: `CircleTest.java`, `TestCircle.java`, `CircleIT`.
     if let Some(class) = original.strip_suffix(".java") {
         let subject = ["Tests", "Test", "TestCase", "IT"]
@@ -114,10 +115,8 @@ fn name_match(test: &str, stem: &str) -> u8 {
 /// only the member (`test/app.json.js`, `tests/test_send.py`), 2 otherwise. Such a test exercises
 /// the file as directly as one named for it.
 fn member_match(test: &str, stem: &str, members: &[String]) -> u8 {
-    let name = test.rsplit('/').next().unwrap_or(test).to_ascii_lowercase();
-    let base = name
-        .rsplit_once('.')
-        .map_or(name.as_str(), |(base, _)| base);
+    let lowered = test.to_ascii_lowercase();
+    let base = RelPath::new(&lowered).name_without_extension();
     let words = base.split(|c: char| !c.is_ascii_alphanumeric() && c != '_');
     let words: Vec<&str> = words
         .map(|word| word.strip_prefix("test_").unwrap_or(word))

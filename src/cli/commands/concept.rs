@@ -6,6 +6,7 @@ use crate::cli::output::{print_json, print_text};
 use crate::cli::{Context, Format, Outcome};
 use crate::knowledge::concepts::{create, link};
 use crate::project::{paths, Project};
+use crate::relpath::RelPath;
 
 /// Create or link concepts.
 #[derive(Debug, clap::Args)]
@@ -68,10 +69,9 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         } => {
             let path = create(&project, name, title.as_deref(), tags, aliases)?;
             let shown = format!("{}/{path}", crate::project::LIBRARY_DIR);
-            let name = path
-                .rsplit('/')
-                .next()
-                .and_then(|file| file.strip_suffix(".md"))
+            let name = RelPath::new(&path)
+                .file_name()
+                .strip_suffix(".md")
                 .unwrap_or(name);
             match ctx.format {
                 Format::Json => print_json(&serde_json::json!({"name": name, "path": shown, "status": "draft"}))?,

@@ -23,10 +23,10 @@ use crate::library::aindex::{AIndex, ChildEntry};
 use crate::nofollow;
 use crate::project::describe;
 use crate::project::mirror::{aindex_path, group_path, AINDEX_FILE};
-use crate::project::paths::join_child;
 use crate::project::scope::Scope;
 use crate::project::walk::EntryKind;
 use crate::project::{in_library, Project, START_HERE_FILE};
+use crate::relpath::RelPath;
 use crate::workspace::cache;
 use crate::workspace::child_map::{self, existing_billboard};
 use crate::workspace::library::{self, Kind, Part};
@@ -224,7 +224,7 @@ fn carried_descriptions(project: &Project, plan: &Plan) -> HashMap<String, Strin
             .map(|index| index.children())
             .unwrap_or_default();
         for name in files {
-            let rel = join_child(dir, name);
+            let rel = RelPath::new(dir).join(name).into_string();
             let description = rows
                 .iter()
                 .find(|row| row.name == *name)
@@ -298,7 +298,7 @@ fn index_one(
     let members: Vec<(String, String)> = listed
         .iter()
         .filter(|(_, kind)| *kind == EntryKind::File && files_here)
-        .map(|(name, _)| (name, join_child(dir, name)))
+        .map(|(name, _)| (name, RelPath::new(dir).join(name).into_string()))
         .filter(|(_, rel)| scope.groups(rel))
         .map(|(name, rel)| (name.clone(), (files.describe)(&rel)))
         .collect();
@@ -532,8 +532,9 @@ fn remove_emptied_indexes(
 /// The directories above `path`, nearest first (`a/b/c.rs` → `a/b`, `a`, `""`).
 fn ancestors(path: &str) -> impl Iterator<Item = &str> {
     std::iter::successors(Some(path), |p| {
-        p.rsplit_once('/')
-            .map(|(dir, _)| dir)
+        RelPath::new(p)
+            .parent()
+            .map(RelPath::as_str)
             .or((!p.is_empty()).then_some(""))
     })
     .skip(1)
@@ -613,8 +614,8 @@ fn write_start_here(
     }
     // A package or a dot-directory is one entry: what is inside it is its own index's business.
     summaries.retain(|dir, _| {
-        dir.rsplit_once('/').is_none_or(|(parent, _)| {
-            !parent.starts_with('.') && !describe::has_manifest(project, parent)
+        RelPath::new(dir).parent().is_none_or(|parent| {
+            !parent.as_str().starts_with('.') && !describe::has_manifest(project, parent.as_str())
         })
     });
     let listed: Vec<String> = summaries.keys().cloned().collect();

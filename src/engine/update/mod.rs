@@ -151,6 +151,7 @@ fn run_phases(
         ..UpdateReport::default()
     };
     untrusted_config(ws, &state, &mut report);
+    unbuilt_languages(project, &mut report);
     if running.interrupted || options.check {
         report.debris_removed = interrupted::remove_debris(project, options.writes());
     }
@@ -374,6 +375,28 @@ fn untrusted_config(
         state.log(&warning);
         report.warnings.push(warning);
     }
+}
+
+/// The `ast.languages` this build cannot parse (their grammars' cargo features were off): one
+/// warning a run naming them all. The configuration stays as written — it is the project's, shared
+/// by teammates whose builds may differ — and those languages' files get generic design files here.
+fn unbuilt_languages(project: &crate::project::Project, report: &mut UpdateReport) {
+    let unbuilt: Vec<_> = (project.config.ast.languages.iter())
+        .filter(|language| !language.is_built())
+        .collect();
+    if unbuilt.is_empty() {
+        return;
+    }
+    let names: Vec<_> = unbuilt.iter().map(|language| language.name()).collect();
+    let features: Vec<_> = unbuilt.iter().map(|language| language.feature()).collect();
+    report.warnings.push(format!(
+        "{}/{}: ast.languages asks for {}, which this build of lexibrarian cannot parse: their files \
+         get generic design files\n  hint: install a build with the cargo features {} (on by default)",
+        crate::project::LIBRARY_DIR,
+        crate::project::CONFIG_FILE,
+        names.join(", "),
+        features.join(", ")
+    ));
 }
 
 /// Who writes design files in this run. Pre-flight: a bad `llm.*` setting or a missing key fails

@@ -13,10 +13,11 @@ use super::report::Mode;
 use super::UpdateOptions;
 use crate::git::{Change, GitRepo};
 use crate::project::mirror::{resolve_source, source_for_design};
-use crate::project::paths::{ancestors_rel, parent_rel};
+use crate::project::paths::ancestors_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, EntryKind};
 use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
+use crate::relpath::RelPath;
 use crate::source::model::files::FileIndex;
 use crate::source::model::{is_manifest, shapes_model, ProjectModel};
 use crate::workspace::absent::Absent;
@@ -400,12 +401,12 @@ fn walked_universe(
     let mut universe = Universe::empty(true);
     let mut all_dirs = BTreeSet::from([String::new()]);
     for entry in &walk.entries {
-        let parent = parent_rel(&entry.rel).to_string();
+        let parent = RelPath::new(&entry.rel).dir().to_string();
         universe
             .children
             .entry(parent)
             .or_default()
-            .push((file_name(&entry.rel).to_string(), entry.kind));
+            .push((RelPath::new(&entry.rel).file_name().to_string(), entry.kind));
         match entry.kind {
             EntryKind::File => {
                 universe.all_files.insert(entry.rel.clone());
@@ -438,10 +439,7 @@ fn dir_selected(dir: &str, paths: &[String]) -> bool {
 
 /// Whether file `rel` is one of `paths` or below one (all when none are given).
 pub fn path_selected(rel: &str, paths: &[String]) -> bool {
-    paths.is_empty()
-        || paths
-            .iter()
-            .any(|p| p.is_empty() || rel == p || rel.starts_with(&format!("{p}/")))
+    paths.is_empty() || paths.iter().any(|p| RelPath::new(rel).starts_with(p))
 }
 
 /// With `--changed-only` in git: the files changed since the last processed commit (inside the
@@ -488,7 +486,7 @@ fn changed_universe(
     // Tracked files only, and not the library's own files (the update rewrites those itself):
     // untracked files are documented once committed, or by a full update. This keeps the
     // post-commit hook's run to about half of a `git status`.
-    let library = format!("{}/", repo_path(prefix, LIBRARY_DIR));
+    let library = format!("{}/", RelPath::new(prefix).join(LIBRARY_DIR));
     let dirty = match dirty {
         // A full status read for the fast path says the same, once untracked files and the
         // library's are set aside: what this run looks at never depends on which status it read.
@@ -582,11 +580,11 @@ fn list_touched(
     }
     let wanted = touched
         .iter()
-        .map(|path| parent_rel(path))
+        .map(|path| RelPath::new(path).dir())
         .chain(universe.dirs.iter().map(String::as_str));
     let listings = Listings::read(project, wanted);
     for path in touched {
-        match listings.of(parent_rel(path)).get(path) {
+        match listings.of(RelPath::new(path).dir()).get(path) {
             Some(entry) if entry.kind == EntryKind::File => {
                 universe.files.insert(path.clone(), stat_of(entry));
             }
@@ -599,7 +597,7 @@ fn list_touched(
         let children = listings
             .of(&dir)
             .values()
-            .map(|entry| (file_name(&entry.rel).to_string(), entry.kind))
+            .map(|entry| (RelPath::new(&entry.rel).file_name().to_string(), entry.kind))
             .collect();
         universe.children.insert(dir, children);
     }
@@ -683,15 +681,6 @@ fn project_path(prefix: &str, path: &str) -> Option<String> {
     }
 }
 
-/// `rel` (project-relative) as a repository path.
-fn repo_path(prefix: &str, rel: &str) -> String {
-    if prefix.is_empty() {
-        rel.to_string()
-    } else {
-        format!("{prefix}/{rel}")
-    }
-}
-
 /// Renames git knows of since the last processed commit (committed, and staged in the working
 /// tree), as project-relative (from, to) pairs. Best effort: an unknown last commit gives none.
 fn git_renames(ws: &Workspace, repo: &GitRepo, dirty: Option<&[Change]>) -> Vec<(String, String)> {
@@ -721,11 +710,6 @@ fn git_renames(ws: &Workspace, repo: &GitRepo, dirty: Option<&[Change]>) -> Vec<
         }
     }
     renames
-}
-
-/// The last component of a `/`-separated path.
-fn file_name(rel: &str) -> &str {
-    rel.rsplit('/').next().unwrap_or(rel)
 }
 
 #[cfg(test)]

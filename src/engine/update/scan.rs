@@ -16,10 +16,10 @@ use super::Progress;
 use crate::library::design_file::DesignFile;
 use crate::project::mapping::Strategy;
 use crate::project::mirror::{design_name, design_path};
-use crate::project::paths::parent_rel;
 use crate::project::scope::Scope;
 use crate::project::walk::{self, FileClass};
 use crate::project::Project;
+use crate::relpath::RelPath;
 use crate::source::Language;
 use crate::workspace::cache::{self, Cache, Stat};
 use crate::workspace::library::{self, Kind, Part};
@@ -170,7 +170,7 @@ fn design_file_stats<'a>(
 ) -> HashMap<String, Stat> {
     let mut by_dir: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for rel in sources {
-        by_dir.entry(parent_rel(rel)).or_default().push(rel);
+        by_dir.entry(RelPath::new(rel).dir()).or_default().push(rel);
     }
     let groups: Vec<(&str, Vec<&str>)> = by_dir.into_iter().collect();
     groups
@@ -179,7 +179,7 @@ fn design_file_stats<'a>(
             let found = mirror_dir_stats(project, dir);
             rels.iter()
                 .filter_map(|rel| {
-                    let name = design_name(rel.rsplit('/').next().unwrap_or(rel));
+                    let name = design_name(RelPath::new(rel).file_name());
                     found
                         .get(name.as_ref())
                         .map(|stat| (rel.to_string(), *stat))

@@ -11,6 +11,7 @@ use crate::library::frontmatter;
 use crate::library::markdown::{Document, Section};
 use crate::library::start_here::{intro, NAVIGATION_PROTOCOL, PRACTICES_ROW};
 use crate::project::{describe, detect, in_library, Project};
+use crate::relpath::RelPath;
 use crate::workspace::cache;
 
 /// A directory as START_HERE shows it.
@@ -115,7 +116,7 @@ pub fn render(project: &Project, dirs: &[DirSummary], existing: Option<&str>) ->
 fn with_parents<'a>(chosen: &[&'a DirSummary], all: &'a [DirSummary]) -> Vec<&'a DirSummary> {
     let mut out: Vec<&DirSummary> = Vec::new();
     for summary in chosen {
-        if let Some((parent, _)) = summary.dir.rsplit_once('/') {
+        if let Some(parent) = RelPath::new(&summary.dir).parent().map(RelPath::as_str) {
             let missing = !out.iter().any(|s| s.dir == parent);
             if let Some(found) = all.iter().find(|s| s.dir == parent).filter(|_| missing) {
                 out.push(found);
@@ -163,7 +164,7 @@ pub fn purpose(
 /// a first-level `src/` or `lib/` without such a directory inside — `` The code of <name>: <the root manifest's description> ``.
 pub fn project_code(project: &Project, dir: &str) -> Option<String> {
     let name = project_name(project);
-    let last = dir.rsplit('/').next().unwrap_or(dir);
+    let last = RelPath::new(dir).file_name();
     let package_inside = [name.clone(), name.to_lowercase()]
         .iter()
         .any(|inside| project.root.join(dir).join(inside).is_dir());
@@ -203,7 +204,7 @@ fn largest_files(dir: &str, files: &BTreeMap<String, cache::Entry>) -> String {
     let mut subs: Vec<(&str, u64)> = below.into_iter().collect();
     subs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
     if subs.is_empty() {
-        let name = dir.rsplit('/').next().unwrap_or(dir);
+        let name = RelPath::new(dir).file_name();
         return format!("The `{name}/` directory.");
     }
     let names: Vec<String> = subs
@@ -253,9 +254,10 @@ fn topology(name: &str, dirs: &[&DirSummary]) -> String {
     let mut out = String::from("```mermaid\ngraph TD\n");
     out.push_str(&format!("  root[\"{}\"]\n", name.replace('"', "'")));
     for summary in dirs {
-        let label = summary.dir.rsplit('/').next().unwrap_or(&summary.dir);
-        let parent = match summary.dir.rfind('/') {
-            Some(cut) => node_id(&summary.dir[..cut]),
+        let dir = RelPath::new(&summary.dir);
+        let label = dir.file_name();
+        let parent = match dir.parent() {
+            Some(parent) => node_id(parent.as_str()),
             None => "root".to_string(),
         };
         out.push_str(&format!(

@@ -46,8 +46,8 @@ use crate::git::notes::PROVENANCE_NOTES;
 use crate::git::{GitRepo, Oid};
 use crate::nofollow::{self, OpenDirs};
 use crate::project::mirror::design_path;
-use crate::project::paths::parent_rel;
 use crate::project::{in_library, Project};
+use crate::relpath::RelPath;
 use crate::workspace::cache::Stat;
 use crate::workspace::state::StateDir;
 
@@ -513,7 +513,7 @@ impl Writer<'_, '_> {
                 return self.fail(orphan, reason);
             }
         }
-        remove_empty_mirror_dirs(project, parent_rel(orphan));
+        remove_empty_mirror_dirs(project, RelPath::new(orphan).dir());
     }
 
     /// A warning for the report and the log.
@@ -702,7 +702,7 @@ pub fn remove_empty_mirror_dirs(project: &Project, dir: &str) {
         if nofollow::remove_dir(&project.root, in_library(&current)).is_err() {
             break;
         }
-        current = parent_rel(&current).to_string();
+        current = RelPath::new(&current).dir().to_string();
     }
 }
 

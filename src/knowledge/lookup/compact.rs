@@ -32,6 +32,7 @@
 
 use crate::library::design_file::{sections, UpdatedBy};
 use crate::library::markdown::list_items;
+use crate::relpath::RelPath;
 use crate::source::OutlineLine;
 
 use super::members::{cut, member_lines};
@@ -311,9 +312,7 @@ const SPREAD_SHOWN: usize = 3;
 fn spread(paths: &[String]) -> String {
     let mut groups: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
     for path in paths {
-        *groups
-            .entry(crate::project::paths::parent_rel(path))
-            .or_default() += 1;
+        *groups.entry(RelPath::new(path).dir()).or_default() += 1;
     }
     let mut groups: Vec<(&str, usize)> = groups.into_iter().collect();
     groups.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));

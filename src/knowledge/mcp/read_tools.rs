@@ -2,6 +2,7 @@
 //! `stack_search`, `stack_view`. Each takes the arguments of its `lexi` command, answers what the command prints,
 //! and names the files its answer is built from for the session cache (see `cache.rs`).
 
+use crate::relpath::RelPath;
 use serde::Deserialize;
 
 use super::cache::Inputs;
@@ -21,7 +22,7 @@ use crate::knowledge::stack_view::{listing_text, post_json, post_text, search_po
 use crate::library::concept::ConceptStatus;
 use crate::library::stack::{PostStatus, STACK_DIR};
 use crate::project::mirror::{aindex_path, design_path, iwh_path};
-use crate::project::paths::{ancestors_rel, parent_rel};
+use crate::project::paths::ancestors_rel;
 use crate::project::{practices, CONFIG_FILE, LIBRARY_DIR};
 
 /// `.lexibrary/config.yaml`, which every answer depends on (scope, budgets, IWH).
@@ -204,7 +205,7 @@ impl Tool for Context {
         let inputs = config().knowledge();
         Ok(Some(match call.path(&args.target) {
             Ok(source) if call.ws.project().abs(&source).is_file() => {
-                let mut inputs = inputs.file(iwh_path(parent_rel(&source)));
+                let mut inputs = inputs.file(iwh_path(RelPath::new(&source).dir()));
                 for file in [design_path(&source), source.clone()] {
                     inputs = inputs.file(file);
                 }

@@ -3,6 +3,7 @@
 //! `posts.rs`).
 
 use super::*;
+use crate::relpath::RelPath;
 
 pub(super) struct Reviewer<'a> {
     pub(super) project: &'a Project,
@@ -124,7 +125,7 @@ impl<'a> Reviewer<'a> {
     /// as an edit whose text is `/etc/passwd`. Source files may be links; they are not looked at.
     fn symlink_at_head(&self, touch: &Touched) -> anyhow::Result<Option<String>> {
         let watched = touch.category != Category::Source
-            || touch.path().rsplit('/').next() == Some(LEXIGNORE_FILE);
+            || RelPath::new(touch.path()).file_name() == LEXIGNORE_FILE;
         if !watched || touch.category == Category::Skipped {
             return Ok(None);
         }

@@ -24,6 +24,7 @@ mod indexed;
 pub mod member_docs;
 mod members;
 
+use crate::relpath::RelPath;
 use rayon::prelude::*;
 
 use fields::{best_field, names_phrase, Field, FieldMatch};
@@ -493,10 +494,7 @@ impl<'a> Matcher<'a> {
         let is_test =
             doc.kind == Some(DocKind::Design) && crate::archivist::is_test_path(&doc.name);
         let file_stem = match doc.kind {
-            Some(DocKind::Design) => {
-                let name = doc.name.rsplit('/').next().unwrap_or(&doc.name);
-                term_string([name.split('.').next().unwrap_or(name)])
-            }
+            Some(DocKind::Design) => term_string([RelPath::new(&doc.name).stem()]),
             _ => String::new(),
         };
         for (index, found) in found.iter().enumerate() {

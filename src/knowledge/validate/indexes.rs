@@ -13,6 +13,7 @@ use crate::library::aindex::AIndex;
 use crate::project::mirror::aindex_path;
 use crate::project::walk::{self, Listings};
 use crate::project::{Project, LIBRARY_DIR, START_HERE_FILE};
+use crate::relpath::RelPath;
 use crate::workspace::absent::Absent;
 use crate::workspace::library::{Kind, Listing};
 
@@ -139,10 +140,7 @@ fn entries(contents: &Listings, dir: &str) -> (BTreeSet<String>, Vec<String>) {
         .get(dir)
         .into_iter()
         .flatten()
-        .map(|entry| {
-            let name = entry.rel.rsplit('/').next().unwrap_or(&entry.rel);
-            name.to_string()
-        })
+        .map(|entry| RelPath::new(&entry.rel).file_name().to_string())
         .collect();
     (names, contents.refused_for(dir))
 }

@@ -13,6 +13,7 @@ use crate::knowledge::corpus::{Doc, DocKind};
 use crate::knowledge::stack::recorded_events;
 use crate::library::stack::{id_from_file_name, Post};
 use crate::library::votes::{tally, Tally};
+use crate::relpath::RelPath;
 
 /// Check every post; `git` (when the project is in a repository) holds the vote history.
 pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> {
@@ -20,7 +21,7 @@ pub(super) fn check(library: &Library<'_>, git: Option<&GitRepo>) -> Vec<Issue> 
     let mut by_id: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for doc in library.corpus.of_kind(DocKind::Stack) {
         let file = library.shown(&doc.path);
-        let name = doc.path.rsplit('/').next().unwrap_or(&doc.path);
+        let name = RelPath::new(&doc.path).file_name();
         if let Some(id) = id_from_file_name(name) {
             by_id.entry(id).or_default().push(file.clone());
         }

@@ -4,6 +4,7 @@
 //! Makefile and justfile targets, and the commands the GitHub Actions workflows `run:`.
 
 use super::{get, ini, push, push_items, toml_text, Practice, Sources};
+use crate::relpath::RelPath;
 
 /// Words that make a script, target or session one a contributor runs before a change.
 const CHECK_WORDS: &[&str] = &[
@@ -378,7 +379,7 @@ fn matrices(
     let Some(jobs) = workflow.get("jobs").and_then(|j| j.as_mapping()) else {
         return;
     };
-    let file = path.rsplit('/').next().unwrap_or(path);
+    let file = RelPath::new(path).file_name();
     for (name, job) in jobs {
         let Some(matrix) = job
             .get("strategy")

@@ -7,6 +7,7 @@
 
 use super::commands::is_check_command;
 use super::{push, push_items, Detail, Practice, Sources};
+use crate::relpath::RelPath;
 
 /// Where GitHub looks for a pull-request template, in its order.
 const TEMPLATE_DIRS: &[&str] = &[".github", "", "docs"];
@@ -85,7 +86,7 @@ fn templates(sources: &Sources) -> Vec<String> {
     for dir in TEMPLATE_DIRS {
         for name in sources.file_names(dir) {
             if name.eq_ignore_ascii_case("pull_request_template.md") {
-                files.push(join(dir, &name));
+                files.push(RelPath::new(dir).join(&name).into_string());
             }
         }
     }
@@ -98,18 +99,10 @@ fn templates(sources: &Sources) -> Vec<String> {
             .into_iter()
             .filter(|n| n.ends_with(".md"))
         {
-            files.push(join(dir, &name));
+            files.push(RelPath::new(dir).join(&name).into_string());
         }
     }
     files
-}
-
-fn join(dir: &str, name: &str) -> String {
-    if dir.is_empty() {
-        name.to_string()
-    } else {
-        format!("{dir}/{name}")
-    }
 }
 
 /// The contribution guide: where it is, its sections, its commands and its rules.
@@ -258,7 +251,7 @@ fn guide_file(sources: &Sources) -> Option<String> {
             let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
             stem.eq_ignore_ascii_case("contributing") && matches!(ext, "" | "md" | "rst" | "txt")
         })?;
-        Some(join(dir, &name))
+        Some(RelPath::new(dir).join(&name).into_string())
     })
 }
 
@@ -270,7 +263,7 @@ fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(Stri
     let mut next = 0;
     while next < pages.len() && pages.len() <= MAX_LINKED {
         let (rel, text) = &pages[next];
-        let base = rel.rsplit_once('/').map_or("", |(dir, _)| dir).to_string();
+        let base = RelPath::new(rel).dir().to_string();
         let mut found = Vec::new();
         // The guide itself also names its policies (ripgrep's `AI_POLICY.md`, linked as a
         // GitHub page of the project); pages further down only when their name says they are
@@ -278,7 +271,11 @@ fn with_linked_pages(sources: &Sources, file: String, text: String) -> Vec<(Stri
         let from_guide = next == 0;
         let mut targets: Vec<String> = local_links(text)
             .into_iter()
-            .map(|target| join(&base, target.trim_start_matches("./")))
+            .map(|target| {
+                RelPath::new(&base)
+                    .join(target.trim_start_matches("./"))
+                    .into_string()
+            })
             .collect();
         if from_guide {
             targets.extend(blob_paths(text));

@@ -2,6 +2,7 @@
 //! test runner's own config file). `package.json`'s `test` script is one of [`super::commands`].
 
 use super::{get, push, Practice, Sources};
+use crate::relpath::RelPath;
 use crate::source::lang::files::{self, TEST_DIRS};
 use crate::source::Language;
 
@@ -29,11 +30,7 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
     let mut dirs: Vec<(String, Vec<String>)> = Vec::new();
     for base in package_dirs(project) {
         for name in TEST_DIRS {
-            let dir = if base.is_empty() {
-                name.to_string()
-            } else {
-                format!("{base}/{name}")
-            };
+            let dir = RelPath::new(&base).join(name).into_string();
             let code: Vec<String> = sources
                 .file_names(&dir)
                 .into_iter()

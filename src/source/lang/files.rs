@@ -9,6 +9,8 @@ use std::path::Path;
 
 use super::{Language, TestCases, LANGUAGES};
 
+use crate::relpath::RelPath;
+
 /// Directories whose files are tests, by the names test runners look for: a file under one is a
 /// test path, and `lexictl init` and `lexi conventions` look for them beside the source.
 /// In this order, the order of a package's test roots in the project model.
@@ -34,8 +36,8 @@ pub fn is_test_path(path: &str) -> bool {
         .rev()
         .skip(1)
         .any(|dir| TEST_DIRS.contains(&dir));
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let stem = name.split('.').next().unwrap_or(name);
+    let lower = RelPath::new(&lower);
+    let (name, stem) = (lower.file_name(), lower.stem());
     in_test_dir
         || (name.ends_with(".java") && is_surefire_name(path))
         || stem.starts_with("test_")
@@ -67,8 +69,8 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
         return false;
     }
     let lower = path.to_ascii_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
-    let (stem, _) = name.rsplit_once('.').unwrap_or((name, ""));
+    let name = RelPath::new(&lower).file_name();
+    let stem = RelPath::new(&lower).name_without_extension();
     if FIXTURE_STEMS.contains(&stem) {
         return false;
     }
@@ -93,8 +95,7 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
 
 /// Whether a Java file's class is a test only by Surefire's `Test*`/`IT*` prefix.
 fn surefire_prefix_only(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
+    let stem = RelPath::new(path).stem();
     !["Test", "Tests", "TestCase", "IT", "ITCase"]
         .iter()
         .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
@@ -103,8 +104,7 @@ fn surefire_prefix_only(path: &str) -> bool {
 /// Whether a Java file's class is one Maven Surefire or Failsafe runs by default: `Test*`,
 /// `*Test`, `*Tests`, `*TestCase` (Surefire), `*IT`, `IT*`, `*ITCase` (Failsafe).
 fn is_surefire_name(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
+    let stem = RelPath::new(path).stem();
     let capital_after = |prefix: &str| {
         stem.strip_prefix(prefix)
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
@@ -127,11 +127,10 @@ pub fn is_module_stem(stem: &str) -> bool {
 /// A file's name without its directory and extensions, or its directory's name when the stem is a
 /// module stem ([`is_module_stem`]): `json` of `src/flask/json/__init__.py`, `app` of `app.py`.
 pub fn module_name(path: &str) -> &str {
-    let mut parts = path.rsplit('/');
-    let name = parts.next().unwrap_or(path);
-    let stem = name.split('.').next().unwrap_or(name);
+    let path = RelPath::new(path);
+    let stem = path.stem();
     match is_module_stem(stem) {
-        true => parts.next().unwrap_or(stem),
+        true => path.parent().map_or(stem, RelPath::file_name),
         false => stem,
     }
 }
@@ -139,8 +138,7 @@ pub fn module_name(path: &str) -> &str {
 /// Whether `source` is a directory's index file — a module file or a program's entry (`main`), of
 /// any extension — described by the directory's README when it has no doc of its own.
 pub fn is_index_file(source: &str) -> bool {
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let stem = name.split('.').next().unwrap_or(name);
+    let stem = RelPath::new(source).stem();
     is_module_stem(stem)
         || LANGUAGES
             .iter()
@@ -183,9 +181,9 @@ pub fn package_manifests() -> Vec<&'static str> {
 /// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
 /// when nothing is left.
 pub fn path_name(path: &str) -> Option<String> {
-    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let stem = name.split('.').next().unwrap_or(name);
-    let named = match stem {
+    let path = RelPath::new(path);
+    let dir = path.dir();
+    let named = match path.stem() {
         "index" | "main" | "mod" | "__init__" => dir.to_string(),
         stem if dir.is_empty() => stem.to_string(),
         stem => format!("{dir}/{stem}"),

@@ -1,12 +1,12 @@
 //! A human name for the kind of a file, from its extension or name: for every file, parsed or not
 //! (a Go file is "Go source" before Go is in the registry).
 
+use crate::relpath::RelPath;
+
 /// A human name for the kind of file, from its extension or name.
 pub fn kind_name(rel: &str) -> &'static str {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let ext = name
-        .rsplit_once('.')
-        .map(|(_, ext)| ext.to_ascii_lowercase());
+    let name = RelPath::new(rel).file_name();
+    let ext = RelPath::new(rel).extension().map(str::to_ascii_lowercase);
     match name {
         "Makefile" | "makefile" | "GNUmakefile" => return "Makefile",
         "Dockerfile" => return "Dockerfile",

@@ -84,6 +84,26 @@ impl AstLanguage {
             AstLanguage::Java => "java",
         }
     }
+
+    /// The cargo feature that builds its grammars in (`lang-rust`; `lang-typescript` for TSX too).
+    pub fn feature(self) -> &'static str {
+        match self {
+            AstLanguage::Rust => "lang-rust",
+            AstLanguage::Javascript => "lang-javascript",
+            AstLanguage::Typescript => "lang-typescript",
+            AstLanguage::Python => "lang-python",
+            AstLanguage::Go => "lang-go",
+            AstLanguage::Java => "lang-java",
+        }
+    }
+
+    /// Whether this build parses the family: every grammar of it is compiled in.
+    pub fn is_built(self) -> bool {
+        LANGUAGES
+            .iter()
+            .filter(|spec| spec.config == self)
+            .all(|spec| spec.grammar.is_some())
+    }
 }
 
 /// Everything the crate knows of one language, as data. Code that cannot be data (extraction,
@@ -102,8 +122,9 @@ pub struct Spec {
     pub config: AstLanguage,
     /// File extensions, lowercase, without the dot; disjoint across the table.
     pub extensions: &'static [&'static str],
-    /// The tree-sitter grammar that parses it.
-    pub grammar: fn() -> tree_sitter::Language,
+    /// The tree-sitter grammar that parses it; `None` in a build without its cargo feature
+    /// ([`AstLanguage::feature`]), where [`Language::from_path`] does not know the language.
+    pub grammar: Option<fn() -> tree_sitter::Language>,
     /// Comment and doc-comment syntax.
     pub comments: Comments,
     /// Keywords a declaration's name follows (`fn`, `class`, `def`): the name is the next word.
@@ -220,12 +241,22 @@ impl Language {
     }
 
     /// The language of `path`, judged by its extension (case-insensitive); `None` if unsupported.
+    ///
+    /// The one switch of the grammar features: a language whose grammar this build lacks
+    /// ([`Language::is_built`]) is not found here, so its files are treated as any unsupported
+    /// file everywhere — never parsed, generic design files.
     pub fn from_path(path: &Path) -> Option<Language> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         LANGUAGES
             .iter()
             .find(|spec| spec.extensions.contains(&ext.as_str()))
+            .filter(|spec| spec.grammar.is_some())
             .map(|spec| spec.language)
+    }
+
+    /// Whether this build has the language's grammar (its cargo feature, [`AstLanguage::feature`]).
+    pub fn is_built(self) -> bool {
+        self.spec().grammar.is_some()
     }
 
     /// The `ast.languages` entry that switches parsing of this language on (TSX goes with TypeScript).
@@ -261,9 +292,9 @@ impl Language {
         }
     }
 
-    /// The tree-sitter grammar used to parse this language.
-    pub(crate) fn grammar(self) -> tree_sitter::Language {
-        (self.spec().grammar)()
+    /// The tree-sitter grammar used to parse this language; `None` when this build lacks it.
+    pub(crate) fn grammar(self) -> Option<tree_sitter::Language> {
+        self.spec().grammar.map(|grammar| grammar())
     }
 }
 
@@ -295,6 +326,43 @@ mod tests {
         ];
         for (path, expected) in cases {
             assert_eq!(Language::from_path(Path::new(path)), expected, "{path}");
+        }
+    }
+
+    /// The default build has every grammar: each language is found, and each family is built.
+    #[test]
+    #[cfg(all(
+        feature = "lang-rust",
+        feature = "lang-javascript",
+        feature = "lang-typescript",
+        feature = "lang-python",
+        feature = "lang-go",
+        feature = "lang-java"
+    ))]
+    fn the_default_build_has_every_grammar() {
+        for language in Language::ALL {
+            assert!(language.is_built(), "{}", language.name());
+            assert!(language.grammar().is_some(), "{}", language.name());
+        }
+        for family in AstLanguage::ALL {
+            assert!(family.is_built(), "{}", family.name());
+            assert_eq!(family.feature(), format!("lang-{}", family.name()));
+        }
+    }
+
+    /// A family is built only with all its grammars, and a language without its grammar is not
+    /// found by its extension (what a reduced build relies on).
+    #[test]
+    fn a_language_without_its_grammar_is_not_found() {
+        for spec in LANGUAGES {
+            let path = format!("a/b.{}", spec.extensions[0]);
+            let found = Language::from_path(Path::new(&path));
+            assert_eq!(found.is_some(), spec.grammar.is_some(), "{path}");
+            if !spec.config.is_built() {
+                assert!(LANGUAGES
+                    .iter()
+                    .any(|other| other.config == spec.config && other.grammar.is_none()));
+            }
         }
     }
 

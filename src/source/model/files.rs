@@ -5,6 +5,8 @@
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
+use crate::relpath::RelPath;
+
 /// Every project file, sorted.
 #[derive(Clone, Debug, Default)]
 pub struct FileIndex {
@@ -88,12 +90,12 @@ impl<F: Fn(&str) -> Option<String> + Sync> ReadFile for F {
 
 /// Directory part of a path (`""` for a top-level file).
 pub fn dir_of(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
+    RelPath::new(path).dir()
 }
 
 /// Last path component.
 pub fn file_name(path: &str) -> &str {
-    path.rfind('/').map_or(path, |i| &path[i + 1..])
+    RelPath::new(path).file_name()
 }
 
 /// `dir/rest`, with either side possibly empty.
@@ -124,9 +126,7 @@ pub fn normalize(dir: &str, rel: &str) -> Option<String> {
 
 /// Whether `path` is `dir` or inside it.
 pub fn is_within(path: &str, dir: &str) -> bool {
-    dir.is_empty()
-        || path == dir
-        || (path.len() > dir.len() && path.starts_with(dir) && path.as_bytes()[dir.len()] == b'/')
+    RelPath::new(path).starts_with(dir)
 }
 
 /// Match a path against a glob of `/`-separated components where `*` and `?` match within one

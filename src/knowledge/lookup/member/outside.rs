@@ -178,13 +178,9 @@ impl Imported {
 /// The name a module's object goes by (`helpers` of `src/flask/helpers.py`, `flask` of
 /// `src/flask/__init__.py`), lowercased without `_`.
 fn module_object(path: &str) -> String {
-    let mut parts = path.rsplit('/');
-    let name = parts.next().unwrap_or(path);
-    let mut stem = name.split('.').next().unwrap_or(name);
-    if matches!(stem, "__init__" | "mod" | "index" | "lib") {
-        stem = parts.next().unwrap_or(stem);
-    }
-    stem.to_lowercase().replace('_', "")
+    crate::source::lang::files::module_name(path)
+        .to_lowercase()
+        .replace('_', "")
 }
 
 /// The calls of `label` (as `file_calls` records them) that leave the file, most important first:

@@ -27,6 +27,7 @@ use std::collections::BTreeSet;
 use super::related::{callers_chain, delegate, distinctive_words, named_word, words};
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
+use crate::relpath::RelPath;
 use crate::source::calls::{decode_reexports, decode_types, is_self_call, MemberCalls, Reach};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
@@ -152,7 +153,7 @@ pub fn relevant_tests(
     }
     let seen = |hits: &[(u8, TestHit)], file: &str| hits.iter().any(|(_, h)| h.file == file);
     for file in &ranked {
-        let name = file.rsplit('/').next().unwrap_or(file);
+        let name = RelPath::new(file).file_name();
         if names_any(name, &names) && !seen(&hits, file) {
             let named = names.iter().find(|n| names_any(name, &[n])).copied();
             hits.push((
@@ -447,7 +448,7 @@ fn delegate_hits(
     // file named for another object's method of that name (`res.set.js`) is not its.
     let container = label.rsplit_once('.').map(|(container, _)| container);
     let files = ranked.iter().filter(|file| {
-        let name = file.rsplit('/').next().unwrap_or(file);
+        let name = RelPath::new(file).file_name();
         names_any(name, &[callee])
             && !names_any(name, names)
             && !names_another_object(name, callee, container)

@@ -20,7 +20,10 @@ pub const GO: Spec = Spec {
     fence: "go",
     config: AstLanguage::Go,
     extensions: &["go"],
-    grammar: || tree_sitter_go::LANGUAGE.into(),
+    #[cfg(feature = "lang-go")]
+    grammar: Some(|| tree_sitter_go::LANGUAGE.into()),
+    #[cfg(not(feature = "lang-go"))]
+    grammar: None,
     comments: Comments {
         line: "//",
         trailing: "  // ",

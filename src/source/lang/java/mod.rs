@@ -20,7 +20,10 @@ pub const JAVA: Spec = Spec {
     fence: "java",
     config: AstLanguage::Java,
     extensions: &["java"],
-    grammar: || tree_sitter_java::LANGUAGE.into(),
+    #[cfg(feature = "lang-java")]
+    grammar: Some(|| tree_sitter_java::LANGUAGE.into()),
+    #[cfg(not(feature = "lang-java"))]
+    grammar: None,
     comments: Comments {
         line: "//",
         trailing: "  // ",

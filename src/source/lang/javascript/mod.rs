@@ -51,7 +51,10 @@ pub const JAVASCRIPT: Spec = Spec {
     fence: "javascript",
     config: AstLanguage::Javascript,
     extensions: &["js", "mjs", "cjs", "jsx"],
-    grammar: || tree_sitter_javascript::LANGUAGE.into(),
+    #[cfg(feature = "lang-javascript")]
+    grammar: Some(|| tree_sitter_javascript::LANGUAGE.into()),
+    #[cfg(not(feature = "lang-javascript"))]
+    grammar: None,
     comments: COMMENTS,
     declaration_keywords: JS_KEYWORDS,
     modifiers: MODIFIERS,
@@ -81,7 +84,10 @@ pub const TYPESCRIPT: Spec = Spec {
     fence: "typescript",
     config: AstLanguage::Typescript,
     extensions: &["ts", "mts", "cts"],
-    grammar: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+    #[cfg(feature = "lang-typescript")]
+    grammar: Some(|| tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
+    #[cfg(not(feature = "lang-typescript"))]
+    grammar: None,
     comments: COMMENTS,
     declaration_keywords: TS_KEYWORDS,
     modifiers: MODIFIERS,
@@ -109,7 +115,10 @@ pub const TSX: Spec = Spec {
     fence: "tsx",
     config: AstLanguage::Typescript,
     extensions: &["tsx"],
-    grammar: || tree_sitter_typescript::LANGUAGE_TSX.into(),
+    #[cfg(feature = "lang-typescript")]
+    grammar: Some(|| tree_sitter_typescript::LANGUAGE_TSX.into()),
+    #[cfg(not(feature = "lang-typescript"))]
+    grammar: None,
     comments: COMMENTS,
     declaration_keywords: TS_KEYWORDS,
     modifiers: MODIFIERS,

@@ -19,7 +19,10 @@ pub const PYTHON: Spec = Spec {
     fence: "python",
     config: AstLanguage::Python,
     extensions: &["py", "pyi"],
-    grammar: || tree_sitter_python::LANGUAGE.into(),
+    #[cfg(feature = "lang-python")]
+    grammar: Some(|| tree_sitter_python::LANGUAGE.into()),
+    #[cfg(not(feature = "lang-python"))]
+    grammar: None,
     comments: Comments {
         line: "#",
         trailing: "  # ",

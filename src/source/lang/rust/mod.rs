@@ -24,7 +24,10 @@ pub const RUST: Spec = Spec {
     fence: "rust",
     config: AstLanguage::Rust,
     extensions: &["rs"],
-    grammar: || tree_sitter_rust::LANGUAGE.into(),
+    #[cfg(feature = "lang-rust")]
+    grammar: Some(|| tree_sitter_rust::LANGUAGE.into()),
+    #[cfg(not(feature = "lang-rust"))]
+    grammar: None,
     comments: Comments {
         line: "//",
         trailing: "  // ",
