@@ -291,10 +291,11 @@ fn kinds(language: Language) -> Kinds {
             call: "call",
             containers: &[("class_definition", "name")],
         },
-        // A method is declared outside its type: `member` names its receiver's type.
+        // A method is declared outside its type: `member` names its receiver's type. A type is
+        // a container only for its embedded types (`class_bases`).
         Language::Go => Kinds {
             call: "call_expression",
-            containers: &[],
+            containers: &[("type_spec", "name")],
         },
         Language::Java => Kinds {
             call: "method_invocation",
@@ -560,8 +561,8 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
                 .collect();
             Some((name("name")?.to_string(), supers))
         }
-        // No containers (`kinds`): a Go type names no bases.
-        Language::Go => None,
+        // A struct's embedded types and an interface's embedded interfaces (`%Context Engine`).
+        Language::Go => Some((name("name")?.to_string(), super::go::embedded_types(node, src))),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let class = name("name")?.to_string();
             Some((class, super::definitions::heritage(node, src)))

@@ -451,6 +451,7 @@ impl<'s> Walker<'s> {
             _ => {
                 found.signature = name.clone();
                 found.value = Some(value_text(node, src));
+                found.bases = super::go::embedded_types(node, src);
             }
         }
         Some(found)

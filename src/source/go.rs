@@ -225,6 +225,50 @@ fn type_spec(spec: Node<'_>, doc: Option<String>, src: &str, out: &mut Extracted
     }
 }
 
+/// The types a `type_spec` embeds, by the name they are reached by, in source order: a struct's
+/// embedded fields (`*Engine`, `http.Handler` → `Engine`, `Handler`) and an interface's embedded
+/// interfaces (`Reader; Writer`); a constraint's type set (`~int | ~string`) embeds nothing.
+/// Unexported ones too: their promoted methods are the type's all the same.
+pub(crate) fn embedded_types(spec: Node<'_>, src: &str) -> Vec<String> {
+    let Some(ty) = spec.child_by_field_name("type") else {
+        return Vec::new();
+    };
+    let lines = match ty.kind() {
+        "struct_type" => code_children(ty)
+            .into_iter()
+            .find(|n| n.kind() == "field_declaration_list")
+            .map(code_children)
+            .unwrap_or_default(),
+        "interface_type" => code_children(ty),
+        _ => Vec::new(),
+    };
+    let mut found: Vec<String> = Vec::new();
+    for line in lines {
+        let embedded = match line.kind() {
+            "field_declaration" if line.child_by_field_name("name").is_none() => line
+                .child_by_field_name("type")
+                .map(|t| signature(t, src, None)),
+            "type_elem" => match code_children(line).as_slice() {
+                [one] if matches!(
+                    one.kind(),
+                    "type_identifier" | "qualified_type" | "generic_type"
+                ) =>
+                {
+                    Some(signature(*one, src, None))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(name) = embedded.as_deref().map(embedded_name) {
+            if !name.is_empty() && !found.iter().any(|f| f == name) {
+                found.push(name.to_string());
+            }
+        }
+    }
+    found
+}
+
 /// The name an embedded type is reached by: `ResponseWriter` of `http.ResponseWriter`, `*Engine`.
 fn embedded_name(written: &str) -> &str {
     let bare = written.trim_start_matches('*');
@@ -618,6 +662,32 @@ func helper() {}
         );
         assert_eq!(interface.doc, None);
         assert!(docs(&interface).is_empty(), "{:?}", docs(&interface));
+    }
+
+    #[test]
+    fn embedded_structs_and_interfaces_are_bases_of_their_type() {
+        let text = "package x\n\ntype Context struct {\n\t*Engine\n\thttp.Handler\n\tpool sync.Pool\n\tlist List[int]\n\tmeta[string]\n}\n\ntype ReadWriter interface {\n\tReader\n\tio.Writer\n\tClose() error\n}\n\ntype Number interface {\n\t~int | ~float64\n}\n\ntype Plain struct{ A int }\n\nfunc f() {\n\ttype local struct{ Engine }\n}\n";
+        let interface = parse(Language::Go, text);
+        assert_eq!(
+            interface.bases,
+            [
+                (
+                    "Context".to_string(),
+                    vec![
+                        "Engine".to_string(),
+                        "Handler".to_string(),
+                        "meta".to_string()
+                    ]
+                ),
+                (
+                    "ReadWriter".to_string(),
+                    vec!["Reader".to_string(), "Writer".to_string()]
+                ),
+            ]
+        );
+        let file = super::super::SourceFile::parse(Language::Go, text.to_string()).expect("parses");
+        let context = file.definition("Context").expect("defined");
+        assert_eq!(context.bases, ["Engine", "Handler", "meta"]);
     }
 
     #[test]
