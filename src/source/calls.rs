@@ -562,7 +562,10 @@ fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String,
             Some((name("name")?.to_string(), supers))
         }
         // A struct's embedded types and an interface's embedded interfaces (`%Context Engine`).
-        Language::Go => Some((name("name")?.to_string(), super::go::embedded_types(node, src))),
+        Language::Go => Some((
+            name("name")?.to_string(),
+            super::go::embedded_types(node, src),
+        )),
         Language::JavaScript | Language::TypeScript | Language::Tsx => {
             let class = name("name")?.to_string();
             Some((class, super::definitions::heritage(node, src)))

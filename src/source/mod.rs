@@ -36,6 +36,7 @@ use tree_sitter::{Parser, Tree};
 pub use file::SourceFile;
 pub use generated::is_generated_header;
 pub(crate) use go::is_test_function as is_go_test_function;
+pub use go::{interfaces as go_interfaces, GoInterface};
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
