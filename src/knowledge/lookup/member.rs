@@ -278,7 +278,12 @@ pub fn lookup_member(
                     true => {
                         found.overridden_by = go_interfaces::implemented_by(ws, &own, &found.label)
                     }
-                    false => found.implements = go_interfaces::implements(ws, &own, &found.label),
+                    false => {
+                        found.implements = go_interfaces::implements(ws, &own, &found.label);
+                        let elsewhere = std::mem::take(&mut found.overridden_by);
+                        found.overridden_by =
+                            go_interfaces::shadowed_by(ws, &own, &found.label, elsewhere);
+                    }
                 }
             }
         }

@@ -126,6 +126,56 @@ pub(super) fn implements(ws: &Workspace, own: &Own<'_>, label: &str) -> Vec<Stri
     found
 }
 
+/// The methods named as `label` (`RouterGroup.Use`) of `own` in the types of its own package
+/// that embed its type, however deep (`Engine` embeds `RouterGroup`: `Engine.Use` is the one an
+/// `Engine` calls), by file, then those of `elsewhere` (the importing packages', found by
+/// [`super::implementations`]) in files not already named.
+pub(super) fn shadowed_by(
+    ws: &Workspace,
+    own: &Own<'_>,
+    label: &str,
+    elsewhere: Vec<Caller>,
+) -> Vec<Caller> {
+    let (Some(graph), Some((ty, method))) = (ws.graph(), label.rsplit_once('.')) else {
+        return elsewhere;
+    };
+    let home = Package::read(ws, graph, own, directory(own.source));
+    let mut embedding: BTreeSet<&str> = BTreeSet::from([ty]);
+    loop {
+        let before = embedding.len();
+        for (sub, bases) in &home.bases {
+            if bases.iter().any(|b| embedding.contains(b.as_str())) {
+                embedding.insert(sub);
+            }
+        }
+        if embedding.len() == before {
+            break;
+        }
+    }
+    let mut by_file: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for sub in embedding.into_iter().filter(|sub| *sub != ty) {
+        if let Some(file) = home.methods.get(sub).and_then(|m| m.get(method)) {
+            by_file
+                .entry(file.clone())
+                .or_default()
+                .insert(format!("{sub}.{method}"));
+        }
+    }
+    let mut found: Vec<Caller> = by_file
+        .into_iter()
+        .map(|(file, members)| Caller {
+            file,
+            members: members.into_iter().collect(),
+        })
+        .collect();
+    for caller in elsewhere {
+        if !found.iter().any(|known| known.file == caller.file) {
+            found.push(caller);
+        }
+    }
+    found
+}
+
 /// What one package declares: its types' methods, embeddings and interfaces.
 struct Package {
     dir: String,
