@@ -774,64 +774,17 @@ fn markdown_title(text: &str) -> Option<String> {
         .filter(|title| !title.is_empty())
 }
 
-/// Whether a Go file is a command's entry: `package main` with a `func main()`.
-fn is_go_command(text: &str) -> bool {
-    text.lines().any(|line| line.trim_end() == "package main")
-        && text.lines().any(|line| line.starts_with("func main()"))
-}
-
 /// What the structure tells of a file's role when nothing describes it: a command's entry point
 /// ("Entry point (`fn main`) of the `rg` binary."), pytest's fixtures, a module of test helpers,
 /// else its definitions ([`summary`]).
 fn role(input: &ArchivistInput<'_>, interface: &Interface, kind: &str) -> String {
     let source = input.source;
-    let name = source.rsplit('/').next().unwrap_or(source);
-    let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-    let dir_name = dir.rsplit('/').next().unwrap_or(dir);
     let definitions = summary(input, interface, kind);
     let lowered = lower_first(&definitions);
-    use crate::source::Language;
-    let program = match interface.language {
-        Language::Rust if is_fuzz_target(source, input.text) => Some(format!(
-            "Fuzz target `{}`: the function a fuzzer calls with generated input.",
-            name.trim_end_matches(".rs")
-        )),
-        Language::Rust if input.text.contains("fn main(") => rust_binary_name(source)
-            .map(|binary| match binary.as_str() {
-                "" => "Entry point (`fn main`) of the binary.".to_string(),
-                binary => format!("Entry point (`fn main`) of the `{binary}` binary."),
-            })
-            .or_else(|| {
-                let program = test_program_name(source)?;
-                Some(format!(
-                    "Test program `{program}` (`fn main`), built by the test suite."
-                ))
-            }),
-        Language::Rust => None,
-        Language::Python if name == "__main__.py" && !dir_name.is_empty() => Some(format!(
-            "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
-        )),
-        Language::Python if name == "conftest.py" => {
-            let scope = if dir.is_empty() { "the project" } else { dir };
-            Some(format!(
-                "Pytest fixtures and hooks for the tests in `{scope}`: {lowered}"
-            ))
-        }
-        Language::Python => None,
-        Language::Go if is_go_command(input.text) => Some(match dir_name {
-            "" => "Entry point (`func main`) of the command.".to_string(),
-            dir => format!("Entry point (`func main`) of the `{dir}` command."),
-        }),
-        Language::Go => None,
-        Language::Java => None,
-        Language::JavaScript | Language::TypeScript
-            if input.text.starts_with("#!") || dir_name == "bin" =>
-        {
-            Some(format!("Command-line script `{name}`: {lowered}"))
-        }
-        // A `.tsx` file is not taken for a script (as before the registry).
-        Language::JavaScript | Language::TypeScript | Language::Tsx => None,
-    };
+    let program = interface
+        .language
+        .walks()
+        .program_role(source, input.text, &lowered);
     if let Some(program) = program {
         return program;
     }
@@ -863,16 +816,6 @@ fn main_type_doc(source: &str, interface: &Interface) -> Option<(String, String)
     Some((name, sentence))
 }
 
-/// A cargo-fuzz target: a file of a `fuzz_targets/` directory, or one that calls `fuzz_target!`.
-fn is_fuzz_target(source: &str, text: &str) -> bool {
-    source
-        .split('/')
-        .rev()
-        .skip(1)
-        .any(|dir| dir == "fuzz_targets")
-        || text.contains("fuzz_target!(")
-}
-
 /// The example a file under an `examples/` directory is, named by its path below it without the
 /// extension and without a last `index`/`main`/`mod`/`__init__` (`examples/cookie-sessions/index.js`
 /// → `cookie-sessions`, `examples/echo.rs` → `echo`, `examples/tutorial_builder/01_quick.rs` →
@@ -887,51 +830,7 @@ fn example_name(source: &str) -> Option<String> {
         .split_once("examples/")
         .or_else(|| source.split_once("example/"))
         .filter(|(above, _)| above.is_empty() || above.ends_with('/'))?;
-    path_name(below)
-}
-
-/// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
-/// when nothing is left.
-fn path_name(path: &str) -> Option<String> {
-    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let stem = name.split('.').next().unwrap_or(name);
-    let named = match stem {
-        "index" | "main" | "mod" | "__init__" => dir.to_string(),
-        stem if dir.is_empty() => stem.to_string(),
-        stem => format!("{dir}/{stem}"),
-    };
-    (!named.is_empty()).then_some(named)
-}
-
-/// A program a test suite builds from a test tree (a trybuild UI test, a compile-fail case): its
-/// path below the last test directory (`tests/derive_ui/bool_value_enum.rs` →
-/// `derive_ui/bool_value_enum`); `None` outside a test tree.
-fn test_program_name(source: &str) -> Option<String> {
-    let parts: Vec<&str> = source.split('/').collect();
-    let dirs = &parts[..parts.len().saturating_sub(1)];
-    let at = dirs
-        .iter()
-        .rposition(|dir| crate::source::lang::files::TEST_DIRS.contains(dir))?;
-    path_name(&parts[at + 1..].join("/"))
-}
-
-/// The binary a Rust file with `fn main` is the root of, by cargo's conventions: `src/bin/rg.rs`
-/// and `src/bin/rg/main.rs` → `rg`, `src/main.rs` → its package directory's name (`""` at the
-/// root), `crates/core/main.rs` → `core`; `None` for a file of another name.
-fn rust_binary_name(source: &str) -> Option<String> {
-    let parts: Vec<&str> = source.split('/').collect();
-    let name = *parts.last()?;
-    let parent = parts.len().checked_sub(2).map(|at| parts[at]);
-    let grandparent = parts.len().checked_sub(3).map(|at| parts[at]);
-    let stem = name.strip_suffix(".rs")?;
-    match (parent, grandparent, stem) {
-        (Some("bin"), _, stem) if stem != "main" => Some(stem.to_string()),
-        (Some(dir), Some("bin"), "main") => Some(dir.to_string()),
-        (Some("src"), Some(package), "main") => Some(package.to_string()),
-        (Some(dir), _, "main") if dir != "src" => Some(dir.to_string()),
-        (_, _, "main") => Some(String::new()),
-        _ => None,
-    }
+    crate::source::lang::files::path_name(below)
 }
 
 /// `text` with its first letter lowercased when it starts with a verb of the fallbacks (`Defines …`

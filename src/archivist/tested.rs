@@ -9,7 +9,8 @@
 
 use super::describe::{first_sentence, quoted_list};
 use super::is_test_case;
-use crate::source::{Interface, Language, Suites, SymbolKind};
+use crate::source::lang::TestFunctions;
+use crate::source::{Interface, Suites, SymbolKind};
 
 /// Longest description of a test file, in characters (before its last `.`).
 const MAX_CHARS: usize = 180;
@@ -19,11 +20,11 @@ const LISTED: usize = 5;
 /// The description of `source` when it is a test file with tests of its own; `None` otherwise.
 pub fn test_file_description(source: &str, text: &str, interface: &Interface) -> Option<String> {
     // Rust: `#[test]` functions, in a test target or a `tests.rs` unit-test module.
-    if interface.language == Language::Rust {
-        return rust_tests(source, text, interface);
-    }
-    if interface.language == Language::Java {
-        return java_tests(source, interface);
+    let style = interface.language.spec().files.test_functions;
+    match style {
+        TestFunctions::Marked => return rust_tests(source, text, interface),
+        TestFunctions::MarkedInNamedClass => return java_tests(source, interface),
+        TestFunctions::GoPrefixed | TestFunctions::SuitesOrNamed => {}
     }
     // What a test runner collects by its name (pytest: `test_*.py`; not `conftest.py`).
     if !is_test_case(source, 0) {
@@ -38,7 +39,7 @@ pub fn test_file_description(source: &str, text: &str, interface: &Interface) ->
         .filter(|line| line.depth == 0)
         .filter_map(|line| match line.kind {
             // `go test`'s `TestXxx`, `BenchmarkXxx`, `ExampleXxx`, `FuzzXxx`.
-            Some(SymbolKind::Function) if interface.language == Language::Go => {
+            Some(SymbolKind::Function) if style == TestFunctions::GoPrefixed => {
                 crate::source::is_go_test_function(&line.name).then(|| line.name.clone())
             }
             Some(SymbolKind::Function) => line.name.strip_prefix("test_").map(str::to_string),

@@ -35,13 +35,13 @@
 //! ~recv.get~key` (`!member` for a test function). Beside them, a file's items name the classes' bases (`%Flask App`, Rust `impl
 //! Trait for Type` as `%Type Trait`: [`encode_bases`]) and the types it mentions (`#Sender Tx`).
 
-mod keys;
-mod typed;
+pub(crate) mod keys;
+pub(crate) mod typed;
 
 use tree_sitter::Node;
 
 use self::keys::{key_callee, literal_argument};
-use super::rust::expand::MAX_MACRO_DEPTH;
+use super::lang::rust::expand::MAX_MACRO_DEPTH;
 use super::syntax::{text_of, walk};
 use super::Language;
 
@@ -87,7 +87,7 @@ const BASES_MARK: char = '%';
 /// Marks the encoded item of the names a module re-exports: `>name name`.
 const REEXPORTS_MARK: char = '>';
 /// Marks a callee reached through the member's own object (`self.x()`, `this.x()`, `Self::x()`).
-const SELF_MARK: char = '^';
+pub(crate) const SELF_MARK: char = '^';
 /// Marks a test function's item: a Rust `#[test]`, a JavaScript `it('…', …)` case.
 const TEST_MARK: char = '!';
 
@@ -271,66 +271,58 @@ pub fn bare(member: &str) -> &str {
 }
 
 /// Receivers that mean "this object" in every supported language.
-const SELF_RECEIVERS: [&str; 5] = ["this", "self", "cls", "Self", "super"];
+pub(crate) const SELF_RECEIVERS: [&str; 5] = ["this", "self", "cls", "Self", "super"];
 
-/// The node kinds that matter in one language.
-struct Kinds {
-    /// Calls: (call kind, field naming the callee).
-    call: &'static str,
+/// The node kinds a language's calls are read from ([`Walks::call_kinds`]).
+pub(crate) struct CallKinds {
+    /// Calls: the node kind (its `function` field names the callee, unless the language reads its
+    /// own targets: [`Walks::call_target`]).
+    pub call: &'static str,
+    /// Object creations counted as calls (Java's `new X(…)`).
+    pub creation: Option<&'static str>,
     /// Containers whose name qualifies the members inside: (kind, field holding the name).
-    containers: &'static [(&'static str, &'static str)],
+    pub containers: &'static [(&'static str, &'static str)],
+    /// A call through a receiver, `a.b()`: the node kind of the callee and the field naming `b`.
+    pub access: (&'static str, &'static str),
+    /// Whether a capitalised callee builds a value rather than calling (Rust's tuple structs and
+    /// enum variants: `Some(x)`, `Match::Ignore(x)`).
+    pub capitalised_builds_value: bool,
 }
 
-fn kinds(language: Language) -> Kinds {
-    match language {
-        Language::Rust => Kinds {
-            call: "call_expression",
-            containers: &[("impl_item", "type"), ("trait_item", "name")],
-        },
-        Language::Python => Kinds {
-            call: "call",
-            containers: &[("class_definition", "name")],
-        },
-        // A method is declared outside its type: `member` names its receiver's type. A type is
-        // a container only for its embedded types (`class_bases`).
-        Language::Go => Kinds {
-            call: "call_expression",
-            containers: &[("type_spec", "name")],
-        },
-        Language::Java => Kinds {
-            call: "method_invocation",
-            containers: &[
-                ("class_declaration", "name"),
-                ("interface_declaration", "name"),
-                ("enum_declaration", "name"),
-                ("record_declaration", "name"),
-            ],
-        },
-        Language::JavaScript | Language::TypeScript | Language::Tsx => Kinds {
-            call: "call_expression",
-            containers: &[
-                ("class_declaration", "name"),
-                ("class", "name"),
-                ("abstract_class_declaration", "name"),
-            ],
-        },
-    }
+/// A base as named in a class or `impl` header, reduced to its final identifier: `Shape` of
+/// `shapes::Shape<T>`, `App` of `sansio.app.App`.
+pub(crate) fn base_name(text: &str) -> String {
+    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let text = text.split(['<', '[', '(']).next().unwrap_or("").to_string();
+    text.rsplit(['.', ':']).next().unwrap_or("").to_string()
 }
 
 /// Where the walk is: inside which container (its name's byte range) and which member (its index).
 #[derive(Clone, Copy, Default)]
-struct At {
-    container: Option<(usize, usize)>,
-    member: Option<usize>,
+pub(crate) struct At {
+    pub container: Option<(usize, usize)>,
+    pub member: Option<usize>,
 }
 
 /// A member found by [`member`]: its name, container and the other labels it is assigned to.
-struct Found<'s> {
-    name: std::borrow::Cow<'s, str>,
-    container: Option<(usize, usize)>,
-    aliases: Vec<String>,
-    /// A JavaScript test case (`it('…', function () { … })`).
-    test: bool,
+pub(crate) struct Found<'s> {
+    pub name: std::borrow::Cow<'s, str>,
+    pub container: Option<(usize, usize)>,
+    pub aliases: Vec<String>,
+    /// A test case (`it('…', function () { … })`, a Go `TestXxx`, a Java `@Test`).
+    pub test: bool,
+}
+
+impl<'s> Found<'s> {
+    /// A member named `name` in `container`, no test and no other label.
+    pub fn plain(name: &'s str, container: Option<(usize, usize)>) -> Found<'s> {
+        Found {
+            name: name.into(),
+            container,
+            aliases: Vec::new(),
+            test: false,
+        }
+    }
 }
 
 /// What [`extract`] finds in a file.
@@ -367,7 +359,8 @@ fn extract_nested<'t>(
     also: &mut dyn FnMut(Node<'t>),
     macros: usize,
 ) -> Extracted {
-    let kinds = kinds(language);
+    let walks = language.walks();
+    let kinds = walks.call_kinds();
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
@@ -381,19 +374,8 @@ fn extract_nested<'t>(
         let kind = node.kind();
         // Rust macro calls: items in `cfg_rt! { pub fn spawn(…) { … } }` are members as if the
         // macro were expanded; the tokens of `assert!(f(x))` in a member are its calls.
-        if language == Language::Rust && kind == "macro_invocation" && macros < MAX_MACRO_DEPTH {
-            let read = match at.member {
-                // A local `macro_rules!` transcribed (the tests `syntax!(literal1, "a", …)`
-                // generates, the `fn rt()` each module of `rt_test! { … }` gets), else a
-                // pass-through macro's items.
-                None => match super::rust::macro_rules::local_macro_body(node, src) {
-                    Some(body) => vec![body],
-                    None => super::rust::expand::macro_bodies(node, src),
-                },
-                Some(_) => super::rust::expand::expression_body(node, src)
-                    .into_iter()
-                    .collect(),
-            };
+        if macros < MAX_MACRO_DEPTH {
+            let read = walks.macro_calls(node, src, at.member.is_some());
             if !read.is_empty() {
                 if let Some(index) = at.member {
                     // `bail!(…)`, `unreachable!(…)`: what the member raises.
@@ -438,15 +420,13 @@ fn extract_nested<'t>(
             }
         }
         // A Rust test attribute marks the function after it (its sibling, visited next).
-        if kind == "attribute_item" && super::rust::cfg::is_test_attribute(text_of(node, src)) {
+        if walks.test_marker(node, src) {
             test_attribute_end = Some(node.end_byte());
         }
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(language, node, src, &returns));
-            if kind == kinds.call
-                || (language == Language::Java && kind == "object_creation_expression")
-            {
+            if kind == kinds.call || kinds.creation == Some(kind) {
                 let typed = typed::Typed {
                     locals: &local_types[index],
                     returns: &returns,
@@ -464,7 +444,7 @@ fn extract_nested<'t>(
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
-            if let Some((class, found)) = class_bases(language, node, src) {
+            if let Some((class, found)) = walks.class_bases(node, src) {
                 match bases.iter_mut().find(|(known, _)| *known == class) {
                     Some((_, known)) => {
                         for base in found {
@@ -483,19 +463,16 @@ fn extract_nested<'t>(
                 member: None,
             });
         }
-        if let Some(found) = member(language, node, src, at) {
+        if let Some(found) = walks.member(node, src, at) {
             let container = found.container;
             let case = found.test;
             let index = member_index(&mut members, &mut containers, found, src);
             members[index].test |= case;
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(language, node, src, &returns));
-            if language == Language::Rust
-                && test_attribute_end.is_some_and(|end| {
-                    end <= node.start_byte()
-                        && super::rust::cfg::only_attributes(&src[end..node.start_byte()])
-                })
-            {
+            if test_attribute_end.is_some_and(|end| {
+                end <= node.start_byte() && walks.only_markers(&src[end..node.start_byte()])
+            }) {
                 members[index].test = true;
             }
             return Some(At {
@@ -519,95 +496,6 @@ fn extract_nested<'t>(
         types,
         bases,
     }
-}
-
-/// The bases a class, an `impl Trait for Type` or a trait names: `(Flask, [App])`.
-fn class_bases(language: Language, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
-    let last = |text: &str| -> String {
-        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        let text = text.split(['<', '[', '(']).next().unwrap_or("").to_string();
-        let text = text.rsplit(['.', ':']).next().unwrap_or("").to_string();
-        text
-    };
-    let name = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
-    match language {
-        Language::Rust => match node.kind() {
-            "impl_item" => {
-                let ty = last(name("type")?);
-                let tr = last(name("trait")?);
-                Some((ty, vec![tr]))
-            }
-            "trait_item" => {
-                let bounds = node.child_by_field_name("bounds")?;
-                let mut cursor = bounds.walk();
-                let supers: Vec<String> = bounds
-                    .named_children(&mut cursor)
-                    .map(|b| last(text_of(b, src)))
-                    .filter(|b| b.starts_with(char::is_alphabetic))
-                    .collect();
-                Some((name("name")?.to_string(), supers))
-            }
-            // Not a container of Rust's (`kinds`).
-            _ => None,
-        },
-        Language::Python => {
-            let list = node.child_by_field_name("superclasses")?;
-            let mut cursor = list.walk();
-            let supers: Vec<String> = list
-                .named_children(&mut cursor)
-                .filter(|b| b.kind() != "keyword_argument")
-                .map(|b| last(text_of(b, src)))
-                .filter(|b| !b.is_empty() && b != "object")
-                .collect();
-            Some((name("name")?.to_string(), supers))
-        }
-        // A struct's embedded types and an interface's embedded interfaces (`%Context Engine`).
-        Language::Go => Some((
-            name("name")?.to_string(),
-            super::go::embedded_types(node, src),
-        )),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            let class = name("name")?.to_string();
-            Some((class, super::definitions::heritage(node, src)))
-        }
-        Language::Java => {
-            let class = name("name")?.to_string();
-            Some((class, java_bases(node, src)))
-        }
-    }
-}
-
-/// A Java type's superclass and interfaces (`extends`, `implements`, an interface's `extends`),
-/// by simple name, in source order.
-pub(super) fn java_bases(node: Node<'_>, src: &str) -> Vec<String> {
-    let mut bases = Vec::new();
-    let mut cursor = node.walk();
-    for part in node.children(&mut cursor) {
-        if !matches!(
-            part.kind(),
-            "superclass" | "super_interfaces" | "extends_interfaces"
-        ) {
-            continue;
-        }
-        let mut types = vec![part];
-        while let Some(node) = types.pop() {
-            match node.kind() {
-                "type_identifier" | "scoped_type_identifier" | "generic_type" => {
-                    let (start, end) = java_final_name(node);
-                    let name = &src[start..end];
-                    if !bases.iter().any(|b| b == name) {
-                        bases.push(name.to_string());
-                    }
-                }
-                _ => {
-                    let mut inner = node.walk();
-                    let children: Vec<Node<'_>> = node.named_children(&mut inner).collect();
-                    types.extend(children.into_iter().rev());
-                }
-            }
-        }
-    }
-    bases
 }
 
 /// Add what `found` calls, raises and is to `member` (the same function read twice, or a macro's
@@ -671,7 +559,7 @@ fn record_call(
     typed: typed::Typed<'_>,
     member: &mut MemberCalls,
 ) {
-    let Some(mut target) = target(language, call, src, container) else {
+    let Some(mut target) = language.walks().call_target(call, src, container) else {
         return;
     };
     // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() -> Arc<Runtime>`:
@@ -716,7 +604,7 @@ fn keep_member_keys(members: &mut [MemberCalls]) {
 }
 
 /// The byte range of a name node's last identifier (`Foo` of `a::Foo<T>`, `App` of `App`).
-fn final_name(node: Node<'_>) -> (usize, usize) {
+pub(crate) fn final_name(node: Node<'_>) -> (usize, usize) {
     let mut node = node;
     loop {
         let next = match node.kind() {
@@ -733,260 +621,32 @@ fn final_name(node: Node<'_>) -> (usize, usize) {
     (node.start_byte(), node.end_byte())
 }
 
-/// Whether `node` starts a member: its name, container and aliases.
-fn member<'s>(language: Language, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
-    let name_of = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
-    let plain = |name: &'s str, container| {
-        Some(Found {
-            name: name.into(),
-            container,
-            aliases: Vec::new(),
-            test: false,
-        })
-    };
-    match language {
-        Language::Rust => match node.kind() {
-            "function_item" => plain(name_of("name")?, at.container),
-            _ => None,
-        },
-        Language::Python => match node.kind() {
-            "function_definition" => plain(name_of("name")?, at.container),
-            _ => None,
-        },
-        Language::Go => match node.kind() {
-            "function_declaration" => Some(Found {
-                test: super::go::is_test_function(name_of("name")?)
-                    && has_testing_parameter(node, src),
-                ..plain(name_of("name")?, None)?
-            }),
-            // A method is a member of its receiver's type (`Context.JSON`).
-            "method_declaration" => {
-                let ty = super::go::receiver_type(node)?;
-                plain(name_of("name")?, Some((ty.start_byte(), ty.end_byte())))
-            }
-            _ => None,
-        },
-        Language::Java => match node.kind() {
-            "method_declaration"
-            | "constructor_declaration"
-            | "compact_constructor_declaration" => Some(Found {
-                name: name_of("name")?.into(),
-                container: at.container,
-                aliases: Vec::new(),
-                test: super::java::is_test_method(node, src),
-            }),
-            _ => None,
-        },
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            javascript_member(node, src, at)
-        }
-    }
-}
-
-/// Whether a Go function takes `*testing.T`, `*testing.B`, `*testing.F` (a test, benchmark or
-/// fuzz target) or is an `ExampleXxx()` without parameters.
-fn has_testing_parameter(node: Node<'_>, src: &str) -> bool {
-    let parameters = node
-        .child_by_field_name("parameters")
-        .map_or("", |p| text_of(p, src));
-    parameters.contains("testing.")
-        || (parameters == "()" && text_of(node, src).contains("Example"))
-}
-
-/// Whether a JavaScript, TypeScript or TSX `node` starts a member: a function or method, a
-/// function assigned to a variable, field, key or CommonJS export, or a test case's callback.
-fn javascript_member<'s>(node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
-    let name_of = |field: &str| node.child_by_field_name(field).map(|n| text_of(n, src));
-    let plain = |name: &'s str, container| {
-        Some(Found {
-            name: name.into(),
-            container,
-            aliases: Vec::new(),
-            test: false,
-        })
-    };
-    match node.kind() {
-        "function_declaration" | "generator_function_declaration" => plain(name_of("name")?, None),
-        "method_definition" => plain(name_of("name")?, at.container),
-        "variable_declarator" | "public_field_definition" | "field_definition" => {
-            let aliases = assigned_function(node.child_by_field_name("value")?, src)?;
-            let name = node
-                .child_by_field_name("name")
-                .or_else(|| node.child_by_field_name("property"))?;
-            Some(Found {
-                name: text_of(name, src).into(),
-                container: at.container,
-                aliases,
-                test: false,
-            })
-        }
-        "pair" => {
-            is_function(node.child_by_field_name("value")?).then_some(())?;
-            plain(name_of("key")?, None)
-        }
-        "assignment_expression" => {
-            let aliases = assigned_function(node.child_by_field_name("right")?, src)?;
-            let (name, container) = commonjs_target(node.child_by_field_name("left")?, src)?;
-            Some(Found {
-                name: name.into(),
-                container,
-                aliases,
-                test: false,
-            })
-        }
-        // A test case: its callback is a member named for its title (`should_send_json`).
-        "call_expression" if super::suites::is_case_call(node, src) => {
-            let arguments = node.child_by_field_name("arguments")?;
-            let mut cursor = arguments.walk();
-            let title = arguments.named_children(&mut cursor).next()?;
-            let name = case_label(text_of(title, src));
-            (!name.is_empty()).then_some(Found {
-                name: name.into(),
-                container: None,
-                aliases: Vec::new(),
-                test: true,
-            })
-        }
-        _ => None,
-    }
-}
-
-/// A test case's title as a member's label: its words joined by `_`, at most 60 characters
-/// (`should send a json response` → `should_send_a_json_response`).
-fn case_label(title: &str) -> String {
-    let mut label = String::new();
-    for word in title
-        .trim_matches(['\'', '"', '`'])
-        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .filter(|w| !w.is_empty())
-    {
-        if label.len() + word.len() + 1 > 60 {
-            break;
-        }
-        if !label.is_empty() {
-            label.push('_');
-        }
-        label.push_str(word);
-    }
-    label
-}
-
-/// Whether `value` is a function, possibly through a chain of assignments (`res.header = function
-/// header(…)` in `res.set = res.header = function header(…)`): then the labels of the chain's
-/// properties (`res.header`).
-fn assigned_function(value: Node<'_>, src: &str) -> Option<Vec<String>> {
-    let mut aliases = Vec::new();
-    let mut value = value;
-    while value.kind() == "assignment_expression" {
-        if let Some((name, container)) = value
-            .child_by_field_name("left")
-            .and_then(|left| commonjs_target(left, src))
-        {
-            aliases.push(match container {
-                Some((start, end)) => format!("{}.{name}", &src[start..end]),
-                None => name.to_string(),
-            });
-        }
-        value = value.child_by_field_name("right")?;
-    }
-    is_function(value).then_some(aliases)
-}
-
-/// The property and container of an assignment's left side `object.property` — or, for a
-/// computed name (`app[method]`), the whole left side as the member's name, without a container.
-fn commonjs_target<'s>(left: Node<'_>, src: &'s str) -> Option<(&'s str, Option<(usize, usize)>)> {
-    if left.kind() == "subscript_expression" {
-        let object = left.child_by_field_name("object")?;
-        let text = text_of(left, src);
-        let named = object.kind() == "identifier"
-            && !matches!(text_of(object, src), "exports" | "module" | "this")
-            && !text.contains(char::is_whitespace)
-            && left
-                .child_by_field_name("index")
-                .is_some_and(|i| i.kind() == "identifier");
-        return named.then_some((text, None));
-    }
-    (left.kind() == "member_expression").then_some(())?;
-    let name = text_of(left.child_by_field_name("property")?, src);
-    let object = left.child_by_field_name("object")?;
-    Some((name, commonjs_object(object, src)))
-}
-
-/// The object a CommonJS member is assigned to, as its container: `res` of `res.send`, `app` of
-/// `app.prototype.x` (never `module.exports`/`exports`/`prototype`: no receiver is written so).
-fn commonjs_object(object: Node<'_>, src: &str) -> Option<(usize, usize)> {
-    let mut node = object;
-    loop {
-        match node.kind() {
-            "identifier" => {
-                let name = text_of(node, src);
-                return (!matches!(name, "exports" | "module"))
-                    .then(|| (node.start_byte(), node.end_byte()));
-            }
-            "member_expression" => {
-                let property = node
-                    .child_by_field_name("property")
-                    .map(|p| text_of(p, src));
-                if property == Some("exports") {
-                    return None;
-                }
-                node = node.child_by_field_name("object")?;
-            }
-            _ => return None,
-        }
-    }
-}
-
-fn is_function(node: Node<'_>) -> bool {
-    matches!(
-        node.kind(),
-        "function_expression" | "function" | "arrow_function" | "generator_function"
-    )
-}
-
 /// A call's callee: encoded for the cache, and as shown beside a literal argument (`None` when it
 /// cannot carry a key).
-struct Target {
-    encoded: String,
-    shown: Option<String>,
+pub(crate) struct Target {
+    pub encoded: String,
+    pub shown: Option<String>,
 }
 
 /// The callee of a call node, or `None` when it names nothing (`f()()`, `(a || b)()`) or, in Rust,
 /// builds a value (`Some(x)`, `Match::Ignore(x)`: a tuple struct or enum variant).
-fn target(
-    language: Language,
+pub(crate) fn target(
+    kinds: &CallKinds,
     call: Node<'_>,
     src: &str,
     container: Option<(usize, usize)>,
+    own_receiver: Option<&str>,
 ) -> Option<Target> {
-    if language == Language::Java {
-        return java_target(call, src, container);
-    }
     let mut function = call.child_by_field_name("function")?;
     if function.kind() == "generic_function" {
         function = function.child_by_field_name("function")?;
     }
-    // A Go method's receiver is named by the method (`c` of `func (c *Context) Next()`).
-    let go_receiver = match language {
-        Language::Go => super::go::receiver_name_around(call, src),
-        _ => None,
-    };
     let own = |receiver: &str| {
         SELF_RECEIVERS.contains(&receiver)
             || container.is_some_and(|(start, end)| &src[start..end] == receiver)
-            || go_receiver == Some(receiver)
+            || own_receiver == Some(receiver)
     };
-    // A call through a receiver, `a.b()`: the node kind of the callee and the field naming `b`.
-    let (access, name_field) = match language {
-        Language::Rust => ("field_expression", "field"),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            ("member_expression", "property")
-        }
-        Language::Python => ("attribute", "attribute"),
-        Language::Go => ("selector_expression", "field"),
-        // Calls are `method_invocation` nodes, read by `java_target`.
-        Language::Java => ("field_access", "field"),
-    };
+    let (access, name_field) = kinds.access;
     let (receiver, name) = match function.kind() {
         "identifier" => (None, text_of(function, src)),
         kind if kind == access => {
@@ -1000,7 +660,8 @@ fn target(
         "scoped_identifier" => return scoped_target(function, src, own),
         _ => return None,
     };
-    if !is_identifier(name) || (language == Language::Rust && name.starts_with(char::is_uppercase))
+    if !is_identifier(name)
+        || (kinds.capitalised_builds_value && name.starts_with(char::is_uppercase))
     {
         return None;
     }
@@ -1029,82 +690,12 @@ fn target(
     })
 }
 
-/// The byte range of a Java type's simple name (`C` of `a.b.C<T>`, `Entry` of `Map.Entry`).
-pub(super) fn java_final_name(node: Node<'_>) -> (usize, usize) {
-    let mut node = node;
-    loop {
-        let next = match node.kind() {
-            "generic_type" => node.named_child(0),
-            "scoped_type_identifier" => {
-                let count = node.named_child_count() as u32;
-                count.checked_sub(1).and_then(|last| node.named_child(last))
-            }
-            _ => None,
-        };
-        match next {
-            Some(next) => node = next,
-            None => break,
-        }
-    }
-    (node.start_byte(), node.end_byte())
-}
-
-/// The callee of a Java call: `^name` for a bare call or one through `this`/`super` (a method of
-/// the class or its bases), `Type.name` through a capitalised name (a static method) and for
-/// `new Type(…)` (`Type.Type`, its constructor), `.name@receiver` through anything else.
-fn java_target(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<Target> {
-    if call.kind() == "object_creation_expression" {
-        let (start, end) = java_final_name(call.child_by_field_name("type")?);
-        let ty = &src[start..end];
-        return is_identifier(ty).then(|| Target {
-            encoded: format!("{ty}.{ty}"),
-            shown: None,
-        });
-    }
-    let name = text_of(call.child_by_field_name("name")?, src);
-    if !is_identifier(name) {
-        return None;
-    }
-    let receiver = call.child_by_field_name("object").map(|o| text_of(o, src));
-    let own = |receiver: &str| {
-        SELF_RECEIVERS.contains(&receiver)
-            || container.is_some_and(|(start, end)| &src[start..end] == receiver)
-    };
-    let shown = |path: Option<&str>| {
-        key_callee(name, path).then(|| match path {
-            Some(path) => format!("{path}.{name}"),
-            None => name.to_string(),
-        })
-    };
-    Some(match receiver {
-        None => Target {
-            encoded: format!("{SELF_MARK}{name}"),
-            shown: shown(None),
-        },
-        Some(receiver) if own(receiver) => Target {
-            encoded: format!("{SELF_MARK}{name}"),
-            shown: shown(None),
-        },
-        Some(receiver) => {
-            let path = plain_path(receiver);
-            let last = path.and_then(|p| p.rsplit('.').next());
-            let encoded = match last {
-                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                    format!("{ty}.{name}")
-                }
-                Some(last) => format!(".{name}@{last}"),
-                None => format!(".{name}"),
-            };
-            Target {
-                encoded,
-                shown: path.and_then(|p| shown(Some(p))),
-            }
-        }
-    })
-}
-
 /// The callee of a Rust `a::b::name()` call (`None` for `Type::Variant(…)`).
-fn scoped_target(function: Node<'_>, src: &str, own: impl Fn(&str) -> bool) -> Option<Target> {
+pub(crate) fn scoped_target(
+    function: Node<'_>,
+    src: &str,
+    own: impl Fn(&str) -> bool,
+) -> Option<Target> {
     let name = text_of(function.child_by_field_name("name")?, src);
     if name.starts_with(char::is_uppercase) {
         return None;
@@ -1136,7 +727,7 @@ fn scoped_target(function: Node<'_>, src: &str, own: impl Fn(&str) -> bool) -> O
 
 /// `receiver` as a dotted path of identifiers without a leading `this.`/`self.` (`app` of
 /// `this.app`, `os.environ`), or `None` for any other expression.
-fn plain_path(receiver: &str) -> Option<&str> {
+pub(crate) fn plain_path(receiver: &str) -> Option<&str> {
     let mut path = receiver;
     while let Some(rest) = SELF_RECEIVERS
         .iter()
@@ -1147,7 +738,7 @@ fn plain_path(receiver: &str) -> Option<&str> {
     (path.len() <= 40 && path.split('.').all(is_identifier)).then_some(path)
 }
 
-fn is_identifier(name: &str) -> bool {
+pub(crate) fn is_identifier(name: &str) -> bool {
     !name.is_empty()
         && name
             .chars()

@@ -28,61 +28,24 @@ pub fn comment_text(language: Language, text: &str) -> String {
         false => text,
     };
     let mut out = String::new();
-    match language {
-        Language::Rust => c_like(text, Syntax::RUST, &mut out),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            c_like(text, Syntax::JAVASCRIPT, &mut out)
-        }
-        Language::Python => python(text, &mut out),
-        Language::Go => c_like(text, Syntax::GO, &mut out),
-        Language::Java => c_like(text, Syntax::JAVA, &mut out),
-    }
+    language.walks().comment_text(text, &mut out);
     out
 }
 
 /// What a C-like language's scanner must know.
 #[derive(Clone, Copy)]
-struct Syntax {
+pub(crate) struct CLike {
     /// `/* /* */ */` nests (Rust).
-    nested_blocks: bool,
+    pub(crate) nested_blocks: bool,
     /// `r"…"`, `r#"…"#` (Rust).
-    raw_strings: bool,
+    pub(crate) raw_strings: bool,
     /// `'` starts a character literal or a lifetime (Rust), else a string (JavaScript).
-    char_literals: bool,
+    pub(crate) char_literals: bool,
     /// `` `…` `` is a string (JavaScript's template literals).
-    backtick_strings: bool,
+    pub(crate) backtick_strings: bool,
 }
 
-impl Syntax {
-    const RUST: Syntax = Syntax {
-        nested_blocks: true,
-        raw_strings: true,
-        char_literals: true,
-        backtick_strings: false,
-    };
-    const JAVASCRIPT: Syntax = Syntax {
-        nested_blocks: false,
-        raw_strings: false,
-        char_literals: false,
-        backtick_strings: true,
-    };
-    /// Go: `` `…` `` raw strings, `'x'` runes read as short strings.
-    const GO: Syntax = Syntax {
-        nested_blocks: false,
-        raw_strings: false,
-        char_literals: false,
-        backtick_strings: true,
-    };
-    /// Java: `'x'` is a character literal, read as a string; no raw or template strings.
-    const JAVA: Syntax = Syntax {
-        nested_blocks: false,
-        raw_strings: false,
-        char_literals: false,
-        backtick_strings: false,
-    };
-}
-
-fn c_like(text: &str, syntax: Syntax, out: &mut String) {
+pub(crate) fn c_like(text: &str, syntax: CLike, out: &mut String) {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
@@ -111,7 +74,7 @@ fn c_like(text: &str, syntax: Syntax, out: &mut String) {
     }
 }
 
-fn python(text: &str, out: &mut String) {
+pub(crate) fn python(text: &str, out: &mut String) {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {

@@ -18,7 +18,7 @@
 use tree_sitter::Node;
 
 use super::interface::SymbolKind;
-use super::syntax::{code_children, compact, leading_doc, signature, text_of, walk};
+use super::syntax::{code_children, compact, signature, text_of, walk};
 use super::Language;
 
 /// Lines of a constant's or an alias's value shown, at most.
@@ -76,7 +76,7 @@ pub struct TraitImpl {
 
 /// What [`collect`] finds in one tree.
 #[derive(Default)]
-pub(super) struct Collected {
+pub(crate) struct Collected {
     pub definitions: Vec<Definition>,
     pub impls: Vec<TraitImpl>,
     /// Rust item-position macro calls whose bodies may hold items: their byte ranges and the
@@ -86,14 +86,14 @@ pub(super) struct Collected {
 
 /// Where the walk is.
 #[derive(Clone, Copy, Default)]
-struct Ctx {
+pub(crate) struct Ctx {
     /// The definition (index) whose members the walk is among: a class, a trait, an `impl`
     /// (index into `containers`).
-    container: Option<usize>,
+    pub(crate) container: Option<usize>,
     /// The function the walk is inside (index into the definitions).
-    function: Option<usize>,
+    pub(crate) function: Option<usize>,
     /// Only at the top of the file (not inside any function, callback or block of one).
-    top: bool,
+    pub(crate) top: bool,
 }
 
 /// Where a tree sits in its file: its index among the file's trees, the lines of the file before
@@ -130,59 +130,51 @@ pub(super) fn collect(language: Language, root: Node<'_>, src: &str, place: Plac
     walker.out
 }
 
-struct Walker<'s> {
-    language: Language,
-    src: &'s str,
-    tree: usize,
-    rows: usize,
-    out: Collected,
+pub(crate) struct Walker<'s> {
+    pub(crate) language: Language,
+    pub(crate) src: &'s str,
+    pub(crate) tree: usize,
+    pub(crate) rows: usize,
+    pub(crate) out: Collected,
     /// The containers met (a class, an `impl` type, a CommonJS object).
-    containers: Vec<Container>,
+    pub(crate) containers: Vec<Container>,
 }
 
 /// A container: its name, its definition's label (none for an `impl`), and its header when it
 /// defines nothing itself (an `impl`).
-struct Container {
-    name: String,
-    label: Option<String>,
-    header: Option<String>,
+pub(crate) struct Container {
+    pub(crate) name: String,
+    pub(crate) label: Option<String>,
+    pub(crate) header: Option<String>,
 }
 
 /// A definition found at a node, before it is placed.
-struct Found<'t> {
-    name: String,
-    kind: SymbolKind,
-    signature: String,
-    doc: Option<String>,
-    value: Option<String>,
-    bases: Vec<String>,
+pub(crate) struct Found<'t> {
+    pub(crate) name: String,
+    pub(crate) kind: SymbolKind,
+    pub(crate) signature: String,
+    pub(crate) doc: Option<String>,
+    pub(crate) value: Option<String>,
+    pub(crate) bases: Vec<String>,
     /// The node whose range is the definition's (a function, a class, a statement).
-    node: Node<'t>,
+    pub(crate) node: Node<'t>,
     /// A container it opens for what is inside (a class's name), else none.
-    opens: Option<String>,
+    pub(crate) opens: Option<String>,
     /// Its container as written (`res` of `res.send = …`), overriding the walk's.
-    container: Option<Option<String>>,
+    pub(crate) container: Option<Option<String>>,
     /// It is a function: what is inside is nested in it.
-    function: bool,
+    pub(crate) function: bool,
 }
 
 impl<'s> Walker<'s> {
-    fn visit<'t>(&mut self, node: Node<'t>, ctx: Ctx) -> Option<Ctx> {
+    pub(crate) fn visit<'t>(&mut self, node: Node<'t>, ctx: Ctx) -> Option<Ctx> {
         if matches!(
             node.kind(),
             "comment" | "line_comment" | "block_comment" | "string" | "string_literal"
         ) {
             return None;
         }
-        let found = match self.language {
-            Language::Python => self.python(node, ctx),
-            Language::Java => self.java(node, ctx),
-            Language::Rust => self.rust(node, ctx),
-            Language::Go => self.go(node, ctx),
-            Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                self.javascript(node, ctx)
-            }
-        };
+        let found = self.language.walks().definition(self, node, ctx);
         let Some(found) = found else {
             return Some(self.descend(node, ctx));
         };
@@ -215,53 +207,12 @@ impl<'s> Walker<'s> {
 
     /// The state below a node that defines nothing: `top` ends inside any function or block,
     /// an `impl` opens its type as the container.
-    fn descend(&mut self, node: Node<'_>, ctx: Ctx) -> Ctx {
-        let kind = node.kind();
-        if self.language == Language::Rust && kind == "impl_item" {
-            let ty = node
-                .child_by_field_name("type")
-                .map(|t| final_name(t, self.src));
-            if let (Some(ty), Some(tr)) = (&ty, node.child_by_field_name("trait")) {
-                self.out.impls.push(TraitImpl {
-                    trait_name: final_name(tr, self.src),
-                    type_name: ty.clone(),
-                });
-            }
-            let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-            self.containers.push(Container {
-                name: ty.unwrap_or_default(),
-                label: None,
-                header: Some(signature(node, self.src, &body)),
-            });
-            return Ctx {
-                container: Some(self.containers.len() - 1),
-                ..ctx
-            };
+    pub(crate) fn descend(&mut self, node: Node<'_>, ctx: Ctx) -> Ctx {
+        let walks = self.language.walks();
+        if let Some(inside) = walks.descend(self, node, ctx) {
+            return inside;
         }
-        if self.language == Language::Rust && kind == "macro_invocation" && ctx.function.is_none() {
-            let container = ctx.container.map(|c| self.containers[c].name.clone());
-            self.out
-                .macro_calls
-                .push((node.start_byte(), node.end_byte(), container));
-        }
-        let opens_scope = match self.language {
-            // A Python block (an `if` at the module's top) is no scope; functions are.
-            Language::Python => kind == "lambda",
-            Language::Go => matches!(kind, "func_literal" | "block"),
-            Language::Java => matches!(kind, "lambda_expression" | "block" | "constructor_body"),
-            Language::Rust | Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                matches!(
-                    kind,
-                    "function_expression"
-                        | "function"
-                        | "arrow_function"
-                        | "generator_function"
-                        | "closure_expression"
-                        | "statement_block"
-                        | "block"
-                )
-            }
-        };
+        let opens_scope = walks.opens_scope(node.kind());
         Ctx {
             top: ctx.top && !opens_scope,
             ..ctx
@@ -269,7 +220,7 @@ impl<'s> Walker<'s> {
     }
 
     /// Record `found` under the walk's container or function; its index.
-    fn place(&mut self, found: Found<'_>, ctx: Ctx) -> usize {
+    pub(crate) fn place(&mut self, found: Found<'_>, ctx: Ctx) -> usize {
         let written = found.container.is_some();
         let container = match found.container.clone() {
             Some(written) => written,
@@ -320,7 +271,7 @@ impl<'s> Walker<'s> {
         self.out.definitions.len() - 1
     }
 
-    fn found<'t>(&self, node: Node<'t>, name: &str, kind: SymbolKind) -> Found<'t> {
+    pub(crate) fn found<'t>(&self, node: Node<'t>, name: &str, kind: SymbolKind) -> Found<'t> {
         Found {
             name: name.to_string(),
             kind,
@@ -335,413 +286,19 @@ impl<'s> Walker<'s> {
         }
     }
 
-    fn name_of(&self, node: Node<'_>, field: &str) -> Option<String> {
+    pub(crate) fn name_of(&self, node: Node<'_>, field: &str) -> Option<String> {
         node.child_by_field_name(field)
             .map(|n| text_of(n, self.src).to_string())
             .filter(|n| !n.is_empty())
     }
-
-    fn python<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        let in_class = ctx.container.is_some() && ctx.function.is_none();
-        match node.kind() {
-            "class_definition" => {
-                let name = self.name_of(node, "name")?;
-                let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-                let mut found = self.found(node, &name, SymbolKind::Class);
-                found.signature = signature(node, src, &body);
-                found.doc = body.first().and_then(|b| super::python::docstring(*b, src));
-                found.bases = node
-                    .child_by_field_name("superclasses")
-                    .map(|list| {
-                        code_children(list)
-                            .into_iter()
-                            .filter(|b| b.kind() != "keyword_argument")
-                            .map(|b| compact(text_of(b, src)))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                found.opens = Some(name);
-                Some(found)
-            }
-            "function_definition" => {
-                let name = self.name_of(node, "name")?;
-                let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-                let kind = match in_class {
-                    true => SymbolKind::Method,
-                    false => SymbolKind::Function,
-                };
-                let mut found = self.found(node, &name, kind);
-                found.signature = signature(node, src, &body);
-                found.doc = body.first().and_then(|b| super::python::docstring(*b, src));
-                found.function = true;
-                Some(found)
-            }
-            "expression_statement" if ctx.function.is_none() && (ctx.top || in_class) => {
-                let assign = code_children(node)
-                    .into_iter()
-                    .find(|c| c.kind() == "assignment")?;
-                let left = assign.child_by_field_name("left")?;
-                (left.kind() == "identifier").then_some(())?;
-                let name = text_of(left, src).to_string();
-                let right = assign.child_by_field_name("right");
-                let kind = match right {
-                    _ if is_all_caps(&name) => SymbolKind::Constant,
-                    Some(r) if super::python::is_type_value(r, src) => SymbolKind::TypeAlias,
-                    _ => SymbolKind::Variable,
-                };
-                let mut found = self.found(node, &name, kind);
-                found.signature = name.clone();
-                found.value = Some(value_text(node, src));
-                found.doc = comments_above(node, src);
-                Some(found)
-            }
-            "type_alias_statement" if ctx.function.is_none() => {
-                let left = node.child_by_field_name("left")?;
-                let name = compact(text_of(left, src));
-                let name = name.split('[').next().unwrap_or(&name).to_string();
-                let mut found = self.found(node, &name, SymbolKind::TypeAlias);
-                found.signature = name.clone();
-                found.value = Some(value_text(node, src));
-                found.doc = comments_above(node, src);
-                Some(found)
-            }
-            _ => None,
-        }
-    }
-
-    /// Go: functions, methods (members of their receiver's type), types, and the constants and
-    /// variables declared outside functions.
-    fn go<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        let kind = match node.kind() {
-            "function_declaration" => SymbolKind::Function,
-            "method_declaration" => SymbolKind::Method,
-            "type_spec" | "type_alias" => match node.child_by_field_name("type")?.kind() {
-                "struct_type" => SymbolKind::Struct,
-                "interface_type" => SymbolKind::Interface,
-                _ => SymbolKind::TypeAlias,
-            },
-            "const_spec" if ctx.function.is_none() => SymbolKind::Constant,
-            "var_spec" if ctx.function.is_none() => SymbolKind::Variable,
-            _ => return None,
-        };
-        let name = self.name_of(node, "name")?;
-        let mut found = self.found(node, &name, kind);
-        // A spec's doc is its own, else its declaration's (`// Modes.` above `const ( … )`).
-        let declaration = match node.kind() {
-            "type_spec" | "type_alias" | "const_spec" | "var_spec" => node
-                .parent()
-                .filter(|p| p.kind() == "var_spec_list")
-                .or_else(|| node.parent()),
-            _ => None,
-        };
-        found.doc = super::go::doc_above(node, src)
-            .or_else(|| declaration.and_then(|d| super::go::doc_above(d, src)));
-        match kind {
-            SymbolKind::Function | SymbolKind::Method => {
-                let body = node.child_by_field_name("body");
-                found.signature = super::go::signature(node, src, body);
-                found.function = true;
-                if kind == SymbolKind::Method {
-                    let ty = super::go::receiver_type(node).map(|t| text_of(t, src).to_string());
-                    found.container = Some(ty);
-                }
-            }
-            _ => {
-                found.signature = name.clone();
-                found.value = Some(value_text(node, src));
-                found.bases = super::go::embedded_types(node, src);
-            }
-        }
-        Some(found)
-    }
-
-    fn java<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        let body = node.child_by_field_name("body");
-        let kind = match node.kind() {
-            "class_declaration" | "record_declaration" => SymbolKind::Class,
-            "interface_declaration" | "annotation_type_declaration" => SymbolKind::Interface,
-            "enum_declaration" => SymbolKind::Enum,
-            "method_declaration"
-            | "constructor_declaration"
-            | "compact_constructor_declaration"
-            | "annotation_type_element_declaration" => SymbolKind::Method,
-            "field_declaration" | "constant_declaration" if ctx.function.is_none() => {
-                let declarator = node.child_by_field_name("declarator")?;
-                let name = self.name_of(declarator, "name")?;
-                let mut found = self.found(node, &name, SymbolKind::Variable);
-                found.signature = super::java::declaration_signature(node, src, None);
-                found.value = Some(value_text(node, src));
-                found.doc = super::java::javadoc(node, src);
-                return Some(found);
-            }
-            _ => return None,
-        };
-        let name = self.name_of(node, "name")?;
-        let mut found = self.found(node, &name, kind);
-        found.signature = super::java::declaration_signature(node, src, body);
-        found.doc = super::java::javadoc(node, src);
-        match kind {
-            SymbolKind::Method => found.function = true,
-            _ => {
-                found.bases = super::calls::java_bases(node, src);
-                found.opens = Some(name);
-            }
-        }
-        Some(found)
-    }
-
-    fn rust<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        let kind = match node.kind() {
-            "function_item" | "function_signature_item" => match ctx.container {
-                Some(_) if ctx.function.is_none() => SymbolKind::Method,
-                _ => SymbolKind::Function,
-            },
-            "struct_item" => SymbolKind::Struct,
-            "union_item" => SymbolKind::Struct,
-            "enum_item" => SymbolKind::Enum,
-            "trait_item" => SymbolKind::Trait,
-            "type_item" => SymbolKind::TypeAlias,
-            "associated_type" => SymbolKind::TypeAlias,
-            "const_item" => SymbolKind::Constant,
-            "static_item" => SymbolKind::Static,
-            "macro_definition" => SymbolKind::Macro,
-            _ => return None,
-        };
-        let name = self.name_of(node, "name")?;
-        let name = name.strip_prefix("r#").unwrap_or(&name).to_string();
-        let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-        let mut found = self.found(node, &name, kind);
-        found.doc = leading_doc(node, src);
-        match kind {
-            SymbolKind::Function | SymbolKind::Method => {
-                found.signature = signature(node, src, &body);
-                found.function = node.kind() == "function_item";
-            }
-            SymbolKind::Trait => {
-                found.signature = signature(node, src, &body);
-                found.bases = node
-                    .child_by_field_name("bounds")
-                    .map(|bounds| {
-                        code_children(bounds)
-                            .into_iter()
-                            .map(|b| final_name(b, src))
-                            .filter(|b| b.starts_with(char::is_alphabetic))
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                found.opens = Some(name);
-            }
-            SymbolKind::Struct | SymbolKind::Enum => {
-                found.signature = signature(node, src, &body);
-                found.value = Some(value_text(node, src));
-            }
-            SymbolKind::Macro => {
-                found.signature = format!("macro_rules! {name}");
-            }
-            _ => {
-                found.signature = signature(node, src, &[]);
-                found.value = Some(value_text(node, src));
-            }
-        }
-        Some(found)
-    }
-
-    fn javascript<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        match node.kind() {
-            "function_declaration" | "generator_function_declaration" => {
-                let name = self.name_of(node, "name")?;
-                let mut found = self.js_function(node, node, &name, SymbolKind::Function);
-                found.container = ctx.function.is_none().then_some(None);
-                Some(found)
-            }
-            "class_declaration" | "abstract_class_declaration" | "class" => {
-                let name = self
-                    .name_of(node, "name")
-                    .or_else(|| declared_name(node, src))?;
-                let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-                let shown = statement_of(node);
-                let mut found = self.found(node, &name, SymbolKind::Class);
-                found.signature = signature(node, src, &body);
-                found.doc = leading_doc(shown, src).or_else(|| leading_doc(node, src));
-                found.bases = heritage(node, src);
-                found.opens = Some(name);
-                Some(found)
-            }
-            "interface_declaration" => {
-                let name = self.name_of(node, "name")?;
-                let body: Vec<Node<'_>> = node.child_by_field_name("body").into_iter().collect();
-                let mut found = self.found(node, &name, SymbolKind::Interface);
-                found.signature = signature(node, src, &body);
-                found.doc = leading_doc(statement_of(node), src);
-                found.bases = heritage(node, src);
-                found.opens = Some(name);
-                Some(found)
-            }
-            "type_alias_declaration" | "enum_declaration" => {
-                let name = self.name_of(node, "name")?;
-                let kind = match node.kind() {
-                    "enum_declaration" => SymbolKind::Enum,
-                    _ => SymbolKind::TypeAlias,
-                };
-                let mut found = self.found(node, &name, kind);
-                found.signature = name.clone();
-                found.value = Some(value_text(statement_of(node), src));
-                found.doc = leading_doc(statement_of(node), src);
-                Some(found)
-            }
-            "method_definition" | "method_signature" | "abstract_method_signature" => {
-                let name = self.name_of(node, "name")?;
-                let kind = match ctx.container {
-                    Some(_) => SymbolKind::Method,
-                    None => SymbolKind::Function,
-                };
-                let mut found = self.js_function(node, node, &name, kind);
-                found.function = node.kind() == "method_definition";
-                Some(found)
-            }
-            "pair" => {
-                let value = node.child_by_field_name("value")?;
-                is_function(value).then_some(())?;
-                let key = node.child_by_field_name("key")?;
-                let name = text_of(key, src).trim_matches(['"', '\'']).to_string();
-                Some(self.js_function(node, value, &name, SymbolKind::Function))
-            }
-            "variable_declarator" => {
-                let name_node = node.child_by_field_name("name")?;
-                (name_node.kind() == "identifier").then_some(())?;
-                let name = text_of(name_node, src).to_string();
-                let value = node.child_by_field_name("value");
-                match value {
-                    Some(v) if is_function(v) => {
-                        let mut found = self.js_function(node, v, &name, SymbolKind::Function);
-                        found.doc = leading_doc(declaration_of(node), src);
-                        found.signature = declared_signature(node, v, src);
-                        Some(found)
-                    }
-                    // `const Foo = class …` is the class's definition (visited next); a module
-                    // bound to a name is no definition of this file.
-                    Some(v) if v.kind() == "class" || is_required(v, src) => None,
-                    _ if ctx.top && is_top_statement(declaration_of(node)) => {
-                        let keyword = declaration_of(node)
-                            .child(0)
-                            .map(|k| text_of(k, src))
-                            .unwrap_or("");
-                        let kind = match keyword == "const" || is_all_caps(&name) {
-                            true => SymbolKind::Constant,
-                            false => SymbolKind::Variable,
-                        };
-                        let mut found = self.found(node, &name, kind);
-                        found.signature = name.clone();
-                        found.value = Some(value_text(declaration_of(node), src));
-                        found.doc = leading_doc(declaration_of(node), src);
-                        Some(found)
-                    }
-                    _ => None,
-                }
-            }
-            "public_field_definition" | "field_definition" => {
-                let name_node = node
-                    .child_by_field_name("name")
-                    .or_else(|| node.child_by_field_name("property"))?;
-                let name = text_of(name_node, src).to_string();
-                let value = node.child_by_field_name("value");
-                match value {
-                    Some(v) if is_function(v) => {
-                        Some(self.js_function(node, v, &name, SymbolKind::Method))
-                    }
-                    _ => {
-                        let mut found = self.found(node, &name, SymbolKind::Variable);
-                        found.signature = signature(node, src, &[]);
-                        found.doc = leading_doc(node, src);
-                        Some(found)
-                    }
-                }
-            }
-            "assignment_expression" => self.js_assignment(node, ctx),
-            "call_expression" => self.js_test_block(node),
-            _ => None,
-        }
-    }
-
-    /// A test file's `describe('title', …)` or `it('title', …)`: a definition named by its title's
-    /// slug (`should_respond_with_html`), its cases nested in its suites
-    /// (`res.format_obj.should_respond_with_html`), its header the call without the callback's
-    /// body.
-    fn js_test_block<'t>(&self, node: Node<'t>) -> Option<Found<'t>> {
-        let block = super::suites::test_block(node, self.src)?;
-        let name = super::suites::title_slug(&block.title);
-        (!name.is_empty()).then_some(())?;
-        let body: Vec<Node<'_>> = block.callback.into_iter().flat_map(function_body).collect();
-        let mut found = self.found(node, &name, SymbolKind::Function);
-        found.signature = signature(node, self.src, &body);
-        found.doc = leading_doc(statement_of(node), self.src);
-        found.function = true;
-        Some(found)
-    }
-
-    /// `obj.prop = function …`, `app[method] = function …`, `exports.x = value` (at the top).
-    fn js_assignment<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
-        let src = self.src;
-        let left = node.child_by_field_name("left")?;
-        let mut value = node.child_by_field_name("right")?;
-        // `res.set = res.header = function …`: the first property names it.
-        while value.kind() == "assignment_expression" {
-            value = value.child_by_field_name("right")?;
-        }
-        let (name, container) = assigned_name(left, src)?;
-        if is_function(value) {
-            let mut found = self.js_function(node, value, &name, SymbolKind::Function);
-            found.doc = leading_doc(statement_of(node), src);
-            found.signature = signature(node, src, &function_body(value));
-            // In a function, `this.x = function` or a local object's property is nested in it.
-            if ctx.function.is_none() {
-                found.container = Some(container);
-            }
-            return Some(found);
-        }
-        if value.kind() == "class"
-            || is_required(value, src)
-            || !(ctx.top && is_top_statement(statement_of(node)))
-        {
-            return None;
-        }
-        let mut found = self.found(statement_of(node), &name, SymbolKind::Variable);
-        found.container = Some(container);
-        found.signature = name.clone();
-        found.value = Some(value_text(statement_of(node), src));
-        found.doc = leading_doc(statement_of(node), src);
-        Some(found)
-    }
-
-    /// A JavaScript function's definition: `node` is where it is defined, `function` the function
-    /// itself (its body left out of the signature).
-    fn js_function<'t>(
-        &self,
-        node: Node<'t>,
-        function: Node<'t>,
-        name: &str,
-        kind: SymbolKind,
-    ) -> Found<'t> {
-        let mut found = self.found(node, name, kind);
-        found.signature = signature(node, self.src, &function_body(function));
-        found.doc =
-            leading_doc(node, self.src).or_else(|| leading_doc(statement_of(node), self.src));
-        found.function = true;
-        found
-    }
 }
 
 /// The body of a function node, as a list to leave out of its signature.
-fn function_body(function: Node<'_>) -> Vec<Node<'_>> {
+pub(crate) fn function_body(function: Node<'_>) -> Vec<Node<'_>> {
     function.child_by_field_name("body").into_iter().collect()
 }
 
-fn is_function(node: Node<'_>) -> bool {
+pub(crate) fn is_function(node: Node<'_>) -> bool {
     matches!(
         node.kind(),
         "function_expression" | "function" | "arrow_function" | "generator_function"
@@ -749,7 +306,7 @@ fn is_function(node: Node<'_>) -> bool {
 }
 
 /// `require('x')`, `require('x').y`, `await import('x')`: a module, not a value of this file.
-fn is_required(value: Node<'_>, src: &str) -> bool {
+pub(crate) fn is_required(value: Node<'_>, src: &str) -> bool {
     let mut node = value;
     loop {
         match node.kind() {
@@ -770,13 +327,13 @@ fn is_required(value: Node<'_>, src: &str) -> bool {
     }
 }
 
-fn is_all_caps(name: &str) -> bool {
+pub(crate) fn is_all_caps(name: &str) -> bool {
     name.chars().any(|c| c.is_alphabetic()) && !name.chars().any(|c| c.is_lowercase())
 }
 
 /// The statement a node is the expression of (an `expression_statement`, an `export`), else the
 /// node.
-fn statement_of(node: Node<'_>) -> Node<'_> {
+pub(crate) fn statement_of(node: Node<'_>) -> Node<'_> {
     let mut current = node;
     while let Some(parent) = current.parent() {
         match parent.kind() {
@@ -794,7 +351,7 @@ fn statement_of(node: Node<'_>) -> Node<'_> {
 }
 
 /// The declaration (`const a = …`) a declarator is in, or its export statement.
-fn declaration_of(declarator: Node<'_>) -> Node<'_> {
+pub(crate) fn declaration_of(declarator: Node<'_>) -> Node<'_> {
     let Some(declaration) = declarator.parent() else {
         return declarator;
     };
@@ -805,14 +362,14 @@ fn declaration_of(declarator: Node<'_>) -> Node<'_> {
 }
 
 /// Whether a statement sits at the top of the program (or in an export there).
-fn is_top_statement(statement: Node<'_>) -> bool {
+pub(crate) fn is_top_statement(statement: Node<'_>) -> bool {
     statement
         .parent()
         .is_some_and(|parent| parent.kind() == "program")
 }
 
 /// `const name = function (…)` without the body: the declaration's keyword and the declarator.
-fn declared_signature(declarator: Node<'_>, function: Node<'_>, src: &str) -> String {
+pub(crate) fn declared_signature(declarator: Node<'_>, function: Node<'_>, src: &str) -> String {
     let keyword = declarator
         .parent()
         .and_then(|d| d.child(0))
@@ -827,7 +384,7 @@ fn declared_signature(declarator: Node<'_>, function: Node<'_>, src: &str) -> St
 
 /// The name an anonymous class expression is bound to: `const Foo = class …`, `module.exports =
 /// class …` (then the module's own: none).
-fn declared_name(class: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn declared_name(class: Node<'_>, src: &str) -> Option<String> {
     let parent = class.parent()?;
     match parent.kind() {
         "variable_declarator" => parent
@@ -845,7 +402,7 @@ fn declared_name(class: Node<'_>, src: &str) -> Option<String> {
 /// The property an assignment's left side names and the object it is on (none for `exports`,
 /// `module.exports`, `this`): `res` and `send` of `res.send`, `app` and `[method]` of
 /// `app[method]`.
-fn assigned_name(left: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
+pub(crate) fn assigned_name(left: Node<'_>, src: &str) -> Option<(String, Option<String>)> {
     let (name, object) = match left.kind() {
         "member_expression" => (
             text_of(left.child_by_field_name("property")?, src).to_string(),
@@ -888,7 +445,7 @@ fn assigned_name(left: Node<'_>, src: &str) -> Option<(String, Option<String>)> 
 }
 
 /// A class's `extends` (and TypeScript `implements`) names.
-pub(super) fn heritage(class: Node<'_>, src: &str) -> Vec<String> {
+pub(crate) fn heritage(class: Node<'_>, src: &str) -> Vec<String> {
     let mut bases = Vec::new();
     for child in code_children(class) {
         if matches!(
@@ -918,7 +475,7 @@ pub(super) fn heritage(class: Node<'_>, src: &str) -> Vec<String> {
 }
 
 /// The last identifier of a type path (`Sender` of `mpsc::Sender<T>`, `Display` of `fmt::Display`).
-fn final_name(node: Node<'_>, src: &str) -> String {
+pub(crate) fn final_name(node: Node<'_>, src: &str) -> String {
     let text = compact(text_of(node, src));
     let text = text.split('<').next().unwrap_or(&text);
     let text = text.trim_start_matches(['&', '?', '(']);
@@ -927,7 +484,7 @@ fn final_name(node: Node<'_>, src: &str) -> String {
 }
 
 /// The `#` comment lines right above a Python statement (its doc, by convention).
-fn comments_above(node: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn comments_above(node: Node<'_>, src: &str) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut current = node.prev_sibling();
     let mut row = node.start_position().row;
@@ -947,7 +504,7 @@ fn comments_above(node: Node<'_>, src: &str) -> Option<String> {
 
 /// A statement's text as written, dedented, cut to [`VALUE_LINES`] lines and [`VALUE_BYTES`]
 /// bytes (`… N more lines` says what was cut).
-pub(super) fn value_text(node: Node<'_>, src: &str) -> String {
+pub(crate) fn value_text(node: Node<'_>, src: &str) -> String {
     let text = text_of(node, src);
     let indent = node.start_position().column;
     let lines: Vec<&str> = text.lines().collect();
@@ -974,7 +531,7 @@ pub(super) fn value_text(node: Node<'_>, src: &str) -> String {
 }
 
 /// `line` without up to `indent` leading spaces.
-fn strip_indent(line: &str, indent: usize) -> &str {
+pub(crate) fn strip_indent(line: &str, indent: usize) -> &str {
     let spaces = line.len() - line.trim_start_matches(' ').len();
     &line[spaces.min(indent)..]
 }

@@ -7,7 +7,7 @@ use tree_sitter::{Node, Tree};
 
 use super::definitions::{self, Definition, TraitImpl};
 use super::flow::{self, Flow};
-use super::rust::expand::{macro_bodies, MAX_MACRO_DEPTH};
+use super::lang::rust::expand::{macro_bodies, MAX_MACRO_DEPTH};
 use super::{extract_tree, parse, Interface, Language, SourceError};
 
 /// One tree of the file: the file's own (index 0) or a macro body's, with its text.

@@ -127,16 +127,16 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
     None
 }
 
-struct Reader<'s> {
+pub(crate) struct Reader<'s> {
     language: Language,
-    src: &'s str,
+    pub(crate) src: &'s str,
     name: &'s str,
     /// Statements read so far.
     steps: usize,
 }
 
 /// What a statement is to the outline.
-enum Shape<'t> {
+pub(crate) enum Shape<'t> {
     /// Branches, each a header and the node holding its statements; `always`: shown even when
     /// nothing inside is (a handler: what is caught).
     Branches(Vec<Branch<'t>>),
@@ -152,14 +152,14 @@ enum Shape<'t> {
     Skip,
 }
 
-struct Branch<'t> {
-    header: String,
-    body: Option<Node<'t>>,
-    always: bool,
+pub(crate) struct Branch<'t> {
+    pub(crate) header: String,
+    pub(crate) body: Option<Node<'t>>,
+    pub(crate) always: bool,
 }
 
 impl<'t> Branch<'t> {
-    fn new(header: String, body: Option<Node<'t>>) -> Branch<'t> {
+    pub(crate) fn new(header: String, body: Option<Node<'t>>) -> Branch<'t> {
         Branch {
             header,
             body,
@@ -194,7 +194,7 @@ impl<'s> Reader<'s> {
     /// (`Ok(false)`, `Err(SendError(value))`, `None`), when it is no control expression (those
     /// show as branches).
     fn ends_in(&self, body: Node<'_>, last: Node<'_>) -> Option<String> {
-        if self.language != Language::Rust {
+        if !self.language.walks().blocks_end_in_values() {
             return None;
         }
         let value = match (body.kind(), last.kind()) {
@@ -345,268 +345,30 @@ impl<'s> Reader<'s> {
     }
 
     fn shape<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        match self.language {
-            Language::Python => self.python(node),
-            Language::Rust => self.rust(node),
-            Language::Go => self.go(node),
-            Language::JavaScript | Language::TypeScript | Language::Tsx => self.javascript(node),
-            Language::Java => self.java(node),
-        }
+        self.language.walks().flow_shape(self, node)
     }
 
-    fn java<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        let field = |name: &str| node.child_by_field_name(name);
-        match node.kind() {
-            "if_statement" => self.if_chain(node, "if_statement", true),
-            "for_statement"
-            | "enhanced_for_statement"
-            | "while_statement"
-            | "do_statement"
-            | "synchronized_statement" => {
-                let body = field("body").or_else(|| code_children(node).into_iter().last());
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            "switch_expression" => {
-                let body = field("body");
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            "switch_block_statement_group" | "switch_rule" => {
-                let label = code_children(node)
-                    .into_iter()
-                    .find(|c| c.kind() == "switch_label");
-                let header = format!("{}:", self.header(label).trim_end_matches(':'));
-                Shape::Branches(vec![Branch::new(header, Some(node))])
-            }
-            "switch_label" => Shape::Skip,
-            "try_statement" | "try_with_resources_statement" => {
-                let body = field("body");
-                let mut branches = vec![Branch::new(format!("{}:", self.head(node, body)), body)];
-                for part in code_children(node) {
-                    match part.kind() {
-                        "catch_clause" => {
-                            let parameter = code_children(part)
-                                .into_iter()
-                                .find(|c| c.kind() == "catch_formal_parameter");
-                            branches.push(Branch {
-                                header: format!("catch ({}):", self.header(parameter)),
-                                body: part.child_by_field_name("body"),
-                                always: true,
-                            });
-                        }
-                        "finally_clause" => branches.push(Branch {
-                            header: "finally:".to_string(),
-                            body: code_children(part)
-                                .into_iter()
-                                .find(|c| c.kind() == "block"),
-                            always: true,
-                        }),
-                        _ => {}
-                    }
-                }
-                Shape::Branches(branches)
-            }
-            "block" => Shape::Through(node),
-            "class_declaration"
-            | "interface_declaration"
-            | "enum_declaration"
-            | "record_declaration" => self.nested(field("name")),
-            "line_comment" | "block_comment" => Shape::Skip,
-            _ => Shape::Leaf(node),
-        }
-    }
-
-    /// Go: `if … else if … else` chains, loops, `switch`/`select` cases, blocks read through.
-    fn go<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        let field = |name: &str| node.child_by_field_name(name);
-        match node.kind() {
-            "if_statement" => {
-                let mut branches = Vec::new();
-                let mut current = node;
-                let mut prefix = "if";
-                for _ in 0..64 {
-                    let condition = current.child_by_field_name("condition");
-                    branches.push(Branch::new(
-                        format!("{prefix} {}:", self.header(condition)),
-                        current.child_by_field_name("consequence"),
-                    ));
-                    match current.child_by_field_name("alternative") {
-                        Some(next) if next.kind() == "if_statement" => {
-                            current = next;
-                            prefix = "else if";
-                        }
-                        Some(block) => {
-                            branches.push(Branch::new("else:".to_string(), Some(block)));
-                            break;
-                        }
-                        None => break,
-                    }
-                }
-                Shape::Branches(branches)
-            }
-            "for_statement"
-            | "expression_switch_statement"
-            | "type_switch_statement"
-            | "select_statement" => {
-                let body = field("body").or(Some(node));
-                let end = field("body")
-                    .map_or_else(|| self.go_case_start(node), |b| Some(b.start_byte()));
-                let text = self
-                    .src
-                    .get(node.start_byte()..end.unwrap_or(node.end_byte()))
-                    .unwrap_or("")
-                    .trim_end()
-                    .trim_end_matches('{')
-                    .trim_end();
-                let header = format!("{}:", shorten(text, LINE_CHARS - 4));
-                Shape::Branches(vec![Branch::new(header, body)])
-            }
-            "expression_case" | "type_case" | "communication_case" => {
-                let value = field("value").or_else(|| field("type"));
-                let value = value.or_else(|| field("communication"));
-                Shape::Branches(vec![Branch::new(
-                    format!("case {}:", self.header(value)),
-                    Some(node),
-                )])
-            }
-            "default_case" => Shape::Branches(vec![Branch::new("default:".into(), Some(node))]),
-            "block" | "statement_list" => Shape::Through(node),
-            "break_statement"
-            | "continue_statement"
-            | "empty_statement"
-            | "comment"
-            | "fallthrough_statement" => Shape::Skip,
-            _ => Shape::Leaf(node),
-        }
-    }
-
-    /// Where a Go `switch`'s first case starts (its header ends there).
-    fn go_case_start(&self, node: Node<'_>) -> Option<usize> {
-        code_children(node)
-            .into_iter()
-            .find(|c| c.kind().ends_with("_case"))
-            .map(|c| c.start_byte())
-    }
-
-    fn header(&self, node: Option<Node<'_>>) -> String {
+    pub(crate) fn header(&self, node: Option<Node<'_>>) -> String {
         node.map(|n| shorten(text_of(n, self.src), LINE_CHARS - 10))
             .unwrap_or_default()
     }
 
     /// The text of `node` before its body (a `for` header, a `with` clause).
-    fn head(&self, node: Node<'_>, body: Option<Node<'_>>) -> String {
+    pub(crate) fn head(&self, node: Node<'_>, body: Option<Node<'_>>) -> String {
         let end = body.map_or(node.end_byte(), |b| b.start_byte());
         let text = self.src.get(node.start_byte()..end).unwrap_or("");
         let text = text.trim_end().trim_end_matches(':').trim_end();
         shorten(text, LINE_CHARS - 4)
     }
 
-    fn python<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        let field = |name: &str| node.child_by_field_name(name);
-        match node.kind() {
-            "if_statement" => {
-                let mut branches = vec![Branch::new(
-                    format!(
-                        "if {}:",
-                        self.header(field("condition").map(unparenthesized))
-                    ),
-                    field("consequence"),
-                )];
-                for clause in code_children(node) {
-                    match clause.kind() {
-                        "elif_clause" => branches.push(Branch::new(
-                            format!(
-                                "elif {}:",
-                                self.header(
-                                    clause.child_by_field_name("condition").map(unparenthesized)
-                                )
-                            ),
-                            clause.child_by_field_name("consequence"),
-                        )),
-                        "else_clause" => branches.push(Branch::new(
-                            "else:".to_string(),
-                            clause.child_by_field_name("body"),
-                        )),
-                        _ => {}
-                    }
-                }
-                Shape::Branches(branches)
-            }
-            "for_statement" | "while_statement" | "with_statement" => {
-                let body = field("body");
-                let mut branches = vec![Branch::new(format!("{}:", self.head(node, body)), body)];
-                if let Some(alternative) = field("alternative") {
-                    let body = alternative.child_by_field_name("body");
-                    branches.push(Branch::new("else:".to_string(), body));
-                }
-                Shape::Branches(branches)
-            }
-            "try_statement" => {
-                let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
-                for clause in code_children(node) {
-                    let block = code_children(clause)
-                        .into_iter()
-                        .find(|c| c.kind() == "block");
-                    let header = match clause.kind() {
-                        "except_clause" | "except_group_clause" => {
-                            format!("{}:", self.head(clause, block))
-                        }
-                        "else_clause" => "else:".to_string(),
-                        "finally_clause" => "finally:".to_string(),
-                        _ => continue,
-                    };
-                    let always = clause.kind() != "else_clause";
-                    branches.push(Branch {
-                        header,
-                        body: block,
-                        always,
-                    });
-                }
-                Shape::Branches(branches)
-            }
-            "match_statement" => {
-                let subject = code_children(node)
-                    .into_iter()
-                    .filter(|c| c.kind() != "block")
-                    .map(|c| text_of(c, self.src))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let header = format!("match {}:", shorten(&subject, LINE_CHARS - 10));
-                Shape::Branches(vec![Branch::new(header, field("body"))])
-            }
-            "case_clause" => {
-                let body = field("consequence");
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            "function_definition" => self.nested_function(node, field("body")),
-            "class_definition" => self.nested(field("name")),
-            // A docstring (the doc says it), a bare string literal.
-            "expression_statement" if is_lone_string(node) => Shape::Skip,
-            "decorated_definition" => match field("definition") {
-                Some(definition) => self.python(definition),
-                None => Shape::Skip,
-            },
-            "pass_statement"
-            | "comment"
-            | "import_statement"
-            | "import_from_statement"
-            | "global_statement"
-            | "nonlocal_statement" => Shape::Skip,
-            _ => Shape::Leaf(node),
-        }
-    }
-
     /// An `if … else if … else` chain (JavaScript `if_statement`, Rust `if_expression`: `kind`) as
     /// one list of branches; `parenthesized`: the condition is written in parentheses, dropped.
-    fn if_chain<'t>(&self, node: Node<'t>, kind: &str, parenthesized: bool) -> Shape<'t> {
+    pub(crate) fn if_chain<'t>(
+        &self,
+        node: Node<'t>,
+        kind: &str,
+        parenthesized: bool,
+    ) -> Shape<'t> {
         let mut branches = Vec::new();
         let mut current = node;
         let mut prefix = "if";
@@ -637,214 +399,9 @@ impl<'s> Reader<'s> {
         Shape::Branches(branches)
     }
 
-    fn javascript<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        let field = |name: &str| node.child_by_field_name(name);
-        match node.kind() {
-            // `if … else if … else`: one chain.
-            "if_statement" => self.if_chain(node, "if_statement", true),
-            "for_statement" | "for_in_statement" | "while_statement" | "do_statement"
-            | "with_statement" => {
-                let body = field("body");
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            "switch_statement" => {
-                let body = field("body");
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            // A case shows even when empty: it falls through to the next (`case true:` above
-            // `case false: return x`).
-            "switch_case" => {
-                let header = format!("case {}:", self.header(field("value")));
-                Shape::Branches(vec![Branch {
-                    header,
-                    body: Some(node),
-                    always: true,
-                }])
-            }
-            "switch_default" => Shape::Branches(vec![Branch {
-                header: "default:".into(),
-                body: Some(node),
-                always: true,
-            }]),
-            "try_statement" => {
-                let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
-                if let Some(handler) = field("handler") {
-                    let parameter = handler.child_by_field_name("parameter");
-                    let header = match parameter {
-                        Some(p) => format!("catch ({}):", text_of(p, self.src)),
-                        None => "catch:".to_string(),
-                    };
-                    branches.push(Branch {
-                        header,
-                        body: handler.child_by_field_name("body"),
-                        always: true,
-                    });
-                }
-                if let Some(finalizer) = field("finalizer") {
-                    branches.push(Branch {
-                        header: "finally:".to_string(),
-                        body: finalizer.child_by_field_name("body"),
-                        always: true,
-                    });
-                }
-                Shape::Branches(branches)
-            }
-            "statement_block" => Shape::Through(node),
-            "function_declaration" | "generator_function_declaration" => {
-                self.nested_function(node, field("body"))
-            }
-            "class_declaration" => self.nested(field("name")),
-            "lexical_declaration" | "variable_declaration" => {
-                // `var done = function (…) {…}`: a nested function, its header and its body.
-                let declarators = code_children(node);
-                let function = declarators.iter().find_map(|d| {
-                    d.child_by_field_name("value")
-                        .filter(|v| is_function(*v))
-                        .map(|v| (d, v))
-                });
-                let sets_nothing = declarators
-                    .iter()
-                    .all(|d| d.child_by_field_name("value").is_none());
-                match (declarators.len(), function) {
-                    (1, Some((_, function))) => {
-                        self.nested_function(node, function.child_by_field_name("body"))
-                    }
-                    // `var body;`: a name declared, set further down.
-                    _ if sets_nothing => Shape::Skip,
-                    _ => Shape::Leaf(node),
-                }
-            }
-            "empty_statement" | "comment" | "import_statement" => Shape::Skip,
-            // A `switch` case's closing `break` (a `break` elsewhere leaves a loop early: shown).
-            "break_statement" if ends_a_case(node) => Shape::Skip,
-            // A directive (`'use strict'`).
-            "expression_statement" if is_lone_string(node) => Shape::Skip,
-            "expression_statement" => match self.callback_ends(node) {
-                Some(ends) => Shape::Callbacks(node, ends),
-                None => Shape::Leaf(node),
-            },
-            _ => Shape::Leaf(node),
-        }
-    }
-
-    /// For a statement calling something with an object literal of functions (`format({ text:
-    /// function () { body = … }, … })`), each function's key and its body's last statement (`text:
-    /// body = statuses.message[status] + '. Redirecting to ' + address`); none otherwise.
-    fn callback_ends(&self, statement: Node<'_>) -> Option<Vec<String>> {
-        let call = code_children(statement).into_iter().next()?;
-        if call.kind() != "call_expression" {
-            return None;
-        }
-        let args = call.child_by_field_name("arguments")?;
-        let object = code_children(args)
-            .into_iter()
-            .find(|a| a.kind() == "object")?;
-        let mut ends = Vec::new();
-        for pair in code_children(object) {
-            let (Some(key), Some(value)) = (
-                pair.child_by_field_name("key"),
-                pair.child_by_field_name("value"),
-            ) else {
-                continue;
-            };
-            if !is_function(value) {
-                continue;
-            }
-            let body = value.child_by_field_name("body")?;
-            let last = match body.kind() {
-                "statement_block" => code_children(body).into_iter().last(),
-                _ => Some(body),
-            };
-            let text = last.map_or(String::new(), |l| {
-                let text = text_of(l, self.src).trim_end();
-                shorten(text.strip_suffix(';').unwrap_or(text), LINE_CHARS - 10)
-            });
-            let key = text_of(key, self.src).trim_matches(['\'', '"']);
-            ends.push(format!("{key}: {text}"));
-        }
-        (!ends.is_empty()).then_some(ends)
-    }
-
-    fn rust<'t>(&self, node: Node<'t>) -> Shape<'t> {
-        let field = |name: &str| node.child_by_field_name(name);
-        match node.kind() {
-            "expression_statement" => match code_children(node).into_iter().next() {
-                Some(inner) if is_rust_control(inner.kind()) => self.rust(inner),
-                Some(inner) if self.is_diagnostic(inner) => Shape::Skip,
-                _ => Shape::Leaf(node),
-            },
-            "let_declaration" => match field("value") {
-                Some(value) if is_rust_control(value.kind()) => {
-                    let prefix = self.head(node, Some(value));
-                    match self.rust(value) {
-                        Shape::Branches(mut branches) => {
-                            if let Some(first) = branches.first_mut() {
-                                first.header = format!("{prefix} {}", first.header);
-                            }
-                            Shape::Branches(branches)
-                        }
-                        _ => Shape::Leaf(node),
-                    }
-                }
-                _ => Shape::Leaf(node),
-            },
-            "if_expression" => self.if_chain(node, "if_expression", false),
-            "match_expression" => {
-                let header = format!("match {}:", self.header(field("value")));
-                Shape::Branches(vec![Branch::new(header, field("body"))])
-            }
-            "match_arm" => {
-                let value = field("value");
-                let pattern = self.header(field("pattern"));
-                match value {
-                    Some(v) if v.kind() == "block" || is_rust_control(v.kind()) => {
-                        Shape::Branches(vec![Branch::new(format!("{pattern} =>"), Some(v))])
-                    }
-                    // `BinaryDetection::Convert(b) => b`, `_ => Ok(false)`.
-                    Some(_) => Shape::Leaf(node),
-                    None => Shape::Skip,
-                }
-            }
-            "for_expression" | "while_expression" | "loop_expression" => {
-                let body = field("body");
-                Shape::Branches(vec![Branch::new(
-                    format!("{}:", self.head(node, body)),
-                    body,
-                )])
-            }
-            "block" => Shape::Through(node),
-            "unsafe_block" | "async_block" => {
-                let block = code_children(node)
-                    .into_iter()
-                    .find(|c| c.kind() == "block");
-                let header = format!(
-                    "{}:",
-                    text_of(node, self.src)
-                        .split('{')
-                        .next()
-                        .unwrap_or("")
-                        .trim()
-                );
-                Shape::Branches(vec![Branch::new(header, block)])
-            }
-            "function_item" => self.nested_function(node, field("body")),
-            "struct_item" | "enum_item" | "trait_item" | "mod_item" => self.nested(field("name")),
-            "impl_item" => self.nested(field("type")),
-            "line_comment" | "block_comment" | "use_declaration" | "attribute_item"
-            | "empty_statement" | "const_item" | "static_item" => Shape::Skip,
-            _ => Shape::Leaf(node),
-        }
-    }
-
     /// A function defined inside the body (a decorator's `wrapper`, a callback bound to a name):
     /// its header, and its body's steps under it — what it does is part of what the member does.
-    fn nested_function<'t>(&self, node: Node<'t>, body: Option<Node<'t>>) -> Shape<'t> {
+    pub(crate) fn nested_function<'t>(&self, node: Node<'t>, body: Option<Node<'t>>) -> Shape<'t> {
         let header = format!("{}:", self.head(node, body));
         Shape::Branches(vec![Branch {
             header,
@@ -854,7 +411,7 @@ impl<'s> Reader<'s> {
     }
 
     /// A definition inside the body, by its name.
-    fn nested<'t>(&self, name: Option<Node<'t>>) -> Shape<'t> {
+    pub(crate) fn nested<'t>(&self, name: Option<Node<'t>>) -> Shape<'t> {
         match name {
             Some(name) => Shape::Nested(text_of(name, self.src).to_string()),
             None => Shape::Skip,
@@ -888,7 +445,7 @@ impl<'s> Reader<'s> {
 
     /// A developer's diagnostic: `debug!(…)`, `trace!(…)`, `dbg!(…)` (what a run logs at its
     /// finest levels says nothing of what the member does).
-    fn is_diagnostic(&self, node: Node<'_>) -> bool {
+    pub(crate) fn is_diagnostic(&self, node: Node<'_>) -> bool {
         node.kind() == "macro_invocation"
             && node
                 .child_by_field_name("macro")
@@ -898,7 +455,7 @@ impl<'s> Reader<'s> {
 
     /// A Rust call of a capitalised name (`Ok(x)`, `Some(x)`, `Kind::Variant(x)`) builds a value.
     fn builds_value(&self, call: Node<'_>) -> bool {
-        self.language == Language::Rust
+        self.language.walks().call_kinds().capitalised_builds_value
             && call.child_by_field_name("function").is_some_and(|f| {
                 let text = text_of(f, self.src);
                 let last = text.rsplit("::").next().unwrap_or(text);
@@ -932,10 +489,7 @@ impl<'s> Reader<'s> {
             .find_map(|prefix| text.strip_prefix(prefix))
             .unwrap_or(&text);
         // A Go method through its receiver (`s.Serve` in `func (s *Server) Serve`).
-        let receiver = match self.language {
-            Language::Go => super::go::receiver_name_around(call, self.src),
-            _ => None,
-        };
+        let receiver = self.language.walks().own_receiver(call, self.src);
         let through_receiver = receiver
             .and_then(|r| text.strip_prefix(r)?.strip_prefix('.'))
             .is_some_and(|callee| callee == self.name);
@@ -950,7 +504,7 @@ fn read_is_chain_tail(branch: &Branch<'_>) -> bool {
     header.starts_with("else") || header.starts_with("elif")
 }
 
-fn is_rust_control(kind: &str) -> bool {
+pub(crate) fn is_rust_control(kind: &str) -> bool {
     matches!(
         kind,
         "if_expression"
@@ -963,7 +517,7 @@ fn is_rust_control(kind: &str) -> bool {
     )
 }
 
-fn is_function(node: Node<'_>) -> bool {
+pub(crate) fn is_function(node: Node<'_>) -> bool {
     matches!(
         node.kind(),
         "function_expression" | "function" | "arrow_function" | "generator_function"
@@ -971,7 +525,7 @@ fn is_function(node: Node<'_>) -> bool {
 }
 
 /// Whether `statement` is the last of a `switch` case.
-fn ends_a_case(statement: Node<'_>) -> bool {
+pub(crate) fn ends_a_case(statement: Node<'_>) -> bool {
     statement.next_named_sibling().is_none()
         && statement
             .parent()
@@ -979,13 +533,13 @@ fn ends_a_case(statement: Node<'_>) -> bool {
 }
 
 /// A statement that is a string literal alone: a docstring, a directive.
-fn is_lone_string(statement: Node<'_>) -> bool {
+pub(crate) fn is_lone_string(statement: Node<'_>) -> bool {
     let children = code_children(statement);
     children.len() == 1 && matches!(children[0].kind(), "string" | "concatenated_string")
 }
 
 /// `(cond)` → `cond`.
-fn unparenthesized(node: Node<'_>) -> Node<'_> {
+pub(crate) fn unparenthesized(node: Node<'_>) -> Node<'_> {
     match node.kind() {
         "parenthesized_expression" => code_children(node).into_iter().next().unwrap_or(node),
         _ => node,

@@ -331,7 +331,7 @@ impl Interface {
     /// expression) resolves every path that goes through the file alike, so its importers are
     /// neither read nor resolved again. Empty for other languages.
     pub fn module_scope_hash(&self) -> String {
-        if self.language != Language::Rust {
+        if !self.language.spec().resolves_through_module_scopes {
             return String::new();
         }
         let mut buf = String::new();
@@ -367,7 +367,7 @@ impl Interface {
     /// module scope and imports are as they were resolves as it did while no module scope moved.
     /// Empty for other languages.
     pub fn imports_hash(&self) -> String {
-        if self.language != Language::Rust {
+        if !self.language.spec().resolves_through_module_scopes {
             return String::new();
         }
         let mut buf = String::new();

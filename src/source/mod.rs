@@ -9,25 +9,22 @@
 mod behaviour;
 pub mod calls;
 pub mod comments;
-mod commonjs;
 pub mod contract;
 pub mod definitions;
 mod file;
 pub mod flow;
 pub mod generated;
-mod go;
 mod interface;
-pub mod java;
-mod javascript;
 pub mod lang;
 pub mod model;
-mod python;
 mod raises;
 pub mod resolve;
-mod rust;
 pub mod shared;
-mod suites;
-mod syntax;
+pub(crate) mod suites;
+pub(crate) mod syntax;
+
+use lang::go::extract as go;
+use lang::javascript::extract as javascript;
 
 use std::cell::RefCell;
 
@@ -36,10 +33,10 @@ use tree_sitter::{Parser, Tree};
 pub use file::SourceFile;
 pub use generated::is_generated_header;
 pub(crate) use go::is_test_function as is_go_test_function;
-pub use go::{interfaces as go_interfaces, GoInterface};
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
+pub use lang::go::extract::{interfaces as go_interfaces, GoInterface};
 pub use lang::{kind_name, Language};
 pub use suites::{title_slug, Suite, Suites};
 
@@ -107,21 +104,13 @@ pub fn extract(language: Language, text: &str) -> Result<Interface, SourceError>
 /// The interface of a parsed tree of `text`.
 fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     let root = tree.root_node();
-    let extracted = match language {
-        Language::Rust => rust::extract(root, text),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            javascript::extract(root, text)
-        }
-        Language::Python => python::extract(root, text),
-        Language::Go => go::extract(root, text),
-        Language::Java => java::extract(root, text),
-    };
+    let extracted = language.walks().extract(root, text);
     let mut symbols = extracted.builder.symbols;
     symbols.sort_by(|a, b| a.cmp_key(b));
-    let is_javascript = language.is_javascript_family();
+    let has_suites = language.walks().has_suite_calls();
     let mut cases = 0;
     let calls = calls::extract(language, root, text, &mut |node| {
-        cases += usize::from(is_javascript && suites::is_case_call(node, text));
+        cases += usize::from(has_suites && suites::is_case_call(node, text));
     });
     let type_refs = calls.types;
     let bases = calls.bases;
@@ -136,7 +125,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
         doc: extracted.doc,
         item_docs: extracted.item_docs,
         primary: extracted.primary,
-        suites: match is_javascript {
+        suites: match has_suites {
             true => Suites {
                 top: suites::top(root, text),
                 cases,

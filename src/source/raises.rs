@@ -21,46 +21,14 @@ use super::Language;
 pub const MESSAGE_WORDS: usize = 12;
 /// The entry of a bare `raise`.
 pub const RE_RAISES: &str = "re-raises";
-/// Rust macros that panic or return an error.
-const RUST_MACROS: &[&str] = &["panic", "unreachable", "todo", "unimplemented", "bail"];
 
 /// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
 pub(super) fn raise_of(language: Language, node: Node<'_>, src: &str) -> Option<String> {
-    match language {
-        Language::Python => match node.kind() {
-            "raise_statement" => match first_named(node) {
-                None => Some(RE_RAISES.to_string()),
-                Some(raised) => Some(thrown(raised, src)),
-            },
-            _ => None,
-        },
-        Language::JavaScript | Language::TypeScript | Language::Tsx => match node.kind() {
-            "throw_statement" => Some(thrown(first_named(node)?, src)),
-            _ => None,
-        },
-        Language::Go => match node.kind() {
-            "call_expression" => go_error(node, src),
-            _ => None,
-        },
-        Language::Java => match node.kind() {
-            "throw_statement" => Some(thrown(first_named(node)?, src)),
-            _ => None,
-        },
-        Language::Rust => match node.kind() {
-            "call_expression" => rust_err(node, src),
-            "macro_invocation" => {
-                let name = text_of(node.child_by_field_name("macro")?, src);
-                let bare = name.rsplit("::").next().unwrap_or(name);
-                RUST_MACROS.contains(&bare).then_some(())?;
-                Some(with_message(format!("{bare}!"), first_string(node, src)))
-            }
-            _ => None,
-        },
-    }
+    language.walks().raise_of(node, src)
 }
 
 /// The first named child that is no comment.
-fn first_named(node: Node<'_>) -> Option<Node<'_>> {
+pub(crate) fn first_named(node: Node<'_>) -> Option<Node<'_>> {
     let mut cursor = node.walk();
     let first = node
         .named_children(&mut cursor)
@@ -70,7 +38,7 @@ fn first_named(node: Node<'_>) -> Option<Node<'_>> {
 
 /// The entry of a raised or thrown expression: its class or function and its message, or the
 /// expression itself (`e`, `request.routing_exception`).
-fn thrown(expression: Node<'_>, src: &str) -> String {
+pub(crate) fn thrown(expression: Node<'_>, src: &str) -> String {
     let mut node = expression;
     // `TypeError(…).with_traceback(tb)`: the error built, not the method called on it.
     while let Some(inner) = node
@@ -100,60 +68,8 @@ fn thrown(expression: Node<'_>, src: &str) -> String {
     }
 }
 
-/// The entry of a Rust `Err(…)` call: `Err(Error::new(…)) ("message")`.
-fn rust_err(call: Node<'_>, src: &str) -> Option<String> {
-    let function = call.child_by_field_name("function")?;
-    let name = text_of(function, src);
-    (name == "Err" || name.ends_with("::Err")).then_some(())?;
-    let argument = call
-        .child_by_field_name("arguments")
-        .and_then(|args| first_named(args));
-    let Some(argument) = argument else {
-        return Some("Err".to_string());
-    };
-    let head = match argument.kind() {
-        "call_expression" => {
-            let function = argument.child_by_field_name("function")?;
-            format!("{}(…)", short(text_of(function, src)))
-        }
-        "macro_invocation" => {
-            let name = argument.child_by_field_name("macro")?;
-            format!("{}!(…)", short(text_of(name, src)))
-        }
-        "struct_expression" => {
-            let name = argument.child_by_field_name("name")?;
-            format!("{} {{ … }}", short(text_of(name, src)))
-        }
-        _ => short(text_of(argument, src)),
-    };
-    Some(with_message(
-        format!("Err({head})"),
-        first_string(argument, src),
-    ))
-}
-
-/// Go functions that panic or build an error: `panic(…)`, `log.Fatal…(…)`, `errors.New(…)`,
-/// `fmt.Errorf(…)`.
-const GO_RAISERS: &[&str] = &[
-    "panic",
-    "errors.New",
-    "fmt.Errorf",
-    "log.Fatal",
-    "log.Fatalf",
-    "log.Panic",
-    "log.Panicf",
-];
-
-/// The entry of a Go `panic(…)` or error-building call: `errors.New ("message")`.
-fn go_error(call: Node<'_>, src: &str) -> Option<String> {
-    let function = call.child_by_field_name("function")?;
-    let name = text_of(function, src);
-    GO_RAISERS.contains(&name).then_some(())?;
-    Some(with_message(name.to_string(), first_string(call, src)))
-}
-
 /// `entry ("message…")`, or the entry alone.
-fn with_message(entry: String, message: Option<String>) -> String {
+pub(crate) fn with_message(entry: String, message: Option<String>) -> String {
     match message {
         Some(message) => format!("{entry} (\"{message}\")"),
         None => entry,
@@ -161,7 +77,7 @@ fn with_message(entry: String, message: Option<String>) -> String {
 }
 
 /// An expression's text on one line when short, the last segment of a long path, else `…`.
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if text.chars().count() <= 40 {
         return text;
@@ -177,7 +93,7 @@ fn short(text: &str) -> String {
 }
 
 /// The first string literal in `node` (itself included, three levels deep at most), as a message.
-fn first_string(node: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn first_string(node: Node<'_>, src: &str) -> Option<String> {
     let mut frontier = vec![node];
     for _ in 0..4 {
         let mut next = Vec::new();

@@ -10,29 +10,29 @@ use tree_sitter::Node;
 use super::interface::{Import, OutlineLine, Signals, Symbol, SymbolKind};
 
 /// Text of `node`, or "" if its byte range is somehow not a valid slice of `src`.
-pub(super) fn text_of<'a>(node: Node<'_>, src: &'a str) -> &'a str {
+pub(crate) fn text_of<'a>(node: Node<'_>, src: &'a str) -> &'a str {
     src.get(node.byte_range()).unwrap_or("")
 }
 
 /// `s` with every whitespace character removed (`crate :: a` → `crate::a`).
-pub(super) fn compact(s: &str) -> String {
+pub(crate) fn compact(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// 1-based line of `node`.
-pub(super) fn line_of(node: Node<'_>) -> usize {
+pub(crate) fn line_of(node: Node<'_>) -> usize {
     node.start_position().row + 1
 }
 
 /// Whether `node` has a direct child of kind `kind`.
-pub(super) fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
+pub(crate) fn has_child_kind(node: Node<'_>, kind: &str) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == kind);
     found
 }
 
 /// Direct children that are not comments or other extras.
-pub(super) fn code_children(node: Node<'_>) -> Vec<Node<'_>> {
+pub(crate) fn code_children(node: Node<'_>) -> Vec<Node<'_>> {
     let mut cursor = node.walk();
     let children = node
         .named_children(&mut cursor)
@@ -43,7 +43,7 @@ pub(super) fn code_children(node: Node<'_>) -> Vec<Node<'_>> {
 
 /// A signature token: its text and the kind of its parent node (used for spacing decisions).
 #[derive(Clone, Debug)]
-pub(super) struct Tok<'a> {
+pub(crate) struct Tok<'a> {
     pub text: Cow<'a, str>,
     pub parent: &'a str,
     /// An anonymous grammar token (keyword or punctuation) rather than a named node.
@@ -77,7 +77,7 @@ const SKIPPED: &[&str] = &[
 
 /// Append the leaf tokens of `node` to `out` in source order, skipping comments, attributes,
 /// decorators and every subtree in `excluded`. Iterative, so safe on arbitrarily deep trees.
-pub(super) fn tokens<'a>(
+pub(crate) fn tokens<'a>(
     node: Node<'a>,
     src: &'a str,
     excluded: &[Node<'a>],
@@ -148,7 +148,7 @@ fn squash(text: &str) -> Cow<'_, str> {
 }
 
 /// Tokens of `node` (minus `excluded`) joined into a normalised signature.
-pub(super) fn signature(node: Node<'_>, src: &str, excluded: &[Node<'_>]) -> String {
+pub(crate) fn signature(node: Node<'_>, src: &str, excluded: &[Node<'_>]) -> String {
     let mut toks = Vec::new();
     tokens(node, src, excluded, &mut toks);
     join(&toks)
@@ -292,7 +292,7 @@ fn space_between(prev: &Tok<'_>, cur: &Tok<'_>) -> bool {
 
 /// Join signature tokens: drop trailing commas before closers, leading `|`/`&` of union and
 /// intersection types and trailing `, ; = :`, then space tokens by [`space_between`].
-pub(super) fn join(toks: &[Tok<'_>]) -> String {
+pub(crate) fn join(toks: &[Tok<'_>]) -> String {
     let mut kept: Vec<&Tok<'_>> = Vec::with_capacity(toks.len());
     for (i, tok) in toks.iter().enumerate() {
         let text = tok.text.as_ref();
@@ -330,7 +330,7 @@ pub(super) fn join(toks: &[Tok<'_>]) -> String {
 
 /// Depth-first pre-order walk without recursion. `visit` gets each node and the state its parent
 /// handed down; returning `Some(state)` descends into the node's children with that state.
-pub(super) fn walk<'t, S: Copy>(
+pub(crate) fn walk<'t, S: Copy>(
     root: Node<'t>,
     init: S,
     mut visit: impl FnMut(Node<'t>, S) -> Option<S>,
@@ -363,7 +363,7 @@ pub(super) fn walk<'t, S: Copy>(
 
 /// Block nesting bookkeeping carried through [`walk`].
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Nesting {
+pub(crate) struct Nesting {
     blocks: u32,
     base: Option<u32>,
 }
@@ -397,7 +397,7 @@ impl Nesting {
 }
 
 /// Occurrences of TODO, FIXME, HACK and XXX as whole words in `comment`.
-pub(super) fn count_markers(comment: &str) -> usize {
+pub(crate) fn count_markers(comment: &str) -> usize {
     let bytes = comment.as_bytes();
     let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut count = 0;
@@ -421,7 +421,7 @@ pub(super) fn count_markers(comment: &str) -> usize {
 
 /// Body lines of a `/* … */`-style comment: the markers (`/*`, `/**`, `/*!`, `*/`) removed, and a
 /// leading `*` stripped from every line when all continuation lines carry one.
-pub(super) fn block_comment_lines(text: &str) -> Vec<String> {
+pub(crate) fn block_comment_lines(text: &str) -> Vec<String> {
     let inner = text.strip_prefix("/*").unwrap_or(text);
     let inner = inner
         .strip_prefix('*')
@@ -451,7 +451,7 @@ pub(super) fn block_comment_lines(text: &str) -> Vec<String> {
 /// The doc comment directly above `node`: the run of `///`, `//` or `/** */` comments that ends on
 /// at most one blank line above it (Rust attributes and decorators in between are stepped over). Inner docs
 /// (`//!`, `/*!`) and licence banners are not item docs.
-pub(super) fn leading_doc(node: Node<'_>, src: &str) -> Option<String> {
+pub(crate) fn leading_doc(node: Node<'_>, src: &str) -> Option<String> {
     let mut blocks: Vec<Vec<String>> = Vec::new();
     let mut row = node.start_position().row;
     let mut current = node.prev_sibling();
@@ -484,7 +484,7 @@ pub(super) fn leading_doc(node: Node<'_>, src: &str) -> Option<String> {
 }
 
 /// The doc of comment or docstring `lines`, dedented (see the body); `None` when empty.
-pub(super) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
+pub(crate) fn finish_doc<S: AsRef<str>>(lines: &[S]) -> Option<String> {
     // Like Python's `inspect.cleandoc`: the first line trimmed, the others dedented by their common
     // indentation (nesting — a parameter's continuation, a definition list — stays readable).
     let lines: Vec<&str> = lines.iter().map(|l| l.as_ref().trim_end()).collect();
@@ -546,7 +546,7 @@ fn whole_doc(mut doc: String) -> String {
 
 /// Collects public symbols (deduplicated) and the skeleton outline in source order.
 #[derive(Default)]
-pub(super) struct Builder {
+pub(crate) struct Builder {
     pub symbols: Vec<Symbol>,
     pub outline: Vec<OutlineLine>,
     seen: HashSet<Symbol>,
@@ -638,7 +638,7 @@ impl Builder {
 
 /// Imports in source order, deduplicated by [`ImportKey`].
 #[derive(Default)]
-pub(super) struct Imports {
+pub(crate) struct Imports {
     pub list: Vec<Import>,
     /// Where each import is in `list`.
     seen: HashMap<ImportKey, usize>,
@@ -688,7 +688,7 @@ impl Imports {
 
 /// What a language extractor hands back to `extract`.
 #[derive(Default)]
-pub(super) struct Extracted {
+pub(crate) struct Extracted {
     pub builder: Builder,
     pub imports: Imports,
     pub bindings: Vec<super::interface::Binding>,

@@ -79,7 +79,7 @@ pub(super) fn literal_argument(call: Node<'_>, src: &str) -> Option<String> {
 }
 
 /// Whether a call of `name` through `receiver` can read a key (no logging, formatting, paths).
-pub(super) fn key_callee(name: &str, receiver: Option<&str>) -> bool {
+pub(crate) fn key_callee(name: &str, receiver: Option<&str>) -> bool {
     let first = receiver.and_then(|r| r.split(['.', ':']).next());
     !NOT_KEYS.contains(&name) && !first.is_some_and(|r| NOT_KEY_RECEIVERS.contains(&r))
 }

@@ -31,6 +31,22 @@ const WRAPPERS: &[&str] = &[
     "Cow",
 ];
 
+/// A declarator's name and type (Rust `let x: T = …`, JavaScript/TypeScript/Java `x = …`), or the
+/// type of the value it is made from.
+pub(crate) fn declarator(
+    node: Node<'_>,
+    src: &str,
+    returns: &Returns,
+    out: &mut Vec<(String, String)>,
+) {
+    let field = |name: &str| node.child_by_field_name(name);
+    let name = field("pattern").or(field("name"));
+    match field("type") {
+        Some(ty) => push(out, name, Some(ty), src),
+        None => push_made(out, name, field("value"), src, returns),
+    }
+}
+
 /// The names `node` declares with a stated type: a function's parameters, a `let` / annotated
 /// assignment / declarator with a type; `(name, type)` pairs, the type its final identifier.
 pub(super) fn declared(
@@ -45,32 +61,7 @@ pub(super) fn declared(
         return out;
     }
     let field = |name: &str| node.child_by_field_name(name);
-    match (language, kind) {
-        (Language::Rust, "let_declaration") | (_, "variable_declarator") => {
-            let name = field("pattern").or(field("name"));
-            match field("type") {
-                Some(ty) => push(&mut out, name, Some(ty), src),
-                None => push_made(&mut out, name, field("value"), src, returns),
-            }
-        }
-        (Language::Python, "assignment") => match field("type") {
-            Some(ty) => push(&mut out, field("left"), Some(ty), src),
-            None => push_made(&mut out, field("left"), field("right"), src, returns),
-        },
-        // Java `Type a = …, b;`.
-        (Language::Java, "local_variable_declaration") => {
-            let mut cursor = node.walk();
-            for declarator in node.children_by_field_name("declarator", &mut cursor) {
-                push(
-                    &mut out,
-                    declarator.child_by_field_name("name"),
-                    field("type"),
-                    src,
-                );
-            }
-        }
-        _ => {}
-    }
+    language.walks().declared(node, src, returns, &mut out);
     if let Some(parameters) = field("parameters").filter(|_| takes_parameters(kind)) {
         for parameter in code_children(parameters) {
             let (name, ty) = match parameter.kind() {
@@ -125,16 +116,13 @@ pub(super) struct Typed<'a> {
 /// and Rust; a type that tells nothing of whose method is called (`Result`, `Self`: [`UNTELLING`])
 /// is left out.
 #[derive(Debug, Default)]
-pub(super) struct Returns(Vec<(String, String)>);
+pub(crate) struct Returns(Vec<(String, String)>);
 
 impl Returns {
     /// The return types of the module's and its classes' functions.
     pub(super) fn of(language: Language, root: Node<'_>, src: &str) -> Returns {
         let mut out = Vec::new();
-        if matches!(
-            language,
-            Language::Python | Language::TypeScript | Language::Tsx | Language::Rust
-        ) {
+        if language.walks().reads_return_types() {
             collect_returns(root, src, 0, &mut out);
         }
         out.retain(|(_, ty)| !UNTELLING.contains(&ty.as_str()));
@@ -180,7 +168,7 @@ fn collect_returns(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<(Strin
 
 /// `x = Cls(…)` / `new Cls(…)`: a `Cls`; `x = self.make(…)` / `make(…)` of a function of the
 /// file whose return type is written: that type.
-fn push_made(
+pub(crate) fn push_made(
     out: &mut Vec<(String, String)>,
     name: Option<Node<'_>>,
     value: Option<Node<'_>>,
@@ -231,7 +219,12 @@ fn takes_parameters(kind: &str) -> bool {
         || matches!(kind, "closure_expression" | "func_literal" | "lambda")
 }
 
-fn push(out: &mut Vec<(String, String)>, name: Option<Node<'_>>, ty: Option<Node<'_>>, src: &str) {
+pub(crate) fn push(
+    out: &mut Vec<(String, String)>,
+    name: Option<Node<'_>>,
+    ty: Option<Node<'_>>,
+    src: &str,
+) {
     let (Some(name), Some(ty)) = (name, ty) else {
         return;
     };
@@ -299,7 +292,7 @@ pub(super) fn receiver_type<'r>(
     src: &str,
     typed: Typed<'r>,
 ) -> Option<&'r str> {
-    let object = receiver(language, call)?;
+    let object = language.walks().call_receiver(call)?;
     match object.kind() {
         "identifier" => {
             let name = text_of(object, src);
@@ -323,23 +316,6 @@ fn own_function(callee: &str) -> Option<&str> {
         .unwrap_or(callee);
     let is_name = !own.is_empty() && own.chars().all(|c| c.is_alphanumeric() || c == '_');
     is_name.then_some(own)
-}
-
-/// The object a method call goes through (`x` of `x.name(…)`, `rt()` of `rt().block_on(…)`).
-fn receiver<'t>(language: Language, call: Node<'t>) -> Option<Node<'t>> {
-    if language == Language::Java {
-        // `method_invocation`: `object.name(…)`.
-        return call.child_by_field_name("object");
-    }
-    let function = call.child_by_field_name("function")?;
-    match language {
-        Language::Rust => function.child_by_field_name("value"),
-        Language::Python | Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            function.child_by_field_name("object")
-        }
-        Language::Go => function.child_by_field_name("operand"),
-        Language::Java => None,
-    }
 }
 
 #[cfg(test)]

@@ -180,6 +180,29 @@ pub fn package_manifests() -> Vec<&'static str> {
     out
 }
 
+/// A path without its extension and without a last `index`/`main`/`mod`/`__init__` part; `None`
+/// when nothing is left.
+pub fn path_name(path: &str) -> Option<String> {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let stem = name.split('.').next().unwrap_or(name);
+    let named = match stem {
+        "index" | "main" | "mod" | "__init__" => dir.to_string(),
+        stem if dir.is_empty() => stem.to_string(),
+        stem => format!("{dir}/{stem}"),
+    };
+    (!named.is_empty()).then_some(named)
+}
+
+/// A program a test suite builds from a test tree (a trybuild UI test, a compile-fail case): its
+/// path below the last test directory (`tests/derive_ui/bool_value_enum.rs` →
+/// `derive_ui/bool_value_enum`); `None` outside a test tree.
+pub fn test_program_name(source: &str) -> Option<String> {
+    let parts: Vec<&str> = source.split('/').collect();
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    let at = dirs.iter().rposition(|dir| TEST_DIRS.contains(dir))?;
+    path_name(&parts[at + 1..].join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

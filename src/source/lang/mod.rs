@@ -11,12 +11,13 @@
 //! use it as well as `source/` and everything above.
 
 pub mod files;
-mod go;
-mod java;
-mod javascript;
+pub mod go;
+pub mod java;
+pub mod javascript;
 mod kind;
-mod python;
-mod rust;
+pub mod python;
+pub mod rust;
+pub mod walks;
 
 use std::path::Path;
 
@@ -114,6 +115,9 @@ pub struct Spec {
     pub files: FileConventions,
     /// Where its extraction lives (symbols, imports, docs).
     pub extraction: &'static str,
+    /// Its arms of the shared walks (extraction, calls, flow, definitions, raises, comments,
+    /// import resolution), in its own directory.
+    pub(crate) walks: &'static dyn walks::Walks,
     /// Where its import resolver and ecosystem model live.
     pub resolver: &'static str,
     /// Whether a later definition of a name in one scope replaces an earlier one (Python's `def`
@@ -121,6 +125,11 @@ pub struct Spec {
     /// JavaScript function declared again): the last is the one in effect. Rust's repeated names
     /// are `cfg` alternatives, peers of which the first is shown.
     pub later_definition_replaces: bool,
+    /// Whether a file's imports resolve through other files' module scopes (Rust's paths go
+    /// through `mod` declarations, `use` bindings and re-exports): what they read of a file is
+    /// hashed apart (`Interface::module_scope_hash`, `imports_hash`) so that an edit keeping it
+    /// re-resolves no importer.
+    pub resolves_through_module_scopes: bool,
 }
 
 /// A language's comment syntax.
@@ -148,6 +157,23 @@ pub struct FileConventions {
     pub package_manifests: &'static [&'static str],
     /// How a test runner tells a test case from a helper in the test tree.
     pub test_cases: TestCases,
+    /// How a test file's tests are found for its description.
+    pub test_functions: TestFunctions,
+}
+
+/// How the tests of a test file are found for its description (`archivist::tested`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestFunctions {
+    /// Functions marked as tests (Rust's `#[test]`), in a test target or a `tests.rs` module of
+    /// unit tests; else the tests a macro of the file declares, one call per test.
+    Marked,
+    /// Methods marked as tests (`@Test`) in a class named as the runner collects it (JUnit,
+    /// TestNG).
+    MarkedInNamedClass,
+    /// `TestXxx`, `BenchmarkXxx`, `ExampleXxx`, `FuzzXxx` functions (`go test`).
+    GoPrefixed,
+    /// Test suites of calls (`describe`/`it`), else `test_*` functions and `Test*` classes.
+    SuitesOrNamed,
 }
 
 /// How a file in the test tree is told to be a test case rather than a helper or fixture
@@ -192,6 +218,11 @@ impl Language {
     /// This language's registry entry.
     pub fn spec(self) -> &'static Spec {
         LANGUAGES[self.index()]
+    }
+
+    /// This language's arms of the shared walks.
+    pub(crate) fn walks(self) -> &'static dyn walks::Walks {
+        self.spec().walks
     }
 
     /// The language of `path`, judged by its extension (case-insensitive); `None` if unsupported.
@@ -239,15 +270,6 @@ impl Language {
     /// The tree-sitter grammar used to parse this language.
     pub(crate) fn grammar(self) -> tree_sitter::Language {
         (self.spec().grammar)()
-    }
-
-    /// Whether this is one of the JavaScript family (JavaScript, TypeScript, TSX), which share
-    /// their extraction, resolver and call walk.
-    pub fn is_javascript_family(self) -> bool {
-        match self {
-            Language::JavaScript | Language::TypeScript | Language::Tsx => true,
-            Language::Rust | Language::Python | Language::Go | Language::Java => false,
-        }
     }
 }
 

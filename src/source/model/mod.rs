@@ -4,14 +4,15 @@
 //! among the project's files, and serialisable so that a run which touches no manifest can reuse the
 //! last one instead of reading them again.
 
-pub mod cargo;
 pub mod files;
-pub mod go;
-pub mod java;
-pub mod node;
 pub mod packages;
-pub mod python;
 pub mod stdlib;
+
+pub use super::lang::go::model as go;
+pub use super::lang::java::model as java;
+pub use super::lang::javascript::node;
+pub use super::lang::python::model as python;
+pub use super::lang::rust::cargo;
 
 use cargo::CargoModel;
 use files::{file_name, FileIndex, ReadFile};

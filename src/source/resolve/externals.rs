@@ -17,54 +17,6 @@ use std::collections::BTreeSet;
 
 use super::Context;
 use crate::source::lang::Language;
-use crate::source::model::files::join;
-use crate::source::model::stdlib::is_stdlib;
-
-/// Node's built-in modules (`require('fs')` is the runtime, not a package).
-const NODE_BUILTINS: &[&str] = &[
-    "assert",
-    "async_hooks",
-    "buffer",
-    "child_process",
-    "cluster",
-    "console",
-    "constants",
-    "crypto",
-    "dgram",
-    "diagnostics_channel",
-    "dns",
-    "domain",
-    "events",
-    "fs",
-    "http",
-    "http2",
-    "https",
-    "inspector",
-    "module",
-    "net",
-    "os",
-    "path",
-    "perf_hooks",
-    "process",
-    "punycode",
-    "querystring",
-    "readline",
-    "repl",
-    "stream",
-    "string_decoder",
-    "sys",
-    "timers",
-    "tls",
-    "trace_events",
-    "tty",
-    "url",
-    "util",
-    "v8",
-    "vm",
-    "wasi",
-    "worker_threads",
-    "zlib",
-];
 
 /// The external packages among `file`'s unresolved import specs.
 pub(super) fn externals(
@@ -75,104 +27,9 @@ pub(super) fn externals(
 ) -> Vec<String> {
     let names: BTreeSet<String> = unresolved
         .iter()
-        .filter_map(|spec| match language {
-            Language::Rust => rust_crate(file, spec, context),
-            Language::JavaScript | Language::TypeScript | Language::Tsx => {
-                npm_package(file, spec, context)
-            }
-            Language::Python => python_package(file, spec, context),
-            Language::Go => context
-                .model
-                .go
-                .required_module(file, spec)
-                .map(str::to_string),
-            Language::Java => super::java::external_package(spec),
-        })
+        .filter_map(|spec| language.walks().external_package(file, spec, context))
         .collect();
     names.into_iter().collect()
-}
-
-/// `serde::de::Deserialize`, `extern:serde` → the manifest key of the crate, when external.
-fn rust_crate(file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-    let path = spec.strip_prefix("extern:").unwrap_or(spec);
-    let path = path.strip_prefix("::").unwrap_or(path);
-    if spec.starts_with("mod:") {
-        return None;
-    }
-    let first = path.split("::").next()?.trim_start_matches("r#");
-    let first = first.split([' ', '{']).next()?;
-    let cargo = &context.model.cargo;
-    cargo.external_crate(file, first).map(str::to_string)
-}
-
-/// `router`, `@scope/pkg/sub`, `pkg/sub?raw` → the npm package, when external.
-fn npm_package(file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-    let spec = spec.split(['?', '#']).next().unwrap_or(spec);
-    if spec.contains(':') || spec.starts_with(['.', '/', '~']) || spec.is_empty() {
-        return None;
-    }
-    let mut parts = spec.split('/');
-    let first = parts.next()?;
-    let name = match first.strip_prefix('@') {
-        Some(scope) => {
-            let package = parts.next().filter(|p| !p.is_empty())?;
-            if scope.is_empty() || !is_npm_name(scope) || !is_npm_name(package) {
-                return None;
-            }
-            format!("@{scope}/{package}")
-        }
-        None => {
-            if !is_npm_name(first) || NODE_BUILTINS.contains(&first) {
-                return None;
-            }
-            first.to_string()
-        }
-    };
-    let own = context.model.node.package_named(file, &name).is_some()
-        || context
-            .model
-            .node
-            .packages
-            .iter()
-            .any(|p| p.name.as_deref() == Some(&name));
-    (!own).then_some(name)
-}
-
-/// What npm accepts in a package name (or scope): lowercase URL-safe characters, not starting with
-/// `.` or `_`.
-fn is_npm_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with(['.', '_'])
-        && name.chars().all(|c| {
-            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_' | '~')
-        })
-}
-
-/// `werkzeug.routing` → `werkzeug`, when neither the standard library nor the project's.
-fn python_package(file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
-    if spec.starts_with('.') {
-        return None;
-    }
-    let top = spec.split('.').next().filter(|top| !top.is_empty())?;
-    // `_typeshed` exists only in type checkers' stubs of the standard library.
-    let stdlib = is_stdlib(top) || top == "_typeshed";
-    if stdlib || !top.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
-    let exists = |rel: &str| (context.exists)(rel);
-    let roots = context.model.python.roots_for(file, &exists);
-    let in_project = roots.iter().any(|root| {
-        let base = join(root, top);
-        [
-            join(&base, "__init__.py"),
-            format!("{base}.py"),
-            format!("{base}.pyi"),
-            join(&base, "__init__.pyi"),
-        ]
-        .iter()
-        .any(|path| exists(path))
-    });
-    (!in_project).then(|| top.to_string())
 }
 
 #[cfg(test)]

@@ -13,17 +13,11 @@
 //! top-level modules, Cargo dependencies).
 
 mod externals;
-mod go;
-mod java;
-mod js;
-mod python;
-mod rust;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::interface::Interface;
-use super::lang::Language;
 use super::model::ProjectModel;
 
 /// What resolving one file needs from its surroundings.
@@ -60,15 +54,10 @@ pub struct Resolution {
 /// Resolve `file`'s imports (`file` is project-relative, `/`-separated).
 pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Resolution {
     let mut collected = Collected::default();
-    match interface.language {
-        Language::Rust => rust::resolve(file, interface, context, &mut collected),
-        Language::JavaScript | Language::TypeScript | Language::Tsx => {
-            js::resolve(file, interface, context, &mut collected)
-        }
-        Language::Python => python::resolve(file, interface, context, &mut collected),
-        Language::Go => go::resolve(file, interface, context, &mut collected),
-        Language::Java => java::resolve(file, interface, context, &mut collected),
-    }
+    interface
+        .language
+        .walks()
+        .resolve(file, interface, context, &mut collected);
     collected.deps.remove(file);
     collected.via.remove(file);
     let externals = externals::externals(file, interface.language, &collected.unresolved, context);
@@ -89,24 +78,24 @@ pub fn resolve(file: &str, interface: &Interface, context: &Context<'_>) -> Reso
 
 /// What the language resolvers accumulate.
 #[derive(Default)]
-struct Collected {
-    deps: BTreeSet<String>,
-    via: BTreeSet<String>,
-    unresolved: Vec<String>,
+pub(crate) struct Collected {
+    pub(crate) deps: BTreeSet<String>,
+    pub(crate) via: BTreeSet<String>,
+    pub(crate) unresolved: Vec<String>,
     /// Deps some import needs at run time.
-    runtime: BTreeSet<String>,
+    pub(crate) runtime: BTreeSet<String>,
     /// Deps some type-only import names.
-    typed: BTreeSet<String>,
+    pub(crate) typed: BTreeSet<String>,
 }
 
 impl Collected {
     /// Record the outcome of one import spec needed at run time.
-    fn record(&mut self, spec: &str, found: Option<String>) {
+    pub(crate) fn record(&mut self, spec: &str, found: Option<String>) {
         self.record_import(spec, found, false);
     }
 
     /// Record the outcome of one import spec, needed only by the type checker when `type_only`.
-    fn record_import(&mut self, spec: &str, found: Option<String>, type_only: bool) {
+    pub(crate) fn record_import(&mut self, spec: &str, found: Option<String>, type_only: bool) {
         match found {
             Some(path) => {
                 match type_only {

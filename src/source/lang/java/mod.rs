@@ -1,0 +1,58 @@
+//! Java in the registry: `.java` files, `//` comments with `/** … */` Javadoc, `public`/`protected`
+//! visibility, Maven/Gradle builds as package manifests, `package-info.java` as the file a package
+//! (directory) is described by, and Surefire's test class names.
+
+mod calls;
+mod definitions;
+pub mod extract;
+mod flow;
+pub mod model;
+pub mod resolve;
+mod walks;
+
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
+
+/// Java's registry entry.
+pub const JAVA: Spec = Spec {
+    language: Language::Java,
+    name: "java",
+    display_name: "Java",
+    fence: "java",
+    config: AstLanguage::Java,
+    extensions: &["java"],
+    grammar: || tree_sitter_java::LANGUAGE.into(),
+    comments: Comments {
+        line: "//",
+        trailing: "  // ",
+        doc: &["/**"],
+    },
+    declaration_keywords: &["class", "interface", "enum", "record", "@interface"],
+    modifiers: &[
+        "public",
+        "protected",
+        "static",
+        "final",
+        "abstract",
+        "sealed",
+        "non-sealed",
+        "strictfp",
+        "synchronized",
+        "default",
+    ],
+    visibility: "`public` and `protected` types and members (interface members are public); \
+                 package-private and `private` ones are not",
+    files: FileConventions {
+        module_stems: &["package-info"],
+        entry_stems: &[],
+        directory_files: &["package-info.java"],
+        package_entries: &[],
+        package_manifests: &["pom.xml", "build.gradle", "build.gradle.kts"],
+        test_cases: TestCases::SurefireNamed,
+        test_functions: TestFunctions::MarkedInNamedClass,
+    },
+    extraction: "source::java (types, members, imports, Javadoc)",
+    walks: &walks::JavaWalks,
+    resolver: "source::resolve::java over source::model::java (source roots and packages)",
+    later_definition_replaces: false,
+    resolves_through_module_scopes: false,
+};

@@ -1,0 +1,162 @@
+//! Java in the shared walks ([`Walks`]): its extraction, comment scanner, what raises an
+//! error, its flow shapes, its import resolver and the external packages of its imports.
+
+use tree_sitter::Node;
+
+use crate::source::calls::typed::{declarator, push, Returns};
+use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::comments::CLike;
+use crate::source::definitions::{Ctx, Found as Definition, Walker};
+use crate::source::flow::{Reader, Shape};
+use crate::source::interface::Interface;
+use crate::source::lang::rust::expand::MacroBody;
+use crate::source::lang::walks::Walks;
+use crate::source::raises::{first_named, thrown};
+use crate::source::resolve::{Collected, Context};
+use crate::source::syntax::Extracted;
+
+/// Java's arms of the shared walks.
+pub struct JavaWalks;
+
+impl Walks for JavaWalks {
+    fn extract(&self, root: Node<'_>, text: &str) -> Extracted {
+        super::extract::extract(root, text)
+    }
+
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::c_like(text, COMMENTS, out);
+    }
+
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "throw_statement" => Some(thrown(first_named(node)?, src)),
+            _ => None,
+        }
+    }
+
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.java(node)
+    }
+
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
+    }
+
+    fn external_package(&self, _: &str, spec: &str, _: &Context<'_>) -> Option<String> {
+        super::resolve::external_package(spec)
+    }
+
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::member(node, src, at)
+    }
+
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        super::calls::class_bases(node, src)
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        super::calls::java_target(call, src, container)
+    }
+
+    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
+
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        // `method_invocation`: `object.name(…)`.
+        call.child_by_field_name("object")
+    }
+
+    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
+
+    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
+        false
+    }
+
+    fn only_markers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        match node.kind() {
+            "variable_declarator" => declarator(node, src, returns, out),
+            // `Type a = …, b;`.
+            "local_variable_declaration" => {
+                let mut cursor = node.walk();
+                for declarator in node.children_by_field_name("declarator", &mut cursor) {
+                    push(
+                        out,
+                        declarator.child_by_field_name("name"),
+                        node.child_by_field_name("type"),
+                        src,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        false
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
+
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.java(node, ctx)
+    }
+
+    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
+        None
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        matches!(kind, "lambda_expression" | "block" | "constructor_body")
+    }
+
+    fn has_suite_calls(&self) -> bool {
+        false
+    }
+
+    fn program_role(&self, _: &str, _: &str, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// Java: `'x'` is a character literal, read as a string; no raw or template strings.
+const COMMENTS: CLike = CLike {
+    nested_blocks: false,
+    raw_strings: false,
+    char_literals: false,
+    backtick_strings: false,
+};

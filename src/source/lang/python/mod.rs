@@ -1,0 +1,45 @@
+//! Python in the registry: `.py`/`.pyi` files, `#` comments with docstrings, `_name` privacy,
+//! `__init__.py` as the file a package is named by, pyproject packages and pytest's test files.
+
+mod calls;
+mod definitions;
+pub mod extract;
+mod flow;
+pub mod model;
+pub mod resolve;
+mod walks;
+
+use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
+
+/// Python's registry entry.
+pub const PYTHON: Spec = Spec {
+    language: Language::Python,
+    name: "python",
+    display_name: "Python",
+    fence: "python",
+    config: AstLanguage::Python,
+    extensions: &["py", "pyi"],
+    grammar: || tree_sitter_python::LANGUAGE.into(),
+    comments: Comments {
+        line: "#",
+        trailing: "  # ",
+        doc: &["\"\"\"", "'''"],
+    },
+    declaration_keywords: &["def", "class"],
+    modifiers: &["async"],
+    visibility: "module-level names not starting with `_` (`__dunder__` names are public), or the names `__all__` lists",
+    files: FileConventions {
+        module_stems: &["__init__"],
+        entry_stems: &[],
+        directory_files: &["__init__.py"],
+        package_entries: &[],
+        package_manifests: &["pyproject.toml"],
+        test_cases: TestCases::Named,
+        test_functions: TestFunctions::SuitesOrNamed,
+    },
+    extraction: "source::python (symbols, imports, docstrings)",
+    walks: &walks::PythonWalks,
+    resolver: "source::resolve::python over source::model::python (package roots)",
+    later_definition_replaces: true,
+    resolves_through_module_scopes: false,
+};

@@ -1,0 +1,193 @@
+//! Python in the shared walks ([`Walks`]): its extraction, comment scanner, what raises an
+//! error, its flow shapes, its import resolver and the external packages of its imports.
+
+use tree_sitter::Node;
+
+use crate::source::calls::typed::{declarator, push, push_made, Returns};
+use crate::source::calls::{At, CallKinds, Found, Target};
+use crate::source::definitions::{Ctx, Found as Definition, Walker};
+use crate::source::flow::{Reader, Shape};
+use crate::source::interface::Interface;
+use crate::source::lang::rust::expand::MacroBody;
+use crate::source::lang::walks::Walks;
+use crate::source::model::files::join;
+use crate::source::model::stdlib::is_stdlib;
+use crate::source::raises::{first_named, thrown, RE_RAISES};
+use crate::source::resolve::{Collected, Context};
+use crate::source::syntax::Extracted;
+
+/// Python's arms of the shared walks.
+pub struct PythonWalks;
+
+impl Walks for PythonWalks {
+    fn extract(&self, root: Node<'_>, text: &str) -> Extracted {
+        super::extract::extract(root, text)
+    }
+
+    fn comment_text(&self, text: &str, out: &mut String) {
+        crate::source::comments::python(text, out);
+    }
+
+    fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        match node.kind() {
+            "raise_statement" => match first_named(node) {
+                None => Some(RE_RAISES.to_string()),
+                Some(raised) => Some(thrown(raised, src)),
+            },
+            _ => None,
+        }
+    }
+
+    fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
+        reader.python(node)
+    }
+
+    fn resolve(
+        &self,
+        file: &str,
+        interface: &Interface,
+        context: &Context<'_>,
+        out: &mut Collected,
+    ) {
+        super::resolve::resolve(file, interface, context, out);
+    }
+
+    fn external_package(&self, file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+        python_package(file, spec, context)
+    }
+
+    fn call_kinds(&self) -> &'static CallKinds {
+        &super::calls::CALL_KINDS
+    }
+
+    fn member<'s>(&self, node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
+        super::calls::member(node, src, at)
+    }
+
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        super::calls::class_bases(node, src)
+    }
+
+    fn call_target(
+        &self,
+        call: Node<'_>,
+        src: &str,
+        container: Option<(usize, usize)>,
+    ) -> Option<Target> {
+        crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
+    }
+
+    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
+
+    fn call_receiver<'t>(&self, call: Node<'t>) -> Option<Node<'t>> {
+        call.child_by_field_name("function")?
+            .child_by_field_name("object")
+    }
+
+    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
+
+    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
+        false
+    }
+
+    fn only_markers(&self, _: &str) -> bool {
+        false
+    }
+
+    fn declared(
+        &self,
+        node: Node<'_>,
+        src: &str,
+        returns: &Returns,
+        out: &mut Vec<(String, String)>,
+    ) {
+        let field = |name: &str| node.child_by_field_name(name);
+        match node.kind() {
+            "assignment" => match field("type") {
+                Some(ty) => push(out, field("left"), Some(ty), src),
+                None => push_made(out, field("left"), field("right"), src, returns),
+            },
+            "variable_declarator" => declarator(node, src, returns, out),
+            _ => {}
+        }
+    }
+
+    fn reads_return_types(&self) -> bool {
+        true
+    }
+
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
+
+    fn definition<'t>(
+        &self,
+        walker: &Walker<'_>,
+        node: Node<'t>,
+        ctx: Ctx,
+    ) -> Option<Definition<'t>> {
+        walker.python(node, ctx)
+    }
+
+    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
+        None
+    }
+
+    fn opens_scope(&self, kind: &str) -> bool {
+        // A Python block (an `if` at the module's top) is no scope; functions are.
+        kind == "lambda"
+    }
+
+    fn has_suite_calls(&self) -> bool {
+        false
+    }
+
+    fn program_role(&self, source: &str, _: &str, summary: &str) -> Option<String> {
+        let name = source.rsplit('/').next().unwrap_or(source);
+        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
+        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        match name {
+            "__main__.py" if !dir_name.is_empty() => Some(format!(
+                "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
+            )),
+            "conftest.py" => {
+                let scope = if dir.is_empty() { "the project" } else { dir };
+                Some(format!(
+                    "Pytest fixtures and hooks for the tests in `{scope}`: {summary}"
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `werkzeug.routing` → `werkzeug`, when neither the standard library nor the project's.
+fn python_package(file: &str, spec: &str, context: &Context<'_>) -> Option<String> {
+    if spec.starts_with('.') {
+        return None;
+    }
+    let top = spec.split('.').next().filter(|top| !top.is_empty())?;
+    // `_typeshed` exists only in type checkers' stubs of the standard library.
+    let stdlib = is_stdlib(top) || top == "_typeshed";
+    if stdlib || !top.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let exists = |rel: &str| (context.exists)(rel);
+    let roots = context.model.python.roots_for(file, &exists);
+    let in_project = roots.iter().any(|root| {
+        let base = join(root, top);
+        [
+            join(&base, "__init__.py"),
+            format!("{base}.py"),
+            format!("{base}.pyi"),
+            join(&base, "__init__.pyi"),
+        ]
+        .iter()
+        .any(|path| exists(path))
+    });
+    (!in_project).then(|| top.to_string())
+}
