@@ -452,6 +452,10 @@ impl MemberImpact {
         if let Some(up) = &self.shown.overrides {
             out.push_str(&format!("\nOverrides or implements: {up}\n"));
         }
+        if !self.shown.implements.is_empty() {
+            let implements = self.shown.implements.join(", ");
+            out.push_str(&format!("\nImplements: {implements}\n"));
+        }
         if !self.shown.overridden_by.is_empty() {
             out.push_str(
                 "\n## Overridden or implemented by (a change may need the same there)\n\n",
@@ -471,6 +475,9 @@ impl MemberImpact {
         let mut json = serde_json::to_value(self).unwrap_or_default();
         json["name_matches"] = serde_json::json!(self.shown.name_matches);
         json["overrides"] = serde_json::json!(self.shown.overrides);
+        if !self.shown.implements.is_empty() {
+            json["implements"] = serde_json::json!(self.shown.implements);
+        }
         json["overridden_by"] = serde_json::json!(self.shown.overridden_by);
         json
     }

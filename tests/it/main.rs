@@ -18,6 +18,7 @@ mod test_formats;
 mod test_full_graph;
 mod test_git_operations;
 mod test_go;
+mod test_go_interfaces;
 mod test_graph;
 mod test_hardening;
 mod test_harness;

@@ -26,6 +26,7 @@ use crate::workspace::Workspace;
 
 mod callers;
 mod declared;
+mod go_interfaces;
 mod implementations;
 mod inherit;
 mod outside;
@@ -133,6 +134,10 @@ pub struct Member {
     /// (src/flask/sansio/app.py)`, `trait Shape.area (src/shape.rs)` (`member/implementations.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub overrides: Option<String>,
+    /// The Go interfaces it implements (its type has every method of each): `Render.Render
+    /// (render/render.go)` (`member/go_interfaces.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub implements: Vec<String>,
     /// The members of its name in the classes deriving from its class (and implementing its
     /// trait), by file.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -263,6 +268,24 @@ pub fn lookup_member(
             );
             let class = found.label.rsplit_once('.').map_or("", |(c, _)| c);
             found.abstract_member = inherit::is_trait(&file.file, class);
+            if language == Language::Go {
+                let own = go_interfaces::Own {
+                    source,
+                    calls,
+                    bases: &interface.bases,
+                };
+                match found.abstract_member {
+                    true => {
+                        found.overridden_by = go_interfaces::implemented_by(ws, &own, &found.label)
+                    }
+                    false => {
+                        found.implements = go_interfaces::implements(ws, &own, &found.label);
+                        let elsewhere = std::mem::take(&mut found.overridden_by);
+                        found.overridden_by =
+                            go_interfaces::shadowed_by(ws, &own, &found.label, elsewhere);
+                    }
+                }
+            }
         }
     }
     if with_source {
@@ -562,6 +585,7 @@ fn member(
         inherited_from: None,
         doc_inherited_from: None,
         overrides: None,
+        implements: Vec::new(),
         overridden_by: Vec::new(),
         abstract_member: false,
     }

@@ -286,14 +286,30 @@ fn resolve(ws: &Workspace, file: &Parsed, base: &str) -> Option<std::rc::Rc<Pars
     if declares(&file.file) {
         return parse(ws, &file.source).map(std::rc::Rc::new);
     }
-    let graph = ws.graph()?;
-    let mut imports = graph.dependencies(&file.source);
+    // A Go type may embed a type of its own package, which needs no import: its siblings first.
+    let siblings = match file.file.interface.language {
+        Language::Go => {
+            let dir = file.source.rsplit_once('/').map_or("", |(dir, _)| dir);
+            let mut files = super::go_interfaces::package_files(ws, dir);
+            files.retain(|sibling| *sibling != file.source);
+            files
+        }
+        _ => Vec::new(),
+    };
+    let graph = ws.graph();
+    let mut imports = graph
+        .map(|g| g.dependencies(&file.source))
+        .unwrap_or_default();
+    if graph.is_none() && siblings.is_empty() {
+        return None;
+    }
     // Files naming the base among their public names first; a file the graph knows whose names
     // do not hold it may still define it privately, so it is tried last.
-    let names_it = |dep: &String| graph.symbols(dep).iter().any(|s| s == base);
+    let names_it = |dep: &String| graph.is_some_and(|g| g.symbols(dep).iter().any(|s| s == base));
     imports.sort_by_key(|dep| !names_it(dep));
-    imports
+    siblings
         .into_iter()
+        .chain(imports)
         .take(FILES_PARSED)
         .filter(|dep| may_declare(ws, dep, base))
         .filter_map(|dep| parse(ws, &dep))
@@ -320,7 +336,7 @@ fn may_declare(ws: &Workspace, source: &str, base: &str) -> bool {
         if before.len() == text[..at].len() {
             return false;
         }
-        ["class", "struct", "enum", "trait", "interface"]
+        ["class", "struct", "enum", "trait", "interface", "type"]
             .iter()
             .any(|keyword| {
                 before

@@ -254,6 +254,19 @@ fn member_text(
             false => lines.push(format!("Overrides: {up}")),
         }
     }
+    if !member.implements.is_empty() {
+        let mut implements: Vec<String> = member
+            .implements
+            .iter()
+            .take(caps.caller_files)
+            .cloned()
+            .collect();
+        let more = member.implements.len().saturating_sub(caps.caller_files);
+        if more > 0 {
+            implements.push(format!("+{more} more"));
+        }
+        lines.push(format!("Implements: {}", implements.join(", ")));
+    }
     if !member.overridden_by.is_empty() {
         let what = match member.abstract_member {
             true => "Implemented by",

@@ -1,16 +1,17 @@
 //! Go in the call walk (`source::calls`): the node kinds its calls are read from, the nodes that
-//! start a member, the bases a type names (none: a Go type names no bases).
+//! start a member, the bases a type names (the types it embeds).
 
 use tree_sitter::Node;
 
 use crate::source::calls::{At, CallKinds, Found};
 use crate::source::syntax::text_of;
 
-/// A method is declared outside its type (no containers): [`member`] names its receiver's type.
+/// A method is declared outside its type: [`member`] names its receiver's type. A type is a
+/// container only for the types it embeds (its bases, `GoWalks::class_bases`).
 pub(crate) const CALL_KINDS: CallKinds = CallKinds {
     call: "call_expression",
     creation: None,
-    containers: &[],
+    containers: &[("type_spec", "name")],
     access: ("selector_expression", "field"),
     capitalised_builds_value: false,
 };

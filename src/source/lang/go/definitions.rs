@@ -50,6 +50,7 @@ impl<'s> Walker<'s> {
             _ => {
                 found.signature = name.clone();
                 found.value = Some(value_text(node, src));
+                found.bases = super::extract::embedded_types(node, src);
             }
         }
         Some(found)

@@ -225,6 +225,116 @@ fn type_spec(spec: Node<'_>, doc: Option<String>, src: &str, out: &mut Extracted
     }
 }
 
+/// The types a `type_spec` embeds, by the name they are reached by, in source order: a struct's
+/// embedded fields (`*Engine`, `http.Handler` → `Engine`, `Handler`) and an interface's embedded
+/// interfaces (`Reader; Writer`); a constraint's type set (`~int | ~string`) embeds nothing.
+/// Unexported ones too: their promoted methods are the type's all the same.
+pub(crate) fn embedded_types(spec: Node<'_>, src: &str) -> Vec<String> {
+    let Some(ty) = spec.child_by_field_name("type") else {
+        return Vec::new();
+    };
+    let lines = match ty.kind() {
+        "struct_type" => code_children(ty)
+            .into_iter()
+            .find(|n| n.kind() == "field_declaration_list")
+            .map(code_children)
+            .unwrap_or_default(),
+        "interface_type" => code_children(ty),
+        _ => Vec::new(),
+    };
+    let mut found: Vec<String> = Vec::new();
+    for line in lines {
+        let embedded = match line.kind() {
+            "field_declaration" if line.child_by_field_name("name").is_none() => line
+                .child_by_field_name("type")
+                .map(|t| signature(t, src, None)),
+            "type_elem" => match code_children(line).as_slice() {
+                [one]
+                    if matches!(
+                        one.kind(),
+                        "type_identifier" | "qualified_type" | "generic_type"
+                    ) =>
+                {
+                    Some(signature(*one, src, None))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(name) = embedded.as_deref().map(embedded_name) {
+            if !name.is_empty() && !found.iter().any(|f| f == name) {
+                found.push(name.to_string());
+            }
+        }
+    }
+    found
+}
+
+/// A Go interface type as declared: what deciding which types implement it needs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoInterface {
+    pub name: String,
+    /// Its own methods' names, exported or not, in source order.
+    pub methods: Vec<String>,
+    /// The interfaces it embeds, as written (`Reader`, `io.Writer`).
+    pub embedded: Vec<String>,
+    /// It has type parameters or a type set (`~int | ~string`): a constraint or a generic
+    /// interface, whose implementers are not decided by method names.
+    pub constrained: bool,
+}
+
+/// The interface types declared at the top level of the Go source `text` (none when it does not
+/// parse).
+pub fn interfaces(text: &str) -> Vec<GoInterface> {
+    let Ok(tree) = crate::source::parse(crate::source::Language::Go, text) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for declaration in code_children(tree.root_node()) {
+        if declaration.kind() != "type_declaration" {
+            continue;
+        }
+        for spec in code_children(declaration) {
+            let ty = spec.child_by_field_name("type");
+            let name = spec.child_by_field_name("name");
+            let (Some(ty), Some(name)) = (ty, name) else {
+                continue;
+            };
+            if spec.kind() != "type_spec" || ty.kind() != "interface_type" {
+                continue;
+            }
+            found.push(interface_of(spec, ty, text_of(name, text), text));
+        }
+    }
+    found
+}
+
+/// The methods, embedded interfaces and constraints of the interface `name` (`ty` of `spec`).
+fn interface_of(spec: Node<'_>, ty: Node<'_>, name: &str, src: &str) -> GoInterface {
+    let mut interface = GoInterface {
+        name: name.to_string(),
+        constrained: spec.child_by_field_name("type_parameters").is_some(),
+        ..GoInterface::default()
+    };
+    for line in code_children(ty) {
+        match line.kind() {
+            "method_elem" => {
+                if let Some(method) = line.child_by_field_name("name") {
+                    interface.methods.push(text_of(method, src).to_string());
+                }
+            }
+            "type_elem" => match code_children(line).as_slice() {
+                [one] if matches!(one.kind(), "type_identifier" | "qualified_type") => {
+                    interface.embedded.push(text_of(*one, src).to_string());
+                }
+                _ => interface.constrained = true,
+            },
+            _ => {}
+        }
+    }
+    interface
+}
+
 /// The name an embedded type is reached by: `ResponseWriter` of `http.ResponseWriter`, `*Engine`.
 fn embedded_name(written: &str) -> &str {
     let bare = written.trim_start_matches('*');
@@ -618,6 +728,45 @@ func helper() {}
         );
         assert_eq!(interface.doc, None);
         assert!(docs(&interface).is_empty(), "{:?}", docs(&interface));
+    }
+
+    #[test]
+    fn embedded_structs_and_interfaces_are_bases_of_their_type() {
+        let text = "package x\n\ntype Context struct {\n\t*Engine\n\thttp.Handler\n\tpool sync.Pool\n\tlist List[int]\n\tmeta[string]\n}\n\ntype ReadWriter interface {\n\tReader\n\tio.Writer\n\tClose() error\n}\n\ntype Number interface {\n\t~int | ~float64\n}\n\ntype Plain struct{ A int }\n\nfunc f() {\n\ttype local struct{ Engine }\n}\n";
+        let interface = parse(Language::Go, text);
+        assert_eq!(
+            interface.bases,
+            [
+                (
+                    "Context".to_string(),
+                    vec![
+                        "Engine".to_string(),
+                        "Handler".to_string(),
+                        "meta".to_string()
+                    ]
+                ),
+                (
+                    "ReadWriter".to_string(),
+                    vec!["Reader".to_string(), "Writer".to_string()]
+                ),
+            ]
+        );
+        let file =
+            crate::source::SourceFile::parse(Language::Go, text.to_string()).expect("parses");
+        let context = file.definition("Context").expect("defined");
+        assert_eq!(context.bases, ["Engine", "Handler", "meta"]);
+    }
+
+    #[test]
+    fn interfaces_with_their_methods_embedded_interfaces_and_constraints() {
+        let text = "package x\n\ntype ReadWriter interface {\n\tReader\n\tio.Writer\n\t// Close closes.\n\tClose() error\n\tflush()\n}\n\ntype Number interface {\n\t~int | ~float64\n}\n\ntype Set[T any] interface {\n\tHas(T) bool\n}\n\ntype Plain struct{ A int }\n";
+        let found = super::interfaces(text);
+        let names: Vec<&str> = found.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["ReadWriter", "Number", "Set"]);
+        assert_eq!(found[0].methods, ["Close", "flush"]);
+        assert_eq!(found[0].embedded, ["Reader", "io.Writer"]);
+        assert!(!found[0].constrained);
+        assert!(found[1].constrained && found[2].constrained);
     }
 
     #[test]

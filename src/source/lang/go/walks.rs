@@ -50,8 +50,10 @@ impl CallSyntax for GoWalks {
         super::calls::member(node, src, at)
     }
 
-    fn class_bases(&self, _: Node<'_>, _: &str) -> Option<(String, Vec<String>)> {
-        None
+    /// A struct's embedded types and an interface's embedded interfaces (`%Context Engine`).
+    fn class_bases(&self, node: Node<'_>, src: &str) -> Option<(String, Vec<String>)> {
+        let name = text_of(node.child_by_field_name("name")?, src).to_string();
+        Some((name, super::extract::embedded_types(node, src)))
     }
 
     fn call_target(
