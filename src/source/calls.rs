@@ -6,17 +6,21 @@
 //! `trait` blocks), JS/TS function declarations, class and object-literal methods, functions bound
 //! to a name (`const f = () => …`, `res.send = function …` — CommonJS members, `pair: function`),
 //! Python `def`s (in classes too). A function nested in a member is part of it. Each call inside a
-//! member is recorded by the callee's final identifier (`self.make_response(rv)` → `make_response`,
-//! `a::b::c()` → `c`) and how it was reached:
-//! - **own**: a bare name, or one through `this`/`self`/`cls`/`Self` or the member's own container
-//!   (its class, its `impl` type, the CommonJS object it is assigned to such as `res`) — a call
-//!   that may land in this file. The two are told apart (`^name` for the second): a bare call
-//!   reaches a free function (never a method: express's `send(req, path)` in `res.sendFile` calls
-//!   the `send` package, not `res.send`), a call through the member's own object reaches a method;
-//!   either reaches the member itself when it recurses;
-//! - **typed** (Rust `Type::name()` on an uppercase path): `Type.name`;
-//! - **other**: through any other receiver (`current_app.make_response(…)`) — written `.name`, or
-//!   `.name@receiver` with the receiver's final identifier when it is a plain path.
+//! member is recorded as a [`Callee`]: the callee's final identifier (`self.make_response(rv)` →
+//! `make_response`, `a::b::c()` → `c`) and how it was reached (`calls/callee.rs` lists the
+//! variants and their cache words):
+//! - **own**: a bare name ([`Callee::Bare`]), or one through `this`/`self`/`cls`/`Self` or the
+//!   member's own container (its class, its `impl` type, the CommonJS object it is assigned to
+//!   such as `res`, a Go method's receiver: [`Callee::OwnObject`]) — a call that may land in this
+//!   file. The two are told apart: a bare call reaches a free function (never a method: express's
+//!   `send(req, path)` in `res.sendFile` calls the `send` package, not `res.send`), a call through
+//!   the member's own object reaches a method; either reaches the member itself when it recurses;
+//! - **type path** (Rust `Type::name()` on an uppercase path, Java `Type.name()` and `new Type()`):
+//!   [`Callee::TypePath`];
+//! - **other receiver** (`current_app.make_response(…)`): [`Callee::Receiver`] with the
+//!   receiver's final identifier when it is a plain path, or [`Callee::TypedReceiver`] when a
+//!   declaration states the receiver's type (`calls/typed.rs`);
+//! - **Go package** (`errors.New(…)` with `errors` imported): [`Callee::Package`].
 //!
 //! A CommonJS member assigned in a chain (`res.set = res.header = function header(…)`) is known by
 //! every property of the chain (`res.set`, alias `res.header`), never by the function's own name.
@@ -32,11 +36,15 @@
 //!
 //! One [`MemberCalls`] per member (same-named members of one container merged), encoded for the
 //! update cache as one compact item: `member=alias callee ^callee .callee@recv Type.callee
-//! ~recv.get~key` (`!member` for a test function). Beside them, a file's items name the classes' bases (`%Flask App`, Rust `impl
+//! ~recv.get~key` (`!member` for a test function; each callee the word its `Display` writes and
+//! its `FromStr` reads — the only place a callee is text). Beside them, a file's items name the classes' bases (`%Flask App`, Rust `impl
 //! Trait for Type` as `%Type Trait`: [`encode_bases`]) and the types it mentions (`#Sender Tx`).
 
+mod callee;
 pub(crate) mod keys;
 pub(crate) mod typed;
+
+pub use self::callee::Callee;
 
 use tree_sitter::Node;
 
@@ -53,10 +61,8 @@ pub struct MemberCalls {
     /// The other labels the same function is assigned to (`res.header` of
     /// `res.set = res.header = function header(…)`).
     pub aliases: Vec<String>,
-    /// Callees in first-call order, deduplicated: `name` (own), `.name` or `.name@receiver` (other
-    /// receiver, `receiver` its final identifier when it is a plain path), `Type.name` (Rust type
-    /// path).
-    pub callees: Vec<String>,
+    /// Callees in first-call order, deduplicated.
+    pub callees: Vec<Callee>,
     /// Calls whose first argument is a short string literal — the settings, headers, environment
     /// variables, events the member reads or writes — in first-call order, deduplicated.
     pub keys: Vec<KeyCall>,
@@ -86,8 +92,6 @@ const TYPES_MARK: char = '#';
 const BASES_MARK: char = '%';
 /// Marks the encoded item of the names a module re-exports: `>name name`.
 const REEXPORTS_MARK: char = '>';
-/// Marks a callee reached through the member's own object (`self.x()`, `this.x()`, `Self::x()`).
-pub(crate) const SELF_MARK: char = '^';
 /// Marks a test function's item: a Rust `#[test]`, a JavaScript `it('…', …)` case.
 const TEST_MARK: char = '!';
 
@@ -121,7 +125,7 @@ impl MemberCalls {
         }
         for callee in &self.callees {
             out.push(' ');
-            out.push_str(callee);
+            out.push_str(&callee.to_string());
         }
         for key in &self.keys {
             out.push(' ');
@@ -162,7 +166,7 @@ impl MemberCalls {
                     callee: callee.to_string(),
                     key: key.replace("%20", " ").replace("%25", "%"),
                 }),
-                None => out.callees.push(word.to_string()),
+                None => out.callees.extend(word.parse::<Callee>()),
             }
         }
         Some(out)
@@ -224,47 +228,6 @@ fn decode_words(mark: char, item: &str) -> Option<impl Iterator<Item = &str>> {
     Some(rest.split(' ').filter(|w| !w.is_empty()))
 }
 
-/// Whether an encoded callee was reached through the member's own object (`self.x()`), not by a
-/// bare name.
-pub fn is_self_call(callee: &str) -> bool {
-    callee.starts_with(SELF_MARK)
-}
-
-/// How a callee was reached, from its encoded form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reach<'a> {
-    /// A bare name or one through the member's own object.
-    Own(&'a str),
-    /// Through another receiver: (name, the receiver's final identifier when known).
-    Other(&'a str, Option<&'a str>),
-    /// Rust `Type::name`: (type, name).
-    Typed(&'a str, &'a str),
-}
-
-impl<'a> Reach<'a> {
-    /// Classify an encoded callee.
-    pub fn of(callee: &'a str) -> Reach<'a> {
-        let callee = callee.strip_prefix(SELF_MARK).unwrap_or(callee);
-        if let Some(rest) = callee.strip_prefix('.') {
-            return match rest.split_once('@') {
-                Some((name, receiver)) => Reach::Other(name, Some(receiver)),
-                None => Reach::Other(rest, None),
-            };
-        }
-        match callee.split_once('.') {
-            Some((ty, name)) => Reach::Typed(ty, name),
-            None => Reach::Own(callee),
-        }
-    }
-
-    /// The callee's final identifier.
-    pub fn name(self) -> &'a str {
-        match self {
-            Reach::Own(name) | Reach::Other(name, _) | Reach::Typed(_, name) => name,
-        }
-    }
-}
-
 /// The part after the last `.` (a member's bare name).
 pub fn bare(member: &str) -> &str {
     member.rsplit('.').next().unwrap_or(member)
@@ -323,6 +286,14 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
 
     /// Whether `between` (the text from a test marker to a function) holds only more markers.
     fn only_markers(&self, between: &str) -> bool;
+
+    /// The names a file's imported packages are used under in calls (Go: `errors` of
+    /// `errors.New(…)`); empty where a call never goes through a package.
+    fn imported_packages(&self, root: Node<'_>, src: &str) -> Vec<String>;
+
+    /// The qualifier of a call that may name a package (Go's `pkg.Func()`), to be checked against
+    /// [`Self::imported_packages`].
+    fn package_qualifier<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str>;
 }
 
 /// A base as named in a class or `impl` header, reduced to its final identifier: `Shape` of
@@ -402,6 +373,8 @@ fn extract_nested<'t>(
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
     let mut local_types: Vec<Vec<(String, String)>> = Vec::new();
     let returns = typed::Returns::of(syntax, root, src);
+    // The names the file's imported packages are used under (Go: `errors` of `errors.New(…)`).
+    let packages = syntax.imported_packages(root, src);
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
@@ -467,14 +440,13 @@ fn extract_nested<'t>(
                     locals: &local_types[index],
                     returns: &returns,
                 };
-                record_call(
+                let context = CallContext {
                     syntax,
-                    node,
-                    src,
-                    containers[index],
+                    container: containers[index],
                     typed,
-                    &mut members[index],
-                );
+                    packages: &packages,
+                };
+                record_call(&context, node, src, &mut members[index]);
             }
             record_raise(syntax, node, src, &mut members[index]);
             return Some(at);
@@ -586,27 +558,41 @@ fn member_index(
     index
 }
 
-/// Record one call of a member: its callee, and its key call when its first argument is a literal.
-fn record_call(
-    syntax: &dyn CallSyntax,
-    call: Node<'_>,
-    src: &str,
+/// What a member's calls are read against: the language's call syntax, the member's container,
+/// its typed locals and the file's return types, the packages the file imports.
+struct CallContext<'a> {
+    syntax: &'a dyn CallSyntax,
     container: Option<(usize, usize)>,
-    typed: typed::Typed<'_>,
-    member: &mut MemberCalls,
-) {
-    let Some(mut target) = syntax.call_target(call, src, container) else {
+    typed: typed::Typed<'a>,
+    packages: &'a [String],
+}
+
+/// Record one call of a member: its callee, and its key call when its first argument is a literal.
+fn record_call(context: &CallContext<'_>, call: Node<'_>, src: &str, member: &mut MemberCalls) {
+    let syntax = context.syntax;
+    let Some(mut target) = syntax.call_target(call, src, context.container) else {
         return;
     };
-    // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() -> Arc<Runtime>`:
-    // through a `Runtime`.
-    if let Reach::Other(name, _) = Reach::of(&target.encoded) {
-        if let Some(ty) = typed::receiver_type(syntax, call, src, typed) {
-            target.encoded = format!(".{name}@{ty}");
+    if let Callee::Receiver { name, .. } = &target.callee {
+        // `rt.block_on(…)` with `rt: &Runtime`, `rt().block_on(…)` with `fn rt() ->
+        // Arc<Runtime>`: through a `Runtime`.
+        if let Some(ty) = typed::receiver_type(syntax, call, src, context.typed) {
+            target.callee = Callee::TypedReceiver {
+                name: name.clone(),
+                ty: ty.to_string(),
+            };
+        } else if let Some(package) = syntax
+            .package_qualifier(call, src)
+            .filter(|q| context.packages.iter().any(|p| p == q))
+        {
+            target.callee = Callee::Package {
+                package: package.to_string(),
+                name: name.clone(),
+            };
         }
     }
-    if !member.callees.contains(&target.encoded) {
-        member.callees.push(target.encoded.clone());
+    if !member.callees.contains(&target.callee) {
+        member.callees.push(target.callee);
     }
     if let (Some(shown), Some(key)) = (target.shown, literal_argument(call, src)) {
         let key = KeyCall { callee: shown, key };
@@ -657,10 +643,9 @@ pub(crate) fn final_name(node: Node<'_>) -> (usize, usize) {
     (node.start_byte(), node.end_byte())
 }
 
-/// A call's callee: encoded for the cache, and as shown beside a literal argument (`None` when it
-/// cannot carry a key).
+/// A call's callee, and as shown beside a literal argument (`None` when it cannot carry a key).
 pub(crate) struct Target {
-    pub encoded: String,
+    pub callee: Callee,
     pub shown: Option<String>,
 }
 
@@ -706,9 +691,9 @@ pub(crate) fn target(
             let path = plain_path(receiver);
             let last = path.and_then(|p| p.rsplit('.').next());
             Target {
-                encoded: match last {
-                    Some(last) => format!(".{name}@{last}"),
-                    None => format!(".{name}"),
+                callee: Callee::Receiver {
+                    name: name.to_string(),
+                    receiver: last.map(str::to_string),
                 },
                 shown: path
                     .filter(|p| key_callee(name, Some(p)))
@@ -716,11 +701,11 @@ pub(crate) fn target(
             }
         }
         Some(_) => Target {
-            encoded: format!("{SELF_MARK}{name}"),
+            callee: Callee::OwnObject(name.to_string()),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
         None => Target {
-            encoded: name.to_string(),
+            callee: Callee::Bare(name.to_string()),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
     })
@@ -743,19 +728,28 @@ pub(crate) fn scoped_target(
     let shown = |path: &str| Some(format!("{path}::{name}"));
     Some(match last {
         Some(ty) if own(ty) => Target {
-            encoded: format!("{SELF_MARK}{name}"),
+            callee: Callee::OwnObject(name.to_string()),
             shown: key_callee(name, None).then(|| name.to_string()),
         },
         Some(ty) if ty.starts_with(char::is_uppercase) && is_identifier(ty) => Target {
-            encoded: format!("{ty}.{name}"),
+            callee: Callee::TypePath {
+                ty: ty.to_string(),
+                name: name.to_string(),
+            },
             shown: shown(ty).filter(|_| key_callee(name, Some(ty))),
         },
         Some(path) if is_identifier(path) => Target {
-            encoded: format!(".{name}@{path}"),
+            callee: Callee::Receiver {
+                name: name.to_string(),
+                receiver: Some(path.to_string()),
+            },
             shown: shown(path).filter(|_| key_callee(name, Some(path))),
         },
         _ => Target {
-            encoded: format!(".{name}"),
+            callee: Callee::Receiver {
+                name: name.to_string(),
+                receiver: None,
+            },
             shown: None,
         },
     })
@@ -866,7 +860,7 @@ mod tests {
             [
                 "rt Arc.new",
                 // `maybe()` gives an `Option`: no type told.
-                "nested_rt .block_on@Runtime rt .enter@Runtime maybe .poll@r",
+                "nested_rt .block_on:Runtime rt .enter:Runtime maybe .poll@r",
                 "maybe",
             ]
         );
@@ -884,8 +878,24 @@ mod tests {
                 "Router.match lookup",
                 "Router.onError ^handle",
                 // `r: Router`: a call through a `Router`.
-                "route .handle@Router",
+                "route .handle:Router",
                 "start route",
+            ]
+        );
+    }
+
+    /// Go: a call qualified by an imported package (by its alias, or its path's last element
+    /// without a major version or `go-` prefix) is a package call; one through a local, a
+    /// parameter (typed) or the method's receiver is not, nor one through a package not imported.
+    #[test]
+    fn go_package_qualified_calls_are_told_from_method_calls() {
+        let text = "package x\n\nimport (\n\t\"errors\"\n\tb \"github.com/gin-gonic/gin/binding\"\n\t\"github.com/go-playground/validator/v10\"\n\t\"gopkg.in/yaml.v3\"\n\t\"github.com/mattn/go-isatty\"\n\t_ \"embed\"\n)\n\n\
+                    func (e *Engine) Run(c *Context, w io.Writer) error {\n\tb.Bind(c)\n\tvalidator.New()\n\tyaml.Unmarshal(nil, w)\n\tisatty.IsTerminal(1)\n\tw.Write(nil)\n\tc.Next()\n\te.handle()\n\tfmt.Println()\n\treturn errors.New(\"x\")\n}\n";
+        assert_eq!(
+            calls(Language::Go, text),
+            [
+                "Engine.Run b/Bind validator/New yaml/Unmarshal isatty/IsTerminal .Write:Writer \
+              .Next:Context ^handle .Println@fmt errors/New"
             ]
         );
     }
@@ -905,15 +915,33 @@ mod tests {
     }
 
     #[test]
-    fn encoding_round_trips_and_classifies() {
+    fn member_items_round_trip_every_callee() {
         let member = MemberCalls {
             member: "App.run".into(),
             aliases: vec!["App.start".into()],
             callees: vec![
-                "go".into(),
-                ".send@tx".into(),
-                "Vec.new".into(),
-                ".put".into(),
+                Callee::Bare("go".into()),
+                Callee::Receiver {
+                    name: "send".into(),
+                    receiver: Some("tx".into()),
+                },
+                Callee::TypePath {
+                    ty: "Vec".into(),
+                    name: "new".into(),
+                },
+                Callee::Receiver {
+                    name: "put".into(),
+                    receiver: None,
+                },
+                Callee::OwnObject("make".into()),
+                Callee::TypedReceiver {
+                    name: "block_on".into(),
+                    ty: "Runtime".into(),
+                },
+                Callee::Package {
+                    package: "errors".into(),
+                    name: "New".into(),
+                },
             ],
             keys: vec![KeyCall {
                 callee: "app.get".into(),
@@ -924,20 +952,11 @@ mod tests {
         };
         assert_eq!(
             member.encode(),
-            "App.run=App.start go .send@tx Vec.new .put ~app.get~json%20100%25%20spaces"
+            "App.run=App.start go .send@tx Vec.new .put ^make .block_on:Runtime errors/New \
+             ~app.get~json%20100%25%20spaces"
         );
         assert_eq!(MemberCalls::decode(&member.encode()), Some(member.clone()));
         assert_eq!(member.name(), "run");
-        let reaches: Vec<Reach<'_>> = member.callees.iter().map(|c| Reach::of(c)).collect();
-        assert_eq!(
-            reaches,
-            [
-                Reach::Own("go"),
-                Reach::Other("send", Some("tx")),
-                Reach::Typed("Vec", "new"),
-                Reach::Other("put", None),
-            ]
-        );
         assert_eq!(MemberCalls::decode(""), None);
         let types = encode_types(&["Sender".into(), "Tx".into()]);
         assert_eq!(MemberCalls::decode(&types), None);
@@ -1042,7 +1061,7 @@ def run(app):
         let text = "fn invert(m: Match) -> Match { match m { _ => Match::Ignore(m.inner()) }; Some(1); Wrapper(2); Self::go(); Ok(build()) }\n";
         assert_eq!(
             calls(Language::Rust, text),
-            ["invert .inner@Match ^go build"]
+            ["invert .inner:Match ^go build"]
         );
         let types = extract(Language::Rust, text).map(|i| i.type_refs);
         assert_eq!(

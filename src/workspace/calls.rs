@@ -51,9 +51,7 @@ use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
 use crate::relpath::RelPath;
-use crate::source::calls::{
-    decode_bases, decode_reexports, decode_types, is_self_call, MemberCalls, Reach,
-};
+use crate::source::calls::{decode_bases, decode_reexports, decode_types, Callee, MemberCalls};
 use crate::source::lang::files::is_module_stem;
 
 /// Public names shorter than this are too ambiguous to match across files.
@@ -375,46 +373,45 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
         let mut calls: Vec<String> = Vec::new();
         let mut recursive = false;
         for callee in &member.callees {
-            let through_self = is_self_call(callee);
-            let target = match Reach::of(callee) {
-                Reach::Own(name) if member.names().any(|n| n == name) => {
+            let target = match callee {
+                Callee::Bare(name) | Callee::OwnObject(name)
+                    if member.names().any(|n| n == name) =>
+                {
+                    let through_self = matches!(callee, Callee::OwnObject(_));
                     recursive |= through_self == member.container().is_some();
                     continue;
                 }
                 // A method several types of the file define, called through `self`: its own
                 // type's (`self.send(…)` in `Sender.blocking_send` is `Sender.send`, not
                 // `Permit.send`).
-                Reach::Own(name)
-                    if through_self
-                        && owners.get(name).is_some_and(|o| o.len() > 1)
+                Callee::OwnObject(name)
+                    if owners.get(name.as_str()).is_some_and(|o| o.len() > 1)
                         && member
                             .container()
                             .is_some_and(|c| labels.contains(format!("{c}.{name}").as_str())) =>
                 {
-                    let qualified = format!("{}.{name}", member.container().unwrap_or_default());
-                    if !calls.contains(&qualified) {
-                        calls.push(qualified);
-                    }
-                    continue;
+                    format!("{}.{name}", member.container().unwrap_or_default())
                 }
-                Reach::Own(name) if through_self && methods.contains(name) => name,
-                Reach::Own(name) if !through_self && free.contains(name) => name,
-                Reach::Typed(..) if labels.contains(callee.as_str()) => callee.as_str(),
+                Callee::OwnObject(name) if methods.contains(name.as_str()) => name.clone(),
+                Callee::Bare(name) if free.contains(name.as_str()) => name.clone(),
+                Callee::Bare(_) | Callee::OwnObject(_) => continue,
+                // `Type::name()` of a type of the file.
+                Callee::TypePath { ty, name } => match format!("{ty}.{name}") {
+                    label if labels.contains(label.as_str()) => label,
+                    _ => continue,
+                },
                 // Through an object whose type is one of the file's (`self.reserve().send(…)`
-                // with `reserve` returning a `Permit`): that type's method.
-                Reach::Other(name, Some(receiver))
-                    if labels.contains(format!("{receiver}.{name}").as_str()) =>
-                {
-                    let qualified = format!("{receiver}.{name}");
-                    if !calls.contains(&qualified) {
-                        calls.push(qualified);
+                // with `reserve` returning a `Permit`, `permit.send(…)`): that type's method. A
+                // Go package is matched as a receiver named so.
+                Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+                    match callee.receiver().map(|r| format!("{r}.{}", callee.name())) {
+                        Some(label) if labels.contains(label.as_str()) => label,
+                        _ => continue,
                     }
-                    continue;
                 }
-                _ => continue,
             };
-            if !calls.iter().any(|c| c == target) {
-                calls.push(target.to_string());
+            if !calls.contains(&target) {
+                calls.push(target);
             }
         }
         let keys = key_groups(member);
@@ -544,10 +541,19 @@ struct Names<'a> {
 fn holds_objects(names: &Names<'_>, calling: &[MemberCalls], member: &MemberCalls) -> bool {
     let makes_objects = |member: &MemberCalls| {
         member.callees.iter().any(|callee| {
-            matches!(Reach::of(callee), Reach::Own(name) | Reach::Other(name, _)
-                if names.public.contains(name)
+            let free_of_file = |name: &str| {
+                names.public.contains(name)
                     && !names.owners.contains_key(name)
-                    && !names.defined.contains(name))
+                    && !names.defined.contains(name)
+            };
+            match callee {
+                Callee::Bare(_)
+                | Callee::OwnObject(_)
+                | Callee::Receiver { .. }
+                | Callee::TypedReceiver { .. }
+                | Callee::Package { .. } => free_of_file(callee.name()),
+                Callee::TypePath { .. } => false,
+            }
         })
     };
     match container(member) {
@@ -637,10 +643,9 @@ fn callers(
                 let Some(types) = owners.get(name) else {
                     return false;
                 };
-                let constructs = member.callees.iter().any(|c| match Reach::of(c) {
-                    Reach::Own(ty) => !is_self_call(c) && types.contains(ty),
-                    Reach::Typed(ty, _) => types.contains(ty),
-                    _ => false,
+                let constructs = member.callees.iter().any(|c| match constructed(c) {
+                    Some(ty) => types.contains(ty),
+                    None => false,
                 });
                 constructs || holds_objects(&names, &calling, member)
             };
@@ -663,30 +668,34 @@ fn callers(
                 !COMMON_METHODS.contains(&name) || typed(name, receiver)
             };
             for callee in &member.callees {
-                let through_self = is_self_call(callee);
-                let found = match (&neighbour.relation, Reach::of(callee)) {
-                    (Relation::Importer, Reach::Own(name))
+                let (name, receiver) = (callee.name(), callee.receiver());
+                let found = match (&neighbour.relation, callee) {
+                    (Relation::Importer, Callee::Bare(_) | Callee::OwnObject(_))
                         if public.contains(name) && !defined.contains(name) =>
                     {
-                        match !through_self || inherits(name) {
+                        match matches!(callee, Callee::Bare(_)) || inherits(name) {
                             true => Found::Resolved(name.to_string()),
                             false => continue,
                         }
                     }
                     // A Java constructor (`new Circle(…)`, encoded `Circle.Circle`).
-                    (Relation::Importer, Reach::Typed(ty, name))
-                        if ty == name && public.contains(ty) =>
+                    (Relation::Importer, Callee::TypePath { ty, .. })
+                        if ty == name && public.contains(ty.as_str()) =>
                     {
                         Found::Resolved(format!("new {ty}"))
                     }
-                    (Relation::Importer, Reach::Typed(ty, name))
-                        if public.contains(ty) && public.contains(name) =>
+                    (Relation::Importer, Callee::TypePath { ty, .. })
+                        if public.contains(ty.as_str()) && public.contains(name) =>
                     {
                         Found::Resolved(format!("{ty}::{name}"))
                     }
-                    (Relation::Importer, Reach::Other(name, receiver))
-                        if public.contains(name) && telling(name, receiver) =>
-                    {
+                    // Through an object named, typed or (Go) a package named `receiver`.
+                    (
+                        Relation::Importer,
+                        Callee::Receiver { .. }
+                        | Callee::TypedReceiver { .. }
+                        | Callee::Package { .. },
+                    ) if public.contains(name) && telling(name, receiver) => {
                         // A method through an object named for its file or type; a function
                         // through its module or a package holding it (`mpsc::channel()`).
                         let resolved = match owners.contains_key(name) {
@@ -713,11 +722,15 @@ fn callers(
                             continue;
                         }
                     }
-                    (Relation::Imported, Reach::Other(name, receiver))
-                        if public.contains(name)
-                            && telling(name, receiver)
-                            && may_be_object(receiver, &objects)
-                            && !through_package(receiver) =>
+                    (
+                        Relation::Imported,
+                        Callee::Receiver { .. }
+                        | Callee::TypedReceiver { .. }
+                        | Callee::Package { .. },
+                    ) if public.contains(name)
+                        && telling(name, receiver)
+                        && may_be_object(receiver, &objects)
+                        && !through_package(receiver) =>
                     {
                         match owners.get(name).filter(|o| o.len() > 1) {
                             Some(several) => match owner_told(several, receiver, member) {
@@ -727,19 +740,31 @@ fn callers(
                             None => Found::Resolved(name.to_string()),
                         }
                     }
-                    (Relation::Reexported { names, .. }, Reach::Own(name))
-                        if !through_self
-                            && names.iter().any(|n| n == name)
-                            && !defined.contains(name) =>
+                    (Relation::Reexported { names, .. }, Callee::Bare(_))
+                        if names.iter().any(|n| n == name) && !defined.contains(name) =>
                     {
                         Found::Resolved(name.to_string())
                     }
-                    (Relation::Reexported { names, objects }, Reach::Other(name, receiver))
-                        if names.iter().any(|n| n == name) && may_be_object(receiver, objects) =>
-                    {
+                    (
+                        Relation::Reexported { names, objects },
+                        Callee::Receiver { .. }
+                        | Callee::TypedReceiver { .. }
+                        | Callee::Package { .. },
+                    ) if names.iter().any(|n| n == name) && may_be_object(receiver, objects) => {
                         Found::Resolved(name.to_string())
                     }
-                    _ => continue,
+                    // Nothing else reaches the file: a call the guards above turned down, an
+                    // own call or a type path in a module the file imports (it cannot name the
+                    // file), a call through its own object or a type path across a re-export.
+                    (
+                        Relation::Importer | Relation::Imported | Relation::Reexported { .. },
+                        Callee::Bare(_)
+                        | Callee::OwnObject(_)
+                        | Callee::TypePath { .. }
+                        | Callee::Receiver { .. }
+                        | Callee::TypedReceiver { .. }
+                        | Callee::Package { .. },
+                    ) => continue,
                 };
                 let (bucket, name) = match found {
                     Found::Resolved(name) => (&mut resolved, name),
@@ -807,14 +832,26 @@ fn owner_told<'a>(
         .iter()
         .copied()
         .filter(|owner| {
-            member.callees.iter().any(|c| match Reach::of(c) {
-                Reach::Own(ty) => !is_self_call(c) && ty == *owner,
-                Reach::Typed(ty, _) => ty == *owner,
-                _ => false,
-            })
+            member
+                .callees
+                .iter()
+                .any(|c| constructed(c) == Some(*owner))
         })
         .collect();
     only(constructed)
+}
+
+/// The type a call may construct or get an object of: a bare call of a name (`App()`,
+/// `channel()`) or a type path's type (`Buffer::new()`, `new Circle()`).
+fn constructed(callee: &Callee) -> Option<&str> {
+    match callee {
+        Callee::Bare(name) => Some(name),
+        Callee::TypePath { ty, .. } => Some(ty),
+        Callee::OwnObject(_)
+        | Callee::Receiver { .. }
+        | Callee::TypedReceiver { .. }
+        | Callee::Package { .. } => None,
+    }
 }
 
 /// Callers by name then file, as the view lists them.

@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::archivist::is_test_path;
-use crate::source::calls::{MemberCalls, Reach};
+use crate::source::calls::{Callee, MemberCalls};
 use crate::workspace::calls::{Caller, COMMON_METHODS};
 use crate::workspace::graph::Graph;
 
@@ -76,7 +76,7 @@ impl NameMatches {
                     member
                         .callees
                         .iter()
-                        .any(|c| matches!(Reach::of(c), Reach::Other(n, _) if n == name))
+                        .any(|callee| through_other_object(callee, name))
                 })
                 .map(|member| member.member)
                 .collect();
@@ -121,4 +121,15 @@ pub(super) fn importers_within(graph: &Graph, source: &str, run_time_only: bool)
         frontier = next;
     }
     out
+}
+
+/// Whether `callee` calls `name` through an object other than the member's own (a receiver
+/// named, typed, or a Go package): a name match a resolution could not tell.
+fn through_other_object(callee: &Callee, name: &str) -> bool {
+    match callee {
+        Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+            callee.name() == name
+        }
+        Callee::Bare(_) | Callee::OwnObject(_) | Callee::TypePath { .. } => false,
+    }
 }

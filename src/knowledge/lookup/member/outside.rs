@@ -14,7 +14,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::source::calls::{MemberCalls, Reach};
+use crate::source::calls::{Callee, MemberCalls};
 
 /// Calls elsewhere shown, at most; then `…`.
 pub const SHOWN: usize = 10;
@@ -158,18 +158,22 @@ impl Imported {
     /// The file a call resolves to: a name it defines called bare or through `self` (inherited),
     /// `Type::name` of a type it defines, `module.name` through its module object, or a call
     /// through an object it defines (`request_started.send` of `signals.py`).
-    fn resolve(&self, reach: Reach<'_>) -> Option<&str> {
+    fn resolve(&self, callee: &Callee) -> Option<&str> {
         let defines = |names: &BTreeSet<String>, name: &str| names.contains(name);
+        let name = callee.name();
         self.files
             .iter()
-            .find(|(_, object, names)| match reach {
-                Reach::Own(name) => defines(names, name),
-                Reach::Typed(ty, _) => defines(names, ty),
-                Reach::Other(name, Some(receiver)) => {
-                    (receiver.to_lowercase().replace('_', "") == *object && defines(names, name))
-                        || defines(names, receiver)
+            .find(|(_, object, names)| match callee {
+                Callee::Bare(_) | Callee::OwnObject(_) => defines(names, name),
+                Callee::TypePath { ty, .. } => defines(names, ty),
+                // A Go package is matched as a module object named so.
+                Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+                    callee.receiver().is_some_and(|receiver| {
+                        (receiver.to_lowercase().replace('_', "") == *object
+                            && defines(names, name))
+                            || defines(names, receiver)
+                    })
                 }
-                Reach::Other(_, None) => false,
             })
             .map(|(file, _, _)| file.as_str())
     }
@@ -201,37 +205,56 @@ pub fn calls_elsewhere(
     let mut through_objects = Vec::new();
     let mut functions = Vec::new();
     for callee in &calls.callees {
-        let reach = Reach::of(callee);
-        let shown = match reach {
-            // Through a type of the file (`self.reserve().send(…)` typed `Permit`): a Calls edge.
-            Reach::Other(name, Some(receiver))
-                if file_calls
-                    .iter()
-                    .any(|m| m.container() == Some(receiver) && m.name() == name) =>
-            {
-                continue
+        let name = callee.name();
+        let shown = match callee {
+            Callee::Bare(_) | Callee::OwnObject(_) if is_outside_function(name, file_members) => {
+                name.to_string()
             }
-            Reach::Other(name, Some(receiver))
-                if !TRIVIAL_METHODS.contains(&name) && !BUILTIN_RECEIVERS.contains(&receiver) =>
-            {
-                format!("{receiver}.{name}")
-            }
-            Reach::Own(name) if is_outside_function(name, file_members) => name.to_string(),
+            Callee::Bare(_) | Callee::OwnObject(_) => continue,
             // A Java constructor (`new Type(…)`, encoded `Type.Type`); an exception's is Raises'.
-            Reach::Typed(ty, name) if ty == name => match is_outside_function(name, file_members) {
-                true => format!("new {ty}"),
-                false => continue,
-            },
-            Reach::Typed(ty, name) if !BUILTINS.contains(&ty) => format!("{ty}::{name}"),
-            _ => continue,
+            Callee::TypePath { ty, .. } if ty == name => {
+                match is_outside_function(name, file_members) {
+                    true => format!("new {ty}"),
+                    false => continue,
+                }
+            }
+            Callee::TypePath { ty, .. } if !BUILTINS.contains(&ty.as_str()) => {
+                format!("{ty}::{name}")
+            }
+            Callee::TypePath { .. } => continue,
+            // A Go package is shown as a receiver named so (`errors.New`).
+            Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+                match callee.receiver() {
+                    // Through a type of the file (`self.reserve().send(…)` typed `Permit`): a
+                    // Calls edge.
+                    Some(receiver)
+                        if file_calls
+                            .iter()
+                            .any(|m| m.container() == Some(receiver) && m.name() == name) =>
+                    {
+                        continue
+                    }
+                    Some(receiver)
+                        if !TRIVIAL_METHODS.contains(&name)
+                            && !BUILTIN_RECEIVERS.contains(&receiver) =>
+                    {
+                        format!("{receiver}.{name}")
+                    }
+                    Some(_) | None => continue,
+                }
+            }
         };
         if keyed.contains(shown.as_str()) {
             continue;
         }
-        match (imported.resolve(reach), reach) {
+        let through_object = match callee {
+            Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => true,
+            Callee::Bare(_) | Callee::OwnObject(_) | Callee::TypePath { .. } => false,
+        };
+        match (imported.resolve(callee), through_object) {
             (Some(file), _) => resolved.push(format!("{shown} ({file})")),
-            (None, Reach::Other(..)) => through_objects.push(shown),
-            (None, _) => functions.push(shown),
+            (None, true) => through_objects.push(shown),
+            (None, false) => functions.push(shown),
         }
     }
     let mut seen = BTreeSet::new();
@@ -258,7 +281,10 @@ mod tests {
     fn member(label: &str, callees: &[&str]) -> MemberCalls {
         MemberCalls {
             member: label.to_string(),
-            callees: callees.iter().map(|c| c.to_string()).collect(),
+            callees: callees
+                .iter()
+                .map(|c| c.parse().expect("a callee"))
+                .collect(),
             ..MemberCalls::default()
         }
     }

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::source::calls::{bare, MemberCalls, Reach};
+use crate::source::calls::{bare, Callee, MemberCalls};
 use crate::workspace::calls::{KeyGroup, COMMON_METHODS};
 
 /// Shared callees or keys that make two members siblings.
@@ -69,12 +69,21 @@ fn own_callees<'a>(member: &'a MemberCalls, names: &BTreeSet<&str>) -> Vec<&'a s
     member
         .callees
         .iter()
-        .filter_map(|callee| match Reach::of(callee) {
-            Reach::Own(name) => Some(name),
-            _ => None,
-        })
+        .filter_map(own_name)
         .filter(|name| names.contains(name) && !own.contains(name))
         .collect()
+}
+
+/// The name an own call reaches (bare or through the member's own object): a member of the file
+/// it may be; `None` for a call through anything else.
+fn own_name(callee: &Callee) -> Option<&str> {
+    match callee {
+        Callee::Bare(name) | Callee::OwnObject(name) => Some(name),
+        Callee::Receiver { .. }
+        | Callee::TypedReceiver { .. }
+        | Callee::TypePath { .. }
+        | Callee::Package { .. } => None,
+    }
 }
 
 /// The members of the file sharing at least [`MIN_SHARED`] callees or keys with `label`, most
@@ -152,7 +161,7 @@ pub fn callers_chain(file: &[MemberCalls], label: &str) -> Vec<ChainLink> {
                 let calls_it = caller
                     .callees
                     .iter()
-                    .any(|c| matches!(Reach::of(c), Reach::Own(n) if targets.contains(&n)));
+                    .any(|c| own_name(c).is_some_and(|n| targets.contains(&n)));
                 if !calls_it || !seen.insert(caller.name()) {
                     continue;
                 }

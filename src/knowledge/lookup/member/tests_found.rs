@@ -28,7 +28,7 @@ use super::related::{callers_chain, delegate, distinctive_words, named_word, wor
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::relpath::RelPath;
-use crate::source::calls::{decode_reexports, decode_types, is_self_call, MemberCalls, Reach};
+use crate::source::calls::{decode_reexports, decode_types, Callee, MemberCalls};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
 
@@ -296,29 +296,40 @@ impl Wanted<'_> {
     /// package or `self`.
     fn called_by(&self, member: &MemberCalls) -> bool {
         let holds = || self.holds_objects(member);
-        member.callees.iter().any(|callee| match Reach::of(callee) {
-            Reach::Own(name) => self.free && !is_self_call(callee) && self.names.contains(&name),
-            Reach::Typed(ty, name) => self.names.contains(&name) && self.object(ty),
-            Reach::Other(name, Some(receiver)) => {
-                self.names.contains(&name)
-                    && (self.object(receiver) || (!self.package(receiver) && holds()))
+        member.callees.iter().any(|callee| {
+            let name = callee.name();
+            match callee {
+                Callee::Bare(_) => self.free && self.names.contains(&name),
+                Callee::OwnObject(_) => false,
+                Callee::TypePath { ty, .. } => self.names.contains(&name) && self.object(ty),
+                // A Go package is matched as a receiver named so.
+                Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+                    self.names.contains(&name)
+                        && match callee.receiver() {
+                            Some(receiver) => {
+                                self.object(receiver) || (!self.package(receiver) && holds())
+                            }
+                            None => holds(),
+                        }
+                }
             }
-            Reach::Other(name, None) => self.names.contains(&name) && holds(),
         })
     }
 
     /// Whether `member` constructs an owner type (`App()`, `Buffer::new()`) or calls a free
     /// function of the file (`channel()`).
     fn holds_objects(&self, member: &MemberCalls) -> bool {
-        member.callees.iter().any(|callee| match Reach::of(callee) {
-            Reach::Own(name) if !is_self_call(callee) => {
+        member.callees.iter().any(|callee| match callee {
+            Callee::Bare(name) => {
                 self.owners.iter().any(|o| o == name) || self.makers.iter().any(|m| m == name)
             }
-            Reach::Typed(ty, _) => self.owners.iter().any(|o| o == ty),
-            Reach::Other(name, Some(receiver)) => {
-                self.makers.iter().any(|m| m == name) && self.object(receiver)
+            Callee::OwnObject(_) => false,
+            Callee::TypePath { ty, .. } => self.owners.iter().any(|o| o == ty),
+            Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+                callee.receiver().is_some_and(|receiver| {
+                    self.makers.iter().any(|m| m == callee.name()) && self.object(receiver)
+                })
             }
-            _ => false,
         })
     }
 
@@ -411,12 +422,14 @@ fn calling_hits(
 /// `Glob::from_str`).
 fn calls_method(member: &MemberCalls, container: &str, name: &str) -> bool {
     let owner = container.to_lowercase().replace('_', "");
-    member.callees.iter().any(|callee| match Reach::of(callee) {
-        Reach::Own(own) => own == name && is_self_call(callee),
-        Reach::Typed(ty, called) => called == name && ty == container,
-        Reach::Other(called, receiver) => {
-            let receiver = receiver.map(|r| r.to_lowercase().replace('_', ""));
-            called == name
+    member.callees.iter().any(|callee| match callee {
+        Callee::Bare(_) => false,
+        Callee::OwnObject(own) => own == name,
+        Callee::TypePath { ty, name: called } => called == name && ty == container,
+        // A Go package is matched as a receiver named so.
+        Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
+            let receiver = callee.receiver().map(|r| r.to_lowercase().replace('_', ""));
+            callee.name() == name
                 && receiver
                     .is_none_or(|r| r.contains(&owner) || (r.len() >= 3 && owner.contains(&r)))
         }
@@ -426,10 +439,7 @@ fn calls_method(member: &MemberCalls, container: &str, name: &str) -> bool {
 /// Whether `member` calls a function of this name (any way: a helper is called bare, a member of
 /// the source through an object).
 fn calls_name(member: &MemberCalls, name: &str) -> bool {
-    member
-        .callees
-        .iter()
-        .any(|callee| Reach::of(callee).name() == name)
+    member.callees.iter().any(|callee| callee.name() == name)
 }
 
 /// The test files named for the delegate of the member `label` (its last call of a member of the
@@ -579,11 +589,7 @@ fn holding_objects(
         .collect();
     members
         .into_iter()
-        .filter(|m| {
-            m.callees
-                .iter()
-                .any(|callee| free.contains(&Reach::of(callee).name()))
-        })
+        .filter(|m| m.callees.iter().any(|callee| free.contains(&callee.name())))
         .collect()
 }
 
@@ -608,7 +614,10 @@ mod tests {
     fn member(label: &str, callees: &[&str], test: bool) -> MemberCalls {
         MemberCalls {
             member: label.to_string(),
-            callees: callees.iter().map(|c| c.to_string()).collect(),
+            callees: callees
+                .iter()
+                .map(|c| c.parse().expect("a callee"))
+                .collect(),
             test,
             ..MemberCalls::default()
         }

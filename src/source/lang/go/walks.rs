@@ -86,6 +86,14 @@ impl CallSyntax for GoWalks {
     fn only_markers(&self, _: &str) -> bool {
         false
     }
+
+    fn imported_packages(&self, root: Node<'_>, src: &str) -> Vec<String> {
+        super::extract::imported_package_names(root, src)
+    }
+
+    fn package_qualifier<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str> {
+        super::extract::call_qualifier(call, src)
+    }
 }
 
 impl TypedSyntax for GoWalks {

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::keys::key_callee;
 use crate::source::calls::{
-    is_identifier, plain_path, At, CallKinds, Found, Target, SELF_MARK, SELF_RECEIVERS,
+    is_identifier, plain_path, At, CallKinds, Callee, Found, Target, SELF_RECEIVERS,
 };
 use crate::source::syntax::text_of;
 
@@ -99,9 +99,10 @@ pub(crate) fn java_final_name(node: Node<'_>) -> (usize, usize) {
     (node.start_byte(), node.end_byte())
 }
 
-/// The callee of a Java call: `^name` for a bare call or one through `this`/`super` (a method of
-/// the class or its bases), `Type.name` through a capitalised name (a static method) and for
-/// `new Type(…)` (`Type.Type`, its constructor), `.name@receiver` through anything else.
+/// The callee of a Java call: through the own object for a bare call or one through
+/// `this`/`super` (a method of the class or its bases), a type path through a capitalised name (a
+/// static method) and for `new Type(…)` (`Type.Type`, its constructor), through a receiver
+/// otherwise.
 pub(crate) fn java_target(
     call: Node<'_>,
     src: &str,
@@ -111,7 +112,10 @@ pub(crate) fn java_target(
         let (start, end) = java_final_name(call.child_by_field_name("type")?);
         let ty = &src[start..end];
         return is_identifier(ty).then(|| Target {
-            encoded: format!("{ty}.{ty}"),
+            callee: Callee::TypePath {
+                ty: ty.to_string(),
+                name: ty.to_string(),
+            },
             shown: None,
         });
     }
@@ -132,25 +136,28 @@ pub(crate) fn java_target(
     };
     Some(match receiver {
         None => Target {
-            encoded: format!("{SELF_MARK}{name}"),
+            callee: Callee::OwnObject(name.to_string()),
             shown: shown(None),
         },
         Some(receiver) if own(receiver) => Target {
-            encoded: format!("{SELF_MARK}{name}"),
+            callee: Callee::OwnObject(name.to_string()),
             shown: shown(None),
         },
         Some(receiver) => {
             let path = plain_path(receiver);
             let last = path.and_then(|p| p.rsplit('.').next());
-            let encoded = match last {
-                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => {
-                    format!("{ty}.{name}")
-                }
-                Some(last) => format!(".{name}@{last}"),
-                None => format!(".{name}"),
+            let callee = match last {
+                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => Callee::TypePath {
+                    ty: ty.to_string(),
+                    name: name.to_string(),
+                },
+                _ => Callee::Receiver {
+                    name: name.to_string(),
+                    receiver: last.map(str::to_string),
+                },
             };
             Target {
-                encoded,
+                callee,
                 shown: path.and_then(|p| shown(Some(p))),
             }
         }

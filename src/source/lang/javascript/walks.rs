@@ -82,6 +82,14 @@ impl CallSyntax for JavaScriptWalks {
     fn only_markers(&self, _: &str) -> bool {
         false
     }
+
+    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
 }
 
 impl TypedSyntax for JavaScriptWalks {

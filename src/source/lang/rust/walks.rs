@@ -107,6 +107,14 @@ impl CallSyntax for RustWalks {
     fn only_markers(&self, between: &str) -> bool {
         super::cfg::only_attributes(between)
     }
+
+    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
+        None
+    }
 }
 
 impl TypedSyntax for RustWalks {
