@@ -703,6 +703,32 @@ pub(crate) struct Extracted {
     pub signals: Signals,
 }
 
+
+/// The code a macro call stands for (one body of items, or the expression its tokens form): its
+/// own syntax tree over its own text, read as if the macro were expanded.
+pub(crate) struct MacroBody {
+    pub(crate) tree: tree_sitter::Tree,
+    /// The body's text (what the tree's byte ranges index).
+    pub text: String,
+    /// Rows of the file before the body's first line (add to a row of the tree for the file's).
+    pub row: usize,
+}
+
+impl MacroBody {
+    /// The root (`source_file`) of the body's items.
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
+    /// The body's tree, text and rows before it (`source::SourceFile` keeps every tree of a file).
+    pub fn into_parts(self) -> (tree_sitter::Tree, String, usize) {
+        (self.tree, self.text, self.row)
+    }
+}
+
+/// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
+pub(crate) const MAX_MACRO_DEPTH: usize = 4;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -773,28 +799,3 @@ mod tests {
         assert_eq!(finish_doc(&block_comment_lines("/** */")), None);
     }
 }
-
-/// The code a macro call stands for (one body of items, or the expression its tokens form): its
-/// own syntax tree over its own text, read as if the macro were expanded.
-pub(crate) struct MacroBody {
-    pub(crate) tree: tree_sitter::Tree,
-    /// The body's text (what the tree's byte ranges index).
-    pub text: String,
-    /// Rows of the file before the body's first line (add to a row of the tree for the file's).
-    pub row: usize,
-}
-
-impl MacroBody {
-    /// The root (`source_file`) of the body's items.
-    pub fn root(&self) -> Node<'_> {
-        self.tree.root_node()
-    }
-
-    /// The body's tree, text and rows before it (`source::SourceFile` keeps every tree of a file).
-    pub fn into_parts(self) -> (tree_sitter::Tree, String, usize) {
-        (self.tree, self.text, self.row)
-    }
-}
-
-/// Macro bodies nested deeper than this (a macro call inside a macro body …) are not read.
-pub(crate) const MAX_MACRO_DEPTH: usize = 4;
