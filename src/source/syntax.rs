@@ -703,7 +703,6 @@ pub(crate) struct Extracted {
     pub signals: Signals,
 }
 
-
 /// The code a macro call stands for (one body of items, or the expression its tokens form): its
 /// own syntax tree over its own text, read as if the macro were expanded.
 pub(crate) struct MacroBody {

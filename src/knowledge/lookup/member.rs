@@ -221,7 +221,10 @@ pub fn lookup_member(
     } = asked;
     let found = lookup(ws.project(), source)?;
     let language = Language::from_path(std::path::Path::new(source)).with_context(|| {
-        format!("{source}: members are known only in Rust, Python, JavaScript and TypeScript files")
+        format!(
+            "{source}: members are known only in {} files",
+            Language::built_names()
+        )
     })?;
     let bytes = ws
         .project()

@@ -73,6 +73,18 @@ impl AstLanguage {
         AstLanguage::Java,
     ];
 
+    /// Its human name ("TypeScript" for TypeScript and TSX).
+    pub fn display_name(self) -> &'static str {
+        match self {
+            AstLanguage::Rust => "Rust",
+            AstLanguage::Javascript => "JavaScript",
+            AstLanguage::Typescript => "TypeScript",
+            AstLanguage::Python => "Python",
+            AstLanguage::Go => "Go",
+            AstLanguage::Java => "Java",
+        }
+    }
+
     /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
     pub fn name(self) -> &'static str {
         match self {
@@ -254,6 +266,23 @@ impl Language {
             .map(|spec| spec.language)
     }
 
+    /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
+    /// Python, Go and Java".
+    pub fn built_names() -> String {
+        let mut names: Vec<&str> = Vec::new();
+        for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
+            let family = spec.config.display_name();
+            if !names.contains(&family) {
+                names.push(family);
+            }
+        }
+        match names.split_last() {
+            Some((last, [])) => last.to_string(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => "no language".to_string(),
+        }
+    }
+
     /// Whether this build has the language's grammar (its cargo feature, [`AstLanguage::feature`]).
     pub fn is_built(self) -> bool {
         self.spec().grammar.is_some()
@@ -348,6 +377,14 @@ mod tests {
             assert!(family.is_built(), "{}", family.name());
             assert_eq!(family.feature(), format!("lang-{}", family.name()));
         }
+    }
+
+    #[test]
+    fn the_default_build_names_every_family_once() {
+        assert_eq!(
+            Language::built_names(),
+            "Rust, JavaScript, TypeScript, Python, Go and Java"
+        );
     }
 
     /// A family is built only with all its grammars, and a language without its grammar is not
