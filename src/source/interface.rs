@@ -195,7 +195,7 @@ pub struct Interface {
     /// JS/TS: the test suites and cases the file declares (`describe`/`it`), for the description of
     /// a test file.
     #[serde(skip)]
-    pub suites: super::suites::Suites,
+    pub suites: Suites,
     /// Whether tree-sitter reported ERROR or MISSING nodes.
     pub has_errors: bool,
     /// Complexity signals.
@@ -205,7 +205,7 @@ pub struct Interface {
     pub(super) outline: Vec<OutlineLine>,
     /// Each member's calls, in source order (`super::calls`).
     #[serde(skip)]
-    pub calls: Vec<super::calls::MemberCalls>,
+    pub calls: Vec<super::calls::items::MemberCalls>,
     /// The capitalised names (types, classes) the file mentions (`source::calls`), for telling
     /// whose method a call through an object may reach.
     pub type_refs: Vec<String>,
@@ -421,6 +421,31 @@ fn short_hash(text: &str) -> String {
     let mut hash = crate::hash::sha256_hex(text.as_bytes());
     hash.truncate(16);
     hash
+}
+
+/// One top-level `describe` block.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suite {
+    /// Its title: `res`, `app.router`.
+    pub title: String,
+    /// The titles of the blocks directly inside it, in source order.
+    pub children: Vec<String>,
+}
+
+/// A test file's suites and cases.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Suites {
+    /// The top-level `describe` blocks, in source order.
+    pub top: Vec<Suite>,
+    /// The `it`/`test`/`specify` calls anywhere in the file.
+    pub cases: usize,
+}
+
+impl Suites {
+    /// Whether the file declares any suite or case.
+    pub fn is_empty(&self) -> bool {
+        self.top.is_empty() && self.cases == 0
+    }
 }
 
 #[cfg(test)]

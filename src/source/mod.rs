@@ -36,9 +36,10 @@ pub(crate) use go::is_test_function as is_go_test_function;
 pub use interface::{
     Binding, BindingKind, Import, Interface, OutlineLine, Signals, Symbol, SymbolKind,
 };
+pub use interface::{Suite, Suites};
 pub use lang::go::extract::{interfaces as go_interfaces, GoInterface};
 pub use lang::{kind_name, Language};
-pub use suites::{title_slug, Suite, Suites};
+pub use suites::title_slug;
 
 /// Why extraction failed (malformed input never fails; it sets `Interface::has_errors`).
 #[derive(Debug, thiserror::Error)]

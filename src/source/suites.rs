@@ -7,32 +7,8 @@
 
 use tree_sitter::Node;
 
+use super::interface::Suite;
 use super::syntax::{code_children, text_of};
-
-/// One top-level `describe` block.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Suite {
-    /// Its title: `res`, `app.router`.
-    pub title: String,
-    /// The titles of the blocks directly inside it, in source order.
-    pub children: Vec<String>,
-}
-
-/// A test file's suites and cases.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Suites {
-    /// The top-level `describe` blocks, in source order.
-    pub top: Vec<Suite>,
-    /// The `it`/`test`/`specify` calls anywhere in the file.
-    pub cases: usize,
-}
-
-impl Suites {
-    /// Whether the file declares any suite or case.
-    pub fn is_empty(&self) -> bool {
-        self.top.is_empty() && self.cases == 0
-    }
-}
 
 /// The top-level suites of the syntax tree `root`. The cases are counted node by node with
 /// [`is_case_call`] during a walk the caller already makes.
@@ -166,7 +142,7 @@ fn is_case(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::{extract, Language};
+    use crate::source::{extract, Language, Suites};
 
     #[test]
     fn top_level_describes_their_children_and_cases_are_found() {
