@@ -9,6 +9,7 @@ use crate::source::calls::{
 };
 use crate::source::syntax::text_of;
 
+/// The node kinds Java's calls are read from.
 pub(crate) const CALL_KINDS: CallKinds = CallKinds {
     call: "method_invocation",
     creation: Some("object_creation_expression"),

@@ -7,6 +7,7 @@ use crate::source::definitions::{value_text, Ctx, Found, Walker};
 use crate::source::SymbolKind;
 
 impl<'s> Walker<'s> {
+    /// The definition `node` makes in a Java file, if any.
     pub(crate) fn java<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
         let src = self.src;
         let body = node.child_by_field_name("body");

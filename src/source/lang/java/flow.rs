@@ -8,6 +8,7 @@ use crate::source::flow::{Branch, Reader, Shape};
 use crate::source::syntax::code_children;
 
 impl<'s> Reader<'s> {
+    /// How a Java statement shows in the flow.
     pub(crate) fn java<'t>(&self, node: Node<'t>) -> Shape<'t> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {

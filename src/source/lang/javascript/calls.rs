@@ -6,6 +6,7 @@ use tree_sitter::Node;
 use crate::source::calls::{At, CallKinds, Found};
 use crate::source::syntax::text_of;
 
+/// The node kinds JavaScript's calls are read from.
 pub(crate) const CALL_KINDS: CallKinds = CallKinds {
     call: "call_expression",
     creation: None,

@@ -12,6 +12,7 @@ use crate::source::syntax::{leading_doc, signature, text_of};
 use crate::source::SymbolKind;
 
 impl<'s> Walker<'s> {
+    /// The definition `node` makes in a JavaScript, TypeScript or TSX file, if any.
     pub(crate) fn javascript<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
         let src = self.src;
         match node.kind() {

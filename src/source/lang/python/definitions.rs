@@ -8,6 +8,7 @@ use crate::source::syntax::{code_children, compact, signature, text_of};
 use crate::source::SymbolKind;
 
 impl<'s> Walker<'s> {
+    /// The definition `node` makes in a Python file, if any.
     pub(crate) fn python<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
         let src = self.src;
         let in_class = ctx.container.is_some() && ctx.function.is_none();

@@ -10,6 +10,7 @@ use crate::source::flow::{
 use crate::source::syntax::{code_children, text_of};
 
 impl<'s> Reader<'s> {
+    /// How a Python statement shows in the flow.
     pub(crate) fn python<'t>(&self, node: Node<'t>) -> Shape<'t> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {

@@ -10,6 +10,7 @@ use crate::source::syntax::{code_children, leading_doc, signature};
 use crate::source::SymbolKind;
 
 impl<'s> Walker<'s> {
+    /// The definition `node` makes in a Rust file, if any.
     pub(crate) fn rust<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
         let src = self.src;
         let kind = match node.kind() {

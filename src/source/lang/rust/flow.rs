@@ -8,6 +8,7 @@ use crate::source::flow::{is_rust_control, Branch, Reader, Shape};
 use crate::source::syntax::{code_children, text_of};
 
 impl<'s> Reader<'s> {
+    /// How a Rust statement shows in the flow.
     pub(crate) fn rust<'t>(&self, node: Node<'t>) -> Shape<'t> {
         let field = |name: &str| node.child_by_field_name(name);
         match node.kind() {
