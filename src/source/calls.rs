@@ -100,26 +100,38 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
 
     /// The name the member around `call` gives its own object, when the language names it (a Go
     /// method's receiver, `c` of `func (c *Context) Next()`).
-    fn own_receiver<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str>;
+    fn own_receiver<'s>(&self, _call: Node<'_>, _src: &'s str) -> Option<&'s str> {
+        None
+    }
 
     /// The code a macro call stands for, to be read as if expanded (Rust: a local
     /// `macro_rules!` transcribed, a pass-through macro's items, or inside a member the
     /// expression its tokens form); empty for any other node.
-    fn macro_calls(&self, node: Node<'_>, src: &str, in_member: bool) -> Vec<MacroBody>;
+    fn macro_calls(&self, _node: Node<'_>, _src: &str, _in_member: bool) -> Vec<MacroBody> {
+        Vec::new()
+    }
 
     /// Whether `node` marks the function after it as a test (Rust's `#[test]`).
-    fn test_marker(&self, node: Node<'_>, src: &str) -> bool;
+    fn test_marker(&self, _node: Node<'_>, _src: &str) -> bool {
+        false
+    }
 
     /// Whether `between` (the text from a test marker to a function) holds only more markers.
-    fn only_markers(&self, between: &str) -> bool;
+    fn only_markers(&self, _between: &str) -> bool {
+        false
+    }
 
     /// The names a file's imported packages are used under in calls (Go: `errors` of
     /// `errors.New(…)`); empty where a call never goes through a package.
-    fn imported_packages(&self, root: Node<'_>, src: &str) -> Vec<String>;
+    fn imported_packages(&self, _root: Node<'_>, _src: &str) -> Vec<String> {
+        Vec::new()
+    }
 
     /// The qualifier of a call that may name a package (Go's `pkg.Func()`), to be checked against
     /// [`Self::imported_packages`].
-    fn package_qualifier<'s>(&self, call: Node<'_>, src: &'s str) -> Option<&'s str>;
+    fn package_qualifier<'s>(&self, _call: Node<'_>, _src: &'s str) -> Option<&'s str> {
+        None
+    }
 }
 
 /// A base as named in a class or `impl` header, reduced to its final identifier: `Shape` of
@@ -192,8 +204,7 @@ fn extract_nested<'t>(
     also: &mut dyn FnMut(Node<'t>),
     macros: usize,
 ) -> Extracted {
-    let walks = syntax;
-    let kinds = walks.call_kinds();
+    let kinds = syntax.call_kinds();
     let mut members: Vec<MemberCalls> = Vec::new();
     let mut containers: Vec<Option<(usize, usize)>> = Vec::new();
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
@@ -210,7 +221,7 @@ fn extract_nested<'t>(
         // Rust macro calls: items in `cfg_rt! { pub fn spawn(…) { … } }` are members as if the
         // macro were expanded; the tokens of `assert!(f(x))` in a member are its calls.
         if macros < MAX_MACRO_DEPTH {
-            let read = walks.macro_calls(node, src, at.member.is_some());
+            let read = syntax.macro_calls(node, src, at.member.is_some());
             if !read.is_empty() {
                 if let Some(index) = at.member {
                     // `bail!(…)`, `unreachable!(…)`: what the member raises.
@@ -255,7 +266,7 @@ fn extract_nested<'t>(
             }
         }
         // A Rust test attribute marks the function after it (its sibling, visited next).
-        if walks.test_marker(node, src) {
+        if syntax.test_marker(node, src) {
             test_attribute_end = Some(node.end_byte());
         }
         if let Some(index) = at.member {
@@ -278,7 +289,7 @@ fn extract_nested<'t>(
             return Some(at);
         }
         if let Some((_, field)) = kinds.containers.iter().find(|(k, _)| *k == kind) {
-            if let Some((class, found)) = walks.class_bases(node, src) {
+            if let Some((class, found)) = syntax.class_bases(node, src) {
                 match bases.iter_mut().find(|(known, _)| *known == class) {
                     Some((_, known)) => {
                         for base in found {
@@ -297,7 +308,7 @@ fn extract_nested<'t>(
                 member: None,
             });
         }
-        if let Some(found) = walks.member(node, src, at) {
+        if let Some(found) = syntax.member(node, src, at) {
             let container = found.container;
             let case = found.test;
             let index = member_index(&mut members, &mut containers, found, src);
@@ -305,7 +316,7 @@ fn extract_nested<'t>(
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(syntax, node, src, &returns));
             if test_attribute_end.is_some_and(|end| {
-                end <= node.start_byte() && walks.only_markers(&src[end..node.start_byte()])
+                end <= node.start_byte() && syntax.only_markers(&src[end..node.start_byte()])
             }) {
                 members[index].test = true;
             }

@@ -90,14 +90,18 @@ pub(crate) trait DefinitionSyntax: Sync {
 
     /// The walk's state below a node that defines nothing, when the language changes it (a Rust
     /// `impl` opens its type as the container); `None` to keep the shared rule.
-    fn descend(&self, walker: &mut Walker<'_>, node: Node<'_>, ctx: Ctx) -> Option<Ctx>;
+    fn descend(&self, _walker: &mut Walker<'_>, _node: Node<'_>, _ctx: Ctx) -> Option<Ctx> {
+        None
+    }
 
     /// Whether a node of `kind` opens a scope: below it, nothing is at the file's top.
     fn opens_scope(&self, kind: &str) -> bool;
 
     /// The items a macro call [`Self::descend`] recorded stands for (Rust's `cfg_rt! { … }`),
     /// to be read as if expanded; empty for any other node.
-    fn macro_items(&self, call: Node<'_>, src: &str) -> Vec<MacroBody>;
+    fn macro_items(&self, _call: Node<'_>, _src: &str) -> Vec<MacroBody> {
+        Vec::new()
+    }
 }
 
 /// Where the walk is.
@@ -229,11 +233,11 @@ impl<'s> Walker<'s> {
     /// The state below a node that defines nothing: `top` ends inside any function or block,
     /// an `impl` opens its type as the container.
     pub(crate) fn descend(&mut self, node: Node<'_>, ctx: Ctx) -> Ctx {
-        let walks = self.syntax;
-        if let Some(inside) = walks.descend(self, node, ctx) {
+        let syntax = self.syntax;
+        if let Some(inside) = syntax.descend(self, node, ctx) {
             return inside;
         }
-        let opens_scope = walks.opens_scope(node.kind());
+        let opens_scope = syntax.opens_scope(node.kind());
         Ctx {
             top: ctx.top && !opens_scope,
             ..ctx

@@ -133,7 +133,9 @@ pub(crate) trait FlowSyntax: CallSyntax {
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t>;
 
     /// Whether a block ends in a value (Rust's tail expressions), shown as `→ value`.
-    fn blocks_end_in_values(&self) -> bool;
+    fn blocks_end_in_values(&self) -> bool {
+        false
+    }
 }
 
 pub(crate) struct Reader<'s> {

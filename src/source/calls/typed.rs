@@ -45,7 +45,9 @@ pub(crate) trait TypedSyntax {
     );
 
     /// Whether its functions' written return types type the receivers they make.
-    fn reads_return_types(&self) -> bool;
+    fn reads_return_types(&self) -> bool {
+        false
+    }
 }
 
 /// A declarator's name and type (Rust `let x: T = …`, JavaScript/TypeScript/Java `x = …`), or the

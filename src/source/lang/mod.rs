@@ -5,8 +5,8 @@
 //! resolver and ecosystem model, and its [`walks::Walks`]: its arms of every shared walk (calls,
 //! flow, definitions, raises, comments). Code outside asks the registry ([`Language::spec`],
 //! [`Language::walks`], [`files`]) instead of keeping its own list; the shared walks keep no list
-//! of languages, and every `Walks` method is required, so a language added is a compile error
-//! until it says what it does in each (docs/adding-a-language.md).
+//! of languages, and every `Walks` method a language must answer is required, so a language added
+//! is a compile error until it says what it does in each (docs/adding-a-language.md).
 //!
 //! The registry's data (this module, [`files`], [`kind_name`]) depends on the grammars only, so
 //! `project/` (config, detection) may read it; the languages' code below it is `source/`'s.

@@ -4,8 +4,11 @@
 //! implementation by its caller, so a walk knows no language and no registry; [`Walks`] gathers
 //! them, with what `source::extract` and the Archivist ask besides. Each language implements them in
 //! its own directory (`lang/go/walks.rs`), and [`super::dispatch`] binds each registry entry to its
-//! implementation. Every method is required: a language added without saying what it does in a
-//! walk is a compile error, never another language's behaviour.
+//! implementation. Every method a language must answer is required: a language added without
+//! saying what it does in a walk is a compile error, never another language's behaviour. Only
+//! the methods of a feature some languages lack (macros and test attributes, package-qualified
+//! calls, a receiver named by the method, tail values, return-typed receivers, test suites of
+//! calls) have a default, and it is "this language has none".
 
 use tree_sitter::Node;
 
@@ -26,7 +29,9 @@ pub(crate) trait Walks:
 
     /// Whether its test files declare suites of calls (`describe('…', …)`, `it('…', …)`), read
     /// into [`crate::source::Suites`].
-    fn has_suite_calls(&self) -> bool;
+    fn has_suite_calls(&self) -> bool {
+        false
+    }
 
     /// What a file is as a program when its structure says so (a binary's entry point, a fuzz
     /// target, pytest's `conftest.py`, a script), as the sentence describing it; `summary` is

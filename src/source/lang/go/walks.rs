@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
@@ -17,7 +18,6 @@ use crate::source::raises::{first_string, with_message};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::text_of;
 use crate::source::syntax::Extracted;
-use crate::source::syntax::MacroBody;
 
 /// Go's arms of the shared walks.
 pub struct GoWalks;
@@ -27,13 +27,8 @@ impl Walks for GoWalks {
         super::extract::extract(root, text)
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
-    }
-
     fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        let dir_name = RelPath::new(RelPath::new(source).dir()).file_name();
         is_go_command(text).then(|| match dir_name {
             "" => "Entry point (`func main`) of the command.".to_string(),
             dir => format!("Entry point (`func main`) of the `{dir}` command."),
@@ -75,18 +70,6 @@ impl CallSyntax for GoWalks {
         super::extract::receiver_name_around(call, src)
     }
 
-    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
-        Vec::new()
-    }
-
-    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
-        false
-    }
-
-    fn only_markers(&self, _: &str) -> bool {
-        false
-    }
-
     fn imported_packages(&self, root: Node<'_>, src: &str) -> Vec<String> {
         super::extract::imported_package_names(root, src)
     }
@@ -113,10 +96,6 @@ impl TypedSyntax for GoWalks {
             declarator(node, src, returns, out);
         }
     }
-
-    fn reads_return_types(&self) -> bool {
-        false
-    }
 }
 
 impl RaiseSyntax for GoWalks {
@@ -132,10 +111,6 @@ impl FlowSyntax for GoWalks {
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
         reader.go(node)
     }
-
-    fn blocks_end_in_values(&self) -> bool {
-        false
-    }
 }
 
 impl DefinitionSyntax for GoWalks {
@@ -148,16 +123,8 @@ impl DefinitionSyntax for GoWalks {
         walker.go(node, ctx)
     }
 
-    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
-        None
-    }
-
     fn opens_scope(&self, kind: &str) -> bool {
         matches!(kind, "func_literal" | "block")
-    }
-
-    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
-        Vec::new()
     }
 }
 

@@ -16,7 +16,6 @@ use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
-use crate::source::syntax::MacroBody;
 
 /// Java's arms of the shared walks.
 pub struct JavaWalks;
@@ -24,10 +23,6 @@ pub struct JavaWalks;
 impl Walks for JavaWalks {
     fn extract(&self, root: Node<'_>, text: &str) -> Extracted {
         super::extract::extract(root, text)
-    }
-
-    fn has_suite_calls(&self) -> bool {
-        false
     }
 
     fn program_role(&self, _: &str, _: &str, _: &str) -> Option<String> {
@@ -55,30 +50,6 @@ impl CallSyntax for JavaWalks {
         container: Option<(usize, usize)>,
     ) -> Option<Target> {
         super::calls::java_target(call, src, container)
-    }
-
-    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
-    }
-
-    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
-        Vec::new()
-    }
-
-    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
-        false
-    }
-
-    fn only_markers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
     }
 }
 
@@ -112,10 +83,6 @@ impl TypedSyntax for JavaWalks {
             _ => {}
         }
     }
-
-    fn reads_return_types(&self) -> bool {
-        false
-    }
 }
 
 impl RaiseSyntax for JavaWalks {
@@ -131,10 +98,6 @@ impl FlowSyntax for JavaWalks {
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
         reader.java(node)
     }
-
-    fn blocks_end_in_values(&self) -> bool {
-        false
-    }
 }
 
 impl DefinitionSyntax for JavaWalks {
@@ -147,16 +110,8 @@ impl DefinitionSyntax for JavaWalks {
         walker.java(node, ctx)
     }
 
-    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
-        None
-    }
-
     fn opens_scope(&self, kind: &str) -> bool {
         matches!(kind, "lambda_expression" | "block" | "constructor_body")
-    }
-
-    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
-        Vec::new()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
@@ -16,7 +17,6 @@ use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
-use crate::source::syntax::MacroBody;
 
 /// JavaScript, TypeScript and TSX's arms of the shared walks.
 pub struct JavaScriptWalks {
@@ -37,9 +37,8 @@ impl Walks for JavaScriptWalks {
     }
 
     fn program_role(&self, source: &str, text: &str, summary: &str) -> Option<String> {
-        let name = source.rsplit('/').next().unwrap_or(source);
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        let (dir, name) = RelPath::new(source).split_name();
+        let dir_name = RelPath::new(dir).file_name();
         (self.scripts && (text.starts_with("#!") || dir_name == "bin"))
             .then(|| format!("Command-line script `{name}`: {summary}"))
     }
@@ -65,30 +64,6 @@ impl CallSyntax for JavaScriptWalks {
         container: Option<(usize, usize)>,
     ) -> Option<Target> {
         crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
-    }
-
-    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
-    }
-
-    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
-        Vec::new()
-    }
-
-    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
-        false
-    }
-
-    fn only_markers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
     }
 }
 
@@ -128,10 +103,6 @@ impl FlowSyntax for JavaScriptWalks {
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
         reader.javascript(node)
     }
-
-    fn blocks_end_in_values(&self) -> bool {
-        false
-    }
 }
 
 impl DefinitionSyntax for JavaScriptWalks {
@@ -142,10 +113,6 @@ impl DefinitionSyntax for JavaScriptWalks {
         ctx: Ctx,
     ) -> Option<Definition<'t>> {
         walker.javascript(node, ctx)
-    }
-
-    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
-        None
     }
 
     fn opens_scope(&self, kind: &str) -> bool {
@@ -159,10 +126,6 @@ impl DefinitionSyntax for JavaScriptWalks {
                 | "statement_block"
                 | "block"
         )
-    }
-
-    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
-        Vec::new()
     }
 }
 

@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, push, push_made, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CommentSyntax;
@@ -17,7 +18,6 @@ use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown, RE_RAISES};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
-use crate::source::syntax::MacroBody;
 
 /// Python's arms of the shared walks.
 pub struct PythonWalks;
@@ -27,14 +27,9 @@ impl Walks for PythonWalks {
         super::extract::extract(root, text)
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
-    }
-
     fn program_role(&self, source: &str, _: &str, summary: &str) -> Option<String> {
-        let name = source.rsplit('/').next().unwrap_or(source);
-        let dir = source.rsplit_once('/').map_or("", |(dir, _)| dir);
-        let dir_name = dir.rsplit('/').next().unwrap_or(dir);
+        let (dir, name) = RelPath::new(source).split_name();
+        let dir_name = RelPath::new(dir).file_name();
         match name {
             "__main__.py" if !dir_name.is_empty() => Some(format!(
                 "Runs the `{dir_name}` package as a program (`python -m {dir_name}`)."
@@ -70,30 +65,6 @@ impl CallSyntax for PythonWalks {
         container: Option<(usize, usize)>,
     ) -> Option<Target> {
         crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
-    }
-
-    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
-    }
-
-    fn macro_calls(&self, _: Node<'_>, _: &str, _: bool) -> Vec<MacroBody> {
-        Vec::new()
-    }
-
-    fn test_marker(&self, _: Node<'_>, _: &str) -> bool {
-        false
-    }
-
-    fn only_markers(&self, _: &str) -> bool {
-        false
-    }
-
-    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
     }
 }
 
@@ -142,10 +113,6 @@ impl FlowSyntax for PythonWalks {
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t> {
         reader.python(node)
     }
-
-    fn blocks_end_in_values(&self) -> bool {
-        false
-    }
 }
 
 impl DefinitionSyntax for PythonWalks {
@@ -158,17 +125,9 @@ impl DefinitionSyntax for PythonWalks {
         walker.python(node, ctx)
     }
 
-    fn descend(&self, _: &mut Walker<'_>, _: Node<'_>, _: Ctx) -> Option<Ctx> {
-        None
-    }
-
     fn opens_scope(&self, kind: &str) -> bool {
         // A Python block (an `if` at the module's top) is no scope; functions are.
         kind == "lambda"
-    }
-
-    fn macro_items(&self, _: Node<'_>, _: &str) -> Vec<MacroBody> {
-        Vec::new()
     }
 }
 

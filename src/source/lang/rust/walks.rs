@@ -4,6 +4,7 @@
 
 use tree_sitter::Node;
 
+use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
 use crate::source::comments::CLike;
@@ -27,12 +28,8 @@ impl Walks for RustWalks {
         super::extract::extract(root, text)
     }
 
-    fn has_suite_calls(&self) -> bool {
-        false
-    }
-
     fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
-        let name = source.rsplit('/').next().unwrap_or(source);
+        let name = RelPath::new(source).file_name();
         if is_fuzz_target(source, text) {
             return Some(format!(
                 "Fuzz target `{}`: the function a fuzzer calls with generated input.",
@@ -78,10 +75,6 @@ impl CallSyntax for RustWalks {
         crate::source::calls::target(&super::calls::CALL_KINDS, call, src, container, None)
     }
 
-    fn own_receiver<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
-    }
-
     fn macro_calls(&self, node: Node<'_>, src: &str, in_member: bool) -> Vec<MacroBody> {
         if node.kind() != "macro_invocation" {
             return Vec::new();
@@ -106,14 +99,6 @@ impl CallSyntax for RustWalks {
 
     fn only_markers(&self, between: &str) -> bool {
         super::cfg::only_attributes(between)
-    }
-
-    fn imported_packages(&self, _: Node<'_>, _: &str) -> Vec<String> {
-        Vec::new()
-    }
-
-    fn package_qualifier<'s>(&self, _: Node<'_>, _: &'s str) -> Option<&'s str> {
-        None
     }
 }
 
