@@ -173,8 +173,20 @@ pub fn walk_project(root: &Path, config: &Config) -> Walk {
     walk.warnings = warnings;
     walk.warnings.sort();
     walk.entries.sort_by(|a, b| a.rel.cmp(&b.rel));
+    drop_directories_without_files(&mut walk.entries);
     walk.refused = take_refusals(&refusals);
     walk
+}
+
+/// Keep only the directories a kept file lies below. git keeps no empty directory, so one that
+/// holds nothing (left by a move, or holding only ignored files) is not in another clone of the
+/// same tree: the library must not depend on it.
+fn drop_directories_without_files(entries: &mut Vec<Entry>) {
+    let mut holding = HashSet::new();
+    for entry in entries.iter().filter(|entry| entry.kind == EntryKind::File) {
+        mark_holding(&mut holding, &entry.rel);
+    }
+    entries.retain(|entry| entry.kind == EntryKind::File || holding.contains(&entry.rel));
 }
 
 /// A walk that stopped before it began: the root's `.lexignore` is a symlink.
@@ -242,6 +254,9 @@ impl Listings {
 /// ancestors of the asked-for directories are walked, their other children are only seen, so the cost
 /// is linear in what the directories hold — not, as one [`list_dir`] per directory would be, in the
 /// number of siblings times the number of directories.
+///
+/// A child directory is listed only when a kept file lies somewhere below it, as in
+/// [`walk_project`]: the walk looks into it until it meets the first such file and no further.
 pub fn list_dirs<'a>(
     root: &Path,
     config: &Config,
@@ -270,10 +285,9 @@ pub fn list_dirs<'a>(
     let root_owned = root.to_path_buf();
     let filter_refusals = Arc::clone(&refusals);
     let filter_targets = targets.clone();
-    // A target's child directory is listed, not entered: walking into it read every entry it holds
-    // only to skip them (a one-file commit's run read ten directories for the one it needed).
-    let unentered: Arc<Mutex<Vec<ignore::DirEntry>>> = Arc::default();
-    let leaves = Arc::clone(&unentered);
+    // The targets' child directories known to hold a file: the walk looks no further into them.
+    let holding: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let filter_holding = Arc::clone(&holding);
     builder.filter_entry(move |entry| {
         let Some(rel) = entry
             .path()
@@ -287,41 +301,76 @@ pub fn list_dirs<'a>(
         if extra.is_ignored_walked(&rel, is_dir) {
             return false;
         }
-        // Keep the ancestors of the targets, the targets, and their direct children.
-        if on_the_way.contains(&rel) {
-            return !(is_dir
-                && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals));
+        let readable = || {
+            !(is_dir && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals))
+        };
+        // The ancestors of the targets, the targets and their direct children are listed.
+        if on_the_way.contains(&rel) || filter_targets.contains(RelPath::new(&rel).dir()) {
+            return readable();
         }
-        if !filter_targets.contains(RelPath::new(&rel).dir()) {
-            return false;
+        // Below a target's child directory: looked at until that directory is known to hold a file.
+        match probe_of(&rel, &filter_targets) {
+            Some(probe) if !is_known_holding(&filter_holding, probe) => readable(),
+            _ => false,
         }
-        if is_dir {
-            if !unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals) {
-                if let Ok(mut leaves) = leaves.lock() {
-                    leaves.push(entry.clone());
-                }
-            }
-            return false;
-        }
-        !(is_dir && unreadable_ignore_file(entry.path(), &rel, use_gitignore, &filter_refusals))
     });
-    let walked: Vec<_> = builder.build().collect();
-    let unentered = std::mem::take(&mut *unentered.lock().unwrap_or_else(|e| e.into_inner()));
-    for result in walked.into_iter().chain(unentered.into_iter().map(Ok)) {
+    for result in builder.build() {
         match visit(root, result) {
             Visit::Keep(entry) if targets.contains(RelPath::new(&entry.rel).dir()) => {
+                if entry.kind == EntryKind::File {
+                    if let Ok(mut known) = holding.lock() {
+                        mark_holding(&mut known, &entry.rel);
+                    }
+                }
                 let parent = RelPath::new(&entry.rel).dir().to_string();
                 listings.children.entry(parent).or_default().push(entry);
             }
-            Visit::Keep(_) | Visit::Skip => {}
+            Visit::Keep(entry) => {
+                if entry.kind == EntryKind::File {
+                    if let Ok(mut known) = holding.lock() {
+                        mark_holding(&mut known, &entry.rel);
+                    }
+                }
+            }
+            Visit::Skip => {}
             Visit::Warn(message) => listings.warnings.push(message),
         }
     }
+    let holding = std::mem::take(&mut *holding.lock().unwrap_or_else(|e| e.into_inner()));
     for entries in listings.children.values_mut() {
+        entries.retain(|entry| entry.kind == EntryKind::File || holding.contains(&entry.rel));
         entries.sort_by(|a, b| a.rel.cmp(&b.rel));
     }
     listings.refused = take_refusals(&refusals);
     listings
+}
+
+/// The child directory of a target that `rel` lies below (`None` when `rel` is below no target).
+fn probe_of<'r>(rel: &'r str, targets: &HashSet<String>) -> Option<&'r str> {
+    let mut child = rel;
+    let mut parent = RelPath::new(rel).dir();
+    loop {
+        if targets.contains(parent) {
+            return Some(child);
+        }
+        if parent.is_empty() {
+            return None;
+        }
+        child = parent;
+        parent = RelPath::new(parent).dir();
+    }
+}
+
+fn is_known_holding(holding: &Mutex<HashSet<String>>, dir: &str) -> bool {
+    holding.lock().is_ok_and(|known| known.contains(dir))
+}
+
+/// Record that every directory above kept file `rel` holds a file.
+fn mark_holding(known: &mut HashSet<String>, rel: &str) {
+    let mut dir = RelPath::new(rel).dir();
+    while !dir.is_empty() && known.insert(dir.to_string()) {
+        dir = RelPath::new(dir).dir();
+    }
 }
 
 /// Whether `ancestor` is a proper ancestor of `dir` (the root `""` is everyone's).

@@ -441,8 +441,9 @@ impl Lab {
         }
         for path in self.on_disk.keys() {
             if !tree.contains_key(path) {
+                // As `rm` does: the directories it empties stay on disk (git keeps none of them, so
+                // a clone's library must be the same without them).
                 std::fs::remove_file(self.p.path(path)).expect("remove a deleted file");
-                remove_empty_parents(&self.p.root, path);
             }
         }
         self.on_disk = tree;

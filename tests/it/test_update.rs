@@ -696,6 +696,50 @@ fn untracked_files_wait_for_their_commit_or_a_full_update() {
     assert!(full.contains("NEW               src/draft.py"), "{full}");
 }
 
+/// git keeps no empty directory: one left empty by a move, or holding only ignored files, is not in
+/// a clone of the same tree, so it gets no index and no Child Map row — in a full run and in a
+/// changed-only one — and a clone's check of the library is clean (CI checks a clean clone).
+#[test]
+fn directories_without_a_kept_file_are_not_indexed() {
+    let p = project()
+        .file("src/a.py", "A = 1\n")
+        .file("src/b.py", "B = 1\n")
+        .file(".gitignore", "*.log\n")
+        .init()
+        .build();
+    std::fs::create_dir_all(p.path("src/moved/away")).expect("an empty directory");
+    p.write("src/logs/run.log", "ignored\n");
+    p.lexictl(["update"]).success();
+    p.commit_all("library");
+    let indexed = |p: &TestProject| {
+        let child_map = p.read(".lexibrary/src/.aindex");
+        assert!(!child_map.contains("moved/"), "{child_map}");
+        assert!(!child_map.contains("logs/"), "{child_map}");
+        for dir in ["src/moved", "src/moved/away", "src/logs"] {
+            assert!(!p.exists(&format!(".lexibrary/{dir}/.aindex")), "{dir}");
+        }
+    };
+    indexed(&p);
+    p.write("src/a.py", "A = 2\n");
+    p.commit_all("edit");
+    p.lexictl(["update", "--changed-only"]).success();
+    indexed(&p);
+    p.commit_all("library");
+    let clone = p.clone_to("clone");
+    clone.lexictl(["update", "--check"]).success();
+    // The last file of a directory deleted with `rm` (the directory stays): its index goes too.
+    p.write("src/gone/c.py", "C = 1\n");
+    p.commit_all("add");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert!(p.exists(".lexibrary/src/gone/.aindex"));
+    std::fs::remove_file(p.path("src/gone/c.py")).expect("remove the file");
+    p.commit_all("delete");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert!(!p.exists(".lexibrary/src/gone/.aindex"));
+    assert!(!p.read(".lexibrary/src/.aindex").contains("gone/"));
+    p.lexictl(["update", "--check"]).success();
+}
+
 /// Backdate every file in the project so that the cache trusts their stat data (files modified
 /// within two seconds of an update's start are re-read next time, by design).
 fn backdate(p: &TestProject) {

@@ -601,10 +601,11 @@ fn list_touched(
             .collect();
         universe.children.insert(dir, children);
     }
-    // A directory that no longer exists loses its index.
+    // A directory that no longer exists, or holds no file any more, loses its index (as in a full
+    // walk: git keeps no empty directory).
     universe
         .dirs
-        .retain(|dir| dir.is_empty() || project.abs(dir).is_dir());
+        .retain(|dir| dir.is_empty() || !listings.of(dir).is_empty());
     if !listings.refused.is_empty() {
         let refused: Vec<String> = listings.refused.into_iter().collect();
         anyhow::bail!("{}; nothing was written", walk::refusal_message(&refused));
