@@ -535,12 +535,22 @@ pub(crate) fn is_function(node: Node<'_>) -> bool {
     )
 }
 
-/// Whether `statement` is the last of a `switch` case.
+/// Whether `statement` is the last of a `switch` case that does something before it: a closing
+/// `break` there says nothing the outline needs. A case holding only `break` is not one — it does
+/// nothing, where a case with no statement falls through to the next (`case false: break;` is not
+/// `case false:` above `case 'strong': fn = etag`).
 pub(crate) fn ends_a_case(statement: Node<'_>) -> bool {
-    statement.next_named_sibling().is_none()
-        && statement
-            .parent()
-            .is_some_and(|p| matches!(p.kind(), "switch_case" | "switch_default"))
+    let Some(case) = statement
+        .parent()
+        .filter(|p| matches!(p.kind(), "switch_case" | "switch_default"))
+    else {
+        return false;
+    };
+    let value = case.child_by_field_name("value").map(|v| v.id());
+    let after_another = statement
+        .prev_named_sibling()
+        .is_some_and(|before| Some(before.id()) != value && before.kind() != "comment");
+    statement.next_named_sibling().is_none() && after_another
 }
 
 /// A statement that is a string literal alone: a docstring, a directive.
@@ -852,6 +862,29 @@ mod tests {
                 "  next(err)",
                 "onFinished(this, function () { done(); })",
                 "return this",
+            ]
+        );
+    }
+
+    /// express's `compileETag`: `case false: break;` does nothing; shown as the labels above
+    /// `case 'strong':` it would say that `false` gives the strong etag.
+    #[test]
+    fn javascript_a_case_holding_only_break_is_not_a_fall_through() {
+        let text = "exports.compileETag = function (val) {\n  var fn;\n  switch (val) {\n    case true:\n    case 'weak':\n      fn = exports.wetag;\n      break;\n    case false:\n      break;\n    case 'strong':\n      fn = exports.etag;\n      break;\n    default:\n      throw new TypeError('unknown');\n  }\n  return fn;\n};\n";
+        assert_eq!(
+            flow_of(Language::JavaScript, text, "compileETag"),
+            [
+                "switch (val):",
+                "  case true:",
+                "  case 'weak':",
+                "    fn = exports.wetag",
+                "  case false:",
+                "    break",
+                "  case 'strong':",
+                "    fn = exports.etag",
+                "  default:",
+                "    throw new TypeError('unknown')",
+                "return fn",
             ]
         );
     }

@@ -350,7 +350,7 @@ fn search_finds_a_symbol_the_contract_had_no_room_for() {
     let value = p.lexi(["search", "build_reply", "--format", "json"]).json();
     assert_eq!(value["hits"][0]["name"], "src/shop/big.py", "{value}");
     let value = p
-        .lexi(["search", "make_response", "--format", "json"])
+        .lexi(["search", "make_response", "--partial", "--format", "json"])
         .json();
     let reasons: Vec<&str> = value["hits"]
         .as_array()

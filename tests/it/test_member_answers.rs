@@ -476,3 +476,36 @@ fn a_call_through_a_name_whose_declared_type_is_the_owner_is_a_caller() {
         .success()
         .stdout_has("- Called from: pkg/app.py (run, Flask.wsgi_app)");
 }
+
+/// `--full` lifts the caps of calls and callers, not of the tests: a central member's tests
+/// reaching it through its callers ran to hundreds of lines (express `stringify --full`: 15 KB).
+/// `--all` lists every test.
+#[test]
+fn full_keeps_the_tests_at_five_lines_and_all_lists_them() {
+    let mut builder = project().file("src/m.py", "def helper(n):\n    return n\n");
+    for n in 1..=7 {
+        builder = builder.file(
+            &format!("tests/test_m{n}.py"),
+            format!(
+                "from src.m import helper\n\n\ndef test_case_{n}():\n    assert helper({n})\n"
+            ),
+        );
+    }
+    let p = builder.init().build();
+    p.lexictl(["update"]).success();
+    let lookup = |flag: &str| {
+        p.lexi(["lookup", "src/m.py", "--member", "helper", flag])
+            .success()
+            .stdout
+    };
+    let test_lines = |text: &str| text.lines().filter(|l| l.starts_with("- tests/")).count();
+    let full = lookup("--full");
+    assert_eq!(test_lines(&full), 5, "{full}");
+    assert!(
+        full.contains("- … and 2 more: `lexi lookup src/m.py --member helper --all`"),
+        "{full}"
+    );
+    let all = lookup("--all");
+    assert_eq!(test_lines(&all), 7, "{all}");
+    assert!(!all.contains("more: `lexi lookup"), "{all}");
+}

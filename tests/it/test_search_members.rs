@@ -163,3 +163,33 @@ fn a_member_name_finds_its_declaring_files_before_files_named_for_a_part_of_it()
     let hits = top(&p, "blocking work");
     assert_eq!(hits[0].0, "src/blocking.rs", "{hits:?}");
 }
+
+/// A query written as code asks where that name is defined: the files defining a member of that
+/// name are shown, those only sharing a word of it (a test file named for it, a test function
+/// holding it) counted; `--partial` shows them, and a query of plain words is not cut.
+#[test]
+fn a_name_written_as_code_finds_its_definitions_and_counts_the_rest() {
+    let p = project().fixture("flask-like").init().build();
+    p.lexictl(["update"]).success();
+    let out = p.lexi(["search", "make_response"]).success().stdout;
+    assert!(out.contains("src/flaskish/app.py — "), "{out}");
+    assert!(!out.contains("tests/test_app.py"), "{out}");
+    assert!(
+        out.contains("… and 2 more sharing only a word with the names asked for (`--partial`)"),
+        "{out}"
+    );
+    let json = p
+        .lexi(["search", "make_response", "--format", "json"])
+        .json();
+    assert_eq!(json["partial"], 2, "{json}");
+    assert_eq!(json["hits"].as_array().map(Vec::len), Some(1), "{json}");
+    let partial = p
+        .lexi(["search", "make_response", "--partial"])
+        .success()
+        .stdout;
+    assert!(partial.contains("tests/test_app.py"), "{partial}");
+    assert!(!partial.contains("sharing only a word"), "{partial}");
+    // Plain words are searched as words: every file holding them.
+    let words = p.lexi(["search", "make", "response"]).success().stdout;
+    assert!(words.contains("tests/test_app.py"), "{words}");
+}

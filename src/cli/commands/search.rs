@@ -17,9 +17,13 @@ use crate::project::paths;
 /// words come first, then by where they matched — path or title, a declared symbol, a tag, the
 /// description, the body — weighted by how rare the word is; recency breaks the last ties. Tags
 /// are shared by every kind, so `--tag auth` finds concepts, design files and posts alike.
+///
+/// A query written as code (`url_for`, `WalkParallel`, `tokio::spawn`, `.push()`) asks where those
+/// names are defined: the design files defining a member of such a name are shown, and those only
+/// sharing a word with it (`url_map` for `url_for`) counted — `--partial` shows them too.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  lexi search token refresh\n  lexi search --tag auth\n  lexi search retry --scope src/net --type stack\n  lexi search spawn --limit 5"
+    after_help = "Examples:\n  lexi search token refresh\n  lexi search url_for\n  lexi search --tag auth\n  lexi search retry --scope src/net --type stack\n  lexi search spawn --limit 5"
 )]
 pub struct Args {
     /// Words to look for.
@@ -31,6 +35,9 @@ pub struct Args {
     /// posts about files under it, concepts linked from there.
     #[arg(long)]
     pub scope: Option<PathBuf>,
+    /// With a query written as code: also the files that share only a word with its names.
+    #[arg(long)]
+    pub partial: bool,
     /// Only this kind of document (repeatable).
     #[arg(long = "type", value_enum)]
     pub kinds: Vec<KindArg>,
@@ -69,22 +76,31 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
         Some(scope) => Some(paths::resolve(&ws.project().root, &ctx.cwd, scope)?),
         None => None,
     };
-    let (hits, more) = search_listed(
+    let listed = search_listed(
         &ws,
         &Query {
             text: (!text.trim().is_empty()).then_some(text),
             tag: args.tag.clone(),
             scope,
             kinds: args.kinds.iter().copied().map(DocKind::from).collect(),
+            partial: args.partial,
             ..Query::default()
         },
         None,
         args.limit,
     )?;
+    let (hits, more, partial) = (&listed.hits, listed.more, listed.partial);
     match ctx.format {
-        Format::Json => print_json(&serde_json::json!({ "hits": hits, "more": more }))?,
+        Format::Json => {
+            print_json(&serde_json::json!({ "hits": hits, "more": more, "partial": partial }))?
+        }
         Format::Text => {
-            let mut text = render(&hits);
+            let mut text = render(hits);
+            if partial > 0 {
+                text.push_str(&format!(
+                    "\n… and {partial} more sharing only a word with the names asked for (`--partial`)\n"
+                ));
+            }
             if more > 0 {
                 text.push_str(&format!(
                     "\n… and {more} more (`--limit 0` for all, or more words to narrow)\n"

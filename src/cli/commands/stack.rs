@@ -437,6 +437,7 @@ impl Session<'_> {
             kinds: vec![DocKind::Stack],
             status: status.map(|s| s.as_str().to_string()),
             concept,
+            ..Query::default()
         };
         print_hits(project, &query, self.json, "No matching Stack posts.")
     }

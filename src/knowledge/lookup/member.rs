@@ -180,7 +180,9 @@ fn lines_of(text: &str, first: Option<usize>, last: Option<usize>) -> Option<Str
 pub struct Asked {
     /// Every test found for the member (`--all`).
     pub all_tests: bool,
-    /// Everything: the whole doc and flow, every test, caller and call (`--full`).
+    /// Everything: the whole doc and flow, every caller and call (`--full`); the tests stay
+    /// capped unless `all_tests` (the tests reaching a central member through its callers run to
+    /// hundreds of lines: express's `stringify`, 15 KB).
     pub full: bool,
     /// The member's source lines as written (`--source`).
     pub source: bool,
@@ -296,8 +298,7 @@ pub fn lookup_member(
             found.source_lines = lines_of(&text, found.line, found.end_line);
         }
     }
-    let mut tests =
-        tests_found::relevant_tests(ws.graph(), source, &matches, calls, all_tests || full);
+    let mut tests = tests_found::relevant_tests(ws.graph(), source, &matches, calls, all_tests);
     // A test is not its own test (a test case found "named for" its own words).
     let own: Vec<&str> = matches.iter().map(|m| last_segment(&m.label)).collect();
     for hit in tests.tests.iter_mut().filter(|hit| hit.file == source) {

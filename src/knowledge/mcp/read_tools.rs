@@ -57,7 +57,7 @@ impl Tool for Orient {
     type Args = OrientArgs;
     const NAME: &'static str = "orient";
     const DESCRIPTION: &'static str =
-        "Call first in a session: the codebase's map, where to start, its conventions, notes, health.";
+        "Call first in a session: the codebase's map, where to start, conventions, notes, health.";
     const READ_ONLY: bool = true;
 
     fn inputs(_: &Call, _: &OrientArgs) -> anyhow::Result<Option<Inputs>> {
@@ -86,6 +86,9 @@ pub struct LookupArgs {
     member: Option<String>,
     #[serde(default)]
     source: bool,
+    // With `member`: every test found, not the first 5.
+    #[serde(default)]
+    all: bool,
 }
 
 impl Tool for Lookup {
@@ -93,9 +96,9 @@ impl Tool for Lookup {
     const NAME: &'static str = "lookup";
     const COMPLETE_FORM: bool = true;
     const DESCRIPTION: &'static str =
-        "Before reading or editing a file: its purpose, members, dependencies, dependents, tests (at \
-         most ~1k tokens). `member`: one member whole (private ones too: signature, doc, flow, callers, \
-         tests; `source`: its code); `full`: everything.";
+        "Before reading or editing a file: its purpose, members, dependencies, dependents, tests (≤ ~1k \
+         tokens). `member`: one member whole (private too: signature, doc, flow, callers, tests; \
+         `source`: code; `all`: all tests); `full`: everything.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &LookupArgs) -> anyhow::Result<Option<Inputs>> {
@@ -110,9 +113,9 @@ impl Tool for Lookup {
         ensure_file_argument(&source)?;
         if let Some(name) = &args.member {
             let asked = Asked {
+                all_tests: args.all,
                 full: call.full,
                 source: args.source,
-                ..Asked::default()
             };
             let found = lookup_member(&call.ws, &source, name, asked)?;
             return Ok(Answer::new(found.to_text(), found.to_json()));
@@ -241,13 +244,16 @@ pub struct SearchArgs {
     #[serde(default, rename = "type")]
     #[schemars(with = "Vec<DocKindName>")]
     kinds: Vec<DocKind>,
+    // For a query written as code (`url_for`): also the files sharing only a word with it.
+    #[serde(default)]
+    partial: bool,
 }
 
 impl Tool for Search {
     type Args = SearchArgs;
     const NAME: &'static str = "search";
     const DESCRIPTION: &'static str =
-        "Find where something lives: the files and members matching words, a tag or a scope, with why.";
+        "Where something lives: files and members matching words, a tag or a scope, with why.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &SearchArgs) -> anyhow::Result<Option<Inputs>> {
@@ -268,13 +274,21 @@ impl Tool for Search {
             tag: args.tag,
             scope,
             kinds: args.kinds,
+            partial: args.partial,
             ..Query::default()
         };
         // The library listing the session cache walked serves the corpus too: one walk per call.
-        let (hits, _) = search_listed(&call.ws, &query, Some(call.library()), 0)?;
+        let listed = search_listed(&call.ws, &query, Some(call.library()), 0)?;
+        let mut text = render(&listed.hits);
+        if listed.partial > 0 {
+            text.push_str(&format!(
+                "\n… and {} more sharing only a word with the names asked for (`partial: true`)\n",
+                listed.partial
+            ));
+        }
         Ok(Answer::new(
-            render(&hits),
-            serde_json::json!({ "hits": hits }),
+            text,
+            serde_json::json!({ "hits": listed.hits, "partial": listed.partial }),
         ))
     }
 }
@@ -375,6 +389,7 @@ impl Tool for StackSearch {
             kinds: vec![DocKind::Stack],
             status: args.status.map(|status| status.as_str().to_string()),
             concept,
+            ..Query::default()
         };
         let hits = search_posts(project, &query);
         Ok(Answer::new(

@@ -97,7 +97,7 @@ impl Tool for StackAnswer {
     type Args = StackAnswerArgs;
     const NAME: &'static str = "stack_answer";
     const DESCRIPTION: &'static str =
-        "Add the solution to a Stack post (yours once solved, or any open one): what fixed it and why.";
+        "Add the fix to a Stack post (yours once solved, or any open one): what fixed it and why.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &StackAnswerArgs) -> anyhow::Result<Option<Inputs>> {
@@ -228,7 +228,7 @@ impl Tool for IwhWrite {
     type Args = IwhWriteArgs;
     const NAME: &'static str = "iwh_write";
     const DESCRIPTION: &'static str =
-        "Leave a note in a directory for the next agent when you stop with something unfinished there.";
+        "Leave a note in a directory for the next agent when you stop with work unfinished there.";
     const READ_ONLY: bool = false;
 
     fn inputs(_: &Call, _: &IwhWriteArgs) -> anyhow::Result<Option<Inputs>> {

@@ -23,6 +23,7 @@ mod in_comments;
 mod indexed;
 pub mod member_docs;
 mod members;
+mod named;
 
 use crate::relpath::RelPath;
 use rayon::prelude::*;
@@ -70,6 +71,9 @@ pub struct Query {
     pub status: Option<String>,
     /// Canonical concept name: posts that reference it, design files that link it.
     pub concept: Option<String>,
+    /// Also the design files that only share a word with the names a code-shaped query asks for,
+    /// when some define one of them (`named`: left out and counted by default).
+    pub partial: bool,
 }
 
 /// One search result.
@@ -218,7 +222,18 @@ impl TermWeights {
 /// file's symbols completed from the update cache of `ws` (the names its budget left out of the
 /// Interface Contract). An empty query is refused.
 pub fn search_library(ws: &Workspace, query: &Query) -> anyhow::Result<Vec<Hit>> {
-    Ok(search_listed(ws, query, None, 0)?.0)
+    Ok(search_listed(ws, query, None, 0)?.hits)
+}
+
+/// The hits of a search and what it left out.
+#[derive(Debug, Default)]
+pub struct Listed {
+    pub hits: Vec<Hit>,
+    /// Hits beyond the limit of their kind.
+    pub more: usize,
+    /// Design files sharing only a word with the names the query asks for, left out because
+    /// others define them (`Query::partial` shows them).
+    pub partial: usize,
 }
 
 /// [`search_library`], keeping the first `limit` hits of each kind (all for 0) and counting the
@@ -230,26 +245,40 @@ pub fn search_listed(
     query: &Query,
     listing: Option<&Listing>,
     limit: usize,
-) -> anyhow::Result<(Vec<Hit>, usize)> {
+) -> anyhow::Result<Listed> {
     let kinds = corpus_kinds(query)?;
     let project = ws.project();
     let code_cache = ws.state().cache_path();
-    if indexed::answers(query) {
+    let names = match (&query.text, query.partial) {
+        (Some(text), false) => named::asked_names(text),
+        _ => Vec::new(),
+    };
+    // Names asked for: every hit is ranked, those only sharing a word are left out, then the limit.
+    let limit_first = if names.is_empty() { limit } else { 0 };
+    let (mut hits, more) = if indexed::answers(query) {
         let files = match listing {
             Some(listing) => Corpus::files_from_listing(listing, Kinds::ALL),
             None => Corpus::files(project, Kinds::ALL),
         };
-        let (mut hits, more) = indexed::search_files(project, files, &code_cache, query, limit);
-        annotate(project, &mut hits, query);
-        return Ok((hits, more));
-    }
-    let corpus = match listing {
-        Some(listing) => Corpus::from_listing(project, listing, kinds, Some(&code_cache)),
-        None => Corpus::load_with_code(project, kinds, &code_cache),
+        indexed::search_files(project, files, &code_cache, query, limit_first)
+    } else {
+        let corpus = match listing {
+            Some(listing) => Corpus::from_listing(project, listing, kinds, Some(&code_cache)),
+            None => Corpus::load_with_code(project, kinds, &code_cache),
+        };
+        limit_per_kind(search(&corpus, query), limit_first)
     };
-    let (mut hits, more) = limit_per_kind(search(&corpus, query), limit);
+    let partial = named::keep_definitions(&mut hits, &names);
+    let (mut hits, more) = match names.is_empty() {
+        true => (hits, more),
+        false => limit_per_kind(hits, limit),
+    };
     annotate(project, &mut hits, query);
-    Ok((hits, more))
+    Ok(Listed {
+        hits,
+        more,
+        partial,
+    })
 }
 
 /// What the hits shown say beyond their records: the best member's line under the first ones

@@ -29,8 +29,8 @@
 //! (… 2,310 more bytes of doc: `lexi lookup src/flask/app.py --member Flask.make_response --full`)
 //! ````
 //!
-//! The doc is its first paragraph unless `--full`, which also lifts every cap (tests, callers,
-//! calls, raises). Several members of one name are each shown compactly (their doc's first
+//! The doc is its first paragraph unless `--full`, which also lifts the caps of callers, calls and
+//! raises (the tests stay at five lines unless `--all`). Several members of one name are each shown compactly (their doc's first
 //! paragraph under their lines), the tests once after them. Indirect tests follow the direct ones,
 //! each saying how it reaches the member.
 
