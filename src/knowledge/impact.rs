@@ -638,12 +638,27 @@ impl Impact {
     }
 }
 
-/// The first [`LIST_LIMIT`] of a level's files, code before tests (each in path order), and the rest.
+/// Of a level too long to list whole: its code files (at most [`LIST_LIMIT`], in path order) —
+/// or, when it has none, its first [`FEW`] — and the rest, counted by directory. The tests, test
+/// helpers and examples of a long level were most of an impact's bytes (flask `app.py`: 16 of the
+/// 20 lines of its second level) and are found again in its Tests section or by `--full`.
 fn split_listed(at: Vec<&Reached>) -> (Vec<&Reached>, Vec<&Reached>) {
-    let mut ordered = at;
-    ordered.sort_by_key(|r| r.test);
-    let rest = ordered.split_off(LIST_LIMIT.min(ordered.len()));
-    (ordered, rest)
+    const FEW: usize = 5;
+    let is_code = |r: &Reached| {
+        !r.test
+            && !crate::archivist::is_test_path(&r.file)
+            && !crate::archivist::is_sample_path(&r.file)
+    };
+    let (mut shown, mut rest): (Vec<&Reached>, Vec<&Reached>) =
+        at.into_iter().partition(|r| is_code(r));
+    if shown.is_empty() {
+        rest.sort_by_key(|r| r.test);
+        let others = rest.split_off(FEW.min(rest.len()));
+        return (rest, others);
+    }
+    rest.extend(shown.split_off(LIST_LIMIT.min(shown.len())));
+    rest.sort_by(|a, b| a.file.cmp(&b.file));
+    (shown, rest)
 }
 
 /// `- … and 12 more: tests/ (9), src/api/ (3)` — the files left out, counted by directory (the
@@ -689,6 +704,43 @@ pub fn shorten(text: &str, max: usize) -> String {
 mod tests {
     use super::*;
     use crate::archivist::is_test_path;
+
+    fn reached(file: &str) -> Reached {
+        Reached {
+            file: file.to_string(),
+            depth: 2,
+            via: "src/a.py".to_string(),
+            description: String::new(),
+            test: file.contains("test_"),
+            calls_at_run_time: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_long_level_lists_its_code_and_counts_its_tests_and_examples() {
+        let mut files: Vec<Reached> = (0..LIST_LIMIT)
+            .map(|n| reached(&format!("tests/test_{n:02}.py")))
+            .collect();
+        files.extend(
+            [
+                "examples/app.py",
+                "tests/helpers/app.py",
+                "src/b.py",
+                "src/c.py",
+            ]
+            .map(reached),
+        );
+        let (shown, rest) = split_listed(files.iter().collect());
+        let shown: Vec<&str> = shown.iter().map(|r| r.file.as_str()).collect();
+        assert_eq!(shown, ["src/b.py", "src/c.py"]);
+        assert_eq!(rest.len(), LIST_LIMIT + 2);
+        // A level of tests only shows its first few.
+        let tests: Vec<Reached> = (0..LIST_LIMIT + 3)
+            .map(|n| reached(&format!("tests/test_{n:02}.py")))
+            .collect();
+        let (shown, rest) = split_listed(tests.iter().collect());
+        assert_eq!((shown.len(), rest.len()), (5, LIST_LIMIT - 2));
+    }
 
     #[test]
     fn test_paths_follow_the_common_conventions() {

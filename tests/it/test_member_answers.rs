@@ -486,9 +486,7 @@ fn full_keeps_the_tests_at_five_lines_and_all_lists_them() {
     for n in 1..=7 {
         builder = builder.file(
             &format!("tests/test_m{n}.py"),
-            format!(
-                "from src.m import helper\n\n\ndef test_case_{n}():\n    assert helper({n})\n"
-            ),
+            format!("from src.m import helper\n\n\ndef test_case_{n}():\n    assert helper({n})\n"),
         );
     }
     let p = builder.init().build();
