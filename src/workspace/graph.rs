@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use super::cache::{self, Cache, UNKNOWN_STAMP};
-use crate::tsv::{parse_list, push_escaped, push_list, split_bytes};
+use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
 
 /// The derived file's first line starts with this, then a tab and the cache's stamp.
 const FORMAT: &str = "lexibrarian-graph v3";
@@ -186,6 +186,32 @@ impl Graph {
         self.row(file)
             .map(|row| row.calls.clone())
             .unwrap_or_default()
+    }
+
+    /// The members named `name` (their label's last segment: `StandardImpl.write_binary_message`
+    /// for `write_binary_message`) among those whose calls the last update recorded — private ones
+    /// too, which no file's public names hold — as `(file, label)`, in path order. Only the rows
+    /// whose text holds the name are read.
+    pub fn members_named(&self, name: &str) -> Vec<(String, String)> {
+        let mut found = Vec::new();
+        for line in self.text[self.body..]
+            .lines()
+            .filter(|line| line.contains(name))
+        {
+            let Some(row) = parse_row(line) else {
+                continue;
+            };
+            let file = unescape(line.split('\t').next().unwrap_or_default());
+            for item in &row.calls {
+                let Some(member) = crate::source::calls::MemberCalls::decode(item) else {
+                    continue;
+                };
+                if member.member.rsplit(['.', ':']).next() == Some(name) {
+                    found.push((file.clone(), member.member));
+                }
+            }
+        }
+        found
     }
 
     /// `file`'s row: parsed once ([`Self::find`]), then from memory.

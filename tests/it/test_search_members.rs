@@ -193,3 +193,30 @@ fn a_name_written_as_code_finds_its_definitions_and_counts_the_rest() {
     let words = p.lexi(["search", "make", "response"]).success().stdout;
     assert!(words.contains("tests/test_app.py"), "{words}");
 }
+
+/// A private member holds no public name, yet a query written as its name finds where it is
+/// defined — through the calls the last update recorded — and says how to open it.
+#[test]
+fn a_private_member_asked_by_name_is_found_with_how_to_open_it() {
+    let p = project()
+        .file(
+            "src/shop/cart.py",
+            "def total(items):\n    return _sum_prices(items)\n\n\ndef _sum_prices(items):\n    return sum(price(i) for i in items)\n\n\ndef price(item):\n    return item.price\n",
+        )
+        .file(
+            "src/shop/prices.py",
+            "def sum_of_prices(values):\n    return sum(values)\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p.lexi(["search", "_sum_prices"]).success().stdout;
+    assert!(out.contains("src/shop/cart.py — "), "{out}");
+    assert!(
+        out.contains(
+            "→ _sum_prices, not public: `lexi lookup src/shop/cart.py --member _sum_prices`"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("src/shop/prices.py"), "{out}");
+}

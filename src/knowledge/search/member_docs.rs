@@ -48,8 +48,11 @@ pub fn attach(project: &Project, hits: &mut [Hit]) {
         .par_iter()
         .map(|&i| member_doc(project, &hits[i].name, &hits[i].members[0]))
         .collect();
+    // A line set before (a private member's, `named`) stays when the public outline has none.
     for (i, doc) in wanted.into_iter().zip(described) {
-        hits[i].member = doc;
+        if doc.is_some() {
+            hits[i].member = doc;
+        }
     }
 }
 

@@ -268,6 +268,9 @@ pub fn search_listed(
         };
         limit_per_kind(search(&corpus, query), limit_first)
     };
+    if let (false, Some(graph)) = (names.is_empty(), ws.graph()) {
+        named::name_private_definitions(&mut hits, &names, graph);
+    }
     let partial = named::keep_definitions(&mut hits, &names);
     let (mut hits, more) = match names.is_empty() {
         true => (hits, more),

@@ -6,8 +6,11 @@
 //! 0.5 KB). `--partial` shows them. A query of plain words (`binary detection`, `spawn`) is left as
 //! it is: nothing in it says it is a name.
 
+use super::member_docs::MemberDoc;
+use super::members::MEMBERS_SHOWN;
 use super::Hit;
 use crate::knowledge::corpus::DocKind;
+use crate::workspace::graph::Graph;
 
 /// The names `text` asks for, when every word of it is written as code, as no plain word is (it
 /// holds `_`, `.`, `::`, `()` or a capital after a small letter): each word's last segment
@@ -58,6 +61,53 @@ fn defines(hit: &Hit, names: &[String]) -> bool {
         let last = member.rsplit(['.', ':']).next().unwrap_or(member);
         names.iter().any(|name| name == last)
     })
+}
+
+/// Name the private members of `names` the hits' public names leave out: for a name no hit
+/// defines, the members of that name the last update recorded (`Graph::members_named`: ripgrep's
+/// `write_binary_message`, a method of a private type) are named first on their file's hit, so
+/// that [`keep_definitions`] keeps it.
+pub fn name_private_definitions(hits: &mut [Hit], names: &[String], graph: &Graph) {
+    for name in names {
+        let defined = hits
+            .iter()
+            .any(|hit| hit.kind == DocKind::Design && defines(hit, std::slice::from_ref(name)));
+        if defined {
+            continue;
+        }
+        for (file, label) in graph.members_named(name) {
+            let hit = hits
+                .iter_mut()
+                .find(|hit| hit.kind == DocKind::Design && hit.name == file);
+            if let Some(hit) = hit {
+                hit.member = Some(MemberDoc {
+                    summary: format!(
+                        "{label}, not public: `lexi lookup {} --member {label}`",
+                        hit.name
+                    ),
+                    name: label.clone(),
+                });
+                name_first(hit, label);
+            }
+        }
+    }
+}
+
+/// `label` as the first of the members `hit` names, in its list and in its reason (whose last part
+/// the members are).
+fn name_first(hit: &mut Hit, label: String) {
+    hit.members.retain(|member| *member != label);
+    hit.members.insert(0, label);
+    hit.members.truncate(MEMBERS_SHOWN);
+    let head = match hit.reason.find("members: ") {
+        Some(at) => hit.reason[..at].trim_end_matches([',', ' ']),
+        None => hit.reason.as_str(),
+    };
+    let members = format!("members: {}", hit.members.join(", "));
+    hit.reason = match head.is_empty() {
+        true => members,
+        false => format!("{head}, {members}"),
+    };
 }
 
 /// Keep, of the design-file hits, those defining a member of one of `names` — when there is one —
