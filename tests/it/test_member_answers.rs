@@ -507,3 +507,38 @@ fn full_keeps_the_tests_at_five_lines_and_all_lists_them() {
     assert_eq!(test_lines(&all), 7, "{all}");
     assert!(!all.contains("more: `lexi lookup"), "{all}");
 }
+
+/// A method no test calls, whose caller in another file the tests call (flask's `Flask.url_for`,
+/// reached by the tests through the `flask.url_for` helper): the caller's tests are its tests,
+/// saying through which caller.
+#[test]
+fn the_tests_of_a_caller_in_another_file_count_when_none_calls_it() {
+    let p = project()
+        .file(
+            "pkg/app.py",
+            "class App:\n    def build(self, name):\n        return '/' + name\n",
+        )
+        .file(
+            "pkg/helpers.py",
+            "from pkg.app import App\n\n\ndef build(name):\n    return App().build(name)\n",
+        )
+        .file(
+            "tests/test_helpers.py",
+            "from pkg.helpers import build\n\n\ndef test_build_joins():\n    assert build('x') == '/x'\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "pkg/app.py", "--member", "App.build"])
+        .success()
+        .stdout;
+    assert!(
+        out.contains("- Called from: pkg/helpers.py (build)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- tests/test_helpers.py: test_build_joins (via build (pkg/helpers.py))"),
+        "{out}"
+    );
+}

@@ -10,6 +10,8 @@
 //! 2. **through a few in-file hops**: test functions calling a helper of their file that calls it
 //!    (two helpers deep), or a member of its file that calls it, up to three levels (`via
 //!    full_dispatch_request → finalize_request`);
+//!    When no test calls it, the tests calling its **callers in other files** (one hop: `via
+//!    url_for (src/flask/helpers.py)` for `Flask.url_for`);
 //! 3. test files **named for it** (`test/res.json.js`), when nothing in them was seen calling it;
 //! 4. the tests of its **delegate** — the last member of its file it calls (`res.json` ends with
 //!    `this.send(body)`: `test/res.send.js`, "tests of callee send");
@@ -29,6 +31,7 @@ use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::relpath::RelPath;
 use crate::source::calls::{decode_reexports, decode_types, Callee, MemberCalls};
+use crate::workspace::calls::Caller;
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
 
@@ -38,6 +41,8 @@ pub const TESTS_SHOWN: usize = 5;
 const TESTS_SEARCHED: usize = 100;
 /// Helpers of a test file followed from a test function to the member.
 const HELPER_HOPS: usize = 2;
+/// Callers (files, and members of each) whose tests [`caller_tests`] looks for.
+const CALLERS_FOLLOWED: usize = 2;
 /// Test files of the delegate shown.
 const DELEGATE_FILES: usize = 2;
 /// Test files a word of a member's name may name test functions in and still be told as what
@@ -95,6 +100,24 @@ pub fn relevant_tests(
     all: bool,
 ) -> Found {
     let labels: Vec<String> = matches.iter().map(|m| m.label.clone()).collect();
+    let callers = match matches {
+        [member] => member.called_from.as_slice(),
+        _ => &[],
+    };
+    tests_of(graph, source, &labels, callers, own, all)
+}
+
+/// [`relevant_tests`] of the members `labels` of `source`, with the callers in other files of the
+/// one member asked for (`callers`: their tests count when no test calls it).
+fn tests_of(
+    graph: Option<&Graph>,
+    source: &str,
+    labels: &[String],
+    callers: &[Caller],
+    own: &[MemberCalls],
+    all: bool,
+) -> Found {
+    let labels = labels.to_vec();
     let names: Vec<&str> = labels.iter().map(|l| last_segment(l)).collect();
     let ranked = match graph {
         Some(graph) => rank(
@@ -152,6 +175,13 @@ pub fn relevant_tests(
         hits.extend(calling_hits(file, members, &wanted, &chain));
     }
     let seen = |hits: &[(u8, TestHit)], file: &str| hits.iter().any(|(_, h)| h.file == file);
+    if let (Some(graph), false) = (graph, hits.iter().any(|(tier, _)| *tier <= 2)) {
+        for hit in caller_tests(graph, callers) {
+            if !seen(&hits, &hit.file) {
+                hits.push((3, hit));
+            }
+        }
+    }
     for file in &ranked {
         let name = RelPath::new(file).file_name();
         if names_any(name, &names) && !seen(&hits, file) {
@@ -212,6 +242,41 @@ pub fn relevant_tests(
         reaching,
         reaching_files,
     }
+}
+
+/// The tests calling the first [`CALLERS_FOLLOWED`] callers of a member in other code files, when
+/// no test calls the member itself: flask's `Flask.url_for` is called by tests only through the
+/// `flask.url_for` helper (`via url_for (src/flask/helpers.py)`). One hop: a caller's own callers
+/// are not followed.
+fn caller_tests(graph: &Graph, callers: &[Caller]) -> Vec<TestHit> {
+    let mut out: Vec<TestHit> = Vec::new();
+    let code_callers = callers
+        .iter()
+        .filter(|caller| !crate::archivist::is_test_path(&caller.file));
+    for caller in code_callers.take(CALLERS_FOLLOWED) {
+        let own: Vec<MemberCalls> = graph
+            .calls(&caller.file)
+            .iter()
+            .filter_map(|item| MemberCalls::decode(item))
+            .collect();
+        for label in caller.members.iter().take(CALLERS_FOLLOWED) {
+            let found = tests_of(
+                Some(graph),
+                &caller.file,
+                std::slice::from_ref(label),
+                &[],
+                &own,
+                false,
+            );
+            for mut hit in found.tests.into_iter().filter(|hit| hit.via.is_none()) {
+                if out.iter().all(|seen| seen.file != hit.file) {
+                    hit.via = Some(format!("via {label} ({})", caller.file));
+                    out.push(hit);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// A file's name without its directory and extensions; a package's `__init__`, `mod.rs`,
