@@ -298,6 +298,9 @@ fn flatten(callers: &[Caller]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Test files with unresolved calls of the member's name named in the text (all with `--full`).
+const TEST_FILES_NAMED: usize = 3;
+
 impl MemberImpact {
     /// The text `lexi impact <file> --member <name>` prints; every caller with `full`.
     pub fn to_text(&self, full: bool) -> String {
@@ -308,11 +311,17 @@ impl MemberImpact {
             self.source, self.member, self.depth
         );
         let (code_matches, test_matches) = self.shown.name_matches.sites();
+        // A file both calling it and reaching it through a helper is listed twice, counted once.
+        let test_files: std::collections::BTreeSet<&str> =
+            self.tests.iter().map(|hit| hit.file.as_str()).collect();
+        let exercise = match test_files.len() {
+            1 => "1 test file exercises it".to_string(),
+            n => format!("{n} test files exercise it"),
+        };
         out.push_str(&format!(
-            "{direct} direct callers, {} within {} levels ({in_tests} in tests); {} test files exercise it",
+            "{direct} direct callers, {} within {} levels ({in_tests} in tests); {exercise}",
             self.callers.len(),
             self.depth,
-            self.tests.len()
         ));
         if code_matches + test_matches > 0 {
             out.push_str(&format!(
@@ -442,11 +451,21 @@ impl MemberImpact {
                     ));
                 }
             } else if !matches.tests.is_empty() {
-                let (_, sites) = matches.sites();
-                out.push_str(&format!(
-                    "- and {sites} in {} test files\n",
-                    matches.tests.len()
-                ));
+                // The test files named too (an agent asking what breaks wants to know which), the
+                // first few with their first functions.
+                for caller in matches.tests.iter().take(files.min(TEST_FILES_NAMED)) {
+                    out.push_str(&format!(
+                        "- {} (test): {}\n",
+                        caller.file,
+                        capped(&caller.members, members)
+                    ));
+                }
+                let more = matches.tests.len().saturating_sub(TEST_FILES_NAMED);
+                if more > 0 {
+                    out.push_str(&format!(
+                        "- … and {more} more test files (`--full` lists them)\n"
+                    ));
+                }
             }
         }
         if let Some(up) = &self.shown.overrides {

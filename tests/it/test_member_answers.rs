@@ -542,3 +542,24 @@ fn the_tests_of_a_caller_in_another_file_count_when_none_calls_it() {
         "{out}"
     );
 }
+
+/// A test file calling the member both directly and through a helper of its own is listed on two
+/// lines (what each calls), and counted once.
+#[test]
+fn member_impact_counts_each_test_file_once() {
+    let p = project()
+        .file("pkg/m.py", "def target(n):\n    return n\n")
+        .file(
+            "tests/test_m.py",
+            "from pkg.m import target\n\n\ndef check(n):\n    return target(n)\n\n\ndef test_direct():\n    assert target(1)\n\n\ndef test_through_a_helper():\n    assert check(2)\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["impact", "pkg/m.py", "--member", "target"])
+        .success()
+        .stdout;
+    assert_eq!(out.matches("- tests/test_m.py: ").count(), 2, "{out}");
+    assert!(out.contains("; 1 test file exercises it"), "{out}");
+}
