@@ -42,6 +42,10 @@ pub const MAX_LINES: usize = 20;
 pub const FULL_LINES: usize = MAX_STEPS;
 /// Characters of one line, at most (its indentation not counted).
 pub const LINE_CHARS: usize = 90;
+/// Characters a step's line may take when the whole outline is asked for (`--full`): an
+/// expression is shown whole unless it is longer still (express's `redirect` builds its HTML
+/// body in one 160-character concatenation).
+pub const WHOLE_LINE_CHARS: usize = 400;
 /// The start of the line naming the classes and types a body defines.
 const DEFINES: &str = "defines ";
 /// Steps looked at in one body, at most (a generated function of thousands of statements).
@@ -96,6 +100,10 @@ pub(crate) fn flow(
         syntax,
         src,
         name,
+        line_chars: match max_lines >= FULL_LINES {
+            true => WHOLE_LINE_CHARS,
+            false => LINE_CHARS,
+        },
         steps: 0,
     };
     let steps = reader.body(body);
@@ -142,6 +150,9 @@ pub(crate) struct Reader<'s> {
     syntax: &'static dyn FlowSyntax,
     pub(crate) src: &'s str,
     name: &'s str,
+    /// The characters a line may take ([`LINE_CHARS`], or [`WHOLE_LINE_CHARS`] for a whole
+    /// outline).
+    pub(crate) line_chars: usize,
     /// Statements read so far.
     steps: usize,
 }
@@ -223,7 +234,7 @@ impl<'s> Reader<'s> {
         if is_rust_control(value.kind()) {
             return None;
         }
-        let mut text = format!("→ {}", shorten(text_of(value, self.src), LINE_CHARS));
+        let mut text = format!("→ {}", shorten(text_of(value, self.src), self.line_chars));
         if self.recursive(value) {
             text.push_str("  (recursive)");
         }
@@ -282,7 +293,7 @@ impl<'s> Reader<'s> {
             Shape::Skip => {}
             Shape::Nested(name) => match out.last_mut() {
                 Some(last) if last.text.starts_with(DEFINES) && last.children.is_empty() => {
-                    last.text = shorten(&format!("{}, {name}", last.text), LINE_CHARS);
+                    last.text = shorten(&format!("{}, {name}", last.text), self.line_chars);
                 }
                 _ => out.push(Step {
                     text: format!("{DEFINES}{name}"),
@@ -293,7 +304,8 @@ impl<'s> Reader<'s> {
             Shape::Callbacks(call, ends) => {
                 if let Some(text) = self.leaf(call) {
                     out.push(Step {
-                        text,
+                        // Its callbacks' bodies are the lines below: folded on its own line.
+                        text: shorten(&text, LINE_CHARS),
                         children: ends
                             .into_iter()
                             .map(|text| Step {
@@ -348,7 +360,7 @@ impl<'s> Reader<'s> {
         if text.is_empty() {
             return None;
         }
-        let mut text = shorten(text, LINE_CHARS);
+        let mut text = shorten(text, self.line_chars);
         if self.recursive(node) {
             text.push_str("  (recursive)");
         }
@@ -360,7 +372,7 @@ impl<'s> Reader<'s> {
     }
 
     pub(crate) fn header(&self, node: Option<Node<'_>>) -> String {
-        node.map(|n| shorten(text_of(n, self.src), LINE_CHARS - 10))
+        node.map(|n| shorten(text_of(n, self.src), self.line_chars - 10))
             .unwrap_or_default()
     }
 
@@ -369,7 +381,7 @@ impl<'s> Reader<'s> {
         let end = body.map_or(node.end_byte(), |b| b.start_byte());
         let text = self.src.get(node.start_byte()..end).unwrap_or("");
         let text = text.trim_end().trim_end_matches(':').trim_end();
-        shorten(text, LINE_CHARS - 4)
+        shorten(text, self.line_chars - 4)
     }
 
     /// An `if … else if … else` chain (JavaScript `if_statement`, Rust `if_expression`: `kind`) as
@@ -864,6 +876,20 @@ mod tests {
                 "return this",
             ]
         );
+    }
+
+    /// A whole outline (`--full`) shows a long statement whole — flask's `raise TypeError(…)`
+    /// messages tied to their branch — where the default folds it to a line.
+    #[test]
+    fn a_whole_outline_keeps_long_lines_whole() {
+        let message = "The view function did not return a valid response tuple. The tuple must have the form (body, status, headers).";
+        let text = format!("def make(rv):\n    if rv is None:\n        raise TypeError(\"{message}\")\n    return rv\n");
+        let file = SourceFile::parse(Language::Python, text).expect("parses");
+        let definition = file.definition("make").expect("defined");
+        let folded = file.flow(definition, MAX_LINES).indented();
+        assert!(folded[1].chars().count() <= LINE_CHARS + 2, "{folded:?}");
+        let whole = file.flow(definition, FULL_LINES).indented();
+        assert_eq!(whole[1], format!("  raise TypeError(\"{message}\")"));
     }
 
     /// express's `compileETag`: `case false: break;` does nothing; shown as the labels above

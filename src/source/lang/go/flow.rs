@@ -4,7 +4,7 @@
 
 use tree_sitter::Node;
 
-use crate::source::flow::{shorten, Branch, Reader, Shape, LINE_CHARS};
+use crate::source::flow::{shorten, Branch, Reader, Shape};
 use crate::source::syntax::code_children;
 
 impl<'s> Reader<'s> {
@@ -50,7 +50,7 @@ impl<'s> Reader<'s> {
                     .trim_end()
                     .trim_end_matches('{')
                     .trim_end();
-                let header = format!("{}:", shorten(text, LINE_CHARS - 4));
+                let header = format!("{}:", shorten(text, self.line_chars - 4));
                 Shape::Branches(vec![Branch::new(header, body)])
             }
             "expression_case" | "type_case" | "communication_case" => {

@@ -5,7 +5,7 @@
 use tree_sitter::Node;
 
 use crate::source::flow::{
-    ends_a_case, is_function, is_lone_string, shorten, Branch, Reader, Shape, LINE_CHARS,
+    ends_a_case, is_function, is_lone_string, shorten, Branch, Reader, Shape,
 };
 use crate::source::syntax::{code_children, text_of};
 
@@ -137,7 +137,7 @@ impl<'s> Reader<'s> {
             };
             let text = last.map_or(String::new(), |l| {
                 let text = text_of(l, self.src).trim_end();
-                shorten(text.strip_suffix(';').unwrap_or(text), LINE_CHARS - 10)
+                shorten(text.strip_suffix(';').unwrap_or(text), self.line_chars - 10)
             });
             let key = text_of(key, self.src).trim_matches(['\'', '"']);
             ends.push(format!("{key}: {text}"));

@@ -4,9 +4,7 @@
 
 use tree_sitter::Node;
 
-use crate::source::flow::{
-    is_lone_string, shorten, unparenthesized, Branch, Reader, Shape, LINE_CHARS,
-};
+use crate::source::flow::{is_lone_string, shorten, unparenthesized, Branch, Reader, Shape};
 use crate::source::syntax::{code_children, text_of};
 
 impl<'s> Reader<'s> {
@@ -81,7 +79,7 @@ impl<'s> Reader<'s> {
                     .map(|c| text_of(c, self.src))
                     .collect::<Vec<_>>()
                     .join(", ");
-                let header = format!("match {}:", shorten(&subject, LINE_CHARS - 10));
+                let header = format!("match {}:", shorten(&subject, self.line_chars - 10));
                 Shape::Branches(vec![Branch::new(header, field("body"))])
             }
             "case_clause" => {
