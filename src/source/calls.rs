@@ -689,6 +689,34 @@ mod tests {
         );
     }
 
+    /// Getters defined by a call — a local helper forwarding to `Object.defineProperty` (express's
+    /// `defineGetter`), `Object.defineProperty` itself, `__defineGetter__` — are members with their
+    /// calls, as the definitions walk opens them (their flow and source).
+    #[test]
+    fn getters_defined_by_a_call_are_members() {
+        let text = "var req = Object.create(http.IncomingMessage.prototype);\n\
+                    module.exports = req;\n\
+                    function defineGetter(obj, name, getter) {\n  Object.defineProperty(obj, name, { configurable: true, get: getter });\n}\n\
+                    defineGetter(req, 'query', function query(){\n  var parse = this.app.get('query parser fn');\n  return parse(url(this));\n});\n\
+                    Object.defineProperty(req, 'secure', { get: function () { return isTls(this); } });\n\
+                    req.__defineGetter__('host', function () { return header(this); });\n";
+        assert_eq!(
+            calls(Language::JavaScript, text),
+            [
+                "defineGetter .defineProperty@Object",
+                "req.query .get@app parse url ~app.get~query%20parser%20fn",
+                "req.secure isTls",
+                "req.host header",
+            ]
+        );
+        let file = super::super::SourceFile::parse(Language::JavaScript, text.to_string())
+            .expect("parses");
+        for label in ["req.query", "req.secure", "req.host"] {
+            let definition = file.definition(label).unwrap_or_else(|| panic!("{label}"));
+            assert!(!file.flow(definition, 20).indented().is_empty(), "{label}");
+        }
+    }
+
     #[test]
     fn a_receiver_made_by_a_function_of_the_file_has_its_return_type() {
         let text = "fn rt() -> Arc<Runtime> {\n    Arc::new(Runtime)\n}\n\nfn nested_rt() {\n    rt().block_on(1);\n    let other = rt();\n    other.enter();\n    let r = maybe();\n    r.poll();\n}\n\nfn maybe() -> Option<Runtime> {\n    None\n}\n";

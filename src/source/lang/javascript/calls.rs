@@ -37,6 +37,13 @@ pub(crate) fn javascript_member<'s>(node: Node<'_>, src: &'s str, at: At) -> Opt
             test: false,
         })
     };
+    // A top-level call defining a property with a function (`defineGetter(req, 'query',
+    // function query(){…})`): the member `req.query` (as the definitions walk names it).
+    if node.kind() == "call_expression" {
+        if let Some(found) = property_member(node, src) {
+            return Some(found);
+        }
+    }
     match node.kind() {
         "function_declaration" | "generator_function_declaration" => plain(name_of("name")?, None),
         "method_definition" => plain(name_of("name")?, at.container),
@@ -81,6 +88,27 @@ pub(crate) fn javascript_member<'s>(node: Node<'_>, src: &'s str, at: At) -> Opt
         }
         _ => None,
     }
+}
+
+/// The member a top-level call defines as a property with a function.
+fn property_member<'s>(call: Node<'_>, src: &'s str) -> Option<Found<'s>> {
+    is_top_call(call).then_some(())?;
+    let (object, key, _) = super::commonjs::property_function(call, src)?;
+    (object.kind() == "identifier").then_some(())?;
+    Some(Found {
+        name: key.into(),
+        container: Some((object.start_byte(), object.end_byte())),
+        aliases: Vec::new(),
+        test: false,
+    })
+}
+
+/// Whether `call` is a statement of the program's top level.
+fn is_top_call(call: Node<'_>) -> bool {
+    call.parent()
+        .filter(|statement| statement.kind() == "expression_statement")
+        .and_then(|statement| statement.parent())
+        .is_some_and(|program| program.kind() == "program")
 }
 
 /// A test case's title as a member's label: its words joined by `_`, at most 60 characters

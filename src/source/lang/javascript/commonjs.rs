@@ -18,6 +18,8 @@ use crate::source::syntax::{code_children, compact, leading_doc, signature, text
 
 mod properties;
 
+pub(crate) use properties::property_function;
+
 /// Longest chain `a = b = c = …` followed.
 const MAX_CHAIN: usize = 16;
 

@@ -126,7 +126,9 @@ impl<'s> Walker<'s> {
                 }
             }
             "assignment_expression" => self.js_assignment(node, ctx),
-            "call_expression" => self.js_test_block(node),
+            "call_expression" => self
+                .js_test_block(node)
+                .or_else(|| self.js_property(node, ctx)),
             _ => None,
         }
     }
@@ -144,6 +146,25 @@ impl<'s> Walker<'s> {
         found.signature = signature(node, self.src, &body);
         found.doc = leading_doc(statement_of(node), self.src);
         found.function = true;
+        Some(found)
+    }
+
+    /// A top-level call defining a property with a function (`defineGetter(req, 'query',
+    /// function query(){…})`, `Object.defineProperty(req, 'x', { get() {…} })`): the member
+    /// `req.query`, its body the function's.
+    fn js_property<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
+        let statement = statement_of(node);
+        if !(ctx.top && is_top_statement(statement)) {
+            return None;
+        }
+        let (object, key, function) = super::commonjs::property_function(node, self.src)?;
+        let object = crate::source::syntax::compact(text_of(object, self.src));
+        let mut found = self.js_function(node, function, &key, SymbolKind::Function);
+        found.doc = leading_doc(statement, self.src);
+        found.signature = signature(node, self.src, &function_body(function));
+        found.container = Some(Some(object));
+        // Its lines and body are the function's (a descriptor's `get` sits inside an object).
+        found.node = function;
         Some(found)
     }
 

@@ -167,6 +167,68 @@ pub(crate) fn defined_properties(
     }
 }
 
+/// The property a top-level call defines with a function — a getter or a method: its object as
+/// written (`req`), its name (`query`) and the function (`defineGetter(req, 'query', function
+/// query(){…})`, `Object.defineProperty(req, 'x', { get: function () {…} })`,
+/// `req.__defineGetter__('x', fn)`) — what the definitions walk opens as `req.query`, so that
+/// `--member req.query` has its calls, flow and source.
+pub(crate) fn property_function<'t>(
+    call: Node<'t>,
+    src: &str,
+) -> Option<(Node<'t>, String, Node<'t>)> {
+    let callee = callee(call, src);
+    let args = arguments(call);
+    let (object, key, function) = match callee.as_str() {
+        "Object.defineProperty" => match args.as_slice() {
+            [object, key, descriptor, ..] => {
+                (*object, *key, descriptor_accessor(*descriptor, src)?.0)
+            }
+            _ => return None,
+        },
+        _ => match callee.strip_suffix(".__defineGetter__") {
+            Some(_) => match args.as_slice() {
+                [key, getter, ..] => {
+                    let target = call.child_by_field_name("function")?;
+                    (target.child_by_field_name("object")?, *key, *getter)
+                }
+                _ => return None,
+            },
+            None => {
+                let forwarder = top_level_function(call, &callee, src)
+                    .and_then(|function| forwarder(function, src))?;
+                let (object, key) = (args.get(forwarder.object)?, args.get(forwarder.name)?);
+                let (at, _) = forwarder.accessor?;
+                (*object, *key, *args.get(at)?)
+            }
+        },
+    };
+    let key = match key.kind() {
+        "string" => text_of(key, src).trim_matches(['"', '\'', '`']),
+        _ => return None,
+    };
+    let function = match function.kind() {
+        // `get() {…}` in the descriptor: the method is the function.
+        "method_definition" => function,
+        _ if is_function(function) => function,
+        _ => return None,
+    };
+    (!key.is_empty()).then(|| (object, key.to_string(), function))
+}
+
+/// The function declared at the top of `node`'s program under `name`.
+fn top_level_function<'t>(node: Node<'t>, name: &str, src: &str) -> Option<Node<'t>> {
+    let mut program = node;
+    while let Some(parent) = program.parent() {
+        program = parent;
+    }
+    code_children(program).into_iter().find(|child| {
+        child.kind() == "function_declaration"
+            && child
+                .child_by_field_name("name")
+                .is_some_and(|n| text_of(n, src) == name)
+    })
+}
+
 /// What one defining statement shares among the members it defines.
 struct Define<'m> {
     module: &'m Module,
