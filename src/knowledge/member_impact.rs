@@ -3,6 +3,7 @@
 //! the member it was reached through; the tests among them and the tests that exercise the member
 //! (`lookup::member`'s, those calling it first); the calls of its name resolution cannot tell
 //! (name matches, counted apart, never callers); and the members overriding or implementing it.
+//! A type no one calls by name is reached through its methods: their callers outside the type.
 //!
 //! Callers are those `workspace::calls` finds: within a file, a member calling another by name
 //! (`self.finalize_request(…)`); across files, only where resolution supports it (an import, a
@@ -109,7 +110,11 @@ pub fn member_impact(
         graph: ws.graph(),
         views: HashMap::new(),
     };
-    let (callers, beyond, capped) = walk.callers(source, &shown, depth);
+    let methods = match shown.called_by.is_empty() && shown.called_from.is_empty() {
+        true => methods_of(ws, source, &shown.label),
+        false => Vec::new(),
+    };
+    let (callers, beyond, capped) = walk.callers(source, &shown, &methods, depth);
     let tests = ranked_tests(&found.tests, &callers, full);
     let listed: HashSet<&str> = tests.iter().map(|t| t.file.as_str()).collect();
     let tests_reaching_files: Vec<String> = found
@@ -204,6 +209,7 @@ impl Walk<'_> {
         &mut self,
         source: &str,
         member: &Member,
+        methods: &[String],
         depth: usize,
     ) -> (Vec<CallerAt>, usize, bool) {
         let mut seen: HashSet<(String, String)> =
@@ -215,12 +221,30 @@ impl Walk<'_> {
         for level in 1..=depth + 1 {
             let mut next = Vec::new();
             for (file, label) in &frontier {
-                let found = match level {
-                    // The member's own callers are the ones its lookup found.
-                    1 => own_callers(source, member),
-                    _ => self.callers_of(file, label),
+                let found: Vec<(String, String, String)> = match level {
+                    // The member's own callers are the ones its lookup found; a type no one
+                    // calls by name is reached through its methods.
+                    1 => own_callers(source, member)
+                        .into_iter()
+                        .map(|(f, c)| (f, c, label.clone()))
+                        .chain(methods.iter().flat_map(|method| {
+                            let outside = |c: &(String, String)| {
+                                !(c.0 == source && c.1.starts_with(&format!("{label}.")))
+                            };
+                            self.callers_of(source, method)
+                                .into_iter()
+                                .filter(outside)
+                                .map(|(f, c)| (f, c, method.clone()))
+                                .collect::<Vec<_>>()
+                        }))
+                        .collect(),
+                    _ => self
+                        .callers_of(file, label)
+                        .into_iter()
+                        .map(|(f, c)| (f, c, label.clone()))
+                        .collect(),
                 };
-                for (caller_file, caller) in found {
+                for (caller_file, caller, via) in found {
                     if !seen.insert((caller_file.clone(), caller.clone())) {
                         continue;
                     }
@@ -240,7 +264,7 @@ impl Walk<'_> {
                         file: caller_file,
                         member: caller,
                         depth: level,
-                        via: label.clone(),
+                        via,
                         via_file: file.clone(),
                         test,
                     });
@@ -279,6 +303,33 @@ impl Walk<'_> {
         }
         out
     }
+}
+
+/// The methods of type `label` that `source` defines (`WalkParallel.run`, `WalkParallel.visit`),
+/// by label: through them a change to a type no one calls by name reaches its users.
+fn methods_of(ws: &Workspace, source: &str, label: &str) -> Vec<String> {
+    let Some(language) = crate::source::Language::from_path(std::path::Path::new(source)) else {
+        return Vec::new();
+    };
+    let Ok(bytes) = ws.project().read(source) else {
+        return Vec::new();
+    };
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let Ok(file) = crate::source::SourceFile::parse(language, text) else {
+        return Vec::new();
+    };
+    let prefix = format!("{label}.");
+    let mut methods: Vec<String> = file
+        .definitions
+        .iter()
+        .map(|d| d.label.clone())
+        .filter(|l| {
+            l.strip_prefix(&prefix)
+                .is_some_and(|rest| !rest.contains('.'))
+        })
+        .collect();
+    methods.dedup();
+    methods
 }
 
 /// The callers `lexi lookup --member` found for the member: its file's, then its neighbours'.

@@ -563,3 +563,44 @@ fn member_impact_counts_each_test_file_once() {
     assert_eq!(out.matches("- tests/test_m.py: ").count(), 2, "{out}");
     assert!(out.contains("; 1 test file exercises it"), "{out}");
 }
+
+/// A type no one calls by name (a Rust struct, used through its constructor and methods): its
+/// impact is its methods' callers, each saying which method it calls.
+#[test]
+fn member_impact_of_a_type_reaches_it_through_its_methods() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"rt\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "pub mod searcher;\npub mod user;\n")
+        .file(
+            "src/searcher.rs",
+            "pub struct Searcher {\n    n: u8,\n}\n\nimpl Searcher {\n    pub fn new() -> Searcher {\n        Searcher { n: 0 }\n    }\n\n    pub fn search_slice(&mut self, s: &[u8]) -> usize {\n        s.len() + self.len()\n    }\n\n    fn len(&self) -> usize {\n        self.n as usize\n    }\n}\n",
+        )
+        .file(
+            "src/user.rs",
+            "use crate::searcher::Searcher;\n\npub fn one() -> usize {\n    let mut s = Searcher::new();\n    s.search_slice(b\"x\")\n}\n\npub fn three(s: &mut Searcher) -> usize {\n    s.search_slice(b\"z\")\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["impact", "src/searcher.rs", "--member", "Searcher"])
+        .success()
+        .stdout;
+    assert!(out.contains("2 direct callers"), "{out}");
+    assert!(
+        out.contains("- src/user.rs: one (calls Searcher.new)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("- src/user.rs: three (calls Searcher.search_slice)"),
+        "{out}"
+    );
+    // Its own methods calling each other are not its users.
+    assert!(
+        !out.contains("Searcher.search_slice (calls Searcher.len)"),
+        "{out}"
+    );
+}
