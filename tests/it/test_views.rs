@@ -201,7 +201,8 @@ fn files_sharing_a_description_are_told_apart_in_lookup_index_and_search() {
 }
 
 /// The minimum Rust version a change must keep, however the workspace pins it — inherited from
-/// `[workspace.package]` (`rust-version.workspace = true`, ripgrep) or by the members of a workspace
+/// `[workspace.package]` (`rust-version.workspace = true`, ripgrep, a member pinning its own said
+/// apart) or by the members of a workspace
 /// without a root package (tokio) — and where a change is recorded (the changelog's newest section).
 #[test]
 fn conventions_give_the_minimum_rust_version_and_the_changelog_section() {
@@ -211,6 +212,11 @@ fn conventions_give_the_minimum_rust_version_and_the_changelog_section() {
             "[package]\nname = \"tool\"\nversion = \"0.1.0\"\nedition.workspace = true\nrust-version.workspace = true\n\n[workspace]\nmembers = [\"crates/a\"]\n\n[workspace.package]\nedition = \"2021\"\nrust-version = \"1.80\"\n",
         )
         .file("src/main.rs", "fn main() {}\n")
+        .file(
+            "crates/a/Cargo.toml",
+            "[package]\nname = \"a\"\nversion = \"0.1.0\"\nrust-version = \"1.70\"\n",
+        )
+        .file("crates/a/src/lib.rs", "pub fn f() {}\n")
         .file("CHANGELOG.md", "TBD\n===\nUnreleased changes.\n\n1.0.0 (2026-01-01)\n=================\n")
         .init()
         .build();
@@ -218,6 +224,8 @@ fn conventions_give_the_minimum_rust_version_and_the_changelog_section() {
         .lexi(["conventions", "--all"])
         .success()
         .stdout_has("supports Rust 1.80 and later (rust-version)")
+        // A member pinning its own (ripgrep's `ignore` and `globset`).
+        .stdout_has("`a` pin their own rust-version: Rust 1.70 and later. (crates/a/Cargo.toml)")
         .stdout_has("Changes are recorded in CHANGELOG.md; the newest section is \"TBD\".");
     let virtual_workspace = project()
         .file(

@@ -46,7 +46,7 @@ fn rust(sources: &Sources, cargo: &toml::Table, found: &mut Vec<Practice>) {
     let edition = cargo_key(cargo, "edition");
     let msrv = cargo_key(cargo, "rust-version");
     if msrv.is_none() && get(cargo, &["package"]).is_none() {
-        members_rust_version(sources, cargo, found);
+        members_rust_version(sources, cargo, None, found);
     }
     let practice = match (edition, msrv) {
         (Some(e), Some(v)) => Some(format!("Rust edition {e}; supports Rust {v} and later (rust-version): no newer language or std features.")),
@@ -57,11 +57,21 @@ fn rust(sources: &Sources, cargo: &toml::Table, found: &mut Vec<Practice>) {
     if let Some(practice) = practice {
         push(found, "language", practice, "Cargo.toml");
     }
+    // Members pinning another version than the root's (ripgrep's `ignore` and `globset`: 1.88).
+    if let Some(root) = msrv {
+        members_rust_version(sources, cargo, Some(root), found);
+    }
 }
 
-/// A workspace without a root package: the `rust-version` its listed members pin (globs are not
-/// expanded), one line per version with the crates that pin it.
-fn members_rust_version(sources: &Sources, cargo: &toml::Table, found: &mut Vec<Practice>) {
+/// The `rust-version` the workspace's listed members pin themselves (globs are not expanded; a
+/// member inheriting the workspace's pins nothing of its own), one line per version with the
+/// crates that pin it — those of `root`'s version left out (the root's line says it).
+fn members_rust_version(
+    sources: &Sources,
+    cargo: &toml::Table,
+    root: Option<&str>,
+    found: &mut Vec<Practice>,
+) {
     let members = get(cargo, &["workspace", "members"])
         .and_then(|v| v.as_array())
         .map(|members| {
@@ -78,7 +88,7 @@ fn members_rust_version(sources: &Sources, cargo: &toml::Table, found: &mut Vec<
         let Some(table) = sources.toml(&manifest) else {
             continue;
         };
-        if let Some(version) = cargo_key(&table, "rust-version") {
+        if let Some(version) = cargo_key(&table, "rust-version").filter(|v| Some(*v) != root) {
             let name = cargo_key(&table, "name").unwrap_or(member).to_string();
             by_version
                 .entry(version.to_string())
@@ -88,14 +98,17 @@ fn members_rust_version(sources: &Sources, cargo: &toml::Table, found: &mut Vec<
         }
     }
     for (version, crates) in by_version {
-        let practice = format!(
-            "Supports Rust {version} and later (rust-version of {}): no newer language or std features.",
-            crates
-                .iter()
-                .map(|name| format!("`{name}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        let crates = crates
+            .iter()
+            .map(|name| format!("`{name}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let practice = match root {
+            None => format!(
+                "Supports Rust {version} and later (rust-version of {crates}): no newer language or std features."
+            ),
+            Some(_) => format!("{crates} pin their own rust-version: Rust {version} and later."),
+        };
         push(found, "language", practice, &first_source[&version]);
     }
 }
