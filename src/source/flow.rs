@@ -144,6 +144,12 @@ pub(crate) trait FlowSyntax: CallSyntax {
     fn blocks_end_in_values(&self) -> bool {
         false
     }
+
+    /// The condition a statement is compiled under, written before it (Rust's `#[cfg(unix)]`):
+    /// shown before its step, which without it would say the step always runs.
+    fn gate(&self, _statement: Node<'_>, _src: &str) -> Option<String> {
+        None
+    }
 }
 
 pub(crate) struct Reader<'s> {
@@ -289,6 +295,15 @@ impl<'s> Reader<'s> {
     }
 
     fn statement<'t>(&mut self, node: Node<'t>, out: &mut Vec<Step>) {
+        let before = out.len();
+        self.shaped_statement(node, out);
+        if let (Some(gate), true) = (self.syntax.gate(node, self.src), out.len() > before) {
+            let step = &mut out[before];
+            step.text = format!("{gate} {}", step.text);
+        }
+    }
+
+    fn shaped_statement<'t>(&mut self, node: Node<'t>, out: &mut Vec<Step>) {
         match self.shape(node) {
             Shape::Skip => {}
             Shape::Nested(name) => match out.last_mut() {
@@ -911,6 +926,21 @@ mod tests {
                 "  default:",
                 "    throw new TypeError('unknown')",
                 "return fn",
+            ]
+        );
+    }
+
+    /// A statement compiled only under a `cfg` says so: without it the step would read as one
+    /// that always runs.
+    #[test]
+    fn rust_statements_keep_their_cfg_gate() {
+        let text = "fn open(p: &Path) -> io::Result<File> {\n    #[cfg(unix)]\n    let f = unix_open(p)?;\n    #[cfg(windows)]\n    #[allow(unused)]\n    let f = windows_open(p)?;\n    Ok(f)\n}\n";
+        assert_eq!(
+            flow_of(Language::Rust, text, "open"),
+            [
+                "#[cfg(unix)] let f = unix_open(p)?",
+                "#[cfg(windows)] let f = windows_open(p)?",
+                "→ Ok(f)",
             ]
         );
     }

@@ -80,3 +80,21 @@ impl<'s> Reader<'s> {
         }
     }
 }
+
+/// Characters a statement's `cfg` gate takes at most (its groups folded past it).
+const GATE_CHARS: usize = 60;
+
+/// The `#[cfg(…)]` attributes right before `statement` in its block (`#[cfg(unix)]`), joined.
+pub(crate) fn cfg_gate(statement: Node<'_>, src: &str) -> Option<String> {
+    let mut gates: Vec<String> = Vec::new();
+    let mut at = statement.prev_sibling();
+    while let Some(node) = at.filter(|n| n.kind() == "attribute_item") {
+        let text = text_of(node, src);
+        if text.starts_with("#[cfg") {
+            gates.push(crate::source::flow::shorten(text, GATE_CHARS));
+        }
+        at = node.prev_sibling();
+    }
+    gates.reverse();
+    (!gates.is_empty()).then(|| gates.join(" "))
+}

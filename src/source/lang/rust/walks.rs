@@ -148,6 +148,10 @@ impl FlowSyntax for RustWalks {
     fn blocks_end_in_values(&self) -> bool {
         true
     }
+
+    fn gate(&self, statement: Node<'_>, src: &str) -> Option<String> {
+        super::flow::cfg_gate(statement, src)
+    }
 }
 
 impl DefinitionSyntax for RustWalks {
