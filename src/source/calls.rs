@@ -48,8 +48,8 @@ pub(crate) mod typed;
 
 pub use self::callee::Callee;
 pub use self::items::{
-    bare, decode_bases, decode_reexports, decode_types, encode_bases, encode_reexports,
-    encode_types, KeyCall, MemberCalls,
+    bare, decode_bases, decode_reexports, decode_returns, decode_types, encode_bases,
+    encode_reexports, encode_returns, encode_types, KeyCall, MemberCalls,
 };
 
 use tree_sitter::Node;
@@ -179,6 +179,9 @@ pub(super) struct Extracted {
     pub types: Vec<String>,
     /// Each class's (or Rust type's, or trait's) bases, in source order: `(Flask, [App])`.
     pub bases: Vec<(String, Vec<String>)>,
+    /// The type each method of a type returns, where it is written (`(SearcherBuilder.build,
+    /// Searcher)`): what the graph types a chain of calls with (`typed::CHAIN`).
+    pub returns: Vec<(String, String)>,
 }
 
 /// Type names recorded per file at most; past it the file counts as naming every type (`*`).
@@ -215,6 +218,7 @@ fn extract_nested<'t>(
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
+    let mut method_returns: Vec<(String, String)> = Vec::new();
     walk(root, At::default(), |node, at| {
         also(node);
         let kind = node.kind();
@@ -313,6 +317,11 @@ fn extract_nested<'t>(
             let case = found.test;
             let index = member_index(&mut members, &mut containers, found, src);
             members[index].test |= case;
+            if let Some(returned) = typed::method_return(node, src, &members[index].member) {
+                if !method_returns.contains(&returned) {
+                    method_returns.push(returned);
+                }
+            }
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(syntax, node, src, &returns));
             if test_attribute_end.is_some_and(|end| {
@@ -340,6 +349,7 @@ fn extract_nested<'t>(
         members,
         types,
         bases,
+        returns: method_returns,
     }
 }
 
@@ -416,7 +426,7 @@ fn record_call(context: &CallContext<'_>, call: Node<'_>, src: &str, member: &mu
         if let Some(ty) = typed::receiver_type(syntax, call, src, context.typed) {
             target.callee = Callee::TypedReceiver {
                 name: name.clone(),
-                ty: ty.to_string(),
+                ty,
             };
         } else if let Some(package) = syntax
             .package_qualifier(call, src)

@@ -213,6 +213,10 @@ pub struct Interface {
     /// `lexi lookup --member` follows to a member's implementations and overrides.
     #[serde(skip)]
     pub bases: Vec<(String, Vec<String>)>,
+    /// The type each method of a type returns where it is written (`(SearcherBuilder.build,
+    /// Searcher)`): recorded in the update cache for the graph to type chains of calls.
+    #[serde(skip)]
+    pub returns: Vec<(String, String)>,
 }
 
 impl Interface {
@@ -476,6 +480,7 @@ mod tests {
             calls: Vec::new(),
             type_refs: Vec::new(),
             bases: Vec::new(),
+            returns: Vec::new(),
             outline: outline
                 .into_iter()
                 .map(|(depth, text)| OutlineLine {

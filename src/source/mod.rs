@@ -125,6 +125,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
     });
     let type_refs = calls.types;
     let bases = calls.bases;
+    let returns = calls.returns;
     let calls = calls.members;
     let mut signals = extracted.signals;
     signals.lines = text.lines().count();
@@ -149,6 +150,7 @@ fn extract_tree(language: Language, tree: &Tree, text: &str) -> Interface {
         calls,
         type_refs,
         bases,
+        returns,
     };
     // An update keeps every file's interface until its design file is written: no spare capacity
     // (a list grown by pushes holds up to twice its items: tens of megabytes over 100,000 files).

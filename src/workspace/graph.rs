@@ -24,7 +24,7 @@ use super::cache::{self, Cache, UNKNOWN_STAMP};
 use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
 
 /// The derived file's first line starts with this, then a tab and the cache's stamp.
-const FORMAT: &str = "lexibrarian-graph v3";
+const FORMAT: &str = "lexibrarian-graph v4";
 /// Its name, beside the cache.
 const FILE_NAME: &str = "graph";
 
@@ -269,6 +269,10 @@ fn read(path: &Path, stamp: &str) -> Option<Graph> {
 /// The derived file's text for `cache`: every file it knows or that one of them imports.
 fn render(cache: &Cache, stamp: &str) -> String {
     let mut rows: BTreeMap<String, Row> = BTreeMap::new();
+    let mut returns = super::chains::Returns::default();
+    for entry in cache.entries.values() {
+        returns.add_file(&entry.details.get().calls);
+    }
     for (file, entry) in &cache.entries {
         for dependency in entry.deps.iter().filter(|dependency| *dependency != file) {
             let importers = &mut rows.entry(escaped(dependency)).or_default().dependents;
@@ -284,7 +288,12 @@ fn render(cache: &Cache, stamp: &str) -> String {
         row.type_only = details.type_deps.clone();
         row.symbols = details.symbols.clone();
         row.externals = details.externals.clone();
-        row.calls = details.calls.clone();
+        // Calls through chains of calls, typed now that every file's return types are known.
+        row.calls = details
+            .calls
+            .iter()
+            .map(|item| returns.typed_item(item).unwrap_or_else(|| item.clone()))
+            .collect();
     }
     let mut out = format!("{FORMAT}\t{stamp}\n");
     for (path, row) in &rows {

@@ -16,6 +16,7 @@
 pub mod absent;
 pub mod cache;
 pub mod calls;
+pub mod chains;
 pub mod child_map;
 pub mod contract;
 pub mod coverage;

@@ -604,3 +604,49 @@ fn member_impact_of_a_type_reaches_it_through_its_methods() {
         "{out}"
     );
 }
+
+/// A call through a chain of calls (`SearcherBuilder::new().line(2).build()`, a builder in another
+/// file) is typed through the return types the files declare, so its caller is found (in a file
+/// importing the type's: callers are looked for among a file's neighbours); a name two types share
+/// is told apart by the methods the chain calls.
+#[test]
+fn a_call_through_a_builder_chain_in_another_file_is_a_caller() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"rt\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "pub mod builder;\npub mod other;\npub mod searcher;\npub mod user;\n")
+        .file(
+            "src/builder.rs",
+            "use crate::searcher::Searcher;\n\npub struct Builder {\n    n: u8,\n}\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder { n: 0 }\n    }\n\n    pub fn line(&mut self, n: u8) -> &mut Self {\n        self.n = n;\n        self\n    }\n\n    pub fn build(&self) -> std::io::Result<Searcher> {\n        Ok(Searcher::with(self.n))\n    }\n}\n",
+        )
+        .file(
+            "src/other.rs",
+            "pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n\n    pub fn build(&self) -> u8 {\n        0\n    }\n}\n",
+        )
+        .file(
+            "src/searcher.rs",
+            "pub struct Searcher {\n    n: u8,\n}\n\nimpl Searcher {\n    pub fn with(n: u8) -> Searcher {\n        Searcher { n }\n    }\n\n    pub fn search_slice(&mut self, s: &[u8]) -> usize {\n        s.len() + self.n as usize\n    }\n}\n",
+        )
+        .file(
+            "src/user.rs",
+            "use crate::builder::Builder;\nuse crate::searcher::Searcher;\n\npub fn made() -> Searcher {\n    Searcher::with(1)\n}\n\npub fn chained() -> usize {\n    let mut s = Builder::new().line(2).build().unwrap();\n    s.search_slice(b\"y\")\n}\n\npub fn inline() -> usize {\n    Builder::new().line(3).build().expect(\"built\").search_slice(b\"z\")\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi([
+            "lookup",
+            "src/searcher.rs",
+            "--member",
+            "Searcher.search_slice",
+        ])
+        .success()
+        .stdout;
+    assert!(
+        out.contains("- Called from: src/user.rs (chained, inline)"),
+        "{out}"
+    );
+}

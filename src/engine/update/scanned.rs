@@ -569,6 +569,10 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
                 let item = crate::source::calls::encode_bases(class, bases);
                 scanned.facts.calls.push(item);
             }
+            if !interface.returns.is_empty() {
+                let item = crate::source::calls::encode_returns(&interface.returns);
+                scanned.facts.calls.push(item);
+            }
             let reexported = interface.reexported_names();
             if !reexported.is_empty() {
                 let item = crate::source::calls::encode_reexports(&reexported);

@@ -44,6 +44,8 @@ const TYPES_MARK: char = '#';
 const BASES_MARK: char = '%';
 /// Marks the encoded item of the names a module re-exports: `>name name`.
 const REEXPORTS_MARK: char = '>';
+/// Marks the encoded item of the types a file's methods return: `=Type.method:Returned …`.
+const RETURNS_MARK: char = '=';
 /// Marks a test function's item: a Rust `#[test]`, a JavaScript `it('…', …)` case.
 const TEST_MARK: char = '!';
 
@@ -91,7 +93,7 @@ impl MemberCalls {
 
     /// Undo [`MemberCalls::encode`]; `None` for an empty item or a file's [`encode_types`] item.
     pub fn decode(item: &str) -> Option<MemberCalls> {
-        if item.starts_with([TYPES_MARK, BASES_MARK, REEXPORTS_MARK]) {
+        if item.starts_with([TYPES_MARK, BASES_MARK, REEXPORTS_MARK, RETURNS_MARK]) {
             return None;
         }
         let mut words = item.split(' ').filter(|w| !w.is_empty());
@@ -165,6 +167,21 @@ pub fn encode_reexports(names: &[String]) -> String {
 /// Undo [`encode_reexports`]; `None` for any other item.
 pub fn decode_reexports(item: &str) -> Option<impl Iterator<Item = &str>> {
     decode_words(REEXPORTS_MARK, item)
+}
+
+/// The cache's item of the types a file's methods return (`=SearcherBuilder.build:Searcher`),
+/// with which the graph types chains of calls (`typed::CHAIN`).
+pub fn encode_returns(returns: &[(String, String)]) -> String {
+    let words: Vec<String> = returns
+        .iter()
+        .map(|(label, ty)| format!("{label}:{ty}"))
+        .collect();
+    encode_words(RETURNS_MARK, &words)
+}
+
+/// Undo [`encode_returns`]: `(Type.method, Returned)` pairs; `None` for any other item.
+pub fn decode_returns(item: &str) -> Option<impl Iterator<Item = (&str, &str)>> {
+    Some(decode_words(RETURNS_MARK, item)?.filter_map(|word| word.split_once(':')))
 }
 
 /// A cache item of words after a mark (`#Sender OwnedPermit`).

@@ -18,6 +18,18 @@ const UNTELLING: &[&str] = &["Result", "Option", "Self", "String", "Vec"];
 /// matches public names by across files).
 const MIN_TYPE_NAME: usize = 3;
 
+/// Separates the steps of a chain type: a root type and the methods called on it in order
+/// (`SearcherBuilder+new+line+build` of `SearcherBuilder::new().line(2).build()`), typed across
+/// files by the graph from the return types the files declare (`workspace::graph`).
+pub const CHAIN: char = '+';
+
+/// Method calls that give back what their receiver holds (`?`, `.await` likewise): skipped in a
+/// chain (`build().unwrap()` is what `build` returns, a `Result` unwrapped).
+const PASS_THROUGH: &[&str] = &["unwrap", "expect", "clone", "to_owned", "unwrap_or_default"];
+
+/// Chains followed at most this many steps deep.
+const MAX_CHAIN: usize = 8;
+
 /// Smart pointers and wrappers whose methods are (through `Deref`) their content's.
 const WRAPPERS: &[&str] = &[
     "Arc",
@@ -213,11 +225,121 @@ pub(crate) fn push_made(
             .and_then(|own| returns.of_name(own))
             .map(str::to_string),
     };
+    // `let s = SearcherBuilder::new().line(2).build()`: a chain the graph types. A local made by
+    // a static call alone (`let p = Parser::new()`) keeps its name: the graph tells its type from
+    // the member constructing it.
+    let ty = ty.or_else(|| chain_of(value, src, &[], 0).filter(|t| t.matches(CHAIN).count() >= 2));
     if let Some(ty) = ty {
         let name = text_of(name, src);
         if name.chars().all(|c| c.is_alphanumeric() || c == '_') && !name.is_empty() {
             out.push((name.to_string(), ty));
         }
+    }
+}
+
+/// The type method `node` returns, as written (`-> Searcher`, `-> io::Result<Runtime>`: a
+/// `Result`, `Option` or `Poll` unwrapped; `Self` its own type), with its label `label`
+/// (`SearcherBuilder.build`); none for a free function or an untold type.
+pub(crate) fn method_return(node: Node<'_>, src: &str, label: &str) -> Option<(String, String)> {
+    let (container, _) = label.rsplit_once('.')?;
+    let annotation = match node.kind() {
+        "method_declaration" => node
+            .child_by_field_name("result")
+            .or_else(|| node.child_by_field_name("type")),
+        _ => node.child_by_field_name("return_type"),
+    }?;
+    let mut text = text_of(annotation, src)
+        .trim()
+        .trim_start_matches(':')
+        .trim();
+    for _ in 0..3 {
+        let Some((head, inner)) = text.split_once('<').or_else(|| text.split_once('[')) else {
+            break;
+        };
+        let last = head.rsplit([':', '.']).next().unwrap_or(head).trim();
+        if !matches!(last, "Result" | "Option" | "Poll" | "Optional") {
+            break;
+        }
+        text = inner.split([',', '>', ']']).next().unwrap_or("").trim();
+    }
+    let own = container.rsplit(['.', ':']).next().unwrap_or(container);
+    let ty = match text
+        .trim_start_matches(['&', '*'])
+        .trim_start_matches("mut ")
+        .trim()
+    {
+        "Self" => Some(own.to_string()),
+        _ => type_name(text),
+    }?;
+    Some((label.to_string(), ty))
+}
+
+/// The first of `names` that `node` has as a field.
+fn first_field<'t>(node: Node<'t>, names: &[&str]) -> Option<Node<'t>> {
+    names.iter().find_map(|name| node.child_by_field_name(name))
+}
+
+/// The chain type of an expression made of calls (`SearcherBuilder::new().line(2).build()?` →
+/// `SearcherBuilder+new+line+build`): its root a type (a static call's `Type::f`, a constructor
+/// `Cls(…)`/`new Cls(…)`) or a local whose type is known (`locals`), then each method called,
+/// those that give back their receiver's content left out ([`PASS_THROUGH`]). A root alone is
+/// the type itself.
+pub(crate) fn chain_of(
+    expr: Node<'_>,
+    src: &str,
+    locals: &[(String, String)],
+    depth: usize,
+) -> Option<String> {
+    if depth > MAX_CHAIN {
+        return None;
+    }
+    match expr.kind() {
+        "try_expression" | "await_expression" | "parenthesized_expression" => {
+            chain_of(*code_children(expr).first()?, src, locals, depth + 1)
+        }
+        "identifier" => {
+            let name = text_of(expr, src);
+            let found = locals.iter().rev().find(|(local, _)| local == name);
+            found.map(|(_, ty)| ty.clone())
+        }
+        "new_expression" => type_name(text_of(expr.child_by_field_name("constructor")?, src)),
+        "call_expression" | "call" | "method_invocation" => {
+            let (object, method) = match expr.child_by_field_name("function") {
+                Some(callee) => match (
+                    first_field(callee, &["value", "object", "operand"]),
+                    first_field(callee, &["field", "attribute", "property"]),
+                ) {
+                    (Some(object), Some(method)) => (object, text_of(method, src)),
+                    // `Type::f(…)`: the type, then `f`.
+                    _ if callee.kind() == "scoped_identifier" => {
+                        let path = text_of(callee.child_by_field_name("path")?, src);
+                        let ty = type_name(path.rsplit("::").next().unwrap_or(path))?;
+                        let name = text_of(callee.child_by_field_name("name")?, src);
+                        return Some(format!("{ty}{CHAIN}{name}"));
+                    }
+                    // `Cls(…)`: a constructor.
+                    _ if callee.kind() == "identifier" => {
+                        let name = text_of(callee, src);
+                        return name
+                            .starts_with(char::is_uppercase)
+                            .then(|| type_name(name))
+                            .flatten();
+                    }
+                    _ => return None,
+                },
+                // Java `object.name(…)`.
+                None => (
+                    expr.child_by_field_name("object")?,
+                    text_of(expr.child_by_field_name("name")?, src),
+                ),
+            };
+            let base = chain_of(object, src, locals, depth + 1)?;
+            match PASS_THROUGH.contains(&method) {
+                true => Some(base),
+                false => Some(format!("{base}{CHAIN}{method}")),
+            }
+        }
+        _ => None,
     }
 }
 
@@ -305,25 +427,28 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
 /// The type of the object a call goes through, when it is told: a local whose type is written
 /// or made (`rt.block_on(…)` with `rt: &Runtime`), or a call of a function of the file whose
 /// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`).
-pub(super) fn receiver_type<'r>(
+pub(super) fn receiver_type(
     syntax: &dyn TypedSyntax,
     call: Node<'_>,
     src: &str,
-    typed: Typed<'r>,
-) -> Option<&'r str> {
+    typed: Typed<'_>,
+) -> Option<String> {
     let object = syntax.call_receiver(call)?;
-    match object.kind() {
+    let told = match object.kind() {
         "identifier" => {
             let name = text_of(object, src);
             let found = typed.locals.iter().rev().find(|(local, _)| local == name);
-            found.map(|(_, ty)| ty.as_str())
+            found.map(|(_, ty)| ty.clone())
         }
-        "call_expression" | "call" => {
-            let callee = text_of(object.child_by_field_name("function")?, src);
-            typed.returns.of_name(own_function(callee)?)
-        }
+        "call_expression" | "call" => object
+            .child_by_field_name("function")
+            .and_then(|callee| own_function(text_of(callee, src)))
+            .and_then(|own| typed.returns.of_name(own))
+            .map(str::to_string),
         _ => None,
-    }
+    };
+    // `SearcherBuilder::new().build().search_slice(…)`: a chain the graph types.
+    told.or_else(|| chain_of(object, src, typed.locals, 0).filter(|t| t.contains(CHAIN)))
 }
 
 /// The function a callee names when it is the file's own: a bare name, or one through
