@@ -20,6 +20,7 @@ use anyhow::bail;
 use super::impact::MAX_DEPTH;
 use super::lookup::member::{last_segment, lookup_member, Asked, Member, TestHit};
 use crate::archivist::is_test_path;
+use crate::source::calls::MemberCalls;
 use crate::workspace::calls::{Caller, CallsView};
 use crate::workspace::graph::Graph;
 use crate::workspace::Workspace;
@@ -109,6 +110,7 @@ pub fn member_impact(
     let mut walk = Walk {
         graph: ws.graph(),
         views: HashMap::new(),
+        tests: HashMap::new(),
     };
     let methods = match shown.called_by.is_empty() && shown.called_from.is_empty() {
         true => methods_of(ws, source, &shown.label),
@@ -200,6 +202,8 @@ fn test_callers(callers: &[CallerAt]) -> BTreeMap<(String, String), Vec<String>>
 struct Walk<'a> {
     graph: Option<&'a Graph>,
     views: HashMap<String, Option<CallsView>>,
+    /// Per file, its test functions (a Rust file's `#[test]`s beside its code).
+    tests: HashMap<String, HashSet<String>>,
 }
 
 impl Walk<'_> {
@@ -256,7 +260,7 @@ impl Walk<'_> {
                         capped = true;
                         continue;
                     }
-                    let test = is_test_path(&caller_file);
+                    let test = is_test_path(&caller_file) || self.is_test(&caller_file, &caller);
                     if !test {
                         next.push((caller_file.clone(), caller.clone()));
                     }
@@ -274,6 +278,23 @@ impl Walk<'_> {
         }
         out.sort_by(|a, b| (a.depth, &a.file, &a.member).cmp(&(b.depth, &b.file, &b.member)));
         (out, beyond, capped)
+    }
+
+    /// Whether `member` of `file` is a test function: in a test file, or marked as one (a Rust
+    /// `#[test]` in its code's file, ripgrep's `walk.rs` tests).
+    fn is_test(&mut self, file: &str, member: &str) -> bool {
+        let graph = self.graph;
+        let tests = self.tests.entry(file.to_string()).or_insert_with(|| {
+            graph
+                .map(|graph| graph.calls(file))
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|item| MemberCalls::decode(item))
+                .filter(|calls| calls.test)
+                .map(|calls| calls.member)
+                .collect()
+        });
+        tests.contains(member)
     }
 
     /// The members calling `label` of `file`: those of its file, then its neighbours' (resolved).

@@ -576,7 +576,7 @@ fn member_impact_of_a_type_reaches_it_through_its_methods() {
         .file("src/lib.rs", "pub mod searcher;\npub mod user;\n")
         .file(
             "src/searcher.rs",
-            "pub struct Searcher {\n    n: u8,\n}\n\nimpl Searcher {\n    pub fn new() -> Searcher {\n        Searcher { n: 0 }\n    }\n\n    pub fn search_slice(&mut self, s: &[u8]) -> usize {\n        s.len() + self.len()\n    }\n\n    fn len(&self) -> usize {\n        self.n as usize\n    }\n}\n",
+            "pub struct Searcher {\n    n: u8,\n}\n\nimpl Searcher {\n    pub fn new() -> Searcher {\n        Searcher { n: 0 }\n    }\n\n    pub fn search_slice(&mut self, s: &[u8]) -> usize {\n        s.len() + self.len()\n    }\n\n    fn len(&self) -> usize {\n        self.n as usize\n    }\n}\n\n#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn slices() {\n        assert_eq!(Searcher::new().search_slice(b\"ab\"), 2);\n    }\n}\n",
         )
         .file(
             "src/user.rs",
@@ -589,7 +589,11 @@ fn member_impact_of_a_type_reaches_it_through_its_methods() {
         .lexi(["impact", "src/searcher.rs", "--member", "Searcher"])
         .success()
         .stdout;
-    assert!(out.contains("2 direct callers"), "{out}");
+    // The file's own `#[test]` calling it is a test, not code.
+    assert!(
+        out.contains("3 direct callers, 3 within 3 levels (1 in tests)"),
+        "{out}"
+    );
     assert!(
         out.contains("- src/user.rs: one (calls Searcher.new)"),
         "{out}"
