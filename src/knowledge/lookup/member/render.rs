@@ -36,9 +36,13 @@
 
 use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
 
+/// Test files named among a member's unresolved calls (the others counted).
+const TEST_FILES_NAMED: usize = 2;
+
 /// Raises entries shown.
 pub const RAISES_SHOWN: usize = 6;
 use crate::source::Language;
+use crate::workspace::calls::Caller;
 
 impl MemberLookup {
     /// The text `lexi lookup <file> --member <name>` prints.
@@ -393,7 +397,22 @@ fn name_matches(member: &Member, caps: Caps) -> String {
         parts.push(format!("{code_sites} in code: {}", files.join("; ")));
     }
     if !found.tests.is_empty() {
-        parts.push(format!("{test_sites} in {} test files", found.tests.len()));
+        // The test files with the most such calls named, with their count: where to look.
+        let mut by_sites: Vec<&Caller> = found.tests.iter().collect();
+        by_sites.sort_by_key(|caller| std::cmp::Reverse(caller.members.len()));
+        let mut named: Vec<String> = by_sites
+            .iter()
+            .take(TEST_FILES_NAMED)
+            .map(|caller| format!("{} ({})", caller.file, caller.members.len()))
+            .collect();
+        if found.tests.len() > TEST_FILES_NAMED {
+            named.push(format!("+{} more", found.tests.len() - TEST_FILES_NAMED));
+        }
+        parts.push(format!(
+            "{test_sites} in {} test files: {}",
+            found.tests.len(),
+            named.join(", ")
+        ));
     }
     format!(
         "Unresolved `.{name}(…)` calls (the object's type is unknown; not counted as callers): {}",
