@@ -843,7 +843,8 @@ fn the_tool_list_is_under_6_kb() {
 #[test]
 fn the_conventions_tool_answers_every_practice_whole_and_orient_points_to_it() {
     let p = library();
-    let command = "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/ --exit --timeout 5000";
+    // Longer than even the test command is shown uncut (200 characters).
+    let command = "mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/ --recursive --parallel --jobs 4 --retries 2 --slow 300 --reporter-option maxDiffSize=0 --forbid-only --forbid-pending --exit --timeout 5000";
     p.write(
         "package.json",
         format!("{{\"name\": \"calc\", \"scripts\": {{\"test\": \"{command}\", \"lint\": \"eslint .\"}}}}\n"),

@@ -128,6 +128,11 @@ fn conventions_all_gives_every_practice_whole() {
     let p = practices_project();
     let short = p.lexi(["conventions"]).success().stdout;
     assert!(short.contains(" and 10 more"), "the premise: cut\n{short}");
+    // The test command a change must pass is whole even here (express's was cut after `test/`).
+    assert!(
+        short.contains("`npm test` runs `mocha --require test/support/env --reporter spec --check-leaks test/ test/acceptance/ --exit --timeout 5000`."),
+        "{short}"
+    );
     assert!(short.contains("`lexi conventions --all`"), "{short}");
     let all = p.lexi(["conventions", "--all"]).success().stdout;
     for i in 0..16 {

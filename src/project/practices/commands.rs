@@ -50,6 +50,9 @@ pub(super) fn is_check_command(word: &str) -> bool {
     is_check(word) || CHECK_TOOLS.contains(&word)
 }
 
+/// Characters of the `test` script shown before it is cut (`--all` shows it whole).
+const TEST_COMMAND_CHARS: usize = 200;
+
 fn is_check(name: &str) -> bool {
     name.split([':', '-', '_', '.'])
         .any(|part| CHECK_WORDS.contains(&part.to_ascii_lowercase().as_str()))
@@ -105,7 +108,14 @@ fn scripts(sources: &Sources, found: &mut Vec<Practice>) {
             "test" => format!("{manager} test"),
             _ => format!("{manager} run {name}"),
         };
-        let practice = format!("`{run}` runs `{}`.", sources.detail.shorten(command, 80));
+        // The test command is the one a change must pass: shown whole unless very long
+        // (express's `npm test` was cut before its second test directory).
+        let max = if name.as_str() == "test" {
+            TEST_COMMAND_CHARS
+        } else {
+            80
+        };
+        let practice = format!("`{run}` runs `{}`.", sources.detail.shorten(command, max));
         push(found, "commands", practice, "package.json");
     }
 }
