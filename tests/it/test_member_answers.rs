@@ -656,3 +656,35 @@ fn a_call_through_a_builder_chain_in_another_file_is_a_caller() {
         "{out}"
     );
 }
+
+/// An attribute a class's `__init__` sets (`self.x: T = v`) opens with its line, its value and
+/// its `#:` doc: where the data a method fills is created (flask's `before_request_funcs`).
+#[test]
+fn an_attribute_set_in_init_shows_where_it_is_made() {
+    let p = project()
+        .file(
+            "pkg/scaffold.py",
+            "from collections import defaultdict\n\n\nclass Scaffold:\n    def __init__(self, name):\n        self.name = name\n\n        #: Functions to call before each request, by blueprint.\n        self.before_request_funcs: dict[str, list] = defaultdict(list)\n\n    def before_request(self, f):\n        self.before_request_funcs.setdefault(None, []).append(f)\n        return f\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi([
+            "lookup",
+            "pkg/scaffold.py",
+            "--member",
+            "before_request_funcs",
+        ])
+        .success()
+        .stdout;
+    assert!(
+        out.starts_with("# pkg/scaffold.py: Scaffold.before_request_funcs (variable, line 9)"),
+        "{out}"
+    );
+    assert!(out.contains("= defaultdict(list)"), "{out}");
+    assert!(
+        out.contains("Functions to call before each request, by blueprint."),
+        "{out}"
+    );
+}

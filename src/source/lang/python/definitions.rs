@@ -68,6 +68,26 @@ impl<'s> Walker<'s> {
                 found.doc = comments_above(node, src);
                 Some(found)
             }
+            // `self.x: T = v` in a class's `__init__`: the attribute `Class.x`, its value and
+            // its `#:` doc (flask's `Scaffold.before_request_funcs = defaultdict(list)`).
+            "expression_statement" if ctx.function.is_some() => {
+                let init = &self.out.definitions[ctx.function?];
+                let class = init.label.strip_suffix(".__init__")?.to_string();
+                let assign = code_children(node)
+                    .into_iter()
+                    .find(|c| c.kind() == "assignment")?;
+                let left = assign.child_by_field_name("left")?;
+                (left.kind() == "attribute").then_some(())?;
+                let object = left.child_by_field_name("object")?;
+                (text_of(object, src) == "self").then_some(())?;
+                let name = text_of(left.child_by_field_name("attribute")?, src).to_string();
+                let mut found = self.found(node, &name, SymbolKind::Variable);
+                found.signature = compact(text_of(node, src).split('=').next().unwrap_or(""));
+                found.value = Some(value_text(node, src));
+                found.doc = comments_above(node, src);
+                found.container = Some(Some(class));
+                Some(found)
+            }
             "type_alias_statement" if ctx.function.is_none() => {
                 let left = node.child_by_field_name("left")?;
                 let name = compact(text_of(left, src));
