@@ -213,6 +213,7 @@ fn extract_nested<'t>(
     // Per member, the local names whose type a declaration states (`calls/typed.rs`).
     let mut local_types: Vec<Vec<(String, String)>> = Vec::new();
     let returns = typed::Returns::of(syntax, root, src);
+    let fields = typed::Fields::of(root, src);
     // The names the file's imported packages are used under (Go: `errors` of `errors.New(…)`).
     let packages = syntax.imported_packages(root, src);
     let mut types: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
@@ -280,6 +281,8 @@ fn extract_nested<'t>(
                 let typed = typed::Typed {
                     locals: &local_types[index],
                     returns: &returns,
+                    fields: &fields,
+                    container: containers[index].map(|(start, end)| &src[start..end]),
                 };
                 let context = CallContext {
                     syntax,
@@ -725,6 +728,28 @@ mod tests {
             let definition = file.definition(label).unwrap_or_else(|| panic!("{label}"));
             assert!(!file.flow(definition, 20).indented().is_empty(), "{label}");
         }
+    }
+
+    /// A call through a field its type declares (`self.inner.send(…)` with `inner: Arc<Chan<T>>`,
+    /// Python's class annotation `application: Flask`, TypeScript's `private store: Store`) is a
+    /// call through that type.
+    #[test]
+    fn a_receiver_that_is_a_typed_field_has_its_type() {
+        let rust = "pub(crate) struct Tx<T, S> {\n    inner: Arc<Chan<T, S>>,\n}\n\nimpl<T, S> Tx<T, S> {\n    pub(crate) fn send(&self, value: T) {\n        self.inner.send(value);\n    }\n}\n\nstruct Chan<T, S> { t: T, s: S }\n\nimpl<T, S> Chan<T, S> {\n    fn send(&self, value: T) {}\n}\n";
+        assert_eq!(
+            calls(Language::Rust, rust),
+            ["Tx.send .send:Chan", "Chan.send"]
+        );
+        let python = "class FlaskClient:\n    application: Flask\n\n    def open(self):\n        return self.application.test_request_context()\n";
+        assert_eq!(
+            calls(Language::Python, python),
+            ["FlaskClient.open .test_request_context:Flask"]
+        );
+        let typescript = "export class Cart {\n  private store: Store;\n  add(item: Item) {\n    this.store.save(item);\n  }\n}\n";
+        assert_eq!(
+            calls(Language::TypeScript, typescript),
+            ["Cart.add .save:Store"]
+        );
     }
 
     #[test]

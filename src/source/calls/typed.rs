@@ -134,11 +134,111 @@ pub(super) fn declared(
     out
 }
 
-/// What a member's calls are typed by: its typed locals and the file's return types.
+/// What a member's calls are typed by: its typed locals, the file's return types, and the fields
+/// its type declares (`self.inner` of a member of `container`).
 #[derive(Clone, Copy)]
 pub(super) struct Typed<'a> {
     pub locals: &'a [(String, String)],
     pub returns: &'a Returns,
+    pub fields: &'a Fields,
+    /// The member's container (its class, `impl` type), whose fields `self.x` names.
+    pub container: Option<&'a str>,
+}
+
+/// The fields a file's types declare with a written type: Rust `struct Tx { inner: Chan<T> }`,
+/// Python class annotations `application: Flask`, TypeScript `private inner: Chan` — what
+/// `self.inner.send(…)` goes through (`(Tx, inner, Chan)`).
+#[derive(Debug, Default)]
+pub(crate) struct Fields(Vec<(String, String, String)>);
+
+impl Fields {
+    /// The typed fields of the module's types and of those one level down (a Rust `mod`, an
+    /// `export`ed or decorated class).
+    pub(super) fn of(root: Node<'_>, src: &str) -> Fields {
+        let mut out = Vec::new();
+        collect_fields(root, src, 0, &mut out);
+        Fields(out)
+    }
+
+    fn of_field(&self, container: &str, field: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(owner, name, _)| owner == container && name == field)
+            .map(|(_, _, ty)| ty.as_str())
+    }
+}
+
+/// The types of `node` (and of the modules, exports and decorations one level down) with their
+/// typed fields.
+fn collect_fields(
+    node: Node<'_>,
+    src: &str,
+    depth: usize,
+    out: &mut Vec<(String, String, String)>,
+) {
+    for child in code_children(node) {
+        match child.kind() {
+            "struct_item" | "class_definition" | "class_declaration" | "class" => {
+                type_fields(child, src, out);
+            }
+            "mod_item" if depth < 1 => {
+                if let Some(body) = child.child_by_field_name("body") {
+                    collect_fields(body, src, depth + 1, out);
+                }
+            }
+            "export_statement" | "decorated_definition" if depth < 1 => {
+                collect_fields(child, src, depth + 1, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One type's typed fields.
+fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<(String, String, String)>) {
+    let (Some(name), Some(body)) = (
+        ty.child_by_field_name("name"),
+        ty.child_by_field_name("body"),
+    ) else {
+        return;
+    };
+    let owner = text_of(name, src).to_string();
+    for field in code_children(body) {
+        if let Some((name, ty)) = typed_field(field, src) {
+            out.push((owner.clone(), name, ty));
+        }
+    }
+}
+
+/// A field declaration with a written type: Rust `inner: Chan<T, S>`, Python `application: Flask`
+/// (a class-level annotation), TypeScript `private inner: Chan`.
+fn typed_field(field: Node<'_>, src: &str) -> Option<(String, String)> {
+    let (name, ty) = match field.kind() {
+        "field_declaration" | "public_field_definition" => (
+            field
+                .child_by_field_name("name")
+                .or_else(|| field.child_by_field_name("property"))?,
+            field.child_by_field_name("type")?,
+        ),
+        "expression_statement" => {
+            let assign = code_children(field)
+                .into_iter()
+                .find(|c| c.kind() == "assignment")?;
+            let left = assign.child_by_field_name("left")?;
+            (left.kind() == "identifier").then_some(())?;
+            (left, assign.child_by_field_name("type")?)
+        }
+        _ => return None,
+    };
+    Some((text_of(name, src).to_string(), type_name(text_of(ty, src))?))
+}
+
+/// The type of `self.field` / `this.field` (`object`) when the member's type declares it.
+fn field_type<'r>(object: Node<'_>, src: &str, typed: &Typed<'r>) -> Option<&'r str> {
+    let owner = first_field(object, &["value", "object"])?;
+    matches!(text_of(owner, src), "self" | "this").then_some(())?;
+    let field = first_field(object, &["field", "attribute", "property"])?;
+    typed.fields.of_field(typed.container?, text_of(field, src))
 }
 
 /// The functions and methods of a file whose return type is written (`def app_context(self) ->
@@ -425,8 +525,9 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
 }
 
 /// The type of the object a call goes through, when it is told: a local whose type is written
-/// or made (`rt.block_on(…)` with `rt: &Runtime`), or a call of a function of the file whose
-/// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`).
+/// or made (`rt.block_on(…)` with `rt: &Runtime`), a call of a function of the file whose
+/// return type is written (`rt().block_on(…)` with `fn rt() -> Arc<Runtime>`), a field the
+/// member's type declares (`self.inner.send(…)`), or a chain of calls the graph types.
 pub(super) fn receiver_type(
     syntax: &dyn TypedSyntax,
     call: Node<'_>,
@@ -445,6 +546,10 @@ pub(super) fn receiver_type(
             .and_then(|callee| own_function(text_of(callee, src)))
             .and_then(|own| typed.returns.of_name(own))
             .map(str::to_string),
+        // `self.inner.send(…)` with `inner: Chan<T>` declared by the member's type.
+        "field_expression" | "attribute" | "member_expression" => {
+            field_type(object, src, &typed).map(str::to_string)
+        }
         _ => None,
     };
     // `SearcherBuilder::new().build().search_slice(…)`: a chain the graph types.
