@@ -315,25 +315,24 @@ pub fn list_dirs<'a>(
         }
     });
     for result in builder.build() {
-        match visit(root, result) {
-            Visit::Keep(entry) if targets.contains(RelPath::new(&entry.rel).dir()) => {
-                if entry.kind == EntryKind::File {
-                    if let Ok(mut known) = holding.lock() {
-                        mark_holding(&mut known, &entry.rel);
-                    }
-                }
-                let parent = RelPath::new(&entry.rel).dir().to_string();
-                listings.children.entry(parent).or_default().push(entry);
+        let entry = match visit(root, result) {
+            Visit::Keep(entry) => entry,
+            Visit::Skip => continue,
+            Visit::Warn(message) => {
+                listings.warnings.push(message);
+                continue;
             }
-            Visit::Keep(entry) => {
-                if entry.kind == EntryKind::File {
-                    if let Ok(mut known) = holding.lock() {
-                        mark_holding(&mut known, &entry.rel);
-                    }
-                }
+        };
+        if entry.kind == EntryKind::File {
+            if let Ok(mut known) = holding.lock() {
+                mark_holding(&mut known, &entry.rel);
             }
-            Visit::Skip => {}
-            Visit::Warn(message) => listings.warnings.push(message),
+        }
+        // What lies below a target's child directory was only looked at for a file.
+        let parent = RelPath::new(&entry.rel).dir();
+        if targets.contains(parent) {
+            let parent = parent.to_string();
+            listings.children.entry(parent).or_default().push(entry);
         }
     }
     let holding = std::mem::take(&mut *holding.lock().unwrap_or_else(|e| e.into_inner()));

@@ -511,7 +511,13 @@ pub(crate) fn final_name(node: Node<'_>, src: &str) -> String {
 /// The `#` comment lines right above a Python statement (its doc, by convention).
 pub(crate) fn comments_above(node: Node<'_>, src: &str) -> Option<String> {
     let mut lines: Vec<String> = Vec::new();
-    let mut current = node.prev_sibling();
+    // The first statement of a block: the grammar puts the comments above it before the block
+    // (Python's `def f():` then `#: doc` then the body), as the block's siblings.
+    let mut current = node.prev_sibling().or_else(|| {
+        node.parent()
+            .filter(|block| block.kind() == "block")
+            .and_then(|block| block.prev_sibling())
+    });
     let mut row = node.start_position().row;
     while let Some(sibling) = current {
         if sibling.kind() != "comment" || sibling.end_position().row + 1 != row {

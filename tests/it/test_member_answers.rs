@@ -664,7 +664,7 @@ fn an_attribute_set_in_init_shows_where_it_is_made() {
     let p = project()
         .file(
             "pkg/scaffold.py",
-            "from collections import defaultdict\n\n\nclass Scaffold:\n    def __init__(self, name):\n        self.name = name\n\n        #: Functions to call before each request, by blueprint.\n        self.before_request_funcs: dict[str, list] = defaultdict(list)\n\n    def before_request(self, f):\n        self.before_request_funcs.setdefault(None, []).append(f)\n        return f\n",
+            "from collections import defaultdict\n\n\nclass Scaffold:\n    def __init__(self, name):\n        self.name = name\n\n        #: Functions to call before each request, by blueprint.\n        self.before_request_funcs: dict[str, list] = defaultdict(list)\n\n    def before_request(self, f):\n        self.before_request_funcs.setdefault(None, []).append(f)\n        return f\n\n\nclass Blueprint:\n    def __init__(self):\n        #: Deferred functions, run on registration.\n        self.deferred_functions: list = []\n",
         )
         .init()
         .build();
@@ -686,5 +686,19 @@ fn an_attribute_set_in_init_shows_where_it_is_made() {
     assert!(
         out.contains("Functions to call before each request, by blueprint."),
         "{out}"
+    );
+    // The first statement of `__init__`: its comment sits before the body in the grammar.
+    let first = p
+        .lexi([
+            "lookup",
+            "pkg/scaffold.py",
+            "--member",
+            "deferred_functions",
+        ])
+        .success()
+        .stdout;
+    assert!(
+        first.contains("Deferred functions, run on registration."),
+        "{first}"
     );
 }

@@ -193,13 +193,17 @@ pub(crate) fn property_function<'t>(
                 }
                 _ => return None,
             },
-            None => {
+            // A call shaped as a forwarder's (an object, a literal name, a function) is the only
+            // one worth looking for a top-level function of its callee's name: every top-level
+            // call is asked, and the look is a pass over the program's statements.
+            None if is_forwarder_shaped(&args) => {
                 let forwarder = top_level_function(call, &callee, src)
                     .and_then(|function| forwarder(function, src))?;
                 let (object, key) = (args.get(forwarder.object)?, args.get(forwarder.name)?);
                 let (at, _) = forwarder.accessor?;
                 (*object, *key, *args.get(at)?)
             }
+            None => return None,
         },
     };
     let key = match key.kind() {
@@ -213,6 +217,14 @@ pub(crate) fn property_function<'t>(
         _ => return None,
     };
     (!key.is_empty()).then(|| (object, key.to_string(), function))
+}
+
+/// Arguments as a property-defining helper takes them: at least three, a string literal among them
+/// and a function.
+fn is_forwarder_shaped(args: &[Node<'_>]) -> bool {
+    args.len() >= 3
+        && args.iter().any(|arg| arg.kind() == "string")
+        && args.iter().any(|arg| is_function(*arg))
 }
 
 /// The function declared at the top of `node`'s program under `name`.
