@@ -1,26 +1,10 @@
-//! The commands a contributor runs to test, lint and format, from the files that define them:
-//! `package.json` scripts (with the package manager its lockfile names), tox environments
-//! (`tox.ini`, `[tool.tox]`), nox sessions (`@nox.session` in `noxfile.py`, read as text),
-//! Makefile and justfile targets, and the commands the GitHub Actions workflows `run:`.
+//! The commands a contributor runs to test, lint and format that belong to no one language:
+//! Makefile and justfile targets, and the commands the GitHub Actions workflows `run:`. A
+//! language's own runners (`package.json` scripts, tox, nox) are its `practices.rs`.
 
-use super::{get, ini, push, push_items, toml_text, Practice, Sources};
+use super::{is_check, push, push_items, Practice, Sources};
 use crate::relpath::RelPath;
 
-/// Words that make a script, target or session one a contributor runs before a change.
-const CHECK_WORDS: &[&str] = &[
-    "test",
-    "lint",
-    "fmt",
-    "format",
-    "check",
-    "typecheck",
-    "type-check",
-    "types",
-    "typing",
-    "style",
-    "clippy",
-    "ci",
-];
 /// The most commands of one kind listed.
 const SHOWN: usize = 6;
 /// The most CI commands named in one line (the rest are counted).
@@ -50,208 +34,10 @@ pub(super) fn is_check_command(word: &str) -> bool {
     is_check(word) || CHECK_TOOLS.contains(&word)
 }
 
-/// Characters of the `test` script shown before it is cut (`--all` shows it whole).
-const TEST_COMMAND_CHARS: usize = 200;
-
-fn is_check(name: &str) -> bool {
-    name.split([':', '-', '_', '.'])
-        .any(|part| CHECK_WORDS.contains(&part.to_ascii_lowercase().as_str()))
-}
-
-/// Scripts, tox, nox and make/just targets.
+/// Make and just targets (a language's own runners — npm scripts, tox, nox — are its
+/// `practices.rs`).
 pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
-    scripts(sources, found);
-    tox(sources, found);
-    nox(sources, found);
     targets(sources, found);
-}
-
-/// The package manager that runs the scripts: the `packageManager` field, else the lockfile.
-fn package_manager(sources: &Sources, package: &serde_json::Value) -> &'static str {
-    let declared = package
-        .get("packageManager")
-        .and_then(|v| v.as_str())
-        .unwrap_or("");
-    for (name, lockfile) in [
-        ("pnpm", "pnpm-lock.yaml"),
-        ("yarn", "yarn.lock"),
-        ("bun", "bun.lockb"),
-    ] {
-        if declared.starts_with(name) || sources.is_file(lockfile) {
-            return name;
-        }
-    }
-    "npm"
-}
-
-/// `package.json` scripts that test, lint, format or check, `test` first.
-fn scripts(sources: &Sources, found: &mut Vec<Practice>) {
-    let Some(package) = sources.json("package.json") else {
-        return;
-    };
-    let Some(scripts) = package.get("scripts").and_then(|s| s.as_object()) else {
-        return;
-    };
-    let manager = package_manager(sources, &package);
-    let mut names: Vec<&String> = scripts.keys().filter(|name| is_check(name)).collect();
-    names.sort_by_key(|name| {
-        (
-            name.as_str() != "test",
-            name.contains(':') || name.contains('-'),
-        )
-    });
-    for name in names.iter().take(sources.detail.limit(SHOWN)) {
-        let Some(command) = scripts.get(name.as_str()).and_then(|c| c.as_str()) else {
-            continue;
-        };
-        let run = match name.as_str() {
-            "test" => format!("{manager} test"),
-            _ => format!("{manager} run {name}"),
-        };
-        // The test command is the one a change must pass: shown whole unless very long
-        // (express's `npm test` was cut before its second test directory).
-        let max = if name.as_str() == "test" {
-            TEST_COMMAND_CHARS
-        } else {
-            80
-        };
-        let practice = format!("`{run}` runs `{}`.", sources.detail.shorten(command, max));
-        push(found, "commands", practice, "package.json");
-    }
-}
-
-/// tox's environments and the commands of the ones that are not a Python version.
-fn tox(sources: &Sources, found: &mut Vec<Practice>) {
-    let mut envs: Vec<(String, Vec<String>)> = Vec::new();
-    let (mut listed, source) = if let Some(text) = sources.text("tox.ini") {
-        let sections = match ini::parse(&text) {
-            Ok(sections) => sections,
-            Err(message) => {
-                return sources.warn("tox.ini", format!("skipped, does not parse: {message}"));
-            }
-        };
-        let listed = sections
-            .iter()
-            .find(|s| s.name == "tox")
-            .and_then(|s| s.get("envlist").or_else(|| s.get("env_list")))
-            .map(ini::values)
-            .unwrap_or_default();
-        for section in &sections {
-            if let Some(env) = section.name.strip_prefix("testenv:") {
-                let commands = section.get("commands").map(ini::values).unwrap_or_default();
-                let shown = sources.detail.limit(2);
-                envs.push((env.to_string(), commands.into_iter().take(shown).collect()));
-            }
-        }
-        (listed, "tox.ini")
-    } else if let Some(tox) = sources.toml("pyproject.toml").and_then(|p| {
-        get(&p, &["tool", "tox"])
-            .and_then(|t| t.as_table())
-            .cloned()
-    }) {
-        let listed = tox
-            .get("env_list")
-            .or_else(|| tox.get("envlist"))
-            .and_then(|v| v.as_array())
-            .map(|items| items.iter().map(toml_text).collect())
-            .unwrap_or_default();
-        for (env, table) in tox
-            .get("env")
-            .and_then(|e| e.as_table())
-            .into_iter()
-            .flatten()
-        {
-            let commands = table
-                .get("commands")
-                .and_then(|c| c.as_array())
-                .map(|runs| {
-                    let shown = sources.detail.limit(2);
-                    runs.iter().filter_map(tox_command).take(shown).collect()
-                })
-                .unwrap_or_default();
-            envs.push((env.clone(), commands));
-        }
-        (listed, "pyproject.toml")
-    } else {
-        return;
-    };
-    for (env, _) in &envs {
-        if !listed.contains(env) {
-            listed.push(env.clone());
-        }
-    }
-    if listed.is_empty() {
-        return;
-    }
-    // The named environments first: the Python versions all run the same tests.
-    listed.sort_by_key(|env| is_python_version(env));
-    let practice = format!(
-        "tox environments: {} (`tox -e <env>`).",
-        sources.detail.list(&listed, 6)
-    );
-    push_items(found, "commands", practice, source, listed);
-    for (env, commands) in envs
-        .iter()
-        .filter(|(env, c)| is_check(env) && !c.is_empty())
-    {
-        let runs: Vec<String> = commands
-            .iter()
-            .map(|c| format!("`{}`", sources.detail.shorten(c, 80)))
-            .collect();
-        let practice = format!("`tox -e {env}` runs {}.", runs.join(", "));
-        push(found, "commands", practice, source);
-    }
-}
-
-/// `py312`, `py3.12`, `pypy3.11`, `py3.14t`: an environment named for the interpreter.
-fn is_python_version(env: &str) -> bool {
-    let rest = env.strip_prefix("pypy").or_else(|| env.strip_prefix("py"));
-    rest.is_some_and(|r| !r.is_empty() && r.starts_with(|c: char| c.is_ascii_digit()))
-}
-
-/// One tox command (`["pytest", "-v", {replace = …}]`) as a shell line, without substitutions.
-fn tox_command(value: &toml::Value) -> Option<String> {
-    let words: Vec<&str> = value
-        .as_array()?
-        .iter()
-        .filter_map(|w| w.as_str())
-        .collect();
-    (!words.is_empty()).then(|| words.join(" "))
-}
-
-/// The sessions a `noxfile.py` declares: the function under each `@nox.session` (or its `name=`).
-fn nox(sources: &Sources, found: &mut Vec<Practice>) {
-    let Some(text) = sources.text("noxfile.py") else {
-        return;
-    };
-    let mut sessions = Vec::new();
-    let mut decorated: Option<Option<String>> = None;
-    for line in text.lines().map(str::trim) {
-        if line.starts_with("@nox.session") || line.starts_with("@session") {
-            let name = line
-                .split_once("name=")
-                .and_then(|(_, rest)| {
-                    rest.trim_start_matches(['"', '\''])
-                        .split(['"', '\''])
-                        .next()
-                })
-                .map(str::to_string);
-            decorated = Some(name);
-        } else if let Some(def) = line.strip_prefix("def ") {
-            if let Some(explicit) = decorated.take() {
-                let name = def.split('(').next().unwrap_or("").trim().to_string();
-                sessions.push(explicit.unwrap_or(name));
-            }
-        }
-    }
-    if sessions.is_empty() {
-        return;
-    }
-    let practice = format!(
-        "nox sessions: {} (`nox -s <session>`).",
-        sources.detail.list(&sessions, 10)
-    );
-    push_items(found, "commands", practice, "noxfile.py", sessions);
 }
 
 /// Makefile and justfile targets that test, lint, format or check, with their first command.
@@ -509,8 +295,6 @@ mod tests {
         assert!(is_check("test-ci"));
         assert!(!is_check("build"));
         assert!(!is_check("latest"));
-        assert!(is_python_version("py3.14t") && is_python_version("pypy3.11"));
-        assert!(!is_python_version("pyright") && !is_python_version("style"));
     }
 
     #[test]

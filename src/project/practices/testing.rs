@@ -1,34 +1,19 @@
-//! Where the tests live, how their files are named, and what runs them (pytest, tox, nox, cargo, a
-//! test runner's own config file). `package.json`'s `test` script is one of [`super::commands`].
+//! Where the tests live and how their files are named. What runs them is each language's
+//! `practices.rs` (pytest, cargo, a JavaScript test runner's config file, `go test`, Maven or Gradle).
 
-use super::{get, push, Practice, Sources};
+use super::{push, Practice, Sources};
 use crate::relpath::RelPath;
 use crate::source::lang::files::{self, TEST_DIRS};
 use crate::source::Language;
 
 /// The most test directories named.
 const MAX_TEST_DIRS: usize = 4;
-/// Test runner configuration files: (file, what runs the tests).
-const RUNNER_FILES: &[(&str, &str)] = &[
-    ("vitest.config.ts", "Vitest runs the unit tests"),
-    ("vitest.config.js", "Vitest runs the unit tests"),
-    ("vitest.config.mts", "Vitest runs the unit tests"),
-    ("jest.config.js", "Jest runs the tests"),
-    ("jest.config.ts", "Jest runs the tests"),
-    (
-        "playwright.config.ts",
-        "Playwright runs the end-to-end tests",
-    ),
-    (".mocharc.yml", "Mocha runs the tests"),
-    (".mocharc.json", "Mocha runs the tests"),
-];
 
 /// Where the tests live, how their files are named, and what runs them.
 pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
-    let project = sources.project;
     // The biggest test directories first: where most tests are is where a new one goes.
     let mut dirs: Vec<(String, Vec<String>)> = Vec::new();
-    for base in package_dirs(project) {
+    for base in package_dirs(sources) {
         for name in TEST_DIRS {
             let dir = RelPath::new(&base).join(name).into_string();
             let code: Vec<String> = sources
@@ -58,30 +43,22 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
         let practice = format!("Tests live in `{dir}/` ({count}); {}.", naming(&refs));
         push(found, "tests", practice, &format!("{dir}/"));
     }
-    if let Some(runner) = test_runner(sources) {
-        push(found, "tests", runner.0, &runner.1);
-    }
-    for (file, runner) in RUNNER_FILES {
-        if sources.is_file(file) {
-            push(found, "tests", format!("{runner}."), file);
-        }
-    }
 }
 
 /// The root, then each package one or two levels down (`tokio/`, `crates/core/`): the directories
 /// with a manifest, where a test runner looks for tests.
-fn package_dirs(project: &crate::project::Project) -> Vec<String> {
+fn package_dirs(sources: &Sources) -> Vec<String> {
     let mut dirs = vec![String::new()];
-    for parent in dir_names(project, "") {
+    for parent in dir_names(sources, "") {
         let mut found = false;
-        if has_manifest(project, &parent) {
+        if has_manifest(sources, &parent) {
             dirs.push(parent.clone());
             found = true;
         }
         if !found && !parent.starts_with('.') {
-            for child in dir_names(project, &parent) {
+            for child in dir_names(sources, &parent) {
                 let dir = format!("{parent}/{child}");
-                if has_manifest(project, &dir) {
+                if has_manifest(sources, &dir) {
                     dirs.push(dir);
                 }
             }
@@ -90,15 +67,15 @@ fn package_dirs(project: &crate::project::Project) -> Vec<String> {
     dirs
 }
 
-fn has_manifest(project: &crate::project::Project, dir: &str) -> bool {
+fn has_manifest(sources: &Sources, dir: &str) -> bool {
     files::package_manifests()
         .iter()
-        .any(|m| project.abs(&format!("{dir}/{m}")).is_file())
+        .any(|m| sources.abs(&format!("{dir}/{m}")).is_file())
 }
 
 /// The names of the real (not symlinked) subdirectories of `dir`, sorted.
-fn dir_names(project: &crate::project::Project, dir: &str) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(project.abs(dir))
+fn dir_names(sources: &Sources, dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(sources.abs(dir))
         .into_iter()
         .flatten()
         .flatten()
@@ -156,54 +133,6 @@ type NameTest = fn(&str) -> bool;
 
 fn stem(name: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(stem, _)| stem)
-}
-
-/// What runs the tests when no `package.json` script says it, from the file that configures it.
-fn test_runner(sources: &Sources) -> Option<(String, String)> {
-    if let Some(pyproject) = sources.toml("pyproject.toml") {
-        let options = ["tool", "pytest", "ini_options"];
-        if let Some(paths) = get(&pyproject, &[options.as_slice(), &["testpaths"]].concat()) {
-            let paths = toml_list(paths);
-            let strict = get(
-                &pyproject,
-                &[options.as_slice(), &["filterwarnings"]].concat(),
-            )
-            .and_then(toml::Value::as_array)
-            .is_some_and(|filters| filters.iter().any(|f| f.as_str() == Some("error")));
-            let warnings = match strict {
-                true => "; a warning fails the test (`filterwarnings = error`)",
-                false => "",
-            };
-            return Some((
-                format!("pytest runs the tests (testpaths: {paths}){warnings}."),
-                "pyproject.toml".to_string(),
-            ));
-        }
-    }
-    if sources.is_file("pytest.ini") {
-        return Some((
-            "pytest runs the tests.".to_string(),
-            "pytest.ini".to_string(),
-        ));
-    }
-    sources.is_file("Cargo.toml").then(|| {
-        (
-            "`cargo test` runs unit tests (`#[cfg(test)]` modules beside the code) and the integration tests.".to_string(),
-            "Cargo.toml".to_string(),
-        )
-    })
-}
-
-fn toml_list(value: &toml::Value) -> String {
-    match value {
-        toml::Value::Array(items) => items
-            .iter()
-            .filter_map(|v| v.as_str())
-            .map(|s| format!("`{s}`"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => format!("`{}`", other.as_str().unwrap_or_default()),
-    }
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //! of languages, and every `Walks` method a language must answer is required, so a language added
 //! is a compile error until it says what it does in each (docs/adding-a-language.md).
 //!
-//! The registry's data (this module, [`files`], [`kind_name`]) depends on the grammars only, so
-//! `project/` (config, detection) may read it; the languages' code below it is `source/`'s.
+//! The registry's data (this module, [`files`], [`kind_name`], [`tooling`]) depends on the grammars
+//! only, so `project/` (config, detection, practices) may read it; the languages' code below it is
+//! `source/`'s. A language's practices reader (`practices.rs`) uses [`tooling`] alone.
 
 mod dispatch;
 pub mod files;
@@ -19,6 +20,7 @@ pub mod javascript;
 mod kind;
 pub mod python;
 pub mod rust;
+pub mod tooling;
 pub mod walks;
 
 use std::path::Path;
@@ -162,6 +164,18 @@ pub struct Spec {
     /// hashed apart (`Interface::module_scope_hash`, `imports_hash`) so that an edit keeping it
     /// re-resolves no importer.
     pub resolves_through_module_scopes: bool,
+    /// Reads its tooling conventions (`lang/<language>/practices.rs`: test command, linters and
+    /// formatters, language level) for `lexi conventions`; `None` when another entry of its
+    /// directory reads them (TypeScript's tools are read with JavaScript's: one `package.json`).
+    pub practices: Option<Practices>,
+}
+
+/// A language's reader of its tooling conventions: what it finds is pushed, in the order shown.
+pub type Practices = fn(&tooling::Sources, &mut Vec<tooling::Practice>);
+
+/// Every language's practices reader, in registry order.
+pub fn practices() -> impl Iterator<Item = Practices> {
+    LANGUAGES.iter().filter_map(|spec| spec.practices)
 }
 
 /// A language's comment syntax.

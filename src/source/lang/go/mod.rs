@@ -7,6 +7,7 @@ mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
+pub mod practices;
 pub mod resolve;
 pub(crate) mod walks;
 
@@ -45,4 +46,5 @@ pub const GO: Spec = Spec {
     resolver: "source::resolve::go over source::model::go (go.mod modules, go.work, package directories)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    practices: Some(practices::detect),
 };

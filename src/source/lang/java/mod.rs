@@ -7,6 +7,7 @@ mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
+pub mod practices;
 pub mod resolve;
 pub(crate) mod walks;
 
@@ -57,4 +58,5 @@ pub const JAVA: Spec = Spec {
     resolver: "source::resolve::java over source::model::java (source roots and packages)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    practices: Some(practices::detect),
 };

@@ -9,6 +9,7 @@ mod definitions;
 pub mod extract;
 mod flow;
 pub mod node;
+pub mod practices;
 pub mod resolve;
 pub(crate) mod walks;
 
@@ -74,6 +75,7 @@ pub const JAVASCRIPT: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    practices: Some(practices::detect),
 };
 
 /// TypeScript's registry entry (`.d.ts` included).
@@ -105,6 +107,8 @@ pub const TYPESCRIPT: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    // The JavaScript entry reads the tools of TypeScript too (one package.json, one ESLint).
+    practices: None,
 };
 
 /// TSX's registry entry: TypeScript with JSX, its own grammar, switched on with TypeScript.
@@ -136,4 +140,5 @@ pub const TSX: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    practices: None,
 };

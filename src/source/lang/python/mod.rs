@@ -6,6 +6,7 @@ mod definitions;
 pub mod extract;
 mod flow;
 pub mod model;
+pub mod practices;
 pub mod resolve;
 pub(crate) mod walks;
 
@@ -44,4 +45,5 @@ pub const PYTHON: Spec = Spec {
     resolver: "source::resolve::python over source::model::python (package roots)",
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    practices: Some(practices::detect),
 };

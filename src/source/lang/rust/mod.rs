@@ -10,6 +10,7 @@ pub mod extract;
 mod flow;
 pub mod macro_rules;
 mod paths;
+pub mod practices;
 pub mod resolve;
 mod walk;
 pub(crate) mod walks;
@@ -60,4 +61,5 @@ pub const RUST: Spec = Spec {
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
     later_definition_replaces: false,
     resolves_through_module_scopes: true,
+    practices: Some(practices::detect),
 };

@@ -4,7 +4,7 @@
 //! and formatters it enables) and `go test ./...` as the test command, with `go vet` (which
 //! `go test` runs a part of).
 
-use super::{push, push_items, Practice, Sources};
+use crate::source::lang::tooling::{push, push_items, Practice, Sources};
 
 /// golangci-lint's configuration files, in the order it looks for them.
 const GOLANGCI: [&str; 4] = [

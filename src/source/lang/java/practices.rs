@@ -1,9 +1,9 @@
 //! Java builds' practices, read from the root build file as text (never run): what runs the tests
 //! (`mvn test` through Maven Surefire, `./gradlew test` or `gradle test`), and the style tools the
 //! build applies (Checkstyle, Spotless, google-java-format, Error Prone) with the file that
-//! configures them. `.editorconfig` is `super::style::editor`'s.
+//! configures them. `.editorconfig` is `project::practices::style::editor`'s.
 
-use super::{push, Practice, Sources};
+use crate::source::lang::tooling::{push, Practice, Sources};
 
 /// Style tools a build file applies, by a word of their plugin: (word, what it does).
 const STYLE_PLUGINS: &[(&str, &str)] = &[

@@ -1,0 +1,95 @@
+//! Where changes are recorded: the first changelog at the root and its newest section. The
+//! language levels the manifests pin are each language's `practices.rs`.
+
+use super::{push, Practice, Sources};
+
+/// Changelog file names, in the order they are looked for at the root.
+const CHANGELOGS: [&str; 8] = [
+    "CHANGELOG.md",
+    "CHANGES.md",
+    "CHANGES.rst",
+    "HISTORY.md",
+    "History.md",
+    "HISTORY.rst",
+    "CHANGELOG",
+    "CHANGES",
+];
+
+/// Where changes are recorded.
+pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
+    changelog(sources, found);
+}
+
+/// Where changes are recorded: the first changelog at the root, with its first section's title
+/// (where an entry goes: "Unreleased", "TBD", the next version).
+fn changelog(sources: &Sources, found: &mut Vec<Practice>) {
+    let Some((name, text)) = CHANGELOGS
+        .iter()
+        .find_map(|name| Some((*name, sources.text(name)?)))
+    else {
+        return;
+    };
+    let practice = match newest_section(&text) {
+        Some(section) => {
+            format!("Changes are recorded in {name}; the newest section is \"{section}\".")
+        }
+        None => format!("Changes are recorded in {name}."),
+    };
+    push(found, "changelog", practice, name);
+}
+
+/// The first section title of a changelog — a Markdown `#` heading or a setext/reST title (a line
+/// underlined with `=`, `-` or `~`) — past a title that only says it is a changelog.
+fn newest_section(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let underline = |line: &str| {
+        line.len() >= 3
+            && ['=', '-', '~']
+                .iter()
+                .any(|mark| line.chars().all(|c| c == *mark))
+    };
+    let headings = lines.iter().enumerate().filter_map(|(i, line)| {
+        let line = line.trim();
+        if let Some(title) = line.strip_prefix('#') {
+            return Some(title.trim_start_matches('#').trim().to_string());
+        }
+        let next = lines.get(i + 1).map(|next| next.trim()).unwrap_or("");
+        (!line.is_empty() && !underline(line) && underline(next)).then(|| line.to_string())
+    });
+    headings.filter(|title| !title.is_empty()).find(|title| {
+        let lower = title.to_ascii_lowercase();
+        ![
+            "changelog",
+            "change log",
+            "changes",
+            "history",
+            "release notes",
+            "release history",
+        ]
+        .iter()
+        .any(|generic| lower.trim_end_matches('.') == *generic)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::newest_section;
+
+    #[test]
+    fn a_changelogs_newest_section_is_its_first_title_past_the_generic_one() {
+        assert_eq!(
+            newest_section("# Changelog\n\n## [Unreleased]\n\n- x\n\n## 1.0.0\n").as_deref(),
+            Some("[Unreleased]")
+        );
+        assert_eq!(
+            newest_section("TBD\n===\nUnreleased changes.\n\n15.2.0 (2026-07-15)\n===\n")
+                .as_deref(),
+            Some("TBD")
+        );
+        assert_eq!(
+            newest_section("Version 3.2.0\n-------------\n\nUnreleased\n").as_deref(),
+            Some("Version 3.2.0")
+        );
+        assert_eq!(newest_section("Just prose.\n"), None);
+    }
+}
