@@ -238,7 +238,7 @@ pub struct AstConfig {
 impl Default for AstConfig {
     fn default() -> Self {
         AstConfig {
-            languages: AstLanguage::ALL.to_vec(),
+            languages: AstLanguage::all(),
         }
     }
 }

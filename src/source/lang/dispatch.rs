@@ -1,35 +1,20 @@
-//! Which code each language is: the one table binding a registry entry ([`super::LANGUAGES`]) to
-//! its language's [`Walks`] (`lang/<language>/walks.rs`). It sits above the languages' code, which
-//! sits above the shared walks: the walks are handed a language's implementation by their callers
-//! and never look it up here.
+//! Which code each language is: the table binding each registry entry ([`super::LANGUAGES`]) to
+//! its language's [`Walks`] — the item of the same name in `lang/<directory>/walks.rs`, built from
+//! the registry's lines ([`for_each_language`]). It sits above the languages' code, which sits
+//! above the shared walks: the walks are handed a language's implementation by their callers and
+//! never look it up here.
 
-use super::go::walks::GoWalks;
-use super::java::walks::JavaWalks;
-use super::javascript::walks::JavaScriptWalks;
-use super::python::walks::PythonWalks;
-use super::rust::walks::RustWalks;
 use super::walks::Walks;
-use super::Language;
+use super::{for_each_language, Language};
 
-/// Every language's walks, in [`Language`] declaration order.
-const WALKS: [&dyn Walks; 7] = [
-    &RustWalks,
-    &JavaScriptWalks {
-        typed: false,
-        scripts: true,
-    },
-    &JavaScriptWalks {
-        typed: true,
-        scripts: true,
-    },
-    &JavaScriptWalks {
-        typed: true,
-        scripts: false,
-    },
-    &PythonWalks,
-    &GoWalks,
-    &JavaWalks,
-];
+/// [`WALKS`] from the registry's lines.
+macro_rules! walks_table {
+    ($($variant:ident: $directory:ident::$entry:ident,)*) => {
+        /// Every language's walks, in [`Language`] declaration order.
+        const WALKS: [&dyn Walks; Language::ALL.len()] = [$(&super::$directory::walks::$entry,)*];
+    };
+}
+for_each_language!(walks_table);
 
 impl Language {
     /// This language's arms of the shared walks.

@@ -27,88 +27,101 @@ use std::path::Path;
 
 pub use kind::kind_name;
 
-/// A programming language whose public interface can be extracted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    /// Rust (`.rs`).
-    Rust,
-    /// JavaScript, including JSX (`.js`, `.mjs`, `.cjs`, `.jsx`).
-    JavaScript,
-    /// TypeScript (`.ts`, `.mts`, `.cts`, including `.d.ts`).
-    TypeScript,
-    /// TypeScript with JSX (`.tsx`).
-    Tsx,
-    /// Python (`.py`, `.pyi`).
-    Python,
-    /// Go (`.go`).
-    Go,
-    /// Java (`.java`).
-    Java,
+/// The registry: one line per language — its [`Language`] variant and its entry, the [`Spec`] of
+/// that name in its directory's `mod.rs` (`lang/<directory>/`), whose `walks.rs` holds its
+/// [`walks::Walks`] under the same name. The JavaScript family is one directory with three
+/// entries. Each consumer of the list is a macro given to it: [`Language`], [`LANGUAGES`] and
+/// [`Language::ALL`] here, the walks' table in `dispatch.rs`.
+macro_rules! for_each_language {
+    ($then:ident) => {
+        $then! {
+            Rust: rust::RUST,
+            JavaScript: javascript::JAVASCRIPT,
+            TypeScript: javascript::TYPESCRIPT,
+            Tsx: javascript::TSX,
+            Python: python::PYTHON,
+            Go: go::GO,
+            Java: java::JAVA,
+        }
+    };
 }
+pub(crate) use for_each_language;
+
+/// [`Language`], [`LANGUAGES`] and [`Language::ALL`] from the registry's lines.
+macro_rules! registry {
+    ($($variant:ident: $directory:ident::$entry:ident,)*) => {
+        /// A programming language whose public interface can be extracted: one per line of the
+        /// registry ([`for_each_language`]); its [`Spec`] says which files are its.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Language {
+            $($variant,)*
+        }
+
+        /// Every supported language's entry, in [`Language`] declaration order.
+        pub const LANGUAGES: [&Spec; Language::ALL.len()] = [$(&$directory::$entry,)*];
+
+        impl Language {
+            /// Every supported language, in declaration order.
+            pub const ALL: [Language; [$(Language::$variant,)*].len()] = [$(Language::$variant,)*];
+        }
+    };
+}
+for_each_language!(registry);
 
 /// `ast.languages` in the configuration: a language family whose public interface is parsed with
-/// tree-sitter. Not a duplicate of [`Language`]: TSX is parsed with its own grammar but switched
-/// on with TypeScript, so the configuration names five families for six grammars.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum AstLanguage {
-    Rust,
-    /// JavaScript, JSX included.
-    Javascript,
-    /// TypeScript, TSX included.
-    Typescript,
-    Python,
-    Go,
-    Java,
+/// tree-sitter, named by its languages' entries ([`Spec::config`]; each directory defines its
+/// family). Not a [`Language`]: TSX is parsed with its own grammar but switched on with
+/// TypeScript, so the configuration names five families for six grammars. Written and read by
+/// its [`AstLanguage::name`]; equal when the names are.
+#[derive(Clone, Copy, Debug)]
+pub struct AstLanguage {
+    /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
+    pub name: &'static str,
+    /// Its human name ("TypeScript" for TypeScript and TSX).
+    pub display_name: &'static str,
+    /// The cargo feature that builds its grammars in (`lang-rust`; `lang-typescript` for TSX too).
+    pub feature: &'static str,
 }
 
+impl PartialEq for AstLanguage {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for AstLanguage {}
+
 impl AstLanguage {
-    pub const ALL: [AstLanguage; 6] = [
-        AstLanguage::Rust,
-        AstLanguage::Javascript,
-        AstLanguage::Typescript,
-        AstLanguage::Python,
-        AstLanguage::Go,
-        AstLanguage::Java,
-    ];
+    /// Every family of the registry, once each, in registry order.
+    pub fn all() -> Vec<AstLanguage> {
+        let mut families: Vec<AstLanguage> = Vec::new();
+        for spec in LANGUAGES {
+            if !families.contains(&spec.config) {
+                families.push(spec.config);
+            }
+        }
+        families
+    }
+
+    /// The family named `name` in the configuration.
+    pub fn named(name: &str) -> Option<AstLanguage> {
+        Self::all().into_iter().find(|family| family.name == name)
+    }
 
     /// Its human name ("TypeScript" for TypeScript and TSX).
     pub fn display_name(self) -> &'static str {
-        match self {
-            AstLanguage::Rust => "Rust",
-            AstLanguage::Javascript => "JavaScript",
-            AstLanguage::Typescript => "TypeScript",
-            AstLanguage::Python => "Python",
-            AstLanguage::Go => "Go",
-            AstLanguage::Java => "Java",
-        }
+        self.display_name
     }
 
     /// Its name in the configuration, also a design file's language tag ("typescript" for TSX).
     pub fn name(self) -> &'static str {
-        match self {
-            AstLanguage::Rust => "rust",
-            AstLanguage::Javascript => "javascript",
-            AstLanguage::Typescript => "typescript",
-            AstLanguage::Python => "python",
-            AstLanguage::Go => "go",
-            AstLanguage::Java => "java",
-        }
+        self.name
     }
 
     /// The cargo feature that builds its grammars in (`lang-rust`; `lang-typescript` for TSX too).
     pub fn feature(self) -> &'static str {
-        match self {
-            AstLanguage::Rust => "lang-rust",
-            AstLanguage::Javascript => "lang-javascript",
-            AstLanguage::Typescript => "lang-typescript",
-            AstLanguage::Python => "lang-python",
-            AstLanguage::Go => "lang-go",
-            AstLanguage::Java => "lang-java",
-        }
+        self.feature
     }
 
     /// Whether this build parses the family: every grammar of it is compiled in.
@@ -117,6 +130,30 @@ impl AstLanguage {
             .iter()
             .filter(|spec| spec.config == self)
             .all(|spec| spec.grammar.is_some())
+    }
+}
+
+impl serde::Serialize for AstLanguage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for AstLanguage {
+    /// A family's name; any other word is refused as serde refuses an unknown enum variant
+    /// ("unknown variant `x`, expected one of `rust`, …"), which the configuration's errors read.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        AstLanguage::named(&name).ok_or_else(|| {
+            let expected: Vec<String> = AstLanguage::all()
+                .iter()
+                .map(|family| format!("`{}`", family.name))
+                .collect();
+            serde::de::Error::custom(format!(
+                "unknown variant `{name}`, expected one of {}",
+                expected.join(", ")
+            ))
+        })
     }
 }
 
@@ -238,29 +275,7 @@ pub enum TestCases {
     SurefireNamed,
 }
 
-/// The registry: every supported language, in [`Language`] declaration order.
-pub const LANGUAGES: [&Spec; 7] = [
-    &rust::RUST,
-    &javascript::JAVASCRIPT,
-    &javascript::TYPESCRIPT,
-    &javascript::TSX,
-    &python::PYTHON,
-    &go::GO,
-    &java::JAVA,
-];
-
 impl Language {
-    /// Every supported language, in declaration order.
-    pub const ALL: [Language; 7] = [
-        Language::Rust,
-        Language::JavaScript,
-        Language::TypeScript,
-        Language::Tsx,
-        Language::Python,
-        Language::Go,
-        Language::Java,
-    ];
-
     /// This language's registry entry.
     pub fn spec(self) -> &'static Spec {
         LANGUAGES[self.index()]
@@ -324,15 +339,7 @@ impl Language {
 
     /// Position in [`Language::ALL`] and [`LANGUAGES`]; also indexes per-thread parser caches.
     pub(crate) fn index(self) -> usize {
-        match self {
-            Language::Rust => 0,
-            Language::JavaScript => 1,
-            Language::TypeScript => 2,
-            Language::Tsx => 3,
-            Language::Python => 4,
-            Language::Go => 5,
-            Language::Java => 6,
-        }
+        self as usize
     }
 
     /// The tree-sitter grammar used to parse this language; `None` when this build lacks it.
@@ -387,7 +394,7 @@ mod tests {
             assert!(language.is_built(), "{}", language.name());
             assert!(language.grammar().is_some(), "{}", language.name());
         }
-        for family in AstLanguage::ALL {
+        for family in AstLanguage::all() {
             assert!(family.is_built(), "{}", family.name());
             assert_eq!(family.feature(), format!("lang-{}", family.name()));
         }

@@ -13,13 +13,20 @@ pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
+/// `ast.languages: [go]`: Go.
+pub const GO_FAMILY: AstLanguage = AstLanguage {
+    name: "go",
+    display_name: "Go",
+    feature: "lang-go",
+};
+
 /// Go's registry entry.
 pub const GO: Spec = Spec {
     language: Language::Go,
     name: "go",
     display_name: "Go",
     fence: "go",
-    config: AstLanguage::Go,
+    config: GO_FAMILY,
     extensions: &["go"],
     #[cfg(feature = "lang-go")]
     grammar: Some(|| tree_sitter_go::LANGUAGE.into()),

@@ -19,6 +19,9 @@ use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::text_of;
 use crate::source::syntax::Extracted;
 
+/// Go's walks, the registry's `go::GO`.
+pub const GO: GoWalks = GoWalks;
+
 /// Go's arms of the shared walks.
 pub struct GoWalks;
 

@@ -13,13 +13,20 @@ pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
+/// `ast.languages: [java]`: Java.
+pub const JAVA_FAMILY: AstLanguage = AstLanguage {
+    name: "java",
+    display_name: "Java",
+    feature: "lang-java",
+};
+
 /// Java's registry entry.
 pub const JAVA: Spec = Spec {
     language: Language::Java,
     name: "java",
     display_name: "Java",
     fence: "java",
-    config: AstLanguage::Java,
+    config: JAVA_FAMILY,
     extensions: &["java"],
     #[cfg(feature = "lang-java")]
     grammar: Some(|| tree_sitter_java::LANGUAGE.into()),

@@ -17,6 +17,9 @@ use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
 
+/// Java's walks, the registry's `java::JAVA`.
+pub const JAVA: JavaWalks = JavaWalks;
+
 /// Java's arms of the shared walks.
 pub struct JavaWalks;
 

@@ -15,6 +15,20 @@ pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
+/// `ast.languages: [javascript]`: JavaScript, JSX included.
+pub const JAVASCRIPT_FAMILY: AstLanguage = AstLanguage {
+    name: "javascript",
+    display_name: "JavaScript",
+    feature: "lang-javascript",
+};
+
+/// `ast.languages: [typescript]`: TypeScript, TSX included.
+pub const TYPESCRIPT_FAMILY: AstLanguage = AstLanguage {
+    name: "typescript",
+    display_name: "TypeScript",
+    feature: "lang-typescript",
+};
+
 /// Comment syntax of the whole family.
 const COMMENTS: Comments = Comments {
     line: "//",
@@ -50,7 +64,7 @@ pub const JAVASCRIPT: Spec = Spec {
     name: "javascript",
     display_name: "JavaScript",
     fence: "javascript",
-    config: AstLanguage::Javascript,
+    config: JAVASCRIPT_FAMILY,
     extensions: &["js", "mjs", "cjs", "jsx"],
     #[cfg(feature = "lang-javascript")]
     grammar: Some(|| tree_sitter_javascript::LANGUAGE.into()),
@@ -84,7 +98,7 @@ pub const TYPESCRIPT: Spec = Spec {
     name: "typescript",
     display_name: "TypeScript",
     fence: "typescript",
-    config: AstLanguage::Typescript,
+    config: TYPESCRIPT_FAMILY,
     extensions: &["ts", "mts", "cts"],
     #[cfg(feature = "lang-typescript")]
     grammar: Some(|| tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
@@ -117,7 +131,7 @@ pub const TSX: Spec = Spec {
     name: "tsx",
     display_name: "TypeScript (TSX)",
     fence: "tsx",
-    config: AstLanguage::Typescript,
+    config: TYPESCRIPT_FAMILY,
     extensions: &["tsx"],
     #[cfg(feature = "lang-typescript")]
     grammar: Some(|| tree_sitter_typescript::LANGUAGE_TSX.into()),

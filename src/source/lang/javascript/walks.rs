@@ -18,6 +18,22 @@ use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
 
+/// JavaScript's walks (JSX included), the registry's `javascript::JAVASCRIPT`.
+pub const JAVASCRIPT: JavaScriptWalks = JavaScriptWalks {
+    typed: false,
+    scripts: true,
+};
+/// TypeScript's walks, the registry's `javascript::TYPESCRIPT`.
+pub const TYPESCRIPT: JavaScriptWalks = JavaScriptWalks {
+    typed: true,
+    scripts: true,
+};
+/// TSX's walks (a `.tsx` file is never a command-line script), the registry's `javascript::TSX`.
+pub const TSX: JavaScriptWalks = JavaScriptWalks {
+    typed: true,
+    scripts: false,
+};
+
 /// JavaScript, TypeScript and TSX's arms of the shared walks.
 pub struct JavaScriptWalks {
     /// TypeScript and TSX: written return types type the receivers their functions make.

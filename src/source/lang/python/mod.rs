@@ -12,13 +12,20 @@ pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
+/// `ast.languages: [python]`: Python.
+pub const PYTHON_FAMILY: AstLanguage = AstLanguage {
+    name: "python",
+    display_name: "Python",
+    feature: "lang-python",
+};
+
 /// Python's registry entry.
 pub const PYTHON: Spec = Spec {
     language: Language::Python,
     name: "python",
     display_name: "Python",
     fence: "python",
-    config: AstLanguage::Python,
+    config: PYTHON_FAMILY,
     extensions: &["py", "pyi"],
     #[cfg(feature = "lang-python")]
     grammar: Some(|| tree_sitter_python::LANGUAGE.into()),

@@ -19,6 +19,9 @@ use crate::source::raises::{first_named, thrown, RE_RAISES};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::Extracted;
 
+/// Python's walks, the registry's `python::PYTHON`.
+pub const PYTHON: PythonWalks = PythonWalks;
+
 /// Python's arms of the shared walks.
 pub struct PythonWalks;
 

@@ -17,13 +17,20 @@ pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};
 
+/// `ast.languages: [rust]`: Rust.
+pub const RUST_FAMILY: AstLanguage = AstLanguage {
+    name: "rust",
+    display_name: "Rust",
+    feature: "lang-rust",
+};
+
 /// Rust's registry entry.
 pub const RUST: Spec = Spec {
     language: Language::Rust,
     name: "rust",
     display_name: "Rust",
     fence: "rust",
-    config: AstLanguage::Rust,
+    config: RUST_FAMILY,
     extensions: &["rs"],
     #[cfg(feature = "lang-rust")]
     grammar: Some(|| tree_sitter_rust::LANGUAGE.into()),

@@ -20,6 +20,9 @@ use crate::source::syntax::text_of;
 use crate::source::syntax::Extracted;
 use crate::source::syntax::MacroBody;
 
+/// Rust's walks, the registry's `rust::RUST`.
+pub const RUST: RustWalks = RustWalks;
+
 /// Rust's arms of the shared walks.
 pub struct RustWalks;
 
