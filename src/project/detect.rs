@@ -39,11 +39,11 @@ pub fn repository_name(url: &str) -> Option<String> {
     (!last.is_empty()).then(|| last.to_string())
 }
 
-/// The directories to document: the conventional source directories that exist in `root`, in a
-/// fixed order, and beside them the test directories (the graph then knows which tests reach a
-/// file). None — the whole project — when there is no source directory, when the package's
-/// entry point sits at the root (`index.js`: what `require('..')` loads would be out of scope), or
-/// when the root builds several Maven/Gradle modules.
+/// The directories to document when no manifest declares a package: the conventional source
+/// directories that exist in `root`, in a fixed order, and beside them the test directories (the
+/// graph then knows which tests reach a file). None — the whole project — when there is no source
+/// directory or when the package's entry point sits at the root (`index.js`: what `require('..')`
+/// loads would be out of scope).
 pub fn scope_suggestions(root: &Path) -> Vec<String> {
     let is_dir = |dir: &&&str| std::fs::symlink_metadata(root.join(dir)).is_ok_and(|m| m.is_dir());
     let code: Vec<String> = ["src", "lib", "app", "crates", "packages"]
@@ -52,7 +52,7 @@ pub fn scope_suggestions(root: &Path) -> Vec<String> {
         .map(|dir| dir.to_string())
         .collect();
     let entry_at_root = files::package_entries().any(|file| root.join(file).is_file());
-    if code.is_empty() || entry_at_root || is_multi_module_build(root) {
+    if code.is_empty() || entry_at_root {
         return Vec::new();
     }
     let tests = files::SCOPE_TEST_DIRS
@@ -60,16 +60,6 @@ pub fn scope_suggestions(root: &Path) -> Vec<String> {
         .filter(is_dir)
         .map(|dir| dir.to_string());
     code.into_iter().chain(tests).collect()
-}
-
-/// A Maven or Gradle build of several modules at `root` (a `pom.xml` listing `<modules>`, a
-/// `settings.gradle(.kts)`): its modules are directories of any name (`app/`, `core/`), each with
-/// its own `src/`, so the whole project is documented.
-fn is_multi_module_build(root: &Path) -> bool {
-    let pom = std::fs::read_to_string(root.join("pom.xml")).unwrap_or_default();
-    pom.contains("<modules>")
-        || root.join("settings.gradle").is_file()
-        || root.join("settings.gradle.kts").is_file()
 }
 
 /// Agent environments with a footprint in `root`.

@@ -54,7 +54,7 @@ pub enum SourceError {
 
 thread_local! {
     /// One parser per language per thread, created on first use.
-    static PARSERS: RefCell<[Option<Parser>; 7]> = RefCell::new(Default::default());
+    static PARSERS: RefCell<[Option<Parser>; Language::ALL.len()]> = RefCell::new(Default::default());
 }
 
 fn new_parser(language: Language) -> Result<Parser, SourceError> {
@@ -272,7 +272,7 @@ mod tests {
         }
     }
 
-    const ROBUSTNESS_LANGUAGES: [Language; 7] = Language::ALL;
+    const ROBUSTNESS_LANGUAGES: [Language; Language::ALL.len()] = Language::ALL;
 
     fn pseudo_random_bytes(len: usize, mut seed: u64) -> Vec<u8> {
         (0..len)

@@ -86,6 +86,46 @@ fn scope_roots_take_the_tests_and_a_root_entry_point() {
     assert!(config.contains("scope_root: ."), "{config}");
 }
 
+/// A Maven or Gradle build of several modules is documented whole (its modules are directories of
+/// any name, each with its own `src/`); one module is documented by its `src/`. Said by the Java
+/// model of the project (its one package), not by a rule outside the language's directory.
+#[test]
+fn a_build_of_several_java_modules_is_documented_whole() {
+    let class = "package a;\n\npublic class A {}\n";
+    let p = project()
+        .file(
+            "pom.xml",
+            "<project><modules><module>core</module><module>app</module></modules></project>\n",
+        )
+        .file("core/pom.xml", "<project/>\n")
+        .file("core/src/main/java/a/A.java", class)
+        .file(
+            "app/src/main/java/a/B.java",
+            "package a;\n\npublic class B {}\n",
+        )
+        .file("src/Tool.java", "public class Tool {}\n")
+        .init()
+        .build();
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(config.contains("scope_root: ."), "{config}");
+    let gradle = project()
+        .file("settings.gradle.kts", "include(\"core\")\n")
+        .file("core/src/main/java/a/A.java", class)
+        .file("src/Tool.java", "public class Tool {}\n")
+        .init()
+        .build();
+    let config = gradle.read(".lexibrary/config.yaml");
+    assert!(config.contains("scope_root: ."), "{config}");
+    let single = project()
+        .file("pom.xml", "<project/>\n")
+        .file("src/main/java/a/A.java", class)
+        .file("tools/Gen.java", "public class Gen {}\n")
+        .init()
+        .build();
+    let config = single.read(".lexibrary/config.yaml");
+    assert!(config.contains("scope_root: src/"), "{config}");
+}
+
 #[test]
 fn json_output_reports_what_was_created() {
     let p = project().fixture("typescript").build();

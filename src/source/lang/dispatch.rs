@@ -9,7 +9,8 @@ use super::{for_each_language, Language};
 
 /// [`WALKS`] from the registry's lines.
 macro_rules! walks_table {
-    ($($variant:ident: $directory:ident::$entry:ident,)*) => {
+    ($($variant:ident: $directory:ident::$entry:ident
+        $(with $field:ident: $($model:ident)::+)?,)*) => {
         /// Every language's walks, in [`Language`] declaration order.
         const WALKS: [&dyn Walks; Language::ALL.len()] = [$(&super::$directory::walks::$entry,)*];
     };

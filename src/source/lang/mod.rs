@@ -29,19 +29,21 @@ pub use kind::kind_name;
 
 /// The registry: one line per language — its [`Language`] variant and its entry, the [`Spec`] of
 /// that name in its directory's `mod.rs` (`lang/<directory>/`), whose `walks.rs` holds its
-/// [`walks::Walks`] under the same name. The JavaScript family is one directory with three
-/// entries. Each consumer of the list is a macro given to it: [`Language`], [`LANGUAGES`] and
-/// [`Language::ALL`] here, the walks' table in `dispatch.rs`.
+/// [`walks::Walks`] under the same name; then, when its ecosystem has a model of the project
+/// (`source::model::EcosystemModel`), the model's field in `ProjectModel` and its type. The
+/// JavaScript family is one directory with three entries and one model. Each consumer of the list
+/// is a macro given to it: [`Language`], [`LANGUAGES`] and [`Language::ALL`] here, the walks'
+/// table in `dispatch.rs`, `ProjectModel` in `source/model/`.
 macro_rules! for_each_language {
     ($then:ident) => {
         $then! {
-            Rust: rust::RUST,
-            JavaScript: javascript::JAVASCRIPT,
+            Rust: rust::RUST with cargo: rust::cargo::CargoModel,
+            JavaScript: javascript::JAVASCRIPT with node: javascript::node::NodeModel,
             TypeScript: javascript::TYPESCRIPT,
             Tsx: javascript::TSX,
-            Python: python::PYTHON,
-            Go: go::GO,
-            Java: java::JAVA,
+            Python: python::PYTHON with python: python::model::PythonModel,
+            Go: go::GO with go: go::model::GoModel,
+            Java: java::JAVA with java: java::model::JavaModel,
         }
     };
 }
@@ -49,7 +51,8 @@ pub(crate) use for_each_language;
 
 /// [`Language`], [`LANGUAGES`] and [`Language::ALL`] from the registry's lines.
 macro_rules! registry {
-    ($($variant:ident: $directory:ident::$entry:ident,)*) => {
+    ($($variant:ident: $directory:ident::$entry:ident
+        $(with $field:ident: $($model:ident)::+)?,)*) => {
         /// A programming language whose public interface can be extracted: one per line of the
         /// registry ([`for_each_language`]); its [`Spec`] says which files are its.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

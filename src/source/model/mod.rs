@@ -4,6 +4,7 @@
 //! among the project's files, and serialisable so that a run which touches no manifest can reuse the
 //! last one instead of reading them again.
 
+pub mod ecosystem;
 pub mod files;
 pub mod packages;
 pub mod stdlib;
@@ -13,40 +14,79 @@ pub use super::lang::java::model as java;
 pub use super::lang::javascript::node;
 pub use super::lang::python::model as python;
 pub use super::lang::rust::cargo;
+pub use ecosystem::EcosystemModel;
 
-use cargo::CargoModel;
 use files::{file_name, FileIndex, ReadFile};
-use go::GoModel;
-use java::JavaModel;
-use node::NodeModel;
-use python::PythonModel;
+use packages::CodePackage;
 
-/// Everything import resolution needs to know about the project beyond single files.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ProjectModel {
-    pub cargo: CargoModel,
-    pub python: PythonModel,
-    pub node: NodeModel,
-    /// Left out when empty, so a tree without Go keeps the fingerprint it had.
-    #[serde(default, skip_serializing_if = "GoModel::is_empty")]
-    pub go: GoModel,
-    /// Java source roots; left out of the serialised model when there are none.
-    #[serde(default, skip_serializing_if = "JavaModel::is_empty")]
-    pub java: JavaModel,
+/// [`ProjectModel`] from the registry's lines: a field for each line naming a model
+/// (`… with cargo: rust::cargo::CargoModel`), and what the whole asks of each.
+macro_rules! project_model {
+    ($($variant:ident: $directory:ident::$entry:ident
+        $(with $field:ident: $($model:ident)::+)?,)*) => {
+        /// Everything import resolution needs to know about the project beyond single files: each
+        /// language's ecosystem model ([`EcosystemModel`]), a field named by its registry line. A
+        /// model that found nothing is left out of the serialised form.
+        #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+        pub struct ProjectModel {
+            $($(
+                #[serde(default, skip_serializing_if = "EcosystemModel::is_empty")]
+                pub $field: crate::source::lang::$($model)::+,
+            )?)*
+        }
+
+        impl ProjectModel {
+            /// Each model built from the manifests among `files`, in registry order.
+            fn build_each(
+                files: &FileIndex,
+                read: &dyn ReadFile,
+                warnings: &mut Vec<String>,
+            ) -> ProjectModel {
+                ProjectModel {
+                    $($($field: EcosystemModel::build(files, read, warnings),)?)*
+                }
+            }
+
+            /// Every model's package directories.
+            fn package_dirs(&self) -> Vec<String> {
+                let mut dirs = Vec::new();
+                $($(dirs.extend(self.$field.package_dirs());)?)*
+                dirs
+            }
+
+            /// Each model settled against every package directory.
+            fn settle(&mut self) {
+                let dirs = self.package_dirs();
+                $($(self.$field.settle(&dirs);)?)*
+            }
+
+            /// Every model's packages, in registry order.
+            fn each_code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+                let mut packages = Vec::new();
+                $($(packages.extend(self.$field.code_packages(files));)?)*
+                packages
+            }
+        }
+
+        /// Whether a file named `name` is a manifest of some model.
+        fn is_manifest_name(name: &str) -> bool {
+            false $($(|| <crate::source::lang::$($model)::+ as EcosystemModel>::is_manifest(name))?)*
+        }
+
+        /// Whether some model depends on the mere existence of `path`.
+        fn shapes_some_model(path: &str) -> bool {
+            false $($(|| <crate::source::lang::$($model)::+ as EcosystemModel>::shaped_by(path))?)*
+        }
+    };
 }
+crate::source::lang::for_each_language!(project_model);
 
 impl ProjectModel {
     /// Read every manifest among `files`. Manifests that cannot be read become warnings.
     pub fn build(files: &FileIndex, read: &dyn ReadFile) -> (ProjectModel, Vec<String>) {
         let mut warnings = Vec::new();
-        let mut model = ProjectModel {
-            cargo: CargoModel::build(files, read, &mut warnings),
-            python: PythonModel::build(files, read, &mut warnings),
-            node: NodeModel::build(files, read, &mut warnings),
-            go: GoModel::build(files, read, &mut warnings),
-            java: JavaModel::build(files),
-        };
-        model.mark_samples();
+        let mut model = ProjectModel::build_each(files, read, &mut warnings);
+        model.settle();
         (model, warnings)
     }
 
@@ -55,49 +95,27 @@ impl ProjectModel {
         let json = serde_json::to_string(self).unwrap_or_default();
         crate::hash::sha256_hex(json.as_bytes())
     }
+
+    /// The project's packages, each with the directories holding its code and tests, in
+    /// (ecosystem, directory) order.
+    pub fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let mut packages = self.each_code_packages(files);
+        packages.retain(|package| !package.roots.is_empty());
+        packages.sort_by(|a, b| (a.ecosystem, &a.dir).cmp(&(b.ecosystem, &b.dir)));
+        packages
+    }
 }
 
 /// Whether `path` is a manifest the model reads: any change to it can change the model.
 pub fn is_manifest(path: &str) -> bool {
-    let name = file_name(path);
-    matches!(
-        name,
-        "Cargo.toml"
-            | "pyproject.toml"
-            | "setup.cfg"
-            | "package.json"
-            | "pnpm-workspace.yaml"
-            | "go.mod"
-    ) || ((name.starts_with("tsconfig") || name.starts_with("jsconfig")) && name.ends_with(".json"))
+    is_manifest_name(file_name(path))
 }
 
 /// Whether adding or removing `path` can change the model: a manifest, or a file whose mere
 /// existence the model depends on (a package's `__init__.py`, a Rust target cargo discovers by its
 /// place, a Java file: a source root, or a type its package's files may name without an import).
 pub fn shapes_model(path: &str) -> bool {
-    is_manifest(path)
-        || file_name(path) == "__init__.py"
-        || is_discovered_rust_target(path)
-        || go::is_package_file(path)
-        || java::is_java_source(path)
-}
-
-/// Paths cargo discovers targets at: `src/main.rs`, `src/lib.rs`, `build.rs`, `src/bin/…`,
-/// `tests/…`, `benches/…`, `examples/…` (one file or a directory's `main.rs`).
-fn is_discovered_rust_target(path: &str) -> bool {
-    if !path.ends_with(".rs") {
-        return false;
-    }
-    let parts: Vec<&str> = path.split('/').collect();
-    let n = parts.len();
-    let name = parts[n - 1];
-    let parent = if n >= 2 { parts[n - 2] } else { "" };
-    let grandparent = if n >= 3 { parts[n - 3] } else { "" };
-    matches!((parent, name), ("src", "main.rs" | "lib.rs"))
-        || name == "build.rs"
-        || matches!(parent, "tests" | "benches" | "examples")
-        || parent == "bin"
-        || (name == "main.rs" && matches!(grandparent, "bin" | "tests" | "benches" | "examples"))
+    is_manifest(path) || shapes_some_model(path)
 }
 
 /// For the models' unit tests: build a model with `build` from in-memory `(path, text)` files, and
@@ -117,6 +135,9 @@ pub(crate) fn build_from<M>(
     let model = build(&index, &read, &mut warnings);
     (model, index, warnings)
 }
+
+#[cfg(test)]
+mod packages_tests;
 
 #[cfg(test)]
 mod tests {

@@ -19,22 +19,14 @@
 use std::collections::BTreeSet;
 
 use super::files::{dir_of, file_name, is_within, join, FileIndex};
-use super::ProjectModel;
 use crate::source::lang::files::{package_entries, TEST_DIRS};
-
-/// Which ecosystem declared a package.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ecosystem {
-    Cargo,
-    Node,
-    Python,
-}
 
 /// One package of the project and the directories (or files) that hold its code and tests.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CodePackage {
-    pub ecosystem: Ecosystem,
+    /// The ecosystem that declared it ([`super::EcosystemModel::ECOSYSTEM`]: "cargo", "node",
+    /// "python").
+    pub ecosystem: &'static str,
     /// Its name (the manifest's), else its directory.
     pub name: String,
     /// The directory of its manifest (`""`: the project root).
@@ -60,7 +52,7 @@ const TEST_TREE_DATA_DIRS: &[&str] = &["samples", "sample", "cases", "data", "in
 /// Directories whose manifests are demos, not packages of the project.
 const SAMPLE_DIRS: &[&str] = &["examples", "example", "docs", "doc", "docs_src"];
 /// Conventional source directories of a root package without a better declaration.
-const SOURCE_DIRS: &[&str] = &["src", "lib", "app", "bin"];
+pub const SOURCE_DIRS: &[&str] = &["src", "lib", "app", "bin"];
 /// Python top-level directories that are never the distribution's own package (setuptools'
 /// flat-layout discovery leaves them out too).
 const NOT_PYTHON_PACKAGES: &[&str] = &[
@@ -95,127 +87,6 @@ pub fn is_test_data(dir: &str) -> bool {
             || (lower == "resources" && !below(&["src"]))
             || (TEST_TREE_DATA_DIRS.contains(&lower.as_str()) && below(TEST_DIRS))
     })
-}
-
-impl ProjectModel {
-    /// Mark sample projects among the Python distributions (test data, demos, or inside another
-    /// package's directory) and sort the Python roots accordingly.
-    pub(super) fn mark_samples(&mut self) {
-        let others: Vec<String> = self
-            .cargo
-            .packages
-            .iter()
-            .map(|p| p.dir.clone())
-            .chain(self.node.packages.iter().map(|p| p.dir.clone()))
-            .collect();
-        let python_dirs: Vec<String> = self.python.packages.iter().map(|p| p.dir.clone()).collect();
-        for package in &mut self.python.packages {
-            let nested = others.iter().chain(&python_dirs).any(|other| {
-                !other.is_empty() && other != &package.dir && is_within(&package.dir, other)
-            });
-            package.sample = nested || is_sample_dir(&package.dir);
-        }
-        self.python.sort_roots();
-    }
-
-    /// The project's packages, each with the directories holding its code and tests, in
-    /// (ecosystem, directory) order.
-    pub fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
-        let mut out = Vec::new();
-        out.extend(self.cargo_packages(files));
-        out.extend(self.node_packages(files));
-        out.extend(self.python_packages(files));
-        out.retain(|package| !package.roots.is_empty());
-        out.sort_by(|a, b| (a.ecosystem, &a.dir).cmp(&(b.ecosystem, &b.dir)));
-        out
-    }
-
-    fn cargo_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
-        let cargo = &self.cargo;
-        let member_dirs: Vec<&str> = cargo.packages.iter().map(|p| p.dir.as_str()).collect();
-        cargo
-            .packages
-            .iter()
-            .enumerate()
-            .filter(|(_, package)| {
-                !is_test_data(&package.dir)
-                    && (package.member
-                        || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &member_dirs)))
-            })
-            .map(|(index, package)| {
-                let roots = match package.dir.as_str() {
-                    "" => {
-                        let targets = cargo.targets.iter().filter(|t| t.package == index);
-                        let mut roots: Vec<String> =
-                            targets.map(|target| top_component(&target.root)).collect();
-                        roots.extend(existing_dirs(files, "", &["tests"]));
-                        roots
-                    }
-                    dir => vec![dir.to_string()],
-                };
-                CodePackage {
-                    ecosystem: Ecosystem::Cargo,
-                    name: package.name.clone(),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
-            })
-            .collect()
-    }
-
-    fn node_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
-        let node = &self.node;
-        let dirs: Vec<&str> = node.packages.iter().map(|p| p.dir.as_str()).collect();
-        node.packages
-            .iter()
-            .filter(|package| {
-                package.dir.is_empty()
-                    || package.linked
-                    || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &dirs))
-            })
-            .map(|package| {
-                let roots = match (package.dir.as_str(), package.workspace) {
-                    // A monorepo's root: only code it keeps in its own conventional directories.
-                    (dir, true) => existing_dirs(files, dir, SOURCE_DIRS)
-                        .into_iter()
-                        .chain(existing_dirs(files, dir, TEST_DIRS))
-                        .collect(),
-                    ("", false) => root_package_roots(files),
-                    (dir, false) => vec![dir.to_string()],
-                };
-                CodePackage {
-                    ecosystem: Ecosystem::Node,
-                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
-            })
-            .collect()
-    }
-
-    fn python_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
-        self.python
-            .packages
-            .iter()
-            .filter(|package| !package.sample && !package.implicit)
-            .map(|package| {
-                let mut roots = package.roots.clone();
-                if roots.is_empty() {
-                    roots = match package.dir.as_str() {
-                        "" => flat_layout_packages(files, package.name.as_deref()),
-                        dir => vec![dir.to_string()],
-                    };
-                }
-                roots.extend(existing_dirs(files, &package.dir, &["tests", "test"]));
-                CodePackage {
-                    ecosystem: Ecosystem::Python,
-                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
-            })
-            .collect()
-    }
 }
 
 /// The directories (or files) to document so that every package's code is in scope: the union of
@@ -278,7 +149,7 @@ pub fn code_out_of_scope<'a>(
 }
 
 /// Whether a manifest in `dir` is a demo or test data rather than a package of the project.
-fn is_sample_dir(dir: &str) -> bool {
+pub fn is_sample_dir(dir: &str) -> bool {
     is_test_data(dir)
         || dir
             .split('/')
@@ -286,14 +157,14 @@ fn is_sample_dir(dir: &str) -> bool {
 }
 
 /// Whether `dir` lies strictly inside another non-root package directory of `dirs`.
-fn nested_in(dir: &str, dirs: &[&str]) -> bool {
+pub fn nested_in(dir: &str, dirs: &[&str]) -> bool {
     dirs.iter()
         .any(|other| !other.is_empty() && *other != dir && is_within(dir, other))
 }
 
 /// The first component of a path (`src` of `src/lib.rs`); a file at the top level stays whole
 /// (`build.rs`), but a crate root there (`lib.rs`) keeps its modules beside it: the whole project.
-fn top_component(path: &str) -> String {
+pub fn top_component(path: &str) -> String {
     match path.split_once('/') {
         Some((first, _)) => first.to_string(),
         None if path == "build.rs" => path.to_string(),
@@ -302,7 +173,7 @@ fn top_component(path: &str) -> String {
 }
 
 /// Those of `names` that are directories holding files under `dir`.
-fn existing_dirs(files: &FileIndex, dir: &str, names: &[&str]) -> Vec<String> {
+pub fn existing_dirs(files: &FileIndex, dir: &str, names: &[&str]) -> Vec<String> {
     names
         .iter()
         .map(|name| join(dir, name))
@@ -313,7 +184,7 @@ fn existing_dirs(files: &FileIndex, dir: &str, names: &[&str]) -> Vec<String> {
 /// A single package at the root of the project: the whole project when its entry point sits at
 /// the root (what `require('..')` loads), else its conventional source and test directories, else
 /// the whole project.
-fn root_package_roots(files: &FileIndex) -> Vec<String> {
+pub fn root_package_roots(files: &FileIndex) -> Vec<String> {
     if package_entries().any(|file| files.contains(file)) {
         return vec![String::new()];
     }
@@ -330,7 +201,7 @@ fn root_package_roots(files: &FileIndex) -> Vec<String> {
 /// A flat layout at the root: the package named for the distribution (`fastapi/` of `fastapi`),
 /// else every top-level package (a directory with `__init__.py`) that is no test, doc or tool
 /// directory, else the whole project.
-fn flat_layout_packages(files: &FileIndex, name: Option<&str>) -> Vec<String> {
+pub fn flat_layout_packages(files: &FileIndex, name: Option<&str>) -> Vec<String> {
     let packages: Vec<String> = files
         .subdirs("")
         .into_iter()
@@ -359,7 +230,7 @@ fn flat_layout_packages(files: &FileIndex, name: Option<&str>) -> Vec<String> {
 }
 
 /// `roots` without duplicates and without any root inside another, sorted; `""` swallows all.
-fn minimal(roots: Vec<String>) -> Vec<String> {
+pub fn minimal(roots: Vec<String>) -> Vec<String> {
     let set: BTreeSet<String> = roots.into_iter().collect();
     if set.contains("") {
         return vec![String::new()];
@@ -371,114 +242,4 @@ fn minimal(roots: Vec<String>) -> Vec<String> {
         })
         .cloned()
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn model(files: &[(&str, &str)]) -> (ProjectModel, FileIndex) {
-        let (model, index, _) = crate::source::model::build_from(files, |index, read, _| {
-            ProjectModel::build(index, read).0
-        });
-        (model, index)
-    }
-
-    /// A facade root package whose `src/` only re-exports: its members are in scope too.
-    #[test]
-    fn a_cargo_facade_puts_every_member_in_scope() {
-        let (model, files) = model(&[
-            (
-                "Cargo.toml",
-                "[package]\nname = \"foo\"\n[workspace]\nmembers = [\"foo_builder\", \"foo_derive\"]\n[dependencies]\nfoo_builder = { path = \"foo_builder\" }\n",
-            ),
-            ("src/lib.rs", "pub use foo_builder::*;\n"),
-            ("tests/builder.rs", ""),
-            ("examples/demo.rs", ""),
-            ("docs/guide.md", ""),
-            ("foo_builder/Cargo.toml", "[package]\nname = \"foo_builder\"\n"),
-            ("foo_builder/src/lib.rs", ""),
-            ("foo_builder/src/command.rs", ""),
-            ("foo_derive/Cargo.toml", "[package]\nname = \"foo_derive\"\n"),
-            ("foo_derive/src/lib.rs", ""),
-            (
-                "foo_builder/tests/fixtures/case/Cargo.toml",
-                "[package]\nname = \"case\"\n",
-            ),
-        ]);
-        let packages = model.code_packages(&files);
-        assert_eq!(
-            scope_roots(&packages, &files),
-            ["examples", "foo_builder", "foo_derive", "src", "tests"]
-        );
-        let narrow = |file: &str| is_within(file, "src") || is_within(file, "tests");
-        let left: Vec<&str> = code_out_of_scope(&packages, files.under(""), &narrow)
-            .into_iter()
-            .map(|(file, _)| file)
-            .collect();
-        assert_eq!(
-            left,
-            [
-                "examples/demo.rs",
-                "foo_builder/src/command.rs",
-                "foo_builder/src/lib.rs",
-                "foo_derive/src/lib.rs"
-            ]
-        );
-    }
-
-    #[test]
-    fn workspaces_and_python_layouts() {
-        let (model, files) = model(&[
-            (
-                "package.json",
-                r#"{"name": "mono", "private": true, "workspaces": ["packages/*"]}"#,
-            ),
-            ("pnpm-workspace.yaml", "packages:\n  - 'playgrounds/*'\n"),
-            ("packages/core/package.json", r#"{"name": "core"}"#),
-            ("packages/core/src/index.js", ""),
-            (
-                "packages/core/tests/runtime/samples/a/package.json",
-                r#"{"name": "a"}"#,
-            ),
-            ("playgrounds/sandbox/package.json", r#"{"name": "sandbox"}"#),
-            ("benchmarking/run.js", ""),
-            ("pyproject.toml", "[project]\nname = \"fast-api\"\n"),
-            ("fast_api/__init__.py", ""),
-            ("docs_src/app/__init__.py", ""),
-            ("tests/test_app.py", ""),
-            ("crates/eval/Cargo.toml", "[package]\nname = \"eval\"\n"),
-            (
-                "crates/eval/truth/case/pyproject.toml",
-                "[project]\nname = \"case\"\n",
-            ),
-            ("crates/eval/truth/case/main.py", ""),
-        ]);
-        let packages = model.code_packages(&files);
-        assert_eq!(
-            scope_roots(&packages, &files),
-            ["crates", "fast_api", "packages", "playgrounds", "tests"]
-        );
-        assert_eq!(model.python.local_roots, ["crates/eval/truth/case"]);
-        assert!(!model
-            .python
-            .roots
-            .contains(&"crates/eval/truth/case".to_string()));
-    }
-
-    #[test]
-    fn test_data_directories() {
-        for dir in [
-            "tests/fixtures",
-            "crates/x/resources/test",
-            "packages/svelte/tests/runtime/samples/a",
-            "pkg/testdata",
-            "src/__snapshots__",
-        ] {
-            assert!(is_test_data(dir), "{dir}");
-        }
-        for dir in ["src/resources", "samples", "crates/x/src", "data"] {
-            assert!(!is_test_data(dir), "{dir}");
-        }
-    }
 }

@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{
     dir_of, file_name, is_within, join, normalize, FileIndex, ReadFile,
 };
@@ -210,6 +211,27 @@ fn parse_go_mod(dir: &str, text: &str) -> Option<GoModule> {
 
 fn unquote(s: &str) -> &str {
     s.trim_matches(['"', '`'])
+}
+
+impl EcosystemModel for GoModel {
+    const ECOSYSTEM: &'static str = "go";
+
+    fn build(files: &FileIndex, read: &dyn ReadFile, warnings: &mut Vec<String>) -> Self {
+        GoModel::build(files, read, warnings)
+    }
+
+    fn is_manifest(name: &str) -> bool {
+        name == "go.mod"
+    }
+
+    /// A Go file: a package is the directory of its files.
+    fn shaped_by(path: &str) -> bool {
+        is_package_file(path)
+    }
+
+    fn is_empty(&self) -> bool {
+        GoModel::is_empty(self)
+    }
 }
 
 #[cfg(test)]

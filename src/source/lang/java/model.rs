@@ -8,13 +8,22 @@
 //! A Java file that appears or vanishes shapes the model (`crate::source::model::shapes_model`): it may open a
 //! root, and the files of its package may now name it without an import.
 
+use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::FileIndex;
+use crate::source::model::files::ReadFile;
+use crate::source::model::packages::CodePackage;
 
 /// The source roots of a project.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct JavaModel {
     /// Every root, sorted by directory.
     pub roots: Vec<SourceRoot>,
+    /// Whether the project's root builds several modules (a `pom.xml` listing `<modules>`, a
+    /// `settings.gradle(.kts)`): its modules are directories of any name (`app/`, `core/`), each
+    /// with its own `src/`, so the whole project is its package. Left out of the serialised
+    /// model when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multi_module: bool,
 }
 
 /// One source root: `gson/src/main/java`, module `gson`, set `main`.
@@ -28,8 +37,8 @@ pub struct SourceRoot {
 }
 
 impl JavaModel {
-    /// The roots of the `.java` files among `files`.
-    pub fn build(files: &FileIndex) -> JavaModel {
+    /// The roots of the `.java` files among `files`, and whether the root builds several modules.
+    pub fn build(files: &FileIndex, read: &dyn ReadFile) -> JavaModel {
         let mut roots: Vec<SourceRoot> = files
             .under("")
             .filter(|path| path.ends_with(".java"))
@@ -37,7 +46,16 @@ impl JavaModel {
             .collect();
         roots.sort_by(|a, b| a.dir.cmp(&b.dir));
         roots.dedup_by(|a, b| a.dir == b.dir);
-        JavaModel { roots }
+        let multi_module = files.contains("settings.gradle")
+            || files.contains("settings.gradle.kts")
+            || (files.contains("pom.xml")
+                && read
+                    .read("pom.xml")
+                    .is_some_and(|pom| pom.contains("<modules>")));
+        JavaModel {
+            roots,
+            multi_module,
+        }
     }
 
     /// Whether the project has no Java source root (nothing serialised then).
@@ -90,12 +108,52 @@ pub fn is_java_source(path: &str) -> bool {
     path.ends_with(".java")
 }
 
+impl EcosystemModel for JavaModel {
+    const ECOSYSTEM: &'static str = "java";
+
+    fn build(files: &FileIndex, read: &dyn ReadFile, _warnings: &mut Vec<String>) -> Self {
+        JavaModel::build(files, read)
+    }
+
+    /// The root build files that say whether it builds several modules (Java's source roots come
+    /// from where its files are).
+    fn is_manifest(name: &str) -> bool {
+        matches!(name, "pom.xml" | "settings.gradle" | "settings.gradle.kts")
+    }
+
+    /// A Java file: a source root, or a type its package's files may name without an import.
+    fn shaped_by(path: &str) -> bool {
+        is_java_source(path)
+    }
+
+    fn is_empty(&self) -> bool {
+        JavaModel::is_empty(self) && !self.multi_module
+    }
+
+    /// A build of several modules is one package, the whole project; a single module's code is
+    /// found by its conventional directories (`src/`).
+    fn code_packages(&self, _files: &FileIndex) -> Vec<CodePackage> {
+        match self.multi_module {
+            true => vec![CodePackage {
+                ecosystem: Self::ECOSYSTEM,
+                name: String::new(),
+                dir: String::new(),
+                roots: vec![String::new()],
+            }],
+            false => Vec::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn model(paths: &[&str]) -> JavaModel {
-        JavaModel::build(&FileIndex::new(paths.iter().map(|p| p.to_string())))
+        JavaModel::build(
+            &FileIndex::new(paths.iter().map(|p| p.to_string())),
+            &|_: &str| None,
+        )
     }
 
     #[test]
@@ -142,5 +200,32 @@ mod tests {
             ]
         );
         assert!(model.root_of("tools/Gen.java").is_none());
+    }
+
+    /// A root `pom.xml` listing modules, or a Gradle settings file, makes the whole project the
+    /// package `lexictl init` documents; one module is found by its `src/`.
+    #[test]
+    fn a_build_of_several_modules_is_one_package_the_whole_project() {
+        let files = FileIndex::new(
+            ["pom.xml", "core/pom.xml", "core/src/main/java/a/A.java"].map(String::from),
+        );
+        let pom = |rel: &str| {
+            (rel == "pom.xml")
+                .then(|| "<project><modules><module>core</module></modules></project>".to_string())
+        };
+        let model = JavaModel::build(&files, &pom);
+        assert!(model.multi_module);
+        let packages = model.code_packages(&files);
+        assert_eq!(packages.len(), 1);
+        assert_eq!(
+            (packages[0].dir.as_str(), packages[0].roots.as_slice()),
+            ("", [String::new()].as_slice())
+        );
+        let single = JavaModel::build(&files, &|_: &str| Some("<project/>".to_string()));
+        assert!(!single.multi_module && single.code_packages(&files).is_empty());
+        let gradle =
+            FileIndex::new(["settings.gradle.kts", "app/src/main/java/A.java"].map(String::from));
+        assert!(JavaModel::build(&gradle, &|_: &str| None).multi_module);
+        assert!(JavaModel::is_manifest("pom.xml") && JavaModel::is_manifest("settings.gradle"));
     }
 }

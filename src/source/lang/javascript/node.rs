@@ -8,7 +8,12 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::source::lang::files::TEST_DIRS;
+use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, glob_matches, normalize, FileIndex, ReadFile};
+use crate::source::model::packages::{
+    existing_dirs, is_sample_dir, minimal, nested_in, root_package_roots, CodePackage, SOURCE_DIRS,
+};
 
 /// A JSON value that keeps object keys in the order they were written (the order `exports`
 /// conditions are tried in).
@@ -389,6 +394,60 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<
         Some(OneOrMany::One(one)) => vec![one],
         Some(OneOrMany::Many(many)) => many,
     })
+}
+
+impl EcosystemModel for NodeModel {
+    const ECOSYSTEM: &'static str = "node";
+
+    fn build(files: &FileIndex, read: &dyn ReadFile, warnings: &mut Vec<String>) -> Self {
+        NodeModel::build(files, read, warnings)
+    }
+
+    fn is_manifest(name: &str) -> bool {
+        matches!(name, "package.json" | "pnpm-workspace.yaml")
+            || ((name.starts_with("tsconfig") || name.starts_with("jsconfig"))
+                && name.ends_with(".json"))
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == NodeModel::default()
+    }
+
+    fn package_dirs(&self) -> Vec<String> {
+        self.packages.iter().map(|p| p.dir.clone()).collect()
+    }
+
+    /// The workspace packages and the root package (its conventional directories, or the whole
+    /// project when its entry point sits at the root).
+    fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let node = self;
+        let dirs: Vec<&str> = node.packages.iter().map(|p| p.dir.as_str()).collect();
+        node.packages
+            .iter()
+            .filter(|package| {
+                package.dir.is_empty()
+                    || package.linked
+                    || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &dirs))
+            })
+            .map(|package| {
+                let roots = match (package.dir.as_str(), package.workspace) {
+                    // A monorepo's root: only code it keeps in its own conventional directories.
+                    (dir, true) => existing_dirs(files, dir, SOURCE_DIRS)
+                        .into_iter()
+                        .chain(existing_dirs(files, dir, TEST_DIRS))
+                        .collect(),
+                    ("", false) => root_package_roots(files),
+                    (dir, false) => vec![dir.to_string()],
+                };
+                CodePackage {
+                    ecosystem: Self::ECOSYSTEM,
+                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,12 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
+use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, join, normalize, FileIndex, ReadFile};
+use crate::source::model::files::{file_name, is_within};
+use crate::source::model::packages::{
+    existing_dirs, flat_layout_packages, is_sample_dir, minimal, CodePackage,
+};
 
 /// The directories absolute imports resolve from.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -307,6 +312,67 @@ fn strings(value: Option<&toml::Value>) -> Vec<String> {
             .filter_map(|v| v.as_str().map(String::from))
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+impl EcosystemModel for PythonModel {
+    const ECOSYSTEM: &'static str = "python";
+
+    fn build(files: &FileIndex, read: &dyn ReadFile, warnings: &mut Vec<String>) -> Self {
+        PythonModel::build(files, read, warnings)
+    }
+
+    fn is_manifest(name: &str) -> bool {
+        matches!(name, "pyproject.toml" | "setup.cfg")
+    }
+
+    /// A package's `__init__.py`: its existence makes a directory a package.
+    fn shaped_by(path: &str) -> bool {
+        file_name(path) == "__init__.py"
+    }
+
+    fn is_empty(&self) -> bool {
+        *self == PythonModel::default()
+    }
+
+    fn package_dirs(&self) -> Vec<String> {
+        self.packages.iter().map(|p| p.dir.clone()).collect()
+    }
+
+    /// Mark sample projects among the distributions (test data, demos, or inside another
+    /// package's directory, of any ecosystem) and sort the roots accordingly.
+    fn settle(&mut self, package_dirs: &[String]) {
+        for package in &mut self.packages {
+            let nested = package_dirs.iter().any(|other| {
+                !other.is_empty() && other != &package.dir && is_within(&package.dir, other)
+            });
+            package.sample = nested || is_sample_dir(&package.dir);
+        }
+        self.sort_roots();
+    }
+
+    /// The distributions that are not samples, with their package roots and tests.
+    fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        self.packages
+            .iter()
+            .filter(|package| !package.sample && !package.implicit)
+            .map(|package| {
+                let mut roots = package.roots.clone();
+                if roots.is_empty() {
+                    roots = match package.dir.as_str() {
+                        "" => flat_layout_packages(files, package.name.as_deref()),
+                        dir => vec![dir.to_string()],
+                    };
+                }
+                roots.extend(existing_dirs(files, &package.dir, &["tests", "test"]));
+                CodePackage {
+                    ecosystem: Self::ECOSYSTEM,
+                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
     }
 }
 

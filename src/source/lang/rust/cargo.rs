@@ -11,8 +11,12 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{
     dir_of, glob_matches, is_within, join, normalize, FileIndex, ReadFile,
+};
+use crate::source::model::packages::{
+    existing_dirs, is_sample_dir, is_test_data, minimal, nested_in, top_component, CodePackage,
 };
 
 /// What a target builds.
@@ -529,6 +533,80 @@ struct Workspace {
     dependencies: BTreeMap<String, toml::Value>,
     members: Vec<String>,
     exclude: Vec<String>,
+}
+
+impl EcosystemModel for CargoModel {
+    const ECOSYSTEM: &'static str = "cargo";
+
+    fn build(files: &FileIndex, read: &dyn ReadFile, warnings: &mut Vec<String>) -> Self {
+        CargoModel::build(files, read, warnings)
+    }
+
+    fn is_manifest(name: &str) -> bool {
+        name == "Cargo.toml"
+    }
+
+    /// Paths cargo discovers targets at: `src/main.rs`, `src/lib.rs`, `build.rs`, `src/bin/…`,
+    /// `tests/…`, `benches/…`, `examples/…` (one file or a directory's `main.rs`).
+    fn shaped_by(path: &str) -> bool {
+        if !path.ends_with(".rs") {
+            return false;
+        }
+        let parts: Vec<&str> = path.split('/').collect();
+        let n = parts.len();
+        let name = parts[n - 1];
+        let parent = if n >= 2 { parts[n - 2] } else { "" };
+        let grandparent = if n >= 3 { parts[n - 3] } else { "" };
+        matches!((parent, name), ("src", "main.rs" | "lib.rs"))
+            || name == "build.rs"
+            || matches!(parent, "tests" | "benches" | "examples")
+            || parent == "bin"
+            || (name == "main.rs"
+                && matches!(grandparent, "bin" | "tests" | "benches" | "examples"))
+    }
+
+    fn is_empty(&self) -> bool {
+        CargoModel::is_empty(self)
+    }
+
+    fn package_dirs(&self) -> Vec<String> {
+        self.packages.iter().map(|p| p.dir.clone()).collect()
+    }
+
+    /// The workspace members and the root package; a package in test data, a demo or another
+    /// package's directory without being a member is a sample, not one of the project's.
+    fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let cargo = self;
+        let member_dirs: Vec<&str> = cargo.packages.iter().map(|p| p.dir.as_str()).collect();
+        cargo
+            .packages
+            .iter()
+            .enumerate()
+            .filter(|(_, package)| {
+                !is_test_data(&package.dir)
+                    && (package.member
+                        || (!is_sample_dir(&package.dir) && !nested_in(&package.dir, &member_dirs)))
+            })
+            .map(|(index, package)| {
+                let roots = match package.dir.as_str() {
+                    "" => {
+                        let targets = cargo.targets.iter().filter(|t| t.package == index);
+                        let mut roots: Vec<String> =
+                            targets.map(|target| top_component(&target.root)).collect();
+                        roots.extend(existing_dirs(files, "", &["tests"]));
+                        roots
+                    }
+                    dir => vec![dir.to_string()],
+                };
+                CodePackage {
+                    ecosystem: Self::ECOSYSTEM,
+                    name: package.name.clone(),
+                    dir: package.dir.clone(),
+                    roots: minimal(roots),
+                }
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
