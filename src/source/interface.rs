@@ -106,6 +106,51 @@ pub struct Import {
     /// imported both ways is not type-only.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub type_only: bool,
+    /// Rust: the namespace a path written in code names (a derive or a macro call names a macro, a
+    /// type or an expression names an item); a `use` names every namespace.
+    #[serde(skip_serializing_if = "Namespace::is_any")]
+    pub namespace: Namespace,
+}
+
+/// Rust's namespaces as import resolution tells them apart: macros, and every other item (types
+/// and values). A name may be bound in both (`clap::Parser` is a derive macro and a trait).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Namespace {
+    /// Not said: a `use` (which imports every namespace its name is bound in), or a binding whose
+    /// namespace is not known.
+    #[default]
+    Any,
+    Macro,
+    Item,
+    /// Both, said: a path used as a macro in one place and as an item in another.
+    Both,
+}
+
+impl Namespace {
+    pub fn is_any(&self) -> bool {
+        *self == Namespace::Any
+    }
+
+    /// The namespace(s) of one name bound twice, or of one path written in two places: a `use`
+    /// also written as an item is still the `use`.
+    pub fn merge(self, other: Namespace) -> Namespace {
+        use Namespace::{Any, Both, Item};
+        match (self, other) {
+            _ if self == other => self,
+            (Any, Item) | (Item, Any) => Any,
+            _ => Both,
+        }
+    }
+
+    fn code(self) -> &'static str {
+        match self {
+            Namespace::Any => "-",
+            Namespace::Macro => "m",
+            Namespace::Item => "i",
+            Namespace::Both => "b",
+        }
+    }
 }
 
 /// A name a Rust module file makes visible to paths that go through it (`crate::m::Name`): what
@@ -127,6 +172,25 @@ pub enum BindingKind {
     Alias { name: String, path: String },
     /// `use path::*;`
     Glob(String),
+    /// A macro defined in the file: `macro_rules! name` (of any visibility: a `pub(crate) use
+    /// name;` makes it a path), or a proc-macro crate's `#[proc_macro_derive(Name)]`,
+    /// `#[proc_macro]` or `#[proc_macro_attribute]` function. Macros are a namespace of their own.
+    Macro(String),
+}
+
+/// One step of a Rust module file's *textual* macro scope, in source order: what a `macro_rules!`
+/// macro used by its bare name (`debug!(…)`) is looked up in, unlike a path (rustc's "textual
+/// scope": a macro is visible after its definition, in the module and the child modules declared
+/// after it; `#[macro_use] mod m;` extends `m`'s macros to the rest of the parent).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum MacroScope {
+    /// `macro_rules! name` at item level, in inline module `scope` (`""` for the file's own).
+    Defined { scope: String, name: String },
+    /// `mod name;` of a module file (`path` as the `mod:` import spells it: `a::b` inside inline
+    /// module `a`), `#[macro_use]` or not.
+    Module { path: String, macro_use: bool },
+    /// `#[macro_use] extern crate name;`: the crate's exported macros, in the whole crate.
+    Crate(String),
 }
 
 /// Cheap complexity signals for a file.
@@ -182,6 +246,9 @@ pub struct Interface {
     /// Rust: the names the file's module scope binds (items and `use`s), in source order.
     #[serde(skip)]
     pub bindings: Vec<Binding>,
+    /// Rust: the file's textual macro scope, in source order (test-only code left out).
+    #[serde(skip)]
+    pub macro_scope: Vec<MacroScope>,
     /// Module-level documentation, comment markers stripped.
     pub doc: Option<String>,
     /// Doc comments of top-level declarations by name, in source order (for the primary export's
@@ -330,8 +397,8 @@ impl Interface {
     }
 
     /// What other files' import resolution reads of a Rust module file, as a short hash: its
-    /// `mod` declarations and `extern crate`s, the names its module scope binds (items and `use`s)
-    /// and the macros it exports. An edit that keeps it (a body, a signature, a comment, a path in an
+    /// `mod` declarations and `extern crate`s, the names its module scope binds (items, macros and
+    /// `use`s), its textual macro scope and the macros it exports. An edit that keeps it (a body, a signature, a comment, a path in an
     /// expression) resolves every path that goes through the file alike, so its importers are
     /// neither read nor resolved again. Empty for other languages.
     pub fn module_scope_hash(&self) -> String {
@@ -355,6 +422,19 @@ impl Interface {
                     buf.push_str(&format!("\u{1f}alias\u{1f}{name}\u{1f}{path}"))
                 }
                 BindingKind::Glob(path) => buf.push_str(&format!("\u{1f}glob\u{1f}{path}")),
+                BindingKind::Macro(name) => buf.push_str(&format!("\u{1f}macro\u{1f}{name}")),
+            }
+            buf.push('\n');
+        }
+        for step in &self.macro_scope {
+            match step {
+                MacroScope::Defined { scope, name } => {
+                    buf.push_str(&format!("t\u{1f}def\u{1f}{scope}\u{1f}{name}"))
+                }
+                MacroScope::Module { path, macro_use } => {
+                    buf.push_str(&format!("t\u{1f}mod\u{1f}{path}\u{1f}{macro_use}"))
+                }
+                MacroScope::Crate(name) => buf.push_str(&format!("t\u{1f}crate\u{1f}{name}")),
             }
             buf.push('\n');
         }
@@ -413,10 +493,13 @@ fn push_import(buf: &mut String, import: &Import) {
     buf.push('\u{1f}');
     buf.push_str(import.path.as_deref().unwrap_or(""));
     buf.push_str(if import.type_only {
-        "\u{1f}t\n"
+        "\u{1f}t"
     } else {
-        "\u{1f}-\n"
+        "\u{1f}-"
     });
+    buf.push('\u{1f}');
+    buf.push_str(import.namespace.code());
+    buf.push('\n');
 }
 
 /// The first 16 hex digits of the SHA-256 of `text` (64 bits: enough to tell two versions of
@@ -471,6 +554,7 @@ mod tests {
             symbols,
             imports: Vec::new(),
             bindings: Vec::new(),
+            macro_scope: Vec::new(),
             doc: None,
             item_docs: Vec::new(),
             primary: None,

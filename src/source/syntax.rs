@@ -678,6 +678,7 @@ impl Imports {
         };
         let known = &mut self.list[at];
         known.type_only &= import.type_only;
+        known.namespace = known.namespace.merge(import.namespace);
         for name in import.names {
             if !known.names.contains(&name) {
                 known.names.push(name);
@@ -692,6 +693,8 @@ pub(crate) struct Extracted {
     pub builder: Builder,
     pub imports: Imports,
     pub bindings: Vec<super::interface::Binding>,
+    /// Rust: the textual macro scope ([`super::interface::MacroScope`]).
+    pub macro_scope: Vec<super::interface::MacroScope>,
     pub doc: Option<String>,
     /// Doc comments of top-level declarations, by name (the primary export's doc).
     pub item_docs: Vec<(String, String)>,

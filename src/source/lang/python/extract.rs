@@ -601,6 +601,7 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
                     names,
                     path: None,
                     type_only: under_type_checking(node, src),
+                    ..Import::default()
                 });
                 None
             }

@@ -896,6 +896,7 @@ pub use self::windows::Handle";
                 ("mod:windows", 42),
                 ("self::windows::Handle", 43),
                 ("sys::bind", 24),
+                ("cfg_if::cfg_if", 36),
             ]
         );
         assert_eq!(iface.doc.as_deref(), Some("Networking primitives."));

@@ -11,6 +11,7 @@
 
 use tree_sitter::Node;
 
+use crate::source::interface::{Import, Namespace};
 use crate::source::syntax::{compact, text_of, Imports};
 
 /// First segments that never name a module of the project or another crate.
@@ -19,10 +20,11 @@ const NOT_CRATES: &[&str] = &[
     "i128", "isize", "f32", "f64", "bool", "char", "str",
 ];
 
-/// A path written in code, and the line it is first on.
+/// A path written in code, the line it is first on and the namespace its use names.
 pub(crate) struct QualifiedPath {
     pub spec: String,
     pub line: usize,
+    pub namespace: Namespace,
 }
 
 /// The spec of a `scoped_identifier`/`scoped_type_identifier` that may name a module of the
@@ -61,56 +63,136 @@ pub(crate) fn path_spec(text: &str) -> Option<String> {
     Some(segments[..end].join("::"))
 }
 
+/// A path among tokens (a macro call's, an attribute's arguments), with the row of its first token.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct TokenPath {
+    pub text: String,
+    pub row: usize,
+    /// How it is used: a macro call (`clap::value_parser!(…)`, `debug!(…)`) or a derive names a
+    /// macro; anything else may be either.
+    pub namespace: Namespace,
+    /// One segment: a bare macro call (`debug!(…)`) or a derive's name (`Parser`).
+    pub bare: bool,
+}
+
+/// Whose tokens a leaf is: an ordinary token, one of a `derive(…)`'s list, or one of a lint
+/// attribute's (`allow(clippy::x)`, never a path to code).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Code,
+    Derive,
+    Lint,
+}
+
+/// Attributes whose arguments name lints, not code.
+const LINT_ATTRIBUTES: &[&str] = &["allow", "warn", "deny", "forbid", "expect"];
+
 /// The paths among the tokens of a macro call (`assert_eq!(crate::x::f(), 1)`): runs of
 /// identifiers joined by `::`, string and character literals and comments left out, each with
-/// the row of its first token.
-pub(crate) fn token_paths(tokens: Node<'_>, src: &str) -> Vec<(String, usize)> {
-    let mut leaves: Vec<Node<'_>> = Vec::new();
-    collect_leaves(tokens, &mut leaves);
+/// the row of its first token; and its bare macro calls (`vec![debug!(…)]`).
+pub(crate) fn token_paths(tokens: Node<'_>, src: &str) -> Vec<TokenPath> {
+    let mut leaves = Vec::new();
+    collect_leaves(tokens, src, Role::Code, false, &mut leaves);
+    scan(&leaves, src)
+}
+
+/// The paths among the arguments of an attribute (`#[arg(action = clap::ArgAction::Count)]`): as
+/// [`token_paths`], and every path of a `derive(…)` list (also inside `cfg_attr(…)`) as a macro
+/// (`Parser` of `derive(Debug, Parser)` is bare); a lint attribute's are left out.
+pub(crate) fn attribute_paths(name: &str, arguments: Node<'_>, src: &str) -> Vec<TokenPath> {
+    let role = match name {
+        "derive" => Role::Derive,
+        _ if LINT_ATTRIBUTES.contains(&name) => return Vec::new(),
+        _ => Role::Code,
+    };
+    let mut leaves = Vec::new();
+    collect_leaves(arguments, src, role, true, &mut leaves);
+    scan(&leaves, src)
+}
+
+/// The runs of `a::b::c` among `leaves`.
+fn scan(leaves: &[(Node<'_>, Role)], src: &str) -> Vec<TokenPath> {
+    let kind = |at: usize| leaves.get(at).map(|(node, _)| node.kind());
+    let is_segment =
+        |at: usize| matches!(kind(at), Some("identifier" | "self" | "super" | "crate"));
     let mut out = Vec::new();
     let mut at = 0;
     while at < leaves.len() {
-        let is_segment =
-            |node: Node<'_>| matches!(node.kind(), "identifier" | "self" | "super" | "crate");
-        if !is_segment(leaves[at]) || (at > 0 && leaves[at - 1].kind() == "::") {
+        if !is_segment(at) || (at > 0 && kind(at - 1) == Some("::")) {
             at += 1;
             continue;
         }
-        let start = at;
-        let mut text = text_of(leaves[at], src).to_string();
-        while at + 2 < leaves.len() + 1
-            && leaves.get(at + 1).is_some_and(|n| n.kind() == "::")
-            && leaves.get(at + 2).is_some_and(|n| is_segment(*n))
-        {
+        let (first, role) = leaves[at];
+        let mut text = text_of(first, src).to_string();
+        let mut segments = 1;
+        while kind(at + 1) == Some("::") && is_segment(at + 2) {
             text.push_str("::");
-            text.push_str(text_of(leaves[at + 2], src));
+            text.push_str(text_of(leaves[at + 2].0, src));
             at += 2;
+            segments += 1;
         }
-        if at > start {
-            out.push((text, leaves[start].start_position().row));
+        let called = kind(at + 1) == Some("!") && matches!(kind(at + 2), Some("(" | "[" | "{"));
+        let namespace = match called || role == Role::Derive {
+            true => Namespace::Macro,
+            false => Namespace::Any,
+        };
+        if segments > 1 || called || role == Role::Derive {
+            out.push(TokenPath {
+                text,
+                row: first.start_position().row,
+                namespace,
+                bare: segments == 1,
+            });
         }
         at += 1;
     }
     out
 }
 
-/// The leaf tokens of a token tree, in order, literals and comments left out.
-fn collect_leaves<'t>(node: Node<'t>, out: &mut Vec<Node<'t>>) {
+/// The leaf tokens of a token tree, in order, literals, comments and lint lists left out, each
+/// with its role: in an attribute's arguments (`cfg_attr(…)`), a group right after `derive` holds
+/// derives, one after a lint attribute's name lints.
+fn collect_leaves<'t>(
+    node: Node<'t>,
+    src: &str,
+    role: Role,
+    attribute: bool,
+    out: &mut Vec<(Node<'t>, Role)>,
+) {
     let mut cursor = node.walk();
+    let mut before: Option<Node<'t>> = None;
     for child in node.children(&mut cursor) {
         match child.kind() {
             "string_literal" | "raw_string_literal" | "char_literal" | "line_comment"
             | "block_comment" => {}
-            _ if child.child_count() == 0 => out.push(child),
-            _ => collect_leaves(child, out),
+            _ if child.child_count() == 0 => out.push((child, role)),
+            _ => {
+                let named = before
+                    .filter(|b| attribute && b.kind() == "identifier")
+                    .map(|b| text_of(b, src));
+                let inner = match named {
+                    Some("derive") => Role::Derive,
+                    Some(name) if LINT_ATTRIBUTES.contains(&name) => Role::Lint,
+                    _ => role,
+                };
+                if inner != Role::Lint {
+                    collect_leaves(child, src, inner, attribute, out);
+                }
+            }
         }
+        before = Some(child);
     }
 }
 
 /// Add every path of `paths` to `imports`.
 pub(crate) fn add_paths(paths: Vec<QualifiedPath>, imports: &mut Imports) {
     for path in paths {
-        imports.add(path.spec, path.line);
+        imports.add_import(Import {
+            spec: path.spec,
+            line: path.line,
+            namespace: path.namespace,
+            ..Import::default()
+        });
     }
 }
 
@@ -118,9 +200,15 @@ pub(crate) fn add_paths(paths: Vec<QualifiedPath>, imports: &mut Imports) {
 mod tests {
     use crate::source::{extract, Language};
 
+    /// The import specs of `text`, the names of macros used (`macro:`) left out.
     fn specs(text: &str) -> Vec<String> {
         let interface = extract(Language::Rust, text).expect("parses");
-        interface.imports.iter().map(|i| i.spec.clone()).collect()
+        interface
+            .imports
+            .iter()
+            .map(|i| i.spec.clone())
+            .filter(|spec| !spec.starts_with("macro:"))
+            .collect()
     }
 
     /// tokio: `Builder::spawn` calls `super::spawn::spawn_inner(…)`; `spawn` inside `cfg_rt!` calls
@@ -140,6 +228,37 @@ mod tests {
                 "self::local::wait",
             ]
         );
+    }
+
+    /// clap's derive helpers: paths in attribute arguments are used; a derive's and a macro call's
+    /// name the macro; lint names are no paths; a bare macro call is `macro:`.
+    #[test]
+    fn attribute_arguments_derives_and_bare_macro_calls() {
+        use crate::source::Namespace::{Any, Item, Macro};
+        let text = "#[derive(Debug, clap::Parser)]\n#[cfg_attr(feature = \"serde\", derive(serde::Serialize), allow(clippy::x))]\nstruct Cli {\n    #[arg(action = clap::ArgAction::Count, value_parser = clap::value_parser!(u8))]\n    #[allow(clippy::struct_field_names)]\n    verbose: u8,\n}\n#[tokio::main]\n#[cfg(any(unix, // TODO: windows\n    windows))]\nasync fn main() {\n    debug!(\"{}\", vec![other!()]);\n    let x: grep::Matcher = todo!();\n}\n";
+        let interface = extract(Language::Rust, text).expect("parses");
+        let imports: Vec<(&str, crate::source::Namespace)> = interface
+            .imports
+            .iter()
+            .map(|i| (i.spec.as_str(), i.namespace))
+            .collect();
+        assert_eq!(
+            imports,
+            [
+                ("macro:Debug", Macro),
+                ("macro:debug", Macro),
+                ("macro:vec", Macro),
+                ("macro:other", Macro),
+                ("macro:todo", Macro),
+                ("clap::Parser", Macro),
+                ("serde::Serialize", Macro),
+                ("clap::ArgAction", Any),
+                ("clap::value_parser", Macro),
+                ("tokio::main", Macro),
+                ("grep::Matcher", Item),
+            ]
+        );
+        assert_eq!(interface.signals.todo_markers, 1);
     }
 
     #[test]

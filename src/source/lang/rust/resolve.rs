@@ -9,7 +9,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::source::interface::{BindingKind, Interface};
+use crate::source::interface::{BindingKind, Import, Interface, MacroScope, Namespace};
 use crate::source::model::files::{dir_of, file_name, join, normalize};
 use crate::source::resolve::{Collected, Context};
 
@@ -32,7 +32,23 @@ pub(crate) fn resolve(
         }
         return;
     };
+    let used_as_macros: Vec<&str> = interface
+        .imports
+        .iter()
+        .filter_map(|import| import.spec.strip_prefix("macro:"))
+        .collect();
     for import in &interface.imports {
+        if let Some(name) = import.spec.strip_prefix("macro:") {
+            // A bare macro name: found in the textual scope, or a standard or derive macro (left
+            // out quietly, as it is no import).
+            let mut via = Vec::new();
+            let found = resolver.textual_macro(&here, interface, name, &mut via);
+            out.via.extend(via);
+            if let Some(found) = found {
+                out.record(&import.spec, Some(found.file));
+            }
+            continue;
+        }
         let found: Vec<Found> = if let Some(module) = import.spec.strip_prefix("mod:") {
             resolver
                 .declared_module(&here, module, import.path.as_deref())
@@ -47,7 +63,7 @@ pub(crate) fn resolve(
         } else {
             let mut hops = Hops::default();
             match resolver.use_path(&here, interface, &import.spec, &mut hops) {
-                Outcome::Files(found) => found,
+                Outcome::Files(found) => in_namespace(found, import, interface, &used_as_macros),
                 Outcome::External | Outcome::NotFound => Vec::new(),
             }
         };
@@ -83,16 +99,84 @@ struct Found {
     /// The item was seen defined (or the path named a module): not a guess at the module it was
     /// looked up in.
     definite: bool,
+    /// The namespace of what it found: a macro, an item (a module, a type, a value), or either.
+    namespace: Namespace,
     via: Vec<String>,
 }
 
 impl Found {
+    /// A module or an item seen defined in `file`.
     fn definite(file: String) -> Found {
+        Found::defined(file, Namespace::Item)
+    }
+
+    fn defined(file: String, namespace: Namespace) -> Found {
         Found {
             file,
             definite: true,
+            namespace,
             via: Vec::new(),
         }
+    }
+}
+
+/// The namespace of what a file's item bindings bind `name` to, if any.
+fn bound_namespace<'b>(
+    bindings: impl Iterator<Item = &'b BindingKind>,
+    name: &str,
+) -> Option<Namespace> {
+    let mut namespace = None;
+    for kind in bindings {
+        let found = match kind {
+            BindingKind::Item(item) if item == name => Namespace::Item,
+            BindingKind::Macro(item) if item == name => Namespace::Macro,
+            _ => continue,
+        };
+        namespace = Some(namespace.map_or(found, |known: Namespace| known.merge(found)));
+    }
+    namespace
+}
+
+/// What one import keeps of the files its path led to, by namespace: a path used as a macro (a
+/// derive, a call) keeps the macros among them, one used as an item (a type, an expression) the
+/// items; a `use` keeps a macro when the file uses its name as a macro. A name bound in both
+/// namespaces (`clap::Parser`: a derive macro and a trait) thus leads to what the file uses; when
+/// the namespace wanted finds nothing, everything found is kept.
+fn in_namespace(
+    found: Vec<Found>,
+    import: &Import,
+    interface: &Interface,
+    used_as_macros: &[&str],
+) -> Vec<Found> {
+    let wanted = match import.namespace {
+        Namespace::Any => {
+            let last = import.spec.rsplit("::").next().unwrap_or(&import.spec);
+            let local = interface
+                .bindings
+                .iter()
+                .find_map(|binding| match &binding.kind {
+                    BindingKind::Alias { name, path }
+                        if binding.scope.is_empty() && path == &import.spec =>
+                    {
+                        Some(name.as_str())
+                    }
+                    _ => None,
+                })
+                .unwrap_or(last);
+            match used_as_macros.contains(&local) {
+                true => return found,
+                false => Namespace::Item,
+            }
+        }
+        Namespace::Both => return found,
+        namespace => namespace,
+    };
+    let fits = |f: &Found| {
+        !matches!(f.namespace, Namespace::Macro | Namespace::Item) || f.namespace == wanted
+    };
+    match found.iter().any(fits) {
+        true => found.into_iter().filter(fits).collect(),
+        false => found,
     }
 }
 
@@ -343,7 +427,7 @@ impl Resolver<'_, '_> {
         }
         for binding in interface.bindings.iter().filter(|b| b.scope.is_empty()) {
             match &binding.kind {
-                BindingKind::Item(item) if item == name => {
+                BindingKind::Item(item) | BindingKind::Macro(item) if item == name => {
                     return Outcome::Files(vec![Found::definite(here.file.clone())]);
                 }
                 BindingKind::Alias { name: alias, path }
@@ -390,6 +474,7 @@ impl Resolver<'_, '_> {
                     // Not seen defined (a macro made it, or it is an associated item): the module.
                     file: current.file,
                     definite: false,
+                    namespace: Namespace::Any,
                     via: Vec::new(),
                 }]),
                 other => other,
@@ -442,10 +527,7 @@ impl Resolver<'_, '_> {
             .filter(|binding| binding.scope == scope)
             .map(|binding| &binding.kind)
             .collect();
-        if in_scope
-            .iter()
-            .any(|kind| matches!(kind, BindingKind::Item(item) if item == name))
-        {
+        if let Some(namespace) = bound_namespace(in_scope.iter().copied(), name) {
             let inner = join_scope(scope, name);
             let is_inline_module = interface.bindings.iter().any(|b| b.scope == inner);
             if let (true, Some((next, tail))) = (is_inline_module, rest.split_first()) {
@@ -454,7 +536,8 @@ impl Resolver<'_, '_> {
                     found => return found,
                 }
             }
-            return Outcome::Files(vec![Found::definite(module.file.clone())]);
+            let defined = vec![Found::defined(module.file.clone(), namespace)];
+            return self.with_globs(module, &interface, scope, name, rest, hops, defined);
         }
         let aliases: Vec<&String> = in_scope
             .iter()
@@ -464,12 +547,80 @@ impl Resolver<'_, '_> {
             })
             .collect();
         if !aliases.is_empty() {
-            return self.aliases(module, &interface, scope, &aliases, rest, hops);
+            return match self.aliases(module, &interface, scope, &aliases, rest, hops) {
+                Outcome::Files(found) => {
+                    self.with_globs(module, &interface, scope, name, rest, hops, found)
+                }
+                other => other,
+            };
         }
-        let globs = in_scope.iter().filter_map(|kind| match kind {
-            BindingKind::Glob(path) => Some(path),
-            _ => None,
-        });
+        match self.globs(module, &interface, scope, name, rest, hops) {
+            Outcome::NotFound => self.exported_macro(module, scope, name),
+            other => other,
+        }
+    }
+
+    /// What the module's globs bring in under `name`, besides what it binds itself (`found`): a
+    /// glob fills the namespace that an item or an explicit `use` of the name leaves empty (rustc
+    /// shadows a glob only in the explicit binding's namespaces: clap's `pub use
+    /// clap_derive::Parser` is a derive macro, the trait `Parser` still comes through `pub use
+    /// clap_builder::*`).
+    #[allow(clippy::too_many_arguments)]
+    fn with_globs(
+        &self,
+        module: &Module,
+        interface: &Interface,
+        scope: &str,
+        name: &str,
+        rest: &[&str],
+        hops: &mut Hops,
+        mut found: Vec<Found>,
+    ) -> Outcome {
+        let bound = found
+            .iter()
+            .map(|f| match f.definite {
+                true => f.namespace,
+                false => Namespace::Any,
+            })
+            .reduce(Namespace::merge);
+        let empty = match bound {
+            Some(Namespace::Macro) if rest.is_empty() => Namespace::Item,
+            Some(Namespace::Item) if rest.is_empty() => Namespace::Macro,
+            _ => return Outcome::Files(found),
+        };
+        // (`Both` and `Any` leave no namespace empty.)
+        let globbed = match interface
+            .bindings
+            .iter()
+            .any(|b| b.scope == scope && matches!(b.kind, BindingKind::Glob(_)))
+        {
+            true => self.globs(module, interface, scope, name, rest, hops),
+            false => Outcome::NotFound,
+        };
+        if let Outcome::Files(more) = globbed {
+            found.extend(more.into_iter().filter(|f| f.namespace == empty));
+        }
+        Outcome::Files(found)
+    }
+
+    /// `name` through the module's globs: the definite finds of every glob (each `cfg`
+    /// alternative).
+    fn globs(
+        &self,
+        module: &Module,
+        interface: &Interface,
+        scope: &str,
+        name: &str,
+        rest: &[&str],
+        hops: &mut Hops,
+    ) -> Outcome {
+        let globs = interface
+            .bindings
+            .iter()
+            .filter_map(|binding| match &binding.kind {
+                BindingKind::Glob(path) if binding.scope == scope => Some(path),
+                _ => None,
+            });
         let mut found = Vec::new();
         let mut external = false;
         for path in globs {
@@ -477,7 +628,7 @@ impl Resolver<'_, '_> {
                 continue;
             }
             let full = with_rest(&in_file_scope(&format!("{path}::{name}"), scope), rest);
-            let outcome = self.use_path(module, &interface, &full, hops);
+            let outcome = self.use_path(module, interface, &full, hops);
             hops.leave();
             match outcome {
                 Outcome::Files(files) => found.extend(
@@ -493,8 +644,120 @@ impl Resolver<'_, '_> {
         match (found.is_empty(), external) {
             (false, _) => Outcome::Files(found),
             (true, true) => Outcome::External,
-            (true, false) => self.exported_macro(module, scope, name),
+            (true, false) => Outcome::NotFound,
         }
+    }
+
+    /// A macro the file that defines `here` names by its bare name (`debug!(…)`), as rustc looks
+    /// it up: in the textual scope — a `macro_rules!` of an ancestor module defined before the
+    /// `mod` declaration that leads to `here`, or one of a `#[macro_use] mod` declared before it
+    /// (the nearest first) — then, path-based, the crate's exported macros when `here` is the crate
+    /// root, and those of the root's `#[macro_use] extern crate`s. Every module file read on the
+    /// way is recorded in `via`: what it defines decides the answer, found or not.
+    fn textual_macro(
+        &self,
+        here: &Module,
+        interface: &Interface,
+        name: &str,
+        via: &mut Vec<String>,
+    ) -> Option<Found> {
+        let mut module = here.clone();
+        while let Some(parent) = self.parent(&module) {
+            via.push(parent.file.clone());
+            let Some(scope) = (self.context.interface_of)(&parent.file) else {
+                break;
+            };
+            let child = file_name(&module.dir);
+            let declaration = scope.macro_scope.iter().position(|step| {
+                matches!(step, MacroScope::Module { path, .. }
+                    if path.rsplit("::").next() == Some(child))
+            });
+            let Some(at) = declaration else {
+                break;
+            };
+            let inline = match &scope.macro_scope[at] {
+                MacroScope::Module { path, .. } => inline_part(path),
+                _ => "",
+            };
+            for step in scope.macro_scope[..at].iter().rev() {
+                let found = match step {
+                    MacroScope::Defined { scope: s, name: n }
+                        if n == name && encloses(s, inline) =>
+                    {
+                        Some(Found::defined(parent.file.clone(), Namespace::Macro))
+                    }
+                    MacroScope::Module {
+                        path,
+                        macro_use: true,
+                    } if encloses(inline_part(path), inline) => {
+                        self.macro_use_module(&parent, &scope, path, name, via, 0)
+                    }
+                    _ => None,
+                };
+                if found.is_some() {
+                    return found;
+                }
+            }
+            module = parent;
+        }
+        let root = &here.krate.root;
+        if here.file == *root {
+            if let Some(file) = (self.context.exported_macro)(root, name) {
+                return Some(Found::defined(file, Namespace::Macro));
+            }
+        }
+        let root_scope = match here.file == *root {
+            true => None,
+            false => (self.context.interface_of)(root),
+        };
+        let root_scope = root_scope.as_deref().unwrap_or(interface);
+        root_scope.macro_scope.iter().find_map(|step| match step {
+            MacroScope::Crate(krate) => {
+                let other = self.crate_root(&here.file, krate)?;
+                let file = (self.context.exported_macro)(&other.krate.root, name)?;
+                Some(Found::defined(file, Namespace::Macro))
+            }
+            _ => None,
+        })
+    }
+
+    /// A macro named `name` that `#[macro_use] mod path;` in `parent` (whose interface is
+    /// `scope`) brings into the parent's textual scope: one the module defines, or one of its own
+    /// `#[macro_use]` modules' (the last defined first). The module files read go into `via`.
+    fn macro_use_module(
+        &self,
+        parent: &Module,
+        scope: &Interface,
+        path: &str,
+        name: &str,
+        via: &mut Vec<String>,
+        depth: usize,
+    ) -> Option<Found> {
+        if depth >= MAX_HOPS {
+            return None;
+        }
+        let declared = scope
+            .imports
+            .iter()
+            .find(|import| import.spec.strip_prefix("mod:") == Some(path));
+        let file = self
+            .declared_module(parent, path, declared.and_then(|i| i.path.as_deref()))?
+            .file;
+        via.push(file.clone());
+        let module = self.module_of_file(&file)?;
+        let inner = (self.context.interface_of)(&file)?;
+        inner.macro_scope.iter().rev().find_map(|step| match step {
+            MacroScope::Defined { scope: s, name: n } if s.is_empty() && n == name => {
+                Some(Found::defined(file.clone(), Namespace::Macro))
+            }
+            MacroScope::Module {
+                path,
+                macro_use: true,
+            } if !path.contains("::") => {
+                self.macro_use_module(&module, &inner, path, name, via, depth + 1)
+            }
+            _ => None,
+        })
     }
 
     /// A `#[macro_export]` macro of the crate, when `module` is its root: such macros live there
@@ -504,7 +767,7 @@ impl Resolver<'_, '_> {
             return Outcome::NotFound;
         }
         match (self.context.exported_macro)(&module.krate.root, name) {
-            Some(file) => Outcome::Files(vec![Found::definite(file)]),
+            Some(file) => Outcome::Files(vec![Found::defined(file, Namespace::Macro)]),
             None => Outcome::NotFound,
         }
     }
@@ -550,6 +813,21 @@ fn with_rest(path: &str, rest: &[&str]) -> String {
         .chain(rest.iter().copied())
         .collect::<Vec<_>>()
         .join("::")
+}
+
+/// The inline modules a `mod` declaration is written in (`a` of `a::b`), `""` for the file's scope.
+fn inline_part(path: &str) -> &str {
+    path.rsplit_once("::").map_or("", |(inline, _)| inline)
+}
+
+/// Whether what inline module `outer` holds is in the textual scope of inline module `inner` (of
+/// one file): `outer` is `inner` or encloses it.
+fn encloses(outer: &str, inner: &str) -> bool {
+    outer.is_empty()
+        || inner == outer
+        || inner
+            .strip_prefix(outer)
+            .is_some_and(|rest| rest.starts_with("::"))
 }
 
 fn join_scope(scope: &str, name: &str) -> String {
@@ -752,6 +1030,36 @@ mod tests {
         );
     }
 
+    /// clap's facade: an explicit `pub use` of a derive macro and a glob bringing the trait of the
+    /// same name; what a file keeps depends on how it uses the name.
+    #[test]
+    fn a_glob_fills_the_namespace_an_explicit_use_leaves_empty() {
+        let files = Files::new(&[
+            ("Cargo.toml", "[package]\nname = \"app\"\n[dependencies]\nf = { path = \"f\" }\n[workspace]\nmembers = [\"f\", \"b\", \"d\"]\n"),
+            ("f/Cargo.toml", "[package]\nname = \"f\"\n[dependencies]\nb = { path = \"../b\" }\nd = { path = \"../d\" }\n"),
+            ("f/src/lib.rs", "pub use b::*;\npub use d::Parser;\n"),
+            ("b/Cargo.toml", "[package]\nname = \"b\"\n"),
+            ("b/src/lib.rs", "mod derive;\npub use derive::Parser;\n"),
+            ("b/src/derive.rs", "pub trait Parser {}\n"),
+            ("d/Cargo.toml", "[package]\nname = \"d\"\n[lib]\nproc-macro = true\n"),
+            ("d/src/lib.rs", "#[proc_macro_derive(Parser, attributes(arg))]\npub fn parser() {}\n"),
+            ("src/main.rs", "mod both;\nmod trait_only;\nmod derive_path;\n"),
+            ("src/both.rs", "use f::Parser;\n#[derive(Parser)]\nstruct A;\n"),
+            ("src/trait_only.rs", "use f::Parser as P;\nfn g<T: P>() {}\n"),
+            ("src/derive_path.rs", "#[derive(f::Parser)]\nstruct A;\nfn g<T: f::Parser>() {}\n"),
+        ]);
+        assert_eq!(
+            files.deps("src/both.rs"),
+            ["b/src/derive.rs", "d/src/lib.rs"]
+        );
+        assert_eq!(files.deps("src/trait_only.rs"), ["b/src/derive.rs"]);
+        // One spec used both ways keeps both.
+        assert_eq!(
+            files.deps("src/derive_path.rs"),
+            ["b/src/derive.rs", "d/src/lib.rs"]
+        );
+    }
+
     #[test]
     fn paths_written_in_inline_modules_are_seen_from_the_file() {
         assert_eq!(
@@ -765,6 +1073,49 @@ mod tests {
         );
         assert_eq!(super::in_file_scope("crate::x", "a"), "crate::x");
         assert_eq!(super::in_file_scope("self::x", ""), "self::x");
+    }
+
+    /// ripgrep's `message!` (`#[macro_use] mod messages;`), clap's `debug!` (a `#[macro_use]`
+    /// module's own `#[macro_use]` child), a macro of an ancestor defined before the child's `mod`
+    /// (and one defined after it, out of scope), a `#[macro_use] extern crate`'s exported macro.
+    #[test]
+    fn bare_macro_calls_resolve_in_the_textual_scope() {
+        let files = Files::new(&[
+            (
+                "Cargo.toml",
+                "[package]\nname = \"app\"\n[dependencies]\nhelper = { path = \"helper\" }\n",
+            ),
+            ("src/main.rs", "#[macro_use]\nextern crate helper;\n#[macro_use]\nmod messages;\nmod util;\nmacro_rules! late { () => {} }\nmod search;\n"),
+            ("src/messages.rs", "macro_rules! message { () => {} }\n#[macro_use]\nmod debug;\n"),
+            ("src/messages/debug.rs", "macro_rules! debug { () => {} }\n"),
+            ("src/util/mod.rs", "macro_rules! early { () => {} }\nmod walk;\nmacro_rules! after { () => {} }\n"),
+            ("src/util/walk.rs", "fn f() { early!(); after!(); message!(); debug!(); late!(); shout!(); println!(); }\n"),
+            ("src/search.rs", "fn f() { late!(); }\n"),
+            ("helper/Cargo.toml", "[package]\nname = \"helper\"\n"),
+            ("helper/src/lib.rs", "#[macro_export]\nmacro_rules! shout { () => {} }\n"),
+        ]);
+        let walk = files.resolve("src/util/walk.rs");
+        assert_eq!(
+            walk.deps,
+            [
+                "helper/src/lib.rs",
+                "src/messages.rs",
+                "src/messages/debug.rs",
+                "src/util/mod.rs"
+            ]
+        );
+        // Every module file read on the way: a change of one of them resolves the file again.
+        assert_eq!(
+            walk.via,
+            [
+                "src/main.rs",
+                "src/messages.rs",
+                "src/messages/debug.rs",
+                "src/util/mod.rs"
+            ]
+        );
+        assert!(walk.unresolved.is_empty(), "{:?}", walk.unresolved);
+        assert_eq!(files.deps("src/search.rs"), ["src/main.rs"]);
     }
 
     #[test]

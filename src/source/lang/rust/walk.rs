@@ -4,12 +4,16 @@
 //! macro calls whose body parses as Rust (`cfg_rt! { mod handle; }`, `cfg_if!` branches) are read
 //! as items of the module they are in; in an `impl` or a trait, as its members (signals only).
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use super::cfg::is_cfg_test;
 use super::expand::macro_bodies;
-use super::paths::{add_paths, candidate, path_spec, token_paths, QualifiedPath};
-use crate::source::interface::{Binding, BindingKind, Import};
+use super::paths::{
+    add_paths, attribute_paths, candidate, path_spec, token_paths, QualifiedPath, TokenPath,
+};
+use crate::source::interface::{Binding, BindingKind, Import, MacroScope, Namespace};
 use crate::source::syntax::MAX_MACRO_DEPTH;
 use crate::source::syntax::{
     code_children, compact, count_markers, line_of, text_of, walk, Extracted, Nesting,
@@ -46,6 +50,7 @@ pub(crate) fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
         // Paths of inline modules, indexed by `State::module` (0 is the file's own module).
         modules: vec![String::new()],
         paths: Vec::new(),
+        macros: HashSet::new(),
         out,
     };
     walker.walk(root, State::default());
@@ -61,6 +66,8 @@ struct FileWalk<'s, 'o> {
     modules: Vec<String>,
     /// Paths written in code that may name another crate (`ignore::WalkBuilder::new`).
     paths: Vec<QualifiedPath>,
+    /// The `macro_rules!` macros defined so far: a bare call of one is the file's own.
+    macros: HashSet<String>,
     out: &'o mut Extracted,
 }
 
@@ -91,8 +98,12 @@ impl FileWalk<'_, '_> {
             "scoped_identifier" | "scoped_type_identifier" => {
                 if let Some(spec) = candidate(node, self.src) {
                     let line = self.line(node);
-                    self.path(spec, line, state);
+                    self.path(spec, line, state, Namespace::Item);
                 }
+                None
+            }
+            "attribute" => {
+                self.attribute(node, state);
                 None
             }
             "macro_invocation" if is_item_level(node) => {
@@ -100,6 +111,7 @@ impl FileWalk<'_, '_> {
                     test: state.test || preceded_by_cfg_test(node, self.src),
                     ..state
                 };
+                self.macro_name(node, items);
                 self.macro_items(node, items)
             }
             "macro_invocation" if is_member_level(node) => {
@@ -107,36 +119,33 @@ impl FileWalk<'_, '_> {
                     members: true,
                     ..state
                 };
+                self.macro_name(node, state);
                 self.macro_items(node, members)
             }
             // A macro call in an expression or a statement (`assert!(crate::x::f())`,
             // `tokio::select! { … }`): the paths among its tokens, and its own path.
             "macro_invocation" => {
-                if let Some(spec) = node
-                    .child_by_field_name("macro")
-                    .and_then(|name| candidate(name, self.src))
-                {
-                    let line = self.line(node);
-                    self.path(spec, line, state);
-                }
+                self.macro_name(node, state);
                 let tokens = code_children(node)
                     .into_iter()
                     .filter(|child| child.kind() == "token_tree");
                 for tokens in tokens {
-                    for (text, row) in token_paths(tokens, self.src) {
-                        if let Some(spec) = path_spec(&text) {
-                            self.path(spec, row + 1 + self.line_offset, state);
-                        }
+                    for path in token_paths(tokens, self.src) {
+                        self.token_path(path, state);
                     }
                 }
                 None
+            }
+            "macro_definition" => {
+                self.macro_definition(node, state);
+                Some(state)
             }
             "unsafe_block" => {
                 self.out.signals.unsafe_blocks += 1;
                 Some(state)
             }
             "function_item" | "struct_item" | "enum_item" | "union_item" | "trait_item"
-            | "type_item" | "const_item" | "static_item" | "macro_definition" => {
+            | "type_item" | "const_item" | "static_item" => {
                 self.bind_item(node, state);
                 match node.kind() {
                     "function_item" => Some(State {
@@ -161,13 +170,114 @@ impl FileWalk<'_, '_> {
     /// A path written in code (an expression, a type, an attribute, a macro's tokens): a dependency
     /// of the module it is in (a `crate::`/`self::`/`super::` path rebased out of inline modules),
     /// unless it sits in test-only code.
-    fn path(&mut self, spec: String, line: usize, state: State) {
+    fn path(&mut self, spec: String, line: usize, state: State, namespace: Namespace) {
         if state.test {
             return;
         }
         if let Some(spec) = rebase(&spec, state.module_depth) {
-            self.paths.push(QualifiedPath { spec, line });
+            self.paths.push(QualifiedPath {
+                spec,
+                line,
+                namespace,
+            });
         }
+    }
+
+    /// A path among tokens: a path written in code, or a bare name used as a macro (called, or
+    /// derived).
+    fn token_path(&mut self, path: TokenPath, state: State) {
+        let line = path.row + 1 + self.line_offset;
+        match path.bare {
+            true => self.bare_macro(&path.text, line, state),
+            false => {
+                if let Some(spec) = path_spec(&path.text) {
+                    self.path(spec, line, state, path.namespace);
+                }
+            }
+        }
+    }
+
+    /// A macro named by one identifier (`debug!(…)`, `#[derive(Parser)]`): unless the file
+    /// defined a `macro_rules!` of that name before, an import `macro:name` — looked up in the
+    /// textual macro scope of the module (`resolve`), and telling which names the file uses as
+    /// macros (a `use` of a name bound as a macro and an item counts the macro only then).
+    fn bare_macro(&mut self, name: &str, line: usize, state: State) {
+        let name = unraw(name);
+        if state.test || name.is_empty() || self.macros.contains(&name) {
+            return;
+        }
+        self.out.imports.add_import(Import {
+            spec: format!("macro:{name}"),
+            line,
+            namespace: Namespace::Macro,
+            ..Import::default()
+        });
+    }
+
+    /// The macro a call names: a bare one, or a path (`clap::arg!`) in the macro namespace.
+    fn macro_name(&mut self, call: Node<'_>, state: State) {
+        let Some(name) = call.child_by_field_name("macro") else {
+            return;
+        };
+        let line = self.line(call);
+        match name.kind() {
+            "identifier" => self.bare_macro(text_of(name, self.src), line, state),
+            _ => {
+                if let Some(spec) = candidate(name, self.src) {
+                    self.path(spec, line, state, Namespace::Macro);
+                }
+            }
+        }
+    }
+
+    /// An attribute: its path (`#[tokio::main]`, a macro), the paths among its arguments
+    /// (`#[arg(action = clap::ArgAction::Count)]`, the derives of `#[derive(…)]`), its value.
+    fn attribute(&mut self, node: Node<'_>, state: State) {
+        let Some(path) = node.named_child(0) else {
+            return;
+        };
+        let name = compact(text_of(path, self.src));
+        if let Some(spec) = candidate(path, self.src) {
+            let line = self.line(node);
+            self.path(spec, line, state, Namespace::Macro);
+        }
+        if let Some(arguments) = node.child_by_field_name("arguments") {
+            for path in attribute_paths(&name, arguments, self.src) {
+                self.token_path(path, state);
+            }
+            // Comments among the arguments (`#[cfg(all(…, // FIXME …))]`) still count.
+            let src = self.src;
+            let signals = &mut self.out.signals;
+            walk(arguments, (), |token, ()| match token.kind() {
+                "line_comment" | "block_comment" => {
+                    signals.todo_markers += count_markers(text_of(token, src));
+                    None
+                }
+                _ => Some(()),
+            });
+        }
+        if let Some(value) = node.child_by_field_name("value") {
+            self.walk(value, state);
+        }
+    }
+
+    /// `macro_rules! name`: the file's own from here on; at item level, a step of the module's
+    /// textual macro scope and a name bound in the macro namespace.
+    fn macro_definition(&mut self, node: Node<'_>, state: State) {
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = unraw(text_of(name, self.src));
+        self.macros.insert(name.clone());
+        if !is_item_level(node) || !state.names() {
+            return;
+        }
+        let scope = self.modules.get(state.module).cloned().unwrap_or_default();
+        self.out.macro_scope.push(MacroScope::Defined {
+            scope,
+            name: name.clone(),
+        });
+        self.bind(state, BindingKind::Macro(name));
     }
 
     /// `use` leaves become imports (rebased out of inline modules) and, at file level, bindings.
@@ -199,6 +309,9 @@ impl FileWalk<'_, '_> {
         let alias = node
             .child_by_field_name("alias")
             .map(|n| unraw(text_of(n, self.src)));
+        if has_attribute(node, self.src, "#[macro_use") {
+            self.out.macro_scope.push(MacroScope::Crate(name.clone()));
+        }
         // `pub extern crate grep_cli as cli;` makes `this_crate::cli::…` a path into it.
         self.bind(
             state,
@@ -237,6 +350,10 @@ impl FileWalk<'_, '_> {
             // `#[cfg(test)] mod tests;` is test-only, like an inline test module.
             let test_only = state.test || preceded_by_cfg_test(node, self.src);
             if !test_only && !name.is_empty() {
+                self.out.macro_scope.push(MacroScope::Module {
+                    path: path.clone(),
+                    macro_use: has_attribute(node, self.src, "#[macro_use]"),
+                });
                 self.out.imports.add_import(Import {
                     spec: format!("mod:{path}"),
                     line: self.line(node),
@@ -255,14 +372,29 @@ impl FileWalk<'_, '_> {
         })
     }
 
-    /// An item binds its name in the module (or inline module) it is declared in.
+    /// An item binds its name in the module (or inline module) it is declared in; a proc-macro
+    /// function binds the macro it defines (`#[proc_macro_derive(Parser, …)] fn parser`: `Parser`).
     fn bind_item(&mut self, node: Node<'_>, state: State) {
         if !is_item_level(node) {
             return;
         }
-        if let Some(name) = node.child_by_field_name("name") {
-            self.bind(state, BindingKind::Item(unraw(text_of(name, self.src))));
+        let Some(name) = node.child_by_field_name("name") else {
+            return;
+        };
+        let name = unraw(text_of(name, self.src));
+        if node.kind() == "function_item" {
+            for attr in preceding_attributes(node, self.src) {
+                if let Some(derive) = attr.strip_prefix("#[proc_macro_derive(") {
+                    let derive = derive.split([',', ')']).next().unwrap_or_default();
+                    if !derive.is_empty() {
+                        self.bind(state, BindingKind::Macro(unraw(derive)));
+                    }
+                } else if attr == "#[proc_macro]" || attr == "#[proc_macro_attribute]" {
+                    self.bind(state, BindingKind::Macro(name.clone()));
+                }
+            }
         }
+        self.bind(state, BindingKind::Item(name));
     }
 
     /// Record a binding in the scope `state` is in (nothing inside `#[cfg(test)]` modules).
@@ -291,6 +423,7 @@ impl FileWalk<'_, '_> {
                 line_offset: self.line_offset + body.row,
                 modules: std::mem::take(&mut self.modules),
                 paths: std::mem::take(&mut self.paths),
+                macros: std::mem::take(&mut self.macros),
                 out: &mut *self.out,
             };
             inner.walk(
@@ -302,6 +435,7 @@ impl FileWalk<'_, '_> {
             );
             self.modules = inner.modules;
             self.paths = inner.paths;
+            self.macros = inner.macros;
         }
         None
     }
@@ -350,8 +484,8 @@ fn unraw(name: &str) -> String {
     name.strip_prefix("r#").unwrap_or(name).to_string()
 }
 
-/// Whether the attributes directly before `node` include `#[cfg(test)]`.
-fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
+/// The attributes directly before `node`, whitespace removed, nearest first.
+fn preceding_attributes(node: Node<'_>, src: &str) -> Vec<String> {
     let mut attrs = Vec::new();
     let mut prev = node.prev_sibling();
     while let Some(p) = prev {
@@ -362,7 +496,19 @@ fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
         }
         prev = p.prev_sibling();
     }
-    is_cfg_test(&attrs)
+    attrs
+}
+
+/// Whether the attributes directly before `node` include `#[cfg(test)]`.
+fn preceded_by_cfg_test(node: Node<'_>, src: &str) -> bool {
+    is_cfg_test(&preceding_attributes(node, src))
+}
+
+/// Whether an attribute directly before `node` starts with `prefix` (`#[macro_use]`).
+fn has_attribute(node: Node<'_>, src: &str, prefix: &str) -> bool {
+    preceding_attributes(node, src)
+        .iter()
+        .any(|attr| attr.starts_with(prefix))
 }
 
 /// Re-express a `use` path written inside `depth` inline modules relative to the file's module.
