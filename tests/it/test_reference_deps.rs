@@ -83,6 +83,39 @@ fn importing_a_python_submodule_depends_on_the_package_the_name_binds() {
     );
 }
 
+/// A directory a `conftest.py` puts on `sys.path` from its own place (flask's `test_apps` fixture:
+/// `monkeypatch.syspath_prepend(os.path.join(os.path.dirname(__file__), "test_apps"))`) is where
+/// the tests below it import from; a changed-only run that edits the conftest reads it again.
+#[test]
+fn a_directory_a_conftest_adds_to_sys_path_is_a_root_of_the_tests_below_it() {
+    let conftest = "import os\nimport pytest\n\n@pytest.fixture\ndef test_apps(monkeypatch):\n    monkeypatch.syspath_prepend(os.path.join(os.path.dirname(__file__), \"test_apps\"))\n";
+    let p = python_package()
+        .file("tests/conftest.py", conftest)
+        .file(
+            "tests/test_apps/blueprintapp/__init__.py",
+            "\"\"\"A sample app.\"\"\"\napp = object()\n",
+        )
+        .file(
+            "tests/test_blueprints.py",
+            "def test_templates(test_apps):\n    from blueprintapp import app\n    assert app\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    assert_eq!(
+        dependencies(&p, "tests/test_blueprints.py"),
+        ["tests/test_apps/blueprintapp/__init__.py"]
+    );
+    p.commit_all("library");
+    p.write("tests/conftest.py", "import pytest\n");
+    p.commit_all("no sample apps on the path");
+    p.lexictl(["update", "--changed-only"]).success();
+    assert!(dependencies(&p, "tests/test_blueprints.py").is_empty());
+    p.lexictl(["update"])
+        .success()
+        .stdout_has("wrote 0 design files");
+}
+
 /// A Rust binary whose modules use `macro_rules!` macros by their bare names, as ripgrep's
 /// `message!` and clap's `debug!`: from a `#[macro_use] mod`, from an ancestor module that defines
 /// one before declaring the child, and one the file defines itself.

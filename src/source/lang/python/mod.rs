@@ -8,6 +8,7 @@ mod flow;
 pub mod model;
 pub mod practices;
 pub mod resolve;
+mod syspath;
 pub(crate) mod walks;
 
 use super::{AstLanguage, Comments, FileConventions, Language, Spec, TestCases, TestFunctions};

@@ -6,7 +6,9 @@
 //! `setup.cfg` (`package_dir`), from each manifest's directory (flat layouts; `pyproject.toml`,
 //! `setup.cfg` or `setup.py`: sibling packages of a monorepo) and its `src/` (src layouts), and
 //! from the project root and its `src/`. Namespace packages (no `__init__.py`) resolve from the same
-//! roots. A directory a test adds to `sys.path` at run time is not a root.
+//! roots. A directory a `conftest.py` adds to `sys.path` from its own place (`syspath_prepend`,
+//! `sys.path.insert`: [`super::syspath`]) is a root of the tests below it, after the others; one a
+//! test adds from elsewhere (a temporary directory) is not known.
 //!
 //! Only the project's own packages give roots every file imports from. A manifest of a sample
 //! project — in test data (`fixtures/`, `resources/`, …) or inside another package's directory
@@ -40,6 +42,20 @@ pub struct PythonModel {
     /// [`PythonModel::local_roots`], and where `packages` finds the project's code.
     #[serde(default)]
     pub packages: Vec<PythonPackage>,
+    /// Directories a `conftest.py` adds to `sys.path` (`monkeypatch.syspath_prepend`,
+    /// `sys.path.insert`), each for the files below the conftest's directory: pytest runs them
+    /// with it. Left out of the serialised model when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test_roots: Vec<TestRoot>,
+}
+
+/// A directory a `conftest.py` puts on `sys.path` for the tests below it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TestRoot {
+    /// The conftest's directory: the files it applies to are below it.
+    pub scope: String,
+    /// The directory added.
+    pub root: String,
 }
 
 /// One Python distribution of the project: a `pyproject.toml`, `setup.cfg` or `setup.py`.
@@ -131,11 +147,24 @@ impl PythonModel {
         }
         packages.sort_by(|a, b| a.dir.cmp(&b.dir));
         manifests.sort();
+        let mut test_roots = Vec::new();
+        for path in files.named("conftest.py") {
+            let Some(text) = read.read(path) else {
+                continue;
+            };
+            for root in super::syspath::added_roots(path, &text) {
+                test_roots.push(TestRoot {
+                    scope: dir_of(path).to_string(),
+                    root,
+                });
+            }
+        }
         let mut model = PythonModel {
             roots: Vec::new(),
             local_roots: Vec::new(),
             manifests,
             packages,
+            test_roots,
         };
         model.sort_roots();
         model
@@ -162,7 +191,8 @@ impl PythonModel {
     /// The roots an absolute import in `file` is looked up from, in order: the directory Python or
     /// pytest puts first on `sys.path` for it (the first ancestor that is not a package), then the
     /// roots that contain the file (deepest first; a sample project's own roots among them), then
-    /// every root of the project (by path).
+    /// the directories a `conftest.py` above it adds to `sys.path`, then every root of the
+    /// project (by path).
     pub fn roots_for(&self, file: &str, exists: &dyn Fn(&str) -> bool) -> Vec<String> {
         let mut out = vec![script_root(file, exists)];
         let mut containing: Vec<&String> = self
@@ -173,6 +203,11 @@ impl PythonModel {
             .collect();
         containing.sort_by_key(|root| std::cmp::Reverse(root.len()));
         out.extend(containing.into_iter().cloned());
+        let added = self
+            .test_roots
+            .iter()
+            .filter(|added| is_within(file, &added.scope));
+        out.extend(added.map(|added| added.root.clone()));
         out.extend(self.roots.iter().cloned());
         let mut seen = BTreeSet::new();
         out.retain(|root| seen.insert(root.clone()));
@@ -322,8 +357,10 @@ impl EcosystemModel for PythonModel {
         PythonModel::build(files, read, warnings)
     }
 
+    /// The packaging manifests, and `conftest.py`: the directories it adds to `sys.path` are
+    /// roots of the tests below it.
     fn is_manifest(name: &str) -> bool {
-        matches!(name, "pyproject.toml" | "setup.cfg")
+        matches!(name, "pyproject.toml" | "setup.cfg" | "conftest.py")
     }
 
     /// A package's `__init__.py`: its existence makes a directory a package.
