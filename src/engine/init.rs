@@ -19,6 +19,7 @@ use crate::atomic;
 use crate::library::start_here;
 use crate::project::config::{self, Config};
 use crate::project::ignores::LEXIGNORE_FILE;
+use crate::project::mapping::{self, Mapping, MappingConfig, MappingRule, Strategy};
 use crate::project::scope::Scope;
 use crate::project::{CACHE_DIR, CONFIG_FILE, LIBRARY_DIR};
 use crate::workspace::coverage::Packages;
@@ -82,17 +83,38 @@ impl Drop for Staging {
     }
 }
 
-/// The scope roots `lexictl init` suggests for the project at `root`: every package's code and
-/// tests as the manifests declare them (Cargo workspace members and the root package's targets,
-/// npm/yarn/pnpm workspace packages, Python package roots; `workspace::coverage`), else the
-/// conventional source directories (`project::detect::scope_suggestions`). Empty means the whole
-/// project.
-pub fn suggested_scope(root: &Path) -> Vec<String> {
+/// What `lexictl init` suggests for the project at `root`, from one walk of it.
+pub struct Suggested {
+    /// The scope roots: every package's code and tests as the manifests declare them (Cargo
+    /// workspace members and the root package's targets, npm/yarn/pnpm workspace packages, Python
+    /// package roots; `workspace::coverage`), else the conventional source directories
+    /// (`project::detect::scope_suggestions`). Empty means the whole project.
+    pub scope: Vec<String>,
+    /// `grouped` mapping rules for the directories of data-driven test cases the defaults do not
+    /// group already (`project::mapping::case_trees`).
+    pub mapping_rules: Vec<MappingRule>,
+}
+
+/// [`Suggested`] for the project at `root`.
+pub fn suggested(root: &Path) -> Suggested {
     let packages = Packages::read(root, &Config::default());
-    match packages.scope_roots().as_slice() {
+    let scope = match packages.scope_roots().as_slice() {
         [] => crate::project::detect::scope_suggestions(root),
         [whole] if whole.is_empty() => Vec::new(),
         roots => roots.to_vec(),
+    };
+    let defaults = Mapping::new(&MappingConfig::default(), root).unwrap_or_default();
+    let mapping_rules = mapping::case_trees(packages.files.under(""))
+        .into_iter()
+        .filter(|tree| defaults.dir_strategy(tree.trim_matches('/')) != Strategy::Grouped)
+        .map(|glob| MappingRule {
+            glob,
+            strategy: Strategy::Grouped,
+        })
+        .collect();
+    Suggested {
+        scope,
+        mapping_rules,
     }
 }
 

@@ -827,6 +827,14 @@ pub fn render(config: &Config) -> String {
     out.push_str(&block("token_budgets", &config.token_budgets));
     out.push_str("# Layered on .gitignore and .lexignore; secrets (.env*, *.pem, *.key, …) are always ignored.\n");
     out.push_str(&block("ignore", &config.ignore));
+    if config.mapping != defaults.mapping {
+        out.push_str(
+            "# How files are documented, by gitignore-style glob: full, abridged, grouped (one group\n\
+             # file per directory) or skip; tried before the built-in defaults (docs/config.md).\n\
+             # init groups the directories it found holding only data-driven test cases.\n",
+        );
+        out.push_str(&block("mapping", &config.mapping));
+    }
     if config.daemon != defaults.daemon {
         out.push_str(&block("daemon", &config.daemon));
     }

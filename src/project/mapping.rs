@@ -244,6 +244,79 @@ pub fn translations(root: &Path) -> Vec<String> {
     out
 }
 
+/// Stems of the files of a data-driven test case (`input.js` beside `output.json` and
+/// `options.json`; `expected.txt`, `stdout`): what a test runner feeds in and compares with.
+const CASE_STEMS: &[&str] = &[
+    "input", "output", "options", "expected", "actual", "exec", "stdout", "stderr", "error",
+];
+/// The fewest case directories that make a directory of them test data.
+const MIN_CASE_DIRS: usize = 3;
+
+/// Whether a file is part of a data-driven test case: a [`CASE_STEMS`] name, or a licence or
+/// readme beside the cases (a test suite copied from another project carries one).
+fn is_case_file(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name).to_ascii_lowercase();
+    CASE_STEMS.contains(&stem.as_str())
+        || ["license", "licence", "readme", "copying"]
+            .iter()
+            .any(|note| stem.starts_with(note))
+}
+
+/// The case trees among `files` (project-relative paths): below a test directory
+/// (`source::lang::files::TEST_DIRS`), the outermost directories that hold nothing but
+/// data-driven test cases — every file below them a case file ([`is_case_file`]), in at least
+/// [`MIN_CASE_DIRS`] directories — as anchored patterns (`/packages/parser/test/expressions/`),
+/// sorted. `lexictl init` writes them into the configuration as `grouped` rules, where a user sees
+/// and may change them: a parser's hundreds of `input.js`/`output.json` pairs are test data, however
+/// their directories are named.
+pub fn case_trees<'a>(files: impl Iterator<Item = &'a str>) -> Vec<String> {
+    use std::collections::{BTreeMap, BTreeSet};
+    // Per directory below a test directory: whether every file below it is a case file, and the
+    // directories holding its case files.
+    let mut all_cases: BTreeMap<String, bool> = BTreeMap::new();
+    let mut case_dirs: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let parts: Vec<&str> = file.split('/').collect();
+        let Some((name, dirs)) = parts.split_last() else {
+            continue;
+        };
+        let Some(test) = dirs
+            .iter()
+            .position(|dir| crate::source::lang::files::TEST_DIRS.contains(dir))
+        else {
+            continue;
+        };
+        let case = is_case_file(name);
+        let parent = dirs.join("/");
+        for depth in test + 2..=dirs.len() {
+            let dir = dirs[..depth].join("/");
+            let all = all_cases.entry(dir.clone()).or_insert(true);
+            *all &= case;
+            if case {
+                case_dirs.entry(dir).or_default().insert(parent.clone());
+            }
+        }
+    }
+    let is_tree = |dir: &str| {
+        all_cases.get(dir).copied().unwrap_or(false)
+            && case_dirs
+                .get(dir)
+                .is_some_and(|held| held.len() >= MIN_CASE_DIRS)
+    };
+    let mut trees: Vec<String> = all_cases
+        .keys()
+        .filter(|dir| is_tree(dir))
+        .filter(|dir| {
+            !RelPath::new(dir)
+                .parent()
+                .is_some_and(|up| is_tree(up.as_str()))
+        })
+        .map(|dir| format!("/{dir}/"))
+        .collect();
+    trees.sort();
+    trees
+}
+
 /// The compiled rules of a project, in order.
 #[derive(Clone, Debug)]
 pub struct Mapping {
@@ -681,5 +754,33 @@ mod tests {
             Strategy::Grouped
         );
         assert_eq!(m.strategy("tools/gen.py.lock"), Strategy::Skip);
+    }
+
+    /// A parser's expression tests (babel's `test/expressions/<suite>/<case>/input.js`) are one
+    /// case tree; a test directory that also holds code, a case tree inside an already grouped
+    /// directory's parent, and two case directories are not.
+    #[test]
+    fn directories_of_data_driven_test_cases_are_case_trees() {
+        let files = [
+            "packages/parser/test/index.js",
+            "packages/parser/test/expressions/esprima/binary/0001/input.js",
+            "packages/parser/test/expressions/esprima/binary/0001/output.json",
+            "packages/parser/test/expressions/esprima/binary/0002/input.js",
+            "packages/parser/test/expressions/esprima/binary/0002/output.json",
+            "packages/parser/test/expressions/esprima/LICENSE",
+            "packages/parser/test/expressions/es2022/0001/input.js",
+            "packages/parser/test/expressions/es2022/0001/options.json",
+            "tests/cli/basic/input.txt",
+            "tests/cli/basic/expected.txt",
+            "tests/cli/other/input.txt",
+            "tests/cli/test_cli.py",
+            "tests/two/a/input.txt",
+            "tests/two/b/input.txt",
+            "src/input.rs",
+        ];
+        assert_eq!(
+            case_trees(files.into_iter()),
+            ["/packages/parser/test/expressions/"]
+        );
     }
 }

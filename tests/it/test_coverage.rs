@@ -290,6 +290,57 @@ fn samples_nested_deep_in_a_package_are_grouped_at_their_root() {
     p.lexictl(["update", "--check"]).success();
 }
 
+/// Babel's parser tests: `packages/parser/test/expressions/<suite>/<case>/{input.js,output.json}`,
+/// a test tree of data-driven cases under a name no default knows. `lexictl init` finds it (every
+/// file below it a case file, in many case directories), writes it into the configuration as a
+/// `grouped` rule, and the update groups it; the test code beside it stays documented.
+#[test]
+fn directories_of_data_driven_test_cases_are_grouped_by_init() {
+    let mut builder = project()
+        .file(
+            "package.json",
+            "{\"name\": \"parser\", \"main\": \"src/index.js\"}\n",
+        )
+        .file(
+            "src/index.js",
+            "/** Parses a program. */\nexports.parse = function parse() {};\n",
+        )
+        .file(
+            "test/index.js",
+            "const { parse } = require('../src/index.js');\ntest('parses', () => parse());\n",
+        );
+    for i in 0..6 {
+        builder = builder
+            .file(
+                &format!("test/expressions/esprima/case-{i}/input.js"),
+                "a + b;\n",
+            )
+            .file(
+                &format!("test/expressions/esprima/case-{i}/output.json"),
+                "{\"type\": \"File\"}\n",
+            );
+    }
+    let p = builder.init().build();
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(
+        config.contains("mapping:\n  rules:\n  - glob: /test/expressions/\n    strategy: grouped"),
+        "{config}"
+    );
+    p.lexictl(["update"]).success();
+    let designs = design_files(&p);
+    assert!(
+        !designs.iter().any(|d| d.contains("expressions/")),
+        "{designs:?}"
+    );
+    assert!(
+        designs.contains(&"test/index.js.md".to_string()),
+        "{designs:?}"
+    );
+    assert!(p.exists(".lexibrary/test/expressions/_group.md"));
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
+}
+
 /// Babel's layout: `packages/*/test/fixtures/<suite>/<case>/{input.js,output.json,options.json}`,
 /// thousands of directories deep. The group root documents them all; no directory below it gets an
 /// `.aindex` (12,204 of babel's 13,098 were), and an older library's are removed by the next update.

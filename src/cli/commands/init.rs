@@ -130,16 +130,20 @@ fn trust_the_choices(root: &std::path::Path) {
     }
 }
 
-/// The plan `--yes` takes: detected name, the roots of every package's code and tests
-/// (`engine::init::suggested_scope`), the agent environments chosen
+/// The plan `--yes` takes: detected name, the roots of every package's code and tests and the
+/// directories of test cases to group (`engine::init::suggested`), the agent environments chosen
 /// (`--agents`) or detected — AGENTS.md's when none is — the structural Archivist, default
 /// budgets, IWH on.
 pub fn default_plan(root: PathBuf, agents: Option<Vec<AgentEnvironment>>) -> InitPlan {
-    let suggestions = crate::engine::init::suggested_scope(&root);
+    let suggested = crate::engine::init::suggested(&root);
     let remote = crate::git::remote::config_values(&root, "remote.origin.url");
     let config = Config {
         project_name: detect::project_name(&root, remote.first().map(String::as_str)),
-        scope_root: scope_from(&root, &suggestions),
+        scope_root: scope_from(&root, &suggested.scope),
+        mapping: crate::project::mapping::MappingConfig {
+            rules: suggested.mapping_rules,
+            defaults: true,
+        },
         agent_environment: agents.unwrap_or_else(|| default_agents(&root)),
         ..Config::default()
     };
