@@ -36,6 +36,19 @@ pub struct CodePackage {
     pub roots: Vec<String>,
 }
 
+impl CodePackage {
+    /// The package of `ecosystem` whose manifest is in `dir`, named `name` (else by its
+    /// directory), holding `roots` (made minimal: none inside another).
+    pub fn new(ecosystem: &'static str, name: Option<&str>, dir: &str, roots: Vec<String>) -> Self {
+        CodePackage {
+            ecosystem,
+            name: name.unwrap_or(dir).to_string(),
+            dir: dir.to_string(),
+            roots: minimal(roots),
+        }
+    }
+}
+
 /// Directory names that hold test data wherever they are.
 const TEST_DATA_DIRS: &[&str] = &[
     "fixtures",

@@ -134,12 +134,12 @@ impl EcosystemModel for JavaModel {
     /// found by its conventional directories (`src/`).
     fn code_packages(&self, _files: &FileIndex) -> Vec<CodePackage> {
         match self.multi_module {
-            true => vec![CodePackage {
-                ecosystem: Self::ECOSYSTEM,
-                name: String::new(),
-                dir: String::new(),
-                roots: vec![String::new()],
-            }],
+            true => vec![CodePackage::new(
+                Self::ECOSYSTEM,
+                None,
+                "",
+                vec![String::new()],
+            )],
             false => Vec::new(),
         }
     }

@@ -12,7 +12,7 @@ use crate::source::lang::files::TEST_DIRS;
 use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, glob_matches, normalize, FileIndex, ReadFile};
 use crate::source::model::packages::{
-    existing_dirs, is_sample_dir, minimal, nested_in, root_package_roots, CodePackage, SOURCE_DIRS,
+    existing_dirs, is_sample_dir, nested_in, root_package_roots, CodePackage, SOURCE_DIRS,
 };
 
 /// A JSON value that keeps object keys in the order they were written (the order `exports`
@@ -439,12 +439,12 @@ impl EcosystemModel for NodeModel {
                     ("", false) => root_package_roots(files),
                     (dir, false) => vec![dir.to_string()],
                 };
-                CodePackage {
-                    ecosystem: Self::ECOSYSTEM,
-                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
+                CodePackage::new(
+                    Self::ECOSYSTEM,
+                    package.name.as_deref(),
+                    &package.dir,
+                    roots,
+                )
             })
             .collect()
     }

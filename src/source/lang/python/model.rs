@@ -24,7 +24,7 @@ use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, join, normalize, FileIndex, ReadFile};
 use crate::source::model::files::{file_name, is_within};
 use crate::source::model::packages::{
-    existing_dirs, flat_layout_packages, is_sample_dir, minimal, CodePackage,
+    existing_dirs, flat_layout_packages, is_sample_dir, CodePackage,
 };
 
 /// The directories absolute imports resolve from.
@@ -402,12 +402,12 @@ impl EcosystemModel for PythonModel {
                     };
                 }
                 roots.extend(existing_dirs(files, &package.dir, &["tests", "test"]));
-                CodePackage {
-                    ecosystem: Self::ECOSYSTEM,
-                    name: package.name.clone().unwrap_or_else(|| package.dir.clone()),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
+                CodePackage::new(
+                    Self::ECOSYSTEM,
+                    package.name.as_deref(),
+                    &package.dir,
+                    roots,
+                )
             })
             .collect()
     }

@@ -16,7 +16,7 @@ use crate::source::model::files::{
     dir_of, glob_matches, is_within, join, normalize, FileIndex, ReadFile,
 };
 use crate::source::model::packages::{
-    existing_dirs, is_sample_dir, is_test_data, minimal, nested_in, top_component, CodePackage,
+    existing_dirs, is_sample_dir, is_test_data, nested_in, top_component, CodePackage,
 };
 
 /// What a target builds.
@@ -598,12 +598,7 @@ impl EcosystemModel for CargoModel {
                     }
                     dir => vec![dir.to_string()],
                 };
-                CodePackage {
-                    ecosystem: Self::ECOSYSTEM,
-                    name: package.name.clone(),
-                    dir: package.dir.clone(),
-                    roots: minimal(roots),
-                }
+                CodePackage::new(Self::ECOSYSTEM, Some(&package.name), &package.dir, roots)
             })
             .collect()
     }
