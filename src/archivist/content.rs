@@ -101,9 +101,7 @@ fn structured(
     };
     let path = RelPath::new(source);
     let dir = path.parent().map_or("", |parent| parent.as_str());
-    let about = text("description")
-        .and_then(first_sentence)
-        .map(|sentence| sentence.trim_end_matches('.').to_string());
+    let about = text("description").and_then(first_sentence);
     if dir.ends_with(".github/workflows") {
         return Some(workflow(
             path.file_name(),
@@ -114,10 +112,7 @@ fn structured(
     }
     if dir.ends_with(".github/ISSUE_TEMPLATE") {
         if let Some(name) = text("name") {
-            return Some(match about {
-                Some(about) => format!("GitHub issue form `{name}`: {about}."),
-                None => format!("GitHub issue form `{name}`."),
-            });
+            return Some(with_about(format!("GitHub issue form `{name}`"), about));
         }
         if let Some(links) = map.get("contact_links").and_then(|v| v.as_array()) {
             let names: Vec<&str> = links
@@ -151,10 +146,18 @@ fn structured(
     }
     let title = text("name").or_else(|| text("title")).map(one_line);
     match (title, about) {
-        (Some(title), Some(about)) => Some(format!("{kind}: {title} — {about}.")),
-        (Some(title), None) => Some(format!("{kind}: {}.", title.trim_end_matches('.'))),
-        (None, Some(about)) => Some(format!("{kind}: {about}.")),
+        (Some(title), Some(about)) => Some(format!("{kind}: {title} — {about}")),
+        (Some(title), None) => Some(terminated(&format!("{kind}: {title}"))),
+        (None, Some(about)) => Some(format!("{kind}: {about}")),
         (None, None) => None,
+    }
+}
+
+/// `what`, then its `about` sentence (ending in its own mark) after a colon, else a period.
+fn with_about(what: String, about: Option<String>) -> String {
+    match about {
+        Some(about) => format!("{what}: {about}"),
+        None => format!("{what}."),
     }
 }
 
@@ -208,21 +211,19 @@ fn pom(text: &str) -> Option<String> {
             .filter(|value| !value.is_empty() && !value.contains("${"))
     };
     let artifact = get("artifactId");
-    let name = get("name").filter(|name| Some(name) != artifact.as_ref());
+    let name = get("name").filter(|name| {
+        artifact
+            .as_ref()
+            .is_none_or(|artifact| !name.eq_ignore_ascii_case(artifact))
+    });
     let what = match (&artifact, &name) {
         (Some(artifact), Some(name)) => format!("Maven POM of `{artifact}` ({name})"),
         (Some(artifact), None) => format!("Maven POM of `{artifact}`"),
         (None, Some(name)) => format!("Maven POM of {name}"),
         (None, None) => return None,
     };
-    let about = get("description")
-        .as_deref()
-        .and_then(first_sentence)
-        .map(|sentence| sentence.trim_end_matches('.').to_string());
-    Some(match about {
-        Some(about) => format!("{what}: {about}."),
-        None => format!("{what}."),
-    })
+    let about = get("description").as_deref().and_then(first_sentence);
+    Some(with_about(what, about))
 }
 
 /// The simple elements one level below the root element of an XML document, as (tag, text):

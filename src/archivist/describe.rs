@@ -135,7 +135,11 @@ pub fn content_description(source: &str, text: &str) -> String {
     if let Some(about) = super::content::about(source, text) {
         return about;
     }
-    format!("{kind} `{}`.", RelPath::new(source).file_name())
+    match RelPath::new(source).file_name() {
+        // A name that is the kind (`Makefile`, `Dockerfile`) tells nothing more.
+        name if name == kind => format!("{kind}."),
+        name => format!("{kind} `{name}`."),
+    }
 }
 
 /// A kind name after "Empty": "file", but "Python source", "TOML file" (names keep their case).
@@ -979,7 +983,7 @@ fn java_module(source: &str, text: &str) -> Option<String> {
     }
     text.lines().map(str::trim).find_map(|line| {
         let line = line.strip_prefix("open ").unwrap_or(line);
-        let name = line.strip_prefix("module ")?.trim_end_matches('{').trim();
+        let name = line.strip_prefix("module ")?.split('{').next()?.trim();
         (!name.is_empty()).then(|| format!("Java module `{name}`."))
     })
 }
@@ -1696,6 +1700,17 @@ class B:
                 "Protocol Buffers schema of package `google.gson.protobuf.generated`: defines `SimpleProto`, `Outer` and more.",
             ),
             ("gson/proguard.pro", "-keep class X\n", "File `proguard.pro`."),
+            ("Makefile", "all:\n\tcargo build\n", "Makefile."),
+            (
+                "gson/pom.xml",
+                "<project><artifactId>gson</artifactId><name>Gson</name></project>",
+                "Maven POM of `gson`.",
+            ),
+            (
+                ".github/ISSUE_TEMPLATE/feature.yml",
+                "name: Feature Request\ndescription: Got an idea? Submit it here!\n",
+                "GitHub issue form `Feature Request`: Got an idea? Submit it here!",
+            ),
         ];
         for (source, text, expected) in cases {
             assert_eq!(content_description(source, text), expected, "{source}");
@@ -1738,6 +1753,13 @@ class B:
         assert_eq!(
             described("gson/src/main/java/module-info.java", module),
             "Java module `com.google.gson`."
+        );
+        assert_eq!(
+            described(
+                "test-jpms/src/main/java/module-info.java",
+                "open module com.google.gson.dummy {}\n"
+            ),
+            "Java module `com.google.gson.dummy`."
         );
         let annotation = "package com.google.gson.internal.bind;\n\nimport java.lang.annotation.Target;\n\n@Target({ElementType.METHOD})\n@interface IgnoreJRERequirement {}\n";
         assert_eq!(
