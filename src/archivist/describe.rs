@@ -29,8 +29,35 @@ const MIN_WORDS: usize = 2;
 /// Fewest members (methods, fields) of a type that holds most of its file.
 const DOMINANT_MEMBERS: usize = 5;
 
-/// The description of `input`.
+/// The description of `input`, with the build constraint a Go file opens with (gin's
+/// `codec/json/{json,jsoniter,sonic,go_json}.go`: one doc, four builds of one package).
 pub fn description(input: &ArchivistInput<'_>) -> String {
+    let described = described_file(input);
+    match go_build_constraint(input.source, input.text) {
+        Some(constraint) => {
+            let bare = described.trim_end_matches('.');
+            format!("{bare} (built with `{constraint}`).")
+        }
+        None => described,
+    }
+}
+
+/// The `//go:build` expression of a Go file — from its own first lines, before its `package`
+/// clause — that tells apart alternative builds of one package; `None` for any other file.
+fn go_build_constraint(source: &str, text: &str) -> Option<String> {
+    if !source.ends_with(".go") {
+        return None;
+    }
+    text.lines()
+        .map(str::trim)
+        .take_while(|line| !line.starts_with("package "))
+        .find_map(|line| line.strip_prefix("//go:build "))
+        .map(|expr| expr.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|expr| !expr.is_empty())
+}
+
+/// The description of `input` from its own doc, its tests or its structure.
+fn described_file(input: &ArchivistInput<'_>) -> String {
     let kind = crate::source::kind_name(input.source);
     let Some(interface) = input.interface else {
         return content_description(input.source, input.text);
@@ -87,9 +114,13 @@ fn named(name: &str, sentence: String) -> String {
     format!("`{bare}`: {sentence}")
 }
 
-/// The description of a file that is not parsed code: a markdown document's title ("Markdown
-/// document: Routing."), else what kind of file it is ("YAML file."). Never a line count: it would
-/// change with every edit of the body.
+/// The description of a file that is not parsed code: a package manifest's package, a markdown
+/// document's title ("Markdown document: Routing."), what its content or its conventional place
+/// says it is for (`content::about`: a workflow's name and triggers, a template's title, a
+/// script's first comment, …), else its kind and name ("EJS template `show.ejs`.": two files
+/// with nothing else to say are told apart; the `.aindex` row drops the name it shows already,
+/// `workspace::child_map::row_description`). Never a line count: it would change with every edit
+/// of the body.
 pub fn content_description(source: &str, text: &str) -> String {
     let kind = crate::source::kind_name(source);
     if let Some(sentence) = manifest_description(source, text) {
@@ -101,7 +132,14 @@ pub fn content_description(source: &str, text: &str) -> String {
     if text.trim().is_empty() {
         return format!("Empty {}.", empty_kind(kind));
     }
-    format!("{kind}.")
+    if let Some(about) = super::content::about(source, text) {
+        return about;
+    }
+    match RelPath::new(source).file_name() {
+        // A name that is the kind (`Makefile`, `Dockerfile`) tells nothing more.
+        name if name == kind => format!("{kind}."),
+        name => format!("{kind} `{name}`."),
+    }
 }
 
 /// A kind name after "Empty": "file", but "Python source", "TOML file" (names keep their case).
@@ -837,13 +875,24 @@ fn example_name(source: &str) -> Option<String> {
 /// → `defines …`); a kind or a name keeps its case (`Rust source …`, `` `Flask` ``).
 fn lower_first(text: &str) -> String {
     const VERBS: [&str; 5] = ["Defines ", "Exports ", "Re-exports ", "Empty ", "Declares "];
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) if VERBS.iter().any(|verb| text.starts_with(verb)) => {
-            first.to_lowercase().chain(chars).collect()
-        }
-        _ => text.to_string(),
+    match VERBS.iter().any(|verb| text.starts_with(verb)) {
+        true => lower_initial(text),
+        false => text.to_string(),
     }
+}
+
+/// `text` with its first letter lowercased to continue a sentence ("Generated file, not edited by
+/// hand: defines …"), unless the first word is an acronym or a name in capitals: a second letter
+/// in upper case keeps the word as written (`JSON file.`, `YAML file.`, `HTML file.`).
+pub fn lower_initial(text: &str) -> String {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        return String::new();
+    };
+    if chars.clone().next().is_some_and(char::is_uppercase) {
+        return text.to_string();
+    }
+    first.to_lowercase().chain(chars).collect()
 }
 
 /// An empty `__init__.py`: it is there to make its directory a Python package ("Marks
@@ -868,7 +917,13 @@ fn private_summary(source: &str, text: &str, interface: &Interface, kind: &str) 
     match functions.len() {
         0 => methods_summary(interface)
             .or_else(|| modules_summary(source, text))
-            .unwrap_or_else(|| format!("{kind} with no public items.")),
+            .or_else(|| macros_summary(source, text))
+            .or_else(|| java_module(source, text))
+            .or_else(|| java_private_types(source, text))
+            .unwrap_or_else(|| {
+                let name = RelPath::new(source).file_name();
+                format!("{kind} `{name}` with no public items.")
+            }),
         1 => format!("Defines the private function {}.", shown[0]),
         2 => format!(
             "Defines the private functions {} and {}.",
@@ -879,6 +934,96 @@ fn private_summary(source: &str, text: &str, interface: &Interface, kind: &str) 
             shown.join(", "),
             n - 2
         ),
+    }
+}
+
+/// Most macro names a summary of `macro_rules!` definitions lists.
+const LISTED_MACROS: usize = 3;
+
+/// A Rust file whose items are crate-local `macro_rules!` definitions (tokio's `macros/cfg.rs`):
+/// "Defines the macros `cfg_rt!`, `cfg_net!`, `cfg_fs!` and more." — in source order, each name
+/// once (a macro defined per `cfg` is one macro), no count (a private definition is a body edit).
+fn macros_summary(source: &str, text: &str) -> Option<String> {
+    if !source.ends_with(".rs") {
+        return None;
+    }
+    let mut names: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with("//") {
+            continue;
+        }
+        let Some((_, after)) = line.split_once("macro_rules!") else {
+            continue;
+        };
+        let name: String = after
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let name = format!("{name}!");
+        if name.len() > 1 && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    match names.len() {
+        0 => None,
+        1 => Some(format!("Defines the macro `{}`.", names[0])),
+        _ => Some(format!(
+            "Defines the macros {}.",
+            quoted_list(&names, LISTED_MACROS)
+        )),
+    }
+}
+
+/// A Java module declaration (`module-info.java`): "Java module `com.google.gson`." from its
+/// `module` (or `open module`) line.
+fn java_module(source: &str, text: &str) -> Option<String> {
+    if RelPath::new(source).file_name() != "module-info.java" {
+        return None;
+    }
+    text.lines().map(str::trim).find_map(|line| {
+        let line = line.strip_prefix("open ").unwrap_or(line);
+        let name = line.strip_prefix("module ")?.split('{').next()?.trim();
+        (!name.is_empty()).then(|| format!("Java module `{name}`."))
+    })
+}
+
+/// The package-private top-level types of a Java file (an annotation type used inside its
+/// package, gson's `IgnoreJRERequirement`): "Defines the package-private annotation type
+/// `IgnoreJRERequirement`." — from the declarations that open a line, in source order.
+fn java_private_types(source: &str, text: &str) -> Option<String> {
+    if !source.ends_with(".java") {
+        return None;
+    }
+    const MODIFIERS: [&str; 5] = ["abstract", "final", "sealed", "non-sealed", "strictfp"];
+    let types: Vec<String> = text
+        .lines()
+        .filter(|line| !line.starts_with([' ', '\t', '*', '/']))
+        .filter_map(|line| {
+            let mut words = line
+                .split_whitespace()
+                .skip_while(|word| MODIFIERS.contains(word));
+            let what = match words.next()? {
+                "class" => "class",
+                "interface" => "interface",
+                "@interface" => "annotation type",
+                "enum" => "enum",
+                "record" => "record",
+                _ => return None,
+            };
+            let name: String = words
+                .next()?
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then(|| format!("the package-private {what} `{name}`"))
+        })
+        .collect();
+    match types.as_slice() {
+        [] => None,
+        [one] => Some(format!("Defines {one}.")),
+        [one, two] => Some(format!("Defines {one} and {two}.")),
+        [one, rest @ ..] => Some(format!("Defines {one} and {} more.", rest.len())),
     }
 }
 
@@ -895,6 +1040,8 @@ fn modules_summary(source: &str, text: &str) -> Option<String> {
     let modules: Vec<&str> = text
         .lines()
         .filter_map(|line| {
+            // Declarations inside a `cfg_loom! { … }` block are indented.
+            let line = line.trim();
             let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
             let name = line.strip_prefix("mod ")?.strip_suffix(';')?.trim();
             let ident = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
@@ -1253,7 +1400,10 @@ mod tests {
             content_description("package.json", "{\"name\": \"express\"}"),
             "npm manifest of `express`."
         );
-        assert_eq!(content_description("other.toml", "a = 1\n"), "TOML file.");
+        assert_eq!(
+            content_description("other.toml", "a = 1\n"),
+            "TOML file `other.toml`."
+        );
     }
 
     #[test]
@@ -1379,7 +1529,7 @@ class B:
         // A rule further down is no title.
         assert_eq!(
             content_description("docs/x.md", "```\ncode\n```\n\nab\n---\n"),
-            "Markdown document."
+            "Markdown document `x.md`."
         );
     }
 
@@ -1462,6 +1612,213 @@ class B:
         assert_eq!(
             described("examples/tutorial_builder/02_apps.rs", step),
             "Example `tutorial_builder/02_apps`: defines the private function `main`."
+        );
+    }
+
+    /// Issue 32: a file of a kind with nothing parsed says what its content or its place makes it
+    /// ("YAML file." was every workflow, "File." every template and POM), else names itself.
+    #[test]
+    fn a_non_code_file_says_what_it_is_from_its_content_or_its_place() {
+        let cases = [
+            (
+                ".github/workflows/ci.yml",
+                "name: CI\non:\n  push:\n    branches: [main]\n  pull_request:\njobs: {}\n",
+                "GitHub Actions workflow `CI` (on push, pull_request).",
+            ),
+            (
+                ".github/workflows/legacy.yml",
+                "on: [push, pull_request, workflow_dispatch, schedule]\njobs: {}\n",
+                "GitHub Actions workflow `legacy.yml` (on push, pull_request, workflow_dispatch and more).",
+            ),
+            (
+                ".github/ISSUE_TEMPLATE/bug-report.yaml",
+                "name: Bug Report\ndescription: Create a report to help us improve. Thanks.\nbody: []\n",
+                "GitHub issue form `Bug Report`: Create a report to help us improve.",
+            ),
+            (
+                ".github/ISSUE_TEMPLATE/config.yml",
+                "blank_issues_enabled: false\ncontact_links:\n  - name: Usage question\n    url: https://x\n  - name: Discussions\n    url: https://y\n  - name: Chat\n    url: https://z\n",
+                "GitHub issue template chooser, with the contact links `Usage question`, `Discussions` and more.",
+            ),
+            (
+                ".github/dependabot.yml",
+                "version: 2\nupdates:\n  - package-ecosystem: gomod\n    directory: /\n  - package-ecosystem: github-actions\n    directory: /\n  - package-ecosystem: gomod\n    directory: /x\n",
+                "Dependabot configuration: updates `gomod`, `github-actions`.",
+            ),
+            (
+                "deploy/app.yaml",
+                "name: billing\ndescription: Charges the cards. Nightly.\n",
+                "YAML file: billing — Charges the cards.",
+            ),
+            (
+                "data/schema.json",
+                "{\"title\": \"Route table\", \"type\": \"object\"}",
+                "JSON file: Route table.",
+            ),
+            ("codecov.yml", "coverage:\n  precision: 2\n", "YAML file `codecov.yml`."),
+            (
+                "proto/pom.xml",
+                "<?xml version=\"1.0\"?>\n<project>\n  <parent>\n    <artifactId>gson-parent</artifactId>\n  </parent>\n  <!-- <name>old</name> -->\n  <artifactId>proto</artifactId>\n  <name>Gson Protobuf Support</name>\n  <description>Gson support for Protobufs.</description>\n  <dependencies><dependency><artifactId>gson</artifactId></dependency></dependencies>\n</project>\n",
+                "Maven POM of `proto` (Gson Protobuf Support): Gson support for Protobufs.",
+            ),
+            (
+                "views/404.ejs",
+                "<html><head><title>Not Found</title></head><body><h1>404: Not Found</h1></body></html>\n",
+                "EJS template: Not Found.",
+            ),
+            (
+                "views/users/edit.ejs",
+                "<%- include('../header') -%>\n<h1>Editing <%= user.name %></h1>\n",
+                "EJS template: Editing …",
+            ),
+            // A title that opens with a template tag says nothing: the file is named.
+            (
+                "user/views/show.hbs",
+                "<title>{{user.name}}</title>\n<h1>{{user.name}} <a href=\"/edit\">edit</a></h1>\n",
+                "Handlebars template `show.hbs`.",
+            ),
+            ("views/foot.ejs", "  </body>\n</html>\n", "EJS template `foot.ejs`."),
+            (
+                "public/index.html",
+                "<!DOCTYPE html>\n<html>\n<head><title>Search example</title></head>\n",
+                "HTML file: Search example.",
+            ),
+            (
+                "complete/rg.zsh",
+                "#compdef rg\n\n##\n# zsh completion function for ripgrep\n#\n# Run ci/test-complete.\n",
+                "Shell script: zsh completion function for ripgrep.",
+            ),
+            (
+                "scripts/release.sh",
+                "#!/bin/sh\n# Copyright 2020 Acme\nset -e\n# Builds the release archives for\n# every target. Then uploads.\nmake\n",
+                "Shell script: Builds the release archives for every target.",
+            ),
+            ("scripts/run.sh", "#!/bin/sh\nmake all\n", "Shell script `run.sh`."),
+            (
+                "proto/bag.proto",
+                "syntax = \"proto2\";\npackage google.gson.protobuf.generated;\nmessage SimpleProto {\n}\nmessage Outer {\n}\nenum Kind {\n}\n",
+                "Protocol Buffers schema of package `google.gson.protobuf.generated`: defines `SimpleProto`, `Outer` and more.",
+            ),
+            ("gson/proguard.pro", "-keep class X\n", "File `proguard.pro`."),
+            ("Makefile", "all:\n\tcargo build\n", "Makefile."),
+            (
+                "gson/pom.xml",
+                "<project><artifactId>gson</artifactId><name>Gson</name></project>",
+                "Maven POM of `gson`.",
+            ),
+            (
+                ".github/ISSUE_TEMPLATE/feature.yml",
+                "name: Feature Request\ndescription: Got an idea? Submit it here!\n",
+                "GitHub issue form `Feature Request`: Got an idea? Submit it here!",
+            ),
+        ];
+        for (source, text, expected) in cases {
+            assert_eq!(content_description(source, text), expected, "{source}");
+        }
+    }
+
+    /// tokio's `macros/*.rs` define crate-local `macro_rules!` only: they say which.
+    #[test]
+    fn a_file_of_private_macros_names_them() {
+        let cfg = "/// Docs.\nmacro_rules! cfg_rt {\n    ($($item:item)*) => {}\n}\n\nmacro_rules! cfg_net {\n    () => {}\n}\n#[cfg(x)]\nmacro_rules! cfg_net {\n    () => {}\n}\ndoc! {macro_rules! cfg_fs {\n    () => {}\n}}\nmacro_rules! cfg_io {\n    () => {}\n}\n";
+        assert_eq!(
+            described("tokio/src/macros/cfg.rs", cfg),
+            "Defines the macros `cfg_rt!`, `cfg_net!`, `cfg_fs!` and more."
+        );
+        assert_eq!(
+            described(
+                "tokio/src/macros/loom.rs",
+                "macro_rules! if_loom {\n    () => {}\n}\n"
+            ),
+            "Defines the macro `if_loom!`."
+        );
+        // Nothing at all to say: the file is named (the row drops the name again).
+        assert_eq!(
+            described("tests/_require_full.rs", "compile_error!(\"no\");\n"),
+            "Test support: Rust source `_require_full.rs` with no public items."
+        );
+        // Module declarations inside a `cfg` macro are declarations too.
+        assert_eq!(
+            described(
+                "tokio/src/sync/tests/mod.rs",
+                "cfg_not_loom! {\n    mod atomic_waker;\n    mod notify;\n}\n"
+            ),
+            "Declares the test modules `atomic_waker`, `notify`."
+        );
+    }
+
+    #[test]
+    fn a_java_module_and_a_package_private_type_say_what_they_are() {
+        let module = "/**\n * Defines the Gson API.\n */\nmodule com.google.gson {\n  exports com.google.gson;\n}\n";
+        assert_eq!(
+            described("gson/src/main/java/module-info.java", module),
+            "Java module `com.google.gson`."
+        );
+        assert_eq!(
+            described(
+                "test-jpms/src/main/java/module-info.java",
+                "open module com.google.gson.dummy {}\n"
+            ),
+            "Java module `com.google.gson.dummy`."
+        );
+        let annotation = "package com.google.gson.internal.bind;\n\nimport java.lang.annotation.Target;\n\n@Target({ElementType.METHOD})\n@interface IgnoreJRERequirement {}\n";
+        assert_eq!(
+            described(
+                "gson/src/main/java/com/google/gson/internal/bind/IgnoreJRERequirement.java",
+                annotation
+            ),
+            "Defines the package-private annotation type `IgnoreJRERequirement`."
+        );
+    }
+
+    /// gin's `codec/json/{json,jsoniter,sonic,go_json}.go`: one package doc, four builds.
+    #[test]
+    fn a_go_files_build_constraint_tells_its_alternatives_apart() {
+        let file = |constraint: &str| {
+            format!("// Copyright 2017 Bo-Yi Wu.\n\n//go:build {constraint}\n\n// Package json indicates what library is being used for JSON encoding.\npackage json\n\nfunc Marshal() {{}}\n")
+        };
+        assert_eq!(
+            described("codec/json/jsoniter.go", &file("jsoniter")),
+            "Package json indicates what library is being used for JSON encoding (built with `jsoniter`)."
+        );
+        assert_eq!(
+            described(
+                "codec/json/json.go",
+                &file("!jsoniter && !go_json && !(sonic && (linux || windows || darwin) && amd64)")
+            ),
+            "Package json indicates what library is being used for JSON encoding (built with `!jsoniter && !go_json && !(sonic && (linux || windows || darwin) && amd64)`)."
+        );
+        // A `//go:build` line after the package clause is no constraint.
+        let late = "// Package json is JSON.\npackage json\n\n//go:build x\nfunc Marshal() {}\n";
+        assert_eq!(
+            described("codec/json/late.go", late),
+            "Package json is JSON."
+        );
+    }
+
+    /// babel's generated tsconfig.json read "Generated file, not edited by hand: jSON file.".
+    #[test]
+    fn an_acronym_keeps_its_case_when_a_sentence_continues() {
+        use crate::archivist::Archivist;
+        assert_eq!(lower_initial("JSON file `a.json`."), "JSON file `a.json`.");
+        assert_eq!(
+            lower_initial("Defines the `a` value."),
+            "defines the `a` value."
+        );
+        assert_eq!(lower_initial("`Flask`: app."), "`Flask`: app.");
+        assert_eq!(lower_initial("A"), "a");
+        let generated = crate::archivist::structural::StructuralArchivist
+            .describe(&ArchivistInput::of_file(
+                "packages/a/tsconfig.json",
+                "/* This file is automatically generated. DO NOT EDIT. */\n{\"extends\": \"../../tsconfig.base.json\"}\n",
+                None,
+                None,
+            ))
+            .expect("describes")
+            .description;
+        assert_eq!(
+            generated,
+            "Generated file, not edited by hand: JSON file `tsconfig.json`."
         );
     }
 

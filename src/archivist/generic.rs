@@ -25,6 +25,9 @@ pub fn searchable_description(source: &str, description: &str) -> String {
     if is_size_only(text, kind) {
         return String::new();
     }
+    if let Some(name) = named_kind_only(text, kind) {
+        return name.to_string();
+    }
     let templated = [
         "Defines ",
         "Exports ",
@@ -75,6 +78,14 @@ fn is_size_only(text: &str, kind: &str) -> bool {
         })
 }
 
+/// "EJS template `show.ejs`.", "Rust source `cfg.rs` with no public items.": a file's kind and
+/// its name, nothing more — the name is its one word.
+fn named_kind_only<'a>(text: &'a str, kind: &str) -> Option<&'a str> {
+    let rest = text.strip_prefix(kind)?.strip_prefix(" `")?;
+    let (name, after) = rest.split_once('`')?;
+    matches!(after, "." | " with no public items.").then_some(name)
+}
+
 /// The backticked parts of `text`.
 fn quoted(text: &str) -> Vec<&str> {
     text.split('`')
@@ -108,7 +119,8 @@ mod tests {
     #[test]
     fn the_templates_words_are_not_searched_and_their_names_are() {
         let cases = [
-            ("tests/static/index.html", "<p>hi</p>\n", ""),
+            ("tests/static/index.html", "<p>hi</p>\n", "index.html"),
+            ("views/show.ejs", "<p><%= user.name %></p>\n", "show.ejs"),
             ("src/flask/py.typed", "", ""),
             // A role the structure tells: a sentence of purpose, searched whole.
             (

@@ -11,6 +11,7 @@
 //! update report carries as provenance.
 
 pub mod abridge;
+mod content;
 pub mod describe;
 pub mod documented;
 pub mod generic;

@@ -37,11 +37,7 @@ impl Archivist for StructuralArchivist {
         ));
         let mut description = super::describe::description(input);
         if crate::source::is_generated_header(input.text) {
-            let mut chars = description.chars();
-            let lowered: String = match chars.next() {
-                Some(first) => first.to_lowercase().chain(chars).collect(),
-                None => String::new(),
-            };
+            let lowered = super::describe::lower_initial(&description);
             description = format!("Generated file, not edited by hand: {lowered}");
         }
         Ok(ArchivistOutput {

@@ -28,7 +28,7 @@ pub fn rows<'a>(
         .map(|(name, kind)| {
             let rel = RelPath::new(dir).join(name).into_string();
             let (kind, description) = match kind {
-                EntryKind::File => (ChildKind::File, describe_file(&rel)),
+                EntryKind::File => (ChildKind::File, row_description(name, &describe_file(&rel))),
                 EntryKind::Dir => (ChildKind::Dir, billboard_summary(&billboard_of(&rel))),
             };
             ChildEntry {
@@ -38,6 +38,24 @@ pub fn rows<'a>(
             }
         })
         .collect()
+}
+
+/// A file's description as its row shows it, beside its name: without the name a description of
+/// nothing but the file's kind carries to tell two files apart ("EJS template `show.ejs`." →
+/// "EJS template.", "GitHub Actions workflow `ci.yml` (on push)." → "GitHub Actions workflow (on
+/// push)."). Only the name right after a word and before the sentence goes on (`.`, ` (`, ` with `).
+pub fn row_description(name: &str, description: &str) -> String {
+    let quoted = format!(" `{name}`");
+    let mut start = 0;
+    while let Some(found) = description[start..].find(&quoted) {
+        let at = start + found;
+        let after = &description[at + quoted.len()..];
+        if after == "." || after.starts_with(" (") || after.starts_with(" with ") {
+            return format!("{}{after}", &description[..at]);
+        }
+        start = at + quoted.len();
+    }
+    description.to_string()
 }
 
 /// The Child Map rows for project-relative `dir` as it is on disk (the listing through the ignore
@@ -137,5 +155,48 @@ fn human_size(size: u64) -> String {
         format!("{} KB", size.div_ceil(1024))
     } else {
         format!("{:.1} MB", size as f64 / (1024.0 * 1024.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The row shows the name: a description naming the file for want of anything else drops it.
+    #[test]
+    fn a_row_drops_the_name_it_shows_already() {
+        let cases = [
+            ("show.ejs", "EJS template `show.ejs`.", "EJS template."),
+            (
+                "ci.yml",
+                "GitHub Actions workflow `ci.yml` (on push).",
+                "GitHub Actions workflow (on push).",
+            ),
+            (
+                "cfg.rs",
+                "Test support: Rust source `cfg.rs` with no public items.",
+                "Test support: Rust source with no public items.",
+            ),
+            (
+                "tsconfig.json",
+                "Generated file, not edited by hand: JSON file `tsconfig.json`.",
+                "Generated file, not edited by hand: JSON file.",
+            ),
+            // A name that says something stays.
+            (
+                "__init__.py",
+                "Marks `pkg` as a Python package (empty `__init__.py`).",
+                "Marks `pkg` as a Python package (empty `__init__.py`).",
+            ),
+            (
+                "a.rs",
+                "Defines the `a.rs` parser.",
+                "Defines the `a.rs` parser.",
+            ),
+            ("b.yml", "YAML file `a.yml`.", "YAML file `a.yml`."),
+        ];
+        for (name, description, row) in cases {
+            assert_eq!(row_description(name, description), row, "{description}");
+        }
     }
 }

@@ -705,7 +705,7 @@ fn a_fallback_description_does_not_change_when_a_body_changes() {
         "src/_shapes.py",
         "def _area(side):\n    squared = side * side\n    return squared\n",
     );
-    p.write("src/settings.yaml", "debug: false\nlevel: 3\nname: x\n");
+    p.write("src/settings.yaml", "debug: false\nlevel: 3\n");
     p.lexictl(["update"]).success();
     let after: Vec<String> = ["src/_shapes.py", "src/settings.yaml"]
         .iter()
@@ -919,4 +919,89 @@ fn fallbacks_tell_files_apart_by_example_manifest_and_the_type_they_implement() 
         description(&p, "crates/core/src/metrics.rs"),
         "Methods of `Handle`: `num_workers` and `num_tasks`."
     );
+}
+
+// ── Descriptions chosen, not found (issue 32: two files share no description) ─────────────────
+
+/// Express's view templates were 23 × "File.", every workflow "YAML file.", gson's POMs "File.",
+/// tokio's macro files "Rust source with no public items.", gin's JSON codecs one Go doc four
+/// times: each now says what it is from its own text or place, or names itself — and the `.aindex`
+/// row beside the name drops the name again.
+#[test]
+fn files_of_one_kind_say_what_each_is_for_and_share_no_description() {
+    let p = project()
+        .file(
+            "views/404.ejs",
+            "<html><head><title>Not Found</title></head><body><h1>404</h1></body></html>\n",
+        )
+        .file(
+            "views/users/edit.ejs",
+            "<%- include('../header') -%>\n<h1>Editing <%= user.name %></h1>\n",
+        )
+        .file("views/footer.ejs", "</body>\n</html>\n")
+        .file("views/header.ejs", "<html>\n<body>\n")
+        .file(
+            ".github/workflows/ci.yml",
+            "name: CI\non:\n  push:\n  pull_request:\njobs: {}\n",
+        )
+        .file(
+            ".github/dependabot.yml",
+            "version: 2\nupdates:\n  - package-ecosystem: cargo\n    directory: /\n",
+        )
+        .file(
+            "pom.xml",
+            "<project>\n  <artifactId>gson-parent</artifactId>\n  <name>Gson Parent</name>\n  <description>Gson JSON library.</description>\n</project>\n",
+        )
+        .file(
+            "scripts/bump.sh",
+            "#!/bin/sh\nset -e\n# Bumps the version in every manifest.\nsed -i x\n",
+        )
+        .file("Cargo.toml", "[package]\nname = \"tk\"\nversion = \"0.1.0\"\n")
+        .file("src/lib.rs", "//! Tk.\n#[macro_use]\nmod macros;\npub fn run() {}\n")
+        .file(
+            "src/macros.rs",
+            "macro_rules! cfg_rt {\n    ($($i:item)*) => { $($i)* }\n}\nmacro_rules! cfg_net {\n    ($($i:item)*) => { $($i)* }\n}\n",
+        )
+        .file(
+            "codec/json/json.go",
+            "//go:build !jsoniter\n\n// Package json picks the JSON library.\npackage json\n\nfunc Marshal() {}\n",
+        )
+        .file(
+            "codec/json/jsoniter.go",
+            "//go:build jsoniter\n\n// Package json picks the JSON library.\npackage json\n\nfunc Marshal() {}\n",
+        )
+        .file("go.mod", "module example.com/gin\n\ngo 1.21\n")
+        .config("scope_root: .\n")
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let sources = [
+        "views/404.ejs",
+        "views/users/edit.ejs",
+        "views/footer.ejs",
+        "views/header.ejs",
+        ".github/workflows/ci.yml",
+        ".github/dependabot.yml",
+        "pom.xml",
+        "scripts/bump.sh",
+        "src/macros.rs",
+        "codec/json/json.go",
+        "codec/json/jsoniter.go",
+    ];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut snapshot = String::new();
+    for source in sources {
+        let text = description(&p, source);
+        assert!(seen.insert(text.clone()), "shared: {text}");
+        snapshot.push_str(&format!("{source}: {text}\n"));
+    }
+    let views = p.read(".lexibrary/views/.aindex");
+    let rows: Vec<&str> = views
+        .lines()
+        .filter(|line| line.starts_with("| `"))
+        .collect();
+    snapshot.push_str(&format!("\nviews/.aindex rows:\n{}\n", rows.join("\n")));
+    insta::assert_snapshot!(snapshot);
+    p.lexictl(["validate"]).success();
+    p.lexictl(["update", "--check"]).success();
 }

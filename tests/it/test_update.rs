@@ -971,7 +971,7 @@ fn ci_configuration_in_dot_directories_is_documented() {
     assert!(!p.exists(".lexibrary/.vscode/settings.json.md"));
     p.lexi(["lookup", ".github/workflows/ci.yml"])
         .success()
-        .stdout_has("YAML file");
+        .stdout_has("GitHub Actions workflow `ci` (on push).");
     p.write(".github/workflows/ci.yml", format!("{workflow}# changed\n"));
     p.lexictl(["validate"])
         .code(2)

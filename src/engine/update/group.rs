@@ -74,6 +74,8 @@ pub fn render(
     };
     let mut used = 0;
     for (index, (name, description)) in members.iter().enumerate() {
+        // Beside its name, a description does not repeat it (as a Child Map row).
+        let description = crate::workspace::child_map::row_description(name, description);
         let line = format!("- `{name}` — {}\n", description.replace('\n', " "));
         used += line.len();
         if used > room && index >= MIN_LISTED {
