@@ -95,17 +95,23 @@ const NOTE_PHRASES: &[&str] = &[
     "go get",
     "brew install",
     "compatibility note",
+    // A pointer elsewhere says nothing of the code ("See our website @babel/x for more information.").
+    "for more information",
+    "for more details",
+    "please refer to",
 ];
 
 /// The first sentence of the first prose paragraph of a markdown or reStructuredText text that
-/// describes the code: headings, badges, tables, lists, quotes, code and HTML are skipped, and so
+/// describes the code (a blockquote before any prose counts: a README's tagline under its title):
+/// headings, badges, tables, lists, later quotes, code and HTML are skipped, and so
 /// are the sections whose heading says they are about installing, compatibility, licences,
 /// contributing and the like ([`UNDESCRIPTIVE_SECTIONS`]), install notes and caveats
-/// ([`NOTE_PHRASES`], a leading "Note"), and boilerplate.
+/// ([`NOTE_PHRASES`], a leading "Note", a pointer elsewhere), and boilerplate.
 pub fn first_sentence(text: &str) -> Option<String> {
     let mut paragraph = String::new();
     let mut in_fence = false;
     let mut skipping = false;
+    let mut in_alert = false;
     let mut candidates = Vec::new();
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let undescriptive = |heading: &str| {
@@ -143,6 +149,24 @@ pub fn first_sentence(text: &str) -> Option<String> {
         }
         if !line.is_empty() && line.chars().all(|c| "=-*~^#_+`".contains(c)) {
             paragraph.clear();
+            continue;
+        }
+        // A blockquote before any prose is the document's tagline ("# @babel/x\n\n> This plugin
+        // transforms ES2015 modules to AMD"); later ones quote something else. An alert
+        // (`> [!NOTE]`) is a caveat.
+        let quoted = line.strip_prefix('>').map(str::trim);
+        in_alert = match quoted {
+            Some(quoted) => in_alert || quoted.starts_with("[!"),
+            None => false,
+        };
+        let tagline = quoted
+            .filter(|_| candidates.is_empty() && !in_alert)
+            .filter(|quoted| !quoted.is_empty() && is_prose_line(quoted));
+        if let Some(quoted) = tagline.filter(|_| !skipping) {
+            if !paragraph.is_empty() {
+                paragraph.push(' ');
+            }
+            paragraph.push_str(quoted);
             continue;
         }
         if skipping || line.is_empty() || !is_prose_line(line) {
@@ -331,6 +355,32 @@ fn sentence_of(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A README's tagline is the blockquote under its title; a pointer to a website says nothing;
+    /// a quote after the first prose and an alert are not taglines.
+    #[test]
+    fn a_readmes_tagline_is_its_first_blockquote_and_a_pointer_is_no_description() {
+        let babel = "# @babel/plugin-transform-modules-amd\n\n> This plugin transforms ES2015 modules to AMD\n\nSee our website [@babel/plugin-transform-modules-amd](https://babeljs.io/docs/x) for more information.\n\n## Install\n";
+        assert_eq!(
+            first_sentence(babel).as_deref(),
+            Some("This plugin transforms ES2015 modules to AMD")
+        );
+        let pointer = "# @babel/x\n\nSee our website [@babel/x](https://babeljs.io) for more information.\n\n## Usage\n\nThe plugin compiles classes.\n";
+        assert_eq!(
+            first_sentence(pointer).as_deref(),
+            Some("The plugin compiles classes.")
+        );
+        let quote = "# Tool\n\nThe tool formats code.\n\n> A quoted remark from a user.\n";
+        assert_eq!(
+            first_sentence(quote).as_deref(),
+            Some("The tool formats code.")
+        );
+        let alert = "# Tool\n\n> [!WARNING]\n> This package is deprecated in favour of another.\n\nThe tool formats code.\n";
+        assert_eq!(
+            first_sentence(alert).as_deref(),
+            Some("The tool formats code.")
+        );
+    }
 
     #[test]
     fn readme_first_sentence_skips_headings_badges_and_licences() {
