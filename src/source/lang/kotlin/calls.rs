@@ -79,8 +79,7 @@ pub(crate) fn kotlin_bases(node: Node<'_>, src: &str) -> Vec<String> {
 pub(crate) fn type_name<'s>(ty: Node<'_>, src: &'s str) -> Option<&'s str> {
     code_children(ty)
         .into_iter()
-        .filter(|c| c.kind() == "identifier")
-        .last()
+        .rfind(|c| c.kind() == "identifier")
         .map(|n| text_of(n, src))
 }
 
@@ -101,8 +100,7 @@ pub(crate) fn kotlin_target(
             let name = code_children(callee)
                 .into_iter()
                 .skip(1)
-                .filter(|c| c.kind() == "identifier")
-                .last()?;
+                .rfind(|c| c.kind() == "identifier")?;
             (
                 Some(text_of(callee.named_child(0)?, src)),
                 text_of(name, src),

@@ -95,7 +95,7 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
         return Some(doc);
     }
     let previous = package.prev_sibling()?;
-    let last = previous.child(previous.child_count().checked_sub(1)? as u32)?;
+    let last = previous.child(previous.child_count().checked_sub(1)?)?;
     (previous.kind() == "file_annotation" && last.kind() == "block_comment")
         .then(|| kdoc_text(text_of(last, src)))
         .flatten()
