@@ -465,8 +465,9 @@ enum Use {
     Declared,
     /// It is looked up in scope: the file's package may declare it.
     Used,
-    /// A member after a `.` (`size` of `a.size`), a label or an argument's name: looked up
-    /// elsewhere — unless it is called (`a.buffer()`: an extension function of the package).
+    /// A later segment of a qualified type (`Entry` of `Map.Entry`), a label or an argument's
+    /// name: looked up elsewhere. A member after a `.` is used: an extension function or property
+    /// of the package (`x.buffer()`, `element.descriptor`) is called so.
     Member,
 }
 
@@ -502,15 +503,9 @@ fn use_of(node: Node<'_>) -> Use {
         | "type_parameter"
         | "catch_block"
         | "enum_entry" => Use::Declared,
-        "navigation_expression" if !is_first => {
-            let called = parent
-                .parent()
-                .is_some_and(|call| call.kind() == "call_expression");
-            match called {
-                true => Use::Used,
-                false => Use::Member,
-            }
-        }
+        // `x.buffer()`, `element.descriptor`: maybe an extension function or property of the
+        // package.
+        "navigation_expression" => Use::Used,
         "user_type" if !is_first => Use::Member,
         "value_argument" if node.next_sibling().is_some_and(|n| n.kind() == "=") => Use::Member,
         "label" | "setter" => Use::Member,
@@ -619,8 +614,8 @@ mod tests {
             .find(|i| i.spec == "package a.b")
             .map(|i| i.names.clone())
             .unwrap_or_default();
-        // Used and not declared here: types, bare calls, a called member (an extension function
-        // of the package, maybe); not `size` (declared) nor `go` of `helper.go` (called: kept).
+        // Used and not declared here: types, bare calls, members after a `.` (an extension
+        // function of the package, maybe); not `size` (declared here).
         for used in [
             "Base", "Runnable", "Util", "foo", "helper", "make", "go", "Int",
         ] {

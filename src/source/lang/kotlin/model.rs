@@ -64,27 +64,7 @@ impl KotlinModel {
             };
             let root = tree.root_node();
             let package = super::extract::package_name(root, &text);
-            // A file the grammar cannot parse whole (`class A\nprivate constructor(…)`) may show
-            // its class's members at the top level after the error: only what comes before the
-            // first error is read.
-            let end = crate::source::syntax::code_children(root)
-                .into_iter()
-                .find(|node| node.is_error())
-                .map_or(usize::MAX, |error| error.start_byte());
-            let mut names: Vec<String> = crate::source::syntax::code_children(root)
-                .into_iter()
-                .filter(|node| node.end_byte() <= end && !is_private(*node, &text))
-                .filter_map(|node| match node.kind() {
-                    "class_declaration"
-                    | "object_declaration"
-                    | "function_declaration"
-                    | "property_declaration"
-                    | "type_alias" => {
-                        super::extract::declared_name(node, &text).map(str::to_string)
-                    }
-                    _ => None,
-                })
-                .collect();
+            let mut names = top_level_names(root, &text);
             names.sort();
             names.dedup();
             model.add(package, path, names);
@@ -127,6 +107,54 @@ impl KotlinModel {
     pub fn has_package(&self, package: &str) -> bool {
         self.packages.contains_key(package)
     }
+}
+
+/// The names a file declares at the top level, `private` ones left out. A file the grammar cannot
+/// parse whole (a class whose constructor's modifier starts the next line, `class A\ninternal
+/// constructor(…)`) may show its class's members at the top level after the error, or its class
+/// as loose tokens in an `ERROR` node: past the first error only the name after the first
+/// `class`, `interface` or `object` keyword is read.
+fn top_level_names(root: tree_sitter::Node<'_>, text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut broken = root.is_error();
+    let mut after_keyword = false;
+    let mut keyword_named = false;
+    let mut nodes: Vec<tree_sitter::Node<'_>> = Vec::new();
+    let mut cursor = root.walk();
+    for node in root.children(&mut cursor) {
+        match node.is_error() {
+            true => {
+                let mut inner = node.walk();
+                nodes.extend(node.children(&mut inner));
+            }
+            false => nodes.push(node),
+        }
+    }
+    for node in nodes {
+        if node.is_extra() {
+            continue;
+        }
+        let kind = node.kind();
+        let declaration = matches!(
+            kind,
+            "class_declaration"
+                | "object_declaration"
+                | "function_declaration"
+                | "property_declaration"
+                | "type_alias"
+        );
+        if after_keyword && kind == "identifier" && !keyword_named {
+            keyword_named = true;
+            names.push(text.get(node.byte_range()).unwrap_or("").to_string());
+        }
+        after_keyword = matches!(kind, "class" | "interface" | "object");
+        broken |= node.is_error() || node.parent().is_some_and(|p| p.is_error());
+        if declaration && !broken && !is_private(node, text) {
+            names.extend(super::extract::declared_name(node, text).map(str::to_string));
+        }
+    }
+    names.retain(|name| !name.is_empty());
+    names
 }
 
 /// Whether a top-level declaration is `private` (visible in its file only).
@@ -214,6 +242,21 @@ mod tests {
         assert!(
             KotlinModel::is_manifest("Box.kt") && !KotlinModel::is_manifest("build.gradle.kts")
         );
+    }
+
+    /// The grammar fails on a class whose constructor's modifier starts the next line (a nested
+    /// `class Builder\ninternal constructor(…)`): past the error only a class keyword's name is
+    /// read, not the members the broken tree shows at the top level.
+    #[test]
+    fn a_file_the_grammar_cannot_parse_declares_what_its_class_keywords_name() {
+        let (model, _, _) = crate::source::model::build_from(
+            &[(
+                "src/main/kotlin/a/P.kt",
+                "package a\n\npublic class P(val x: Int) {\n  val name: String = \"\"\n\n  public class Builder\n  internal constructor(internal val name: String) {\n    fun build() = 1\n  }\n}\n",
+            )],
+            KotlinModel::build,
+        );
+        assert_eq!(model.packages["a"][0].names, ["P"]);
     }
 
     #[test]
