@@ -12,8 +12,9 @@ name), and then
   - no import: a word the file's code uses (comments and strings removed) that another file of its
     own package declares at the top level (and the file does not declare itself).
 Candidates: main code never sees test sets (`test`, `*Test`); of several, the importer's module's
-are kept if any. Prints precision and recall of our edges (the update's graph) against it, with a
-sample of the differing edges. Only the Python standard library is used.
+are kept if any (with `--own-set`, then its own source set's, else the `common*` sets').
+Prints precision and recall of our edges (the update's graph) against it, with a sample of the
+differing edges. Only the Python standard library is used.
 """
 
 import argparse
@@ -62,7 +63,8 @@ def main():
     parser.add_argument("--show", type=int, default=10)
     parser.add_argument("--own-set", action="store_true",
                         help="of several declaring files, keep the importer's own source set's "
-                             "if any (an expect in commonMain rather than its actuals)")
+                             "if any, else the common* sets' (an expect in commonMain rather "
+                             "than its actuals), as Lexibrarian does")
     args = parser.parse_args()
     repo = os.path.abspath(args.repo)
     listed = subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
@@ -95,8 +97,9 @@ def main():
         found = [p for p in found if not source_set(p)[2] or (is_test and source_set(p)[0] == module)]
         same = [p for p in found if source_set(p)[0] == module] or found
         if args.own_set:
-            own = [p for p in same if source_set(p)[:2] == source_set(importer)[:2]]
-            return own or same
+            own = [p for p in same if source_set(p)[1] == source_set(importer)[1]]
+            common = [p for p in same if source_set(p)[1].startswith("common")]
+            return own or common or same
         return same
 
     reference = set()

@@ -9,7 +9,8 @@
 //! Which of several declaring files (Kotlin Multiplatform's `expect` in `commonMain` and its
 //! `actual`s in `jvmMain`, `nativeMain`, …): those a file's source set sees — main code never sees
 //! a test set (`test`, `*Test`); then those of the file's own module, if any; then those of its own
-//! source set, if any. What names no project file — the Kotlin and Java standard libraries,
+//! source set, if any, else those of the `common*` sets (the `expect`: which platform sets are
+//! parents of which is the build's to say, not the layout's). What names no project file — the Kotlin and Java standard libraries,
 //! dependencies — stays unresolved, and `crate::source::resolve::externals` names its package.
 
 use crate::source::interface::Interface;
@@ -94,6 +95,10 @@ fn choose(here: &SourceSet, file: &str, candidates: Vec<&str>) -> Vec<String> {
     }
     if seen.iter().any(|(_, set)| set.set == here.set) {
         seen.retain(|(_, set)| set.set == here.set);
+    } else if seen.iter().any(|(_, set)| set.set.starts_with("common")) {
+        // Another platform's `actual`s (`jvmMain` from `unixMain`) are no source set's parents
+        // that the layout tells: the `expect` in `commonMain` is what every set sees.
+        seen.retain(|(_, set)| set.set.starts_with("common"));
     }
     seen.into_iter().map(|(path, _)| path.to_string()).collect()
 }
@@ -216,19 +221,14 @@ mod tests {
             files.deps("core/src/jvmMain/kotlin/a/b/Buffer.kt"),
             ["core/src/jvmMain/kotlin/a/b/Helpers.kt"]
         );
+        // Of an `expect` and its `actual`s, a set of its own or else the common one.
         assert_eq!(
             files.deps("core/src/jvmTest/kotlin/a/b/BufferTest.kt"),
-            [
-                "core/src/commonMain/kotlin/a/b/Buffer.kt",
-                "core/src/jvmMain/kotlin/a/b/Buffer.kt",
-            ]
+            ["core/src/commonMain/kotlin/a/b/Buffer.kt"]
         );
         assert_eq!(
             files.deps("app/src/main/kotlin/x/App.kt"),
-            [
-                "core/src/commonMain/kotlin/a/b/Buffer.kt",
-                "core/src/jvmMain/kotlin/a/b/Buffer.kt",
-            ]
+            ["core/src/commonMain/kotlin/a/b/Buffer.kt"]
         );
         assert_eq!(
             files.deps("app/src/main/kotlin/x/UsesJava.kt"),
