@@ -44,8 +44,67 @@ const DECLARATIONS: &[&str] = &[
     "type_alias",
 ];
 
-/// Extract the interface parts of a Kotlin syntax tree.
+/// Extract the interface parts of a Kotlin syntax tree. A tree the grammar could not build whole
+/// because a class's constructor modifier starts the next line (`class A\nprivate constructor(…)`,
+/// which tree-sitter-kotlin-ng 1.1 rejects) is read from the text with those lines joined, when
+/// that parses.
 pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
+    if root.has_error() {
+        if let Some((joined, tree)) = parse_joined(src) {
+            let mut out = extract_tree(tree.root_node(), &joined);
+            out.syntax_ok = !tree.root_node().has_error();
+            return out;
+        }
+    }
+    extract_tree(root, src)
+}
+
+/// `src` with each newline before a class's constructor (`class A\nprivate constructor(`) made a
+/// space — the same bytes at the same offsets but those — parsed again; `None` when there is no
+/// such line, no grammar in this build, or the joined text fails too.
+pub(crate) fn parse_joined(src: &str) -> Option<(String, tree_sitter::Tree)> {
+    let mut joined = src.as_bytes().to_vec();
+    let mut changed = false;
+    let mut start = 0;
+    let mut previous: Option<(usize, &str)> = None;
+    for line in src.split_inclusive('\n') {
+        let text = line.trim();
+        let words: Vec<&str> = text
+            .split(|c: char| c == '(' || c.is_whitespace())
+            .collect();
+        let is_constructor = words
+            .iter()
+            .position(|w| *w == "constructor")
+            .is_some_and(|at| {
+                words[..at].iter().all(|w| {
+                    w.starts_with('@')
+                        || matches!(*w, "private" | "internal" | "protected" | "public" | "")
+                })
+            });
+        if let Some((end, before)) = previous {
+            let is_class_header = before.split_whitespace().any(|w| w == "class")
+                && !before.ends_with('{')
+                && !before.ends_with(')');
+            if is_constructor && is_class_header {
+                joined[end] = b' ';
+                changed = true;
+            }
+        }
+        start += line.len();
+        previous = line.ends_with('\n').then_some((start - 1, text));
+    }
+    if !changed {
+        return None;
+    }
+    let joined = String::from_utf8(joined).ok()?;
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&(super::KOTLIN.grammar?)()).ok()?;
+    let tree = parser.parse(&joined, None)?;
+    (!tree.root_node().has_error()).then_some((joined, tree))
+}
+
+/// The interface parts of a Kotlin syntax tree of `src`.
+fn extract_tree(root: Node<'_>, src: &str) -> Extracted {
     let mut out = Extracted::default();
     let mut item_docs = Vec::new();
     {
@@ -624,6 +683,28 @@ mod tests {
         for declared in ["Box", "x", "size", "slug", "n", "top", "Shape", "Hidden"] {
             assert!(!package.iter().any(|n| n == declared), "{declared}");
         }
+    }
+
+    /// tree-sitter-kotlin-ng fails on `class A\nprivate constructor(…)` (kotlinpoet's `FileSpec`):
+    /// the text is read with the constructor joined to its class's line.
+    #[test]
+    fn a_constructor_on_the_line_after_its_class_is_read() {
+        let text = "package a\n\n/** A file. */\npublic class FileSpec\nprivate constructor(\n  builder: Builder,\n) {\n  public val name: String = \"\"\n\n  public class Builder\n  internal constructor(public val name: String) {\n    public fun build(): FileSpec = FileSpec(this)\n  }\n}\n";
+        let interface = parse(Language::Kotlin, text);
+        assert!(!interface.has_errors);
+        let names: Vec<(Option<&str>, &str)> =
+            rows(&interface).iter().map(|r| (r.0, r.2)).collect();
+        assert_eq!(
+            names,
+            [
+                (None, "FileSpec"),
+                (Some("Builder"), "build"),
+                (Some("Builder"), "name"),
+                (Some("FileSpec"), "Builder"),
+                (Some("FileSpec"), "name"),
+            ]
+        );
+        assert_eq!(interface.item_doc("FileSpec"), Some("A file."));
     }
 
     #[test]

@@ -62,6 +62,10 @@ impl KotlinModel {
             let Some(tree) = parser.as_mut().and_then(|p| p.parse(&text, None)) else {
                 continue;
             };
+            let (text, tree) = match tree.root_node().has_error() {
+                true => super::extract::parse_joined(&text).unwrap_or((text, tree)),
+                false => (text, tree),
+            };
             let root = tree.root_node();
             let package = super::extract::package_name(root, &text);
             let mut names = top_level_names(root, &text);
@@ -245,18 +249,18 @@ mod tests {
     }
 
     /// The grammar fails on a class whose constructor's modifier starts the next line (a nested
-    /// `class Builder\ninternal constructor(…)`): past the error only a class keyword's name is
-    /// read, not the members the broken tree shows at the top level.
+    /// `class Builder\ninternal constructor(…)`): the text is read with those lines joined, and
+    /// only `P` is top-level.
     #[test]
-    fn a_file_the_grammar_cannot_parse_declares_what_its_class_keywords_name() {
+    fn a_class_whose_constructor_starts_the_next_line_is_read_joined() {
         let (model, _, _) = crate::source::model::build_from(
             &[(
                 "src/main/kotlin/a/P.kt",
-                "package a\n\npublic class P(val x: Int) {\n  val name: String = \"\"\n\n  public class Builder\n  internal constructor(internal val name: String) {\n    fun build() = 1\n  }\n}\n",
+                "package a\n\npublic class P(val x: Int) {\n  val name: String = \"\"\n\n  public class Builder\n  internal constructor(internal val name: String) {\n    fun build() = 1\n  }\n}\n\nfun after() = 2\n",
             )],
             KotlinModel::build,
         );
-        assert_eq!(model.packages["a"][0].names, ["P"]);
+        assert_eq!(model.packages["a"][0].names, ["P", "after"]);
     }
 
     #[test]
