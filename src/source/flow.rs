@@ -93,7 +93,10 @@ pub(crate) fn flow(
     name: &str,
     max_lines: usize,
 ) -> Flow {
-    let Some(body) = body_of(definition) else {
+    let Some(body) = syntax
+        .function_body(definition)
+        .or_else(|| body_of(definition))
+    else {
         return Flow::default();
     };
     let mut reader = Reader {
@@ -139,6 +142,12 @@ fn body_of(node: Node<'_>) -> Option<Node<'_>> {
 pub(crate) trait FlowSyntax: CallSyntax {
     /// How a statement shows in a member's flow.
     fn flow_shape<'t>(&self, reader: &Reader<'_>, node: Node<'t>) -> Shape<'t>;
+
+    /// The body of a function's definition when its grammar holds it in no `body` field (Kotlin's
+    /// `function_body` child); `None`: the `body` field, as most grammars name it.
+    fn function_body<'t>(&self, _definition: Node<'t>) -> Option<Node<'t>> {
+        None
+    }
 
     /// Whether a block ends in a value (Rust's tail expressions), shown as `→ value`.
     fn blocks_end_in_values(&self) -> bool {

@@ -39,7 +39,7 @@ pub fn is_test_path(path: &str) -> bool {
     let lower = RelPath::new(&lower);
     let (name, stem) = (lower.file_name(), lower.stem());
     in_test_dir
-        || (name.ends_with(".java") && is_surefire_name(path))
+        || ((name.ends_with(".java") || name.ends_with(".kt")) && is_surefire_name(path))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")

@@ -18,6 +18,7 @@ pub mod go;
 pub mod java;
 pub mod javascript;
 mod kind;
+pub mod kotlin;
 pub mod python;
 pub mod rust;
 pub mod tooling;
@@ -44,6 +45,7 @@ macro_rules! for_each_language {
             Python: python::PYTHON with python: python::model::PythonModel,
             Go: go::GO with go: go::model::GoModel,
             Java: java::JAVA with java: java::model::JavaModel,
+            Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
         }
     };
 }
@@ -299,7 +301,7 @@ impl Language {
     }
 
     /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
-    /// Python, Go and Java".
+    /// Python, Go, Java and Kotlin".
     pub fn built_names() -> String {
         let mut names: Vec<&str> = Vec::new();
         for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
@@ -372,6 +374,8 @@ mod tests {
             ("a/b.pyi", Some(Language::Python)),
             ("cmd/main.go", Some(Language::Go)),
             ("src/main/java/a/B.java", Some(Language::Java)),
+            ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
+            ("build.gradle.kts", Some(Language::Kotlin)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -390,7 +394,8 @@ mod tests {
         feature = "lang-typescript",
         feature = "lang-python",
         feature = "lang-go",
-        feature = "lang-java"
+        feature = "lang-java",
+        feature = "lang-kotlin"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -407,7 +412,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go and Java"
+            "Rust, JavaScript, TypeScript, Python, Go, Java and Kotlin"
         );
     }
 
@@ -439,7 +444,8 @@ mod tests {
                 "tsx",
                 "python",
                 "go",
-                "java"
+                "java",
+                "kotlin"
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -452,7 +458,8 @@ mod tests {
                 "TypeScript (TSX)",
                 "Python",
                 "Go",
-                "Java"
+                "Java",
+                "Kotlin"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -465,7 +472,8 @@ mod tests {
                 "tsx",
                 "python",
                 "go",
-                "java"
+                "java",
+                "kotlin"
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
