@@ -128,10 +128,15 @@ fn message(node: Node<'_>, src: &str) -> Option<String> {
         }
         _ => return None,
     };
-    let words: Vec<&str> = text.split_whitespace().collect();
+    cut_message(&text)
+}
+
+/// A message's text cut to [`MESSAGE_WORDS`] words (`…` when longer); `None` without a letter.
+pub fn cut_message(text: &str) -> Option<String> {
     if !text.contains(char::is_alphabetic) {
         return None;
     }
+    let words: Vec<&str> = text.split_whitespace().collect();
     let mut kept = words
         .iter()
         .take(MESSAGE_WORDS)

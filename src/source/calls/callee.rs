@@ -59,6 +59,22 @@ const PACKAGE_SEPARATOR: char = '/';
 const TYPE_SEPARATOR: char = '.';
 
 impl Callee {
+    /// A call of `name` through a dotted receiver path, by the path's last word (Java's and
+    /// Kotlin's rule): a capitalised word is a type (`Files.copy(…)` → `Files.copy`), anything
+    /// else — or no plain path — a receiver (`out.write(…)`).
+    pub fn through_path(name: &str, last: Option<&str>) -> Callee {
+        match last {
+            Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => Callee::TypePath {
+                ty: ty.to_string(),
+                name: name.to_string(),
+            },
+            _ => Callee::Receiver {
+                name: name.to_string(),
+                receiver: last.map(str::to_string),
+            },
+        }
+    }
+
     /// The callee's final identifier (`make_response` of `current_app.make_response(…)`).
     pub fn name(&self) -> &str {
         match self {

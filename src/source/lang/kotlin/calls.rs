@@ -145,18 +145,8 @@ pub(crate) fn kotlin_target(
         Some(receiver) => {
             let path = plain_path(receiver);
             let last = path.and_then(|p| p.rsplit('.').next());
-            let callee = match last {
-                Some(ty) if ty.starts_with(|c: char| c.is_ascii_uppercase()) => Callee::TypePath {
-                    ty: ty.to_string(),
-                    name: name.to_string(),
-                },
-                _ => Callee::Receiver {
-                    name: name.to_string(),
-                    receiver: last.map(str::to_string),
-                },
-            };
             Target {
-                callee,
+                callee: Callee::through_path(name, last),
                 shown: path.and_then(|p| shown(Some(p))),
             }
         }

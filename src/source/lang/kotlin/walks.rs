@@ -13,7 +13,7 @@ use crate::source::flow::{FlowSyntax, Reader, Shape};
 use crate::source::interface::Interface;
 use crate::source::lang::walks::Walks;
 use crate::source::raises::RaiseSyntax;
-use crate::source::raises::{first_named, short, with_message, MESSAGE_WORDS};
+use crate::source::raises::{cut_message, first_named, short, with_message};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
 use crate::source::syntax::{code_children, text_of, Extracted};
 
@@ -185,8 +185,8 @@ fn kotlin_thrown(expression: Node<'_>, src: &str) -> String {
     with_message(short(text_of(callee, src)), message)
 }
 
-/// A string template's text without its quotes, each `$name` and `${…}` as `…`, cut at
-/// [`MESSAGE_WORDS`] words; `None` without a letter.
+/// A string template's text without its quotes, each `$name` and `${…}` as `…`, cut as a raise
+/// message is (`raises::cut_message`); `None` without a letter.
 fn template_text(literal: &str) -> Option<String> {
     let body = literal.trim_matches('"');
     let mut text = String::with_capacity(body.len());
@@ -216,18 +216,5 @@ fn template_text(literal: &str) -> Option<String> {
             _ => text.push(c),
         }
     }
-    if !text.contains(char::is_alphabetic) {
-        return None;
-    }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let mut kept = words
-        .iter()
-        .take(MESSAGE_WORDS)
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
-    if words.len() > MESSAGE_WORDS {
-        kept.push('…');
-    }
-    Some(kept)
+    cut_message(&text)
 }

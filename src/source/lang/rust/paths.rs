@@ -235,7 +235,7 @@ mod tests {
     #[test]
     fn attribute_arguments_derives_and_bare_macro_calls() {
         use crate::source::Namespace::{Any, Item, Macro};
-        let text = "#[derive(Debug, clap::Parser)]\n#[cfg_attr(feature = \"serde\", derive(serde::Serialize), allow(clippy::x))]\nstruct Cli {\n    #[arg(action = clap::ArgAction::Count, value_parser = clap::value_parser!(u8))]\n    #[allow(clippy::struct_field_names)]\n    verbose: u8,\n}\n#[tokio::main]\n#[cfg(any(unix, // TODO: windows\n    windows))]\nasync fn main() {\n    debug!(\"{}\", vec![other!()]);\n    let x: grep::Matcher = todo!();\n}\n";
+        let text = "#[derive(Debug, clap::Parser)]\n#[cfg_attr(feature = \"serde\", derive(serde::Serialize), allow(clippy::x))]\nstruct Cli {\n    #[arg(action = clap::ArgAction::Count, value_parser = clap::value_parser!(u8))]\n    #[allow(clippy::struct_field_names)]\n    verbose: u8,\n}\n#[tokio::main]\n#[cfg(any(unix, // HACK: windows\n    windows))]\nasync fn main() {\n    debug!(\"{}\", vec![other!()]);\n    let x: grep::Matcher = unreachable!();\n}\n";
         let interface = extract(Language::Rust, text).expect("parses");
         let imports: Vec<(&str, crate::source::Namespace)> = interface
             .imports
@@ -249,7 +249,7 @@ mod tests {
                 ("macro:debug", Macro),
                 ("macro:vec", Macro),
                 ("macro:other", Macro),
-                ("macro:todo", Macro),
+                ("macro:unreachable", Macro),
                 ("clap::Parser", Macro),
                 ("serde::Serialize", Macro),
                 ("clap::ArgAction", Any),
