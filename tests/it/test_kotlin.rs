@@ -170,3 +170,21 @@ fn a_kotlin_library_validates_and_a_second_update_changes_nothing() {
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
 }
+
+/// A member's parameters are named in `lexi lookup`'s member list whatever their default values
+/// hold: kotlinpoet's `joinToCode(separator: CharSequence = ", ", …)` was listed as
+/// `joinToCode(separator, ", prefix, suffix)`.
+#[test]
+fn a_string_default_holding_a_comma_is_one_parameter() {
+    let p = project()
+        .file(
+            "src/main/kotlin/a/Join.kt",
+            "package a\n\n/** Joins the parts. */\npublic fun List<String>.joinParts(\n  separator: CharSequence = \", \",\n  prefix: CharSequence = \"(\",\n  suffix: CharSequence = \"\",\n): String = prefix.toString() + joinToString(separator) + suffix\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/main/kotlin/a/Join.kt"])
+        .success()
+        .stdout_has("joinParts(separator, prefix, suffix)");
+}

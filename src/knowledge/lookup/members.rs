@@ -358,7 +358,7 @@ fn parameter_names(text: &str, name: &str) -> Option<String> {
 /// The text up to the parenthesis that closes the one just before `text` starts.
 fn balanced(text: &str) -> Option<&str> {
     let mut depth = 0usize;
-    for (at, c) in text.char_indices() {
+    for (at, c) in outside_strings(text) {
         match c {
             '(' | '[' | '{' | '<' => depth += 1,
             ')' if depth == 0 => return Some(&text[..at]),
@@ -372,12 +372,41 @@ fn balanced(text: &str) -> Option<&str> {
     None
 }
 
+/// The characters of a signature outside its string literals (a default `separator = ", "` holds
+/// a comma and brackets that are no parameter's): a `"…"` string, or a `'…'` one right after `=`
+/// (Python's `sep=', '`; a `'` elsewhere is a Rust lifetime or a char).
+fn outside_strings(text: &str) -> impl Iterator<Item = (usize, char)> + '_ {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut last_code = ' ';
+    text.char_indices().filter(move |&(_, c)| {
+        if let Some(open) = quote {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, c) if c == open => quote = None,
+                _ => {}
+            }
+            return false;
+        }
+        let opens = c == '"' || (c == '\'' && last_code == '=');
+        if opens {
+            quote = Some(c);
+            return false;
+        }
+        if !c.is_whitespace() {
+            last_code = c;
+        }
+        true
+    })
+}
+
 /// `text` split at its commas outside brackets.
 fn split_top_level(text: &str) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
-    for (at, c) in text.char_indices() {
+    for (at, c) in outside_strings(text) {
         match c {
             '(' | '[' | '{' | '<' => depth += 1,
             ')' | ']' | '}' => depth = depth.saturating_sub(1),
@@ -532,6 +561,34 @@ mod tests {
             Some("{…}, cb")
         );
         assert_eq!(parameter_names("pub const X: u8", "X"), None);
+    }
+
+    /// A default value's string holds commas and brackets that are no parameter's (kotlinpoet's
+    /// `joinToCode(separator: CharSequence = ", ", …)` read as `separator, ", prefix`); a Rust
+    /// lifetime is no quote.
+    #[test]
+    fn strings_in_default_values_are_not_split() {
+        let cases = [
+            (
+                "public fun Collection<CodeBlock>.joinToCode(separator: CharSequence = \", \", prefix: CharSequence = \"(\", suffix: CharSequence = \"\"): CodeBlock",
+                "joinToCode",
+                "separator, prefix, suffix",
+            ),
+            ("def join(items, sep=', ', end=')')", "join", "items, sep, end"),
+            ("def q(a=\"\\\", (\", b=1)", "q", "a, b"),
+            (
+                "pub fn parse<'a>(text: &'a str, sep: char) -> Vec<&'a str>",
+                "parse",
+                "text, sep",
+            ),
+        ];
+        for (text, name, names) in cases {
+            assert_eq!(
+                parameter_names(text, name).as_deref(),
+                Some(names),
+                "{text}"
+            );
+        }
     }
 
     #[test]
