@@ -4,6 +4,8 @@
 //! (`lookup::member`'s, those calling it first); the calls of its name resolution cannot tell
 //! (name matches, counted apart, never callers); and the members overriding or implementing it.
 //! A type no one calls by name is reached through its methods: their callers outside the type.
+//! Where the errors it raises go — the callers catching each type, the tops it leaves uncaught —
+//! is its own section ([`errors`]).
 //!
 //! Callers are those `workspace::calls` finds: within a file, a member calling another by name
 //! (`self.finalize_request(…)`); across files, only where resolution supports it (an import, a
@@ -14,6 +16,9 @@
 //! file's calls view once.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+mod errors;
+pub use errors::{Catch, ErrorPath};
 
 use anyhow::bail;
 
@@ -62,6 +67,9 @@ pub struct MemberImpact {
     /// The tests exercising the member (those calling it first, as `lexi lookup --member`
     /// finds them), then the test callers the walk met further up.
     pub tests: Vec<TestHit>,
+    /// Where each exception type the member raises goes: the callers catching it, the tops of
+    /// the walk it leaves uncaught.
+    pub errors: Vec<ErrorPath>,
     /// Other test files reaching the member's file.
     pub tests_reaching: usize,
     /// Those files (listed with `--full`).
@@ -117,6 +125,7 @@ pub fn member_impact(
         false => Vec::new(),
     };
     let (callers, beyond, capped) = walk.callers(source, &shown, &methods, depth);
+    let errors = errors::error_paths(ws, &mut walk, source, &shown, depth);
     let tests = ranked_tests(&found.tests, &callers, full);
     let listed: HashSet<&str> = tests.iter().map(|t| t.file.as_str()).collect();
     let tests_reaching_files: Vec<String> = found
@@ -134,6 +143,7 @@ pub fn member_impact(
         beyond,
         capped,
         tests,
+        errors,
         tests_reaching,
         tests_reaching_files,
         shown,
@@ -443,6 +453,7 @@ impl MemberImpact {
                 "\nThe walk stopped after {MAX_CALLERS} callers.\n"
             ));
         }
+        out.push_str(&errors::to_text(&self.errors, self.depth));
         self.more_text(&mut out, full);
         out
     }

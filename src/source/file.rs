@@ -5,6 +5,7 @@
 
 use tree_sitter::{Node, Tree};
 
+use super::catches::{self, CallSite};
 use super::definitions::{self, Definition, TraitImpl};
 use super::flow::{self, Flow};
 use super::syntax::MAX_MACRO_DEPTH;
@@ -109,6 +110,18 @@ impl SourceFile {
             ),
             None => Flow::default(),
         }
+    }
+
+    /// The calls of `callee` (a bare name) in `definition`'s body, each with the handlers of the
+    /// `try`s around it (`source::catches`).
+    pub fn call_sites(&self, definition: &Definition, callee: &str) -> Vec<CallSite> {
+        let Some((node, text)) = self.node(definition) else {
+            return Vec::new();
+        };
+        let rows = definition
+            .line
+            .saturating_sub(node.start_position().row + 1);
+        catches::call_sites(self.language.walks(), node, text, callee, rows)
     }
 
     /// Whether `definition` exists for the documentation only: an item under `#[cfg(doc)]`

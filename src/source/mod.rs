@@ -8,6 +8,7 @@
 
 mod behaviour;
 pub mod calls;
+pub mod catches;
 pub mod comments;
 pub mod contract;
 pub mod definitions;

@@ -14,6 +14,7 @@
 
 use tree_sitter::Node;
 
+use super::catches::Handler;
 use super::syntax::text_of;
 
 /// Words of a literal message kept.
@@ -25,6 +26,13 @@ pub const RE_RAISES: &str = "re-raises";
 pub(crate) trait RaiseSyntax {
     /// The entry for `node` when it raises, throws or builds an error; `None` for any other node.
     fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String>;
+
+    /// The handlers of `around` when it is a `try` whose guarded block is `inside` (its child on
+    /// the way up from a call), in order (`source::catches`); `None` for any other node — and
+    /// always for a language without exceptions.
+    fn handlers(&self, _around: Node<'_>, _inside: Node<'_>, _src: &str) -> Option<Vec<Handler>> {
+        None
+    }
 }
 
 /// The first named child that is no comment.

@@ -702,3 +702,74 @@ fn an_attribute_set_in_init_shows_where_it_is_made() {
         "{first}"
     );
 }
+
+/// Issue 31 (what the judges ranked second): where an uncaught error goes — up the callers to the
+/// nearest `try` whose handler catches it, a call in a handler or a callback not guarded.
+#[test]
+fn member_impact_follows_a_raised_error_to_the_caller_that_catches_it() {
+    let p = project()
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file(
+            "src/pkg/app.py",
+            "\"\"\"The application.\"\"\"\n\n\nclass App:\n    def make_response(self, rv):\n        \"\"\"Make a response.\"\"\"\n        if rv is None:\n            raise TypeError(\"The view function did not return a valid response.\")\n        if rv == 0:\n            raise KeyboardInterrupt()\n        return rv\n\n    def finalize_request(self, rv):\n        return self.make_response(rv)\n\n    def full_dispatch_request(self):\n        try:\n            rv = self.dispatch_request()\n        except KeyError as e:\n            rv = self.handle_user_exception(e)\n        return self.finalize_request(rv)\n\n    def handle_exception(self, e):\n        return self.finalize_request(None)\n\n    def wsgi_app(self, environ):\n        try:\n            try:\n                response = self.full_dispatch_request()\n            except Exception as e:\n                response = self.handle_exception(e)\n        finally:\n            environ.clear()\n        return response\n",
+        )
+        .file(
+            "tests/test_app.py",
+            "from pkg.app import App\n\n\ndef test_wsgi():\n    App().wsgi_app({})\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["impact", "src/pkg/app.py", "--member", "make_response"])
+        .success();
+    let section: String = out
+        .stdout
+        .split("\n## ")
+        .find(|part| part.starts_with("Where its errors go"))
+        .map(str::to_string)
+        .unwrap_or_default();
+    insta::assert_snapshot!("impact_member_errors_go", section);
+    out.stdout_has(
+        "- TypeError → App.finalize_request → App.full_dispatch_request → caught in src/pkg/app.py: App.wsgi_app by `except Exception as e`",
+    )
+    .stdout_has("- TypeError → App.finalize_request → App.handle_exception → src/pkg/app.py: App.wsgi_app: not caught")
+    .stdout_has("- KeyboardInterrupt → App.finalize_request → App.full_dispatch_request → src/pkg/app.py: App.wsgi_app: not caught");
+    let json = p
+        .lexi([
+            "impact",
+            "src/pkg/app.py",
+            "--member",
+            "make_response",
+            "--format",
+            "json",
+        ])
+        .success()
+        .json();
+    assert_eq!(json["errors"][0]["error"], "TypeError");
+    assert_eq!(json["errors"][0]["caught"][0]["member"], "App.wsgi_app");
+    assert_eq!(json["errors"][0]["caught"][0]["line"], 29);
+}
+
+/// A JavaScript `catch` catches everything, but not what a callback defined in its `try` throws
+/// later; a member raising nothing named has no section.
+#[test]
+fn member_impact_errors_in_javascript_stop_at_a_catch_not_around_a_callback() {
+    let p = project()
+        .file("package.json", "{\"name\": \"app\", \"main\": \"lib/app.js\"}\n")
+        .file(
+            "lib/app.js",
+            "'use strict';\n\nvar app = exports = module.exports = {};\n\napp.check = function check(fn) {\n  if (typeof fn !== 'function') {\n    throw new TypeError('a middleware function is required');\n  }\n  return fn;\n};\n\napp.use = function use(fn) {\n  try {\n    return this.check(fn);\n  } catch (err) {\n    return null;\n  }\n};\n\napp.later = function later(list) {\n  try {\n    list.forEach(function (fn) { app.check(fn); });\n  } catch (err) {\n    return null;\n  }\n};\n\napp.plain = function plain() {\n  return 1;\n};\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["impact", "lib/app.js", "--member", "app.check"])
+        .success();
+    out.stdout_has("- TypeError → caught in lib/app.js: app.use by `catch (err)` (line 14)")
+        .stdout_has("- TypeError → lib/app.js: app.later: not caught (no caller outside tests)");
+    p.lexi(["impact", "lib/app.js", "--member", "app.plain"])
+        .success()
+        .stdout_lacks("Where its errors go");
+}

@@ -724,8 +724,53 @@ struct Edges {
     unresolved: Vec<Caller>,
 }
 
+/// Exception types of a member's `Raises` followed, at most.
+pub const MAX_RAISED_TYPES: usize = 4;
+
+/// The exception types a member's `Raises` entries name (`TypeError ("…")` → `TypeError`), in
+/// order, at most [`MAX_RAISED_TYPES`]: names of types only, never a Rust `Err(…)`, a macro or
+/// a raised variable — what `lexi impact --member` follows up the callers.
+pub fn raised_types(raises: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for entry in raises {
+        let head = entry
+            .trim_start_matches("new ")
+            .split([' ', '('])
+            .next()
+            .unwrap_or("");
+        let name = last_segment(head);
+        let is_type = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && name != "Err";
+        if is_type && !out.iter().any(|known| known == name) && out.len() < MAX_RAISED_TYPES {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn raised_types_are_the_named_types_of_the_entries() {
+        let raises: Vec<String> = [
+            "TypeError (\"The view function did not return\")",
+            "TypeError (\"other\")",
+            "exceptions.BadRequestKeyError",
+            "e",
+            "re-raises",
+            "Err(Error::Io)",
+            "panic! (\"boom\")",
+            "new HttpError(…)",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            raised_types(&raises),
+            vec!["TypeError", "BadRequestKeyError", "HttpError"]
+        );
+    }
+
     use super::*;
 
     fn labels(names: &[&str]) -> Vec<String> {

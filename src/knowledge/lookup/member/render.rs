@@ -34,7 +34,7 @@
 //! paragraph under their lines), the tests once after them. Indirect tests follow the direct ones,
 //! each saying how it reaches the member.
 
-use super::{Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
+use super::{raised_types, Member, MemberLookup, TestHit, CALLER_FILES_SHOWN, FUNCTIONS_SHOWN};
 
 /// Test files named among a member's unresolved calls (the others counted).
 const TEST_FILES_NAMED: usize = 2;
@@ -289,7 +289,15 @@ fn member_text(
         lines.push(format!("{what}: {}", files.join("; ")));
     }
     if !member.raises.is_empty() {
-        lines.push(format!("Raises: {}", raises(&member.raises, caps)));
+        // Where they go is a walk up the callers: `lexi impact --member` makes it.
+        let follow = match raised_types(&member.raises).is_empty() {
+            true => String::new(),
+            false => format!(
+                " — where each goes: `lexi impact {source} --member {}`",
+                member.label
+            ),
+        };
+        lines.push(format!("Raises: {}{follow}", raises(&member.raises, caps)));
     }
     if !member.related.is_empty() {
         let related: Vec<String> = member

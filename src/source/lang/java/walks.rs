@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{declarator, push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -15,7 +16,7 @@ use crate::source::lang::walks::Walks;
 use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
-use crate::source::syntax::Extracted;
+use crate::source::syntax::{code_children, Extracted};
 
 /// Java's walks, the registry's `java::JAVA`.
 pub const JAVA: JavaWalks = JavaWalks;
@@ -94,6 +95,30 @@ impl RaiseSyntax for JavaWalks {
             "throw_statement" => Some(thrown(first_named(node)?, src)),
             _ => None,
         }
+    }
+
+    /// A `try` (with resources or not) guards its body; a `catch` catches the types it names.
+    fn handlers(&self, around: Node<'_>, inside: Node<'_>, src: &str) -> Option<Vec<Handler>> {
+        let is_try = matches!(
+            around.kind(),
+            "try_statement" | "try_with_resources_statement"
+        );
+        if !is_try || !guards_body(around, inside) {
+            return None;
+        }
+        Some(clauses(around, "catch_clause", |clause| {
+            let types = code_children(clause)
+                .into_iter()
+                .filter(|child| child.kind() == "catch_formal_parameter")
+                .flat_map(code_children)
+                .filter(|child| child.kind() == "catch_type")
+                .flat_map(|types| type_names(types, src))
+                .collect();
+            Handler {
+                types,
+                shown: header(clause, clause.child_by_field_name("body"), src),
+            }
+        }))
     }
 }
 

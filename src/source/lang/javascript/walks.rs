@@ -7,6 +7,7 @@ use tree_sitter::Node;
 use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::catches::{guards_body, header, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -112,6 +113,18 @@ impl RaiseSyntax for JavaScriptWalks {
             "throw_statement" => Some(thrown(first_named(node)?, src)),
             _ => None,
         }
+    }
+
+    /// A `try` guards its body; its `catch` catches everything.
+    fn handlers(&self, around: Node<'_>, inside: Node<'_>, src: &str) -> Option<Vec<Handler>> {
+        if around.kind() != "try_statement" || !guards_body(around, inside) {
+            return None;
+        }
+        let catch = around.child_by_field_name("handler")?;
+        Some(vec![Handler {
+            types: Vec::new(),
+            shown: header(catch, catch.child_by_field_name("body"), src),
+        }])
     }
 }
 

@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::catches::{clauses, header, type_names, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -96,6 +97,35 @@ impl RaiseSyntax for KotlinWalks {
             "throw_expression" => Some(kotlin_thrown(first_named(node)?, src)),
             _ => None,
         }
+    }
+
+    /// A `try` guards its first block; a `catch` catches the type it names.
+    fn handlers(&self, around: Node<'_>, inside: Node<'_>, src: &str) -> Option<Vec<Handler>> {
+        if around.kind() != "try_expression" {
+            return None;
+        }
+        let guarded = code_children(around)
+            .into_iter()
+            .find(|child| child.kind() == "block")?;
+        if guarded.id() != inside.id() {
+            return None;
+        }
+        Some(clauses(around, "catch_block", |clause| {
+            let children = code_children(clause);
+            let types = children
+                .iter()
+                .filter(|child| !matches!(child.kind(), "identifier" | "annotation" | "block"))
+                .flat_map(|ty| type_names(*ty, src))
+                .collect();
+            let block = children
+                .iter()
+                .copied()
+                .find(|child| child.kind() == "block");
+            Handler {
+                types,
+                shown: header(clause, block, src),
+            }
+        }))
     }
 }
 

@@ -7,6 +7,7 @@ use tree_sitter::Node;
 use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, push, push_made, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
 use crate::source::flow::{FlowSyntax, Reader, Shape};
@@ -17,7 +18,7 @@ use crate::source::model::stdlib::is_stdlib;
 use crate::source::raises::RaiseSyntax;
 use crate::source::raises::{first_named, thrown, RE_RAISES};
 use crate::source::resolve::{Collected, Context, ResolveSyntax};
-use crate::source::syntax::Extracted;
+use crate::source::syntax::{code_children, Extracted};
 
 /// Python's walks, the registry's `python::PYTHON`.
 pub const PYTHON: PythonWalks = PythonWalks;
@@ -109,6 +110,32 @@ impl RaiseSyntax for PythonWalks {
             },
             _ => None,
         }
+    }
+
+    /// A `try` guards its body; an `except` catches the types it names, a bare one everything.
+    fn handlers(&self, around: Node<'_>, inside: Node<'_>, src: &str) -> Option<Vec<Handler>> {
+        if around.kind() != "try_statement" || !guards_body(around, inside) {
+            return None;
+        }
+        Some(clauses(around, "except_clause", |clause| {
+            let mut cursor = clause.walk();
+            let types = clause
+                .children_by_field_name("value", &mut cursor)
+                .map(|value| match value.kind() {
+                    // `except (A, B) as e`: the types, not the name bound.
+                    "as_pattern" => code_children(value).into_iter().next().unwrap_or(value),
+                    _ => value,
+                })
+                .flat_map(|value| type_names(value, src))
+                .collect();
+            let block = code_children(clause)
+                .into_iter()
+                .find(|child| child.kind() == "block");
+            Handler {
+                types,
+                shown: header(clause, block, src),
+            }
+        }))
     }
 }
 

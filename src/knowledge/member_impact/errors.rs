@@ -1,0 +1,300 @@
+//! Where the errors a member raises go: for each exception type its `Raises` names, the callers up
+//! the walk whose call sits in a `try` that catches it (`source::catches`), and the callers at the
+//! top of the walk it leaves uncaught — what "change `make_response` safely" needs to know of its
+//! `TypeError`: `finalize_request` and `full_dispatch_request` let it through, `wsgi_app` catches
+//! it with `except Exception as e`.
+//!
+//! The walk follows every caller the member's walk finds (`super::Walk::callers_of`: within a file
+//! by name, across files where resolution supports it), not tests. A caller catches an error when
+//! every call it makes of the member below sits in a `try` with a handler for it: one naming the
+//! type, a catch-all (a bare `except:`, a JavaScript `catch`, `BaseException`, `Throwable`), or
+//! `Exception` (which in Java and Kotlin does not catch an `…Error`, and in Python not
+//! `SystemExit`, `KeyboardInterrupt` or `GeneratorExit`). A handler naming a base class of the type
+//! (`except LookupError` for a `KeyError`) is not recognised: the error is then shown passing it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{own_callers, Walk};
+use crate::archivist::is_test_path;
+use crate::knowledge::lookup::member::{last_segment, raised_types, Member};
+use crate::source::catches::Handler;
+use crate::source::{Language, SourceFile};
+use crate::workspace::Workspace;
+
+/// Catching callers and uncaught tops shown per type, at most.
+const SHOWN: usize = 3;
+
+/// Where one raised type goes.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ErrorPath {
+    /// The exception type (`TypeError`).
+    pub error: String,
+    /// The callers that catch it, nearest first.
+    pub caught: Vec<Catch>,
+    /// Where it is left uncaught: the callers at the top of the walk.
+    pub uncaught: Vec<Uncaught>,
+}
+
+/// A caller at the top of the walk that lets the error through.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Uncaught {
+    pub file: String,
+    pub member: String,
+    /// The callers the error went through before it, from the member up.
+    pub through: Vec<String>,
+    /// No caller of it was found outside tests (else the walk's depth ends there).
+    pub top: bool,
+}
+
+/// A caller catching the error.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Catch {
+    pub file: String,
+    pub member: String,
+    /// The line of its (first) guarded call.
+    pub line: usize,
+    /// The handler that catches it, as written (`except Exception as e`).
+    pub handler: String,
+    /// The callers the error went through before it, from the member up.
+    pub through: Vec<String>,
+}
+
+/// Where each type `member` of `source` raises goes, `depth` levels of callers up.
+pub(super) fn error_paths(
+    ws: &Workspace,
+    walk: &mut Walk<'_>,
+    source: &str,
+    member: &Member,
+    depth: usize,
+) -> Vec<ErrorPath> {
+    let errors = raised_types(&member.raises);
+    if errors.is_empty() {
+        return Vec::new();
+    }
+    let mut files = Files {
+        ws,
+        parsed: HashMap::new(),
+    };
+    errors
+        .into_iter()
+        .map(|error| follow(&mut files, walk, source, member, depth, error))
+        .collect()
+}
+
+/// One exception type followed up the callers, level by level.
+fn follow(
+    files: &mut Files<'_>,
+    walk: &mut Walk<'_>,
+    source: &str,
+    member: &Member,
+    depth: usize,
+    error: String,
+) -> ErrorPath {
+    // Each caller is followed once, but judged for every member below it it calls: `wsgi_app`
+    // catches what `full_dispatch_request` lets through and not what its handler's call lets out.
+    let mut followed: HashSet<(String, String)> =
+        HashSet::from([(source.to_string(), member.label.clone())]);
+    let mut frontier: Vec<(String, String, Vec<String>)> =
+        vec![(source.to_string(), member.label.clone(), Vec::new())];
+    let mut caught: Vec<Catch> = Vec::new();
+    let mut uncaught = Vec::new();
+    for level in 1..=depth {
+        let mut next = Vec::new();
+        for (file, label, through) in &frontier {
+            let callers = match level {
+                1 => own_callers(source, member),
+                _ => walk.callers_of(file, label),
+            };
+            let callers: Vec<(String, String)> = callers
+                .into_iter()
+                .filter(|(f, m)| !is_test_path(f) && !walk.is_test(f, m))
+                .collect();
+            if callers.is_empty() {
+                uncaught.push(Uncaught::at(file, label, through, true));
+            }
+            for (caller_file, caller) in callers {
+                match files.catcher(&caller_file, &caller, last_segment(label), &error) {
+                    Some((line, handler)) => {
+                        let known = caught
+                            .iter()
+                            .any(|c| c.file == caller_file && c.member == caller);
+                        if !known {
+                            caught.push(Catch {
+                                file: caller_file,
+                                member: caller,
+                                line,
+                                handler,
+                                through: through.clone(),
+                            });
+                        }
+                    }
+                    None if followed.insert((caller_file.clone(), caller.clone())) => {
+                        let mut through = through.clone();
+                        through.push(caller.clone());
+                        next.push((caller_file, caller, through));
+                    }
+                    None => {}
+                }
+            }
+        }
+        frontier = next;
+    }
+    for (file, label, through) in &frontier {
+        let top = walk
+            .callers_of(file, label)
+            .iter()
+            .all(|(f, m)| is_test_path(f) || walk.is_test(f, m));
+        uncaught.push(Uncaught::at(file, label, through, top));
+    }
+    ErrorPath {
+        error,
+        caught,
+        uncaught,
+    }
+}
+
+impl Uncaught {
+    /// `label` of `file` reached through `through` (its own label last), at the top or not.
+    fn at(file: &str, label: &str, through: &[String], top: bool) -> Uncaught {
+        let through = through.split_last().map_or(&[][..], |(_, before)| before);
+        Uncaught {
+            file: file.to_string(),
+            member: label.to_string(),
+            through: through.to_vec(),
+            top,
+        }
+    }
+}
+
+/// The caller files parsed, each once.
+struct Files<'a> {
+    ws: &'a Workspace,
+    parsed: HashMap<String, Option<SourceFile>>,
+}
+
+impl Files<'_> {
+    /// The line and handler where `caller` of `file` catches `error` raised below its calls of
+    /// `called` — when every such call sits in a `try` with a handler for it; `None` otherwise.
+    fn catcher(
+        &mut self,
+        file: &str,
+        caller: &str,
+        called: &str,
+        error: &str,
+    ) -> Option<(usize, String)> {
+        let ws = self.ws;
+        let parsed = self
+            .parsed
+            .entry(file.to_string())
+            .or_insert_with(|| parse(ws, file))
+            .as_ref()?;
+        let definition = parsed.definition(caller)?;
+        let strict = matches!(parsed.language, Language::Java | Language::Kotlin);
+        let sites = parsed.call_sites(definition, called);
+        let mut first = None;
+        for site in &sites {
+            let handler = site
+                .handlers
+                .iter()
+                .find(|handler| catches(handler, error, strict))?;
+            first.get_or_insert((site.line, handler.shown.clone()));
+        }
+        first
+    }
+}
+
+/// `file` of the workspace parsed, if its language is parsed.
+fn parse(ws: &Workspace, file: &str) -> Option<SourceFile> {
+    let language = Language::from_path(std::path::Path::new(file))?;
+    let bytes = ws.project().read(file).ok()?;
+    SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()
+}
+
+/// Whether `handler` catches `error`; `strict`: `Exception` leaves out `…Error`s (Java, Kotlin).
+fn catches(handler: &Handler, error: &str, strict: bool) -> bool {
+    if handler.types.is_empty() {
+        return true;
+    }
+    handler.types.iter().any(|caught| match caught.as_str() {
+        "BaseException" | "Throwable" => true,
+        "Exception" if strict => !error.ends_with("Error"),
+        "Exception" => !matches!(error, "SystemExit" | "KeyboardInterrupt" | "GeneratorExit"),
+        named => named == error,
+    })
+}
+
+/// The section `lexi impact --member` prints, empty when the member raises no named type.
+pub fn to_text(paths: &[ErrorPath], depth: usize) -> String {
+    if paths.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\n## Where its errors go\n\n");
+    for path in paths {
+        for catch in path.caught.iter().take(SHOWN) {
+            out.push_str(&format!(
+                "- {} → {}caught in {}: {} by `{}` (line {})\n",
+                path.error,
+                arrows(&catch.through),
+                catch.file,
+                catch.member,
+                catch.handler,
+                catch.line
+            ));
+        }
+        for left in path.uncaught.iter().take(SHOWN) {
+            let why = match left.top {
+                true => "no caller outside tests".to_string(),
+                false => format!("the walk ends at depth {depth}"),
+            };
+            out.push_str(&format!(
+                "- {} → {}{}: {}: not caught ({why})\n",
+                path.error,
+                arrows(&left.through),
+                left.file,
+                left.member
+            ));
+        }
+        let more =
+            path.caught.len().saturating_sub(SHOWN) + path.uncaught.len().saturating_sub(SHOWN);
+        if more > 0 {
+            out.push_str(&format!(
+                "- {}: {more} more ways (`--format json`)\n",
+                path.error
+            ));
+        }
+    }
+    out
+}
+
+/// `a → b → ` of the callers an error went through.
+fn arrows(through: &[String]) -> String {
+    through.iter().map(|c| format!("{c} → ")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handlers_catch_their_types_and_the_catch_alls() {
+        let handler = |types: &[&str]| Handler {
+            types: types.iter().map(|t| t.to_string()).collect(),
+            shown: String::new(),
+        };
+        assert!(catches(&handler(&[]), "TypeError", false));
+        assert!(catches(&handler(&["Exception"]), "TypeError", false));
+        assert!(!catches(
+            &handler(&["Exception"]),
+            "KeyboardInterrupt",
+            false
+        ));
+        assert!(!catches(&handler(&["Exception"]), "AssertionError", true));
+        assert!(catches(&handler(&["Throwable"]), "AssertionError", true));
+        assert!(catches(
+            &handler(&["KeyError", "TypeError"]),
+            "TypeError",
+            false
+        ));
+        assert!(!catches(&handler(&["KeyError"]), "TypeError", false));
+    }
+}

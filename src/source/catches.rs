@@ -1,0 +1,246 @@
+//! Where a call's errors are caught in the member that makes it: each call of a name in a body,
+//! with the `except`/`catch` handlers of every `try` around it, innermost first — what `lexi impact
+//! <file> --member <name>` reads, caller by caller, to tell where an error the member raises ends
+//! up (flask's `TypeError` of `make_response`: not caught by `finalize_request` nor
+//! `full_dispatch_request`, caught by `wsgi_app`'s `except Exception as e`).
+//!
+//! A call inside a function or a lambda defined in the body is one of the body's calls (as callers
+//! count it) but runs when that function is called: no `try` around the definition guards it.
+//! A call in a handler or a `finally` block is not guarded by that `try`. Each language says what
+//! its `try` guards and what its handlers name ([`RaiseSyntax::handlers`]); one without exceptions
+//! (Rust, Go) says nothing, and its calls have no handlers.
+
+use tree_sitter::Node;
+
+use super::calls::CallSyntax;
+use super::raises::RaiseSyntax;
+use super::syntax::{code_children, text_of};
+
+/// Node kinds that start a function of their own inside a body (its calls run when it is called).
+const FUNCTION_KINDS: &[&str] = &[
+    "function_definition",
+    "lambda",
+    "function_declaration",
+    "function_expression",
+    "function",
+    "arrow_function",
+    "generator_function",
+    "method_definition",
+    "lambda_expression",
+    "lambda_literal",
+    "anonymous_function",
+    "closure_expression",
+];
+
+/// Characters of a handler's header kept as shown.
+const SHOWN_CHARS: usize = 60;
+
+/// One `except`/`catch` clause of a `try`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Handler {
+    /// The exception types it names, by their last segment (`HTTPException` of
+    /// `werkzeug.exceptions.HTTPException`); empty for one that catches everything (a bare
+    /// `except:`, a JavaScript `catch`).
+    pub types: Vec<String>,
+    /// Its header as written, whitespace collapsed (`except Exception as e`, `catch (err)`).
+    pub shown: String,
+}
+
+/// One call of the asked name in a body.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct CallSite {
+    /// 1-based line in the file.
+    pub line: usize,
+    /// The handlers of every `try` around the call within the body, innermost `try` first.
+    pub handlers: Vec<Handler>,
+}
+
+/// The calls of `callee` (a bare name) in the body of `definition`, each with the handlers
+/// around it; `rows` is added to a node's row to make its line (a macro body's place in the file).
+pub(crate) fn call_sites<S: CallSyntax + ?Sized>(
+    syntax: &S,
+    definition: Node<'_>,
+    src: &str,
+    callee: &str,
+    rows: usize,
+) -> Vec<CallSite> {
+    let kinds = syntax.call_kinds();
+    let mut sites = Vec::new();
+    let mut stack = vec![definition];
+    while let Some(node) = stack.pop() {
+        let kind = node.kind();
+        if kind == kinds.call || kinds.creation == Some(kind) {
+            let called = syntax
+                .call_target(node, src, None)
+                .is_some_and(|target| target.callee.name() == callee);
+            if called {
+                sites.push(CallSite {
+                    line: node.start_position().row + 1 + rows,
+                    handlers: handlers_around(syntax, node, definition, src),
+                });
+            }
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    sites.sort_by_key(|site| site.line);
+    sites
+}
+
+/// The handlers of the `try`s around `call` up to `definition`, innermost first.
+fn handlers_around<S: RaiseSyntax + ?Sized>(
+    syntax: &S,
+    call: Node<'_>,
+    definition: Node<'_>,
+    src: &str,
+) -> Vec<Handler> {
+    let mut out = Vec::new();
+    let mut inside = call;
+    while let Some(around) = inside.parent() {
+        if let Some(handlers) = syntax.handlers(around, inside, src) {
+            out.extend(handlers);
+        }
+        // A function defined in the body runs outside the `try`s around its definition.
+        if around.id() == definition.id() || FUNCTION_KINDS.contains(&around.kind()) {
+            break;
+        }
+        inside = around;
+    }
+    out
+}
+
+/// Whether `inside` is the block `around` guards: its `body` field (Python, JavaScript, Java).
+pub(crate) fn guards_body(around: Node<'_>, inside: Node<'_>) -> bool {
+    around
+        .child_by_field_name("body")
+        .is_some_and(|body| body.id() == inside.id())
+}
+
+/// The children of `around` of kind `kind`, each made a handler by `read`.
+pub(crate) fn clauses(
+    around: Node<'_>,
+    kind: &str,
+    read: impl Fn(Node<'_>) -> Handler,
+) -> Vec<Handler> {
+    code_children(around)
+        .into_iter()
+        .filter(|child| child.kind() == kind)
+        .map(read)
+        .collect()
+}
+
+/// A clause's header: its text before its block, whitespace collapsed, without the `:` or `{`
+/// that opens the block.
+pub(crate) fn header(clause: Node<'_>, block: Option<Node<'_>>, src: &str) -> String {
+    let end = block.map_or(clause.end_byte(), |b| b.start_byte());
+    let text = src.get(clause.start_byte()..end).unwrap_or("");
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let joined = words.join(" ");
+    let trimmed = joined.trim_end_matches([':', '{', ' ']);
+    match trimmed.char_indices().nth(SHOWN_CHARS) {
+        Some((cut, _)) => format!("{}…", &trimmed[..cut]),
+        None => trimmed.to_string(),
+    }
+}
+
+/// The type names under `node` (an `except` value, a `catch` type list): every identifier that
+/// is not an attribute's object, by its last segment (`exceptions.HTTPException` → `HTTPException`).
+pub(crate) fn type_names(node: Node<'_>, src: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut stack = vec![node];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "identifier" | "type_identifier" | "simple_identifier" => {
+                names.push(text_of(node, src).to_string())
+            }
+            "attribute" | "scoped_type_identifier" | "user_type" | "member_expression" => {
+                let text = text_of(node, src);
+                let last = text
+                    .rsplit(['.', ':'])
+                    .next()
+                    .unwrap_or(text)
+                    .trim()
+                    .to_string();
+                if !last.is_empty() {
+                    names.push(last);
+                }
+            }
+            _ => {
+                let mut cursor = node.walk();
+                let children: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+                stack.extend(children.into_iter().rev());
+            }
+        }
+    }
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::source::{Language, SourceFile};
+
+    fn sites(language: Language, text: &str, label: &str, callee: &str) -> Vec<String> {
+        let file = SourceFile::parse(language, text.to_string()).expect("parses");
+        let definition = file.definition(label).expect("defined");
+        file.call_sites(definition, callee)
+            .into_iter()
+            .map(|site| {
+                let handlers: Vec<String> = site
+                    .handlers
+                    .iter()
+                    .map(|h| format!("{} {:?}", h.shown, h.types))
+                    .collect();
+                format!("{}: {}", site.line, handlers.join(" | "))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn python_calls_in_a_try_body_have_its_handlers_and_others_none() {
+        let text = "class App:\n    def wsgi_app(self, environ):\n        try:\n            try:\n                response = self.dispatch(environ)\n            except (KeyError, exceptions.HTTPException) as e:\n                response = self.dispatch(e)\n            except:\n                raise\n        finally:\n            self.dispatch(None)\n        def later():\n            self.dispatch(1)\n        return self.dispatch(2)\n";
+        assert_eq!(
+            sites(Language::Python, text, "App.wsgi_app", "dispatch"),
+            vec![
+                "5: except (KeyError, exceptions.HTTPException) as e [\"KeyError\", \"HTTPException\"] | except []",
+                "7: ",
+                "11: ",
+                "13: ",
+                "14: ",
+            ]
+        );
+    }
+
+    #[test]
+    fn javascript_catch_catches_everything_and_a_callback_is_not_guarded() {
+        let text = "function handle(req) {\n  try {\n    route(req);\n    list.forEach(function (x) { route(x); });\n  } catch (err) {\n    route(err);\n  }\n}\n";
+        assert_eq!(
+            sites(Language::JavaScript, text, "handle", "route"),
+            vec!["3: catch (err) []", "4: ", "6: "]
+        );
+    }
+
+    #[test]
+    fn java_and_kotlin_catch_clauses_name_their_types() {
+        let java = "class A {\n  void run() {\n    try {\n      go();\n    } catch (IOException | java.lang.IllegalStateException e) {\n      log(e);\n    }\n  }\n  void go() {}\n}\n";
+        assert_eq!(
+            sites(Language::Java, java, "A.run", "go"),
+            vec!["4: catch (IOException | java.lang.IllegalStateException e) [\"IOException\", \"IllegalStateException\"]"]
+        );
+        let kotlin = "class A {\n    fun run() {\n        try {\n            go()\n        } catch (e: IllegalStateException) {\n            go()\n        }\n    }\n    fun go() {}\n}\n";
+        assert_eq!(
+            sites(Language::Kotlin, kotlin, "A.run", "go"),
+            vec![
+                "4: catch (e: IllegalStateException) [\"IllegalStateException\"]",
+                "6: "
+            ]
+        );
+    }
+
+    #[test]
+    fn rust_has_no_handlers() {
+        let text = "fn run() { go(); let f = || go(); }\nfn go() {}\n";
+        assert_eq!(sites(Language::Rust, text, "run", "go"), vec!["1: ", "1: "]);
+    }
+}
