@@ -98,6 +98,13 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
         container: Option<(usize, usize)>,
     ) -> Option<Target>;
 
+    /// The methods a statement calls through a protocol, each with the object it calls it on
+    /// (Python's `with x:` calls `x.__enter__()` and `x.__exit__(…)`); called on every node inside
+    /// a member, recorded only when the object's type is told.
+    fn protocol_calls<'t>(&self, _node: Node<'t>) -> Vec<(Node<'t>, &'static str)> {
+        Vec::new()
+    }
+
     /// The name the member around `call` gives its own object, when the language names it (a Go
     /// method's receiver, `c` of `func (c *Context) Next()`).
     fn own_receiver<'s>(&self, _call: Node<'_>, _src: &'s str) -> Option<&'s str> {
@@ -277,13 +284,13 @@ fn extract_nested<'t>(
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(syntax, node, src, &returns));
+            let typed = typed::Typed {
+                locals: &local_types[index],
+                returns: &returns,
+                fields: &fields,
+                container: containers[index].map(|(start, end)| &src[start..end]),
+            };
             if kind == kinds.call || kinds.creation == Some(kind) {
-                let typed = typed::Typed {
-                    locals: &local_types[index],
-                    returns: &returns,
-                    fields: &fields,
-                    container: containers[index].map(|(start, end)| &src[start..end]),
-                };
                 let context = CallContext {
                     syntax,
                     container: containers[index],
@@ -291,6 +298,19 @@ fn extract_nested<'t>(
                     packages: &packages,
                 };
                 record_call(&context, node, src, &mut members[index]);
+            }
+            for (object, method) in syntax.protocol_calls(node) {
+                let ty = typed::object_type(object, src, typed)
+                    .or_else(|| typed::constructed(object, src));
+                if let Some(ty) = ty {
+                    let callee = Callee::TypedReceiver {
+                        name: method.to_string(),
+                        ty,
+                    };
+                    if !members[index].callees.contains(&callee) {
+                        members[index].callees.push(callee);
+                    }
+                }
             }
             record_raise(syntax, node, src, &mut members[index]);
             return Some(at);
@@ -810,6 +830,19 @@ mod tests {
                 "App.finalize_request ^make_response ^process_response log",
                 "App.build ^make_response",
                 "make_response .make_response@current_app",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_python_with_statement_calls_enter_and_exit_of_a_typed_object() {
+        let text = "class Flask:\n    def app_context(self) -> AppContext:\n        return AppContext(self)\n\n    def wsgi_app(self, environ):\n        with self.app_context():\n            pass\n        ctx = RequestContext(self)\n        with ctx as c:\n            pass\n\n    async def serve(self, lock):\n        async with Lock() as held:\n            pass\n        with lock:\n            pass\n";
+        assert_eq!(
+            calls(Language::Python, text),
+            [
+                "Flask.app_context AppContext",
+                "Flask.wsgi_app .__enter__:AppContext .__exit__:AppContext ^app_context RequestContext .__enter__:RequestContext .__exit__:RequestContext",
+                "Flask.serve .__aenter__:Lock .__aexit__:Lock Lock",
             ]
         );
     }

@@ -667,6 +667,12 @@ fn callers(
             let telling = |name: &str, receiver: Option<&str>| {
                 !COMMON_METHODS.contains(&name) || typed(name, receiver)
             };
+            // A protocol method (`__enter__` of `with ctx:`) is no public name, but a call of it
+            // through an object of its very type is told by that type.
+            let protocol = |callee: &Callee| match callee {
+                Callee::TypedReceiver { name, ty } => is_dunder(name) && typed(name, Some(ty)),
+                _ => false,
+            };
             for callee in &member.callees {
                 let (name, receiver) = (callee.name(), callee.receiver());
                 let found = match (&neighbour.relation, callee) {
@@ -695,7 +701,7 @@ fn callers(
                         Callee::Receiver { .. }
                         | Callee::TypedReceiver { .. }
                         | Callee::Package { .. },
-                    ) if public.contains(name) && telling(name, receiver) => {
+                    ) if (public.contains(name) || protocol(callee)) && telling(name, receiver) => {
                         // A method through an object named for its file or type; a function
                         // through its module or a package holding it (`mpsc::channel()`).
                         let resolved = match owners.contains_key(name) {

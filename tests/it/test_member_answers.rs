@@ -773,3 +773,36 @@ fn member_impact_errors_in_javascript_stop_at_a_catch_not_around_a_callback() {
         .success()
         .stdout_lacks("Where its errors go");
 }
+
+/// Issue 31 (the judges' costliest miss, flask's `AppContext.push`): `with x:` calls
+/// `x.__enter__()` and `x.__exit__(…)`, so a member entering a context of a told type is a caller
+/// of its `__enter__` — and, through it, of what `__enter__` calls.
+#[test]
+fn a_with_statement_on_a_typed_object_calls_its_enter_and_exit() {
+    let p = project()
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file(
+            "src/pkg/ctx.py",
+            "\"\"\"Contexts.\"\"\"\n\n\nclass AppContext:\n    def push(self):\n        \"\"\"Bind the context.\"\"\"\n        return self\n\n    def pop(self):\n        return None\n\n    def __enter__(self):\n        self.push()\n        return self\n\n    def __exit__(self, *args):\n        self.pop()\n",
+        )
+        .file(
+            "src/pkg/app.py",
+            "\"\"\"The application.\"\"\"\n\nfrom .ctx import AppContext\n\n\nclass App:\n    def app_context(self) -> AppContext:\n        return AppContext()\n\n    def run(self):\n        with self.app_context():\n            return 1\n\n    def shell(self):\n        ctx = AppContext()\n        with ctx as bound:\n            return bound\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["impact", "src/pkg/ctx.py", "--member", "AppContext.push"])
+        .success();
+    out.stdout_has("- src/pkg/ctx.py: AppContext.__enter__ (calls AppContext.push)")
+        .stdout_has("- src/pkg/app.py: App.run, App.shell (calls AppContext.__enter__)");
+    p.lexi([
+        "lookup",
+        "src/pkg/ctx.py",
+        "--member",
+        "AppContext.__exit__",
+    ])
+    .success()
+    .stdout_has("Called from: src/pkg/app.py (App.run, App.shell)");
+}

@@ -534,7 +534,13 @@ pub(super) fn receiver_type(
     src: &str,
     typed: Typed<'_>,
 ) -> Option<String> {
-    let object = syntax.call_receiver(call)?;
+    object_type(syntax.call_receiver(call)?, src, typed)
+}
+
+/// The type of `object`, an expression a method is called on or a protocol is used through
+/// (`with self.app_context():`): a typed local, a call of a function of the file whose return type
+/// is written, a typed field, or a chain the graph types.
+pub(super) fn object_type(object: Node<'_>, src: &str, typed: Typed<'_>) -> Option<String> {
     let told = match object.kind() {
         "identifier" => {
             let name = text_of(object, src);
@@ -554,6 +560,14 @@ pub(super) fn receiver_type(
     };
     // `SearcherBuilder::new().build().search_slice(…)`: a chain the graph types.
     told.or_else(|| chain_of(object, src, typed.locals, 0).filter(|t| t.contains(CHAIN)))
+}
+
+/// The class `object` constructs, when it is a constructor call (`Lock()`, `new Lock()`).
+pub(super) fn constructed(object: Node<'_>, src: &str) -> Option<String> {
+    matches!(object.kind(), "call" | "call_expression" | "new_expression")
+        .then(|| chain_of(object, src, &[], 0))
+        .flatten()
+        .filter(|ty| !ty.contains(CHAIN))
 }
 
 /// The function a callee names when it is the file's own: a bare name, or one through

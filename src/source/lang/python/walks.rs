@@ -50,6 +50,31 @@ impl Walks for PythonWalks {
 }
 
 impl CallSyntax for PythonWalks {
+    /// `with x:` / `with x as y:` calls `x.__enter__()` and `x.__exit__(…)`; `async with`, the
+    /// `__aenter__`/`__aexit__` pair.
+    fn protocol_calls<'t>(&self, node: Node<'t>) -> Vec<(Node<'t>, &'static str)> {
+        if node.kind() != "with_item" {
+            return Vec::new();
+        }
+        let Some(mut value) = node.child_by_field_name("value") else {
+            return Vec::new();
+        };
+        if value.kind() == "as_pattern" {
+            match code_children(value).into_iter().next() {
+                Some(inner) => value = inner,
+                None => return Vec::new(),
+            }
+        }
+        let statement = std::iter::successors(node.parent(), |n| n.parent())
+            .find(|n| n.kind() == "with_statement");
+        let is_async = statement.is_some_and(|s| s.child(0).is_some_and(|c| c.kind() == "async"));
+        let methods = match is_async {
+            true => ["__aenter__", "__aexit__"],
+            false => ["__enter__", "__exit__"],
+        };
+        methods.into_iter().map(|method| (value, method)).collect()
+    }
+
     fn call_kinds(&self) -> &'static CallKinds {
         &super::calls::CALL_KINDS
     }
