@@ -98,6 +98,12 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
         container: Option<(usize, usize)>,
     ) -> Option<Target>;
 
+    /// Node kinds read as calls besides [`CallKinds::call`] and its creation, for a grammar with
+    /// several (PHP's method, static and function calls); none by default.
+    fn other_calls(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The name the member around `call` gives its own object, when the language names it (a Go
     /// method's receiver, `c` of `func (c *Context) Next()`).
     fn own_receiver<'s>(&self, _call: Node<'_>, _src: &'s str) -> Option<&'s str> {
@@ -277,7 +283,10 @@ fn extract_nested<'t>(
         if let Some(index) = at.member {
             local_types.resize(members.len(), Vec::new());
             local_types[index].extend(typed::declared(syntax, node, src, &returns));
-            if kind == kinds.call || kinds.creation == Some(kind) {
+            if kind == kinds.call
+                || kinds.creation == Some(kind)
+                || syntax.other_calls().contains(&kind)
+            {
                 let typed = typed::Typed {
                     locals: &local_types[index],
                     returns: &returns,
