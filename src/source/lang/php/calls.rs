@@ -32,6 +32,40 @@ pub(crate) const OTHER_CALLS: &[&str] = &[
     "scoped_call_expression",
 ];
 
+/// PHP's language constructs written as calls, and the prefixes of its built-in function families:
+/// calls of no project code, left out.
+const CONSTRUCTS: &[&str] = &[
+    "isset", "empty", "unset", "list", "array", "eval", "exit", "die", "count", "sprintf",
+    "printf", "implode", "explode", "trim", "rtrim", "ltrim", "compact", "extract", "func_get_args",
+    "get_class", "get_object_vars", "get_debug_type", "method_exists", "property_exists", "class_exists", "function_exists",
+    "interface_exists", "call_user_func", "call_user_func_array", "define", "defined", "strlen",
+    "substr", "strpos", "strtolower", "strtoupper", "ucfirst", "lcfirst", "in_array", "intval",
+    "floatval", "strval", "boolval", "gettype", "settype", "var_export", "var_dump", "print_r",
+    "serialize", "unserialize", "max", "min", "abs", "round", "floor", "ceil", "range", "time",
+    "microtime", "usleep", "sleep", "dirname", "basename", "realpath", "file_exists",
+    "is_callable", "iterator_to_array", "spl_object_hash", "spl_object_id", "trigger_error",
+    "error_reporting", "restore_error_handler", "set_error_handler", "http_build_query",
+    "parse_url", "parse_str", "rawurlencode", "urlencode", "rawurldecode", "urldecode",
+    "base64_encode", "base64_decode", "md5", "sha1", "hash", "uniqid", "random_int",
+    "is_numeric", "ob_start", "ob_get_clean", "header", "headers_sent", "fopen", "fclose",
+    "fwrite", "fread", "feof", "fgets", "is_resource", "ini_get", "ini_set", "version_compare",
+    "extension_loaded", "filter_var", "ctype_digit", "ucwords", "nl2br", "htmlspecialchars",
+    "number_format", "key", "current", "next", "reset", "end", "each",
+];
+
+/// Prefixes of PHP's built-in function families (`array_map`, `str_replace`, `is_string`).
+const BUILTIN_PREFIXES: &[&str] = &[
+    "array_", "str_", "is_", "mb_", "preg_", "json_", "curl_", "stream_", "file_", "ctype_",
+    "spl_", "iterator_", "date_", "openssl_", "ob_", "func_",
+];
+
+/// Whether a bare call names one of PHP's built-in functions or constructs.
+fn is_builtin(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    CONSTRUCTS.contains(&lower.as_str())
+        || BUILTIN_PREFIXES.iter().any(|prefix| lower.starts_with(prefix))
+}
+
 /// Receivers of the own object or class.
 const OWN: &[&str] = &["$this", "self", "static", "parent"];
 
@@ -106,10 +140,16 @@ pub(crate) fn php_target(
                 .into_iter()
                 .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))?;
             let ty = last_segment(text_of(class, src));
+            // An exception being built is the Raises line's: named as a constructor is
+            // elsewhere (`Type.Type`), which `lexi lookup` leaves out of the calls.
+            let name = match ty.ends_with("Exception") || ty.ends_with("Error") {
+                true => ty,
+                false => "__construct",
+            };
             is_identifier(ty).then(|| Target {
                 callee: Callee::TypePath {
                     ty: ty.to_string(),
-                    name: "__construct".to_string(),
+                    name: name.to_string(),
                 },
                 shown: None,
             })
@@ -120,7 +160,7 @@ pub(crate) fn php_target(
                 return None;
             }
             let name = last_segment(text_of(function, src));
-            is_identifier(name).then(|| Target {
+            (is_identifier(name) && !is_builtin(name)).then(|| Target {
                 callee: Callee::Bare(name.to_string()),
                 shown: shown(name, None),
             })

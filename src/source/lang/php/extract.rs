@@ -502,7 +502,12 @@ pub(crate) fn declaration_signature(node: Node<'_>, src: &str) -> String {
     let end = body.map_or(node.end_byte(), |b| b.start_byte());
     let text = src.get(start..end).unwrap_or("");
     if !text.contains("/*") && !text.contains("//") && !text.contains('#') {
-        return compact_spaces(text.trim_end_matches(';'));
+        // A parameter list laid out one per line: `f( array $a, int $b, )` as `f(array $a, int $b)`.
+        return compact_spaces(text.trim_end_matches(';'))
+            .replace("( ", "(")
+            .replace(", )", ")")
+            .replace(" )", ")")
+            .replace(",)", ")");
     }
     let excluded: Vec<Node<'_>> = [body, attributes].into_iter().flatten().collect();
     let mut toks = Vec::new();
