@@ -103,7 +103,10 @@ fn phpunit_tests_are_mapped_to_the_classes_they_exercise() {
         .success()
         .stdout_has("Called from: tests/Shapes/CircleTest.php (CircleTest.testAreaIsPiRSquared)")
         .stdout_has("Implements: trait Shape.area (src/Shapes/Shape.php)")
-        .stdout_has("Calls elsewhere: Geometry::square (src/Support/Geometry.php)");
+        // `Memo::remember` through `use Example\Support\{…, Cache as Memo}`.
+        .stdout_has(
+            "Calls elsewhere: Cache::remember (src/Support/Cache.php), Geometry::square (src/Support/Geometry.php)",
+        );
 }
 
 #[test]

@@ -116,6 +116,51 @@ pub(crate) fn last_segment(name: &str) -> &str {
     name.rsplit('\\').next().unwrap_or(name).trim()
 }
 
+/// Top-level statements read for a `use` alias, at most.
+const MAX_STATEMENTS: usize = 256;
+
+/// The class an alias of the file's `use` statements names (`Cache` for `Memo` of `use A\Cache as
+/// Memo`), else `name` itself.
+fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str) -> &'s str {
+    let mut root = node;
+    while let Some(parent) = root.parent() {
+        root = parent;
+    }
+    // `use` statements stand at the top level, before the code: the first statements are read.
+    let mut statements: Vec<Node<'_>> = code_children(root).into_iter().take(MAX_STATEMENTS).collect();
+    let bodies: Vec<Node<'_>> = statements
+        .iter()
+        .filter(|s| s.kind() == "namespace_definition")
+        .filter_map(|s| s.child_by_field_name("body"))
+        .collect();
+    statements.extend(
+        bodies
+            .into_iter()
+            .flat_map(|body| code_children(body).into_iter().take(MAX_STATEMENTS)),
+    );
+    for statement in statements {
+        if statement.kind() != "namespace_use_declaration" {
+            continue;
+        }
+        let clauses = match statement.child_by_field_name("body") {
+            Some(group) => code_children(group),
+            None => code_children(statement),
+        };
+        for clause in clauses {
+            let aliased = clause
+                .child_by_field_name("alias")
+                .is_some_and(|alias| text_of(alias, src).eq_ignore_ascii_case(name));
+            let target = code_children(clause)
+                .into_iter()
+                .find(|c| matches!(c.kind(), "name" | "qualified_name"));
+            if let (true, Some(target)) = (aliased, target) {
+                return last_segment(text_of(target, src));
+            }
+        }
+    }
+    name
+}
+
 /// The callee of a PHP call: a function call is a free function; a method call through `$this`,
 /// or a static call through `self`/`static`/`parent` or the class's own name, the own object; a
 /// static call through another class a type path; `new A(…)` A's `__construct`; a method call
@@ -139,7 +184,7 @@ pub(crate) fn php_target(
             let class = code_children(call)
                 .into_iter()
                 .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))?;
-            let ty = last_segment(text_of(class, src));
+            let ty = unaliased(call, src, last_segment(text_of(class, src)));
             // An exception being built is the Raises line's: named as a constructor is
             // elsewhere (`Type.Type`), which `lexi lookup` leaves out of the calls.
             let name = match ty.ends_with("Exception") || ty.ends_with("Error") {
@@ -177,7 +222,7 @@ pub(crate) fn php_target(
                     shown: shown(name, None),
                 });
             }
-            let ty = last_segment(scope);
+            let ty = unaliased(call, src, last_segment(scope));
             is_identifier(ty).then(|| Target {
                 callee: Callee::TypePath {
                     ty: ty.to_string(),

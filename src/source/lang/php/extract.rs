@@ -894,4 +894,98 @@ const TOP = 1;
         let specs: Vec<&str> = imports(&interface).iter().map(|(s, _)| *s).collect();
         assert_eq!(specs, ["B\\C", "E"]);
     }
+
+    #[test]
+    fn calls_raises_bases_and_test_cases() {
+        let text = "<?php\nnamespace A;\nuse B\\Cache as Memo;\nclass Box extends Base implements \\Countable, Sized {\n  public function get(): int {\n    if ($this->n < 0) { throw new \\InvalidArgumentException(\"Not a box: $this->n\"); }\n    $x = Memo::remember(helper(), self::make(), static::other());\n    return Util::clamp($this->helper->size(), new Range(1, 2), isset($x), array_map(null, []));\n  }\n  #[Test]\n  public function checks() { (new Box())->get(); $this->get(); }\n  public function testWorks() { throw new BoxError(sprintf('Bad %s box', 'x')); }\n  private function testHidden() {}\n}\nfunction top() { make(); new Box(); }\n";
+        let interface = parse(Language::Php, text);
+        let calls: Vec<String> = interface.calls.iter().map(|m| m.encode()).collect();
+        assert_eq!(
+            calls,
+            [
+                "Box.get InvalidArgumentException.InvalidArgumentException Cache.remember helper ^make ^other Util.clamp .size@helper Range.__construct",
+                "!Box.checks .get Box.__construct ^get",
+                "!Box.testWorks BoxError.BoxError",
+                "Box.testHidden",
+                "top make Box.__construct",
+            ]
+        );
+        let raises = |name: &str| {
+            interface
+                .calls
+                .iter()
+                .find(|m| m.member == name)
+                .map(|m| m.raises.clone())
+        };
+        assert_eq!(
+            raises("Box.get"),
+            Some(vec!["InvalidArgumentException (\"Not a box: …\")".to_string()])
+        );
+        assert_eq!(
+            raises("Box.testWorks"),
+            Some(vec!["BoxError (\"Bad … box\")".to_string()])
+        );
+        assert_eq!(
+            interface.bases,
+            [(
+                "Box".to_string(),
+                vec!["Base".to_string(), "Countable".to_string(), "Sized".to_string()]
+            )]
+        );
+    }
+
+    #[test]
+    fn definitions_and_flow_of_a_method() {
+        let text = "<?php\nnamespace A;\n\n/** Reads. */\nclass Reader extends Base {\n  /** How many. */\n  public int $count = 0;\n  public const MAX = 3;\n  /** Reads all. */\n  public function readAll(array $names): void {\n    foreach ($names as $name) {\n      if ($name === '') {\n        continue;\n      } elseif ($name === 'x') {\n        $this->skip();\n      } else {\n        $this->count++;\n      }\n      try {\n        $this->read($name);\n      } catch (IOException | \\RuntimeException $e) {\n        throw new StateException('cannot read', 0, $e);\n      } finally {\n        $this->count++;\n      }\n    }\n  }\n  public function read(string $name): void {}\n}\n";
+        let file =
+            crate::source::SourceFile::parse(Language::Php, text.to_string()).expect("parses");
+        let labels: Vec<(&str, SymbolKind)> = file
+            .definitions
+            .iter()
+            .map(|d| (d.label.as_str(), d.kind))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("Reader", SymbolKind::Class),
+                ("Reader.count", SymbolKind::Variable),
+                ("Reader.MAX", SymbolKind::Constant),
+                ("Reader.readAll", SymbolKind::Method),
+                ("Reader.read", SymbolKind::Method),
+            ]
+        );
+        let reader = file.definition("Reader").expect("the class");
+        assert_eq!(reader.bases, ["Base"]);
+        assert_eq!(reader.doc.as_deref(), Some("Reads."));
+        let read_all = file.definition("Reader.readAll").expect("the method");
+        let flow = file
+            .flow(read_all, crate::source::flow::MAX_LINES)
+            .indented();
+        assert_eq!(
+            flow,
+            [
+                "foreach ($names as $name):",
+                "  if $name === '':",
+                "    continue",
+                "  else if $name === 'x':",
+                "    $this->skip()",
+                "  else:",
+                "    $this->count++",
+                "  try:",
+                "    $this->read($name)",
+                "  catch (IOException | \\RuntimeException $e):",
+                "    throw new StateException('cannot read', 0, $e)",
+                "  finally:",
+                "    $this->count++",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_template_is_read_around_its_html() {
+        let text = "<html><body>\n<?php use App\\View; ?>\n<h1><?= View::title() ?></h1>\n<?php include __DIR__ . '/footer.php'; ?>\n</body></html>\n";
+        let interface = parse(Language::Php, text);
+        let specs: Vec<&str> = imports(&interface).iter().map(|(s, _)| *s).collect();
+        assert_eq!(specs, ["App\\View", "require:footer.php"]);
+    }
 }

@@ -55,7 +55,6 @@ impl<'s> Reader<'s> {
                     .collect();
                 Shape::Branches(branches)
             }
-            "case_statement" | "default_statement" => Shape::Through(node),
             "try_statement" => {
                 let mut branches = vec![Branch::new("try:".to_string(), field("body"))];
                 for part in code_children(node) {
