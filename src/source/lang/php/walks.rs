@@ -126,8 +126,44 @@ impl DefinitionSyntax for PhpWalks {
 }
 
 impl CommentSyntax for PhpWalks {
+    /// The C-like scanner's comments, then PHP's `#` line comments (not `#[…]` attributes),
+    /// found outside strings.
     fn comment_text(&self, text: &str, out: &mut String) {
         crate::source::comments::c_like(text, COMMENTS, out);
+        hash_comments(text, out);
+    }
+}
+
+/// PHP's `# …` line comments of `text`, one a line, strings and `/* … */` stepped over.
+fn hash_comments(text: &str, out: &mut String) {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            quote @ (b'\'' | b'"') => {
+                at += 1;
+                while at < bytes.len() && bytes[at] != quote {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                at += 1;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                at = text[at + 2..].find("*/").map_or(bytes.len(), |end| at + 2 + end + 2);
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
+            }
+            b'#' if bytes.get(at + 1) != Some(&b'[') => {
+                let end = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
+                let comment = text[at + 1..end].trim();
+                if !comment.is_empty() {
+                    out.push_str(comment);
+                    out.push('\n');
+                }
+                at = end;
+            }
+            _ => at += 1,
+        }
     }
 }
 
@@ -147,7 +183,8 @@ impl ResolveSyntax for PhpWalks {
     }
 }
 
-/// PHP: `'…'` and `"…"` strings, no nesting comments, no raw or template strings.
+/// PHP: `'…'` and `"…"` strings, no nesting comments, no raw or template strings (`#` comments:
+/// [`hash_comments`]).
 const COMMENTS: CLike = CLike {
     nested_blocks: false,
     raw_strings: false,
@@ -263,4 +300,17 @@ fn literal_text(node: Node<'_>, src: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comments_of_every_kind_but_not_in_strings_or_attributes() {
+        let text = "<?php\n# Binary detection.\n#[Attr]\n$a = '# no'; // Heuristics.\n/* A # block. */ $b = \"x\\\"# no\"; # trailing\n";
+        let mut out = String::new();
+        PHP.comment_text(text, &mut out);
+        assert_eq!(out, "Heuristics.\nA # block.\nBinary detection.\ntrailing\n");
+    }
 }
