@@ -98,7 +98,10 @@ fn phpunit_tests_are_mapped_to_the_classes_they_exercise() {
         ),
         "{test}"
     );
-    assert_eq!(section(&test, "External Dependencies"), ["PHPUnit\\Framework"]);
+    assert_eq!(
+        section(&test, "External Dependencies"),
+        ["PHPUnit\\Framework"]
+    );
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
         .stdout_has("Called from: tests/Shapes/CircleTest.php (CircleTest.testAreaIsPiRSquared)")
@@ -126,7 +129,9 @@ fn composer_phpcs_php_cs_fixer_and_phpstan_are_the_php_conventions() {
         .success()
         .stdout_has("`composer test` runs `phpunit`.")
         .stdout_has("PHP_CodeSniffer checks the code style (`phpcs.xml.dist`): PSR12.")
-        .stdout_has("PHP-CS-Fixer formats the code (`.php-cs-fixer.dist.php`): @PSR12, @PHP81Migration.")
+        .stdout_has(
+            "PHP-CS-Fixer formats the code (`.php-cs-fixer.dist.php`): @PSR12, @PHP81Migration.",
+        )
         .stdout_has("PHPStan analyses the code at level `8` (`phpstan.neon.dist`).")
         .stdout_has("PHP `^8.1` (composer.json `require.php`).");
     let config = p.read(".lexibrary/config.yaml");
@@ -166,8 +171,14 @@ fn a_php_library_validates_and_a_second_update_changes_nothing() {
     p.commit_all("units");
     p.lexictl(["update", "--changed-only"]).success();
     let square = p.read(".lexibrary/src/Shapes/Square.php.md");
-    assert_eq!(section(&square, "Dependencies"), [SHAPE, "src/Units/Metre.php"]);
-    assert_eq!(section(&square, "External Dependencies"), Vec::<String>::new());
+    assert_eq!(
+        section(&square, "Dependencies"),
+        [SHAPE, "src/Units/Metre.php"]
+    );
+    assert_eq!(
+        section(&square, "External Dependencies"),
+        Vec::<String>::new()
+    );
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
 }

@@ -72,7 +72,10 @@ impl Scope {
 
     /// The fully qualified class name a name written in code stands for.
     pub(crate) fn class_name(&self, text: &str) -> Option<String> {
-        if text.is_empty() || !text.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '\\')
+        if text.is_empty()
+            || !text
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '\\')
         {
             return None;
         }
@@ -140,7 +143,9 @@ impl Reader<'_, '_> {
                     }
                 }
                 "namespace_use_declaration" => self.use_declaration(child),
-                "class_declaration" | "interface_declaration" | "trait_declaration"
+                "class_declaration"
+                | "interface_declaration"
+                | "trait_declaration"
                 | "enum_declaration" => {
                     self.type_declaration(child);
                     self.names(child);
@@ -182,7 +187,8 @@ impl Reader<'_, '_> {
             None => code_children(node),
         };
         for clause in clauses {
-            if clause.kind() != "namespace_use_clause" || clause.child_by_field_name("type").is_some()
+            if clause.kind() != "namespace_use_clause"
+                || clause.child_by_field_name("type").is_some()
             {
                 continue;
             }
@@ -376,9 +382,11 @@ pub(crate) fn class_references(node: Node<'_>) -> Vec<Node<'_>> {
         "named_type" | "base_clause" | "class_interface_clause" | "use_declaration" => {
             code_children(node).into_iter().filter(is_name).collect()
         }
-        "object_creation_expression" | "attribute" => {
-            code_children(node).into_iter().find(is_name).into_iter().collect()
-        }
+        "object_creation_expression" | "attribute" => code_children(node)
+            .into_iter()
+            .find(is_name)
+            .into_iter()
+            .collect(),
         "scoped_call_expression" | "scoped_property_access_expression" => node
             .child_by_field_name("scope")
             .filter(is_name)
@@ -488,7 +496,9 @@ fn visibility<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
 /// Whether a member is public: no `private` or `protected` (no visibility is public).
 pub(crate) fn is_public(node: Node<'_>, src: &str) -> bool {
     !matches!(
-        visibility(node, src).map(str::to_ascii_lowercase).as_deref(),
+        visibility(node, src)
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
         Some("private" | "protected")
     )
 }
@@ -537,10 +547,7 @@ fn constants(node: Node<'_>, src: &str) -> Vec<(String, String)> {
                 .into_iter()
                 .find(|c| c.kind() == "name")?;
             let text = compact_spaces(text_of(*element, src));
-            Some((
-                text_of(name, src).to_string(),
-                format!("{prefix} {text}"),
-            ))
+            Some((text_of(name, src).to_string(), format!("{prefix} {text}")))
         })
         .collect()
 }
@@ -595,8 +602,7 @@ fn compact_spaces(text: &str) -> String {
 /// The `/** … */` PHPDoc right above a declaration (at most one blank line between).
 pub(crate) fn phpdoc(node: Node<'_>, src: &str) -> Option<String> {
     let previous = node.prev_sibling()?;
-    if previous.kind() != "comment" || previous.end_position().row + 2 < node.start_position().row
-    {
+    if previous.kind() != "comment" || previous.end_position().row + 2 < node.start_position().row {
         return None;
     }
     phpdoc_text(text_of(previous, src))
@@ -647,7 +653,8 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
                 let text = text_of(child, src);
                 let next = child.next_sibling();
                 let documents_next = next.is_some_and(|n| {
-                    is_declaration(n.kind()) && child.end_position().row + 2 >= n.start_position().row
+                    is_declaration(n.kind())
+                        && child.end_position().row + 2 >= n.start_position().row
                 });
                 let lower = text.to_ascii_lowercase();
                 let banner = lower.contains("@license")
@@ -689,22 +696,23 @@ pub(crate) fn is_test_method(method: Node<'_>, src: &str) -> bool {
     if text_of(name, src).starts_with("test") {
         return true;
     }
-    let attributed = method.child_by_field_name("attributes").is_some_and(|list| {
-        let mut found = false;
-        walk(list, (), |node, ()| {
-            if node.kind() == "attribute" {
-                let named = code_children(node)
-                    .into_iter()
-                    .find(|c| matches!(c.kind(), "name" | "qualified_name"))
-                    .map(|n| text_of(n, src));
-                found |= named
-                    .is_some_and(|n| n.rsplit('\\').next() == Some(TEST_ATTRIBUTE));
-                return None;
-            }
-            Some(())
+    let attributed = method
+        .child_by_field_name("attributes")
+        .is_some_and(|list| {
+            let mut found = false;
+            walk(list, (), |node, ()| {
+                if node.kind() == "attribute" {
+                    let named = code_children(node)
+                        .into_iter()
+                        .find(|c| matches!(c.kind(), "name" | "qualified_name"))
+                        .map(|n| text_of(n, src));
+                    found |= named.is_some_and(|n| n.rsplit('\\').next() == Some(TEST_ATTRIBUTE));
+                    return None;
+                }
+                Some(())
+            });
+            found
         });
-        found
-    });
     attributed
         || method.prev_sibling().is_some_and(|c| {
             c.kind() == "comment"
@@ -835,7 +843,10 @@ const TOP = 1;
             signature("METHOD").as_deref(),
             Some("public const METHOD = 'GET'")
         );
-        assert_eq!(signature("methods").as_deref(), Some("public array $methods"));
+        assert_eq!(
+            signature("methods").as_deref(),
+            Some("public array $methods")
+        );
         assert_eq!(
             signature("pattern").as_deref(),
             Some("public readonly string $pattern")
@@ -889,7 +900,8 @@ const TOP = 1;
         let text = "<?php\n/**\n * Helpers for the routes.\n */\n\nnamespace A;\n\n/** F. */\nfunction f() {}\n";
         let interface = parse(Language::Php, text);
         assert_eq!(interface.doc.as_deref(), Some("Helpers for the routes."));
-        let braced = "<?php\nnamespace A { use B\\C; class D extends C {} }\nnamespace { new E(); }\n";
+        let braced =
+            "<?php\nnamespace A { use B\\C; class D extends C {} }\nnamespace { new E(); }\n";
         let interface = parse(Language::Php, braced);
         let specs: Vec<&str> = imports(&interface).iter().map(|(s, _)| *s).collect();
         assert_eq!(specs, ["B\\C", "E"]);
@@ -919,7 +931,9 @@ const TOP = 1;
         };
         assert_eq!(
             raises("Box.get"),
-            Some(vec!["InvalidArgumentException (\"Not a box: …\")".to_string()])
+            Some(vec![
+                "InvalidArgumentException (\"Not a box: …\")".to_string()
+            ])
         );
         assert_eq!(
             raises("Box.testWorks"),
@@ -929,7 +943,11 @@ const TOP = 1;
             interface.bases,
             [(
                 "Box".to_string(),
-                vec!["Base".to_string(), "Countable".to_string(), "Sized".to_string()]
+                vec![
+                    "Base".to_string(),
+                    "Countable".to_string(),
+                    "Sized".to_string()
+                ]
             )]
         );
     }

@@ -163,8 +163,14 @@ mod tests {
                     "composer.json",
                     r#"{"name": "a/b", "autoload": {"psr-4": {"Slim\\": "Slim", "Slim\\Routing\\": ["lib/routing/", "extra"]}, "psr-0": {"Legacy_": "old/"}}, "autoload-dev": {"psr-4": {"Slim\\Tests\\": "tests/"}}}"#,
                 ),
-                ("tools/composer.json", r#"{"autoload": {"psr-4": {"": "src/"}}}"#),
-                ("vendor/x/composer.json", r#"{"autoload": {"psr-4": {"X\\": "src/"}}}"#),
+                (
+                    "tools/composer.json",
+                    r#"{"autoload": {"psr-4": {"": "src/"}}}"#,
+                ),
+                (
+                    "vendor/x/composer.json",
+                    r#"{"autoload": {"psr-4": {"X\\": "src/"}}}"#,
+                ),
             ],
             PhpModel::build,
         );
@@ -180,7 +186,11 @@ mod tests {
         );
         assert_eq!(
             model.candidates("Slim\\Tests\\AppTest"),
-            ["tests/AppTest.php", "Slim/Tests/AppTest.php", "tools/src/Slim/Tests/AppTest.php"]
+            [
+                "tests/AppTest.php",
+                "Slim/Tests/AppTest.php",
+                "tools/src/Slim/Tests/AppTest.php"
+            ]
         );
         assert_eq!(
             model.candidates("Legacy_Db_Table")[0],

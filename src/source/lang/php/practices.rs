@@ -26,7 +26,10 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
         .into_iter()
         .find(|name| sources.is_file(name))
     {
-        let command = match composer.as_ref().is_some_and(|c| c["scripts"]["test"].is_string() || c["scripts"]["test"].is_array()) {
+        let command = match composer
+            .as_ref()
+            .is_some_and(|c| c["scripts"]["test"].is_string() || c["scripts"]["test"].is_array())
+        {
             true => "`composer test`",
             false => "`vendor/bin/phpunit`",
         };
@@ -37,9 +40,14 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
             config,
         );
     }
-    if let Some(config) = ["phpcs.xml", "phpcs.xml.dist", ".phpcs.xml", ".phpcs.xml.dist"]
-        .into_iter()
-        .find(|name| sources.is_file(name))
+    if let Some(config) = [
+        "phpcs.xml",
+        "phpcs.xml.dist",
+        ".phpcs.xml",
+        ".phpcs.xml.dist",
+    ]
+    .into_iter()
+    .find(|name| sources.is_file(name))
     {
         let text = sources.text(config).unwrap_or_default();
         let rules = attribute_values(&text, "<rule ref=\"");
@@ -52,9 +60,14 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
         };
         push(found, "style", practice, config);
     }
-    if let Some(config) = [".php-cs-fixer.php", ".php-cs-fixer.dist.php", ".php_cs", ".php_cs.dist"]
-        .into_iter()
-        .find(|name| sources.is_file(name))
+    if let Some(config) = [
+        ".php-cs-fixer.php",
+        ".php-cs-fixer.dist.php",
+        ".php_cs",
+        ".php_cs.dist",
+    ]
+    .into_iter()
+    .find(|name| sources.is_file(name))
     {
         let text = sources.text(config).unwrap_or_default();
         let sets: Vec<String> = attribute_values(&text, "'@")
@@ -95,9 +108,11 @@ fn scripts(sources: &Sources, composer: &serde_json::Value, found: &mut Vec<Prac
     let mut names: Vec<&String> = scripts
         .keys()
         .filter(|name| {
-            ["test", "lint", "cs", "stan", "analy", "check", "fix", "psalm", "phpunit"]
-                .iter()
-                .any(|word| name.to_ascii_lowercase().contains(word))
+            [
+                "test", "lint", "cs", "stan", "analy", "check", "fix", "psalm", "phpunit",
+            ]
+            .iter()
+            .any(|word| name.to_ascii_lowercase().contains(word))
         })
         .collect();
     names.sort_by_key(|name| name.as_str() != "test");

@@ -148,7 +148,9 @@ fn hash_comments(text: &str, out: &mut String) {
                 at += 1;
             }
             b'/' if bytes.get(at + 1) == Some(&b'*') => {
-                at = text[at + 2..].find("*/").map_or(bytes.len(), |end| at + 2 + end + 2);
+                at = text[at + 2..]
+                    .find("*/")
+                    .map_or(bytes.len(), |end| at + 2 + end + 2);
             }
             b'/' if bytes.get(at + 1) == Some(&b'/') => {
                 at = text[at..].find('\n').map_or(bytes.len(), |end| at + end);
@@ -311,6 +313,9 @@ mod tests {
         let text = "<?php\n# Binary detection.\n#[Attr]\n$a = '# no'; // Heuristics.\n/* A # block. */ $b = \"x\\\"# no\"; # trailing\n";
         let mut out = String::new();
         PHP.comment_text(text, &mut out);
-        assert_eq!(out, "Heuristics.\nA # block.\nBinary detection.\ntrailing\n");
+        assert_eq!(
+            out,
+            "Heuristics.\nA # block.\nBinary detection.\ntrailing\n"
+        );
     }
 }
