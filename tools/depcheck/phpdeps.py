@@ -56,7 +56,7 @@ while (($path = fgets(STDIN)) !== false) {
     try { $raw = token_get_all($code, TOKEN_PARSE); } catch (Throwable $e) { $raw = token_get_all($code); }
     $t = sig($raw);
     $n = count($t);
-    $ns = ''; $aliases = []; $classes = []; $requires = [];
+    $ns = ''; $aliases = []; $classes = []; $requires = []; $fnAliases = []; $calls = []; $defines = [];
     $depth = 0;            // brace depth
     $nsBraced = false;     // inside `namespace X { … }`
     $classDepths = [];     // brace depths of class-like bodies
@@ -133,7 +133,13 @@ while (($path = fgets(STDIN)) !== false) {
             }
             if ($cur !== null) $items[] = [$cur, $alias, $itemType];
             foreach ($items as [$name, $al, $ty]) {
-                if ($ty !== 'class') continue;
+                if ($ty !== 'class') {
+                    $full = $prefix !== null ? "$prefix\\$name" : $name;
+                    $parts = explode('\\', $full);
+                    $fnAliases[strtolower($al ?? end($parts))] = $full;
+                    $calls[$full] = true;
+                    continue;
+                }
                 $full = $prefix !== null ? "$prefix\\$name" : $name;
                 $short = $al ?? substr($full, (int) strrpos('\\' . $full, '\\'));
                 $parts = explode('\\', $full);
@@ -177,6 +183,21 @@ while (($path = fgets(STDIN)) !== false) {
         // A name token: is it a class name here?
         $name = text($t[$i]);
         $next = $i + 1 < $n ? kind($t[$i + 1]) : null;
+        // A function declared at the top (not a method: no class body open).
+        if ($prev === T_FUNCTION && !$classDepths && $depth <= ($nsBraced ? 1 : 0)) {
+            $defines[] = $ns === '' ? $name : "$ns\\$name";
+        }
+        // A function call: `f(…)`, `\A\f(…)`, not a method, a `new`, a declaration.
+        if ($next === '(' && !in_array($prev, [T_NEW, T_FUNCTION, T_OBJECT_OPERATOR, T_NULLSAFE_OBJECT_OPERATOR, T_DOUBLE_COLON], true)) {
+            if ($name[0] === '\\') { $calls[substr($name, 1)] = true; }
+            elseif (strncasecmp($name, 'namespace\\', 10) === 0) { $calls[($ns === '' ? '' : "$ns\\") . substr($name, 10)] = true; }
+            elseif (strpos($name, '\\') !== false) {
+                $parts = explode('\\', $name, 2);
+                $first = strtolower($parts[0]);
+                $calls[isset($aliases[$first]) ? $aliases[$first] . '\\' . $parts[1] : ($ns === '' ? $name : "$ns\\$name")] = true;
+            } elseif (isset($fnAliases[strtolower($name)])) { $calls[$fnAliases[strtolower($name)]] = true; }
+            else { if ($ns !== '') $calls["$ns\\$name"] = true; $calls[$name] = true; }
+        }
         $isClass = false;
         if (in_array($prev, [T_NEW, T_EXTENDS, T_INSTANCEOF, T_INSTEADOF], true)) $isClass = true;
         if ($next === T_DOUBLE_COLON) $isClass = true;
@@ -223,7 +244,8 @@ while (($path = fgets(STDIN)) !== false) {
         if ($isClass) $add($name);
         if ($inCatch && $next === T_VARIABLE) $inCatch = false;
     }
-    echo json_encode(['file' => $path, 'classes' => array_keys($classes), 'requires' => $requires]), "\n";
+    echo json_encode(['file' => $path, 'classes' => array_keys($classes), 'requires' => $requires,
+        'calls' => array_keys($calls), 'defines' => $defines]), "\n";
 }
 '''
 
@@ -268,6 +290,10 @@ def main():
     parser.add_argument("--lexi", default="lexi")
     parser.add_argument("--show", type=int, default=40)
     parser.add_argument("--dump", help="write the reference edges here, one 'a -> b' a line")
+    parser.add_argument("--functions", action="store_true",
+                        help="also count calls of the project's namespaced functions (`use function`, "
+                             "`\\A\\f()`, `f()` in namespace A) as edges to the file defining them, which "
+                             "Lexibrarian does not resolve: the recall this costs")
     args = parser.parse_args()
     repo = os.path.abspath(args.repo)
     tracked = subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
@@ -280,13 +306,22 @@ def main():
     out = subprocess.run(["php", "/tmp/phpdeps-reference.php"], cwd=repo, capture_output=True,
                          text=True, input="\n".join(php_files) + "\n", check=True).stdout
     reference = set()
-    for line in out.splitlines():
-        record = json.loads(line)
+    records = [json.loads(line) for line in out.splitlines()]
+    defined = {}
+    for record in records:
+        for name in record["defines"]:
+            defined.setdefault(name.lower(), record["file"])
+    for record in records:
         path = record["file"]
         for name in record["classes"]:
             found = class_file(name, entries, files)
             if found and found != path:
                 reference.add((path, found))
+        if args.functions:
+            for name in record["calls"]:
+                found = defined.get(name.lower())
+                if found and found != path:
+                    reference.add((path, found))
         for rel in record["requires"]:
             found = os.path.normpath(os.path.join(os.path.dirname(path), rel))
             if found in files and found != path:
