@@ -298,7 +298,8 @@ mod tests {
                 "go.mod",
                 "pom.xml",
                 "build.gradle",
-                "build.gradle.kts"
+                "build.gradle.kts",
+                "composer.json"
             ]
         );
     }
