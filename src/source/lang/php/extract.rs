@@ -909,12 +909,13 @@ const TOP = 1;
 
     #[test]
     fn calls_raises_bases_and_test_cases() {
-        let text = "<?php\nnamespace A;\nuse B\\Cache as Memo;\nclass Box extends Base implements \\Countable, Sized {\n  public function get(): int {\n    if ($this->n < 0) { throw new \\InvalidArgumentException(\"Not a box: $this->n\"); }\n    $x = Memo::remember(helper(), self::make(), static::other());\n    return Util::clamp($this->helper->size(), new Range(1, 2), isset($x), array_map(null, []));\n  }\n  #[Test]\n  public function checks() { (new Box())->get(); $this->get(); }\n  public function testWorks() { throw new BoxError(sprintf('Bad %s box', 'x')); }\n  private function testHidden() {}\n}\nfunction top() { make(); new Box(); }\n";
+        let text = "<?php\nnamespace A;\nuse B\\Cache as Memo;\nclass Box extends Base implements \\Countable, Sized {\n  private ?\\B\\Router $router;\n  public function route(?Request $request, \\B\\Response $response) { $request->getMethod(); $response->send(); $this->router->dispatch(); }\n  public function get(): int {\n    if ($this->n < 0) { throw new \\InvalidArgumentException(\"Not a box: $this->n\"); }\n    $x = Memo::remember(helper(), self::make(), static::other());\n    return Util::clamp($this->helper->size(), new Range(1, 2), isset($x), array_map(null, []));\n  }\n  #[Test]\n  public function checks() { (new Box())->get(); $this->get(); }\n  public function testWorks() { throw new BoxError(sprintf('Bad %s box', 'x')); }\n  private function testHidden() {}\n}\nfunction top() { make(); new Box(); }\n";
         let interface = parse(Language::Php, text);
         let calls: Vec<String> = interface.calls.iter().map(|m| m.encode()).collect();
         assert_eq!(
             calls,
             [
+                "Box.route .getMethod:Request .send:Response .dispatch:Router",
                 "Box.get InvalidArgumentException.InvalidArgumentException Cache.remember helper ^make ^other Util.clamp .size@helper Range.__construct",
                 "!Box.checks .get Box.__construct ^get",
                 "!Box.testWorks BoxError.BoxError",

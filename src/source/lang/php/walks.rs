@@ -80,10 +80,21 @@ impl TypedSyntax for PhpWalks {
             return;
         };
         for parameter in code_children(parameters) {
+            // `Request`, `?Request`, `\App\Request`: the class's last segment.
             let ty = parameter
                 .child_by_field_name("type")
+                .map(|t| match t.kind() {
+                    "optional_type" => code_children(t).into_iter().next().unwrap_or(t),
+                    _ => t,
+                })
                 .filter(|t| t.kind() == "named_type")
-                .and_then(|t| code_children(t).into_iter().next());
+                .and_then(|t| code_children(t).into_iter().next())
+                .and_then(|name| match name.kind() {
+                    "qualified_name" => code_children(name)
+                        .into_iter()
+                        .rfind(|c| c.kind() == "name"),
+                    _ => Some(name),
+                });
             let name = parameter
                 .child_by_field_name("name")
                 .and_then(|n| code_children(n).into_iter().find(|c| c.kind() == "name"));
