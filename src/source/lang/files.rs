@@ -247,6 +247,8 @@ mod tests {
             ("src/test/java/a/TestCircle.java", 0),
             ("src/test/java/a/CircleIT.java", 0),
             ("src/it/java/a/CircleTests.java", 0),
+            ("tests/Routing/RouteTest.php", 0),
+            ("src/Shapes/CircleTest.php", 0),
         ] {
             assert!(is_test_case(path, importers), "{path} {importers}");
         }
@@ -260,6 +262,10 @@ mod tests {
             ("src/test/java/a/TestTypes.java", 4),
             ("src/test/java/a/MoreAsserts.java", 0),
             ("src/test/java/a/Testing.java", 0),
+            ("tests/TestCase.php", 0),
+            ("tests/bootstrap.php", 0),
+            ("src/Shapes/Circle.php", 0),
+            ("src/Test.php", 0),
         ] {
             assert!(!is_test_case(path, importers), "{path} {importers}");
         }
