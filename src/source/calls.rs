@@ -105,6 +105,12 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
         Vec::new()
     }
 
+    /// Node kinds read as calls besides [`CallKinds::call`] and its creation, for a grammar with
+    /// several (PHP's method, static and function calls); none by default.
+    fn other_calls(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// The name the member around `call` gives its own object, when the language names it (a Go
     /// method's receiver, `c` of `func (c *Context) Next()`).
     fn own_receiver<'s>(&self, _call: Node<'_>, _src: &'s str) -> Option<&'s str> {
@@ -290,7 +296,10 @@ fn extract_nested<'t>(
                 fields: &fields,
                 container: containers[index].map(|(start, end)| &src[start..end]),
             };
-            if kind == kinds.call || kinds.creation == Some(kind) {
+            if kind == kinds.call
+                || kinds.creation == Some(kind)
+                || syntax.other_calls().contains(&kind)
+            {
                 let context = CallContext {
                     syntax,
                     container: containers[index],

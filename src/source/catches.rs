@@ -33,7 +33,7 @@ const FUNCTION_KINDS: &[&str] = &[
 ];
 
 /// Characters of a handler's header kept as shown.
-const SHOWN_CHARS: usize = 60;
+const SHOWN_CHARS: usize = 80;
 
 /// One `except`/`catch` clause of a `try`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -69,7 +69,10 @@ pub(crate) fn call_sites<S: CallSyntax + ?Sized>(
     let mut stack = vec![definition];
     while let Some(node) = stack.pop() {
         let kind = node.kind();
-        if kind == kinds.call || kinds.creation == Some(kind) {
+        if kind == kinds.call
+            || kinds.creation == Some(kind)
+            || syntax.other_calls().contains(&kind)
+        {
             let called = syntax
                 .call_target(node, src, None)
                 .is_some_and(|target| target.callee.name() == callee);
@@ -145,19 +148,25 @@ pub(crate) fn header(clause: Node<'_>, block: Option<Node<'_>>, src: &str) -> St
 }
 
 /// The type names under `node` (an `except` value, a `catch` type list): every identifier that
-/// is not an attribute's object, by its last segment (`exceptions.HTTPException` → `HTTPException`).
+/// is not an attribute's object, by its last segment (`exceptions.HTTPException` → `HTTPException`,
+/// PHP's `\\GuzzleHttp\\Exception\\ConnectException` → `ConnectException`).
 pub(crate) fn type_names(node: Node<'_>, src: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match node.kind() {
-            "identifier" | "type_identifier" | "simple_identifier" => {
+            "identifier" | "type_identifier" | "simple_identifier" | "name" => {
                 names.push(text_of(node, src).to_string())
             }
-            "attribute" | "scoped_type_identifier" | "user_type" | "member_expression" => {
+            "attribute"
+            | "scoped_type_identifier"
+            | "user_type"
+            | "member_expression"
+            | "qualified_name"
+            | "qualified_identifier" => {
                 let text = text_of(node, src);
                 let last = text
-                    .rsplit(['.', ':'])
+                    .rsplit(['.', ':', '\\'])
                     .next()
                     .unwrap_or(text)
                     .trim()
@@ -234,6 +243,18 @@ mod tests {
             vec![
                 "4: catch (e: IllegalStateException) [\"IllegalStateException\"]",
                 "6: "
+            ]
+        );
+    }
+
+    #[test]
+    fn php_catch_clauses_name_their_types() {
+        let php = "<?php\nclass A {\n    public function run() {\n        try {\n            $this->go();\n        } catch (\\GuzzleHttp\\Exception\\ConnectException | TypeError $e) {\n            $this->go();\n        }\n    }\n    public function go() {}\n}\n";
+        assert_eq!(
+            sites(Language::Php, php, "A.run", "go"),
+            vec![
+                "5: catch (\\GuzzleHttp\\Exception\\ConnectException | TypeError $e) [\"ConnectException\", \"TypeError\"]",
+                "7: "
             ]
         );
     }

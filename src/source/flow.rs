@@ -267,6 +267,8 @@ impl<'s> Reader<'s> {
                 | "match_block"
                 | "declaration_list"
                 | "statement_list"
+                | "compound_statement"
+                | "colon_block"
         ) {
             return code_children(body);
         }
@@ -288,6 +290,8 @@ impl<'s> Reader<'s> {
                 | "type_case"
                 | "default_case"
                 | "communication_case"
+                | "case_statement"
+                | "default_statement"
         ) {
             let value = body
                 .child_by_field_name("value")

@@ -43,6 +43,7 @@ mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
 mod test_partial_states;
+mod test_php;
 mod test_practices;
 mod test_program;
 mod test_push;

@@ -434,6 +434,15 @@ fn parameter_name(param: &str) -> Option<String> {
     if param.starts_with('{') || param.starts_with('[') || param.starts_with('(') {
         return Some("{…}".to_string());
     }
+    // PHP: the `$variable` is the name, after its type (`?Request $request`, `int &...$ids`).
+    let before_default = param.split('=').next().unwrap_or(param);
+    if let Some(variable) = before_default
+        .split_whitespace()
+        .map(|word| word.trim_start_matches(['&', '.']))
+        .find(|word| word.starts_with('$') && word.len() > 1)
+    {
+        return Some(variable.to_string());
+    }
     let end = param.find([':', '=', ' ']).unwrap_or(param.len());
     let name = param[..end].trim();
     let bare = name
@@ -528,6 +537,14 @@ mod tests {
 
     #[test]
     fn parameters_keep_their_names_only() {
+        assert_eq!(
+            parameter_names(
+                "public function map(?array $methods, string $pattern = 'a, b', int &...$ids): RouteInterface",
+                "Route.map"
+            )
+            .as_deref(),
+            Some("$methods, $pattern, $ids")
+        );
         assert_eq!(
             parameter_names(
                 "pub fn thread_name_fn<F>(&mut self, f: F) -> &mut Self where F: Fn() -> String",

@@ -8,7 +8,7 @@
 //! by name, across files where resolution supports it), not tests. A caller catches an error when
 //! every call it makes of the member below sits in a `try` with a handler for it: one naming the
 //! type, a catch-all (a bare `except:`, a JavaScript `catch`, `BaseException`, `Throwable`), or
-//! `Exception` (which in Java and Kotlin does not catch an `…Error`, and in Python not
+//! `Exception` (which in Java, Kotlin and PHP does not catch an `…Error`, and in Python not
 //! `SystemExit`, `KeyboardInterrupt` or `GeneratorExit`). A handler naming a base class of the type
 //! (`except LookupError` for a `KeyError`) is not recognised: the error is then shown passing it.
 
@@ -189,7 +189,10 @@ impl Files<'_> {
             .or_insert_with(|| parse(ws, file))
             .as_ref()?;
         let definition = parsed.definition(caller)?;
-        let strict = matches!(parsed.language, Language::Java | Language::Kotlin);
+        let strict = matches!(
+            parsed.language,
+            Language::Java | Language::Kotlin | Language::Php
+        );
         let sites = parsed.call_sites(definition, called);
         let mut first = None;
         for site in &sites {
@@ -210,7 +213,8 @@ fn parse(ws: &Workspace, file: &str) -> Option<SourceFile> {
     SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()
 }
 
-/// Whether `handler` catches `error`; `strict`: `Exception` leaves out `…Error`s (Java, Kotlin).
+/// Whether `handler` catches `error`; `strict`: `Exception` leaves out `…Error`s (Java, Kotlin,
+/// PHP).
 fn catches(handler: &Handler, error: &str, strict: bool) -> bool {
     if handler.types.is_empty() {
         return true;

@@ -228,6 +228,17 @@ fn typed_field(field: Node<'_>, src: &str) -> Option<(String, String)> {
             (left.kind() == "identifier").then_some(())?;
             (left, assign.child_by_field_name("type")?)
         }
+        // PHP `private ?\App\Router $router;`: its element's variable without the `$`, its
+        // class's last segment.
+        "property_declaration" => {
+            let element = code_children(field)
+                .into_iter()
+                .find(|c| c.kind() == "property_element")?;
+            let name = text_of(element.child_by_field_name("name")?, src);
+            let ty = text_of(field.child_by_field_name("type")?, src);
+            let class = ty.trim_start_matches('?').rsplit('\\').next()?;
+            return Some((name.trim_start_matches('$').to_string(), type_name(class)?));
+        }
         _ => return None,
     };
     Some((text_of(name, src).to_string(), type_name(text_of(ty, src))?))
@@ -236,8 +247,12 @@ fn typed_field(field: Node<'_>, src: &str) -> Option<(String, String)> {
 /// The type of `self.field` / `this.field` (`object`) when the member's type declares it.
 fn field_type<'r>(object: Node<'_>, src: &str, typed: &Typed<'r>) -> Option<&'r str> {
     let owner = first_field(object, &["value", "object"])?;
-    matches!(text_of(owner, src), "self" | "this").then_some(())?;
-    let field = first_field(object, &["field", "attribute", "property"])?;
+    matches!(text_of(owner, src), "self" | "this" | "$this").then_some(())?;
+    // PHP's `$this->inner` names its property by `name`.
+    let field = match object.kind() {
+        "member_access_expression" => object.child_by_field_name("name")?,
+        _ => first_field(object, &["field", "attribute", "property"])?,
+    };
     typed.fields.of_field(typed.container?, text_of(field, src))
 }
 
@@ -542,8 +557,9 @@ pub(super) fn receiver_type(
 /// is written, a typed field, or a chain the graph types.
 pub(super) fn object_type(object: Node<'_>, src: &str, typed: Typed<'_>) -> Option<String> {
     let told = match object.kind() {
-        "identifier" => {
-            let name = text_of(object, src);
+        // PHP's `$request` is the local `request`.
+        "identifier" | "variable_name" => {
+            let name = text_of(object, src).trim_start_matches('$');
             let found = typed.locals.iter().rev().find(|(local, _)| local == name);
             found.map(|(_, ty)| ty.clone())
         }
@@ -553,7 +569,7 @@ pub(super) fn object_type(object: Node<'_>, src: &str, typed: Typed<'_>) -> Opti
             .and_then(|own| typed.returns.of_name(own))
             .map(str::to_string),
         // `self.inner.send(…)` with `inner: Chan<T>` declared by the member's type.
-        "field_expression" | "attribute" | "member_expression" => {
+        "field_expression" | "attribute" | "member_expression" | "member_access_expression" => {
             field_type(object, src, &typed).map(str::to_string)
         }
         _ => None,

@@ -40,6 +40,7 @@ pub fn is_test_path(path: &str) -> bool {
     let (name, stem) = (lower.file_name(), lower.stem());
     in_test_dir
         || ((name.ends_with(".java") || name.ends_with(".kt")) && is_surefire_name(path))
+        || (name.ends_with("test.php") && is_phpunit_name(path))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -90,6 +91,7 @@ pub fn is_test_case(path: &str, importers: usize) -> bool {
         TestCases::SurefireNamed => {
             is_surefire_name(path) && (importers == 0 || !surefire_prefix_only(path))
         }
+        TestCases::PhpUnitNamed => is_phpunit_name(path),
     }
 }
 
@@ -99,6 +101,12 @@ fn surefire_prefix_only(path: &str) -> bool {
     !["Test", "Tests", "TestCase", "IT", "ITCase"]
         .iter()
         .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
+}
+
+/// Whether a PHP file is one PHPUnit runs by its default suffix: `*Test.php` (`RouteTest.php`).
+fn is_phpunit_name(path: &str) -> bool {
+    let stem = RelPath::new(path).stem();
+    stem.len() > "Test".len() && stem.ends_with("Test")
 }
 
 /// Whether a Java file's class is one Maven Surefire or Failsafe runs by default: `Test*`,
@@ -239,6 +247,8 @@ mod tests {
             ("src/test/java/a/TestCircle.java", 0),
             ("src/test/java/a/CircleIT.java", 0),
             ("src/it/java/a/CircleTests.java", 0),
+            ("tests/Routing/RouteTest.php", 0),
+            ("src/Shapes/CircleTest.php", 0),
         ] {
             assert!(is_test_case(path, importers), "{path} {importers}");
         }
@@ -252,6 +262,10 @@ mod tests {
             ("src/test/java/a/TestTypes.java", 4),
             ("src/test/java/a/MoreAsserts.java", 0),
             ("src/test/java/a/Testing.java", 0),
+            ("tests/TestCase.php", 0),
+            ("tests/bootstrap.php", 0),
+            ("src/Shapes/Circle.php", 0),
+            ("src/Test.php", 0),
         ] {
             assert!(!is_test_case(path, importers), "{path} {importers}");
         }
@@ -290,7 +304,8 @@ mod tests {
                 "go.mod",
                 "pom.xml",
                 "build.gradle",
-                "build.gradle.kts"
+                "build.gradle.kts",
+                "composer.json"
             ]
         );
     }

@@ -26,6 +26,7 @@ pub fn kind_name(rel: &str) -> &'static str {
         Some("java") => "Java source",
         Some("kt" | "kts") => "Kotlin source",
         Some("rb") => "Ruby source",
+        Some("php") => "PHP source",
         Some("sh" | "bash" | "zsh") => "Shell script",
         Some("fish") => "Fish script",
         Some("md" | "markdown") => "Markdown document",

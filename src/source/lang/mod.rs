@@ -19,6 +19,7 @@ pub mod java;
 pub mod javascript;
 mod kind;
 pub mod kotlin;
+pub mod php;
 pub mod python;
 pub mod rust;
 pub mod tooling;
@@ -46,6 +47,7 @@ macro_rules! for_each_language {
             Go: go::GO with go: go::model::GoModel,
             Java: java::JAVA with java: java::model::JavaModel,
             Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
+            Php: php::PHP with php: php::model::PhpModel,
         }
     };
 }
@@ -278,6 +280,8 @@ pub enum TestCases {
     /// A class Maven Surefire or Failsafe runs by its name: `*Test`, `*Tests`, `*TestCase`, `*IT`,
     /// or `Test*` when no other file imports it (JUnit, TestNG).
     SurefireNamed,
+    /// A class PHPUnit runs by its file name: `*Test.php` (its default suffix).
+    PhpUnitNamed,
 }
 
 impl Language {
@@ -301,7 +305,7 @@ impl Language {
     }
 
     /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
-    /// Python, Go, Java and Kotlin".
+    /// Python, Go, Java, Kotlin and PHP".
     pub fn built_names() -> String {
         let mut names: Vec<&str> = Vec::new();
         for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
@@ -376,6 +380,7 @@ mod tests {
             ("src/main/java/a/B.java", Some(Language::Java)),
             ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
             ("build.gradle.kts", Some(Language::Kotlin)),
+            ("src/Routing/Route.php", Some(Language::Php)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -395,7 +400,8 @@ mod tests {
         feature = "lang-python",
         feature = "lang-go",
         feature = "lang-java",
-        feature = "lang-kotlin"
+        feature = "lang-kotlin",
+        feature = "lang-php"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -412,7 +418,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java and Kotlin"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin and PHP"
         );
     }
 
@@ -445,7 +451,8 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "php"
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -459,7 +466,8 @@ mod tests {
                 "Python",
                 "Go",
                 "Java",
-                "Kotlin"
+                "Kotlin",
+                "PHP"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -473,7 +481,8 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "php"
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
