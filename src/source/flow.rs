@@ -267,6 +267,13 @@ impl<'s> Reader<'s> {
                 | "match_block"
                 | "declaration_list"
                 | "statement_list"
+                // Ruby's bodies: a method's, a branch's, a loop's, a handler's.
+                | "body_statement"
+                | "then"
+                | "else"
+                | "do"
+                | "begin"
+                | "ensure"
         ) {
             return code_children(body);
         }
