@@ -468,8 +468,46 @@ fn comment_lines(text: &str, hidden: &mut bool, out: &mut Vec<String>) {
         "--" => *hidden = true,
         "++" => *hidden = false,
         _ if *hidden => {}
-        _ => out.push(body.strip_prefix(' ').unwrap_or(body).to_string()),
+        _ => {
+            let line = body.strip_prefix(' ').unwrap_or(body);
+            // An RDoc heading (`= Sinatra::Namespace`, `== Usage`) titles what follows.
+            if !line.starts_with('=') {
+                out.push(rdoc_markup(line));
+            }
+        }
     }
+}
+
+/// A line of RDoc with its code markup as Markdown: `<tt>x</tt>`, `<code>x</code>` and `+x+` (a
+/// word) as `` `x` ``.
+fn rdoc_markup(line: &str) -> String {
+    let line = line
+        .replace("<tt>", "`")
+        .replace("</tt>", "`")
+        .replace("<code>", "`")
+        .replace("</code>", "`");
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line.as_str();
+    while let Some(start) = rest.find('+') {
+        let (before, after) = rest.split_at(start);
+        out.push_str(before);
+        let inner = &after[1..];
+        let word_end = inner
+            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '#' | '?' | '!')))
+            .unwrap_or(inner.len());
+        let opens = before.is_empty() || before.ends_with(|c: char| !c.is_alphanumeric());
+        if opens && word_end > 0 && inner[word_end..].starts_with('+') {
+            out.push('`');
+            out.push_str(&inner[..word_end]);
+            out.push('`');
+            rest = &inner[word_end + 1..];
+        } else {
+            out.push('+');
+            rest = inner;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The comment right above `node` (no blank line between), read as text; `None` when there is
@@ -477,7 +515,13 @@ fn comment_lines(text: &str, hidden: &mut bool, out: &mut Vec<String>) {
 pub(crate) fn ruby_doc(node: Node<'_>, src: &str) -> Option<String> {
     let mut comments: Vec<&str> = Vec::new();
     let mut row = node.start_position().row;
-    let mut current = node.prev_sibling();
+    // The first statement of a body: the comments above it are the class's or module's children,
+    // before its body.
+    let mut current = node.prev_sibling().or_else(|| {
+        node.parent()
+            .filter(|p| p.kind() == "body_statement")
+            .and_then(|p| p.prev_sibling())
+    });
     while let Some(sibling) = current {
         if sibling.kind() != "comment" || sibling.end_position().row + 1 < row {
             break;
@@ -628,6 +672,14 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             "class" | "module" => {
                 if let Some(name) = node.child_by_field_name("name") {
                     let context = contexts.last().map(|(_, c)| c.clone()).unwrap_or_default();
+                    // `class A::B` looks `A` up around it.
+                    if let Some(scope) = name.child_by_field_name("scope").filter(|scope| {
+                        name.kind() == "scope_resolution"
+                            && matches!(scope.kind(), "constant" | "scope_resolution")
+                    }) {
+                        let path = compact(text_of(scope, src));
+                        references.insert(encode_reference(&context.nesting, &path));
+                    }
                     let inner = context.enter(text_of(name, src));
                     contexts.push((node.end_byte(), inner));
                 }
@@ -811,6 +863,23 @@ mod tests {
             Some("Wraps the env.\n\n@example\n  Request.new(env)")
         );
         assert_eq!(interface.doc.as_deref(), Some("Request helpers for Rack."));
+    }
+
+    #[test]
+    fn rdoc_headings_are_left_out_and_its_code_markup_is_markdown() {
+        let text = "module Sinatra
+  # = Sinatra::Namespace
+  #
+  # <tt>Sinatra::Namespace</tt> adds namespaces; see +namespace+ and a + b + c.
+  module Namespace; end
+end
+";
+        let interface = parse(Language::Ruby, text);
+        assert_eq!(
+            interface.item_doc("Namespace"),
+            Some("`Sinatra::Namespace` adds namespaces; see `namespace` and a + b + c.")
+        );
+        assert_eq!(interface.primary.as_deref(), Some("Namespace"));
     }
 
     #[test]

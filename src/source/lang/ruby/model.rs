@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, join, FileIndex, ReadFile};
+use crate::source::model::packages::CodePackage;
 
 /// Ruby files read for the model at most; past it, the rest are left out (a warning says so).
 const MAX_FILES: usize = 50_000;
@@ -29,6 +30,8 @@ pub struct RubyModel {
 /// One gem: its directory and its load path.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Gem {
+    /// Its gemspec's stem (`rack-protection`); `None` for the root without a gemspec.
+    pub name: Option<String>,
     pub dir: String,
     /// Project-relative directories (`rack-protection/lib`).
     pub require_paths: Vec<String>,
@@ -53,10 +56,16 @@ impl RubyModel {
                 false => paths,
             };
             let require_paths = paths.iter().map(|p| join(&dir, p)).collect();
-            model.gems.push(Gem { dir, require_paths });
+            let name = crate::relpath::RelPath::new(gemspec).stem().to_string();
+            model.gems.push(Gem {
+                name: Some(name),
+                dir,
+                require_paths,
+            });
         }
         if !model.gems.iter().any(|gem| gem.dir.is_empty()) {
             model.gems.push(Gem {
+                name: None,
                 dir: String::new(),
                 require_paths: vec!["lib".to_string()],
             });
@@ -178,6 +187,34 @@ impl EcosystemModel for RubyModel {
 
     fn is_empty(&self) -> bool {
         self.gems.is_empty() && self.constants.is_empty()
+    }
+
+    /// The gems' directories: a gem nested in another project's package is its own.
+    fn package_dirs(&self) -> Vec<String> {
+        self.gems
+            .iter()
+            .filter(|gem| gem.name.is_some())
+            .map(|gem| gem.dir.clone())
+            .collect()
+    }
+
+    /// Each gem with a gemspec: its `require_paths` and its `test/` and `spec/` directories that
+    /// hold files.
+    fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        self.gems
+            .iter()
+            .filter(|gem| gem.name.is_some())
+            .map(|gem| {
+                let roots = gem
+                    .require_paths
+                    .iter()
+                    .cloned()
+                    .chain(["test", "spec"].map(|dir| join(&gem.dir, dir)))
+                    .filter(|dir| files.under(dir).next().is_some())
+                    .collect();
+                CodePackage::new(Self::ECOSYSTEM, gem.name.as_deref(), &gem.dir, roots)
+            })
+            .collect()
     }
 }
 

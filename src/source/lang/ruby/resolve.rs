@@ -8,7 +8,9 @@
 //! - a constant referenced (`Utils`, `Rack::Utils`, `::Foo`): looked up as Ruby does through the
 //!   lexical nesting where it is written — its first segment in each enclosing class or module,
 //!   innermost first, then at the top level — and the constant found depends on the files defining
-//!   it. A constant reopened in several files is defined by each: the edge goes to the file its
+//!   it. A constant reopened in several files is defined by each: of those, the ones in the
+//!   referencing file's own gem if any (another gem's reopening is loaded only when something
+//!   requires it, an edge of its own), and then the edge goes to the file its
 //!   name maps to by Zeitwerk's convention (`Rack::Utils` → `…/rack/utils.rb`, underscores and case
 //!   ignored: `URLMap` → `urlmap.rb`), else to the files that give it content (not only open it as
 //!   a namespace of nested classes), else to every defining file. A file that defines the constant
@@ -88,10 +90,19 @@ pub fn constant_files(model: &RubyModel, file: &str, nesting: &[&str], path: &st
     let Some(name) = constant_name(model, nesting, path) else {
         return Vec::new();
     };
-    let defining = model.defining(&name);
-    if defining.iter().any(|(path, _)| path == file) {
+    let all = model.defining(&name);
+    if all.iter().any(|(path, _)| path == file) {
         return Vec::new();
     }
+    let gem = model.gem_of(file).map(|gem| gem.dir.as_str());
+    let own_gem: Vec<&(String, bool)> = all
+        .iter()
+        .filter(|(path, _)| model.gem_of(path).map(|g| g.dir.as_str()) == gem)
+        .collect();
+    let defining = match own_gem.is_empty() {
+        true => all.iter().collect(),
+        false => own_gem,
+    };
     let named: Vec<&str> = defining
         .iter()
         .map(|(path, _)| path.as_str())
@@ -107,7 +118,7 @@ pub fn constant_files(model: &RubyModel, file: &str, nesting: &[&str], path: &st
         .collect();
     match substantive.is_empty() {
         false => substantive.into_iter().map(str::to_string).collect(),
-        true => defining.iter().map(|(path, _)| path.clone()).collect(),
+        true => defining.into_iter().map(|(path, _)| path.clone()).collect(),
     }
 }
 
