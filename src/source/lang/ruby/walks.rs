@@ -26,6 +26,11 @@ impl Walks for RubyWalks {
         super::extract::extract(root, text)
     }
 
+    /// RSpec's and minitest/spec's `describe`/`it`, and minitest's test classes.
+    fn has_suite_calls(&self) -> bool {
+        true
+    }
+
     /// A Rack application's `config.ru`; a script run as a program (`#!` line, or `if __FILE__ ==
     /// $0`).
     fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
