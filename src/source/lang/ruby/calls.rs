@@ -23,6 +23,21 @@ pub(crate) const CALL_KINDS: CallKinds = CallKinds {
 /// or module it sits in.
 pub(crate) fn member<'s>(node: Node<'_>, src: &'s str, at: At) -> Option<Found<'s>> {
     match node.kind() {
+        // A case of RSpec or minitest/spec (`it "squares a length" do`): its block is a member
+        // named for its title (`squares_a_length`), in the class it sits in.
+        "call" if crate::source::suites::is_case_call(node, src) => {
+            let title = node
+                .child_by_field_name("arguments")
+                .and_then(|args| crate::source::raises::first_named(args))?;
+            let name = crate::source::suites::title_slug(text_of(title, src));
+            let name: String = name.chars().take(60).collect();
+            (!name.is_empty()).then_some(Found {
+                name: name.into(),
+                container: at.container,
+                aliases: Vec::new(),
+                test: true,
+            })
+        }
         "method" | "singleton_method" => {
             let name = text_of(node.child_by_field_name("name")?, src);
             Some(Found {
@@ -48,6 +63,29 @@ pub(crate) fn class_bases(node: Node<'_>, src: &str) -> Option<(String, Vec<Stri
     Some((name, bases))
 }
 
+/// Kernel and Module methods that read as keywords (`raise`, `require`, `private`, `attr_reader`,
+/// `include`): no call of the file's or another's code.
+const NOT_CALLS: &[&str] = &[
+    "raise",
+    "fail",
+    "require",
+    "require_relative",
+    "autoload",
+    "load",
+    "private",
+    "protected",
+    "public",
+    "module_function",
+    "private_class_method",
+    "private_constant",
+    "attr_reader",
+    "attr_writer",
+    "attr_accessor",
+    "include",
+    "extend",
+    "prepend",
+];
+
 /// A method name the cache can hold: an identifier, without Ruby's `?`/`!` suffix (`empty?` is
 /// kept as `empty`).
 fn callable(name: &str) -> Option<&str> {
@@ -66,6 +104,9 @@ pub(crate) fn ruby_target(
     let method = call.child_by_field_name("method")?;
     let name = callable(text_of(method, src))?;
     let receiver = call.child_by_field_name("receiver");
+    if receiver.is_none() && NOT_CALLS.contains(&name) {
+        return None;
+    }
     if receiver.is_none()
         && call.child_by_field_name("arguments").is_none()
         && call.child_by_field_name("block").is_none()

@@ -4,7 +4,7 @@
 //! `.rspec` or `spec/`; minitest through Rake's test task), Bundler (`Gemfile`) and the Rakefile's
 //! tasks.
 
-use crate::source::lang::tooling::{push, push_items, Practice, Sources};
+use crate::source::lang::tooling::{push, Practice, Sources};
 
 /// Rake tasks listed at most.
 const MAX_TASKS: usize = 12;
@@ -108,7 +108,7 @@ fn rubocop(sources: &Sources, found: &mut Vec<Practice>) {
     push(found, "style", practice, ".rubocop.yml");
 }
 
-/// What runs the tests: RSpec (`.rspec`, `spec/spec_helper.rb`) or Rake's test task (minitest).
+/// What runs the tests: RSpec (`.rspec`, `spec/spec_helper.rb`), Rake's test task (minitest).
 fn tests(sources: &Sources, found: &mut Vec<Practice>) {
     let bundle = match sources.is_file("Gemfile") {
         true => "bundle exec ",
@@ -125,7 +125,6 @@ fn tests(sources: &Sources, found: &mut Vec<Practice>) {
             format!("`{bundle}rspec` runs the RSpec specs (`spec/**/*_spec.rb`)."),
             source,
         );
-        return;
     }
     let Some(rakefile) = sources.text("Rakefile") else {
         return;
@@ -147,8 +146,13 @@ fn rake(sources: &Sources, found: &mut Vec<Practice>) {
     };
     let mut tasks: Vec<String> = Vec::new();
     for line in text.lines() {
-        let Some(rest) = line.strip_prefix("task") else {
-            continue;
+        // `Rake::TestTask.new(:test)`, `RSpec::Core::RakeTask.new(:spec)`: a task of that name.
+        let rest = match line.find("Task.new(") {
+            Some(at) => &line[at + "Task.new(".len()..],
+            None => match line.strip_prefix("task") {
+                Some(rest) => rest,
+                None => continue,
+            },
         };
         let rest = rest.trim_start_matches(['(', ' ']);
         let name: String = rest
@@ -166,6 +170,11 @@ fn rake(sources: &Sources, found: &mut Vec<Practice>) {
         return;
     }
     tasks.truncate(MAX_TASKS);
-    let items = tasks.iter().map(|t| format!("`rake {t}`")).collect();
-    push_items(found, "commands", "Rake tasks (`Rakefile`):".to_string(), "Rakefile", items);
+    let listed: Vec<String> = tasks.iter().map(|t| format!("`rake {t}`")).collect();
+    push(
+        found,
+        "commands",
+        format!("Rake tasks: {}.", listed.join(", ")),
+        "Rakefile",
+    );
 }
