@@ -119,7 +119,8 @@ fn ruby_tests_and_specs_are_mapped_to_what_they_exercise() {
     // The helpers are no tests.
     let entry = p.read(".lexibrary/lib/shapes.rb.md");
     assert!(!section(&entry, "Tests").iter().any(|t| t.contains("helper")), "{entry}");
-    p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
+    // `Class#method` and the full constant path name the member too.
+    p.lexi(["lookup", CIRCLE, "--member", "Shapes::Circle#area"])
         .success()
         .stdout_has("Called from: test/circle_test.rb (CircleTest.test_area)");
     p.lexi(["lookup", GEOMETRY, "--member", "square"])
