@@ -269,6 +269,7 @@ impl<'s> Reader<'s> {
                 | "statement_list"
                 // Ruby's bodies: a method's, a branch's, a loop's, a handler's.
                 | "body_statement"
+                | "block_body"
                 | "then"
                 | "else"
                 | "do"

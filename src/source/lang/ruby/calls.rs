@@ -147,6 +147,14 @@ pub(crate) fn ruby_target(
                 shown: shown(Some(ty)),
             }
         }
+        // `Reader.new.read`: a method of the object the class builds.
+        Some((node, _)) if built_type(node, src).is_some() => Target {
+            callee: Callee::TypedReceiver {
+                name: name.to_string(),
+                ty: built_type(node, src).unwrap_or_default().to_string(),
+            },
+            shown: None,
+        },
         Some((_, text)) => {
             let path = plain_path(text.strip_prefix('@').unwrap_or(text));
             let last = path.and_then(|p| p.rsplit('.').next());
@@ -159,4 +167,15 @@ pub(crate) fn ruby_target(
             }
         }
     })
+}
+
+/// The class a `Class.new(…)` expression builds (`Reader` of `Shapes::Reader.new`).
+fn built_type<'s>(node: Node<'_>, src: &'s str) -> Option<&'s str> {
+    if node.kind() != "call" {
+        return None;
+    }
+    let method = text_of(node.child_by_field_name("method")?, src);
+    let receiver = node.child_by_field_name("receiver")?;
+    (method == "new" && matches!(receiver.kind(), "constant" | "scope_resolution"))
+        .then(|| super::extract::simple_name(text_of(receiver, src)))
 }

@@ -927,4 +927,77 @@ end
             ]
         );
     }
+
+    #[test]
+    fn calls_raises_bases_definitions_and_flow() {
+        let text = "module Shapes\n  # Reads.\n  class Reader < Base\n    def read_all(names)\n      names.each do |name|\n        if name.empty?\n          next\n        elsif name == 'x'\n          skip(name)\n        else\n          Util.clamp(helper.size, Range.new(1, 2))\n        end\n      end\n      raise ArgumentError, \"bad: #{names}\" if names.nil?\n      begin\n        read(names)\n      rescue IOError => e\n        raise\n      ensure\n        close\n      end\n    end\n\n    def read(x) = self.size(x)\n    def test_reads; Reader.new.read(1); end\n    private\n    def close; fail \"closed\"; end\n  end\nend\n";
+        let interface = parse(Language::Ruby, text);
+        let calls: Vec<String> = interface.calls.iter().map(|m| m.encode()).collect();
+        assert_eq!(
+            calls,
+            [
+                "Reader.read_all .each@names .empty@name ^skip Util.clamp .size@helper Range.new .nil@names ^read",
+                "Reader.read ^size",
+                "!Reader.test_reads .read:Reader ^new",
+                "Reader.close",
+            ]
+        );
+        let raises = |member: &str| {
+            interface
+                .calls
+                .iter()
+                .find(|m| m.member == member)
+                .map(|m| m.raises.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            raises("Reader.read_all"),
+            ["ArgumentError (\"bad: …\")", "re-raises"]
+        );
+        assert_eq!(raises("Reader.close"), ["RuntimeError (\"closed\")"]);
+        assert_eq!(
+            interface.bases,
+            [("Reader".to_string(), vec!["Base".to_string()])]
+        );
+        let file =
+            crate::source::SourceFile::parse(Language::Ruby, text.to_string()).expect("parses");
+        let labels: Vec<(&str, SymbolKind)> = file
+            .definitions
+            .iter()
+            .map(|d| (d.label.as_str(), d.kind))
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("Shapes", SymbolKind::Module),
+                ("Shapes.Reader", SymbolKind::Class),
+                ("Reader.read_all", SymbolKind::Method),
+                ("Reader.read", SymbolKind::Method),
+                ("Reader.test_reads", SymbolKind::Method),
+                ("Reader.close", SymbolKind::Method),
+            ]
+        );
+        let read_all = file.definition("Reader.read_all").expect("the method");
+        let flow = file
+            .flow(read_all, crate::source::flow::MAX_LINES)
+            .indented();
+        assert_eq!(
+            flow,
+            [
+                "names.each do |name|:",
+                "  if name.empty?:",
+                "    next",
+                "  elsif name == 'x':",
+                "    skip(name)",
+                "  else:",
+                "    Util.clamp(helper.size, Range.new(1, 2))",
+                "raise ArgumentError, \"bad: #{names}\" if names.nil?",
+                "read(names)",
+                "rescue IOError => e:",
+                "  raise",
+                "ensure:",
+                "  close",
+            ]
+        );
+    }
 }

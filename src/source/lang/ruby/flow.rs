@@ -1,6 +1,7 @@
 //! Ruby in a member's flow (`source::flow`): `if`/`unless` chains with `elsif`/`else`, loops
 //! (`while`, `until`, `for`), `case`/`when`, `begin`/`rescue`/`else`/`ensure` (a method body's
-//! own `rescue` too), the blocks read through, what is skipped.
+//! own `rescue` too: its handlers follow its statements), a call's block (`each do |x|`), what is
+//! skipped.
 
 use tree_sitter::Node;
 
@@ -53,6 +54,19 @@ impl<'s> Reader<'s> {
             }]),
             "method" | "singleton_method" | "class" | "module" => {
                 self.nested(node.child_by_field_name("name"))
+            }
+            // `names.each do |name| … end`: the call, then its block's statements.
+            "call" if node.child_by_field_name("block").is_some() => {
+                let body = node
+                    .child_by_field_name("block")
+                    .and_then(|block| block.child_by_field_name("body"));
+                match body {
+                    Some(body) => Shape::Branches(vec![Branch::new(
+                        format!("{}:", self.head(node, Some(body)).trim_end_matches('{').trim_end()),
+                        Some(body),
+                    )]),
+                    None => Shape::Leaf(node),
+                }
             }
             "comment" => Shape::Skip,
             _ => Shape::Leaf(node),

@@ -84,6 +84,11 @@ impl RaiseSyntax for RubyWalks {
     /// `raise Error, "message"`, `raise Error.new("message")`, `raise "message"` (a
     /// `RuntimeError`), `fail …`, a bare `raise` (re-raises).
     fn raise_of(&self, node: Node<'_>, src: &str) -> Option<String> {
+        // A bare `raise` is a word of its own, not a call.
+        if node.kind() == "identifier" {
+            let statement = node.parent().is_some_and(|p| p.kind() != "call");
+            return (statement && text_of(node, src) == "raise").then(|| RE_RAISES.to_string());
+        }
         if node.kind() != "call" || node.child_by_field_name("receiver").is_some() {
             return None;
         }
