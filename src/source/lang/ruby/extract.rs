@@ -399,7 +399,7 @@ pub(crate) fn method_signature(node: Node<'_>, src: &str, singleton: bool) -> St
     let name = method_name(node, src).unwrap_or_default();
     let parameters = node
         .child_by_field_name("parameters")
-        .map(|p| compact(text_of(p, src)))
+        .map(|p| text_of(p, src).split_whitespace().collect::<Vec<_>>().join(" "))
         .unwrap_or_default();
     let parameters = match parameters.starts_with('(') || parameters.is_empty() {
         true => parameters,
@@ -800,7 +800,7 @@ mod tests {
     use crate::source::testing::{docs, imports, parse, rows};
     use crate::source::Language;
 
-    const RACK: &str = "# frozen_string_literal: true\n\n# Copyright (C) 2007 Someone\n# MIT License.\n\n# Request helpers for Rack.\n\nrequire_relative 'constants'\nrequire 'set'\n\nmodule Rack\n  autoload :Utils, \"rack/utils\"\n\n  # Wraps the env.\n  #\n  # @example\n  #   Request.new(env)\n  class Request < BaseRequest\n    include Helpers\n    # The default ports.\n    DEFAULT_PORTS = { 'http' => 80 }\n    SECRET = 1\n    private_constant :SECRET\n\n    attr_reader :env\n\n    # Builds one.\n    def initialize(env)\n      @env = env\n    end\n\n    # Whether it is a GET.\n    def get?; Utils.escape(::Foo::Bar); end\n\n    def self.build(x) = new(x)\n\n    private def hidden; end\n\n    protected\n\n    def prot; end\n\n    public\n\n    def back_in_public(a, b = 1, *c, d:, **e, &f); end\n\n    private :back_in_public\n\n    class << self\n      def made; end\n      private\n      def unmade; end\n    end\n\n    def self.secret; end\n    private_class_method :secret\n  end\n\n  module Mime\n    module_function\n\n    # The type of a file.\n    def mime_type(ext); end\n  end\nend\n\ndef helper; end\n";
+    const RACK: &str = "# frozen_string_literal: true\n\n# Copyright (C) 2007 Someone\n# MIT License.\n\n# Request helpers for Rack.\n\nrequire_relative 'constants'\nrequire 'set'\n\nmodule Rack\n  autoload :Utils, \"rack/utils\"\n\n  # Wraps the env.\n  #\n  # @example\n  #   Request.new(env)\n  class Request < BaseRequest\n    include Helpers\n    # The default ports.\n    DEFAULT_PORTS = { 'http' => 80 }\n    SECRET = 1\n    private_constant :SECRET\n\n    attr_reader :env\n\n    # Builds one.\n    def initialize(env)\n      @env = env\n    end\n\n    # Whether it is a GET.\n    def get?; Utils.escape(::Foo::Bar); end\n\n    def self.build(x) = new(x)\n\n    # Parses.\n    def self.parse(s,\n                   encoding = 'utf-8', *rest) = s\n\n    private def hidden; end\n\n    protected\n\n    def prot; end\n\n    public\n\n    def back_in_public(a, b = 1, *c, d:, **e, &f); end\n\n    private :back_in_public\n\n    class << self\n      def made; end\n      private\n      def unmade; end\n    end\n\n    def self.secret; end\n    private_class_method :secret\n  end\n\n  module Mime\n    module_function\n\n    # The type of a file.\n    def mime_type(ext); end\n  end\nend\n\ndef helper; end\n";
 
     #[test]
     fn public_declarations_by_visibility_with_their_comments() {
@@ -820,6 +820,7 @@ mod tests {
                 (Some("Request"), SymbolKind::Method, "get?"),
                 (Some("Request"), SymbolKind::Method, "initialize"),
                 (Some("Request"), SymbolKind::Method, "made"),
+                (Some("Request"), SymbolKind::Method, "parse"),
                 (Some("Request"), SymbolKind::Constant, "DEFAULT_PORTS"),
                 (Some("Request"), SymbolKind::Variable, "env"),
             ]
@@ -839,6 +840,15 @@ mod tests {
             Some("def self.mime_type(ext)")
         );
         assert_eq!(signature("build").as_deref(), Some("def self.build(x)"));
+        assert_eq!(
+            signature("back_in_public"),
+            None,
+            "hidden by `private :back_in_public`"
+        );
+        assert_eq!(
+            signature("parse").as_deref(),
+            Some("def self.parse(s, encoding = 'utf-8', *rest)")
+        );
         assert_eq!(signature("made").as_deref(), Some("def self.made"));
         assert_eq!(signature("env").as_deref(), Some("attr_reader :env"));
         assert_eq!(
@@ -848,6 +858,7 @@ mod tests {
                 ("DEFAULT_PORTS", "The default ports."),
                 ("initialize", "Builds one."),
                 ("get?", "Whether it is a GET."),
+                ("parse", "Parses."),
                 ("mime_type", "The type of a file."),
             ]
         );
