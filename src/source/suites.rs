@@ -18,6 +18,20 @@ use super::syntax::{code_children, text_of};
 /// The top-level suites of the syntax tree `root`. The cases are counted node by node with
 /// [`is_case_call`] during a walk the caller already makes.
 pub(super) fn top(root: Node<'_>, src: &str) -> Vec<Suite> {
+    let mut suites: Vec<Suite> = Vec::new();
+    // A title written again (rack's `describe Rack::Utils do` blocks one after another) is one
+    // suite.
+    for suite in top_blocks(root, src) {
+        match suites.iter_mut().find(|known| known.title == suite.title) {
+            Some(known) => known.children.extend(suite.children),
+            None => suites.push(suite),
+        }
+    }
+    suites
+}
+
+/// The top-level suite blocks, in source order.
+fn top_blocks(root: Node<'_>, src: &str) -> Vec<Suite> {
     code_children(root)
         .into_iter()
         .filter_map(|statement| {
@@ -223,7 +237,7 @@ mod tests {
 
     #[test]
     fn rspec_minitest_spec_and_minitest_classes_are_suites() {
-        let spec = "require_relative 'helper'\n\ndescribe Rack::Utils do\n  it 'escapes' do\n  end\n  describe '.unescape' do\n    it('works') { }\n  end\nend\n\nRSpec.describe \"json\" do\n  specify 'x' do end\nend\n";
+        let spec = "require_relative 'helper'\n\ndescribe Rack::Utils do\n  it 'escapes' do\n  end\n  describe '.unescape' do\n    it('works') { }\n  end\nend\n\nRSpec.describe \"json\" do\n  specify 'x' do end\nend\n\ndescribe Rack::Utils do\n  context 'more' do\n  end\nend\n";
         let interface = extract(Language::Ruby, spec).expect("parses");
         assert_eq!(
             interface.suites,
@@ -231,7 +245,7 @@ mod tests {
                 top: vec![
                     Suite {
                         title: "Rack::Utils".into(),
-                        children: vec![".unescape".into()],
+                        children: vec![".unescape".into(), "more".into()],
                     },
                     Suite {
                         title: "json".into(),
