@@ -14,8 +14,9 @@ tree-sitter extraction, and resolved by the rules docs/languages.md states for R
     first, then at the top level; the full name must be defined in the project (`class`/`module`
     by nesting, `NAME = …` directly in a body). Of several defining files: the one whose path ends
     with the constant's segments (Zeitwerk; underscores and case ignored), else those giving it
-    content (anything but nested classes/modules and requires, or a superclass), else all; none
-    when the file defines it itself; all of these among the definers in the file's own gem, if any.
+    content (not a body of only nested classes/modules and requires) — among the
+    definers in the file's own gem first, then among all; none if every file only opens it as a
+    namespace, or when the file defines it itself.
 Prints precision and recall of our edges (the update's graph) against it, with the differing edges.
 Only the Python standard library and Ruby's are used.
 """
@@ -116,8 +117,11 @@ class Walk
         name = const_path(s[1]) or next
         inner = full(nesting.last || "", name)
         content = s[0] == :class ? s[3] : s[2]
-        substantive = (s[0] == :class && !s[2].nil?) ||
-          stmts_of(content).any? { |x| !(x.is_a?(Array) && [:class, :module].include?(x[0])) && load_of(x).nil? }
+        body = stmts_of(content)
+        nested = ->(x) { x.is_a?(Array) && [:class, :module].include?(x[0]) }
+        namespace_only = !(s[0] == :class && !s[2].nil?) && body.any?(&nested) &&
+          body.all? { |x| nested.(x) || !load_of(x).nil? }
+        substantive = !namespace_only
         @defs << [inner, substantive]
         define(content, nesting + [inner])
       when :assign
@@ -260,12 +264,11 @@ def main():
         files = defined.get(name)
         if not files or path in files:
             return []
+        def pick(candidates):
+            named = [p for p in candidates if zeitwerk(p, name)]
+            return named or [p for p, s in candidates.items() if s]
         own = {p: s for p, s in files.items() if gem_of(p) == gem_of(path)}
-        files = own or files
-        named = [p for p in files if zeitwerk(p, name)]
-        if named:
-            return named
-        return [p for p, s in files.items() if s] or list(files)
+        return pick(own) or pick(files)
 
     def loaded(path, spec):
         def with_ext(p):

@@ -738,7 +738,8 @@ pub fn decode_reference(reference: &str) -> (Vec<&str>, &str) {
 }
 
 /// One constant a file defines: its full name and whether the file gives it content (methods,
-/// constants, calls) rather than only opening it as a namespace for others.
+/// constants, calls, a superclass, or nothing at all: `class X; end`) rather than only opening it
+/// as a namespace of nested classes and modules.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Defined {
     pub name: String,
@@ -763,13 +764,15 @@ fn define_in(body: Node<'_>, src: &str, context: &Context, out: &mut Vec<Defined
                 };
                 let inner = context.enter(text_of(name, src));
                 let content = statement.child_by_field_name("body");
-                let substantive = statement.kind() == "class"
-                    && statement.child_by_field_name("superclass").is_some()
-                    || content.is_some_and(|b| {
-                        code_children(b).into_iter().any(|s| {
-                            !matches!(s.kind(), "class" | "module") && loaded(s, src).is_none()
-                        })
+                // Only a namespace: a body of nothing but nested classes and modules (and
+                // requires), at least one of them.
+                let statements = content.map(code_children).unwrap_or_default();
+                let namespace_only = statement.child_by_field_name("superclass").is_none()
+                    && statements.iter().any(|s| matches!(s.kind(), "class" | "module"))
+                    && statements.iter().all(|s| {
+                        matches!(s.kind(), "class" | "module") || loaded(*s, src).is_some()
                     });
+                let substantive = !namespace_only;
                 out.push(Defined {
                     name: inner.innermost().to_string(),
                     substantive,
@@ -932,9 +935,9 @@ end
                 ("Rack".to_string(), true),
                 ("Rack::Request::Env".to_string(), true),
                 ("Rack::Empty".to_string(), false),
-                ("Rack::Empty::Inner".to_string(), false),
+                ("Rack::Empty::Inner".to_string(), true),
                 ("Rack::VERSION".to_string(), true),
-                ("Top".to_string(), false),
+                ("Top".to_string(), true),
             ]
         );
     }

@@ -252,6 +252,7 @@ mod tests {
             ]
         );
         assert_eq!(model.defining("Sinatra::Base"), [("lib/sinatra/base.rb".to_string(), true)]);
+        // `module Rack` holds only `module Protection`: a namespace opened.
         assert_eq!(
             model.defining("Rack"),
             [("rack-protection/lib/rack/protection.rb".to_string(), false)]

@@ -8,12 +8,13 @@
 //! - a constant referenced (`Utils`, `Rack::Utils`, `::Foo`): looked up as Ruby does through the
 //!   lexical nesting where it is written — its first segment in each enclosing class or module,
 //!   innermost first, then at the top level — and the constant found depends on the files defining
-//!   it. A constant reopened in several files is defined by each: of those, the ones in the
-//!   referencing file's own gem if any (another gem's reopening is loaded only when something
-//!   requires it, an edge of its own), and then the edge goes to the file its
+//!   it. A constant reopened in several files is defined by each: the edge goes to the file its
 //!   name maps to by Zeitwerk's convention (`Rack::Utils` → `…/rack/utils.rb`, underscores and case
 //!   ignored: `URLMap` → `urlmap.rb`), else to the files that give it content (not only open it as
-//!   a namespace of nested classes), else to every defining file. A file that defines the constant
+//!   a namespace of nested classes) — chosen among the referencing file's own gem's definers
+//!   first (another gem's reopening is loaded only when something requires it, an edge of its
+//!   own), then among all. A constant every file only opens as a namespace is defined elsewhere
+//!   (an external gem's `module Rack` that rack-protection reopens): no edge. A file that defines the constant
 //!   itself gets no edge for it. Ancestors (a constant of a superclass or an included module) are
 //!   not searched, nor is the nesting of a constant defined through metaprogramming
 //!   (`const_set`, `Class.new` blocks).
@@ -99,27 +100,30 @@ pub fn constant_files(model: &RubyModel, file: &str, nesting: &[&str], path: &st
         .iter()
         .filter(|(path, _)| model.gem_of(path).map(|g| g.dir.as_str()) == gem)
         .collect();
-    let defining = match own_gem.is_empty() {
-        true => all.iter().collect(),
-        false => own_gem,
-    };
-    let named: Vec<&str> = defining
+    let chosen = chosen_definers(&name, &own_gem);
+    match chosen.is_empty() {
+        false => chosen,
+        true => chosen_definers(&name, &all.iter().collect::<Vec<_>>()),
+    }
+}
+
+/// Of the files defining `name`, the one its name maps to by Zeitwerk's convention, else those
+/// giving it content; none when they only open it as a namespace (rack-protection's `module
+/// Rack`, the rack gem's): it is defined elsewhere.
+fn chosen_definers(name: &str, defining: &[&(String, bool)]) -> Vec<String> {
+    let named: Vec<String> = defining
         .iter()
-        .map(|(path, _)| path.as_str())
-        .filter(|path| zeitwerk_match(path, &name))
+        .filter(|(path, _)| zeitwerk_match(path, name))
+        .map(|(path, _)| path.clone())
         .collect();
     if !named.is_empty() {
-        return named.into_iter().map(str::to_string).collect();
+        return named;
     }
-    let substantive: Vec<&str> = defining
+    defining
         .iter()
         .filter(|(_, substantive)| *substantive)
-        .map(|(path, _)| path.as_str())
-        .collect();
-    match substantive.is_empty() {
-        false => substantive.into_iter().map(str::to_string).collect(),
-        true => defining.into_iter().map(|(path, _)| path.clone()).collect(),
-    }
+        .map(|(path, _)| path.clone())
+        .collect()
 }
 
 /// Whether `path` is the file Zeitwerk maps the constant `name` to: its last directories and stem
@@ -195,6 +199,9 @@ mod tests {
                 "require_relative 'helper'\nrequire 'rack/urlmap'\nrequire 'minitest/autorun'\n\ndescribe Rack::URLMap do\n  it 'maps' do\n    Rack::Request\n  end\nend\n",
             ),
             ("test/helper.rb", "module Helper; end\n"),
+            ("lib/a/x.rb", "module Ns\n  class X; end\nend\n"),
+            ("lib/a/y.rb", "module Ns\n  class Y; end\nend\n"),
+            ("lib/a/use.rb", "Ns.constants\nNs::X\n"),
         ])
     }
 
@@ -231,6 +238,9 @@ mod tests {
         assert!(zeitwerk_match("lib/rack/urlmap.rb", "Rack::URLMap"));
         assert!(zeitwerk_match("a/lib/sinatra/show_exceptions.rb", "Sinatra::ShowExceptions"));
         assert!(!zeitwerk_match("lib/rack/helpers.rb", "Rack::Request"));
+        // `Ns` is only opened as a namespace (as rack-protection opens the rack gem's `Rack`):
+        // defined elsewhere, no edge; `Ns::X` is `x.rb`'s.
+        assert_eq!(files.deps("lib/a/use.rb"), ["lib/a/x.rb"]);
     }
 
     #[test]
