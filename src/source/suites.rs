@@ -181,7 +181,9 @@ fn titled(call: Node<'_>) -> bool {
 fn callee_is(call: Node<'_>, src: &str, accepts: fn(&str) -> bool) -> bool {
     // Ruby: `describe …`, `RSpec.describe …`.
     if call.kind() == "call" {
-        let receiver = call.child_by_field_name("receiver").map(|r| text_of(r, src));
+        let receiver = call
+            .child_by_field_name("receiver")
+            .map(|r| text_of(r, src));
         return matches!(receiver, None | Some("RSpec"))
             && call
                 .child_by_field_name("method")

@@ -93,10 +93,7 @@ fn ruby_dependencies_follow_requires_autoloads_and_constants() {
     // A file reopening `Shapes::Circle` defines it itself: no edge to `circle.rb`, but its
     // namespace `Shapes` (whose Zeitwerk file is `lib/shapes.rb`) and `Shapes::Geometry`.
     let ext = p.read(".lexibrary/lib/shapes/ext/circle_ext.rb.md");
-    assert_eq!(
-        section(&ext, "Dependencies"),
-        ["lib/shapes.rb", GEOMETRY]
-    );
+    assert_eq!(section(&ext, "Dependencies"), ["lib/shapes.rb", GEOMETRY]);
 }
 
 #[test]
@@ -118,7 +115,12 @@ fn ruby_tests_and_specs_are_mapped_to_what_they_exercise() {
     );
     // The helpers are no tests.
     let entry = p.read(".lexibrary/lib/shapes.rb.md");
-    assert!(!section(&entry, "Tests").iter().any(|t| t.contains("helper")), "{entry}");
+    assert!(
+        !section(&entry, "Tests")
+            .iter()
+            .any(|t| t.contains("helper")),
+        "{entry}"
+    );
     // `Class#method` and the full constant path name the member too.
     p.lexi(["lookup", CIRCLE, "--member", "Shapes::Circle#area"])
         .success()

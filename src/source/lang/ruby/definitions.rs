@@ -36,11 +36,8 @@ impl<'s> Walker<'s> {
                     None => SymbolKind::Function,
                 };
                 let mut found = self.found(node, &name, kind);
-                found.signature = super::extract::method_signature(
-                    node,
-                    src,
-                    node.kind() == "singleton_method",
-                );
+                found.signature =
+                    super::extract::method_signature(node, src, node.kind() == "singleton_method");
                 found.doc = super::extract::ruby_doc(node, src);
                 found.function = true;
                 Some(found)

@@ -163,7 +163,9 @@ fn listed(body: &[Node<'_>], src: &str) -> Listed {
                     listed.methods.insert(name_owned, Visibility::Public);
                 }
                 "module_function" => {
-                    listed.methods.insert(name_owned, Visibility::ModuleFunction);
+                    listed
+                        .methods
+                        .insert(name_owned, Visibility::ModuleFunction);
                 }
                 "private_class_method" => {
                     listed.singleton_hidden.insert(name_owned);
@@ -399,7 +401,12 @@ pub(crate) fn method_signature(node: Node<'_>, src: &str, singleton: bool) -> St
     let name = method_name(node, src).unwrap_or_default();
     let parameters = node
         .child_by_field_name("parameters")
-        .map(|p| text_of(p, src).split_whitespace().collect::<Vec<_>>().join(" "))
+        .map(|p| {
+            text_of(p, src)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .unwrap_or_default();
     let parameters = match parameters.starts_with('(') || parameters.is_empty() {
         true => parameters,
@@ -485,7 +492,9 @@ fn rdoc_markup(line: &str) -> String {
         out.push_str(before);
         let inner = &after[1..];
         let word_end = inner
-            .find(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '#' | '?' | '!')))
+            .find(|c: char| {
+                !(c.is_alphanumeric() || matches!(c, '_' | '.' | ':' | '#' | '?' | '!'))
+            })
             .unwrap_or(inner.len());
         let opens = before.is_empty() || before.ends_with(|c: char| !c.is_alphanumeric());
         if opens && word_end > 0 && inner[word_end..].starts_with('+') {
@@ -576,9 +585,8 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
         let texts: Vec<&str> = run.iter().map(|c| text_of(*c, src)).collect();
         let doc = doc_of_comments(&texts)?;
         let lower = doc.to_ascii_lowercase();
-        let licence = lower.contains("copyright")
-            || lower.contains("license")
-            || lower.contains("licence");
+        let licence =
+            lower.contains("copyright") || lower.contains("license") || lower.contains("licence");
         (!licence).then_some(doc)
     })
 }
@@ -681,7 +689,10 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             // A superclass is read in the nesting around its class (`class A < B` looks `B` up
             // outside `A`).
             "superclass" => {
-                let outer = contexts.len().checked_sub(2).map(|at| contexts[at].1.clone());
+                let outer = contexts
+                    .len()
+                    .checked_sub(2)
+                    .map(|at| contexts[at].1.clone());
                 contexts.push((node.end_byte(), outer.unwrap_or_default()));
                 Some(nesting)
             }
@@ -768,7 +779,9 @@ fn define_in(body: Node<'_>, src: &str, context: &Context, out: &mut Vec<Defined
                 // requires), at least one of them.
                 let statements = content.map(code_children).unwrap_or_default();
                 let namespace_only = statement.child_by_field_name("superclass").is_none()
-                    && statements.iter().any(|s| matches!(s.kind(), "class" | "module"))
+                    && statements
+                        .iter()
+                        .any(|s| matches!(s.kind(), "class" | "module"))
                     && statements.iter().all(|s| {
                         matches!(s.kind(), "class" | "module") || loaded(*s, src).is_some()
                     });

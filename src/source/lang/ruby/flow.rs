@@ -62,7 +62,10 @@ impl<'s> Reader<'s> {
                     .and_then(|block| block.child_by_field_name("body"));
                 match body {
                     Some(body) => Shape::Branches(vec![Branch::new(
-                        format!("{}:", self.head(node, Some(body)).trim_end_matches('{').trim_end()),
+                        format!(
+                            "{}:",
+                            self.head(node, Some(body)).trim_end_matches('{').trim_end()
+                        ),
                         Some(body),
                     )]),
                     None => Shape::Leaf(node),

@@ -150,7 +150,11 @@ pub fn require_paths(gemspec: &str) -> Vec<String> {
     let inner = line
         .strip_prefix("%w[")
         .or_else(|| line.strip_prefix("%w("))
-        .map(|l| l.trim_end_matches([']', ')']).split_whitespace().collect::<Vec<_>>())
+        .map(|l| {
+            l.trim_end_matches([']', ')'])
+                .split_whitespace()
+                .collect::<Vec<_>>()
+        })
         .unwrap_or_else(|| {
             line.trim_start_matches('[')
                 .split(']')
@@ -226,12 +230,18 @@ mod tests {
     fn gems_load_paths_and_the_constants_defined() {
         let (model, _, warnings) = crate::source::model::build_from(
             &[
-                ("sinatra.gemspec", "Gem::Specification.new do |s|\n  s.name = 'sinatra'\nend\n"),
+                (
+                    "sinatra.gemspec",
+                    "Gem::Specification.new do |s|\n  s.name = 'sinatra'\nend\n",
+                ),
                 (
                     "rack-protection/rack-protection.gemspec",
                     "Gem::Specification.new do |s|\n  s.require_paths = %w[lib ext]\nend\n",
                 ),
-                ("lib/sinatra/base.rb", "module Sinatra\n  class Base\n    def x; end\n  end\nend\n"),
+                (
+                    "lib/sinatra/base.rb",
+                    "module Sinatra\n  class Base\n    def x; end\n  end\nend\n",
+                ),
                 (
                     "rack-protection/lib/rack/protection.rb",
                     "module Rack\n  module Protection\n    VERSION = '1'\n  end\nend\n",
@@ -251,7 +261,10 @@ mod tests {
                 "lib"
             ]
         );
-        assert_eq!(model.defining("Sinatra::Base"), [("lib/sinatra/base.rb".to_string(), true)]);
+        assert_eq!(
+            model.defining("Sinatra::Base"),
+            [("lib/sinatra/base.rb".to_string(), true)]
+        );
         // `module Rack` holds only `module Protection`: a namespace opened.
         assert_eq!(
             model.defining("Rack"),
@@ -259,6 +272,9 @@ mod tests {
         );
         assert_eq!(model.defining("Rack::Protection::VERSION").len(), 1);
         assert!(RubyModel::is_manifest("a.rb") && RubyModel::is_manifest("x.gemspec"));
-        assert_eq!(require_paths("s.require_paths = [\"lib\", 'ext']\n"), ["lib", "ext"]);
+        assert_eq!(
+            require_paths("s.require_paths = [\"lib\", 'ext']\n"),
+            ["lib", "ext"]
+        );
     }
 }

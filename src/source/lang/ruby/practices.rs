@@ -37,7 +37,12 @@ fn language(sources: &Sources, found: &mut Vec<Practice>) {
     if let Some(version) = sources.text(".ruby-version") {
         let version = version.trim();
         if !version.is_empty() && version.len() < 40 {
-            push(found, "language", format!("Ruby {version} (`.ruby-version`)."), ".ruby-version");
+            push(
+                found,
+                "language",
+                format!("Ruby {version} (`.ruby-version`)."),
+                ".ruby-version",
+            );
             return;
         }
     }
@@ -99,7 +104,9 @@ fn rubocop(sources: &Sources, found: &mut Vec<Practice>) {
         details.push(format!("with {}", plugins.join(", ")));
     }
     let practice = match details.is_empty() {
-        true => "RuboCop checks the Ruby style (`.rubocop.yml`; `bundle exec rubocop`).".to_string(),
+        true => {
+            "RuboCop checks the Ruby style (`.rubocop.yml`; `bundle exec rubocop`).".to_string()
+        }
         false => format!(
             "RuboCop checks the Ruby style (`.rubocop.yml`: {}; `bundle exec rubocop`).",
             details.join(", ")

@@ -142,13 +142,68 @@ pub fn zeitwerk_match(path: &str, name: &str) -> bool {
 /// Libraries of Ruby's standard library and default gems a `require` names (never reported as
 /// external packages).
 const STANDARD: &[&str] = &[
-    "abbrev", "base64", "benchmark", "bigdecimal", "cgi", "coverage", "csv", "date", "delegate",
-    "digest", "English", "erb", "etc", "fcntl", "fiber", "fileutils", "find", "forwardable",
-    "io", "ipaddr", "json", "logger", "monitor", "net", "objspace", "observer", "open-uri",
-    "open3", "openssl", "optparse", "ostruct", "pathname", "pp", "prettyprint", "pstore", "psych",
-    "rbconfig", "resolv", "ripper", "securerandom", "set", "shellwords", "singleton", "socket",
-    "stringio", "strscan", "tempfile", "thread", "time", "timeout", "tmpdir", "tsort", "un",
-    "uri", "weakref", "webrick", "yaml", "zlib", "rubygems", "bundler", "mkmf", "racc",
+    "abbrev",
+    "base64",
+    "benchmark",
+    "bigdecimal",
+    "cgi",
+    "coverage",
+    "csv",
+    "date",
+    "delegate",
+    "digest",
+    "English",
+    "erb",
+    "etc",
+    "fcntl",
+    "fiber",
+    "fileutils",
+    "find",
+    "forwardable",
+    "io",
+    "ipaddr",
+    "json",
+    "logger",
+    "monitor",
+    "net",
+    "objspace",
+    "observer",
+    "open-uri",
+    "open3",
+    "openssl",
+    "optparse",
+    "ostruct",
+    "pathname",
+    "pp",
+    "prettyprint",
+    "pstore",
+    "psych",
+    "rbconfig",
+    "resolv",
+    "ripper",
+    "securerandom",
+    "set",
+    "shellwords",
+    "singleton",
+    "socket",
+    "stringio",
+    "strscan",
+    "tempfile",
+    "thread",
+    "time",
+    "timeout",
+    "tmpdir",
+    "tsort",
+    "un",
+    "uri",
+    "weakref",
+    "webrick",
+    "yaml",
+    "zlib",
+    "rubygems",
+    "bundler",
+    "mkmf",
+    "racc",
 ];
 
 /// The gem an unresolved `require` names (`rack` of `rack/utils`); `None` for the standard
@@ -215,7 +270,11 @@ mod tests {
         let resolution = files.resolve("test/spec_urlmap.rb");
         assert_eq!(
             resolution.deps,
-            ["lib/rack/request.rb", "lib/rack/urlmap.rb", "test/helper.rb"]
+            [
+                "lib/rack/request.rb",
+                "lib/rack/urlmap.rb",
+                "test/helper.rb"
+            ]
         );
         assert_eq!(resolution.unresolved, ["minitest/autorun"]);
         assert_eq!(resolution.externals, ["minitest"]);
@@ -236,7 +295,10 @@ mod tests {
             ]
         );
         assert!(zeitwerk_match("lib/rack/urlmap.rb", "Rack::URLMap"));
-        assert!(zeitwerk_match("a/lib/sinatra/show_exceptions.rb", "Sinatra::ShowExceptions"));
+        assert!(zeitwerk_match(
+            "a/lib/sinatra/show_exceptions.rb",
+            "Sinatra::ShowExceptions"
+        ));
         assert!(!zeitwerk_match("lib/rack/helpers.rb", "Rack::Request"));
         // `Ns` is only opened as a namespace (as rack-protection opens the rack gem's `Rack`):
         // defined elsewhere, no edge; `Ns::X` is `x.rb`'s.
