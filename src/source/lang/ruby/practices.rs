@@ -1,5 +1,5 @@
 //! Ruby's tooling conventions, read as text (never run): the Ruby version (`.ruby-version`, the
-//! gemspec's `required_ruby_version`, RuboCop's `TargetRubyVersion`), RuboCop (`.rubocop.yml`: the
+//! Gemfile's `ruby` line, the gemspec's `required_ruby_version`, RuboCop's `TargetRubyVersion`), RuboCop (`.rubocop.yml`: the
 //! plugins it requires, whether every cop is off by default), what runs the tests (RSpec's
 //! `.rspec` or `spec/`; minitest through Rake's test task), Bundler (`Gemfile`) and the Rakefile's
 //! tasks.
@@ -42,6 +42,24 @@ fn language(sources: &Sources, found: &mut Vec<Practice>) {
                 "language",
                 format!("Ruby {version} (`.ruby-version`)."),
                 ".ruby-version",
+            );
+            return;
+        }
+    }
+    // Bundler's `ruby "3.2.2"` line in the Gemfile.
+    if let Some(gemfile) = sources.text("Gemfile") {
+        let version = gemfile.lines().find_map(|line| {
+            let rest = line.trim().strip_prefix("ruby ")?.trim();
+            let quote = rest.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+            let inner = rest[1..].split(quote).next()?;
+            (!inner.is_empty() && inner.len() < 40).then(|| inner.to_string())
+        });
+        if let Some(version) = version {
+            push(
+                found,
+                "language",
+                format!("Ruby {version} (`Gemfile`)."),
+                "Gemfile",
             );
             return;
         }
@@ -184,4 +202,40 @@ fn rake(sources: &Sources, found: &mut Vec<Practice>) {
         format!("Rake tasks: {}.", listed.join(", ")),
         "Rakefile",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gemfiles_ruby_rubocop_rspec_and_rake_tasks() {
+        let dir = tempfile::tempdir().expect("a temp dir");
+        let write = |name: &str, text: &str| {
+            std::fs::write(dir.path().join(name), text).expect("written");
+        };
+        write(
+            "Gemfile",
+            "source 'https://rubygems.org'\nruby '3.3.0'\ngem 'rake'\n",
+        );
+        write(".rubocop.yml", "require:\n  - rubocop-packaging\nAllCops:\n  TargetRubyVersion: 2.7\n  DisabledByDefault: true\n");
+        write(".rspec", "--require spec_helper\n");
+        write(
+            "Rakefile",
+            "require 'rspec/core/rake_task'\nRSpec::Core::RakeTask.new(:spec)\ntask default: :spec\n",
+        );
+        let sources = Sources::new(dir.path());
+        let mut found = Vec::new();
+        detect(&sources, &mut found);
+        let said: Vec<&str> = found.iter().map(|p| p.practice.as_str()).collect();
+        assert_eq!(
+            said,
+            [
+                "Ruby 3.3.0 (`Gemfile`).",
+                "RuboCop checks the Ruby style (`.rubocop.yml`: target Ruby 2.7, only the cops it enables, with `rubocop-packaging`; `bundle exec rubocop`).",
+                "`bundle exec rspec` runs the RSpec specs (`spec/**/*_spec.rb`).",
+                "Rake tasks: `rake spec`, `rake default`.",
+            ]
+        );
+    }
 }
