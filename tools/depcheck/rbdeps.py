@@ -4,7 +4,7 @@
 Each `.rb` file (and `.rake`, `.gemspec`, `.ru`) is parsed by Ruby itself (`Ripper.sexp`, from
 Ruby's standard library; `ruby` must be on the PATH: `apt-get install ruby`), independently of the
 tree-sitter extraction, and resolved by the rules docs/languages.md states for Ruby:
-  - `require_relative 'b'`: `b.rb` beside the file;
+  - `require_relative 'b'` (or `require File.expand_path('b', __dir__)`): `b.rb` beside the file;
   - `require 'a/b'`, `autoload :B, 'a/b'`, `load 'a/b'` (a literal string): the first `a/b.rb` on
     the file's load path — its gem's `require_paths` (read from its `*.gemspec`, `lib` by default;
     the root is a gem with `lib` when no gemspec is there), its gem's `test/` and `spec/`, then the
@@ -80,6 +80,22 @@ end
 
 LOADERS = %w[require require_relative autoload load]
 
+# `File.expand_path('x', __dir__)` -> "./x"; `File.expand_path('../x', __FILE__)` -> "./x".
+def expand_path(node)
+  return nil unless node.is_a?(Array) && node[0] == :method_add_arg
+  call = node[1]
+  return nil unless call[0] == :call && const_path(call[1]) == "File" && call[3][1] == "expand_path"
+  args = args_of(node[2])
+  path = literal(args[0])
+  return nil if path.nil? || path.empty?
+  base = args[1]
+  dir = base.is_a?(Array) && base[0] == :vcall && base[1][1] == "__dir__"
+  file = base.is_a?(Array) && base[0] == :var_ref && base[1][0] == :@kw && base[1][1] == "__FILE__"
+  rel = dir ? path : (file && path.start_with?("../") ? path[3..] : nil)
+  return nil unless rel
+  rel.start_with?(".") ? rel : "./" + rel
+end
+
 def load_of(node)
   name, args = case node[0]
   when :command then [node[1], args_of(node[2])]
@@ -89,6 +105,8 @@ def load_of(node)
   end
   return nil unless name && name[0] == :@ident && LOADERS.include?(name[1])
   arg = name[1] == "autoload" ? args[1] : args[0]
+  expanded = expand_path(arg)
+  return expanded if expanded
   path = literal(arg)
   return nil if path.nil? || path.empty?
   if name[1] == "require_relative" && !path.start_with?(".") && !path.start_with?("/")

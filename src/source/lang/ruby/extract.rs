@@ -10,7 +10,8 @@
 //! as `def self.x`.
 //!
 //! Imports are kept as written, one [`Import`] each: `require 'a/b'` and `autoload :B, 'a/b'` as
-//! `a/b`, `require_relative 'b'` as `./b` (`../b` as written). One more entry, [`CONSTANTS_SPEC`],
+//! `a/b`, `require_relative 'b'` as `./b` (`../b` as written), `require File.expand_path('b',
+//! __dir__)` as `./b`. One more entry, [`CONSTANTS_SPEC`],
 //! names the constants the file references, each as `nesting>path`: the lexical nesting where it is
 //! referenced, innermost first and comma-separated (`Rack::Request,Rack`), then the path as written
 //! (`Utils`, `Rack::Utils`, `::Foo`) — what `source::lang::ruby::resolve` looks up as Ruby does.
@@ -611,12 +612,40 @@ pub(crate) fn loaded(node: Node<'_>, src: &str) -> Option<String> {
         "autoload" => args.get(1)?,
         _ => args.first()?,
     };
+    if let Some(relative) = expanded_path(*arg, src) {
+        return Some(relative);
+    }
     let path = literal_name(*arg, src).filter(|p| !p.is_empty())?;
     Some(match name {
         "require_relative" if !path.starts_with('.') && !path.starts_with('/') => {
             format!("./{path}")
         }
         _ => path.to_string(),
+    })
+}
+
+/// `File.expand_path('x', __dir__)` as `./x`, `File.expand_path('../x', __FILE__)` as `./x` (the
+/// path is read from the file itself there): a path beside the file.
+fn expanded_path(node: Node<'_>, src: &str) -> Option<String> {
+    if node.kind() != "call"
+        || node
+            .child_by_field_name("receiver")
+            .map(|r| text_of(r, src))
+            != Some("File")
+        || node.child_by_field_name("method").map(|m| text_of(m, src)) != Some("expand_path")
+    {
+        return None;
+    }
+    let args = arguments(node);
+    let path = literal_name(*args.first()?, src).filter(|p| !p.is_empty())?;
+    let relative = match text_of(*args.get(1)?, src) {
+        "__dir__" => path,
+        "__FILE__" => path.strip_prefix("../")?,
+        _ => return None,
+    };
+    Some(match relative.starts_with('.') {
+        true => relative.to_string(),
+        false => format!("./{relative}"),
     })
 }
 
@@ -816,7 +845,7 @@ mod tests {
     use crate::source::testing::{docs, imports, parse, rows};
     use crate::source::Language;
 
-    const RACK: &str = "# frozen_string_literal: true\n\n# Copyright (C) 2007 Someone\n# MIT License.\n\n# Request helpers for Rack.\n\nrequire_relative 'constants'\nrequire 'set'\n\nmodule Rack\n  autoload :Utils, \"rack/utils\"\n\n  # Wraps the env.\n  #\n  # @example\n  #   Request.new(env)\n  class Request < BaseRequest\n    include Helpers\n    # The default ports.\n    DEFAULT_PORTS = { 'http' => 80 }\n    SECRET = 1\n    private_constant :SECRET\n\n    attr_reader :env\n\n    # Builds one.\n    def initialize(env)\n      @env = env\n    end\n\n    # Whether it is a GET.\n    def get?; Utils.escape(::Foo::Bar); end\n\n    def self.build(x) = new(x)\n\n    # Parses.\n    def self.parse(s,\n                   encoding = 'utf-8', *rest) = s\n\n    private def hidden; end\n\n    protected\n\n    def prot; end\n\n    public\n\n    def back_in_public(a, b = 1, *c, d:, **e, &f); end\n\n    private :back_in_public\n\n    class << self\n      def made; end\n      private\n      def unmade; end\n    end\n\n    def self.secret; end\n    private_class_method :secret\n  end\n\n  module Mime\n    module_function\n\n    # The type of a file.\n    def mime_type(ext); end\n  end\nend\n\ndef helper; end\n";
+    const RACK: &str = "# frozen_string_literal: true\n\n# Copyright (C) 2007 Someone\n# MIT License.\n\n# Request helpers for Rack.\n\nrequire_relative 'constants'\nrequire 'set'; require File.expand_path('../helper', __FILE__); require File.expand_path('other', __dir__)\n\nmodule Rack\n  autoload :Utils, \"rack/utils\"\n\n  # Wraps the env.\n  #\n  # @example\n  #   Request.new(env)\n  class Request < BaseRequest\n    include Helpers\n    # The default ports.\n    DEFAULT_PORTS = { 'http' => 80 }\n    SECRET = 1\n    private_constant :SECRET\n\n    attr_reader :env\n\n    # Builds one.\n    def initialize(env)\n      @env = env\n    end\n\n    # Whether it is a GET.\n    def get?; Utils.escape(::Foo::Bar); end\n\n    def self.build(x) = new(x)\n\n    # Parses.\n    def self.parse(s,\n                   encoding = 'utf-8', *rest) = s\n\n    private def hidden; end\n\n    protected\n\n    def prot; end\n\n    public\n\n    def back_in_public(a, b = 1, *c, d:, **e, &f); end\n\n    private :back_in_public\n\n    class << self\n      def made; end\n      private\n      def unmade; end\n    end\n\n    def self.secret; end\n    private_class_method :secret\n  end\n\n  module Mime\n    module_function\n\n    # The type of a file.\n    def mime_type(ext); end\n  end\nend\n\ndef helper; end\n";
 
     #[test]
     fn public_declarations_by_visibility_with_their_comments() {
@@ -909,6 +938,8 @@ end
             [
                 ("./constants", 8),
                 ("set", 9),
+                ("./helper", 9),
+                ("./other", 9),
                 ("rack/utils", 12),
                 (CONSTANTS_SPEC, 1)
             ]
@@ -922,6 +953,7 @@ end
         assert_eq!(
             constants,
             [
+                ">File",
                 "Rack::Request,Rack>::Foo::Bar",
                 "Rack::Request,Rack>Helpers",
                 "Rack::Request,Rack>Utils",
