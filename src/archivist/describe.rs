@@ -216,6 +216,19 @@ fn primary_doc<'a>(source: &str, interface: &'a Interface) -> Option<(&'a str, &
     if let Some(found) = named_for.and_then(|s| doc_of(&s.name)) {
         return Some(found);
     }
+    // A type nested in namespaces the file only opens (Ruby's `module Rack; class Request` in
+    // `rack/request.rb`), when no top-level one is named for the file.
+    if named_for.is_none() && !stem.is_empty() {
+        let nested = interface
+            .symbols
+            .iter()
+            .filter(|s| s.parent.is_some())
+            .filter(|s| is_type(s.kind) || s.kind == SymbolKind::Module)
+            .find(|s| normal(&s.name) == stem);
+        if let Some(found) = nested.and_then(|s| doc_of(&s.name)) {
+            return Some(found);
+        }
+    }
     // A documented type named after the module (`PathPrinter` in `path.rs`, `ColorSpecs` in
     // `color.rs`, `DecompressionMatcher` in `decompress.rs`), the first in the file.
     let prefixed = top.iter().find_map(|s| {

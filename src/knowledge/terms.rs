@@ -263,9 +263,13 @@ pub fn symbols(contract: &str) -> Vec<String> {
             .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '!' || c == '$'))
             .filter(|w| !w.is_empty())
             .collect();
+        // A keyword is a word of its own (`module Rack`), never part of a path (`module.exports`).
         let declared = words
             .windows(2)
-            .find(|pair| is_declaration_keyword(pair[0]))
+            .find(|pair| {
+                is_declaration_keyword(pair[0])
+                    && line.split_whitespace().any(|token| token == pair[0])
+            })
             .map(|pair| pair[1]);
         let name = declared.or_else(|| {
             let first = words.first()?;

@@ -149,13 +149,13 @@ pub(crate) fn header(clause: Node<'_>, block: Option<Node<'_>>, src: &str) -> St
 
 /// The type names under `node` (an `except` value, a `catch` type list): every identifier that
 /// is not an attribute's object, by its last segment (`exceptions.HTTPException` → `HTTPException`,
-/// PHP's `\\GuzzleHttp\\Exception\\ConnectException` → `ConnectException`).
+/// PHP's `\\GuzzleHttp\\Exception\\ConnectException` and Ruby's `Rack::Lint::LintError` → their last).
 pub(crate) fn type_names(node: Node<'_>, src: &str) -> Vec<String> {
     let mut names = Vec::new();
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match node.kind() {
-            "identifier" | "type_identifier" | "simple_identifier" | "name" => {
+            "identifier" | "type_identifier" | "simple_identifier" | "name" | "constant" => {
                 names.push(text_of(node, src).to_string())
             }
             "attribute"
@@ -163,7 +163,8 @@ pub(crate) fn type_names(node: Node<'_>, src: &str) -> Vec<String> {
             | "user_type"
             | "member_expression"
             | "qualified_name"
-            | "qualified_identifier" => {
+            | "qualified_identifier"
+            | "scope_resolution" => {
                 let text = text_of(node, src);
                 let last = text
                     .rsplit(['.', ':', '\\'])
@@ -255,6 +256,25 @@ mod tests {
             vec![
                 "5: catch (\\GuzzleHttp\\Exception\\ConnectException | TypeError $e) [\"ConnectException\", \"TypeError\"]",
                 "7: "
+            ]
+        );
+    }
+
+    #[test]
+    fn ruby_rescues_name_their_classes_and_a_bare_one_catches_standard_errors() {
+        let ruby = "class A\n  def run\n    go(1)\n  rescue ArgumentError, Rack::Lint::LintError => e\n    go(2)\n  end\n\n  def walk\n    begin\n      go(3)\n    rescue\n      nil\n    end\n    go(4) rescue nil\n  end\n\n  def go(x); end\nend\n";
+        assert_eq!(
+            sites(Language::Ruby, ruby, "A.run", "go"),
+            vec![
+                "3: rescue ArgumentError, Rack::Lint::LintError => e [\"ArgumentError\", \"LintError\"]",
+                "5: "
+            ]
+        );
+        assert_eq!(
+            sites(Language::Ruby, ruby, "A.walk", "go"),
+            vec![
+                "10: rescue [\"StandardError\"]",
+                "14: rescue [\"StandardError\"]"
             ]
         );
     }

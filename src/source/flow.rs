@@ -269,6 +269,14 @@ impl<'s> Reader<'s> {
                 | "statement_list"
                 | "compound_statement"
                 | "colon_block"
+                // Ruby's bodies: a method's, a branch's, a loop's, a handler's.
+                | "body_statement"
+                | "block_body"
+                | "then"
+                | "else"
+                | "do"
+                | "begin"
+                | "ensure"
         ) {
             return code_children(body);
         }

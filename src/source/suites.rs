@@ -4,6 +4,11 @@
 //! `specify`) it holds. A file that calls none of them has no suites. The Archivist describes a test
 //! file by them ("Tests `res.json(object)`: when given primitives, …") instead of "no public
 //! items".
+//!
+//! Ruby's RSpec and minitest/spec read the same way from its `call` nodes (`describe Rack::Utils
+//! do … end`, `RSpec.describe Foo do`, `it "works" do`: a constant titles a suite by its name),
+//! and a minitest class (`class RoutingTest < Minitest::Test`) holding `def test_*` methods or
+//! `it` blocks is a top-level suite titled by its name, each `def test_*` a case.
 
 use tree_sitter::Node;
 
@@ -13,9 +18,26 @@ use super::syntax::{code_children, text_of};
 /// The top-level suites of the syntax tree `root`. The cases are counted node by node with
 /// [`is_case_call`] during a walk the caller already makes.
 pub(super) fn top(root: Node<'_>, src: &str) -> Vec<Suite> {
+    let mut suites: Vec<Suite> = Vec::new();
+    // A title written again (rack's `describe Rack::Utils do` blocks one after another) is one
+    // suite.
+    for suite in top_blocks(root, src) {
+        match suites.iter_mut().find(|known| known.title == suite.title) {
+            Some(known) => known.children.extend(suite.children),
+            None => suites.push(suite),
+        }
+    }
+    suites
+}
+
+/// The top-level suite blocks, in source order.
+fn top_blocks(root: Node<'_>, src: &str) -> Vec<Suite> {
     code_children(root)
         .into_iter()
         .filter_map(|statement| {
+            if let Some(suite) = ruby_test_class(statement, src) {
+                return Some(suite);
+            }
             let (title, body) = block(statement, src, is_suite)?;
             Some(Suite {
                 title,
@@ -27,7 +49,32 @@ pub(super) fn top(root: Node<'_>, src: &str) -> Vec<Suite> {
 
 /// Whether `node` is a test case: `it('title', …)`, `test.only('title', …)`, `specify(…)`.
 pub(in crate::source) fn is_case_call(node: Node<'_>, src: &str) -> bool {
-    node.kind() == "call_expression" && callee_is(node, src, is_case) && titled(node)
+    let test_method = node.kind() == "method"
+        && node
+            .child_by_field_name("name")
+            .is_some_and(|name| text_of(name, src).starts_with("test_"));
+    test_method
+        || (matches!(node.kind(), "call_expression" | "call")
+            && callee_is(node, src, is_case)
+            && titled(node))
+}
+
+/// A Ruby minitest class (`class RoutingTest < Minitest::Test`, named `*Test` or holding `def
+/// test_*` or `it` cases) as a suite titled by its name, with the titles of the suites in it.
+fn ruby_test_class(statement: Node<'_>, src: &str) -> Option<Suite> {
+    if statement.kind() != "class" {
+        return None;
+    }
+    let name = text_of(statement.child_by_field_name("name")?, src);
+    let body = statement.child_by_field_name("body")?;
+    let statements = code_children(body);
+    let holds_cases = statements
+        .iter()
+        .any(|s| is_case_call(*s, src) || block(*s, src, is_suite).is_some());
+    (name.ends_with("Test") || holds_cases).then(|| Suite {
+        title: name.to_string(),
+        children: child_titles(body, src),
+    })
 }
 
 /// The titles of the suite and case blocks directly in `body`.
@@ -45,24 +92,33 @@ fn block<'t>(
     src: &str,
     accepts: fn(&str) -> bool,
 ) -> Option<(String, Option<Node<'t>>)> {
-    if statement.kind() != "expression_statement" {
-        return None;
-    }
-    let call = code_children(statement).into_iter().next()?;
-    if call.kind() != "call_expression" || !callee_is(call, src, accepts) {
+    let call = match statement.kind() {
+        "expression_statement" => code_children(statement).into_iter().next()?,
+        // Ruby: a statement is the call itself.
+        "call" => statement,
+        _ => return None,
+    };
+    if !matches!(call.kind(), "call_expression" | "call") || !callee_is(call, src, accepts) {
         return None;
     }
     let args = code_children(call.child_by_field_name("arguments")?);
-    let title = args
-        .first()
-        .filter(|arg| matches!(arg.kind(), "string" | "template_string"))?;
+    let title = args.first().filter(|arg| {
+        matches!(arg.kind(), "string" | "template_string")
+            || (call.kind() == "call" && matches!(arg.kind(), "constant" | "scope_resolution"))
+    })?;
     let title = text_of(*title, src)
         .trim_matches(['\'', '"', '`'])
         .to_string();
-    let body = args
-        .get(1)
-        .and_then(|callback| callback.child_by_field_name("body"))
-        .filter(|body| body.kind() == "statement_block");
+    let body = match call.kind() {
+        // Ruby: `describe X do … end`, its block's body.
+        "call" => call
+            .child_by_field_name("block")
+            .and_then(|block| block.child_by_field_name("body")),
+        _ => args
+            .get(1)
+            .and_then(|callback| callback.child_by_field_name("body"))
+            .filter(|body| body.kind() == "statement_block"),
+    };
     Some((title, body))
 }
 
@@ -123,6 +179,16 @@ fn titled(call: Node<'_>) -> bool {
 
 /// Whether the call's callee, without `.only`/`.skip`/`.each(…)`, is a name `accepts`.
 fn callee_is(call: Node<'_>, src: &str, accepts: fn(&str) -> bool) -> bool {
+    // Ruby: `describe …`, `RSpec.describe …`.
+    if call.kind() == "call" {
+        let receiver = call
+            .child_by_field_name("receiver")
+            .map(|r| text_of(r, src));
+        return matches!(receiver, None | Some("RSpec"))
+            && call
+                .child_by_field_name("method")
+                .is_some_and(|method| accepts(text_of(method, src)));
+    }
     let Some(callee) = call.child_by_field_name("function") else {
         return false;
     };
@@ -169,5 +235,39 @@ mod tests {
         let plain =
             extract(Language::JavaScript, "module.exports = function it() {};\n").expect("parses");
         assert!(plain.suites.is_empty());
+    }
+
+    #[test]
+    fn rspec_minitest_spec_and_minitest_classes_are_suites() {
+        let spec = "require_relative 'helper'\n\ndescribe Rack::Utils do\n  it 'escapes' do\n  end\n  describe '.unescape' do\n    it('works') { }\n  end\nend\n\nRSpec.describe \"json\" do\n  specify 'x' do end\nend\n\ndescribe Rack::Utils do\n  context 'more' do\n  end\nend\n";
+        let interface = extract(Language::Ruby, spec).expect("parses");
+        assert_eq!(
+            interface.suites,
+            Suites {
+                top: vec![
+                    Suite {
+                        title: "Rack::Utils".into(),
+                        children: vec![".unescape".into(), "more".into()],
+                    },
+                    Suite {
+                        title: "json".into(),
+                        children: vec![],
+                    },
+                ],
+                cases: 3,
+            }
+        );
+        let classes = "class RoutingTest < Minitest::Test\n  def test_get; end\n  it 'posts' do end\n  def helper; end\nend\nclass Helper\n  def run; end\nend\n";
+        let interface = extract(Language::Ruby, classes).expect("parses");
+        assert_eq!(
+            interface.suites,
+            Suites {
+                top: vec![Suite {
+                    title: "RoutingTest".into(),
+                    children: vec![],
+                }],
+                cases: 2,
+            }
+        );
     }
 }

@@ -50,6 +50,7 @@ mod test_push;
 mod test_readme;
 mod test_reference_deps;
 mod test_review;
+mod test_ruby;
 mod test_safety;
 mod test_search_members;
 mod test_secrets;

@@ -439,10 +439,12 @@ pub fn matching(labels: &[String], name: &str) -> Vec<usize> {
         return Vec::new();
     }
     let suffix = format!(".{wanted}");
-    let tries: [&dyn Fn(&str) -> bool; 4] = [
+    let tries: [&dyn Fn(&str) -> bool; 5] = [
         &|label| label == wanted,
         &|label| label.ends_with(&suffix),
         &|label| last_segment(label) == wanted,
+        // A name asked with its namespaces (Ruby's `Rack::Utils.escape`, labelled `Utils.escape`).
+        &|label| label.contains('.') && wanted.ends_with(&format!(".{label}")),
         &|label| {
             label.eq_ignore_ascii_case(&wanted)
                 || last_segment(label).eq_ignore_ascii_case(last_segment(&wanted))
@@ -799,6 +801,9 @@ mod tests {
         assert_eq!(matching(&all, "Flask"), [0]);
         assert_eq!(matching(&all, "MAKE_RESPONSE"), [1]);
         assert_eq!(matching(&all, "sender::SEND"), [5]);
+        // Ruby's namespaces before the label.
+        assert_eq!(matching(&all, "Rack::Sender.send"), [5]);
+        assert_eq!(matching(&all, "Rack::Sender#send"), [5]);
         assert!(matching(&all, "App.make_response").is_empty());
         assert!(matching(&all, "respond").is_empty());
         assert!(matching(&all, "").is_empty());

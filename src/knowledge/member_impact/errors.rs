@@ -189,17 +189,14 @@ impl Files<'_> {
             .or_insert_with(|| parse(ws, file))
             .as_ref()?;
         let definition = parsed.definition(caller)?;
-        let strict = matches!(
-            parsed.language,
-            Language::Java | Language::Kotlin | Language::Php
-        );
+        let language = parsed.language;
         let sites = parsed.call_sites(definition, called);
         let mut first = None;
         for site in &sites {
             let handler = site
                 .handlers
                 .iter()
-                .find(|handler| catches(handler, error, strict))?;
+                .find(|handler| catches(handler, error, language))?;
             first.get_or_insert((site.line, handler.shown.clone()));
         }
         first
@@ -213,18 +210,42 @@ fn parse(ws: &Workspace, file: &str) -> Option<SourceFile> {
     SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()
 }
 
-/// Whether `handler` catches `error`; `strict`: `Exception` leaves out `…Error`s (Java, Kotlin,
-/// PHP).
-fn catches(handler: &Handler, error: &str, strict: bool) -> bool {
-    if handler.types.is_empty() {
-        return true;
+/// Whether `handler`, in a file of `language`, catches `error`.
+fn catches(handler: &Handler, error: &str, language: Language) -> bool {
+    handler.types.is_empty()
+        || handler
+            .types
+            .iter()
+            .any(|caught| caught == error || catches_all(caught, error, language))
+}
+
+/// Ruby's exceptions a bare `rescue` (a `StandardError`) does not catch.
+const RUBY_NOT_STANDARD: &[&str] = &[
+    "Exception",
+    "Interrupt",
+    "SignalException",
+    "SystemExit",
+    "NoMemoryError",
+    "ScriptError",
+    "LoadError",
+    "NotImplementedError",
+    "SyntaxError",
+    "SecurityError",
+];
+
+/// Whether a handler of the root type `caught` catches `error` in `language`: `BaseException`
+/// and `Throwable` everything; `Exception` everything but Python's three exits, and in Java,
+/// Kotlin and PHP not an `…Error`; Ruby's `StandardError` (a bare `rescue`) what derives from it.
+fn catches_all(caught: &str, error: &str, language: Language) -> bool {
+    match (caught, language) {
+        ("BaseException" | "Throwable", _) | ("Exception", Language::Ruby) => true,
+        ("Exception", Language::Java | Language::Kotlin | Language::Php) => {
+            !error.ends_with("Error")
+        }
+        ("Exception", _) => !matches!(error, "SystemExit" | "KeyboardInterrupt" | "GeneratorExit"),
+        ("StandardError", Language::Ruby) => !RUBY_NOT_STANDARD.contains(&error),
+        _ => false,
     }
-    handler.types.iter().any(|caught| match caught.as_str() {
-        "BaseException" | "Throwable" => true,
-        "Exception" if strict => !error.ends_with("Error"),
-        "Exception" => !matches!(error, "SystemExit" | "KeyboardInterrupt" | "GeneratorExit"),
-        named => named == error,
-    })
 }
 
 /// The section `lexi impact --member` prints, empty when the member raises no named type.
@@ -285,20 +306,44 @@ mod tests {
             types: types.iter().map(|t| t.to_string()).collect(),
             shown: String::new(),
         };
-        assert!(catches(&handler(&[]), "TypeError", false));
-        assert!(catches(&handler(&["Exception"]), "TypeError", false));
+        let python = Language::Python;
+        assert!(catches(&handler(&[]), "TypeError", python));
+        assert!(catches(&handler(&["Exception"]), "TypeError", python));
         assert!(!catches(
             &handler(&["Exception"]),
             "KeyboardInterrupt",
-            false
+            python
         ));
-        assert!(!catches(&handler(&["Exception"]), "AssertionError", true));
-        assert!(catches(&handler(&["Throwable"]), "AssertionError", true));
+        assert!(!catches(
+            &handler(&["Exception"]),
+            "AssertionError",
+            Language::Java
+        ));
+        assert!(catches(
+            &handler(&["Throwable"]),
+            "AssertionError",
+            Language::Java
+        ));
         assert!(catches(
             &handler(&["KeyError", "TypeError"]),
             "TypeError",
-            false
+            python
         ));
-        assert!(!catches(&handler(&["KeyError"]), "TypeError", false));
+        assert!(!catches(&handler(&["KeyError"]), "TypeError", python));
+        assert!(catches(
+            &handler(&["StandardError"]),
+            "ArgumentError",
+            Language::Ruby
+        ));
+        assert!(!catches(
+            &handler(&["StandardError"]),
+            "Interrupt",
+            Language::Ruby
+        ));
+        assert!(catches(
+            &handler(&["Exception"]),
+            "SystemExit",
+            Language::Ruby
+        ));
     }
 }

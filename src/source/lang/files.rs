@@ -22,8 +22,9 @@ pub const TEST_DIRS: &[&str] = &["tests", "test", "__tests__", "spec", "specs", 
 /// existing projects' `lexictl init` writes.
 pub const SCOPE_TEST_DIRS: &[&str] = &["tests", "test", "spec", "__tests__"];
 
-/// Stems of files the test tree holds for the runner, never tests (pytest's `conftest.py`).
-const FIXTURE_STEMS: &[&str] = &["conftest"];
+/// Stems of files the test tree holds for the runner, never tests (pytest's `conftest.py`,
+/// minitest's `test_helper.rb`, RSpec's `spec_helper.rb`).
+const FIXTURE_STEMS: &[&str] = &["conftest", "test_helper", "spec_helper"];
 
 /// Whether a project-relative path names a test file by the common conventions of most languages:
 /// under a [`TEST_DIRS`] directory, or named `test_*`, `*_test`, `*_tests`, `*_spec` (RSpec),
@@ -249,6 +250,9 @@ mod tests {
             ("src/it/java/a/CircleTests.java", 0),
             ("tests/Routing/RouteTest.php", 0),
             ("src/Shapes/CircleTest.php", 0),
+            ("test/spec_utils.rb", 0),
+            ("spec/json_spec.rb", 0),
+            ("test/routing_test.rb", 0),
         ] {
             assert!(is_test_case(path, importers), "{path} {importers}");
         }
@@ -266,6 +270,8 @@ mod tests {
             ("tests/bootstrap.php", 0),
             ("src/Shapes/Circle.php", 0),
             ("src/Test.php", 0),
+            ("test/test_helper.rb", 0),
+            ("spec/spec_helper.rb", 0),
         ] {
             assert!(!is_test_case(path, importers), "{path} {importers}");
         }

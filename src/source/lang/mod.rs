@@ -21,6 +21,7 @@ mod kind;
 pub mod kotlin;
 pub mod php;
 pub mod python;
+pub mod ruby;
 pub mod rust;
 pub mod tooling;
 pub mod walks;
@@ -48,6 +49,7 @@ macro_rules! for_each_language {
             Java: java::JAVA with java: java::model::JavaModel,
             Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
             Php: php::PHP with php: php::model::PhpModel,
+            Ruby: ruby::RUBY with ruby: ruby::model::RubyModel,
         }
     };
 }
@@ -305,7 +307,7 @@ impl Language {
     }
 
     /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
-    /// Python, Go, Java, Kotlin and PHP".
+    /// Python, Go, Java, Kotlin, PHP and Ruby".
     pub fn built_names() -> String {
         let mut names: Vec<&str> = Vec::new();
         for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
@@ -381,6 +383,7 @@ mod tests {
             ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
             ("build.gradle.kts", Some(Language::Kotlin)),
             ("src/Routing/Route.php", Some(Language::Php)),
+            ("lib/rack/utils.rb", Some(Language::Ruby)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -401,7 +404,8 @@ mod tests {
         feature = "lang-go",
         feature = "lang-java",
         feature = "lang-kotlin",
-        feature = "lang-php"
+        feature = "lang-php",
+        feature = "lang-ruby"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -418,7 +422,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin and PHP"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin, PHP and Ruby"
         );
     }
 
@@ -452,7 +456,8 @@ mod tests {
                 "go",
                 "java",
                 "kotlin",
-                "php"
+                "php",
+                "ruby",
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -467,7 +472,8 @@ mod tests {
                 "Go",
                 "Java",
                 "Kotlin",
-                "PHP"
+                "PHP",
+                "Ruby",
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -482,7 +488,8 @@ mod tests {
                 "go",
                 "java",
                 "kotlin",
-                "php"
+                "php",
+                "ruby",
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
