@@ -157,7 +157,12 @@ pub(crate) fn signature(node: Node<'_>, src: &str, excluded: &[Node<'_>]) -> Str
 fn is_generic(parent: &str) -> bool {
     matches!(
         parent,
-        "type_arguments" | "type_parameters" | "bracketed_type" | "for_lifetimes"
+        "type_arguments"
+            | "type_parameters"
+            | "bracketed_type"
+            | "for_lifetimes"
+            | "type_argument_list"
+            | "type_parameter_list"
     )
 }
 

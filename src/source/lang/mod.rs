@@ -19,6 +19,7 @@ pub mod java;
 pub mod javascript;
 mod kind;
 pub mod kotlin;
+pub mod csharp;
 pub mod python;
 pub mod rust;
 pub mod tooling;
@@ -46,6 +47,7 @@ macro_rules! for_each_language {
             Go: go::GO with go: go::model::GoModel,
             Java: java::JAVA with java: java::model::JavaModel,
             Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
+            CSharp: csharp::CSHARP with csharp: csharp::model::CSharpModel,
         }
     };
 }
@@ -376,6 +378,7 @@ mod tests {
             ("src/main/java/a/B.java", Some(Language::Java)),
             ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
             ("build.gradle.kts", Some(Language::Kotlin)),
+            ("src/Polly/Policy.cs", Some(Language::CSharp)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -395,7 +398,8 @@ mod tests {
         feature = "lang-python",
         feature = "lang-go",
         feature = "lang-java",
-        feature = "lang-kotlin"
+        feature = "lang-kotlin",
+        feature = "lang-csharp"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -412,7 +416,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java and Kotlin"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin and C#"
         );
     }
 
@@ -445,7 +449,8 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "csharp"
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -459,7 +464,8 @@ mod tests {
                 "Python",
                 "Go",
                 "Java",
-                "Kotlin"
+                "Kotlin",
+                "C#"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -473,7 +479,8 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "csharp"
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
