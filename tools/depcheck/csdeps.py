@@ -85,7 +85,9 @@ def strip(text):
         else:
             out.append(c)
             i += 1
-    return "".join(out)
+    # Preprocessor directives (`#region a class …`, `#if NET8_0`) are no code; the code between
+    # `#if` branches is all kept.
+    return re.sub(r"(?m)^[ \t]*#[^\n]*", "", "".join(out))
 
 
 def generic_arity(tokens, at):
