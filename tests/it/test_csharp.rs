@@ -146,4 +146,18 @@ fn a_csharp_library_validates_and_a_second_update_changes_nothing() {
     assert_eq!(section(&square, "Dependencies"), [SHAPE, "src/Shapes/Sides.cs"]);
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
+    // A part of a partial class in a file whose name holds a space (Polly's `IssuesTests
+    // .OnRetryContext_2597.cs`): the other parts list it, and it validates.
+    p.write(
+        "src/Shapes/Circle .Extra.cs",
+        "namespace Shapes;\n\npublic partial class Circle\n{\n    public double Diameter => 2 * Radius;\n}\n",
+    );
+    p.commit_all("extra");
+    p.lexictl(["update"]).success();
+    let circle = p.read(&format!(".lexibrary/{CIRCLE}.md"));
+    assert!(
+        section(&circle, "Dependencies").contains(&"src/Shapes/Circle .Extra.cs".to_string()),
+        "{circle}"
+    );
+    p.lexictl(["validate"]).success();
 }
