@@ -550,12 +550,29 @@ impl EcosystemModel for CSharpModel {
         self.projects.iter().map(|p| p.dir().to_string()).collect()
     }
 
-    /// Each project is a package, its directory its code.
-    fn code_packages(&self, _files: &FileIndex) -> Vec<CodePackage> {
-        self.projects
+    /// Each project is a package, its directory its code; the directories of C# files no project
+    /// directory holds (shared sources projects link with `<Compile Include="../Shared/*.cs">`)
+    /// are one more, but for the files at the root (build scripts).
+    fn code_packages(&self, files: &FileIndex) -> Vec<CodePackage> {
+        let mut packages: Vec<CodePackage> = self
+            .projects
             .iter()
-            .map(|p| CodePackage::new(Self::ECOSYSTEM, Some(p.name()), p.dir(), vec![p.dir().to_string()]))
-            .collect()
+            .map(|p| {
+                CodePackage::new(Self::ECOSYSTEM, Some(p.name()), p.dir(), vec![p.dir().to_string()])
+            })
+            .collect();
+        let mut linked: Vec<String> = files
+            .under("")
+            .filter(|path| is_csharp_source(path) && self.project_index(path).is_none())
+            .map(|path| RelPath::new(path).dir().to_string())
+            .filter(|dir| !dir.is_empty())
+            .collect();
+        linked.sort();
+        linked.dedup();
+        if !self.projects.is_empty() && !linked.is_empty() {
+            packages.push(CodePackage::new(Self::ECOSYSTEM, Some("linked sources"), "", linked));
+        }
+        packages
     }
 }
 

@@ -28,13 +28,24 @@ impl Walks for CSharpWalks {
         super::extract::extract(root, text)
     }
 
-    /// A file with a `static … Main(` method or top-level statements is a program's entry point.
-    fn program_role(&self, _: &str, text: &str, _: &str) -> Option<String> {
+    /// A file with a `static … Main(` method, or a `Program.cs` of top-level statements, is a
+    /// program's entry point.
+    fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
         let main = text.lines().any(|line| {
             let line = line.trim_start();
-            line.contains("static ") && (line.contains(" Main(") || line.contains(" Main (")) && !line.starts_with("//")
+            !line.starts_with("//")
+                && line.contains("static ")
+                && (line.contains(" Main(") || line.contains(" Main ("))
         });
-        main.then(|| "Entry point (`Main`) of the program.".to_string())
+        if main {
+            return Some("Entry point (`Main`) of the program.".to_string());
+        }
+        let top_level = crate::relpath::RelPath::new(source).file_name() == "Program.cs"
+            && !text.lines().any(|line| {
+                let line = line.trim_start();
+                line.starts_with("namespace ") || line.contains("class Program")
+            });
+        top_level.then(|| "Entry point of the program (top-level statements).".to_string())
     }
 }
 
