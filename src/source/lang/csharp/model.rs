@@ -277,11 +277,11 @@ fn read_project(files: &FileIndex, read: &dyn ReadFile, file: &str) -> Project {
         None
     };
     if let Some(props) = nearest("Directory.Build.props") {
-        build.read(read, &props, 0);
+        build.read(files, read, &props, 0);
     }
-    build.read(read, file, 0);
+    build.read(files, read, file, 0);
     if let Some(targets) = nearest("Directory.Build.targets") {
-        build.read(read, &targets, 0);
+        build.read(files, read, &targets, 0);
     }
     let mut references: Vec<String> = build
         .references
@@ -316,7 +316,7 @@ impl Build {
     /// Read one build file: its properties, items and imports (followed when they name a file of
     /// the tree). An item group whose condition compares a property (`'$(P)' == 'true'`) is read
     /// only when it holds; any other condition is taken to hold.
-    fn read(&mut self, read: &dyn ReadFile, file: &str, depth: usize) {
+    fn read(&mut self, files: &FileIndex, read: &dyn ReadFile, file: &str, depth: usize) {
         let Some(text) = read.read(file) else {
             return;
         };
@@ -346,11 +346,11 @@ impl Build {
                     }
                     let dir = RelPath::new(file).dir().to_string();
                     let expanded = self.expand(&project, &dir);
-                    // A build file outside the scope the walk lists (`eng/Test.targets`) is read
-                    // all the same: it is absent when it cannot be read.
                     if let Some(path) = resolve_path(file, &expanded) {
-                        self.imports += 1;
-                        self.read(read, &path, depth + 1);
+                        if files.contains(&path) {
+                            self.imports += 1;
+                            self.read(files, read, &path, depth + 1);
+                        }
                     }
                 }
                 "ProjectReference" if group_holds => {
