@@ -38,10 +38,10 @@ fn section(design: &str, heading: &str) -> Vec<String> {
 fn a_csharp_design_file_has_the_interface_with_xml_docs() {
     let p = updated();
     let design = p.read(&format!(".lexibrary/{CIRCLE}.md"));
-    insta::assert_snapshot!("csharp_circle_design", design
-        .split("<!-- lexibrarian:meta")
-        .next()
-        .unwrap_or(""));
+    insta::assert_snapshot!(
+        "csharp_circle_design",
+        design.split("<!-- lexibrarian:meta").next().unwrap_or("")
+    );
     // Private members (declared so, or by default in a class) are not the interface.
     p.lexi(["lookup", CIRCLE, "--full"])
         .success()
@@ -143,7 +143,10 @@ fn a_csharp_library_validates_and_a_second_update_changes_nothing() {
     p.commit_all("square");
     p.lexictl(["update", "--changed-only"]).success();
     let square = p.read(".lexibrary/src/Shapes/Square.cs.md");
-    assert_eq!(section(&square, "Dependencies"), [SHAPE, "src/Shapes/Sides.cs"]);
+    assert_eq!(
+        section(&square, "Dependencies"),
+        [SHAPE, "src/Shapes/Sides.cs"]
+    );
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
     // A part of a partial class in a file whose name holds a space (Polly's `IssuesTests

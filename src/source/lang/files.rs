@@ -40,7 +40,13 @@ pub fn is_test_path(path: &str) -> bool {
     let (name, stem) = (lower.file_name(), lower.stem());
     in_test_dir
         || ((name.ends_with(".java") || name.ends_with(".kt")) && is_surefire_name(path))
-        || (name.ends_with(".cs") && lower.as_str().split('/').rev().skip(1).any(|d| d.ends_with(".tests") || d.ends_with(".specs")))
+        || (name.ends_with(".cs")
+            && lower
+                .as_str()
+                .split('/')
+                .rev()
+                .skip(1)
+                .any(|d| d.ends_with(".tests") || d.ends_with(".specs")))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")

@@ -84,7 +84,11 @@ pub(crate) fn simple_name<'s>(ty: Node<'_>, src: &'s str) -> Option<&'s str> {
             "qualified_name" | "alias_qualified_name" | "member_access_expression" => {
                 node = node.child_by_field_name("name")?
             }
-            "nullable_type" => node = node.child_by_field_name("type").or_else(|| node.named_child(0))?,
+            "nullable_type" => {
+                node = node
+                    .child_by_field_name("type")
+                    .or_else(|| node.named_child(0))?
+            }
             _ => return None,
         }
     }

@@ -11,9 +11,7 @@ impl<'s> Walker<'s> {
     pub(crate) fn csharp<'t>(&self, node: Node<'t>, ctx: Ctx) -> Option<Found<'t>> {
         let src = self.src;
         let kind = match node.kind() {
-            "class_declaration" | "struct_declaration" | "record_declaration" => {
-                SymbolKind::Class
-            }
+            "class_declaration" | "struct_declaration" | "record_declaration" => SymbolKind::Class,
             "interface_declaration" => SymbolKind::Interface,
             "enum_declaration" => SymbolKind::Enum,
             "delegate_declaration" => SymbolKind::TypeAlias,

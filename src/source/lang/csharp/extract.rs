@@ -73,7 +73,9 @@ pub(crate) fn extract(root: Node<'_>, src: &str) -> Extracted {
             b: &mut out.builder,
         };
         for declaration in top_level_types(root) {
-            if let (Some(name), Some(doc)) = (declared_name(declaration, src), xml_doc(declaration, src)) {
+            if let (Some(name), Some(doc)) =
+                (declared_name(declaration, src), xml_doc(declaration, src))
+            {
                 item_docs.push((name.to_string(), doc));
             }
             members.declaration(declaration, None, 0, Container::Namespace);
@@ -99,8 +101,11 @@ pub fn top_level_types(root: Node<'_>) -> Vec<Node<'_>> {
                         pending.push(body);
                     }
                 }
-                "file_scoped_namespace_declaration" | "declaration_list" | "preproc_if"
-                | "preproc_else" | "preproc_elif" => pending.push(child),
+                "file_scoped_namespace_declaration"
+                | "declaration_list"
+                | "preproc_if"
+                | "preproc_else"
+                | "preproc_elif" => pending.push(child),
                 _ => {}
             }
         }
@@ -282,15 +287,20 @@ pub(crate) fn declaration_signature(node: Node<'_>, src: &str) -> String {
     let mut cursor = node.walk();
     for child in node.children(&mut cursor) {
         match child.kind() {
-            "attribute_list" | "declaration_list" | "enum_member_declaration_list" | "block"
-            | "arrow_expression_clause" | "constructor_initializer" => excluded.push(child),
+            "attribute_list"
+            | "declaration_list"
+            | "enum_member_declaration_list"
+            | "block"
+            | "arrow_expression_clause"
+            | "constructor_initializer" => excluded.push(child),
             "accessor_list" => {
                 for accessor in code_children(child) {
-                    excluded.extend(
-                        code_children(accessor)
-                            .into_iter()
-                            .filter(|c| matches!(c.kind(), "block" | "arrow_expression_clause" | "attribute_list")),
-                    );
+                    excluded.extend(code_children(accessor).into_iter().filter(|c| {
+                        matches!(
+                            c.kind(),
+                            "block" | "arrow_expression_clause" | "attribute_list"
+                        )
+                    }));
                 }
             }
             "variable_declaration" => {
@@ -325,7 +335,10 @@ pub(crate) fn declaration_signature(node: Node<'_>, src: &str) -> String {
     let mut toks = Vec::new();
     tokens(node, src, &excluded, &mut toks);
     // `class Box<T> : Base`: the base list's `:` is spaced on both sides.
-    let text = match toks.iter().position(|t| t.text == ":" && t.parent == "base_list") {
+    let text = match toks
+        .iter()
+        .position(|t| t.text == ":" && t.parent == "base_list")
+    {
         Some(at) if at > 0 => format!(
             "{} {}",
             crate::source::syntax::join(&toks[..at]),
@@ -423,7 +436,13 @@ struct Members<'s, 'b> {
 
 impl Members<'_, '_> {
     /// A declaration at `depth`, inside the type `parent` (`None` in a namespace).
-    fn declaration(&mut self, node: Node<'_>, parent: Option<&str>, depth: usize, container: Container) {
+    fn declaration(
+        &mut self,
+        node: Node<'_>,
+        parent: Option<&str>,
+        depth: usize,
+        container: Container,
+    ) {
         let src = self.src;
         if !is_listed(node, src, container) {
             return;
@@ -437,15 +456,21 @@ impl Members<'_, '_> {
             "enum_declaration" => SymbolKind::Enum,
             "delegate_declaration" => SymbolKind::TypeAlias,
             kind if TYPE_DECLARATIONS.contains(&kind) => SymbolKind::Class,
-            "method_declaration" | "constructor_declaration" | "operator_declaration"
-            | "conversion_operator_declaration" | "indexer_declaration" => SymbolKind::Method,
+            "method_declaration"
+            | "constructor_declaration"
+            | "operator_declaration"
+            | "conversion_operator_declaration"
+            | "indexer_declaration" => SymbolKind::Method,
             "field_declaration" if words.contains(&"const") => SymbolKind::Constant,
             "enum_member_declaration" => SymbolKind::Constant,
             _ => SymbolKind::Variable,
         };
         let signature = declaration_signature(node, src);
         let doc = xml_doc(node, src);
-        if !self.b.add_documented(depth, kind, name, parent, (signature, doc)) {
+        if !self
+            .b
+            .add_documented(depth, kind, name, parent, (signature, doc))
+        {
             return;
         }
         if TYPE_DECLARATIONS.contains(&node.kind()) {
@@ -464,7 +489,8 @@ impl Members<'_, '_> {
                 "declaration_list" => {
                     for member in code_children(part) {
                         let kind = member.kind();
-                        if TYPE_DECLARATIONS.contains(&kind) || MEMBER_DECLARATIONS.contains(&kind) {
+                        if TYPE_DECLARATIONS.contains(&kind) || MEMBER_DECLARATIONS.contains(&kind)
+                        {
                             self.declaration(member, Some(owner), depth, container);
                         }
                     }
@@ -487,20 +513,25 @@ impl Members<'_, '_> {
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
     let mut imports: Vec<Import> = Vec::new();
-    walk(root, Nesting::default(), |node, nesting| match node.kind() {
-        "comment" => {
-            signals.todo_markers += count_markers(text_of(node, src));
-            None
+    walk(root, Nesting::default(), |node, nesting| {
+        match node.kind() {
+            "comment" => {
+                signals.todo_markers += count_markers(text_of(node, src));
+                None
+            }
+            "using_directive" => {
+                imports.extend(using_of(node, src));
+                None
+            }
+            "method_declaration"
+            | "constructor_declaration"
+            | "local_function_statement"
+            | "operator_declaration"
+            | "accessor_declaration" => Some(nesting.function(true)),
+            "lambda_expression" | "anonymous_method_expression" => Some(nesting.function(false)),
+            "block" | "switch_body" => Some(nesting.block(signals)),
+            _ => Some(nesting),
         }
-        "using_directive" => {
-            imports.extend(using_of(node, src));
-            None
-        }
-        "method_declaration" | "constructor_declaration" | "local_function_statement"
-        | "operator_declaration" | "accessor_declaration" => Some(nesting.function(true)),
-        "lambda_expression" | "anonymous_method_expression" => Some(nesting.function(false)),
-        "block" | "switch_body" => Some(nesting.block(signals)),
-        _ => Some(nesting),
     });
     for import in imports {
         out.imports.add_import(import);
@@ -561,7 +592,10 @@ pub fn using_of(node: Node<'_>, src: &str) -> Option<Import> {
     Some(Import {
         spec,
         line: line_of(node),
-        names: alias.map(|a| text_of(a, src).to_string()).into_iter().collect(),
+        names: alias
+            .map(|a| text_of(a, src).to_string())
+            .into_iter()
+            .collect(),
         ..Import::default()
     })
 }
@@ -598,9 +632,9 @@ pub fn used_names(root: Node<'_>, src: &str) -> BTreeSet<String> {
                 }
             }
             "qualified_name" | "member_access_expression" => {
-                let outermost = node
-                    .parent()
-                    .is_none_or(|p| !matches!(p.kind(), "qualified_name" | "member_access_expression"));
+                let outermost = node.parent().is_none_or(|p| {
+                    !matches!(p.kind(), "qualified_name" | "member_access_expression")
+                });
                 if outermost {
                     if let Some(path) = dotted(node, src) {
                         if path.contains('.') {
@@ -807,7 +841,10 @@ mod tests {
             Some("public int Size { get; private set; }")
         );
         assert_eq!(signature("Max").as_deref(), Some("internal const int Max"));
-        assert_eq!(signature("Open").as_deref(), Some("public void Open(int n)"));
+        assert_eq!(
+            signature("Open").as_deref(),
+            Some("public void Open(int n)")
+        );
         assert_eq!(
             docs(&interface),
             [
@@ -837,11 +874,25 @@ mod tests {
             .find(|i| i.spec == "namespace Polly.Boxes")
             .map(|i| i.names.clone())
             .unwrap_or_default();
-        for used in ["BoxBase", "IDisposable", "Helper", "Retry`1", ".AddRetry", ".Go", "~Helper.Go", "Box`1"] {
+        for used in [
+            "BoxBase",
+            "IDisposable",
+            "Helper",
+            "Retry`1",
+            ".AddRetry",
+            ".Go",
+            "~Helper.Go",
+            "Box`1",
+        ] {
             assert!(namespace.iter().any(|n| n == used), "{used}: {namespace:?}");
         }
-        for declared in ["Box", "Size", "Open", "hidden", "Color", "Red", "r", "Boxes", "Polly"] {
-            assert!(!namespace.iter().any(|n| n == declared), "{declared}: {namespace:?}");
+        for declared in [
+            "Box", "Size", "Open", "hidden", "Color", "Red", "r", "Boxes", "Polly",
+        ] {
+            assert!(
+                !namespace.iter().any(|n| n == declared),
+                "{declared}: {namespace:?}"
+            );
         }
     }
 }

@@ -66,8 +66,11 @@ impl<'s> Reader<'s> {
             "local_function_statement" => {
                 self.nested_function(node, node.child_by_field_name("body"))
             }
-            "class_declaration" | "struct_declaration" | "interface_declaration"
-            | "enum_declaration" | "record_declaration" => self.nested(field("name")),
+            "class_declaration"
+            | "struct_declaration"
+            | "interface_declaration"
+            | "enum_declaration"
+            | "record_declaration" => self.nested(field("name")),
             "comment" | "empty_statement" => Shape::Skip,
             _ => Shape::Leaf(node),
         }

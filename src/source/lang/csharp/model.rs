@@ -183,9 +183,7 @@ impl CSharpModel {
     /// last part: `A.B.Box` of `A.B.Box<int>.Make()` is read without its type arguments).
     pub fn declaring_any_arity<'m>(&'m self, namespace: &str, name: &str) -> Vec<&'m str> {
         self.files_of(namespace, |file| {
-            file.types
-                .iter()
-                .any(|t| t.split('`').next() == Some(name))
+            file.types.iter().any(|t| t.split('`').next() == Some(name))
         })
     }
 
@@ -558,7 +556,12 @@ impl EcosystemModel for CSharpModel {
             .projects
             .iter()
             .map(|p| {
-                CodePackage::new(Self::ECOSYSTEM, Some(p.name()), p.dir(), vec![p.dir().to_string()])
+                CodePackage::new(
+                    Self::ECOSYSTEM,
+                    Some(p.name()),
+                    p.dir(),
+                    vec![p.dir().to_string()],
+                )
             })
             .collect();
         let mut linked: Vec<String> = files
@@ -570,7 +573,12 @@ impl EcosystemModel for CSharpModel {
         linked.sort();
         linked.dedup();
         if !self.projects.is_empty() && !linked.is_empty() {
-            packages.push(CodePackage::new(Self::ECOSYSTEM, Some("linked sources"), "", linked));
+            packages.push(CodePackage::new(
+                Self::ECOSYSTEM,
+                Some("linked sources"),
+                "",
+                linked,
+            ));
         }
         packages
     }
@@ -601,7 +609,10 @@ mod tests {
         let (model, warnings) = solution();
         assert!(warnings.is_empty());
         let files: Vec<&str> = model.projects.iter().map(|p| p.file.as_str()).collect();
-        assert_eq!(files, ["src/Core/Core.csproj", "test/Core.Tests/Core.Tests.csproj"]);
+        assert_eq!(
+            files,
+            ["src/Core/Core.csproj", "test/Core.Tests/Core.Tests.csproj"]
+        );
         assert_eq!(
             model.projects[0].usings,
             ["Core.Retry", "System.Reflection", "static Core.Guard"]
@@ -614,7 +625,10 @@ mod tests {
         let tests = model.project_index("test/Core.Tests/BoxTests.cs");
         assert_eq!(
             model.visible(tests),
-            Some(vec!["test/Core.Tests/Core.Tests.csproj", "src/Core/Core.csproj"])
+            Some(vec![
+                "test/Core.Tests/Core.Tests.csproj",
+                "src/Core/Core.csproj"
+            ])
         );
         assert_eq!(model.visible(model.project_index("tools/x.cs")), None);
     }

@@ -23,11 +23,15 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
     if solution.is_none() && !has_props && !sources.is_file("global.json") {
         return;
     }
-    let packages = ["Directory.Packages.props", "Directory.Build.props", "Directory.Build.targets"]
-        .iter()
-        .filter_map(|name| sources.text(name))
-        .collect::<Vec<String>>()
-        .join("\n");
+    let packages = [
+        "Directory.Packages.props",
+        "Directory.Build.props",
+        "Directory.Build.targets",
+    ]
+    .iter()
+    .filter_map(|name| sources.text(name))
+    .collect::<Vec<String>>()
+    .join("\n");
     let mut frameworks: Vec<&str> = FRAMEWORKS
         .iter()
         .filter(|(word, _)| packages.contains(word))
@@ -58,15 +62,23 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
         );
     }
     if let Some(text) = sources.text(props) {
-        let settings: Vec<String> = ["LangVersion", "Nullable", "TreatWarningsAsErrors", "ImplicitUsings"]
-            .iter()
-            .filter_map(|name| element(&text, name).map(|value| format!("`{name}` {value}")))
-            .collect();
+        let settings: Vec<String> = [
+            "LangVersion",
+            "Nullable",
+            "TreatWarningsAsErrors",
+            "ImplicitUsings",
+        ]
+        .iter()
+        .filter_map(|name| element(&text, name).map(|value| format!("`{name}` {value}")))
+        .collect();
         if !settings.is_empty() {
             push(
                 found,
                 "language",
-                format!("Every project builds with {} (`{props}`).", settings.join(", ")),
+                format!(
+                    "Every project builds with {} (`{props}`).",
+                    settings.join(", ")
+                ),
                 props,
             );
         }
@@ -113,6 +125,10 @@ fn element(text: &str, name: &str) -> Option<String> {
 fn json_value(text: &str, key: &str) -> Option<String> {
     let at = text.find(&format!("\"{key}\""))?;
     let rest = &text[at + key.len() + 2..];
-    let rest = rest.trim_start().strip_prefix(':')?.trim_start().strip_prefix('"')?;
+    let rest = rest
+        .trim_start()
+        .strip_prefix(':')?
+        .trim_start()
+        .strip_prefix('"')?;
     Some(rest[..rest.find('"')?].to_string())
 }

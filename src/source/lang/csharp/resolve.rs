@@ -111,7 +111,10 @@ impl<'m> Scope<'m> {
                 continue;
             }
             written.push(import.spec.clone());
-            usings.push(using_of(&import.spec, import.names.first().map(String::as_str)));
+            usings.push(using_of(
+                &import.spec,
+                import.names.first().map(String::as_str),
+            ));
         }
         if !chain.iter().any(String::is_empty) {
             chain.push(String::new());
@@ -288,7 +291,6 @@ pub(crate) fn external_package(spec: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::source::resolve::testing::Files;
 
     fn solution() -> Files {

@@ -140,7 +140,10 @@ impl DefinitionSyntax for CSharpWalks {
     }
 
     fn opens_scope(&self, kind: &str) -> bool {
-        matches!(kind, "lambda_expression" | "block" | "anonymous_method_expression")
+        matches!(
+            kind,
+            "lambda_expression" | "block" | "anonymous_method_expression"
+        )
     }
 }
 
