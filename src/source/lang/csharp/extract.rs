@@ -799,7 +799,7 @@ mod tests {
     use crate::source::testing::{docs, imports, parse, rows};
     use crate::source::Language;
 
-    const BOX: &str = "using System;\nusing static Polly.Utils.Guard;\nusing Alias = Polly.Retry.RetryOptions;\nglobal using Polly.Core;\n\nnamespace Polly.Boxes;\n\n/// <summary>\n/// A box of <see cref=\"T\"/> values.\n/// </summary>\npublic sealed partial class Box<T> : BoxBase, IDisposable\n{\n    /// <summary>The size.</summary>\n    public int Size { get; private set; } = 3;\n    private int hidden;\n    internal const int Max = 4;\n    int alsoHidden;\n    /// <summary>Opens it.</summary>\n    /// <param name=\"n\">How far.</param>\n    public void Open(int n) { Helper.Go(n); var r = new Retry<int>(); x.AddRetry(); }\n    protected virtual void OnOpen() { }\n    void IDisposable.Dispose() { }\n    private class Secret { public void S() { } }\n    public enum Color { Red, Green }\n}\n\ninternal interface IShape\n{\n    double Area();\n}\n\nclass Default { public void D() { } }\n\npublic delegate void Opened(Box<int> box);\n";
+    const BOX: &str = "using System;\nusing static Polly.Utils.Guard;\nusing Alias = Polly.Retry.RetryOptions;\nglobal using Polly.Core;\n\nnamespace Polly.Boxes;\n\n/// <summary>\n/// A box of <see cref=\"T\"/> values.\n/// </summary>\npublic sealed partial class Box<T> : BoxBase, IDisposable\n{\n    /// <summary>The size.</summary>\n    public int Size { get; private set; } = 3;\n    public Func<int, Task<int>>? Callback { get; }\n    private int hidden;\n    internal const int Max = 4;\n    int alsoHidden;\n    /// <summary>Opens it.</summary>\n    /// <param name=\"n\">How far.</param>\n    public void Open(int n) { Helper.Go(n); var r = new Retry<int>(); x.AddRetry(); }\n    protected virtual void OnOpen() { }\n    void IDisposable.Dispose() { }\n    private class Secret { public void S() { } }\n    public enum Color { Red, Green }\n}\n\ninternal interface IShape\n{\n    double Area();\n}\n\nclass Default { public void D() { } }\n\npublic delegate void Opened(Box<int> box);\n";
 
     #[test]
     fn listed_declarations_with_xml_docs() {
@@ -819,6 +819,7 @@ mod tests {
                 (Some("Box"), SymbolKind::Method, "Open"),
                 (Some("Box"), SymbolKind::Enum, "Color"),
                 (Some("Box"), SymbolKind::Constant, "Max"),
+                (Some("Box"), SymbolKind::Variable, "Callback"),
                 (Some("Box"), SymbolKind::Variable, "Size"),
                 (Some("Color"), SymbolKind::Constant, "Green"),
                 (Some("Color"), SymbolKind::Constant, "Red"),
@@ -841,6 +842,10 @@ mod tests {
             Some("public int Size { get; private set; }")
         );
         assert_eq!(signature("Max").as_deref(), Some("internal const int Max"));
+        assert_eq!(
+            signature("Callback").as_deref(),
+            Some("public Func<int, Task<int>>? Callback { get; }")
+        );
         assert_eq!(
             signature("Open").as_deref(),
             Some("public void Open(int n)")
