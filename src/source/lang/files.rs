@@ -222,9 +222,12 @@ mod tests {
             "web/__tests__/b.js",
             "x.spec.tsx",
             "lib/foo_spec.rb",
+            "src/Shapes.Tests/CircleTests.cs",
+            "Polly.Specs/Helpers/Stub.cs",
         ] {
             assert!(is_test_path(path), "{path}");
         }
+        assert!(!is_test_path("src/Shapes.Tests.cs"));
         for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
             assert!(!is_test_path(path), "{path}");
         }
