@@ -487,7 +487,7 @@ impl Members<'_, '_> {
         for part in code_children(node) {
             match part.kind() {
                 "declaration_list" => {
-                    for member in code_children(part) {
+                    for member in members_of(part) {
                         let kind = member.kind();
                         if TYPE_DECLARATIONS.contains(&kind) || MEMBER_DECLARATIONS.contains(&kind)
                         {
@@ -507,6 +507,23 @@ impl Members<'_, '_> {
             }
         }
     }
+}
+
+/// The members of a type's body, those under `#if`/`#elif`/`#else` too (every branch: which
+/// one compiles is the build's to say).
+fn members_of(body: Node<'_>) -> Vec<Node<'_>> {
+    let mut out = Vec::new();
+    let mut pending = vec![body];
+    while let Some(node) = pending.pop() {
+        for child in code_children(node) {
+            match child.kind() {
+                "preproc_if" | "preproc_elif" | "preproc_else" => pending.push(child),
+                _ => out.push(child),
+            }
+        }
+    }
+    out.sort_by_key(|node| node.start_byte());
+    out
 }
 
 /// Usings, namespaces and the names the file uses, TODO markers and nesting.
@@ -799,7 +816,7 @@ mod tests {
     use crate::source::testing::{docs, imports, parse, rows};
     use crate::source::Language;
 
-    const BOX: &str = "using System;\nusing static Polly.Utils.Guard;\nusing Alias = Polly.Retry.RetryOptions;\nglobal using Polly.Core;\n\nnamespace Polly.Boxes;\n\n/// <summary>\n/// A box of <see cref=\"T\"/> values.\n/// </summary>\npublic sealed partial class Box<T> : BoxBase, IDisposable\n{\n    /// <summary>The size.</summary>\n    public int Size { get; private set; } = 3;\n    public Func<int, Task<int>>? Callback { get; }\n    private int hidden;\n    internal const int Max = 4;\n    int alsoHidden;\n    /// <summary>Opens it.</summary>\n    /// <param name=\"n\">How far.</param>\n    public void Open(int n) { Helper.Go(n); var r = new Retry<int>(); x.AddRetry(); }\n    protected virtual void OnOpen() { }\n    void IDisposable.Dispose() { }\n    private class Secret { public void S() { } }\n    public enum Color { Red, Green }\n}\n\ninternal interface IShape\n{\n    double Area();\n}\n\nclass Default { public void D() { } }\n\npublic delegate void Opened(Box<int> box);\n";
+    const BOX: &str = "using System;\nusing static Polly.Utils.Guard;\nusing Alias = Polly.Retry.RetryOptions;\nglobal using Polly.Core;\n\nnamespace Polly.Boxes;\n\n/// <summary>\n/// A box of <see cref=\"T\"/> values.\n/// </summary>\npublic sealed partial class Box<T> : BoxBase, IDisposable\n{\n    /// <summary>The size.</summary>\n    public int Size { get; private set; } = 3;\n    public Func<int, Task<int>>? Callback { get; }\n#if NET8_0\n    public void Net8Only() { }\n#endif\n    private int hidden;\n    internal const int Max = 4;\n    int alsoHidden;\n    /// <summary>Opens it.</summary>\n    /// <param name=\"n\">How far.</param>\n    public void Open(int n) { Helper.Go(n); var r = new Retry<int>(); x.AddRetry(); }\n    protected virtual void OnOpen() { }\n    void IDisposable.Dispose() { }\n    private class Secret { public void S() { } }\n    public enum Color { Red, Green }\n}\n\ninternal interface IShape\n{\n    double Area();\n}\n\nclass Default { public void D() { } }\n\npublic delegate void Opened(Box<int> box);\n";
 
     #[test]
     fn listed_declarations_with_xml_docs() {
@@ -815,6 +832,7 @@ mod tests {
                 (None, SymbolKind::Class, "Default"),
                 (None, SymbolKind::TypeAlias, "Opened"),
                 (Some("Box"), SymbolKind::Method, "Dispose"),
+                (Some("Box"), SymbolKind::Method, "Net8Only"),
                 (Some("Box"), SymbolKind::Method, "OnOpen"),
                 (Some("Box"), SymbolKind::Method, "Open"),
                 (Some("Box"), SymbolKind::Enum, "Color"),
