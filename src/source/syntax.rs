@@ -157,7 +157,12 @@ pub(crate) fn signature(node: Node<'_>, src: &str, excluded: &[Node<'_>]) -> Str
 fn is_generic(parent: &str) -> bool {
     matches!(
         parent,
-        "type_arguments" | "type_parameters" | "bracketed_type" | "for_lifetimes"
+        "type_arguments"
+            | "type_parameters"
+            | "bracketed_type"
+            | "for_lifetimes"
+            | "type_argument_list"
+            | "type_parameter_list"
     )
 }
 
@@ -278,7 +283,11 @@ fn space_between(prev: &Tok<'_>, cur: &Tok<'_>) -> bool {
             let after_close = matches!(p, ")" | "]") || (p == ">" && is_generic(prev.parent));
             !(after_word || after_close)
         }
-        "?" => !word_like(p) || is_conditional(cur.parent),
+        // `Task<T>?`: a nullable generic type (C#, Kotlin) glues its `?` to the `>`.
+        "?" => {
+            !(word_like(p) || (p == ">" && cur.parent == "nullable_type"))
+                || is_conditional(cur.parent)
+        }
         "*" => {
             !(p == "function"
                 && matches!(

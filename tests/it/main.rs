@@ -13,6 +13,7 @@ mod test_cli;
 mod test_content;
 mod test_contract;
 mod test_coverage;
+mod test_csharp;
 mod test_externals;
 mod test_formats;
 mod test_full_graph;

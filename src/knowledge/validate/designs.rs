@@ -184,7 +184,12 @@ impl DesignCheck<'_> {
             if !item.contains('/') && !item.contains('.') {
                 continue;
             }
-            let path = item.split_whitespace().next().unwrap_or(item);
+            // A path may hold a space (Polly's `IssuesTests .OnRetryContext_2597.cs`); else the
+            // words after the path are a note.
+            let path = match self.library.path_exists(item) {
+                Some(true) => item.as_str(),
+                _ => item.split_whitespace().next().unwrap_or(item),
+            };
             // A path that leaves the project is never looked up: whether `../../root/.ssh/id_rsa`
             // exists on the machine that runs the check is nobody's business.
             let Some(exists) = self.library.path_exists(path) else {

@@ -42,6 +42,13 @@ pub fn is_test_path(path: &str) -> bool {
     in_test_dir
         || ((name.ends_with(".java") || name.ends_with(".kt")) && is_surefire_name(path))
         || (name.ends_with("test.php") && is_phpunit_name(path))
+        || (name.ends_with(".cs")
+            && lower
+                .as_str()
+                .split('/')
+                .rev()
+                .skip(1)
+                .any(|d| d.ends_with(".tests") || d.ends_with(".specs")))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -224,9 +231,12 @@ mod tests {
             "web/__tests__/b.js",
             "x.spec.tsx",
             "lib/foo_spec.rb",
+            "src/Shapes.Tests/CircleTests.cs",
+            "Polly.Specs/Helpers/Stub.cs",
         ] {
             assert!(is_test_path(path), "{path}");
         }
+        assert!(!is_test_path("src/Shapes.Tests.cs"));
         for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
             assert!(!is_test_path(path), "{path}");
         }

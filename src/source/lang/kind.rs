@@ -25,6 +25,7 @@ pub fn kind_name(rel: &str) -> &'static str {
         Some("cc" | "cpp" | "cxx" | "hpp" | "hh") => "C++ source",
         Some("java") => "Java source",
         Some("kt" | "kts") => "Kotlin source",
+        Some("cs") => "C# source",
         Some("rb") => "Ruby source",
         Some("php") => "PHP source",
         Some("sh" | "bash" | "zsh") => "Shell script",

@@ -12,6 +12,7 @@
 //! only, so `project/` (config, detection, practices) may read it; the languages' code below it is
 //! `source/`'s. A language's practices reader (`practices.rs`) uses [`tooling`] alone.
 
+pub mod csharp;
 mod dispatch;
 pub mod files;
 pub mod go;
@@ -50,6 +51,7 @@ macro_rules! for_each_language {
             Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
             Php: php::PHP with php: php::model::PhpModel,
             Ruby: ruby::RUBY with ruby: ruby::model::RubyModel,
+            CSharp: csharp::CSHARP with csharp: csharp::model::CSharpModel,
         }
     };
 }
@@ -307,7 +309,7 @@ impl Language {
     }
 
     /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
-    /// Python, Go, Java, Kotlin, PHP and Ruby".
+    /// Python, Go, Java, Kotlin, PHP, Ruby and C#".
     pub fn built_names() -> String {
         let mut names: Vec<&str> = Vec::new();
         for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
@@ -384,6 +386,7 @@ mod tests {
             ("build.gradle.kts", Some(Language::Kotlin)),
             ("src/Routing/Route.php", Some(Language::Php)),
             ("lib/rack/utils.rb", Some(Language::Ruby)),
+            ("src/Polly/Policy.cs", Some(Language::CSharp)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -405,7 +408,8 @@ mod tests {
         feature = "lang-java",
         feature = "lang-kotlin",
         feature = "lang-php",
-        feature = "lang-ruby"
+        feature = "lang-ruby",
+        feature = "lang-csharp"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -422,7 +426,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin, PHP and Ruby"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin, PHP, Ruby and C#"
         );
     }
 
@@ -458,6 +462,7 @@ mod tests {
                 "kotlin",
                 "php",
                 "ruby",
+                "csharp",
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -474,6 +479,7 @@ mod tests {
                 "Kotlin",
                 "PHP",
                 "Ruby",
+                "C#",
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -490,6 +496,7 @@ mod tests {
                 "kotlin",
                 "php",
                 "ruby",
+                "csharp",
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {

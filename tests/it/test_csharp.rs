@@ -1,0 +1,166 @@
+//! C# (`fixtures/projects/csharp-dotnet`: a solution of two library projects and an xUnit test
+//! project referencing one of them): design files with the interface (public and internal types,
+//! non-private members) and XML doc summaries, dependencies resolved to the files declaring the
+//! types used (the namespace and its parents, a `using`, a global using, `using static`, an
+//! extension method, every part of a partial class, never a type of a project the file's project
+//! does not reference), xUnit tests mapped to the classes they exercise, callers, raises and the
+//! interface members implemented, the .NET conventions, and a library that validates and stays
+//! as it is on a second update.
+
+use crate::support::{project, TestProject};
+
+const CIRCLE: &str = "src/Shapes/Circle.cs";
+const CIRCLE_PART: &str = "src/Shapes/Circle.Describe.cs";
+const GEOMETRY: &str = "src/Shapes/Geometry/Geometry.cs";
+const CACHE: &str = "src/Shapes/Internal/Cache.cs";
+const SHAPE: &str = "src/Shapes/IShape.cs";
+const CIRCLE_TESTS: &str = "test/Shapes.Tests/CircleTests.cs";
+
+fn updated() -> TestProject {
+    let p = project().fixture("csharp-dotnet").init().build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+/// The `- path` lines of a design file's section.
+fn section(design: &str, heading: &str) -> Vec<String> {
+    design
+        .split(&format!("## {heading}\n\n"))
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_csharp_design_file_has_the_interface_with_xml_docs() {
+    let p = updated();
+    let design = p.read(&format!(".lexibrary/{CIRCLE}.md"));
+    insta::assert_snapshot!(
+        "csharp_circle_design",
+        design.split("<!-- lexibrarian:meta").next().unwrap_or("")
+    );
+    // Private members (declared so, or by default in a class) are not the interface.
+    p.lexi(["lookup", CIRCLE, "--full"])
+        .success()
+        .stdout_lacks("secret")
+        .stdout_lacks("Hidden")
+        .stdout_lacks("double Positive");
+    // An internal type is: its assembly uses it.
+    p.lexi(["lookup", CACHE, "--full"])
+        .success()
+        .stdout_has("internal static class Cache");
+    p.lexi(["lookup", GEOMETRY, "--full"])
+        .success()
+        .stdout_has("public const double Pi  // Pi, to the precision the shapes need.");
+}
+
+#[test]
+fn csharp_names_resolve_to_the_files_declaring_the_types() {
+    let p = updated();
+    // `IShape` from its own namespace, `Cache` through a `using`, `Geometry` and its extension
+    // method `Squared` through a global using, and the other part of the partial class.
+    let circle = p.read(&format!(".lexibrary/{CIRCLE}.md"));
+    assert_eq!(
+        section(&circle, "Dependencies"),
+        [CIRCLE_PART, GEOMETRY, SHAPE, CACHE]
+    );
+    // A part names the other parts; a type of the parent namespace needs no `using`.
+    let part = p.read(&format!(".lexibrary/{CIRCLE_PART}.md"));
+    assert_eq!(section(&part, "Dependencies"), [CIRCLE]);
+    let cache = p.read(&format!(".lexibrary/{CACHE}.md"));
+    assert_eq!(section(&cache, "Dependencies"), [CIRCLE_PART, CIRCLE]);
+    // `using static`, a parent namespace's type, never `Banner` of the project the tests do not
+    // reference.
+    let tests = p.read(&format!(".lexibrary/{CIRCLE_TESTS}.md"));
+    assert_eq!(
+        section(&tests, "Dependencies"),
+        [CIRCLE_PART, CIRCLE, GEOMETRY]
+    );
+}
+
+#[test]
+fn csharp_tests_are_mapped_to_the_classes_they_exercise() {
+    let p = updated();
+    let circle = p.read(&format!(".lexibrary/{CIRCLE}.md"));
+    assert_eq!(section(&circle, "Tests"), [CIRCLE_TESTS]);
+    let tests = p.read(&format!(".lexibrary/{CIRCLE_TESTS}.md"));
+    assert!(
+        tests.starts_with(
+            "---\ndescription: 'Tests `Circle`: `AreaIsPiRSquared`, `ARadiusMustBePositive`.'"
+        ),
+        "{tests}"
+    );
+    p.lexi(["lookup", CIRCLE, "--member", "Circle.Area"])
+        .success()
+        .stdout_has("Called from: test/Shapes.Tests/CircleTests.cs (CircleTests.AreaIsPiRSquared)")
+        .stdout_has("Implements: trait IShape.Area (src/Shapes/IShape.cs)");
+    p.lexi(["lookup", CIRCLE, "--member", "Positive"])
+        .success()
+        .stdout_has("Raises: ArgumentException")
+        .stdout_has("    if value <= 0:\n      throw new ArgumentException(");
+}
+
+#[test]
+fn dotnet_test_the_sdk_and_editorconfig_are_the_csharp_conventions() {
+    let p = updated();
+    p.lexi(["conventions"])
+        .success()
+        .stdout_has("`dotnet test Shapes.sln` runs the test projects (xUnit).")
+        .stdout_has("The .NET SDK is pinned to 8.0.100 (`global.json`).")
+        .stdout_has("Every project builds with `LangVersion` latest, `Nullable` enable, `ImplicitUsings` enable (`Directory.Build.props`).")
+        .stdout_has("`.editorconfig` sets 3 C# style and analyzer rules");
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(config.contains("- csharp\n"), "{config}");
+}
+
+#[test]
+fn a_csharp_library_validates_and_a_second_update_changes_nothing() {
+    let p = updated();
+    p.commit_all("library");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
+    let state = p
+        .git(["rev-parse", "--git-path", "lexibrarian"])
+        .success()
+        .stdout;
+    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
+    p.lexictl(["update"]).success();
+    let status = p.git(["status", "--porcelain"]).success().stdout;
+    assert_eq!(status, "", "a second update changed the library");
+    // A new type another file of the namespace names without a `using`: it depends on the new
+    // file at once, in a changed-only run.
+    p.write(
+        "src/Shapes/Square.cs",
+        "namespace Shapes;\n\n/// <summary>A square.</summary>\npublic class Square : IShape\n{\n    public double Area() => Sides.Four;\n}\n",
+    );
+    p.write(
+        "src/Shapes/Sides.cs",
+        "namespace Shapes;\n\n/// <summary>Counts of sides.</summary>\npublic static class Sides\n{\n    public const double Four = 4;\n}\n",
+    );
+    p.commit_all("square");
+    p.lexictl(["update", "--changed-only"]).success();
+    let square = p.read(".lexibrary/src/Shapes/Square.cs.md");
+    assert_eq!(
+        section(&square, "Dependencies"),
+        [SHAPE, "src/Shapes/Sides.cs"]
+    );
+    p.commit_all("library again");
+    p.lexictl(["update", "--check"]).success();
+    // A part of a partial class in a file whose name holds a space (Polly's `IssuesTests
+    // .OnRetryContext_2597.cs`): the other parts list it, and it validates.
+    p.write(
+        "src/Shapes/Circle .Extra.cs",
+        "namespace Shapes;\n\npublic partial class Circle\n{\n    public double Diameter => 2 * Radius;\n}\n",
+    );
+    p.commit_all("extra");
+    p.lexictl(["update"]).success();
+    let circle = p.read(&format!(".lexibrary/{CIRCLE}.md"));
+    assert!(
+        section(&circle, "Dependencies").contains(&"src/Shapes/Circle .Extra.cs".to_string()),
+        "{circle}"
+    );
+    p.lexictl(["validate"]).success();
+}
