@@ -40,6 +40,7 @@ pub fn is_test_path(path: &str) -> bool {
     let (name, stem) = (lower.file_name(), lower.stem());
     in_test_dir
         || ((name.ends_with(".java") || name.ends_with(".kt")) && is_surefire_name(path))
+        || (matches!(stem, "test" | "tests") && is_c_family_source(name))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -47,6 +48,13 @@ pub fn is_test_path(path: &str) -> bool {
         || name.contains(".test.")
         || name.contains(".spec.")
         || FIXTURE_STEMS.contains(&stem)
+}
+
+/// Whether a file is a C or C++ translation unit (hiredis's `test.c` is its test program).
+fn is_c_family_source(name: &str) -> bool {
+    [".c", ".cc", ".cpp", ".cxx"]
+        .iter()
+        .any(|extension| name.ends_with(extension))
 }
 
 /// Whether a dependent goes in a design file's `## Tests` section: a test case by what its path says
@@ -215,10 +223,12 @@ mod tests {
             "web/__tests__/b.js",
             "x.spec.tsx",
             "lib/foo_spec.rb",
+            "test.c",
+            "src/jq_test.c",
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
+        for path in ["src/testing.rs", "src/contest.py", "tests.md", "test.h", "test.py"] {
             assert!(!is_test_path(path), "{path}");
         }
     }

@@ -19,6 +19,7 @@ pub mod java;
 pub mod javascript;
 mod kind;
 pub mod kotlin;
+pub mod c;
 pub mod python;
 pub mod rust;
 pub mod tooling;
@@ -46,6 +47,9 @@ macro_rules! for_each_language {
             Go: go::GO with go: go::model::GoModel,
             Java: java::JAVA with java: java::model::JavaModel,
             Kotlin: kotlin::KOTLIN with kotlin: kotlin::model::KotlinModel,
+            C: c::C with c: c::model::IncludeModel,
+            Cpp: c::CPP,
+            Header: c::HEADER,
         }
     };
 }
@@ -376,6 +380,9 @@ mod tests {
             ("src/main/java/a/B.java", Some(Language::Java)),
             ("src/main/kotlin/a/B.kt", Some(Language::Kotlin)),
             ("build.gradle.kts", Some(Language::Kotlin)),
+            ("src/sds.c", Some(Language::C)),
+            ("src/format.cc", Some(Language::Cpp)),
+            ("include/fmt/base.h", Some(Language::Header)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -395,7 +402,8 @@ mod tests {
         feature = "lang-python",
         feature = "lang-go",
         feature = "lang-java",
-        feature = "lang-kotlin"
+        feature = "lang-kotlin",
+        feature = "lang-c"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -412,7 +420,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java and Kotlin"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin and C/C++"
         );
     }
 
@@ -445,7 +453,10 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "c",
+                "cpp",
+                "header"
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -459,7 +470,10 @@ mod tests {
                 "Python",
                 "Go",
                 "Java",
-                "Kotlin"
+                "Kotlin",
+                "C",
+                "C++",
+                "C/C++ header"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -473,7 +487,10 @@ mod tests {
                 "python",
                 "go",
                 "java",
-                "kotlin"
+                "kotlin",
+                "c",
+                "cpp",
+                "cpp"
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {
