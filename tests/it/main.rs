@@ -29,6 +29,7 @@ mod test_init;
 mod test_java;
 mod test_knowledge;
 mod test_kotlin;
+mod test_c;
 mod test_llm;
 mod test_lookup;
 mod test_lookup_answers;

@@ -17,11 +17,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, file_name, normalize, FileIndex, ReadFile};
+use crate::source::model::packages::CodePackage;
 
 /// The project's include directories, project-relative (`""`: the root), in search order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IncludeModel {
     pub dirs: Vec<String>,
+    /// Every file an include may name (headers and sources), sorted: a file added or removed
+    /// moves the model, so that every include is resolved again (a new header beside a source
+    /// shadows the include directory's for a quoted include).
+    pub files: Vec<String>,
 }
 
 /// Makefiles whose `-I` flags are read.
@@ -68,6 +73,11 @@ impl IncludeModel {
         for dir in conventional {
             model.push(dir);
         }
+        model.files = files
+            .under("")
+            .filter(|path| may_be_included(path))
+            .map(str::to_string)
+            .collect();
         model
     }
 
@@ -323,7 +333,23 @@ impl EcosystemModel for IncludeModel {
     }
 
     fn is_empty(&self) -> bool {
-        self.dirs.is_empty()
+        self.dirs.is_empty() && self.files.is_empty()
+    }
+
+    /// One package at the root: the top-level directories (or root files) holding C or C++
+    /// files — `include/` with the API's headers as well as `src/` and the tests.
+    fn code_packages(&self, _: &FileIndex) -> Vec<CodePackage> {
+        let mut roots: Vec<String> = self
+            .files
+            .iter()
+            .map(|path| path.split('/').next().unwrap_or(path).to_string())
+            .collect();
+        roots.sort();
+        roots.dedup();
+        match roots.is_empty() {
+            true => Vec::new(),
+            false => vec![CodePackage::new(Self::ECOSYSTEM, None, "", roots)],
+        }
     }
 }
 
