@@ -7,6 +7,7 @@ mod support;
 
 mod test_agents;
 mod test_bad_input;
+mod test_c;
 mod test_calls;
 mod test_ci;
 mod test_cli;
@@ -29,7 +30,6 @@ mod test_init;
 mod test_java;
 mod test_knowledge;
 mod test_kotlin;
-mod test_c;
 mod test_llm;
 mod test_lookup;
 mod test_lookup_answers;

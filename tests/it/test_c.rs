@@ -57,7 +57,10 @@ fn a_header_design_file_has_what_it_declares_with_its_doxygen_comments() {
     insta::assert_snapshot!("cpp_header_contract", contract(&hpp));
     // A translation unit: its functions of external linkage, not its `static` helper.
     let source = contract(&p.read(&format!(".lexibrary/{CIRCLE_C}.md")));
-    assert!(source.contains("circle *circle_new(double radius)"), "{source}");
+    assert!(
+        source.contains("circle *circle_new(double radius)"),
+        "{source}"
+    );
     assert!(!source.contains("squared"), "{source}");
 }
 
@@ -72,10 +75,7 @@ fn includes_resolve_through_the_files_directory_and_the_include_directories() {
         ["include/shapes/config.h", "include/shapes/win32.h"]
     );
     let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));
-    assert_eq!(
-        section(&source, "Dependencies"),
-        [CIRCLE_H, "src/local.h"]
-    );
+    assert_eq!(section(&source, "Dependencies"), [CIRCLE_H, "src/local.h"]);
     // An angle include naming a project header through the include directories.
     let demo = p.read(".lexibrary/examples/demo.c.md");
     assert_eq!(section(&demo, "Dependencies"), [CIRCLE_H]);
@@ -84,7 +84,10 @@ fn includes_resolve_through_the_files_directory_and_the_include_directories() {
     // The header names the files that include it.
     let dependents = section(&header, "Dependents");
     for file in [AREA_HPP, CIRCLE_C, "examples/demo.c"] {
-        assert!(dependents.iter().any(|d| d == file), "{file}: {dependents:?}");
+        assert!(
+            dependents.iter().any(|d| d == file),
+            "{file}: {dependents:?}"
+        );
     }
 }
 
@@ -148,7 +151,10 @@ fn a_c_library_validates_and_a_second_update_changes_nothing() {
     assert_eq!(status, "", "a second update changed the library");
     // A new header beside the source shadows the include directory's for a quoted include:
     // a --changed-only run resolves the includes again.
-    p.write("src/shapes/circle.h", "/* A local copy. */\n#define LOCAL_CIRCLE 1\n");
+    p.write(
+        "src/shapes/circle.h",
+        "/* A local copy. */\n#define LOCAL_CIRCLE 1\n",
+    );
     p.commit_all("shadow");
     p.lexictl(["update", "--changed-only"]).success();
     let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));

@@ -228,7 +228,13 @@ mod tests {
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        for path in ["src/testing.rs", "src/contest.py", "tests.md", "test.h", "test.py"] {
+        for path in [
+            "src/testing.rs",
+            "src/contest.py",
+            "tests.md",
+            "test.h",
+            "test.py",
+        ] {
             assert!(!is_test_path(path), "{path}");
         }
     }

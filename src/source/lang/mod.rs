@@ -12,6 +12,7 @@
 //! only, so `project/` (config, detection, practices) may read it; the languages' code below it is
 //! `source/`'s. A language's practices reader (`practices.rs`) uses [`tooling`] alone.
 
+pub mod c;
 mod dispatch;
 pub mod files;
 pub mod go;
@@ -19,7 +20,6 @@ pub mod java;
 pub mod javascript;
 mod kind;
 pub mod kotlin;
-pub mod c;
 pub mod python;
 pub mod rust;
 pub mod tooling;

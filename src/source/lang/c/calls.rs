@@ -113,7 +113,11 @@ pub(crate) fn bases(node: Node<'_>, src: &str) -> Vec<String> {
 
 /// The callee of a call: bare (a method of the class when the call is in one), through `this`
 /// or another object, through a scope (`Type::f`, `ns::f`); a template's arguments left out.
-pub(crate) fn target(call: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<Target> {
+pub(crate) fn target(
+    call: Node<'_>,
+    src: &str,
+    container: Option<(usize, usize)>,
+) -> Option<Target> {
     let mut function = call.child_by_field_name("function")?;
     if function.kind() == "template_function" {
         function = function.child_by_field_name("name")?;

@@ -138,8 +138,7 @@ impl Members<'_, '_> {
             "function_definition" => self.function(node, node, None, depth),
             "template_declaration" if self.unit == Unit::Header => self.template(node, None, depth),
             "template_declaration" => {
-                if let Some(inner) = templated(node).filter(|n| n.kind() == "function_definition")
-                {
+                if let Some(inner) = templated(node).filter(|n| n.kind() == "function_definition") {
                     self.function(inner, node, None, depth);
                 }
             }
@@ -208,13 +207,8 @@ impl Members<'_, '_> {
                 .filter(|c| c.kind() == "field_initializer_list"),
         );
         let signature = signature_of(outer, src, &excluded);
-        self.b.add_documented(
-            depth,
-            kind,
-            &name,
-            owner,
-            (signature, doc_of(outer, src)),
-        );
+        self.b
+            .add_documented(depth, kind, &name, owner, (signature, doc_of(outer, src)));
     }
 
     /// A `template<…>` declaration of a header: the declaration it introduces, its signature
@@ -311,9 +305,7 @@ impl Members<'_, '_> {
                         (false, _) if is_const(node, src) => SymbolKind::Constant,
                         (false, _) => SymbolKind::Variable,
                     };
-                    if owner.is_none()
-                        && is_function
-                        && name_node.kind() == "qualified_identifier"
+                    if owner.is_none() && is_function && name_node.kind() == "qualified_identifier"
                     {
                         continue;
                     }
@@ -466,8 +458,14 @@ pub(crate) fn declared(declarator: Node<'_>) -> Option<(Node<'_>, bool)> {
     let mut function = false;
     for _ in 0..32 {
         match node.kind() {
-            "identifier" | "field_identifier" | "type_identifier" | "qualified_identifier"
-            | "destructor_name" | "operator_name" | "template_function" | "primitive_type" => {
+            "identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "qualified_identifier"
+            | "destructor_name"
+            | "operator_name"
+            | "template_function"
+            | "primitive_type" => {
                 return Some((node, function));
             }
             "function_declarator" => {
@@ -504,7 +502,9 @@ pub(crate) fn simple_name(node: Node<'_>, src: &str) -> String {
             }
             text_of(last, src)
         }
-        "template_function" => node.child_by_field_name("name").map_or("", |n| text_of(n, src)),
+        "template_function" => node
+            .child_by_field_name("name")
+            .map_or("", |n| text_of(n, src)),
         _ => text_of(node, src),
     };
     text.split_whitespace().collect()
@@ -519,9 +519,9 @@ fn has_storage(node: Node<'_>, src: &str, word: &str) -> bool {
 
 /// Whether a variable declaration is a constant (`const`, `constexpr`).
 fn is_const(node: Node<'_>, src: &str) -> bool {
-    code_children(node).into_iter().any(|c| {
-        c.kind() == "type_qualifier" && matches!(text_of(c, src), "const" | "constexpr")
-    })
+    code_children(node)
+        .into_iter()
+        .any(|c| c.kind() == "type_qualifier" && matches!(text_of(c, src), "const" | "constexpr"))
 }
 
 /// A declaration's signature: its tokens without `excluded` (bodies, initial values), comments
@@ -648,9 +648,16 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
         .collect();
     let text = paragraph.join(" ");
     let lower = text.to_ascii_lowercase();
-    let legal = ["copyright", "license", "licence", "spdx", "(c)", "all rights"]
-        .iter()
-        .any(|word| lower.contains(word));
+    let legal = [
+        "copyright",
+        "license",
+        "licence",
+        "spdx",
+        "(c)",
+        "all rights",
+    ]
+    .iter()
+    .any(|word| lower.contains(word));
     let letters = text
         .chars()
         .filter(|c| c.is_alphanumeric() || c.is_whitespace())
@@ -663,29 +670,31 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
     let imports = &mut out.imports;
-    walk(root, Nesting::default(), |node, nesting| match node.kind() {
-        "comment" => {
-            signals.todo_markers += count_markers(text_of(node, src));
-            None
-        }
-        "preproc_include" => {
-            if let Some(spec) = include_spec(node, src) {
-                imports.add(spec, line_of(node));
+    walk(root, Nesting::default(), |node, nesting| {
+        match node.kind() {
+            "comment" => {
+                signals.todo_markers += count_markers(text_of(node, src));
+                None
             }
-            None
-        }
-        // An `#include` the grammar cannot place (inside an initializer list:
-        // `= {\n#include "opcode_list.h"\n};`) starts an error node: read from its line.
-        "ERROR" => {
-            for (line, spec) in error_includes(node, src) {
-                imports.add(spec, line);
+            "preproc_include" => {
+                if let Some(spec) = include_spec(node, src) {
+                    imports.add(spec, line_of(node));
+                }
+                None
             }
-            Some(nesting)
+            // An `#include` the grammar cannot place (inside an initializer list:
+            // `= {\n#include "opcode_list.h"\n};`) starts an error node: read from its line.
+            "ERROR" => {
+                for (line, spec) in error_includes(node, src) {
+                    imports.add(spec, line);
+                }
+                Some(nesting)
+            }
+            "function_definition" => Some(nesting.function(true)),
+            "lambda_expression" => Some(nesting.function(false)),
+            "compound_statement" | "field_declaration_list" => Some(nesting.block(signals)),
+            _ => Some(nesting),
         }
-        "function_definition" => Some(nesting.function(true)),
-        "lambda_expression" => Some(nesting.function(false)),
-        "compound_statement" | "field_declaration_list" => Some(nesting.block(signals)),
-        _ => Some(nesting),
     });
 }
 
@@ -797,7 +806,9 @@ mod tests {
             assert!(names.contains(&expected), "{expected:?} in {names:?}");
         }
         // Not the API: the include guard, a `_`-prefixed macro.
-        assert!(!names.iter().any(|n| n.2 == "API_H" || n.2 == "_API_PRIVATE"));
+        assert!(!names
+            .iter()
+            .any(|n| n.2 == "API_H" || n.2 == "_API_PRIVATE"));
         let signature = |name: &str| {
             rows(&interface)
                 .into_iter()
@@ -809,14 +820,23 @@ mod tests {
             Some("apiContext *apiConnect(const char *ip, int port)")
         );
         assert_eq!(signature("apiIsOk").as_deref(), Some("#define apiIsOk(r)"));
-        assert_eq!(signature("API_MAJOR").as_deref(), Some("#define API_MAJOR 1"));
+        assert_eq!(
+            signature("API_MAJOR").as_deref(),
+            Some("#define API_MAJOR 1")
+        );
         assert_eq!(
             signature("apiContext").as_deref(),
             Some("typedef struct apiContext apiContext")
         );
         let docs = docs(&interface);
-        assert!(docs.contains(&("apiContext", "Context for a connection.")), "{docs:?}");
-        assert!(docs.contains(&("apiConnect", "Connects to `ip`.")), "{docs:?}");
+        assert!(
+            docs.contains(&("apiContext", "Context for a connection.")),
+            "{docs:?}"
+        );
+        assert!(
+            docs.contains(&("apiConnect", "Connects to `ip`.")),
+            "{docs:?}"
+        );
         // A licence is no description of the file.
         assert_eq!(interface.doc, None);
         // Every include, the conditional one too.
@@ -838,14 +858,25 @@ mod tests {
             (None, SymbolKind::TypeAlias, "string_view"),
             (None, SymbolKind::Function, "format"),
             (None, SymbolKind::Struct, "format_error"),
-            (Some("basic_string_view"), SymbolKind::Method, "basic_string_view"),
+            (
+                Some("basic_string_view"),
+                SymbolKind::Method,
+                "basic_string_view",
+            ),
             (Some("basic_string_view"), SymbolKind::Method, "size"),
-            (Some("basic_string_view"), SymbolKind::Method, "~basic_string_view"),
+            (
+                Some("basic_string_view"),
+                SymbolKind::Method,
+                "~basic_string_view",
+            ),
         ] {
             assert!(names.contains(&expected), "{expected:?} in {names:?}");
         }
         // Private members and the `detail` namespace are not the interface.
-        assert!(!names.iter().any(|n| n.2 == "data_" || n.2 == "helper"), "{names:?}");
+        assert!(
+            !names.iter().any(|n| n.2 == "data_" || n.2 == "helper"),
+            "{names:?}"
+        );
         let signature = |name: &str| {
             rows(&interface)
                 .into_iter()
@@ -860,7 +891,10 @@ mod tests {
             signature("basic_string_view").as_deref(),
             Some("template<typename Char> class basic_string_view : public view<Char>")
         );
-        assert_eq!(interface.item_doc("basic_string_view"), Some("A view of a string."));
+        assert_eq!(
+            interface.item_doc("basic_string_view"),
+            Some("A view of a string.")
+        );
         assert_eq!(
             interface.doc.as_deref(),
             Some("Formatting library for C++ - the core API")

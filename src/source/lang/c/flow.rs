@@ -48,9 +48,7 @@ impl<'s> Reader<'s> {
             }
             "compound_statement" => Shape::Through(node),
             "class_specifier" | "struct_specifier" => self.nested(field("name")),
-            "comment" | "break_statement" | "continue_statement" | "empty_statement" => {
-                Shape::Skip
-            }
+            "comment" | "break_statement" | "continue_statement" | "empty_statement" => Shape::Skip,
             _ => Shape::Leaf(node),
         }
     }

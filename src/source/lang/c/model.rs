@@ -52,7 +52,10 @@ impl IncludeModel {
                 model.cmake(dir_of(path), &text);
             }
         }
-        for path in files.under("").filter(|p| MAKEFILES.contains(&file_name(p))) {
+        for path in files
+            .under("")
+            .filter(|p| MAKEFILES.contains(&file_name(p)))
+        {
             if let Some(text) = read.read(path) {
                 model.makefile(dir_of(path), &text);
             }
@@ -104,10 +107,7 @@ impl IncludeModel {
                 return;
             }
             Err(error) => {
-                warnings.push(format!(
-                    "{path}:{}: not valid JSON: {error}",
-                    error.line()
-                ));
+                warnings.push(format!("{path}:{}: not valid JSON: {error}", error.line()));
                 return;
             }
         };
@@ -124,8 +124,7 @@ impl IncludeModel {
             if root.is_none() {
                 root = project_root(files, &absolute_file);
             }
-            let arguments: Vec<String> = match entry.get("arguments").and_then(|a| a.as_array())
-            {
+            let arguments: Vec<String> = match entry.get("arguments").and_then(|a| a.as_array()) {
                 Some(list) => list
                     .iter()
                     .filter_map(|a| a.as_str().map(str::to_string))
@@ -238,9 +237,7 @@ fn project_root(files: &FileIndex, absolute: &str) -> Option<String> {
     let parts: Vec<&str> = absolute.split('/').collect();
     (1..parts.len()).find_map(|at| {
         let relative = parts[at..].join("/");
-        files
-            .contains(&relative)
-            .then(|| parts[..at].join("/"))
+        files.contains(&relative).then(|| parts[..at].join("/"))
     })
 }
 
@@ -266,7 +263,14 @@ fn arguments_of(text: &str) -> Vec<String> {
 /// The directory a CMake include-directory argument names, project-relative; `None` for a
 /// keyword, a build or install directory, or a path under a variable not known here.
 fn cmake_dir(dir: &str, argument: &str) -> Option<String> {
-    const KEYWORDS: &[&str] = &["SYSTEM", "BEFORE", "AFTER", "PUBLIC", "PRIVATE", "INTERFACE"];
+    const KEYWORDS: &[&str] = &[
+        "SYSTEM",
+        "BEFORE",
+        "AFTER",
+        "PUBLIC",
+        "PRIVATE",
+        "INTERFACE",
+    ];
     if KEYWORDS.contains(&argument) {
         return None;
     }
@@ -336,9 +340,13 @@ impl EcosystemModel for IncludeModel {
         self.dirs.is_empty() && self.files.is_empty()
     }
 
-    /// One package at the root: the top-level directories (or root files) holding C or C++
-    /// files — `include/` with the API's headers as well as `src/` and the tests.
+    /// One package at the root: the top-level directories holding C or C++ files — `include/`
+    /// with the API's headers as well as `src/` and the tests — or the whole project when the
+    /// root holds some (hiredis's `hiredis.c`).
     fn code_packages(&self, _: &FileIndex) -> Vec<CodePackage> {
+        if self.files.iter().any(|path| !path.contains('/')) {
+            return vec![CodePackage::new(Self::ECOSYSTEM, None, "", vec![String::new()])];
+        }
         let mut roots: Vec<String> = self
             .files
             .iter()
@@ -402,6 +410,9 @@ mod tests {
             IncludeModel::build,
         );
         assert_eq!(warnings.len(), 1);
-        assert!(warnings[0].starts_with("compile_commands.json:2: not valid JSON"), "{warnings:?}");
+        assert!(
+            warnings[0].starts_with("compile_commands.json:2: not valid JSON"),
+            "{warnings:?}"
+        );
     }
 }

@@ -87,7 +87,9 @@ fn cmake(sources: &Sources, found: &mut Vec<Practice>) {
             "CMakeLists.txt",
         );
     }
-    if lower.contains("enable_testing(") || lower.contains("add_test(") || lower.contains("include(ctest)")
+    if lower.contains("enable_testing(")
+        || lower.contains("add_test(")
+        || lower.contains("include(ctest)")
     {
         push(
             found,

@@ -70,10 +70,7 @@ mod tests {
         );
         assert!(resolved.unresolved.is_empty(), "{:?}", resolved.unresolved);
         assert_eq!(files.deps("include/lib/api.h"), ["include/lib/detail.h"]);
-        assert_eq!(
-            files.resolve("include/lib/api.h").unresolved,
-            ["<stdio.h>"]
-        );
+        assert_eq!(files.resolve("include/lib/api.h").unresolved, ["<stdio.h>"]);
     }
 
     #[test]

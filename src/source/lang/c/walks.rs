@@ -170,4 +170,3 @@ const COMMENTS: CLike = CLike {
     char_literals: false,
     backtick_strings: false,
 };
-
