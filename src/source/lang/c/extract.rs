@@ -50,8 +50,96 @@ pub(crate) enum Unit {
     Source,
 }
 
-/// Extract the interface parts of a C or C++ syntax tree.
+/// Extract the interface parts of a C or C++ syntax tree. A tree with errors is read again with
+/// its attribute-like macros blanked ([`blank_macros`]: `FMT_BEGIN_NAMESPACE`, `FMT_API void
+/// f();`), the same bytes at the same offsets but those, when that parses with fewer errors.
 pub(crate) fn extract(root: Node<'_>, src: &str, unit: Unit) -> Extracted {
+    if root.has_error() {
+        if let Some((blanked, tree)) = parse_blanked(root, src) {
+            let mut out = extract_tree(tree.root_node(), &blanked, unit);
+            out.syntax_ok = !tree.root_node().has_error();
+            return out;
+        }
+    }
+    extract_tree(root, src, unit)
+}
+
+/// `src` with its attribute-like macros blanked, parsed again with `root`'s grammar; `None` when
+/// nothing was blanked or the new tree has as many error nodes.
+fn parse_blanked(root: Node<'_>, src: &str) -> Option<(String, tree_sitter::Tree)> {
+    let blanked = blank_macros(src)?;
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&root.language()).ok()?;
+    let tree = parser.parse(&blanked, None)?;
+    (errors(tree.root_node()) < errors(root)).then_some((blanked, tree))
+}
+
+/// The number of error and missing nodes of a tree.
+fn errors(root: Node<'_>) -> usize {
+    let mut count = 0;
+    walk(root, (), |node, ()| {
+        count += usize::from(node.is_error() || node.is_missing());
+        node.has_error().then_some(())
+    });
+    count
+}
+
+/// `src` with each all-capitals macro name used as an attribute or a bracket blanked: a word of
+/// capitals, digits and `_` holding a `_` (`FMT_API`, `FMT_CONSTEXPR20`,
+/// `NLOHMANN_JSON_NAMESPACE_BEGIN`), outside preprocessor lines, followed by spaces and a letter
+/// or by the end of its line — not a constant in an expression (`return REDIS_OK;`,
+/// `x == A_B && y`) nor a macro call (`UINT64_C(1)`). `None` when there is none.
+pub(crate) fn blank_macros(src: &str) -> Option<String> {
+    let mut out = src.as_bytes().to_vec();
+    let bytes = src.as_bytes();
+    let mut changed = false;
+    let mut line_start = 0;
+    for line in src.split_inclusive('\n') {
+        let start = line_start;
+        line_start += line.len();
+        if line.trim_start().starts_with('#') || line.trim_start().starts_with("//") {
+            continue;
+        }
+        let mut at = start;
+        let end = start + line.len();
+        while at < end {
+            let c = bytes[at];
+            let word_start =
+                at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+            if !(c.is_ascii_uppercase() && word_start) {
+                at += 1;
+                continue;
+            }
+            let mut stop = at;
+            while stop < end
+                && (bytes[stop].is_ascii_uppercase()
+                    || bytes[stop].is_ascii_digit()
+                    || bytes[stop] == b'_')
+            {
+                stop += 1;
+            }
+            let word = &src[at..stop];
+            let next_is_word_char = stop < end && (bytes[stop].is_ascii_lowercase());
+            let mut after = stop;
+            while after < end && matches!(bytes[after], b' ' | b'\t') {
+                after += 1;
+            }
+            let follows = match bytes.get(after) {
+                None | Some(b'\n') | Some(b'\r') => true,
+                Some(b) => after > stop && (b.is_ascii_alphabetic() || *b == b'_'),
+            };
+            if word.contains('_') && word.len() > 3 && !next_is_word_char && follows {
+                out[at..stop].fill(b' ');
+                changed = true;
+            }
+            at = stop.max(at + 1);
+        }
+    }
+    changed.then(|| String::from_utf8(out).ok()).flatten()
+}
+
+/// The interface parts of a C or C++ syntax tree of `src`.
+fn extract_tree(root: Node<'_>, src: &str, unit: Unit) -> Extracted {
     let mut out = Extracted::default();
     {
         let mut members = Members {
@@ -59,8 +147,16 @@ pub(crate) fn extract(root: Node<'_>, src: &str, unit: Unit) -> Extracted {
             unit,
             b: &mut out.builder,
             item_docs: Vec::new(),
+            macros: Vec::new(),
         };
         members.scope(root, None, 0);
+        // Macros after the functions and types: a header's configuration macros come first in
+        // its text and would fill the contract's budget before its API.
+        for (name, signature, doc) in std::mem::take(&mut members.macros) {
+            members
+                .b
+                .add_documented(0, SymbolKind::Macro, &name, None, (signature, doc));
+        }
         out.item_docs = members.item_docs;
     }
     out.doc = file_doc(root, src);
@@ -74,13 +170,15 @@ struct Members<'s, 'b> {
     unit: Unit,
     b: &'b mut Builder,
     item_docs: Vec<(String, String)>,
+    /// The macros met, added after everything else: (name, signature, doc).
+    macros: Vec<(String, String, Option<String>)>,
 }
 
 impl Members<'_, '_> {
     /// The declarations of a scope (the file, a namespace, `extern "C"`, a conditional's branch).
     fn scope(&mut self, node: Node<'_>, namespace: Option<&str>, depth: usize) {
         let guard = include_guard(node, self.src);
-        for child in code_children(node) {
+        for child in parts(node) {
             self.declaration(child, namespace, depth, guard);
         }
     }
@@ -98,7 +196,7 @@ impl Members<'_, '_> {
             "preproc_ifdef" | "preproc_if" | "preproc_else" | "preproc_elif"
             | "preproc_elifdef" => {
                 let inner = include_guard(node, src).or(guard);
-                for child in code_children(node) {
+                for child in parts(node) {
                     if child.kind() == "preproc_def"
                         && child
                             .child_by_field_name("name")
@@ -107,6 +205,13 @@ impl Members<'_, '_> {
                         continue;
                     }
                     self.declaration(child, namespace, depth, inner);
+                }
+            }
+            // A conditional the grammar could not close (fmt's include guard around 3000 lines):
+            // what it parsed inside is read as if it had.
+            "ERROR" => {
+                for child in parts(node) {
+                    self.declaration(child, namespace, depth, guard);
                 }
             }
             "linkage_specification" => {
@@ -133,7 +238,7 @@ impl Members<'_, '_> {
                 }
             }
             "preproc_def" | "preproc_function_def" if self.unit == Unit::Header => {
-                self.define(node, depth)
+                self.define(node)
             }
             "function_definition" => self.function(node, node, None, depth),
             "template_declaration" if self.unit == Unit::Header => self.template(node, None, depth),
@@ -152,13 +257,27 @@ impl Members<'_, '_> {
         }
     }
 
-    /// A `#define` of the header's API.
-    fn define(&mut self, node: Node<'_>, depth: usize) {
+    /// A `#define` of the header's API (not an include guard: `FOO_H`, `FOO_HPP_`,
+    /// `FOO_INCLUDED` defined without a value).
+    fn define(&mut self, node: Node<'_>) {
         let src = self.src;
         let Some(name) = node.child_by_field_name("name").map(|n| text_of(n, src)) else {
             return;
         };
-        if name.starts_with('_') {
+        let guard_like = node.child_by_field_name("value").is_none()
+            && node.kind() == "preproc_def"
+            && [
+                "_H",
+                "_H_",
+                "_HPP",
+                "_HPP_",
+                "_INCLUDED",
+                "_INCLUDED_",
+                "_H__",
+            ]
+            .iter()
+            .any(|suffix| name.ends_with(suffix));
+        if name.starts_with('_') || guard_like {
             return;
         }
         let mut signature = format!("#define {name}");
@@ -172,8 +291,7 @@ impl Members<'_, '_> {
             }
         }
         let doc = doc_of(node, src);
-        self.b
-            .add_documented(depth, SymbolKind::Macro, name, None, (signature, doc));
+        self.macros.push((name.to_string(), signature, doc));
     }
 
     /// A function definition (`outer` is the node its doc and signature start at: its
@@ -419,6 +537,17 @@ impl Members<'_, '_> {
             }
         }
     }
+}
+
+/// The named children of a scope, an error node among them (the grammar marks an error node an
+/// extra), comments left out.
+fn parts(node: Node<'_>) -> Vec<Node<'_>> {
+    let mut cursor = node.walk();
+    let children = node
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() != "comment" && (!c.is_extra() || c.is_error()))
+        .collect();
+    children
 }
 
 /// The name of the include guard a conditional opens: `FOO_H` of `#ifndef FOO_H` followed by
@@ -913,6 +1042,20 @@ mod tests {
         let interface = parse(Language::Cpp, text);
         let names: Vec<&str> = rows(&interface).iter().map(|r| r.2).collect();
         assert_eq!(names, ["report_error"]);
+    }
+
+    #[test]
+    fn attribute_macros_are_read_through() {
+        let text = "#include <fmt/base.h>\n\nFMT_BEGIN_NAMESPACE\n\n/// Prints `s`.\nFMT_API void vprint(string_view s);\n\nFMT_CONSTEXPR20 inline auto size() -> int { return SIZE_C(1) + REDIS_OK; }\n\nFMT_END_NAMESPACE\n";
+        let interface = parse(Language::Header, text);
+        let names: Vec<&str> = rows(&interface).iter().map(|r| r.2).collect();
+        assert_eq!(names, ["size", "vprint"]);
+        assert_eq!(docs(&interface), [("vprint", "Prints `s`.")]);
+        assert_eq!(
+            blank_macros("FMT_API void f();\nreturn REDIS_OK;\nx = A_B && y;\n#define X_Y 1\n")
+                .as_deref(),
+            Some("        void f();\nreturn REDIS_OK;\nx = A_B && y;\n#define X_Y 1\n")
+        );
     }
 
     #[test]

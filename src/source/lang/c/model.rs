@@ -345,7 +345,12 @@ impl EcosystemModel for IncludeModel {
     /// root holds some (hiredis's `hiredis.c`).
     fn code_packages(&self, _: &FileIndex) -> Vec<CodePackage> {
         if self.files.iter().any(|path| !path.contains('/')) {
-            return vec![CodePackage::new(Self::ECOSYSTEM, None, "", vec![String::new()])];
+            return vec![CodePackage::new(
+                Self::ECOSYSTEM,
+                None,
+                "",
+                vec![String::new()],
+            )];
         }
         let mut roots: Vec<String> = self
             .files
