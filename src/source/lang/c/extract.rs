@@ -141,33 +141,45 @@ pub(crate) fn blank_macros(src: &str) -> Option<String> {
 /// The interface parts of a C or C++ syntax tree of `src`.
 fn extract_tree(root: Node<'_>, src: &str, unit: Unit) -> Extracted {
     let mut out = Extracted::default();
-    {
-        let mut members = Members {
-            src,
-            unit,
-            b: &mut out.builder,
-            item_docs: Vec::new(),
-            macros: Vec::new(),
-        };
-        members.scope(root, None, 0);
-        // Macros after the functions and types: a header's configuration macros come first in
-        // its text and would fill the contract's budget before its API.
-        for (name, signature, doc) in std::mem::take(&mut members.macros) {
-            members
-                .b
-                .add_documented(0, SymbolKind::Macro, &name, None, (signature, doc));
-        }
-        out.item_docs = members.item_docs;
+    read_members(root, src, unit, false, &mut out);
+    // A header all in a `detail` namespace (nlohmann's `detail/`): what it holds is the
+    // library's own, and that is what its design file shows.
+    if unit == Unit::Header && out.builder.symbols.is_empty() {
+        out = Extracted::default();
+        read_members(root, src, unit, true, &mut out);
     }
     out.doc = file_doc(root, src);
     walk_file(root, src, &mut out);
     out
 }
 
+/// The declarations of the interface into `out`; `internal`: those of `detail` namespaces too.
+fn read_members(root: Node<'_>, src: &str, unit: Unit, internal: bool, out: &mut Extracted) {
+    let mut members = Members {
+        src,
+        unit,
+        internal,
+        b: &mut out.builder,
+        item_docs: Vec::new(),
+        macros: Vec::new(),
+    };
+    members.scope(root, None, 0);
+    // Macros after the functions and types: a header's configuration macros come first in
+    // its text and would fill the contract's budget before its API.
+    for (name, signature, doc) in std::mem::take(&mut members.macros) {
+        members
+            .b
+            .add_documented(0, SymbolKind::Macro, &name, None, (signature, doc));
+    }
+    out.item_docs = members.item_docs;
+}
+
 /// Collects the interface's declarations.
 struct Members<'s, 'b> {
     src: &'s str,
     unit: Unit,
+    /// Whether `detail`, `internal` and `impl` namespaces are read too.
+    internal: bool,
     b: &'b mut Builder,
     item_docs: Vec<(String, String)>,
     /// The macros met, added after everything else: (name, signature, doc).
@@ -227,9 +239,10 @@ impl Members<'_, '_> {
                 let Some(name) = name else {
                     return; // anonymous: internal linkage
                 };
-                if name
-                    .split("::")
-                    .any(|part| INTERNAL_NAMESPACES.contains(&part.trim()))
+                if !self.internal
+                    && name
+                        .split("::")
+                        .any(|part| INTERNAL_NAMESPACES.contains(&part.trim()))
                 {
                     return;
                 }
