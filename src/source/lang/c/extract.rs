@@ -18,8 +18,8 @@ use tree_sitter::Node;
 
 use crate::source::interface::SymbolKind;
 use crate::source::syntax::{
-    block_comment_lines, code_children, count_markers, finish_doc, line_of, text_of, tokens, walk,
-    Builder, Extracted, Nesting,
+    block_comment_lines, code_children, count_markers, finish_doc, text_of, tokens, walk, Builder,
+    Extracted, Nesting,
 };
 
 /// Namespaces whose contents are a library's own, by convention (fmt's and nlohmann's `detail`).
@@ -811,26 +811,11 @@ fn file_doc(root: Node<'_>, src: &str) -> Option<String> {
 /// Includes, TODO markers and nesting.
 fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
     let signals = &mut out.signals;
-    let imports = &mut out.imports;
     walk(root, Nesting::default(), |node, nesting| {
         match node.kind() {
             "comment" => {
                 signals.todo_markers += count_markers(text_of(node, src));
                 None
-            }
-            "preproc_include" => {
-                if let Some(spec) = include_spec(node, src) {
-                    imports.add(spec, line_of(node));
-                }
-                None
-            }
-            // An `#include` the grammar cannot place (inside an initializer list:
-            // `= {\n#include "opcode_list.h"\n};`) starts an error node: read from its line.
-            "ERROR" => {
-                for (line, spec) in error_includes(node, src) {
-                    imports.add(spec, line);
-                }
-                Some(nesting)
             }
             "function_definition" => Some(nesting.function(true)),
             "lambda_expression" => Some(nesting.function(false)),
@@ -838,41 +823,52 @@ fn walk_file(root: Node<'_>, src: &str, out: &mut Extracted) {
             _ => Some(nesting),
         }
     });
-}
-
-/// The `#include` an error node starts (the grammar cannot place an include inside an
-/// initializer list): its line read as text, (line, spec).
-fn error_includes(node: Node<'_>, src: &str) -> Vec<(usize, String)> {
-    let start = node.start_byte();
-    let line_start = src[..start].rfind('\n').map_or(0, |at| at + 1);
-    let line_end = src[start..].find('\n').map_or(src.len(), |at| start + at);
-    let line = &src[line_start..line_end];
-    let Some(rest) = line.trim_start().strip_prefix('#') else {
-        return Vec::new();
-    };
-    let Some(path) = rest.trim_start().strip_prefix("include") else {
-        return Vec::new();
-    };
-    let path = path.trim();
-    let close = match path.chars().next() {
-        Some('"') => '"',
-        Some('<') => '>',
-        _ => return Vec::new(),
-    };
-    match path[1..].find(close) {
-        Some(end) if end > 0 => vec![(line_of(node), path[..end + 2].to_string())],
-        _ => Vec::new(),
+    for (line, spec) in includes(root, src) {
+        out.imports.add(spec, line);
     }
 }
 
-/// An `#include`'s spec with its delimiters (`"a.h"`, `<a/b.h>`); `None` for `#include MACRO`.
-pub(crate) fn include_spec(node: Node<'_>, src: &str) -> Option<String> {
-    let path = node.child_by_field_name("path")?;
-    let text = text_of(path, src).trim();
-    let quoted = text.len() > 2
-        && ((text.starts_with('"') && text.ends_with('"'))
-            || (text.starts_with('<') && text.ends_with('>')));
-    quoted.then(|| text.to_string())
+/// The file's `#include` lines, read as the preprocessor reads them — line by line, wherever
+/// the grammar placed them (an include inside an initializer list, or in a region the grammar
+/// could not parse, is still one) — but not in a comment or a string: (line, spec).
+fn includes(root: Node<'_>, src: &str) -> Vec<(usize, String)> {
+    let mut found = Vec::new();
+    let mut offset = 0;
+    for (row, line) in src.split_inclusive('\n').enumerate() {
+        let start = offset;
+        offset += line.len();
+        let Some(spec) = include_line(line) else {
+            continue;
+        };
+        let hash = start + (line.len() - line.trim_start().len());
+        let inside = root.descendant_for_byte_range(hash, hash + 1);
+        let quoted = std::iter::successors(inside, |n| n.parent())
+            .take(4)
+            .any(|n| {
+                matches!(
+                    n.kind(),
+                    "comment" | "string_literal" | "raw_string_literal" | "char_literal"
+                )
+            });
+        if !quoted {
+            found.push((row + 1, spec));
+        }
+    }
+    found
+}
+
+/// The spec of an `#include` line with its delimiters (`"a.h"`, `<a/b.h>`); `None` for any other
+/// line and for `#include MACRO`.
+fn include_line(line: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix('#')?;
+    let path = rest.trim_start().strip_prefix("include")?.trim();
+    let close = match path.chars().next()? {
+        '"' => '"',
+        '<' => '>',
+        _ => return None,
+    };
+    let end = path[1..].find(close)?;
+    (end > 0).then(|| path[..end + 2].to_string())
 }
 
 /// Whether a node is a test case, and the name it gives the test (`suite.name`, the case's
@@ -1077,6 +1073,9 @@ mod tests {
         let interface = parse(Language::C, text);
         let specs: Vec<&str> = imports(&interface).iter().map(|i| i.0).collect();
         assert!(specs.contains(&"\"opcode_list.h\""), "{specs:?}");
+        // Not one in a comment.
+        let text = "/* Use it so:\n#include \"example.h\"\n*/\n#include \"real.h\"\n";
+        assert_eq!(imports(&parse(Language::C, text)), [("\"real.h\"", 4)]);
     }
 
     #[test]
