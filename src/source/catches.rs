@@ -280,6 +280,20 @@ mod tests {
     }
 
     #[test]
+    fn csharp_and_cpp_catch_clauses_name_their_types() {
+        let cs = "class A {\n  void Run() {\n    try {\n      Go();\n    } catch (System.InvalidOperationException e) when (e.Data != null) {\n    } catch (ArgumentException) {\n    } catch {\n    }\n  }\n  void Go() {}\n}\n";
+        assert_eq!(
+            sites(Language::CSharp, cs, "A.Run", "Go"),
+            vec!["4: catch (System.InvalidOperationException e) when (e.Data != null) [\"when …\"] | catch (ArgumentException) [\"ArgumentException\"] | catch []"]
+        );
+        let cpp = "void run() {\n  try {\n    go();\n  } catch (const std::runtime_error& e) {\n  } catch (...) {\n  }\n}\n";
+        assert_eq!(
+            sites(Language::Cpp, cpp, "run", "go"),
+            vec!["3: catch (const std::runtime_error& e) [\"runtime_error\"] | catch (...) []"]
+        );
+    }
+
+    #[test]
     fn rust_has_no_handlers() {
         let text = "fn run() { go(); let f = || go(); }\nfn go() {}\n";
         assert_eq!(sites(Language::Rust, text, "run", "go"), vec!["1: ", "1: "]);

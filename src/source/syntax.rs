@@ -163,6 +163,8 @@ fn is_generic(parent: &str) -> bool {
             | "for_lifetimes"
             | "type_argument_list"
             | "type_parameter_list"
+            | "template_argument_list"
+            | "template_parameter_list"
     )
 }
 
@@ -245,17 +247,25 @@ fn space_between(prev: &Tok<'_>, cur: &Tok<'_>) -> bool {
         "{" => prev.parent == "use_list",
         "&" | "&&" => matches!(
             prev.parent,
-            "reference_type" | "reference_expression" | "self_parameter" | "reference_pattern"
+            "reference_type"
+                | "reference_expression"
+                | "self_parameter"
+                | "reference_pattern"
+                | "reference_declarator"
+                | "abstract_reference_declarator"
         ),
         "*" | "**" => matches!(
             prev.parent,
             "pointer_type"
+                | "pointer_declarator"
+                | "abstract_pointer_declarator"
                 | "list_splat_pattern"
                 | "dictionary_splat_pattern"
                 | "list_splat"
                 | "dictionary_splat"
         ),
         "?" => prev.parent == "removed_trait_bound",
+        "~" => prev.parent == "destructor_name",
         "!" => matches!(prev.parent, "impl_item" | "unary_expression"),
         "-" => matches!(prev.parent, "unary_expression" | "negative_literal"),
         "=" => matches!(prev.parent, "default_parameter" | "keyword_argument"),
@@ -267,8 +277,9 @@ fn space_between(prev: &Tok<'_>, cur: &Tok<'_>) -> bool {
     // Tokens that glue to whatever precedes.
     match c {
         ")" | "]" | "," | ";" | "." | "?." | "::" => false,
+        "..." if cur.parent == "parameter_pack_expansion" => false,
         "}" => cur.parent != "use_list" && p != "{",
-        ":" => is_conditional(cur.parent),
+        ":" => is_conditional(cur.parent) || cur.parent == "base_class_clause",
         "=" => !matches!(cur.parent, "default_parameter" | "keyword_argument"),
         ">" => !is_generic(cur.parent),
         "<" => !(is_generic(cur.parent) && word_like(p) && !spaced_keyword(prev)),

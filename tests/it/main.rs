@@ -7,6 +7,7 @@ mod support;
 
 mod test_agents;
 mod test_bad_input;
+mod test_c;
 mod test_calls;
 mod test_ci;
 mod test_cli;

@@ -234,11 +234,13 @@ const RUBY_NOT_STANDARD: &[&str] = &[
 ];
 
 /// Whether a handler of the root type `caught` catches `error` in `language`: `BaseException`
-/// and `Throwable` everything; `Exception` everything but Python's three exits, and in Java,
+/// and `Throwable` everything; `Exception` everything in Ruby and C#, but Python's three exits, and in Java,
 /// Kotlin and PHP not an `…Error`; Ruby's `StandardError` (a bare `rescue`) what derives from it.
 fn catches_all(caught: &str, error: &str, language: Language) -> bool {
     match (caught, language) {
-        ("BaseException" | "Throwable", _) | ("Exception", Language::Ruby) => true,
+        ("BaseException" | "Throwable", _) | ("Exception", Language::Ruby | Language::CSharp) => {
+            true
+        }
         ("Exception", Language::Java | Language::Kotlin | Language::Php) => {
             !error.ends_with("Error")
         }

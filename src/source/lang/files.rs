@@ -49,6 +49,7 @@ pub fn is_test_path(path: &str) -> bool {
                 .rev()
                 .skip(1)
                 .any(|d| d.ends_with(".tests") || d.ends_with(".specs")))
+        || (matches!(stem, "test" | "tests") && is_c_family_source(name))
         || stem.starts_with("test_")
         || stem.ends_with("_test")
         || stem.ends_with("_tests")
@@ -56,6 +57,13 @@ pub fn is_test_path(path: &str) -> bool {
         || name.contains(".test.")
         || name.contains(".spec.")
         || FIXTURE_STEMS.contains(&stem)
+}
+
+/// Whether a file is a C or C++ translation unit (hiredis's `test.c` is its test program).
+fn is_c_family_source(name: &str) -> bool {
+    [".c", ".cc", ".cpp", ".cxx"]
+        .iter()
+        .any(|extension| name.ends_with(extension))
 }
 
 /// Whether a dependent goes in a design file's `## Tests` section: a test case by what its path says
@@ -233,13 +241,21 @@ mod tests {
             "lib/foo_spec.rb",
             "src/Shapes.Tests/CircleTests.cs",
             "Polly.Specs/Helpers/Stub.cs",
+            "test.c",
+            "src/jq_test.c",
         ] {
             assert!(is_test_path(path), "{path}");
         }
-        assert!(!is_test_path("src/Shapes.Tests.cs"));
-        for path in ["src/testing.rs", "src/contest.py", "tests.md"] {
+        for path in [
+            "src/testing.rs",
+            "src/contest.py",
+            "tests.md",
+            "test.h",
+            "test.py",
+        ] {
             assert!(!is_test_path(path), "{path}");
         }
+        assert!(!is_test_path("src/Shapes.Tests.cs"));
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! only, so `project/` (config, detection, practices) may read it; the languages' code below it is
 //! `source/`'s. A language's practices reader (`practices.rs`) uses [`tooling`] alone.
 
+pub mod c;
 pub mod csharp;
 mod dispatch;
 pub mod files;
@@ -52,6 +53,9 @@ macro_rules! for_each_language {
             Php: php::PHP with php: php::model::PhpModel,
             Ruby: ruby::RUBY with ruby: ruby::model::RubyModel,
             CSharp: csharp::CSHARP with csharp: csharp::model::CSharpModel,
+            C: c::C with c: c::model::IncludeModel,
+            Cpp: c::CPP,
+            Header: c::HEADER,
         }
     };
 }
@@ -309,7 +313,7 @@ impl Language {
     }
 
     /// The languages this build parses, by family, for a message: "Rust, JavaScript, TypeScript,
-    /// Python, Go, Java, Kotlin, PHP, Ruby and C#".
+    /// Python, Go, Java, Kotlin, PHP, Ruby, C# and C/C++".
     pub fn built_names() -> String {
         let mut names: Vec<&str> = Vec::new();
         for spec in LANGUAGES.iter().filter(|spec| spec.grammar.is_some()) {
@@ -387,6 +391,9 @@ mod tests {
             ("src/Routing/Route.php", Some(Language::Php)),
             ("lib/rack/utils.rb", Some(Language::Ruby)),
             ("src/Polly/Policy.cs", Some(Language::CSharp)),
+            ("src/sds.c", Some(Language::C)),
+            ("src/format.cc", Some(Language::Cpp)),
+            ("include/fmt/base.h", Some(Language::Header)),
             ("a/B.RS", Some(Language::Rust)),
             ("README.md", None),
             ("Makefile", None),
@@ -409,7 +416,8 @@ mod tests {
         feature = "lang-kotlin",
         feature = "lang-php",
         feature = "lang-ruby",
-        feature = "lang-csharp"
+        feature = "lang-csharp",
+        feature = "lang-c"
     ))]
     fn the_default_build_has_every_grammar() {
         for language in Language::ALL {
@@ -426,7 +434,7 @@ mod tests {
     fn the_default_build_names_every_family_once() {
         assert_eq!(
             Language::built_names(),
-            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin, PHP, Ruby and C#"
+            "Rust, JavaScript, TypeScript, Python, Go, Java, Kotlin, PHP, Ruby, C# and C/C++"
         );
     }
 
@@ -463,6 +471,9 @@ mod tests {
                 "php",
                 "ruby",
                 "csharp",
+                "c",
+                "cpp",
+                "header"
             ]
         );
         let display: Vec<_> = Language::ALL.iter().map(|l| l.display_name()).collect();
@@ -480,6 +491,9 @@ mod tests {
                 "PHP",
                 "Ruby",
                 "C#",
+                "C",
+                "C++",
+                "C/C++ header"
             ]
         );
         let fences: Vec<_> = Language::ALL.iter().map(|l| l.fence()).collect();
@@ -497,6 +511,9 @@ mod tests {
                 "php",
                 "ruby",
                 "csharp",
+                "c",
+                "cpp",
+                "cpp"
             ]
         );
         for (i, lang) in Language::ALL.iter().enumerate() {

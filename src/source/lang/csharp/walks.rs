@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
+use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -120,6 +121,33 @@ impl RaiseSyntax for CSharpWalks {
             "throw_statement" | "throw_expression" => Some(thrown(first_named(node)?, src)),
             _ => None,
         }
+    }
+
+    /// A `try` guards its body; a `catch (T e)` catches `T`, a bare `catch` everything; one with
+    /// a `when` filter may let it through, so it names its filter, which catches nothing told.
+    fn handlers(&self, around: Node<'_>, inside: Node<'_>, src: &str) -> Option<Vec<Handler>> {
+        if around.kind() != "try_statement" || !guards_body(around, inside) {
+            return None;
+        }
+        Some(clauses(around, "catch_clause", |clause| {
+            let children = code_children(clause);
+            let declared = children
+                .iter()
+                .find(|child| child.kind() == "catch_declaration")
+                .and_then(|declaration| declaration.child_by_field_name("type"));
+            let filtered = children
+                .iter()
+                .any(|child| child.kind() == "catch_filter_clause");
+            let types = match (declared, filtered) {
+                (_, true) => vec!["when …".to_string()],
+                (Some(ty), false) => type_names(ty, src),
+                (None, false) => Vec::new(),
+            };
+            Handler {
+                types,
+                shown: header(clause, clause.child_by_field_name("body"), src),
+            }
+        }))
     }
 }
 

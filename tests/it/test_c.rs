@@ -1,0 +1,167 @@
+//! C and C++ (`fixtures/projects/c-cmake`: a CMake build of a C library with a C++ layer): design
+//! files with a header's interface and its Doxygen comments (not the include guard, not a
+//! `static` helper, not a class's private members nor a `detail` namespace), a translation unit's
+//! functions of external linkage, `#include` resolved through the file's directory and CMake's
+//! include directories (a conditional include kept, a system header external), GoogleTest tests
+//! mapped to the headers they include, callers and raises, clang-format's and CTest's
+//! conventions, and a library that validates and stays as it is on a second update.
+
+use crate::support::{project, TestProject};
+
+const CIRCLE_H: &str = "include/shapes/circle.h";
+const AREA_HPP: &str = "include/shapes/area.hpp";
+const CIRCLE_C: &str = "src/circle.c";
+const AREA_CPP: &str = "src/area.cpp";
+const TEST: &str = "tests/circle_test.cpp";
+
+fn updated() -> TestProject {
+    let p = project().fixture("c-cmake").init().build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+/// The `- path` lines of a design file's section.
+fn section(design: &str, heading: &str) -> Vec<String> {
+    design
+        .split(&format!("## {heading}\n\n"))
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
+        .collect()
+}
+
+/// The Interface Contract's code block of a design file.
+fn contract(design: &str) -> String {
+    design
+        .split("## Interface Contract\n\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```\n").next())
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn a_header_design_file_has_what_it_declares_with_its_doxygen_comments() {
+    let p = updated();
+    let design = p.read(&format!(".lexibrary/{CIRCLE_H}.md"));
+    insta::assert_snapshot!("c_header_contract", contract(&design));
+    assert!(
+        design.starts_with(
+            "---\ndescription: 'Circles: made from a radius, measured by their area.'"
+        ),
+        "{design}"
+    );
+    let hpp = p.read(&format!(".lexibrary/{AREA_HPP}.md"));
+    insta::assert_snapshot!("cpp_header_contract", contract(&hpp));
+    // A translation unit: its functions of external linkage, not its `static` helper.
+    let source = contract(&p.read(&format!(".lexibrary/{CIRCLE_C}.md")));
+    assert!(
+        source.contains("circle *circle_new(double radius)"),
+        "{source}"
+    );
+    assert!(!source.contains("squared"), "{source}");
+}
+
+#[test]
+fn includes_resolve_through_the_files_directory_and_the_include_directories() {
+    let p = updated();
+    let header = p.read(&format!(".lexibrary/{CIRCLE_H}.md"));
+    // `"shapes/config.h"` through CMake's include directory, `"win32.h"` beside the header
+    // (under `#ifdef _WIN32`: every platform's includes are kept); `<stddef.h>` is the system's.
+    assert_eq!(
+        section(&header, "Dependencies"),
+        ["include/shapes/config.h", "include/shapes/win32.h"]
+    );
+    let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));
+    assert_eq!(section(&source, "Dependencies"), [CIRCLE_H, "src/local.h"]);
+    // An angle include naming a project header through the include directories.
+    let demo = p.read(".lexibrary/examples/demo.c.md");
+    assert_eq!(section(&demo, "Dependencies"), [CIRCLE_H]);
+    let cpp = p.read(&format!(".lexibrary/{AREA_CPP}.md"));
+    assert_eq!(section(&cpp, "Dependencies"), [AREA_HPP]);
+    // The header names the files that include it.
+    let dependents = section(&header, "Dependents");
+    for file in [AREA_HPP, CIRCLE_C, "examples/demo.c"] {
+        assert!(
+            dependents.iter().any(|d| d == file),
+            "{file}: {dependents:?}"
+        );
+    }
+}
+
+#[test]
+fn googletest_tests_are_mapped_to_the_headers_they_include() {
+    let p = updated();
+    let hpp = p.read(&format!(".lexibrary/{AREA_HPP}.md"));
+    assert_eq!(section(&hpp, "Tests"), [TEST]);
+    let test = p.read(&format!(".lexibrary/{TEST}.md"));
+    assert!(
+        test.starts_with(
+            "---\ndescription: 'Tests `circle`: `area_is_pi_r_squared`, `describe_names_the_area`.'"
+        ),
+        "{test}"
+    );
+    p.lexi(["lookup", AREA_HPP]).success().stdout_has(TEST);
+}
+
+#[test]
+fn callers_raises_and_members() {
+    let p = updated();
+    p.lexi(["lookup", AREA_CPP, "--member", "Round.Round"])
+        .success()
+        .stdout_has("Raises: std::invalid_argument (\"bad radius\")");
+    // A function is called through the header that declares it.
+    p.lexi(["lookup", CIRCLE_H, "--member", "circle_new"])
+        .success()
+        .stdout_has("Called from: examples/demo.c (main)")
+        .stdout_has("Makes a circle of radius `radius`.");
+    p.lexi(["lookup", AREA_CPP, "--member", "Round.area"])
+        .success()
+        .stdout_has("Calls elsewhere: circle_area")
+        .stdout_has("Called by: Round.describe");
+}
+
+#[test]
+fn clang_format_and_ctest_are_the_conventions() {
+    let p = updated();
+    p.lexi(["conventions"])
+        .success()
+        .stdout_has("clang-format formats the code (`clang-format -i --style=file`): based on the Google style, 100 columns.")
+        .stdout_has("CTest runs the tests")
+        .stdout_has("C++17 (CMake)");
+    let config = p.read(".lexibrary/config.yaml");
+    assert!(config.contains("- c\n"), "{config}");
+}
+
+#[test]
+fn a_c_library_validates_and_a_second_update_changes_nothing() {
+    let p = updated();
+    p.commit_all("library");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
+    let state = p
+        .git(["rev-parse", "--git-path", "lexibrarian"])
+        .success()
+        .stdout;
+    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
+    p.lexictl(["update"]).success();
+    let status = p.git(["status", "--porcelain"]).success().stdout;
+    assert_eq!(status, "", "a second update changed the library");
+    // A new header beside the source shadows the include directory's for a quoted include:
+    // a --changed-only run resolves the includes again.
+    p.write(
+        "src/shapes/circle.h",
+        "/* A local copy. */\n#define LOCAL_CIRCLE 1\n",
+    );
+    p.commit_all("shadow");
+    p.lexictl(["update", "--changed-only"]).success();
+    let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));
+    assert_eq!(
+        section(&source, "Dependencies"),
+        ["src/local.h", "src/shapes/circle.h"]
+    );
+    p.commit_all("library again");
+    p.lexictl(["update", "--check"]).success();
+}
