@@ -164,3 +164,34 @@ fn a_csharp_library_validates_and_a_second_update_changes_nothing() {
     );
     p.lexictl(["validate"]).success();
 }
+
+/// A partial class is one type: a member declared in another part is found from either part's
+/// file, said to be declared there, with that part's line and doc.
+#[test]
+fn a_member_of_another_part_of_a_partial_class_is_found_from_either_part() {
+    let p = updated();
+    p.lexi(["lookup", CIRCLE, "--member", "Describe"])
+        .success()
+        .stdout_has(&format!(
+            "# {CIRCLE}: Circle.Describe — declared in another part of Circle ({CIRCLE_PART}) (method, line 6)"
+        ))
+        .stdout_has("Says what the circle is.");
+    let json = p
+        .lexi([
+            "lookup",
+            CIRCLE_PART,
+            "--member",
+            "Area",
+            "--format",
+            "json",
+        ])
+        .success()
+        .json();
+    let text = json.to_string();
+    assert!(
+        text.contains(&format!("\"part_of\":\"Circle ({CIRCLE})\"")),
+        "{text}"
+    );
+    p.lexi(["lookup", CIRCLE, "--member", "NoSuchMember"])
+        .code(1);
+}

@@ -127,6 +127,10 @@ pub struct Member {
     /// (`member/inherit.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inherited_from: Option<String>,
+    /// The type and the file of the other part declaring it, for a member of a type that spans
+    /// files (a C# partial class, a Ruby class reopened): `Circle (src/Shapes/Circle.Describe.cs)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part_of: Option<String>,
     /// Its doc is the doc of the member it overrides: `Base.name, base/file.py`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_inherited_from: Option<String>,
@@ -240,7 +244,8 @@ pub fn lookup_member(
         file: parsed,
     };
     let (mut matches, others) = declared_or_inherited(ws, &file, name, full)?;
-    // What a declared member raises and shares with its siblings; an inherited one's are its base's.
+    // What a declared member raises and shares with its siblings; an inherited one's are its base's,
+    // another part's its part's.
     let calls = &file.file.interface.calls;
     let own_names: std::collections::BTreeSet<&str> = file
         .file
@@ -251,7 +256,7 @@ pub fn lookup_member(
         .collect();
     let whole = matches.len() == 1;
     let imported = outside::Imported::of(ws.graph(), source);
-    for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
+    for found in matches.iter_mut().filter(|m| m.is_own()) {
         found.calls_elsewhere =
             outside::calls_elsewhere(calls, &found.label, &own_names, &imported);
         found.raises = related::raises(calls, &found.label);
@@ -294,7 +299,7 @@ pub fn lookup_member(
         }
     }
     if with_source {
-        for found in matches.iter_mut().filter(|m| m.inherited_from.is_none()) {
+        for found in matches.iter_mut().filter(|m| m.is_own()) {
             found.source_lines = lines_of(&text, found.line, found.end_line);
         }
     }
@@ -388,6 +393,11 @@ fn apply_inherited_doc(shown: &mut Member, doc: inherit::Doc) {
 }
 
 impl Member {
+    /// Declared in the file asked about: neither inherited nor another part's.
+    fn is_own(&self) -> bool {
+        self.inherited_from.is_none() && self.part_of.is_none()
+    }
+
     /// Its doc cut as shown: to its first paragraph, or (`whole`: everything asked for) to the
     /// [`DOC_BYTES`] budget.
     fn cut_doc(&mut self, whole: bool) {
@@ -589,6 +599,7 @@ fn member(
         source_lines: None,
         label,
         inherited_from: None,
+        part_of: None,
         doc_inherited_from: None,
         overrides: None,
         implements: Vec::new(),

@@ -38,4 +38,11 @@ pub(crate) trait Walks:
     /// what its definitions say ("defines …"), for a role that lists them. `None` for a file
     /// that is no program of its own.
     fn program_role(&self, source: &str, text: &str, summary: &str) -> Option<String>;
+
+    /// Whether a type whose header is `signature` may have other parts in other files whose
+    /// members are its own (a C# `partial class`, a Ruby class reopened), which `lexi lookup
+    /// --member` then looks in; `false` by default.
+    fn type_spans_files(&self, _signature: &str) -> bool {
+        false
+    }
 }

@@ -8,7 +8,9 @@
 //! declared and provided methods) and a trait's supertraits (`trait A: B + C`). A base is looked
 //! for in the file itself, then in the project files it imports whose public names hold it (the
 //! graph of the last update; a file the graph does not know is tried too). The walk goes at most
-//! [`MAX_DEPTH`] bases deep and never visits a class twice.
+//! [`MAX_DEPTH`] bases deep and never visits a class twice. A type that spans files (a C#
+//! `partial` class, a Ruby class reopened: `Walks::type_spans_files`) has its other parts' members
+//! first: those of the files it depends on that define it too.
 
 use std::collections::HashSet;
 
@@ -57,6 +59,13 @@ pub(super) fn inherited_members(
         {
             continue;
         }
+        if let Some(hit) = part_declaring(ws, file, &class, &bare) {
+            let mut shown = shown_member(ws, &hit, shown);
+            shown.part_of = Some(format!("{class} ({})", hit.file.source));
+            shown.label = format!("{class}.{bare}");
+            found.push(shown);
+            continue;
+        }
         let mut visited = HashSet::from([(file.source.clone(), class.clone())]);
         let Some(hit) = walk(ws, file, &class, &bare, 0, &mut visited) else {
             continue;
@@ -72,6 +81,40 @@ pub(super) fn inherited_members(
         found.push(shown);
     }
     found
+}
+
+/// The member `bare` of `class` declared in another part of it — a file `file` depends on that
+/// defines `class` too — when `file`'s language lets that type span files (a C# `partial` type, a
+/// Ruby class reopened).
+fn part_declaring(ws: &Workspace, file: &Parsed, class: &str, bare: &str) -> Option<Found> {
+    let language = file.file.interface.language;
+    let spans = file.file.definitions.iter().any(|d| {
+        d.label == class && is_container(d.kind) && language.walks().type_spans_files(&d.signature)
+    });
+    if !spans {
+        return None;
+    }
+    let label = format!("{class}.{bare}");
+    let declares = |parsed: &SourceFile| {
+        parsed
+            .definitions
+            .iter()
+            .any(|d| d.label == label && !d.nested)
+            || declared_as(parsed, &label).is_some()
+    };
+    ws.graph()?
+        .dependencies(&file.source)
+        .into_iter()
+        .filter(|dep| *dep != file.source)
+        .take(FILES_PARSED)
+        .filter(|dep| may_declare(ws, dep, bare_type(class)))
+        .filter_map(|dep| parse(ws, &dep))
+        .find(|parsed| declares(&parsed.file))
+        .map(|parsed| Found {
+            file: std::rc::Rc::new(parsed),
+            class: class.to_string(),
+            label,
+        })
 }
 
 /// The doc of the member `label` (`Class.name`, declared in `file` without a doc) inherited from

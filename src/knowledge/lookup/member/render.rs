@@ -210,10 +210,11 @@ fn member_text(
     same_callers: bool,
     caps: Caps,
 ) -> String {
-    let inherited = member
-        .inherited_from
-        .as_ref()
-        .map_or(String::new(), |base| format!(" — inherited from {base}"));
+    let inherited = match (&member.inherited_from, &member.part_of) {
+        (Some(base), _) => format!(" — inherited from {base}"),
+        (None, Some(part)) => format!(" — declared in another part of {part}"),
+        (None, None) => String::new(),
+    };
     let span = match (member.line, member.end_line) {
         (Some(start), Some(end)) if end > start => format!(", lines {start}-{end}"),
         (Some(start), _) => format!(", line {start}"),

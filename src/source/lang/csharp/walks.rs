@@ -31,6 +31,11 @@ impl Walks for CSharpWalks {
 
     /// A file with a `static … Main(` method, or a `Program.cs` of top-level statements, is a
     /// program's entry point.
+    /// A `partial` type's parts are one type.
+    fn type_spans_files(&self, signature: &str) -> bool {
+        signature.split_whitespace().any(|word| word == "partial")
+    }
+
     fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
         let main = text.lines().any(|line| {
             let line = line.trim_start();

@@ -34,6 +34,11 @@ impl Walks for RubyWalks {
 
     /// A Rack application's `config.ru`; a script run as a program (`#!` line, or `if __FILE__ ==
     /// $0`).
+    /// A class or module may be reopened in any file.
+    fn type_spans_files(&self, _signature: &str) -> bool {
+        true
+    }
+
     fn program_role(&self, source: &str, text: &str, _: &str) -> Option<String> {
         if source.ends_with(".ru") {
             return Some("Rack application configuration (`rackup`).".to_string());
