@@ -13,7 +13,7 @@
 use tree_sitter::Node;
 
 use super::calls::CallSyntax;
-use super::raises::RaiseSyntax;
+use super::raises::{RaiseSyntax, RE_RAISES};
 use super::syntax::{code_children, text_of};
 
 /// Node kinds that start a function of their own inside a body (its calls run when it is called).
@@ -30,6 +30,14 @@ const FUNCTION_KINDS: &[&str] = &[
     "lambda_literal",
     "anonymous_function",
     "closure_expression",
+    // A method of a class defined in the body (Java's and PHP's anonymous classes, Ruby's `def`
+    // in a block), a C# local function or anonymous method.
+    "method_declaration",
+    "local_function_statement",
+    "anonymous_method_expression",
+    "anonymous_function",
+    "method",
+    "singleton_method",
 ];
 
 /// Characters of a handler's header kept as shown.
@@ -39,11 +47,75 @@ const SHOWN_CHARS: usize = 80;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Handler {
     /// The exception types it names, by their last segment (`HTTPException` of
-    /// `werkzeug.exceptions.HTTPException`); empty for one that catches everything (a bare
-    /// `except:`, a JavaScript `catch`).
+    /// `werkzeug.exceptions.HTTPException`).
     pub types: Vec<String>,
+    /// It catches everything: a bare `except:`, a JavaScript `catch`, a C# `catch` without a
+    /// type, C++'s `catch (...)`.
+    pub all: bool,
+    /// Its block throws again what it caught (a bare `raise`, `throw;`, `raise e`/`throw $e` of
+    /// the name it binds): what it catches goes on up.
+    pub rethrows: bool,
     /// Its header as written, whitespace collapsed (`except Exception as e`, `catch (err)`).
     pub shown: String,
+    /// Which `try` around the call it belongs to: 0 for the innermost. The first handler of a
+    /// `try` that matches an error takes it; if it throws it again, the next `try` out decides.
+    pub level: usize,
+}
+
+/// A clause as a language reads it: its node, the block it runs, the name it binds the error to.
+pub(crate) struct Clause<'t> {
+    pub clause: Node<'t>,
+    pub block: Option<Node<'t>>,
+    pub bound: Option<Node<'t>>,
+}
+
+impl Handler {
+    /// The handler of `clause`, catching `types` (or everything, `all`).
+    pub(crate) fn read<S: RaiseSyntax + ?Sized>(
+        syntax: &S,
+        clause: Clause<'_>,
+        types: Vec<String>,
+        all: bool,
+        src: &str,
+    ) -> Handler {
+        let bound = clause.bound.map(|b| last_word(text_of(b, src)).to_string());
+        Handler {
+            types,
+            all,
+            rethrows: clause
+                .block
+                .is_some_and(|block| rethrows(syntax, block, bound.as_deref(), src)),
+            shown: header(clause.clause, clause.block, src),
+            level: 0,
+        }
+    }
+}
+
+/// Whether a statement of `block` (or the expression it holds) throws again what was caught: a
+/// bare `raise`/`throw;`, or a raise of `bound`, the name the handler binds.
+fn rethrows<S: RaiseSyntax + ?Sized>(
+    syntax: &S,
+    block: Node<'_>,
+    bound: Option<&str>,
+    src: &str,
+) -> bool {
+    code_children(block).into_iter().any(|statement| {
+        let inner = code_children(statement).into_iter().next();
+        [Some(statement), inner].into_iter().flatten().any(|node| {
+            let bare_throw = node.kind().contains("throw") && code_children(node).is_empty();
+            bare_throw
+                || syntax.raise_of(node, src).is_some_and(|entry| {
+                    entry == RE_RAISES || bound.is_some_and(|b| last_word(&entry) == b)
+                })
+        })
+    })
+}
+
+/// The last identifier-like word of `text` (`e` of `=> e`, `$e` → `e`).
+fn last_word(text: &str) -> &str {
+    text.rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find(|word| !word.is_empty())
+        .unwrap_or("")
 }
 
 /// One call of the asked name in a body.
@@ -69,13 +141,21 @@ pub(crate) fn call_sites<S: CallSyntax + ?Sized>(
     let mut stack = vec![definition];
     while let Some(node) = stack.pop() {
         let kind = node.kind();
-        if kind == kinds.call
+        let is_call = kind == kinds.call
             || kinds.creation == Some(kind)
-            || syntax.other_calls().contains(&kind)
-        {
-            let called = syntax
-                .call_target(node, src, None)
-                .is_some_and(|target| target.callee.name() == callee);
+            || syntax.other_calls().contains(&kind);
+        // `with x:` calls `x.__enter__()` and `x.__exit__(…)` where it stands.
+        let through_protocol = || {
+            syntax
+                .protocol_calls(node)
+                .iter()
+                .any(|(_, method)| *method == callee)
+        };
+        if is_call || through_protocol() {
+            let called = !is_call
+                || syntax
+                    .call_target(node, src, None)
+                    .is_some_and(|target| target.callee.name() == callee);
             if called {
                 sites.push(CallSite {
                     line: node.start_position().row + 1 + rows,
@@ -100,9 +180,15 @@ fn handlers_around<S: RaiseSyntax + ?Sized>(
 ) -> Vec<Handler> {
     let mut out = Vec::new();
     let mut inside = call;
+    let mut level = 0;
     while let Some(around) = inside.parent() {
         if let Some(handlers) = syntax.handlers(around, inside, src) {
-            out.extend(handlers);
+            out.extend(
+                handlers
+                    .into_iter()
+                    .map(|handler| Handler { level, ..handler }),
+            );
+            level += 1;
         }
         // A function defined in the body runs outside the `try`s around its definition.
         if around.id() == definition.id() || FUNCTION_KINDS.contains(&around.kind()) {
@@ -155,9 +241,8 @@ pub(crate) fn type_names(node: Node<'_>, src: &str) -> Vec<String> {
     let mut stack = vec![node];
     while let Some(node) = stack.pop() {
         match node.kind() {
-            "identifier" | "type_identifier" | "simple_identifier" | "name" | "constant" => {
-                names.push(text_of(node, src).to_string())
-            }
+            "identifier" | "type_identifier" | "simple_identifier" | "name" | "constant"
+            | "primitive_type" => names.push(text_of(node, src).to_string()),
             "attribute"
             | "scoped_type_identifier"
             | "user_type"
@@ -291,6 +376,20 @@ mod tests {
             sites(Language::Cpp, cpp, "run", "go"),
             vec!["3: catch (const std::runtime_error& e) [\"runtime_error\"] | catch (...) []"]
         );
+    }
+
+    #[test]
+    fn a_handler_that_raises_again_rethrows_and_a_with_statement_is_a_site_of_enter() {
+        let text = "class App:\n    def run(self):\n        try:\n            self.go()\n        except ValueError as e:\n            log(e)\n            raise\n        try:\n            with Ctx():\n                pass\n        except KeyError as err:\n            raise err\n        except OSError:\n            return None\n\n    def go(self):\n        pass\n";
+        let file = SourceFile::parse(Language::Python, text.to_string()).expect("parses");
+        let run = file.definition("App.run").expect("defined");
+        let go = file.call_sites(run, "go");
+        assert!(go[0].handlers[0].rethrows, "{go:?}");
+        let enter = file.call_sites(run, "__enter__");
+        assert_eq!(enter.len(), 1, "{enter:?}");
+        assert_eq!(enter[0].line, 9);
+        let rethrows: Vec<bool> = enter[0].handlers.iter().map(|h| h.rethrows).collect();
+        assert_eq!(rethrows, [true, false]);
     }
 
     #[test]

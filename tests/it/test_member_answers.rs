@@ -768,7 +768,9 @@ fn member_impact_errors_in_javascript_stop_at_a_catch_not_around_a_callback() {
         .lexi(["impact", "lib/app.js", "--member", "app.check"])
         .success();
     out.stdout_has("- TypeError → caught in lib/app.js: app.use by `catch (err)` (line 14)")
-        .stdout_has("- TypeError → lib/app.js: app.later: not caught (no caller outside tests)");
+        .stdout_has(
+            "- TypeError → lib/app.js: app.later: not caught (no caller found outside tests)",
+        );
     p.lexi(["impact", "lib/app.js", "--member", "app.plain"])
         .success()
         .stdout_lacks("Where its errors go");

@@ -193,10 +193,7 @@ impl Files<'_> {
         let sites = parsed.call_sites(definition, called);
         let mut first = None;
         for site in &sites {
-            let handler = site
-                .handlers
-                .iter()
-                .find(|handler| catches(handler, error, language))?;
+            let handler = catching(&site.handlers, error, language)?;
             first.get_or_insert((site.line, handler.shown.clone()));
         }
         first
@@ -210,9 +207,30 @@ fn parse(ws: &Workspace, file: &str) -> Option<SourceFile> {
     SourceFile::parse(language, String::from_utf8_lossy(&bytes).into_owned()).ok()
 }
 
-/// Whether `handler`, in a file of `language`, catches `error`.
-fn catches(handler: &Handler, error: &str, language: Language) -> bool {
-    handler.types.is_empty()
+/// The handler around a call that keeps `error`: in each `try` from the innermost out, the first
+/// handler taking it decides — it keeps it, or throws it again to the next `try` out.
+fn catching<'h>(handlers: &'h [Handler], error: &str, language: Language) -> Option<&'h Handler> {
+    let levels = handlers
+        .iter()
+        .map(|h| h.level)
+        .max()
+        .map_or(0, |max| max + 1);
+    for level in 0..levels {
+        let taking = handlers
+            .iter()
+            .filter(|h| h.level == level)
+            .find(|h| takes(h, error, language));
+        match taking {
+            Some(handler) if !handler.rethrows => return Some(handler),
+            _ => continue,
+        }
+    }
+    None
+}
+
+/// Whether `handler`, in a file of `language`, takes `error` (keeping it or not).
+fn takes(handler: &Handler, error: &str, language: Language) -> bool {
+    handler.all
         || handler
             .types
             .iter()
@@ -244,7 +262,9 @@ fn catches_all(caught: &str, error: &str, language: Language) -> bool {
         ("Exception", Language::Java | Language::Kotlin | Language::Php) => {
             !error.ends_with("Error")
         }
-        ("Exception", _) => !matches!(error, "SystemExit" | "KeyboardInterrupt" | "GeneratorExit"),
+        ("Exception", Language::Python) => {
+            !matches!(error, "SystemExit" | "KeyboardInterrupt" | "GeneratorExit")
+        }
         ("StandardError", Language::Ruby) => !RUBY_NOT_STANDARD.contains(&error),
         _ => false,
     }
@@ -270,7 +290,7 @@ pub fn to_text(paths: &[ErrorPath], depth: usize) -> String {
         }
         for left in path.uncaught.iter().take(SHOWN) {
             let why = match left.top {
-                true => "no caller outside tests".to_string(),
+                true => "no caller found outside tests".to_string(),
                 false => format!("the walk ends at depth {depth}"),
             };
             out.push_str(&format!(
@@ -285,7 +305,7 @@ pub fn to_text(paths: &[ErrorPath], depth: usize) -> String {
             path.caught.len().saturating_sub(SHOWN) + path.uncaught.len().saturating_sub(SHOWN);
         if more > 0 {
             out.push_str(&format!(
-                "- {}: {more} more ways (`--format json`)\n",
+                "- {}: {more} more (`--format json`)\n",
                 path.error
             ));
         }
@@ -306,10 +326,44 @@ mod tests {
     fn handlers_catch_their_types_and_the_catch_alls() {
         let handler = |types: &[&str]| Handler {
             types: types.iter().map(|t| t.to_string()).collect(),
+            all: types.is_empty(),
+            rethrows: false,
             shown: String::new(),
+            level: 0,
+        };
+        let catches = |handler: &Handler, error: &str, language: Language| {
+            catching(std::slice::from_ref(handler), error, language).is_some()
         };
         let python = Language::Python;
         assert!(catches(&handler(&[]), "TypeError", python));
+        let reraising = Handler {
+            rethrows: true,
+            ..handler(&["TypeError"])
+        };
+        assert!(!catches(&reraising, "TypeError", python));
+        let untold = Handler {
+            all: false,
+            ..handler(&[])
+        };
+        assert!(!catches(&untold, "BadThing", Language::Cpp));
+        // PHP's `catch (InvalidArgumentException $e) { throw $e; } catch (Exception $e)`: the
+        // first takes it and throws it on; an outer `try`'s handler keeps it.
+        let first = Handler {
+            rethrows: true,
+            ..handler(&["InvalidArgumentException"])
+        };
+        let second = handler(&["Exception"]);
+        let php = Language::Php;
+        let one_try = [first.clone(), second.clone()];
+        assert!(catching(&one_try, "InvalidArgumentException", php).is_none());
+        assert!(catching(&one_try, "RuntimeException", php).is_some());
+        let outer = Handler { level: 1, ..second };
+        assert!(catching(&[first, outer], "InvalidArgumentException", php).is_some());
+        assert!(!catches(
+            &handler(&["Exception"]),
+            "BadThing",
+            Language::Cpp
+        ));
         assert!(catches(&handler(&["Exception"]), "TypeError", python));
         assert!(!catches(
             &handler(&["Exception"]),

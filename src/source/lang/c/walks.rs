@@ -7,7 +7,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
+use crate::source::catches::{clauses, guards_body, type_names, Clause, Handler};
 use crate::source::comments::{CLike, CommentSyntax};
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
 use crate::source::flow::{FlowSyntax, Reader, Shape};
@@ -125,18 +125,25 @@ impl RaiseSyntax for CWalks {
             return None;
         }
         Some(clauses(around, "catch_clause", |clause| {
-            let types = clause
-                .child_by_field_name("parameters")
+            let parameters = clause.child_by_field_name("parameters");
+            let declaration = parameters
                 .map(code_children)
                 .unwrap_or_default()
                 .into_iter()
-                .filter_map(|parameter| parameter.child_by_field_name("type"))
-                .flat_map(|ty| type_names(ty, src))
-                .collect();
-            Handler {
-                types,
-                shown: header(clause, clause.child_by_field_name("body"), src),
-            }
+                .next();
+            let types = declaration
+                .and_then(|parameter| parameter.child_by_field_name("type"))
+                .map(|ty| type_names(ty, src))
+                .unwrap_or_default();
+            // `catch (...)`: no declaration, everything.
+            let all = declaration.is_none()
+                && parameters.is_some_and(|p| text_of(p, src).contains("..."));
+            let clause = Clause {
+                clause,
+                block: clause.child_by_field_name("body"),
+                bound: declaration.and_then(|p| p.child_by_field_name("declarator")),
+            };
+            Handler::read(self, clause, types, all, src)
         }))
     }
 }

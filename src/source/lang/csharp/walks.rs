@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
+use crate::source::catches::{clauses, guards_body, type_names, Clause, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -136,10 +136,11 @@ impl RaiseSyntax for CSharpWalks {
         }
         Some(clauses(around, "catch_clause", |clause| {
             let children = code_children(clause);
-            let declared = children
+            let declaration = children
                 .iter()
-                .find(|child| child.kind() == "catch_declaration")
-                .and_then(|declaration| declaration.child_by_field_name("type"));
+                .copied()
+                .find(|child| child.kind() == "catch_declaration");
+            let declared = declaration.and_then(|d| d.child_by_field_name("type"));
             let filtered = children
                 .iter()
                 .any(|child| child.kind() == "catch_filter_clause");
@@ -148,10 +149,13 @@ impl RaiseSyntax for CSharpWalks {
                 (Some(ty), false) => type_names(ty, src),
                 (None, false) => Vec::new(),
             };
-            Handler {
-                types,
-                shown: header(clause, clause.child_by_field_name("body"), src),
-            }
+            let all = declared.is_none() && !filtered;
+            let clause = Clause {
+                clause,
+                block: clause.child_by_field_name("body"),
+                bound: declaration.and_then(|d| d.child_by_field_name("name")),
+            };
+            Handler::read(self, clause, types, all, src)
         }))
     }
 }

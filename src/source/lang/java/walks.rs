@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{declarator, push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
+use crate::source::catches::{clauses, guards_body, type_names, Clause, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -107,17 +107,22 @@ impl RaiseSyntax for JavaWalks {
             return None;
         }
         Some(clauses(around, "catch_clause", |clause| {
-            let types = code_children(clause)
+            let parameter = code_children(clause)
                 .into_iter()
-                .filter(|child| child.kind() == "catch_formal_parameter")
-                .flat_map(code_children)
+                .find(|child| child.kind() == "catch_formal_parameter");
+            let types = parameter
+                .map(code_children)
+                .unwrap_or_default()
+                .into_iter()
                 .filter(|child| child.kind() == "catch_type")
                 .flat_map(|types| type_names(types, src))
                 .collect();
-            Handler {
-                types,
-                shown: header(clause, clause.child_by_field_name("body"), src),
-            }
+            let clause = Clause {
+                clause,
+                block: clause.child_by_field_name("body"),
+                bound: parameter.and_then(|p| p.child_by_field_name("name")),
+            };
+            Handler::read(self, clause, types, false, src)
         }))
     }
 }

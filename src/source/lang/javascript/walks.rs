@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{guards_body, header, Handler};
+use crate::source::catches::{guards_body, Clause, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -121,10 +121,12 @@ impl RaiseSyntax for JavaScriptWalks {
             return None;
         }
         let catch = around.child_by_field_name("handler")?;
-        Some(vec![Handler {
-            types: Vec::new(),
-            shown: header(catch, catch.child_by_field_name("body"), src),
-        }])
+        let clause = Clause {
+            clause: catch,
+            block: catch.child_by_field_name("body"),
+            bound: catch.child_by_field_name("parameter"),
+        };
+        Some(vec![Handler::read(self, clause, Vec::new(), true, src)])
     }
 }
 

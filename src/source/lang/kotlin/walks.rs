@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, header, type_names, Handler};
+use crate::source::catches::{clauses, type_names, Clause, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -121,10 +121,16 @@ impl RaiseSyntax for KotlinWalks {
                 .iter()
                 .copied()
                 .find(|child| child.kind() == "block");
-            Handler {
-                types,
-                shown: header(clause, block, src),
-            }
+            let bound = children
+                .iter()
+                .copied()
+                .find(|child| child.kind() == "identifier");
+            let clause = Clause {
+                clause,
+                block,
+                bound,
+            };
+            Handler::read(self, clause, types, false, src)
         }))
     }
 }

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{push, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
+use crate::source::catches::{clauses, guards_body, type_names, Clause, Handler};
 use crate::source::comments::CLike;
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
@@ -117,12 +117,17 @@ impl RaiseSyntax for PhpWalks {
         if around.kind() != "try_statement" || !guards_body(around, inside) {
             return None;
         }
-        Some(clauses(around, "catch_clause", |clause| Handler {
-            types: clause
+        Some(clauses(around, "catch_clause", |clause| {
+            let types = clause
                 .child_by_field_name("type")
                 .map(|types| type_names(types, src))
-                .unwrap_or_default(),
-            shown: header(clause, clause.child_by_field_name("body"), src),
+                .unwrap_or_default();
+            let clause = Clause {
+                clause,
+                block: clause.child_by_field_name("body"),
+                bound: clause.child_by_field_name("name"),
+            };
+            Handler::read(self, clause, types, false, src)
         }))
     }
 }

@@ -7,7 +7,7 @@ use tree_sitter::Node;
 use crate::relpath::RelPath;
 use crate::source::calls::typed::{declarator, push, push_made, Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, guards_body, header, type_names, Handler};
+use crate::source::catches::{clauses, guards_body, type_names, Clause, Handler};
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
 use crate::source::flow::{FlowSyntax, Reader, Shape};
@@ -156,10 +156,19 @@ impl RaiseSyntax for PythonWalks {
             let block = code_children(clause)
                 .into_iter()
                 .find(|child| child.kind() == "block");
-            Handler {
-                types,
-                shown: header(clause, block, src),
-            }
+            let clause = Clause {
+                clause,
+                block,
+                // `except E as e`: the grammar's `alias`, or the `as_pattern` value's.
+                bound: clause.child_by_field_name("alias").or_else(|| {
+                    clause
+                        .child_by_field_name("value")
+                        .filter(|value| value.kind() == "as_pattern")
+                        .and_then(|value| value.child_by_field_name("alias"))
+                }),
+            };
+            let bare = clause.clause.child_by_field_name("value").is_none();
+            Handler::read(self, clause, types, bare, src)
         }))
     }
 }

@@ -19,16 +19,8 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
 
 /// The gemspecs at the project's root, by name.
 fn gemspecs(sources: &Sources) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(sources.root)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .filter(|name| name.ends_with(".gemspec"))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
+    let mut names = sources.file_names("");
+    names.retain(|name| name.ends_with(".gemspec"));
     names
 }
 

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::source::calls::typed::{Returns, TypedSyntax};
 use crate::source::calls::{At, CallKinds, CallSyntax, Found, Target};
-use crate::source::catches::{clauses, header, type_names, Handler};
+use crate::source::catches::{clauses, type_names, Clause, Handler};
 use crate::source::comments::CommentSyntax;
 use crate::source::definitions::{Ctx, DefinitionSyntax, Found as Definition, Walker};
 use crate::source::flow::{FlowSyntax, Reader, Shape};
@@ -138,7 +138,10 @@ impl RaiseSyntax for RubyWalks {
                 (body.id() == inside.id()).then(|| {
                     vec![Handler {
                         types: bare(),
+                        all: false,
+                        rethrows: false,
                         shown: "rescue".to_string(),
+                        level: 0,
                     }]
                 })
             }
@@ -152,10 +155,12 @@ impl RaiseSyntax for RubyWalks {
                         .map(|list| type_names(list, src))
                         .filter(|types| !types.is_empty())
                         .unwrap_or_else(bare);
-                    Handler {
-                        types,
-                        shown: header(clause, clause.child_by_field_name("body"), src),
-                    }
+                    let clause = Clause {
+                        clause,
+                        block: clause.child_by_field_name("body"),
+                        bound: clause.child_by_field_name("variable"),
+                    };
+                    Handler::read(self, clause, types, false, src)
                 });
                 (!handlers.is_empty()).then_some(handlers)
             }
