@@ -96,7 +96,7 @@ fn csharp_tests_are_mapped_to_the_classes_they_exercise() {
     p.lexi(["lookup", CIRCLE, "--member", "Circle.Area"])
         .success()
         .stdout_has("Called from: test/Shapes.Tests/CircleTests.cs (CircleTests.AreaIsPiRSquared)")
-        .stdout_has("Implements: trait IShape.Area (src/Shapes/IShape.cs)");
+        .stdout_has("Implements: interface IShape.Area (src/Shapes/IShape.cs)");
     p.lexi(["lookup", CIRCLE, "--member", "Positive"])
         .success()
         .stdout_has("Raises: ArgumentException")

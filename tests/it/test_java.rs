@@ -115,7 +115,7 @@ fn inherited_members_callers_and_raises() {
     let describe = p.lexi(["lookup", CIRCLE, "--member", "describe"]).success();
     insta::assert_snapshot!("java_inherited_describe", describe.stdout);
     describe
-        .stdout_has("Circle.describe — inherited from trait Shape")
+        .stdout_has("Circle.describe — inherited from interface Shape")
         .stdout_has("Called from: app/src/main/java/com/example/app/Main.java (Main.main)");
     p.lexi([
         "lookup",

@@ -102,7 +102,7 @@ fn kotlin_tests_are_mapped_to_the_classes_they_exercise() {
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
         .stdout_has("Called from: core/src/test/kotlin/com/example/shapes/CircleTest.kt (CircleTest.areaIsPiRSquared)")
-        .stdout_has("Implements: trait Shape.area (core/src/main/kotlin/com/example/shapes/Shape.kt)")
+        .stdout_has("Implements: interface Shape.area (core/src/main/kotlin/com/example/shapes/Shape.kt)")
         .stdout_has("Calls elsewhere: square (core/src/main/kotlin/com/example/shapes/Geometry.kt)");
 }
 
@@ -111,7 +111,7 @@ fn inherited_members_callers_and_raises() {
     let p = updated();
     p.lexi(["lookup", CIRCLE, "--member", "describe"])
         .success()
-        .stdout_has("Circle.describe — inherited from trait Shape")
+        .stdout_has("Circle.describe — inherited from interface Shape")
         .stdout_has("Called from: app/src/main/kotlin/com/example/app/Main.kt (main)");
     p.lexi(["lookup", GEOMETRY, "--member", "positive"])
         .success()

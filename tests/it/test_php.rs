@@ -105,7 +105,7 @@ fn phpunit_tests_are_mapped_to_the_classes_they_exercise() {
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
         .stdout_has("Called from: tests/Shapes/CircleTest.php (CircleTest.testAreaIsPiRSquared)")
-        .stdout_has("Implements: trait Shape.area (src/Shapes/Shape.php)")
+        .stdout_has("Implements: interface Shape.area (src/Shapes/Shape.php)")
         // `Memo::remember` through `use Example\Support\{…, Cache as Memo}`.
         .stdout_has(
             "Calls elsewhere: Cache::remember (src/Support/Cache.php), Geometry::square (src/Support/Geometry.php)",

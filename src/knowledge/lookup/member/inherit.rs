@@ -71,11 +71,7 @@ pub(super) fn inherited_members(
             continue;
         };
         let mut shown = shown_member(ws, &hit, shown);
-        let what = if is_trait(&hit.file.file, &hit.class) {
-            "trait "
-        } else {
-            ""
-        };
+        let what = abstract_kind(&hit.file.file, &hit.class);
         shown.inherited_from = Some(format!("{what}{} ({})", hit.class, hit.file.source));
         shown.label = format!("{class}.{bare}");
         found.push(shown);
@@ -130,23 +126,34 @@ pub(super) fn inherited_doc(ws: &Workspace, file: &Parsed, label: &str) -> Optio
 }
 
 /// The member that the member `label` (`Class.name`, declared in `file`) overrides or implements:
-/// `App.add_url_rule (src/flask/sansio/app.py)`, `trait Shape.area (src/shape.rs)`.
+/// `App.add_url_rule (src/flask/sansio/app.py)`, `trait Shape.area (src/shape.rs)`, `interface
+/// Shape.describe (…)`.
 pub(super) fn overridden(ws: &Workspace, file: &Parsed, label: &str) -> Option<String> {
     let (class, bare) = label.rsplit_once('.')?;
     let mut visited = HashSet::from([(file.source.clone(), class.to_string())]);
     let hit = walk(ws, file, class, bare, 0, &mut visited)?;
-    let what = match is_trait(&hit.file.file, &hit.class) {
-        true => "trait ",
-        false => "",
-    };
+    let what = abstract_kind(&hit.file.file, &hit.class);
     Some(format!("{what}{} ({})", hit.label, hit.file.source))
 }
 
 /// Whether `file` declares `name` as a trait or an interface.
 pub(super) fn is_trait(file: &SourceFile, name: &str) -> bool {
-    file.definitions
+    !abstract_kind(file, name).is_empty()
+}
+
+/// `"trait "` or `"interface "` when `file` declares `name` as one (what a member implementing
+/// it says: `trait Shape.area`, `interface RouteCollectorInterface.getNamedRoute`), else `""`.
+pub(super) fn abstract_kind(file: &SourceFile, name: &str) -> &'static str {
+    let kind = file
+        .definitions
         .iter()
-        .any(|d| d.label == name && matches!(d.kind, SymbolKind::Trait | SymbolKind::Interface))
+        .find(|d| d.label == name && matches!(d.kind, SymbolKind::Trait | SymbolKind::Interface))
+        .map(|d| d.kind);
+    match kind {
+        Some(SymbolKind::Trait) => "trait ",
+        Some(_) => "interface ",
+        None => "",
+    }
 }
 
 /// A doc and where it comes from.

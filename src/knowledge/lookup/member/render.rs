@@ -254,7 +254,7 @@ fn member_text(
         lines.push(name_matches(member, caps));
     }
     if let Some(up) = &member.overrides {
-        match up.starts_with("trait ") {
+        match up.starts_with("trait ") || up.starts_with("interface ") {
             true => lines.push(format!("Implements: {up}")),
             false => lines.push(format!("Overrides: {up}")),
         }
