@@ -496,6 +496,21 @@ fn read_tools_answer_what_their_commands_print() {
         json!({"file": "src/parser/lexer.rs"}),
         &["impact", "src/parser/lexer.rs"],
     );
+    // One member's impact, as `lexi impact --member` prints it; never cached (it reads its
+    // callers' files as they are), so without an etag.
+    let member = session.text(
+        "impact",
+        json!({"file": "src/parser/lexer.rs", "member": "tokens"}),
+    );
+    let cli = p
+        .lexi(["impact", "src/parser/lexer.rs", "--member", "tokens"])
+        .success()
+        .stdout;
+    assert_eq!(member, cli);
+    assert!(
+        member.contains("- src/parser/mod.rs: parse (calls tokens)"),
+        "{member}"
+    );
     let cli_json = p
         .lexi([
             "impact",

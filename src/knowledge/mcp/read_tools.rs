@@ -81,7 +81,7 @@ pub struct Lookup;
 #[serde(deny_unknown_fields)]
 pub struct LookupArgs {
     file: String,
-    /// E.g. `make_response`, `Flask.make_response`.
+    // E.g. `make_response`, `Flask.make_response`.
     #[serde(default)]
     member: Option<String>,
     #[serde(default)]
@@ -436,6 +436,9 @@ pub struct ImpactArgs {
     file: String,
     #[serde(default = "impact_depth")]
     depth: usize,
+    // One member's callers by depth, tests and where its errors are caught.
+    #[serde(default)]
+    member: Option<String>,
 }
 
 fn impact_depth() -> usize {
@@ -446,11 +449,16 @@ impl Tool for Impact {
     type Args = ImpactArgs;
     const NAME: &'static str = "impact";
     const DESCRIPTION: &'static str =
-        "Before changing a file: every file depending on it, level by level, and the tests among them.";
+        "Before changing a file or one `member`: what depends on it, level by level, its tests, and \
+         where a member's errors are caught.";
     const READ_ONLY: bool = true;
 
     fn inputs(call: &Call, args: &ImpactArgs) -> anyhow::Result<Option<Inputs>> {
         call.path(&args.file)?;
+        // A member's impact reads its callers' files as they are now: never cached.
+        if args.member.is_some() {
+            return Ok(None);
+        }
         let graph = call.ws.state().cache_path();
         Ok(Some(config().knowledge().mirror("").outside(graph)))
     }
@@ -458,6 +466,15 @@ impl Tool for Impact {
     fn run(call: &Call, args: ImpactArgs) -> anyhow::Result<Answer> {
         let source = call.path(&args.file)?;
         ensure_file_argument(&source)?;
+        if let Some(name) = &args.member {
+            let found = crate::knowledge::member_impact::member_impact(
+                &call.ws, &source, name, args.depth, false,
+            )?;
+            return Ok(Answer::new(
+                found.to_text(false),
+                serde_json::to_value(&found)?,
+            ));
+        }
         let found = crate::knowledge::impact::impact(&call.ws, &source, args.depth)?;
         Ok(Answer::new(found.to_text(), serde_json::to_value(&found)?))
     }
