@@ -221,7 +221,7 @@ pub(crate) fn clauses(
 
 /// A clause's header: its text before its block, whitespace collapsed, without the `:` or `{`
 /// that opens the block.
-pub(crate) fn header(clause: Node<'_>, block: Option<Node<'_>>, src: &str) -> String {
+fn header(clause: Node<'_>, block: Option<Node<'_>>, src: &str) -> String {
     let end = block.map_or(clause.end_byte(), |b| b.start_byte());
     let text = src.get(clause.start_byte()..end).unwrap_or("");
     let words: Vec<&str> = text.split_whitespace().collect();

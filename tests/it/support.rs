@@ -743,3 +743,22 @@ fn spawn_retrying(command: &mut Command) -> std::io::Result<std::process::Child>
         }
     }
 }
+
+/// A project copied from `fixtures/projects/<name>`, initialised and updated once.
+pub fn updated_fixture(name: &str) -> TestProject {
+    let p = project().fixture(name).init().build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+/// The `- path` lines of a design file's section `heading` (its Dependencies, Tests, …).
+pub fn section_paths(design: &str, heading: &str) -> Vec<String> {
+    design
+        .split(&format!("## {heading}\n\n"))
+        .nth(1)
+        .unwrap_or("")
+        .lines()
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
+        .collect()
+}

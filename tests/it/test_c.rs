@@ -6,7 +6,7 @@
 //! mapped to the headers they include, callers and raises, clang-format's and CTest's
 //! conventions, and a library that validates and stays as it is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE_H: &str = "include/shapes/circle.h";
 const AREA_HPP: &str = "include/shapes/area.hpp";
@@ -15,21 +15,7 @@ const AREA_CPP: &str = "src/area.cpp";
 const TEST: &str = "tests/circle_test.cpp";
 
 fn updated() -> TestProject {
-    let p = project().fixture("c-cmake").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("c-cmake")
 }
 
 /// The Interface Contract's code block of a design file.

@@ -7,7 +7,7 @@
 //! interface members implemented, the .NET conventions, and a library that validates and stays
 //! as it is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "src/Shapes/Circle.cs";
 const CIRCLE_PART: &str = "src/Shapes/Circle.Describe.cs";
@@ -17,21 +17,7 @@ const SHAPE: &str = "src/Shapes/IShape.cs";
 const CIRCLE_TESTS: &str = "test/Shapes.Tests/CircleTests.cs";
 
 fn updated() -> TestProject {
-    let p = project().fixture("csharp-dotnet").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("csharp-dotnet")
 }
 
 #[test]

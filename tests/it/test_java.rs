@@ -5,28 +5,14 @@
 //! callers and raises, the package doc of `package-info.java`, Maven's conventions, and a library
 //! that validates and stays as it is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "core/src/main/java/com/example/shapes/Circle.java";
 const CIRCLE_TEST: &str = "core/src/test/java/com/example/shapes/CircleTest.java";
 const MAIN: &str = "app/src/main/java/com/example/app/Main.java";
 
 fn updated() -> TestProject {
-    let p = project().fixture("java-maven").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("java-maven")
 }
 
 #[test]

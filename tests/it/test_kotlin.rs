@@ -6,7 +6,7 @@
 //! raises and the interface methods implemented, Gradle's and ktlint's and detekt's conventions, and a library that
 //! validates and stays as it is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{project, section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "core/src/main/kotlin/com/example/shapes/Circle.kt";
 const GEOMETRY: &str = "core/src/main/kotlin/com/example/shapes/Geometry.kt";
@@ -14,21 +14,7 @@ const CIRCLE_TEST: &str = "core/src/test/kotlin/com/example/shapes/CircleTest.kt
 const MAIN: &str = "app/src/main/kotlin/com/example/app/Main.kt";
 
 fn updated() -> TestProject {
-    let p = project().fixture("kotlin-gradle").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("kotlin-gradle")
 }
 
 #[test]

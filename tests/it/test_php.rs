@@ -6,7 +6,7 @@
 //! implemented, composer's, PHP_CodeSniffer's, PHP-CS-Fixer's and PHPStan's conventions, and a
 //! library that validates and stays as it is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "src/Shapes/Circle.php";
 const GEOMETRY: &str = "src/Support/Geometry.php";
@@ -17,21 +17,7 @@ const PRINTER: &str = "lib/Legacy/Printer.php";
 const PAGE: &str = "src/views/page.php";
 
 fn updated() -> TestProject {
-    let p = project().fixture("php-composer").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("php-composer")
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //! RuboCop's, Rake's and the gemspec's conventions, and a library that validates and stays as it
 //! is on a second update.
 
-use crate::support::{project, TestProject};
+use crate::support::{section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "lib/shapes/circle.rb";
 const GEOMETRY: &str = "lib/shapes/geometry.rb";
@@ -15,21 +15,7 @@ const GEOMETRY_SPEC: &str = "spec/geometry_spec.rb";
 const SVG: &str = "plugins/shapes-svg/lib/shapes/svg.rb";
 
 fn updated() -> TestProject {
-    let p = project().fixture("ruby-gems").init().build();
-    p.lexictl(["update"]).success();
-    p
-}
-
-/// The `- path` lines of a design file's section.
-fn section(design: &str, heading: &str) -> Vec<String> {
-    design
-        .split(&format!("## {heading}\n\n"))
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|line| !line.is_empty())
-        .filter_map(|line| line.strip_prefix("- ").map(str::to_string))
-        .collect()
+    updated_fixture("ruby-gems")
 }
 
 /// A design file's Interface Contract block.
