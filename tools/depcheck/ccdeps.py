@@ -16,7 +16,11 @@ of that file are active and which file each one names:
 
 An edge is file -> project file, direct only (the compiler's depth-1 includes), as ours are.
 Where we have an edge the compiler does not and the directive is not active on this platform,
-the edge is counted apart as *conditional*: we keep every platform's includes by design.
+the edge is counted apart as *conditional*: we keep every platform's includes by design. A
+project builds more than one configuration (jq with and without decNumber, fmt's header-only
+target, Windows): `--config FLAGS` (repeatable) preprocesses each file again with those flags, and
+an include active in any configuration is the compiler's edge — the union of the builds, which is
+what a dependency graph of the source covers.
 
     python3 tools/depcheck/ccdeps.py /tmp/deps-jq --lexi lexi --header-lang c -I src -I vendor
 """
@@ -131,11 +135,16 @@ def main():
     parser.add_argument("--header-lang", default="c++", choices=["c", "c++"])
     parser.add_argument("-I", dest="includes", action="append", default=[],
                         help="an include directory of the build, project-relative (repeatable)")
+    parser.add_argument("--config", action="append", default=[], metavar="FLAGS",
+                        help="another configuration the project builds, as preprocessor flags "
+                             "(\"-DUSE_DECNUM\", \"-D_WIN32 -U__linux__\"); repeatable: an include "
+                             "is active when it is in the default configuration or in one of these")
     parser.add_argument("--under", action="append", default=[], help="count only files under DIR")
     parser.add_argument("--summary", action="store_true")
     args = parser.parse_args()
     repo = os.path.abspath(args.repo)
     flags = ["-I" + os.path.join(repo, d) for d in args.includes]
+    configs = [[]] + [config.split() for config in args.config]
     scope = {f for f in in_scope_files(repo) if f.endswith(C_SOURCES + CXX_SOURCES + HEADERS)}
     if args.under:
         scope = {f for f in scope if any(f.startswith(u.rstrip("/") + "/") for u in args.under)}
@@ -147,9 +156,12 @@ def main():
     with tempfile.TemporaryDirectory() as stubs:
         for rel in files:
             lang = language(rel, args.header_lang)
-            active, ok = preprocess(repo, rel, lang, flags, stubs)
-            if not ok:
-                failed.append(rel)
+            active = []
+            for config in configs:
+                specs, ok = preprocess(repo, rel, lang, flags + config, stubs)
+                if not ok and not config:
+                    failed.append(rel)
+                active.extend(spec for spec in specs if spec not in active)
             for spec in active:
                 found = probe(repo, rel, spec, lang, flags, stubs, cache)
                 if found and found in scope and found != rel:
@@ -168,7 +180,8 @@ def main():
     precision = len(both) / len(ours) if ours else 1.0
     precision_active = len(both) / (len(ours) - len(conditional)) if ours else 1.0
     recall = len(both) / len(theirs) if theirs else 1.0
-    print("files %d (preprocessing failed for %d)" % (len(files), len(failed)))
+    print("files %d (preprocessing failed for %d), configurations %d" %
+          (len(files), len(failed), len(configs)))
     print("ours %d, theirs %d, both %d" % (len(ours), len(theirs), len(both)))
     print("only ours %d: conditional (inactive here) %d, other %d" %
           (len(only_ours), len(conditional), len(other_ours)))
