@@ -259,6 +259,8 @@ fn cut_line(line: &str, bytes: usize) -> String {
 /// How relevant a path in a list is to `source`, most first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Relevance {
+    /// The source's own header or its implementation (`sds.h` of `sds.c`, and back).
+    Pair,
     /// Code in the source's package tree, nearer directories first.
     SamePackage(usize),
     /// Other code.
@@ -281,6 +283,10 @@ pub fn most_relevant<'a>(paths: &'a [String], cap: usize, source: &str) -> Vec<&
 }
 
 fn relevance(path: &str, source: &str, package: &str) -> Relevance {
+    use super::structural::{HEADER_MARK, IMPLEMENTATION_MARK};
+    if path.ends_with(HEADER_MARK) || path.ends_with(IMPLEMENTATION_MARK) {
+        return Relevance::Pair;
+    }
     if super::is_test_path(path) {
         return Relevance::Test;
     }

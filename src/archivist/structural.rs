@@ -9,6 +9,7 @@ use super::abridge::{fit_contract, fits_whole, most_relevant};
 use super::{is_test_path, Archivist, ArchivistInput, ArchivistOutput, Generation};
 use crate::library::design_file::sections;
 use crate::library::markdown::Section;
+use crate::source::lang::files::is_header_of;
 
 /// Lines above which a file is flagged as large.
 const LARGE_FILE_LINES: usize = 500;
@@ -122,15 +123,16 @@ pub fn graph_sections(graph: &Graph<'_>) -> Vec<Section> {
             return Vec::new();
         }
         let cap = list_cap(graph.budget_tokens, &[], graph.dependents);
+        let dependents = dependent_items(source, graph.dependents);
         return vec![Section::new(
             sections::DEPENDENTS,
-            capped_list(graph.dependents, cap, source, Rest::Impact),
+            capped_list(&dependents, cap, source, Rest::Impact),
         )];
     }
     let room = room_for_lists(graph);
     let mut out = Vec::new();
     if !graph.abridged {
-        let dependencies = dependency_items(graph.dependencies, graph.type_only);
+        let dependencies = dependency_items(source, graph.dependencies, graph.type_only);
         out.push(Section::new(
             sections::DEPENDENCIES,
             capped_list(&dependencies, room.list, source, Rest::Count),
@@ -142,9 +144,10 @@ pub fn graph_sections(graph: &Graph<'_>) -> Vec<Section> {
             ));
         }
     }
+    let dependents = dependent_items(source, graph.dependents);
     out.push(Section::new(
         sections::DEPENDENTS,
-        capped_list(graph.dependents, room.list, source, Rest::Impact),
+        capped_list(&dependents, room.list, source, Rest::Impact),
     ));
     // A cut Tests list only counts the rest: the Dependents list, cut too when it holds them,
     // already points to `lexi impact`.
@@ -409,13 +412,60 @@ fn room_for_lists(graph: &Graph<'_>) -> Room {
 /// `if TYPE_CHECKING:`): `- src/flask/app.py (type-only)`. `lexi impact` does not follow such edges.
 pub const TYPE_ONLY_MARK: &str = " (type-only)";
 
-/// The Dependencies entries of `deps`: each path, marked [`TYPE_ONLY_MARK`] when it is among
-/// `type_only`.
-pub fn dependency_items(deps: &[String], type_only: &[String]) -> Vec<String> {
+/// What follows a C or C++ source's Dependencies entry naming its own header
+/// ([`is_header_of`]): `- sds.h (its header)`.
+pub const HEADER_MARK: &str = " (its header)";
+
+/// What follows a header's Dependents entry naming the source that defines what it declares:
+/// `- sds.c (implements it)`.
+pub const IMPLEMENTATION_MARK: &str = " (implements it)";
+
+/// Every mark a path list's entry may end with.
+const MARKS: [&str; 3] = [TYPE_ONLY_MARK, HEADER_MARK, IMPLEMENTATION_MARK];
+
+/// The path of a path list's entry, without backticks and without the mark it may end with
+/// (`sds.h` of `sds.h (its header)`): what every reader of a Dependencies or Dependents list
+/// compares.
+pub fn listed_path(item: &str) -> &str {
+    let item = item.trim();
+    let bare = MARKS
+        .iter()
+        .find_map(|mark| item.strip_suffix(mark))
+        .unwrap_or(item);
+    bare.trim_matches('`')
+}
+
+/// The mark `item` ends with, if any (`" (type-only)"`).
+pub fn listed_mark(item: &str) -> Option<&'static str> {
+    MARKS
+        .into_iter()
+        .find(|mark| item.trim_end().ends_with(mark))
+}
+
+/// The Dependencies entries of `source`'s `deps`: each path, marked [`TYPE_ONLY_MARK`] when it is
+/// among `type_only`, [`HEADER_MARK`] when it is the source's own header.
+pub fn dependency_items(source: &str, deps: &[String], type_only: &[String]) -> Vec<String> {
     deps.iter()
-        .map(|dep| match type_only.contains(dep) {
-            true => format!("{dep}{TYPE_ONLY_MARK}"),
-            false => dep.clone(),
+        .map(|dep| {
+            if type_only.contains(dep) {
+                format!("{dep}{TYPE_ONLY_MARK}")
+            } else if is_header_of(source, dep) {
+                format!("{dep}{HEADER_MARK}")
+            } else {
+                dep.clone()
+            }
+        })
+        .collect()
+}
+
+/// The Dependents entries of `source`'s `dependents`: each path, marked [`IMPLEMENTATION_MARK`]
+/// when `source` is its header.
+pub fn dependent_items(source: &str, dependents: &[String]) -> Vec<String> {
+    dependents
+        .iter()
+        .map(|dependent| match is_header_of(dependent, source) {
+            true => format!("{dependent}{IMPLEMENTATION_MARK}"),
+            false => dependent.clone(),
         })
         .collect()
 }

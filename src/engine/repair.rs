@@ -6,7 +6,7 @@
 
 use anyhow::Context as _;
 
-use crate::archivist::structural::path_list;
+use crate::archivist::structural::{dependent_items, listed_path, path_list};
 use crate::git::notes::{blob_id, NoteAppend, PROVENANCE_NOTES};
 use crate::git::{GitRepo, Oid};
 use crate::library::design_file::{is_unedited, sections, DesignFile};
@@ -33,7 +33,7 @@ pub fn add_dependents(ws: &Workspace, source: &str, dependents: &[String]) -> an
         .map(|section| crate::library::markdown::list_items(&section.body))
         .unwrap_or_default()
         .into_iter()
-        .map(|item| item.trim_matches('`').trim().to_string())
+        .map(|item| listed_path(&item).to_string())
         .filter(|item| !item.is_empty() && !item.starts_with('('))
         .collect();
     let before = listed.len();
@@ -50,15 +50,20 @@ pub fn add_dependents(ws: &Workspace, source: &str, dependents: &[String]) -> an
     let new_text = match &sealed {
         // The Archivist's own text is canonical: render it again, like the update's refresh.
         Some(footer) => {
-            design
-                .body
-                .set_section(sections::DEPENDENTS, path_list(&listed));
+            design.body.set_section(
+                sections::DEPENDENTS,
+                path_list(&dependent_items(source, &listed)),
+            );
             design.render_with_footer(footer.clone()).0
         }
         // An agent's: replace the section's lines in place, every other byte kept.
         None => {
             let (content, footer_block) = footer::split(&text);
-            let content = with_section(content, sections::DEPENDENTS, &path_list(&listed));
+            let content = with_section(
+                content,
+                sections::DEPENDENTS,
+                &path_list(&dependent_items(source, &listed)),
+            );
             format!("{content}{}", footer_block.unwrap_or_default())
         }
     };

@@ -12,8 +12,8 @@
 
 use super::lookup::{Lookup, Staleness};
 use crate::archivist::structural::{
-    dependency_items, is_capped_contract, is_capped_list, path_list, without_behaviour,
-    without_docs,
+    dependency_items, dependent_items, is_capped_contract, is_capped_list, path_list,
+    without_behaviour, without_docs,
 };
 use crate::library::design_file::sections;
 use crate::workspace::contract::whole_contract;
@@ -88,13 +88,14 @@ pub fn whole_sections(found: &Lookup, graph: Option<&Graph>, source_bytes: Optio
 fn whole_list(graph: &Graph, source: &str, heading: &str) -> Vec<String> {
     if heading.eq_ignore_ascii_case(sections::DEPENDENCIES) {
         dependency_items(
+            source,
             &graph.dependencies(source),
             &graph.type_only_dependencies(source),
         )
     } else if heading.eq_ignore_ascii_case(sections::EXTERNAL_DEPENDENCIES) {
         graph.externals(source)
     } else if heading.eq_ignore_ascii_case(sections::DEPENDENTS) {
-        graph.dependents(source)
+        dependent_items(source, &graph.dependents(source))
     } else {
         graph.tests(source)
     }

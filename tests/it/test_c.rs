@@ -61,20 +61,77 @@ fn includes_resolve_through_the_files_directory_and_the_include_directories() {
         ["include/shapes/config.h", "include/shapes/win32.h"]
     );
     let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));
-    assert_eq!(section(&source, "Dependencies"), [CIRCLE_H, "src/local.h"]);
+    let own_header = format!("{CIRCLE_H} (its header)");
+    assert_eq!(
+        section(&source, "Dependencies"),
+        [&own_header, "src/local.h"]
+    );
     // An angle include naming a project header through the include directories.
     let demo = p.read(".lexibrary/examples/demo.c.md");
     assert_eq!(section(&demo, "Dependencies"), [CIRCLE_H]);
     let cpp = p.read(&format!(".lexibrary/{AREA_CPP}.md"));
-    assert_eq!(section(&cpp, "Dependencies"), [AREA_HPP]);
+    assert_eq!(
+        section(&cpp, "Dependencies"),
+        [format!("{AREA_HPP} (its header)")]
+    );
     // The header names the files that include it.
     let dependents = section(&header, "Dependents");
-    for file in [AREA_HPP, CIRCLE_C, "examples/demo.c"] {
+    for file in [
+        AREA_HPP,
+        &format!("{CIRCLE_C} (implements it)"),
+        "examples/demo.c",
+    ] {
         assert!(
             dependents.iter().any(|d| d == file),
             "{file}: {dependents:?}"
         );
     }
+}
+
+/// A source and its header name each other: the source's Dependencies mark the header of its
+/// name (`src/circle.c` → `include/shapes/circle.h`, across directories), the header's
+/// Dependents the source that defines what it declares; a file of another name that includes
+/// the header (`examples/demo.c`) is no implementation. `lexi lookup` shows the pair first, and
+/// `lexi impact` and `validate` read the marked entries as paths.
+#[test]
+fn a_source_and_its_header_name_each_other() {
+    let p = updated();
+    let header = p.read(&format!(".lexibrary/{CIRCLE_H}.md"));
+    let dependents = section(&header, "Dependents");
+    let marked: Vec<&String> = dependents
+        .iter()
+        .filter(|d| d.ends_with(" (implements it)"))
+        .collect();
+    assert_eq!(
+        marked,
+        [&format!("{CIRCLE_C} (implements it)")],
+        "{dependents:?}"
+    );
+    let hpp = p.read(&format!(".lexibrary/{AREA_HPP}.md"));
+    assert!(
+        section(&hpp, "Dependents").contains(&format!("{AREA_CPP} (implements it)")),
+        "{hpp}"
+    );
+    let lookup = p.lexi(["lookup", CIRCLE_C]).success().stdout;
+    assert!(
+        lookup.contains(&format!(
+            "Dependencies (2): {CIRCLE_H} (its header), src/local.h"
+        )),
+        "{lookup}"
+    );
+    let lookup = p.lexi(["lookup", CIRCLE_H]).success().stdout;
+    let line = lookup
+        .lines()
+        .find(|line| line.starts_with("Dependents ("))
+        .unwrap_or_default();
+    assert!(
+        line.contains(&format!("): {CIRCLE_C} (implements it), ")),
+        "{lookup}"
+    );
+    let impact = p.lexi(["impact", CIRCLE_H]).success().stdout;
+    assert!(impact.contains(CIRCLE_C), "{impact}");
+    assert!(!impact.contains("(implements it)"), "{impact}");
+    p.lexictl(["validate"]).success();
 }
 
 #[test]
@@ -146,7 +203,7 @@ fn a_c_library_validates_and_a_second_update_changes_nothing() {
     let source = p.read(&format!(".lexibrary/{CIRCLE_C}.md"));
     assert_eq!(
         section(&source, "Dependencies"),
-        ["src/local.h", "src/shapes/circle.h"]
+        ["src/local.h", "src/shapes/circle.h (its header)"]
     );
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();

@@ -30,6 +30,7 @@
 //! Interface Contract is shown instead of the members (cut to the room) when the source has not
 //! outgrown it.
 
+use crate::archivist::structural::{listed_mark, listed_path, TYPE_ONLY_MARK};
 use crate::library::design_file::{sections, UpdatedBy};
 use crate::library::markdown::list_items;
 use crate::relpath::RelPath;
@@ -257,11 +258,7 @@ fn path_line(
         .map(|item| item.trim().trim_matches('`').to_string())
         .filter(|item| !item.is_empty() && item != "(none)" && !item.starts_with('…'))
         .collect();
-    let bare = |item: &str| {
-        item.trim_end_matches(crate::archivist::structural::TYPE_ONLY_MARK)
-            .trim_matches('`')
-            .to_string()
-    };
+    let bare = |item: &str| listed_path(item).to_string();
     let mut all: Vec<String> = ranked.iter().map(|item| bare(item)).collect();
     for path in whole.unwrap_or_default() {
         if !all.contains(path) {
@@ -271,23 +268,28 @@ fn path_line(
     if all.is_empty() {
         return None;
     }
-    let is_type_only = |path: &String| {
-        type_only.contains(path)
-            || ranked.iter().any(|item| {
-                bare(item) == *path && item.ends_with(crate::archivist::structural::TYPE_ONLY_MARK)
-            })
+    let mark_of = |path: &String| {
+        let listed = ranked.iter().find(|item| bare(item) == *path);
+        match type_only.contains(path) {
+            true => Some(TYPE_ONLY_MARK),
+            false => listed.and_then(|item| listed_mark(item)),
+        }
     };
+    let is_type_only = |path: &String| mark_of(path) == Some(TYPE_ONLY_MARK);
     let typed = all.iter().filter(|path| is_type_only(path)).count();
-    // Run-time importers first: they are what a change reaches.
-    let mut order: Vec<&String> = all.iter().filter(|path| !is_type_only(path)).collect();
-    order.extend(all.iter().filter(|path| is_type_only(path)));
+    // A source's own header (a header's own source) first, then run-time importers: what a
+    // change reaches; the type-only ones last.
+    let rank = |path: &String| match mark_of(path) {
+        Some(TYPE_ONLY_MARK) => 2,
+        Some(_) => 0,
+        None => 1,
+    };
+    let mut order: Vec<&String> = all.iter().collect();
+    order.sort_by_key(|path| rank(path));
     let shown: Vec<String> = order
         .iter()
         .take(TOP_ENTRIES)
-        .map(|path| match is_type_only(path) {
-            true => format!("{path}{}", crate::archivist::structural::TYPE_ONLY_MARK),
-            false => path.to_string(),
-        })
+        .map(|path| format!("{path}{}", mark_of(path).unwrap_or_default()))
         .collect();
     let mut count = match typed {
         0 => format!("{}", all.len()),

@@ -8,7 +8,7 @@
 //! [`TESTS_SHOWN`] and counts the rest with `lexi impact` as the pointer; `--full` shows them all.
 
 use super::replace_sections;
-use crate::archivist::structural::{path_list, TYPE_ONLY_MARK};
+use crate::archivist::structural::{listed_path, path_list, TYPE_ONLY_MARK};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::library::design_file::sections;
 use crate::library::markdown::Fence;
@@ -93,9 +93,7 @@ pub fn mark_type_only(body: &str, type_only: &[String]) -> String {
     let mut out: Vec<String> = body
         .lines()
         .map(|line| {
-            let path = line
-                .strip_prefix("- ")
-                .map(|item| item.trim().trim_matches('`'));
+            let path = line.strip_prefix("- ").map(listed_path);
             match path {
                 Some(path) if type_only.iter().any(|t| t == path) => {
                     format!("{line}{TYPE_ONLY_MARK}")

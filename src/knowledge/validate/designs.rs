@@ -157,12 +157,7 @@ fn listed(design: &DesignFile, heading: &str) -> Vec<String> {
     };
     list_items(&section.body)
         .into_iter()
-        .map(|item| {
-            let item = item.trim_matches('`').trim();
-            item.strip_suffix(crate::archivist::structural::TYPE_ONLY_MARK)
-                .unwrap_or(item)
-                .to_string()
-        })
+        .map(|item| crate::archivist::structural::listed_path(&item).to_string())
         .filter(|item| !item.is_empty() && !item.starts_with('('))
         .collect()
 }

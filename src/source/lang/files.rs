@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::{Language, TestCases, LANGUAGES};
+use super::{Language, TestCases, Unit, LANGUAGES};
 
 use crate::relpath::RelPath;
 
@@ -138,6 +138,18 @@ fn is_surefire_name(path: &str) -> bool {
         || ["Test", "Tests", "TestCase", "IT", "ITCase"]
             .iter()
             .any(|suffix| stem.len() > suffix.len() && stem.ends_with(suffix))
+}
+
+/// Whether `header` is the header of `implementation`: a C or C++ source and a header of the same
+/// name (`sds.c` and `sds.h`, `src/format.cc` and `include/fmt/format.h`), wherever each lives —
+/// the caller knows the source includes it. A source's design file marks its header among its
+/// Dependencies, the header's marks the source among its Dependents.
+pub fn is_header_of(implementation: &str, header: &str) -> bool {
+    let unit = |path: &str| Language::from_path(Path::new(path)).map(|l| l.spec().unit);
+    unit(implementation) == Some(Unit::Implementation)
+        && unit(header) == Some(Unit::Header)
+        && RelPath::new(implementation).name_without_extension()
+            == RelPath::new(header).name_without_extension()
 }
 
 /// Whether a file stem names a file for its directory rather than itself (`mod`, `lib`, `index`,

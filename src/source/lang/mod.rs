@@ -216,10 +216,25 @@ pub struct Spec {
     /// hashed apart (`Interface::module_scope_hash`, `imports_hash`) so that an edit keeping it
     /// re-resolves no importer.
     pub resolves_through_module_scopes: bool,
+    /// Whether what a file defines is declared in another file of its name ([`Unit`]): C and C++
+    /// sources and their headers, which name each other in their design files.
+    pub unit: Unit,
     /// Reads its tooling conventions (`lang/<language>/practices.rs`: test command, linters and
     /// formatters, language level) for `lexi conventions`; `None` when another entry of its
     /// directory reads them (TypeScript's tools are read with JavaScript's: one `package.json`).
     pub practices: Option<Practices>,
+}
+
+/// Which side of a declaration/definition pair a language's files are: C's `sds.h` declares
+/// what `sds.c` defines ([`files::is_header_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// A file declares what it defines itself (every language but C and C++).
+    Whole,
+    /// A file defines what a header of its name declares (`sds.c`, `format.cc`).
+    Implementation,
+    /// A file declares what a file of its name defines (`sds.h`, `format.h`).
+    Header,
 }
 
 /// A language's reader of its tooling conventions: what it finds is pushed, in the order shown.

@@ -103,6 +103,7 @@ pub const C: Spec = Spec {
     resolver: "source::lang::c::resolve over source::lang::c::model (include directories)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Implementation,
     practices: Some(practices::detect),
 };
 
@@ -132,5 +133,6 @@ pub const HEADER: Spec = Spec {
                  `_`-prefixed names), templates, namespaces (not anonymous, `detail`, `internal` \
                  or `impl` ones), and each class's public members",
     practices: None,
+    unit: super::Unit::Header,
     ..CPP
 };

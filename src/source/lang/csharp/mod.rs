@@ -89,5 +89,6 @@ pub const CSHARP: Spec = Spec {
                references and global usings, the types each file declares per namespace)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

@@ -53,5 +53,6 @@ pub const GO: Spec = Spec {
     resolver: "source::resolve::go over source::model::go (go.mod modules, go.work, package directories)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

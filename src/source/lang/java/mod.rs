@@ -65,5 +65,6 @@ pub const JAVA: Spec = Spec {
     resolver: "source::resolve::java over source::model::java (source roots and packages)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

@@ -89,6 +89,7 @@ pub const JAVASCRIPT: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };
 
@@ -121,6 +122,7 @@ pub const TYPESCRIPT: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     // The JavaScript entry reads the tools of TypeScript too (one package.json, one ESLint).
     practices: None,
 };
@@ -154,5 +156,6 @@ pub const TSX: Spec = Spec {
     resolver: RESOLVER,
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: None,
 };

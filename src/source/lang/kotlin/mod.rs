@@ -90,5 +90,6 @@ pub const KOTLIN: Spec = Spec {
                the top-level names each file declares)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

@@ -71,5 +71,6 @@ pub const PHP: Spec = Spec {
                maps)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

@@ -53,5 +53,6 @@ pub const PYTHON: Spec = Spec {
     resolver: "source::resolve::python over source::model::python (package roots)",
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

@@ -62,5 +62,6 @@ pub const RUBY: Spec = Spec {
                the constants each file defines)",
     later_definition_replaces: true,
     resolves_through_module_scopes: false,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };

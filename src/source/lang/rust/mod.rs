@@ -68,5 +68,6 @@ pub const RUST: Spec = Spec {
     resolver: "source::resolve::rust over source::model::cargo (workspaces and targets)",
     later_definition_replaces: false,
     resolves_through_module_scopes: true,
+    unit: super::Unit::Whole,
     practices: Some(practices::detect),
 };
