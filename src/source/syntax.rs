@@ -68,6 +68,9 @@ const ATOMIC: &[&str] = &[
 const SKIPPED: &[&str] = &[
     "attribute_item",
     "inner_attribute_item",
+    // C and C++: `__attribute__((packed))`, `[[nodiscard]]`.
+    "attribute_specifier",
+    "attribute_declaration",
     "decorator",
     "line_comment",
     "block_comment",

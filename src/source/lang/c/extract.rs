@@ -684,13 +684,24 @@ fn compact_spaces(text: &str) -> String {
 }
 
 /// The doc comment of a declaration: the comments right above it — Doxygen ones at most one blank
-/// line above, a plain one on the line above.
+/// line above, a plain one on the line above — else the comment after it on its last line
+/// (`uint8_t len; /* used */`, Doxygen's `///<`). A comment after the declaration above, on its
+/// line, is that one's and never this one's.
 pub(crate) fn doc_of(node: Node<'_>, src: &str) -> Option<String> {
+    let mut comments = leading_comments(node, src);
+    if comments.is_empty() {
+        comments.extend(trailing_comment(node));
+    }
+    finish_comments(&comments, src)
+}
+
+/// The comments right above `node`, in order (see [`doc_of`]).
+fn leading_comments<'t>(node: Node<'t>, src: &str) -> Vec<Node<'t>> {
     let mut comments: Vec<Node<'_>> = Vec::new();
     let mut row = node.start_position().row;
     let mut current = node.prev_sibling();
     while let Some(previous) = current {
-        if previous.kind() != "comment" {
+        if previous.kind() != "comment" || is_trailing(previous) {
             break;
         }
         let text = text_of(previous, src);
@@ -705,10 +716,42 @@ pub(crate) fn doc_of(node: Node<'_>, src: &str) -> Option<String> {
         current = previous.prev_sibling();
     }
     comments.reverse();
-    let lines: Vec<String> = comments
+    comments
+}
+
+/// Whether `comment` follows code on its first line: it is that code's (`x; /* about x */`).
+fn is_trailing(comment: Node<'_>) -> bool {
+    comment.prev_sibling().is_some_and(|code| {
+        code.kind() != "comment" && code.end_position().row == comment.start_position().row
+    })
+}
+
+/// The comment after a one-line `node` on its line (past the `,` that ends an enumerator).
+fn trailing_comment(node: Node<'_>) -> Option<Node<'_>> {
+    let row = node.end_position().row;
+    if node.start_position().row != row {
+        return None;
+    }
+    let next = node.next_sibling()?;
+    let next = match next.kind() {
+        "," => next.next_sibling()?,
+        _ => next,
+    };
+    (next.kind() == "comment" && next.start_position().row == row).then_some(next)
+}
+
+/// The doc the `comments` make.
+fn finish_comments(comments: &[Node<'_>], src: &str) -> Option<String> {
+    let mut lines: Vec<String> = comments
         .iter()
         .flat_map(|c| comment_lines(text_of(*c, src)))
         .collect();
+    // Doxygen's member-after marker: `///< used`, `/**< used */`.
+    if let Some(first) = lines.first_mut() {
+        if let Some(rest) = first.trim_start().strip_prefix('<') {
+            *first = rest.trim_start().to_string();
+        }
+    }
     let lines = doxygen_lines(&lines);
     finish_doc(&lines)
 }
@@ -1051,6 +1094,35 @@ mod tests {
         let interface = parse(Language::Cpp, text);
         let names: Vec<&str> = rows(&interface).iter().map(|r| r.2).collect();
         assert_eq!(names, ["report_error"]);
+    }
+
+    /// A comment after a field on its line is that field's (hiredis's `uint8_t len; /* used */`),
+    /// never the doc of the field below; Doxygen's `///<` too; attributes are no part of a
+    /// signature.
+    #[test]
+    fn a_comment_after_a_declaration_on_its_line_is_its_doc() {
+        let text = "struct __attribute__ ((__packed__)) hdr {\n    int len; /* used */\n    int alloc; ///< excluding the header\n    char buf[];\n};\nenum color { RED, /* warm */\n  BLUE };\n";
+        let interface = parse(Language::Header, text);
+        assert_eq!(
+            docs(&interface),
+            [
+                ("len", "used"),
+                ("alloc", "excluding the header"),
+                ("RED", "warm")
+            ]
+        );
+        let struct_line = interface
+            .outline()
+            .iter()
+            .find(|line| line.name == "hdr")
+            .map(|line| line.text.clone());
+        assert_eq!(struct_line.as_deref(), Some("struct hdr"));
+        let header = parse(Language::Header, HEADER);
+        assert!(
+            !docs(&header).iter().any(|(name, _)| *name == "errstr"),
+            "{:?}",
+            docs(&header)
+        );
     }
 
     #[test]
