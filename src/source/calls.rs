@@ -250,9 +250,14 @@ fn extract_nested<'t>(
                     let inner =
                         extract_nested(syntax, body.root(), &body.text, &mut |_| {}, macros + 1);
                     types.extend(inner.types);
-                    for found in inner.members {
+                    for mut found in inner.members {
                         match at.member {
-                            Some(index) => absorb(&mut members[index], found),
+                            Some(index) => {
+                                // `assert_eq!(rt.block_on(1), 1)` with `rt: Runtime` above it.
+                                local_types.resize(members.len(), Vec::new());
+                                through_locals(&mut found, &local_types[index]);
+                                absorb(&mut members[index], found)
+                            }
                             None => {
                                 let label = match (container, found.container()) {
                                     (Some(container), None) => {
@@ -382,6 +387,26 @@ fn extract_nested<'t>(
         types,
         bases,
         returns: method_returns,
+    }
+}
+
+/// `found`'s calls through a plain name that `locals` (the enclosing member's typed locals: a
+/// macro's tokens are read apart from the member they sit in) give a type: through that type.
+fn through_locals(found: &mut MemberCalls, locals: &[(String, String)]) {
+    for callee in &mut found.callees {
+        let Callee::Receiver {
+            name,
+            receiver: Some(receiver),
+        } = callee
+        else {
+            continue;
+        };
+        if let Some((_, ty)) = locals.iter().rev().find(|(local, _)| local == receiver) {
+            *callee = Callee::TypedReceiver {
+                name: name.clone(),
+                ty: ty.clone(),
+            };
+        }
     }
 }
 
@@ -853,6 +878,17 @@ mod tests {
                 "Flask.wsgi_app .__enter__:AppContext .__exit__:AppContext ^app_context RequestContext .__enter__:RequestContext .__exit__:RequestContext",
                 "Flask.serve .__aenter__:Lock .__aexit__:Lock Lock",
             ]
+        );
+    }
+
+    /// A macro's tokens are read apart from the member they sit in; a call through a local the
+    /// member typed above the macro is still through that type.
+    #[test]
+    fn calls_in_a_macro_go_through_the_members_typed_locals() {
+        let text = "#[test]\nfn runs() {\n    let rt: Runtime = Runtime;\n    assert_eq!(rt.block_on(1), 1);\n    assert!(other.ready());\n}\n";
+        assert_eq!(
+            calls(Language::Rust, text),
+            ["!runs .block_on:Runtime .ready@other"]
         );
     }
 

@@ -87,9 +87,16 @@ fn kotlin_tests_are_mapped_to_the_classes_they_exercise() {
     );
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
-        .stdout_has("Called from: core/src/test/kotlin/com/example/shapes/CircleTest.kt (CircleTest.areaIsPiRSquared)")
-        .stdout_has("Implements: interface Shape.area (core/src/main/kotlin/com/example/shapes/Shape.kt)")
-        .stdout_has("Calls elsewhere: square (core/src/main/kotlin/com/example/shapes/Geometry.kt)");
+        .stdout_has("Called from: 1 test function in 1 test file (listed under Tests)")
+        .stdout_has(
+            "- core/src/test/kotlin/com/example/shapes/CircleTest.kt: CircleTest.areaIsPiRSquared",
+        )
+        .stdout_has(
+            "Implements: interface Shape.area (core/src/main/kotlin/com/example/shapes/Shape.kt)",
+        )
+        .stdout_has(
+            "Calls elsewhere: square (core/src/main/kotlin/com/example/shapes/Geometry.kt)",
+        );
 }
 
 #[test]

@@ -479,6 +479,55 @@ fn a_call_through_a_name_whose_declared_type_is_the_owner_is_a_caller() {
         .stdout_has("- Called from: pkg/app.py (run, Flask.wsgi_app)");
 }
 
+/// Callers are ranked by how near they are to the member: its own package's code first, then
+/// other code, examples and benches last (tokio's `Runtime::block_on` listed five benches before
+/// `LocalSet::block_on`); the test functions calling it are counted — the Tests section names
+/// them — so that a central member's callers are not a page of test names.
+#[test]
+fn callers_are_ranked_by_nearness_and_test_callers_are_counted() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"rt\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! A runtime.\n\npub mod runtime;\npub mod task;\n")
+        .file(
+            "src/runtime.rs",
+            "//! The runtime.\n\n/// A runtime.\npub struct Runtime;\n\nimpl Runtime {\n    /// Runs a future to completion.\n    pub fn block_on(&self, value: u8) -> u8 {\n        value\n    }\n}\n",
+        )
+        .file("src/task/mod.rs", "//! Tasks.\n\npub mod local;\n")
+        .file(
+            "src/task/local.rs",
+            "//! Local tasks.\n\n/// Runs on `rt`.\npub fn run_local(rt: &crate::runtime::Runtime) -> u8 {\n    rt.block_on(1)\n}\n",
+        )
+        .file(
+            "benches/a_bench.rs",
+            "use rt::runtime::Runtime;\n\nfn bench_block_on(rt: &Runtime) {\n    rt.block_on(2);\n}\n\nfn main() {}\n",
+        )
+        .file(
+            "tests/block_on.rs",
+            "use rt::runtime::Runtime;\n\n#[test]\nfn runs_a_value() {\n    let rt: Runtime = Runtime;\n    assert_eq!(rt.block_on(3), 3);\n}\n\n#[test]\nfn runs_another() {\n    let rt: Runtime = Runtime;\n    rt.block_on(4);\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/runtime.rs", "--member", "Runtime::block_on"])
+        .success()
+        .stdout;
+    assert!(
+        out.contains(
+            "- Called from: src/task/local.rs (run_local); benches/a_bench.rs (bench_block_on); \
+             2 test functions in 1 test file (listed under Tests)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("- tests/block_on.rs: runs_a_value, runs_another"),
+        "{out}"
+    );
+}
+
 /// `--full` lifts the caps of calls and callers, not of the tests: a central member's tests
 /// reaching it through its callers ran to hundreds of lines (express `stringify --full`: 15 KB).
 /// `--all` lists every test.

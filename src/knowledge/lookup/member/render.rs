@@ -248,10 +248,13 @@ fn member_text(
     if same_callers && !member.called_from.is_empty() {
         lines.push("Called from: as above (callers are matched by name)".to_string());
     } else if !member.called_from.is_empty() {
-        lines.push(format!("Called from: {}", called_from(member, caps)));
+        lines.push(format!(
+            "Called from: {}",
+            called_from(source, member, caps)
+        ));
     }
     if !member.name_matches.is_empty() {
-        lines.push(name_matches(member, caps));
+        lines.push(name_matches(source, member, caps));
     }
     if let Some(up) = &member.overrides {
         match up.starts_with("trait ") || up.starts_with("interface ") {
@@ -369,33 +372,59 @@ fn cut_note(source: &str, member: &Member) -> String {
     }
 }
 
-/// `file (member, member); file (member)`, the first [`CALLER_FILES_SHOWN`] files and
-/// [`FUNCTIONS_SHOWN`] members of each.
-fn called_from(member: &Member, caps: Caps) -> String {
-    let mut parts: Vec<String> = member
-        .called_from
+/// `file (member, member); file (member)`: the code calling it, the first [`CALLER_FILES_SHOWN`]
+/// files most relevant to `source` (its own package's nearest first, then other code, examples
+/// and benches) and [`FUNCTIONS_SHOWN`] members of each; then how many test functions call it —
+/// the Tests section names them.
+fn called_from(source: &str, member: &Member, caps: Caps) -> String {
+    let (tests, code): (Vec<&Caller>, Vec<&Caller>) = by_relevance(source, &member.called_from)
+        .into_iter()
+        .partition(|caller| crate::archivist::is_test_path(&caller.file));
+    let mut parts: Vec<String> = code
         .iter()
         .take(caps.caller_files)
         .map(|caller| format!("{} ({})", caller.file, capped(&caller.members, caps)))
         .collect();
-    let more = member.called_from.len().saturating_sub(caps.caller_files);
+    let more = code.len().saturating_sub(caps.caller_files);
     if more > 0 {
         parts.push(format!("+{more} more files"));
+    }
+    if !tests.is_empty() {
+        let functions: usize = tests.iter().map(|caller| caller.members.len()).sum();
+        let plural = |n: usize, word: &str| match n {
+            1 => format!("1 {word}"),
+            n => format!("{n} {word}s"),
+        };
+        parts.push(format!(
+            "{} in {} (listed under Tests)",
+            plural(functions, "test function"),
+            plural(tests.len(), "test file")
+        ));
     }
     parts.join("; ")
 }
 
+/// `callers` ordered by how relevant their file is to `source`: code of its own package, nearest
+/// directories first, then other code, tests, and examples, benches and docs (as a design file's
+/// cut lists rank them); by path within a rank.
+fn by_relevance<'c>(source: &str, callers: &'c [Caller]) -> Vec<&'c Caller> {
+    let files: Vec<String> = callers.iter().map(|caller| caller.file.clone()).collect();
+    crate::archivist::abridge::most_relevant(&files, files.len(), source)
+        .into_iter()
+        .filter_map(|file| callers.iter().find(|caller| &caller.file == file))
+        .collect()
+}
+
 /// The calls of the member's name that resolution cannot tell reach it: code files first (named),
 /// then how many test files.
-fn name_matches(member: &Member, caps: Caps) -> String {
+fn name_matches(source: &str, member: &Member, caps: Caps) -> String {
     let name = super::last_segment(&member.label);
     let found = &member.name_matches;
     let (code_sites, test_sites) = found.sites();
     let mut parts: Vec<String> = Vec::new();
     if !found.code.is_empty() {
-        let mut files: Vec<String> = found
-            .code
-            .iter()
+        let mut files: Vec<String> = by_relevance(source, &found.code)
+            .into_iter()
             .take(caps.caller_files)
             .map(|caller| format!("{} ({})", caller.file, capped(&caller.members, caps)))
             .collect();
