@@ -6,6 +6,7 @@
 //! with `test*` methods, `#[Test]` or `@test` as the tests.
 
 mod calls;
+mod declared;
 mod definitions;
 pub mod extract;
 mod flow;
