@@ -133,7 +133,11 @@ mod tests {
         let mut found = Vec::new();
         crate::source::syntax::walk(tree.root_node(), (), |node, ()| {
             if node.kind() == "identifier" && is_method_call(node, text) {
-                found.push(format!("{}:{}", text_of(node, text), node.start_position().row + 1));
+                found.push(format!(
+                    "{}:{}",
+                    text_of(node, text),
+                    node.start_position().row + 1
+                ));
             }
             Some(())
         });
