@@ -18,7 +18,10 @@ extraction, and each class name it uses is resolved as PHP resolves it at compil
 Each name (and each `use`d class) maps to a file through every `composer.json`'s `autoload` and
 `autoload-dev` PSR-4 and PSR-0 maps (longest prefix first; the first file that exists); a
 `require`/`include` of `__DIR__ . '/x.php'`, `dirname(__DIR__[, n]) . '/x.php'` or a relative
-literal maps to that path when it exists. Prints precision and recall of our edges (the update's
+literal maps to that path when it exists. With `--functions`, each call of a function by name
+(`f()` in namespace A as `A\\f` and `f`, `\\A\\f()`, `A\\f()` through the aliases, a `use function`
+alias) maps to the file declaring that function at its top level — one only a test file declares
+only from a test file, unless `--test-functions-everywhere`. Prints precision and recall of our edges (the update's
 graph) against it, with a sample of the differing edges. Only the Python standard library and
 `php` are used.
 """

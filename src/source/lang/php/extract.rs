@@ -141,7 +141,9 @@ impl Scope {
         let valid = text
             .chars()
             .all(|c| c.is_alphanumeric() || c == '_' || c == '\\');
-        (valid && !text.ends_with('\\')).then_some(())?;
+        if !valid || text.ends_with('\\') {
+            return None;
+        }
         self.class_name(text)
     }
 
