@@ -278,14 +278,28 @@ pub fn symbols(contract: &str) -> Vec<String> {
             (at_start && (rest.starts_with('(') || rest.starts_with(':') || rest.is_empty()))
                 .then_some(*first)
         });
+        let name = ruby_method(line).or(name.map(|name| name.trim_end_matches('!')));
         if let Some(name) = name {
-            let name = name.trim_end_matches('!').to_string();
+            let name = name.to_string();
             if !name.is_empty() && !out.contains(&name) {
                 out.push(name);
             }
         }
     }
     out
+}
+
+/// The method a Ruby `def` line declares, with its `?` or `!` (`empty?` of `def empty?`, `save!`
+/// of `def self.save!(x)`): a different method from `empty`. `None` for any other line.
+fn ruby_method(line: &str) -> Option<&str> {
+    let declared = line.strip_prefix("def ")?.trim_start();
+    let declared = declared.strip_prefix("self.").unwrap_or(declared);
+    let end = declared
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(declared.len());
+    let suffixed = declared[end..].starts_with(['?', '!']);
+    let name = &declared[..end + usize::from(suffixed)];
+    (end > 0 && !declared[..end].starts_with(char::is_numeric)).then_some(name)
 }
 
 #[cfg(test)]
@@ -383,6 +397,15 @@ mod tests {
                 "cfg_rt",
                 "json"
             ]
+        );
+    }
+
+    #[test]
+    fn a_ruby_method_keeps_its_question_or_exclamation_mark() {
+        let contract = "```ruby\nclass Stack\n  def empty?\n  def self.save!(x)\n  def size\n  def self.build(a)\n```\n";
+        assert_eq!(
+            symbols(contract),
+            ["Stack", "empty?", "save!", "size", "build"]
         );
     }
 }

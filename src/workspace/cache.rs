@@ -27,7 +27,7 @@ pub use details::{Details, LazyDetails};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
 /// the update's no-op fast path is not taken, see `engine::update::plan`).
-pub const FORMAT: &str = "lexibrarian-cache v32";
+pub const FORMAT: &str = "lexibrarian-cache v33";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 

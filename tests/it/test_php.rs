@@ -6,7 +6,7 @@
 //! implemented, composer's, PHP_CodeSniffer's, PHP-CS-Fixer's and PHPStan's conventions, and a
 //! library that validates and stays as it is on a second update.
 
-use crate::support::{section_paths as section, updated_fixture, TestProject};
+use crate::support::{project, section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "src/Shapes/Circle.php";
 const GEOMETRY: &str = "src/Support/Geometry.php";
@@ -167,4 +167,86 @@ fn a_php_library_validates_and_a_second_update_changes_nothing() {
     );
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
+}
+
+/// A project whose helpers are namespaced functions loaded by composer's `files`, and a test
+/// bootstrap that declares a function in a production namespace (guzzle's way of intercepting
+/// `curl_setopt_array()`).
+fn functions_project() -> TestProject {
+    let p = project()
+        .file(
+            "composer.json",
+            r#"{"name": "ex/fn", "autoload": {"psr-4": {"App\\": "src/"}, "files": ["src/functions.php"]}, "autoload-dev": {"psr-4": {"App\\Tests\\": "tests/"}}}"#,
+        )
+        .file(
+            "src/functions.php",
+            "<?php\n\nnamespace App;\n\n/** The unit of every area. */\nconst UNIT = 'm2';\n\n/** An area with its unit. */\nfunction format_area(float $area): string\n{\n    return $area . ' ' . UNIT;\n}\n",
+        )
+        .file(
+            "src/Shapes/Circle.php",
+            "<?php\n\nnamespace App\\Shapes;\n\nuse function App\\format_area as show;\nuse const App\\UNIT;\n\n/** A circle. */\nclass Circle\n{\n    public function describe(): string\n    {\n        return show(3.14) . UNIT;\n    }\n}\n",
+        )
+        .file(
+            "src/Handler/Curl.php",
+            "<?php\n\nnamespace App\\Handler;\n\n/** Sends requests. */\nclass Curl\n{\n    public function send($handle): void\n    {\n        curl_setopt_array($handle, []);\n    }\n}\n",
+        )
+        .file(
+            "tests/bootstrap.php",
+            "<?php\n\nnamespace App\\Handler;\n\nfunction curl_setopt_array($handle, array $options)\n{\n    $GLOBALS['options'] = $options;\n}\n",
+        )
+        .file(
+            "tests/FunctionsTest.php",
+            "<?php\n\nnamespace App\\Tests;\n\nuse PHPUnit\\Framework\\TestCase;\n\nclass FunctionsTest extends TestCase\n{\n    public function testFormatsAnArea(): void\n    {\n        self::assertSame('1 m2', \\App\\format_area(1.0));\n    }\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn php_namespaced_functions_are_dependencies_on_the_file_declaring_them() {
+    let p = functions_project();
+    // `use function … as show` and `use const`; a fully qualified call from a test.
+    let circle = p.read(".lexibrary/src/Shapes/Circle.php.md");
+    assert_eq!(section(&circle, "Dependencies"), ["src/functions.php"]);
+    assert!(!circle.contains("## External Dependencies"), "{circle}");
+    let test = p.read(".lexibrary/tests/FunctionsTest.php.md");
+    assert_eq!(section(&test, "Dependencies"), ["src/functions.php"]);
+    // The bootstrap's `App\Handler\curl_setopt_array()` is loaded by the test runner only: no
+    // dependency of the production code calling `curl_setopt_array()` in that namespace.
+    let curl = p.read(".lexibrary/src/Handler/Curl.php.md");
+    assert_eq!(section(&curl, "Dependencies"), Vec::<String>::new());
+    p.lexi(["lookup", "src/functions.php", "--member", "format_area"])
+        .success()
+        .stdout_has("Called from: src/Shapes/Circle.php (Circle.describe); tests/FunctionsTest.php (FunctionsTest.testFormatsAnArea)");
+    p.lexi(["lookup", "src/Shapes/Circle.php", "--member", "describe"])
+        .success()
+        .stdout_has("Calls elsewhere: format_area (src/functions.php)");
+}
+
+#[test]
+fn a_php_function_declared_later_is_found_by_a_changed_only_run() {
+    let p = functions_project();
+    p.commit_all("library");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
+    // A new function in the helpers file and a file calling it: a `--changed-only` run rebuilds
+    // the model (a PHP file is one of its manifests) and resolves the call at once.
+    let functions = p.read("src/functions.php")
+        + "\n/** A request's timeout. */\nfunction timeout(): int\n{\n    return 30;\n}\n";
+    p.write("src/functions.php", &functions);
+    p.write(
+        "src/Handler/Curl.php",
+        "<?php\n\nnamespace App\\Handler;\n\nuse function App\\timeout;\n\n/** Sends requests. */\nclass Curl\n{\n    public function send($handle): void\n    {\n        curl_setopt_array($handle, [timeout()]);\n    }\n}\n",
+    );
+    p.commit_all("timeout");
+    p.lexictl(["update", "--changed-only"]).success();
+    let curl = p.read(".lexibrary/src/Handler/Curl.php.md");
+    assert_eq!(section(&curl, "Dependencies"), ["src/functions.php"]);
+    p.commit_all("library again");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["update"]).success();
+    let status = p.git(["status", "--porcelain"]).success().stdout;
+    assert_eq!(status, "", "a second update changed the library");
 }

@@ -6,7 +6,7 @@
 //! RuboCop's, Rake's and the gemspec's conventions, and a library that validates and stays as it
 //! is on a second update.
 
-use crate::support::{section_paths as section, updated_fixture, TestProject};
+use crate::support::{project, section_paths as section, updated_fixture, TestProject};
 
 const CIRCLE: &str = "lib/shapes/circle.rb";
 const GEOMETRY: &str = "lib/shapes/geometry.rb";
@@ -168,4 +168,65 @@ fn a_ruby_library_validates_and_a_second_update_changes_nothing() {
     assert_eq!(section(&shape, "Dependencies"), ["lib/shapes/units.rb"]);
     p.commit_all("library again");
     p.lexictl(["update", "--check"]).success();
+}
+
+/// A class whose methods call each other by bare words (`route_missing`, `empty?`) beside locals
+/// of the same shape, and a minitest test calling `empty?`/`clear!` on a stack.
+fn stack_project() -> TestProject {
+    let p = project()
+        .file(
+            "lib/box/stack.rb",
+            "# frozen_string_literal: true\n\nmodule Box\n  # A stack of items.\n  class Stack\n    # Whether it holds nothing.\n    def empty?\n      items.empty?\n    end\n\n    # Drops every item.\n    def clear!\n      reset\n      @items = []\n    end\n\n    # The top item, or a missing route.\n    def top(default = nil)\n      count = 0\n      count += 1 if empty?\n      route_missing if count.zero?\n      items.each { |size| size + count }\n      [count, default, size]\n    end\n\n    # How many items it holds.\n    def size\n      items.length\n    end\n\n    private\n\n    def items\n      @items ||= []\n    end\n\n    def reset; end\n\n    def route_missing\n      raise ArgumentError, 'no route'\n    end\n  end\nend\n",
+        )
+        .file(
+            "test/stack_test.rb",
+            "require 'minitest/autorun'\nrequire_relative '../lib/box/stack'\n\nclass StackTest < Minitest::Test\n  def test_empty\n    stack = Box::Stack.new\n    stack.clear!\n    assert stack.empty?\n  end\nend\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p
+}
+
+#[test]
+fn ruby_bare_words_are_calls_unless_a_local_holds_the_name() {
+    let p = stack_project();
+    let stack = "lib/box/stack.rb";
+    // `count` and `default` are locals, the block's `size` a parameter: only the last `size`, an
+    // undefined name, is a call; `empty?` keeps its `?`.
+    p.lexi(["lookup", stack, "--member", "top"])
+        .success()
+        .stdout_has("- Calls: empty?, route_missing, items, size\n");
+    p.lexi(["lookup", stack, "--member", "route_missing"])
+        .success()
+        .stdout_has("Called by: Stack.top");
+    p.lexi(["impact", stack, "--member", "Stack.route_missing"])
+        .success()
+        .stdout_has("lib/box/stack.rb: Stack.top (calls Stack.route_missing)");
+    p.lexi(["lookup", stack, "--member", "clear!"])
+        .success()
+        .stdout_has("- Calls: reset\n");
+}
+
+#[test]
+fn ruby_question_and_exclamation_marks_stay_in_method_names() {
+    let p = stack_project();
+    let stack = "lib/box/stack.rb";
+    p.lexi(["lookup", stack, "--full"])
+        .success()
+        .stdout_has("def empty?  # Whether it holds nothing.")
+        .stdout_has("def clear!  # Drops every item.");
+    p.lexi(["lookup", stack, "--member", "empty?"])
+        .success()
+        .stdout_has("Stack.empty? (method")
+        .stdout_has("Calls elsewhere: items.empty?")
+        .stdout_has("Called by: Stack.top");
+    // `empty` is another method: none here.
+    p.lexi(["lookup", stack, "--member", "empty"]).code(1);
+    p.lexi(["search", "empty"])
+        .success()
+        .stdout_has("(members: empty?)");
+    p.commit_all("library");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
 }

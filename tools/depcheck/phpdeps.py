@@ -18,7 +18,10 @@ extraction, and each class name it uses is resolved as PHP resolves it at compil
 Each name (and each `use`d class) maps to a file through every `composer.json`'s `autoload` and
 `autoload-dev` PSR-4 and PSR-0 maps (longest prefix first; the first file that exists); a
 `require`/`include` of `__DIR__ . '/x.php'`, `dirname(__DIR__[, n]) . '/x.php'` or a relative
-literal maps to that path when it exists. Prints precision and recall of our edges (the update's
+literal maps to that path when it exists. With `--functions`, each call of a function by name
+(`f()` in namespace A as `A\\f` and `f`, `\\A\\f()`, `A\\f()` through the aliases, a `use function`
+alias) maps to the file declaring that function at its top level — one only a test file declares
+only from a test file, unless `--test-functions-everywhere`. Prints precision and recall of our edges (the update's
 graph) against it, with a sample of the differing edges. Only the Python standard library and
 `php` are used.
 """
@@ -250,6 +253,14 @@ while (($path = fgets(STDIN)) !== false) {
 '''
 
 
+def is_test(path):
+    """A test file: under a `tests`/`test`/`spec` directory, or a PHPUnit `*Test.php`."""
+    parts = path.lower().split("/")
+    stem = os.path.basename(path)[:-len(".php")] if path.endswith(".php") else ""
+    return any(d in ("tests", "test", "__tests__", "spec", "specs", "testing") for d in parts[:-1]) \
+        or (len(stem) > 4 and stem.endswith("Test"))
+
+
 def autoload_maps(repo, php_files):
     """[(prefix, dir, psr0)] of every composer.json's autoload maps, longest prefix first."""
     entries = []
@@ -292,8 +303,12 @@ def main():
     parser.add_argument("--dump", help="write the reference edges here, one 'a -> b' a line")
     parser.add_argument("--functions", action="store_true",
                         help="also count calls of the project's namespaced functions (`use function`, "
-                             "`\\A\\f()`, `f()` in namespace A) as edges to the file defining them, which "
-                             "Lexibrarian does not resolve: the recall this costs")
+                             "`\\A\\f()`, `f()` in namespace A) as edges to the file defining them")
+    parser.add_argument("--test-functions-everywhere", action="store_true",
+                        help="with --functions, also count a call from code outside the tests of a "
+                             "function only a test file declares (a test bootstrap intercepting a "
+                             "global function in the code's namespace), which the test runner alone "
+                             "loads: Lexibrarian leaves such edges out")
     args = parser.parse_args()
     repo = os.path.abspath(args.repo)
     tracked = subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True,
@@ -310,7 +325,16 @@ def main():
     defined = {}
     for record in records:
         for name in record["defines"]:
-            defined.setdefault(name.lower(), record["file"])
+            defined.setdefault(name.lower(), []).append(record["file"])
+
+    def declaring(name, caller):
+        """The file declaring function `name` that `caller` may reach: a test file's function is
+        reached from the tests only, unless --test-functions-everywhere."""
+        files = defined.get(name.lower(), [])
+        if not args.test_functions_everywhere and not is_test(caller):
+            files = [f for f in files if not is_test(f)]
+        return files[0] if files else None
+
     for record in records:
         path = record["file"]
         for name in record["classes"]:
@@ -319,7 +343,7 @@ def main():
                 reference.add((path, found))
         if args.functions:
             for name in record["calls"]:
-                found = defined.get(name.lower())
+                found = declaring(name, path)
                 if found and found != path:
                     reference.add((path, found))
         for rel in record["requires"]:

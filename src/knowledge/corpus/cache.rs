@@ -17,7 +17,8 @@ use crate::workspace::cache::{Stat, RACY_WINDOW_NS};
 /// Version 2: symbols, conventions and per-field search terms. Version 3: the source's public
 /// names of each design document, and the stamp of the update cache they came from. Version 4: the
 /// words of each source's comments, a description's template words left out, `-iz` stemmed.
-const FORMAT_HEADER: &str = "lexibrarian-corpus 5";
+/// Version 6: a Ruby method's `?`/`!` kept in its symbol (`empty?`).
+const FORMAT_HEADER: &str = "lexibrarian-corpus 6";
 const LIST_SEPARATOR: char = '\u{1f}';
 
 /// The cached records, sorted by path, and the stamp of the update cache whose names they hold

@@ -234,8 +234,8 @@ pub(crate) fn last_segment(name: &str) -> &str {
 /// Top-level statements read for a `use` alias, at most.
 const MAX_STATEMENTS: usize = 256;
 
-/// The class an alias of the file's `use` statements names (`Cache` for `Memo` of `use A\Cache as
-/// Memo`), else `name` itself.
+/// The class (or function) an alias of the file's `use` statements names (`Cache` for `Memo` of
+/// `use A\Cache as Memo`, `bar` for `baz` of `use function A\bar as baz`), else `name` itself.
 fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str) -> &'s str {
     let mut root = node;
     while let Some(parent) = root.parent() {
@@ -322,7 +322,11 @@ pub(crate) fn php_target(
             if !matches!(function.kind(), "name" | "qualified_name" | "relative_name") {
                 return None;
             }
-            let name = last_segment(text_of(function, src));
+            // `baz()` with `use function A\bar as baz` calls `bar`.
+            let name = match function.kind() {
+                "name" => unaliased(call, src, text_of(function, src)),
+                _ => last_segment(text_of(function, src)),
+            };
             (is_identifier(name) && !is_builtin(name)).then(|| Target {
                 callee: Callee::Bare(name.to_string()),
                 shown: shown(name, None),

@@ -11,8 +11,12 @@
 //! spec is the fully qualified class name (`Slim\Routing\Route`); the resolver maps it to a file
 //! through composer's autoload maps. `require`/`include` of a path the file builds from `__DIR__`
 //! (`__DIR__ . '/x.php'`, `dirname(__DIR__) . '/x.php'`) or writes relative is one `Import` of
-//! spec [`REQUIRE_SPEC`] and the path relative to the file's directory. `use function` and
-//! `use const` name functions and constants, which composer does not autoload: not imports.
+//! spec [`REQUIRE_SPEC`] and the path relative to the file's directory. A function the file calls
+//! by name (`f()`, `\A\f()`, `A\f()`) or names in a `use function` is one `Import` of spec
+//! [`FUNCTION_SPEC`] and the fully qualified names PHP tries for it, in order: an unqualified call
+//! in namespace `A` is `A\f`, then the global `f` (PHP's fallback), unless a `use function`
+//! names it. A `use const` is one `Import` of spec [`CONST_SPEC`] and the constant's name. The
+//! resolver maps both to the project file declaring them, if any (`super::declared`).
 
 use tree_sitter::Node;
 
@@ -24,6 +28,12 @@ use crate::source::syntax::{
 
 /// The spec prefix of a `require`/`include` import: `require:./x.php`, `require:../y.php`.
 pub const REQUIRE_SPEC: &str = "require:";
+
+/// The spec prefix of a function named: `function:A\f,f` (the names PHP tries, in order).
+pub const FUNCTION_SPEC: &str = "function:";
+
+/// The spec prefix of a constant a `use const` names: `const:A\VERSION`.
+pub const CONST_SPEC: &str = "const:";
 
 /// Names that are never classes where a class name may stand.
 const NOT_CLASSES: &[&str] = &[
@@ -57,6 +67,8 @@ pub(crate) struct Scope {
     pub namespace: String,
     /// `use` aliases of classes and namespaces: (lowercase alias, fully qualified name).
     pub aliases: Vec<(String, String)>,
+    /// `use function` aliases: (lowercase alias, fully qualified name).
+    pub functions: Vec<(String, String)>,
 }
 
 impl Scope {
@@ -104,6 +116,37 @@ impl Scope {
         Some(self.within(text))
     }
 
+    /// The [`FUNCTION_SPEC`] of a function called by the name `text` (as written): the fully
+    /// qualified names PHP tries, comma-separated, in order.
+    pub(crate) fn function_spec(&self, text: &str) -> Option<String> {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let unqualified = !text.contains('\\');
+        let lower = text.to_ascii_lowercase();
+        let alias = self.functions.iter().find(|(alias, _)| *alias == lower);
+        let names = match alias {
+            Some((_, full)) if unqualified => full.clone(),
+            _ if unqualified && !self.namespace.is_empty() => {
+                // PHP's fallback: the namespace's function, else the global one.
+                format!("{},{text}", self.within(&text))
+            }
+            _ if unqualified => text,
+            _ => self.qualified(&text)?,
+        };
+        Some(format!("{FUNCTION_SPEC}{names}"))
+    }
+
+    /// The fully qualified name a qualified name written in code (`\A\f`, `A\f`, `namespace\f`)
+    /// stands for: through the aliases of its first segment, else in the namespace.
+    fn qualified(&self, text: &str) -> Option<String> {
+        let valid = text
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '\\');
+        if !valid || text.ends_with('\\') {
+            return None;
+        }
+        self.class_name(text)
+    }
+
     /// `name` in the current namespace.
     fn within(&self, name: &str) -> String {
         match self.namespace.is_empty() {
@@ -135,7 +178,7 @@ impl Reader<'_, '_> {
                             .child_by_field_name("name")
                             .map(|n| compact_name(text_of(n, src)))
                             .unwrap_or_default(),
-                        aliases: Vec::new(),
+                        ..Scope::default()
                     };
                     if let Some(body) = child.child_by_field_name("body") {
                         self.statements(body);
@@ -171,13 +214,15 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// A `use` statement: its classes become aliases and imports; `use function`/`use const`
-    /// name no class.
+    /// A `use` statement: its classes become aliases and imports; `use function` and `use const`
+    /// name functions and constants (aliases of their own, imports of their spec).
     fn use_declaration(&mut self, node: Node<'_>) {
         let src = self.src;
-        if node.child_by_field_name("type").is_some() {
-            return;
-        }
+        let kind_of = |n: Node<'_>| {
+            n.child_by_field_name("type")
+                .map(|t| text_of(t, src).to_ascii_lowercase())
+        };
+        let declared = kind_of(node);
         let prefix = code_children(node)
             .into_iter()
             .find(|c| c.kind() == "namespace_name")
@@ -187,11 +232,10 @@ impl Reader<'_, '_> {
             None => code_children(node),
         };
         for clause in clauses {
-            if clause.kind() != "namespace_use_clause"
-                || clause.child_by_field_name("type").is_some()
-            {
+            if clause.kind() != "namespace_use_clause" {
                 continue;
             }
+            let kind = kind_of(clause).or_else(|| declared.clone());
             let Some(name) = code_children(clause)
                 .into_iter()
                 .find(|c| matches!(c.kind(), "name" | "qualified_name"))
@@ -208,10 +252,21 @@ impl Reader<'_, '_> {
                 .child_by_field_name("alias")
                 .map(|a| text_of(a, src).to_string())
                 .unwrap_or_else(|| full.rsplit('\\').next().unwrap_or(&full).to_string());
-            self.scope
-                .aliases
-                .push((alias.to_ascii_lowercase(), full.clone()));
-            self.out.imports.add(full, line_of(clause));
+            let spec = match kind.as_deref() {
+                None => {
+                    let alias = (alias.to_ascii_lowercase(), full.clone());
+                    self.scope.aliases.push(alias);
+                    full
+                }
+                Some("function") => {
+                    let alias = (alias.to_ascii_lowercase(), full.clone());
+                    self.scope.functions.push(alias);
+                    format!("{FUNCTION_SPEC}{full}")
+                }
+                Some("const") => format!("{CONST_SPEC}{full}"),
+                Some(_) => continue,
+            };
+            self.out.imports.add(spec, line_of(clause));
         }
     }
 
@@ -344,6 +399,10 @@ impl Reader<'_, '_> {
                     imports.add(full, line_of(name));
                 }
             }
+            let function = called_function(node).map(|f| text_of(f, src));
+            if let Some(spec) = function.and_then(|f| scope.function_spec(f)) {
+                imports.add(spec, line_of(node));
+            }
             match node.kind() {
                 "comment" => {
                     signals.todo_markers += count_markers(text_of(node, src));
@@ -407,6 +466,15 @@ pub(crate) fn class_references(node: Node<'_>) -> Vec<Node<'_>> {
         }
         _ => Vec::new(),
     }
+}
+
+/// The name a function call calls by (`f`, `\A\f`, `A\f`), when `node` is one.
+fn called_function(node: Node<'_>) -> Option<Node<'_>> {
+    if node.kind() != "function_call_expression" {
+        return None;
+    }
+    node.child_by_field_name("function")
+        .filter(|f| matches!(f.kind(), "name" | "qualified_name" | "relative_name"))
 }
 
 /// The path a `require`/`include` argument names relative to the file's directory: `x.php` for
@@ -876,6 +944,7 @@ const TOP = 1;
                 "Slim\\Interfaces\\RouteInterface",
                 "Slim\\Interfaces\\InvocationStrategyInterface",
                 "Slim\\Handlers",
+                "function:array_merge",
                 "Slim\\Routing\\RouteBase",
                 "Countable",
                 "Slim\\Routing\\Helpers\\Named",
@@ -890,8 +959,36 @@ const TOP = 1;
                 "Slim\\Routing\\Route",
                 "require:../helpers.php",
                 "require:../../vendor/autoload.php",
+                "function:Slim\\Routing\\dirname,dirname",
                 "require:x/y.php",
             ]
+        );
+    }
+
+    #[test]
+    fn functions_called_name_the_functions_php_tries() {
+        let text = "<?php\nnamespace App\\Http;\n\nuse function Util\\{first, second as other};\nuse function describe_type;\nuse const Util\\VERSION;\nuse Util\\Sub;\n\nfunction run() {\n  helper(first(), other(), describe_type(1));\n  \\Lib\\make();\n  Sub\\deep();\n  namespace\\local();\n  $f(); $x->method(); Box::make();\n}\n";
+        let interface = parse(Language::Php, text);
+        let specs: Vec<&str> = imports(&interface).iter().map(|(s, _)| *s).collect();
+        assert_eq!(
+            specs,
+            [
+                "function:Util\\first",
+                "function:Util\\second",
+                "function:describe_type",
+                "const:Util\\VERSION",
+                "Util\\Sub",
+                "function:App\\Http\\helper,helper",
+                "function:Lib\\make",
+                "function:Util\\Sub\\deep",
+                "function:App\\Http\\local",
+                "App\\Http\\Box",
+            ]
+        );
+        let calls: Vec<String> = interface.calls.iter().map(|m| m.encode()).collect();
+        assert_eq!(
+            calls,
+            ["run helper first second describe_type make deep local .method@x Box.make"]
         );
     }
 

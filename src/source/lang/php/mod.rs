@@ -2,10 +2,12 @@
 //! too), `//`, `#` and `/* … */` comments with `/** … */` PHPDoc, public members of classes,
 //! interfaces, traits and enums (no `private`/`protected`; a member without a visibility is public)
 //! and top-level functions and constants; `composer.json` as the package manifest (its PSR-4,
-//! PSR-0 and classmap autoload maps resolve class names to files); PHPUnit's `*Test.php` classes
-//! with `test*` methods, `#[Test]` or `@test` as the tests.
+//! PSR-0 and classmap autoload maps resolve class names to files; the functions PHP files declare
+//! resolve the calls of namespaced functions); PHPUnit's `*Test.php` classes with `test*` methods,
+//! `#[Test]` or `@test` as the tests.
 
 mod calls;
+mod declared;
 mod definitions;
 pub mod extract;
 mod flow;
@@ -66,9 +68,9 @@ pub const PHP: Spec = Spec {
         test_functions: TestFunctions::MarkedInNamedClass,
     },
     extraction: "source::lang::php::extract (declarations, PHPDoc, names resolved through the \
-                 namespace and its `use` statements, require/include paths)",
+                 namespace and its `use` statements, functions called, require/include paths)",
     resolver: "source::lang::php::resolve over source::lang::php::model (composer.json autoload \
-               maps)",
+               maps, the functions and constants PHP files declare)",
     later_definition_replaces: false,
     resolves_through_module_scopes: false,
     unit: super::Unit::Whole,

@@ -3,8 +3,11 @@
 //! directories whose files hold its classes, one class per file named for it) and PSR-0 (the
 //! whole class name as a path, `_` in the class's own name a directory), and `classmap` and
 //! `files` entries (listed, not read: a class in a classmap file is found only where its path
-//! says its name). Directories are project-relative. A change to a `composer.json` rebuilds the
-//! model; no PHP file is read for it.
+//! says its name). Directories are project-relative. Beside them, the functions and constants
+//! PHP files declare outside classes (`super::declared`): what a call of a namespaced function
+//! resolves through. A change to a `composer.json` or a PHP file rebuilds the model.
+
+use std::collections::BTreeMap;
 
 use crate::source::model::ecosystem::EcosystemModel;
 use crate::source::model::files::{dir_of, normalize, FileIndex, ReadFile};
@@ -17,6 +20,14 @@ pub struct PhpModel {
     pub autoload: Vec<Autoload>,
     /// The packages: each `composer.json`'s directory and `name`.
     pub packages: Vec<(String, String)>,
+    /// The functions PHP files declare outside classes, by lowercase fully qualified name
+    /// (`guzzlehttp\describe_type`), each with the files declaring it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub functions: BTreeMap<String, Vec<String>>,
+    /// The constants declared with `const` outside classes (namespace lowercase, the name as
+    /// written: `app\VERSION`), each with the files declaring it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub constants: BTreeMap<String, Vec<String>>,
 }
 
 /// One namespace prefix of an autoload map and one directory holding its classes.
@@ -80,7 +91,27 @@ impl PhpModel {
             .autoload
             .sort_by_key(|entry| std::cmp::Reverse(entry.prefix.len()));
         model.autoload.dedup();
+        let declared = super::declared::read_all(files, read);
+        model.functions = declared.functions;
+        model.constants = declared.constants;
         model
+    }
+
+    /// The files declaring the function `name` (fully qualified, no leading `\`; any case).
+    pub fn function_files(&self, name: &str) -> &[String] {
+        self.functions
+            .get(&name.to_ascii_lowercase())
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The files declaring the constant `name` (fully qualified, no leading `\`): its namespace
+    /// in any case, its own name as written.
+    pub fn constant_files(&self, name: &str) -> &[String] {
+        let key = match name.rsplit_once('\\') {
+            Some((namespace, own)) => format!("{}\\{own}", namespace.to_ascii_lowercase()),
+            None => name.to_string(),
+        };
+        self.constants.get(&key).map_or(&[], Vec::as_slice)
     }
 
     /// The files composer's autoloader would look for the class `name` (fully qualified, no
@@ -141,13 +172,17 @@ impl EcosystemModel for PhpModel {
         PhpModel::build(files, read, warnings)
     }
 
-    /// `composer.json`: its autoload maps decide where a class name leads.
+    /// `composer.json`: its autoload maps decide where a class name leads; a PHP file: the
+    /// functions and constants it declares decide where a call of one leads.
     fn is_manifest(name: &str) -> bool {
-        name == "composer.json"
+        name == "composer.json" || name.ends_with(".php")
     }
 
     fn is_empty(&self) -> bool {
-        self.autoload.is_empty() && self.packages.is_empty()
+        self.autoload.is_empty()
+            && self.packages.is_empty()
+            && self.functions.is_empty()
+            && self.constants.is_empty()
     }
 }
 
@@ -204,7 +239,8 @@ mod tests {
                 ("tools".to_string(), String::new())
             ]
         );
-        assert!(PhpModel::is_manifest("composer.json") && !PhpModel::is_manifest("Route.php"));
+        assert!(PhpModel::is_manifest("composer.json") && PhpModel::is_manifest("Route.php"));
+        assert!(!PhpModel::is_manifest("composer.lock"));
     }
 
     #[test]

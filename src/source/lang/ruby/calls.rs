@@ -1,8 +1,9 @@
 //! Ruby in the call walk (`source::calls`): calls are `call` nodes — a method with or without a
 //! receiver (`helper(x)`, `self.go`, `Utils.escape(s)`, `Rack::Utils.escape(s)`) — members are
 //! `def`s (`def self.x` too) in the class or module they sit in, and a class's base is its
-//! superclass. A bare word with no argument (`helper`) is a local variable as often as a call: only
-//! calls with arguments, parentheses or a receiver are read.
+//! superclass. A bare word with no argument (`helper`, an `identifier` to tree-sitter) is a call
+//! unless a local of its name was bound before it in its scope (`super::locals`: Ruby's own rule).
+//! A method's `?`/`!` (`empty?`, `save!`) is part of its name everywhere.
 
 use tree_sitter::Node;
 
@@ -86,31 +87,51 @@ const NOT_CALLS: &[&str] = &[
     "prepend",
 ];
 
-/// A method name the cache can hold: an identifier, without Ruby's `?`/`!` suffix (`empty?` is
-/// kept as `empty`).
+/// Kernel words read bare that call no code of the project's (`block_given?`, `binding`).
+const NOT_BARE_CALLS: &[&str] = &["block_given?", "binding", "__method__", "__dir__", "caller"];
+
+/// A method name the cache can hold: an identifier with Ruby's `?` or `!` kept (`empty?`, `save!`:
+/// a method of its own, never the same as `empty`).
 fn callable(name: &str) -> Option<&str> {
-    let name = name.trim_end_matches(['?', '!']);
-    crate::source::calls::is_identifier(name).then_some(name)
+    let stem = name.strip_suffix(['?', '!']).unwrap_or(name);
+    crate::source::calls::is_identifier(stem).then_some(name)
 }
 
-/// The callee of a Ruby call: bare (inside a class, the own object's method), through
-/// `self`/`super` or the class's own name (the own object), through a constant path (a class
-/// method: `Utils.escape` → `Utils.escape`), through another receiver.
+/// The callee of a bare word that is a method call (`route_missing`:
+/// [`super::locals::is_method_call`]; `empty?` is a `call` node, never a local): the own object's
+/// method inside a class, else a free one.
+fn bare_word(word: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<Target> {
+    let name = callable(text_of(word, src))?;
+    if NOT_CALLS.contains(&name)
+        || NOT_BARE_CALLS.contains(&name)
+        || !super::locals::is_method_call(word, src)
+    {
+        return None;
+    }
+    Some(Target {
+        callee: match container {
+            Some(_) => Callee::OwnObject(name.to_string()),
+            None => Callee::Bare(name.to_string()),
+        },
+        shown: None,
+    })
+}
+
+/// The callee of a Ruby call (or of a bare word: [`bare_word`]): bare (inside a class, the own
+/// object's method), through `self`/`super` or the class's own name (the own object), through a
+/// constant path (a class method: `Utils.escape` → `Utils.escape`), through another receiver.
 pub(crate) fn ruby_target(
     call: Node<'_>,
     src: &str,
     container: Option<(usize, usize)>,
 ) -> Option<Target> {
+    if call.kind() == "identifier" {
+        return bare_word(call, src, container);
+    }
     let method = call.child_by_field_name("method")?;
     let name = callable(text_of(method, src))?;
     let receiver = call.child_by_field_name("receiver");
     if receiver.is_none() && NOT_CALLS.contains(&name) {
-        return None;
-    }
-    if receiver.is_none()
-        && call.child_by_field_name("arguments").is_none()
-        && call.child_by_field_name("block").is_none()
-    {
         return None;
     }
     let own = |receiver: &str| {

@@ -995,7 +995,7 @@ end
         assert_eq!(
             calls,
             [
-                "Reader.read_all .each@names .empty@name ^skip Util.clamp .size@helper Range.new .nil@names ^read",
+                "Reader.read_all .each@names .empty?@name ^skip Util.clamp .size@helper ^helper Range.new .nil?@names ^read ^close",
                 "Reader.read ^size",
                 "!Reader.test_reads .read:Reader ^new",
                 "Reader.close",

@@ -8,6 +8,7 @@ mod calls;
 mod definitions;
 pub mod extract;
 mod flow;
+mod locals;
 pub mod model;
 pub mod practices;
 pub mod resolve;

@@ -75,6 +75,11 @@ impl CallSyntax for RubyWalks {
     ) -> Option<Target> {
         super::calls::ruby_target(call, src, container)
     }
+
+    /// A bare word (`route_missing`) may be a method call: [`super::locals`] tells.
+    fn other_calls(&self) -> &'static [&'static str] {
+        &["identifier"]
+    }
 }
 
 impl TypedSyntax for RubyWalks {
