@@ -528,6 +528,39 @@ fn callers_are_ranked_by_nearness_and_test_callers_are_counted() {
     );
 }
 
+/// A chain of builder calls (`SearcherTester::new(…).line_number(false).test()`, ripgrep's test
+/// helper) is typed across files from the return types the methods declare: its calls read as the
+/// type's methods, never as the chain's raw steps.
+#[test]
+fn calls_through_a_builder_chain_read_as_the_types_methods() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"s\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file("src/lib.rs", "//! S.\npub mod searcher;\npub mod tester;\n")
+        .file(
+            "src/tester.rs",
+            "//! Test helpers.\n\n/// A tester.\npub struct Tester {\n    n: u8,\n}\n\nimpl Tester {\n    /// New.\n    pub fn new(n: u8) -> Tester {\n        Tester { n }\n    }\n\n    /// Line numbers.\n    pub fn line_number(&mut self, yes: bool) -> &mut Tester {\n        self\n    }\n\n    /// Runs it.\n    pub fn test(&self) -> u8 {\n        self.n\n    }\n}\n",
+        )
+        .file(
+            "src/searcher.rs",
+            "//! Searcher.\n\nuse crate::tester::Tester;\n\n/// Runs the tester.\npub fn basic() -> u8 {\n    Tester::new(1).line_number(false).test()\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/searcher.rs", "--member", "basic"])
+        .success()
+        .stdout;
+    assert!(
+        out.contains("- Calls elsewhere: Tester.test (src/tester.rs), Tester.line_number (src/tester.rs), Tester::new (src/tester.rs)\n"),
+        "{out}"
+    );
+    assert!(!out.contains('+'), "{out}");
+}
+
 /// `--full` lifts the caps of calls and callers, not of the tests: a central member's tests
 /// reaching it through its callers ran to hundreds of lines (express `stringify --full`: 15 KB).
 /// `--all` lists every test.

@@ -14,6 +14,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::source::calls::typed::CHAIN;
 use crate::source::calls::{Callee, MemberCalls};
 
 /// Calls elsewhere shown, at most; then `…`.
@@ -135,6 +136,10 @@ const BUILTIN_RECEIVERS: &[&str] = &[
 pub struct Imported {
     /// (file, its module object's name lowercased without `_`, its public names).
     files: Vec<(String, String, BTreeSet<String>)>,
+    /// (member, method, type): the calls through a chain of calls (`SearcherTester::new(…)
+    /// .line_number(false).test()`) the graph typed from every file's return types — what the
+    /// file's own parse cannot (`workspace::chains`).
+    chains: Vec<(String, String, String)>,
 }
 
 impl Imported {
@@ -152,7 +157,18 @@ impl Imported {
                 (file, object, names)
             })
             .collect();
-        Imported { files }
+        Imported {
+            files,
+            chains: typed_chains(graph, source),
+        }
+    }
+
+    /// The type the graph gives a call of `name` through a chain in `member`.
+    fn chain_type(&self, member: &str, name: &str) -> Option<&str> {
+        self.chains
+            .iter()
+            .find(|(known, method, _)| known == member && method == name)
+            .map(|(_, _, ty)| ty.as_str())
     }
 
     /// The file a call resolves to: a name it defines called bare or through `self` (inherited),
@@ -177,6 +193,29 @@ impl Imported {
             })
             .map(|(file, _, _)| file.as_str())
     }
+}
+
+/// Every call through a stated type among `source`'s members as the graph has them, chains
+/// typed: `(member, method, type)`.
+fn typed_chains(
+    graph: &crate::workspace::graph::Graph,
+    source: &str,
+) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for member in graph
+        .calls(source)
+        .iter()
+        .filter_map(|item| MemberCalls::decode(item))
+    {
+        for callee in member.callees {
+            if let Callee::TypedReceiver { name, ty } = callee {
+                if !ty.contains(CHAIN) {
+                    out.push((member.member.clone(), name, ty));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The name a module's object goes by (`helpers` of `src/flask/helpers.py`, `flask` of
@@ -205,6 +244,23 @@ pub fn calls_elsewhere(
     let mut through_objects = Vec::new();
     let mut functions = Vec::new();
     for callee in &calls.callees {
+        // A call through a chain of calls: through the type the graph gives the chain, if any.
+        let typed;
+        let callee = match callee {
+            Callee::TypedReceiver { name, ty } if ty.contains(CHAIN) => {
+                match imported.chain_type(label, name) {
+                    Some(resolved) => {
+                        typed = Callee::TypedReceiver {
+                            name: name.clone(),
+                            ty: resolved.to_string(),
+                        };
+                        &typed
+                    }
+                    None => continue,
+                }
+            }
+            other => other,
+        };
         let name = callee.name();
         let shown = match callee {
             Callee::Bare(_) | Callee::OwnObject(_) if is_outside_function(name, file_members) => {
