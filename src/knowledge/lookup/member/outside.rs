@@ -387,6 +387,7 @@ mod tests {
                 "router".to_string(),
                 BTreeSet::from(["handle".to_string()]),
             )],
+            chains: Vec::new(),
         };
         assert_eq!(
             calls_elsewhere(&file, "app.handle", &own, &imported),
