@@ -438,7 +438,11 @@ impl MemberImpact {
                 ));
             }
             if in_tests > 0 {
-                out.push_str(&format!("- {in_tests} test functions (under Tests)\n"));
+                let functions = match in_tests {
+                    1 => "1 test function".to_string(),
+                    n => format!("{n} test functions"),
+                };
+                out.push_str(&format!("- {functions} (under Tests)\n"));
             }
         }
         if self.beyond > 0 {

@@ -29,7 +29,11 @@
 //!     `app.py`): such a module cannot name the file's functions, only hold its objects;
 //!   - through a *re-export*: an importer of a module that re-exports the name (`>make_response`
 //!     items: flask's `__init__.py`) calling it bare or through that module's object
-//!     (`flask.make_response(…)`).
+//!     (`flask.make_response(…)`);
+//!   - through a *type only the file declares*, from any file, edge or not: a call through a
+//!     stated type (`.test:SearcherTester` of `SearcherTester::new(…).test()`) when no other file
+//!     has a name of that type among its names — a `#[cfg(test)]` module using a test helper,
+//!     whose imports the graph leaves out (`Graph::typed_callers`).
 //!
 //! A method several types of the file define (tokio's `Sender::send` and `Permit::send`) is told
 //! apart by its type wherever the call tells it: a call through `self` inside one of those types
@@ -56,6 +60,9 @@ use crate::source::lang::files::is_module_stem;
 
 /// Public names shorter than this are too ambiguous to match across files.
 pub const MIN_NAME: usize = 3;
+
+/// Types of a file whose calls through a stated type are looked for beyond its edges, at most.
+const MAX_TYPED_OWNERS: usize = 16;
 
 /// Method names so common on standard-library values (collections, strings, I/O, promises) that a
 /// call through an unknown object says nothing about which file it reaches.
@@ -256,6 +263,28 @@ impl CallsView {
                 neighbours.insert(file.clone(), Neighbour { entry, relation });
             }
         }
+        // Files calling the methods of a type only this file declares through that stated type,
+        // without an edge to it (a `#[cfg(test)]` module's helper: ripgrep's glue.rs tests through
+        // testutil.rs's `SearcherTester`).
+        let types: Vec<&str> = methods
+            .values()
+            .flatten()
+            .copied()
+            .collect::<BTreeSet<&str>>()
+            .into_iter()
+            .filter(|ty| ty.chars().count() >= MIN_NAME)
+            .take(MAX_TYPED_OWNERS)
+            .collect();
+        for (ty, files) in graph.typed_callers(&types, source) {
+            for file in files {
+                if file == source || neighbours.contains_key(&file) {
+                    continue;
+                }
+                let entry = entry_in(graph, &file);
+                let relation = Relation::ThroughType(ty.clone());
+                neighbours.insert(file, Neighbour { entry, relation });
+            }
+        }
         // The importers of a module re-exporting the file's names call them through it.
         for (reexporter, names) in reexporters {
             let objects = object_names(&reexporter, &BTreeSet::new());
@@ -294,6 +323,8 @@ pub enum Relation {
         names: Vec<String>,
         objects: Vec<String>,
     },
+    /// Without an edge, it calls methods through a stated type only the file declares.
+    ThroughType(String),
 }
 
 /// The names a file's entry says it re-exports.
@@ -759,11 +790,23 @@ fn callers(
                     ) if names.iter().any(|n| n == name) && may_be_object(receiver, objects) => {
                         Found::Resolved(name.to_string())
                     }
+                    // Through the one type of that name, which the file declares.
+                    (Relation::ThroughType(only), Callee::TypedReceiver { name, ty })
+                        if ty == only && typed(name, Some(ty)) =>
+                    {
+                        match owners.get(name.as_str()).filter(|o| o.len() > 1) {
+                            Some(_) => Found::Resolved(format!("{ty}::{name}")),
+                            None => Found::Resolved(name.to_string()),
+                        }
+                    }
                     // Nothing else reaches the file: a call the guards above turned down, an
                     // own call or a type path in a module the file imports (it cannot name the
                     // file), a call through its own object or a type path across a re-export.
                     (
-                        Relation::Importer | Relation::Imported | Relation::Reexported { .. },
+                        Relation::Importer
+                        | Relation::Imported
+                        | Relation::Reexported { .. }
+                        | Relation::ThroughType(_),
                         Callee::Bare(_)
                         | Callee::OwnObject(_)
                         | Callee::TypePath { .. }

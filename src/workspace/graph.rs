@@ -16,7 +16,7 @@
 //! needs by binary search, parsing nothing else; otherwise it builds the graph from the cache and
 //! writes the file again.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -212,6 +212,48 @@ impl Graph {
             }
         }
         found
+    }
+
+    /// The files whose recorded calls go through a stated type among `types` (`.test:SearcherTester`
+    /// of `SearcherTester::new(…).test()`), per type, for the types no file but `declarer` has
+    /// among its names: a call through such a type is `declarer`'s whatever the imports say (a
+    /// `#[cfg(test)]` module's helper, which the graph's edges leave out). One pass over the rows
+    /// holding one of the names.
+    pub fn typed_callers(&self, types: &[&str], declarer: &str) -> BTreeMap<String, Vec<String>> {
+        let mut callers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut declared_elsewhere: BTreeSet<&str> = BTreeSet::new();
+        for line in self.text[self.body..].lines() {
+            let held: Vec<&str> = types
+                .iter()
+                .copied()
+                .filter(|ty| line.contains(ty))
+                .collect();
+            if held.is_empty() {
+                continue;
+            }
+            let Some(row) = parse_row(line) else {
+                continue;
+            };
+            let file = unescape(line.split('\t').next().unwrap_or_default());
+            for ty in held {
+                if file != declarer && row.symbols.iter().any(|symbol| symbol == ty) {
+                    declared_elsewhere.insert(ty);
+                }
+                let typed = format!(":{ty}");
+                let calls_through = row.calls.iter().any(|item| {
+                    item.split(' ')
+                        .any(|word| word.starts_with('.') && word.ends_with(&typed))
+                });
+                if calls_through && file != declarer {
+                    callers
+                        .entry(ty.to_string())
+                        .or_default()
+                        .push(file.clone());
+                }
+            }
+        }
+        callers.retain(|ty, _| !declared_elsewhere.contains(ty.as_str()));
+        callers
     }
 
     /// `file`'s row: parsed once ([`Self::find`]), then from memory.

@@ -561,6 +561,60 @@ fn calls_through_a_builder_chain_read_as_the_types_methods() {
     assert!(!out.contains('+'), "{out}");
 }
 
+/// A test helper that only `#[cfg(test)]` modules use has no edge in the graph (test-only imports
+/// are left out of it), yet the tests calling its methods through its type are its callers, and
+/// the tests of what it calls: ripgrep's glue.rs tests run `Searcher::search_slice` through
+/// testutil.rs's `SearcherTester`. Only a type no other file declares is followed so.
+#[test]
+fn tests_through_a_test_helper_without_an_edge_are_found_by_its_type() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"s\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file(
+            "src/lib.rs",
+            "//! S.\npub mod glue;\npub mod searcher;\n#[cfg(test)]\nmod testutil;\n",
+        )
+        .file(
+            "src/searcher.rs",
+            "//! Searcher.\n\n/// A searcher.\npub struct Searcher;\n\nimpl Searcher {\n    /// Searches.\n    pub fn search_slice(&self) -> u8 {\n        1\n    }\n}\n",
+        )
+        .file(
+            "src/glue.rs",
+            "//! Glue.\n\n/// Glues.\npub fn glue() {}\n\n#[cfg(test)]\nmod tests {\n    use crate::testutil::Tester;\n\n    #[test]\n    fn basic1() {\n        Tester::new(1).line_number(false).test();\n    }\n}\n",
+        )
+        .file(
+            "src/testutil.rs",
+            "//! Test helpers.\n\nuse crate::searcher::Searcher;\n\n/// A tester.\npub struct Tester {\n    n: u8,\n}\n\nimpl Tester {\n    /// New.\n    pub(crate) fn new(n: u8) -> Tester {\n        Tester { n }\n    }\n\n    /// Line numbers.\n    pub(crate) fn line_number(&mut self, yes: bool) -> &mut Tester {\n        self\n    }\n\n    /// Tests.\n    pub(crate) fn test(&self) {\n        Searcher.search_slice();\n    }\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/testutil.rs", "--member", "Tester.test"])
+        .success()
+        .stdout_has("- Called from: 1 test function in 1 test file (listed under Tests)");
+    p.lexi(["lookup", "src/searcher.rs", "--member", "search_slice"])
+        .success()
+        .stdout_has("- src/glue.rs: basic1 (via Tester.test (src/testutil.rs))");
+    p.lexi(["impact", "src/searcher.rs", "--member", "search_slice"])
+        .success()
+        .stdout_has("- src/glue.rs: basic1 (via Tester.test (src/testutil.rs))");
+    // A second type of that name elsewhere: the call could be either's, so it is no caller.
+    p.write(
+        "src/other.rs",
+        "//! Another.\n\n/// Another tester.\npub struct Tester;\n\nimpl Tester {\n    /// Tests.\n    pub fn test(&self) {}\n}\n",
+    );
+    p.write(
+        "src/lib.rs",
+        "//! S.\npub mod glue;\npub mod other;\npub mod searcher;\n#[cfg(test)]\nmod testutil;\n",
+    );
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/testutil.rs", "--member", "Tester.test"])
+        .success()
+        .stdout_lacks("Called from");
+}
+
 /// `--full` lifts the caps of calls and callers, not of the tests: a central member's tests
 /// reaching it through its callers ran to hundreds of lines (express `stringify --full`: 15 KB).
 /// `--all` lists every test.

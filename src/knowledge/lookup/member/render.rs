@@ -80,6 +80,7 @@ impl MemberLookup {
             out.push_str(&member_text(
                 &self.source,
                 member,
+                &self.tests,
                 fence,
                 same_callers,
                 caps,
@@ -206,6 +207,7 @@ fn doc_text(source: &str, member: &Member) -> String {
 fn member_text(
     source: &str,
     member: &Member,
+    tests: &[TestHit],
     fence: &str,
     same_callers: bool,
     caps: Caps,
@@ -250,7 +252,7 @@ fn member_text(
     } else if !member.called_from.is_empty() {
         lines.push(format!(
             "Called from: {}",
-            called_from(source, member, caps)
+            called_from(source, member, tests, caps)
         ));
     }
     if !member.name_matches.is_empty() {
@@ -376,10 +378,32 @@ fn cut_note(source: &str, member: &Member) -> String {
 /// files most relevant to `source` (its own package's nearest first, then other code, examples
 /// and benches) and [`FUNCTIONS_SHOWN`] members of each; then how many test functions call it —
 /// the Tests section names them.
-fn called_from(source: &str, member: &Member, caps: Caps) -> String {
-    let (tests, code): (Vec<&Caller>, Vec<&Caller>) = by_relevance(source, &member.called_from)
-        .into_iter()
-        .partition(|caller| crate::archivist::is_test_path(&caller.file));
+fn called_from(source: &str, member: &Member, listed: &[TestHit], caps: Caps) -> String {
+    // A caller is a test when its file is a test file or the Tests section names it (a Rust
+    // `#[cfg(test)]` module's function).
+    let is_test = |file: &str, function: &str| {
+        crate::archivist::is_test_path(file)
+            || listed
+                .iter()
+                .any(|hit| hit.file == file && hit.functions.iter().any(|f| f == function))
+    };
+    let mut code: Vec<Caller> = Vec::new();
+    let mut tests: Vec<Caller> = Vec::new();
+    for caller in by_relevance(source, &member.called_from) {
+        let (test_members, code_members): (Vec<String>, Vec<String>) = caller
+            .members
+            .iter()
+            .cloned()
+            .partition(|function| is_test(&caller.file, function));
+        for (members, list) in [(code_members, &mut code), (test_members, &mut tests)] {
+            if !members.is_empty() {
+                list.push(Caller {
+                    file: caller.file.clone(),
+                    members,
+                });
+            }
+        }
+    }
     let mut parts: Vec<String> = code
         .iter()
         .take(caps.caller_files)

@@ -165,6 +165,29 @@ fn tests_of(
                 searched.push((file, members));
             }
         }
+        // The tests calling its type's methods through that stated type without an edge to the
+        // file (a `#[cfg(test)]` module using a test helper: ripgrep's glue.rs tests and
+        // testutil.rs's `SearcherTester`).
+        let types: BTreeSet<&str> = labels
+            .iter()
+            .filter_map(|label| label.rsplit_once('.').map(|(owner, _)| owner))
+            .filter(|owner| owner.starts_with(char::is_uppercase))
+            .collect();
+        let types: Vec<&str> = types.into_iter().collect();
+        for file in graph.typed_callers(&types, source).into_values().flatten() {
+            if searched.iter().any(|(known, _)| *known == file) || ranked.contains(&file) {
+                continue;
+            }
+            let encoded = graph.calls(&file);
+            let decoded: Vec<MemberCalls> = encoded
+                .iter()
+                .filter_map(|i| MemberCalls::decode(i))
+                .filter(|m| m.test)
+                .collect();
+            if !decoded.is_empty() {
+                searched.push((file, decoded));
+            }
+        }
     }
     let chain = match labels.as_slice() {
         [label] => callers_chain(own, label),
