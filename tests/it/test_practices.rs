@@ -260,8 +260,11 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         .file("docs/contributing/contributing-in-issues.md", "# Issues\n\n- Search before you open one.\n")
         .file(
             "docs/contributing/pull-requests.md",
-            "# Pull Requests\n\n## Cargo commands\n\n```\ncargo test --all-features\ncargo +1.88 clippy --all --tests\n```\n\n- Keep the second line of a commit message blank.\n",
+            "# Pull Requests\n\n## Cargo commands\n\n```\ncargo test --all-features\ncargo +1.88 clippy --all --tests\n```\n\n- Keep the second line of a commit message blank.\n\n## Tests\n\nA change to code adds or fixes something. In both cases, the pull request should include\none or more tests. There are [integration tests][it] and [documentation tests](https://doc.rust-lang.org).\n(The project avoids [unit tests][ut] as much as possible).\n\nFor instance, to run a test marked `loom` you must pass `--cfg loom`.\n",
         )
+        .file("crates/core/CHANGELOG.md", "# Changelog\n\n## 1.2.0 (May 2026)\n\n- Faster.\n")
+        .file("crates/CHANGELOG.md", "# Changelog\n\n## 2.0.0\n")
+        .file("macros/CHANGELOG.md", "# 0.3.0\n")
         .init()
         .build();
     let text = p
@@ -270,9 +273,14 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         .no_stderr()
         .stdout;
     for line in [
-        "- The contribution guide is CONTRIBUTING.md (and docs/contributing/README.md, docs/contributing/pull-requests.md, which it links); sections: Quick start, Cargo commands. (CONTRIBUTING.md)\n",
+        "- The contribution guide is CONTRIBUTING.md (and docs/contributing/README.md, docs/contributing/pull-requests.md, which it links); sections: Quick start, Cargo commands, Tests. (CONTRIBUTING.md)\n",
         "- The contribution guide runs `cargo test --all-features`, `cargo +1.88 clippy --all --tests`. (docs/contributing/pull-requests.md)\n",
         "- Keep the second line of a commit message blank. (docs/contributing/pull-requests.md)\n",
+        // What the guide's prose requires of a change, links read as their text.
+        "- In both cases, the pull request should include one or more tests. (docs/contributing/pull-requests.md)\n",
+        "- The project avoids unit tests as much as possible. (docs/contributing/pull-requests.md)\n",
+        // No changelog at the root: each package's, one directory down.
+        "- Each package records its changes in its own changelog: crates/CHANGELOG.md, macros/CHANGELOG.md; crates/CHANGELOG.md's newest section is \"2.0.0\". (crates/CHANGELOG.md)\n",
     ] {
         assert!(text.contains(line), "missing {line:?} in:\n{text}");
     }
@@ -280,4 +288,6 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         !text.contains("Search before"),
         "a third page is not read: {text}"
     );
+    assert!(!text.contains("For instance"), "an example is no rule: {text}");
+    assert!(!text.contains("crates/core/CHANGELOG.md"), "two levels down: {text}");
 }

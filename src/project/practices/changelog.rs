@@ -1,5 +1,6 @@
-//! Where changes are recorded: the first changelog at the root and its newest section. The
-//! language levels the manifests pin are each language's `practices.rs`.
+//! Where changes are recorded: the first changelog at the root and its newest section, else each
+//! package's own (one directory down: tokio's `tokio/CHANGELOG.md`, `tokio-util/CHANGELOG.md`).
+//! The language levels the manifests pin are each language's `practices.rs`.
 
 use super::{push, Practice, Sources};
 
@@ -27,6 +28,7 @@ fn changelog(sources: &Sources, found: &mut Vec<Practice>) {
         .iter()
         .find_map(|name| Some((*name, sources.text(name)?)))
     else {
+        package_changelogs(sources, found);
         return;
     };
     let practice = match newest_section(&text) {
@@ -36,6 +38,43 @@ fn changelog(sources: &Sources, found: &mut Vec<Practice>) {
         None => format!("Changes are recorded in {name}."),
     };
     push(found, "changelog", practice, name);
+}
+
+/// Changelog files named at most, then how many more.
+const PACKAGE_CHANGELOGS_NAMED: usize = 3;
+
+/// Without a changelog at the root, the changelogs of the directories one level down — each
+/// package its own — with the first one's newest section.
+fn package_changelogs(sources: &Sources, found: &mut Vec<Practice>) {
+    let files: Vec<String> = sources
+        .dir_names("")
+        .into_iter()
+        .filter_map(|dir| {
+            let names = sources.file_names(&dir);
+            let name = CHANGELOGS.iter().find(|c| names.iter().any(|n| n == *c))?;
+            Some(format!("{dir}/{name}"))
+        })
+        .collect();
+    let Some(first) = files.first() else {
+        return;
+    };
+    let mut named: Vec<String> = files
+        .iter()
+        .take(PACKAGE_CHANGELOGS_NAMED)
+        .cloned()
+        .collect();
+    if files.len() > PACKAGE_CHANGELOGS_NAMED {
+        named.push(format!("{} more", files.len() - PACKAGE_CHANGELOGS_NAMED));
+    }
+    let mut practice = format!(
+        "Each package records its changes in its own changelog: {}",
+        named.join(", ")
+    );
+    if let Some(section) = sources.text(first).as_deref().and_then(newest_section) {
+        practice.push_str(&format!("; {first}'s newest section is \"{section}\""));
+    }
+    practice.push('.');
+    push(found, "changelog", practice, first);
 }
 
 /// The first section title of a changelog — a Markdown `#` heading or a setext/reST title (a line

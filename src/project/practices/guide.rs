@@ -470,9 +470,93 @@ fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
             for emphasised in bold_rules(item) {
                 out.push(first_sentence(&emphasised, detail));
             }
+            for required in requirements(item).into_iter().take(MAX_PROSE_RULES) {
+                out.push(first_sentence(&required, detail));
+            }
         }
     }
     out.dedup();
+    out
+}
+
+/// Prose requirements of one paragraph read at most.
+const MAX_PROSE_RULES: usize = 2;
+
+/// What a change must carry, in words a contributor acts on.
+const CHANGE_TOPICS: &[&str] = &[
+    "test",
+    "changelog",
+    "commit",
+    "pull request",
+    "documentation",
+    "doc comment",
+    "lint",
+    "clippy",
+    "rustfmt",
+    "format",
+    "breaking",
+];
+
+/// A guide's prose sentences that require something of a change: they say "should", "must" or
+/// "avoid(s)" and are about one of the [`CHANGE_TOPICS`] ("the pull request should include one
+/// or more tests", "(Tokio avoids unit tests as much as possible)"); a question, a sentence
+/// addressed to the guide's reader's feelings, and links read as their text.
+fn requirements(paragraph: &str) -> Vec<String> {
+    let plain = link_texts(paragraph);
+    plain
+        .split_inclusive(". ")
+        .map(|sentence| {
+            // A parenthesised sentence, `(Tokio avoids … possible).`, without its parentheses.
+            let sentence = sentence.trim();
+            match sentence.strip_prefix('(') {
+                Some(inner) => inner.trim_end_matches('.').trim_end_matches(')'),
+                None => sentence,
+            }
+        })
+        .filter(|sentence| !sentence.contains('?') && sentence.split_whitespace().count() >= 4)
+        // An example of how to do something is no requirement of a change.
+        .filter(|sentence| {
+            !["For instance", "For example"]
+                .iter()
+                .any(|e| sentence.starts_with(e))
+        })
+        .filter(|sentence| {
+            let lower = format!(" {} ", sentence.to_lowercase());
+            [" should ", " must ", " avoid ", " avoids "]
+                .iter()
+                .any(|word| lower.contains(word))
+                && CHANGE_TOPICS.iter().any(|topic| lower.contains(topic))
+        })
+        .map(|sentence| match sentence.ends_with(['.', '!']) {
+            true => sentence.to_string(),
+            false => format!("{sentence}."),
+        })
+        .collect()
+}
+
+/// Markdown links as their text: `[unit tests][unit-tests]` and `[unit tests](url)` → `unit
+/// tests`.
+fn link_texts(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let Some(close) = rest[open..].find(']').map(|at| open + at) else {
+            break;
+        };
+        let after = &rest[close + 1..];
+        let target_end = match after.chars().next() {
+            Some('[') => after.find(']').map(|at| at + 1),
+            Some('(') => after.find(')').map(|at| at + 1),
+            _ => None,
+        };
+        out.push_str(&rest[..open]);
+        out.push_str(&rest[open + 1..close]);
+        rest = match target_end {
+            Some(end) => &after[end..],
+            None => after,
+        };
+    }
+    out.push_str(rest);
     out
 }
 
@@ -619,6 +703,21 @@ fn paragraphs(text: &str) -> Vec<(bool, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A guide's prose says what a change must carry in "should"/"must"/"avoids" sentences
+    /// (tokio's pull-requests.md); only those about tests, commits, changelogs, docs or lints.
+    #[test]
+    fn a_guides_prose_requirements_about_a_change_are_rules() {
+        let text = "### Tests\n\nIf the change alters code, it is either adding new functionality or fixing it. In both of these cases, the pull request should include one or more tests to ensure that Tokio does not regress.\nThere are two ways to write tests: [integration tests][integration-tests]\nand [documentation tests](https://doc.rust-lang.org).\n(Tokio avoids [unit tests][unit-tests] as much as possible).\n\nYou should feel welcome to ask questions. Should you run it?\n";
+        assert_eq!(
+            rules(text, false, Detail::Short),
+            [
+                "In both of these cases, the pull request should include one or more tests to ensure that Tokio does not regress.",
+                "Tokio avoids unit tests as much as possible."
+            ]
+        );
+        assert_eq!(link_texts("a [b][c] d [e](f) [g]"), "a b d e g");
+    }
 
     #[test]
     fn a_template_gives_its_checklist_imperative_bullets_and_musts() {

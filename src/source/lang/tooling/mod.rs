@@ -184,6 +184,19 @@ impl<'a> Sources<'a> {
 
     /// The file names of a real (not symlinked) directory, sorted; empty when it is not one.
     pub fn file_names(&self, dir: &str) -> Vec<String> {
+        self.entry_names(dir, std::fs::FileType::is_file)
+    }
+
+    /// The names of the real (not symlinked) directories in `dir`, sorted, hidden ones left out.
+    pub fn dir_names(&self, dir: &str) -> Vec<String> {
+        let mut names = self.entry_names(dir, std::fs::FileType::is_dir);
+        names.retain(|name| !name.starts_with('.'));
+        names
+    }
+
+    /// The names of `dir`'s entries of a kind (`is_kind` of their own type, never a symlink's
+    /// target), sorted; empty when `dir` is no real directory.
+    fn entry_names(&self, dir: &str, is_kind: fn(&std::fs::FileType) -> bool) -> Vec<String> {
         let path = self.abs(dir);
         let is_dir = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
         if !is_dir {
@@ -193,7 +206,7 @@ impl<'a> Sources<'a> {
             .into_iter()
             .flatten()
             .flatten()
-            .filter(|entry| entry.file_type().is_ok_and(|t| t.is_file()))
+            .filter(|entry| entry.file_type().is_ok_and(|t| is_kind(&t)))
             .filter_map(|entry| entry.file_name().into_string().ok())
             .collect();
         names.sort();
