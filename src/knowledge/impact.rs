@@ -686,7 +686,7 @@ fn counted_by_directory(files: &[&str]) -> String {
 }
 
 /// `1 file`, `2 files`.
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -438,10 +438,7 @@ impl MemberImpact {
                 ));
             }
             if in_tests > 0 {
-                let functions = match in_tests {
-                    1 => "1 test function".to_string(),
-                    n => format!("{n} test functions"),
-                };
+                let functions = super::impact::plural(in_tests, "test function", "test functions");
                 out.push_str(&format!("- {functions} (under Tests)\n"));
             }
         }

@@ -52,6 +52,8 @@ pub use self::items::{
     encode_reexports, encode_returns, encode_types, KeyCall, MemberCalls,
 };
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use self::keys::{key_callee, literal_argument};
@@ -109,6 +111,18 @@ pub(crate) trait CallSyntax: RaiseSyntax + typed::TypedSyntax {
     /// several (PHP's method, static and function calls); none by default.
     fn other_calls(&self) -> &'static [&'static str] {
         &[]
+    }
+
+    /// For a grammar whose bare words may be calls (Ruby's `route_missing`), the start bytes of
+    /// the words of a parsed file that are calls by the language's scope rules, read once per
+    /// file; `None` for any other grammar.
+    fn bare_word_calls(&self, _root: Node<'_>, _src: &str) -> Option<HashSet<usize>> {
+        None
+    }
+
+    /// Whether `node` is a bare word [`Self::bare_word_calls`] decides about.
+    fn is_bare_word(&self, _node: Node<'_>) -> bool {
+        false
     }
 
     /// The name the member around `call` gives its own object, when the language names it (a Go
@@ -233,6 +247,7 @@ fn extract_nested<'t>(
     let mut test_attribute_end: Option<usize> = None;
     let mut bases: Vec<(String, Vec<String>)> = Vec::new();
     let mut method_returns: Vec<(String, String)> = Vec::new();
+    let bare_word_calls = syntax.bare_word_calls(root, src).unwrap_or_default();
     walk(root, At::default(), |node, at| {
         also(node);
         let kind = node.kind();
@@ -301,10 +316,7 @@ fn extract_nested<'t>(
                 fields: &fields,
                 container: containers[index].map(|(start, end)| &src[start..end]),
             };
-            if kind == kinds.call
-                || kinds.creation == Some(kind)
-                || syntax.other_calls().contains(&kind)
-            {
+            if is_call_node(syntax, node, &bare_word_calls) {
                 let context = CallContext {
                     syntax,
                     container: containers[index],
@@ -406,6 +418,25 @@ fn through_locals(found: &mut MemberCalls, locals: &[(String, String)]) {
                 name: name.clone(),
                 ty: ty.clone(),
             };
+        }
+    }
+}
+
+/// Whether `node` is a call the language reads: of its call (or creation, or other call) kinds,
+/// and for a bare word one of `bare_word_calls` ([`CallSyntax::bare_word_calls`]).
+pub(crate) fn is_call_node<S: CallSyntax + ?Sized>(
+    syntax: &S,
+    node: Node<'_>,
+    bare_word_calls: &HashSet<usize>,
+) -> bool {
+    let kinds = syntax.call_kinds();
+    let kind = node.kind();
+    match syntax.is_bare_word(node) {
+        true => bare_word_calls.contains(&node.start_byte()),
+        false => {
+            kind == kinds.call
+                || kinds.creation == Some(kind)
+                || syntax.other_calls().contains(&kind)
         }
     }
 }
@@ -691,6 +722,13 @@ mod tests {
             Ok(interface) => interface.calls.iter().map(MemberCalls::encode).collect(),
             Err(err) => panic!("{language:?}: {err}"),
         }
+    }
+
+    /// A PHP class alias never names a function, nor a function alias a class.
+    #[test]
+    fn php_aliases_name_their_own_kind() {
+        let text = "<?php\nuse A\\Cache as cache;\nuse function B\\bar as baz;\n\nfunction run() {\n  cache();\n  baz();\n  cache::make();\n}\n";
+        assert_eq!(calls(Language::Php, text), ["run cache bar Cache.make"]);
     }
 
     #[test]

@@ -136,14 +136,11 @@ pub(crate) fn call_sites<S: CallSyntax + ?Sized>(
     callee: &str,
     rows: usize,
 ) -> Vec<CallSite> {
-    let kinds = syntax.call_kinds();
+    let bare_word_calls = syntax.bare_word_calls(definition, src).unwrap_or_default();
     let mut sites = Vec::new();
     let mut stack = vec![definition];
     while let Some(node) = stack.pop() {
-        let kind = node.kind();
-        let is_call = kind == kinds.call
-            || kinds.creation == Some(kind)
-            || syntax.other_calls().contains(&kind);
+        let is_call = crate::source::calls::is_call_node(syntax, node, &bare_word_calls);
         // `with x:` calls `x.__enter__()` and `x.__exit__(…)` where it stands.
         let through_protocol = || {
             syntax

@@ -30,10 +30,11 @@
 //!   - through a *re-export*: an importer of a module that re-exports the name (`>make_response`
 //!     items: flask's `__init__.py`) calling it bare or through that module's object
 //!     (`flask.make_response(…)`);
-//!   - through a *type only the file declares*, from any file, edge or not: a call through a
-//!     stated type (`.test:SearcherTester` of `SearcherTester::new(…).test()`) when no other file
-//!     has a name of that type among its names — a `#[cfg(test)]` module using a test helper,
-//!     whose imports the graph leaves out (`Graph::typed_callers`).
+//!   - of a file nothing imports (a test helper), through a *type only the file declares*, from a
+//!     test function anywhere, edge or not: a call through a stated type (`.test:SearcherTester`
+//!     of `SearcherTester::new(…).test()`) when no other file has a name of that type among its
+//!     names — a `#[cfg(test)]` module using a test helper, whose imports the graph leaves out
+//!     (`Graph::typed_callers`).
 //!
 //! A method several types of the file define (tokio's `Sender::send` and `Permit::send`) is told
 //! apart by its type wherever the call tells it: a call through `self` inside one of those types
@@ -263,18 +264,14 @@ impl CallsView {
                 neighbours.insert(file.clone(), Neighbour { entry, relation });
             }
         }
-        // Files calling the methods of a type only this file declares through that stated type,
-        // without an edge to it (a `#[cfg(test)]` module's helper: ripgrep's glue.rs tests through
-        // testutil.rs's `SearcherTester`).
-        let types: Vec<&str> = methods
-            .values()
-            .flatten()
-            .copied()
-            .collect::<BTreeSet<&str>>()
-            .into_iter()
-            .filter(|ty| ty.chars().count() >= MIN_NAME)
-            .take(MAX_TYPED_OWNERS)
-            .collect();
+        // A file nothing imports (a `#[cfg(test)]` module's helper: ripgrep's testutil.rs, whose
+        // users' test-only imports are no edges): the files calling the methods of a type only it
+        // declares through that stated type (glue.rs's tests through `SearcherTester`). Read only
+        // then: it is a pass over the whole graph.
+        let types: Vec<&str> = match importers.is_empty() {
+            true => owner_types(&methods),
+            false => Vec::new(),
+        };
         for (ty, files) in graph.typed_callers(&types, source) {
             for file in files {
                 if file == source || neighbours.contains_key(&file) {
@@ -302,6 +299,17 @@ impl CallsView {
         }
         Some(view(source, &own, &neighbours))
     }
+}
+
+/// The types owning the file's methods whose calls are looked for beyond its edges, at most
+/// [`MAX_TYPED_OWNERS`].
+fn owner_types<'m>(methods: &BTreeMap<&'m str, BTreeSet<&'m str>>) -> Vec<&'m str> {
+    let types: BTreeSet<&str> = methods.values().flatten().copied().collect();
+    types
+        .into_iter()
+        .filter(|ty| ty.chars().count() >= MIN_NAME)
+        .take(MAX_TYPED_OWNERS)
+        .collect()
 }
 
 /// A neighbour of the file viewed: its entry and how it relates to the file.
@@ -792,7 +800,7 @@ fn callers(
                     }
                     // Through the one type of that name, which the file declares.
                     (Relation::ThroughType(only), Callee::TypedReceiver { name, ty })
-                        if ty == only && typed(name, Some(ty)) =>
+                        if ty == only && member.test && typed(name, Some(ty)) =>
                     {
                         match owners.get(name.as_str()).filter(|o| o.len() > 1) {
                             Some(_) => Found::Resolved(format!("{ty}::{name}")),

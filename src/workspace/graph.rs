@@ -18,6 +18,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+
+use crate::source::calls::{Callee, MemberCalls};
 use std::sync::{Arc, Mutex};
 
 use super::cache::{self, Cache, UNKNOWN_STAMP};
@@ -214,13 +216,18 @@ impl Graph {
         found
     }
 
-    /// The files whose recorded calls go through a stated type among `types` (`.test:SearcherTester`
-    /// of `SearcherTester::new(…).test()`), per type, for the types no file but `declarer` has
-    /// among its names: a call through such a type is `declarer`'s whatever the imports say (a
-    /// `#[cfg(test)]` module's helper, which the graph's edges leave out). One pass over the rows
-    /// holding one of the names.
+    /// The files whose test functions call through a stated type among `types`
+    /// (`.test:SearcherTester` of `SearcherTester::new(…).test()` in a `#[test]`), per type, for
+    /// the types no file but `declarer` has among its names: such a call is `declarer`'s whatever
+    /// the imports say (a `#[cfg(test)]` module's helper, which the graph's edges leave out). Only
+    /// test functions: a code file's `Builder` may be an external type of that name it imports
+    /// (`std::thread::Builder`), which no row tells. One pass over the rows holding one of the
+    /// names.
     pub fn typed_callers(&self, types: &[&str], declarer: &str) -> BTreeMap<String, Vec<String>> {
         let mut callers: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if types.is_empty() {
+            return callers;
+        }
         let mut declared_elsewhere: BTreeSet<&str> = BTreeSet::new();
         for line in self.text[self.body..].lines() {
             let held: Vec<&str> = types
@@ -239,11 +246,13 @@ impl Graph {
                 if file != declarer && row.symbols.iter().any(|symbol| symbol == ty) {
                     declared_elsewhere.insert(ty);
                 }
-                let typed = format!(":{ty}");
-                let calls_through = row.calls.iter().any(|item| {
-                    item.split(' ')
-                        .any(|word| word.starts_with('.') && word.ends_with(&typed))
-                });
+                let calls_through = row
+                    .calls
+                    .iter()
+                    .filter_map(|item| MemberCalls::decode(item))
+                    .filter(|member| member.test)
+                    .flat_map(|member| member.callees)
+                    .any(|callee| matches!(callee, Callee::TypedReceiver { ty: through, .. } if through == ty));
                 if calls_through && file != declarer {
                     callers
                         .entry(ty.to_string())

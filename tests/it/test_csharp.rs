@@ -81,7 +81,7 @@ fn csharp_tests_are_mapped_to_the_classes_they_exercise() {
     );
     p.lexi(["lookup", CIRCLE, "--member", "Circle.Area"])
         .success()
-        .stdout_has("Called from: 1 test function in 1 test file (listed under Tests)")
+        .stdout_has("Called from: 1 test function in 1 test file (see Tests)")
         .stdout_has("- test/Shapes.Tests/CircleTests.cs: CircleTests.AreaIsPiRSquared")
         .stdout_has("Implements: interface IShape.Area (src/Shapes/IShape.cs)");
     p.lexi(["lookup", CIRCLE, "--member", "Positive"])

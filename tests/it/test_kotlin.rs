@@ -87,7 +87,7 @@ fn kotlin_tests_are_mapped_to_the_classes_they_exercise() {
     );
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
-        .stdout_has("Called from: 1 test function in 1 test file (listed under Tests)")
+        .stdout_has("Called from: 1 test function in 1 test file (see Tests)")
         .stdout_has(
             "- core/src/test/kotlin/com/example/shapes/CircleTest.kt: CircleTest.areaIsPiRSquared",
         )

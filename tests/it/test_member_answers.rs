@@ -518,7 +518,7 @@ fn callers_are_ranked_by_nearness_and_test_callers_are_counted() {
     assert!(
         out.contains(
             "- Called from: src/task/local.rs (run_local); benches/a_bench.rs (bench_block_on); \
-             2 test functions in 1 test file (listed under Tests)\n"
+             2 test functions in 1 test file (see Tests)\n"
         ),
         "{out}"
     );
@@ -593,7 +593,7 @@ fn tests_through_a_test_helper_without_an_edge_are_found_by_its_type() {
     p.lexictl(["update"]).success();
     p.lexi(["lookup", "src/testutil.rs", "--member", "Tester.test"])
         .success()
-        .stdout_has("- Called from: 1 test function in 1 test file (listed under Tests)");
+        .stdout_has("- Called from: 1 test function in 1 test file (see Tests)");
     p.lexi(["lookup", "src/searcher.rs", "--member", "search_slice"])
         .success()
         .stdout_has("- src/glue.rs: basic1 (via Tester.test (src/testutil.rs))");

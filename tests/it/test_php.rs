@@ -90,7 +90,7 @@ fn phpunit_tests_are_mapped_to_the_classes_they_exercise() {
     );
     p.lexi(["lookup", CIRCLE, "--member", "Circle.area"])
         .success()
-        .stdout_has("Called from: 1 test function in 1 test file (listed under Tests)")
+        .stdout_has("Called from: 1 test function in 1 test file (see Tests)")
         .stdout_has("- tests/Shapes/CircleTest.php: CircleTest.testAreaIsPiRSquared")
         .stdout_has("Implements: interface Shape.area (src/Shapes/Shape.php)")
         // `Memo::remember` through `use Example\Support\{…, Cache as Memo}`.
@@ -220,7 +220,7 @@ fn php_namespaced_functions_are_dependencies_on_the_file_declaring_them() {
     assert_eq!(section(&curl, "Dependencies"), Vec::<String>::new());
     p.lexi(["lookup", "src/functions.php", "--member", "format_area"])
         .success()
-        .stdout_has("Called from: src/Shapes/Circle.php (Circle.describe); 1 test function in 1 test file (listed under Tests)");
+        .stdout_has("Called from: src/Shapes/Circle.php (Circle.describe); 1 test function in 1 test file (see Tests)");
     p.lexi(["lookup", "src/Shapes/Circle.php", "--member", "describe"])
         .success()
         .stdout_has("Calls elsewhere: format_area (src/functions.php)");

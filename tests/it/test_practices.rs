@@ -288,6 +288,12 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         !text.contains("Search before"),
         "a third page is not read: {text}"
     );
-    assert!(!text.contains("For instance"), "an example is no rule: {text}");
-    assert!(!text.contains("crates/core/CHANGELOG.md"), "two levels down: {text}");
+    assert!(
+        !text.contains("For instance"),
+        "an example is no rule: {text}"
+    );
+    assert!(
+        !text.contains("crates/core/CHANGELOG.md"),
+        "two levels down: {text}"
+    );
 }

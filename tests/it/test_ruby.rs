@@ -110,7 +110,7 @@ fn ruby_tests_and_specs_are_mapped_to_what_they_exercise() {
     // `Class#method` and the full constant path name the member too.
     p.lexi(["lookup", CIRCLE, "--member", "Shapes::Circle#area"])
         .success()
-        .stdout_has("Called from: 1 test function in 1 test file (listed under Tests)")
+        .stdout_has("Called from: 1 test function in 1 test file (see Tests)")
         .stdout_has("- test/circle_test.rb: CircleTest.test_area");
     p.lexi(["lookup", GEOMETRY, "--member", "square"])
         .success()

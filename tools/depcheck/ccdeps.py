@@ -28,6 +28,7 @@ what a dependency graph of the source covers.
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,7 @@ def preprocess(repo, rel, lang, flags, stubs):
 def probe(repo, rel, spec, lang, flags, stubs, cache):
     """The project file `spec` names from `rel`, as the compiler finds it; None when it names none."""
     directory = os.path.dirname(os.path.join(repo, rel))
-    key = (directory, spec, lang)
+    key = (directory, spec, lang, tuple(flags))
     if key in cache:
         return cache[key]
     absolute = []
@@ -144,7 +145,7 @@ def main():
     args = parser.parse_args()
     repo = os.path.abspath(args.repo)
     flags = ["-I" + os.path.join(repo, d) for d in args.includes]
-    configs = [[]] + [config.split() for config in args.config]
+    configs = [[]] + [shlex.split(config) for config in args.config]
     scope = {f for f in in_scope_files(repo) if f.endswith(C_SOURCES + CXX_SOURCES + HEADERS)}
     if args.under:
         scope = {f for f in scope if any(f.startswith(u.rstrip("/") + "/") for u in args.under)}
@@ -159,13 +160,16 @@ def main():
             active = []
             for config in configs:
                 specs, ok = preprocess(repo, rel, lang, flags + config, stubs)
-                if not ok and not config:
-                    failed.append(rel)
-                active.extend(spec for spec in specs if spec not in active)
-            for spec in active:
-                found = probe(repo, rel, spec, lang, flags, stubs, cache)
+                if not ok:
+                    failed.append((rel, " ".join(config) or "default"))
+                for spec in specs:
+                    if (spec, tuple(config)) not in active:
+                        active.append((spec, tuple(config)))
+            for spec, config in active:
+                found = probe(repo, rel, spec, lang, flags + list(config), stubs, cache)
                 if found and found in scope and found != rel:
                     theirs.add((rel, found))
+            active = [spec for spec, _ in active]
             # Written but inactive here: which file would each name (for classifying ours).
             for spec in written_includes(repo, rel):
                 if spec not in active:
@@ -180,7 +184,7 @@ def main():
     precision = len(both) / len(ours) if ours else 1.0
     precision_active = len(both) / (len(ours) - len(conditional)) if ours else 1.0
     recall = len(both) / len(theirs) if theirs else 1.0
-    print("files %d (preprocessing failed for %d), configurations %d" %
+    print("files %d (preprocessing failed %d times), configurations %d" %
           (len(files), len(failed), len(configs)))
     print("ours %d, theirs %d, both %d" % (len(ours), len(theirs), len(both)))
     print("only ours %d: conditional (inactive here) %d, other %d" %
@@ -189,8 +193,8 @@ def main():
           (precision, precision_active, recall))
     if args.summary:
         return
-    for rel in failed:
-        print("  preprocessing failed: %s" % rel)
+    for rel, config in failed:
+        print("  preprocessing failed: %s (%s)" % (rel, config))
     for a, b in sorted(conditional):
         print("  conditional  %s -> %s  (%s)" % (a, b, inactive[(a, b)]))
     for a, b in sorted(other_ours):

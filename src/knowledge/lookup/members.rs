@@ -443,9 +443,6 @@ fn parameter_name(param: &str) -> Option<String> {
     {
         return Some(variable.to_string());
     }
-    if let Some(type_only) = qualified_c_type(before_default) {
-        return Some(type_only);
-    }
     let end = param.find([':', '=', ' ']).unwrap_or(param.len());
     let name = param[..end].trim();
     let bare = name
@@ -455,33 +452,6 @@ fn parameter_name(param: &str) -> Option<String> {
         return None;
     }
     Some(name.to_string())
-}
-
-/// Words that open a C or C++ parameter's type before its type's name (`const char *s`,
-/// `unsigned long long n`, `struct timeval *tv`).
-const C_TYPE_WORDS: &[&str] = &[
-    "const", "volatile", "struct", "union", "enum", "unsigned", "signed", "long", "short",
-];
-
-/// A C or C++ parameter opened by a qualifier ([`C_TYPE_WORDS`]) shown as its type, as a
-/// type-first language's other parameters are (`const void *init` → `const void *`, not the
-/// qualifier alone); `None` for any other parameter.
-fn qualified_c_type(param: &str) -> Option<String> {
-    let param = param.trim();
-    let first = param.split_whitespace().next()?;
-    if !C_TYPE_WORDS.contains(&first) || param.contains(':') {
-        return None;
-    }
-    let name_start = param
-        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .map_or(0, |at| at + 1);
-    let (ty, name) = param.split_at(name_start);
-    let ty = ty.trim_end();
-    let named = !name.is_empty() && !ty.is_empty() && !C_TYPE_WORDS.contains(&name);
-    Some(match named {
-        true => ty.to_string(),
-        false => param.to_string(),
-    })
 }
 
 /// ` — First sentence of the doc.` (cut to [`SENTENCE_BYTES`]), empty without a doc.
@@ -608,14 +578,6 @@ mod tests {
             Some("{…}, cb")
         );
         assert_eq!(parameter_names("pub const X: u8", "X"), None);
-        assert_eq!(
-            parameter_names(
-                "sds sdsnewlen(const void *init, size_t initlen, unsigned long long n, struct tm *t, unsigned)",
-                "sdsnewlen"
-            )
-            .as_deref(),
-            Some("const void *, size_t, unsigned long long, struct tm *, unsigned")
-        );
     }
 
     /// A default value's string holds commas and brackets that are no parameter's (kotlinpoet's

@@ -136,10 +136,10 @@ const BUILTIN_RECEIVERS: &[&str] = &[
 pub struct Imported {
     /// (file, its module object's name lowercased without `_`, its public names).
     files: Vec<(String, String, BTreeSet<String>)>,
-    /// (member, method, type): the calls through a chain of calls (`SearcherTester::new(…)
-    /// .line_number(false).test()`) the graph typed from every file's return types — what the
-    /// file's own parse cannot (`workspace::chains`).
-    chains: Vec<(String, String, String)>,
+    /// Each member's calls as the graph has them, chains of calls (`SearcherTester::new(…)
+    /// .line_number(false).test()`) typed from every file's return types — what the file's own
+    /// parse cannot (`workspace::chains`) — in the parse's order, call for call.
+    chains: Vec<MemberCalls>,
 }
 
 impl Imported {
@@ -163,12 +163,18 @@ impl Imported {
         }
     }
 
-    /// The type the graph gives a call of `name` through a chain in `member`.
-    fn chain_type(&self, member: &str, name: &str) -> Option<&str> {
-        self.chains
-            .iter()
-            .find(|(known, method, _)| known == member && method == name)
-            .map(|(_, _, ty)| ty.as_str())
+    /// The callee the graph gives `member`'s `index`th call, `parsed` (a call through a chain):
+    /// through the type the chain ends in, when the graph's calls are the parse's and it could
+    /// type it.
+    fn typed_chain(&self, member: &MemberCalls, index: usize, parsed: &Callee) -> Option<&Callee> {
+        let known = self.chains.iter().find(|m| m.member == member.member)?;
+        if known.callees.len() != member.callees.len() {
+            return None;
+        }
+        known.callees.get(index).filter(|typed| match typed {
+            Callee::TypedReceiver { name, ty } => name == parsed.name() && !ty.contains(CHAIN),
+            _ => false,
+        })
     }
 
     /// The file a call resolves to: a name it defines called bare or through `self` (inherited),
@@ -195,27 +201,13 @@ impl Imported {
     }
 }
 
-/// Every call through a stated type among `source`'s members as the graph has them, chains
-/// typed: `(member, method, type)`.
-fn typed_chains(
-    graph: &crate::workspace::graph::Graph,
-    source: &str,
-) -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    for member in graph
+/// The calls of `source`'s members as the graph has them (chains typed).
+fn typed_chains(graph: &crate::workspace::graph::Graph, source: &str) -> Vec<MemberCalls> {
+    graph
         .calls(source)
         .iter()
         .filter_map(|item| MemberCalls::decode(item))
-    {
-        for callee in member.callees {
-            if let Callee::TypedReceiver { name, ty } = callee {
-                if !ty.contains(CHAIN) {
-                    out.push((member.member.clone(), name, ty));
-                }
-            }
-        }
-    }
-    out
+        .collect()
 }
 
 /// The name a module's object goes by (`helpers` of `src/flask/helpers.py`, `flask` of
@@ -243,19 +235,12 @@ pub fn calls_elsewhere(
     let mut resolved = Vec::new();
     let mut through_objects = Vec::new();
     let mut functions = Vec::new();
-    for callee in &calls.callees {
+    for (index, callee) in calls.callees.iter().enumerate() {
         // A call through a chain of calls: through the type the graph gives the chain, if any.
-        let typed;
         let callee = match callee {
-            Callee::TypedReceiver { name, ty } if ty.contains(CHAIN) => {
-                match imported.chain_type(label, name) {
-                    Some(resolved) => {
-                        typed = Callee::TypedReceiver {
-                            name: name.clone(),
-                            ty: resolved.to_string(),
-                        };
-                        &typed
-                    }
+            Callee::TypedReceiver { ty, .. } if ty.contains(CHAIN) => {
+                match imported.typed_chain(calls, index, callee) {
+                    Some(typed) => typed,
                     None => continue,
                 }
             }

@@ -41,6 +41,7 @@ const TEST_FILES_NAMED: usize = 2;
 
 /// Raises entries shown.
 pub const RAISES_SHOWN: usize = 6;
+use crate::knowledge::impact::plural;
 use crate::source::Language;
 use crate::workspace::calls::Caller;
 
@@ -80,7 +81,6 @@ impl MemberLookup {
             out.push_str(&member_text(
                 &self.source,
                 member,
-                &self.tests,
                 fence,
                 same_callers,
                 caps,
@@ -207,7 +207,6 @@ fn doc_text(source: &str, member: &Member) -> String {
 fn member_text(
     source: &str,
     member: &Member,
-    tests: &[TestHit],
     fence: &str,
     same_callers: bool,
     caps: Caps,
@@ -252,7 +251,7 @@ fn member_text(
     } else if !member.called_from.is_empty() {
         lines.push(format!(
             "Called from: {}",
-            called_from(source, member, tests, caps)
+            called_from(source, member, caps)
         ));
     }
     if !member.name_matches.is_empty() {
@@ -378,14 +377,12 @@ fn cut_note(source: &str, member: &Member) -> String {
 /// files most relevant to `source` (its own package's nearest first, then other code, examples
 /// and benches) and [`FUNCTIONS_SHOWN`] members of each; then how many test functions call it —
 /// the Tests section names them.
-fn called_from(source: &str, member: &Member, listed: &[TestHit], caps: Caps) -> String {
-    // A caller is a test when its file is a test file or the Tests section names it (a Rust
-    // `#[cfg(test)]` module's function).
+fn called_from(source: &str, member: &Member, caps: Caps) -> String {
     let is_test = |file: &str, function: &str| {
         crate::archivist::is_test_path(file)
-            || listed
-                .iter()
-                .any(|hit| hit.file == file && hit.functions.iter().any(|f| f == function))
+            || member
+                .test_callers
+                .contains(&(file.to_string(), function.to_string()))
     };
     let mut code: Vec<Caller> = Vec::new();
     let mut tests: Vec<Caller> = Vec::new();
@@ -415,14 +412,10 @@ fn called_from(source: &str, member: &Member, listed: &[TestHit], caps: Caps) ->
     }
     if !tests.is_empty() {
         let functions: usize = tests.iter().map(|caller| caller.members.len()).sum();
-        let plural = |n: usize, word: &str| match n {
-            1 => format!("1 {word}"),
-            n => format!("{n} {word}s"),
-        };
         parts.push(format!(
-            "{} in {} (listed under Tests)",
-            plural(functions, "test function"),
-            plural(tests.len(), "test file")
+            "{} in {} (see Tests)",
+            plural(functions, "test function", "test functions"),
+            plural(tests.len(), "test file", "test files")
         ));
     }
     parts.join("; ")

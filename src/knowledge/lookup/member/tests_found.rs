@@ -155,21 +155,18 @@ fn tests_of(
                 continue;
             }
             let encoded = graph.calls(&file);
-            let decoded: Vec<MemberCalls> = encoded
-                .iter()
-                .filter_map(|i| MemberCalls::decode(i))
-                .filter(|m| m.test)
-                .collect();
+            let decoded = test_functions(&encoded);
             if !decoded.is_empty() {
                 let members = holding_objects(source, &labels, own, &encoded, decoded);
                 searched.push((file, members));
             }
         }
-        // The tests calling its type's methods through that stated type without an edge to the
-        // file (a `#[cfg(test)]` module using a test helper: ripgrep's glue.rs tests and
+        // A file nothing imports (a `#[cfg(test)]` module's helper): the tests calling its type's
+        // methods through that stated type without an edge to it (ripgrep's glue.rs tests and
         // testutil.rs's `SearcherTester`).
         let types: BTreeSet<&str> = labels
             .iter()
+            .filter(|_| graph.dependents(source).is_empty())
             .filter_map(|label| label.rsplit_once('.').map(|(owner, _)| owner))
             .filter(|owner| owner.starts_with(char::is_uppercase))
             .collect();
@@ -178,12 +175,7 @@ fn tests_of(
             if searched.iter().any(|(known, _)| *known == file) || ranked.contains(&file) {
                 continue;
             }
-            let encoded = graph.calls(&file);
-            let decoded: Vec<MemberCalls> = encoded
-                .iter()
-                .filter_map(|i| MemberCalls::decode(i))
-                .filter(|m| m.test)
-                .collect();
+            let decoded = test_functions(&graph.calls(&file));
             if !decoded.is_empty() {
                 searched.push((file, decoded));
             }
@@ -265,6 +257,15 @@ fn tests_of(
         reaching,
         reaching_files,
     }
+}
+
+/// The test functions among a file's encoded calls.
+fn test_functions(encoded: &[String]) -> Vec<MemberCalls> {
+    encoded
+        .iter()
+        .filter_map(|item| MemberCalls::decode(item))
+        .filter(|member| member.test)
+        .collect()
 }
 
 /// The tests calling the first [`CALLERS_FOLLOWED`] callers of a member in other code files, when

@@ -688,11 +688,12 @@ fn compact_spaces(text: &str) -> String {
 /// (`uint8_t len; /* used */`, Doxygen's `///<`). A comment after the declaration above, on its
 /// line, is that one's and never this one's.
 pub(crate) fn doc_of(node: Node<'_>, src: &str) -> Option<String> {
-    let mut comments = leading_comments(node, src);
-    if comments.is_empty() {
-        comments.extend(trailing_comment(node));
+    let leading = leading_comments(node, src);
+    if !leading.is_empty() {
+        return finish_comments(&leading, src, false);
     }
-    finish_comments(&comments, src)
+    let trailing = trailing_comment(node)?;
+    finish_comments(&[trailing], src, true)
 }
 
 /// The comments right above `node`, in order (see [`doc_of`]).
@@ -720,15 +721,25 @@ fn leading_comments<'t>(node: Node<'t>, src: &str) -> Vec<Node<'t>> {
 }
 
 /// Whether `comment` follows code on its first line: it is that code's (`x; /* about x */`).
+/// A preprocessor line's node ends at the start of the next line, which is not its line.
 fn is_trailing(comment: Node<'_>) -> bool {
     comment.prev_sibling().is_some_and(|code| {
-        code.kind() != "comment" && code.end_position().row == comment.start_position().row
+        code.kind() != "comment" && last_row(code) == comment.start_position().row
     })
 }
 
+/// The row of `node`'s last character: a node ending at the start of a line (a preprocessor
+/// directive takes its newline) ends on the row before.
+fn last_row(node: Node<'_>) -> usize {
+    let end = node.end_position();
+    match end.column == 0 && end.row > node.start_position().row {
+        true => end.row - 1,
+        false => end.row,
+    }
+}
 /// The comment after a one-line `node` on its line (past the `,` that ends an enumerator).
 fn trailing_comment(node: Node<'_>) -> Option<Node<'_>> {
-    let row = node.end_position().row;
+    let row = last_row(node);
     if node.start_position().row != row {
         return None;
     }
@@ -740,14 +751,20 @@ fn trailing_comment(node: Node<'_>) -> Option<Node<'_>> {
     (next.kind() == "comment" && next.start_position().row == row).then_some(next)
 }
 
-/// The doc the `comments` make.
-fn finish_comments(comments: &[Node<'_>], src: &str) -> Option<String> {
+/// The doc the `comments` make; `after` for the one after a declaration, whose Doxygen
+/// member-after marker (`///< used`, `/**< used */`) is no text.
+fn finish_comments(comments: &[Node<'_>], src: &str, after: bool) -> Option<String> {
     let mut lines: Vec<String> = comments
         .iter()
         .flat_map(|c| comment_lines(text_of(*c, src)))
         .collect();
-    // Doxygen's member-after marker: `///< used`, `/**< used */`.
-    if let Some(first) = lines.first_mut() {
+    let marked = |c: &Node<'_>| {
+        let text = text_of(*c, src);
+        ["///<", "//!<", "/**<", "/*!<"]
+            .iter()
+            .any(|m| text.starts_with(m))
+    };
+    if let (true, Some(first)) = (after && comments.iter().any(marked), lines.first_mut()) {
         if let Some(rest) = first.trim_start().strip_prefix('<') {
             *first = rest.trim_start().to_string();
         }
@@ -1123,6 +1140,18 @@ mod tests {
             "{:?}",
             docs(&header)
         );
+        // A preprocessor line's node ends at the next line's start: a comment below it is the
+        // doc of what follows, never the directive's; a leading doc keeps its `<b>` markup.
+        let text = "#include <stddef.h>\n/* Adds two numbers. */\nint add(int a, int b);\n#define LIMIT 10\n/* Subtracts. */\nint sub(int a, int b);\n#if HAVE_X\n/** <b>Bold</b> doc. */\nint bold(void);\n#endif\n";
+        let interface = parse(Language::Header, text);
+        let docs = docs(&interface);
+        for expected in [
+            ("add", "Adds two numbers."),
+            ("sub", "Subtracts."),
+            ("bold", "<b>Bold</b> doc."),
+        ] {
+            assert!(docs.contains(&expected), "{expected:?} in {docs:?}");
+        }
     }
 
     #[test]

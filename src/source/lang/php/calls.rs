@@ -234,9 +234,17 @@ pub(crate) fn last_segment(name: &str) -> &str {
 /// Top-level statements read for a `use` alias, at most.
 const MAX_STATEMENTS: usize = 256;
 
-/// The class (or function) an alias of the file's `use` statements names (`Cache` for `Memo` of
-/// `use A\Cache as Memo`, `bar` for `baz` of `use function A\bar as baz`), else `name` itself.
-fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str) -> &'s str {
+/// What a `use` statement imports: classes (`use A\Cache`) or functions (`use function A\bar`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Imported {
+    Class,
+    Function,
+}
+
+/// The class (or function) an alias of the file's `use` statements of that kind names (`Cache`
+/// for `Memo` of `use A\Cache as Memo`, `bar` for `baz` of `use function A\bar as baz`), else
+/// `name` itself: a class alias never names a function, nor the reverse.
+fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str, kind: Imported) -> &'s str {
     let mut root = node;
     while let Some(parent) = root.parent() {
         root = parent;
@@ -257,7 +265,8 @@ fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str) -> &'s str {
             .flat_map(|body| code_children(body).into_iter().take(MAX_STATEMENTS)),
     );
     for statement in statements {
-        if statement.kind() != "namespace_use_declaration" {
+        if statement.kind() != "namespace_use_declaration" || use_kind(statement, src) != Some(kind)
+        {
             continue;
         }
         let clauses = match statement.child_by_field_name("body") {
@@ -277,6 +286,16 @@ fn unaliased<'s>(node: Node<'_>, src: &'s str, name: &'s str) -> &'s str {
         }
     }
     name
+}
+
+/// What a `use` statement imports; `None` for constants (`use const A\B`).
+fn use_kind(statement: Node<'_>, src: &str) -> Option<Imported> {
+    let words: Vec<&str> = text_of(statement, src).split_whitespace().take(2).collect();
+    match words.get(1).map(|w| w.to_ascii_lowercase()) {
+        Some(word) if word == "function" => Some(Imported::Function),
+        Some(word) if word == "const" => None,
+        _ => Some(Imported::Class),
+    }
 }
 
 /// The callee of a PHP call: a function call is a free function; a method call through `$this`,
@@ -302,7 +321,12 @@ pub(crate) fn php_target(
             let class = code_children(call)
                 .into_iter()
                 .find(|c| matches!(c.kind(), "name" | "qualified_name" | "relative_name"))?;
-            let ty = unaliased(call, src, last_segment(text_of(class, src)));
+            let ty = unaliased(
+                call,
+                src,
+                last_segment(text_of(class, src)),
+                Imported::Class,
+            );
             // An exception being built is the Raises line's: named as a constructor is
             // elsewhere (`Type.Type`), which `lexi lookup` leaves out of the calls.
             let name = match ty.ends_with("Exception") || ty.ends_with("Error") {
@@ -324,7 +348,7 @@ pub(crate) fn php_target(
             }
             // `baz()` with `use function A\bar as baz` calls `bar`.
             let name = match function.kind() {
-                "name" => unaliased(call, src, text_of(function, src)),
+                "name" => unaliased(call, src, text_of(function, src), Imported::Function),
                 _ => last_segment(text_of(function, src)),
             };
             (is_identifier(name) && !is_builtin(name)).then(|| Target {
@@ -344,7 +368,7 @@ pub(crate) fn php_target(
                     shown: shown(name, None),
                 });
             }
-            let ty = unaliased(call, src, last_segment(scope));
+            let ty = unaliased(call, src, last_segment(scope), Imported::Class);
             is_identifier(ty).then(|| Target {
                 callee: Callee::TypePath {
                     ty: ty.to_string(),

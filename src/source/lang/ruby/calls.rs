@@ -97,15 +97,12 @@ fn callable(name: &str) -> Option<&str> {
     crate::source::calls::is_identifier(stem).then_some(name)
 }
 
-/// The callee of a bare word that is a method call (`route_missing`:
-/// [`super::locals::is_method_call`]; `empty?` is a `call` node, never a local): the own object's
-/// method inside a class, else a free one.
+/// The callee of a bare word that is a method call (`route_missing`: the call walk asks only of
+/// the words [`super::locals::method_call_words`] finds; `empty?` is a `call` node, never a
+/// local): the own object's method inside a class, else a free one.
 fn bare_word(word: Node<'_>, src: &str, container: Option<(usize, usize)>) -> Option<Target> {
     let name = callable(text_of(word, src))?;
-    if NOT_CALLS.contains(&name)
-        || NOT_BARE_CALLS.contains(&name)
-        || !super::locals::is_method_call(word, src)
-    {
+    if NOT_CALLS.contains(&name) || NOT_BARE_CALLS.contains(&name) {
         return None;
     }
     Some(Target {

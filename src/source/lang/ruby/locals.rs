@@ -7,6 +7,8 @@
 //! stay inside. tree-sitter-ruby parses such a word as an `identifier`, not a `call`: the call walk
 //! reads those through `CallSyntax::other_calls` (`super::walks`).
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use crate::source::syntax::text_of;
@@ -42,81 +44,131 @@ const BINDING_LISTS: &[&str] = &[
     "alternative_pattern",
 ];
 
-/// Whether the `identifier` `word` is a call of a method: it reads a name (it is no method name,
-/// parameter or assignment target) that no local bound before it in its scope holds.
-pub(crate) fn is_method_call(word: Node<'_>, src: &str) -> bool {
-    is_read(word) && !is_local(word, text_of(word, src), src)
+/// The start bytes of the `identifier`s of a parsed file that are method calls: read where they
+/// stand (no method name, parameter or assignment target) with no local of their name bound before
+/// them in the scopes they see. One walk in source order with a frame of bound names per scope,
+/// so a file costs its size whatever its nesting (a spec of thousands of `it` blocks in one
+/// `describe`).
+pub(crate) fn method_call_words(root: Node<'_>, src: &str) -> HashSet<usize> {
+    let mut calls = HashSet::new();
+    let mut frames: Vec<Frame<'_>> = vec![Frame::hard()];
+    let mut stack = vec![Step::Enter(root, None, None)];
+    while let Some(step) = stack.pop() {
+        let (node, parent, field) = match step {
+            Step::Enter(node, parent, field) => (node, parent, field),
+            Step::Exit => {
+                frames.pop();
+                continue;
+            }
+        };
+        if let (Some(parent), "identifier") = (parent, node.kind()) {
+            let name = text_of(node, src);
+            match word_role(parent.kind(), field) {
+                Role::Binding => frames.last_mut().map_or((), |f| f.bind(name)),
+                Role::Read if !is_bound(&frames, name) => {
+                    calls.insert(node.start_byte());
+                }
+                Role::Read | Role::Name => {}
+            }
+        }
+        let kind = node.kind();
+        if HARD_SCOPES.contains(&kind) || SOFT_SCOPES.contains(&kind) {
+            frames.push(Frame {
+                hard: HARD_SCOPES.contains(&kind),
+                names: HashSet::new(),
+            });
+            stack.push(Step::Exit);
+        }
+        push_children(node, &mut stack);
+    }
+    calls
 }
 
-/// Whether `word` is read where it stands: not the name of a `def`, `alias` or `undef`, not the
-/// method of a call (read with its call) and not a name being bound.
-fn is_read(word: Node<'_>) -> bool {
-    let Some(parent) = word.parent() else {
-        return false;
-    };
-    let is_field = |field: &str| parent.child_by_field_name(field) == Some(word);
-    let named = match parent.kind() {
-        "call" => is_field("method"),
-        "method" | "singleton_method" => is_field("name"),
+/// One step of the walk: a node to enter (with its parent and the field it is in), or the end of
+/// a scope.
+enum Step<'t> {
+    Enter(Node<'t>, Option<Node<'t>>, Option<&'t str>),
+    Exit,
+}
+
+/// The locals bound so far in one scope.
+struct Frame<'s> {
+    /// A `def`, class or module body (or the file): the scopes around it are not seen.
+    hard: bool,
+    names: HashSet<&'s str>,
+}
+
+impl<'s> Frame<'s> {
+    fn hard() -> Frame<'s> {
+        Frame {
+            hard: true,
+            names: HashSet::new(),
+        }
+    }
+
+    fn bind(&mut self, name: &'s str) {
+        self.names.insert(name);
+    }
+}
+
+/// What an `identifier` is where it stands.
+enum Role {
+    /// A method's, alias's or call's name: neither a local nor a bare call.
+    Name,
+    /// It binds a local.
+    Binding,
+    /// It reads a name: a local if one is bound, else a method call.
+    Read,
+}
+
+/// The role of an `identifier` in `field` of a node of kind `parent`.
+fn word_role(parent: &str, field: Option<&str>) -> Role {
+    let named = match parent {
+        "call" => field == Some("method"),
+        "method" | "singleton_method" => field == Some("name"),
         "alias" | "undef" => true,
         _ => false,
     };
-    !named && !is_binding(word)
-}
-
-/// Whether `word` binds a local where it stands.
-fn is_binding(word: Node<'_>) -> bool {
-    let Some(parent) = word.parent() else {
-        return false;
-    };
-    let is_field = |field: &str| parent.child_by_field_name(field) == Some(word);
-    match parent.kind() {
-        "assignment" | "operator_assignment" => is_field("left"),
-        "optional_parameter" | "keyword_parameter" | "as_pattern" => is_field("name"),
-        "for" | "in_clause" => is_field("pattern"),
+    let binding = match parent {
+        "assignment" | "operator_assignment" => field == Some("left"),
+        "optional_parameter" | "keyword_parameter" | "as_pattern" => field == Some("name"),
+        "for" | "in_clause" => field == Some("pattern"),
         "block_parameters" => true,
         kind => BINDING_LISTS.contains(&kind),
+    };
+    match (named, binding) {
+        (true, _) => Role::Name,
+        (false, true) => Role::Binding,
+        (false, false) => Role::Read,
     }
 }
 
-/// Whether a local named `name` is bound before `word` in the scopes it sees: the code before it
-/// in each node around it, up to the `def`, class or module body it is in (blocks left out, their
-/// locals are theirs).
-fn is_local(word: Node<'_>, name: &str, src: &str) -> bool {
-    let mut inner = word;
-    while let Some(outer) = inner.parent() {
-        let mut cursor = outer.walk();
-        let before = outer
-            .children(&mut cursor)
-            .take_while(|child| child.start_byte() < inner.start_byte());
-        for child in before {
-            if binds(child, name, src) {
-                return true;
-            }
-        }
-        if HARD_SCOPES.contains(&outer.kind()) {
-            return false;
-        }
-        inner = outer;
-    }
-    false
-}
-
-/// Whether `node` (not a scope of its own) binds a local named `name`.
-fn binds(node: Node<'_>, name: &str, src: &str) -> bool {
-    let mut stack = vec![node];
-    while let Some(node) = stack.pop() {
-        let kind = node.kind();
-        if HARD_SCOPES.contains(&kind) || SOFT_SCOPES.contains(&kind) {
-            continue;
-        }
-        if kind == "identifier" && text_of(node, src) == name && is_binding(node) {
+/// Whether `name` is bound in the innermost frames up to the first hard one.
+fn is_bound(frames: &[Frame<'_>], name: &str) -> bool {
+    for frame in frames.iter().rev() {
+        if frame.names.contains(name) {
             return true;
         }
-        let mut cursor = node.walk();
-        stack.extend(node.named_children(&mut cursor));
+        if frame.hard {
+            return false;
+        }
     }
     false
+}
+
+/// Push `node`'s children, last first (so that they are entered in source order), each with its
+/// field.
+fn push_children<'t>(node: Node<'t>, stack: &mut Vec<Step<'t>>) {
+    let count = node.child_count();
+    for index in (0..count).rev() {
+        if let Some(child) = node.child(index) {
+            stack.push(Step::Enter(
+                child,
+                Some(node),
+                node.field_name_for_child(index),
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -130,9 +182,10 @@ mod tests {
             .set_language(&tree_sitter_ruby::LANGUAGE.into())
             .expect("the Ruby grammar loads");
         let tree = parser.parse(text, None).expect("parses");
+        let words = method_call_words(tree.root_node(), text);
         let mut found = Vec::new();
         crate::source::syntax::walk(tree.root_node(), (), |node, ()| {
-            if node.kind() == "identifier" && is_method_call(node, text) {
+            if node.kind() == "identifier" && words.contains(&node.start_byte()) {
                 found.push(format!(
                     "{}:{}",
                     text_of(node, text),

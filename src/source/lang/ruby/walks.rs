@@ -2,6 +2,8 @@
 //! members, definitions, flow shapes, program roles, its import resolver and the external gems of
 //! its requires.
 
+use std::collections::HashSet;
+
 use tree_sitter::Node;
 
 use crate::source::calls::typed::{Returns, TypedSyntax};
@@ -79,6 +81,14 @@ impl CallSyntax for RubyWalks {
     /// A bare word (`route_missing`) may be a method call: [`super::locals`] tells.
     fn other_calls(&self) -> &'static [&'static str] {
         &["identifier"]
+    }
+
+    fn bare_word_calls(&self, root: Node<'_>, src: &str) -> Option<HashSet<usize>> {
+        Some(super::locals::method_call_words(root, src))
+    }
+
+    fn is_bare_word(&self, node: Node<'_>) -> bool {
+        node.kind() == "identifier"
     }
 }
 
