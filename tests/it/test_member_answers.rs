@@ -615,6 +615,38 @@ fn tests_through_a_test_helper_without_an_edge_are_found_by_its_type() {
         .stdout_lacks("Called from");
 }
 
+/// A type's lookup lists its own members — the methods its `impl` blocks or class body define —
+/// and no flow (a struct's body is no sequence of steps: ripgrep's `WalkParallel` showed `Flow: {…}`
+/// and nothing of what it offers).
+#[test]
+fn a_types_lookup_lists_its_members_and_no_flow() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"w\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file(
+            "src/lib.rs",
+            "//! W.\n\n/// A parallel walker.\npub struct WalkParallel {\n    threads: usize,\n}\n\nimpl WalkParallel {\n    /// Runs it.\n    pub fn run(&self) -> usize {\n        self.visit()\n    }\n\n    /// Visits.\n    pub fn visit(&self) -> usize {\n        self.threads\n    }\n}\n",
+        )
+        .file("pyproject.toml", "[project]\nname = \"pkg\"\n")
+        .file(
+            "pkg/app.py",
+            "class App:\n    \"\"\"An app.\"\"\"\n\n    def run(self):\n        return self.route()\n\n    def route(self):\n        return 1\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    p.lexi(["lookup", "src/lib.rs", "--member", "WalkParallel"])
+        .success()
+        .stdout_has("- Members: run, visit\n")
+        .stdout_lacks("Flow");
+    p.lexi(["lookup", "pkg/app.py", "--member", "App"])
+        .success()
+        .stdout_has("- Members: run, route\n")
+        .stdout_lacks("Flow");
+}
+
 /// `--full` lifts the caps of calls and callers, not of the tests: a central member's tests
 /// reaching it through its callers ran to hundreds of lines (express `stringify --full`: 15 KB).
 /// `--all` lists every test.

@@ -21,7 +21,7 @@ use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
 use crate::source::calls::MemberCalls;
-use crate::source::{flow, title_slug, Language, OutlineLine, SourceFile};
+use crate::source::{flow, title_slug, Language, OutlineLine, SourceFile, SymbolKind};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
 use crate::workspace::graph::Graph;
 use crate::workspace::Workspace;
@@ -171,6 +171,10 @@ pub struct Member {
     /// Its lines as written (`--source`): from its first line to its last, comments included.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source_lines: Option<String>,
+    /// A type's own members in the file, in order: its fields and the methods its `impl` blocks,
+    /// class body or trait define (`WalkParallel`: `run`, `visit`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<String>,
 }
 
 /// Lines `first` to `last` (1-based, inclusive) of `text`, secrets redacted; none when either is
@@ -542,6 +546,31 @@ fn unknown_member(source: &str, name: &str, labels: &[String]) -> String {
     message
 }
 
+/// Whether a definition of `kind` is a type whose members are listed.
+fn is_type_kind(kind: SymbolKind) -> bool {
+    matches!(
+        kind,
+        SymbolKind::Struct
+            | SymbolKind::Enum
+            | SymbolKind::Trait
+            | SymbolKind::Interface
+            | SymbolKind::Class
+    )
+}
+
+/// The names of the definitions of `file` that sit directly in the type `label` (its fields,
+/// its methods wherever its `impl` blocks are), in order, each once.
+fn members_of(file: &SourceFile, label: &str) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for definition in &file.definitions {
+        let inside = definition.parent.as_deref() == Some(label) && !definition.nested;
+        if inside && !names.contains(&definition.name) {
+            names.push(definition.name.clone());
+        }
+    }
+    names
+}
+
 /// The member `declared` of `file`, with its calls read from `view` and, shown whole, its flow.
 fn member(
     file: &SourceFile,
@@ -580,8 +609,11 @@ fn member(
         .and_then(|view| view.calls.iter().find(|edges| edges.member == label))
         .map(|edges| edges.keys.clone())
         .unwrap_or_default();
+    let is_type = definition.is_some_and(|d| is_type_kind(d.kind));
     let flow = match (shown, definition) {
         (Shown::Compact, _) | (_, None) => flow::Flow::default(),
+        // A type's body is no sequence of steps: its members say what it is.
+        _ if is_type => flow::Flow::default(),
         (Shown::Whole, Some(definition)) => file.flow(definition, flow::MAX_LINES),
         (Shown::Everything, Some(definition)) => file.flow(definition, flow::FULL_LINES),
     };
@@ -604,6 +636,10 @@ fn member(
         calls_elsewhere: Vec::new(),
         raises: Vec::new(),
         related: Vec::new(),
+        members: match is_type {
+            true => members_of(file, &label),
+            false => Vec::new(),
+        },
         flow_cut: flow.cut,
         flow: flow.indented(),
         source_lines: None,

@@ -162,6 +162,7 @@ struct Caps {
     functions: usize,
     raises: usize,
     elsewhere: usize,
+    members: usize,
 }
 
 impl Caps {
@@ -172,12 +173,14 @@ impl Caps {
                 functions: usize::MAX,
                 raises: usize::MAX,
                 elsewhere: usize::MAX,
+                members: usize::MAX,
             },
             false => Caps {
                 caller_files: CALLER_FILES_SHOWN,
                 functions: FUNCTIONS_SHOWN,
                 raises: RAISES_SHOWN,
                 elsewhere: super::outside::SHOWN,
+                members: MEMBERS_SHOWN,
             },
         }
     }
@@ -315,6 +318,9 @@ fn member_text(
             .collect();
         lines.push(format!("Related: {}", related.join("; ")));
     }
+    if !member.members.is_empty() {
+        lines.push(format!("Members: {}", capped_names(&member.members, caps)));
+    }
     if !member.flow.is_empty() && member.source_lines.is_none() {
         lines.push(flow_text(source, member));
     }
@@ -340,6 +346,24 @@ fn doc_in_source(member: &Member) -> bool {
         .next()
         .map(str::trim)
         .is_some_and(|first| !first.is_empty() && text.contains(first))
+}
+
+/// A type's members named at most (all with `--full`).
+const MEMBERS_SHOWN: usize = 15;
+
+/// `a, b, c, … +N`: the first [`MEMBERS_SHOWN`] names of a type's members.
+fn capped_names(names: &[String], caps: Caps) -> String {
+    let mut shown: Vec<&str> = names
+        .iter()
+        .take(caps.members)
+        .map(String::as_str)
+        .collect();
+    let more = names.len().saturating_sub(caps.members);
+    let more = format!("… +{more}");
+    if names.len() > caps.members {
+        shown.push(&more);
+    }
+    shown.join(", ")
 }
 
 /// `Flow:` and its lines; a flow folded or cut to the default lines says how to see it whole.
