@@ -213,8 +213,16 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         .file("clippy.toml", "msrv = \"1.70\"\n")
         .file(
             "Cargo.toml",
-            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lints.rust]\nunsafe_code = \"forbid\"\n\n[lints.clippy]\nunwrap_used = { level = \"deny\", priority = 1 }\n",
+            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lints.rust]\nunsafe_code = \"forbid\"\n\n[lints.clippy]\nunwrap_used = { level = \"deny\", priority = 1 }\n\n[workspace]\nmembers = [\"crates/a\", \"crates/b/\"]\n",
         )
+        .file(
+            "src/lib.rs",
+            "//! Weather.\n#![allow(clippy::module_inception)]\n#![warn(\n    missing_docs,\n    unreachable_pub\n)]\n// Safety first.\n#![deny(unsafe_op_in_unsafe_fn)]\n#![cfg_attr(docsrs, feature(doc_cfg))]\n\npub fn f() {}\n#![forbid(not_leading)]\n",
+        )
+        .file("crates/a/Cargo.toml", "[package]\nname = \"a\"\nversion = \"0.1.0\"\n")
+        .file("crates/a/src/lib.rs", "#![warn(missing_docs)]\n//! A.\n")
+        .file("crates/b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n")
+        .file("crates/b/src/main.rs", "#![warn(missing_docs)]\nfn main() {}\n")
         .file(
             "eslint.config.js",
             "import js from '@eslint/js'\nexport default [\n  js.configs.recommended,\n  { rules: { 'no-var': 'error', semi: ['error', 'never'], 'no-console': 'off' } },\n]\n",
@@ -235,6 +243,10 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         "- rustfmt formats Rust: edition = 2024, max_width = 79. (rustfmt.toml)\n",
         "- Clippy lints Rust: msrv = 1.70. (clippy.toml)\n",
         "- Lint levels in Cargo.toml [lints]: clippy::unwrap_used deny, unsafe_code forbid. (Cargo.toml)\n",
+        // A crate root's leading lint levels (not its `allow`s, `cfg_attr`s, nor an attribute
+        // after the code); crates setting the same levels share a line.
+        "- Code keeps to the lint levels its crate root sets: warn(missing_docs, unreachable_pub), deny(unsafe_op_in_unsafe_fn). (src/lib.rs)\n",
+        "- Code keeps to the lint levels its crate root sets: warn(missing_docs) (also crates/b/src/main.rs). (crates/a/src/lib.rs)\n",
         "- ESLint lints the code: presets js recommended; rules no-var, semi. (eslint.config.js)\n",
         "- Prettier formats the code: semi false, singleQuote true. (package.json)\n",
     ] {

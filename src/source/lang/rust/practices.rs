@@ -1,7 +1,8 @@
 //! Rust's tooling conventions, read where cargo, rustfmt and Clippy read them: the edition and
 //! `rust-version` Cargo.toml pins (the package's, the workspace's it inherits with
 //! `.workspace = true`, or — in a workspace without a root package — its members'), rustfmt's and
-//! Clippy's settings, Cargo's `[lints]` levels, cargo-deny, and `cargo test` as what runs the tests.
+//! Clippy's settings, Cargo's `[lints]` levels and the lint levels crate roots set (`#![deny(…)]`),
+//! cargo-deny, and `cargo test` as what runs the tests.
 
 use crate::source::lang::tooling::{get, push, push_items, toml_text, Practice, Sources};
 
@@ -14,6 +15,7 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
     style(sources, found);
     if let Some(cargo) = sources.toml("Cargo.toml") {
         language(sources, &cargo, found);
+        crate_lints(sources, &cargo, found);
     }
     if sources.is_file("Cargo.toml") {
         push(
@@ -31,6 +33,124 @@ pub fn detect(sources: &Sources, found: &mut Vec<Practice>) {
             "deny.toml",
         );
     }
+}
+
+/// The lint levels a crate root sets for the whole crate (`#![warn(missing_docs, …)]`,
+/// `#![deny(unused_must_use)]`, `#![forbid(unsafe_code)]`, as rustc reads them): the root
+/// package's and each workspace member's `src/lib.rs` (else `src/main.rs`), a line per crate
+/// that sets any.
+fn crate_lints(sources: &Sources, cargo: &toml::Table, found: &mut Vec<Practice>) {
+    let mut packages: Vec<String> = Vec::new();
+    if get(cargo, &["package"]).is_some() {
+        packages.push(String::new());
+    }
+    packages.extend(
+        workspace_members(cargo)
+            .into_iter()
+            .map(|m| format!("{m}/")),
+    );
+    // Crates setting the same levels share a line.
+    let mut by_levels: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for package in packages {
+        let root = ["src/lib.rs", "src/main.rs"]
+            .iter()
+            .map(|file| format!("{package}{file}"))
+            .find(|file| sources.is_file(file));
+        let Some(root) = root else {
+            continue;
+        };
+        let Some(text) = sources.text(&root) else {
+            continue;
+        };
+        let levels = lint_levels(&text);
+        if levels.is_empty() {
+            continue;
+        }
+        match by_levels.iter_mut().find(|(known, _)| *known == levels) {
+            Some((_, roots)) => roots.push(root),
+            None => by_levels.push((levels, vec![root])),
+        }
+    }
+    for (levels, roots) in by_levels {
+        let mut practice = format!(
+            "Code keeps to the lint levels its crate root sets: {}",
+            levels.join(", ")
+        );
+        if roots.len() > 1 {
+            practice.push_str(&format!(" (also {})", sources.detail.list(&roots[1..], 3)));
+        }
+        practice.push('.');
+        push(found, "style", practice, &roots[0]);
+    }
+}
+
+/// The workspace members Cargo.toml names (no glob patterns).
+fn workspace_members(cargo: &toml::Table) -> Vec<&str> {
+    get(cargo, &["workspace", "members"])
+        .and_then(|v| v.as_array())
+        .map(|members| {
+            members
+                .iter()
+                .filter_map(|m| m.as_str())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|m| !m.contains(['*', '?', '[']))
+        .map(|m| m.trim_end_matches('/'))
+        .collect()
+}
+
+/// The `warn`, `deny` and `forbid` levels of a crate root's leading inner attributes
+/// (`#![deny(unused_must_use, unsafe_op_in_unsafe_fn)]` → `deny(unused_must_use,
+/// unsafe_op_in_unsafe_fn)`), each on one line; `allow`s and `cfg_attr`s are left out.
+fn lint_levels(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#![") {
+        let before = &rest[..at];
+        // Only the leading attributes: comments and blank lines may come between them.
+        if before.lines().any(|line| {
+            let line = line.trim();
+            !line.is_empty() && !line.starts_with("//")
+        }) {
+            break;
+        }
+        let attribute = &rest[at + 3..];
+        let Some(end) = closing_bracket(attribute) else {
+            break;
+        };
+        let inner: String = attribute[..end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let level = inner.split('(').next().unwrap_or("").trim();
+        if matches!(level, "warn" | "deny" | "forbid") {
+            out.push(
+                inner
+                    .replace("( ", "(")
+                    .replace(" )", ")")
+                    .replace(",)", ")"),
+            );
+        }
+        rest = &attribute[end + 1..];
+    }
+    out
+}
+
+/// Where the `]` closing an attribute opened just before `text` is.
+fn closing_bracket(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ']' if depth == 0 => return Some(at),
+            ']' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// rustfmt's and Clippy's settings, and the lint levels of Cargo.toml's `[lints]`.
