@@ -224,6 +224,10 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         .file("crates/b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n")
         .file("crates/b/src/main.rs", "#![warn(missing_docs)]\nfn main() {}\n")
         .file(
+            ".github/workflows/ci.yml",
+            "on: push\nenv:\n  RUSTFLAGS: -Dwarnings\n  CARGO_TERM_COLOR: always\njobs:\n  docs:\n    runs-on: ubuntu-latest\n    env:\n      RUSTDOCFLAGS: --cfg docsrs -D warnings\n    steps:\n      - run: cargo doc\n        env:\n          RUSTFLAGS: --cfg x -Dwarnings\n          CFLAGS: -O2\n",
+        )
+        .file(
             "eslint.config.js",
             "import js from '@eslint/js'\nexport default [\n  js.configs.recommended,\n  { rules: { 'no-var': 'error', semi: ['error', 'never'], 'no-console': 'off' } },\n]\n",
         )
@@ -247,6 +251,8 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         // after the code); crates setting the same levels share a line.
         "- Code keeps to the lint levels its crate root sets: warn(missing_docs, unreachable_pub), deny(unsafe_op_in_unsafe_fn). (src/lib.rs)\n",
         "- Code keeps to the lint levels its crate root sets: warn(missing_docs) (also crates/b/src/main.rs). (crates/a/src/lib.rs)\n",
+        // The workflow's, a job's and a step's environment, each flag once.
+        "- CI makes warnings errors (RUSTFLAGS -Dwarnings, RUSTDOCFLAGS -D warnings): a change must build without warnings. (.github/workflows/ci.yml)\n",
         "- ESLint lints the code: presets js recommended; rules no-var, semi. (eslint.config.js)\n",
         "- Prettier formats the code: semi false, singleQuote true. (package.json)\n",
     ] {

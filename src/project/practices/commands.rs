@@ -112,11 +112,17 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
     );
     push(found, "ci", practice, &format!("{DIR}/"));
     let mut runs: Vec<String> = Vec::new();
+    let mut denying: Vec<(String, String)> = Vec::new();
     for name in names.iter().take(20) {
         let Some(workflow) = sources.yaml(&format!("{DIR}/{name}")) else {
             continue;
         };
         matrices(sources, &format!("{DIR}/{name}"), &workflow, found);
+        for flag in warnings_as_errors(&workflow) {
+            if !denying.iter().any(|(known, _)| *known == flag) {
+                denying.push((flag, format!("{DIR}/{name}")));
+            }
+        }
         let jobs = workflow.get("jobs").and_then(|j| j.as_mapping());
         for job in jobs.into_iter().flat_map(|m| m.values()) {
             let steps = job.get("steps").and_then(|s| s.as_sequence());
@@ -148,6 +154,14 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
             }
         }
     }
+    if let Some((_, file)) = denying.first() {
+        let flags: Vec<&str> = denying.iter().map(|(flag, _)| flag.as_str()).collect();
+        let practice = format!(
+            "CI makes warnings errors ({}): a change must build without warnings.",
+            flags.join(", ")
+        );
+        push(found, "ci", practice, file);
+    }
     if !runs.is_empty() {
         let quoted: Vec<String> = runs
             .iter()
@@ -156,6 +170,44 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         let practice = format!("CI checks with {}.", sources.detail.list(&quoted, CI_SHOWN));
         push_items(found, "ci", practice, &format!("{DIR}/"), runs);
     }
+}
+
+/// The compiler flags a workflow's environment sets that make warnings errors, at the
+/// workflow's, a job's or a step's level, as `KEY flag` (`RUSTFLAGS -Dwarnings`, `RUSTDOCFLAGS
+/// -D warnings`, `CFLAGS -Werror`): what a change must build without.
+fn warnings_as_errors(workflow: &serde_yaml::Value) -> Vec<String> {
+    let jobs: Vec<&serde_yaml::Value> = workflow
+        .get("jobs")
+        .and_then(|j| j.as_mapping())
+        .into_iter()
+        .flat_map(|m| m.values())
+        .collect();
+    let steps = jobs.iter().flat_map(|job| {
+        job.get("steps")
+            .and_then(|s| s.as_sequence())
+            .into_iter()
+            .flatten()
+    });
+    let envs = std::iter::once(workflow)
+        .chain(jobs.iter().copied())
+        .chain(steps)
+        .filter_map(|level| level.get("env")?.as_mapping());
+    let mut flags: Vec<String> = Vec::new();
+    for (key, value) in envs.flatten() {
+        let (Some(key), Some(value)) = (key.as_str(), scalar(value)) else {
+            continue;
+        };
+        let denying = ["-Dwarnings", "-D warnings", "-Werror"]
+            .into_iter()
+            .find(|flag| value.contains(flag));
+        if let (true, Some(flag)) = (key.ends_with("FLAGS"), denying) {
+            let setting = format!("{key} {flag}");
+            if !flags.contains(&setting) {
+                flags.push(setting);
+            }
+        }
+    }
+    flags
 }
 
 /// Values of one matrix key shown, at most, unless whole (a version list is rarely longer).
