@@ -196,6 +196,30 @@ mod testing {
             .collect()
     }
 
+    /// The parsed file of `text` (definitions, flows), or fail the test.
+    pub(super) fn source_file(language: Language, text: &str) -> super::SourceFile {
+        match super::SourceFile::parse(language, text.to_string()) {
+            Ok(file) => file,
+            Err(e) => panic!("{language:?}: {e}"),
+        }
+    }
+
+    /// (label, kind) of every definition of `file`, in order.
+    pub(super) fn definition_labels(file: &super::SourceFile) -> Vec<(&str, SymbolKind)> {
+        file.definitions
+            .iter()
+            .map(|d| (d.label.as_str(), d.kind))
+            .collect()
+    }
+
+    /// The flow of `file`'s definition `label` as `lookup --member` shows it, a line a step.
+    pub(super) fn flow_of(file: &super::SourceFile, label: &str) -> Vec<String> {
+        let Some(definition) = file.definition(label) else {
+            panic!("no definition {label}");
+        };
+        file.flow(definition, super::flow::MAX_LINES).indented()
+    }
+
     /// (name, doc) of every outline line with a doc, in outline order.
     pub(super) fn docs(interface: &Interface) -> Vec<(&str, &str)> {
         interface

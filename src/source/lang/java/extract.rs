@@ -553,7 +553,9 @@ fn qualified_type(node: Node<'_>, src: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{
+        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+    };
     use crate::source::Language;
 
     #[test]
@@ -720,13 +722,8 @@ mod tests {
     #[test]
     fn definitions_and_flow_of_a_method() {
         let text = "package a;\n/** Reads. */\npublic class Reader extends Base {\n  private int count;\n  /** Reads all. */\n  public void readAll(java.util.List<String> names) throws IOException {\n    for (String name : names) {\n      if (name.isEmpty()) {\n        continue;\n      }\n      try {\n        read(name);\n      } catch (IOException e) {\n        throw new IllegalStateException(\"cannot read\", e);\n      } finally {\n        count++;\n      }\n    }\n  }\n  void read(String name) throws IOException {}\n}\n";
-        let file =
-            crate::source::SourceFile::parse(Language::Java, text.to_string()).expect("parses");
-        let labels: Vec<(&str, SymbolKind)> = file
-            .definitions
-            .iter()
-            .map(|d| (d.label.as_str(), d.kind))
-            .collect();
+        let file = source_file(Language::Java, text);
+        let labels = definition_labels(&file);
         assert_eq!(
             labels,
             [
@@ -739,10 +736,7 @@ mod tests {
         let reader = file.definition("Reader").expect("the class");
         assert_eq!(reader.bases, ["Base"]);
         assert_eq!(reader.doc.as_deref(), Some("Reads."));
-        let read_all = file.definition("Reader.readAll").expect("the method");
-        let flow = file
-            .flow(read_all, crate::source::flow::MAX_LINES)
-            .indented();
+        let flow = flow_of(&file, "Reader.readAll");
         assert_eq!(
             flow,
             [

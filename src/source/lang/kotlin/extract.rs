@@ -600,7 +600,9 @@ fn import_of(node: Node<'_>, src: &str) -> Option<Import> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{
+        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+    };
     use crate::source::Language;
 
     const BOX: &str = "package a.b\n\nimport a.c.D\nimport a.e.*\nimport a.f.G as H\n\n/** A box of [T]. */\npublic data class Box<T>(val x: Int, private val y: String) : Base(1), Runnable {\n  /** Runs. */\n  override fun run() { helper.go(1); this.size(); Util.make(); foo() }\n  internal fun hidden() {}\n  protected fun forSubclasses() {}\n  val size: Int get() = 1\n  companion object {\n    /** Makes one. */\n    @JvmStatic fun of(): Box<Int> = Box(1, \"\")\n    const val MAX = 3\n  }\n  constructor(x: Int) : this(x, \"\")\n}\n/** Slugs. */\nfun String.slug(n: Int): String = this\nprivate fun priv() = 1\ninternal class Hidden {\n  fun h() {}\n}\ntypealias Cb = (Int) -> Unit\nsealed interface Shape {\n  fun area(): Double\n}\nenum class Color { RED, GREEN }\nobject Single : Shape {\n  override fun area() = 0.0\n}\nvar top: Int = 1\n";
@@ -751,13 +753,8 @@ mod tests {
     #[test]
     fn definitions_and_flow_of_a_function() {
         let text = "package a\n\n/** Reads. */\nclass Reader : Base() {\n  private var count = 0\n  /** Reads all. */\n  fun readAll(names: List<String>) {\n    for (name in names) {\n      if (name.isEmpty()) {\n        continue\n      } else if (name == \"x\") {\n        skip()\n      }\n      try {\n        read(name)\n      } catch (e: IOException) {\n        throw IllegalStateException(\"cannot read\", e)\n      } finally {\n        count++\n      }\n    }\n  }\n  fun read(name: String) {}\n}\n";
-        let file =
-            crate::source::SourceFile::parse(Language::Kotlin, text.to_string()).expect("parses");
-        let labels: Vec<(&str, SymbolKind)> = file
-            .definitions
-            .iter()
-            .map(|d| (d.label.as_str(), d.kind))
-            .collect();
+        let file = source_file(Language::Kotlin, text);
+        let labels = definition_labels(&file);
         assert_eq!(
             labels,
             [
@@ -770,10 +767,7 @@ mod tests {
         let reader = file.definition("Reader").expect("the class");
         assert_eq!(reader.bases, ["Base"]);
         assert_eq!(reader.doc.as_deref(), Some("Reads."));
-        let read_all = file.definition("Reader.readAll").expect("the method");
-        let flow = file
-            .flow(read_all, crate::source::flow::MAX_LINES)
-            .indented();
+        let flow = flow_of(&file, "Reader.readAll");
         assert_eq!(
             flow,
             [

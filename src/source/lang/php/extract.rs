@@ -794,7 +794,9 @@ pub(crate) fn is_test_method(method: Node<'_>, src: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{
+        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+    };
     use crate::source::Language;
 
     const ROUTE: &str = r#"<?php
@@ -1053,13 +1055,8 @@ const TOP = 1;
     #[test]
     fn definitions_and_flow_of_a_method() {
         let text = "<?php\nnamespace A;\n\n/** Reads. */\nclass Reader extends Base {\n  /** How many. */\n  public int $count = 0;\n  public const MAX = 3;\n  /** Reads all. */\n  public function readAll(array $names): void {\n    foreach ($names as $name) {\n      if ($name === '') {\n        continue;\n      } elseif ($name === 'x') {\n        $this->skip();\n      } else {\n        $this->count++;\n      }\n      try {\n        $this->read($name);\n      } catch (IOException | \\RuntimeException $e) {\n        throw new StateException('cannot read', 0, $e);\n      } finally {\n        $this->count++;\n      }\n    }\n  }\n  public function read(string $name): void {}\n}\n";
-        let file =
-            crate::source::SourceFile::parse(Language::Php, text.to_string()).expect("parses");
-        let labels: Vec<(&str, SymbolKind)> = file
-            .definitions
-            .iter()
-            .map(|d| (d.label.as_str(), d.kind))
-            .collect();
+        let file = source_file(Language::Php, text);
+        let labels = definition_labels(&file);
         assert_eq!(
             labels,
             [
@@ -1073,10 +1070,7 @@ const TOP = 1;
         let reader = file.definition("Reader").expect("the class");
         assert_eq!(reader.bases, ["Base"]);
         assert_eq!(reader.doc.as_deref(), Some("Reads."));
-        let read_all = file.definition("Reader.readAll").expect("the method");
-        let flow = file
-            .flow(read_all, crate::source::flow::MAX_LINES)
-            .indented();
+        let flow = flow_of(&file, "Reader.readAll");
         assert_eq!(
             flow,
             [

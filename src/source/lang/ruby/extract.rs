@@ -842,7 +842,9 @@ fn define_in(body: Node<'_>, src: &str, context: &Context, out: &mut Vec<Defined
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{
+        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+    };
     use crate::source::Language;
 
     const RACK: &str = "# frozen_string_literal: true\n\n# Copyright (C) 2007 Someone\n# MIT License.\n\n# Request helpers for Rack.\n\nrequire_relative 'constants'\nrequire 'set'; require File.expand_path('../helper', __FILE__); require File.expand_path('other', __dir__)\n\nmodule Rack\n  autoload :Utils, \"rack/utils\"\n\n  # Wraps the env.\n  #\n  # @example\n  #   Request.new(env)\n  class Request < BaseRequest\n    include Helpers\n    # The default ports.\n    DEFAULT_PORTS = { 'http' => 80 }\n    SECRET = 1\n    private_constant :SECRET\n\n    attr_reader :env\n\n    # Builds one.\n    def initialize(env)\n      @env = env\n    end\n\n    # Whether it is a GET.\n    def get?; Utils.escape(::Foo::Bar); end\n\n    def self.build(x) = new(x)\n\n    # Parses.\n    def self.parse(s,\n                   encoding = 'utf-8', *rest) = s\n\n    private def hidden; end\n\n    protected\n\n    def prot; end\n\n    public\n\n    def back_in_public(a, b = 1, *c, d:, **e, &f); end\n\n    private :back_in_public\n\n    class << self\n      def made; end\n      private\n      def unmade; end\n    end\n\n    def self.secret; end\n    private_class_method :secret\n  end\n\n  module Mime\n    module_function\n\n    # The type of a file.\n    def mime_type(ext); end\n  end\nend\n\ndef helper; end\n";
@@ -1018,13 +1020,8 @@ end
             interface.bases,
             [("Reader".to_string(), vec!["Base".to_string()])]
         );
-        let file =
-            crate::source::SourceFile::parse(Language::Ruby, text.to_string()).expect("parses");
-        let labels: Vec<(&str, SymbolKind)> = file
-            .definitions
-            .iter()
-            .map(|d| (d.label.as_str(), d.kind))
-            .collect();
+        let file = source_file(Language::Ruby, text);
+        let labels = definition_labels(&file);
         assert_eq!(
             labels,
             [
@@ -1036,10 +1033,7 @@ end
                 ("Reader.close", SymbolKind::Method),
             ]
         );
-        let read_all = file.definition("Reader.read_all").expect("the method");
-        let flow = file
-            .flow(read_all, crate::source::flow::MAX_LINES)
-            .indented();
+        let flow = flow_of(&file, "Reader.read_all");
         assert_eq!(
             flow,
             [
