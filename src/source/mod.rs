@@ -220,6 +220,14 @@ mod testing {
         file.flow(definition, super::flow::MAX_LINES).indented()
     }
 
+    /// The signature of `interface`'s first symbol named `name`.
+    pub(super) fn signature_of(interface: &Interface, name: &str) -> Option<String> {
+        rows(interface)
+            .into_iter()
+            .find(|row| row.2 == name)
+            .map(|row| row.3.to_string())
+    }
+
     /// (name, doc) of every outline line with a doc, in outline order.
     pub(super) fn docs(interface: &Interface) -> Vec<(&str, &str)> {
         interface

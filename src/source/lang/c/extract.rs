@@ -979,7 +979,7 @@ pub(crate) fn test_case(node: Node<'_>, src: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{docs, imports, parse, rows, signature_of};
     use crate::source::Language;
 
     const HEADER: &str = "/* Copyright (c) 2009, Someone. All rights reserved. */\n\n#ifndef API_H\n#define API_H\n#include <stdio.h>\n#include \"sds.h\"\n#ifdef _WIN32\n#include \"win32.h\"\n#endif\n\n#define API_MAJOR 1\n#define _API_PRIVATE 2\n#define apiIsOk(r) ((r)->ok)\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n/* Context for a connection. */\ntypedef struct apiContext {\n    int err; /* Error flag */\n    char errstr[128];\n} apiContext;\n\nenum apiState { API_OK, API_ERR };\n\n/** Connects to `ip`.\n *\n * @param ip the address */\napiContext *apiConnect(const char *ip, int port);\nstatic inline int apiLen(const char *s) { return 0; }\nextern int apiDebug;\n\n#ifdef __cplusplus\n}\n#endif\n#endif\n";
@@ -1007,12 +1007,7 @@ mod tests {
         assert!(!names
             .iter()
             .any(|n| n.2 == "API_H" || n.2 == "_API_PRIVATE"));
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("apiConnect").as_deref(),
             Some("apiContext *apiConnect(const char *ip, int port)")
@@ -1075,12 +1070,7 @@ mod tests {
             !names.iter().any(|n| n.2 == "data_" || n.2 == "helper"),
             "{names:?}"
         );
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("format").as_deref(),
             Some("template<typename ...T> auto format(format_string<T...> fmt, T &&...args) -> std::string")

@@ -813,7 +813,7 @@ fn is_named_argument(node: Node<'_>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::testing::{docs, imports, parse, rows};
+    use crate::source::testing::{docs, imports, parse, rows, signature_of};
     use crate::source::Language;
 
     const BOX: &str = "using System;\nusing static Polly.Utils.Guard;\nusing Alias = Polly.Retry.RetryOptions;\nglobal using Polly.Core;\n\nnamespace Polly.Boxes;\n\n/// <summary>\n/// A box of <see cref=\"T\"/> values.\n/// </summary>\npublic sealed partial class Box<T> : BoxBase, IDisposable\n{\n    /// <summary>The size.</summary>\n    public int Size { get; private set; } = 3;\n    public Func<int, Task<int>>? Callback { get; }\n#if NET8_0\n    public void Net8Only() { }\n#endif\n    private int hidden;\n    internal const int Max = 4;\n    int alsoHidden;\n    /// <summary>Opens it.</summary>\n    /// <param name=\"n\">How far.</param>\n    public void Open(int n) { Helper.Go(n); var r = new Retry<int>(); x.AddRetry(); }\n    protected virtual void OnOpen() { }\n    void IDisposable.Dispose() { }\n    private class Secret { public void S() { } }\n    public enum Color { Red, Green }\n}\n\ninternal interface IShape\n{\n    double Area();\n}\n\nclass Default { public void D() { } }\n\npublic delegate void Opened(Box<int> box);\n";
@@ -845,12 +845,7 @@ mod tests {
                 (Some("IShape"), SymbolKind::Method, "Area"),
             ]
         );
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("Box").as_deref(),
             Some("public sealed partial class Box<T> : BoxBase, IDisposable")

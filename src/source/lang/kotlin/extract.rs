@@ -601,7 +601,7 @@ fn import_of(node: Node<'_>, src: &str) -> Option<Import> {
 mod tests {
     use super::*;
     use crate::source::testing::{
-        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+        definition_labels, docs, flow_of, imports, parse, rows, signature_of, source_file,
     };
     use crate::source::Language;
 
@@ -635,12 +635,7 @@ mod tests {
                 (Some("Single"), SymbolKind::Method, "area"),
             ]
         );
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("slug").as_deref(),
             Some("fun String.slug(n: Int): String")

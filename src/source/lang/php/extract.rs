@@ -795,7 +795,7 @@ pub(crate) fn is_test_method(method: Node<'_>, src: &str) -> bool {
 mod tests {
     use super::*;
     use crate::source::testing::{
-        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+        definition_labels, docs, flow_of, imports, parse, rows, signature_of, source_file,
     };
     use crate::source::Language;
 
@@ -891,12 +891,7 @@ const TOP = 1;
                 (Some("Suit"), SymbolKind::Constant, "Hearts"),
             ]
         );
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("Route").as_deref(),
             Some("final class Route extends RouteBase implements RouteInterface, \\Countable")

@@ -843,7 +843,7 @@ fn define_in(body: Node<'_>, src: &str, context: &Context, out: &mut Vec<Defined
 mod tests {
     use super::*;
     use crate::source::testing::{
-        definition_labels, docs, flow_of, imports, parse, rows, source_file,
+        definition_labels, docs, flow_of, imports, parse, rows, signature_of, source_file,
     };
     use crate::source::Language;
 
@@ -872,12 +872,7 @@ mod tests {
                 (Some("Request"), SymbolKind::Variable, "env"),
             ]
         );
-        let signature = |name: &str| {
-            rows(&interface)
-                .into_iter()
-                .find(|r| r.2 == name)
-                .map(|r| r.3.to_string())
-        };
+        let signature = |name: &str| signature_of(&interface, name);
         assert_eq!(
             signature("Request").as_deref(),
             Some("class Request < BaseRequest")
