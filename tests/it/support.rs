@@ -751,6 +751,22 @@ pub fn updated_fixture(name: &str) -> TestProject {
     p
 }
 
+/// An updated fixture's library, committed, is current (`update --check`), validates, and a cold
+/// update (the cache removed) writes the same bytes: the fixed point every language keeps.
+pub fn assert_committed_library_is_a_fixed_point(p: &TestProject) {
+    p.commit_all("library");
+    p.lexictl(["update", "--check"]).success();
+    p.lexictl(["validate"]).success();
+    let state = p
+        .git(["rev-parse", "--git-path", "lexibrarian"])
+        .success()
+        .stdout;
+    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
+    p.lexictl(["update"]).success();
+    let status = p.git(["status", "--porcelain"]).success().stdout;
+    assert_eq!(status, "", "a second update changed the library");
+}
+
 /// The `- path` lines of a design file's section `heading` (its Dependencies, Tests, …).
 pub fn section_paths(design: &str, heading: &str) -> Vec<String> {
     design

@@ -6,7 +6,10 @@
 //! mapped to the headers they include, callers and raises, clang-format's and CTest's
 //! conventions, and a library that validates and stays as it is on a second update.
 
-use crate::support::{section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE_H: &str = "include/shapes/circle.h";
 const AREA_HPP: &str = "include/shapes/area.hpp";
@@ -181,17 +184,7 @@ fn clang_format_and_ctest_are_the_conventions() {
 #[test]
 fn a_c_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new header beside the source shadows the include directory's for a quoted include:
     // a --changed-only run resolves the includes again.
     p.write(

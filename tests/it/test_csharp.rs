@@ -7,7 +7,10 @@
 //! interface members implemented, the .NET conventions, and a library that validates and stays
 //! as it is on a second update.
 
-use crate::support::{section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE: &str = "src/Shapes/Circle.cs";
 const CIRCLE_PART: &str = "src/Shapes/Circle.Describe.cs";
@@ -106,17 +109,7 @@ fn dotnet_test_the_sdk_and_editorconfig_are_the_csharp_conventions() {
 #[test]
 fn a_csharp_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new type another file of the namespace names without a `using`: it depends on the new
     // file at once, in a changed-only run.
     p.write(

@@ -5,7 +5,10 @@
 //! callers and raises, the package doc of `package-info.java`, Maven's conventions, and a library
 //! that validates and stays as it is on a second update.
 
-use crate::support::{section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE: &str = "core/src/main/java/com/example/shapes/Circle.java";
 const CIRCLE_TEST: &str = "core/src/test/java/com/example/shapes/CircleTest.java";
@@ -136,18 +139,7 @@ fn a_package_info_describes_its_package_and_maven_says_how_to_test() {
 #[test]
 fn a_java_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    // Cold: without the cache, the same bytes.
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new class its package's files name without an import: they depend on it at once.
     p.write(
         "core/src/main/java/com/example/shapes/Geometry.java",

@@ -6,7 +6,10 @@
 //! raises and the interface methods implemented, Gradle's and ktlint's and detekt's conventions, and a library that
 //! validates and stays as it is on a second update.
 
-use crate::support::{project, section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, project, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE: &str = "core/src/main/kotlin/com/example/shapes/Circle.kt";
 const GEOMETRY: &str = "core/src/main/kotlin/com/example/shapes/Geometry.kt";
@@ -128,18 +131,7 @@ fn gradle_ktlint_and_detekt_are_the_kotlin_conventions() {
 #[test]
 fn a_kotlin_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    // Cold: without the cache, the same bytes.
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new top-level function another file of the package calls without an import: it depends
     // on the new file at once.
     p.write(

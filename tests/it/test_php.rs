@@ -6,7 +6,10 @@
 //! implemented, composer's, PHP_CodeSniffer's, PHP-CS-Fixer's and PHPStan's conventions, and a
 //! library that validates and stays as it is on a second update.
 
-use crate::support::{project, section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, project, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE: &str = "src/Shapes/Circle.php";
 const GEOMETRY: &str = "src/Support/Geometry.php";
@@ -128,18 +131,7 @@ fn composer_phpcs_php_cs_fixer_and_phpstan_are_the_php_conventions() {
 #[test]
 fn a_php_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    // Cold: without the cache, the same bytes.
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new PSR-4 root in composer.json: a `--changed-only` run rebuilds the model, and a class
     // under it resolves at once.
     let composer = p.read("composer.json").replace(

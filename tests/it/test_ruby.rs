@@ -6,7 +6,10 @@
 //! RuboCop's, Rake's and the gemspec's conventions, and a library that validates and stays as it
 //! is on a second update.
 
-use crate::support::{project, section_paths as section, updated_fixture, TestProject};
+use crate::support::{
+    assert_committed_library_is_a_fixed_point, project, section_paths as section, updated_fixture,
+    TestProject,
+};
 
 const CIRCLE: &str = "lib/shapes/circle.rb";
 const GEOMETRY: &str = "lib/shapes/geometry.rb";
@@ -141,18 +144,7 @@ fn ruby_raises_and_conventions() {
 #[test]
 fn a_ruby_library_validates_and_a_second_update_changes_nothing() {
     let p = updated();
-    p.commit_all("library");
-    p.lexictl(["update", "--check"]).success();
-    p.lexictl(["validate"]).success();
-    // Cold: without the cache, the same bytes.
-    let state = p
-        .git(["rev-parse", "--git-path", "lexibrarian"])
-        .success()
-        .stdout;
-    std::fs::remove_dir_all(p.path(state.trim())).expect("the cache exists");
-    p.lexictl(["update"]).success();
-    let status = p.git(["status", "--porcelain"]).success().stdout;
-    assert_eq!(status, "", "a second update changed the library");
+    assert_committed_library_is_a_fixed_point(&p);
     // A new file defining a constant another file already names: a changed-only run resolves
     // the name to it at once.
     p.write(
