@@ -168,6 +168,7 @@ mod tests {
                     .collect(),
             }],
             unresolved: Vec::new(),
+            test_callers: Default::default(),
         }
     }
 

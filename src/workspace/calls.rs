@@ -192,6 +192,10 @@ pub struct CallsView {
     /// (`res.send(…)`), by name: name matches, never callers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<CalledFrom>,
+    /// The `(file, member)` among the callers that are test functions (a Rust `#[test]` in a
+    /// `#[cfg(test)]` module, a JavaScript test case): what a lookup counts apart.
+    #[serde(skip)]
+    pub test_callers: BTreeSet<(String, String)>,
 }
 
 impl CallsView {
@@ -384,11 +388,12 @@ fn decode(entry: &Entry) -> Vec<MemberCalls> {
 /// The view of a file's entry and its neighbours' entries.
 pub fn view(path: &str, own: &Entry, neighbours: &BTreeMap<String, Neighbour>) -> CallsView {
     let members = decode(own);
-    let (called_from, unresolved) = callers(path, own, &members, neighbours);
+    let found = callers(path, own, &members, neighbours);
     CallsView {
         calls: edges(&members),
-        called_from,
-        unresolved,
+        called_from: found.resolved,
+        unresolved: found.unresolved,
+        test_callers: found.tests,
     }
 }
 
@@ -642,12 +647,20 @@ fn bases_in(entry: &Entry) -> BTreeMap<&str, Vec<&str>> {
 
 /// The neighbours' members calling `own`'s public names, resolved and unresolved (see the module
 /// doc for the rules).
+/// The neighbours' calls of a file's names ([`callers`]).
+struct Callers {
+    resolved: Vec<CalledFrom>,
+    unresolved: Vec<CalledFrom>,
+    /// The resolved callers that are test functions, `(file, member)`.
+    tests: BTreeSet<(String, String)>,
+}
+
 fn callers(
     path: &str,
     own: &Entry,
     members: &[MemberCalls],
     neighbours: &BTreeMap<String, Neighbour>,
-) -> (Vec<CalledFrom>, Vec<CalledFrom>) {
+) -> Callers {
     let public = public_names(own);
     let owners = method_owners(members);
     let objects = object_names(path, &public);
@@ -657,6 +670,7 @@ fn callers(
     };
     let mut resolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
     let mut unresolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
+    let mut tests: BTreeSet<(String, String)> = BTreeSet::new();
     for (file, neighbour) in neighbours {
         let entry = &neighbour.entry;
         let calling = decode(entry);
@@ -824,7 +838,12 @@ fn callers(
                     ) => continue,
                 };
                 let (bucket, name) = match found {
-                    Found::Resolved(name) => (&mut resolved, name),
+                    Found::Resolved(name) => {
+                        if member.test {
+                            tests.insert((file.to_string(), member.member.clone()));
+                        }
+                        (&mut resolved, name)
+                    }
                     Found::Unresolved(name) => (&mut unresolved, name),
                 };
                 let callers = bucket.entry(name).or_default().entry(file).or_default();
@@ -846,7 +865,11 @@ fn callers(
         }
     }
     unresolved.retain(|_, by_file| !by_file.is_empty());
-    (listed(resolved), listed(unresolved))
+    Callers {
+        resolved: listed(resolved),
+        unresolved: listed(unresolved),
+        tests,
+    }
 }
 
 /// Of the types defining a method, the one a call through `receiver` by `member` reaches: the

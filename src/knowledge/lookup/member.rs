@@ -20,10 +20,8 @@
 use anyhow::{bail, Context as _};
 
 use super::{lookup, Staleness};
-use crate::source::calls::MemberCalls;
 use crate::source::{flow, title_slug, Language, OutlineLine, SourceFile, SymbolKind};
 use crate::workspace::calls::{Caller, CallsView, KeyGroup};
-use crate::workspace::graph::Graph;
 use crate::workspace::Workspace;
 
 mod callers;
@@ -121,8 +119,9 @@ pub struct Member {
     /// Members of the neighbours (importers, imports, importers of a module re-exporting it)
     /// calling it, where resolution supports it.
     pub called_from: Vec<Caller>,
-    /// Those of [`Self::called_from`] that are test functions (`(file, member)`, a Rust
-    /// `#[cfg(test)]` module's among them): counted apart, the Tests section names them.
+    /// The callers the calls view found that are test functions (`(file, member)`, a Rust
+    /// `#[cfg(test)]` module's among them): those of [`Self::called_from`] are counted apart,
+    /// the Tests section names them.
     #[serde(skip)]
     pub test_callers: std::collections::BTreeSet<(String, String)>,
     /// Calls of its name through objects resolution cannot tell (`res.send(…)` in a handler):
@@ -271,9 +270,6 @@ pub fn lookup_member(
             outside::calls_elsewhere(calls, &found.label, &own_names, &imported);
         found.raises = related::raises(calls, &found.label);
         found.related = related::siblings(calls, &found.label);
-        if let Some(graph) = ws.graph() {
-            found.test_callers = test_callers(graph, &found.called_from);
-        }
         if let (true, Some(graph)) = (whole, ws.graph()) {
             let name = last_segment(&found.label).to_string();
             let resolved = found.called_from.clone();
@@ -631,7 +627,7 @@ fn member(
         keys,
         called_by: edges.called_by,
         called_from: edges.called_from,
-        test_callers: std::collections::BTreeSet::new(),
+        test_callers: edges.test_callers,
         name_matches: callers::NameMatches::of_neighbours(edges.unresolved),
         calls_elsewhere: Vec::new(),
         raises: Vec::new(),
@@ -768,6 +764,7 @@ fn calls_of(view: &CallsView, label: &str) -> Edges {
         calls,
         recursive,
         called_by,
+        test_callers: view.test_callers.clone(),
         called_from: of_name(&view.called_from),
         unresolved: of_name(&view.unresolved),
     }
@@ -781,31 +778,7 @@ struct Edges {
     called_by: Vec<String>,
     called_from: Vec<Caller>,
     unresolved: Vec<Caller>,
-}
-
-/// The `(file, member)` of `callers` that are test functions, as the graph recorded them (a
-/// Rust `#[test]` in a `#[cfg(test)]` module, a JavaScript test case) or as a test file holds them.
-fn test_callers(graph: &Graph, callers: &[Caller]) -> std::collections::BTreeSet<(String, String)> {
-    let mut out = std::collections::BTreeSet::new();
-    for caller in callers {
-        let in_test_file = crate::archivist::is_test_path(&caller.file);
-        let tests: Vec<String> = match in_test_file {
-            true => Vec::new(),
-            false => graph
-                .calls(&caller.file)
-                .iter()
-                .filter_map(|item| MemberCalls::decode(item))
-                .filter(|member| member.test)
-                .map(|member| member.member)
-                .collect(),
-        };
-        for member in &caller.members {
-            if in_test_file || tests.contains(member) {
-                out.insert((caller.file.clone(), member.clone()));
-            }
-        }
-    }
-    out
+    test_callers: std::collections::BTreeSet<(String, String)>,
 }
 
 /// Exception types of a member's `Raises` followed, at most.

@@ -164,9 +164,10 @@ fn tests_of(
         // A file nothing imports (a `#[cfg(test)]` module's helper): the tests calling its type's
         // methods through that stated type without an edge to it (ripgrep's glue.rs tests and
         // testutil.rs's `SearcherTester`).
+        let imported = !graph.dependents(source).is_empty();
         let types: BTreeSet<&str> = labels
             .iter()
-            .filter(|_| graph.dependents(source).is_empty())
+            .filter(|_| !imported)
             .filter_map(|label| label.rsplit_once('.').map(|(owner, _)| owner))
             .filter(|owner| owner.starts_with(char::is_uppercase))
             .collect();
