@@ -10,8 +10,9 @@
 //! between members ([`attach_calls`], `super::calls`).
 //!
 //! A plain lookup is compact ([`compact`]): at most about 1,000 tokens whatever the file — its
-//! members one line each with their doc's first sentence (the source is parsed for them,
-//! [`members`]), one line per list with its count and top entries, and where the rest is. The
+//! members one line each with their doc's first sentence ([`members`]: from the record the last
+//! update kept of that content, `workspace::outlines`, else parsed from the source), one line per
+//! list with its count and top entries, and where the rest is. The
 //! source is also parsed when the footer says an agent's Interface Contract may have been left
 //! behind by the code (`workspace::contract`), which then adds a warning. `--full`
 //! ([`lookup_full`]) prints every section whole, and makes whole what the design file's budget cut
@@ -34,6 +35,7 @@ use crate::project::{Project, CONFIG_FILE, LIBRARY_DIR};
 use crate::relpath::RelPath;
 use crate::workspace::calls::CallsView;
 use crate::workspace::contract::{drift_of, Drift};
+use crate::workspace::outlines::{MemberOutline, OutlineStore};
 use crate::workspace::Workspace;
 
 pub mod compact;
@@ -306,13 +308,8 @@ const TWIN_CANDIDATES: usize = 16;
 /// What the compact view needs beyond the design file: the source's members (parsed from `bytes`),
 /// the graph's whole lists, and the neighbours sharing the file's description.
 fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compact::Compact {
-    let interface = bytes.and_then(|bytes| {
-        let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
-        crate::source::shared::interface(language, &String::from_utf8_lossy(bytes)).ok()
-    });
-    let primary = interface
-        .as_ref()
-        .and_then(|interface| crate::archivist::describe::primary_type(&found.source, interface));
+    let outline = bytes.and_then(|bytes| member_outline(ws, found, bytes));
+    let primary = outline.as_ref().and_then(|outline| outline.primary.clone());
     let graph = ws.graph().filter(|graph| graph.knows(&found.source));
     let dependencies = graph.map(|graph| graph.dependencies(&found.source));
     let dependents = graph.map(|graph| graph.dependents(&found.source));
@@ -332,12 +329,29 @@ fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compac
             }),
     };
     compact::Compact {
-        outline: interface.map(|interface| (interface.outline().to_vec(), primary)),
+        outline,
         dependencies,
         dependents,
         twins,
         declaration,
     }
+}
+
+/// The members of `found`'s source (`bytes`): from the outline store when the design file is
+/// current (the update kept them for that content), else parsed.
+fn member_outline(ws: &Workspace, found: &Lookup, bytes: &[u8]) -> Option<MemberOutline> {
+    let stored = match (found.staleness, &found.design.footer) {
+        (Staleness::Current, Some(footer)) => {
+            OutlineStore::of(ws.state()).load(&found.source, &footer.source_hash)
+        }
+        _ => None,
+    };
+    stored.or_else(|| {
+        let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
+        let text = String::from_utf8_lossy(bytes);
+        let interface = crate::source::shared::interface(language, &text).ok()?;
+        Some(MemberOutline::of(&found.source, &interface))
+    })
 }
 
 /// The files `found` imports, and those importing it under the same file name, whose design files

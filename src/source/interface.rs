@@ -6,7 +6,9 @@ use std::cmp::Ordering;
 use super::lang::Language;
 
 /// What kind of declaration a [`Symbol`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum SymbolKind {
     /// A module declaration or a re-export (`pub mod`, `pub use`, `export … from`).

@@ -1,6 +1,6 @@
 //! One working tree, opened once per command: the project (root and config), its git repository,
 //! the scope, the per-worktree state directory, and what every command of one working tree shares —
-//! the files git keeps out of this working tree ([`absent`]), the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), the engine
+//! the files git keeps out of this working tree ([`absent`]), the stat/hash cache ([`cache`]) and the whole dependency graph it holds ([`graph`]), each code file's members as lookups list them ([`outlines`]), the engine
 //! state ([`state`]), the library lock ([`lock`]), the
 //! one enumeration of `.lexibrary/` ([`library`]), whether this clone confirmed the project
 //! config's held settings ([`trust`]), the rows of a directory's Child Map
@@ -24,6 +24,7 @@ pub mod graph;
 pub mod library;
 pub mod library_writes;
 pub mod lock;
+pub mod outlines;
 pub mod state;
 pub mod test_rank;
 pub mod trust;

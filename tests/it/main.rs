@@ -44,6 +44,7 @@ mod test_model_answers;
 mod test_navigation;
 mod test_notes_sync;
 mod test_orient;
+mod test_outline_store;
 mod test_partial_states;
 mod test_php;
 mod test_practices;

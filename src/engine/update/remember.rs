@@ -19,6 +19,7 @@ use crate::project::walk::FileClass;
 use crate::source::model::ProjectModel;
 use crate::workspace::cache;
 use crate::workspace::library_writes::LibraryWrites;
+use crate::workspace::outlines::{MemberOutline, OutlineStore};
 use crate::workspace::state::{Processed, StateDir};
 
 /// The cache entries of every file this run looked at: documented files as scanned (a failed or
@@ -162,6 +163,7 @@ pub fn save(
     let options = memory.options;
     let universe = &plan.universe;
     let cache = &mut plan.cache;
+    let gone = contents_gone(cache, scan);
     let changed = if universe.complete && options.paths.is_empty() {
         let entries_changed = cache.replace_entries(entries);
         cache.replace_dirs(universe.dirs.clone()) || entries_changed
@@ -194,6 +196,7 @@ pub fn save(
             .save(&cache_path, memory.run_started_ns)
             .with_context(|| format!("cannot write the cache {}", cache_path.display()))?;
     }
+    keep_outlines(memory.state, scan, &gone, cache, universe.complete);
     save_model(memory.state, &plan.model)?;
     let recorded = record_processed(memory, &plan, written, report);
     // The plan holds the whole cache — 20,000 entries, a tenth of a post-commit run's instructions
@@ -201,6 +204,54 @@ pub fn save(
     // operating system take the memory back at exit instead.
     std::mem::forget(plan);
     recorded
+}
+
+/// The contents the cache knew that this run saw change or disappear: (path, old content hash).
+fn contents_gone(cache: &cache::Cache, scan: &Scan) -> Vec<(String, String)> {
+    let changed = scan.files.iter().filter_map(|(rel, scanned)| {
+        let before = cache.entries.get(rel)?;
+        (before.source_hash != scanned.facts.source_hash).then_some(rel)
+    });
+    changed
+        .chain(&scan.orphans)
+        .filter_map(|rel| {
+            let before = cache.entries.get(rel)?;
+            Some((rel.clone(), before.source_hash.clone()))
+        })
+        .collect()
+}
+
+/// Keep the member outline of every documented file this run parsed (`workspace::outlines`, what
+/// `lexi lookup` lists without parsing), and drop the records of the contents `gone`; a complete
+/// run that parsed anything drops every record no file of the saved `cache` names. The store is
+/// only a shortcut (a reader without a record parses), so a failed write is no error.
+fn keep_outlines(
+    state: &StateDir,
+    scan: &Scan,
+    gone: &[(String, String)],
+    cache: &cache::Cache,
+    complete: bool,
+) {
+    use rayon::prelude::*;
+    let store = OutlineStore::of(state);
+    let parsed: Vec<(&String, &Scanned)> = scan
+        .files
+        .iter()
+        .filter(|(_, scanned)| !scanned.is_referenced() && scanned.code().is_some())
+        .collect();
+    parsed.par_iter().for_each(|(rel, scanned)| {
+        let hash = scanned.facts.source_hash.as_str();
+        if let (Some(code), false) = (scanned.code(), store.holds(rel, hash)) {
+            let _ = store.save(rel, hash, &MemberOutline::of(rel, &code.interface));
+        }
+    });
+    for (rel, hash) in gone {
+        store.remove(rel, hash);
+    }
+    if complete && !parsed.is_empty() {
+        let current = cache.entries.iter();
+        store.retain(current.map(|(rel, entry)| (rel.as_str(), entry.source_hash.as_str())));
+    }
 }
 
 /// The project model, for the next run that touches no manifest (written when it changed).

@@ -34,7 +34,7 @@ use crate::archivist::structural::{listed_mark, listed_path, TYPE_ONLY_MARK};
 use crate::library::design_file::{sections, UpdatedBy};
 use crate::library::markdown::list_items;
 use crate::relpath::RelPath;
-use crate::source::OutlineLine;
+use crate::workspace::outlines::MemberOutline;
 
 use super::members::{cut, member_lines};
 use super::Lookup;
@@ -55,8 +55,8 @@ const MIN_MEMBERS_BYTES: usize = 600;
 /// What a compact lookup adds to the design file, gathered by `lookup_in`.
 #[derive(Clone, Debug, Default)]
 pub struct Compact {
-    /// The source's public outline and its primary type, when it parsed.
-    pub outline: Option<(Vec<OutlineLine>, Option<String>)>,
+    /// The source's members and its primary type, when it parsed.
+    pub outline: Option<MemberOutline>,
     /// The whole dependency lists of the last update's graph, when it knows the file.
     pub dependencies: Option<Vec<String>>,
     pub dependents: Option<Vec<String>>,
@@ -146,13 +146,9 @@ fn members(found: &Lookup, compact: &Compact, room: usize) -> String {
     let agents = found.design.frontmatter.updated_by == UpdatedBy::Agent
         && stored.is_some_and(|s| !crate::archivist::structural::is_capped_contract(&s.body))
         && found.contract.is_none();
-    if let (false, Some((outline, primary))) = (agents, &compact.outline) {
+    if let (false, Some(outline)) = (agents, &compact.outline) {
         let heading = "## Members\n\n";
-        let lines = member_lines(
-            outline,
-            primary.as_deref(),
-            room.saturating_sub(heading.len()),
-        );
+        let lines = member_lines(outline, room.saturating_sub(heading.len()));
         if lines.is_empty() {
             return String::new();
         }

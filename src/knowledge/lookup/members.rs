@@ -18,8 +18,8 @@
 use std::collections::HashSet;
 
 use crate::archivist::abridge::by_importance;
-use crate::archivist::describe::item_sentence;
 use crate::source::{OutlineLine, SymbolKind};
+use crate::workspace::outlines::MemberOutline;
 
 /// Longest doc sentence shown on a member's line, in bytes.
 const SENTENCE_BYTES: usize = 100;
@@ -63,9 +63,9 @@ enum Shown {
     Named,
 }
 
-/// The section's lines for `outline` (the file's public interface, `primary` its primary type)
-/// within `room` bytes, and how many members are not named at all. Empty for an empty outline.
-pub fn member_lines(outline: &[OutlineLine], primary: Option<&str>, room: usize) -> Vec<String> {
+/// The section's lines for `outline` (the file's public interface and its primary type) within
+/// `room` bytes, and how many members are not named at all. Empty for an empty outline.
+pub fn member_lines(outline: &MemberOutline, room: usize) -> Vec<String> {
     let (entries, by_outline) = entries(outline);
     if entries.is_empty() {
         return Vec::new();
@@ -84,7 +84,7 @@ pub fn member_lines(outline: &[OutlineLine], primary: Option<&str>, room: usize)
         false => NAMES_BYTES,
     };
     let mut lines = render(&entries, &shown, cap);
-    for index in by_importance(outline, primary) {
+    for index in by_importance(&outline.lines, outline.primary.as_deref()) {
         let Some(entry) = by_outline[index] else {
             continue;
         };
@@ -131,13 +131,14 @@ fn cut_to(mut lines: Vec<String>, room: usize, members: usize) -> Vec<String> {
 
 /// The entries of `outline` (overloads and nameless lines left out) and, per outline line, its
 /// entry.
-fn entries(outline: &[OutlineLine]) -> (Vec<Entry>, Vec<Option<usize>>) {
+fn entries(outline: &MemberOutline) -> (Vec<Entry>, Vec<Option<usize>>) {
     let mut entries: Vec<Entry> = Vec::new();
-    let mut by_outline: Vec<Option<usize>> = vec![None; outline.len()];
+    let mut by_outline: Vec<Option<usize>> = vec![None; outline.lines.len()];
     // The entry of the line currently open at each depth.
     let mut open: Vec<usize> = Vec::new();
     let mut seen: HashSet<(Option<String>, String, usize, Option<SymbolKind>)> = HashSet::new();
-    for (index, line) in outline.iter().enumerate() {
+    for (index, line) in outline.lines.iter().enumerate() {
+        let sentence = || shown(outline.sentences[index].as_deref());
         open.truncate(line.depth);
         let parent = open.last().copied();
         let key = (
@@ -154,7 +155,7 @@ fn entries(outline: &[OutlineLine]) -> (Vec<Entry>, Vec<Option<usize>>) {
                 .iter()
                 .rposition(|e| e.name == short_name(line) && e.depth == line.depth);
             if let Some(first) = first.filter(|&at| entries[at].sentence.is_empty()) {
-                entries[first].sentence = sentence(line);
+                entries[first].sentence = sentence();
             }
             by_outline[index] = first;
             continue;
@@ -168,7 +169,7 @@ fn entries(outline: &[OutlineLine]) -> (Vec<Entry>, Vec<Option<usize>>) {
             parent,
             label: label(line),
             name: short_name(line),
-            sentence: sentence(line),
+            sentence: sentence(),
             value,
             header: is_header,
         });
@@ -454,19 +455,24 @@ fn parameter_name(param: &str) -> Option<String> {
     Some(name.to_string())
 }
 
-/// ` — First sentence of the doc.` (cut to [`SENTENCE_BYTES`]), empty without a doc.
-fn sentence(line: &OutlineLine) -> String {
-    let Some(sentence) = line.doc.as_deref().and_then(item_sentence) else {
-        return String::new();
-    };
-    let sentence = crate::secrets::redact(&sentence);
-    format!(" — {}", cut(sentence.trim(), SENTENCE_BYTES))
+/// ` — First sentence of the doc.` (cut to [`SENTENCE_BYTES`]) for a line whose doc's first
+/// sentence is `sentence`; empty without one.
+fn shown(sentence: Option<&str>) -> String {
+    match sentence {
+        Some(sentence) => format!(" — {}", cut(sentence, SENTENCE_BYTES)),
+        None => String::new(),
+    }
 }
 
-/// A member's line without its list marker: `route(rule, **options) — Decorate a view function…`
-/// (what a search hit shows of its best member).
-pub fn member_line(line: &OutlineLine) -> String {
-    format!("{}{}", label(line), sentence(line))
+/// The line of `outline`'s line `index` without its list marker: `route(rule, **options) —
+/// Decorate a view function…` (what a search hit shows of its best member).
+pub fn member_line(outline: &MemberOutline, index: usize) -> String {
+    let sentence = outline.sentences.get(index).cloned().flatten();
+    format!(
+        "{}{}",
+        label(&outline.lines[index]),
+        shown(sentence.as_deref())
+    )
 }
 
 /// `text` on one line, cut to at most `max` bytes at a character boundary with `…`.
@@ -489,13 +495,14 @@ mod tests {
 
     const APP: &str = "class App(Base):\n    \"\"\"The central object.\"\"\"\n    testing = False\n    secret_key = None\n\n    def __init__(self, import_name: str, static: str | None = None) -> None:\n        pass\n\n    def make_config(self, instance_relative: bool = False) -> Config:\n        \"\"\"Used to create the config attribute. More words.\"\"\"\n\n    @property\n    def debug(self) -> bool:\n        \"\"\"Whether debug mode is enabled.\"\"\"\n\n    def route(self, rule: str, **options: t.Any):\n        \"\"\"Decorate a view function to register it.\"\"\"\n";
 
-    fn outline(language: Language, text: &str) -> Vec<OutlineLine> {
-        extract(language, text).expect("parses").outline().to_vec()
+    fn outline(language: Language, text: &str, primary: &str) -> MemberOutline {
+        let lines = extract(language, text).expect("parses").outline().to_vec();
+        MemberOutline::from_lines(&lines, Some(primary.to_string()))
     }
 
     #[test]
     fn every_member_gets_a_line_with_its_first_sentence_when_all_fit() {
-        let lines = member_lines(&outline(Language::Python, APP), Some("App"), 4096);
+        let lines = member_lines(&outline(Language::Python, APP, "App"), 4096);
         assert_eq!(
             lines,
             [
@@ -511,10 +518,10 @@ mod tests {
 
     #[test]
     fn the_most_important_members_keep_their_lines_and_the_rest_are_named() {
-        let outline = outline(Language::Python, APP);
-        let whole = member_lines(&outline, Some("App"), 4096);
+        let outline = outline(Language::Python, APP, "App");
+        let whole = member_lines(&outline, 4096);
         let room = cost(&whole) - 40;
-        let lines = member_lines(&outline, Some("App"), room);
+        let lines = member_lines(&outline, room);
         assert!(cost(&lines) <= room, "{lines:?}");
         assert_eq!(lines[0], "- class App(Base) — The central object.");
         assert!(lines.iter().any(|l| l.starts_with("  - also")), "{lines:?}");
@@ -527,7 +534,7 @@ mod tests {
 
     #[test]
     fn a_tiny_room_still_counts_what_it_leaves_out() {
-        let lines = member_lines(&outline(Language::Python, APP), Some("App"), 60);
+        let lines = member_lines(&outline(Language::Python, APP, "App"), 60);
         assert!(cost(&lines) <= 60, "{lines:?}");
         assert!(
             lines.last().unwrap().contains("more lines (`--full`)"),
@@ -611,7 +618,7 @@ mod tests {
     #[test]
     fn overloads_are_listed_once() {
         let text = "import typing as t\nclass A:\n    @t.overload\n    def f(self, x: int) -> int: ...\n    @t.overload\n    def f(self, x: str) -> str: ...\n    def f(self, x):\n        \"\"\"Do f.\"\"\"\n";
-        let lines = member_lines(&outline(Language::Python, text), Some("A"), 4096);
+        let lines = member_lines(&outline(Language::Python, text, "A"), 4096);
         assert_eq!(
             lines.iter().filter(|l| l.contains(" f(")).count(),
             1,

@@ -8,16 +8,19 @@
 //!   → route(rule, **options) — Decorate a view function to register it with the given URL rule…
 //! ```
 //!
-//! Only the first [`DESCRIBED_HITS`] design-file hits naming members get one (each costs a parse of
-//! its source); the sources are parsed in parallel.
+//! Only the first [`DESCRIBED_HITS`] design-file hits naming members get one (each costs a read of
+//! its source, and a parse when the update's outline store has no record of that content); the
+//! sources are read in parallel.
 
 use rayon::prelude::*;
 
 use super::Hit;
+use crate::hash::sha256_hex;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::lookup::members::member_line;
 use crate::project::Project;
-use crate::source::{shared, Language, OutlineLine};
+use crate::source::{shared, Language};
+use crate::workspace::outlines::{MemberOutline, OutlineStore};
 
 /// Hits whose best member is described.
 pub const DESCRIBED_HITS: usize = 5;
@@ -39,14 +42,14 @@ impl MemberDoc {
 }
 
 /// Give the first [`DESCRIBED_HITS`] design-file hits that name members their best member's line.
-pub fn attach(project: &Project, hits: &mut [Hit]) {
+pub fn attach(project: &Project, store: &OutlineStore, hits: &mut [Hit]) {
     let wanted: Vec<usize> = (0..hits.len())
         .filter(|&i| hits[i].kind == DocKind::Design && !hits[i].members.is_empty())
         .take(DESCRIBED_HITS)
         .collect();
     let described: Vec<Option<MemberDoc>> = wanted
         .par_iter()
-        .map(|&i| member_doc(project, &hits[i].name, &hits[i].members[0]))
+        .map(|&i| member_doc(project, store, &hits[i].name, &hits[i].members[0]))
         .collect();
     // A line set before (a private member's, `named`) stays when the public outline has none.
     for (i, doc) in wanted.into_iter().zip(described) {
@@ -58,34 +61,47 @@ pub fn attach(project: &Project, hits: &mut [Hit]) {
 
 /// The line of `member` in `source`'s public outline; `None` when the source cannot be read or
 /// parsed, or does not declare it publicly.
-fn member_doc(project: &Project, source: &str, member: &str) -> Option<MemberDoc> {
+fn member_doc(
+    project: &Project,
+    store: &OutlineStore,
+    source: &str,
+    member: &str,
+) -> Option<MemberDoc> {
     let language = Language::from_path(std::path::Path::new(source))?;
     // Never through a symlink.
     let bytes = project.read(source).ok()?;
-    let interface = shared::interface(language, &String::from_utf8_lossy(&bytes)).ok()?;
-    let line = find(interface.outline(), member)?;
+    let outline = store.load(source, &sha256_hex(&bytes)).or_else(|| {
+        let interface = shared::interface(language, &String::from_utf8_lossy(&bytes)).ok()?;
+        Some(MemberOutline::of(source, &interface))
+    })?;
+    let at = find(&outline, member)?;
     Some(MemberDoc {
-        name: line.name.clone(),
-        summary: member_line(line),
+        name: outline.lines[at].name.clone(),
+        summary: member_line(&outline, at),
     })
 }
 
-/// The outline line declaring `member`: by its name, else by its last segment (`json` for
-/// `res.json`), the first one with a doc among a name's signatures (`@overload`s).
-fn find<'a>(outline: &'a [OutlineLine], member: &str) -> Option<&'a OutlineLine> {
+/// The index of the outline line declaring `member`: by its name, else by its last segment (`json`
+/// for `res.json`), the first one whose doc has a sentence to show among a name's signatures
+/// (`@overload`s).
+fn find(outline: &MemberOutline, member: &str) -> Option<usize> {
     let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_string();
-    let named: Vec<&OutlineLine> = outline
-        .iter()
-        .filter(|line| line.kind.is_some())
-        .filter(|line| line.name == member || last(&line.name) == member)
+    let named: Vec<usize> = (0..outline.lines.len())
+        .filter(|&at| outline.lines[at].kind.is_some())
+        .filter(|&at| {
+            let name = &outline.lines[at].name;
+            name == member || last(name) == member
+        })
         .collect();
-    let exact = named.iter().filter(|line| line.name == member);
-    let documented = |line: &&&OutlineLine| line.doc.is_some();
+    let exact = named
+        .iter()
+        .copied()
+        .filter(|&at| outline.lines[at].name == member);
+    let documented = |at: &usize| outline.sentences[*at].is_some();
     exact
         .clone()
         .find(documented)
-        .or_else(|| named.iter().find(documented))
+        .or_else(|| named.iter().copied().find(documented))
         .or_else(|| exact.clone().next())
-        .or_else(|| named.first())
-        .copied()
+        .or_else(|| named.first().copied())
 }

@@ -276,7 +276,7 @@ pub fn search_listed(
         true => (hits, more),
         false => limit_per_kind(hits, limit),
     };
-    annotate(project, &mut hits, query);
+    annotate(ws, &mut hits, query);
     Ok(Listed {
         hits,
         more,
@@ -287,8 +287,10 @@ pub fn search_listed(
 /// What the hits shown say beyond their records: the best member's line under the first ones
 /// ([`member_docs`]), where a word matched in the source's comments sits ([`in_comments`]), and
 /// what tells apart design files shown with the same description.
-fn annotate(project: &crate::project::Project, hits: &mut [Hit], query: &Query) {
-    member_docs::attach(project, hits);
+fn annotate(ws: &Workspace, hits: &mut [Hit], query: &Query) {
+    let project = ws.project();
+    let store = crate::workspace::outlines::OutlineStore::of(ws.state());
+    member_docs::attach(project, &store, hits);
     let words: Vec<String> = query
         .text
         .as_deref()
