@@ -25,7 +25,6 @@ use anyhow::bail;
 use super::impact::MAX_DEPTH;
 use super::lookup::member::{last_segment, lookup_member, Asked, Member, TestHit};
 use crate::archivist::is_test_path;
-use crate::source::calls::MemberCalls;
 use crate::workspace::calls::{Caller, CallsView};
 use crate::workspace::graph::Graph;
 use crate::workspace::Workspace;
@@ -296,12 +295,11 @@ impl Walk<'_> {
         let graph = self.graph;
         let tests = self.tests.entry(file.to_string()).or_insert_with(|| {
             graph
-                .map(|graph| graph.calls(file))
+                .map(|graph| graph.member_calls(file))
                 .unwrap_or_default()
                 .iter()
-                .filter_map(|item| MemberCalls::decode(item))
                 .filter(|calls| calls.test)
-                .map(|calls| calls.member)
+                .map(|calls| calls.member.clone())
                 .collect()
         });
         tests.contains(member)

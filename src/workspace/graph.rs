@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use crate::source::calls::{Callee, MemberCalls};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::cache::{self, Cache, UNKNOWN_STAMP};
 use crate::tsv::{parse_list, push_escaped, push_list, split_bytes, unescape};
@@ -37,16 +37,48 @@ pub struct Graph {
     text: String,
     /// Where the first file's line starts.
     body: usize,
-    /// The lines parsed so far, by path: `lexi lookup` and `lexi impact` ask for the same files
-    /// again and again (every importer's importers, each one's type-only list), and parsing a
-    /// line was most of a lookup of a central file.
-    parsed: Mutex<HashMap<String, Option<Arc<Row>>>>,
+    /// Where each file's line starts and ends (from `body` on), built on the first row asked
+    /// for: a binary search over the text itself scanned the long lines it landed in (a row's
+    /// calls) again on every step.
+    lines: OnceLock<Vec<(usize, usize)>>,
+    /// The rows found so far, by path: `lexi lookup` and `lexi impact` ask for the same files
+    /// again and again (every importer's importers, each one's type-only list). A row is only
+    /// located; each list is parsed when asked for (parsing whole lines, calls included, was most
+    /// of a lookup of a central file).
+    located: Mutex<HashMap<String, Option<Arc<Located>>>>,
     /// Tells this graph from any other this process loaded (what is derived from it is kept under
     /// it, `workspace::calls`).
     id: u64,
 }
 
-/// What the graph knows of one file.
+/// Where one file's lists are in the text, and those parsed so far.
+#[derive(Debug)]
+struct Located {
+    /// The last update saw the file (not only an import of it).
+    known: bool,
+    /// The byte ranges of its lists, in [`Field`] order.
+    fields: [std::ops::Range<usize>; FIELDS],
+    /// Each list, once parsed.
+    lists: [OnceLock<Vec<String>>; FIELDS],
+    /// Its members' calls, once decoded ([`Graph::member_calls`]).
+    members: OnceLock<Arc<Vec<MemberCalls>>>,
+}
+
+/// The lists of a row, in the order the derived file holds them.
+#[derive(Clone, Copy, Debug)]
+enum Field {
+    Dependencies,
+    Dependents,
+    TypeOnly,
+    Symbols,
+    Externals,
+    Calls,
+}
+
+/// How many lists a row holds.
+const FIELDS: usize = 6;
+
+/// What the graph knows of one file, as [`render`] writes it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Row {
     /// The last update saw the file (not only an import of it).
@@ -117,7 +149,8 @@ impl Graph {
         Graph {
             text,
             body,
-            parsed: Mutex::default(),
+            lines: OnceLock::new(),
+            located: Mutex::default(),
             id: LOADED.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
@@ -134,24 +167,18 @@ impl Graph {
 
     /// The project files `file` imports, sorted.
     pub fn dependencies(&self, file: &str) -> Vec<String> {
-        self.row(file)
-            .map(|row| row.dependencies.clone())
-            .unwrap_or_default()
+        self.list(file, Field::Dependencies)
     }
 
     /// The files that import `file`, sorted.
     pub fn dependents(&self, file: &str) -> Vec<String> {
-        self.row(file)
-            .map(|row| row.dependents.clone())
-            .unwrap_or_default()
+        self.list(file, Field::Dependents)
     }
 
     /// The project files `file` imports only for the type checker (Python `if TYPE_CHECKING:`),
     /// sorted.
     pub fn type_only_dependencies(&self, file: &str) -> Vec<String> {
-        self.row(file)
-            .map(|row| row.type_only.clone())
-            .unwrap_or_default()
+        self.list(file, Field::TypeOnly)
     }
 
     /// Whether `importer` imports `file` only for the type checker: a change to `file` does not
@@ -171,23 +198,50 @@ impl Graph {
 
     /// The external packages code file `file` imports, sorted (empty when unknown).
     pub fn externals(&self, file: &str) -> Vec<String> {
-        self.row(file)
-            .map(|row| row.externals.clone())
-            .unwrap_or_default()
+        self.list(file, Field::Externals)
     }
 
     /// The public item names of code file `file`, sorted.
     pub fn symbols(&self, file: &str) -> Vec<String> {
-        self.row(file)
-            .map(|row| row.symbols.clone())
-            .unwrap_or_default()
+        self.list(file, Field::Symbols)
     }
 
     /// What each member of code file `file` calls, in source order (`cache::Entry::calls`).
     pub fn calls(&self, file: &str) -> Vec<String> {
+        self.list(file, Field::Calls)
+    }
+
+    /// The calls of code file `file`'s members, decoded once per graph (the items that are no
+    /// member's — types, bases, returns, re-exports — left out): a member's lookup asks for the
+    /// same importers' calls from several of its sections, and a long-lived reader on every call.
+    pub fn member_calls(&self, file: &str) -> Arc<Vec<MemberCalls>> {
+        let Some(row) = self.row(file) else {
+            return Arc::default();
+        };
+        row.members
+            .get_or_init(|| {
+                let items = self.parsed(&row, Field::Calls);
+                Arc::new(
+                    items
+                        .iter()
+                        .filter_map(|item| MemberCalls::decode(item))
+                        .collect(),
+                )
+            })
+            .clone()
+    }
+
+    /// One of `file`'s lists (empty when the graph has no row for it).
+    fn list(&self, file: &str, field: Field) -> Vec<String> {
         self.row(file)
-            .map(|row| row.calls.clone())
+            .map(|row| self.parsed(&row, field).clone())
             .unwrap_or_default()
+    }
+
+    /// `row`'s list `field`, parsed once.
+    fn parsed<'a>(&self, row: &'a Located, field: Field) -> &'a Vec<String> {
+        let at = field as usize;
+        row.lists[at].get_or_init(|| parse_list(&self.text[row.fields[at].clone()]))
     }
 
     /// The members named `name` (their label's last segment: `StandardImpl.write_binary_message`
@@ -200,11 +254,11 @@ impl Graph {
             .lines()
             .filter(|line| line.contains(name))
         {
-            let Some(row) = parse_row(line) else {
+            let Some((_, fields)) = split_row(line) else {
                 continue;
             };
             let file = unescape(line.split('\t').next().unwrap_or_default());
-            for item in &row.calls {
+            for item in &parse_list(fields[Field::Calls as usize]) {
                 let Some(member) = crate::source::calls::MemberCalls::decode(item) else {
                     continue;
                 };
@@ -238,16 +292,17 @@ impl Graph {
             if held.is_empty() {
                 continue;
             }
-            let Some(row) = parse_row(line) else {
+            let Some((_, fields)) = split_row(line) else {
                 continue;
             };
             let file = unescape(line.split('\t').next().unwrap_or_default());
+            let symbols = parse_list(fields[Field::Symbols as usize]);
+            let calls = parse_list(fields[Field::Calls as usize]);
             for ty in held {
-                if file != declarer && row.symbols.iter().any(|symbol| symbol == ty) {
+                if file != declarer && symbols.iter().any(|symbol| symbol == ty) {
                     declared_elsewhere.insert(ty);
                 }
-                let calls_through = row
-                    .calls
+                let calls_through = calls
                     .iter()
                     .filter_map(|item| MemberCalls::decode(item))
                     .filter(|member| member.test)
@@ -265,46 +320,65 @@ impl Graph {
         callers
     }
 
-    /// `file`'s row: parsed once ([`Self::find`]), then from memory.
-    fn row(&self, file: &str) -> Option<Arc<Row>> {
-        let mut parsed = self
-            .parsed
+    /// `file`'s row: found once ([`Self::find`]), then from memory.
+    fn row(&self, file: &str) -> Option<Arc<Located>> {
+        let mut located = self
+            .located
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(row) = parsed.get(file) {
+        if let Some(row) = located.get(file) {
             return row.clone();
         }
         let row = self.find(file).map(Arc::new);
-        parsed.insert(file.to_string(), row.clone());
+        located.insert(file.to_string(), row.clone());
         row
     }
 
     /// `file`'s line, found by binary search over the sorted lines.
-    fn find(&self, file: &str) -> Option<Row> {
+    fn find(&self, file: &str) -> Option<Located> {
         let mut key = String::with_capacity(file.len());
         push_escaped(&mut key, file);
-        let bytes = self.text.as_bytes();
-        let (mut low, mut high) = (self.body, self.text.len());
-        while low < high {
-            let middle = low + (high - low) / 2;
-            let start = bytes[low..middle]
-                .iter()
-                .rposition(|&byte| byte == b'\n')
-                .map_or(low, |at| low + at + 1);
-            let end = bytes[middle..]
-                .iter()
-                .position(|&byte| byte == b'\n')
-                .map_or(bytes.len(), |at| middle + at);
-            let line = self.text.get(start..end)?;
-            let path = line.split('\t').next().unwrap_or_default();
-            match path.cmp(key.as_str()) {
-                std::cmp::Ordering::Equal => return parse_row(line),
-                std::cmp::Ordering::Less => low = end + 1,
-                std::cmp::Ordering::Greater => high = start,
-            }
-        }
-        None
+        let lines = self.lines.get_or_init(|| line_spans(&self.text, self.body));
+        let path_of = |&(start, end): &(usize, usize)| {
+            let line = &self.text[start..end];
+            line.split('\t').next().unwrap_or_default()
+        };
+        let at = lines
+            .binary_search_by(|span| path_of(span).cmp(key.as_str()))
+            .ok()?;
+        let (start, end) = lines[at];
+        locate(&self.text, start, end)
     }
+}
+
+/// Where each line of `text` after `body` starts and ends (its line break left out).
+fn line_spans(text: &str, body: usize) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut start = body;
+    for end in memchr::memchr_iter(b'\n', &text.as_bytes()[body..]) {
+        spans.push((start, body + end));
+        start = body + end + 1;
+    }
+    if start < text.len() {
+        spans.push((start, text.len()));
+    }
+    spans
+}
+
+/// The row of the line `text[start..end]`; `None` when it is damaged.
+fn locate(text: &str, start: usize, end: usize) -> Option<Located> {
+    let line = &text[start..end];
+    let (known, fields) = split_row(line)?;
+    let range = |field: &str| {
+        let offset = field.as_ptr() as usize - text.as_ptr() as usize;
+        offset..offset + field.len()
+    };
+    Some(Located {
+        known,
+        fields: fields.map(range),
+        lists: Default::default(),
+        members: OnceLock::new(),
+    })
 }
 
 /// The derived file at `path` when it was built from the cache with `stamp`.
@@ -372,20 +446,16 @@ fn escaped(path: &str) -> String {
     out
 }
 
-/// One line of the derived file; `None` when it is damaged.
-fn parse_row(line: &str) -> Option<Row> {
+/// One line of the derived file: whether the update saw the file, and its lists' texts in
+/// [`Field`] order; `None` when it is damaged.
+fn split_row(line: &str) -> Option<(bool, [&str; FIELDS])> {
     let mut fields = split_bytes(line, b'\t').skip(1);
     let known = fields.next()? == "k";
-    let mut list = || fields.next().map(parse_list);
-    Some(Row {
-        known,
-        dependencies: list()?,
-        dependents: list()?,
-        type_only: list()?,
-        symbols: list()?,
-        externals: list()?,
-        calls: list()?,
-    })
+    let mut lists = [""; FIELDS];
+    for list in &mut lists {
+        *list = fields.next()?;
+    }
+    Some((known, lists))
 }
 
 #[cfg(test)]

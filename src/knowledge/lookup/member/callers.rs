@@ -11,7 +11,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::archivist::is_test_path;
-use crate::source::calls::{Callee, MemberCalls};
+use crate::source::calls::Callee;
 use crate::workspace::calls::{Caller, COMMON_METHODS};
 use crate::workspace::graph::Graph;
 
@@ -68,9 +68,8 @@ impl NameMatches {
                 .flat_map(|c| &c.members)
                 .collect();
             let members: Vec<String> = graph
-                .calls(&file)
+                .member_calls(&file)
                 .iter()
-                .filter_map(|item| MemberCalls::decode(item))
                 .filter(|member| !sure.contains(&&member.member))
                 .filter(|member| {
                     member
@@ -78,7 +77,7 @@ impl NameMatches {
                         .iter()
                         .any(|callee| through_other_object(callee, name))
                 })
-                .map(|member| member.member)
+                .map(|member| member.member.clone())
                 .collect();
             if !members.is_empty() {
                 found.insert(file, members);

@@ -204,10 +204,8 @@ impl Package {
                 }
             } else if graph.knows(&file) {
                 let items = graph.calls(&file);
-                let members = items
-                    .iter()
-                    .filter_map(|item| MemberCalls::decode(item))
-                    .map(|m| m.member);
+                let decoded = graph.member_calls(&file);
+                let members = decoded.iter().map(|m| m.member.clone());
                 package.add_members(&file, members);
                 for (ty, bases) in items.iter().filter_map(|item| decode_bases(item)) {
                     package.add_bases(ty, bases.map(str::to_string));

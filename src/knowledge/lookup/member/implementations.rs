@@ -54,10 +54,10 @@ pub fn implementations(
             if bases.is_empty() {
                 continue;
             }
-            let labels = items
+            let labels = graph
+                .member_calls(&file)
                 .iter()
-                .filter_map(|item| MemberCalls::decode(item))
-                .map(|m| m.member)
+                .map(|m| m.member.clone())
                 .collect();
             files.push(FileClasses {
                 file,

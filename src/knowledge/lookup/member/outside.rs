@@ -203,11 +203,7 @@ impl Imported {
 
 /// The calls of `source`'s members as the graph has them (chains typed).
 fn typed_chains(graph: &crate::workspace::graph::Graph, source: &str) -> Vec<MemberCalls> {
-    graph
-        .calls(source)
-        .iter()
-        .filter_map(|item| MemberCalls::decode(item))
-        .collect()
+    graph.member_calls(source).to_vec()
 }
 
 /// The name a module's object goes by (`helpers` of `src/flask/helpers.py`, `flask` of

@@ -141,10 +141,7 @@ fn tests_of(
     if let Some(graph) = graph {
         for file in ranked.iter().take(TESTS_SEARCHED) {
             let encoded = graph.calls(file);
-            let decoded: Vec<MemberCalls> = encoded
-                .iter()
-                .filter_map(|i| MemberCalls::decode(i))
-                .collect();
+            let decoded: Vec<MemberCalls> = graph.member_calls(file).to_vec();
             let members = holding_objects(source, &labels, own, &encoded, decoded);
             searched.push((file.clone(), members));
         }
@@ -155,7 +152,7 @@ fn tests_of(
                 continue;
             }
             let encoded = graph.calls(&file);
-            let decoded = test_functions(&encoded);
+            let decoded = test_functions(&graph.member_calls(&file));
             if !decoded.is_empty() {
                 let members = holding_objects(source, &labels, own, &encoded, decoded);
                 searched.push((file, members));
@@ -176,7 +173,7 @@ fn tests_of(
             if searched.iter().any(|(known, _)| *known == file) || ranked.contains(&file) {
                 continue;
             }
-            let decoded = test_functions(&graph.calls(&file));
+            let decoded = test_functions(&graph.member_calls(&file));
             if !decoded.is_empty() {
                 searched.push((file, decoded));
             }
@@ -260,12 +257,12 @@ fn tests_of(
     }
 }
 
-/// The test functions among a file's encoded calls.
-fn test_functions(encoded: &[String]) -> Vec<MemberCalls> {
-    encoded
+/// The test functions among a file's members.
+fn test_functions(members: &[MemberCalls]) -> Vec<MemberCalls> {
+    members
         .iter()
-        .filter_map(|item| MemberCalls::decode(item))
         .filter(|member| member.test)
+        .cloned()
         .collect()
 }
 
@@ -279,11 +276,7 @@ fn caller_tests(graph: &Graph, callers: &[Caller]) -> Vec<TestHit> {
         .iter()
         .filter(|caller| !crate::archivist::is_test_path(&caller.file));
     for caller in code_callers.take(CALLERS_FOLLOWED) {
-        let own: Vec<MemberCalls> = graph
-            .calls(&caller.file)
-            .iter()
-            .filter_map(|item| MemberCalls::decode(item))
-            .collect();
+        let own: Vec<MemberCalls> = graph.member_calls(&caller.file).to_vec();
         for label in caller.members.iter().take(CALLERS_FOLLOWED) {
             let found = tests_of(
                 Some(graph),
