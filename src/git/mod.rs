@@ -148,10 +148,6 @@ pub struct GitRepo {
     skipped_non_utf8: Cell<usize>,
     /// The submodule commits the most recent tree diff saw change.
     gitlinks: RefCell<Vec<GitlinkChange>>,
-    /// Whether git configuration (or the environment) names a committer. When it does not, a fixed
-    /// fallback is installed in the in-memory config so notes commits and their reflog entries can
-    /// still be written; [`GitRepo::identity`] still reports `None`.
-    has_identity: bool,
 }
 
 impl std::fmt::Debug for GitRepo {
@@ -192,17 +188,12 @@ impl GitRepo {
         refuse_unsupported(&repo)?;
         let workdir = std::path::absolute(workdir).unwrap_or_else(|_| workdir.to_path_buf());
         let mut repo = repo;
-        let has_identity = repo.committer().is_some_and(|signature| signature.is_ok());
-        if !has_identity {
-            let _ = repo.committer_or_set_fallback(notes::FALLBACK_NAME, notes::FALLBACK_EMAIL);
-        }
-        skip_index_checksum(&mut repo);
+        configure_in_memory(&mut repo);
         Ok(Some(GitRepo {
             repo,
             workdir,
             skipped_non_utf8: Cell::new(0),
             gitlinks: RefCell::new(Vec::new()),
-            has_identity,
         }))
     }
 
@@ -347,18 +338,24 @@ fn refuse_unsupported(repo: &gix::Repository) -> Result<(), GitError> {
     }
 }
 
-/// Read the index without hashing it whole to check its trailing checksum, as git itself reads it
-/// (git verifies it only in `git fsck`): at 20,000 files the SHA-1 of the 2 MB index was a fifth of
-/// a post-commit `--changed-only` run's instructions. Set in the in-memory configuration only; the
-/// index is never written here (`index.skipHash` would also make a write leave the checksum out).
-fn skip_index_checksum(repo: &mut gix::Repository) {
+/// Two settings of the in-memory configuration (never written to a file), in one change:
+///
+/// - Read the index without hashing it whole to check its trailing checksum, as git itself reads
+///   it (git verifies it only in `git fsck`): at 20,000 files the SHA-1 of the 2 MB index was a
+///   fifth of a post-commit `--changed-only` run's instructions. The index is never written here
+///   (`index.skipHash` would also make a write leave the checksum out).
+/// - A committer of last resort (`gitoxide.committer.nameFallback`/`emailFallback`, which git's
+///   own `committer.*`, `user.*` and `GIT_COMMITTER_*` all come before), so that notes commits and
+///   their reflog entries can be written in a clone with no identity; [`GitRepo::identity`]
+///   reports `None` for it. Set whatever is configured: asking gix for the committer to decide
+///   reads the clock's time zone, a millisecond of every `lexi lookup`.
+fn configure_in_memory(repo: &mut gix::Repository) {
+    use gix::config::tree::gitoxide;
     let mut config = repo.config_snapshot_mut();
-    if config
-        .set_value(&gix::config::tree::Index::SKIP_HASH, "true")
-        .is_ok()
-    {
-        let _ = config.commit();
-    }
+    let _ = config.set_value(&gix::config::tree::Index::SKIP_HASH, "true");
+    let _ = config.set_value(&gitoxide::Committer::NAME_FALLBACK, notes::FALLBACK_NAME);
+    let _ = config.set_value(&gitoxide::Committer::EMAIL_FALLBACK, notes::FALLBACK_EMAIL);
+    let _ = config.commit();
 }
 
 /// A repository path as UTF-8, or `None` (and one more skipped path counted) if it isn't.

@@ -80,15 +80,14 @@ impl GitRepo {
         Ok(Oid::from(id.detach()))
     }
 
-    /// The committer identity git would use, if one is configured.
+    /// The committer identity git would use, if one is configured (the fallback installed when the
+    /// repository was opened is none).
     pub fn identity(&self) -> Option<Identity> {
-        if !self.has_identity {
-            return None;
-        }
         let signature = self.repo.committer()?.ok()?;
         let name = signature.name.to_string();
         let email = signature.email.to_string();
-        (!name.trim().is_empty()).then_some(Identity { name, email })
+        let fallback = name == FALLBACK_NAME && email == FALLBACK_EMAIL;
+        (!fallback && !name.trim().is_empty()).then_some(Identity { name, email })
     }
 
     /// Whether the local `notes_ref` points where some remote's copy (as last fetched into
