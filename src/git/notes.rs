@@ -80,13 +80,14 @@ impl GitRepo {
         Ok(Oid::from(id.detach()))
     }
 
-    /// The committer identity git would use, if one is configured (the fallback installed when the
-    /// repository was opened is none).
+    /// The committer identity git would use, if one is configured: a name and an email (the
+    /// fallback installed when the repository was opened fills in what git does not name — gix
+    /// takes each on its own — and is none).
     pub fn identity(&self) -> Option<Identity> {
         let signature = self.repo.committer()?.ok()?;
         let name = signature.name.to_string();
         let email = signature.email.to_string();
-        let fallback = name == FALLBACK_NAME && email == FALLBACK_EMAIL;
+        let fallback = name == FALLBACK_NAME || email == FALLBACK_EMAIL;
         (!fallback && !name.trim().is_empty()).then_some(Identity { name, email })
     }
 

@@ -309,7 +309,9 @@ const TWIN_CANDIDATES: usize = 16;
 /// the graph's whole lists, and the neighbours sharing the file's description.
 fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compact::Compact {
     let outline = bytes.and_then(|bytes| member_outline(ws, found, bytes));
-    let primary = outline.as_ref().and_then(|outline| outline.primary.clone());
+    let primary = outline
+        .as_ref()
+        .and_then(|outline| outline.primary().map(str::to_string));
     let graph = ws.graph().filter(|graph| graph.knows(&found.source));
     let dependencies = graph.map(|graph| graph.dependencies(&found.source));
     let dependents = graph.map(|graph| graph.dependents(&found.source));
@@ -340,18 +342,13 @@ fn compact_parts(ws: &Workspace, found: &Lookup, bytes: Option<&[u8]>) -> compac
 /// The members of `found`'s source (`bytes`): from the outline store when the design file is
 /// current (the update kept them for that content), else parsed.
 fn member_outline(ws: &Workspace, found: &Lookup, bytes: &[u8]) -> Option<MemberOutline> {
-    let stored = match (found.staleness, &found.design.footer) {
-        (Staleness::Current, Some(footer)) => {
-            OutlineStore::of(ws.state()).load(&found.source, &footer.source_hash)
-        }
+    let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
+    let current = match (found.staleness, &found.design.footer) {
+        (Staleness::Current, Some(footer)) => Some(footer.source_hash.as_str()),
         _ => None,
     };
-    stored.or_else(|| {
-        let language = crate::source::Language::from_path(std::path::Path::new(&found.source))?;
-        let text = String::from_utf8_lossy(bytes);
-        let interface = crate::source::shared::interface(language, &text).ok()?;
-        Some(MemberOutline::of(&found.source, &interface))
-    })
+    let text = String::from_utf8_lossy(bytes);
+    OutlineStore::of(ws.state()).load_or_parse(&found.source, current, language, &text)
 }
 
 /// The files `found` imports, and those importing it under the same file name, whose design files

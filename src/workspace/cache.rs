@@ -26,8 +26,9 @@ use crate::tsv::{parse_list, push_escaped, push_list, unescape};
 pub use details::{Details, LazyDetails};
 
 /// The first line's tag: a cache written by another format version is discarded and rebuilt (and
-/// the update's no-op fast path is not taken, see `engine::update::plan`). v34: a full read after
-/// the upgrade also fills the member outline store (`super::outlines`).
+/// the update's no-op fast path is not taken, see `engine::update::plan`). Bump it too when what
+/// a member outline record holds or how it is worded changes (`super::outlines`): the records are
+/// named with it, and the full read it causes fills the new store. v34: the store's first.
 pub const FORMAT: &str = "lexibrarian-cache v34";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";

@@ -220,13 +220,16 @@ impl Graph {
         };
         row.members
             .get_or_init(|| {
-                let items = self.parsed(&row, Field::Calls);
-                Arc::new(
-                    items
-                        .iter()
-                        .filter_map(|item| MemberCalls::decode(item))
-                        .collect(),
-                )
+                let decode = |items: &[String]| {
+                    let members = items.iter().filter_map(|item| MemberCalls::decode(item));
+                    Arc::new(members.collect())
+                };
+                // The raw items are kept only when something asked for them.
+                let at = Field::Calls as usize;
+                match row.lists[at].get() {
+                    Some(items) => decode(items),
+                    None => decode(&parse_list(&self.text[row.fields[at].clone()])),
+                }
             })
             .clone()
     }
@@ -509,6 +512,40 @@ mod tests {
         assert!(!graph.is_type_only("src/b.rs", "src/a.rs"));
         assert_eq!(graph.type_only_dependencies("src/a.rs"), ["src/c.rs"]);
         assert!(graph.knows("src/c.rs") && !graph.knows("src/d.rs"));
+    }
+
+    /// Rows are found by their path through the line index wherever they sit (first, last, a
+    /// text without a final line break), a missing or damaged row is none, and a member's calls
+    /// decode to the same members every time.
+    #[test]
+    fn rows_are_found_by_path_and_members_decoded_once() {
+        let member = MemberCalls {
+            member: "Builder.build".into(),
+            callees: vec![Callee::Bare("spawn".into())],
+            ..Default::default()
+        };
+        let row = |path: &str, dep: &str| format!("{path}\tk\t{dep}\t\t\t\t\t{}", member.encode());
+        let body = [
+            row("a.rs", "b.rs"),
+            row("b.rs", ""),
+            "c.rs\tk\tdamaged".to_string(),
+            row("d.rs", "a.rs"),
+        ];
+        let graph = Graph::from_text(format!("{FORMAT}\tstamp\n{}", body.join("\n")));
+        assert_eq!(graph.dependencies("a.rs"), ["b.rs"]);
+        assert_eq!(
+            graph.dependencies("d.rs"),
+            ["a.rs"],
+            "the last line, no line break"
+        );
+        assert!(graph.knows("b.rs"));
+        assert!(!graph.knows("c.rs"), "a damaged row");
+        assert!(!graph.knows("e.rs") && !graph.knows("0.rs"));
+        let decoded = graph.member_calls("d.rs");
+        assert_eq!(decoded.as_slice(), std::slice::from_ref(&member));
+        assert!(Arc::ptr_eq(&decoded, &graph.member_calls("d.rs")));
+        assert_eq!(graph.calls("d.rs"), [member.encode()]);
+        assert!(graph.member_calls("e.rs").is_empty());
     }
 
     #[test]

@@ -2,34 +2,41 @@
 //! names them, kept by `lexictl update` for every file it parses so that a lookup lists a file's
 //! members without parsing it (parsing the viewed file was half of a lookup of a large file).
 //!
-//! **What is kept.** A [`MemberOutline`]: the file's outline lines without their docs, each line's
-//! doc sentence as shown (the doc's first sentence, redacted:
-//! `archivist::describe::item_sentence`, `secrets::redact`) and the file's primary type.
+//! **What is kept.** A [`MemberOutline`]: the file's outline lines without their docs, whether each
+//! line has a doc and its doc's sentence as shown (the first sentence, redacted:
+//! `archivist::describe::item_sentence`, `secrets::redact`), and the file's primary type.
 //! [`MemberOutline::of`] builds it from a parsed interface, and a reader that finds no record builds
-//! it the same way from its own parse: an answer is the same bytes whether the store had it or not.
+//! it the same way from its own parse ([`OutlineStore::load_or_parse`]): an answer is the same
+//! bytes whether the store had it or not.
 //!
 //! **Where, and under which name.** One small JSON file per record in `outlines/` under the
-//! engine's state directory (beside the cache, never in the library). A record's name is SHA-256
-//! over the store's format, the file's path and the SHA-256 of its content (the footer's
-//! `source_hash`, which a lookup computes anyway to say whether the design file is current):
-//! content-addressed, so a record is never stale, only unused. A record holds its path, checked on
-//! reading; a missing, torn, foreign or unreadable record is a miss, and the reader parses.
+//! engine's state directory, beside the cache (under the git directory; outside git in
+//! `.lexibrary/.cache/state/`, which is gitignored). A record's name is SHA-256 over the store's
+//! format and the update cache's format (see [`FORMAT`]: a release whose parsing or wording
+//! differs never reads another's records), the file's path and the SHA-256 of its content (the
+//! footer's `source_hash`, which a lookup computes anyway to say whether the design file is
+//! current): content-addressed, so a record is never stale, only unused. A record holds its path,
+//! checked on reading; a missing, torn, foreign or unreadable record is a miss, and the reader
+//! parses.
 //!
 //! **Garbage.** The update removes the record of every content it saw change or disappear (the
 //! cache knows the old hashes) and, on a complete run that parsed anything, every record no current
 //! file names.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
 use super::state::StateDir;
 use crate::archivist::describe::{item_sentence, primary_type};
 use crate::hash::sha256_hex;
-use crate::source::{Interface, OutlineLine, SymbolKind};
+use crate::source::{shared, Interface, Language, OutlineLine, SymbolKind};
 
-/// Written into every record's name: a change of what a record holds starts a new store.
+/// Written into every record's name with the update cache's format. A change of what a record
+/// holds or of how it is worded (the outline, `item_sentence`, the redaction) bumps the cache's
+/// format (`super::cache::FORMAT`) too: the next update then reads every file again and fills the
+/// new store, and no release reads records another one worded differently.
 const FORMAT: &str = "lexibrarian-outline v1";
 /// The store's directory under the state directory.
 const DIR_NAME: &str = "outlines";
@@ -39,12 +46,20 @@ const DIR_NAME: &str = "outlines";
 pub struct MemberOutline {
     /// The outline lines, in source order, without their docs (`doc`, `behaviour` and `whole_doc`
     /// empty: `lexi lookup --member` reads the source for those).
-    pub lines: Vec<OutlineLine>,
-    /// Per line, the first sentence of its doc, redacted; `None` without a doc (or one that only
-    /// repeats its line).
-    pub sentences: Vec<Option<String>>,
+    lines: Vec<OutlineLine>,
+    /// Per line, what a member's line shows of its doc.
+    docs: Vec<ShownDoc>,
     /// The file's primary type (`archivist::describe::primary_type`).
-    pub primary: Option<String>,
+    primary: Option<String>,
+}
+
+/// What a member's line shows of its doc.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+struct ShownDoc {
+    /// The line has a doc (even one with no sentence to show: a banner, only tags).
+    documented: bool,
+    /// The doc's first sentence, redacted; `None` without one.
+    sentence: Option<String>,
 }
 
 impl MemberOutline {
@@ -55,9 +70,12 @@ impl MemberOutline {
 
     /// The member outline of `lines`, whose primary type is `primary`.
     pub fn from_lines(lines: &[OutlineLine], primary: Option<String>) -> MemberOutline {
-        let sentences = lines
+        let docs = lines
             .iter()
-            .map(|line| line.doc.as_deref().and_then(shown_sentence))
+            .map(|line| ShownDoc {
+                documented: line.doc.is_some(),
+                sentence: line.doc.as_deref().and_then(shown_sentence),
+            })
             .collect();
         let lines = lines
             .iter()
@@ -70,9 +88,29 @@ impl MemberOutline {
             .collect();
         MemberOutline {
             lines,
-            sentences,
+            docs,
             primary,
         }
+    }
+
+    /// The outline lines, in source order, without their docs.
+    pub fn lines(&self) -> &[OutlineLine] {
+        &self.lines
+    }
+
+    /// The first sentence of line `index`'s doc, redacted; `None` without one.
+    pub fn sentence(&self, index: usize) -> Option<&str> {
+        self.docs.get(index)?.sentence.as_deref()
+    }
+
+    /// Whether line `index` has a doc (even one with no sentence to show).
+    pub fn documented(&self, index: usize) -> bool {
+        self.docs.get(index).is_some_and(|doc| doc.documented)
+    }
+
+    /// The file's primary type.
+    pub fn primary(&self) -> Option<&str> {
+        self.primary.as_deref()
     }
 }
 
@@ -90,6 +128,7 @@ struct Record {
     lines: Vec<RecordLine>,
 }
 
+/// One outline line of a [`Record`]: what [`MemberOutline`] keeps of it.
 #[derive(Serialize, Deserialize)]
 struct RecordLine {
     depth: usize,
@@ -97,7 +136,8 @@ struct RecordLine {
     kind: Option<SymbolKind>,
     name: String,
     parent: Option<String>,
-    sentence: Option<String>,
+    #[serde(flatten)]
+    doc: ShownDoc,
 }
 
 impl Record {
@@ -105,14 +145,14 @@ impl Record {
         let lines = outline
             .lines
             .iter()
-            .zip(&outline.sentences)
-            .map(|(line, sentence)| RecordLine {
+            .zip(&outline.docs)
+            .map(|(line, doc)| RecordLine {
                 depth: line.depth,
                 text: line.text.clone(),
                 kind: line.kind,
                 name: line.name.clone(),
                 parent: line.parent.clone(),
-                sentence: sentence.clone(),
+                doc: doc.clone(),
             })
             .collect();
         Record {
@@ -123,7 +163,7 @@ impl Record {
     }
 
     fn into_outline(self) -> MemberOutline {
-        let (lines, sentences) = self
+        let (lines, docs) = self
             .lines
             .into_iter()
             .map(|line| {
@@ -137,12 +177,12 @@ impl Record {
                     behaviour: Vec::new(),
                     whole_doc: None,
                 };
-                (outline_line, line.sentence)
+                (outline_line, line.doc)
             })
             .unzip();
         MemberOutline {
             lines,
-            sentences,
+            docs,
             primary: self.primary,
         }
     }
@@ -169,17 +209,31 @@ impl OutlineStore {
         (record.path == source).then(|| record.into_outline())
     }
 
-    /// Keep `outline` as the record of `source` at content `source_hash` (nothing is written when
-    /// the record is there already: its name says what it holds).
+    /// The members of `source`, whose content is `text`: the record of that content (`source_hash`,
+    /// when the caller knows it) if the store holds one, else parsed as `language`. `None` when it
+    /// does not parse.
+    pub fn load_or_parse(
+        &self,
+        source: &str,
+        source_hash: Option<&str>,
+        language: Language,
+        text: &str,
+    ) -> Option<MemberOutline> {
+        let stored = source_hash.and_then(|hash| self.load(source, hash));
+        stored.or_else(|| {
+            let interface = shared::interface(language, text).ok()?;
+            Some(MemberOutline::of(source, &interface))
+        })
+    }
+
+    /// Keep `outline` as the record of `source` at content `source_hash` (written again when it is
+    /// there: ask [`Self::holds`] first to spare the work).
     pub fn save(
         &self,
         source: &str,
         source_hash: &str,
         outline: &MemberOutline,
     ) -> std::io::Result<()> {
-        if self.holds(source, source_hash) {
-            return Ok(());
-        }
         let path = self.path_of(source, source_hash);
         let json =
             serde_json::to_vec(&Record::of(source, outline)).map_err(std::io::Error::other)?;
@@ -217,16 +271,12 @@ impl OutlineStore {
     fn path_of(&self, source: &str, source_hash: &str) -> PathBuf {
         self.dir.join(record_name(source, source_hash))
     }
-
-    /// The store's directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
 }
 
 /// The name of the record of `source` at content `source_hash`.
 fn record_name(source: &str, source_hash: &str) -> String {
-    let key = format!("{FORMAT}\0{source}\0{source_hash}");
+    let cache = super::cache::FORMAT;
+    let key = format!("{FORMAT}\0{cache}\0{source}\0{source_hash}");
     sha256_hex(key.as_bytes())[..32].to_string()
 }
 
@@ -235,7 +285,7 @@ mod tests {
     use super::*;
     use crate::source::{extract, Language};
 
-    const APP: &str = "class App:\n    \"\"\"The app. It runs.\"\"\"\n\n    def run(self, port):\n        \"\"\"Run it on `port`.\"\"\"\n\n    def _helper(self):\n        pass\n";
+    const APP: &str = "class App:\n    \"\"\"The app. It runs.\"\"\"\n\n    def run(self, port):\n        \"\"\"Run it on `port`.\"\"\"\n\n    def stop(self):\n        pass\n";
 
     fn outline() -> MemberOutline {
         let interface = extract(Language::Python, APP).expect("parses");
@@ -247,9 +297,15 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         let store = OutlineStore::of(&StateDir::new(dir.path().to_path_buf()));
         let outline = outline();
-        assert_eq!(outline.primary.as_deref(), Some("App"));
-        assert_eq!(outline.sentences[0].as_deref(), Some("The app."));
-        assert!(outline.lines.iter().all(|line| line.doc.is_none()));
+        assert_eq!(outline.primary(), Some("App"));
+        assert_eq!(outline.sentence(0), Some("The app."));
+        assert!(outline.documented(0));
+        let stop = outline
+            .lines()
+            .iter()
+            .position(|l| l.name.ends_with("stop"));
+        assert!(!outline.documented(stop.expect("an undocumented method")));
+        assert!(outline.lines().iter().all(|line| line.doc.is_none()));
         store.save("pkg/app.py", "abc", &outline).expect("saved");
         assert_eq!(store.load("pkg/app.py", "abc"), Some(outline.clone()));
         assert_eq!(store.load("pkg/app.py", "abd"), None, "another content");

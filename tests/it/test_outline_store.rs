@@ -24,7 +24,7 @@ fn answers(p: &TestProject, sources: &[&str]) -> String {
         out.push_str(&p.lexi(["lookup", source]).success().stdout);
     }
     for query in ["forecast", "route", "render"] {
-        out.push_str(&p.lexi(["search", query]).run().stdout);
+        out.push_str(&p.lexi(["search", query]).success().stdout);
     }
     out
 }
@@ -61,6 +61,11 @@ fn answers_are_the_same_with_the_store_without_it_and_with_damaged_records() {
     assert!(!records(&p).is_empty(), "the update keeps records");
     let with_store = answers(&p, &sources);
     assert!(with_store.contains("render(unit)"), "{with_store}");
+    // The search's line under a hit names the member from the same outline.
+    assert!(
+        with_store.contains("→ render(unit) — Render it in `unit`."),
+        "{with_store}"
+    );
     for record in records(&p) {
         let text = std::fs::read(&record).expect("a record");
         std::fs::write(&record, &text[..text.len() / 3]).expect("torn");
@@ -112,6 +117,8 @@ fn the_store_follows_the_code_and_check_writes_nothing() {
     );
     p.lexictl(["update", "--check"]).run();
     assert_eq!(records(&p), before, "--check writes no record");
+    p.lexictl(["update", "--dry-run"]).success();
+    assert_eq!(records(&p), before, "--dry-run writes no record");
     p.commit_all("edit");
     p.lexictl(["update", "--changed-only"]).success();
     let after = records(&p);

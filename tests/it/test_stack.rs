@@ -541,3 +541,60 @@ fn a_post_whose_files_changed_a_lot_may_be_outdated() {
         .success()
         .stdout_lacks("Possibly outdated");
 }
+
+/// A post without `--author` is the git identity's, and only a whole one: a clone that names
+/// only an email (or only a name) has none, whatever fallback the tool installs so that its notes
+/// commits can still be written; the name and email from git config or the environment count.
+#[test]
+fn the_author_is_the_git_identity_only_when_git_names_one() {
+    let p = stack_project();
+    let author_of_a_post = |config: &[(&str, &str)], env: &[(&str, &str)]| {
+        for (key, value) in config {
+            p.git(["config", key, value]).success();
+        }
+        let mut exec = p
+            .lexi([
+                "stack",
+                "post",
+                "--title",
+                "t",
+                "--problem",
+                "p",
+                "--evidence",
+                "e",
+            ])
+            .without_identity();
+        for (key, value) in env {
+            exec = exec.env(key, value);
+        }
+        let out = exec.success().stdout;
+        let id = out
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("Created ");
+        let file = stack_files(&p)
+            .into_iter()
+            .find(|(name, _)| name.contains(id))
+            .map(|(_, text)| text)
+            .unwrap_or_default();
+        for (key, _) in config {
+            p.git(["config", "--unset", key]).success();
+        }
+        file.lines()
+            .find_map(|line| line.strip_prefix("author: "))
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(author_of_a_post(&[], &[]), "unknown");
+    assert_eq!(author_of_a_post(&[("user.email", "a@b.c")], &[]), "unknown");
+    assert_eq!(author_of_a_post(&[("user.name", "Ada")], &[]), "unknown");
+    assert_eq!(author_of_a_post(&[], &[("EMAIL", "a@b.c")]), "unknown");
+    let both = [("user.name", "Ada"), ("user.email", "a@b.c")];
+    assert_eq!(author_of_a_post(&both, &[]), "Ada");
+    let env = [
+        ("GIT_COMMITTER_NAME", "Bo"),
+        ("GIT_COMMITTER_EMAIL", "b@c.d"),
+    ];
+    assert_eq!(author_of_a_post(&[], &env), "Bo");
+}

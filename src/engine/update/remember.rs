@@ -196,7 +196,8 @@ pub fn save(
             .save(&cache_path, memory.run_started_ns)
             .with_context(|| format!("cannot write the cache {}", cache_path.display()))?;
     }
-    keep_outlines(memory.state, scan, &gone, cache, universe.complete);
+    let whole = universe.complete && options.paths.is_empty();
+    keep_outlines(memory.state, (scan, written), &gone, cache, whole);
     save_model(memory.state, &plan.model)?;
     let recorded = record_processed(memory, &plan, written, report);
     // The plan holds the whole cache — 20,000 entries, a tenth of a post-commit run's instructions
@@ -221,23 +222,29 @@ fn contents_gone(cache: &cache::Cache, scan: &Scan) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Keep the member outline of every documented file this run parsed (`workspace::outlines`, what
-/// `lexi lookup` lists without parsing), and drop the records of the contents `gone`; a complete
-/// run that parsed anything drops every record no file of the saved `cache` names. The store is
-/// only a shortcut (a reader without a record parses), so a failed write is no error.
+/// Keep the member outline of every documented file this run parsed and learned
+/// (`workspace::outlines`, what `lexi lookup` lists without parsing; a skipped or failed file's cache entry keeps its old
+/// content), and drop the records of the contents `gone`; a complete run that parsed anything
+/// drops every record no file of the saved `cache` names. The store is only a shortcut (a reader
+/// without a record parses), so a failed write is no error.
 fn keep_outlines(
     state: &StateDir,
-    scan: &Scan,
+    (scan, written): (&Scan, &Written),
     gone: &[(String, String)],
     cache: &cache::Cache,
     complete: bool,
 ) {
     use rayon::prelude::*;
     let store = OutlineStore::of(state);
+    let learned = |rel: &String, scanned: &Scanned| {
+        !scanned.is_referenced()
+            && !matches!(scanned.state, FileState::Skipped { .. })
+            && !written.failed.contains_key(rel)
+    };
     let parsed: Vec<(&String, &Scanned)> = scan
         .files
         .iter()
-        .filter(|(_, scanned)| !scanned.is_referenced() && scanned.code().is_some())
+        .filter(|(rel, scanned)| scanned.code().is_some() && learned(rel, scanned))
         .collect();
     parsed.par_iter().for_each(|(rel, scanned)| {
         let hash = scanned.facts.source_hash.as_str();

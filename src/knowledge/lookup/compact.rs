@@ -55,7 +55,8 @@ const MIN_MEMBERS_BYTES: usize = 600;
 /// What a compact lookup adds to the design file, gathered by `lookup_in`.
 #[derive(Clone, Debug, Default)]
 pub struct Compact {
-    /// The source's members and its primary type, when it parsed.
+    /// The source's members and its primary type (from the outline store, else parsed), when
+    /// it is code that parses.
     pub outline: Option<MemberOutline>,
     /// The whole dependency lists of the last update's graph, when it knows the file.
     pub dependencies: Option<Vec<String>>,

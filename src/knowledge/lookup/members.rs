@@ -84,7 +84,7 @@ pub fn member_lines(outline: &MemberOutline, room: usize) -> Vec<String> {
         false => NAMES_BYTES,
     };
     let mut lines = render(&entries, &shown, cap);
-    for index in by_importance(&outline.lines, outline.primary.as_deref()) {
+    for index in by_importance(outline.lines(), outline.primary()) {
         let Some(entry) = by_outline[index] else {
             continue;
         };
@@ -133,12 +133,12 @@ fn cut_to(mut lines: Vec<String>, room: usize, members: usize) -> Vec<String> {
 /// entry.
 fn entries(outline: &MemberOutline) -> (Vec<Entry>, Vec<Option<usize>>) {
     let mut entries: Vec<Entry> = Vec::new();
-    let mut by_outline: Vec<Option<usize>> = vec![None; outline.lines.len()];
+    let mut by_outline: Vec<Option<usize>> = vec![None; outline.lines().len()];
     // The entry of the line currently open at each depth.
     let mut open: Vec<usize> = Vec::new();
     let mut seen: HashSet<(Option<String>, String, usize, Option<SymbolKind>)> = HashSet::new();
-    for (index, line) in outline.lines.iter().enumerate() {
-        let sentence = || shown(outline.sentences[index].as_deref());
+    for (index, line) in outline.lines().iter().enumerate() {
+        let sentence = || shown(outline.sentence(index));
         open.truncate(line.depth);
         let parent = open.last().copied();
         let key = (
@@ -466,13 +466,10 @@ fn shown(sentence: Option<&str>) -> String {
 
 /// The line of `outline`'s line `index` without its list marker: `route(rule, **options) —
 /// Decorate a view function…` (what a search hit shows of its best member).
-pub fn member_line(outline: &MemberOutline, index: usize) -> String {
-    let sentence = outline.sentences.get(index).cloned().flatten();
-    format!(
-        "{}{}",
-        label(&outline.lines[index]),
-        shown(sentence.as_deref())
-    )
+/// `None` when the outline has no such line.
+pub fn member_line(outline: &MemberOutline, index: usize) -> Option<String> {
+    let line = outline.lines().get(index)?;
+    Some(format!("{}{}", label(line), shown(outline.sentence(index))))
 }
 
 /// `text` on one line, cut to at most `max` bytes at a character boundary with `…`.

@@ -19,7 +19,7 @@ use crate::hash::sha256_hex;
 use crate::knowledge::corpus::DocKind;
 use crate::knowledge::lookup::members::member_line;
 use crate::project::Project;
-use crate::source::{shared, Language};
+use crate::source::Language;
 use crate::workspace::outlines::{MemberOutline, OutlineStore};
 
 /// Hits whose best member is described.
@@ -70,34 +70,27 @@ fn member_doc(
     let language = Language::from_path(std::path::Path::new(source))?;
     // Never through a symlink.
     let bytes = project.read(source).ok()?;
-    let outline = store.load(source, &sha256_hex(&bytes)).or_else(|| {
-        let interface = shared::interface(language, &String::from_utf8_lossy(&bytes)).ok()?;
-        Some(MemberOutline::of(source, &interface))
-    })?;
+    let hash = sha256_hex(&bytes);
+    let text = String::from_utf8_lossy(&bytes);
+    let outline = store.load_or_parse(source, Some(&hash), language, &text)?;
     let at = find(&outline, member)?;
     Some(MemberDoc {
-        name: outline.lines[at].name.clone(),
-        summary: member_line(&outline, at),
+        name: outline.lines()[at].name.clone(),
+        summary: member_line(&outline, at)?,
     })
 }
 
 /// The index of the outline line declaring `member`: by its name, else by its last segment (`json`
-/// for `res.json`), the first one whose doc has a sentence to show among a name's signatures
-/// (`@overload`s).
+/// for `res.json`), the first one with a doc among a name's signatures (`@overload`s).
 fn find(outline: &MemberOutline, member: &str) -> Option<usize> {
     let last = |name: &str| name.rsplit(['.', ':']).next().unwrap_or(name).to_string();
-    let named: Vec<usize> = (0..outline.lines.len())
-        .filter(|&at| outline.lines[at].kind.is_some())
-        .filter(|&at| {
-            let name = &outline.lines[at].name;
-            name == member || last(name) == member
-        })
+    let lines = outline.lines();
+    let named: Vec<usize> = (0..lines.len())
+        .filter(|&at| lines[at].kind.is_some())
+        .filter(|&at| lines[at].name == member || last(&lines[at].name) == member)
         .collect();
-    let exact = named
-        .iter()
-        .copied()
-        .filter(|&at| outline.lines[at].name == member);
-    let documented = |at: &usize| outline.sentences[*at].is_some();
+    let exact = named.iter().copied().filter(|&at| lines[at].name == member);
+    let documented = |at: &usize| outline.documented(*at);
     exact
         .clone()
         .find(documented)
