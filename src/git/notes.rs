@@ -537,7 +537,9 @@ impl GitRepo {
         let signature = gix::actor::Signature {
             name: identity.name.into(),
             email: identity.email.into(),
-            time: gix::date::Time::now_local_or_utc(),
+            // In UTC: the local offset reads the time zone database (milliseconds of every
+            // post-commit run), and a notes commit's offset is read by no one.
+            time: gix::date::Time::now_utc(),
         };
         let mut time_buf = gix::date::parse::TimeBuf::default();
         let signature = signature.to_ref(&mut time_buf);

@@ -78,15 +78,44 @@ fn parse_group(group: Node<'_>, src: &str) -> Option<MacroBody> {
     if inner.trim().is_empty() {
         return None;
     }
-    let tree = crate::source::parse(Language::Rust, inner).ok()?;
-    if tree.root_node().has_error() {
-        return None;
-    }
+    let tree = parsed_items(inner)?;
     Some(MacroBody {
         tree,
         text: inner.to_string(),
         row: group.start_position().row,
     })
+}
+
+/// Most macro bodies' texts a thread keeps parsed ([`parsed_items`]), in bytes: more than one
+/// file's, a few megabytes of trees.
+const KEPT_BODY_BYTES: usize = 512 << 10;
+
+/// `text` parsed as Rust items when it parses cleanly, once per thread while it is kept: one
+/// extraction asks for the same body from its interface, definitions and calls walks (tokio's
+/// `cfg_rt! { … }` bodies were parsed three times over). A tree is shared by reference count.
+fn parsed_items(text: &str) -> Option<tree_sitter::Tree> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    type Kept = (HashMap<String, Option<tree_sitter::Tree>>, usize);
+    thread_local! {
+        static KEPT: RefCell<Kept> = RefCell::new((HashMap::new(), 0));
+    }
+    if let Some(found) = KEPT.with(|kept| kept.borrow().0.get(text).cloned()) {
+        return found;
+    }
+    let tree = crate::source::parse(Language::Rust, text)
+        .ok()
+        .filter(|tree| !tree.root_node().has_error());
+    KEPT.with(|kept| {
+        let (trees, bytes) = &mut *kept.borrow_mut();
+        if *bytes + text.len() > KEPT_BODY_BYTES {
+            trees.clear();
+            *bytes = 0;
+        }
+        *bytes += text.len();
+        trees.insert(text.to_string(), tree.clone());
+    });
+    tree
 }
 
 #[cfg(test)]
