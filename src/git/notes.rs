@@ -80,15 +80,24 @@ impl GitRepo {
         Ok(Oid::from(id.detach()))
     }
 
-    /// The committer identity git would use, if one is configured: a name and an email (the
-    /// fallback installed when the repository was opened fills in what git does not name — gix
-    /// takes each on its own — and is none).
+    /// The committer identity git would use, if one is configured: a name and an email, each
+    /// resolved as gix resolves a committer's (`committer.*`, which `GIT_COMMITTER_*` override,
+    /// then `user.*`, then — for the email — `EMAIL`), never the fallback installed when the
+    /// repository was opened. Read from the configuration itself: asking gix for the committer
+    /// also computes "now" in the local time zone, which reads the time zone database.
     pub fn identity(&self) -> Option<Identity> {
-        let signature = self.repo.committer()?.ok()?;
-        let name = signature.name.to_string();
-        let email = signature.email.to_string();
-        let fallback = name == FALLBACK_NAME || email == FALLBACK_EMAIL;
-        (!fallback && !name.trim().is_empty()).then_some(Identity { name, email })
+        use gix::config::tree::{gitoxide, Committer, User};
+        let config = self.repo.config_snapshot();
+        let name = config
+            .string(Committer::NAME)
+            .or_else(|| config.string(User::NAME))?
+            .to_string();
+        let email = config
+            .string(Committer::EMAIL)
+            .or_else(|| config.string(User::EMAIL))
+            .or_else(|| config.string(gitoxide::User::EMAIL_FALLBACK))?
+            .to_string();
+        (!name.trim().is_empty()).then_some(Identity { name, email })
     }
 
     /// Whether the local `notes_ref` points where some remote's copy (as last fetched into
