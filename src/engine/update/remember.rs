@@ -223,10 +223,10 @@ fn contents_gone(cache: &cache::Cache, scan: &Scan) -> Vec<(String, String)> {
 }
 
 /// Keep the member outline of every documented file this run parsed and learned
-/// (`workspace::outlines`, what `lexi lookup` lists without parsing; a skipped or failed file's cache entry keeps its old
-/// content), and drop the records of the contents `gone`; a complete run that parsed anything
-/// drops every record no file of the saved `cache` names. The store is only a shortcut (a reader
-/// without a record parses), so a failed write is no error.
+/// (`workspace::outlines`, what `lexi lookup` lists without parsing; a skipped or failed file's
+/// cache entry keeps its old content), and drop the records of the contents `gone`; a complete run
+/// that parsed anything drops every record no file of the saved `cache` names. The store is only a
+/// shortcut (a reader without a record parses), so a failed write is no error.
 fn keep_outlines(
     state: &StateDir,
     (scan, written): (&Scan, &Written),
