@@ -347,8 +347,7 @@ fn member_outline(ws: &Workspace, found: &Lookup, bytes: &[u8]) -> Option<Member
         (Staleness::Current, Some(footer)) => Some(footer.source_hash.as_str()),
         _ => None,
     };
-    let text = String::from_utf8_lossy(bytes);
-    OutlineStore::of(ws.state()).load_or_parse(&found.source, current, language, &text)
+    OutlineStore::of(ws.state()).load_or_parse(&found.source, current, language, bytes)
 }
 
 /// The files `found` imports, and those importing it under the same file name, whose design files

@@ -209,19 +209,19 @@ impl OutlineStore {
         (record.path == source).then(|| record.into_outline())
     }
 
-    /// The members of `source`, whose content is `text`: the record of that content (`source_hash`,
-    /// when the caller knows it) if the store holds one, else parsed as `language`. `None` when it
-    /// does not parse.
+    /// The members of `source`, whose content is `bytes`: the record of that content (`source_hash`,
+    /// when the caller knows it) if the store holds one, else parsed as `language` (the text only
+    /// decoded then). `None` when it does not parse.
     pub fn load_or_parse(
         &self,
         source: &str,
         source_hash: Option<&str>,
         language: Language,
-        text: &str,
+        bytes: &[u8],
     ) -> Option<MemberOutline> {
         let stored = source_hash.and_then(|hash| self.load(source, hash));
         stored.or_else(|| {
-            let interface = shared::interface(language, text).ok()?;
+            let interface = shared::interface(language, &String::from_utf8_lossy(bytes)).ok()?;
             Some(MemberOutline::of(source, &interface))
         })
     }

@@ -71,8 +71,7 @@ fn member_doc(
     // Never through a symlink.
     let bytes = project.read(source).ok()?;
     let hash = sha256_hex(&bytes);
-    let text = String::from_utf8_lossy(&bytes);
-    let outline = store.load_or_parse(source, Some(&hash), language, &text)?;
+    let outline = store.load_or_parse(source, Some(&hash), language, &bytes)?;
     let at = find(&outline, member)?;
     Some(MemberDoc {
         name: outline.lines()[at].name.clone(),

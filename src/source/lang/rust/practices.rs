@@ -247,19 +247,10 @@ fn members_rust_version(
     root: Option<&str>,
     found: &mut Vec<Practice>,
 ) {
-    let members = get(cargo, &["workspace", "members"])
-        .and_then(|v| v.as_array())
-        .map(|members| {
-            members
-                .iter()
-                .filter_map(|m| m.as_str())
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
     let mut by_version: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let mut first_source: std::collections::BTreeMap<String, String> = Default::default();
-    for member in members.iter().filter(|m| !m.contains(['*', '?', '['])) {
-        let manifest = format!("{}/Cargo.toml", member.trim_end_matches('/'));
+    for member in workspace_members(cargo) {
+        let manifest = format!("{member}/Cargo.toml");
         let Some(table) = sources.toml(&manifest) else {
             continue;
         };
