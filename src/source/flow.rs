@@ -738,8 +738,10 @@ pub fn shorten(text: &str, max: usize) -> String {
     line
 }
 
-/// `line` without the `self.`/`this.` receivers that start a name.
+/// `line` without the `self.`/`this.` receivers that start a name — unless the line names a
+/// local of that name too (`mem::swap(&mut paths, &mut self.paths)` keeps its `self.`).
 fn without_self(line: &str) -> String {
+    let bare = bare_words(line);
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while !rest.is_empty() {
@@ -752,8 +754,14 @@ fn without_self(line: &str) -> String {
                 .strip_prefix("self.")
                 .or_else(|| rest.strip_prefix("this."))
             {
-                rest = after;
-                continue;
+                let name: String = after
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !bare.contains(&name) {
+                    rest = after;
+                    continue;
+                }
             }
         }
         let mut chars = rest.chars();
@@ -763,6 +771,32 @@ fn without_self(line: &str) -> String {
         rest = chars.as_str();
     }
     out
+}
+
+/// The identifiers of `line` that follow no `.` (locals and free names, not fields).
+fn bare_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut previous: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let starts = (c.is_alphabetic() || c == '_')
+            && previous.is_none_or(|p| !(p.is_alphanumeric() || p == '_' || p == '.'));
+        if starts {
+            let mut end = at + c.len_utf8();
+            while let Some(&(next_at, next)) = chars.peek() {
+                if !(next.is_alphanumeric() || next == '_') {
+                    break;
+                }
+                end = next_at + next.len_utf8();
+                chars.next();
+            }
+            words.push(line[at..end].to_string());
+            previous = line[..end].chars().next_back();
+            continue;
+        }
+        previous = Some(c);
+    }
+    words
 }
 
 /// The deepest bracket nesting of `line` outside string literals.
@@ -836,6 +870,18 @@ mod tests {
     use super::super::SourceFile;
     use super::*;
     use crate::source::Language;
+
+    /// `self.` goes unless the line has a local of the field's name (ripgrep's
+    /// `std::mem::swap(&mut paths, &mut self.paths)` read as swapping `paths` with itself).
+    #[test]
+    fn self_stays_where_a_local_shares_the_fields_name() {
+        assert_eq!(without_self("self.inner.send(x)"), "inner.send(x)");
+        assert_eq!(
+            without_self("std::mem::swap(&mut paths, &mut self.paths)"),
+            "std::mem::swap(&mut paths, &mut self.paths)"
+        );
+        assert_eq!(without_self("this.x = x.y + this.z"), "this.x = x.y + z");
+    }
 
     /// The flow of member `label` of `text`, one line a step, indented two spaces a level.
     fn flow_of(language: Language, text: &str, label: &str) -> Vec<String> {

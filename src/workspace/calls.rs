@@ -450,7 +450,10 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
                 Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
                     match callee.receiver().map(|r| format!("{r}.{}", callee.name())) {
                         Some(label) if labels.contains(label.as_str()) => label,
-                        _ => continue,
+                        _ => match made_here(member, callee, &labels) {
+                            Some(label) => label,
+                            None => continue,
+                        },
                     }
                 }
             };
@@ -470,6 +473,27 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
         }
     }
     out
+}
+
+/// A call through a local the member made of one of the file's types and named for it (globset's
+/// `let mut builder = GlobSetBuilder::new(); builder.build()`): that type's method.
+fn made_here(member: &MemberCalls, callee: &Callee, labels: &BTreeSet<&str>) -> Option<String> {
+    let Callee::Receiver {
+        receiver: Some(receiver),
+        ..
+    } = callee
+    else {
+        return None;
+    };
+    let receiver = squashed(receiver);
+    let mut made = member.callees.iter().filter_map(|c| match c {
+        Callee::TypePath { ty, .. } => Some(ty.as_str()),
+        _ => None,
+    });
+    made.find_map(|ty| {
+        let label = format!("{ty}.{}", callee.name());
+        (labels.contains(label.as_str()) && named_for(&receiver, &squashed(ty))).then_some(label)
+    })
 }
 
 /// A member's key calls grouped by callee, in first-call order.
@@ -496,7 +520,9 @@ fn key_groups(member: &MemberCalls) -> Vec<KeyGroup> {
 fn method_owners(members: &[MemberCalls]) -> BTreeMap<&str, BTreeSet<&str>> {
     let mut owners: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     let mut free: BTreeSet<&str> = BTreeSet::new();
-    for member in members {
+    // A test function is called by its harness only: its name (ripgrep's test `case_insensitive`
+    // beside `OverrideBuilder::case_insensitive`) leaves a method a method.
+    for member in members.iter().filter(|m| !m.test) {
         let owner = member
             .container()
             .filter(|c| c.starts_with(char::is_uppercase));
@@ -519,7 +545,6 @@ fn method_owners(members: &[MemberCalls]) -> BTreeMap<&str, BTreeSet<&str>> {
 /// name for `mod.rs`, `index.js`, `__init__.py`) and its public type names — `current_app` ends
 /// with `app` of `app.py`, `permit` with `Permit`.
 fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
-    let squash = |s: &str| s.to_lowercase().replace('_', "");
     let stem = crate::source::lang::files::module_name(path);
     std::iter::once(stem)
         .chain(
@@ -528,7 +553,7 @@ fn object_names(path: &str, public: &BTreeSet<&str>) -> Vec<String> {
                 .copied()
                 .filter(|n| n.starts_with(char::is_uppercase)),
         )
-        .map(squash)
+        .map(squashed)
         .filter(|n| n.len() >= MIN_NAME)
         .collect()
 }
@@ -552,10 +577,51 @@ fn may_be_object(receiver: Option<&str>, objects: &[String]) -> bool {
     let Some(receiver) = receiver else {
         return false;
     };
-    let receiver = receiver.to_lowercase().replace('_', "");
-    objects.iter().any(|o| {
-        receiver.ends_with(o.as_str()) || (receiver.len() >= 4 && o.ends_with(receiver.as_str()))
+    let receiver = squashed(receiver);
+    objects.iter().any(|o| named_for(&receiver, o))
+}
+
+/// [`may_be_object`] for a call `member` makes — unless the member makes an object of another
+/// type the receiver is named for as well: ripgrep's `let mut builder = GitignoreBuilder::new(…);
+/// builder.build()` calls `GitignoreBuilder::build`, not `OverrideBuilder::build` of a file it
+/// imports, although `builder` is the last word of both.
+fn may_be_object_of(member: &MemberCalls, receiver: Option<&str>, objects: &[String]) -> bool {
+    may_be_object(receiver, objects) && !makes_other_named(member, receiver, objects)
+}
+
+/// Whether a call `member` makes through `receiver` is on an object of another type than
+/// `owner`'s, by the type the member makes that the receiver is named for ([`makes_other_named`]).
+pub fn receiver_is_another_types(
+    member: &MemberCalls,
+    receiver: Option<&str>,
+    owner: &str,
+) -> bool {
+    makes_other_named(member, receiver, &[squashed(owner)])
+}
+
+/// Whether `member` constructs a type that is none of `objects` and that `receiver` is named for.
+fn makes_other_named(member: &MemberCalls, receiver: Option<&str>, objects: &[String]) -> bool {
+    let Some(receiver) = receiver.map(squashed) else {
+        return false;
+    };
+    member.callees.iter().any(|callee| {
+        let Some(ty) = constructed(callee).filter(|ty| ty.starts_with(char::is_uppercase)) else {
+            return false;
+        };
+        let ty = squashed(ty);
+        !objects.contains(&ty) && named_for(&receiver, &ty)
     })
+}
+
+/// A name lowercased without `_`, as receivers and object names are compared.
+fn squashed(name: &str) -> String {
+    name.to_lowercase().replace('_', "")
+}
+
+/// Whether a squashed `receiver` is named for the squashed object name `object`: it ends with it
+/// (`currentapp`, `app`) or, four letters or more, is its last word (`permit`, `ownedpermit`).
+fn named_for(receiver: &str, object: &str) -> bool {
+    receiver.ends_with(object) || (receiver.len() >= 4 && object.ends_with(receiver))
 }
 
 /// The type names a neighbour's entry mentions (`None`: too many recorded, any may be).
@@ -575,6 +641,10 @@ struct Names<'a> {
     public: &'a BTreeSet<&'a str>,
     owners: &'a BTreeMap<&'a str, BTreeSet<&'a str>>,
     defined: &'a BTreeSet<&'a str>,
+    /// The packages the file sits in ([`package_names`]).
+    packages: &'a [String],
+    /// The names an object of the file goes by ([`object_names`]).
+    objects: &'a [String],
 }
 
 /// Whether `member` of an importer may hold the file's objects without naming their types: it, or
@@ -590,12 +660,20 @@ fn holds_objects(names: &Names<'_>, calling: &[MemberCalls], member: &MemberCall
                     && !names.owners.contains_key(name)
                     && !names.defined.contains(name)
             };
+            // Through a module: only one the file may be (`mpsc::channel()` of
+            // `sync/mpsc/bounded.rs`, not `oneshot::channel()`).
+            let through_its_module = |module: Option<&str>| {
+                module.is_some_and(|m| {
+                    names.packages.contains(&squashed(m)) || may_be_object(Some(m), names.objects)
+                })
+            };
             match callee {
-                Callee::Bare(_)
-                | Callee::OwnObject(_)
-                | Callee::Receiver { .. }
-                | Callee::TypedReceiver { .. }
-                | Callee::Package { .. } => free_of_file(callee.name()),
+                Callee::Bare(_) | Callee::OwnObject(_) | Callee::TypedReceiver { .. } => {
+                    free_of_file(callee.name())
+                }
+                Callee::Receiver { .. } | Callee::Package { .. } => {
+                    free_of_file(callee.name()) && through_its_module(callee.receiver())
+                }
                 Callee::TypePath { .. } => false,
             }
         })
@@ -618,6 +696,25 @@ fn public_names(own: &Entry) -> BTreeSet<&str> {
         .map(String::as_str)
         .filter(|name| name.chars().count() >= MIN_NAME && !is_dunder(name))
         .collect()
+}
+
+/// The file's public names another file can call: [`public_names`] without those only its test
+/// functions define (a `#[cfg(test)]` module's `simple` or `gitignore` is no free function that
+/// hands an importer the file's objects, nor a function an importer calls).
+fn callable_names<'a>(own: &'a Entry, members: &[MemberCalls]) -> BTreeSet<&'a str> {
+    let mut public = public_names(own);
+    let tests: BTreeSet<&str> = members
+        .iter()
+        .filter(|m| m.test)
+        .flat_map(MemberCalls::names)
+        .collect();
+    let code: BTreeSet<&str> = members
+        .iter()
+        .filter(|m| !m.test)
+        .flat_map(MemberCalls::names)
+        .collect();
+    public.retain(|name| !tests.contains(name) || code.contains(name));
+    public
 }
 
 /// The type a member belongs to (`Stranger` of `Stranger.go`); `None` for a free function.
@@ -661,13 +758,21 @@ fn callers(
     members: &[MemberCalls],
     neighbours: &BTreeMap<String, Neighbour>,
 ) -> Callers {
-    let public = public_names(own);
+    let public = callable_names(own, members);
     let owners = method_owners(members);
     let objects = object_names(path, &public);
     let packages = package_names(path);
-    let through_package = |receiver: Option<&str>| {
-        receiver.is_some_and(|r| packages.contains(&r.to_lowercase().replace('_', "")))
+    // Through a package the file sits in — never an object of a stated type (`ig: &Ignore` in
+    // ripgrep's `ignore` crate is an `Ignore`, not the `ignore` package).
+    let through_package = |callee: &Callee| {
+        !matches!(callee, Callee::TypedReceiver { .. })
+            && callee
+                .receiver()
+                .is_some_and(|r| packages.contains(&squashed(r)))
     };
+    // Rust types inherit no methods: a call through an object of another stated type is that
+    // type's, not even a name match (a trait's provided method aside, which its own file lists).
+    let no_inheritance = path.ends_with(".rs");
     let mut resolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
     let mut unresolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
     let mut tests: BTreeSet<(String, String)> = BTreeSet::new();
@@ -681,6 +786,8 @@ fn callers(
             public: &public,
             owners: &owners,
             defined: &defined,
+            packages: &packages,
+            objects: &objects,
         };
         for member in &calling {
             let knows_owner = |name: &str| match (owners.get(name), &types) {
@@ -757,12 +864,21 @@ fn callers(
                     ) if (public.contains(name) || protocol(callee)) && telling(name, receiver) => {
                         // A method through an object named for its file or type; a function
                         // through its module or a package holding it (`mpsc::channel()`).
+                        // An object of a stated type owning no method of that name here is
+                        // another type's (`JSONBuilder::new()…build(…)` beside a member that
+                        // holds the file's objects): only its name may still tell.
+                        let stated_other = matches!(callee, Callee::TypedReceiver { .. })
+                            && !typed(name, receiver);
                         let resolved = match owners.contains_key(name) {
                             true => {
-                                (may_be_object(receiver, &objects) || makes_owner(name))
-                                    && !through_package(receiver)
+                                (may_be_object_of(member, receiver, &objects)
+                                    || (!stated_other && makes_owner(name)))
+                                    && !through_package(callee)
                             }
-                            false => may_be_object(receiver, &objects) || through_package(receiver),
+                            false => {
+                                may_be_object_of(member, receiver, &objects)
+                                    || through_package(callee)
+                            }
                         };
                         // A method several types of the file define reaches the one whose type
                         // the call tells (the receiver named for it, the member constructing
@@ -775,7 +891,10 @@ fn callers(
                             }
                         } else if resolved {
                             Found::Resolved(name.to_string())
-                        } else if knows_owner(name) {
+                        } else if knows_owner(name)
+                            && !(no_inheritance
+                                && (stated_other || makes_other_named(member, receiver, &objects)))
+                        {
                             Found::Unresolved(name.to_string())
                         } else {
                             continue;
@@ -788,8 +907,8 @@ fn callers(
                         | Callee::Package { .. },
                     ) if public.contains(name)
                         && telling(name, receiver)
-                        && may_be_object(receiver, &objects)
-                        && !through_package(receiver) =>
+                        && may_be_object_of(member, receiver, &objects)
+                        && !through_package(callee) =>
                     {
                         match owners.get(name).filter(|o| o.len() > 1) {
                             Some(several) => match owner_told(several, receiver, member) {

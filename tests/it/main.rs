@@ -51,6 +51,7 @@ mod test_practices;
 mod test_program;
 mod test_push;
 mod test_readme;
+mod test_receivers;
 mod test_reference_deps;
 mod test_review;
 mod test_ruby;

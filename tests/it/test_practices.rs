@@ -213,7 +213,7 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         .file("clippy.toml", "msrv = \"1.70\"\n")
         .file(
             "Cargo.toml",
-            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lints.rust]\nunsafe_code = \"forbid\"\n\n[lints.clippy]\nunwrap_used = { level = \"deny\", priority = 1 }\n\n[workspace]\nmembers = [\"crates/a\", \"crates/b/\"]\n",
+            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lints.rust]\nunsafe_code = \"forbid\"\n\n[lints.clippy]\nunwrap_used = { level = \"deny\", priority = 1 }\n\n[workspace]\nmembers = [\"crates/a\", \"crates/b/\", \"crates/c\"]\n",
         )
         .file(
             "src/lib.rs",
@@ -222,6 +222,12 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         .file("crates/a/Cargo.toml", "[package]\nname = \"a\"\nversion = \"0.1.0\"\n")
         .file("crates/a/src/lib.rs", "#![warn(missing_docs)]\n//! A.\n")
         .file("crates/b/Cargo.toml", "[package]\nname = \"b\"\nversion = \"0.1.0\"\n")
+        // A crate doc in a block comment (ripgrep's `/*! … */`) before the levels.
+        .file("crates/c/Cargo.toml", "[package]\nname = \"c\"\nversion = \"0.1.0\"\n")
+        .file(
+            "crates/c/src/lib.rs",
+            "/*!\nThe c crate.\n\n/* nested */ still the doc.\n*/\n\n#![deny(missing_docs)]\n\npub fn c() {}\n",
+        )
         .file("crates/b/src/main.rs", "#![warn(missing_docs)]\nfn main() {}\n")
         .file(
             ".github/workflows/ci.yml",
@@ -251,8 +257,11 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         // after the code); crates setting the same levels share a line.
         "- Code keeps to the lint levels its crate root sets: warn(missing_docs, unreachable_pub), deny(unsafe_op_in_unsafe_fn). (src/lib.rs)\n",
         "- Code keeps to the lint levels its crate root sets: warn(missing_docs) (also crates/b/src/main.rs). (crates/a/src/lib.rs)\n",
-        // The workflow's, a job's and a step's environment, each flag once.
-        "- CI makes warnings errors (RUSTFLAGS -Dwarnings, RUSTDOCFLAGS -D warnings): a change must build without warnings. (.github/workflows/ci.yml)\n",
+        "- Code keeps to the lint levels its crate root sets: deny(missing_docs). (crates/c/src/lib.rs)\n",
+        // The workflow's environment binds every job; a job's and its steps' only that job
+        // (ripgrep's `docs` job alone denies warnings), each flag once.
+        "- CI workflow `ci.yml` makes warnings errors in every job (RUSTFLAGS -Dwarnings): a change must build without warnings. (.github/workflows/ci.yml)\n",
+        "- CI job `docs` (`ci.yml`) makes warnings errors (RUSTDOCFLAGS -D warnings). (.github/workflows/ci.yml)\n",
         "- ESLint lints the code: presets js recommended; rules no-var, semi. (eslint.config.js)\n",
         "- Prettier formats the code: semi false, singleQuote true. (package.json)\n",
     ] {
@@ -278,7 +287,7 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         .file("docs/contributing/contributing-in-issues.md", "# Issues\n\n- Search before you open one.\n")
         .file(
             "docs/contributing/pull-requests.md",
-            "# Pull Requests\n\n## Cargo commands\n\n```\ncargo test --all-features\ncargo +1.88 clippy --all --tests\n```\n\n- Keep the second line of a commit message blank.\n\n## Tests\n\nA change to code adds or fixes something. In both cases, the pull request should include\none or more tests. There are [integration tests][it] and [documentation tests](https://doc.rust-lang.org).\n(The project avoids [unit tests][ut] as much as possible).\n\nFor instance, to run a test marked `loom` you must pass `--cfg loom`.\n",
+            "# Pull Requests\n\n**Do not let this guide intimidate you.**\n\n## Cargo commands\n\n```\ncargo test --all-features\ncargo +1.88 clippy --all --tests\nLOOM_MAX_PREEMPTIONS=1 RUSTFLAGS=\"--cfg loom -C debug_assertions\" \\\n    cargo test --lib --release\n```\n\n## Commits\n\n1. The first line should:\n\n* contain a short description of the change\n* start with an imperative verb. Like this.\n* be prefixed with the name of the module being changed\n\nExamples:\n\n* time: introduce `Timeout`\n\n- Keep the second line of a commit message blank.\n\n## Tests\n\nA change to code adds or fixes something. In both cases, the pull request should include\none or more tests. There are [integration tests][it] and [documentation tests](https://doc.rust-lang.org).\n(The project avoids [unit tests][ut] as much as possible).\n\nFor instance, to run a test marked `loom` you must pass `--cfg loom`.\n",
         )
         .file("crates/core/CHANGELOG.md", "# Changelog\n\n## 1.2.0 (May 2026)\n\n- Faster.\n")
         .file("crates/CHANGELOG.md", "# Changelog\n\n## 2.0.0\n")
@@ -291,8 +300,11 @@ fn the_guide_is_followed_to_the_pages_it_links() {
         .no_stderr()
         .stdout;
     for line in [
-        "- The contribution guide is CONTRIBUTING.md (and docs/contributing/README.md, docs/contributing/pull-requests.md, which it links); sections: Quick start, Cargo commands, Tests. (CONTRIBUTING.md)\n",
-        "- The contribution guide runs `cargo test --all-features`, `cargo +1.88 clippy --all --tests`. (docs/contributing/pull-requests.md)\n",
+        "- The contribution guide is CONTRIBUTING.md (and docs/contributing/README.md, docs/contributing/pull-requests.md, which it links); sections: Quick start, Cargo commands, Commits, Tests. (CONTRIBUTING.md)\n",
+        // A command continued over two lines keeps the environment it runs in.
+        "- The contribution guide runs `cargo test --all-features`, `cargo +1.88 clippy --all --tests`, `LOOM_MAX_PREEMPTIONS=1 RUSTFLAGS=\"--cfg loom -C debug_assertions\" cargo test --lib --release`. (docs/contributing/pull-requests.md)\n",
+        // A requirement over a list is one rule with its items.
+        "- The first line should: contain a short description of the change; start with an imperative verb; be prefixed with the name of the module being changed. (docs/contributing/pull-requests.md)\n",
         "- Keep the second line of a commit message blank. (docs/contributing/pull-requests.md)\n",
         // What the guide's prose requires of a change, links read as their text.
         "- In both cases, the pull request should include one or more tests. (docs/contributing/pull-requests.md)\n",
@@ -309,6 +321,14 @@ fn the_guide_is_followed_to_the_pages_it_links() {
     assert!(
         !text.contains("For instance"),
         "an example is no rule: {text}"
+    );
+    assert!(
+        !text.contains("intimidate"),
+        "words to the reader are no rule: {text}"
+    );
+    assert!(
+        !text.contains("time: introduce"),
+        "the examples under a rule are no rules: {text}"
     );
     assert!(
         !text.contains("crates/core/CHANGELOG.md"),

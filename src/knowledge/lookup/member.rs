@@ -271,9 +271,10 @@ pub fn lookup_member(
         found.raises = related::raises(calls, &found.label);
         found.related = related::siblings(calls, &found.label);
         if let (true, Some(graph)) = (whole, ws.graph()) {
-            let name = last_segment(&found.label).to_string();
             let resolved = found.called_from.clone();
-            found.name_matches.widen(graph, source, &name, &resolved);
+            found
+                .name_matches
+                .widen(graph, source, &found.label, &resolved);
         }
         if whole && found.label.contains('.') {
             let interface = &file.file.interface;

@@ -112,17 +112,28 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
     );
     push(found, "ci", practice, &format!("{DIR}/"));
     let mut runs: Vec<String> = Vec::new();
-    let mut denying: Vec<(String, String)> = Vec::new();
+    // The jobs and their matrices come after what a change must pass (warnings, commands).
+    let mut described: Vec<Practice> = Vec::new();
+    // Flags making warnings errors in whole workflows, with the workflows setting them.
+    let mut denying_everywhere: Vec<(String, Vec<String>)> = Vec::new();
     for name in names.iter().take(20) {
-        let Some(workflow) = sources.yaml(&format!("{DIR}/{name}")) else {
+        let path = format!("{DIR}/{name}");
+        let Some(workflow) = sources.yaml(&path) else {
             continue;
         };
-        matrices(sources, &format!("{DIR}/{name}"), &workflow, found);
-        for flag in warnings_as_errors(&workflow) {
-            if !denying.iter().any(|(known, _)| *known == flag) {
-                denying.push((flag, format!("{DIR}/{name}")));
+        let (everywhere, in_jobs) = warnings(&path, &workflow);
+        if let Some(flags) = everywhere {
+            match denying_everywhere
+                .iter_mut()
+                .find(|(known, _)| *known == flags)
+            {
+                Some((_, files)) => files.push(path.clone()),
+                None => denying_everywhere.push((flags, vec![path.clone()])),
             }
         }
+        found.extend(in_jobs);
+        jobs(sources, &path, &workflow, &mut described);
+        matrices(sources, &path, &workflow, &mut described);
         let jobs = workflow.get("jobs").and_then(|j| j.as_mapping());
         for job in jobs.into_iter().flat_map(|m| m.values()) {
             let steps = job.get("steps").and_then(|s| s.as_sequence());
@@ -154,13 +165,21 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
             }
         }
     }
-    if let Some((_, file)) = denying.first() {
-        let flags: Vec<&str> = denying.iter().map(|(flag, _)| flag.as_str()).collect();
+    for (flags, paths) in denying_everywhere {
+        let files: Vec<String> = paths
+            .iter()
+            .map(|p| format!("`{}`", RelPath::new(p).file_name()))
+            .collect();
+        let (noun, verb) = match files.len() {
+            1 => ("workflow", "makes"),
+            _ => ("workflows", "make"),
+        };
         let practice = format!(
-            "CI makes warnings errors ({}): a change must build without warnings.",
-            flags.join(", ")
+            "CI {noun} {} {verb} warnings errors in every job ({flags}): a change must build \
+             without warnings.",
+            files.join(", ")
         );
-        push(found, "ci", practice, file);
+        push(found, "ci", practice, &paths[0]);
     }
     if !runs.is_empty() {
         let quoted: Vec<String> = runs
@@ -170,29 +189,86 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         let practice = format!("CI checks with {}.", sources.detail.list(&quoted, CI_SHOWN));
         push_items(found, "ci", practice, &format!("{DIR}/"), runs);
     }
+    found.append(&mut described);
 }
 
-/// The compiler flags a workflow's environment sets that make warnings errors, at the
-/// workflow's, a job's or a step's level, as `KEY flag` (`RUSTFLAGS -Dwarnings`, `RUSTDOCFLAGS
-/// -D warnings`, `CFLAGS -Werror`): what a change must build without.
-fn warnings_as_errors(workflow: &serde_yaml::Value) -> Vec<String> {
-    let jobs: Vec<&serde_yaml::Value> = workflow
+/// Job names of one workflow listed, at most, unless whole.
+const JOBS_SHOWN: usize = 12;
+
+/// The jobs a workflow runs, by name: what a change is checked by (tokio's `basics`, `minrust`,
+/// `semver` run on no matrix, so only this line names them).
+fn jobs(sources: &Sources, path: &str, workflow: &serde_yaml::Value, found: &mut Vec<Practice>) {
+    let names: Vec<String> = workflow_jobs(workflow)
+        .map(|(name, _)| format!("`{name}`"))
+        .collect();
+    if names.len() < 2 {
+        return;
+    }
+    let file = RelPath::new(path).file_name();
+    let practice = format!(
+        "CI workflow `{file}` runs jobs {}.",
+        sources.detail.list(&names, JOBS_SHOWN)
+    );
+    push(found, "ci", practice, path);
+}
+
+/// The jobs of a workflow with their names.
+fn workflow_jobs(workflow: &serde_yaml::Value) -> impl Iterator<Item = (&str, &serde_yaml::Value)> {
+    workflow
         .get("jobs")
         .and_then(|j| j.as_mapping())
         .into_iter()
-        .flat_map(|m| m.values())
-        .collect();
-    let steps = jobs.iter().flat_map(|job| {
-        job.get("steps")
+        .flatten()
+        .filter_map(|(name, job)| Some((name.as_str()?, job)))
+}
+
+/// The compiler flags a workflow's environment sets that make warnings errors (`RUSTFLAGS
+/// -Dwarnings`, `RUSTDOCFLAGS -D warnings`, `CFLAGS -Werror`), said for where they apply: those
+/// set for the whole workflow (joined, a change must build without warnings), and a practice
+/// per group of jobs setting the same others (ripgrep's `docs` job's `RUSTDOCFLAGS`: those jobs
+/// fail on warnings, not every build).
+fn warnings(path: &str, workflow: &serde_yaml::Value) -> (Option<String>, Vec<Practice>) {
+    let file = RelPath::new(path).file_name();
+    let everywhere = denying_flags(std::iter::once(workflow));
+    let mut by_flags: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    for (name, job) in workflow_jobs(workflow) {
+        let steps = job
+            .get("steps")
             .and_then(|s| s.as_sequence())
             .into_iter()
-            .flatten()
-    });
-    let envs = std::iter::once(workflow)
-        .chain(jobs.iter().copied())
-        .chain(steps)
-        .filter_map(|level| level.get("env")?.as_mapping());
+            .flatten();
+        let mut flags = denying_flags(std::iter::once(job).chain(steps));
+        flags.retain(|flag| !everywhere.contains(flag));
+        if flags.is_empty() {
+            continue;
+        }
+        match by_flags.iter_mut().find(|(known, _)| *known == flags) {
+            Some((_, jobs)) => jobs.push(format!("`{name}`")),
+            None => by_flags.push((flags, vec![format!("`{name}`")])),
+        }
+    }
+    let mut in_jobs = Vec::new();
+    for (flags, jobs) in by_flags {
+        let (noun, verb) = match jobs.len() {
+            1 => ("job", "makes"),
+            _ => ("jobs", "make"),
+        };
+        let practice = format!(
+            "CI {noun} {} (`{file}`) {verb} warnings errors ({}).",
+            jobs.join(", "),
+            flags.join(", ")
+        );
+        push(&mut in_jobs, "ci", practice, path);
+    }
+    let everywhere = (!everywhere.is_empty()).then(|| everywhere.join(", "));
+    (everywhere, in_jobs)
+}
+
+/// The warnings-denying compiler flags the `env` of these levels (a workflow, a job, its
+/// steps) sets, as `KEY flag`.
+fn denying_flags<'a>(levels: impl Iterator<Item = &'a serde_yaml::Value>) -> Vec<String> {
     let mut flags: Vec<String> = Vec::new();
+    let envs = levels.filter_map(|level| level.get("env")?.as_mapping());
     for (key, value) in envs.flatten() {
         let (Some(key), Some(value)) = (key.as_str(), scalar(value)) else {
             continue;
@@ -228,6 +304,8 @@ fn matrices(
         return;
     };
     let file = RelPath::new(path).file_name();
+    // Jobs on the same matrix are one line (tokio's ten jobs on the same three systems).
+    let mut by_axes: Vec<(String, Vec<String>)> = Vec::new();
     for (name, job) in jobs {
         let Some(matrix) = job
             .get("strategy")
@@ -247,11 +325,21 @@ fn matrices(
                 format!("{key} {}", sources.detail.list(values, MATRIX_VALUES_SHOWN))
             })
             .collect();
-        let job = name.as_str().unwrap_or("?");
-        let practice = format!(
-            "CI job `{job}` (`{file}`) runs on a matrix: {}.",
-            axes.join("; ")
-        );
+        let axes = axes.join("; ");
+        let job = format!("`{}`", name.as_str().unwrap_or("?"));
+        match by_axes.iter_mut().find(|(known, _)| *known == axes) {
+            Some((_, jobs)) => jobs.push(job),
+            None => by_axes.push((axes, vec![job])),
+        }
+    }
+    for (axes, jobs) in by_axes {
+        let practice = match jobs.as_slice() {
+            [job] => format!("CI job {job} (`{file}`) runs on a matrix: {axes}."),
+            _ => format!(
+                "CI jobs {} (`{file}`) run on a matrix: {axes}.",
+                sources.detail.list(&jobs, MATRIX_VALUES_SHOWN)
+            ),
+        };
         push(found, "ci", practice, path);
     }
 }

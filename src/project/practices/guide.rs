@@ -406,7 +406,8 @@ fn headings(text: &str) -> Vec<String> {
 fn commands(text: &str, detail: Detail) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let (mut fenced, mut rst_block) = (false, false);
-    for line in text.lines() {
+    for line in continued_lines(text) {
+        let line = line.as_str();
         let trimmed = line.trim();
         if trimmed.starts_with("```") {
             fenced = !fenced;
@@ -427,8 +428,14 @@ fn commands(text: &str, detail: Detail) -> Vec<String> {
             None if fenced || rst_block => trimmed,
             None => continue,
         };
-        let words: Vec<&str> = candidate.split_whitespace().collect();
-        let checks = words.iter().take(3).any(|w| is_check_command(w));
+        let words = shell_words(candidate);
+        // The program after the environment it runs in (`RUSTFLAGS="--cfg loom" cargo test`).
+        let settings = words.iter().take_while(|w| is_assignment(w)).count();
+        let checks = words
+            .iter()
+            .skip(settings)
+            .take(3)
+            .any(|w| is_check_command(w));
         // A command starts with a program or a variable (`RUSTFLAGS=… cargo`), never prose.
         let program = words.first().is_some_and(|w| {
             w.contains('=') || w.chars().next().is_some_and(|c| c.is_ascii_lowercase())
@@ -440,16 +447,78 @@ fn commands(text: &str, detail: Detail) -> Vec<String> {
     out
 }
 
+/// The words of a shell command, a quoted span one word (`RUSTFLAGS="--cfg loom -C x"`).
+fn shell_words(command: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    for c in command.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '"' | '\'') => quote = Some(c),
+            (None, c) if c.is_whitespace() => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Whether a shell word sets a variable for the command after it (`LOOM_MAX_BRANCHES=10000`).
+fn is_assignment(word: &str) -> bool {
+    word.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    })
+}
+
+/// The lines of `text`, a shell line ending in `\` joined with the next (tokio's loom command:
+/// `LOOM_MAX_PREEMPTIONS=1 … RUSTFLAGS="--cfg loom -C debug_assertions" \` over `cargo test …`),
+/// so a command keeps the environment it runs in.
+fn continued_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for line in text.lines() {
+        let (body, continues) = match line.trim_end().strip_suffix('\\') {
+            Some(body) => (body.trim_end(), true),
+            None => (line, false),
+        };
+        match (open, out.last_mut()) {
+            (true, Some(last)) => {
+                last.push(' ');
+                last.push_str(body.trim());
+            }
+            _ => out.push(body.to_string()),
+        }
+        open = continues;
+    }
+    out
+}
+
 /// The instructions of a text: checklist items, bullets that start with a verb, and — in a
 /// template — prose sentences that are instructions ([`is_instruction`]); a template's bullet keeps
 /// the sentences after its first that say "should" or "must" ("Add tests…; tests should fail
 /// without the change."). Markdown comments are read as text.
 fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (bullet, item) in paragraphs(text) {
+    let paragraphs = paragraphs(text);
+    let mut at = 0;
+    while at < paragraphs.len() {
+        let (bullet, item) = &paragraphs[at];
+        at += 1;
+        let bullet = *bullet;
         let item = item.replace("<!--", "").replace("-->", "");
         let item = item.trim();
-        if let Some(checked) = item
+        if let Some(listed) = rule_list(item, &paragraphs[at..], detail) {
+            at += listed.items;
+            out.push(listed.rule);
+        } else if let Some(checked) = item
             .strip_prefix("[ ] ")
             .or_else(|| item.strip_prefix("[x] "))
         {
@@ -477,6 +546,48 @@ fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
     }
     out.dedup();
     out
+}
+
+/// Items of a requirement's list kept, at most.
+const LISTED_RULES: usize = 6;
+/// Characters of one listed item kept.
+const LISTED_CHARS: usize = 70;
+
+/// A requirement that lists its terms ([`rule_list`]) and the list items it took.
+struct ListedRule {
+    rule: String,
+    items: usize,
+}
+
+/// A requirement ending in a colon and the list under it, as one rule: tokio's "The first line
+/// should:" over "* contain a short description …", "* start with an imperative verb", … →
+/// "The first line should: contain a short description …; start with an imperative verb; …".
+fn rule_list(item: &str, rest: &[(bool, String)], detail: Detail) -> Option<ListedRule> {
+    let head = item.strip_suffix(':')?;
+    let requires = head
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| matches!(w.to_ascii_lowercase().as_str(), "should" | "must"));
+    if !requires {
+        return None;
+    }
+    let items = rest.iter().take_while(|(bullet, _)| *bullet).count();
+    if items == 0 {
+        return None;
+    }
+    let listed: Vec<String> = rest[..items]
+        .iter()
+        .take(detail.limit(LISTED_RULES))
+        .map(|(_, text)| {
+            let text = first_sentence(text, detail);
+            detail.shorten(text.trim_end_matches('.'), LISTED_CHARS)
+        })
+        .collect();
+    let mut rule = format!("{head}: {}", listed.join("; "));
+    if items > listed.len() {
+        rule.push_str(&format!("; and {} more", items - listed.len()));
+    }
+    rule.push('.');
+    Some(ListedRule { rule, items })
 }
 
 /// Prose requirements of one paragraph read at most.
@@ -574,7 +685,10 @@ fn bold_rules(paragraph: &str) -> Vec<String> {
                 && ([" must ", " should ", " not allowed", " required", " never "]
                     .iter()
                     .any(|word| lower.contains(word))
-                    || starts_with_verb(span))
+                    // An imperative about a change, not the reader ("Do not let this guide
+                    // intimidate you").
+                    || (starts_with_verb(span)
+                        && CHANGE_TOPICS.iter().any(|topic| lower.contains(topic))))
         })
         .map(|span| match span.ends_with(['.', '!']) {
             true => span,

@@ -96,8 +96,13 @@ pub const SHOWN_PER_TOPIC: usize = 5;
 /// contributor is asked to do, a template holds about ten, and each is one line.
 pub const SHOWN_CHECKLIST: usize = 10;
 
+/// The most contribution-guide rules shown unless everything is asked for: what a change must
+/// carry (tests, commit messages, changelog), each one line.
+pub const SHOWN_GUIDE: usize = 8;
+
 /// The practices shown by default: the first [`SHOWN_PER_TOPIC`] of each topic
-/// ([`SHOWN_CHECKLIST`] of the checklist), and how many were left out.
+/// ([`SHOWN_CHECKLIST`] of the checklist, [`SHOWN_GUIDE`] of the guide), and how many were left
+/// out.
 pub fn shown(practices: &[Practice]) -> (Vec<&Practice>, usize) {
     let mut per_topic: BTreeMap<&str, usize> = BTreeMap::new();
     let mut shown = Vec::new();
@@ -106,6 +111,7 @@ pub fn shown(practices: &[Practice]) -> (Vec<&Practice>, usize) {
         *n += 1;
         let limit = match practice.topic {
             "checklist" => SHOWN_CHECKLIST,
+            "guide" => SHOWN_GUIDE,
             _ => SHOWN_PER_TOPIC,
         };
         if *n <= limit {

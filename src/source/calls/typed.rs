@@ -6,6 +6,8 @@
 //! (`x = Cls(…)`, `new Cls(…)`), or a function of the file whose return type is written (`ctx =
 //! self.request_context(environ)` with `-> AppContext`).
 
+use std::collections::BTreeSet;
+
 use tree_sitter::Node;
 
 use crate::source::syntax::{code_children, text_of};
@@ -157,7 +159,17 @@ impl Fields {
     pub(super) fn of(root: Node<'_>, src: &str) -> Fields {
         let mut out = Vec::new();
         collect_fields(root, src, 0, &mut out);
-        Fields(out)
+        // A field whose type is written through another module with the name of one of the
+        // file's own types (tokio's `Semaphore { ll_sem: ll::Semaphore }`) is that other type:
+        // unknown here, never the file's own (which made `self.ll_sem.acquire()` a call of
+        // `Semaphore::acquire` itself).
+        let own: BTreeSet<String> = out.iter().map(|field| field.owner.clone()).collect();
+        let fields = out
+            .into_iter()
+            .filter(|field| !(field.through_module && own.contains(&field.ty)))
+            .map(|field| (field.owner, field.name, field.ty))
+            .collect();
+        Fields(fields)
     }
 
     fn of_field(&self, container: &str, field: &str) -> Option<&str> {
@@ -168,14 +180,18 @@ impl Fields {
     }
 }
 
+/// A typed field as written: its owner type, its name, its type's name, and whether the type was
+/// written through a module path (`ll::Semaphore`).
+struct TypedField {
+    owner: String,
+    name: String,
+    ty: String,
+    through_module: bool,
+}
+
 /// The types of `node` (and of the modules, exports and decorations one level down) with their
 /// typed fields.
-fn collect_fields(
-    node: Node<'_>,
-    src: &str,
-    depth: usize,
-    out: &mut Vec<(String, String, String)>,
-) {
+fn collect_fields(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<TypedField>) {
     for child in code_children(node) {
         match child.kind() {
             "struct_item" | "class_definition" | "class_declaration" | "class" => {
@@ -195,7 +211,7 @@ fn collect_fields(
 }
 
 /// One type's typed fields.
-fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<(String, String, String)>) {
+fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<TypedField>) {
     let (Some(name), Some(body)) = (
         ty.child_by_field_name("name"),
         ty.child_by_field_name("body"),
@@ -203,15 +219,33 @@ fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<(String, String, String)>)
         return;
     };
     let owner = text_of(name, src).to_string();
-    for field in code_children(body) {
-        if let Some((name, ty)) = typed_field(field, src) {
-            out.push((owner.clone(), name, ty));
+    let field = |name: String, written: &str| {
+        let head = written.split(['<', '[']).next().unwrap_or(written);
+        Some(TypedField {
+            owner: owner.clone(),
+            name,
+            ty: type_name(written)?,
+            through_module: head.contains("::") && !head.trim_start().starts_with("self::"),
+        })
+    };
+    // A tuple struct's fields are named by position (`struct Ignore(Arc<IgnoreInner>)`: `0`).
+    if body.kind() == "ordered_field_declaration_list" {
+        let mut cursor = body.walk();
+        let types = body.children_by_field_name("type", &mut cursor);
+        for (at, ty) in types.enumerate() {
+            out.extend(field(at.to_string(), text_of(ty, src)));
+        }
+        return;
+    }
+    for child in code_children(body) {
+        if let Some((name, written)) = typed_field(child, src) {
+            out.extend(field(name, &written));
         }
     }
 }
 
-/// A field declaration with a written type: Rust `inner: Chan<T, S>`, Python `application: Flask`
-/// (a class-level annotation), TypeScript `private inner: Chan`.
+/// A field declaration with a written type, and the type as written: Rust `inner: Chan<T, S>`,
+/// Python `application: Flask` (a class-level annotation), TypeScript `private inner: Chan`.
 fn typed_field(field: Node<'_>, src: &str) -> Option<(String, String)> {
     let (name, ty) = match field.kind() {
         "field_declaration" | "public_field_definition" => (
@@ -237,23 +271,43 @@ fn typed_field(field: Node<'_>, src: &str) -> Option<(String, String)> {
             let name = text_of(element.child_by_field_name("name")?, src);
             let ty = text_of(field.child_by_field_name("type")?, src);
             let class = ty.trim_start_matches('?').rsplit('\\').next()?;
-            return Some((name.trim_start_matches('$').to_string(), type_name(class)?));
+            return Some((name.trim_start_matches('$').to_string(), class.to_string()));
         }
         _ => return None,
     };
-    Some((text_of(name, src).to_string(), type_name(text_of(ty, src))?))
+    Some((text_of(name, src).to_string(), text_of(ty, src).to_string()))
 }
 
-/// The type of `self.field` / `this.field` (`object`) when the member's type declares it.
+/// Fields followed from `self` at most (`self.0.custom_ignore_matcher`: two).
+const MAX_FIELD_PATH: usize = 4;
+
+/// The type of `self.field` / `this.field` (`object`) when the member's type declares it, and of
+/// a field of that field when the file declares its type too (ripgrep's
+/// `self.0.custom_ignore_matcher` of `struct Ignore(Arc<IgnoreInner>)` is `IgnoreInner`'s
+/// `Gitignore`).
 fn field_type<'r>(object: Node<'_>, src: &str, typed: &Typed<'r>) -> Option<&'r str> {
+    field_path_type(object, src, typed, 0)
+}
+
+fn field_path_type<'r>(
+    object: Node<'_>,
+    src: &str,
+    typed: &Typed<'r>,
+    depth: usize,
+) -> Option<&'r str> {
+    (depth < MAX_FIELD_PATH).then_some(())?;
     let owner = first_field(object, &["value", "object"])?;
-    matches!(text_of(owner, src), "self" | "this" | "$this").then_some(())?;
     // PHP's `$this->inner` names its property by `name`.
     let field = match object.kind() {
         "member_access_expression" => object.child_by_field_name("name")?,
         _ => first_field(object, &["field", "attribute", "property"])?,
     };
-    typed.fields.of_field(typed.container?, text_of(field, src))
+    let owner_type = match text_of(owner, src) {
+        "self" | "this" | "$this" => typed.container?,
+        _ if owner.kind() == object.kind() => field_path_type(owner, src, typed, depth + 1)?,
+        _ => return None,
+    };
+    typed.fields.of_field(owner_type, text_of(field, src))
 }
 
 /// The functions and methods of a file whose return type is written (`def app_context(self) ->

@@ -11,8 +11,8 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::archivist::is_test_path;
-use crate::source::calls::Callee;
-use crate::workspace::calls::{Caller, COMMON_METHODS};
+use crate::source::calls::{Callee, MemberCalls};
+use crate::workspace::calls::{receiver_is_another_types, Caller, COMMON_METHODS};
 use crate::workspace::graph::Graph;
 
 /// Levels of importers looked through for name matches.
@@ -48,12 +48,19 @@ impl NameMatches {
         (count(&self.code), count(&self.tests))
     }
 
-    /// Add the calls of `name` through an unknown object in the files that reach `source` (within
-    /// [`DEPTH`] levels, [`FILES_READ`] at most), leaving out the members `resolved` names.
-    pub fn widen(&mut self, graph: &Graph, source: &str, name: &str, resolved: &[Caller]) {
+    /// Add the calls of `label`'s name through an unknown object in the files that reach
+    /// `source` (within [`DEPTH`] levels, [`FILES_READ`] at most), leaving out the members
+    /// `resolved` names — and, in Rust, whose types inherit no methods, the calls through an
+    /// object whose type the caller states or makes as another (`workspace::calls`).
+    pub fn widen(&mut self, graph: &Graph, source: &str, label: &str, resolved: &[Caller]) {
+        let name = label.rsplit('.').next().unwrap_or(label);
         if name.len() < 3 || COMMON_METHODS.contains(&name) {
             return;
         }
+        let owner = label
+            .rsplit_once('.')
+            .map(|(owner, _)| owner)
+            .filter(|_| source.ends_with(".rs"));
         let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for known in self.code.iter().chain(&self.tests) {
             found.insert(known.file.clone(), known.members.clone());
@@ -72,10 +79,10 @@ impl NameMatches {
                 .iter()
                 .filter(|member| !sure.contains(&&member.member))
                 .filter(|member| {
-                    member
-                        .callees
-                        .iter()
-                        .any(|callee| through_other_object(callee, name))
+                    member.callees.iter().any(|callee| {
+                        through_other_object(callee, name)
+                            && !owner.is_some_and(|owner| another_types(member, callee, owner))
+                    })
                 })
                 .map(|member| member.member.clone())
                 .collect();
@@ -124,6 +131,15 @@ pub(super) fn importers_within(graph: &Graph, source: &str, run_time_only: bool)
 
 /// Whether `callee` calls `name` through an object other than the member's own (a receiver
 /// named, typed, or a Go package): a name match a resolution could not tell.
+/// Whether a call through an object is, by what `member` says, on another type's than `owner`:
+/// a stated type other than it, or a receiver named for another type the member makes.
+fn another_types(member: &MemberCalls, callee: &Callee, owner: &str) -> bool {
+    match callee {
+        Callee::TypedReceiver { ty, .. } => ty != owner,
+        _ => receiver_is_another_types(member, callee.receiver(), owner),
+    }
+}
+
 fn through_other_object(callee: &Callee, name: &str) -> bool {
     match callee {
         Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {

@@ -30,7 +30,7 @@ use super::related::{callers_chain, delegate, distinctive_words, named_word, wor
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::relpath::RelPath;
-use crate::source::calls::{decode_reexports, decode_types, Callee, MemberCalls};
+use crate::source::calls::{decode_reexports, Callee, MemberCalls};
 use crate::workspace::calls::Caller;
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
@@ -140,9 +140,8 @@ fn tests_of(
     }
     if let Some(graph) = graph {
         for file in ranked.iter().take(TESTS_SEARCHED) {
-            let encoded = graph.calls(file);
             let decoded: Vec<MemberCalls> = graph.member_calls(file).to_vec();
-            let members = holding_objects(source, &labels, own, &encoded, decoded);
+            let members = holding_objects(source, &labels, own, decoded);
             searched.push((file.clone(), members));
         }
         // The inline tests of the files depending on it (a Rust `#[cfg(test)] mod tests` of a
@@ -151,10 +150,9 @@ fn tests_of(
             if file == source || ranked.contains(&file) {
                 continue;
             }
-            let encoded = graph.calls(&file);
             let decoded = test_functions(&graph.member_calls(&file));
             if !decoded.is_empty() {
-                let members = holding_objects(source, &labels, own, &encoded, decoded);
+                let members = holding_objects(source, &labels, own, decoded);
                 searched.push((file, members));
             }
         }
@@ -400,7 +398,7 @@ impl Wanted<'_> {
     }
 
     /// Whether `member` constructs an owner type (`App()`, `Buffer::new()`) or calls a free
-    /// function of the file (`channel()`).
+    /// function of the file (`channel()`, `mpsc::channel()` through a package it sits in).
     fn holds_objects(&self, member: &MemberCalls) -> bool {
         member.callees.iter().any(|callee| match callee {
             Callee::Bare(name) => {
@@ -410,7 +408,8 @@ impl Wanted<'_> {
             Callee::TypePath { ty, .. } => self.owners.iter().any(|o| o == ty),
             Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
                 callee.receiver().is_some_and(|receiver| {
-                    self.makers.iter().any(|m| m == callee.name()) && self.object(receiver)
+                    self.makers.iter().any(|m| m == callee.name())
+                        && (self.object(receiver) || self.package(receiver))
                 })
             }
         })
@@ -637,18 +636,18 @@ fn is_test_function(file: &str, member: &MemberCalls) -> bool {
     member.test || last_segment(&member.member).starts_with("test") || file.ends_with(".rs")
 }
 
-/// The test functions of a file (its `encoded` calls, `members` decoded) that may hold the objects
-/// of the members `labels` of `source`: for a Rust method, all of them when the file names its
-/// owner type, else those calling one of the source's free functions (a constructor such as
-/// `channel()`) — as `workspace::calls` decides for an importer's calls through objects, so
-/// `tokio/tests/udp.rs`'s `socket.send(…)` is no test of `Sender::send`, its `split_chan` (which
-/// makes an `mpsc::channel`) is. Free functions, other languages (whose objects are rarely typed
-/// in a test) and files mentioning too many types to record: all of them.
+/// The members of a test file (`members` decoded) that may hold the objects of the members
+/// `labels` of `source`: for a Rust method, those that name an owner type (`Sender::new(…)`, a
+/// parameter `tx: Sender<T>`) or call one of the source's free functions, bare or through a
+/// module the source may be (`mpsc::channel()` of `sync/mpsc/bounded.rs`) — as
+/// `workspace::calls` decides for an importer's calls through objects, so `tokio/tests/udp.rs`'s
+/// `socket.send(…)` is no test of `Sender::send`, nor a test's `send.send(…)` on what
+/// `oneshot::channel()` made; its `split_chan` (which makes an `mpsc::channel`) is. Free
+/// functions and other languages (whose objects are rarely typed in a test): all of them.
 fn holding_objects(
     source: &str,
     labels: &[String],
     own: &[MemberCalls],
-    encoded: &[String],
     members: Vec<MemberCalls>,
 ) -> Vec<MemberCalls> {
     let owners: Vec<&str> = labels
@@ -658,21 +657,34 @@ fn holding_objects(
     if !source.ends_with(".rs") || owners.len() < labels.len() {
         return members;
     }
-    let mut types = encoded
-        .iter()
-        .filter_map(|item| decode_types(item))
-        .flatten();
-    if types.any(|ty| ty == "*" || owners.contains(&ty)) {
-        return members;
-    }
     let free: Vec<&str> = own
         .iter()
         .filter(|m| !m.member.contains('.') && !m.test)
         .map(|m| m.member.as_str())
         .collect();
+    let squash = |s: &str| s.to_lowercase().replace('_', "");
+    let modules: Vec<String> = source
+        .split('/')
+        .map(|part| part.split('.').next().unwrap_or(part))
+        .chain(std::iter::once(stem_of(source)))
+        .map(squash)
+        .collect();
+    let holds = |callee: &Callee| match callee {
+        Callee::TypePath { ty, .. } | Callee::TypedReceiver { ty, .. } => {
+            owners.contains(&ty.as_str())
+        }
+        Callee::Bare(name) => free.contains(&name.as_str()),
+        Callee::Receiver { .. } | Callee::Package { .. } => {
+            free.contains(&callee.name())
+                && callee
+                    .receiver()
+                    .is_some_and(|module| modules.contains(&squash(module)))
+        }
+        Callee::OwnObject(_) => false,
+    };
     members
         .into_iter()
-        .filter(|m| m.callees.iter().any(|callee| free.contains(&callee.name())))
+        .filter(|m| m.callees.iter().any(holds))
         .collect()
 }
 

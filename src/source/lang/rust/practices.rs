@@ -101,6 +101,29 @@ fn workspace_members(cargo: &toml::Table) -> Vec<&str> {
         .collect()
 }
 
+/// `text` without its `/* … */` comments (nested ones included, as Rust reads them).
+fn without_block_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut rest = text;
+    while !rest.is_empty() {
+        if rest.starts_with("/*") {
+            depth += 1;
+            rest = &rest[2..];
+        } else if depth > 0 && rest.starts_with("*/") {
+            depth -= 1;
+            rest = &rest[2..];
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            if depth == 0 || c == '\n' {
+                out.push(c);
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
 /// The `warn`, `deny` and `forbid` levels of a crate root's leading inner attributes
 /// (`#![deny(unused_must_use, unsafe_op_in_unsafe_fn)]` → `deny(unused_must_use,
 /// unsafe_op_in_unsafe_fn)`), each on one line; `allow`s and `cfg_attr`s are left out.
@@ -108,8 +131,9 @@ fn lint_levels(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
     while let Some(at) = rest.find("#![") {
-        let before = &rest[..at];
-        // Only the leading attributes: comments and blank lines may come between them.
+        let before = without_block_comments(&rest[..at]);
+        // Only the leading attributes: comments (ripgrep's `/*! … */` crate docs too) and blank
+        // lines may come between them.
         if before.lines().any(|line| {
             let line = line.trim();
             !line.is_empty() && !line.starts_with("//")
