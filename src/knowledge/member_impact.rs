@@ -80,15 +80,13 @@ pub struct MemberImpact {
     shown: Member,
 }
 
-/// The impact of a change to the member `name` of `source`, `depth` levels of callers up; with
-/// `full`, every test caller the walk met gets its line (not only those of files the lookup
-/// found no test in).
+/// The impact of a change to the member `name` of `source`, `depth` levels of callers up; every
+/// test caller the walk met gets its line (`to_text` shows the first of them unless `full`).
 pub fn member_impact(
     ws: &Workspace,
     source: &str,
     name: &str,
     depth: usize,
-    full: bool,
 ) -> anyhow::Result<MemberImpact> {
     if depth == 0 || depth > MAX_DEPTH {
         bail!("--depth must be between 1 and {MAX_DEPTH} (got {depth})");
@@ -125,7 +123,7 @@ pub fn member_impact(
     };
     let (callers, beyond, capped) = walk.callers(source, &shown, &methods, depth);
     let errors = errors::error_paths(ws, &mut walk, source, &shown, depth);
-    let tests = ranked_tests(&found.tests, &callers, full);
+    let tests = ranked_tests(&found.tests, &callers);
     let listed: HashSet<&str> = tests.iter().map(|t| t.file.as_str()).collect();
     let tests_reaching_files: Vec<String> = found
         .tests_reaching_files
@@ -153,7 +151,7 @@ pub fn member_impact(
 /// it (or through in-file hops, or named for it), then the test functions the walk met calling one
 /// of its callers (`calls helpers.make_response`); the tests merely named for one of its words
 /// only when there is none of these.
-fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt], full: bool) -> Vec<TestHit> {
+fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt]) -> Vec<TestHit> {
     let named_for_a_word = |hit: &TestHit| {
         hit.via
             .as_deref()
@@ -167,17 +165,31 @@ fn ranked_tests(looked_up: &[TestHit], callers: &[CallerAt], full: bool) -> Vec<
     for ((file, via), functions) in test_callers(callers) {
         let via = format!("calls {via}");
         // A file the lookup found already keeps its line (it says how it exercises the member);
-        // `full` lists the walk's test callers there too.
+        // the walk's other test callers there get a line of their own, so every test function
+        // a depth counts "under Tests" is named here (ripgrep's 33 `glue.rs` tests calling
+        // `TesterConfig.search_slice`).
         let listed: Vec<&String> = tests
             .iter()
             .filter(|t| t.file == file)
             .flat_map(|t| t.functions.iter())
             .collect();
+        // A helper a listed line goes through (`test_through_a_helper (via check)`) is no test.
+        let helpers: Vec<&str> = tests
+            .iter()
+            .filter(|t| t.file == file)
+            .filter_map(|t| t.via.as_deref())
+            .collect();
+        let is_helper = |f: &str| {
+            helpers.iter().any(|via| {
+                via.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                    .any(|word| word == f)
+            })
+        };
         let functions: Vec<String> = functions
             .into_iter()
-            .filter(|f| !listed.contains(&f))
+            .filter(|f| !listed.contains(&f) && !is_helper(f))
             .collect();
-        if functions.is_empty() || (!full && tests.iter().any(|t| t.file == file)) {
+        if functions.is_empty() {
             continue;
         }
         tests.push(TestHit {

@@ -49,7 +49,8 @@ pub(crate) mod typed;
 pub use self::callee::Callee;
 pub use self::items::{
     bare, decode_bases, decode_reexports, decode_returns, decode_types, encode_bases,
-    encode_reexports, encode_returns, encode_types, KeyCall, MemberCalls,
+    encode_reexports, encode_returns, encode_std_modules, encode_types, std_modules_of, KeyCall,
+    MemberCalls,
 };
 
 use std::collections::HashSet;

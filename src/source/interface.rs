@@ -352,6 +352,37 @@ impl Interface {
         names
     }
 
+    /// Rust: the module names the file's `use` items bind to the standard library only (`mpsc`
+    /// of `use std::sync::mpsc;`, never also bound to another path in the file): a call
+    /// `mpsc::channel()` through one is std's, not the project's `mpsc` module's. Sorted.
+    pub fn std_modules(&self) -> Vec<String> {
+        let is_std = |path: &str| {
+            let path = path.trim_start_matches("::");
+            ["std::", "core::", "alloc::"]
+                .iter()
+                .any(|root| path.starts_with(root))
+        };
+        let aliases = || {
+            self.bindings.iter().filter_map(|b| match &b.kind {
+                BindingKind::Alias { name, path } => Some((name.as_str(), path.as_str())),
+                _ => None,
+            })
+        };
+        let elsewhere: Vec<&str> = aliases()
+            .filter(|(_, path)| !is_std(path))
+            .map(|(name, _)| name)
+            .collect();
+        let mut names: Vec<String> = aliases()
+            .filter(|(name, path)| is_std(path) && !elsewhere.contains(name))
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with(|c: char| c.is_ascii_lowercase()))
+            .map(str::to_string)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
     /// The names `lexi search` finds the file by: its [`Interface::public_names`] and its Rust
     /// test functions (`#[test]`, `#[tokio::test]`: private, but what a test is looked up by),
     /// sorted and deduplicated.

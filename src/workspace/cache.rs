@@ -29,8 +29,9 @@ pub use details::{Details, LazyDetails};
 /// the update's no-op fast path is not taken, see `engine::update::plan`). Bump it too when what
 /// a member outline record holds or how it is worded changes (`super::outlines`): the records are
 /// named with it, and the full read it causes fills the new store. v34: the store's first; v35:
-/// Rust calls through tuple-struct fields and fields of fields typed.
-pub const FORMAT: &str = "lexibrarian-cache v35";
+/// Rust calls through tuple-struct fields and fields of fields typed; v36: the `&` item of the
+/// module names a Rust file binds to the standard library.
+pub const FORMAT: &str = "lexibrarian-cache v36";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 

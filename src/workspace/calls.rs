@@ -56,7 +56,9 @@ use super::cache::{Details, Entry, Stat};
 use super::graph::Graph;
 use crate::project::walk::FileClass;
 use crate::relpath::RelPath;
-use crate::source::calls::{decode_bases, decode_reexports, decode_types, Callee, MemberCalls};
+use crate::source::calls::{
+    decode_bases, decode_reexports, decode_types, std_modules_of, Callee, MemberCalls,
+};
 use crate::source::lang::files::is_module_stem;
 
 /// Public names shorter than this are too ambiguous to match across files.
@@ -486,14 +488,25 @@ fn made_here(member: &MemberCalls, callee: &Callee, labels: &BTreeSet<&str>) -> 
         return None;
     };
     let receiver = squashed(receiver);
-    let mut made = member.callees.iter().filter_map(|c| match c {
-        Callee::TypePath { ty, .. } => Some(ty.as_str()),
-        _ => None,
-    });
-    made.find_map(|ty| {
-        let label = format!("{ty}.{}", callee.name());
-        (labels.contains(label.as_str()) && named_for(&receiver, &squashed(ty))).then_some(label)
-    })
+    let made: BTreeSet<&str> = member
+        .callees
+        .iter()
+        .filter_map(|c| match c {
+            Callee::TypePath { ty, .. } => Some(ty.as_str()),
+            _ => None,
+        })
+        .collect();
+    // Only when one made type explains the receiver (`let _ov = OverrideBuilder::new(); let
+    // builder = GitignoreBuilder::new(); builder.build()` tells nothing).
+    let named: Vec<&str> = made
+        .into_iter()
+        .filter(|ty| named_for(&receiver, &squashed(ty)))
+        .collect();
+    let [ty] = named.as_slice() else {
+        return None;
+    };
+    let label = format!("{ty}.{}", callee.name());
+    labels.contains(label.as_str()).then_some(label)
 }
 
 /// A member's key calls grouped by callee, in first-call order.
@@ -581,12 +594,14 @@ fn may_be_object(receiver: Option<&str>, objects: &[String]) -> bool {
     objects.iter().any(|o| named_for(&receiver, o))
 }
 
-/// [`may_be_object`] for a call `member` makes — unless the member makes an object of another
-/// type the receiver is named for as well: ripgrep's `let mut builder = GitignoreBuilder::new(…);
-/// builder.build()` calls `GitignoreBuilder::build`, not `OverrideBuilder::build` of a file it
-/// imports, although `builder` is the last word of both.
-fn may_be_object_of(member: &MemberCalls, receiver: Option<&str>, objects: &[String]) -> bool {
-    may_be_object(receiver, objects) && !makes_other_named(member, receiver, objects)
+/// [`may_be_object`] for a method call `member` makes (`made`: the types it constructs,
+/// [`made_types`]) — unless the receiver is named for one of `objects` only by its last word and
+/// the member makes an object of another type the receiver is named for as well: ripgrep's `let
+/// mut builder = GitignoreBuilder::new(…); builder.build()` calls `GitignoreBuilder::build`, not
+/// `OverrideBuilder::build` of a file it imports, although `builder` is the last word of both.
+/// A receiver named for an object as a whole (`matcher` of `matcher.rs`) keeps it.
+fn may_be_object_of(made: &[String], receiver: Option<&str>, objects: &[String]) -> bool {
+    may_be_object(receiver, objects) && !makes_other_named(made, receiver, objects)
 }
 
 /// Whether a call `member` makes through `receiver` is on an object of another type than
@@ -596,21 +611,34 @@ pub fn receiver_is_another_types(
     receiver: Option<&str>,
     owner: &str,
 ) -> bool {
-    makes_other_named(member, receiver, &[squashed(owner)])
+    makes_other_named(&made_types(member), receiver, &[squashed(owner)])
 }
 
-/// Whether `member` constructs a type that is none of `objects` and that `receiver` is named for.
-fn makes_other_named(member: &MemberCalls, receiver: Option<&str>, objects: &[String]) -> bool {
+/// The types `member` constructs (`Type::new(…)`, `Type(…)`), squashed.
+fn made_types(member: &MemberCalls) -> Vec<String> {
+    let mut made: Vec<String> = member
+        .callees
+        .iter()
+        .filter_map(constructed)
+        .filter(|ty| ty.starts_with(char::is_uppercase))
+        .map(squashed)
+        .collect();
+    made.sort();
+    made.dedup();
+    made
+}
+
+/// Whether a type of `made` that is none of `objects` explains `receiver` (named for it), while
+/// no object does so as a whole.
+fn makes_other_named(made: &[String], receiver: Option<&str>, objects: &[String]) -> bool {
     let Some(receiver) = receiver.map(squashed) else {
         return false;
     };
-    member.callees.iter().any(|callee| {
-        let Some(ty) = constructed(callee).filter(|ty| ty.starts_with(char::is_uppercase)) else {
-            return false;
-        };
-        let ty = squashed(ty);
-        !objects.contains(&ty) && named_for(&receiver, &ty)
-    })
+    if objects.iter().any(|o| receiver.ends_with(o.as_str())) {
+        return false;
+    }
+    made.iter()
+        .any(|ty| !objects.contains(ty) && named_for(&receiver, ty))
 }
 
 /// A name lowercased without `_`, as receivers and object names are compared.
@@ -645,6 +673,9 @@ struct Names<'a> {
     packages: &'a [String],
     /// The names an object of the file goes by ([`object_names`]).
     objects: &'a [String],
+    /// The module names the caller binds to the standard library (`mpsc` of `use
+    /// std::sync::mpsc;`): a call through one is std's.
+    std_modules: &'a [&'a str],
 }
 
 /// Whether `member` of an importer may hold the file's objects without naming their types: it, or
@@ -664,7 +695,9 @@ fn holds_objects(names: &Names<'_>, calling: &[MemberCalls], member: &MemberCall
             // `sync/mpsc/bounded.rs`, not `oneshot::channel()`).
             let through_its_module = |module: Option<&str>| {
                 module.is_some_and(|m| {
-                    names.packages.contains(&squashed(m)) || may_be_object(Some(m), names.objects)
+                    !names.std_modules.contains(&m)
+                        && (names.packages.contains(&squashed(m))
+                            || may_be_object(Some(m), names.objects))
                 })
             };
             match callee {
@@ -764,14 +797,15 @@ fn callers(
     let packages = package_names(path);
     // Through a package the file sits in — never an object of a stated type (`ig: &Ignore` in
     // ripgrep's `ignore` crate is an `Ignore`, not the `ignore` package).
-    let through_package = |callee: &Callee| {
+    // … nor a module the caller binds to the standard library (`use std::sync::mpsc;`).
+    let through_package = |callee: &Callee, std_modules: &[&str]| {
         !matches!(callee, Callee::TypedReceiver { .. })
             && callee
                 .receiver()
-                .is_some_and(|r| packages.contains(&squashed(r)))
+                .is_some_and(|r| packages.contains(&squashed(r)) && !std_modules.contains(&r))
     };
-    // Rust types inherit no methods: a call through an object of another stated type is that
-    // type's, not even a name match (a trait's provided method aside, which its own file lists).
+    // Rust types inherit no methods: a call through a receiver named for another type the caller
+    // makes is that type's, not even a name match.
     let no_inheritance = path.ends_with(".rs");
     let mut resolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
     let mut unresolved: BTreeMap<String, BTreeMap<&str, Vec<String>>> = BTreeMap::new();
@@ -782,14 +816,17 @@ fn callers(
         let defined: BTreeSet<&str> = calling.iter().flat_map(MemberCalls::names).collect();
         let types = types_of(entry);
         let bases = bases_in(entry);
+        let std_modules = std_modules_of(&entry.details.get().calls);
         let names = Names {
             public: &public,
             owners: &owners,
             defined: &defined,
             packages: &packages,
             objects: &objects,
+            std_modules: &std_modules,
         };
         for member in &calling {
+            let made = made_types(member);
             let knows_owner = |name: &str| match (owners.get(name), &types) {
                 (Some(owners), Some(types)) => {
                     holds_objects(&names, &calling, member)
@@ -871,13 +908,15 @@ fn callers(
                             && !typed(name, receiver);
                         let resolved = match owners.contains_key(name) {
                             true => {
-                                (may_be_object_of(member, receiver, &objects)
+                                (may_be_object_of(&made, receiver, &objects)
                                     || (!stated_other && makes_owner(name)))
-                                    && !through_package(callee)
+                                    && !through_package(callee, &std_modules)
                             }
+                            // A free function through its module (`oneshot::channel()` beside
+                            // an `AtomicOneshot::new(…)`): the module's name is no object's.
                             false => {
-                                may_be_object_of(member, receiver, &objects)
-                                    || through_package(callee)
+                                may_be_object(receiver, &objects)
+                                    || through_package(callee, &std_modules)
                             }
                         };
                         // A method several types of the file define reaches the one whose type
@@ -892,8 +931,7 @@ fn callers(
                         } else if resolved {
                             Found::Resolved(name.to_string())
                         } else if knows_owner(name)
-                            && !(no_inheritance
-                                && (stated_other || makes_other_named(member, receiver, &objects)))
+                            && !(no_inheritance && makes_other_named(&made, receiver, &objects))
                         {
                             Found::Unresolved(name.to_string())
                         } else {
@@ -907,8 +945,8 @@ fn callers(
                         | Callee::Package { .. },
                     ) if public.contains(name)
                         && telling(name, receiver)
-                        && may_be_object_of(member, receiver, &objects)
-                        && !through_package(callee) =>
+                        && may_be_object_of(&made, receiver, &objects)
+                        && !through_package(callee, &std_modules) =>
                     {
                         match owners.get(name).filter(|o| o.len() > 1) {
                             Some(several) => match owner_told(several, receiver, member) {

@@ -260,7 +260,7 @@ fn nox_make_flake8_rust_and_flat_eslint_settings() {
         "- Code keeps to the lint levels its crate root sets: deny(missing_docs). (crates/c/src/lib.rs)\n",
         // The workflow's environment binds every job; a job's and its steps' only that job
         // (ripgrep's `docs` job alone denies warnings), each flag once.
-        "- CI workflow `ci.yml` makes warnings errors in every job (RUSTFLAGS -Dwarnings): a change must build without warnings. (.github/workflows/ci.yml)\n",
+        "- CI workflow `ci.yml` makes warnings errors (RUSTFLAGS -Dwarnings, set for the whole workflow; a job may set it otherwise): a change must build without warnings. (.github/workflows/ci.yml)\n",
         "- CI job `docs` (`ci.yml`) makes warnings errors (RUSTDOCFLAGS -D warnings). (.github/workflows/ci.yml)\n",
         "- ESLint lints the code: presets js recommended; rules no-var, semi. (eslint.config.js)\n",
         "- Prettier formats the code: semi false, singleQuote true. (package.json)\n",

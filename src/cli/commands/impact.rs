@@ -58,7 +58,7 @@ pub fn run(ctx: &Context, args: &Args) -> anyhow::Result<Outcome> {
     let source = paths::resolve(&ws.project().root, &ctx.cwd, &args.file)?;
     ensure_file_argument(&source)?;
     if let Some(name) = &args.member {
-        let found = member_impact(&ws, &source, name, args.depth, args.full)?;
+        let found = member_impact(&ws, &source, name, args.depth)?;
         match ctx.format {
             Format::Text => print_text(&found.to_text(args.full))?,
             Format::Json => print_json(&found.to_json())?,

@@ -573,6 +573,11 @@ fn parse_code(project: &Project, scanned: &mut Scanned, text: &str) -> Option<Co
                 let item = crate::source::calls::encode_returns(&interface.returns);
                 scanned.facts.calls.push(item);
             }
+            let std_modules = interface.std_modules();
+            if !interface.calls.is_empty() && !std_modules.is_empty() {
+                let item = crate::source::calls::encode_std_modules(&std_modules);
+                scanned.facts.calls.push(item);
+            }
             let reexported = interface.reexported_names();
             if !reexported.is_empty() {
                 let item = crate::source::calls::encode_reexports(&reexported);

@@ -468,7 +468,7 @@ impl Tool for Impact {
         ensure_file_argument(&source)?;
         if let Some(name) = &args.member {
             let found = crate::knowledge::member_impact::member_impact(
-                &call.ws, &source, name, args.depth, false,
+                &call.ws, &source, name, args.depth,
             )?;
             return Ok(Answer::new(
                 found.to_text(false),

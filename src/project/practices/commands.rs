@@ -175,8 +175,8 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
             _ => ("workflows", "make"),
         };
         let practice = format!(
-            "CI {noun} {} {verb} warnings errors in every job ({flags}): a change must build \
-             without warnings.",
+            "CI {noun} {} {verb} warnings errors ({flags}, set for the whole workflow; a job may \
+             set it otherwise): a change must build without warnings.",
             files.join(", ")
         );
         push(found, "ci", practice, &paths[0]);
@@ -337,7 +337,7 @@ fn matrices(
             [job] => format!("CI job {job} (`{file}`) runs on a matrix: {axes}."),
             _ => format!(
                 "CI jobs {} (`{file}`) run on a matrix: {axes}.",
-                sources.detail.list(&jobs, MATRIX_VALUES_SHOWN)
+                sources.detail.list(&jobs, JOBS_SHOWN)
             ),
         };
         push(found, "ci", practice, path);

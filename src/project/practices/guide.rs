@@ -485,11 +485,13 @@ fn continued_lines(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut open = false;
     for line in text.lines() {
+        let fence = line.trim_start().starts_with("```") || line.trim_start().starts_with("~~~");
         let (body, continues) = match line.trim_end().strip_suffix('\\') {
-            Some(body) => (body.trim_end(), true),
-            None => (line, false),
+            Some(body) if !fence => (body.trim_end(), true),
+            _ => (line, false),
         };
-        match (open, out.last_mut()) {
+        // A fence is never part of a command, even after a trailing `\`.
+        match (open && !fence, out.last_mut()) {
             (true, Some(last)) => {
                 last.push(' ');
                 last.push_str(body.trim());
@@ -515,7 +517,10 @@ fn rules(text: &str, template: bool, detail: Detail) -> Vec<String> {
         let bullet = *bullet;
         let item = item.replace("<!--", "").replace("-->", "");
         let item = item.trim();
-        if let Some(listed) = rule_list(item, &paragraphs[at..], detail) {
+        let listed = (!template)
+            .then(|| rule_list(item, &paragraphs[at..], detail))
+            .flatten();
+        if let Some(listed) = listed {
             at += listed.items;
             out.push(listed.rule);
         } else if let Some(checked) = item
@@ -570,7 +575,13 @@ fn rule_list(item: &str, rest: &[(bool, String)], detail: Detail) -> Option<List
     if !requires {
         return None;
     }
-    let items = rest.iter().take_while(|(bullet, _)| *bullet).count();
+    // The list under it: bullets up to the next heading or prose paragraph, no checklist item.
+    let items = rest
+        .iter()
+        .take_while(|(bullet, text)| {
+            *bullet && !text.starts_with("[ ]") && !text.starts_with("[x]")
+        })
+        .count();
     if items == 0 {
         return None;
     }
@@ -588,6 +599,19 @@ fn rule_list(item: &str, rest: &[(bool, String)], detail: Detail) -> Option<List
     }
     rule.push('.');
     Some(ListedRule { rule, items })
+}
+
+/// Whether lowercased `text` names one of the [`CHANGE_TOPICS`] as words ("tests", "formatting";
+/// never "latest" or "information").
+fn mentions_change_topic(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    CHANGE_TOPICS.iter().any(|topic| match topic.contains(' ') {
+        true => text.contains(topic),
+        false => words.iter().any(|w| w.starts_with(topic)),
+    })
 }
 
 /// Prose requirements of one paragraph read at most.
@@ -672,7 +696,8 @@ fn link_texts(text: &str) -> String {
 }
 
 /// The bold spans of a paragraph that state a rule: four words or more, saying "must",
-/// "should", "not allowed", "required", "never", or starting with a verb.
+/// "should", "not allowed", "required", "never", or starting with a verb about a change (one of
+/// the [`CHANGE_TOPICS`]).
 fn bold_rules(paragraph: &str) -> Vec<String> {
     paragraph
         .split("**")
@@ -687,8 +712,7 @@ fn bold_rules(paragraph: &str) -> Vec<String> {
                     .any(|word| lower.contains(word))
                     // An imperative about a change, not the reader ("Do not let this guide
                     // intimidate you").
-                    || (starts_with_verb(span)
-                        && CHANGE_TOPICS.iter().any(|topic| lower.contains(topic))))
+                    || (starts_with_verb(span) && mentions_change_topic(&lower)))
         })
         .map(|span| match span.ends_with(['.', '!']) {
             true => span,
@@ -785,7 +809,13 @@ fn paragraphs(text: &str) -> Vec<(bool, String)> {
     let mut open = false;
     for line in text.lines() {
         let trimmed = line.trim().trim_start_matches("<!--").trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed == "-->" {
+        if trimmed.starts_with('#') {
+            // A heading ends any list above it (an empty paragraph, which no rule reads).
+            out.push((false, String::new()));
+            open = false;
+            continue;
+        }
+        if trimmed.is_empty() || trimmed == "-->" {
             open = false;
             continue;
         }

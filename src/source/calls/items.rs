@@ -48,6 +48,8 @@ const REEXPORTS_MARK: char = '>';
 const RETURNS_MARK: char = '=';
 /// Marks a test function's item: a Rust `#[test]`, a JavaScript `it('…', …)` case.
 const TEST_MARK: char = '!';
+/// Marks the encoded item of the module names a file binds to the standard library: `&mpsc mem`.
+const STD_MODULES_MARK: char = '&';
 
 impl MemberCalls {
     /// The member's bare name (`finalize_request` of `App.finalize_request`).
@@ -93,7 +95,13 @@ impl MemberCalls {
 
     /// Undo [`MemberCalls::encode`]; `None` for an empty item or a file's [`encode_types`] item.
     pub fn decode(item: &str) -> Option<MemberCalls> {
-        if item.starts_with([TYPES_MARK, BASES_MARK, REEXPORTS_MARK, RETURNS_MARK]) {
+        if item.starts_with([
+            TYPES_MARK,
+            BASES_MARK,
+            REEXPORTS_MARK,
+            RETURNS_MARK,
+            STD_MODULES_MARK,
+        ]) {
             return None;
         }
         let mut words = item.split(' ').filter(|w| !w.is_empty());
@@ -167,6 +175,22 @@ pub fn encode_reexports(names: &[String]) -> String {
 /// Undo [`encode_reexports`]; `None` for any other item.
 pub fn decode_reexports(item: &str) -> Option<impl Iterator<Item = &str>> {
     decode_words(REEXPORTS_MARK, item)
+}
+
+/// The cache's item of the module names a Rust file binds to the standard library (`&mpsc`: `use
+/// std::sync::mpsc;`), through which a call is no call of a project module of that name.
+pub fn encode_std_modules(names: &[String]) -> String {
+    encode_words(STD_MODULES_MARK, names)
+}
+
+/// The module names a file's cache items say it binds to the standard library (see
+/// [`encode_std_modules`]).
+pub fn std_modules_of(items: &[String]) -> Vec<&str> {
+    items
+        .iter()
+        .filter_map(|item| decode_words(STD_MODULES_MARK, item))
+        .flatten()
+        .collect()
 }
 
 /// The cache's item of the types a file's methods return (`=SearcherBuilder.build:Searcher`),

@@ -6,8 +6,6 @@
 //! (`x = Cls(…)`, `new Cls(…)`), or a function of the file whose return type is written (`ctx =
 //! self.request_context(environ)` with `-> AppContext`).
 
-use std::collections::BTreeSet;
-
 use tree_sitter::Node;
 
 use crate::source::syntax::{code_children, text_of};
@@ -41,6 +39,11 @@ const WRAPPERS: &[&str] = &[
     "Ref",
     "RefMut",
     "MutexGuard",
+    "RwLockReadGuard",
+    "RwLockWriteGuard",
+    "ManuallyDrop",
+    "LazyLock",
+    "Lazy",
     "Cow",
 ];
 
@@ -159,17 +162,7 @@ impl Fields {
     pub(super) fn of(root: Node<'_>, src: &str) -> Fields {
         let mut out = Vec::new();
         collect_fields(root, src, 0, &mut out);
-        // A field whose type is written through another module with the name of one of the
-        // file's own types (tokio's `Semaphore { ll_sem: ll::Semaphore }`) is that other type:
-        // unknown here, never the file's own (which made `self.ll_sem.acquire()` a call of
-        // `Semaphore::acquire` itself).
-        let own: BTreeSet<String> = out.iter().map(|field| field.owner.clone()).collect();
-        let fields = out
-            .into_iter()
-            .filter(|field| !(field.through_module && own.contains(&field.ty)))
-            .map(|field| (field.owner, field.name, field.ty))
-            .collect();
-        Fields(fields)
+        Fields(out)
     }
 
     fn of_field(&self, container: &str, field: &str) -> Option<&str> {
@@ -180,18 +173,14 @@ impl Fields {
     }
 }
 
-/// A typed field as written: its owner type, its name, its type's name, and whether the type was
-/// written through a module path (`ll::Semaphore`).
-struct TypedField {
-    owner: String,
-    name: String,
-    ty: String,
-    through_module: bool,
-}
-
 /// The types of `node` (and of the modules, exports and decorations one level down) with their
 /// typed fields.
-fn collect_fields(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<TypedField>) {
+fn collect_fields(
+    node: Node<'_>,
+    src: &str,
+    depth: usize,
+    out: &mut Vec<(String, String, String)>,
+) {
     for child in code_children(node) {
         match child.kind() {
             "struct_item" | "class_definition" | "class_declaration" | "class" => {
@@ -211,7 +200,7 @@ fn collect_fields(node: Node<'_>, src: &str, depth: usize, out: &mut Vec<TypedFi
 }
 
 /// One type's typed fields.
-fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<TypedField>) {
+fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<(String, String, String)>) {
     let (Some(name), Some(body)) = (
         ty.child_by_field_name("name"),
         ty.child_by_field_name("body"),
@@ -219,15 +208,7 @@ fn type_fields(ty: Node<'_>, src: &str, out: &mut Vec<TypedField>) {
         return;
     };
     let owner = text_of(name, src).to_string();
-    let field = |name: String, written: &str| {
-        let head = written.split(['<', '[']).next().unwrap_or(written);
-        Some(TypedField {
-            owner: owner.clone(),
-            name,
-            ty: type_name(written)?,
-            through_module: head.contains("::") && !head.trim_start().starts_with("self::"),
-        })
-    };
+    let field = |name: String, written: &str| Some((owner.clone(), name, type_name(written)?));
     // A tuple struct's fields are named by position (`struct Ignore(Arc<IgnoreInner>)`: `0`).
     if body.kind() == "ordered_field_declaration_list" {
         let mut cursor = body.walk();
@@ -579,7 +560,12 @@ pub(super) fn type_name(annotation: &str) -> Option<String> {
         let unwrap = WRAPPERS.contains(&last) || last == "Optional";
         match (unwrap, inner) {
             (true, Some(inner)) => {
-                text = inner.split([',', '>', ']']).next().unwrap_or("");
+                // The first type argument, past lifetimes (`RwLockReadGuard<'_, Matcher>`).
+                text = inner
+                    .split([',', '>', ']'])
+                    .map(str::trim)
+                    .find(|arg| !arg.starts_with('\''))
+                    .unwrap_or("");
             }
             _ => {
                 // `T`, `K`, `St` are generic parameters' names; `App` is a type's.

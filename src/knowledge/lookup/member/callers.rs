@@ -50,8 +50,8 @@ impl NameMatches {
 
     /// Add the calls of `label`'s name through an unknown object in the files that reach
     /// `source` (within [`DEPTH`] levels, [`FILES_READ`] at most), leaving out the members
-    /// `resolved` names — and, in Rust, whose types inherit no methods, the calls through an
-    /// object whose type the caller states or makes as another (`workspace::calls`).
+    /// `resolved` names — and, in Rust, whose types inherit no methods, the calls through a
+    /// receiver named for another type the caller makes (`workspace::calls`).
     pub fn widen(&mut self, graph: &Graph, source: &str, label: &str, resolved: &[Caller]) {
         let name = label.rsplit('.').next().unwrap_or(label);
         if name.len() < 3 || COMMON_METHODS.contains(&name) {
@@ -129,17 +129,18 @@ pub(super) fn importers_within(graph: &Graph, source: &str, run_time_only: bool)
     out
 }
 
-/// Whether `callee` calls `name` through an object other than the member's own (a receiver
-/// named, typed, or a Go package): a name match a resolution could not tell.
-/// Whether a call through an object is, by what `member` says, on another type's than `owner`:
-/// a stated type other than it, or a receiver named for another type the member makes.
+/// Whether a call through an object is, by what `member` makes, on another type's than `owner`:
+/// its receiver is named for another type the member constructs (a stated type may be a trait
+/// object or a wrapper of `owner`, so it stays a name match).
 fn another_types(member: &MemberCalls, callee: &Callee, owner: &str) -> bool {
     match callee {
-        Callee::TypedReceiver { ty, .. } => ty != owner,
+        Callee::TypedReceiver { .. } => false,
         _ => receiver_is_another_types(member, callee.receiver(), owner),
     }
 }
 
+/// Whether `callee` calls `name` through an object other than the member's own (a receiver
+/// named, typed, or a Go package): a name match a resolution could not tell.
 fn through_other_object(callee: &Callee, name: &str) -> bool {
     match callee {
         Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {

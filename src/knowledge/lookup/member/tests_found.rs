@@ -30,7 +30,7 @@ use super::related::{callers_chain, delegate, distinctive_words, named_word, wor
 use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::relpath::RelPath;
-use crate::source::calls::{decode_reexports, Callee, MemberCalls};
+use crate::source::calls::{decode_reexports, std_modules_of, Callee, MemberCalls};
 use crate::workspace::calls::Caller;
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
@@ -141,7 +141,9 @@ fn tests_of(
     if let Some(graph) = graph {
         for file in ranked.iter().take(TESTS_SEARCHED) {
             let decoded: Vec<MemberCalls> = graph.member_calls(file).to_vec();
-            let members = holding_objects(source, &labels, own, decoded);
+            let items = graph.calls(file);
+            let std = std_modules_of(&items);
+            let members = holding_objects(source, &labels, own, &std, decoded);
             searched.push((file.clone(), members));
         }
         // The inline tests of the files depending on it (a Rust `#[cfg(test)] mod tests` of a
@@ -152,7 +154,9 @@ fn tests_of(
             }
             let decoded = test_functions(&graph.member_calls(&file));
             if !decoded.is_empty() {
-                let members = holding_objects(source, &labels, own, decoded);
+                let items = graph.calls(&file);
+                let std = std_modules_of(&items);
+                let members = holding_objects(source, &labels, own, &std, decoded);
                 searched.push((file, members));
             }
         }
@@ -642,12 +646,14 @@ fn is_test_function(file: &str, member: &MemberCalls) -> bool {
 /// module the source may be (`mpsc::channel()` of `sync/mpsc/bounded.rs`) — as
 /// `workspace::calls` decides for an importer's calls through objects, so `tokio/tests/udp.rs`'s
 /// `socket.send(…)` is no test of `Sender::send`, nor a test's `send.send(…)` on what
-/// `oneshot::channel()` made; its `split_chan` (which makes an `mpsc::channel`) is. Free
+/// `oneshot::channel()` — or `mpsc::channel()` in a file binding `mpsc` to the standard library
+/// (`std_modules`) — made; its `split_chan` (which makes an `mpsc::channel`) is. Free
 /// functions and other languages (whose objects are rarely typed in a test): all of them.
 fn holding_objects(
     source: &str,
     labels: &[String],
     own: &[MemberCalls],
+    std_modules: &[&str],
     members: Vec<MemberCalls>,
 ) -> Vec<MemberCalls> {
     let owners: Vec<&str> = labels
@@ -676,9 +682,9 @@ fn holding_objects(
         Callee::Bare(name) => free.contains(&name.as_str()),
         Callee::Receiver { .. } | Callee::Package { .. } => {
             free.contains(&callee.name())
-                && callee
-                    .receiver()
-                    .is_some_and(|module| modules.contains(&squash(module)))
+                && callee.receiver().is_some_and(|module| {
+                    modules.contains(&squash(module)) && !std_modules.contains(&module)
+                })
         }
         Callee::OwnObject(_) => false,
     };

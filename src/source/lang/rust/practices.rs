@@ -129,9 +129,11 @@ fn without_block_comments(text: &str) -> String {
 /// unsafe_op_in_unsafe_fn)`), each on one line; `allow`s and `cfg_attr`s are left out.
 fn lint_levels(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut rest = text;
+    // A `#![…]` inside a `/*! … */` crate doc is an example, not an attribute.
+    let text = without_block_comments(text);
+    let mut rest = text.as_str();
     while let Some(at) = rest.find("#![") {
-        let before = without_block_comments(&rest[..at]);
+        let before = &rest[..at];
         // Only the leading attributes: comments (ripgrep's `/*! … */` crate docs too) and blank
         // lines may come between them.
         if before.lines().any(|line| {
