@@ -7,6 +7,7 @@
 //! parallel. Nothing here ever panics on malformed input.
 
 mod behaviour;
+pub use behaviour::behaviour_lines;
 pub mod calls;
 pub mod catches;
 pub mod comments;

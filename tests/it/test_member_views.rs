@@ -399,3 +399,31 @@ fn a_documentation_stub_gives_way_to_the_definition_the_code_compiles() {
         .stdout_has("poll_all(branches)")
         .stdout_lacks("unimplemented!()");
 }
+
+/// The compact view keeps, under the doc's first paragraph, the lines saying how a call fails —
+/// Rust `# Panics`/`# Errors`, Python `Raises:`, JSDoc `@throws` — which answer "what does it
+/// panic on" without `--full` (tokio's `Runtime::block_on`).
+#[test]
+fn a_members_doc_keeps_its_panics_and_errors_under_the_first_paragraph() {
+    let p = project()
+        .file(
+            "Cargo.toml",
+            "[package]\nname = \"r\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+        )
+        .file(
+            "src/lib.rs",
+            "//! R.\n\n/// Runs the future.\n///\n/// It blocks the thread.\n///\n/// # Panics\n///\n/// When called inside a runtime.\n///\n/// # Errors\n///\n/// When the driver is gone.\npub fn run() -> Result<(), ()> {\n    Ok(())\n}\n",
+        )
+        .init()
+        .build();
+    p.lexictl(["update"]).success();
+    let out = p
+        .lexi(["lookup", "src/lib.rs", "--member", "run"])
+        .success()
+        .stdout;
+    assert!(
+        out.contains("## Doc\n\nRuns the future.\nPanics: When called inside a runtime.\nErrors: When the driver is gone.\n(… the rest of the doc"),
+        "{out}"
+    );
+    assert!(!out.contains("It blocks the thread."), "{out}");
+}

@@ -35,8 +35,9 @@ use crate::project::paths;
 /// calling it, what it raises or throws (`Raises:`), the members of the file sharing its callees
 /// and keys (`Related:`), its flow, the best tests — those whose test functions call it by name
 /// first (`tests/test_basic.py: test_make_response, …`), then the tests reaching it indirectly
-/// (its delegate's, named for it, calling its callers) — and last its doc's first paragraph (code
-/// examples left out). With `--full`, everything: the whole doc and flow, every test, caller and
+/// (its delegate's, named for it, calling its callers) — and last its doc's first paragraph and
+/// the lines saying how it fails (`# Panics`, `# Errors`, `Raises:`, `@throws`; code examples left
+/// out). With `--full`, everything: the whole doc and flow, every test, caller and
 /// call. With `--source`, its lines as written (comments included) after the flow. A
 /// name matches a label (`Flask.make_response`, `res.json`, `Sender::send`) or its last segment
 /// (`send`; every match is shown); a test case is named by its title or the title's slug

@@ -408,15 +408,25 @@ impl Member {
         self.inherited_from.is_none() && self.part_of.is_none()
     }
 
-    /// Its doc cut as shown: to its first paragraph, or (`whole`: everything asked for) to the
-    /// [`DOC_BYTES`] budget.
+    /// Its doc cut as shown: to its first paragraph and the lines of its `# Panics`, `# Errors`
+    /// and `# Safety` sections, `Raises:` and `@throws` entries (what a caller must handle: tokio's
+    /// `Runtime::block_on` "Panics: This function panics if … called within an asynchronous
+    /// execution context"), or (`whole`: everything asked for) to the [`DOC_BYTES`] budget.
     fn cut_doc(&mut self, whole: bool) {
         let Some(doc) = self.doc.take() else {
             return;
         };
         let (doc, cut) = match whole {
             true => cut_doc(doc, DOC_BYTES),
-            false => first_paragraph(doc),
+            false => {
+                let failures = failure_lines(&doc);
+                let (mut first, cut) = first_paragraph(doc);
+                for line in failures {
+                    first.push('\n');
+                    first.push_str(&line);
+                }
+                (first, cut)
+            }
         };
         self.doc = (!doc.is_empty()).then_some(doc);
         self.doc_cut = cut;
@@ -728,6 +738,16 @@ fn cut_doc(doc: String, room: usize) -> (String, bool) {
         kept.push('\n');
     }
     (kept.trim_end().to_string(), true)
+}
+
+/// The lines of a doc saying how a call fails: its errors, panics, safety conditions, what it
+/// raises or throws (`source::behaviour_lines`).
+fn failure_lines(doc: &str) -> Vec<String> {
+    const FAILURES: &[&str] = &["Panics: ", "Errors: ", "Safety: ", "raises ", "throws "];
+    crate::source::behaviour_lines(doc)
+        .into_iter()
+        .filter(|line| FAILURES.iter().any(|prefix| line.starts_with(prefix)))
+        .collect()
 }
 
 /// The first paragraph of `doc`; whether there was more.
