@@ -416,6 +416,7 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
     let owners = method_owners(members);
     let mut out = Vec::new();
     for member in members {
+        let made = constructed_types(member);
         let mut calls: Vec<String> = Vec::new();
         let mut recursive = false;
         for callee in &member.callees {
@@ -452,7 +453,7 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
                 Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
                     match callee.receiver().map(|r| format!("{r}.{}", callee.name())) {
                         Some(label) if labels.contains(label.as_str()) => label,
-                        _ => match made_here(member, callee, &labels) {
+                        _ => match made_here(&made, callee, &labels) {
                             Some(label) => label,
                             None => continue,
                         },
@@ -477,9 +478,10 @@ fn edges(members: &[MemberCalls]) -> Vec<MemberEdges> {
     out
 }
 
-/// A call through a local the member made of one of the file's types and named for it (globset's
-/// `let mut builder = GlobSetBuilder::new(); builder.build()`): that type's method.
-fn made_here(member: &MemberCalls, callee: &Callee, labels: &BTreeSet<&str>) -> Option<String> {
+/// A call through a local the member made (`made`: [`constructed_types`]) of one of the file's
+/// types and named for it (globset's `let mut builder = GlobSetBuilder::new(); builder.build()`):
+/// that type's method.
+fn made_here(made: &[(&str, String)], callee: &Callee, labels: &BTreeSet<&str>) -> Option<String> {
     let Callee::Receiver {
         receiver: Some(receiver),
         ..
@@ -488,19 +490,12 @@ fn made_here(member: &MemberCalls, callee: &Callee, labels: &BTreeSet<&str>) -> 
         return None;
     };
     let receiver = squashed(receiver);
-    let made: BTreeSet<&str> = member
-        .callees
-        .iter()
-        .filter_map(|c| match c {
-            Callee::TypePath { ty, .. } => Some(ty.as_str()),
-            _ => None,
-        })
-        .collect();
     // Only when one made type explains the receiver (`let _ov = OverrideBuilder::new(); let
     // builder = GitignoreBuilder::new(); builder.build()` tells nothing).
     let named: Vec<&str> = made
-        .into_iter()
-        .filter(|ty| named_for(&receiver, &squashed(ty)))
+        .iter()
+        .filter(|(_, squashed_ty)| named_for(&receiver, squashed_ty))
+        .map(|(ty, _)| *ty)
         .collect();
     let [ty] = named.as_slice() else {
         return None;
@@ -614,18 +609,23 @@ pub fn receiver_is_another_types(
     makes_other_named(&made_types(member), receiver, &[squashed(owner)])
 }
 
-/// The types `member` constructs (`Type::new(…)`, `Type(…)`), squashed.
-fn made_types(member: &MemberCalls) -> Vec<String> {
-    let mut made: Vec<String> = member
+/// The types `member` constructs (`Type::new(…)`, `Type(…)`), each once with its squashed name.
+fn constructed_types(member: &MemberCalls) -> Vec<(&str, String)> {
+    let types: BTreeSet<&str> = member
         .callees
         .iter()
         .filter_map(constructed)
         .filter(|ty| ty.starts_with(char::is_uppercase))
-        .map(squashed)
         .collect();
-    made.sort();
-    made.dedup();
-    made
+    types.into_iter().map(|ty| (ty, squashed(ty))).collect()
+}
+
+/// The squashed names of the types `member` constructs ([`constructed_types`]).
+fn made_types(member: &MemberCalls) -> Vec<String> {
+    constructed_types(member)
+        .into_iter()
+        .map(|(_, squashed)| squashed)
+        .collect()
 }
 
 /// Whether a type of `made` that is none of `objects` explains `receiver` (named for it), while
@@ -642,7 +642,7 @@ fn makes_other_named(made: &[String], receiver: Option<&str>, objects: &[String]
 }
 
 /// A name lowercased without `_`, as receivers and object names are compared.
-fn squashed(name: &str) -> String {
+pub fn squashed(name: &str) -> String {
     name.to_lowercase().replace('_', "")
 }
 
@@ -796,8 +796,8 @@ fn callers(
     let objects = object_names(path, &public);
     let packages = package_names(path);
     // Through a package the file sits in — never an object of a stated type (`ig: &Ignore` in
-    // ripgrep's `ignore` crate is an `Ignore`, not the `ignore` package).
-    // … nor a module the caller binds to the standard library (`use std::sync::mpsc;`).
+    // ripgrep's `ignore` crate is an `Ignore`, not the `ignore` package), nor a module the
+    // caller binds to the standard library (`use std::sync::mpsc;`).
     let through_package = |callee: &Callee, std_modules: &[&str]| {
         !matches!(callee, Callee::TypedReceiver { .. })
             && callee
@@ -1041,27 +1041,26 @@ fn owner_told<'a>(
         [one] => Some(*one),
         _ => None,
     };
-    if let Some(receiver) = receiver {
-        let receiver = receiver.to_lowercase().replace('_', "");
+    if let Some(receiver) = receiver.map(squashed) {
         // Named for the whole type (`permit`, `new_permit`), else for its last word (`permit`
         // for `OwnedPermit`).
-        let named_for = |whole: bool| -> Vec<&'a str> {
+        let named = |whole: bool| -> Vec<&'a str> {
             owners
                 .iter()
                 .copied()
                 .filter(|owner| {
-                    let owner = owner.to_lowercase();
+                    let owner = squashed(owner);
                     match whole {
                         true => receiver.ends_with(owner.as_str()),
-                        false => receiver.len() >= 4 && owner.ends_with(receiver.as_str()),
+                        false => named_for(&receiver, &owner),
                     }
                 })
                 .collect()
         };
         for whole in [true, false] {
-            let named = named_for(whole);
-            if !named.is_empty() {
-                return only(named);
+            let found = named(whole);
+            if !found.is_empty() {
+                return only(found);
             }
         }
     }

@@ -114,8 +114,8 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
     let mut runs: Vec<String> = Vec::new();
     // The jobs and their matrices come after what a change must pass (warnings, commands).
     let mut described: Vec<Practice> = Vec::new();
-    // Flags making warnings errors in whole workflows, with the workflows setting them.
-    let mut denying_everywhere: Vec<(String, Vec<String>)> = Vec::new();
+    // Flags making warnings errors in whole workflows, with the workflow setting them.
+    let mut denying_everywhere: Vec<(String, String)> = Vec::new();
     for name in names.iter().take(20) {
         let path = format!("{DIR}/{name}");
         let Some(workflow) = sources.yaml(&path) else {
@@ -123,13 +123,7 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         };
         let (everywhere, in_jobs) = warnings(&path, &workflow);
         if let Some(flags) = everywhere {
-            match denying_everywhere
-                .iter_mut()
-                .find(|(known, _)| *known == flags)
-            {
-                Some((_, files)) => files.push(path.clone()),
-                None => denying_everywhere.push((flags, vec![path.clone()])),
-            }
+            denying_everywhere.push((flags, path.clone()));
         }
         found.extend(in_jobs);
         jobs(sources, &path, &workflow, &mut described);
@@ -165,7 +159,7 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
             }
         }
     }
-    for (flags, paths) in denying_everywhere {
+    for (flags, paths) in grouped(denying_everywhere) {
         let files: Vec<String> = paths
             .iter()
             .map(|p| format!("`{}`", RelPath::new(p).file_name()))
@@ -190,6 +184,18 @@ pub fn ci(sources: &Sources, found: &mut Vec<Practice>) {
         push_items(found, "ci", practice, &format!("{DIR}/"), runs);
     }
     found.append(&mut described);
+}
+
+/// `pairs` grouped by key, keys in first-seen order, each key's values in order.
+fn grouped<K: PartialEq, V>(pairs: Vec<(K, V)>) -> Vec<(K, Vec<V>)> {
+    let mut groups: Vec<(K, Vec<V>)> = Vec::new();
+    for (key, value) in pairs {
+        match groups.iter_mut().find(|(known, _)| *known == key) {
+            Some((_, values)) => values.push(value),
+            None => groups.push((key, vec![value])),
+        }
+    }
+    groups
 }
 
 /// Job names of one workflow listed, at most, unless whole.
@@ -230,7 +236,7 @@ fn workflow_jobs(workflow: &serde_yaml::Value) -> impl Iterator<Item = (&str, &s
 fn warnings(path: &str, workflow: &serde_yaml::Value) -> (Option<String>, Vec<Practice>) {
     let file = RelPath::new(path).file_name();
     let everywhere = denying_flags(std::iter::once(workflow));
-    let mut by_flags: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+    let mut job_flags: Vec<(Vec<String>, String)> = Vec::new();
     for (name, job) in workflow_jobs(workflow) {
         let steps = job
             .get("steps")
@@ -242,13 +248,10 @@ fn warnings(path: &str, workflow: &serde_yaml::Value) -> (Option<String>, Vec<Pr
         if flags.is_empty() {
             continue;
         }
-        match by_flags.iter_mut().find(|(known, _)| *known == flags) {
-            Some((_, jobs)) => jobs.push(format!("`{name}`")),
-            None => by_flags.push((flags, vec![format!("`{name}`")])),
-        }
+        job_flags.push((flags, format!("`{name}`")));
     }
     let mut in_jobs = Vec::new();
-    for (flags, jobs) in by_flags {
+    for (flags, jobs) in grouped(job_flags) {
         let (noun, verb) = match jobs.len() {
             1 => ("job", "makes"),
             _ => ("jobs", "make"),
@@ -300,13 +303,10 @@ fn matrices(
     workflow: &serde_yaml::Value,
     found: &mut Vec<Practice>,
 ) {
-    let Some(jobs) = workflow.get("jobs").and_then(|j| j.as_mapping()) else {
-        return;
-    };
     let file = RelPath::new(path).file_name();
     // Jobs on the same matrix are one line (tokio's ten jobs on the same three systems).
-    let mut by_axes: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, job) in jobs {
+    let mut job_axes: Vec<(String, String)> = Vec::new();
+    for (name, job) in workflow_jobs(workflow) {
         let Some(matrix) = job
             .get("strategy")
             .and_then(|s| s.get("matrix"))
@@ -325,14 +325,9 @@ fn matrices(
                 format!("{key} {}", sources.detail.list(values, MATRIX_VALUES_SHOWN))
             })
             .collect();
-        let axes = axes.join("; ");
-        let job = format!("`{}`", name.as_str().unwrap_or("?"));
-        match by_axes.iter_mut().find(|(known, _)| *known == axes) {
-            Some((_, jobs)) => jobs.push(job),
-            None => by_axes.push((axes, vec![job])),
-        }
+        job_axes.push((axes.join("; "), format!("`{name}`")));
     }
-    for (axes, jobs) in by_axes {
+    for (axes, jobs) in grouped(job_axes) {
         let practice = match jobs.as_slice() {
             [job] => format!("CI job {job} (`{file}`) runs on a matrix: {axes}."),
             _ => format!(

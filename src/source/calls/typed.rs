@@ -265,17 +265,8 @@ const MAX_FIELD_PATH: usize = 4;
 /// The type of `self.field` / `this.field` (`object`) when the member's type declares it, and of
 /// a field of that field when the file declares its type too (ripgrep's
 /// `self.0.custom_ignore_matcher` of `struct Ignore(Arc<IgnoreInner>)` is `IgnoreInner`'s
-/// `Gitignore`).
-fn field_type<'r>(object: Node<'_>, src: &str, typed: &Typed<'r>) -> Option<&'r str> {
-    field_path_type(object, src, typed, 0)
-}
-
-fn field_path_type<'r>(
-    object: Node<'_>,
-    src: &str,
-    typed: &Typed<'r>,
-    depth: usize,
-) -> Option<&'r str> {
+/// `Gitignore`); `depth`: the fields followed so far.
+fn field_type<'r>(object: Node<'_>, src: &str, typed: &Typed<'r>, depth: usize) -> Option<&'r str> {
     (depth < MAX_FIELD_PATH).then_some(())?;
     let owner = first_field(object, &["value", "object"])?;
     // PHP's `$this->inner` names its property by `name`.
@@ -285,7 +276,7 @@ fn field_path_type<'r>(
     };
     let owner_type = match text_of(owner, src) {
         "self" | "this" | "$this" => typed.container?,
-        _ if owner.kind() == object.kind() => field_path_type(owner, src, typed, depth + 1)?,
+        _ if owner.kind() == object.kind() => field_type(owner, src, typed, depth + 1)?,
         _ => return None,
     };
     typed.fields.of_field(owner_type, text_of(field, src))
@@ -610,7 +601,7 @@ pub(super) fn object_type(object: Node<'_>, src: &str, typed: Typed<'_>) -> Opti
             .map(str::to_string),
         // `self.inner.send(…)` with `inner: Chan<T>` declared by the member's type.
         "field_expression" | "attribute" | "member_expression" | "member_access_expression" => {
-            field_type(object, src, &typed).map(str::to_string)
+            field_type(object, src, &typed, 0).map(str::to_string)
         }
         _ => None,
     };

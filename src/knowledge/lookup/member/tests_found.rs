@@ -31,7 +31,7 @@ use super::{last_segment, Member};
 use crate::knowledge::impact::DEFAULT_DEPTH;
 use crate::relpath::RelPath;
 use crate::source::calls::{decode_reexports, std_modules_of, Callee, MemberCalls};
-use crate::workspace::calls::Caller;
+use crate::workspace::calls::{squashed, Caller};
 use crate::workspace::graph::Graph;
 use crate::workspace::test_rank::{rank, reached_depths};
 
@@ -141,9 +141,7 @@ fn tests_of(
     if let Some(graph) = graph {
         for file in ranked.iter().take(TESTS_SEARCHED) {
             let decoded: Vec<MemberCalls> = graph.member_calls(file).to_vec();
-            let items = graph.calls(file);
-            let std = std_modules_of(&items);
-            let members = holding_objects(source, &labels, own, &std, decoded);
+            let members = holding_objects(source, &labels, own, (graph, file), decoded);
             searched.push((file.clone(), members));
         }
         // The inline tests of the files depending on it (a Rust `#[cfg(test)] mod tests` of a
@@ -154,9 +152,7 @@ fn tests_of(
             }
             let decoded = test_functions(&graph.member_calls(&file));
             if !decoded.is_empty() {
-                let items = graph.calls(&file);
-                let std = std_modules_of(&items);
-                let members = holding_objects(source, &labels, own, &std, decoded);
+                let members = holding_objects(source, &labels, own, (graph, &file), decoded);
                 searched.push((file, members));
             }
         }
@@ -312,41 +308,40 @@ fn wanted<'a>(
     labels: &[String],
     names: Vec<&'a str>,
 ) -> Wanted<'a> {
-    let squash = |s: &str| s.to_lowercase().replace('_', "");
     let mut dirs: Vec<&str> = source.split('/').collect();
     dirs.pop();
     let stem = stem_of(source);
     let free = labels.iter().any(|l| !l.contains('.'));
-    let mut objects: Vec<String> = vec![squash(stem)];
+    let mut objects: Vec<String> = vec![squashed(stem)];
     objects.extend(
         labels
             .iter()
-            .filter_map(|l| l.rsplit_once('.').map(|(owner, _)| squash(owner))),
+            .filter_map(|l| l.rsplit_once('.').map(|(owner, _)| squashed(owner))),
     );
     let mut packages: Vec<String> = Vec::new();
     match free {
         // A free function is called through its module or a package re-exporting it.
         true => {
-            objects.extend(dirs.iter().map(|d| squash(d)));
+            objects.extend(dirs.iter().map(|d| squashed(d)));
             if let Some(graph) = graph {
                 for importer in graph.dependents(source) {
                     let reexports = graph.calls(&importer).iter().any(|item| {
                         decode_reexports(item).is_some_and(|mut n| n.any(|n| names.contains(&n)))
                     });
                     if reexports {
-                        objects.push(squash(stem_of(&importer)));
+                        objects.push(squashed(stem_of(&importer)));
                     }
                 }
             }
         }
-        false => packages.extend(dirs.iter().map(|d| squash(d))),
+        false => packages.extend(dirs.iter().map(|d| squashed(d))),
     }
     objects.retain(|o| o.len() >= 2);
     objects.sort();
     objects.dedup();
     // A package is never an object of the file, even named as one of its types (`flask`,
     // `Flask`); the file's own stem may be (`app` of `app.py`).
-    packages.retain(|p| *p != squash(stem));
+    packages.retain(|p| *p != squashed(stem));
     let owners = labels
         .iter()
         .filter_map(|l| l.rsplit_once('.').map(|(owner, _)| owner.to_string()))
@@ -365,7 +360,7 @@ impl Wanted<'_> {
     /// Whether a call through `receiver` may be on one of the member's objects: named for its
     /// type or file (`permit`, `app`), or shortened from it (`sem` of `semaphore`).
     fn object(&self, receiver: &str) -> bool {
-        let receiver = receiver.to_lowercase().replace('_', "");
+        let receiver = squashed(receiver);
         if self.packages.contains(&receiver) {
             return false;
         }
@@ -421,8 +416,7 @@ impl Wanted<'_> {
 
     /// Whether `receiver` is one of the packages the file sits in.
     fn package(&self, receiver: &str) -> bool {
-        self.packages
-            .contains(&receiver.to_lowercase().replace('_', ""))
+        self.packages.contains(&squashed(receiver))
     }
 }
 
@@ -507,14 +501,14 @@ fn calling_hits(
 /// never bare nor through another path (`serde_json::from_str(…)` is no call of
 /// `Glob::from_str`).
 fn calls_method(member: &MemberCalls, container: &str, name: &str) -> bool {
-    let owner = container.to_lowercase().replace('_', "");
+    let owner = squashed(container);
     member.callees.iter().any(|callee| match callee {
         Callee::Bare(_) => false,
         Callee::OwnObject(own) => own == name,
         Callee::TypePath { ty, name: called } => called == name && ty == container,
         // A Go package is matched as a receiver named so.
         Callee::Receiver { .. } | Callee::TypedReceiver { .. } | Callee::Package { .. } => {
-            let receiver = callee.receiver().map(|r| r.to_lowercase().replace('_', ""));
+            let receiver = callee.receiver().map(squashed);
             callee.name() == name
                 && receiver
                     .is_none_or(|r| r.contains(&owner) || (r.len() >= 3 && owner.contains(&r)))
@@ -647,13 +641,13 @@ fn is_test_function(file: &str, member: &MemberCalls) -> bool {
 /// `workspace::calls` decides for an importer's calls through objects, so `tokio/tests/udp.rs`'s
 /// `socket.send(…)` is no test of `Sender::send`, nor a test's `send.send(…)` on what
 /// `oneshot::channel()` — or `mpsc::channel()` in a file binding `mpsc` to the standard library
-/// (`std_modules`) — made; its `split_chan` (which makes an `mpsc::channel`) is. Free
+/// (read from the test file's items in `graph`) — made; its `split_chan` (which makes an `mpsc::channel`) is. Free
 /// functions and other languages (whose objects are rarely typed in a test): all of them.
 fn holding_objects(
     source: &str,
     labels: &[String],
     own: &[MemberCalls],
-    std_modules: &[&str],
+    (graph, file): (&Graph, &str),
     members: Vec<MemberCalls>,
 ) -> Vec<MemberCalls> {
     let owners: Vec<&str> = labels
@@ -668,12 +662,13 @@ fn holding_objects(
         .filter(|m| !m.member.contains('.') && !m.test)
         .map(|m| m.member.as_str())
         .collect();
-    let squash = |s: &str| s.to_lowercase().replace('_', "");
+    let items = graph.calls(file);
+    let std_modules = std_modules_of(&items);
     let modules: Vec<String> = source
         .split('/')
         .map(|part| part.split('.').next().unwrap_or(part))
         .chain(std::iter::once(stem_of(source)))
-        .map(squash)
+        .map(squashed)
         .collect();
     let holds = |callee: &Callee| match callee {
         Callee::TypePath { ty, .. } | Callee::TypedReceiver { ty, .. } => {
@@ -683,7 +678,7 @@ fn holding_objects(
         Callee::Receiver { .. } | Callee::Package { .. } => {
             free.contains(&callee.name())
                 && callee.receiver().is_some_and(|module| {
-                    modules.contains(&squash(module)) && !std_modules.contains(&module)
+                    modules.contains(&squashed(module)) && !std_modules.contains(&module)
                 })
         }
         Callee::OwnObject(_) => false,
