@@ -301,6 +301,11 @@ fn section(lines: &[Line<'_>], start: usize, header: &Header, out: &mut Vec<Stri
             j = step(lines, j, &mut Vec::new());
             continue;
         }
+        // A Markdown link's target (`[close]: Receiver::close`) is no entry.
+        if is_link_definition(line.text) {
+            j += 1;
+            continue;
+        }
         let item = bullet(line.text);
         let min_indent = match (header.style, item) {
             (Style::Markdown, None) => line.indent,
@@ -313,6 +318,13 @@ fn section(lines: &[Line<'_>], start: usize, header: &Header, out: &mut Vec<Stri
         j = next.max(j + 1);
     }
     j
+}
+
+/// Whether a doc line defines a Markdown reference link (`[close]: Receiver::close`).
+fn is_link_definition(text: &str) -> bool {
+    text.strip_prefix('[')
+        .and_then(|rest| rest.split_once("]:"))
+        .is_some_and(|(label, _)| !label.is_empty() && !label.contains(']'))
 }
 
 /// The text of a bullet list item (`- x`, `* x`, `+ x`).
@@ -374,6 +386,13 @@ fn compact_line(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The link targets under a section (tokio's `[close]: Receiver::close`) are no entries.
+    #[test]
+    fn link_definitions_are_no_entries() {
+        let doc = "Sends a value.\n\n# Errors\n\nIf the receiver is closed.\n\n[close]: Receiver::close\n[Receiver]: Receiver\n";
+        assert_eq!(behaviour_lines(doc), ["Errors: If the receiver is closed."]);
+    }
+
     use super::*;
 
     /// flask's `App.make_response`: the parameter and the return values it accepts.

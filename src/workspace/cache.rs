@@ -30,8 +30,9 @@ pub use details::{Details, LazyDetails};
 /// a member outline record holds or how it is worded changes (`super::outlines`): the records are
 /// named with it, and the full read it causes fills the new store. v34: the store's first; v35:
 /// Rust calls through tuple-struct fields and fields of fields typed; v36: the `&` item of the
-/// module names a Rust file binds to the standard library.
-pub const FORMAT: &str = "lexibrarian-cache v36";
+/// module names a Rust file binds to the standard library; v37: a doc's link definitions are no
+/// behaviour lines.
+pub const FORMAT: &str = "lexibrarian-cache v37";
 /// First field of a line that records an indexed directory rather than a file.
 const DIR_MARKER: &str = "\u{1e}dir";
 
